@@ -1,0 +1,3 @@
+"""reedboard: the firmware of an open electronic chessboard."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,9 @@
+"""Subcommands of `reedboard`. Each module has `register(subparsers)` and sets `run`."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from reedboard.commands import chess960, perft
+
+COMMANDS: tuple[ModuleType, ...] = (perft, chess960)

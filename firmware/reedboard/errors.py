@@ -1,0 +1,58 @@
+"""The one error hierarchy of reedboard.
+
+Every error the project raises descends from `ReedboardError`, and also from the builtin
+that fits (`ValueError` for bad input, `OSError` for hardware and links), so callers can
+catch either the project's error or the builtin they already handle.
+"""
+
+
+class ReedboardError(Exception):
+    """Root of every error raised by reedboard."""
+
+
+class InvalidInputError(ReedboardError, ValueError):
+    """Input that cannot be read: the message names what is wrong."""
+
+
+class InvalidSquareError(InvalidInputError):
+    """A square name or number that does not exist."""
+
+
+class InvalidFenError(InvalidInputError):
+    """A FEN string that does not describe a legal position."""
+
+
+class InvalidMoveError(InvalidInputError):
+    """A move in UCI or SAN that cannot be parsed."""
+
+
+class IllegalMoveError(InvalidInputError):
+    """A well-formed move that is not legal in the position."""
+
+
+class AmbiguousMoveError(InvalidInputError):
+    """A SAN move that fits more than one legal move."""
+
+
+class InvalidPgnError(InvalidInputError):
+    """PGN text that cannot be read."""
+
+
+class InvalidChess960Error(InvalidInputError):
+    """A Chess960 start position number outside 0..959."""
+
+
+class ConfigError(InvalidInputError):
+    """A configuration file or value that is wrong: the message names the key."""
+
+
+class ScriptError(InvalidInputError):
+    """An event script that cannot be read: the message names the line."""
+
+
+class HardwareError(ReedboardError, OSError):
+    """The hardware did not behave: a stuck switch, a broken wire, a missing driver."""
+
+
+class LinkError(ReedboardError, OSError):
+    """The serial link to the host failed."""

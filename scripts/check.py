@@ -1,0 +1,37 @@
+"""The one command that checks everything: ruff, mypy, then the test suite.
+
+Run it as `python -m scripts.check` from the repository's top folder (inside the venv).
+Extra arguments go to pytest.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def run(step: str, command: list[str]) -> int:
+    print(f"== {step}: {' '.join(command)}", flush=True)
+    return subprocess.run(command, check=False).returncode
+
+
+def main(pytest_args: list[str]) -> int:
+    python = sys.executable
+    failed = []
+    if run("ruff", [python, "-m", "ruff", "check", "."]):
+        failed.append("ruff")
+    if run("ruff format", [python, "-m", "ruff", "format", "--check", "."]):
+        failed.append("ruff format")
+    if run("mypy", [python, "-m", "mypy"]):
+        failed.append("mypy")
+    if run("pytest", [python, "-m", "pytest", *pytest_args]):
+        failed.append("pytest")
+    if failed:
+        print(f"FAILED: {', '.join(failed)}", flush=True)
+        return 1
+    print("all checks passed", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
