@@ -1,0 +1,31 @@
+"""`reedboard chess960 N`: the FEN of Chess960 start position N (Shredder-FEN castling)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from reedboard.errors import InvalidChess960Error
+from reedboard.rules.chess960 import chess960_fen
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "chess960", help="print the FEN of Chess960 start position N (0..959; 518 = standard)"
+    )
+    parser.add_argument("number", metavar="N")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text: str = args.number
+    try:
+        number = int(text) if text.lstrip("-").isdigit() else -1
+        if number < 0:
+            raise InvalidChess960Error(f"N is a whole number 0..959, not {text!r}")
+        print(chess960_fen(number))
+    except InvalidChess960Error as error:
+        print(f"reedboard chess960: {error}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,277 @@
+"""The board's configuration: one TOML file, read into frozen dataclasses.
+
+Every key has a default, so an empty file (or none) describes the reference build of
+`hardware/`. `board.example.toml` at the top of the repository documents every key. A file
+that cannot be used raises `ConfigError` naming the key (`matrix.rows`, ...) and the fault;
+unknown keys are refused too, because a misspelt key silently ignored is a wrong board.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from reedboard.errors import ConfigError
+from reedboard.hal.layout import CORNERS, LINE_KINDS, Corner, LineKind
+
+LedType = Literal["ws2812", "sk6812"]
+LedDriver = Literal["spi", "pwm", "pi5"]
+LedOrder = Literal["RGB", "RBG", "GRB", "GBR", "BRG", "BGR"]
+LedLayout = Literal["serpentine", "rows"]
+LedCorner = Literal["a1", "h1", "a8", "h8"]
+ArbitrationMode = Literal["casual", "strict"]
+
+# The 40-pin header's GPIOs. 0/1 carry the HAT ID EEPROM; 2/3 have fixed 1.8 kohm pull-ups
+# (I2C), which would hold a pulled-down column HIGH.
+_HEADER_GPIOS = range(2, 28)
+_PULLED_UP_GPIOS = (2, 3)
+# Where each LED driver takes its data pin from.
+LED_DATA_PIN: dict[str, int] = {"spi": 10, "pwm": 18, "pi5": 10}
+
+
+@dataclass(frozen=True)
+class MatrixConfig:
+    """The switch matrix: pins, orientation, timing.
+
+    The default pins use only the header GPIOs that no interface the board needs claims:
+    SPI0 (GPIO7-11, MOSI = GPIO10 drives the LEDs), PWM0 (GPIO18), the UART (GPIO14/15),
+    I2C (GPIO2/3) and the ID EEPROM (GPIO0/1) all stay free.
+    """
+
+    rows: tuple[int, ...] = (4, 17, 27, 22, 5, 6, 13, 19)  # header pins 7 11 13 15 29 31 33 35
+    columns: tuple[int, ...] = (26, 23, 24, 25, 12, 16, 20, 21)  # 37 16 18 22 32 36 38 40
+    a1: Corner = "R1C1"
+    rows_are: LineKind = "ranks"
+    settle_us: float = 20.0
+    scan_hz: float = 200.0
+
+
+@dataclass(frozen=True)
+class DebounceConfig:
+    hold_ms: int = 12
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    type: LedType = "ws2812"
+    count: int = 64
+    order: LedOrder = "GRB"
+    brightness: float = 0.25
+    driver: LedDriver = "spi"
+    layout: LedLayout = "serpentine"
+    first: LedCorner = "a1"
+    along: LineKind = "ranks"
+
+
+@dataclass(frozen=True)
+class SerialConfig:
+    port: str = "/dev/serial0"
+    baud: int = 115200
+
+
+@dataclass(frozen=True)
+class ArbiterConfig:
+    mode: ArbitrationMode = "casual"
+    settle_ms: int = 1500
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    matrix: MatrixConfig = field(default_factory=MatrixConfig)
+    debounce: DebounceConfig = field(default_factory=DebounceConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    serial: SerialConfig = field(default_factory=SerialConfig)
+    arbiter: ArbiterConfig = field(default_factory=ArbiterConfig)
+
+
+def load_config(path: str | Path | None = None) -> BoardConfig:
+    """Read a board's TOML file; without a path, the defaults."""
+    if path is None:
+        return BoardConfig()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
+    return parse_config(text, source=str(path))
+
+
+def parse_config(text: str, *, source: str = "config") -> BoardConfig:
+    """The configuration in TOML text; `source` names it in error messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    return config_from_mapping(data)
+
+
+def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
+    """The configuration from already-parsed TOML (nested mappings)."""
+    sections = _Section(data, "")
+    config = BoardConfig(
+        matrix=_matrix(sections.table("matrix")),
+        debounce=_debounce(sections.table("debounce")),
+        leds=_leds(sections.table("leds")),
+        serial=_serial(sections.table("serial")),
+        arbiter=_arbiter(sections.table("arbiter")),
+    )
+    sections.refuse_unknown()
+    _check_pin_conflicts(config)
+    return config
+
+
+class _Section:
+    """One TOML table, with typed getters that name the key when a value is wrong."""
+
+    def __init__(self, data: Mapping[str, Any], prefix: str) -> None:
+        self._data = data
+        self._prefix = prefix
+        self._seen: set[str] = set()
+
+    def key(self, name: str) -> str:
+        return f"{self._prefix}{name}"
+
+    def _get(self, name: str, default: Any) -> Any:
+        self._seen.add(name)
+        return self._data.get(name, default)
+
+    def table(self, name: str) -> _Section:
+        value = self._get(name, {})
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"{self.key(name)}: expected a table [{self.key(name)}]")
+        return _Section(value, f"{self.key(name)}.")
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        value = self._get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{self.key(name)}: expected an integer, got {value!r}")
+        if not low <= value <= high:
+            raise ConfigError(f"{self.key(name)}: {value} is outside {low}..{high}")
+        return value
+
+    def number(self, name: str, default: float, low: float, high: float) -> float:
+        value = self._get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"{self.key(name)}: expected a number, got {value!r}")
+        if not low <= value <= high:
+            raise ConfigError(f"{self.key(name)}: {value} is outside {low}..{high}")
+        return float(value)
+
+    def text(self, name: str, default: str) -> str:
+        value = self._get(name, default)
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{self.key(name)}: expected a non-empty string, got {value!r}")
+        return value
+
+    def choice(self, name: str, default: str, choices: tuple[str, ...]) -> Any:
+        value = self.text(name, default)
+        if value not in choices:
+            raise ConfigError(
+                f"{self.key(name)}: {value!r} is not one of {', '.join(map(repr, choices))}"
+            )
+        return value
+
+    def pins(self, name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+        value = self._get(name, list(default))
+        key = self.key(name)
+        if not isinstance(value, list) or len(value) != 8:
+            raise ConfigError(f"{key}: expected a list of 8 BCM pin numbers, got {value!r}")
+        for pin in value:
+            if isinstance(pin, bool) or not isinstance(pin, int):
+                raise ConfigError(f"{key}: {pin!r} is not a BCM pin number")
+            if pin not in _HEADER_GPIOS:
+                raise ConfigError(f"{key}: GPIO{pin} is not usable (use GPIO2..GPIO27)")
+        return tuple(value)
+
+    def refuse_unknown(self) -> None:
+        unknown = sorted(set(self._data) - self._seen)
+        if unknown:
+            raise ConfigError(f"{self.key(unknown[0])}: unknown key")
+
+
+def _matrix(s: _Section) -> MatrixConfig:
+    d = MatrixConfig()
+    config = MatrixConfig(
+        rows=s.pins("rows", d.rows),
+        columns=s.pins("columns", d.columns),
+        a1=s.choice("a1", d.a1, CORNERS),
+        rows_are=s.choice("rows_are", d.rows_are, LINE_KINDS),
+        settle_us=s.number("settle_us", d.settle_us, 0.0, 10_000.0),
+        scan_hz=s.number("scan_hz", d.scan_hz, 1.0, 2000.0),
+    )
+    s.refuse_unknown()
+    for pin in config.columns:
+        if pin in _PULLED_UP_GPIOS:
+            raise ConfigError(
+                f"{s.key('columns')}: GPIO{pin} has a fixed pull-up on the Pi and cannot read "
+                "a pulled-down column; use it for a row"
+            )
+    seen: dict[int, str] = {}
+    for name in ("rows", "columns"):
+        for pin in getattr(config, name):
+            if pin in seen:
+                raise ConfigError(f"{s.key(name)}: GPIO{pin} is used twice (also in {seen[pin]})")
+            seen[pin] = s.key(name)
+    return config
+
+
+def _debounce(s: _Section) -> DebounceConfig:
+    config = DebounceConfig(hold_ms=s.integer("hold_ms", DebounceConfig.hold_ms, 1, 1000))
+    s.refuse_unknown()
+    return config
+
+
+def _leds(s: _Section) -> LedConfig:
+    d = LedConfig()
+    config = LedConfig(
+        type=s.choice("type", d.type, get_args(LedType)),
+        count=s.integer("count", d.count, 1, 1024),
+        order=s.choice("order", d.order, get_args(LedOrder)),
+        brightness=s.number("brightness", d.brightness, 0.0, 1.0),
+        driver=s.choice("driver", d.driver, get_args(LedDriver)),
+        layout=s.choice("layout", d.layout, get_args(LedLayout)),
+        first=s.choice("first", d.first, get_args(LedCorner)),
+        along=s.choice("along", d.along, LINE_KINDS),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _serial(s: _Section) -> SerialConfig:
+    d = SerialConfig()
+    config = SerialConfig(
+        port=s.text("port", d.port), baud=s.integer("baud", d.baud, 300, 4_000_000)
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _arbiter(s: _Section) -> ArbiterConfig:
+    d = ArbiterConfig()
+    config = ArbiterConfig(
+        mode=s.choice("mode", d.mode, get_args(ArbitrationMode)),
+        settle_ms=s.integer("settle_ms", d.settle_ms, 0, 60_000),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _check_pin_conflicts(config: BoardConfig) -> None:
+    led_pin = LED_DATA_PIN[config.leds.driver]
+    for name in ("rows", "columns"):
+        if led_pin in getattr(config.matrix, name):
+            raise ConfigError(
+                f"matrix.{name}: GPIO{led_pin} drives the LEDs (leds.driver = "
+                f"{config.leds.driver!r}); pick another pin"
+            )
+
+
+def default_keys() -> dict[str, dict[str, object]]:
+    """Every key and its default, by section: documentation and tests use it."""
+    board = BoardConfig()
+    return {
+        f.name: {g.name: getattr(getattr(board, f.name), g.name) for g in fields(getattr(board, f.name))}
+        for f in fields(board)
+    }

@@ -1,0 +1,238 @@
+"""A fake `RPi.GPIO` module wired to a model of the board's switch matrix.
+
+It speaks pins, not chess: the Pi drives row lines and reads column lines, and what a column
+reads follows from the electrics. Each crossing of a row line and a column line holds a reed
+switch, in series with a diode (anode on the row side) unless the board was built without
+them. A column pin reads HIGH when a driven-HIGH row pin reaches its line through closed
+switches: with diodes current only goes row -> switch -> column, so only that crossing
+counts; without diodes it also flows back up other closed switches into other row lines and
+down again, which is how three closed corners of a rectangle light the fourth (a ghost).
+
+Faults a maker meets after soldering are modelled too: a switch stuck closed or open, a
+broken row or column wire (the line stays in the matrix, but its pin no longer reaches it).
+
+The real `MatrixScanner` runs on this in every test, and the call counter lets a benchmark
+count GPIO calls per scan. Misuse that the real module refuses (no numbering mode, reading
+a pin that was never set up, writing to an input) raises `RuntimeError` here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from reedboard.errors import HardwareError
+
+_ALL_LINES = 0xFF
+
+
+class FakeGPIO:
+    """Instances behave like the `RPi.GPIO` module, for a matrix wired to the given pins.
+
+    `rows[i]` and `columns[j]` are the BCM pins wired to row line i and column line j.
+    """
+
+    # The values the real module uses, so a mix-up of constants shows up the same way.
+    BCM = 11
+    BOARD = 10
+    OUT = 0
+    IN = 1
+    LOW = 0
+    HIGH = 1
+    PUD_OFF = 20
+    PUD_DOWN = 21
+    PUD_UP = 22
+
+    def __init__(self, rows: Sequence[int], columns: Sequence[int], *, diodes: bool = True) -> None:
+        if len(rows) != 8 or len(columns) != 8:
+            raise HardwareError("the fake matrix needs 8 row pins and 8 column pins")
+        if len(set(rows) | set(columns)) != 16:
+            raise HardwareError("the fake matrix needs 16 different pins")
+        self.diodes = diodes
+        self.calls = 0
+        self._row_of_pin = {pin: i for i, pin in enumerate(rows)}
+        self._column_of_pin = {pin: j for j, pin in enumerate(columns)}
+        self._mode: int | None = None
+        self._direction: dict[int, int] = {}
+        self._pull: dict[int, int] = {}
+        self._level: dict[int, int] = {}
+        # Switch states as one 8-bit mask of column lines per row line.
+        self._closed = [0] * 8
+        self._stuck_closed = [0] * 8
+        self._stuck_open = [0] * 8
+        self._broken_rows = 0
+        self._broken_columns = 0
+        # What HIGH outputs reach, cached until the electrics change (None).
+        self._columns_high: int | None = None
+        self._rows_high = 0
+
+    # -- the matrix: what a test or a simulator changes ----------------------------------
+
+    def set_switch(self, row: int, column: int, closed: bool) -> None:
+        """Close (a magnet is over it) or open one switch."""
+        if closed:
+            self._closed[row] |= 1 << column
+        else:
+            self._closed[row] &= ~(1 << column)
+        self._columns_high = None
+
+    def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:
+        """Close exactly these switches and open all others."""
+        self._closed = [0] * 8
+        for row, column in cells:
+            self._closed[row] |= 1 << column
+        self._columns_high = None
+
+    def stick_switch(self, row: int, column: int, closed: bool = True) -> None:
+        """Make a switch stuck: closed whatever the magnet does (welded contacts, a stray
+        magnet), or open (a cracked glass, a dry joint)."""
+        bit = 1 << column
+        self._stuck_closed[row] = (
+            self._stuck_closed[row] | bit if closed else self._stuck_closed[row] & ~bit
+        )
+        self._stuck_open[row] = (
+            self._stuck_open[row] & ~bit if closed else self._stuck_open[row] | bit
+        )
+        self._columns_high = None
+
+    def break_row(self, row: int) -> None:
+        """Cut the wire between row line `row` and its pin."""
+        self._broken_rows |= 1 << row
+        self._columns_high = None
+
+    def break_column(self, column: int) -> None:
+        """Cut the wire between column line `column` and its pin."""
+        self._broken_columns |= 1 << column
+        self._columns_high = None
+
+    def is_closed(self, row: int, column: int) -> bool:
+        """Whether the switch conducts now, faults included."""
+        return bool(self._conducting(row) >> column & 1)
+
+    # -- the RPi.GPIO API --------------------------------------------------------------
+
+    def setmode(self, mode: int) -> None:
+        self.calls += 1
+        if mode not in (self.BCM, self.BOARD):
+            raise ValueError("An invalid mode was passed to setmode()")
+        if self._mode is not None and mode != self._mode:
+            raise ValueError("A different mode has already been set!")
+        self._mode = mode
+
+    def setwarnings(self, flag: bool) -> None:
+        self.calls += 1
+
+    def setup(
+        self,
+        channel: int | Sequence[int],
+        direction: int,
+        pull_up_down: int = PUD_OFF,
+        initial: int | None = None,
+    ) -> None:
+        self.calls += 1
+        self._check_mode()
+        channels = [channel] if isinstance(channel, int) else list(channel)
+        for pin in channels:
+            self._check_pin(pin)
+            if direction == self.OUT:
+                if pull_up_down != self.PUD_OFF:
+                    raise ValueError("pull_up_down parameter is not valid for outputs")
+                self._direction[pin] = self.OUT
+                self._level[pin] = self.LOW if initial is None else int(bool(initial))
+            elif direction == self.IN:
+                if initial is not None:
+                    raise ValueError("initial parameter is not valid for inputs")
+                self._direction[pin] = self.IN
+                self._pull[pin] = pull_up_down
+                self._level.pop(pin, None)
+            else:
+                raise ValueError("An invalid direction was passed to setup()")
+        self._columns_high = None
+
+    def output(self, channel: int, value: int | bool) -> None:
+        self.calls += 1
+        self._check_mode()
+        if self._direction.get(channel) != self.OUT:
+            raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
+        self._level[channel] = int(bool(value))
+        self._columns_high = None
+
+    def input(self, channel: int) -> int:
+        self.calls += 1
+        self._check_mode()
+        direction = self._direction.get(channel)
+        if direction is None:
+            raise RuntimeError("You must setup() the GPIO channel first")
+        if direction == self.OUT:
+            return self._level[channel]
+        if self._columns_high is None:
+            self._columns_high, self._rows_high = self._solve()
+        column = self._column_of_pin.get(channel)
+        if column is not None and not self._broken_columns >> column & 1:
+            if self._columns_high >> column & 1:
+                return self.HIGH
+        row = self._row_of_pin.get(channel)
+        if row is not None and not self._broken_rows >> row & 1 and self._rows_high >> row & 1:
+            return self.HIGH
+        return self.HIGH if self._pull.get(channel) == self.PUD_UP else self.LOW
+
+    def cleanup(self, channel: int | Iterable[int] | None = None, *_: Any) -> None:
+        self.calls += 1
+        if channel is None:
+            pins: Iterable[int] = list(self._direction)
+            self._mode = None
+        else:
+            pins = [channel] if isinstance(channel, int) else list(channel)
+        for pin in pins:
+            self._direction.pop(pin, None)
+            self._pull.pop(pin, None)
+            self._level.pop(pin, None)
+        self._columns_high = None
+
+    def is_setup(self, channel: int) -> bool:
+        """Whether a pin is claimed (set up and not cleaned up): lets tests check cleanup."""
+        return channel in self._direction
+
+    # -- the electrics -----------------------------------------------------------------
+
+    def _conducting(self, row: int) -> int:
+        return (self._closed[row] | self._stuck_closed[row]) & ~self._stuck_open[row] & _ALL_LINES
+
+    def _solve(self) -> tuple[int, int]:
+        """Which column lines and row lines a HIGH output reaches, as two 8-bit masks."""
+        sources = 0
+        sinks = 0
+        for pin, row in self._row_of_pin.items():
+            if self._direction.get(pin) != self.OUT or self._broken_rows >> row & 1:
+                continue
+            if self._level[pin]:
+                sources |= 1 << row
+            else:
+                sinks |= 1 << row
+        conducting = [self._conducting(row) for row in range(8)]
+        rows_high = sources
+        columns_high = 0
+        frontier = sources
+        while frontier:
+            reached = 0
+            for row in range(8):
+                if frontier >> row & 1:
+                    reached |= conducting[row]
+            new_columns = reached & ~columns_high
+            columns_high |= new_columns
+            if self.diodes or not new_columns:
+                break
+            # Without diodes current flows back up any closed switch on a reached column.
+            back = 0
+            for row in range(8):
+                if conducting[row] & new_columns:
+                    back |= 1 << row
+            frontier = back & ~rows_high
+            rows_high |= frontier
+        if rows_high & sinks:
+            # A HIGH row and a LOW row joined through switches fight; the scanner must never
+            # drive rows LOW for that reason, so treat it as a wiring fault of the caller.
+            raise HardwareError(
+                "two row outputs at different levels are shorted through the matrix"
+            )
+        return columns_high, rows_high

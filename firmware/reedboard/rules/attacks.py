@@ -1,0 +1,132 @@
+"""Precomputed attack tables.
+
+Sliding attacks are looked up in dictionaries keyed by the occupancy of the relevant
+squares (the lines through a square, without their edge squares, whose occupancy cannot
+change the attack). Rooks use one table per rank and one per file; bishops one table for
+both diagonals. The tables are built once at import, in a few tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+from reedboard.rules.squares import Bitboard, Square
+
+_KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_KING_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+_RANK_DIRS = ((1, 0), (-1, 0))
+_FILE_DIRS = ((0, 1), (0, -1))
+_DIAG_DIRS = ((1, 1), (-1, -1), (1, -1), (-1, 1))
+
+
+def _on_board(f: int, r: int) -> bool:
+    return 0 <= f < 8 and 0 <= r < 8
+
+
+def _step_attacks(sq: Square, steps: tuple[tuple[int, int], ...]) -> Bitboard:
+    f0, r0 = sq & 7, sq >> 3
+    bb = 0
+    for df, dr in steps:
+        if _on_board(f0 + df, r0 + dr):
+            bb |= 1 << ((r0 + dr) * 8 + f0 + df)
+    return bb
+
+
+def _ray_attacks(sq: Square, occupied: Bitboard, dirs: tuple[tuple[int, int], ...]) -> Bitboard:
+    """Attacks along the given directions, stopping at (and including) the first blocker."""
+    bb = 0
+    for df, dr in dirs:
+        f, r = (sq & 7) + df, (sq >> 3) + dr
+        while _on_board(f, r):
+            bit = 1 << (r * 8 + f)
+            bb |= bit
+            if occupied & bit:
+                break
+            f, r = f + df, r + dr
+    return bb
+
+
+def _inner_mask(sq: Square, dirs: tuple[tuple[int, int], ...]) -> Bitboard:
+    """The squares along the directions whose occupancy matters (each ray without its edge)."""
+    bb = 0
+    for df, dr in dirs:
+        f, r = (sq & 7) + df, (sq >> 3) + dr
+        while _on_board(f + df, r + dr):
+            bb |= 1 << (r * 8 + f)
+            f, r = f + df, r + dr
+    return bb
+
+
+def _table(
+    dirs: tuple[tuple[int, int], ...],
+) -> tuple[tuple[Bitboard, ...], tuple[dict[Bitboard, Bitboard], ...]]:
+    masks = []
+    tables = []
+    for sq in range(64):
+        mask = _inner_mask(sq, dirs)
+        table: dict[Bitboard, Bitboard] = {}
+        subset = 0
+        while True:  # every subset of the mask (carry-rippler enumeration)
+            table[subset] = _ray_attacks(sq, subset, dirs)
+            subset = (subset - mask) & mask
+            if subset == 0:
+                break
+        masks.append(mask)
+        tables.append(table)
+    return tuple(masks), tuple(tables)
+
+
+KNIGHT_ATTACKS: tuple[Bitboard, ...] = tuple(_step_attacks(s, _KNIGHT_STEPS) for s in range(64))
+KING_ATTACKS: tuple[Bitboard, ...] = tuple(_step_attacks(s, _KING_STEPS) for s in range(64))
+# PAWN_ATTACKS[color][sq]: the squares a pawn of that colour on sq attacks (index 1 = white).
+PAWN_ATTACKS: tuple[tuple[Bitboard, ...], tuple[Bitboard, ...]] = (
+    tuple(_step_attacks(s, ((-1, -1), (1, -1))) for s in range(64)),
+    tuple(_step_attacks(s, ((-1, 1), (1, 1))) for s in range(64)),
+)
+
+RANK_MASKS, RANK_ATTACKS = _table(_RANK_DIRS)
+FILE_MASKS, FILE_ATTACKS = _table(_FILE_DIRS)
+DIAG_MASKS, DIAG_ATTACKS = _table(_DIAG_DIRS)
+
+ROOK_EMPTY: tuple[Bitboard, ...] = tuple(
+    _ray_attacks(s, 0, _RANK_DIRS + _FILE_DIRS) for s in range(64)
+)
+BISHOP_EMPTY: tuple[Bitboard, ...] = tuple(_ray_attacks(s, 0, _DIAG_DIRS) for s in range(64))
+
+
+def rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
+
+
+def bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    return DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occupied]
+
+
+def queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    return rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+
+
+def _between_and_line() -> tuple[list[list[Bitboard]], list[list[Bitboard]]]:
+    between = [[0] * 64 for _ in range(64)]
+    line = [[0] * 64 for _ in range(64)]
+    for a in range(64):
+        for dirs in (_RANK_DIRS + _FILE_DIRS, _DIAG_DIRS):
+            for df, dr in dirs:
+                f, r = (a & 7) + df, (a >> 3) + dr
+                gap = 0
+                while _on_board(f, r):
+                    b = r * 8 + f
+                    between[a][b] = gap
+                    gap |= 1 << b
+                    f, r = f + df, r + dr
+                full = _ray_attacks(a, 0, ((df, dr), (-df, -dr))) | (1 << a)
+                f, r = (a & 7) + df, (a >> 3) + dr
+                while _on_board(f, r):
+                    line[a][r * 8 + f] = full
+                    f, r = f + df, r + dr
+    return between, line
+
+
+_BETWEEN, _LINE = _between_and_line()
+# BETWEEN[a][b]: the squares strictly between a and b on a rank, file or diagonal, else 0.
+BETWEEN: tuple[tuple[Bitboard, ...], ...] = tuple(tuple(row) for row in _BETWEEN)
+# LINE[a][b]: the whole line through a and b (edge to edge), or 0 if they are not aligned.
+LINE: tuple[tuple[Bitboard, ...], ...] = tuple(tuple(row) for row in _LINE)

@@ -1,0 +1,58 @@
+"""Chess960 start positions by their Scharnagl number (0..959; 518 is standard chess)."""
+
+from __future__ import annotations
+
+import random
+
+from reedboard.errors import InvalidChess960Error
+from reedboard.rules.pieces import BISHOP, KING, KNIGHT, PIECE_SYMBOLS, QUEEN, ROOK, PieceType
+
+# Where the two knights stand among the five squares left after bishops and queen.
+_KNIGHT_PLACES = ((0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
+
+
+def back_rank(number: int) -> tuple[PieceType, ...]:
+    """The white back rank, files a..h, of start position `number`.
+
+    >>> "".join("xpnbrqk"[t] for t in back_rank(518))
+    'rnbqkbnr'
+    """
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 959:
+        raise InvalidChess960Error(f"Chess960 start positions are numbered 0..959, not {number!r}")
+    rank: list[PieceType | None] = [None] * 8
+    n, light = divmod(number, 4)
+    rank[2 * light + 1] = BISHOP  # light-squared bishop on b, d, f or h
+    n, dark = divmod(n, 4)
+    rank[2 * dark] = BISHOP  # dark-squared bishop on a, c, e or g
+    n, queen = divmod(n, 6)
+    free = [f for f in range(8) if rank[f] is None]
+    rank[free[queen]] = QUEEN
+    free = [f for f in range(8) if rank[f] is None]
+    for index in _KNIGHT_PLACES[n]:
+        rank[free[index]] = KNIGHT
+    left, middle, right = (f for f in range(8) if rank[f] is None)
+    rank[left], rank[middle], rank[right] = ROOK, KING, ROOK
+    return tuple(t for t in rank if t is not None)
+
+
+def chess960_number(rank: tuple[PieceType, ...] | list[PieceType]) -> int:
+    """The Scharnagl number of a white back rank (files a..h); the inverse of `back_rank`."""
+    rank = tuple(rank)
+    for number in range(960):
+        if back_rank(number) == rank:
+            return number
+    letters = "".join(PIECE_SYMBOLS[t] for t in rank)
+    raise InvalidChess960Error(f"{letters!r} is not a Chess960 start position")
+
+
+def chess960_fen(number: int) -> str:
+    """The FEN of start position `number` with Shredder-FEN castling rights."""
+    rank = back_rank(number)
+    white = "".join(PIECE_SYMBOLS[t].upper() for t in rank)
+    rooks = [f for f in range(8) if rank[f] == ROOK]
+    rights = "".join("ABCDEFGH"[f] for f in reversed(rooks))
+    return f"{white.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {rights}{rights.lower()} - 0 1"
+
+
+def random_chess960_number(rng: random.Random) -> int:
+    return rng.randrange(960)

@@ -1,0 +1,245 @@
+"""FEN: reading and writing positions, with X-FEN and Shredder-FEN castling fields."""
+
+from __future__ import annotations
+
+from reedboard.errors import InvalidFenError
+from reedboard.rules.pieces import KING, PAWN, PIECE_SYMBOLS, ROOK, WHITE, Color
+from reedboard.rules.position import Position
+from reedboard.rules.squares import BB_RANKS, FILE_NAMES, SQUARE_NAMES, Bitboard, Square
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+STARTING_BOARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+
+
+def parse_fen(fen: str, chess960: bool = False) -> Position:
+    """Read a FEN, or an EPD's first four fields (then the clocks are 0 and 1).
+
+    The castling field may be `KQkq` (X-FEN: K and Q name the outermost rook on that side),
+    rook files (Shredder-FEN: `HAha`), or a mix. Rights that only Chess960 allows make the
+    position a Chess960 one. Anything inconsistent is an `InvalidFenError` saying what.
+    """
+    if not isinstance(fen, str):
+        raise InvalidFenError(f"a FEN is text, not {type(fen).__name__}")
+    fields = fen.split()
+    if len(fields) not in (4, 6):
+        raise InvalidFenError(
+            f"a FEN has 6 fields (or 4 without the clocks), {fen!r} has {len(fields)}"
+        )
+    pieces, colors = _parse_placement(fields[0])
+    turn = _parse_turn(fields[1])
+    position = Position(pieces, colors, turn, 0, None, 0, 1, chess960)
+    castling, needs_960 = _parse_castling(fields[2], position)
+    position.castling = castling
+    position.chess960 = chess960 or needs_960
+    position.ep_square = _parse_ep(fields[3], position)
+    if len(fields) == 6:
+        position.halfmove_clock = _parse_int(fields[4], "halfmove clock", 0)
+        position.fullmove_number = _parse_int(fields[5], "fullmove number", 1)
+    _validate(position)
+    return position
+
+
+def _parse_placement(text: str) -> tuple[list[Bitboard], list[Bitboard]]:
+    pieces = [0] * 7
+    colors = [0, 0]
+    rows = text.split("/")
+    if len(rows) != 8:
+        raise InvalidFenError(f"the placement {text!r} needs 8 ranks separated by '/'")
+    for row_index, row in enumerate(rows):
+        rank = 7 - row_index
+        file = 0
+        previous_digit = False
+        for char in row:
+            if char in "12345678":
+                if previous_digit:
+                    raise InvalidFenError(f"rank {rank + 1} ({row!r}) has two digits in a row")
+                file += int(char)
+                previous_digit = True
+            elif char.lower() in PIECE_SYMBOLS[1:]:
+                if file >= 8:
+                    break
+                bit = 1 << (rank * 8 + file)
+                pieces[PIECE_SYMBOLS.index(char.lower())] |= bit
+                colors[char.isupper()] |= bit
+                file += 1
+                previous_digit = False
+            else:
+                raise InvalidFenError(f"{char!r} in rank {rank + 1} is neither a piece nor 1-8")
+        if file != 8:
+            raise InvalidFenError(f"rank {rank + 1} ({row!r}) does not describe 8 squares")
+    return pieces, colors
+
+
+def _parse_turn(text: str) -> Color:
+    if text not in ("w", "b"):
+        raise InvalidFenError(f"the side to move is 'w' or 'b', not {text!r}")
+    return text == "w"
+
+
+def _parse_castling(text: str, position: Position) -> tuple[Bitboard, bool]:
+    if text == "-":
+        return 0, False
+    castling = 0
+    needs_960 = False
+    for char in text:
+        color: Color = char.isupper()
+        name = "white" if color else "black"
+        back = 0 if color else 7
+        king = position.king(color)
+        if (
+            king is None
+            or king >> 3 != back
+            or position.pieces_of(KING, color) & (position.pieces_of(KING, color) - 1)
+        ):
+            raise InvalidFenError(
+                f"castling right {char!r}: the {name} king is not on its back rank"
+            )
+        rooks = position.pieces_of(ROOK, color) & BB_RANKS[back]
+        upper = char.upper()
+        if upper == "K":
+            side = [sq for sq in range(king + 1, back * 8 + 8) if rooks >> sq & 1]
+            if not side:
+                raise InvalidFenError(
+                    f"castling right {char!r}: no {name} rook on the king's right"
+                )
+            rook = side[-1]
+        elif upper == "Q":
+            side = [sq for sq in range(back * 8, king) if rooks >> sq & 1]
+            if not side:
+                raise InvalidFenError(f"castling right {char!r}: no {name} rook on the king's left")
+            rook = side[0]
+        elif upper in "ABCDEFGH":
+            rook = back * 8 + "ABCDEFGH".index(upper)
+            if not rooks >> rook & 1:
+                raise InvalidFenError(
+                    f"castling right {char!r}: no {name} rook on {SQUARE_NAMES[rook]}"
+                )
+            if rook == king:
+                raise InvalidFenError(f"castling right {char!r} names the king's own file")
+        else:
+            raise InvalidFenError(
+                f"{char!r} is not a castling right (KQkq or a rook's file A-H, a-h)"
+            )
+        if castling >> rook & 1:
+            raise InvalidFenError(f"castling right {char!r} is given twice")
+        same_side = [
+            sq
+            for sq in range(back * 8, back * 8 + 8)
+            if castling >> sq & 1 and (sq > king) == (rook > king)
+        ]
+        if same_side:
+            raise InvalidFenError(f"castling right {char!r}: that side already has a right")
+        castling |= 1 << rook
+        if king != back * 8 + 4 or rook not in (back * 8, back * 8 + 7):
+            needs_960 = True
+    return castling, needs_960
+
+
+def _parse_ep(text: str, position: Position) -> Square | None:
+    if text == "-":
+        return None
+    if text not in SQUARE_NAMES:
+        raise InvalidFenError(f"the en passant field is a square or '-', not {text!r}")
+    sq = SQUARE_NAMES.index(text)
+    turn = position.turn
+    if sq >> 3 != (5 if turn else 2):
+        raise InvalidFenError(f"en passant square {text} is not on rank {'6' if turn else '3'}")
+    pawn = sq - 8 if turn else sq + 8
+    start = sq + 8 if turn else sq - 8
+    if not position.pieces_of(PAWN, not turn) >> pawn & 1:
+        raise InvalidFenError(f"en passant square {text}: no pawn stands on {SQUARE_NAMES[pawn]}")
+    if position.occupied & ((1 << sq) | (1 << start)):
+        raise InvalidFenError(f"en passant square {text}: the pawn cannot have just passed it")
+    return sq
+
+
+def _parse_int(text: str, what: str, minimum: int) -> int:
+    if not text.isdigit() or int(text) < minimum:
+        raise InvalidFenError(f"the {what} must be a whole number >= {minimum}, not {text!r}")
+    return int(text)
+
+
+def _validate(position: Position) -> None:
+    for color in (True, False):
+        name = "white" if color else "black"
+        kings = position.pieces_of(KING, color).bit_count()
+        if kings != 1:
+            raise InvalidFenError(f"{name} has {kings} kings; a position needs exactly one")
+        if position.occupied_by(color).bit_count() > 16:
+            raise InvalidFenError(f"{name} has more than 16 pieces")
+        if position.pieces_of(PAWN, color).bit_count() > 8:
+            raise InvalidFenError(f"{name} has more than 8 pawns")
+    misplaced = (position.pieces_of(PAWN, True) | position.pieces_of(PAWN, False)) & (
+        BB_RANKS[0] | BB_RANKS[7]
+    )
+    if misplaced:
+        sq = misplaced.bit_length() - 1
+        raise InvalidFenError(f"a pawn stands on {SQUARE_NAMES[sq]}, on a back rank")
+    other_king = position.king(not position.turn)
+    assert other_king is not None
+    if position.attackers(position.turn, other_king):
+        side = "black" if position.turn else "white"
+        raise InvalidFenError(f"{side} is in check but it is not {side}'s move")
+    if position.checkers().bit_count() > 2:
+        raise InvalidFenError(
+            "the king is in check by more than two pieces, which no move can give"
+        )
+
+
+def write_board_fen(position: Position) -> str:
+    rows = []
+    for rank in range(7, -1, -1):
+        row = ""
+        empty = 0
+        for file in range(8):
+            piece = position.piece_at(rank * 8 + file)
+            if piece is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += piece.symbol()
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)
+
+
+def castling_field(position: Position, shredder: bool = False) -> str:
+    """KQkq where each letter is unambiguous (X-FEN), or rook files with `shredder`."""
+    text = ""
+    for color in (WHITE, False):
+        back = 0 if color else 7
+        king = position.king(color)
+        rooks = position.castling & position.occupied_by(color) & BB_RANKS[back]
+        all_rooks = position.pieces_of(ROOK, color) & BB_RANKS[back]
+        part = ""
+        for rook in range(back * 8 + 7, back * 8 - 1, -1):
+            if not rooks >> rook & 1 or king is None:
+                continue
+            letter = FILE_NAMES[rook & 7]
+            if not shredder:
+                # all_rooks holds the back rank only, so these are the rooks further out.
+                outer = all_rooks >> (rook + 1) if rook > king else all_rooks & ((1 << rook) - 1)
+                if rook > king and not outer:
+                    letter = "k"
+                elif rook < king and not outer:
+                    letter = "q"
+            part += letter.upper() if color else letter
+        text += part
+    return text or "-"
+
+
+def write_fen(position: Position, shredder: bool = False) -> str:
+    ep = position.ep_square if position.has_legal_en_passant() else None
+    return " ".join(
+        (
+            write_board_fen(position),
+            "w" if position.turn else "b",
+            castling_field(position, shredder),
+            SQUARE_NAMES[ep] if ep is not None else "-",
+            str(position.halfmove_clock),
+            str(position.fullmove_number),
+        )
+    )

@@ -1,0 +1,116 @@
+"""Standard Algebraic Notation (SAN): writing and reading moves like `Nbd7`, `exd8=Q+`,
+`O-O-O#`."""
+
+from __future__ import annotations
+
+import re
+
+from reedboard.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from reedboard.rules.moves import FLAG_CASTLE, Move, move_of_code
+from reedboard.rules.pieces import KING, PAWN, PIECE_SYMBOLS, piece_type_from_symbol
+from reedboard.rules.position import Position
+from reedboard.rules.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, parse_square
+
+_SAN = re.compile(
+    r"^(?P<piece>[NBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>x)?"
+    r"(?P<to>[a-h][1-8])(?:=?(?P<promotion>[NBRQnbrq]))?$"
+)
+
+
+def san(position: Position, move: Move) -> str:
+    """The SAN of a legal move (castling as king takes rook or as `e1g1`)."""
+    move = position.normalize(move)
+    code = position._find_code(move)
+    if code is None:
+        raise IllegalMoveError(f"{move.uci()} is not legal in {position.fen()}")
+    after = position.play_code(code)
+    text = _san_without_suffix(position, move, code)
+    if after.is_check():
+        text += "#" if not after.legal_codes() else "+"
+    return text
+
+
+def _san_without_suffix(position: Position, move: Move, code: int) -> str:
+    if code & FLAG_CASTLE:
+        return "O-O" if move.to_square > move.from_square else "O-O-O"
+    piece_type = position.piece_type_at(move.from_square)
+    is_capture = position.is_capture(move)
+    to_name = SQUARE_NAMES[move.to_square]
+    if piece_type == PAWN:
+        text = FILE_NAMES[move.from_square & 7] + "x" + to_name if is_capture else to_name
+        if move.promotion:
+            text += "=" + PIECE_SYMBOLS[move.promotion].upper()
+        return text
+    assert piece_type is not None
+    text = PIECE_SYMBOLS[piece_type].upper()
+    if piece_type != KING:
+        text += _disambiguation(position, move, piece_type)
+    return text + ("x" if is_capture else "") + to_name
+
+
+def _disambiguation(position: Position, move: Move, piece_type: int) -> str:
+    """File if it tells the pieces apart, else rank, else both."""
+    others = [
+        m.from_square
+        for m in (move_of_code(c) for c in position.legal_codes())
+        if m.to_square == move.to_square
+        and m.from_square != move.from_square
+        and position.piece_type_at(m.from_square) == piece_type
+    ]
+    if not others:
+        return ""
+    file, rank = move.from_square & 7, move.from_square >> 3
+    same_file = any(sq & 7 == file for sq in others)
+    same_rank = any(sq >> 3 == rank for sq in others)
+    if not same_file:
+        return FILE_NAMES[file]
+    if not same_rank:
+        return RANK_NAMES[rank]
+    return FILE_NAMES[file] + RANK_NAMES[rank]
+
+
+def parse_san(position: Position, text: str) -> Move:
+    """The legal move a SAN string names. Accepts `0-0` for `O-O`, a missing `=` before the
+    promotion piece and trailing `+`, `#`, `!` or `?`; anything else must be exact."""
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"SAN is text, not {type(text).__name__}")
+    core = text.strip().rstrip("+#!?")
+    if core in ("O-O", "0-0", "O-O-O", "0-0-0"):
+        return _parse_castling(position, text, long=len(core) == 5)
+    match = _SAN.match(core)
+    if not match:
+        raise InvalidMoveError(f"{text!r} is not a move in SAN (like e4, Nf3, exd5, O-O, e8=Q)")
+    to_square = parse_square(match["to"])
+    piece_type = piece_type_from_symbol(match["piece"]) if match["piece"] else PAWN
+    promotion = piece_type_from_symbol(match["promotion"]) if match["promotion"] else None
+    if promotion is not None and piece_type != PAWN:
+        raise InvalidMoveError(f"{text!r}: only a pawn promotes")
+    candidates = []
+    for code in position.legal_codes():
+        move = move_of_code(code)
+        if code & FLAG_CASTLE or move.to_square != to_square or move.promotion != promotion:
+            continue
+        if position.piece_type_at(move.from_square) != piece_type:
+            continue
+        if match["file"] and FILE_NAMES[move.from_square & 7] != match["file"]:
+            continue
+        if match["rank"] and RANK_NAMES[move.from_square >> 3] != match["rank"]:
+            continue
+        candidates.append(move)
+    if not candidates:
+        if piece_type == PAWN and promotion is None and to_square >> 3 in (0, 7):
+            raise IllegalMoveError(f"{text!r}: a pawn reaching the last rank must promote (e8=Q)")
+        raise IllegalMoveError(f"{text!r} is not legal in {position.fen()}")
+    if len(candidates) > 1:
+        names = ", ".join(m.uci() for m in candidates)
+        raise AmbiguousMoveError(f"{text!r} is ambiguous: it could be {names}")
+    return candidates[0]
+
+
+def _parse_castling(position: Position, text: str, long: bool) -> Move:
+    for code in position.legal_codes():
+        if code & FLAG_CASTLE:
+            move = move_of_code(code)
+            if (move.to_square < move.from_square) == long:
+                return move
+    raise IllegalMoveError(f"{text!r}: castling is not legal in {position.fen()}")

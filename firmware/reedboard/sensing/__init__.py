@@ -1,0 +1,1 @@
+"""From switch readings to square changes: debouncing, the start-up self-test, text views."""

@@ -1,0 +1,163 @@
+"""The debouncer: raw sensor readings with times in, debounced square changes out.
+
+A reed switch chatters for a few milliseconds when a magnet arrives or leaves, and a magnet
+sliding past can flick a neighbour for a moment. A square's new state therefore counts only
+once it has held, unchanged, for `hold_ms`. The change is then reported with the time it
+*first* appeared (the start of the burst of chatter that led to it), so later timing
+analysis sees when the hand really acted, not when the debouncer made up its mind.
+
+Default `hold_ms` = 12:
+- above the worst switch bounce (5 ms) with margin, so chatter never makes an event, even
+  when bounce edges are a few ms apart;
+- well below the shortest real state a player makes: in a fast capture the victim's square
+  is empty for about 30 ms before the capturing piece lands. With up to 5 ms of chatter at
+  each end, 20 ms or more of clean vacancy remain, and a scan every 5 ms (200 Hz) sees at
+  least 15 ms of it, so the vacancy is always reported;
+- short enough that the board reacts within about 20 ms.
+
+Changes come out in order of their times: a change that is already decided waits while
+another square's burst that began earlier is still undecided, so the arbiter sees lifts and
+places in the order the hands made them.
+
+Two ways to feed it, which can be mixed:
+- a scan loop: `feed(bitboard, t_ms)` with each full scan;
+- an event source (a replayed script, a simulator): `feed_change(square, occupied, t_ms)` at
+  each raw change, and `tick(t_ms)` whenever time passes without one.
+Time only comes in as arguments; the debouncer never reads a clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reedboard.errors import InvalidInputError
+from reedboard.rules.squares import Bitboard, Square, square_name
+
+DEFAULT_HOLD_MS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class SquareChange:
+    """Square `square` became occupied (or empty) at `t_ms`, after debouncing."""
+
+    square: Square
+    occupied: bool
+    t_ms: int
+
+    def __repr__(self) -> str:
+        return f"SquareChange({self.square}, {self.occupied}, {self.t_ms})  # {square_name(self.square)}"
+
+
+@dataclass(slots=True)
+class _Burst:
+    """Raw changes on one square not yet decided: since when, and the latest edge."""
+
+    start: int
+    last_edge: int
+
+
+class Debouncer:
+    """Turns raw occupancy readings into `SquareChange`s (see the module's docstring)."""
+
+    def __init__(self, initial: Bitboard = 0, *, hold_ms: int = DEFAULT_HOLD_MS) -> None:
+        """`initial` is the occupancy taken as settled at the start (the first scan, or the
+        start position); `hold_ms` how long a new state must hold before it counts."""
+        if hold_ms < 1:
+            raise InvalidInputError(f"hold_ms must be at least 1, got {hold_ms}")
+        self.hold_ms = hold_ms
+        self._raw = initial
+        self._stable = initial
+        self._bursts: dict[Square, _Burst] = {}
+        self._decided: list[SquareChange] = []
+        self._now: int | None = None
+
+    @property
+    def occupancy(self) -> Bitboard:
+        """The debounced occupancy: every change reported so far applied to `initial`
+        (changes decided but still held back for ordering are included)."""
+        return self._stable
+
+    @property
+    def raw(self) -> Bitboard:
+        """The latest raw reading."""
+        return self._raw
+
+    @property
+    def busy(self) -> bool:
+        """Whether some square is still undecided or some change is held back."""
+        return bool(self._bursts or self._decided)
+
+    def feed(self, bitboard: Bitboard, t_ms: int) -> list[SquareChange]:
+        """A full scan taken at `t_ms`. A square seen changed here is taken to have changed
+        at `t_ms`; a new state counts once scans have seen it for `hold_ms`. Returns the
+        changes decided, in order of time."""
+        self._advance(t_ms)
+        changed = bitboard ^ self._raw
+        if not changed and not self._bursts and not self._decided:
+            return []  # the common case in a scan loop: nothing moves
+        while changed:
+            low = changed & -changed
+            self._edge(low.bit_length() - 1, t_ms)
+            changed ^= low
+        self._raw = bitboard
+        return self._release(t_ms)
+
+    def feed_change(self, square: Square, occupied: bool, t_ms: int) -> list[SquareChange]:
+        """One square's raw sensor changed at exactly `t_ms` (times never decrease). States
+        are known exactly between calls, so a state that held `hold_ms` up to `t_ms` counts
+        before this change is applied. Returns the changes decided, in order of time."""
+        self._advance(t_ms)
+        if not 0 <= square < 64:
+            raise InvalidInputError(f"square number {square} is outside 0..63")
+        released = self._release(t_ms)
+        bit = 1 << square
+        if bool(self._raw & bit) != occupied:
+            self._edge(square, t_ms)
+            self._raw ^= bit
+        return released + self._release(t_ms)
+
+    def tick(self, t_ms: int) -> list[SquareChange]:
+        """Time has reached `t_ms` with no raw change since the last call: release every
+        change that has now held for `hold_ms`. Returns them in order of time."""
+        self._advance(t_ms)
+        return self._release(t_ms)
+
+    def flush(self, t_ms: int) -> list[SquareChange]:
+        """Same as `tick`: a name that reads well at the end of a replay."""
+        return self.tick(t_ms)
+
+    def _advance(self, t_ms: int) -> None:
+        if self._now is not None and t_ms < self._now:
+            raise InvalidInputError(f"time went backwards: {t_ms} ms after {self._now} ms")
+        self._now = t_ms
+
+    def _edge(self, square: Square, t_ms: int) -> None:
+        burst = self._bursts.get(square)
+        if burst is None:
+            self._bursts[square] = _Burst(t_ms, t_ms)
+        else:
+            burst.last_edge = t_ms
+
+    def _release(self, t_ms: int) -> list[SquareChange]:
+        deadline = t_ms - self.hold_ms
+        settled = [sq for sq, burst in self._bursts.items() if burst.last_edge <= deadline]
+        for sq in settled:
+            burst = self._bursts.pop(sq)
+            bit = 1 << sq
+            if (self._raw ^ self._stable) & bit:
+                self._stable ^= bit
+                self._decided.append(SquareChange(sq, bool(self._raw & bit), burst.start))
+            # else: the burst ended where it began, so it was chatter: nothing happened.
+        if not self._decided:
+            return []
+        self._decided.sort(key=lambda change: (change.t_ms, change.square))
+        # Hold back what an undecided earlier burst could still precede.
+        horizon = min((b.start for b in self._bursts.values()), default=None)
+        if horizon is None:
+            out, self._decided = self._decided, []
+            return out
+        cut = 0
+        while cut < len(self._decided) and self._decided[cut].t_ms <= horizon:
+            cut += 1
+        out, self._decided = self._decided[:cut], self._decided[cut:]
+        return out
