@@ -272,6 +272,8 @@ def default_keys() -> dict[str, dict[str, object]]:
     """Every key and its default, by section: documentation and tests use it."""
     board = BoardConfig()
     return {
-        f.name: {g.name: getattr(getattr(board, f.name), g.name) for g in fields(getattr(board, f.name))}
+        f.name: {
+            g.name: getattr(getattr(board, f.name), g.name) for g in fields(getattr(board, f.name))
+        }
         for f in fields(board)
     }

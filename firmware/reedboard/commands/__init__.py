@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from reedboard.commands import chess960, perft
+from reedboard.commands import chess960, perft, scan
 
-COMMANDS: tuple[ModuleType, ...] = (perft, chess960)
+COMMANDS: tuple[ModuleType, ...] = (perft, chess960, scan)

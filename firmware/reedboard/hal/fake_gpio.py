@@ -168,9 +168,12 @@ class FakeGPIO:
         if self._columns_high is None:
             self._columns_high, self._rows_high = self._solve()
         column = self._column_of_pin.get(channel)
-        if column is not None and not self._broken_columns >> column & 1:
-            if self._columns_high >> column & 1:
-                return self.HIGH
+        if (
+            column is not None
+            and not self._broken_columns >> column & 1
+            and self._columns_high >> column & 1
+        ):
+            return self.HIGH
         row = self._row_of_pin.get(channel)
         if row is not None and not self._broken_rows >> row & 1 and self._rows_high >> row & 1:
             return self.HIGH
@@ -192,6 +195,17 @@ class FakeGPIO:
     def is_setup(self, channel: int) -> bool:
         """Whether a pin is claimed (set up and not cleaned up): lets tests check cleanup."""
         return channel in self._direction
+
+    def _check_mode(self) -> None:
+        if self._mode is None:
+            raise RuntimeError(
+                "Please set pin numbering mode using GPIO.setmode(GPIO.BOARD) or "
+                "GPIO.setmode(GPIO.BCM)"
+            )
+
+    def _check_pin(self, pin: int) -> None:
+        if self._mode == self.BCM and not 0 <= pin <= 27:
+            raise ValueError("The channel sent is invalid on a Raspberry Pi")
 
     # -- the electrics -----------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from reedboard.hal.matrix import MatrixScanner
 def import_rpi_gpio() -> GpioModule:
     """The `RPi.GPIO` module, or a `HardwareError` saying what to install."""
     try:
-        module: GpioModule = importlib.import_module("RPi.GPIO")  # type: ignore[assignment]
+        module: GpioModule = importlib.import_module("RPi.GPIO")
     except ImportError as exc:
         raise HardwareError(
             "RPi.GPIO is not installed (on the board: pip install 'reedboard[pi]'; on a Pi 5 "

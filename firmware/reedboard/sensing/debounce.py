@@ -44,8 +44,8 @@ class SquareChange:
     occupied: bool
     t_ms: int
 
-    def __repr__(self) -> str:
-        return f"SquareChange({self.square}, {self.occupied}, {self.t_ms})  # {square_name(self.square)}"
+    def __str__(self) -> str:
+        return f"{square_name(self.square)} {'occupied' if self.occupied else 'empty'} at {self.t_ms} ms"
 
 
 @dataclass(slots=True)
@@ -114,7 +114,7 @@ class Debouncer:
         if bool(self._raw & bit) != occupied:
             self._edge(square, t_ms)
             self._raw ^= bit
-        return released + self._release(t_ms)
+        return released
 
     def tick(self, t_ms: int) -> list[SquareChange]:
         """Time has reached `t_ms` with no raw change since the last call: release every

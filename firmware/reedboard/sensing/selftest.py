@@ -1,0 +1,219 @@
+"""The start-up self-test: compare what the switches read with what should stand there.
+
+Run it on the first scans after power-on (with the pieces in the start position, or the
+board empty) and it names what is wrong in the maker's terms: the squares, the matrix lines
+(ROW1..ROW8, COL1..COL8 as on the circuit) and their GPIO pins. Whole-line patterns are
+reported as one line fault rather than 8 square faults, because that is what to repair:
+
+- a row line that reads nothing although pieces stand on it: its wire is broken or its pin
+  dead; the same for a column line;
+- a row line that reaches every column, or a column that reads HIGH whichever row is
+  driven: a short;
+- an extra square at the fourth corner of a rectangle whose three other corners are closed:
+  a ghost, so a diode is missing or reversed;
+- a square that changes between scans taken with nothing moving: a flaky switch or joint.
+
+What remains is per square: stuck occupied (switch welded closed, a stray magnet) or stuck
+empty (switch cracked or misplaced, magnet too weak or too far).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from reedboard.config import MatrixConfig
+from reedboard.errors import HardwareError
+from reedboard.hal.layout import MatrixLayout
+from reedboard.rules.squares import Bitboard, Square, bitboard_of, square_name, squares_of
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One thing wrong: what kind, which squares and GPIO pins it concerns, in words."""
+
+    kind: str  # row_dead, column_dead, row_short, column_short, ghost, unstable,
+    # stuck_occupied, stuck_empty
+    squares: tuple[Square, ...]
+    pins: tuple[int, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class SelfTestReport:
+    faults: tuple[Fault, ...] = field(default_factory=tuple)
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults
+
+    def lines(self) -> list[str]:
+        if self.ok:
+            return ["self-test passed: all 64 squares read as expected"]
+        count = len(self.faults)
+        return [f"self-test found {count} fault{'s' if count > 1 else ''}:"] + [
+            f"  {fault.message}" for fault in self.faults
+        ]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def raise_if_faulty(self) -> None:
+        """Raise `HardwareError` with the whole report when anything is wrong."""
+        if not self.ok:
+            raise HardwareError(str(self))
+
+
+def self_test(
+    scans: Bitboard | Sequence[Bitboard],
+    expected: Bitboard,
+    matrix: MatrixConfig | None = None,
+) -> SelfTestReport:
+    """Check one scan, or several taken with nothing moving, against `expected`."""
+    matrix = matrix or MatrixConfig()
+    return _Checker(matrix).run([scans] if isinstance(scans, int) else list(scans), expected)
+
+
+class _Checker:
+    def __init__(self, matrix: MatrixConfig) -> None:
+        self.matrix = matrix
+        self.layout = MatrixLayout(matrix.a1, matrix.rows_are)
+
+    def row_name(self, row: int) -> str:
+        return f"ROW{row + 1} (GPIO{self.matrix.rows[row]})"
+
+    def column_name(self, column: int) -> str:
+        return f"COL{column + 1} (GPIO{self.matrix.columns[column]})"
+
+    def where(self, sq: Square) -> str:
+        row, column = self.layout.cell_of(sq)
+        return f"{square_name(sq)} ({self.row_name(row)} x {self.column_name(column)})"
+
+    def pins_of(self, squares: Sequence[Square]) -> tuple[int, ...]:
+        pins: set[int] = set()
+        for sq in squares:
+            row, column = self.layout.cell_of(sq)
+            pins.update((self.matrix.rows[row], self.matrix.columns[column]))
+        return tuple(sorted(pins))
+
+    def run(self, scans: list[Bitboard], expected: Bitboard) -> SelfTestReport:
+        if not scans:
+            raise ValueError("the self-test needs at least one scan")
+        always = ever = scans[0]
+        for scan in scans[1:]:
+            always &= scan
+            ever |= scan
+        faults: list[Fault] = []
+        explained = 0  # squares a line fault already accounts for
+
+        unstable = ever & ~always
+        if unstable:
+            squares = tuple(squares_of(unstable))
+            names = ", ".join(self.where(sq) for sq in squares)
+            faults.append(
+                Fault(
+                    "unstable",
+                    squares,
+                    self.pins_of(squares),
+                    f"flickering with nothing moving: {names}",
+                )
+            )
+            explained |= unstable
+
+        for line in range(8):
+            for kind, members, name, pins in (
+                (
+                    "row",
+                    self.layout.squares_on_row(line),
+                    self.row_name(line),
+                    (self.matrix.rows[line],),
+                ),
+                (
+                    "column",
+                    self.layout.squares_on_column(line),
+                    self.column_name(line),
+                    (self.matrix.columns[line],),
+                ),
+            ):
+                bits = bitboard_of(members)
+                wanted = (expected & bits).bit_count()
+                if always & bits == bits and wanted < 8:
+                    cause = (
+                        "reaches every column: a short between it and the column lines"
+                        if kind == "row"
+                        else "reads HIGH whichever row is driven: shorted to 3.3 V or to the "
+                        "row lines, or its pull-down is not working"
+                    )
+                    faults.append(
+                        Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}")
+                    )
+                    explained |= bits
+                elif not ever & bits and wanted >= 2:
+                    faults.append(
+                        Fault(
+                            f"{kind}_dead",
+                            members,
+                            pins,
+                            f"{kind} line {name} reads nothing although {wanted} pieces stand "
+                            "on it: broken wire, dry joint or dead pin",
+                        )
+                    )
+                    explained |= bits
+
+        extra = always & ~expected & ~explained
+        for sq in squares_of(extra):
+            corners = self._ghost_corners(sq, always)
+            if corners:
+                names = ", ".join(square_name(c) for c in corners)
+                faults.append(
+                    Fault(
+                        "ghost",
+                        (sq, *corners),
+                        self.pins_of((sq, *corners)),
+                        f"{self.where(sq)} reads occupied but should be empty, and {names} "
+                        "close a rectangle with it: a ghost, so a diode on one of those "
+                        "squares is missing or reversed",
+                    )
+                )
+            else:
+                faults.append(
+                    Fault(
+                        "stuck_occupied",
+                        (sq,),
+                        self.pins_of((sq,)),
+                        f"{self.where(sq)} reads occupied but should be empty: switch stuck "
+                        "closed, a short, or a stray magnet",
+                    )
+                )
+        missing = expected & ~ever & ~explained
+        for sq in squares_of(missing):
+            faults.append(
+                Fault(
+                    "stuck_empty",
+                    (sq,),
+                    self.pins_of((sq,)),
+                    f"{self.where(sq)} reads empty but should be occupied: switch open or "
+                    "cracked, diode reversed, or the magnet too weak or too far",
+                )
+            )
+        return SelfTestReport(tuple(faults))
+
+    def _ghost_corners(self, sq: Square, closed: Bitboard) -> tuple[Square, ...]:
+        row, column = self.layout.cell_of(sq)
+        at = self.layout.square_at
+        for other_row in range(8):
+            if other_row == row or not closed >> at(other_row, column) & 1:
+                continue
+            for other_column in range(8):
+                if other_column == column:
+                    continue
+                if (
+                    closed >> at(row, other_column) & 1
+                    and closed >> at(other_row, other_column) & 1
+                ):
+                    return (
+                        at(row, other_column),
+                        at(other_row, other_column),
+                        at(other_row, column),
+                    )
+        return ()
