@@ -6,7 +6,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from reedboard.config import BoardConfig, MatrixConfig, default_keys, load_config, parse_config
 from reedboard.errors import ConfigError
 

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from reedboard.cli import main
 from reedboard.commands.scan import watch
 from reedboard.hal.fake_gpio import FakeGPIO

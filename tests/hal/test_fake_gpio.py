@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from reedboard.errors import HardwareError
 from reedboard.hal.fake_gpio import FakeGPIO
 

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-
 from reedboard.errors import ConfigError
 from reedboard.hal.layout import MatrixLayout, all_layouts
 from reedboard.rules.squares import parse_square

@@ -9,7 +9,6 @@ import types
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from reedboard.config import MatrixConfig
 from reedboard.errors import ConfigError, HardwareError
 from reedboard.hal.fake_gpio import FakeGPIO

@@ -7,7 +7,6 @@ from dataclasses import FrozenInstanceError
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from reedboard.errors import InvalidInputError
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer, SquareChange
