@@ -28,6 +28,8 @@ def parse_fen(fen: str, chess960: bool = False) -> Position:
     pieces, colors = _parse_placement(fields[0])
     turn = _parse_turn(fields[1])
     position = Position(pieces, colors, turn, 0, None, 0, 1, chess960)
+    # The kings first: the castling and en passant fields are read relative to them.
+    _validate_kings(position)
     castling, needs_960 = _parse_castling(fields[2], position)
     position.castling = castling
     position.chess960 = chess960 or needs_960
@@ -57,7 +59,9 @@ def _parse_placement(text: str) -> tuple[list[Bitboard], list[Bitboard]]:
                 previous_digit = True
             elif char.lower() in PIECE_SYMBOLS[1:]:
                 if file >= 8:
-                    break
+                    raise InvalidFenError(
+                        f"rank {rank + 1} ({row!r}) describes more than 8 squares"
+                    )
                 bit = 1 << (rank * 8 + file)
                 pieces[PIECE_SYMBOLS.index(char.lower())] |= bit
                 colors[char.isupper()] |= bit
@@ -154,17 +158,23 @@ def _parse_ep(text: str, position: Position) -> Square | None:
 
 
 def _parse_int(text: str, what: str, minimum: int) -> int:
-    if not text.isdigit() or int(text) < minimum:
+    # isdigit() alone would let through digits like '²' that int() refuses.
+    if not (text.isascii() and text.isdigit()) or int(text) < minimum:
         raise InvalidFenError(f"the {what} must be a whole number >= {minimum}, not {text!r}")
     return int(text)
 
 
-def _validate(position: Position) -> None:
+def _validate_kings(position: Position) -> None:
     for color in (True, False):
         name = "white" if color else "black"
         kings = position.pieces_of(KING, color).bit_count()
         if kings != 1:
             raise InvalidFenError(f"{name} has {kings} kings; a position needs exactly one")
+
+
+def _validate(position: Position) -> None:
+    for color in (True, False):
+        name = "white" if color else "black"
         if position.occupied_by(color).bit_count() > 16:
             raise InvalidFenError(f"{name} has more than 16 pieces")
         if position.pieces_of(PAWN, color).bit_count() > 8:

@@ -17,7 +17,7 @@ SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result"
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _TOKEN = re.compile(
-    r"""\{[^}]*\}?      # a comment (an unclosed one runs to the end)
+    r"""\{[^}]*\}?      # a comment (an unclosed one is reported)
       | ;[^\n]*         # a rest-of-line comment
       | \$\d+           # a numeric annotation glyph
       | \(|\)           # a variation's bounds
@@ -145,6 +145,9 @@ def read_pgn(text: str) -> PgnGame:
         elif depth or token.startswith((";", "$")) or (token[0].isdigit() and token.endswith(".")):
             continue
         elif token.startswith("{"):
+            if not token.endswith("}"):
+                # A comment that never closes means the text was cut short or garbled.
+                raise InvalidPgnError(f"a comment '{{' after ply {len(game)} is never closed")
             ply = len(game)
             body = token[1:].removesuffix("}").strip()
             comments[ply] = f"{comments[ply]} {body}" if ply in comments else body

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from reedboard.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from reedboard.rules.moves import FLAG_CASTLE, Move, move_of_code
+from reedboard.rules.moves import FLAG_CASTLE, FLAG_EN_PASSANT, Move, move_of_code
 from reedboard.rules.pieces import KING, PAWN, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, parse_square
@@ -71,7 +71,10 @@ def _disambiguation(position: Position, move: Move, piece_type: int) -> str:
 
 def parse_san(position: Position, text: str) -> Move:
     """The legal move a SAN string names. Accepts `0-0` for `O-O`, a missing `=` before the
-    promotion piece and trailing `+`, `#`, `!` or `?`; anything else must be exact."""
+    promotion piece, trailing `+`, `#`, `!` or `?`, and more disambiguation than needed
+    (`Ng1f3`); anything else must be exact: a capture needs its `x` and a move without
+    one is no capture, and a pawn captures only when its file is named (`exd5`, never
+    `d5`)."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"SAN is text, not {type(text).__name__}")
     core = text.strip().rstrip("+#!?")
@@ -86,17 +89,33 @@ def parse_san(position: Position, text: str) -> Move:
     if promotion is not None and piece_type != PAWN:
         raise InvalidMoveError(f"{text!r}: only a pawn promotes")
     candidates = []
+    wrong_capture = []
+    marks_capture = bool(match["capture"])
+    them = position.occupied_by(not position.turn)
     for code in position.legal_codes():
         move = move_of_code(code)
         if code & FLAG_CASTLE or move.to_square != to_square or move.promotion != promotion:
             continue
         if position.piece_type_at(move.from_square) != piece_type:
             continue
+        if piece_type == PAWN and not match["file"] and move.from_square & 7 != to_square & 7:
+            continue  # `d5` is a pawn push; a capture must name its file (`exd5`)
         if match["file"] and FILE_NAMES[move.from_square & 7] != match["file"]:
             continue
         if match["rank"] and RANK_NAMES[move.from_square >> 3] != match["rank"]:
             continue
+        is_capture = bool(code & FLAG_EN_PASSANT or them & (1 << to_square))
+        if is_capture != marks_capture:
+            wrong_capture.append(move)
+            continue
         candidates.append(move)
+    if not candidates and wrong_capture:
+        # The move exists but the text misstates whether it captures: no silent repair.
+        if marks_capture:
+            raise IllegalMoveError(
+                f"{text!r} marks a capture, but {match['to']} holds no piece to take"
+            )
+        raise IllegalMoveError(f"{text!r} captures on {match['to']}: SAN writes it with 'x'")
     if not candidates:
         if piece_type == PAWN and promotion is None and to_square >> 3 in (0, 7):
             raise IllegalMoveError(f"{text!r}: a pawn reaching the last rank must promote (e8=Q)")

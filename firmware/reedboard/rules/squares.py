@@ -38,7 +38,9 @@ def square_rank(sq: Square) -> int:
 
 
 def square_name(sq: Square) -> str:
-    """>>> square_name(28)
+    """The name of a square.
+
+    >>> square_name(28)
     'e4'
     """
     if not 0 <= sq < 64:
@@ -47,7 +49,9 @@ def square_name(sq: Square) -> str:
 
 
 def parse_square(name: str) -> Square:
-    """>>> parse_square("e4")
+    """The square of a name.
+
+    >>> parse_square("e4")
     28
     """
     try:
