@@ -1,0 +1,179 @@
+"""Perft: the number of leaf nodes of the legal move tree, checked against published counts.
+
+Perft exercises every rule of move generation at once (pins, checks, en passant,
+promotion, Chess960 castling), and its counts are facts agreed on by many independent
+engines, so a single wrong or missing move anywhere in the tree changes a number.
+
+The data are the `.perft` files of the project's shared data folder: every position of
+every file is counted. The default run keeps to the depths that fit the suite's time
+budget; `pytest -m slow` counts deeper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from reedboard.rules.position import Position, perft
+
+DATA = Path(__file__).parents[3] / "shared" / "data" / "perft"
+FILES = ("cpw_perft_results", "tricky", "chess960", "chess960_startpos")
+
+# The small suites (a few dozen hand-picked hard positions) are counted deep: every depth
+# whose tree stays below this many nodes in the default run, below the second in the slow one.
+SMALL_SUITES = ("cpw_perft_results", "tricky")
+DEFAULT_NODE_LIMIT = 5_000_000
+SLOW_NODE_LIMIT = 200_000_000
+# The 1,920 Chess960 positions: every one to depth 3, and every Nth to depth 4, by default.
+# The slow run adds depth 4 for the rest and depth 5 for every Mth.
+ALL_DEPTH = 3
+SAMPLE_STRIDE = 6
+SLOW_DEEP_STRIDE = 96
+
+
+@dataclass(frozen=True)
+class PerftCase:
+    suite: str
+    name: str
+    epd: str
+    counts: dict[int, int]  # depth -> nodes
+
+    @property
+    def index(self) -> int:
+        """The position's place in its file, for picking a spread-out sample."""
+        return int(self.name) if self.name.isdigit() else 0
+
+
+def read_suite(path: Path) -> list[PerftCase]:
+    """Read one `.perft` file: `id NAME`, `epd ...`, `perft DEPTH NODES`, `#` comments."""
+    cases: list[PerftCase] = []
+    name: str | None = None
+    epd: str | None = None
+    counts: dict[int, int] = {}
+
+    def close() -> None:
+        if name is not None:
+            assert epd is not None, f"{path.name}: position {name} has no epd line"
+            assert counts, f"{path.name}: position {name} has no perft line"
+            cases.append(PerftCase(path.stem, name, epd, dict(counts)))
+
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        keyword, _, value = line.partition(" ")
+        if keyword == "id":
+            close()
+            name, epd, counts = value.strip(), None, {}
+        elif keyword == "epd" and name is not None:
+            epd = value.strip()
+        elif keyword == "perft" and name is not None:
+            depth, nodes = value.split()
+            counts[int(depth)] = int(nodes)
+        else:
+            raise AssertionError(f"{path.name}:{number}: unreadable line {raw!r}")
+    close()
+    return cases
+
+
+def _load() -> tuple[list[PerftCase], str | None]:
+    if not DATA.is_dir():
+        return [], f"the perft data folder {DATA} is missing; the perft tests need it"
+    missing = [name for name in FILES if not (DATA / f"{name}.perft").is_file()]
+    if missing:
+        return [], f"perft data files missing from {DATA}: {', '.join(missing)}"
+    return [case for name in FILES for case in read_suite(DATA / f"{name}.perft")], None
+
+
+CASES, DATA_ERROR = _load()
+
+
+def default_depths(case: PerftCase) -> list[int]:
+    if case.suite in SMALL_SUITES:
+        return [
+            d for d, n in sorted(case.counts.items()) if d <= ALL_DEPTH or n <= DEFAULT_NODE_LIMIT
+        ]
+    limit = ALL_DEPTH + 1 if case.index % SAMPLE_STRIDE == 0 else ALL_DEPTH
+    return [d for d in sorted(case.counts) if d <= limit]
+
+
+def slow_depths(case: PerftCase) -> list[int]:
+    """The depths of the slow run: those the default run leaves out."""
+    if case.suite in SMALL_SUITES:
+        wanted = [d for d, n in sorted(case.counts.items()) if n <= SLOW_NODE_LIMIT]
+    else:
+        limit = ALL_DEPTH + 2 if case.index % SLOW_DEEP_STRIDE == 0 else ALL_DEPTH + 1
+        wanted = [d for d in sorted(case.counts) if d <= limit]
+    done = set(default_depths(case))
+    return [d for d in wanted if d not in done]
+
+
+def _params(select: Callable[[PerftCase], list[int]]) -> list[object]:
+    if DATA_ERROR is not None:
+        # One failing test rather than an empty, silently green parametrization.
+        return [pytest.param(None, [], id="perft-data-missing")]
+    params = []
+    for case in CASES:
+        depths = select(case)
+        if depths:
+            params.append(pytest.param(case, depths, id=f"{case.suite}-{case.name}"))
+    return params
+
+
+def check(case: PerftCase | None, depths: list[int]) -> None:
+    if case is None:
+        pytest.fail(DATA_ERROR or "no perft data")
+    position = Position.from_fen(case.epd, chess960=True)
+    wrong = {
+        depth: (found, case.counts[depth])
+        for depth in depths
+        if (found := perft(position, depth)) != case.counts[depth]
+    }
+    assert not wrong, f"{case.suite} {case.name} ({case.epd}): depth -> (counted, expected) {wrong}"
+
+
+def test_every_data_file_is_read() -> None:
+    if DATA_ERROR is not None:
+        pytest.fail(DATA_ERROR)
+    by_suite: dict[str, list[PerftCase]] = {name: [] for name in FILES}
+    for case in CASES:
+        by_suite[case.suite].append(case)
+    for name, cases in by_suite.items():
+        assert cases, f"{name}.perft holds no position"
+        assert all(1 in case.counts for case in cases), f"{name}.perft: a position lacks depth 1"
+    # The Chess960 files hold one position per Scharnagl number / per index, 0..959.
+    for name in ("chess960", "chess960_startpos"):
+        assert sorted(case.index for case in by_suite[name]) == list(range(960)), name
+
+
+def test_every_position_gets_counted() -> None:
+    if DATA_ERROR is not None:
+        pytest.fail(DATA_ERROR)
+    assert all(default_depths(case) for case in CASES)
+    assert {d for case in CASES for d in default_depths(case)} >= {1, 2, 3, 4}
+
+
+@pytest.mark.parametrize(("case", "depths"), _params(default_depths))
+def test_perft(case: PerftCase | None, depths: list[int]) -> None:
+    check(case, depths)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("case", "depths"), _params(slow_depths))
+def test_perft_deep(case: PerftCase | None, depths: list[int]) -> None:
+    check(case, depths)
+
+
+def test_startpos_file_matches_the_scharnagl_numbering() -> None:
+    """`id` of chess960_startpos is the Scharnagl number: our numbering must agree, or
+    the board would set up a different position than the one a player asked for."""
+    if DATA_ERROR is not None:
+        pytest.fail(DATA_ERROR)
+    for case in CASES:
+        if case.suite == "chess960_startpos":
+            ours = Position.chess960_start(case.index)
+            theirs = Position.from_fen(case.epd, chess960=True)
+            assert ours.board_fen() == theirs.board_fen(), case.name
+            assert ours.castling == theirs.castling, case.name
