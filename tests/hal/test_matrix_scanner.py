@@ -202,7 +202,7 @@ def test_factory_imports_rpi_gpio_lazily(monkeypatch: pytest.MonkeyPatch) -> Non
     package = types.ModuleType("RPi")
     package.GPIO = fake  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "RPi", package)
-    monkeypatch.setitem(sys.modules, "RPi.GPIO", fake)  # type: ignore[arg-type]
+    monkeypatch.setitem(sys.modules, "RPi.GPIO", fake)
     assert import_rpi_gpio() is fake
     fake.set_switch(3, 4, True)
     with open_matrix_scanner(config, sleep=no_sleep) as scanner:

@@ -1,0 +1,121 @@
+"""Regenerate the hardware files from the circuit source: `python hardware/build.py`.
+
+Writes, next to this script (or into `--out DIR`):
+- `reedboard.net`: the KiCad netlist (import it into KiCad's PCB editor, or read it);
+- `reedboard-bom.csv`: the bill of materials, one line per kind of part;
+- `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide.
+
+The electrical rules check runs first; if it finds any error nothing is written and the
+exit status is 1. The output is deterministic (no dates, no random tags), so the committed
+files show exactly what a change to the circuit changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import logging
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+NETLIST = "reedboard.net"
+BOM = "reedboard-bom.csv"
+
+# SKiDL looks for KiCad's symbol libraries at import time; the parts here are all defined in
+# code, so point it at nothing in particular rather than have it warn.
+for _version in ("", "6", "7", "8", "9", "10"):
+    os.environ.setdefault(f"KICAD{_version}_SYMBOL_DIR", str(HERE))
+
+from circuit import build_circuit  # noqa: E402
+from skidl import Circuit  # noqa: E402
+from skidl.logger import erc_logger, rt_logger  # noqa: E402
+
+
+def run_erc(circuit: Circuit) -> int:
+    """Run SKiDL's electrical rules check; the number of errors it found."""
+    circuit.ERC()
+    return int(erc_logger.error.count)
+
+
+def netlist_text(circuit: Circuit) -> str:
+    """The KiCad netlist, made reproducible: no date, source named relative to the repo."""
+    text = str(
+        circuit.generate_netlist(
+            tool="kicad8", do_backup=False, track_src=False, track_abs_path=False
+        )
+    )
+    text = re.sub(r'\(date "[^"]*"\)', '(date "")', text)
+    text = re.sub(r'\(source "[^"]*"\)', '(source "hardware/build.py")', text)
+    return text.rstrip() + "\n"
+
+
+def _natural(ref: str) -> tuple[str, int]:
+    match = re.fullmatch(r"([A-Za-z]+)(\d+)", ref)
+    return (match.group(1), int(match.group(2))) if match else (ref, 0)
+
+
+def _ref_ranges(refs: list[str]) -> str:
+    """SW1..SW64 instead of 64 names; single refs stay as they are."""
+    ordered = sorted(refs, key=_natural)
+    out: list[str] = []
+    start = previous = ordered[0]
+    for ref in [*ordered[1:], None]:
+        if ref is not None:
+            prefix, number = _natural(ref)
+            if prefix == _natural(previous)[0] and number == _natural(previous)[1] + 1:
+                previous = ref
+                continue
+        out.append(start if start == previous else f"{start}-{previous}")
+        if ref is not None:
+            start = previous = ref
+    return " ".join(out)
+
+
+def bom_text(circuit: Circuit) -> str:
+    """The bill of materials as CSV: one line per kind of part."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for part in circuit.parts:
+        key = (str(part.value), str(part.description), str(part.footprint))
+        groups.setdefault(key, []).append(str(part.ref))
+    rows = sorted(groups.items(), key=lambda item: _natural(sorted(item[1], key=_natural)[0]))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["references", "quantity", "value", "description", "footprint"])
+    for (value, description, footprint), refs in rows:
+        writer.writerow([_ref_ranges(refs), len(refs), value, description, footprint])
+    return buffer.getvalue()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=HERE, help="folder to write into")
+    parser.add_argument("--no-drawings", action="store_true", help="skip the SVG pictures")
+    args = parser.parse_args(argv)
+
+    rt_logger.setLevel(logging.ERROR)  # SKiDL's chatter about absent KiCad footprint tables
+    circuit = build_circuit()
+    errors = run_erc(circuit)
+    if errors:
+        print(f"build.py: the electrical rules check found {errors} error(s)", file=sys.stderr)
+        return 1
+    args.out.mkdir(parents=True, exist_ok=True)
+    written = [args.out / NETLIST, args.out / BOM]
+    written[0].write_text(netlist_text(circuit), encoding="utf-8")
+    written[1].write_text(bom_text(circuit), encoding="utf-8")
+    if not args.no_drawings:
+        from drawings import draw_all
+
+        written += draw_all(args.out)
+    print(f"ERC passed; {len(circuit.parts)} parts, {len(circuit.get_nets())} nets")
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

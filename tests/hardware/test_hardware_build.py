@@ -1,0 +1,81 @@
+"""`python hardware/build.py`: the electrical rules check gates it, and it reproduces the
+committed netlist and bill of materials exactly."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+pytest.importorskip("skidl")
+
+
+def normalized(text: str) -> str:
+    # Dates and the generating tool's version are not part of the circuit.
+    text = re.sub(r'\(date "[^"]*"\)', "(date)", text)
+    return re.sub(r'\(tool "[^"]*"\)', "(tool)", text)
+
+
+def test_regenerating_gives_the_committed_files(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(HARDWARE / "build.py"), "--out", str(tmp_path), "--no-drawings"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "ERC passed" in result.stdout
+    for name in ("reedboard.net", "reedboard-bom.csv"):
+        fresh = (tmp_path / name).read_text(encoding="utf-8")
+        committed = (HARDWARE / name).read_text(encoding="utf-8")
+        assert normalized(fresh) == normalized(committed), f"{name}: run python hardware/build.py"
+
+
+@pytest.fixture
+def build(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.syspath_prepend(str(HARDWARE))
+    import build as module
+
+    return module
+
+
+def test_erc_passes_on_the_circuit(build) -> None:  # type: ignore[no-untyped-def]
+    assert build.run_erc(build.build_circuit()) == 0
+
+
+def test_erc_failure_makes_build_exit_non_zero(
+    build,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    good_circuit = build.build_circuit
+
+    def broken_circuit():  # type: ignore[no-untyped-def]
+        circuit = good_circuit()
+        parts = {str(p.ref): p for p in circuit.parts}
+        # Two LED outputs driving one net: an output-output conflict.
+        with circuit:
+            parts["LED2"]["DOUT"] += parts["LED1"]["DOUT"]
+        return circuit
+
+    monkeypatch.setattr(build, "build_circuit", broken_circuit)
+    assert build.main(["--out", str(tmp_path), "--no-drawings"]) == 1
+    assert "electrical rules check found" in capsys.readouterr().err
+    assert not (tmp_path / "reedboard.net").exists()
+
+
+def test_bom_lists_every_part_once(build) -> None:  # type: ignore[no-untyped-def]
+    text = (HARDWARE / "reedboard-bom.csv").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[0] == "references,quantity,value,description,footprint"
+    quantities = {line.split(",")[0]: int(line.split(",")[1]) for line in lines[1:]}
+    assert quantities["SW1-SW64"] == 64
+    assert quantities["D1-D64"] == 64
+    assert quantities["LED1-LED64"] == 64
+    assert quantities["U1"] == 1
