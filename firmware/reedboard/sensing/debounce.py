@@ -87,6 +87,13 @@ class Debouncer:
         """Whether some square is still undecided or some change is held back."""
         return bool(self._bursts or self._decided)
 
+    def next_deadline(self) -> int | None:
+        """The earliest time at which `tick` can release something, or None when nothing
+        is undecided: an event-driven caller sleeps until then."""
+        if not self._bursts:
+            return None
+        return min(burst.last_edge for burst in self._bursts.values()) + self.hold_ms
+
     def feed(self, bitboard: Bitboard, t_ms: int) -> list[SquareChange]:
         """A full scan taken at `t_ms`. A square seen changed here is taken to have changed
         at `t_ms`; a new state counts once scans have seen it for `hold_ms`. Returns the

@@ -1,0 +1,369 @@
+"""The arbiter: from the order in which pieces are lifted and placed to moves, touches and
+mismatches. A pure state machine: `feed` a debounced change, `tick` the time, read effects.
+
+How it decides (see DESIGN.md, "the physical grammar"):
+- Since the last committed position, every lift and place is kept (an episode), and the
+  hypotheses about which piece stands where (`Hands`).
+- When a hypothesis is exactly the placement after a legal move (`MoveTable`), that move
+  is complete. It is committed at once when it cannot be anything else (a knight move, a
+  capture, castling, a promotion, a slide that cannot go further); otherwise it waits
+  until the board has been still for `settle_ms`, or until something happens that no
+  longer fits this player's move (the opponent starts moving).
+- A board that differs from the position only on squares that one legal move may still
+  change is a move in progress (a lifted piece, a king on its castling square waiting
+  for the rook). Anything else that stays still for `settle_ms` is a mismatch: the
+  effect names the squares to put right.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from reedboard.arbiter.effects import (
+    Effect,
+    GameOver,
+    Mismatch,
+    MoveMade,
+    NewGame,
+    PromotionChosen,
+    Restored,
+    TakenBack,
+    Touched,
+    Violation,
+)
+from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
+from reedboard.arbiter.touch_move import TouchRecord
+from reedboard.errors import InvalidInputError
+from reedboard.rules.game import Game
+from reedboard.rules.moves import Move
+from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
+from reedboard.rules.position import Position
+from reedboard.rules.squares import BB_RANKS, Bitboard, Square
+from reedboard.sensing.debounce import SquareChange
+
+Mode = Literal["casual", "strict"]
+MODES: tuple[Mode, ...] = ("casual", "strict")
+
+# A sliding piece rests on each square it passes for 20-150 ms; a player who stops
+# usually lifts a hand within 100 ms and rarely takes longer than 250 ms to go on after a
+# pause. 300 ms is twice the longest waypoint, and short enough that a move that could
+# still grow is committed before the opponent's hand arrives (see bench/accuracy.py).
+DEFAULT_SETTLE_MS = 300
+
+START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
+
+
+class Arbiter:
+    """Move inference for one board. All times are milliseconds, given by the caller."""
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        *,
+        mode: Mode = "casual",
+        settle_ms: int = DEFAULT_SETTLE_MS,
+        occupancy: Bitboard | None = None,
+    ) -> None:
+        if mode not in MODES:
+            raise InvalidInputError(f"mode is casual or strict, not {mode!r}")
+        if settle_ms < 1:
+            raise InvalidInputError(f"settle_ms must be at least 1, not {settle_ms}")
+        self.game = game if game is not None else Game()
+        self.mode: Mode = mode
+        self.settle_ms = settle_ms
+        self.sensors: Bitboard = self.game.position.occupied if occupancy is None else occupancy
+        self.last_change_ms = 0
+        self.promotion_choice: PieceType | None = None
+        self.mismatch: Mismatch | None = None
+        self.violation: Violation | None = None
+        self.touches = TouchRecord()
+        self._exchange_square: Square | None = None
+        self._new_episode()
+
+    # ----- the episode: everything since the last committed position -----
+
+    def _new_episode(self, events: list[SquareChange] | None = None) -> None:
+        position = self.game.position
+        self._table: MoveTable | None = None
+        self._events: list[SquareChange] = []
+        self._complete: MoveShape | None = None
+        self._pending_index = 0  # events that made up the complete move
+        placement = placement_of(position)
+        # Start the hypotheses from what the sensors say: a piece missing from its square
+        # is in the hands, an unexpected one is unknown.
+        cells = list(placement)
+        hands = ""
+        for sq in range(64):
+            on_sensor = bool(self.sensors >> sq & 1)
+            if cells[sq] != EMPTY and not on_sensor:
+                hands += cells[sq]
+                cells[sq] = EMPTY
+            elif cells[sq] == EMPTY and on_sensor:
+                cells[sq] = UNKNOWN
+        self._hands = Hands("".join(cells), hands)
+        self._hands.start = placement
+        self._start_states = set(self._hands.states)
+
+    @property
+    def table(self) -> MoveTable:
+        if self._table is None:
+            self._table = MoveTable(self.game.position, legal=not self.game.is_game_over())
+        return self._table
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    # ----- inputs -----
+
+    def feed(self, change: SquareChange, now_ms: int | None = None) -> list[Effect]:
+        """A debounced sensor change; `now_ms` is when the board learnt of it (by default
+        the change's own time)."""
+        now = change.t_ms if now_ms is None else max(now_ms, change.t_ms)
+        bit = 1 << change.square
+        if bool(self.sensors & bit) == change.occupied:
+            return []  # nothing new: the sensors already read so
+        effects: list[Effect] = []
+        self.sensors ^= bit
+        self.last_change_ms = change.t_ms
+        self._apply(change, now, effects, report=True)
+        return effects
+
+    def tick(self, now_ms: int) -> list[Effect]:
+        """Time has passed: decide what has waited long enough."""
+        effects: list[Effect] = []
+        if now_ms - self.last_change_ms < self.settle_ms:
+            return effects
+        if self._complete is not None:
+            self._commit(self._complete, now_ms, effects)
+            return effects
+        if self._unexplained():
+            self._report_mismatch(now_ms, effects)
+        return effects
+
+    def next_deadline(self) -> int | None:
+        """The time at which `tick` may decide something, if any."""
+        if self._complete is not None or self._unexplained():
+            return self.last_change_ms + self.settle_ms
+        return None
+
+    def choose_promotion(self, piece_type: PieceType, now_ms: int) -> list[Effect]:
+        """The host picks the piece for the next promotion (queen by default)."""
+        if piece_type not in (QUEEN, 4, 3, 2):
+            raise InvalidInputError("a pawn promotes to a queen, rook, bishop or knight")
+        self.promotion_choice = piece_type
+        return [PromotionChosen(now_ms, PIECE_SYMBOLS[piece_type])]
+
+    def start_game(self, game: Game, now_ms: int) -> list[Effect]:
+        """The host starts a new game (standard, Chess960 or from a FEN)."""
+        self.game = game
+        self.mismatch = None
+        self.violation = None
+        self.touches = TouchRecord()
+        self.promotion_choice = None
+        self._exchange_square = None
+        self._new_episode()
+        effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
+        return effects
+
+    # ----- the core -----
+
+    def _apply(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
+        sq = change.square
+        self._events.append(change)
+        if change.occupied:
+            self._hands.place(sq)
+        else:
+            piece = self._hands.piece_at(sq)
+            self._hands.lift(sq)
+            if report and piece not in (EMPTY, UNKNOWN) and sq != self._exchange_square:
+                effects.append(Touched(now, sq, piece))
+                self.touches.touch(sq, piece, self.position)
+        if sq != self._exchange_square:
+            self._exchange_square = None
+        self._evaluate(now, effects)
+
+    def _evaluate(self, now: int, effects: list[Effect]) -> None:
+        table = self.table
+        changed = self.sensors ^ table.occupancy
+        matches = self._matches(table)
+        if matches:
+            best = self._best(matches)
+            self._complete = best
+            self._pending_index = len(self._events)
+            if not table.can_grow(best, changed, rook_first=self.mode == "casual"):
+                self._commit(best, now, effects)
+            return
+        self._complete = None
+        if not changed and (table.placement, "") in self._hands.states:
+            self._restore(now, effects)
+            self._new_episode()
+            return
+        if self._try_takeback(now, effects):
+            return
+        if self._try_new_game(now, effects):
+            return
+        if table.is_prefix(changed):
+            return
+        if self._pending_index and self._events:
+            self._split(now, effects)
+
+    def _matches(self, table: MoveTable) -> list[MoveShape]:
+        found: dict[int, MoveShape] = {}
+        for state in self._hands.states:
+            for shape in table.by_state.get(state, ()):
+                found[shape.code] = shape
+        return list(found.values())
+
+    def _best(self, matches: list[MoveShape]) -> MoveShape:
+        """Of several moves the hands may have made, the likeliest: castling over anything
+        (king and rook in the hands together), then the move whose destination was placed
+        last (the capture is the last thing a hand does), then the promotion asked for."""
+        last_place: dict[Square, int] = {}
+        for index, event in enumerate(self._events):
+            if event.occupied:
+                last_place[event.square] = index
+        choice = self.promotion_choice or QUEEN
+
+        def rank(shape: MoveShape) -> tuple[int, int, int]:
+            if shape.is_castling:
+                destination = self.position.castling_squares(shape.move)[1]
+            else:
+                destination = shape.to_square
+            return (
+                int(shape.is_castling),
+                last_place.get(destination, -1),
+                int(shape.move.promotion == choice),
+            )
+
+        return max(matches, key=rank)
+
+    def _split(self, now: int, effects: list[Effect]) -> None:
+        """The latest change fits no move of this player: the move completed earlier was
+        the whole move. Commit it and read what followed as the next episode."""
+        tail = self._events[self._pending_index :]
+        shape = self._complete_at(self._pending_index)
+        if shape is None:
+            return
+        self._commit(shape, now, effects)
+        for change in tail:
+            self._apply(change, now, effects, report=False)
+
+    def _complete_at(self, index: int) -> MoveShape | None:
+        """The complete move after the first `index` events of this episode."""
+        hands = Hands(self._hands.start)
+        hands.states = set(self._start_states)
+        for change in self._events[:index]:
+            if change.occupied:
+                hands.place(change.square)
+            else:
+                hands.lift(change.square)
+        table = self.table
+        found: dict[int, MoveShape] = {}
+        for state in hands.states:
+            for shape in table.by_state.get(state, ()):
+                found[shape.code] = shape
+        if not found:
+            return None
+        saved = self._events
+        self._events = self._events[:index]
+        best = self._best(list(found.values()))
+        self._events = saved
+        return best
+
+    def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
+        move = shape.move
+        if shape.is_promotion:
+            move = Move(move.from_square, move.to_square, self.promotion_choice or QUEEN)
+        self._restore(now, effects)
+        san = self.game.san(move)
+        uci = self.position.uci(move)
+        self.game.push(move)
+        effects.append(MoveMade(now, uci, san, self.position.fen(), len(self.game)))
+        self.promotion_choice = None
+        self.touches = TouchRecord()
+        self._exchange_square = move.to_square if shape.is_promotion else None
+        self._new_episode()
+        outcome = self.game.outcome()
+        if outcome is not None:
+            effects.append(GameOver(now, outcome.result, outcome.reason))
+
+    def _restore(self, now: int, effects: list[Effect]) -> None:
+        if self.mismatch is not None or self.violation is not None:
+            effects.append(Restored(now))
+            self.mismatch = None
+            self.violation = None
+
+    def _try_takeback(self, now: int, effects: list[Effect]) -> bool:
+        if self.mode != "casual" or not len(self.game):
+            return False
+        previous = self.game.positions[-2]
+        if self.sensors != previous.occupied:
+            return False
+        last = self.game.moves[-1]
+        lifted = {e.square for e in self._events if not e.occupied}
+        placed = {e.square for e in self._events if e.occupied}
+        if last.to_square not in lifted and last.from_square not in placed:
+            return False
+        uci = previous.uci(last)
+        self.game.pop()
+        self._restore(now, effects)
+        effects.append(TakenBack(now, uci, self.position.fen()))
+        self.touches = TouchRecord()
+        self._new_episode()
+        return True
+
+    def _try_new_game(self, now: int, effects: list[Effect]) -> bool:
+        if self.sensors != START_OCCUPANCY:
+            return False
+        game = self.game
+        if len(game) < 2 and not game.is_game_over() and game.start.occupied == START_OCCUPANCY:
+            return False
+        self.mismatch = None
+        effects.extend(self.start_game(Game(), now))
+        return True
+
+    def _unexplained(self) -> bool:
+        """The board is in no state that the game explains: not the position, not a move,
+        not a move in progress."""
+        if self._complete is not None:
+            return False
+        changed = self.sensors ^ self.table.occupancy
+        if not changed:
+            return False
+        return not self.table.is_prefix(changed)
+
+    def _report_mismatch(self, now: int, effects: list[Effect]) -> None:
+        expected = self.table.occupancy
+        missing = expected & ~self.sensors
+        extra = self.sensors & ~expected
+        if self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == (
+            missing,
+            extra,
+        ):
+            return
+        self.mismatch = Mismatch(now, missing, extra, pair_squares(missing, extra))
+        effects.append(self.mismatch)
+
+
+def pair_squares(missing: Bitboard, extra: Bitboard) -> tuple[tuple[Square, Square], ...]:
+    """Pair each extra square with the nearest missing square (king distance, then file
+    and rank), greedily from the closest pair: where a piece most likely came from."""
+    extras = [sq for sq in range(64) if extra >> sq & 1]
+    missings = [sq for sq in range(64) if missing >> sq & 1]
+    candidates = sorted(
+        (max(abs((e & 7) - (m & 7)), abs((e >> 3) - (m >> 3))), e, m)
+        for e in extras
+        for m in missings
+    )
+    pairs: list[tuple[Square, Square]] = []
+    used_e: set[Square] = set()
+    used_m: set[Square] = set()
+    for _distance, e, m in candidates:
+        if e in used_e or m in used_m:
+            continue
+        pairs.append((e, m))
+        used_e.add(e)
+        used_m.add(m)
+    return tuple(sorted(pairs))

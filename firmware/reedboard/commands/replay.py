@@ -1,0 +1,55 @@
+"""`reedboard replay SCRIPT [--mode casual|strict] [--settle-ms N]`: an event script
+through the board's debouncer and arbiter, effects out as JSON Lines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from reedboard.arbiter.effects import effect_json
+from reedboard.errors import ScriptError
+from reedboard.replay.runner import replay_script
+from reedboard.replay.script import parse_script
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "replay", help="replay an event script and print what the board decides (JSON Lines)"
+    )
+    parser.add_argument("script", metavar="SCRIPT", help="the event script ('-' for stdin)")
+    parser.add_argument("--mode", choices=("casual", "strict"), help="override the script's @mode")
+    parser.add_argument(
+        "--settle-ms",
+        type=int,
+        metavar="N",
+        help="how long the board must be still before a pending move is decided",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.script == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.script, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"reedboard replay: cannot read {args.script}: {error}", file=sys.stderr)
+        return 2
+    if args.settle_ms is not None and args.settle_ms < 1:
+        print("reedboard replay: --settle-ms must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        script = parse_script(text)
+    except ScriptError as error:
+        print(f"reedboard replay: {args.script}: {error}", file=sys.stderr)
+        return 2
+    effects = replay_script(script, mode=args.mode, settle_ms=args.settle_ms)
+    out = sys.stdout
+    for effect in effects:
+        out.write(json.dumps(effect_json(effect)) + "\n")
+    out.flush()
+    return 0

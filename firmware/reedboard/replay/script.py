@@ -1,0 +1,136 @@
+"""Event scripts: what a board's sensors saw, one change of one square per line.
+
+The format is fixed by the replay contract (spec/replay.md): `@start`, `@mode` headers,
+then `<t_ms> lift|place <square>` and `<t_ms> choose <q|r|b|n>` lines, `#` comments.
+Parsing is strict: a script that cannot be read raises `ScriptError` naming the line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reedboard.errors import InvalidInputError, ScriptError
+from reedboard.rules.chess960 import chess960_fen
+from reedboard.rules.fen import STARTING_FEN
+from reedboard.rules.position import Position
+from reedboard.rules.squares import SQUARE_NAMES, Square
+
+ACTIONS = ("lift", "place", "choose")
+PROMOTION_LETTERS = "qrbn"
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptLine:
+    """One timed line: `square` for lift and place, `piece` (q, r, b, n) for choose."""
+
+    line_no: int
+    t_ms: int
+    action: str
+    square: Square = -1
+    piece: str = ""
+
+
+@dataclass(frozen=True)
+class Script:
+    start: Position
+    start_label: str  # "standard", "chess960 N" or "fen <FEN>"
+    mode: str | None
+    lines: tuple[ScriptLine, ...]
+
+    @property
+    def end_ms(self) -> int:
+        return self.lines[-1].t_ms if self.lines else 0
+
+
+def parse_script(text: str) -> Script:
+    start = Position.standard()
+    label = "standard"
+    mode: str | None = None
+    lines: list[ScriptLine] = []
+    occupancy = start.occupied
+    last_t = 0
+    seen_start = False
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        if words[0].startswith("@"):
+            if lines:
+                raise ScriptError(f"line {line_no}: header {words[0]} after the first timed line")
+            if words[0] == "@start":
+                if seen_start:
+                    raise ScriptError(f"line {line_no}: a second @start")
+                seen_start = True
+                start, label = _parse_start(words[1:], line_no)
+                occupancy = start.occupied
+            elif words[0] == "@mode":
+                if len(words) != 2 or words[1] not in ("casual", "strict"):
+                    raise ScriptError(f"line {line_no}: @mode is casual or strict")
+                mode = words[1]
+            else:
+                raise ScriptError(f"line {line_no}: unknown header {words[0]!r}")
+            continue
+        if len(words) != 3:
+            raise ScriptError(
+                f"line {line_no}: expected '<t_ms> lift|place <square>' or '<t_ms> choose <q|r|b|n>', got {line!r}"
+            )
+        t_text, action, arg = words
+        if not t_text.isdigit():
+            raise ScriptError(f"line {line_no}: the time {t_text!r} is not a whole number of ms")
+        t_ms = int(t_text)
+        if t_ms < last_t:
+            raise ScriptError(f"line {line_no}: time goes backwards ({t_ms} ms after {last_t} ms)")
+        last_t = t_ms
+        if action == "choose":
+            if arg not in PROMOTION_LETTERS:
+                raise ScriptError(f"line {line_no}: choose takes q, r, b or n, not {arg!r}")
+            lines.append(ScriptLine(line_no, t_ms, action, piece=arg))
+            continue
+        if action not in ("lift", "place"):
+            raise ScriptError(f"line {line_no}: unknown action {action!r} (lift, place, choose)")
+        if arg not in SQUARE_NAMES:
+            raise ScriptError(f"line {line_no}: {arg!r} is not a square (a1 .. h8)")
+        square = SQUARE_NAMES.index(arg)
+        occupied = bool(occupancy >> square & 1)
+        if action == "lift" and not occupied:
+            raise ScriptError(
+                f"line {line_no}: lift {arg}, but the sensor on {arg} already reads empty"
+            )
+        if action == "place" and occupied:
+            raise ScriptError(
+                f"line {line_no}: place {arg}, but the sensor on {arg} already reads occupied"
+            )
+        occupancy ^= 1 << square
+        lines.append(ScriptLine(line_no, t_ms, action, square=square))
+    return Script(start, label, mode, tuple(lines))
+
+
+def _parse_start(words: list[str], line_no: int) -> tuple[Position, str]:
+    if words == ["standard"]:
+        return Position.from_fen(STARTING_FEN), "standard"
+    if len(words) == 2 and words[0] == "chess960":
+        if not words[1].isdigit() or not 0 <= int(words[1]) <= 959:
+            raise ScriptError(
+                f"line {line_no}: @start chess960 takes a number 0..959, not {words[1]!r}"
+            )
+        number = int(words[1])
+        return Position.from_fen(chess960_fen(number), chess960=True), f"chess960 {number}"
+    if len(words) >= 2 and words[0] == "fen":
+        fen = " ".join(words[1:])
+        try:
+            return Position.from_fen(fen), f"fen {fen}"
+        except InvalidInputError as error:
+            raise ScriptError(f"line {line_no}: bad FEN: {error}") from None
+    raise ScriptError(f"line {line_no}: @start is 'standard', 'chess960 <N>' or 'fen <FEN>'")
+
+
+def format_script(
+    script_lines: list[tuple[int, str, str]], start_label: str = "standard", mode: str | None = None
+) -> str:
+    """Text of a script from (t_ms, action, argument) tuples: the inverse of parsing."""
+    out = [f"@start {start_label}"]
+    if mode:
+        out.append(f"@mode {mode}")
+    out += [f"{t} {action} {arg}" for t, action, arg in script_lines]
+    return "\n".join(out) + "\n"
