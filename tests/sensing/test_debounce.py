@@ -237,3 +237,13 @@ def test_longer_hold_time_is_honoured() -> None:
     debouncer.feed_change(E4, True, 0)
     assert debouncer.tick(29) == []
     assert debouncer.tick(30) == [SquareChange(E4, True, 0)]
+
+
+def test_next_deadline_says_when_tick_can_release() -> None:
+    debouncer = Debouncer(0)
+    assert debouncer.next_deadline() is None
+    debouncer.feed_change(E4, True, 100)
+    debouncer.feed_change(D5, True, 103)
+    assert debouncer.next_deadline() == 112
+    assert debouncer.tick(112) == [SquareChange(E4, True, 100)]
+    assert debouncer.next_deadline() == 115
