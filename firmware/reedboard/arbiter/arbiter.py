@@ -50,6 +50,10 @@ MODES: tuple[Mode, ...] = ("casual", "strict")
 # pause. 300 ms is twice the longest waypoint, and short enough that a move that could
 # still grow is committed before the opponent's hand arrives (see bench/accuracy.py).
 DEFAULT_SETTLE_MS = 300
+# A move that castling may still follow (the king's single step in Chess960, or the rook
+# moved first in casual mode) waits longer: the other hand must fetch the second piece.
+# The opponent starting to move still commits it at once.
+DEFAULT_CASTLE_WAIT_MS = 2000
 
 START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
@@ -63,6 +67,7 @@ class Arbiter:
         *,
         mode: Mode = "casual",
         settle_ms: int = DEFAULT_SETTLE_MS,
+        castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS,
         occupancy: Bitboard | None = None,
     ) -> None:
         if mode not in MODES:
@@ -72,6 +77,7 @@ class Arbiter:
         self.game = game if game is not None else Game()
         self.mode: Mode = mode
         self.settle_ms = settle_ms
+        self.castle_wait_ms = max(castle_wait_ms, settle_ms)
         self.sensors: Bitboard = self.game.position.occupied if occupancy is None else occupancy
         self.last_change_ms = 0
         self.promotion_choice: PieceType | None = None
@@ -88,7 +94,9 @@ class Arbiter:
         self._table: MoveTable | None = None
         self._events: list[SquareChange] = []
         self._complete: MoveShape | None = None
+        self._breaching: MoveShape | None = None  # strict: a move touch-move forbids
         self._pending_index = 0  # events that made up the complete move
+        self._wait_ms = self.settle_ms  # how long the complete move waits to grow
         placement = placement_of(position)
         # Start the hypotheses from what the sensors say: a piece missing from its square
         # is in the hands, an unexpected one is unknown.
@@ -133,10 +141,15 @@ class Arbiter:
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""
         effects: list[Effect] = []
-        if now_ms - self.last_change_ms < self.settle_ms:
-            return effects
+        quiet = now_ms - self.last_change_ms
         if self._complete is not None:
-            self._commit(self._complete, now_ms, effects)
+            if quiet >= self._wait_ms:
+                self._commit(self._complete, now_ms, effects)
+            return effects
+        if quiet < self.settle_ms:
+            return effects
+        if self._breaching is not None:
+            self._report_violation(self._breaching, now_ms, effects)
             return effects
         if self._unexplained():
             self._report_mismatch(now_ms, effects)
@@ -144,7 +157,9 @@ class Arbiter:
 
     def next_deadline(self) -> int | None:
         """The time at which `tick` may decide something, if any."""
-        if self._complete is not None or self._unexplained():
+        if self._complete is not None:
+            return self.last_change_ms + self._wait_ms
+        if self._unexplained():
             return self.last_change_ms + self.settle_ms
         return None
 
@@ -177,9 +192,10 @@ class Arbiter:
         else:
             piece = self._hands.piece_at(sq)
             self._hands.lift(sq)
-            if report and piece not in (EMPTY, UNKNOWN) and sq != self._exchange_square:
-                effects.append(Touched(now, sq, piece))
-                self.touches.touch(sq, piece, self.position)
+            if piece not in (EMPTY, UNKNOWN) and sq != self._exchange_square:
+                if report:
+                    effects.append(Touched(now, sq, piece))
+                self.touches.touch(sq, piece, self.position, change.t_ms)
         if sq != self._exchange_square:
             self._exchange_square = None
         self._evaluate(now, effects)
@@ -188,14 +204,26 @@ class Arbiter:
         table = self.table
         changed = self.sensors ^ table.occupancy
         matches = self._matches(table)
+        self._breaching = None
+        if matches and self.mode == "strict":
+            allowed = [m for m in matches if self.touches.breach(self.position, m.move) is None]
+            if not allowed:
+                self._breaching = self._best(matches)
+            matches = allowed
         if matches:
             best = self._best(matches)
             self._complete = best
             self._pending_index = len(self._events)
-            if not table.can_grow(best, changed, rook_first=self.mode == "casual"):
+            growth = table.growth(best, changed, rook_first=self.mode == "casual")
+            self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
+            if growth is None:
                 self._commit(best, now, effects)
             return
         self._complete = None
+        if self._breaching is not None:
+            if table.growth(self._breaching, changed, rook_first=False) is None:
+                self._report_violation(self._breaching, now, effects)
+            return
         if not changed and (table.placement, "") in self._hands.states:
             self._restore(now, effects)
             self._new_episode()
@@ -329,15 +357,37 @@ class Arbiter:
         not a move in progress."""
         if self._complete is not None:
             return False
+        if self._breaching is not None:
+            return True
         changed = self.sensors ^ self.table.occupancy
         if not changed:
             return False
         return not self.table.is_prefix(changed)
 
+    def _report_violation(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
+        breach = self.touches.breach(self.position, shape.move)
+        if breach is None:
+            return
+        if self.violation is not None and (self.violation.rule, self.violation.square) == (
+            breach.rule,
+            breach.square,
+        ):
+            return
+        self.violation = Violation(now, breach.rule, breach.square, breach.message)
+        effects.append(self.violation)
+
     def _report_mismatch(self, now: int, effects: list[Effect]) -> None:
         expected = self.table.occupancy
         missing = expected & ~self.sensors
         extra = self.sensors & ~expected
+        king = self._king_after_rook_first(missing)
+        if king is not None:
+            if self.violation is None:
+                self.violation = Violation(
+                    now, "4.4b", king, "rook touched before the king: the rook move stands"
+                )
+                effects.append(self.violation)
+            return
         if self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == (
             missing,
             extra,
@@ -345,6 +395,23 @@ class Arbiter:
             return
         self.mismatch = Mismatch(now, missing, extra, pair_squares(missing, extra))
         effects.append(self.mismatch)
+
+    def _king_after_rook_first(self, missing: Bitboard) -> Square | None:
+        """Strict mode: the player who just moved a rook to its castling square now moves
+        the king too. The rook move stands (FIDE 4.4b); the king's move is a breach."""
+        if self.mode != "strict" or len(self.game) == 0:
+            return None
+        before = self.game.positions[-2]
+        last = self.game.moves[-1]
+        king = before.king(before.turn)
+        if king is None or not missing >> king & 1:
+            return None
+        for code_move in before.legal_moves():
+            if before.is_castling(code_move) and code_move.to_square == last.from_square:
+                rook_to = before.castling_squares(code_move)[3]
+                if last.to_square == rook_to:
+                    return king
+        return None
 
 
 def pair_squares(missing: Bitboard, extra: Bitboard) -> tuple[tuple[Square, Square], ...]:

@@ -141,20 +141,29 @@ class MoveTable:
         become some legal move: every changed square lies in one move's footprint."""
         return any(not changed & ~shape.footprint for shape in self.shapes)
 
-    def can_grow(self, shape: MoveShape, changed: Bitboard, rook_first: bool) -> bool:
-        """Whether the finished `shape` may still be the first part of a longer move: a
-        slide that goes on along its line, a king step that castling may follow, or (when
-        `rook_first`, casual mode) a rook on its castling square that the king may follow."""
+    def growth(self, shape: MoveShape, changed: Bitboard, rook_first: bool) -> str | None:
+        """How the finished `shape` may still be the first part of a longer move:
+        "castling" when castling may follow (a king step towards its castling square, or,
+        with `rook_first` in casual mode, a rook on its castling square that the king may
+        follow), "slide" when the piece may go on along its line, None when it is final."""
         if shape.is_capture or shape.is_castling or shape.is_promotion:
-            return False
+            return None
+        found = None
         for other in self.shapes:
             if changed & ~other.footprint:
                 continue
-            if other.from_square == shape.from_square and other.to_square != shape.to_square:
-                return True
-            if rook_first and other.is_castling and self._rook_half(shape, other):
-                return True
-        return False
+            if other.is_castling and (
+                other.from_square == shape.from_square
+                or (rook_first and self._rook_half(shape, other))
+            ):
+                return "castling"
+            if (
+                other.from_square == shape.from_square
+                and other.to_square != shape.to_square
+                and not other.is_castling
+            ):
+                found = "slide"
+        return found
 
     def _rook_half(self, shape: MoveShape, castling: MoveShape) -> bool:
         """The rook of `castling` moved first to its castling square: castling may follow."""

@@ -1,13 +1,17 @@
-"""Touch-move (FIDE 4.3, 4.4): which pieces the player to move has touched this turn.
+"""Touch-move (FIDE Laws 4.3, 4.4, 4.5): what the pieces a player touched oblige them to do.
 
-The record keeps every lifted piece of the turn in order, the player's own and the
-opponent's. Strict mode asks it what the touches oblige the player to do.
+The record keeps every piece lifted during a turn, in order, the player's own and the
+opponent's. The board cannot see a hand, so every lift counts as a deliberate touch by the
+player to move; where the order of an own and an opponent's piece cannot be told (lifted
+at the same moment), the own piece counts as touched first (4.3c).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reedboard.rules.moves import Move
+from reedboard.rules.pieces import KING, ROOK
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Square
 
@@ -17,6 +21,16 @@ class Touch:
     square: Square
     piece: str  # FEN letter
     own: bool  # a piece of the player to move
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Breach:
+    """A move that touch-move forbids: the article and the square of the piece concerned."""
+
+    rule: str
+    square: Square
+    message: str
 
 
 @dataclass
@@ -25,8 +39,127 @@ class TouchRecord:
 
     touches: list[Touch] = field(default_factory=list)
 
-    def touch(self, square: Square, piece: str, position: Position) -> None:
+    def touch(self, square: Square, piece: str, position: Position, t_ms: int = 0) -> None:
+        if any(t.square == square for t in self.touches):
+            return  # a piece counts once: its first touch is what binds
         own = piece.isupper() == position.turn
-        if any(t.square == square and t.piece == piece for t in self.touches):
-            return  # a piece counts once: the first touch is what binds
-        self.touches.append(Touch(square, piece, own))
+        touch = Touch(square, piece, own, t_ms)
+        # Same moment, own and opponent's piece: the own piece counts as first (4.3c).
+        index = len(self.touches)
+        while (
+            own
+            and index
+            and not self.touches[index - 1].own
+            and self.touches[index - 1].t_ms == t_ms
+        ):
+            index -= 1
+        self.touches.insert(index, touch)
+
+    def obliged_square(self, position: Position) -> Square | None:
+        """The own piece that must move, for the lights (strict mode)."""
+        movable = {m.from_square for m in position.legal_moves()}
+        for touch in self.touches:
+            if touch.own and touch.square in movable:
+                return touch.square
+        return None
+
+    def breach(self, position: Position, move: Move) -> Breach | None:
+        """Whether playing `move` breaks an obligation of these touches."""
+        legal = position.legal_moves()
+        own = [t for t in self.touches if t.own]
+        theirs = [t for t in self.touches if not t.own]
+        is_castling = position.is_castling(move)
+
+        # 4.4: the king and a rook.
+        king = next((t for t in own if position.piece_type_at(t.square) == KING), None)
+        if king is not None:
+            rooks = [t for t in own if position.piece_type_at(t.square) == ROOK]
+            before = [t for t in rooks if own.index(t) < own.index(king)]
+            after = [t for t in rooks if own.index(t) > own.index(king)]
+            for rook in before:
+                if is_castling and move.to_square == rook.square:
+                    return Breach(
+                        "4.4b",
+                        rook.square,
+                        "rook touched before the king: no castling with it on this move",
+                    )
+            if after and own[0] is king:
+                rook = after[0]
+                castle = Move(king.square, rook.square)
+                if castle in legal:
+                    if move != castle:
+                        return Breach(
+                            "4.4a", king.square, "king and then rook touched: castle on that side"
+                        )
+                    return None
+                king_moves = [m for m in legal if m.from_square == king.square]
+                if king_moves and move.from_square != king.square:
+                    return Breach(
+                        "4.4c", king.square, "castling with that rook is illegal: move the king"
+                    )
+                if king_moves:
+                    return None
+
+        movable = {m.from_square for m in legal}
+        capturable = {m.to_square for m in legal if position.is_capture(m)}
+        first_own = next((t for t in own if t.square in movable), None)
+
+        # 4.3c: an own and an opponent's piece: capture that piece with this one if legal.
+        if own and theirs:
+            for mine in own:
+                for target in theirs:
+                    capture = [
+                        m
+                        for m in legal
+                        if m.from_square == mine.square and _captures(position, m, target.square)
+                    ]
+                    if capture:
+                        if move.from_square == mine.square and _captures(
+                            position, move, target.square
+                        ):
+                            return None
+                        return Breach(
+                            "4.3c",
+                            mine.square,
+                            "own and opponent's piece touched: capture it with this piece",
+                        )
+            for touch in self.touches:  # else the first touched that can move or be taken
+                if touch.own and touch.square in movable:
+                    if move.from_square != touch.square:
+                        return Breach(
+                            "4.3c", touch.square, "the first touched piece that can move must move"
+                        )
+                    return None
+                if not touch.own and touch.square in capturable:
+                    if not _captures(position, move, touch.square):
+                        return Breach(
+                            "4.3c",
+                            touch.square,
+                            "the first touched piece that can be captured must be captured",
+                        )
+                    return None
+            return None
+
+        # 4.3a: own pieces only: the first that can move must move.
+        if first_own is not None:
+            if move.from_square != first_own.square:
+                return Breach("4.3a", first_own.square, "a touched piece must be moved")
+            return None
+
+        # 4.3b: opponent's pieces only: the first that can be captured must be captured.
+        for touch in theirs:
+            if touch.square in capturable:
+                if not _captures(position, move, touch.square):
+                    return Breach(
+                        "4.3b", touch.square, "a touched opponent's piece must be captured"
+                    )
+                return None
+        return None  # 4.5: nothing touched can move or be taken: any legal move
+
+
+def _captures(position: Position, move: Move, square: Square) -> bool:
+    if not position.is_capture(move):
+        return False
+    if position.is_en_passant(move):
+        return square == (move.to_square - 8 if position.turn else move.to_square + 8)
+    return move.to_square == square
