@@ -102,53 +102,29 @@ class TouchRecord:
 
         movable = {m.from_square for m in legal}
         capturable = {m.to_square for m in legal if position.is_capture(m)}
-        first_own = next((t for t in own if t.square in movable), None)
 
         # 4.3c: an own and an opponent's piece: capture that piece with this one if legal.
-        if own and theirs:
-            for mine in own:
-                for target in theirs:
-                    capture = [
-                        m
-                        for m in legal
-                        if m.from_square == mine.square and _captures(position, m, target.square)
-                    ]
-                    if capture:
-                        if move.from_square == mine.square and _captures(
-                            position, move, target.square
-                        ):
-                            return None
-                        return Breach(
-                            "4.3c",
-                            mine.square,
-                            "own and opponent's piece touched: capture it with this piece",
-                        )
-            for touch in self.touches:  # else the first touched that can move or be taken
-                if touch.own and touch.square in movable:
-                    if move.from_square != touch.square:
-                        return Breach(
-                            "4.3c", touch.square, "the first touched piece that can move must move"
-                        )
-                    return None
-                if not touch.own and touch.square in capturable:
-                    if not _captures(position, move, touch.square):
-                        return Breach(
-                            "4.3c",
-                            touch.square,
-                            "the first touched piece that can be captured must be captured",
-                        )
-                    return None
-            return None
-
-        # 4.3a: own pieces only: the first that can move must move.
-        if first_own is not None:
-            if move.from_square != first_own.square:
-                return Breach("4.3a", first_own.square, "a touched piece must be moved")
-            return None
-
-        # 4.3b: opponent's pieces only: the first that can be captured must be captured.
-        for touch in theirs:
-            if touch.square in capturable:
+        pairs = [
+            (mine.square, m)
+            for mine in own
+            for target in theirs
+            for m in legal
+            if m.from_square == mine.square and _captures(position, m, target.square)
+        ]
+        if pairs:
+            if any(m == move for _square, m in pairs):
+                return None
+            return Breach(
+                "4.3c", pairs[0][0], "own and opponent's piece touched: capture it with this piece"
+            )
+        # Otherwise (4.3c, and 4.3a/4.3b alone): the first touched piece that can be moved
+        # or captured binds; it is named by the article that makes it bind.
+        for touch in self.touches:
+            if touch.own and touch.square in movable:
+                if move.from_square != touch.square:
+                    return Breach("4.3a", touch.square, "a touched piece must be moved")
+                return None
+            if not touch.own and touch.square in capturable:
                 if not _captures(position, move, touch.square):
                     return Breach(
                         "4.3b", touch.square, "a touched opponent's piece must be captured"
