@@ -34,6 +34,7 @@ from reedboard.arbiter.effects import (
 from reedboard.arbiter.hands import UNKNOWN, Hands
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
 from reedboard.arbiter.touch_move import TouchRecord
+from reedboard.arbiter.view import BoardView, Targets
 from reedboard.errors import InvalidInputError
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
@@ -85,6 +86,7 @@ class Arbiter:
         self.violation: Violation | None = None
         self.touches = TouchRecord()
         self._exchange_square: Square | None = None
+        self.hint: Move | None = None
         self._new_episode()
 
     # ----- the episode: everything since the last committed position -----
@@ -181,6 +183,88 @@ class Arbiter:
         self._new_episode()
         effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
         return effects
+
+    def show_move(self, move: Move | None) -> None:
+        """The host asks the player to carry out `move` (an engine's reply); None clears."""
+        self.hint = move
+
+    def view(self) -> BoardView:
+        """What the board is now, for the lights."""
+        position = self.position
+        expected = self.table.occupancy
+        lifted = expected & ~self.sensors
+        targets = []
+        capturers = 0
+        over = self.game.outcome()
+        if over is None:
+            for shape in self.table.shapes:
+                if not lifted >> shape.from_square & 1:
+                    continue
+                targets.append(shape)
+            for sq in _squares(lifted):
+                piece = position.piece_at(sq)
+                if piece is not None and piece.color != position.turn:
+                    for shape in self.table.shapes:
+                        if shape.is_capture and shape.captured and _victim(position, shape) == sq:
+                            capturers |= 1 << shape.from_square
+        grouped: dict[Square, dict[str, int]] = {}
+        for shape in targets:
+            kinds = grouped.setdefault(
+                shape.from_square,
+                {"quiet": 0, "captures": 0, "en_passant": 0, "castling": 0, "promotions": 0},
+            )
+            if shape.is_castling:
+                kinds["castling"] |= 1 << position.castling_squares(shape.move)[1]
+                continue
+            bit = 1 << shape.to_square
+            if shape.is_promotion:
+                kinds["promotions"] |= bit
+            if position.is_en_passant(shape.move):
+                kinds["en_passant"] |= bit
+            elif shape.is_capture:
+                kinds["captures"] |= bit
+            else:
+                kinds["quiet"] |= bit
+        pending = None
+        pending_next = 0
+        if self._complete is not None:
+            pending = (self._complete.from_square, self._complete.to_square)
+            changed = self.sensors ^ expected
+            for shape in self.table.shapes:
+                if shape is not self._complete and not changed & ~shape.footprint:
+                    pending_next |= shape.footprint & ~changed
+        last = self.game.peek()
+        last_move = None
+        if last is not None:
+            before = self.game.positions[-2]
+            if before.is_castling(last):
+                king_from, king_to, _rook_from, _rook_to = before.castling_squares(last)
+                last_move = (king_from, king_to)
+            else:
+                last_move = (last.from_square, last.to_square)
+        king = position.king(position.turn)
+        mismatch = self.mismatch
+        return BoardView(
+            fen=position.fen(),
+            turn_white=position.turn,
+            sensors=self.sensors,
+            lifted=lifted,
+            targets=tuple(Targets(origin, **kinds) for origin, kinds in sorted(grouped.items())),
+            capturers=capturers,
+            pending=pending,
+            pending_next=pending_next,
+            missing=mismatch.missing if mismatch else 0,
+            extra=mismatch.extra if mismatch else 0,
+            pairs=mismatch.pairs if mismatch else (),
+            must_move=self.touches.obliged_square(position) if self.mode == "strict" else None,
+            violation=self.violation.square if self.violation else None,
+            last_move=last_move,
+            check=king if king is not None and position.is_check() else None,
+            hint=(self.hint.from_square, self.hint.to_square) if self.hint else None,
+            promotion=self._exchange_square,
+            result=over.result if over else None,
+            reason=over.reason if over else None,
+        )
 
     # ----- the core -----
 
@@ -311,6 +395,7 @@ class Arbiter:
         effects.append(MoveMade(now, uci, san, self.position.fen(), len(self.game)))
         self.promotion_choice = None
         self.touches = TouchRecord()
+        self.hint = None  # a move the host asked for is done, or overtaken
         self._exchange_square = move.to_square if shape.is_promotion else None
         self._new_episode()
         outcome = self.game.outcome()
@@ -412,6 +497,16 @@ class Arbiter:
                 if last.to_square == rook_to:
                     return king
         return None
+
+
+def _squares(bb: Bitboard) -> list[Square]:
+    return [sq for sq in range(64) if bb >> sq & 1]
+
+
+def _victim(position: Position, shape: MoveShape) -> Square:
+    if position.is_en_passant(shape.move):
+        return shape.to_square - 8 if position.turn else shape.to_square + 8
+    return shape.to_square
 
 
 def pair_squares(missing: Bitboard, extra: Bitboard) -> tuple[tuple[Square, Square], ...]:
