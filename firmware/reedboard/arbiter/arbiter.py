@@ -17,6 +17,7 @@ How it decides (see DESIGN.md, "the physical grammar"):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from reedboard.arbiter.effects import (
@@ -25,17 +26,19 @@ from reedboard.arbiter.effects import (
     Mismatch,
     MoveMade,
     NewGame,
+    Offered,
     PromotionChosen,
     Restored,
     TakenBack,
     Touched,
     Violation,
 )
+from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, Hands
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
 from reedboard.arbiter.touch_move import TouchRecord
 from reedboard.arbiter.view import BoardView, Targets
-from reedboard.errors import InvalidInputError
+from reedboard.errors import IllegalMoveError, InvalidInputError
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
@@ -85,8 +88,10 @@ class Arbiter:
         self.mismatch: Mismatch | None = None
         self.violation: Violation | None = None
         self.touches = TouchRecord()
-        self._exchange_square: Square | None = None
+        self._exchange_square: Square | None = None  # a promotion square, until the opponent moves
+        self._choice_lift: tuple[Square, PieceType] | None = None
         self.hint: Move | None = None
+        self.gestures = GestureTracker()
         self._new_episode()
 
     # ----- the episode: everything since the last committed position -----
@@ -143,6 +148,13 @@ class Arbiter:
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""
         effects: list[Effect] = []
+        if not self.game.is_game_over():
+            before = self.gestures.offer
+            offer = self.gestures.tick(now_ms, self.game.claimable_now() is not None)
+            if offer is not None:
+                effects.append(Offered(now_ms, offer.kind, "made"))
+            elif before is not None and self.gestures.offer is None:
+                effects.append(Offered(now_ms, before.kind, "cancelled"))
         quiet = now_ms - self.last_change_ms
         if self._complete is not None:
             if quiet >= self._wait_ms:
@@ -159,11 +171,15 @@ class Arbiter:
 
     def next_deadline(self) -> int | None:
         """The time at which `tick` may decide something, if any."""
+        due = None
         if self._complete is not None:
-            return self.last_change_ms + self._wait_ms
-        if self._unexplained():
-            return self.last_change_ms + self.settle_ms
-        return None
+            due = self.last_change_ms + self._wait_ms
+        elif self._unreported():
+            due = self.last_change_ms + self.settle_ms
+        gesture = self.gestures.next_deadline()
+        if gesture is not None and not self.game.is_game_over():
+            due = gesture if due is None else min(due, gesture)
+        return due
 
     def choose_promotion(self, piece_type: PieceType, now_ms: int) -> list[Effect]:
         """The host picks the piece for the next promotion (queen by default)."""
@@ -180,9 +196,98 @@ class Arbiter:
         self.touches = TouchRecord()
         self.promotion_choice = None
         self._exchange_square = None
+        self._choice_lift = None
+        self.gestures.reset()
         self._new_episode()
         effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
         return effects
+
+    def resign(self, white: bool, now_ms: int) -> list[Effect]:
+        """The host (or the board's gesture) says a player resigns."""
+        return self._end(lambda: self.game.resign(white), now_ms)
+
+    def agree_draw(self, now_ms: int) -> list[Effect]:
+        return self._end(self.game.agree_draw, now_ms)
+
+    def claim_draw(self, now_ms: int, move: Move | None = None) -> list[Effect]:
+        """A draw claim (threefold repetition, 50 moves), optionally with the move about to
+        be played; `IllegalMoveError` when the claim is not valid."""
+        if move is not None:
+            move = self.position.normalize(move)
+            if not self.position.is_legal(move):
+                raise IllegalMoveError(f"{move.uci()} is not legal here")
+            uci, san = self.position.uci(move), self.game.san(move)
+            self.game.claim_draw(move)
+            effects: list[Effect] = [
+                MoveMade(now_ms, uci, san, self.position.fen(), len(self.game))
+            ]
+            self._new_episode()
+            return effects + self._end(None, now_ms)
+        return self._end(self.game.claim_draw, now_ms)
+
+    def _end(self, declare: Callable[[], object] | None, now_ms: int) -> list[Effect]:
+        if declare is not None:
+            declare()
+        outcome = self.game.outcome()
+        assert outcome is not None
+        self.gestures.reset()
+        self._table = None
+        self._new_episode()
+        return [GameOver(now_ms, outcome.result, outcome.reason)]
+
+    def _follow_gestures(self, t_ms: int, now: int, effects: list[Effect]) -> None:
+        before = self.gestures.offer
+        changed = self.sensors ^ self.table.occupancy
+        position = self.position
+        decided = self.gestures.update(
+            changed, position.king(position.turn), position.king(not position.turn), t_ms
+        )
+        if decided == "draw":
+            effects.extend(self.agree_draw(now))
+        elif decided == "claim" and self.game.claimable_now() is not None:
+            effects.extend(self._end(self.game.claim_draw, now))
+        elif decided in ("resign", "claim"):
+            effects.extend(self.resign(position.turn, now))
+        elif (
+            self.gestures.offer is not None
+            and self.gestures.offer.armed
+            and not (before and before.armed)
+        ):
+            effects.append(Offered(now, self.gestures.offer.kind, "armed"))
+        elif before is not None and self.gestures.offer is None:
+            effects.append(Offered(now, before.kind, "cancelled"))
+
+    def _watch_promotion_choice(self, sq: Square, piece: str) -> None:
+        """After a promotion and before the opponent moves, lifting and replacing one of
+        the promoting side's own rooks, bishops or knights (or the queen) chooses that
+        piece instead: the board's own way to under-promote."""
+        if self._exchange_square is None:
+            return
+        promoter_white = not self.position.turn
+        if piece.isupper() != promoter_white:
+            self._exchange_square = None  # the opponent has started: the choice is final
+            return
+        kind = PIECE_SYMBOLS.index(piece.lower())
+        if kind in (QUEEN, 4, 3, 2):
+            self._choice_lift = (sq, kind)
+
+    def _amend_promotion(self, piece_type: PieceType, now: int, effects: list[Effect]) -> None:
+        last = self.game.peek()
+        if last is None or last.promotion is None or last.promotion == piece_type:
+            return
+        before = self.game.positions[-2]
+        old_uci = before.uci(last)
+        self.game.pop()
+        effects.append(TakenBack(now, old_uci, self.position.fen()))
+        move = Move(last.from_square, last.to_square, piece_type)
+        san = self.game.san(move)
+        self.game.push(move)
+        effects.append(MoveMade(now, before.uci(move), san, self.position.fen(), len(self.game)))
+        self._table = None
+        self._new_episode()
+        outcome = self.game.outcome()
+        if outcome is not None:
+            effects.append(GameOver(now, outcome.result, outcome.reason))
 
     def show_move(self, move: Move | None) -> None:
         """The host asks the player to carry out `move` (an engine's reply); None clears."""
@@ -273,6 +378,10 @@ class Arbiter:
         self._events.append(change)
         if change.occupied:
             self._hands.place(sq)
+            choice = self._choice_lift
+            self._choice_lift = None
+            if choice is not None and choice[0] == sq and self._exchange_square is not None:
+                self._amend_promotion(choice[1], now, effects)
         else:
             piece = self._hands.piece_at(sq)
             self._hands.lift(sq)
@@ -280,9 +389,10 @@ class Arbiter:
                 if report:
                     effects.append(Touched(now, sq, piece))
                 self.touches.touch(sq, piece, self.position, change.t_ms)
-        if sq != self._exchange_square:
-            self._exchange_square = None
+                self._watch_promotion_choice(sq, piece)
         self._evaluate(now, effects)
+        if report and not self.game.is_game_over():
+            self._follow_gestures(change.t_ms, now, effects)
 
     def _evaluate(self, now: int, effects: list[Effect]) -> None:
         table = self.table
@@ -437,6 +547,22 @@ class Arbiter:
         effects.extend(self.start_game(Game(), now))
         return True
 
+    def _unreported(self) -> bool:
+        """Something unexplained that `tick` has not reported yet."""
+        if self._breaching is not None:
+            breach = self.touches.breach(self.position, self._breaching.move)
+            return breach is not None and (
+                self.violation is None
+                or (self.violation.rule, self.violation.square) != (breach.rule, breach.square)
+            )
+        if not self._unexplained():
+            return False
+        expected = self.table.occupancy
+        state = (expected & ~self.sensors, self.sensors & ~expected)
+        if self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == state:
+            return False
+        return self.violation is None or self._king_after_rook_first(state[0]) is None
+
     def _unexplained(self) -> bool:
         """The board is in no state that the game explains: not the position, not a move,
         not a move in progress."""
@@ -444,6 +570,11 @@ class Arbiter:
             return False
         if self._breaching is not None:
             return True
+        if self.gestures.holding_both or self._choice_lift is not None:
+            return False  # a draw offer, or a promotion choice, in the making
+        king = self.position.king(self.position.turn)
+        if king is not None and self.sensors ^ self.table.occupancy == 1 << king:
+            return False  # the own king in the hand: a move, or the resignation gesture
         changed = self.sensors ^ self.table.occupancy
         if not changed:
             return False

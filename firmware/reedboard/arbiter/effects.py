@@ -144,6 +144,20 @@ class PromotionChosen:
         return {"piece": self.piece}
 
 
+@dataclass(frozen=True, slots=True)
+class Offered:
+    """A board gesture to end the game: `offer` resign, claim or draw; `state` made (the
+    lights ask), armed (waiting for the confirming lift), or cancelled."""
+
+    t_ms: int
+    offer: str
+    state: str
+    kind: str = "offer"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"offer": self.offer, "state": self.state}
+
+
 Effect = (
     MoveMade
     | Touched
@@ -154,6 +168,7 @@ Effect = (
     | NewGame
     | GameOver
     | PromotionChosen
+    | Offered
 )
 
 

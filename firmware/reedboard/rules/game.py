@@ -9,16 +9,18 @@ from collections.abc import Hashable
 from reedboard.errors import IllegalMoveError
 from reedboard.rules.moves import FLAG_EN_PASSANT, PIECE_SHIFT, Move
 from reedboard.rules.outcome import (
+    AGREEMENT,
     CHECKMATE,
     FIFTY_MOVES,
     FIVEFOLD_REPETITION,
     INSUFFICIENT_MATERIAL,
+    RESIGNATION,
     SEVENTYFIVE_MOVES,
     STALEMATE,
     THREEFOLD_REPETITION,
     Outcome,
 )
-from reedboard.rules.pieces import PAWN
+from reedboard.rules.pieces import PAWN, Color
 from reedboard.rules.position import Position
 from reedboard.rules.san import parse_san, san
 
@@ -31,6 +33,7 @@ class Game:
         self._moves: list[Move] = []
         self._keys: Counter[Hashable] = Counter([self._positions[0].repetition_key()])
         self._key_stack: list[Hashable] = [self._positions[0].repetition_key()]
+        self._declared: Outcome | None = None  # resignation, agreement or a claim
 
     @classmethod
     def from_fen(cls, fen: str, chess960: bool = False) -> Game:
@@ -65,6 +68,7 @@ class Game:
         other._moves = list(self._moves)
         other._keys = Counter(self._keys)
         other._key_stack = list(self._key_stack)
+        other._declared = self._declared
         return other
 
     def push(self, move: Move) -> Move:
@@ -93,6 +97,7 @@ class Game:
     def pop(self) -> Move:
         if not self._moves:
             raise IndexError("no move to take back")
+        self._declared = None
         key = self._key_stack.pop()
         self._keys[key] -= 1
         self._positions.pop()
@@ -125,6 +130,8 @@ class Game:
         """The automatic end of the game, if it has come: checkmate (FIDE 5.1.1), stalemate
         (5.2.1), a dead position through insufficient material (5.2.2), the 75-move rule
         (9.6.2, checkmate taking precedence) and fivefold repetition (9.6.1)."""
+        if self._declared is not None:
+            return self._declared
         position = self.position
         has_moves = position.has_legal_move()
         if not has_moves and position.is_check():
@@ -171,6 +178,52 @@ class Game:
 
     def can_claim_draw(self) -> bool:
         return self.can_claim_fifty_moves() or self.can_claim_threefold_repetition()
+
+    def resign(self, color: Color) -> Outcome:
+        """`color` resigns (FIDE 5.1.2): the opponent wins."""
+        self._end(Outcome(RESIGNATION, not color))
+        return self.outcome_or_raise()
+
+    def agree_draw(self) -> Outcome:
+        """Both players agree to a draw (FIDE 5.2.3)."""
+        self._end(Outcome(AGREEMENT, None))
+        return self.outcome_or_raise()
+
+    def claim_draw(self, move: Move | None = None) -> Outcome:
+        """The player to move claims a draw (FIDE 9.2, 9.3): by the position now, or by
+        the position after `move`, which is then played. `IllegalMoveError` if the claim
+        is not valid; the game is then unchanged."""
+        if move is not None:
+            self.push(move)
+        claim = self.claimable_now()
+        if claim is None:
+            if move is not None:
+                self.pop()
+            raise IllegalMoveError(
+                "no draw can be claimed: neither threefold repetition nor the 50-move rule applies"
+            )
+        self._end(claim)
+        return claim
+
+    def claimable_now(self) -> Outcome | None:
+        """The draw the player to move may claim by the position as it stands."""
+        if self.outcome() is not None:
+            return None
+        if self.repetitions() >= 3:
+            return Outcome(THREEFOLD_REPETITION, None)
+        if self.position.halfmove_clock >= 100:
+            return Outcome(FIFTY_MOVES, None)
+        return None
+
+    def _end(self, outcome: Outcome) -> None:
+        if self.outcome() is not None:
+            raise IllegalMoveError(f"the game is already over ({self.outcome()})")
+        self._declared = outcome
+
+    def outcome_or_raise(self) -> Outcome:
+        outcome = self.outcome()
+        assert outcome is not None
+        return outcome
 
     def claimable_draw(self) -> Outcome | None:
         """The draw a claim now would obtain, if any."""
