@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from reedboard.arbiter.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.errors import ConfigError
 from reedboard.hal.layout import CORNERS, LINE_KINDS, Corner, LineKind
 
@@ -75,7 +76,8 @@ class SerialConfig:
 @dataclass(frozen=True)
 class ArbiterConfig:
     mode: ArbitrationMode = "casual"
-    settle_ms: int = 1500
+    settle_ms: int = DEFAULT_SETTLE_MS
+    castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
 
 
 @dataclass(frozen=True)
@@ -252,7 +254,8 @@ def _arbiter(s: _Section) -> ArbiterConfig:
     d = ArbiterConfig()
     config = ArbiterConfig(
         mode=s.choice("mode", d.mode, get_args(ArbitrationMode)),
-        settle_ms=s.integer("settle_ms", d.settle_ms, 0, 60_000),
+        settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
+        castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
     )
     s.refuse_unknown()
     return config
