@@ -1,0 +1,211 @@
+"""Accuracy benchmark: seeded games played by the human model through the board's own
+replay path (debouncer and arbiter), and what the board made of them.
+
+    python bench/accuracy.py [--games N] [--seed S] [--quick] [--dump DIR]
+
+Game `seed + i` fixes everything about game i: Chess960 for one game in three, strict
+mode for half, a random or an engine-like (greedy) game, and the hands that play it.
+The arbiter's moves are compared with the game's ply by ply (UCI); after the first
+difference the rest of the game counts as missed and the rest of the board's as false.
+Latency is measured from each move's decisive sensor change to the move's effect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
+from reedboard.arbiter.effects import Effect
+from reedboard.rules.attacks import BETWEEN
+from reedboard.rules.moves import Move
+from reedboard.rules.pieces import KNIGHT
+from reedboard.rules.position import Position
+from reedboard.sim.check import judge, replay_human
+from reedboard.sim.games import greedy_game, random_game
+from reedboard.sim.human import HumanScript, Mode, human_script
+from reedboard.sim.settings import HumanSettings
+
+BATCH = 25  # games per CPU-time sample
+MAX_PLIES = 80
+
+
+def game_for_seed(seed: int, settings: HumanSettings) -> HumanScript:
+    rng = random.Random(seed)
+    chess960 = seed % 3 == 0
+    mode: Mode = "strict" if (seed // 3) % 2 else "casual"
+    start = Position.chess960_start(rng.randrange(960)) if chess960 else Position.standard()
+    play = greedy_game if (seed // 6) % 2 else random_game
+    game = play(start, rng, MAX_PLIES)
+    return human_script(game.start, game.moves, seed, mode=mode, settings=settings)
+
+
+def cannot_extend(position: Position, move: Move) -> bool:
+    """Knight moves, captures, castling, promotions, and moves with no longer legal move
+    of the same piece along the same line: the board may commit these at once."""
+    if position.piece_type_at(move.from_square) == KNIGHT or move.promotion:
+        return True
+    if position.is_capture(move) or position.is_castling(move):
+        return True
+    f, t = move.from_square, move.to_square
+    return not any(BETWEEN[f][other.to_square] >> t & 1 for other in position.legal_moves_from(f))
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    moves: int = 0
+    exact: int = 0
+    false: int = 0
+    missed: int = 0
+    crashed: int = 0
+    flagged: int = 0
+    caused: int = 0
+    violations: int = 0
+    raw_events: int = 0
+    latency_fixed: list[int] = field(default_factory=list)
+    latency_all: list[int] = field(default_factory=list)
+    cpu_per_event: list[float] = field(default_factory=list)
+    failing: list[int] = field(default_factory=list)
+
+
+def run_game(seed: int, settings: HumanSettings, tally: Tally, dump: Path | None) -> float:
+    """Play one game; returns the CPU seconds the board's code took."""
+    script = game_for_seed(seed, settings)
+    started = time.process_time()
+    effects: list[Effect]
+    crashed = False
+    try:
+        effects = replay_human(script, settings.settle_ms)
+    except Exception:  # a crash is a result: every move of the game is missed
+        effects, crashed = [], True
+    cpu = time.process_time() - started
+    verdict = judge(script, effects)
+    tally.games += 1
+    tally.moves += len(script.ucis)
+    tally.exact += verdict.exact
+    tally.false += verdict.false
+    tally.missed += verdict.missed
+    tally.crashed += crashed
+    tally.flagged += sum(1 for e in effects if e.kind == "illegal")
+    tally.caused += script.complaints
+    if script.mode == "strict":
+        tally.violations += sum(1 for e in effects if e.kind == "violation")
+    tally.raw_events += script.raw_events
+    position = script.start
+    for ply, made in enumerate(verdict.committed[: verdict.exact]):
+        move = position.parse_uci(script.ucis[ply])
+        latency = made.t_ms - script.decisive_ms[ply]
+        tally.latency_all.append(latency)
+        if cannot_extend(position, move):
+            tally.latency_fixed.append(latency)
+        position = position.play(move)
+    if not verdict.ok:
+        tally.failing.append(seed)
+        if dump is not None:
+            dump.mkdir(parents=True, exist_ok=True)
+            note = f"accuracy seed {seed}: first wrong ply {verdict.exact + 1}"
+            if crashed:
+                note += " (replay raised)"
+            (dump / f"seed-{seed}.events").write_text(script.text(note))
+    return cpu
+
+
+def run_batch(seeds: range, settings: HumanSettings, dump: Path | None) -> Tally:
+    """A batch of games in one worker process, with its CPU time per raw event."""
+    tally = Tally()
+    cpu = sum(run_game(seed, settings, tally, dump) for seed in seeds)
+    if tally.raw_events:
+        tally.cpu_per_event.append(cpu / tally.raw_events)
+    return tally
+
+
+def merge(into: Tally, part: Tally) -> None:
+    for name, value in vars(part).items():
+        setattr(into, name, getattr(into, name) + value)
+
+
+def percentile(values: list[int], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return float(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))])
+
+
+def report(tally: Tally, first_seed: int, settle_ms: int, wall: float) -> str:
+    rate = 100.0 * tally.exact / tally.moves if tally.moves else 0.0
+    cpu = statistics.median(tally.cpu_per_event) * 1000 if tally.cpu_per_event else 0.0
+    rows = [
+        ("games", f"{tally.games}", ""),
+        ("moves", f"{tally.moves}", ""),
+        ("moves recognised exactly", f"{tally.exact} ({rate:.2f}%)", "100.00%"),
+        ("false moves", f"{tally.false}", "0"),
+        ("missed moves", f"{tally.missed}", "0"),
+        ("games where replay raised", f"{tally.crashed}", "0"),
+        ("illegal placements flagged", f"{tally.flagged} (hands caused {tally.caused})", ""),
+        ("violations (strict)", f"{tally.violations}", "0"),
+        (
+            "latency, cannot extend: median",
+            f"{statistics.median(tally.latency_fixed) if tally.latency_fixed else float('nan'):.0f} ms",
+            "<= 50 ms",
+        ),
+        ("latency, cannot extend: p99", f"{percentile(tally.latency_fixed, 0.99):.0f} ms", ""),
+        (
+            "latency, all moves: median",
+            f"{statistics.median(tally.latency_all) if tally.latency_all else float('nan'):.0f} ms",
+            "",
+        ),
+        (
+            "latency, all moves: p99",
+            f"{percentile(tally.latency_all, 0.99):.0f} ms",
+            f"<= {settle_ms + 20} ms",
+        ),
+        ("CPU per raw event (median of batches)", f"{cpu:.3f} ms", "< 0.2 ms"),
+    ]
+    lines = [
+        f"reedboard accuracy: seeds {first_seed}..{first_seed + tally.games - 1}, "
+        f"settle_ms {settle_ms}, {tally.raw_events} raw events, {wall:.0f} s",
+        f"{'figure':<40} {'value':>28}   goal",
+    ]
+    lines += [f"{name:<40} {value:>28}   {goal}" for name, value, goal in rows]
+    if tally.failing:
+        shown = " ".join(str(seed) for seed in tally.failing[:10])
+        more = f" (+{len(tally.failing) - 10} more)" if len(tally.failing) > 10 else ""
+        lines.append(f"failing seeds: {shown}{more}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="about 100 games")
+    parser.add_argument("--settle-ms", type=int, default=DEFAULT_SETTLE_MS)
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--dump", type=Path, help="write failing games' scripts here")
+    args = parser.parse_args(argv)
+    games = 100 if args.quick else args.games
+    settings = HumanSettings(settle_ms=args.settle_ms)
+    tally = Tally()
+    wall = time.perf_counter()
+    first, last = args.seed, args.seed + games
+    batches = [range(s, min(last, s + BATCH)) for s in range(first, last, BATCH)]
+    # Games are independent: a few worker processes; CPU time is counted in each worker.
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for part in pool.map(
+            run_batch, batches, [settings] * len(batches), [args.dump] * len(batches)
+        ):
+            merge(tally, part)
+    tally.failing.sort()
+    print(report(tally, args.seed, args.settle_ms, time.perf_counter() - wall))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
