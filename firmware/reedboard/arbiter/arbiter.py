@@ -96,7 +96,7 @@ class Arbiter:
 
     # ----- the episode: everything since the last committed position -----
 
-    def _new_episode(self, events: list[SquareChange] | None = None) -> None:
+    def _new_episode(self) -> None:
         position = self.game.position
         self._table: MoveTable | None = None
         self._events: list[SquareChange] = []
@@ -104,20 +104,7 @@ class Arbiter:
         self._breaching: MoveShape | None = None  # strict: a move touch-move forbids
         self._pending_index = 0  # events that made up the complete move
         self._wait_ms = self.settle_ms  # how long the complete move waits to grow
-        placement = placement_of(position)
-        # Start the hypotheses from what the sensors say: a piece missing from its square
-        # is in the hands, an unexpected one is unknown.
-        cells = list(placement)
-        hands = ""
-        for sq in range(64):
-            on_sensor = bool(self.sensors >> sq & 1)
-            if cells[sq] != EMPTY and not on_sensor:
-                hands += cells[sq]
-                cells[sq] = EMPTY
-            elif cells[sq] == EMPTY and on_sensor:
-                cells[sq] = UNKNOWN
-        self._hands = Hands("".join(cells), hands)
-        self._hands.start = placement
+        self._hands = hands_for(position, self.sensors)
         self._start_states = set(self._hands.states)
 
     @property
@@ -426,9 +413,11 @@ class Arbiter:
             return
         if self._try_new_game(now, effects):
             return
-        if table.is_prefix(changed):
-            return
-        if self._pending_index and self._events:
+        if (
+            self._pending_index
+            and self._events
+            and (not table.is_prefix(changed) or self._split_completes())
+        ):
             self._split(now, effects)
 
     def _matches(self, table: MoveTable) -> list[MoveShape]:
@@ -462,15 +451,41 @@ class Arbiter:
         return max(matches, key=rank)
 
     def _split(self, now: int, effects: list[Effect]) -> None:
-        """The latest change fits no move of this player: the move completed earlier was
-        the whole move. Commit it and read what followed as the next episode."""
+        """The move completed earlier was the whole move: commit it and read what followed
+        as the next episode, from the sensors as they were when it was complete."""
         tail = self._events[self._pending_index :]
         shape = self._complete_at(self._pending_index)
         if shape is None:
             return
+        final = self.sensors
+        for change in tail:
+            self.sensors ^= 1 << change.square
         self._commit(shape, now, effects)
         for change in tail:
+            self.sensors ^= 1 << change.square
             self._apply(change, now, effects, report=False)
+        assert self.sensors == final
+
+    def _split_completes(self) -> bool:
+        """Whether what followed the complete move is itself a complete reply: the
+        opponent answered before this player's move could still grow (a piece that
+        stopped on a line where it could go on and take is taken at once)."""
+        shape = self._complete_at(self._pending_index)
+        if shape is None:
+            return False
+        tail = self._events[self._pending_index :]
+        sensors = self.sensors
+        for change in tail:
+            sensors ^= 1 << change.square
+        after = self.position.play_code(shape.code)
+        table = MoveTable(after, legal=True)
+        hands = hands_for(after, sensors)
+        for change in tail:
+            if change.occupied:
+                hands.place(change.square)
+            else:
+                hands.lift(change.square)
+        return any(state in table.by_state for state in hands.states)
 
     def _complete_at(self, index: int) -> MoveShape | None:
         """The complete move after the first `index` events of this episode."""
@@ -628,6 +643,24 @@ class Arbiter:
                 if last.to_square == rook_to:
                     return king
         return None
+
+
+def hands_for(position: Position, sensors: Bitboard) -> Hands:
+    """Hypotheses that start from the position as the sensors show it: a piece missing
+    from its square is in the hands, an unexpected one is unknown."""
+    placement = placement_of(position)
+    cells = list(placement)
+    in_hands = ""
+    for sq in range(64):
+        on_sensor = bool(sensors >> sq & 1)
+        if cells[sq] != EMPTY and not on_sensor:
+            in_hands += cells[sq]
+            cells[sq] = EMPTY
+        elif cells[sq] == EMPTY and on_sensor:
+            cells[sq] = UNKNOWN
+    hands = Hands("".join(cells), in_hands)
+    hands.start = placement
+    return hands
 
 
 def _squares(bb: Bitboard) -> list[Square]:

@@ -157,7 +157,9 @@ class Debouncer:
             # else: the burst ended where it began, so it was chatter: nothing happened.
         if not self._decided:
             return []
-        self._decided.sort(key=lambda change: (change.t_ms, change.square))
+        # At the same millisecond a lift goes before a place: a hand can only put down a
+        # piece it holds (a slide leaving one square as it reaches the next).
+        self._decided.sort(key=lambda change: (change.t_ms, change.occupied, change.square))
         # Hold back what an undecided earlier burst could still precede.
         horizon = min((b.start for b in self._bursts.values()), default=None)
         if horizon is None:
