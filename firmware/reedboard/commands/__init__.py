@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from reedboard.commands import chess960, perft, replay, scan
+from reedboard.commands import chess960, perft, replay, run, scan
 
-COMMANDS: tuple[ModuleType, ...] = (perft, chess960, replay, scan)
+COMMANDS: tuple[ModuleType, ...] = (perft, chess960, replay, scan, run)

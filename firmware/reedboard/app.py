@@ -1,0 +1,366 @@
+"""The running board: the one imperative loop that wires everything together.
+
+Each turn of the loop scans the switches, feeds the debouncer and the arbiter (through
+`BoardSession`), writes committed moves to the journal, and only then sends the effects
+to the host, so the host never knows of a move that a power cut could take back. Then it
+carries out the host's commands and lights the LEDs.
+
+Everything the loop touches comes in through the constructor (the seams):
+- `scanner`: a `SwitchMatrix` (`scan() -> Bitboard`): the GPIO matrix, or a fake;
+- `clock`: a `Clock` (`now_ms`, `real_seconds_until`, `sleep_until`);
+- `link`: a `LinkPort` (`read(wait_s) -> bytes`, `write(bytes)`), or None; `reopen` opens
+  it again after it fails (a host unplugged and plugged back);
+- `journal`: a `Journal`, or None;
+- `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
+  changed; `led_test(t_ms)` runs the LED test the host asks for;
+- `source`: a `ScriptedBoard` (or anything with `advance` and `next_change_ms`) whose
+  promotion choices are applied as if the host had sent them.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from reedboard import __version__
+from reedboard.arbiter.arbiter import Mode
+from reedboard.arbiter.effects import (
+    Effect,
+    GameOver,
+    MoveMade,
+    NewGame,
+    TakenBack,
+    effect_json,
+)
+from reedboard.arbiter.view import BoardView
+from reedboard.errors import InvalidInputError, LinkError
+from reedboard.hal.clock import Clock
+from reedboard.hal.ports import SwitchMatrix
+from reedboard.journal.store import Journal, JournalError
+from reedboard.link.board import BoardEndpoint
+from reedboard.link.messages import PROTOCOL_VERSION, Command
+from reedboard.rules.game import Game
+from reedboard.rules.pieces import piece_type_from_symbol
+from reedboard.session import BoardSession, Settings, variant_of
+
+Renderer = Callable[[BoardView, int], None]
+
+TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
+ALIVE_MS = 1000
+REOPEN_MS = 1000
+
+
+class LinkPort(Protocol):
+    def read(self, wait_s: float = 0.0) -> bytes: ...
+
+    def write(self, data: bytes) -> None: ...
+
+
+class EventSource(Protocol):
+    def advance(self, t_ms: int) -> list[str]: ...
+
+    def next_change_ms(self) -> int | None: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    @property
+    def end_ms(self) -> int: ...
+
+
+def no_lights(view: BoardView, t_ms: int) -> None:
+    """The default renderer: a board without LEDs."""
+
+
+class RecordingLights:
+    """A renderer that keeps every view it is given, for tests."""
+
+    def __init__(self) -> None:
+        self.views: list[tuple[int, BoardView]] = []
+        self.tests: list[int] = []
+
+    def __call__(self, view: BoardView, t_ms: int) -> None:
+        self.views.append((t_ms, view))
+
+    def led_test(self, t_ms: int) -> None:
+        self.tests.append(t_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    board: str = "reedboard"
+    firmware: str = __version__
+
+
+class App:
+    def __init__(
+        self,
+        scanner: SwitchMatrix,
+        clock: Clock,
+        *,
+        link: LinkPort | None = None,
+        reopen: Callable[[], LinkPort] | None = None,
+        journal: Journal | None = None,
+        render: Renderer = no_lights,
+        led_test: Callable[[int], None] | None = None,
+        settings: Settings | None = None,
+        start: Game | None = None,
+        source: EventSource | None = None,
+        identity: Identity = Identity(),
+        session_id: str = "0",
+        scan_hz: float = 200.0,
+        on_effect: Callable[[dict[str, Any]], None] | None = None,
+        log: Callable[[str], None] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.scanner = scanner
+        self.clock = clock
+        self.link = link
+        self.reopen = reopen
+        self.journal = journal
+        self.render = render
+        self.led_test = led_test
+        self.source = source
+        self.identity = identity
+        self.period_ms = max(1, round(1000 / scan_hz))
+        self.on_effect = on_effect
+        self.log = log or _stderr
+        self.endpoint = BoardEndpoint(session_id)
+        self.game_id = 0
+        self.plies = 0
+        self.resumed = False
+        self._settings = settings or Settings()
+        self._start = start
+        self._rng = rng
+        self._next_alive = ALIVE_MS
+        # Without a link but able to open one: try at once, then every REOPEN_MS.
+        self._link_down_at: int | None = -REOPEN_MS if link is None and reopen else None
+        self._rendered_occupancy: int | None = None
+        self.session: BoardSession | None = None
+
+    # ----- start -----
+
+    def start(self) -> BoardSession:
+        """Read the board and resume the journal's game in progress, if any."""
+        now = self.clock.now_ms()
+        if self.source is not None:
+            self.source.advance(now)
+        occupancy = self.scanner.scan()
+        game, settings = self._resume()
+        if game is None:
+            game = self._start or Game()
+        self.session = BoardSession(game, occupancy, settings, rng=self._rng)
+        if not self.resumed:
+            self._journal(lambda j: self._begin(j, game, settings.mode))
+        self.endpoint.send("hello", self._hello())
+        self._render(now, force=True)
+        self._flush()
+        return self.session
+
+    def _resume(self) -> tuple[Game | None, Settings]:
+        settings = self._settings
+        if self.journal is None:
+            return None, settings
+        try:
+            saved = self.journal.current()
+            if saved is None:
+                return None, settings
+            game = saved.to_game()
+        except (JournalError, InvalidInputError) as error:
+            self.log(f"the journal's game in progress cannot be resumed: {error}")
+            return None, settings
+        self.game_id = saved.id
+        self.plies = len(saved.moves)
+        self.resumed = True
+        mode: Mode = "strict" if saved.mode == "strict" else "casual"
+        return game, replace(settings, mode=mode)
+
+    # ----- the loop -----
+
+    def run(self, stop: Callable[[], bool] = lambda: False, *, until_done: bool = False) -> None:
+        """Turn the loop until `stop()` says so (or, with `until_done`, until the source's
+        script has ended and everything pending was decided)."""
+        session = self.session or self.start()
+        next_scan = self.clock.now_ms()
+        while not stop():
+            if until_done and self._script_done(session):
+                break
+            wake = next_scan
+            for due in (session.next_deadline(), self._source_due(), self._next_alive):
+                if due is not None and due < wake:
+                    wake = max(due, self.clock.now_ms())
+            data = self._read(self.clock.real_seconds_until(wake))
+            if not data:
+                self.clock.sleep_until(wake)
+            now = self.clock.now_ms()
+            if now >= next_scan:
+                next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
+            self.step(now, data)
+        self._flush()
+
+    def step(self, now: int, data: bytes = b"") -> None:
+        """One turn: the script's changes, a scan, the host's commands, the lights."""
+        session = self.session or self.start()
+        if self.source is not None:
+            for letter in self.source.advance(now):
+                self._publish(session.arbiter.choose_promotion(piece_type_from_symbol(letter), now))
+        effects = session.scan(self.scanner.scan(), now)
+        self._publish(effects)
+        changed = bool(effects)
+        if data:
+            for command in self.endpoint.receive_data(data):
+                self._command(command, now)
+                changed = True
+        if now >= self._next_alive:
+            self.endpoint.alive()
+            self._next_alive = now + ALIVE_MS
+        self._render(now, force=changed)
+        self._flush()
+
+    def _script_done(self, session: BoardSession) -> bool:
+        source = self.source
+        if source is None or not source.done:
+            return False
+        return self.clock.now_ms() >= source.end_ms + TAIL_MS and session.next_deadline() is None
+
+    def _source_due(self) -> int | None:
+        return None if self.source is None else self.source.next_change_ms()
+
+    # ----- effects: journal first, then the host -----
+
+    def _publish(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            self._record(effect)
+            message = {**effect_json(effect), "game": self.game_id}
+            if isinstance(effect, NewGame):
+                game = self._session().game
+                message |= {"chess960": game.chess960, "variant": variant_of(game)}
+            self.endpoint.send("effect", message)
+            if self.on_effect is not None:
+                self.on_effect(message)
+
+    def _record(self, effect: Effect) -> None:
+        if isinstance(effect, MoveMade):
+            self.plies = effect.ply
+            self._journal(
+                lambda j: j.append_move(self.game_id, effect.ply, effect.uci, effect.t_ms)
+            )
+        elif isinstance(effect, TakenBack):
+            ply = self.plies
+            self.plies -= 1
+            self._journal(lambda j: j.take_back(self.game_id, ply))
+        elif isinstance(effect, NewGame):
+            session = self._session()
+            self.plies = 0
+            self._journal(lambda j: self._begin(j, session.game, session.settings.mode))
+        elif isinstance(effect, GameOver):
+            self._journal(lambda j: j.finish(self.game_id, effect.result, effect.reason))
+
+    def _begin(self, journal: Journal, game: Game, mode: str) -> None:
+        self.game_id = journal.start_game(
+            game.start.fen(), chess960=game.chess960, variant=variant_of(game), mode=mode
+        )
+
+    def _journal(self, write: Callable[[Journal], None]) -> None:
+        if self.journal is None:
+            return
+        try:
+            write(self.journal)
+        except JournalError as error:
+            # The game goes on without a record rather than stopping the board; the host
+            # hears of it.
+            self.log(str(error))
+            self.endpoint.send("error", {"id": None, "code": "journal", "message": str(error)})
+
+    # ----- the host -----
+
+    def _command(self, command: Command, now: int) -> None:
+        session = self._session()
+        if command.kind == "hello":
+            self.endpoint.reply(command, "hello", self._hello())
+            return
+        if command.kind == "led_test":
+            if self.led_test is not None:
+                self.led_test(now)
+            self.endpoint.reply(command, "ack", {})
+            return
+        answer = session.command(command, now)
+        self._publish(list(answer.effects))
+        if command.kind == "mode" and answer.kind == "ack":
+            self._journal(lambda j: j.set_mode(self.game_id, answer.fields["mode"]))
+        fields = dict(answer.fields)
+        if answer.kind == "state":
+            fields |= {"game": self.game_id, "resync": bool(command.args.get("resync"))}
+        self.endpoint.reply(command, answer.kind, fields)
+
+    def _hello(self) -> dict[str, Any]:
+        session = self._session()
+        return {
+            "protocol": PROTOCOL_VERSION,
+            "firmware": self.identity.firmware,
+            "board": self.identity.board,
+            "session": self.endpoint.session,
+            "variant": variant_of(session.game),
+            "mode": session.settings.mode,
+            "game": self.game_id,
+        }
+
+    def _session(self) -> BoardSession:
+        assert self.session is not None, "start() comes first"
+        return self.session
+
+    # ----- the link -----
+
+    def _read(self, wait_s: float) -> bytes:
+        if self.link is None:
+            return b""
+        try:
+            return self.link.read(wait_s)
+        except LinkError as error:
+            self._link_failed(error)
+            return b""
+
+    def _flush(self) -> None:
+        data = self.endpoint.data_to_send()
+        if self.link is None:
+            self._try_reopen()
+            return
+        try:
+            self.link.write(data)
+        except LinkError as error:
+            self._link_failed(error)
+
+    def _link_failed(self, error: LinkError) -> None:
+        self.log(f"{error}; trying again")
+        close = getattr(self.link, "close", None)
+        if close is not None:
+            close()
+        self.link = None
+        self._link_down_at = self.clock.now_ms()
+
+    def _try_reopen(self) -> None:
+        if self.reopen is None or self._link_down_at is None:
+            return
+        if self.clock.now_ms() - self._link_down_at < REOPEN_MS:
+            return
+        try:
+            self.link = self.reopen()
+            self._link_down_at = None
+        except LinkError:
+            self._link_down_at = self.clock.now_ms()
+
+    # ----- the lights -----
+
+    def _render(self, now: int, *, force: bool) -> None:
+        session = self._session()
+        occupancy = session.debouncer.occupancy
+        if force or occupancy != self._rendered_occupancy:
+            self._rendered_occupancy = occupancy
+            self.render(session.arbiter.view(), now)
+
+
+def _stderr(text: str) -> None:
+    print(f"reedboard: {text}", file=sys.stderr, flush=True)

@@ -1,0 +1,161 @@
+"""`reedboard run`: the board itself.
+
+    reedboard run [--config FILE] [--serial URL] [--journal FILE]
+    reedboard run --fake [--script SCRIPT] [--speed X] [--serial URL] [--until-done]
+
+On the Pi it scans the GPIO matrix; with `--fake` a fake matrix, played from an event
+script if one is given. `--speed X` runs the board's clock X times faster than real time,
+so every timing rule holds in the board's own milliseconds and the script's changes come
+at their times divided by X. Without `--serial`, a fake board prints its effects as JSON
+Lines on stdout. SIGINT or SIGTERM ends it cleanly, exit status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import signal
+import sys
+from typing import Any
+
+from reedboard.app import App, Identity, LinkPort
+from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
+from reedboard.config import load_config
+from reedboard.errors import ReedboardError, ScriptError
+from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.ports import SwitchMatrix
+from reedboard.hal.rpi import open_matrix_scanner
+from reedboard.hal.scripted import ScriptedBoard
+from reedboard.journal.store import Journal
+from reedboard.link.serial_port import open_port
+from reedboard.replay.script import Script, parse_script
+from reedboard.rules.game import Game
+from reedboard.session import Settings
+
+DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "run", help="run the board: scan, infer moves, light the LEDs, talk to the host"
+    )
+    parser.add_argument("--config", metavar="FILE", help="board TOML file (default: built-in)")
+    parser.add_argument("--serial", metavar="URL", help="link to the host: device, pty or URL")
+    parser.add_argument(
+        "--journal",
+        metavar="FILE",
+        help=f"SQLite journal (default {DEFAULT_JOURNAL}; with --fake none unless given)",
+    )
+    parser.add_argument("--mode", choices=("casual", "strict"), help="touch-move rules")
+    parser.add_argument("--settle-ms", type=int, metavar="N", help="stillness before deciding")
+    parser.add_argument("--board-id", default="reedboard", help="the name the host sees")
+    parser.add_argument(
+        "--protocol", choices=("native",), default="native", help="the link's language"
+    )
+    fake = parser.add_argument_group("fake board")
+    fake.add_argument("--fake", action="store_true", help="a fake matrix instead of the GPIO")
+    fake.add_argument("--script", metavar="SCRIPT", help="play this event script on it")
+    fake.add_argument("--speed", type=float, default=1.0, metavar="X", help="clock speed-up")
+    fake.add_argument(
+        "--until-done", action="store_true", help="exit once the script is over and decided"
+    )
+    fake.add_argument("--print", action="store_true", help="print effects as JSON Lines")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except ReedboardError as error:
+        print(f"reedboard run: {error}", file=sys.stderr)
+        return 2 if isinstance(error, ValueError) else 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    if not args.fake and (args.script or args.until_done or args.speed != 1.0):
+        print("reedboard run: --script, --speed and --until-done need --fake", file=sys.stderr)
+        return 2
+    if args.speed <= 0 or (args.settle_ms is not None and args.settle_ms < 1):
+        print("reedboard run: --speed and --settle-ms must be positive", file=sys.stderr)
+        return 2
+    config = load_config(args.config)
+    script = _read_script(args.script) if args.script else None
+    if script is None and args.until_done:
+        print("reedboard run: --until-done needs --script", file=sys.stderr)
+        return 2
+    mode = args.mode or (script.mode if script and script.mode else None)
+    if mode is None:
+        mode = config.arbiter.mode if args.config else "casual"
+    settle = args.settle_ms or (config.arbiter.settle_ms if args.config else DEFAULT_SETTLE_MS)
+    settings = Settings(mode=mode, settle_ms=settle, hold_ms=config.debounce.hold_ms)
+
+    source: ScriptedBoard | None = None
+    scanner: SwitchMatrix
+    if args.fake:
+        source = ScriptedBoard(script or parse_script(""), config.matrix)
+        scanner = source
+    else:
+        scanner = open_matrix_scanner(config.matrix)
+
+    url = args.serial or (None if args.fake else config.serial.port)
+    baud = config.serial.baud
+
+    def reopen() -> LinkPort:
+        assert url is not None
+        return open_port(url, baud=baud)
+
+    # A port named on the command line must work now; the configured one of a real board
+    # may come later (a USB gadget port appears when a host plugs in): retried in the loop.
+    link: LinkPort | None = reopen() if args.serial else None
+    journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
+    journal = Journal(journal_path) if journal_path else None
+    printing = args.print or (args.fake and not args.serial)
+
+    def show(message: dict[str, Any]) -> None:
+        message = {k: v for k, v in message.items() if k not in ("type", "seq", "game")}
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
+    app = App(
+        scanner,
+        MonotonicClock(args.speed),
+        link=link,
+        reopen=reopen if url is not None else None,
+        journal=journal,
+        settings=settings,
+        start=Game(script.start) if script else None,
+        source=source,
+        identity=Identity(board=args.board_id),
+        session_id=secrets.token_hex(4),
+        scan_hz=config.matrix.scan_hz,
+        on_effect=show if printing else None,
+    )
+    stopping = []
+
+    def stop(_signum: int, _frame: object) -> None:
+        stopping.append(True)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        app.run(lambda: bool(stopping), until_done=args.until_done)
+    finally:
+        if journal is not None:
+            journal.close()
+        close = getattr(scanner, "close", None)
+        if close is not None:
+            close()
+    return 0
+
+
+def _read_script(path: str) -> Script:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ScriptError(f"cannot read {path}: {error}") from None
+    try:
+        return parse_script(text)
+    except ScriptError as error:
+        raise ScriptError(f"{path}: {error}") from None

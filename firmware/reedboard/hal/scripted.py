@@ -1,0 +1,88 @@
+"""A fake board played from an event script: the script's sensor changes are applied to a
+fake switch matrix at their times, and the firmware reads it through its scanner like a
+real board. By default the real `MatrixScanner` code reads a `FakeGPIO` wired like the
+configured matrix; `electrical=False` reads the occupancy directly (faster, for long
+test runs)."""
+
+from __future__ import annotations
+
+from reedboard.config import MatrixConfig
+from reedboard.hal.fake_gpio import FakeGPIO
+from reedboard.hal.layout import MatrixLayout
+from reedboard.hal.matrix import MatrixScanner
+from reedboard.replay.script import Script
+from reedboard.rules.squares import Bitboard
+
+
+class ScriptedBoard:
+    """A `SwitchMatrix` whose switches follow a script; `advance(t_ms)` applies the lines
+    due by then and returns the promotion choices (`choose` lines) among them."""
+
+    def __init__(
+        self,
+        script: Script,
+        matrix: MatrixConfig | None = None,
+        *,
+        electrical: bool = True,
+    ) -> None:
+        self.script = script
+        self.occupancy: Bitboard = script.start.occupied
+        self._next = 0
+        self._scanner: MatrixScanner | None = None
+        if electrical:
+            config = matrix or MatrixConfig()
+            self._layout = MatrixLayout(config.a1, config.rows_are)
+            self._gpio = FakeGPIO(config.rows, config.columns)
+            self._scanner = MatrixScanner(
+                self._gpio, config.rows, config.columns, self._layout, sleep=_no_wait
+            )
+            self._show()
+
+    @property
+    def done(self) -> bool:
+        return self._next >= len(self.script.lines)
+
+    @property
+    def end_ms(self) -> int:
+        return self.script.end_ms
+
+    def next_change_ms(self) -> int | None:
+        lines = self.script.lines
+        return lines[self._next].t_ms if self._next < len(lines) else None
+
+    def advance(self, t_ms: int) -> list[str]:
+        choices: list[str] = []
+        lines = self.script.lines
+        changed = False
+        while self._next < len(lines) and lines[self._next].t_ms <= t_ms:
+            line = lines[self._next]
+            self._next += 1
+            if line.action == "choose":
+                choices.append(line.piece)
+                continue
+            bit = 1 << line.square
+            self.occupancy = (
+                self.occupancy | bit if line.action == "place" else self.occupancy & ~bit
+            )
+            changed = True
+        if changed and self._scanner is not None:
+            self._show()
+        return choices
+
+    def scan(self) -> Bitboard:
+        if self._scanner is not None:
+            return self._scanner.scan()
+        return self.occupancy
+
+    def _show(self) -> None:
+        self._gpio.set_closed(
+            self._layout.cell_of(sq) for sq in range(64) if self.occupancy >> sq & 1
+        )
+
+    def close(self) -> None:
+        if self._scanner is not None:
+            self._scanner.close()
+
+
+def _no_wait(_seconds: float) -> None:
+    """A fake matrix settles at once."""

@@ -1,0 +1,225 @@
+"""The journal: SQLite (stdlib) in WAL mode with `synchronous=FULL`, so every committed
+move is on disk before the board tells anyone about it, and a power cut or a killed
+process loses nothing that was reported.
+
+Why these choices: WAL makes a commit one append and one fsync of the log (cheap on an SD
+card) and a reader never blocks the writer; FULL is what makes that commit survive a
+power cut. A move's (game, ply) is the primary key, so a move can never be recorded twice,
+whatever order a crash and a restart happen in.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from reedboard.errors import ReedboardError
+from reedboard.rules.game import Game
+from reedboard.rules.position import Position
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    start_fen   TEXT NOT NULL,
+    chess960    INTEGER NOT NULL,
+    variant     TEXT NOT NULL,      -- standard, chess960 or fen
+    mode        TEXT NOT NULL,      -- casual or strict
+    started_at  REAL NOT NULL,      -- seconds since the epoch (the Pi's wall clock)
+    result      TEXT,               -- NULL while the game goes on
+    reason      TEXT,
+    finished_at REAL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply     INTEGER NOT NULL,       -- 1 for White's first move
+    uci     TEXT NOT NULL,
+    t_ms    INTEGER NOT NULL,       -- the board's clock when the move was committed
+    at      REAL NOT NULL,          -- seconds since the epoch
+    PRIMARY KEY (game_id, ply)
+);
+"""
+
+
+class JournalError(ReedboardError, OSError):
+    """The journal file cannot be used (unreadable, not a database, a write failed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class JournalMove:
+    ply: int
+    uci: str
+    t_ms: int
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class JournalGame:
+    id: int
+    start_fen: str
+    chess960: bool
+    variant: str
+    mode: str
+    started_at: float
+    moves: tuple[JournalMove, ...]
+    result: str | None = None
+    reason: str | None = None
+
+    def to_game(self) -> Game:
+        """The game replayed from its start: raises `InvalidInputError` on a move that is
+        not legal (a journal written by something else)."""
+        game = Game(Position.from_fen(self.start_fen, chess960=self.chess960))
+        for move in self.moves:
+            game.push_uci(move.uci)
+        return game
+
+
+class Journal:
+    """One journal file. Every method is one durable transaction."""
+
+    def __init__(self, path: str | Path, *, wall: Callable[[], float] = time.time) -> None:
+        self.path = str(path)
+        self._wall = wall
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot use the journal {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # ----- reading -----
+
+    def current(self) -> JournalGame | None:
+        """The game in progress: the latest game without a result."""
+        row = self._db.execute(
+            "SELECT id FROM games WHERE result IS NULL ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else self.game(int(row[0]))
+
+    def game(self, game_id: int) -> JournalGame | None:
+        row = self._db.execute(
+            "SELECT id, start_fen, chess960, variant, mode, started_at, result, reason"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        moves = tuple(
+            JournalMove(int(ply), str(uci), int(t_ms), float(at))
+            for ply, uci, t_ms, at in self._db.execute(
+                "SELECT ply, uci, t_ms, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            )
+        )
+        return JournalGame(
+            int(row[0]), str(row[1]), bool(row[2]), str(row[3]), str(row[4]), float(row[5]),
+            moves, row[6], row[7],
+        )  # fmt: skip
+
+    def finished_games(self) -> list[JournalGame]:
+        ids = [
+            int(r[0])
+            for r in self._db.execute("SELECT id FROM games WHERE result IS NOT NULL ORDER BY id")
+        ]
+        return [g for g in map(self.game, ids) if g is not None]
+
+    # ----- writing -----
+
+    def start_game(self, start_fen: str, *, chess960: bool, variant: str, mode: str) -> int:
+        """A new game; one still in progress is closed as unfinished (`*`, abandoned)."""
+        now = self._wall()
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE games SET result = '*', reason = 'abandoned', finished_at = ?"
+                " WHERE result IS NULL",
+                (now,),
+            )
+            cursor = db.execute(
+                "INSERT INTO games (start_fen, chess960, variant, mode, started_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (start_fen, int(chess960), variant, mode, now),
+            )
+        return int(cursor.lastrowid or 0)
+
+    def append_move(self, game_id: int, ply: int, uci: str, t_ms: int) -> None:
+        """Record move number `ply`. Recording the same move again changes nothing; a
+        different move at a ply already taken replaces it and everything after it."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT uci FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply)
+            ).fetchone()
+            if row is not None and row[0] == uci:
+                return
+            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            db.execute(
+                "INSERT INTO moves (game_id, ply, uci, t_ms, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, ply, uci, t_ms, self._wall()),
+            )
+
+    def take_back(self, game_id: int, ply: int) -> None:
+        """Forget move `ply` and any after it."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+
+    def set_mode(self, game_id: int, mode: str) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE games SET mode = ? WHERE id = ?", (mode, game_id))
+
+    def finish(self, game_id: int, result: str, reason: str) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE games SET result = ?, reason = ?, finished_at = ? WHERE id = ?",
+                (result, reason, self._wall(), game_id),
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db, self.path)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an error; SQLite errors as JournalError."""
+
+    def __init__(self, db: sqlite3.Connection, path: str) -> None:
+        self._db = db
+        self._path = path
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise JournalError(f"the journal {self._path} cannot be written: {exc}") from None
+        return self._db
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if exc_type is None:
+            try:
+                self._db.execute("COMMIT")
+                return
+            except sqlite3.Error as error:
+                self._db.execute("ROLLBACK")
+                raise JournalError(f"the journal {self._path} cannot be written: {error}") from None
+        self._db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise JournalError(f"the journal {self._path} cannot be written: {exc}") from None

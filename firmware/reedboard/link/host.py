@@ -1,0 +1,109 @@
+"""The host's end of the link: a pure state machine, the mirror of `BoardEndpoint`.
+
+It hands out the board's messages in sequence order, each exactly once. A gap in the
+numbers (a frame lost or corrupted on the way) or a keep-alive naming a number not seen
+yet makes it ask the board for everything after the last number it has (`resend`),
+again after `retry_ms` while the gap stays open. A `state` message carries the whole
+game, so it is taken whatever came before it. Time comes in as arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reedboard.link.frame import FrameDecoder, encode_frame
+from reedboard.link.messages import PROTOCOL_VERSION
+
+DEFAULT_RETRY_MS = 300
+
+
+class HostEndpoint:
+    def __init__(self, *, client: str = "reedboard-host", retry_ms: int = DEFAULT_RETRY_MS) -> None:
+        self.client = client
+        self.retry_ms = retry_ms
+        self.decoder = FrameDecoder()
+        self.session: str | None = None
+        self.last_seq = 0
+        self.highest_seen = 0
+        self._asked_at: int | None = None  # when the open gap was last asked for
+        self._next_id = 1
+        self._outbox = bytearray()
+
+    @property
+    def bad_frames(self) -> int:
+        return self.decoder.bad_frames
+
+    @property
+    def in_gap(self) -> bool:
+        return self.highest_seen > self.last_seq
+
+    # ----- out -----
+
+    def hello(self) -> int:
+        return self.request("hello", protocol=PROTOCOL_VERSION, client=self.client)
+
+    def request(self, kind: str, **fields: Any) -> int:
+        """Queue a command; returns its id (retry with `request_again`)."""
+        command_id = self._next_id
+        self._next_id += 1
+        self.request_again(command_id, kind, **fields)
+        return command_id
+
+    def request_again(self, command_id: int, kind: str, **fields: Any) -> None:
+        """The same command once more: the board carries out an id only once."""
+        self._outbox += encode_frame({"type": kind, "id": command_id, **fields})
+
+    def data_to_send(self) -> bytes:
+        data = bytes(self._outbox)
+        self._outbox.clear()
+        return data
+
+    # ----- in -----
+
+    def receive_data(self, data: bytes, now_ms: int) -> list[dict[str, Any]]:
+        delivered: list[dict[str, Any]] = []
+        for message in self.decoder.feed(data):
+            seq = message.get("seq")
+            if isinstance(seq, bool) or not isinstance(seq, int):
+                continue  # every board message is numbered; this one cannot be placed
+            kind = message["type"]
+            if kind == "hello" and message.get("session") != self.session:
+                # The board started afresh (or this is the first contact): numbering
+                # starts from here; whatever came before belongs to another session.
+                self.session = str(message.get("session"))
+                self.last_seq = self.highest_seen = seq
+                self._asked_at = None
+                delivered.append(message)
+                continue
+            if self.session is None:
+                continue  # before the handshake nothing can be placed in order
+            if kind == "alive":
+                self._saw(seq, now_ms)
+                continue
+            if seq <= self.last_seq:
+                continue  # a repeat: already delivered
+            if seq == self.last_seq + 1 or kind == "state":
+                self.last_seq = seq
+                self.highest_seen = max(self.highest_seen, seq)
+                if not self.in_gap:
+                    self._asked_at = None
+                delivered.append(message)
+                continue
+            self._saw(seq, now_ms)
+        return delivered
+
+    def tick(self, now_ms: int) -> None:
+        """Time passes: ask again for a gap that is still open."""
+        if self.in_gap and (self._asked_at is None or now_ms - self._asked_at >= self.retry_ms):
+            self._ask(now_ms)
+
+    def _saw(self, seq: int, now_ms: int) -> None:
+        self.highest_seen = max(self.highest_seen, seq)
+        if self.in_gap and self._asked_at is None:
+            self._ask(now_ms)
+
+    def _ask(self, now_ms: int) -> None:
+        self._asked_at = now_ms
+        self._outbox += encode_frame(
+            {"type": "resend", "after": self.last_seq, "session": self.session}
+        )

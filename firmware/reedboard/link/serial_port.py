@@ -1,0 +1,109 @@
+"""The serial transport: pyserial's `serial_for_url`, so a device (`/dev/ttyGS0`,
+`/dev/serial0`, `/dev/ttyACM0`), a pty path, `loop://` or `spy://...` all work alike.
+Errors come out as `LinkError` with one line that says what to do."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from types import TracebackType
+from typing import Any
+
+import serial
+from serial.tools import list_ports
+
+from reedboard.errors import LinkError
+
+DEFAULT_BAUD = 115200
+
+
+def open_port(url: str, *, baud: int = DEFAULT_BAUD, exclusive: bool = True) -> SerialPort:
+    """Open a serial port by path or URL, refusing one another program holds."""
+    kwargs: dict[str, Any] = {"baudrate": baud, "timeout": 0, "write_timeout": 0.5}
+    if "://" not in url:
+        if not os.path.exists(url):
+            raise LinkError(f"no serial port {url}")
+        kwargs["exclusive"] = exclusive
+    try:
+        return SerialPort(serial.serial_for_url(url, **kwargs))
+    except serial.SerialException as exc:
+        text = str(exc)
+        if "lock" in text or "busy" in text.lower():
+            raise LinkError(f"serial port {url} is busy: another program has it open") from None
+        raise LinkError(f"cannot open serial port {url}: {_reason(exc)}") from None
+    except (OSError, ValueError) as exc:
+        raise LinkError(f"cannot open serial port {url}: {_reason(exc)}") from None
+
+
+def find_ports() -> list[str]:
+    """Serial devices that may be a board, likeliest first: USB serial (a Pi in gadget
+    mode shows up as ttyACM), then the rest."""
+    ports = [port.device for port in list_ports.comports()]
+    return sorted(ports, key=lambda device: ("ACM" not in device, "USB" not in device, device))
+
+
+def _reason(exc: BaseException) -> str:
+    errno_text = getattr(exc, "strerror", None)
+    return str(errno_text or exc).splitlines()[0] if str(errno_text or exc) else type(exc).__name__
+
+
+class SerialPort:
+    """A byte pipe over an open pyserial port: never blocks unless asked to wait."""
+
+    def __init__(self, port: Any) -> None:
+        self._port = port
+
+    def read(self, wait_s: float = 0.0) -> bytes:
+        """What has arrived; with `wait_s`, wait up to that long for the first byte.
+        A peer that has gone (a closed pty, an unplugged cable) is a `LinkError`."""
+        try:
+            waiting = self._port.in_waiting
+            if waiting:
+                return bytes(self._port.read(waiting))
+            if wait_s <= 0:
+                return b""
+            self._port.timeout = wait_s
+            try:
+                first = bytes(self._port.read(1))
+            finally:
+                self._port.timeout = 0
+            if first and self._port.in_waiting:
+                first += bytes(self._port.read(self._port.in_waiting))
+            return first
+        except (serial.SerialException, OSError) as exc:
+            raise LinkError(f"the serial link failed: {_reason(exc)}") from None
+
+    def write(self, data: bytes) -> None:
+        if not data:
+            return
+        try:
+            self._port.write(data)
+            self._port.flush()
+        except serial.SerialTimeoutException:
+            # Nobody reads at the other end (no host yet): the frames are dropped, and a
+            # host that connects later asks for what it missed.
+            self._port.reset_output_buffer()
+        except (serial.SerialException, OSError) as exc:
+            raise LinkError(f"the serial link failed: {_reason(exc)}") from None
+
+    def fileno(self) -> int | None:
+        try:
+            fd = self._port.fileno()
+        except (AttributeError, serial.SerialException, OSError):
+            return None
+        return fd if isinstance(fd, int) else None
+
+    def close(self) -> None:
+        with contextlib.suppress(serial.SerialException, OSError):
+            self._port.close()
+
+    def __enter__(self) -> SerialPort:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

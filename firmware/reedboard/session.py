@@ -1,0 +1,255 @@
+"""The board's game logic between the sensors, the host and the journal: the debouncer and
+the arbiter, driven by scans, plus what the host may ask (a new game, the mode, a
+promotion piece, a takeback, a move to show, a draw, a resignation). Pure: time comes in as
+arguments and the answers go out as values; `app.py` does the I/O.
+
+Some host commands need more than the arbiter offers; they are built here from its public
+parts. A takeback (or a resumed game) is a fresh `Arbiter` on the shortened game with the
+sensors as they are, so a board that no longer matches is reported as a mismatch and the
+lights guide the players back. A resignation or a draw by agreement or claim is recorded
+here, and later moves are not reported until a new game starts.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from reedboard.arbiter.arbiter import (
+    DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_SETTLE_MS,
+    Arbiter,
+    Mode,
+)
+from reedboard.arbiter.effects import Effect, GameOver, MoveMade, NewGame, TakenBack, square_list
+from reedboard.errors import InvalidInputError
+from reedboard.link.messages import Command
+from reedboard.rules.chess960 import random_chess960_number
+from reedboard.rules.fen import STARTING_FEN
+from reedboard.rules.game import Game
+from reedboard.rules.pieces import piece_type_from_symbol
+from reedboard.rules.position import Position
+from reedboard.rules.san import san
+from reedboard.rules.squares import Bitboard
+from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    mode: Mode = "casual"
+    settle_ms: int = DEFAULT_SETTLE_MS
+    castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
+    hold_ms: int = DEFAULT_HOLD_MS
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a host command gives: the reply (`ack`, `error` or `state`) and its fields,
+    and any effects it caused (a new game, a takeback, a game over)."""
+
+    kind: str
+    fields: dict[str, Any]
+    effects: tuple[Effect, ...] = ()
+
+
+def variant_of(game: Game) -> str:
+    if game.chess960:
+        return "chess960"
+    return "standard" if game.start.fen() == STARTING_FEN else "fen"
+
+
+class BoardSession:
+    def __init__(
+        self,
+        game: Game,
+        occupancy: Bitboard,
+        settings: Settings | None = None,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
+        """`occupancy` is the first scan: a resumed game whose position the board does not
+        show comes out as a mismatch at the first tick, and the lights show what to fix."""
+        self.settings = settings or Settings()
+        self.rng = rng or random.Random()
+        self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
+        self.arbiter = self._arbiter(game, occupancy)
+        self.ended: GameOver | None = None  # a resignation or an agreed or claimed draw
+
+    def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
+        s = self.settings
+        return Arbiter(
+            game,
+            mode=s.mode,
+            settle_ms=s.settle_ms,
+            castle_wait_ms=s.castle_wait_ms,
+            occupancy=occupancy,
+        )
+
+    @property
+    def game(self) -> Game:
+        return self.arbiter.game
+
+    # ----- the sensors and time -----
+
+    def scan(self, occupancy: Bitboard, now_ms: int) -> list[Effect]:
+        """One full scan taken at `now_ms`."""
+        effects: list[Effect] = []
+        for change in self.debouncer.feed(occupancy, now_ms):
+            effects += self.arbiter.feed(change, now_ms)
+        if not self.debouncer.busy:
+            effects += self.arbiter.tick(now_ms)
+        return self._filter(effects)
+
+    def next_deadline(self) -> int | None:
+        """When a scan may decide something even if nothing changes."""
+        due = self.debouncer.next_deadline()
+        if due is None and not self.debouncer.busy:
+            due = self.arbiter.next_deadline()
+        return due
+
+    def _filter(self, effects: list[Effect]) -> list[Effect]:
+        if self.ended is None:
+            return effects
+        kept: list[Effect] = []
+        for effect in effects:
+            if isinstance(effect, NewGame):
+                self.ended = None
+            if self.ended is None or not isinstance(effect, MoveMade | TakenBack | GameOver):
+                kept.append(effect)
+        return kept
+
+    # ----- the host -----
+
+    def command(self, command: Command, now_ms: int) -> Answer:
+        """Carry out a host command (not hello, resend, led_test: those are the app's)."""
+        handler = getattr(self, f"_do_{command.kind}", None)
+        if handler is None:
+            return Answer(
+                "error", {"code": "unsupported", "message": f"{command.kind} is not handled here"}
+            )
+        try:
+            answer: Answer = handler(command.args, now_ms)
+        except InvalidInputError as error:
+            return Answer("error", {"code": "refused", "message": str(error)})
+        return answer
+
+    def _do_state(self, _args: dict[str, Any], _now: int) -> Answer:
+        return Answer("state", self.state())
+
+    def _do_new_game(self, args: dict[str, Any], now: int) -> Answer:
+        if args["fen"] is not None:
+            fen = args["fen"]
+            game = Game(Position.from_fen(fen, chess960=args["variant"] == "chess960"))
+        elif args["variant"] == "chess960":
+            number = args["number"]
+            if number is None:
+                number = random_chess960_number(self.rng)
+            game = Game(Position.chess960_start(number))
+        else:
+            game = Game()
+        if game.is_game_over():
+            raise InvalidInputError("the game would be over before it starts")
+        self.ended = None
+        effects = self.arbiter.start_game(game, now)
+        return Answer("ack", {"fen": game.start.fen()}, tuple(effects))
+
+    def _do_mode(self, args: dict[str, Any], _now: int) -> Answer:
+        mode: Mode = args["mode"]
+        self.settings = replace(self.settings, mode=mode)
+        self.arbiter.mode = mode
+        return Answer("ack", {"mode": mode})
+
+    def _do_promotion(self, args: dict[str, Any], now: int) -> Answer:
+        effects = self.arbiter.choose_promotion(piece_type_from_symbol(args["piece"]), now)
+        return Answer("ack", {"piece": args["piece"]}, tuple(effects))
+
+    def _do_takeback(self, _args: dict[str, Any], now: int) -> Answer:
+        game = self.game.copy()
+        if not len(game) or self.ended is not None:
+            raise InvalidInputError("there is no move to take back")
+        before = game.positions[-2]
+        uci = before.uci(game.pop())
+        self.arbiter = self._arbiter(game, self.debouncer.occupancy)
+        effect = TakenBack(now, uci, game.position.fen())
+        return Answer("ack", {"uci": uci}, (effect,))
+
+    def _do_show(self, args: dict[str, Any], _now: int) -> Answer:
+        if args["uci"] is None:
+            self.arbiter.show_move(None)
+            return Answer("ack", {"uci": None})
+        move = self.game.position.parse_uci(args["uci"])
+        self.arbiter.show_move(move)
+        return Answer("ack", {"uci": args["uci"]})
+
+    def _do_draw(self, args: dict[str, Any], now: int) -> Answer:
+        self._refuse_if_over()
+        if args["agreed"]:
+            over = GameOver(now, "1/2-1/2", "agreement")
+        else:
+            claim = self.game.claimable_draw()
+            if claim is None:
+                raise InvalidInputError("no draw can be claimed in this position")
+            over = GameOver(now, claim.result, claim.reason)
+        self.ended = over
+        return Answer("ack", {"result": over.result, "reason": over.reason}, (over,))
+
+    def _do_resign(self, args: dict[str, Any], now: int) -> Answer:
+        self._refuse_if_over()
+        white = self.game.position.turn if args["color"] is None else args["color"] == "white"
+        over = GameOver(now, "0-1" if white else "1-0", "resignation")
+        self.ended = over
+        return Answer("ack", {"result": over.result, "reason": over.reason}, (over,))
+
+    def _do_settings(self, args: dict[str, Any], _now: int) -> Answer:
+        self.settings = replace(self.settings, **args)
+        if "settle_ms" in args:
+            self.arbiter.settle_ms = args["settle_ms"]
+        self.arbiter.castle_wait_ms = max(self.settings.castle_wait_ms, self.arbiter.settle_ms)
+        s = self.settings
+        return Answer(
+            "ack",
+            {"mode": s.mode, "settle_ms": s.settle_ms, "castle_wait_ms": s.castle_wait_ms},
+        )
+
+    def _refuse_if_over(self) -> None:
+        if self.ended is not None or self.game.is_game_over():
+            raise InvalidInputError("the game is already over")
+
+    # ----- the whole state -----
+
+    def result(self) -> tuple[str, str] | None:
+        if self.ended is not None:
+            return self.ended.result, self.ended.reason
+        outcome = self.game.outcome()
+        return None if outcome is None else (outcome.result, outcome.reason)
+
+    def state(self) -> dict[str, Any]:
+        game = self.game
+        view = self.arbiter.view()
+        sans, ucis = [], []
+        for before, move in zip(game.positions, game.moves, strict=False):
+            sans.append(san(before, move))
+            ucis.append(before.uci(move))
+        result = self.result()
+        return {
+            "variant": variant_of(game),
+            "chess960": game.chess960,
+            "start_fen": game.start.fen(),
+            "fen": game.position.fen(),
+            "moves": ucis,
+            "san": sans,
+            "mode": self.settings.mode,
+            "occupancy": f"{self.debouncer.occupancy:016x}",
+            "lifted": square_list(view.lifted),
+            "missing": square_list(view.missing),
+            "extra": square_list(view.extra),
+            "hint": _squares(view.hint),
+            "last_move": _squares(view.last_move),
+            "result": result[0] if result else None,
+            "reason": result[1] if result else None,
+        }
+
+
+def _squares(pair: tuple[int, int] | None) -> list[str] | None:
+    return None if pair is None else square_list(1 << pair[0]) + square_list(1 << pair[1])
