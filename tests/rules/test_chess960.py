@@ -1,0 +1,69 @@
+"""Chess960 start positions by Scharnagl number (Guidelines II.2 of the FIDE Laws)."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+from reedboard.rules import BISHOP, KING, KNIGHT, QUEEN, ROOK, Position, back_rank, chess960_number
+from reedboard.rules.chess960 import chess960_fen, random_chess960_number
+from reedboard.rules.pieces import PIECE_SYMBOLS
+
+
+def _letters(number: int) -> str:
+    return "".join(PIECE_SYMBOLS[t] for t in back_rank(number))
+
+
+def test_every_number_round_trips() -> None:
+    for number in range(960):
+        assert chess960_number(back_rank(number)) == number
+        assert chess960_number(list(back_rank(number))) == number
+
+
+def test_all_960_are_distinct() -> None:
+    assert len({back_rank(number) for number in range(960)}) == 960
+
+
+@pytest.mark.parametrize(
+    ("number", "letters"),
+    [
+        pytest.param(518, "rnbqkbnr", id="518-standard"),
+        pytest.param(0, "bbqnnrkr", id="0"),
+        pytest.param(1, "bqnbnrkr", id="1"),
+        pytest.param(959, "rkrnnqbb", id="959"),
+    ],
+)
+def test_known_positions(number: int, letters: str) -> None:
+    assert _letters(number) == letters
+
+
+def test_agrees_with_python_chess() -> None:
+    for number in range(960):
+        board = chess.Board.from_chess960_pos(number)
+        assert chess960_fen(number) == board.shredder_fen(), number
+
+
+def test_every_start_obeys_ii_2_1() -> None:
+    for number in range(960):
+        rank = back_rank(number)
+        assert sorted(rank) == sorted((ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK))
+        bishops = [f for f in range(8) if rank[f] == BISHOP]
+        assert bishops[0] % 2 != bishops[1] % 2, number  # II.2.1.2 opposite colours
+        rooks = [f for f in range(8) if rank[f] == ROOK]
+        assert rooks[0] < rank.index(KING) < rooks[1], number  # II.2.1.1 king between rooks
+
+
+def test_start_position_mirrors_and_has_rights() -> None:
+    position = Position.chess960_start(0)
+    assert position.chess960
+    assert position.fen() == "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+    assert position.fen(shredder=True).split()[2] == "HFhf"
+    assert Position.chess960_start(518).board_fen() == Position.standard().board_fen()
+
+
+def test_random_number_is_in_range_and_reproducible() -> None:
+    numbers = [random_chess960_number(random.Random(seed)) for seed in range(200)]
+    assert all(0 <= n <= 959 for n in numbers)
+    assert len(set(numbers)) > 100
+    assert numbers == [random_chess960_number(random.Random(seed)) for seed in range(200)]
