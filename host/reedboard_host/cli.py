@@ -1,12 +1,34 @@
-"""The `reedboard-host` command: the PC side of a reedboard."""
+"""The `reedboard-host` command: the PC side of a reedboard.
+
+    reedboard-host record --port URL --out FILE      every game to a PGN file, as it is played
+    reedboard-host watch [--port P]                  the live board in the terminal
+    reedboard-host play --engine stockfish [--level N] [--color white|black]
+    reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show,
+                                                     draw, resign, led-test, settings, state
+    reedboard-host ports                             serial ports that may be a board
+
+Without --port the first USB serial port found is used. Errors are one line on stderr:
+exit status 1 for a board or link problem, 2 for bad arguments.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from reedboard import __version__
+from reedboard.errors import ReedboardError
+from reedboard.link.serial_port import find_ports
+
+from reedboard_host.board_text import board_text, effect_line
+from reedboard_host.connection import BoardConnection, HostError, choose_port
+from reedboard_host.follow import Follower
+from reedboard_host.mirror import GameMirror
+from reedboard_host.pgn_file import PgnFile
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,7 +36,44 @@ def build_parser() -> argparse.ArgumentParser:
         prog="reedboard-host", description="The PC side of a reedboard electronic chessboard."
     )
     parser.add_argument("--version", action="version", version=f"reedboard-host {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help_: str, run: Callable[[argparse.Namespace], int]) -> Any:
+        p = sub.add_parser(name, help=help_, description=help_)
+        p.add_argument("--port", metavar="URL", help="the board's serial port, pty or URL")
+        p.set_defaults(run=run)
+        return p
+
+    p = command("record", "append every game to a PGN file, flushed after every move", _record)
+    p.add_argument("--out", required=True, metavar="FILE", help="the PGN file")
+    command("watch", "show the live board and its effects as they come", _watch)
+    command("state", "print the board's whole state as JSON", _state)
+    command("ports", "list the serial ports that may be a board", _ports)
+    p = command("new", "start a new game on the board", _new)
+    p.add_argument("--chess960", nargs="?", const=-1, type=int, metavar="N",
+                   help="Chess960: start position N (0..959), random without N")  # fmt: skip
+    p.add_argument("--fen", help="start from this position")
+    p = command("mode", "set the touch-move rules", _simple("mode", "mode"))
+    p.add_argument("mode", choices=("casual", "strict"))
+    p = command("promote", "the piece for the next promotion", _simple("promotion", "piece"))
+    p.add_argument("piece", choices=("q", "r", "b", "n"))
+    command("takeback", "take back the last move", _simple("takeback"))
+    p = command("show", "show a move on the LEDs for the player to carry out", _show)
+    p.add_argument("uci", nargs="?", help="the move in UCI (none: clear)")
+    p = command("draw", "end the game drawn (claimed, or agreed with --agreed)", _draw)
+    p.add_argument("--agreed", action="store_true", help="the players agreed a draw")
+    p = command("resign", "resign the game (the side to move, unless --color)", _resign)
+    p.add_argument("--color", choices=("white", "black"))
+    command("led-test", "light every LED in turn", _simple("led_test"))
+    p = command("settings", "show or change the board's settings", _settings)
+    p.add_argument("--settle-ms", type=int, metavar="N")
+    p.add_argument("--castle-wait-ms", type=int, metavar="N")
+    p = command("play", "play against a UCI engine on the board", _play)
+    p.add_argument("--engine", default="stockfish", help="the engine's program")
+    p.add_argument("--level", type=int, default=5, metavar="N", help="skill level 0..20")
+    p.add_argument("--color", choices=("white", "black"), default="white", help="your colour")
+    p.add_argument("--out", metavar="FILE", help="also record the game to this PGN file")
+    p.add_argument("--movetime-ms", type=int, default=500, metavar="N", help="engine think time")
     return parser
 
 
@@ -24,7 +83,167 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    try:
+        result: int = args.run(args)
+        return result
+    except (ReedboardError, OSError) as error:
+        print(f"reedboard-host {args.command}: {error}", file=sys.stderr)
+        return 1
+
+
+def _stop_flag() -> Callable[[], bool]:
+    stopping: list[bool] = []
+
+    def stop(_signum: int, _frame: object) -> None:
+        stopping.append(True)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    return lambda: bool(stopping)
+
+
+def _log(text: str) -> None:
+    print(f"reedboard-host: {text}", file=sys.stderr, flush=True)
+
+
+def _record(args: argparse.Namespace) -> int:
+    stop = _stop_flag()
+    try:
+        out = PgnFile(args.out)
+    except OSError as error:
+        raise HostError(f"cannot write {args.out}: {error.strerror or error}") from None
+    follower = Follower(choose_port(args.port), on_change=out.update, log=_log)
+    try:
+        follower.connect()
+        out.update(follower.mirror)
+        follower.run(stop)
+    finally:
+        out.update(follower.mirror)
+        out.close()
+        follower.connection.close()
     return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    stop = _stop_flag()
+    recent: list[str] = []
+    state: dict[str, Any] = {}
+
+    def draw(mirror: GameMirror) -> None:
+        if mirror.current is None:
+            return
+        sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
+        current = mirror.current
+        sys.stdout.write(board_text(current.game, state) + "\n\n")
+        if current.result:
+            sys.stdout.write(f"result {current.result} ({current.reason})\n")
+        sys.stdout.write("\n".join(recent[-10:]) + "\n")
+        sys.stdout.flush()
+
+    def message(m: dict[str, Any]) -> None:
+        if m["type"] == "state":
+            state.update(m)
+        elif m["type"] == "effect":
+            recent.append(effect_line(m))
+            if m["event"] == "touch":
+                state.setdefault("lifted", [])
+                state["lifted"] = [*state["lifted"], m["square"]]
+            elif m["event"] in ("move", "restored", "new_game", "takeback"):
+                state.update(lifted=[], missing=[], extra=[])
+            elif m["event"] == "illegal":
+                state.update(missing=m["missing"], extra=m["extra"])
+        draw(follower.mirror)
+
+    follower = Follower(choose_port(args.port), on_message=message, log=_log)
+    try:
+        follower.connect()
+        follower.run(stop)
+    finally:
+        follower.connection.close()
+    return 0
+
+
+def _connected(args: argparse.Namespace) -> BoardConnection:
+    connection = BoardConnection(choose_port(args.port))
+    connection.open()
+    return connection
+
+
+def _ask(args: argparse.Namespace, kind: str, **fields: Any) -> dict[str, Any]:
+    connection = _connected(args)
+    try:
+        return connection.request(kind, **fields)
+    finally:
+        connection.close()
+
+
+def _print_reply(reply: dict[str, Any]) -> None:
+    shown = {k: v for k, v in reply.items() if k not in ("type", "seq", "id")}
+    print(json.dumps(shown))
+
+
+def _state(args: argparse.Namespace) -> int:
+    _print_reply(_ask(args, "state"))
+    return 0
+
+
+def _ports(_args: argparse.Namespace) -> int:
+    for device in find_ports():
+        print(device)
+    return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    fields: dict[str, Any] = {"variant": "standard"}
+    if args.chess960 is not None:
+        fields["variant"] = "chess960"
+        if args.chess960 >= 0:
+            fields["number"] = args.chess960
+    if args.fen:
+        fields["fen"] = args.fen
+    _print_reply(_ask(args, "new_game", **fields))
+    return 0
+
+
+def _simple(kind: str, argument: str | None = None) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        fields = {argument: getattr(args, argument)} if argument else {}
+        _print_reply(_ask(args, kind, **fields))
+        return 0
+
+    return run
+
+
+def _show(args: argparse.Namespace) -> int:
+    _print_reply(_ask(args, "show", uci=args.uci))
+    return 0
+
+
+def _draw(args: argparse.Namespace) -> int:
+    _print_reply(_ask(args, "draw", agreed=args.agreed))
+    return 0
+
+
+def _resign(args: argparse.Namespace) -> int:
+    fields = {"color": args.color} if args.color else {}
+    _print_reply(_ask(args, "resign", **fields))
+    return 0
+
+
+def _settings(args: argparse.Namespace) -> int:
+    fields = {}
+    if args.settle_ms is not None:
+        fields["settle_ms"] = args.settle_ms
+    if args.castle_wait_ms is not None:
+        fields["castle_wait_ms"] = args.castle_wait_ms
+    _print_reply(_ask(args, "settings", **fields))
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from reedboard_host.play import play
+
+    return play(args, stop=_stop_flag(), log=_log)
 
 
 if __name__ == "__main__":

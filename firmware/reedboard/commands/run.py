@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 from reedboard.app import App, Identity, LinkPort
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
+from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Mode
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
@@ -84,9 +84,10 @@ def _run(args: argparse.Namespace) -> int:
     if script is None and args.until_done:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
-    mode = args.mode or (script.mode if script and script.mode else None)
-    if mode is None:
-        mode = config.arbiter.mode if args.config else "casual"
+    chosen = args.mode or (script.mode if script and script.mode else None)
+    if chosen is None:
+        chosen = config.arbiter.mode if args.config else "casual"
+    mode: Mode = "strict" if chosen == "strict" else "casual"
     settle = args.settle_ms or (config.arbiter.settle_ms if args.config else DEFAULT_SETTLE_MS)
     settings = Settings(mode=mode, settle_ms=settle, hold_ms=config.debounce.hold_ms)
 

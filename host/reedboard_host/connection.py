@@ -1,0 +1,131 @@
+"""The host's connection to a board: a serial port, the host end of the link protocol, the
+handshake, and commands that are retried until the board answers. All waiting happens here;
+the protocol itself (`reedboard.link.host`) is pure."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from reedboard.errors import LinkError, ReedboardError
+from reedboard.link.host import HostEndpoint
+from reedboard.link.messages import PROTOCOL_VERSION
+from reedboard.link.serial_port import SerialPort, find_ports, open_port
+
+HANDSHAKE_S = 3.0
+REPLY_S = 1.0
+ATTEMPTS = 4
+
+
+class HostError(ReedboardError, RuntimeError):
+    """Something the user must hear about in one line: no board, a refused command."""
+
+
+def choose_port(port: str | None) -> str:
+    if port:
+        return port
+    found = find_ports()
+    if not found:
+        raise HostError("no serial port found: connect the board or give --port")
+    return found[0]
+
+
+class BoardConnection:
+    def __init__(
+        self,
+        url: str,
+        *,
+        client: str = "reedboard-host",
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.url = url
+        self.endpoint = HostEndpoint(client=client)
+        self.on_message = on_message
+        self.hello: dict[str, Any] | None = None
+        self._monotonic = monotonic
+        self._port: SerialPort | None = None
+        self._replies: dict[int, dict[str, Any]] = {}
+
+    def now_ms(self) -> int:
+        return int(self._monotonic() * 1000)
+
+    # ----- connecting -----
+
+    def open(self, timeout_s: float = HANDSHAKE_S) -> dict[str, Any]:
+        """Open the port and shake hands; returns the board's hello."""
+        self._port = open_port(self.url)
+        return self.handshake(timeout_s)
+
+    def handshake(self, timeout_s: float = HANDSHAKE_S) -> dict[str, Any]:
+        self.hello = None
+        deadline = self._monotonic() + timeout_s
+        while self.hello is None:
+            self.endpoint.hello()
+            self._pump(min(0.5, max(0.0, deadline - self._monotonic())))
+            if self.hello is None and self._monotonic() >= deadline:
+                if self.endpoint.bad_frames:
+                    raise HostError(
+                        f"{self.url} does not speak the reedboard protocol "
+                        f"({self.endpoint.bad_frames} unreadable frames)"
+                    )
+                raise HostError(f"no reedboard answers on {self.url} (is `reedboard run` on?)")
+        version = self.hello.get("protocol")
+        if version != PROTOCOL_VERSION:
+            raise HostError(
+                f"the board on {self.url} speaks protocol version {version}; "
+                f"this reedboard-host speaks version {PROTOCOL_VERSION}: update the older one"
+            )
+        return self.hello
+
+    def close(self) -> None:
+        if self._port is not None:
+            self._port.close()
+            self._port = None
+
+    # ----- traffic -----
+
+    def poll(self, wait_s: float = 0.0) -> None:
+        """Read what has come (waiting up to `wait_s` for it) and hand each board
+        message to `on_message`, in order."""
+        self._pump(wait_s)
+
+    def request(self, kind: str, timeout_s: float = REPLY_S, **fields: Any) -> dict[str, Any]:
+        """Send a command and wait for its reply (retried: the board carries out each
+        command once however often it arrives). An `error` reply raises `HostError`."""
+        command_id = self.endpoint.request(kind, **fields)
+        for attempt in range(ATTEMPTS):
+            if attempt:
+                self.endpoint.request_again(command_id, kind, **fields)
+            deadline = self._monotonic() + timeout_s
+            while command_id not in self._replies:
+                left = deadline - self._monotonic()
+                if left <= 0:
+                    break
+                self._pump(min(left, 0.1))
+            reply = self._replies.pop(command_id, None)
+            if reply is not None:
+                if reply["type"] == "error":
+                    raise HostError(f"the board refused {kind}: {reply.get('message')}")
+                return reply
+        raise HostError(f"the board did not answer {kind} on {self.url}")
+
+    def _pump(self, wait_s: float) -> None:
+        if self._port is None:
+            raise LinkError(f"{self.url} is not open")
+        self._port.write(self.endpoint.data_to_send())
+        data = self._port.read(wait_s)
+        messages = self.endpoint.receive_data(data, self.now_ms())
+        self.endpoint.tick(self.now_ms())
+        self._port.write(self.endpoint.data_to_send())
+        for message in messages:
+            if message["type"] == "hello":
+                self.hello = message
+            command_id = message.get("id")
+            if message["type"] in ("ack", "error", "state", "hello") and isinstance(
+                command_id, int
+            ):
+                self._replies[command_id] = message
+            if self.on_message is not None:
+                self.on_message(message)

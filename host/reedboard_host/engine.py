@@ -1,0 +1,119 @@
+"""A UCI engine (Stockfish from the OS packages, or any other) as a child process.
+
+Every wait has a deadline and an engine that exits is noticed at once (a reader thread
+turns its output into a queue that ends with None), so a hung or crashed engine becomes
+one clear `EngineError`, never a hung host."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import threading
+
+from reedboard.errors import ReedboardError
+
+START_S = 10.0
+EXTRA_S = 5.0  # on top of the think time, before an engine counts as hung
+
+
+class EngineError(ReedboardError, RuntimeError):
+    """The engine cannot be found, does not answer, or stopped."""
+
+
+def find_engine(name: str) -> str:
+    """The engine's program: a path, a name on PATH, or a game in /usr/games (where
+    Debian's stockfish package installs it)."""
+    if os.sep in name and os.access(name, os.X_OK):
+        return name
+    found = shutil.which(name) or shutil.which(name, path="/usr/games")
+    if found is None:
+        raise EngineError(f"engine {name!r} not found (install it: apt-get install stockfish)")
+    return found
+
+
+class UciEngine:
+    def __init__(self, name: str = "stockfish") -> None:
+        self.name = name
+        self.path = find_engine(name)
+        try:
+            self._process = subprocess.Popen(
+                [self.path],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as error:
+            raise EngineError(f"cannot start {self.path}: {error.strerror or error}") from None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        for line in self._process.stdout:
+            self._lines.put(line.strip())
+        self._lines.put(None)
+
+    def send(self, line: str) -> None:
+        try:
+            assert self._process.stdin is not None
+            self._process.stdin.write(line + "\n")
+            self._process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._stopped() from None
+
+    def expect(self, prefix: str, timeout_s: float) -> str:
+        """Wait for the first line starting with `prefix`."""
+        while True:
+            try:
+                line = self._lines.get(timeout=timeout_s)
+            except queue.Empty:
+                raise EngineError(
+                    f"the engine {self.name} did not answer within {timeout_s:g} s"
+                ) from None
+            if line is None:
+                raise self._stopped()
+            if line.startswith(prefix):
+                return line
+
+    def _stopped(self) -> EngineError:
+        try:
+            code = self._process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            code = None
+        return EngineError(f"the engine {self.name} stopped (exit status {code})")
+
+    def start(self, *, level: int | None = None, chess960: bool = False) -> None:
+        self.send("uci")
+        self.expect("uciok", START_S)
+        if level is not None:
+            self.send(f"setoption name Skill Level value {max(0, min(20, level))}")
+        if chess960:
+            self.send("setoption name UCI_Chess960 value true")
+        self.ready()
+
+    def ready(self) -> None:
+        self.send("isready")
+        self.expect("readyok", START_S)
+
+    def best_move(self, start_fen: str, moves: list[str], movetime_ms: int) -> str:
+        position = f"position fen {start_fen}" + (" moves " + " ".join(moves) if moves else "")
+        self.send(position)
+        self.send(f"go movetime {movetime_ms}")
+        line = self.expect("bestmove", movetime_ms / 1000 + EXTRA_S)
+        words = line.split()
+        if len(words) < 2 or words[1] in ("(none)", "0000"):
+            raise EngineError(f"the engine {self.name} has no move in this position")
+        return words[1]
+
+    def close(self) -> None:
+        if self._process.poll() is None:
+            try:
+                self.send("quit")
+                self._process.wait(timeout=2)
+            except (EngineError, subprocess.TimeoutExpired):
+                self._process.kill()
+                self._process.wait()

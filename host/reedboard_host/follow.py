@@ -1,0 +1,79 @@
+"""Following a board for as long as the user wants: the connection, the mirror of its
+games, and reconnecting after the link drops (an unplugged cable, a board that restarts).
+After every (re)connection the board's whole state is asked for, so the mirror is the
+board's game whatever was missed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from reedboard.errors import LinkError
+
+from reedboard_host.connection import BoardConnection, HostError
+from reedboard_host.mirror import GameMirror
+
+RECONNECT_S = 0.5
+
+
+class Follower:
+    def __init__(
+        self,
+        url: str,
+        *,
+        on_change: Callable[[GameMirror], None] | None = None,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+        log: Callable[[str], None] = lambda _text: None,
+    ) -> None:
+        self.mirror = GameMirror()
+        self.on_change = on_change
+        self.on_message_hook = on_message
+        self.log = log
+        self.connection = BoardConnection(url, on_message=self._message)
+        self.connected = False
+
+    def _message(self, message: dict[str, Any]) -> None:
+        if self.mirror.apply(message) and self.on_change is not None:
+            self.on_change(self.mirror)
+        if self.on_message_hook is not None:
+            self.on_message_hook(message)
+
+    def connect(self) -> dict[str, Any]:
+        """The first connection: its failure is the user's to hear about."""
+        hello = self.connection.open()
+        self.connected = True
+        self.sync()
+        return hello
+
+    def sync(self) -> None:
+        self.mirror.needs_state = True
+        while self.mirror.needs_state:
+            self.connection.request("state")  # the reply reaches the mirror as a message
+
+    def run(self, stop: Callable[[], bool], wait_s: float = 0.1) -> None:
+        while not stop():
+            try:
+                if not self.connected:
+                    self._reconnect()
+                    continue
+                self.connection.poll(wait_s)
+                if self.mirror.needs_state:
+                    self.sync()
+            except (LinkError, HostError) as error:
+                if self.connected:
+                    self.log(f"lost the board: {error}; reconnecting")
+                self.connection.close()
+                self.connected = False
+                time.sleep(wait_s)
+
+    def _reconnect(self) -> None:
+        try:
+            self.connection.open(timeout_s=1.0)
+        except (LinkError, HostError):
+            self.connection.close()
+            time.sleep(RECONNECT_S)
+            return
+        self.connected = True
+        self.log("connected again")
+        self.sync()
