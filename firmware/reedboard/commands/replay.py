@@ -1,5 +1,6 @@
-"""`reedboard replay SCRIPT [--mode casual|strict] [--settle-ms N]`: an event script
-through the board's debouncer and arbiter, effects out as JSON Lines."""
+"""`reedboard replay SCRIPT [--mode casual|strict] [--settle-ms N] [--lights]`: an event
+script through the board's debouncer and arbiter, effects out as JSON Lines; with
+`--lights`, also what the LEDs show each time it changes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from reedboard.arbiter.effects import effect_json
 from reedboard.errors import ScriptError
-from reedboard.replay.runner import replay_script
+from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
 from reedboard.replay.script import parse_script
 
 
@@ -25,6 +26,11 @@ def register(subparsers: Any) -> None:
         type=int,
         metavar="N",
         help="how long the board must be still before a pending move is decided",
+    )
+    parser.add_argument(
+        "--lights",
+        action="store_true",
+        help="also print what the LEDs show each time it changes",
     )
     parser.set_defaults(run=run)
 
@@ -47,8 +53,17 @@ def run(args: argparse.Namespace) -> int:
     except ScriptError as error:
         print(f"reedboard replay: {args.script}: {error}", file=sys.stderr)
         return 2
-    effects = replay_script(script, mode=args.mode, settle_ms=args.settle_ms)
     out = sys.stdout
+    if args.lights:
+        for item in replay_with_lights(script, mode=args.mode, settle_ms=args.settle_ms):
+            if isinstance(item, LightsChange):
+                line = {"event": item.kind, "t_ms": item.t_ms, **item.to_json()}
+            else:
+                line = effect_json(item)
+            out.write(json.dumps(line) + "\n")
+        out.flush()
+        return 0
+    effects = replay_script(script, mode=args.mode, settle_ms=args.settle_ms)
     for effect in effects:
         out.write(json.dumps(effect_json(effect)) + "\n")
     out.flush()

@@ -1,0 +1,61 @@
+"""The board's WS2812 chain through Adafruit's CircuitPython NeoPixel libraries.
+
+Three drivers, chosen by `[leds] driver`:
+
+- `spi` (default): `adafruit-circuitpython-neopixel-spi` on SPI0 MOSI (GPIO10). Runs
+  without root on every Pi, including the Pi 5, because the bit timing comes from the
+  SPI clock.
+- `pwm`: `adafruit-circuitpython-neopixel` on GPIO18 (PWM/DMA through rpi_ws281x). Pi 4
+  and older only; needs root.
+- `pi5`: `adafruit-circuitpython-neopixel` on GPIO10 with the
+  `adafruit-blinka-raspberry-pi5-neopixel` package, which drives the Pi 5's RP1 PIO.
+
+The libraries (and `board`) are imported here only, inside `open_neopixel_strip`, so this
+module imports on any PC.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reedboard.config import LED_DATA_PIN, LedConfig
+from reedboard.errors import HardwareError
+from reedboard.hal.pixelbuf_strip import PixelBufStrip
+from reedboard.lights.power import DEFAULT_BUDGET_MA
+
+
+def open_neopixel_strip(
+    config: LedConfig, *, budget_ma: float = DEFAULT_BUDGET_MA
+) -> PixelBufStrip:
+    """The chain `config` describes, ready for `show`; the LEDs start dark."""
+    try:
+        buffer = _buffer(config)
+    except ImportError as error:
+        raise HardwareError(
+            f"leds.driver = {config.driver!r} needs {error.name or 'its library'}: "
+            "install the board's extra (pip install 'reedboard[pi]')"
+        ) from error
+    strip = PixelBufStrip(buffer, budget_ma=budget_ma)
+    strip.show([(0, 0, 0)] * config.count)
+    return strip
+
+
+def _buffer(config: LedConfig) -> Any:
+    import board
+
+    options: dict[str, Any] = {
+        "pixel_order": config.order,
+        "brightness": config.brightness,
+        "auto_write": False,
+    }
+    if config.driver == "spi":
+        import neopixel_spi
+
+        return neopixel_spi.NeoPixel_SPI(board.SPI(), config.count, **options)
+    import neopixel
+
+    pin = getattr(board, f"D{LED_DATA_PIN[config.driver]}")
+    return neopixel.NeoPixel(pin, config.count, **options)
+
+
+__all__ = ["open_neopixel_strip"]

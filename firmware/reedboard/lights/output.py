@@ -1,0 +1,40 @@
+"""From frames to the strip: effects at the current time, the layout, one `show()`.
+
+The board's loop calls `update(frame, now)` as often as it likes; the strip is written
+only when the pixels change: a steady frame is sent once, a blinking or pulsing one at
+the pace of its effect, and nothing at all while the board stands still.
+"""
+
+from __future__ import annotations
+
+from reedboard.hal.ports import LedStrip
+from reedboard.lights.frame import Frame
+from reedboard.lights.layout import StripLayout
+from reedboard.lights.palette import RGB
+
+
+class LightsOutput:
+    """Shows frames on one strip through one layout."""
+
+    def __init__(self, layout: StripLayout, strip: LedStrip) -> None:
+        self.layout = layout
+        self.strip = strip
+        self.shows = 0
+        self._frame: Frame | None = None
+        self._pixels: list[RGB] | None = None
+
+    def update(self, frame: Frame, t_ms: int) -> bool:
+        """Show `frame` as it looks at `t_ms`; True when the strip was written."""
+        if frame == self._frame and not frame.animated:
+            return False  # the same steady frame: nothing to compute, nothing to send
+        pixels = self.layout.pixels(frame.at(t_ms))
+        self._frame = frame
+        if pixels == self._pixels:
+            return False
+        self.strip.show(pixels)
+        self._pixels = pixels
+        self.shows += 1
+        return True
+
+
+__all__ = ["LightsOutput"]

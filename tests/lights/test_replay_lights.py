@@ -1,0 +1,99 @@
+"""`reedboard replay --lights`, on the contract's example scripts and a few more."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
+from reedboard.replay.script import parse_script
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
+SCRIPTS = sorted(EXAMPLES.glob("*.events")) if EXAMPLES.is_dir() else []
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "firmware"))
+    return subprocess.run(
+        [sys.executable, "-m", "reedboard.cli", "replay", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env=env,
+        check=False,
+    )
+
+
+def lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+ITALIAN = """
+1000 lift e2
+1400 place e4
+2500 lift e7
+2900 place e5
+"""
+
+
+def test_lifting_a_piece_lights_its_origin_and_targets() -> None:
+    out = lines(run("--lights", "-", stdin=ITALIAN).stdout)
+    assert out[0]["event"] == "touch"
+    assert out[1] == {
+        "event": "lights",
+        "t_ms": 1012,
+        "lit": {"e2": "origin", "e3": "target", "e4": "target"},
+    }
+    assert out[2]["event"] == "move" and out[2]["uci"] == "e2e4"
+    assert out[3] == {
+        "event": "lights",
+        "t_ms": out[2]["t_ms"],
+        "lit": {"e2": "last_move", "e4": "last_move"},
+    }
+
+
+def test_a_mismatch_lights_what_to_restore_until_it_is_restored() -> None:
+    script = "1000 lift g1\n1400 place g3\n3000 lift g3\n3400 place g1\n"
+    out = lines(run("--lights", "-", stdin=script).stdout)
+    illegal = next(i for i, e in enumerate(out) if e["event"] == "illegal")
+    assert out[illegal + 1]["lit"] == {"g1": "missing", "g3": "extra"}
+    assert out[-1]["event"] == "lights" and out[-1]["lit"] == {}
+
+
+def test_output_is_in_time_order_and_lights_only_on_change() -> None:
+    script = parse_script(ITALIAN)
+    items = replay_with_lights(script)
+    times = [item.t_ms for item in items]
+    assert times == sorted(times)
+    lit = [item.lit for item in items if isinstance(item, LightsChange)]
+    assert all(a != b for a, b in itertools.pairwise(lit))
+    effects = [item for item in items if not isinstance(item, LightsChange)]
+    assert effects == replay_script(script)
+
+
+@pytest.mark.skipif(not SCRIPTS, reason="the contract's example scripts are not beside the repo")
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_lights_add_lines_and_change_nothing_else(path: Path) -> None:
+    plain = run(str(path))
+    lit = run(str(path), "--lights")
+    assert plain.returncode == lit.returncode == 0
+    without = [line for line in lit.stdout.splitlines() if '"event": "lights"' not in line]
+    assert without == plain.stdout.splitlines()
+    events = lines(lit.stdout)
+    assert any(e["event"] == "lights" for e in events)
+    assert [e["t_ms"] for e in events] == sorted(e["t_ms"] for e in events)
+    for event in events:
+        if event["event"] == "lights":
+            assert set(event) == {"event", "t_ms", "lit"}
+    touches = [i for i, e in enumerate(events) if e["event"] == "touch"]
+    assert any(
+        events[i + 1]["event"] == "lights" and "origin" in events[i + 1]["lit"].values()
+        for i in touches
+    )
