@@ -98,7 +98,11 @@ class BoardSession:
         for change in self.debouncer.feed(occupancy, now_ms):
             effects += self.arbiter.feed(change, now_ms)
         if not self.debouncer.busy:
-            effects += self.arbiter.tick(now_ms)
+            # Only when something falls due: a tick weighs the whole position (is the game
+            # over? can a draw be claimed?), too much for every one of 200 scans a second.
+            due = self.arbiter.next_deadline()
+            if due is not None and now_ms >= due:
+                effects += self.arbiter.tick(now_ms)
         return self._filter(effects)
 
     def next_deadline(self) -> int | None:

@@ -43,7 +43,11 @@ class Follower:
         """The first connection: its failure is the user's to hear about."""
         hello = self.connection.open()
         self.connected = True
-        self.sync()
+        try:
+            self.sync()
+        except HostError as error:
+            # A noisy line can keep a long state message from arriving: `run` asks again.
+            self.log(f"{error}; asking again")
         return hello
 
     def sync(self) -> None:
@@ -60,7 +64,9 @@ class Follower:
                 self.connection.poll(wait_s)
                 if self.mirror.needs_state:
                     self.sync()
-            except (LinkError, HostError) as error:
+            except HostError as error:
+                self.log(f"{error}; asking again")
+            except LinkError as error:
                 if self.connected:
                     self.log(f"lost the board: {error}; reconnecting")
                 self.connection.close()

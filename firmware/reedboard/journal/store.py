@@ -91,6 +91,11 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"cannot use the journal {self.path}: {exc}") from None
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The open connection: for maintenance, and for tests that interrupt it."""
+        return self._db
+
     def close(self) -> None:
         self._db.close()
 

@@ -60,7 +60,11 @@ class BoardEndpoint:
         self._outbox += encode_frame({"type": "alive", "seq": self.seq})
 
     def data_to_send(self) -> bytes:
-        data = bytes(self._outbox)
+        """The bytes to write. Each batch starts with a newline: it ends a line that the
+        line damaged earlier, so that line cannot swallow the batch's first frame."""
+        if not self._outbox:
+            return b""
+        data = b"\n" + bytes(self._outbox)
         self._outbox.clear()
         return data
 

@@ -1,6 +1,7 @@
 """The host's end of the link: a pure state machine, the mirror of `BoardEndpoint`.
 
-It hands out the board's messages in sequence order, each exactly once. A gap in the
+It hands out the board's messages in sequence order, each exactly once; messages that
+arrive after a gap are held until the gap is filled. A gap in the
 numbers (a frame lost or corrupted on the way) or a keep-alive naming a number not seen
 yet makes it ask the board for everything after the last number it has (`resend`),
 again after `retry_ms` while the gap stays open. A `state` message carries the whole
@@ -15,6 +16,7 @@ from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.messages import PROTOCOL_VERSION
 
 DEFAULT_RETRY_MS = 300
+MAX_HELD = 8192
 
 
 class HostEndpoint:
@@ -26,6 +28,7 @@ class HostEndpoint:
         self.last_seq = 0
         self.highest_seen = 0
         self._asked_at: int | None = None  # when the open gap was last asked for
+        self._held: dict[int, dict[str, Any]] = {}  # messages that came after a gap
         self._next_id = 1
         self._outbox = bytearray()
 
@@ -54,7 +57,10 @@ class HostEndpoint:
         self._outbox += encode_frame({"type": kind, "id": command_id, **fields})
 
     def data_to_send(self) -> bytes:
-        data = bytes(self._outbox)
+        """The bytes to write, after a newline that ends any line damaged before."""
+        if not self._outbox:
+            return b""
+        data = b"\n" + bytes(self._outbox)
         self._outbox.clear()
         return data
 
@@ -73,6 +79,7 @@ class HostEndpoint:
                 self.session = str(message.get("session"))
                 self.last_seq = self.highest_seen = seq
                 self._asked_at = None
+                self._held.clear()
                 delivered.append(message)
                 continue
             if self.session is None:
@@ -83,14 +90,25 @@ class HostEndpoint:
             if seq <= self.last_seq:
                 continue  # a repeat: already delivered
             if seq == self.last_seq + 1 or kind == "state":
-                self.last_seq = seq
-                self.highest_seen = max(self.highest_seen, seq)
-                if not self.in_gap:
-                    self._asked_at = None
-                delivered.append(message)
+                self._deliver(message, delivered)
                 continue
+            # Ahead of a gap: kept, so one resend that fills the gap completes the run.
+            if len(self._held) < MAX_HELD:
+                self._held[seq] = message
             self._saw(seq, now_ms)
         return delivered
+
+    def _deliver(self, message: dict[str, Any], delivered: list[dict[str, Any]]) -> None:
+        self.last_seq = message["seq"]
+        self.highest_seen = max(self.highest_seen, self.last_seq)
+        delivered.append(message)
+        for seq in [s for s in self._held if s <= self.last_seq]:
+            del self._held[seq]  # a state message covers everything before it
+        while self.last_seq + 1 in self._held:
+            self.last_seq += 1
+            delivered.append(self._held.pop(self.last_seq))
+        if not self.in_gap:
+            self._asked_at = None
 
     def tick(self, now_ms: int) -> None:
         """Time passes: ask again for a gap that is still open."""

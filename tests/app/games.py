@@ -1,0 +1,67 @@
+"""Whole games for tests: seeded random legal games, and event scripts of clean hands
+carrying them out (each move's lifts and places a few hundred ms apart)."""
+
+from __future__ import annotations
+
+import random
+
+from reedboard.rules.game import Game
+from reedboard.rules.pieces import QUEEN
+from reedboard.rules.position import Position
+from reedboard.rules.squares import SQUARE_NAMES
+
+
+def random_game(seed: int, plies: int) -> list[str]:
+    rng = random.Random(seed)
+    game = Game()
+    moves: list[str] = []
+    while len(moves) < plies and not game.is_game_over():
+        choices = [m for m in game.position.legal_moves() if m.promotion in (None, 0, QUEEN)]
+        move = rng.choice(choices)
+        moves.append(game.position.uci(move))
+        game.push(move)
+    return moves
+
+
+def move_lines(
+    position: Position, uci: str, t: int, gap: int = 300, pause: int = 1200
+) -> tuple[list[str], int]:
+    """Timed lines for one move by a clean hand; returns them and the next free time."""
+    move = position.parse_uci(uci)
+    names = SQUARE_NAMES
+    steps: list[tuple[str, int]] = []
+    if position.is_castling(move):
+        kf, kt, rf, rt = position.castling_squares(move)
+        steps = [("lift", kf), ("place", kt), ("lift", rf), ("place", rt)]
+    else:
+        f, to = move.from_square, move.to_square
+        if position.is_en_passant(move):
+            victim = to - 8 if position.turn else to + 8
+            steps = [("lift", victim), ("lift", f), ("place", to)]
+        elif position.is_capture(move):
+            steps = [("lift", to), ("lift", f), ("place", to)]
+        else:
+            steps = [("lift", f), ("place", to)]
+    lines = []
+    for action, sq in steps:
+        lines.append(f"{t} {action} {names[sq]}")
+        t += gap
+    return lines, t + pause
+
+
+def game_script(
+    moves: list[str],
+    start: Position | None = None,
+    t0: int = 1000,
+    gap: int = 300,
+    pause: int = 1200,
+) -> str:
+    position = start or Position.standard()
+    header = f"@start fen {position.fen()}" if start is not None else "@start standard"
+    lines = [header]
+    t = t0
+    for uci in moves:
+        more, t = move_lines(position, uci, t, gap, pause)
+        lines += more
+        position = position.play(position.parse_uci(uci))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,72 @@
+"""The board (`reedboard run --fake`) and the host (`reedboard-host record`) as a pair over
+real pseudo-terminals, with a clean line and with a faulty one."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from link.ptybridge import PtyBridge
+from reedboard.journal.store import Journal
+from reedboard.rules.pgn import read_pgn
+
+from app.games import game_script, random_game
+
+
+def _play(
+    tmp_path: Path, moves: list[str], *, corrupt: float, cuts: int
+) -> tuple[list[str], list[str]]:
+    script = tmp_path / "game.events"
+    script.write_text(game_script(moves))
+    out, db = tmp_path / "games.pgn", tmp_path / "journal.sqlite"
+    with PtyBridge(corrupt=corrupt, seed=7) as bridge:
+        board = subprocess.Popen(
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+             "--speed", "40", "--serial", bridge.board_path, "--journal", str(db)],
+        )  # fmt: skip
+        host = subprocess.Popen(
+            [sys.executable, "-m", "reedboard_host.cli", "record", "--port", bridge.host_path,
+             "--out", str(out)],
+            stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            for _ in range(cuts):  # the cable is pulled for a moment, now and then
+                time.sleep(0.4)
+                bridge.cut.set()
+                time.sleep(0.1)
+                bridge.cut.clear()
+            board_moves: list[str] = []
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                with Journal(db) as journal:
+                    game = journal.current() or (journal.finished_games() or [None])[-1]
+                    board_moves = [m.uci for m in game.moves] if game else []
+                recorded = _recorded(out)
+                if len(board_moves) == len(moves) and recorded == board_moves:
+                    break
+                time.sleep(0.2)
+        finally:
+            host.send_signal(signal.SIGTERM)
+            board.send_signal(signal.SIGTERM)
+            assert host.wait(10) == 0, host.stderr.read() if host.stderr else ""
+            assert board.wait(10) == 0
+    return board_moves, _recorded(out)
+
+
+def _recorded(out: Path) -> list[str]:
+    if not out.exists() or not out.read_text().strip():
+        return []
+    game = read_pgn(out.read_text()).game
+    return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+
+
+def test_a_whole_game_is_recorded_move_for_move(tmp_path: Path) -> None:
+    moves = random_game(11, 50)
+    board_moves, recorded = _play(tmp_path, moves, corrupt=0.0, cuts=0)
+    assert board_moves == moves and recorded == moves
+    text = (tmp_path / "games.pgn").read_text()
+    for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Result"):
+        assert f"[{tag} " in text

@@ -1,0 +1,124 @@
+"""The board is killed (SIGKILL) at random points while it plays whole games, and
+restarted each time from its journal: no move it reported is ever lost, and none is
+recorded twice or out of place.
+
+Each run is a forked child playing the rest of the game from an event script on a
+virtual clock (so a run takes milliseconds); it dies inside SQLite's work at a random
+virtual-machine step, which lands before, inside and after commits alike."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from pathlib import Path
+
+from app.games import game_script, random_game
+from reedboard.app import App
+from reedboard.hal.clock import VirtualClock
+from reedboard.hal.scripted import ScriptedBoard
+from reedboard.journal.store import Journal
+from reedboard.replay.script import parse_script
+from reedboard.rules.game import Game
+
+GAMES = 5
+PLIES = 40
+
+
+def _child(db: Path, script: str, report_fd: int, kill_after: int) -> None:
+    journal = Journal(db)
+    steps = [kill_after]
+
+    def progress() -> int:
+        steps[0] -= 1
+        if steps[0] <= 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return 0
+
+    parsed = parse_script(script)
+    board = ScriptedBoard(parsed, electrical=False)
+
+    def report(message: dict[str, object]) -> None:
+        if message["event"] == "move":
+            os.write(report_fd, f"{message['ply']} {message['uci']}\n".encode())
+
+    app = App(
+        board,
+        VirtualClock(),
+        journal=journal,
+        start=Game(parsed.start),
+        source=board,
+        on_effect=report,
+        scan_hz=100,
+    )
+    app.start()  # the resume is read first; the kills aim at the writing of moves
+    journal.connection.set_progress_handler(progress, 1)
+    app.run(until_done=True)
+
+
+def _run_child(db: Path, script: str, kill_after: int) -> tuple[list[tuple[int, str]], bool]:
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the board
+        os.close(read_fd)
+        code = 0
+        try:
+            _child(db, script, write_fd, kill_after)
+        except BaseException:
+            code = 3
+        os._exit(code)
+    os.close(write_fd)
+    data = b""
+    while chunk := os.read(read_fd, 65536):
+        data += chunk
+    os.close(read_fd)
+    _, status = os.waitpid(pid, 0)
+    killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    assert killed or os.WEXITSTATUS(status) == 0, "the board failed instead of being killed"
+    reported = [(int(p), u) for p, u in (line.split() for line in data.decode().splitlines())]
+    return reported, killed
+
+
+def _journal_moves(db: Path) -> list[str]:
+    if not db.exists():
+        return []
+    with Journal(db) as journal:
+        rows = journal.connection.execute(
+            "SELECT id FROM games ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if rows is None:
+            return []
+        game = journal.game(int(rows[0]))
+        assert game is not None
+        plies = [m.ply for m in game.moves]
+        assert plies == list(range(1, len(plies) + 1)), "plies must run 1, 2, 3... once each"
+        return [m.uci for m in game.moves]
+
+
+def test_no_reported_move_is_lost_or_doubled_across_200_kills(tmp_path: Path) -> None:
+    rng = random.Random(20240)
+    kills = 0
+    for number in range(GAMES):
+        db = tmp_path / f"game{number}.sqlite"
+        moves = random_game(1000 + number, PLIES)
+        reported: dict[int, str] = {}
+        for _attempt in range(400):
+            done = _journal_moves(db)
+            assert done == moves[: len(done)], "the journal holds exactly the game's moves"
+            for ply, uci in reported.items():
+                assert ply <= len(done) and done[ply - 1] == uci, f"reported ply {ply} lost"
+            if len(done) == len(moves):
+                break
+            position = Game()
+            for uci in done:
+                position.push_uci(uci)
+            script = game_script(
+                moves[len(done) :], position.position if done else None, t0=50, gap=150, pause=500
+            )
+            new, killed = _run_child(db, script, rng.randrange(1, 120))
+            for ply, uci in new:
+                assert ply not in reported, f"ply {ply} reported twice"
+                reported[ply] = uci
+            kills += killed
+        assert _journal_moves(db) == moves
+    assert kills >= 200, f"only {kills} kills"

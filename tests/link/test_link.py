@@ -1,0 +1,132 @@
+"""The link's codecs and both endpoints as a pair in memory, with and without faults."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from reedboard.link.board import BoardEndpoint
+from reedboard.link.frame import FrameDecoder, decode_line, encode_frame
+from reedboard.link.host import HostEndpoint
+from reedboard.link.messages import ProtocolError, parse_command
+
+
+def test_a_frame_round_trips_and_is_one_ascii_line() -> None:
+    message = {"type": "effect", "seq": 7, "event": "move", "san": "Nf3", "note": "é\n*"}
+    frame = encode_frame(message)
+    assert frame.endswith(b"\n") and frame.count(b"\n") == 1 and frame.isascii()
+    assert FrameDecoder().feed(frame) == [message]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"", b"hello", b'{"type":"x"}', b'{"type":"x"}*00000000', b"[1]*" + b"0" * 8, b"\xff\xfe*12"],
+)
+def test_bad_lines_are_not_messages(line: bytes) -> None:
+    assert decode_line(line) is None
+
+
+def test_bad_frames_are_counted_and_dropped_and_good_ones_survive_around_them() -> None:
+    decoder = FrameDecoder(max_frame=200)
+    good = encode_frame({"type": "ack", "seq": 1})
+    corrupted = bytearray(encode_frame({"type": "ack", "seq": 2}))
+    corrupted[5] ^= 0x20
+    data = good + bytes(corrupted) + b"x" * 500 + b"\n" + good + b"\x00\xff garbage\n"
+    out = []
+    for i in range(0, len(data), 7):  # arriving in small pieces
+        out += decoder.feed(data[i : i + 7])
+    assert out == [{"type": "ack", "seq": 1}] * 2
+    assert decoder.bad_frames == 3
+
+
+def test_commands_are_checked() -> None:
+    assert parse_command({"type": "mode", "mode": "strict", "id": 3}).args == {"mode": "strict"}
+    for bad in (
+        {"type": "fly"},
+        {"type": "mode", "mode": "hard"},
+        {"type": "new_game", "variant": "chess960", "number": 960},
+        {"type": "promotion", "piece": "k"},
+        {"type": "settings", "settle_ms": True},
+        {"type": "resend", "after": -1},
+    ):
+        with pytest.raises(ProtocolError):
+            parse_command(bad)
+
+
+def test_unknown_and_malformed_messages_get_an_error_reply() -> None:
+    board = BoardEndpoint("s")
+    commands = board.receive_data(
+        encode_frame({"type": "fly", "id": 1}) + encode_frame({"type": "mode", "id": 2}) + b"junk\n"
+    )
+    assert commands == []
+    replies = FrameDecoder().feed(board.data_to_send())
+    assert [(r["type"], r["id"], r["code"]) for r in replies] == [
+        ("error", 1, "unknown_type"),
+        ("error", 2, "bad_argument"),
+    ]
+    assert board.bad_frames == 1
+
+
+def test_a_retried_command_is_carried_out_once_and_answered_again() -> None:
+    board = BoardEndpoint("s")
+    frame = encode_frame({"type": "takeback", "id": 9})
+    [command] = board.receive_data(frame)
+    board.reply(command, "ack", {"uci": "e2e4"})
+    first = board.data_to_send()
+    assert board.receive_data(frame) == []
+    assert board.data_to_send() == first
+
+
+def _exchange(loss: float, corrupt: float, seed: int, count: int = 400) -> tuple[list[int], int]:
+    """The board sends `count` effects over a faulty line; the host asks for what it
+    misses. Returns the sequence numbers the host delivered, and its bad frames."""
+    rng = random.Random(seed)
+
+    def line(data: bytes) -> bytes:
+        out = bytearray()
+        for i in range(0, len(data), 16):  # the line loses and damages whole chunks
+            chunk = bytearray(data[i : i + 16])
+            if rng.random() < loss:
+                continue
+            for j in range(len(chunk)):
+                if rng.random() < corrupt:
+                    chunk[j] ^= 1 << rng.randrange(8)
+            out += chunk
+        return bytes(out)
+
+    board, host = BoardEndpoint("s1"), HostEndpoint()
+    delivered: list[int] = []
+    host.hello()
+    now = 0
+    while (not delivered or delivered[-1] < count + 1 or host.in_gap) and now < 200_000:
+        now += 10
+        for command in board.receive_data(line(host.data_to_send())):
+            if command.kind == "hello":
+                board.reply(command, "hello", {"session": board.session, "protocol": 1})
+        if host.session is not None and board.seq < count + 1 and now % 30 == 0:
+            board.send("effect", {"event": "move", "n": board.seq})
+        if now % 500 == 0:
+            board.alive()
+        for message in host.receive_data(line(board.data_to_send()), now):
+            if (message["type"] == "hello" and not delivered) or message["type"] != "hello":
+                delivered.append(message["seq"])
+        host.tick(now)
+        if host.session is None and now % 300 == 0:
+            host.hello()
+    return delivered, host.bad_frames
+
+
+def test_a_clean_line_delivers_everything_in_order() -> None:
+    delivered, bad = _exchange(0.0, 0.0, seed=1)
+    assert delivered == sorted(set(delivered)) and bad == 0
+    assert delivered[-1] == 401
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_lost_and_corrupted_frames_are_asked_for_again_and_arrive_once_in_order(
+    seed: int,
+) -> None:
+    delivered, bad = _exchange(0.02, 0.01, seed)
+    first = delivered[0]
+    assert delivered == list(range(first, first + len(delivered)))
+    assert delivered[-1] == 401 and bad > 0
