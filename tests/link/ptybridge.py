@@ -4,6 +4,7 @@ cut the line for a while, to test the link under faults."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import select
@@ -43,10 +44,8 @@ class PtyBridge:
                         if self.rng.random() < self.corrupt:
                             data[i] ^= 1 << self.rng.randrange(8)
                             self.corrupted += 1
-                try:
+                with contextlib.suppress(OSError):  # the other side is not open yet
                     os.write(pairs[fd], bytes(data))
-                except OSError:
-                    pass
 
     def close(self) -> None:
         self._stop.set()
