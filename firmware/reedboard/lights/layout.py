@@ -17,7 +17,7 @@ else is tables built from it once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from reedboard.config import LedConfig
@@ -65,6 +65,15 @@ class StripLayout:
     """For each LED in chain order, the squares whose colours light it."""
 
     sources: tuple[tuple[Square, ...], ...]
+    _single: bool = field(init=False, repr=False, compare=False)
+    _leds_by_square: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_single", all(len(source) <= 1 for source in self.sources))
+        by_square = tuple(
+            tuple(i for i, source in enumerate(self.sources) if sq in source) for sq in range(64)
+        )
+        object.__setattr__(self, "_leds_by_square", by_square)
 
     @classmethod
     def per_square(
@@ -111,26 +120,29 @@ class StripLayout:
 
     def pixels(self, squares: Sequence[RGB]) -> list[RGB]:
         """The strip's pixels, chain order, from the 64 squares' colours (a1 = 0)."""
-        out: list[RGB] = []
-        for source in self.sources:
-            if len(source) == 1:
-                out.append(squares[source[0]])
-            elif not source:
-                out.append(_BLACK)
-            else:
-                colours = [squares[sq] for sq in source]
-                out.append(
-                    (
-                        max(c[0] for c in colours),
-                        max(c[1] for c in colours),
-                        max(c[2] for c in colours),
+        if self._single:
+            return [squares[source[0]] if source else _BLACK for source in self.sources]
+        # The corner grid: start dark and merge in each lit square's colour on its
+        # corners. Scenes light few squares, so this touches a few dozen LEDs, not 81x4.
+        out = [_BLACK] * len(self.sources)
+        for sq, colour in enumerate(squares):
+            if colour == _BLACK:
+                continue
+            for led in self._leds_by_square[sq]:
+                old = out[led]
+                if old == _BLACK:
+                    out[led] = colour
+                else:
+                    out[led] = (
+                        max(old[0], colour[0]),
+                        max(old[1], colour[1]),
+                        max(old[2], colour[2]),
                     )
-                )
         return out
 
     def leds_of(self, sq: Square) -> tuple[int, ...]:
         """The chain indices of the LEDs that light square `sq`."""
-        return tuple(i for i, source in enumerate(self.sources) if sq in source)
+        return self._leds_by_square[sq]
 
 
 __all__ = [
