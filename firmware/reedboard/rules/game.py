@@ -34,6 +34,9 @@ class Game:
         self._keys: Counter[Hashable] = Counter([self._positions[0].repetition_key()])
         self._key_stack: list[Hashable] = [self._positions[0].repetition_key()]
         self._declared: Outcome | None = None  # resignation, agreement or a claim
+        # The automatic outcome of the current position, once asked: a running board asks
+        # many times a second, and the answer needs the legal moves.
+        self._automatic: tuple[Position, Outcome | None] | None = None
 
     @classmethod
     def from_fen(cls, fen: str, chess960: bool = False) -> Game:
@@ -69,6 +72,7 @@ class Game:
         other._keys = Counter(self._keys)
         other._key_stack = list(self._key_stack)
         other._declared = self._declared
+        other._automatic = self._automatic
         return other
 
     def push(self, move: Move) -> Move:
@@ -133,6 +137,13 @@ class Game:
         if self._declared is not None:
             return self._declared
         position = self.position
+        if self._automatic is not None and self._automatic[0] is position:
+            return self._automatic[1]
+        outcome = self._automatic_outcome(position)
+        self._automatic = (position, outcome)
+        return outcome
+
+    def _automatic_outcome(self, position: Position) -> Outcome | None:
         has_moves = position.has_legal_move()
         if not has_moves and position.is_check():
             return Outcome(CHECKMATE, not position.turn)
