@@ -40,7 +40,7 @@ def greedy_game(start: Position, rng: random.Random, max_plies: int = 120) -> Ga
             if code & FLAG_EN_PASSANT:
                 score += 3
             if move.promotion:
-                score += 6 if move.promotion == QUEEN else 4.5
+                score += 6 if move.promotion == QUEEN else 5
             if position.play_code(code).is_check():
                 score += 1.5
             if score > best_score:

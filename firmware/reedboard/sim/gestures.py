@@ -74,11 +74,11 @@ def play_ordinary(tl: Timeline, position: Position, move: Move, complaints: Comp
     elif order == "capture_fast_swap":
         tl.wait((50, 300))
         assert victim is not None
-        tl.lift(victim)
-        tl.wait(s.fast_swap_ms)
+        # The window counts from the victim's first edge, whatever bounce follows.
+        tl.t = tl.lift(victim) + tl.rng.randint(*s.fast_swap_ms)
     else:
         tl.wait((0, 300))
-    if tl.chance(s.flicker):
+    if order != "capture_fast_swap" and tl.chance(s.flicker):
         _flicker_near(tl, t, involved)
     decisive = tl.place(t)
     if victim is not None and order == "ep_capturer_placed_first":

@@ -97,13 +97,16 @@ def human_script(
     for index, move in enumerate(moves):
         tl.tags = set()
         if index and tl.chance(settings.fast_reply):
-            tl.wait(settings.fast_reply_ms)
+            # Counted from the decisive change, not from the end of its bounce.
+            reply = decisive[-1] + tl.rng.randint(*settings.fast_reply_ms)
+            tl.t = max(tl.t + 10, reply)
             tl.tags.add("fast_reply")
         else:
             tl.wait_log(settings.think_ms)
         if move.promotion and move.promotion != QUEEN:
-            tl.choose(PIECE_SYMBOLS[move.promotion])  # the host asks for the piece
-            tl.wait((200, 1_500))
+            # The host picks the piece as the player reaches for the pawn: after the
+            # opponent's move, before this move's first lift.
+            tl.choose(PIECE_SYMBOLS[move.promotion])
             tl.tags.add("underpromotion_choice")
         castling = position.is_castling(move)
         mover = move.from_square  # the king, for castling (stored as king takes rook)

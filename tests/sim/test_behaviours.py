@@ -1,0 +1,108 @@
+"""Every behaviour of the human model actually happens over a batch of seeds, and the
+ones with a timing contract keep it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from reedboard.sim.human import HumanScript
+
+from .support import sample_script
+
+BEHAVIOURS = (
+    "quiet",
+    "capture_own_first",
+    "capture_victim_first",
+    "capture_fast_swap",
+    "ep_own_first",
+    "ep_victim_first",
+    "ep_capturer_placed_first",
+    "castle_king_first",
+    "castle_both_lifted",
+    "castle_rook_first",
+    "castle960_fide",
+    "castle960_king_only",
+    "castle960_rook_only",
+    "castle960_transposition",
+    "slide",
+    "bounce",
+    "flicker",
+    "hesitation",
+    "touch_other",
+    "knock",
+    "knock_push_aside",
+    "illegal_placement",
+    "illegal_back_first",
+    "promotion",
+    "promotion_exchange",
+    "underpromotion_choice",
+    "fast_reply",
+)
+STRICT_ONLY_CASUAL = ("castle_rook_first", "touch_other")
+
+
+@pytest.fixture(scope="module")
+def batch() -> list[HumanScript]:
+    return [
+        sample_script(
+            seed,
+            chess960=seed % 2 == 0,
+            greedy=True,
+            mode="strict" if seed % 5 == 4 else "casual",
+            plies=100,
+        )
+        for seed in range(80)
+    ]
+
+
+def test_every_behaviour_occurs(batch: list[HumanScript]) -> None:
+    counts: Counter[str] = Counter()
+    for hs in batch:
+        for tags in hs.tags:
+            counts.update(tags)
+    missing = [name for name in BEHAVIOURS if counts[name] == 0]
+    assert not missing, f"never seen: {missing}; counts: {dict(counts)}"
+    # The common ones are common, the slips rare.
+    moves = sum(len(hs.ucis) for hs in batch)
+    assert counts["quiet"] > moves / 3
+    assert counts["illegal_placement"] < moves / 20
+
+
+def test_strict_hands_never_use_casual_only_orders(batch: list[HumanScript]) -> None:
+    strict = [hs for hs in batch if hs.mode == "strict"]
+    assert strict
+    for hs in strict:
+        for tags in hs.tags:
+            assert not tags & set(STRICT_ONLY_CASUAL)
+
+
+def test_fast_swap_leaves_the_victim_square_empty_30_to_60_ms(batch: list[HumanScript]) -> None:
+    gaps = []
+    for hs in batch:
+        for ply, tags in enumerate(hs.tags):
+            if "capture_fast_swap" not in tags:
+                continue
+            target = hs.ucis[ply][2:4]
+            placed = hs.decisive_ms[ply]
+            lifts = [
+                t for t, action, sq in hs.lines if sq == target and action == "lift" and t < placed
+            ]
+            gaps.append(placed - lifts[-1])
+    assert gaps
+    # The last lift may be a bounce edge up to 5 ms after the real one.
+    assert all(25 <= gap <= 60 for gap in gaps), gaps
+
+
+def test_fast_replies_come_within_200_ms(batch: list[HumanScript]) -> None:
+    seen = 0
+    for hs in batch:
+        times = [t for t, action, _ in hs.lines if action != "choose"]
+        for ply, tags in enumerate(hs.tags):
+            if "fast_reply" not in tags or "promotion_exchange" in hs.tags[ply - 1]:
+                continue
+            previous = hs.decisive_ms[ply - 1]
+            after = [t for t in times if t > previous + 5]  # past any bounce
+            assert after[0] - previous <= 200
+            seen += 1
+    assert seen
