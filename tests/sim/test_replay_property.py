@@ -46,10 +46,7 @@ FAMILIES: dict[str, HumanSettings] = {
 }
 
 # Families the arbiter cannot read yet, each with the saved case that shows why.
-KNOWN: dict[str, str] = {
-    "slides": "tests/arbiter/cases/slide-handoff-same-ms.events: a waypoint left and the "
-    "next one reached in the same ms are read place-first, and the move is lost",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _params() -> list[object]:
