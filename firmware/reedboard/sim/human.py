@@ -7,8 +7,7 @@ measured), and the behaviours each move showed. All chance comes from one
 `random.Random(seed)`, so a seed names a script for good.
 
 Strict mode gets only orders that the Laws allow: no rook-first castling, no touching a
-piece other than the one that moves, Chess960 castling with the king lifted first. Orders
-that strict mode must refuse come from `refusals.py`.
+piece other than the one that moves, Chess960 castling with the king lifted first.
 """
 
 from __future__ import annotations

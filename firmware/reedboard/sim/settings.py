@@ -59,7 +59,7 @@ class HumanSettings:
     # The piece that then moves is lifted and put back first.
     hesitation: float = 0.06
     # Casual mode only: another own piece is touched and put back, then a different one
-    # moves (strict mode must refuse this; see `refusals.py`).
+    # moves (strict mode must refuse this).
     touch_other: float = 0.03
 
     # While the moving piece is in the hand, a neighbouring piece is knocked: lifted and
