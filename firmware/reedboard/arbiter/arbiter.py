@@ -518,7 +518,8 @@ class Arbiter:
         uci = self.position.uci(move)
         self.game.push(move)
         effects.append(MoveMade(now, uci, san, self.position.fen(), len(self.game)))
-        self.promotion_choice = None
+        if shape.is_promotion:
+            self.promotion_choice = None  # the host's choice is for the next promotion only
         self.touches = TouchRecord()
         self.hint = None  # a move the host asked for is done, or overtaken
         self._exchange_square = move.to_square if shape.is_promotion else None
@@ -587,6 +588,9 @@ class Arbiter:
             return True
         if self.gestures.holding_both or self._choice_lift is not None:
             return False  # a draw offer, or a promotion choice, in the making
+        changed = self.sensors ^ self.table.occupancy
+        if self._exchange_square is not None and changed == 1 << self._exchange_square:
+            return False  # the promoted pawn is off while the new piece is fetched
         king = self.position.king(self.position.turn)
         if king is not None and self.sensors ^ self.table.occupancy == 1 << king:
             return False  # the own king in the hand: a move, or the resignation gesture
