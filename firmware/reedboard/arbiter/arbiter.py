@@ -36,7 +36,7 @@ from reedboard.arbiter.effects import (
 from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, Hands
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
-from reedboard.arbiter.touch_move import TouchRecord
+from reedboard.arbiter.touch_move import Breach, TouchRecord
 from reedboard.arbiter.view import BoardView, Targets
 from reedboard.errors import IllegalMoveError, InvalidInputError
 from reedboard.rules.game import Game
@@ -104,6 +104,7 @@ class Arbiter:
         self._breaching: MoveShape | None = None  # strict: a move touch-move forbids
         self._pending_index = 0  # events that made up the complete move
         self._wait_ms = self.settle_ms  # how long the complete move waits to grow
+        self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
         self._hands = hands_for(position, self.sensors)
         self._start_states = set(self._hands.states)
 
@@ -386,8 +387,10 @@ class Arbiter:
         changed = self.sensors ^ table.occupancy
         matches = self._matches(table)
         self._breaching = None
+        for shape in matches:
+            self._first_complete.setdefault(shape.code, self.last_change_ms)
         if matches and self.mode == "strict":
-            allowed = [m for m in matches if self.touches.breach(self.position, m.move) is None]
+            allowed = [m for m in matches if self._breach(m) is None]
             if not allowed:
                 self._breaching = self._best(matches)
             matches = allowed
@@ -566,7 +569,7 @@ class Arbiter:
     def _unreported(self) -> bool:
         """Something unexplained that `tick` has not reported yet."""
         if self._breaching is not None:
-            breach = self.touches.breach(self.position, self._breaching.move)
+            breach = self._breach(self._breaching)
             return breach is not None and (
                 self.violation is None
                 or (self.violation.rule, self.violation.square) != (breach.rule, breach.square)
@@ -599,8 +602,13 @@ class Arbiter:
             return False
         return not self.table.is_prefix(changed)
 
+    def _breach(self, shape: MoveShape) -> Breach | None:
+        """Touch-move's verdict on a finished move, counting the touches made until the
+        move was first complete."""
+        return self.touches.breach(self.position, shape.move, self._first_complete.get(shape.code))
+
     def _report_violation(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
-        breach = self.touches.breach(self.position, shape.move)
+        breach = self._breach(shape)
         if breach is None:
             return
         if self.violation is not None and (self.violation.rule, self.violation.square) == (

@@ -63,11 +63,16 @@ class TouchRecord:
                 return touch.square
         return None
 
-    def breach(self, position: Position, move: Move) -> Breach | None:
-        """Whether playing `move` breaks an obligation of these touches."""
+    def breach(self, position: Position, move: Move, until_ms: int | None = None) -> Breach | None:
+        """Whether playing `move` breaks an obligation of these touches. With `until_ms`,
+        only touches up to then count: the move was made when its piece was released, and
+        what the hands touched after that is the opponent's turn."""
+        touches = self.touches
+        if until_ms is not None:
+            touches = [t for t in touches if t.t_ms <= until_ms]
         legal = position.legal_moves()
-        own = [t for t in self.touches if t.own]
-        theirs = [t for t in self.touches if not t.own]
+        own = [t for t in touches if t.own]
+        theirs = [t for t in touches if not t.own]
         is_castling = position.is_castling(move)
 
         # 4.4: the king and a rook.
@@ -119,7 +124,7 @@ class TouchRecord:
             )
         # Otherwise (4.3c, and 4.3a/4.3b alone): the first touched piece that can be moved
         # or captured binds; it is named by the article that makes it bind.
-        for touch in self.touches:
+        for touch in touches:
             if touch.own and touch.square in movable:
                 if move.from_square != touch.square:
                     return Breach("4.3a", touch.square, "a touched piece must be moved")
