@@ -6,7 +6,15 @@ from __future__ import annotations
 import re
 
 from reedboard.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from reedboard.rules.moves import FLAG_CASTLE, FLAG_EN_PASSANT, Move, move_of_code
+from reedboard.rules.moves import (
+    CODE_MOVE,
+    FLAG_CASTLE,
+    FLAG_EN_PASSANT,
+    PIECE_SHIFT,
+    Move,
+    code_key,
+    move_of_code,
+)
 from reedboard.rules.pieces import KING, PAWN, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, parse_square
@@ -20,42 +28,48 @@ _SAN = re.compile(
 def san(position: Position, move: Move) -> str:
     """The SAN of a legal move (castling as king takes rook or as `e1g1`)."""
     move = position.normalize(move)
-    code = position._find_code(move)
+    codes = position.legal_codes()  # generated once: finding, capture and disambiguation
+    key = code_key(move)
+    code = next((c for c in codes if c & CODE_MOVE == key), None)
     if code is None:
         raise IllegalMoveError(f"{move.uci()} is not legal in {position.fen()}")
     after = position.play_code(code)
-    text = _san_without_suffix(position, move, code)
+    text = _san_without_suffix(position, move, code, codes)
     if after.is_check():
         text += "#" if not after.legal_codes() else "+"
     return text
 
 
-def _san_without_suffix(position: Position, move: Move, code: int) -> str:
+def _san_without_suffix(position: Position, move: Move, code: int, codes: list[int]) -> str:
     if code & FLAG_CASTLE:
         return "O-O" if move.to_square > move.from_square else "O-O-O"
-    piece_type = position.piece_type_at(move.from_square)
-    is_capture = position.is_capture(move)
+    piece_type = (code >> PIECE_SHIFT) & 7
+    is_capture = bool(
+        code & FLAG_EN_PASSANT or position.occupied_by(not position.turn) >> move.to_square & 1
+    )
     to_name = SQUARE_NAMES[move.to_square]
     if piece_type == PAWN:
         text = FILE_NAMES[move.from_square & 7] + "x" + to_name if is_capture else to_name
         if move.promotion:
             text += "=" + PIECE_SYMBOLS[move.promotion].upper()
         return text
-    assert piece_type is not None
     text = PIECE_SYMBOLS[piece_type].upper()
     if piece_type != KING:
-        text += _disambiguation(position, move, piece_type)
+        text += _disambiguation(move, code, codes)
     return text + ("x" if is_capture else "") + to_name
 
 
-def _disambiguation(position: Position, move: Move, piece_type: int) -> str:
+def _disambiguation(move: Move, code: int, codes: list[int]) -> str:
     """File if it tells the pieces apart, else rank, else both."""
+    piece_bits = code & (7 << PIECE_SHIFT)
+    to_bits = code & (63 << 6)
     others = [
-        m.from_square
-        for m in (move_of_code(c) for c in position.legal_codes())
-        if m.to_square == move.to_square
-        and m.from_square != move.from_square
-        and position.piece_type_at(m.from_square) == piece_type
+        c & 63
+        for c in codes
+        if c & (63 << 6) == to_bits
+        and c & (7 << PIECE_SHIFT) == piece_bits
+        and c & 63 != move.from_square
+        and not c & FLAG_CASTLE
     ]
     if not others:
         return ""
