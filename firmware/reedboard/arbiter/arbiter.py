@@ -225,8 +225,8 @@ class Arbiter:
 
     def _follow_gestures(self, t_ms: int, now: int, effects: list[Effect]) -> None:
         before = self.gestures.offer
-        changed = self.sensors ^ self.table.occupancy
         position = self.position
+        changed = self.sensors ^ position.occupied
         decided = self.gestures.update(
             changed, position.king(position.turn), position.king(not position.turn), t_ms
         )

@@ -30,8 +30,14 @@ EMPTY = "."
 def placement_of(position: Position) -> str:
     """The position's placement as 64 characters, a1 first."""
     cells = [EMPTY] * 64
-    for sq, piece in position.piece_map().items():
-        cells[sq] = piece.symbol()
+    for color in (True, False):
+        for piece_type in range(1, 7):
+            letter = PIECE_SYMBOLS[piece_type].upper() if color else PIECE_SYMBOLS[piece_type]
+            bb = position.pieces_of(piece_type, color)
+            while bb:
+                low = bb & -bb
+                cells[low.bit_length() - 1] = letter
+                bb ^= low
     return "".join(cells)
 
 
@@ -112,10 +118,14 @@ class MoveTable:
                 cells[victim] = EMPTY
                 footprint |= 1 << victim
         placement = "".join(cells)
-        occupancy = 0
-        for sq, cell in enumerate(placement):
-            if cell != EMPTY:
-                occupancy |= 1 << sq
+        occupancy = self.occupancy
+        if is_castling:
+            occupancy &= ~((1 << king_from) | (1 << rook_from))
+            occupancy |= (1 << king_to) | (1 << rook_to)
+        else:
+            occupancy = (occupancy & ~(1 << f)) | (1 << t)
+            if code & FLAG_EN_PASSANT:
+                occupancy &= ~(1 << victim)
         piece_type = (code >> PIECE_SHIFT) & 7
         king_step = (
             not is_castling

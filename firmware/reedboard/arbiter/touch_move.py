@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reedboard.rules.moves import Move
+from reedboard.rules.moves import FLAG_CASTLE, FLAG_EN_PASSANT, Move, move_of_code
 from reedboard.rules.pieces import KING, ROOK
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Square
@@ -38,6 +38,7 @@ class TouchRecord:
     """The touches of the player to move since their turn began."""
 
     touches: list[Touch] = field(default_factory=list)
+    _cached: tuple[Position, dict[Move, Square | None], set[Move]] | None = None
 
     def touch(self, square: Square, piece: str, position: Position, t_ms: int = 0) -> None:
         if any(t.square == square for t in self.touches):
@@ -55,6 +56,27 @@ class TouchRecord:
             index -= 1
         self.touches.insert(index, touch)
 
+    def _facts(self, position: Position) -> tuple[dict[Move, Square | None], set[Move]]:
+        """The legal moves with the square of the piece each one takes, and the castlings:
+        once per position, as every candidate move of the turn asks."""
+        if self._cached is not None and self._cached[0] is position:
+            return self._cached[1], self._cached[2]
+        them = position.occupied_by(not position.turn)
+        victims: dict[Move, Square | None] = {}
+        castlings: set[Move] = set()
+        for code in position.legal_codes():
+            move = move_of_code(code)
+            victim: Square | None = None
+            if code & FLAG_CASTLE:
+                castlings.add(move)
+            elif code & FLAG_EN_PASSANT:
+                victim = move.to_square - 8 if position.turn else move.to_square + 8
+            elif them >> move.to_square & 1:
+                victim = move.to_square
+            victims[move] = victim
+        self._cached = (position, victims, castlings)
+        return victims, castlings
+
     def obliged_square(self, position: Position) -> Square | None:
         """The own piece that must move, for the lights (strict mode)."""
         movable = {m.from_square for m in position.legal_moves()}
@@ -70,10 +92,11 @@ class TouchRecord:
         touches = self.touches
         if until_ms is not None:
             touches = [t for t in touches if t.t_ms <= until_ms]
-        legal = position.legal_moves()
+        victims, castlings = self._facts(position)
+        legal = list(victims)
         own = [t for t in touches if t.own]
         theirs = [t for t in touches if not t.own]
-        is_castling = position.is_castling(move)
+        is_castling = move in castlings
 
         # 4.4: the king and a rook.
         king = next((t for t in own if position.piece_type_at(t.square) == KING), None)
@@ -106,7 +129,7 @@ class TouchRecord:
                     return None
 
         movable = {m.from_square for m in legal}
-        capturable = {m.to_square for m in legal if position.is_capture(m)}
+        capturable = {victim for victim in victims.values() if victim is not None}
 
         # 4.3c: an own and an opponent's piece: capture that piece with this one if legal.
         pairs = [
@@ -114,7 +137,7 @@ class TouchRecord:
             for mine in own
             for target in theirs
             for m in legal
-            if m.from_square == mine.square and _captures(position, m, target.square)
+            if m.from_square == mine.square and victims[m] == target.square
         ]
         if pairs:
             if any(m == move for _square, m in pairs):
@@ -130,17 +153,9 @@ class TouchRecord:
                     return Breach("4.3a", touch.square, "a touched piece must be moved")
                 return None
             if not touch.own and touch.square in capturable:
-                if not _captures(position, move, touch.square):
+                if victims.get(move) != touch.square:
                     return Breach(
                         "4.3b", touch.square, "a touched opponent's piece must be captured"
                     )
                 return None
         return None  # 4.5: nothing touched can move or be taken: any legal move
-
-
-def _captures(position: Position, move: Move, square: Square) -> bool:
-    if not position.is_capture(move):
-        return False
-    if position.is_en_passant(move):
-        return square == (move.to_square - 8 if position.turn else move.to_square + 8)
-    return move.to_square == square

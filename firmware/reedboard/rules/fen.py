@@ -197,19 +197,28 @@ def _validate(position: Position) -> None:
 
 
 def write_board_fen(position: Position) -> str:
+    cells = ["1"] * 64
+    for color in (WHITE, not WHITE):
+        for piece_type in range(1, 7):
+            letter = PIECE_SYMBOLS[piece_type]
+            letter = letter.upper() if color else letter
+            bb = position.pieces_of(piece_type, color)
+            while bb:
+                low = bb & -bb
+                cells[low.bit_length() - 1] = letter
+                bb ^= low
     rows = []
     for rank in range(7, -1, -1):
         row = ""
         empty = 0
-        for file in range(8):
-            piece = position.piece_at(rank * 8 + file)
-            if piece is None:
+        for cell in cells[rank * 8 : rank * 8 + 8]:
+            if cell == "1":
                 empty += 1
                 continue
             if empty:
                 row += str(empty)
                 empty = 0
-            row += piece.symbol()
+            row += cell
         if empty:
             row += str(empty)
         rows.append(row)
