@@ -1,0 +1,92 @@
+"""What strict mode must refuse: hands that break touch-move (FIDE 4.3, 4.4).
+
+`strict_refusals(position, rng)` gives, for one position, a few gestures that the Laws
+forbid, each as the raw sensor lines of an event script and the article and square the
+board must name in its `violation`:
+
+- 4.3a: an own piece that can move is touched and put back, then another piece moves;
+- 4.3b: an opponent's piece that can be captured is touched and put back, then a move
+  that does not capture it is made with a piece that cannot capture it either;
+- 4.4a: the king, then a rook with which castling is legal, are touched and put back,
+  then the king makes another move;
+- 4.4b: castling begun with the rook (the rook to its castling square, then the king):
+  the rook move stands and the king's move after it is the breach.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from reedboard.rules.moves import Move
+from reedboard.rules.pieces import KING
+from reedboard.rules.position import Position
+from reedboard.rules.squares import SQUARE_NAMES, Square
+from reedboard.sim.timeline import Line
+
+
+@dataclass(frozen=True)
+class Refusal:
+    rule: str
+    square: Square  # the square the violation names
+    lines: tuple[Line, ...]
+    moves_before: tuple[str, ...]  # moves the board commits before the breach (4.4b)
+
+
+def _touch(t: int, sq: Square) -> list[Line]:
+    return [(t, "lift", SQUARE_NAMES[sq]), (t + 300, "place", SQUARE_NAMES[sq])]
+
+
+def _move(t: int, move: Move) -> list[Line]:
+    return [
+        (t, "lift", SQUARE_NAMES[move.from_square]),
+        (t + 400, "place", SQUARE_NAMES[move.to_square]),
+    ]
+
+
+def strict_refusals(position: Position, rng: random.Random) -> list[Refusal]:
+    legal = position.legal_moves()
+    quiet = [
+        m
+        for m in legal
+        if not position.is_capture(m) and not position.is_castling(m) and not m.promotion
+    ]
+    out: list[Refusal] = []
+    movers = sorted({m.from_square for m in quiet})
+    if len(movers) >= 2:
+        touched = rng.choice(movers)
+        other = rng.choice([m for m in quiet if m.from_square != touched])
+        out.append(Refusal("4.3a", touched, tuple(_touch(1000, touched) + _move(2000, other)), ()))
+    victims = sorted(
+        {m.to_square for m in legal if position.is_capture(m) and not position.is_en_passant(m)}
+    )
+    if victims:
+        victim = rng.choice(victims)
+        takers = {m.from_square for m in legal if m.to_square == victim}
+        others = [m for m in quiet if m.from_square not in takers]
+        if others:
+            other = rng.choice(others)
+            out.append(
+                Refusal("4.3b", victim, tuple(_touch(1000, victim) + _move(2000, other)), ())
+            )
+    king = position.king(position.turn)
+    for castle in (m for m in legal if position.is_castling(m)):
+        assert king is not None
+        king_from, king_to, rook_from, rook_to = position.castling_squares(castle)
+        steps = [m for m in legal if m.from_square == king and not position.is_castling(m)]
+        if steps and king_to != king_from:
+            step = rng.choice(steps)
+            lines = _touch(1000, king) + _touch(1500, rook_from) + _move(2500, step)
+            out.append(Refusal("4.4a", king, tuple(lines), ()))
+        rook_move = Move(rook_from, rook_to)
+        if (
+            rook_to != rook_from
+            and king_to != king_from
+            and position.is_legal(rook_move)
+            and position.piece_type_at(rook_from) != KING
+            and king_to not in (rook_from, rook_to)
+        ):
+            lines = _move(1000, rook_move) + _move(1800, Move(king_from, king_to))
+            out.append(Refusal("4.4b", king_from, tuple(lines), (position.uci(rook_move),)))
+        break
+    return out
