@@ -17,6 +17,7 @@ How it decides (see DESIGN.md, "the physical grammar"):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Literal
 
@@ -29,12 +30,14 @@ from reedboard.arbiter.effects import (
     Offered,
     PromotionChosen,
     Restored,
+    SetupStarted,
     TakenBack,
     Touched,
     Violation,
 )
 from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
 from reedboard.arbiter.touch_move import Breach, TouchRecord
 from reedboard.arbiter.view import BoardView, Targets
@@ -73,7 +76,10 @@ class Arbiter:
         settle_ms: int = DEFAULT_SETTLE_MS,
         castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS,
         occupancy: Bitboard | None = None,
+        rng: random.Random | None = None,
     ) -> None:
+        """`rng` draws the Chess960 position the board's own gesture asks for; the caller
+        owns it (a fixed seed by default, so a replay is the same every time)."""
         if mode not in MODES:
             raise InvalidInputError(f"mode is casual or strict, not {mode!r}")
         if settle_ms < 1:
@@ -92,6 +98,10 @@ class Arbiter:
         self._choice_lift: tuple[Square, PieceType] | None = None
         self.hint: Move | None = None
         self.gestures = GestureTracker()
+        self.rng = rng if rng is not None else random.Random(0)
+        self.setup: SetupGuide | None = None
+        self.setup_number: int | None = None
+        self._chess960_watch = GestureWatch()
         self._new_episode()
 
     # ----- the episode: everything since the last committed position -----
@@ -130,12 +140,20 @@ class Arbiter:
         effects: list[Effect] = []
         self.sensors ^= bit
         self.last_change_ms = change.t_ms
+        self._chess960_watch.update(self.sensors, change.t_ms)
+        if self.setup is not None:
+            self._follow_setup(now, effects)
+            return effects  # no moves while the pieces are being set up
         self._apply(change, now, effects, report=True)
         return effects
 
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""
         effects: list[Effect] = []
+        if self._chess960_watch.update(self.sensors, now_ms):
+            return self.start_setup(draw_chess960(self.rng), now_ms)
+        if self.setup is not None:
+            return effects
         if not self.game.is_game_over():
             before = self.gestures.offer
             offer = self.gestures.tick(now_ms, self.game.claimable_now() is not None)
@@ -167,7 +185,33 @@ class Arbiter:
         gesture = self.gestures.next_deadline()
         if gesture is not None and not self.game.is_game_over():
             due = gesture if due is None else min(due, gesture)
+        setup = self._chess960_watch.deadline()
+        if setup is not None:
+            due = setup if due is None else min(due, setup)
         return due
+
+    def start_setup(self, number: int, now_ms: int) -> list[Effect]:
+        """Guide the players to set up Chess960 position `number`; the game starts when
+        it stands (at once if it already does)."""
+        start = Position.chess960_start(number)
+        if self.sensors == self.position.occupied and placement_of(self.position) == placement_of(
+            start
+        ):
+            # The pieces already stand so (standard chess is position 518).
+            return [SetupStarted(now_ms, number, start.fen(shredder=True))] + self.start_game(
+                Game(start), now_ms
+            )
+        self.setup = SetupGuide(start)
+        self.setup_number = number
+        effects: list[Effect] = [SetupStarted(now_ms, number, start.fen(shredder=True))]
+        self._follow_setup(now_ms, effects)
+        return effects
+
+    def _follow_setup(self, now: int, effects: list[Effect]) -> None:
+        assert self.setup is not None
+        if self.setup.step(self.sensors).done:
+            start = self.setup.target
+            effects.extend(self.start_game(Game(start), now))
 
     def choose_promotion(self, piece_type: PieceType, now_ms: int) -> list[Effect]:
         """The host picks the piece for the next promotion (queen by default)."""
@@ -179,6 +223,8 @@ class Arbiter:
     def start_game(self, game: Game, now_ms: int) -> list[Effect]:
         """The host starts a new game (standard, Chess960 or from a FEN)."""
         self.game = game
+        self.setup = None
+        self.setup_number = None
         self.mismatch = None
         self.violation = None
         self.touches = TouchRecord()
@@ -357,6 +403,8 @@ class Arbiter:
             promotion=self._exchange_square,
             result=over.result if over else None,
             reason=over.reason if over else None,
+            setup=self.setup.step(self.sensors) if self.setup is not None else None,
+            offer=self.gestures.offer.kind if self.gestures.offer is not None else None,
         )
 
     # ----- the core -----

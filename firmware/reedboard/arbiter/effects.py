@@ -158,6 +158,20 @@ class Offered:
         return {"offer": self.offer, "state": self.state}
 
 
+@dataclass(frozen=True, slots=True)
+class SetupStarted:
+    """The board guides the players to set up Chess960 position `number` (after the
+    board's gesture or the host's command); `new_game` follows when it stands."""
+
+    t_ms: int
+    number: int
+    fen: str
+    kind: str = "setup"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chess960": self.number, "fen": self.fen}
+
+
 Effect = (
     MoveMade
     | Touched
@@ -169,6 +183,7 @@ Effect = (
     | GameOver
     | PromotionChosen
     | Offered
+    | SetupStarted
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reedboard.arbiter.setup import SetupProgress
 from reedboard.rules.squares import Bitboard, Square
 
 
@@ -38,6 +39,8 @@ class BoardView:
     - `last_move`: (from, to) of the last committed move; `check`: the checked king.
     - `hint`: a move the host asks the player to carry out (from, to).
     - `result`: the result once the game is over, else None.
+    - `setup`: the progress of a guided Chess960 setup (nothing else applies then).
+    - `offer`: a gesture to end the game that waits for its confirmation.
     """
 
     fen: str
@@ -59,3 +62,5 @@ class BoardView:
     promotion: Square | None = None
     result: str | None = None
     reason: str | None = None
+    setup: SetupProgress | None = None  # a guided Chess960 setup in progress
+    offer: str | None = None  # a board gesture to end the game waiting: resign, claim, draw

@@ -13,6 +13,7 @@ dominates at a time, in this order, because a player can act on one thing at a t
 
 from __future__ import annotations
 
+from reedboard.arbiter.setup import SetupProgress
 from reedboard.arbiter.view import BoardView, Targets
 from reedboard.lights.frame import Frame
 from reedboard.lights.palette import PALETTE, Palette
@@ -30,6 +31,8 @@ def scene_for(view: BoardView, palette: Palette = PALETTE) -> Frame:
 
 def scene_roles(view: BoardView) -> Roles:
     """{square: role} for every lit square of `view`'s scene."""
+    if view.setup is not None:
+        return setup_roles(view.setup)
     if view.result is not None:
         return _game_over(view)
     if view.violation is not None:
@@ -37,6 +40,15 @@ def scene_roles(view: BoardView) -> Roles:
     if view.missing or view.extra:
         return _mismatch(view)
     return _play(view)
+
+
+def setup_roles(progress: SetupProgress) -> Roles:
+    """Squares to fill now, then squares to fill again, then squares to clear."""
+    roles: Roles = {}
+    _put(roles, progress.needed, "setup")
+    _put(roles, progress.missing, "missing")
+    _put(roles, progress.wrong, "extra")
+    return roles
 
 
 def _game_over(view: BoardView) -> Roles:
@@ -184,4 +196,4 @@ def _put(roles: Roles, bb: Bitboard, role: Role) -> None:
         roles[sq] = role
 
 
-__all__ = ["scene_for", "scene_roles"]
+__all__ = ["scene_for", "scene_roles", "setup_roles"]
