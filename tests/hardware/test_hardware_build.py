@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
-pytest.importorskip("skidl")
 
 
 def normalized(text: str) -> str:

@@ -78,7 +78,10 @@ def test_output_is_in_time_order_and_lights_only_on_change() -> None:
     assert effects == replay_script(script)
 
 
-@pytest.mark.skipif(not SCRIPTS, reason="the contract's example scripts are not beside the repo")
+def test_the_example_scripts_are_there() -> None:
+    assert SCRIPTS, "the contract's example scripts are missing beside the repository"
+
+
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_lights_add_lines_and_change_nothing_else(path: Path) -> None:
     plain = run(str(path))
