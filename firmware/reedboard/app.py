@@ -12,7 +12,8 @@ Everything the loop touches comes in through the constructor (the seams):
   it again after it fails (a host unplugged and plugged back);
 - `journal`: a `Journal`, or None;
 - `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
-  changed; `led_test(t_ms)` runs the LED test the host asks for;
+  changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
+  view; `led_test(t_ms)` runs the LED test the host asks for;
 - `source`: a `ScriptedBoard` (or anything with `advance` and `next_change_ms`) whose
   promotion choices are applied as if the host had sent them.
 """
@@ -105,6 +106,7 @@ class App:
         reopen: Callable[[], LinkPort] | None = None,
         journal: Journal | None = None,
         render: Renderer = no_lights,
+        animate: Callable[[int], None] | None = None,
         led_test: Callable[[int], None] | None = None,
         settings: Settings | None = None,
         start: Game | None = None,
@@ -122,6 +124,7 @@ class App:
         self.reopen = reopen
         self.journal = journal
         self.render = render
+        self.animate = animate
         self.led_test = led_test
         self.source = source
         self.identity = identity
@@ -360,6 +363,8 @@ class App:
         if force or occupancy != self._rendered_occupancy:
             self._rendered_occupancy = occupancy
             self.render(session.arbiter.view(), now)
+        elif self.animate is not None:
+            self.animate(now)  # blinking and pulsing squares move on with the clock
 
 
 def _stderr(text: str) -> None:

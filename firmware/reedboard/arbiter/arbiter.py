@@ -198,9 +198,8 @@ class Arbiter:
             start
         ):
             # The pieces already stand so (standard chess is position 518).
-            return [SetupStarted(now_ms, number, start.fen(shredder=True))] + self.start_game(
-                Game(start), now_ms
-            )
+            started = SetupStarted(now_ms, number, start.fen(shredder=True))
+            return [started, *self.start_game(Game(start), now_ms)]
         self.setup = SetupGuide(start)
         self.setup_number = number
         effects: list[Effect] = [SetupStarted(now_ms, number, start.fen(shredder=True))]

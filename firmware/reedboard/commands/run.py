@@ -24,10 +24,14 @@ from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Mode
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
-from reedboard.hal.ports import SwitchMatrix
+from reedboard.hal.neopixel_strip import open_neopixel_strip
+from reedboard.hal.ports import LedStrip, SwitchMatrix
+from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.rpi import open_matrix_scanner
 from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.store import Journal
+from reedboard.lights.layout import StripLayout
+from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.rules.game import Game
@@ -93,11 +97,15 @@ def _run(args: argparse.Namespace) -> int:
 
     source: ScriptedBoard | None = None
     scanner: SwitchMatrix
+    strip: LedStrip
     if args.fake:
         source = ScriptedBoard(script or parse_script(""), config.matrix)
         scanner = source
+        strip = RecordingStrip(config.leds.count, keep=8)
     else:
         scanner = open_matrix_scanner(config.matrix)
+        strip = open_neopixel_strip(config.leds)
+    lights = LightsRenderer(LightsOutput(StripLayout.from_config(config.leds), strip))
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
@@ -131,6 +139,8 @@ def _run(args: argparse.Namespace) -> int:
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
         on_effect=show if printing else None,
+        render=lights.render,
+        animate=lights.animate,
     )
     stopping = []
 

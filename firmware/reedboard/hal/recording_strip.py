@@ -3,6 +3,7 @@ simulator and `reedboard run --fake`."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
 RGB = tuple[int, int, int]
@@ -11,9 +12,11 @@ RGB = tuple[int, int, int]
 class RecordingStrip:
     """Records each `show` call's pixels in `frames`, oldest first."""
 
-    def __init__(self, count: int = 64) -> None:
+    def __init__(self, count: int = 64, keep: int | None = None) -> None:
+        """`keep`: how many of the latest frames to keep (all by default); a fake board
+        that runs for hours keeps a few."""
         self.count = count
-        self.frames: list[tuple[RGB, ...]] = []
+        self.frames: deque[tuple[RGB, ...]] = deque(maxlen=keep)
 
     def show(self, pixels: Sequence[RGB]) -> None:
         frame = tuple(pixels)

@@ -7,10 +7,12 @@ the pace of its effect, and nothing at all while the board stands still.
 
 from __future__ import annotations
 
+from reedboard.arbiter.view import BoardView
 from reedboard.hal.ports import LedStrip
 from reedboard.lights.frame import Frame
 from reedboard.lights.layout import StripLayout
 from reedboard.lights.palette import RGB
+from reedboard.lights.scenes import scene_for
 
 
 class LightsOutput:
@@ -37,4 +39,21 @@ class LightsOutput:
         return True
 
 
-__all__ = ["LightsOutput"]
+class LightsRenderer:
+    """The app's lights: `render(view, t_ms)` shows the scene of a new view, `animate(t_ms)`
+    moves the last one on in time (blink, pulse) without asking for a new view."""
+
+    def __init__(self, output: LightsOutput) -> None:
+        self.output = output
+        self.frame: Frame | None = None
+
+    def render(self, view: BoardView, t_ms: int) -> None:
+        self.frame = scene_for(view)
+        self.output.update(self.frame, t_ms)
+
+    def animate(self, t_ms: int) -> None:
+        if self.frame is not None and self.frame.animated:
+            self.output.update(self.frame, t_ms)
+
+
+__all__ = ["LightsOutput", "LightsRenderer"]
