@@ -71,9 +71,16 @@ PAWN_CODE = PAWN << PIECE_SHIFT
 KING_CODE = KING << PIECE_SHIFT
 
 
+_MOVES: dict[int, Move] = {}  # moves are values: one object per (from, to, promotion)
+
+
 def move_of_code(code: int) -> Move:
-    promotion = (code >> 12) & 7
-    return Move(code & 63, (code >> 6) & 63, promotion or None)
+    key = code & CODE_MOVE
+    move = _MOVES.get(key)
+    if move is None:
+        promotion = (key >> 12) & 7
+        move = _MOVES[key] = Move(key & 63, (key >> 6) & 63, promotion or None)
+    return move
 
 
 def code_key(move: Move) -> int:

@@ -248,7 +248,7 @@ class Position:
     # ----- legal moves -----
 
     def legal_moves(self) -> list[Move]:
-        return [move_of_code(code) for code in self.legal_codes()]
+        return list(map(move_of_code, self.legal_codes()))
 
     def legal_moves_from(self, sq: Square) -> list[Move]:
         return [move_of_code(c) for c in self.legal_codes() if c & 63 == sq]
