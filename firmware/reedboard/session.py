@@ -22,7 +22,7 @@ from reedboard.arbiter.arbiter import (
     Arbiter,
     Mode,
 )
-from reedboard.arbiter.effects import Effect, GameOver, MoveMade, NewGame, TakenBack, square_list
+from reedboard.arbiter.effects import Effect, GameOver, TakenBack, square_list
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command
 from reedboard.rules.chess960 import random_chess960_number
@@ -74,7 +74,6 @@ class BoardSession:
         self.rng = rng or random.Random()
         self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
         self.arbiter = self._arbiter(game, occupancy)
-        self.ended: GameOver | None = None  # a resignation or an agreed or claimed draw
 
     def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
         s = self.settings
@@ -84,6 +83,7 @@ class BoardSession:
             settle_ms=s.settle_ms,
             castle_wait_ms=s.castle_wait_ms,
             occupancy=occupancy,
+            rng=self.rng,
         )
 
     @property
@@ -103,7 +103,7 @@ class BoardSession:
             due = self.arbiter.next_deadline()
             if due is not None and now_ms >= due:
                 effects += self.arbiter.tick(now_ms)
-        return self._filter(effects)
+        return effects
 
     def next_deadline(self) -> int | None:
         """When a scan may decide something even if nothing changes."""
@@ -111,17 +111,6 @@ class BoardSession:
         if due is None and not self.debouncer.busy:
             due = self.arbiter.next_deadline()
         return due
-
-    def _filter(self, effects: list[Effect]) -> list[Effect]:
-        if self.ended is None:
-            return effects
-        kept: list[Effect] = []
-        for effect in effects:
-            if isinstance(effect, NewGame):
-                self.ended = None
-            if self.ended is None or not isinstance(effect, MoveMade | TakenBack | GameOver):
-                kept.append(effect)
-        return kept
 
     # ----- the host -----
 
@@ -146,15 +135,18 @@ class BoardSession:
             fen = args["fen"]
             game = Game(Position.from_fen(fen, chess960=args["variant"] == "chess960"))
         elif args["variant"] == "chess960":
+            # A Chess960 start: the board guides the players piece type by piece type, and
+            # the game starts when the position stands (at once if it already does).
             number = args["number"]
             if number is None:
                 number = random_chess960_number(self.rng)
-            game = Game(Position.chess960_start(number))
+            effects = self.arbiter.start_setup(number, now)
+            start = Position.chess960_start(number)
+            return Answer("ack", {"fen": start.fen()}, tuple(effects))
         else:
             game = Game()
         if game.is_game_over():
             raise InvalidInputError("the game would be over before it starts")
-        self.ended = None
         effects = self.arbiter.start_game(game, now)
         return Answer("ack", {"fen": game.start.fen()}, tuple(effects))
 
@@ -170,7 +162,7 @@ class BoardSession:
 
     def _do_takeback(self, _args: dict[str, Any], now: int) -> Answer:
         game = self.game.copy()
-        if not len(game) or self.ended is not None:
+        if not len(game) or game.is_game_over():
             raise InvalidInputError("there is no move to take back")
         before = game.positions[-2]
         uci = before.uci(game.pop())
@@ -188,22 +180,21 @@ class BoardSession:
 
     def _do_draw(self, args: dict[str, Any], now: int) -> Answer:
         self._refuse_if_over()
+        # A claim that is not valid raises IllegalMoveError, an InvalidInputError that
+        # `command` answers with an error.
         if args["agreed"]:
-            over = GameOver(now, "1/2-1/2", "agreement")
-        else:
-            claim = self.game.claimable_draw()
-            if claim is None:
-                raise InvalidInputError("no draw can be claimed in this position")
-            over = GameOver(now, claim.result, claim.reason)
-        self.ended = over
-        return Answer("ack", {"result": over.result, "reason": over.reason}, (over,))
+            return self._ended(self.arbiter.agree_draw(now))
+        return self._ended(self.arbiter.claim_draw(now))
 
     def _do_resign(self, args: dict[str, Any], now: int) -> Answer:
         self._refuse_if_over()
         white = self.game.position.turn if args["color"] is None else args["color"] == "white"
-        over = GameOver(now, "0-1" if white else "1-0", "resignation")
-        self.ended = over
-        return Answer("ack", {"result": over.result, "reason": over.reason}, (over,))
+        return self._ended(self.arbiter.resign(white, now))
+
+    def _ended(self, effects: list[Effect]) -> Answer:
+        over = effects[-1]
+        assert isinstance(over, GameOver)
+        return Answer("ack", {"result": over.result, "reason": over.reason}, tuple(effects))
 
     def _do_settings(self, args: dict[str, Any], _now: int) -> Answer:
         self.settings = replace(self.settings, **args)
@@ -217,14 +208,12 @@ class BoardSession:
         )
 
     def _refuse_if_over(self) -> None:
-        if self.ended is not None or self.game.is_game_over():
+        if self.game.is_game_over():
             raise InvalidInputError("the game is already over")
 
     # ----- the whole state -----
 
     def result(self) -> tuple[str, str] | None:
-        if self.ended is not None:
-            return self.ended.result, self.ended.reason
         outcome = self.game.outcome()
         return None if outcome is None else (outcome.result, outcome.reason)
 

@@ -1,0 +1,47 @@
+"""The board session's host commands: games started, ended and refused."""
+
+from __future__ import annotations
+
+import random
+
+from reedboard.link.messages import parse_command
+from reedboard.rules.game import Game
+from reedboard.rules.position import Position
+from reedboard.session import BoardSession
+
+START = Position.standard().occupied
+
+
+def session() -> BoardSession:
+    return BoardSession(Game(), START, rng=random.Random(1))
+
+
+def test_a_chess960_game_from_the_host_is_set_up_under_guidance() -> None:
+    board = session()
+    answer = board.command(
+        parse_command({"type": "new_game", "variant": "chess960", "number": 0}), 100
+    )
+    assert answer.kind == "ack"
+    assert [e.kind for e in answer.effects] == ["setup"]  # the pieces must be rearranged first
+    assert board.arbiter.setup is not None
+    assert board.arbiter.view().setup is not None
+
+
+def test_resignation_and_draws_from_the_host() -> None:
+    board = session()
+    answer = board.command(parse_command({"type": "resign", "color": "black"}), 100)
+    assert (answer.kind, answer.fields["result"], answer.fields["reason"]) == (
+        "ack",
+        "1-0",
+        "resignation",
+    )
+    assert board.game.is_game_over()
+    again = board.command(parse_command({"type": "resign"}), 200)
+    assert again.kind == "error"  # the game is already over
+
+    board = session()
+    refused = board.command(parse_command({"type": "draw"}), 100)
+    assert refused.kind == "error" and "claim" in refused.fields["message"]
+    assert not board.game.is_game_over()
+    agreed = board.command(parse_command({"type": "draw", "agreed": True}), 200)
+    assert agreed.fields["reason"] == "agreement"
