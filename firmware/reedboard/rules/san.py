@@ -40,6 +40,20 @@ def san(position: Position, move: Move) -> str:
     return text
 
 
+def legal_sans(position: Position) -> dict[Move, str]:
+    """The SAN of every legal move, generating the legal moves once for all of them."""
+    codes = position.legal_codes()
+    sans: dict[Move, str] = {}
+    for code in codes:
+        move = move_of_code(code)
+        after = position.play_code(code)
+        text = _san_without_suffix(position, move, code, codes)
+        if after.is_check():
+            text += "#" if not after.legal_codes() else "+"
+        sans[move] = text
+    return sans
+
+
 def _san_without_suffix(position: Position, move: Move, code: int, codes: list[int]) -> str:
     if code & FLAG_CASTLE:
         return "O-O" if move.to_square > move.from_square else "O-O-O"
