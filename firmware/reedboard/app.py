@@ -37,6 +37,7 @@ from reedboard.arbiter.effects import (
     effect_json,
 )
 from reedboard.arbiter.view import BoardView
+from reedboard.config import MatrixConfig
 from reedboard.errors import InvalidInputError, LinkError
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
@@ -45,6 +46,8 @@ from reedboard.link.board import BoardEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION, Command
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
+from reedboard.rules.squares import Bitboard
+from reedboard.sensing.selftest import self_test
 from reedboard.session import BoardSession, Settings, variant_of
 
 Renderer = Callable[[BoardView, int], None]
@@ -117,6 +120,7 @@ class App:
         on_effect: Callable[[dict[str, Any]], None] | None = None,
         log: Callable[[str], None] | None = None,
         rng: random.Random | None = None,
+        matrix: MatrixConfig | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -125,6 +129,7 @@ class App:
         self.journal = journal
         self.render = render
         self.animate = animate
+        self.matrix = matrix  # the pin map, for the self-test's messages (None: no self-test)
         self.led_test = led_test
         self.source = source
         self.identity = identity
@@ -155,6 +160,7 @@ class App:
         game, settings = self._resume()
         if game is None:
             game = self._start or Game()
+        self._self_test(occupancy, game.position.occupied)
         self.session = BoardSession(game, occupancy, settings, rng=self._rng)
         if not self.resumed:
             self._journal(lambda j: self._begin(j, game, settings.mode))
@@ -162,6 +168,18 @@ class App:
         self._render(now, force=True)
         self._flush()
         return self.session
+
+    def _self_test(self, first: Bitboard, expected: Bitboard) -> None:
+        """The start-up self-test: a few scans against the position the game stands in.
+        Faults are logged naming the squares, matrix lines and GPIO pins; the lights then
+        show any square that does not match as a mismatch."""
+        if self.matrix is None:
+            return
+        scans = [first, self.scanner.scan(), self.scanner.scan()]
+        report = self_test(scans, expected, self.matrix)
+        if not report.ok:
+            for line in report.lines():
+                self.log(f"self-test: {line.strip()}")
 
     def _resume(self) -> tuple[Game | None, Settings]:
         settings = self._settings

@@ -141,6 +141,7 @@ def _run(args: argparse.Namespace) -> int:
         on_effect=show if printing else None,
         render=lights.render,
         animate=lights.animate,
+        matrix=config.matrix,
     )
     stopping = []
 
