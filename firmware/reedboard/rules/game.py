@@ -81,7 +81,7 @@ class Game:
             raise IllegalMoveError(f"the game is over ({self.outcome()}); no move can follow")
         position = self.position
         move = position.normalize(move)
-        code = position._find_code(move)
+        code = position.code_for(move)
         if code is None:
             raise IllegalMoveError(f"{move.uci()} is not legal in {position.fen()}")
         after = position.play_code(code)

@@ -11,7 +11,7 @@ the public edge; `perft` stays on the codes.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 
 from reedboard.errors import IllegalMoveError
 from reedboard.rules.attacks import (
@@ -254,7 +254,7 @@ class Position:
         return [move_of_code(c) for c in self.legal_codes() if c & 63 == sq]
 
     def is_legal(self, move: Move) -> bool:
-        return self._find_code(move) is not None
+        return self.code_for(move) is not None
 
     def has_legal_move(self) -> bool:
         return bool(self.legal_codes())
@@ -262,15 +262,15 @@ class Position:
     def is_castling(self, move: Move) -> bool:
         """A legal or pseudo-legal king-takes-own-rook move, or the standard king step of
         two files from its start square where that means castling."""
-        code = self._find_code(move)
+        code = self.code_for(move)
         return code is not None and bool(code & FLAG_CASTLE)
 
     def is_en_passant(self, move: Move) -> bool:
-        code = self._find_code(move)
+        code = self.code_for(move)
         return code is not None and bool(code & FLAG_EN_PASSANT)
 
     def is_capture(self, move: Move) -> bool:
-        code = self._find_code(move)
+        code = self.code_for(move)
         if code is None:
             return False
         if code & FLAG_CASTLE:
@@ -299,7 +299,8 @@ class Position:
             return Move(move.from_square, rook)
         return move
 
-    def _find_code(self, move: Move) -> int | None:
+    def code_for(self, move: Move) -> int | None:
+        """The internal code of a legal move, or None when the move is not legal."""
         move = self.normalize(move)
         key = code_key(move)
         for code in self.legal_codes():
@@ -309,7 +310,7 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after a legal move; `IllegalMoveError` otherwise."""
-        code = self._find_code(move)
+        code = self.code_for(move)
         if code is None:
             raise IllegalMoveError(f"{move.uci()} is not legal in {self.fen()}")
         return self.play_code(code)
@@ -656,12 +657,6 @@ class Position:
         if not self.is_legal(move):
             raise IllegalMoveError(f"{text} is not legal in {self.fen()}")
         return move
-
-    def squares_of(self, bb: Bitboard) -> Iterator[Square]:
-        while bb:
-            low = bb & -bb
-            yield low.bit_length() - 1
-            bb ^= low
 
 
 def perft(position: Position, depth: int) -> int:
