@@ -92,3 +92,19 @@ def test_host_commands_end_the_game() -> None:
         arbiter.claim_draw(100)
     assert arbiter.game.outcome() is None
     assert [(e.result, e.reason) for e in arbiter.agree_draw(200)] == [("1/2-1/2", "agreement")]  # type: ignore[union-attr]
+
+
+def test_the_lights_offer_the_on_board_promotion_choice() -> None:
+    from reedboard.arbiter.arbiter import Arbiter
+    from reedboard.lights.scenes import scene_roles
+    from reedboard.rules.squares import parse_square
+    from reedboard.sensing.debounce import SquareChange
+
+    arbiter = Arbiter(Game.from_fen("8/4P1k1/8/8/8/8/6K1/1N4R1 w - - 0 1"))
+    arbiter.feed(SquareChange(parse_square("e7"), False, 1000))
+    arbiter.feed(SquareChange(parse_square("e8"), True, 1400))
+    view = arbiter.view()
+    assert view.promotion == parse_square("e8")
+    assert view.promotion_choices == (1 << parse_square("b1")) | (1 << parse_square("g1"))
+    roles = scene_roles(view)
+    assert roles[parse_square("b1")] == roles[parse_square("e8")] == "promotion"

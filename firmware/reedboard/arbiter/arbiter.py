@@ -304,6 +304,18 @@ class Arbiter:
         if kind in (QUEEN, 4, 3, 2):
             self._choice_lift = (sq, kind)
 
+    def _promotion_choices(self) -> Bitboard:
+        """While a promotion may still be changed: the promoting side's rooks, bishops and
+        knights (and queens, to go back), whose touch chooses their kind."""
+        if self._exchange_square is None:
+            return 0
+        position = self.position
+        side = not position.turn
+        choices = 0
+        for kind in (QUEEN, 4, 3, 2):
+            choices |= position.pieces_of(kind, side)
+        return choices & ~(1 << self._exchange_square)
+
     def _amend_promotion(self, piece_type: PieceType, now: int, effects: list[Effect]) -> None:
         last = self.game.peek()
         if last is None or last.promotion is None or last.promotion == piece_type:
@@ -400,6 +412,7 @@ class Arbiter:
             check=king if king is not None and position.is_check() else None,
             hint=(self.hint.from_square, self.hint.to_square) if self.hint else None,
             promotion=self._exchange_square,
+            promotion_choices=self._promotion_choices(),
             result=over.result if over else None,
             reason=over.reason if over else None,
             setup=self.setup.step(self.sensors) if self.setup is not None else None,

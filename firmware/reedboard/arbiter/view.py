@@ -59,7 +59,8 @@ class BoardView:
     last_move: tuple[Square, Square] | None = None
     check: Square | None = None
     hint: tuple[Square, Square] | None = None
-    promotion: Square | None = None
+    promotion: Square | None = None  # a promotion square while the piece may be chosen
+    promotion_choices: Bitboard = 0  # own pieces to touch to choose their kind instead
     result: str | None = None
     reason: str | None = None
     setup: SetupProgress | None = None  # a guided Chess960 setup in progress

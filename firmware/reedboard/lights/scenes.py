@@ -110,6 +110,8 @@ def _play(view: BoardView) -> Roles:
             roles[view.check] = "check"
     if view.promotion is not None:
         roles[view.promotion] = "promotion"
+        # The on-board choice: touching one of these pieces takes its kind instead.
+        _put(roles, view.promotion_choices & ~view.lifted, "promotion")
     if view.must_move is not None:
         roles[view.must_move] = "must_move"
     if view.hint is not None:
