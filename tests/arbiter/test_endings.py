@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from reedboard.arbiter.arbiter import Arbiter
 from reedboard.errors import IllegalMoveError
+from reedboard.lights.scenes import scene_roles
 from reedboard.rules.game import Game
+from reedboard.rules.squares import parse_square
+from reedboard.sensing.debounce import SquareChange
 
 from tests.arbiter.support import kinds, moves, replay, steps
 
@@ -95,11 +98,6 @@ def test_host_commands_end_the_game() -> None:
 
 
 def test_the_lights_offer_the_on_board_promotion_choice() -> None:
-    from reedboard.arbiter.arbiter import Arbiter
-    from reedboard.lights.scenes import scene_roles
-    from reedboard.rules.squares import parse_square
-    from reedboard.sensing.debounce import SquareChange
-
     arbiter = Arbiter(Game.from_fen("8/4P1k1/8/8/8/8/6K1/1N4R1 w - - 0 1"))
     arbiter.feed(SquareChange(parse_square("e7"), False, 1000))
     arbiter.feed(SquareChange(parse_square("e8"), True, 1400))
