@@ -1,0 +1,256 @@
+"""The simulated board: the real firmware loop on a live fake matrix, with the physical
+pieces it cannot see, in one object the web server drives.
+
+The app loop turns in its own thread on a real clock, exactly as on the board: scan,
+decide, journal, tell the host on the pty, light the (fake) strip. The page's gestures
+change the world, whose occupancy closes and opens the fake switches; the page's
+commands go through the same session command path as a host's. One lock keeps a
+gesture, a command or a snapshot from landing in the middle of a loop turn.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from functools import partial
+from typing import Any
+
+from reedboard.app import App
+from reedboard.arbiter.view import BoardView
+from reedboard.config import BoardConfig
+from reedboard.errors import InvalidInputError, LinkError
+from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.live_board import LiveBoard
+from reedboard.hal.recording_strip import RecordingStrip
+from reedboard.lights.layout import StripLayout
+from reedboard.lights.output import LightsOutput, LightsRenderer
+from reedboard.link.messages import Command, parse_command
+from reedboard.replay.script import Script
+from reedboard.rules.pgn import write_pgn
+from reedboard.rules.squares import SQUARE_NAMES, Square
+from reedboard.session import Answer, BoardSession, Settings
+from reedboard.simweb.placing import likeliest
+from reedboard.simweb.pty_link import PtyLink
+from reedboard.simweb.world import World
+
+EFFECTS_KEPT = 200
+
+
+class SimApp(App):
+    """The board's app with one more way in: a command from the simulator's own controls,
+    carried out like a host's (its effects reach the host too) and answered to the caller."""
+
+    def local_command(self, command: Command, now: int) -> Answer:
+        assert self.session is not None, "start() comes first"
+        answer = self.session.command(command, now)
+        self._publish(list(answer.effects))
+        self._render(now, force=True)
+        self._flush()
+        return answer
+
+
+class SimBoard:
+    def __init__(self, config: BoardConfig | None = None, *, settings: Settings | None = None):
+        self.config = config or BoardConfig()
+        self.world = World("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        self.switches = LiveBoard(self.world.occupancy, self.config.matrix)
+        self.strip = RecordingStrip(self.config.leds.count, keep=4)
+        self.lights = LightsRenderer(
+            LightsOutput(StripLayout.from_config(self.config.leds), self.strip)
+        )
+        self.link = PtyLink()
+        self.clock = MonotonicClock()
+        self.effects: deque[dict[str, Any]] = deque(maxlen=EFFECTS_KEPT)
+        self.view: BoardView | None = None
+        self.lock = threading.RLock()
+        self.log: deque[str] = deque(maxlen=20)
+        self.app = SimApp(
+            self.switches,
+            self.clock,
+            link=self.link,
+            settings=settings or Settings(),
+            render=self._render,
+            animate=self.lights.animate,
+            on_effect=self.effects.append,
+            scan_hz=self.config.matrix.scan_hz,
+            log=self._log,
+        )
+        self._script: list[tuple[int, str, Square, str]] = []
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="reedboard-loop", daemon=True)
+
+    # ----- the loop -----
+
+    def start(self) -> None:
+        with self.lock:
+            self.app.start()
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(2)
+        self.link.close()
+        self.switches.close()
+
+    def _loop(self) -> None:
+        period_s = self.app.period_ms / 1000
+        while not self._stopping.is_set():
+            try:
+                data = self.link.read(period_s)  # a host's bytes, or one scan period
+            except LinkError as error:
+                self._log(str(error))
+                data = b""
+                time.sleep(period_s)
+            with self.lock:
+                now = self.clock.now_ms()
+                self._play_script(now)
+                self.app.step(now, data)
+
+    def _render(self, view: BoardView, t_ms: int) -> None:
+        self.view = view
+        self.lights.render(view, t_ms)
+
+    def _log(self, text: str) -> None:
+        self.log.append(text)
+
+    # ----- the page's gestures and commands -----
+
+    def gesture(self, op: str, message: dict[str, Any]) -> None:
+        """A hand on the board: `lift`, `place` or `touch` (either) a square; `select` a held piece; put the
+        last one taken `to_tray`, or take one `from_tray`. `InvalidInputError` if the
+        world does not allow it."""
+        with self.lock:
+            world = self.world
+            if op == "touch":
+                # A click on a square: the world, not the page's last picture of it,
+                # says whether it lifts a piece or puts the held one down.
+                name = message.get("square")
+                op = "lift" if world.occupied(name) or not world.hand else "place"
+            if op == "lift":
+                world.lift(message.get("square"))
+            elif op == "place":
+                held = world.place(message.get("square"))
+                self._promotion_piece(held.piece, held.origin, message.get("square"))
+            elif op == "select":
+                index = message.get("index")
+                if not isinstance(index, int) or isinstance(index, bool):
+                    raise InvalidInputError("select needs the index of a held piece")
+                world.select(index)
+            elif op == "to_tray":
+                world.to_tray()
+            elif op == "from_tray":
+                piece = message.get("piece")
+                if not isinstance(piece, str):
+                    raise InvalidInputError("from_tray needs a piece letter")
+                world.from_tray(piece)
+            elif op == "arrange":
+                world.set_up(self.app_session().game.position.fen())
+            else:
+                raise InvalidInputError(f"unknown gesture {op!r}")
+            self.switches.set_occupancy(world.occupancy)
+
+    def _promotion_piece(self, piece: str, origin: Square | None, name: object) -> None:
+        """A piece from beside the board set on the far rank is the promotion's new piece:
+        the sensors cannot tell, so the simulator says it as a host would."""
+        if origin is not None or piece.lower() not in "qrbn" or not isinstance(name, str):
+            return
+        if name[1:] != ("8" if piece.isupper() else "1"):
+            return
+        self._command({"type": "promotion", "piece": piece.lower()})
+
+    def command(self, message: dict[str, Any]) -> dict[str, Any]:
+        """A host command from the page, checked like one from the serial link; a new
+        game also sets the pieces up (the players do it at once)."""
+        with self.lock:
+            answer = self._command(message)
+            if answer.kind == "ack" and message.get("type") == "new_game":
+                self.world.set_up(answer.fields["fen"])
+                self.switches.set_occupancy(self.world.occupancy)
+            return {"kind": answer.kind, **answer.fields}
+
+    def _command(self, message: dict[str, Any]) -> Answer:
+        command = parse_command(message)
+        if command.kind in ("hello", "resend", "led_test"):
+            raise InvalidInputError(f"{command.kind} is for the serial link")
+        return self.app.local_command(command, self.clock.now_ms())
+
+    def play_script(self, script: Script) -> None:
+        """Play an event script on the world, visibly, from now: the pieces are set up as
+        the script starts and each line happens at its time."""
+        with self.lock:
+            self.world.set_up(script.start.fen())
+            fen = script.start.fen()
+            answer = self._command(
+                {"type": "new_game", "fen": fen, "variant": "chess960"}
+                if script.start.chess960
+                else {"type": "new_game", "fen": fen}
+            )
+            if answer.kind != "ack":
+                raise InvalidInputError(str(answer.fields.get("message")))
+            if script.mode:
+                self._command({"type": "mode", "mode": script.mode})
+            self.switches.set_occupancy(self.world.occupancy)
+            base = self.clock.now_ms()
+            self._script = [(base + ln.t_ms, ln.action, ln.square, ln.piece) for ln in script.lines]
+
+    def _play_script(self, now: int) -> None:
+        while self._script and self._script[0][0] <= now:
+            _t, action, square, piece = self._script.pop(0)
+            try:
+                if action == "lift":
+                    self.world.lift(SQUARE_NAMES[square])
+                elif action == "place":
+                    position = self.app_session().game.position
+                    self.world.place(SQUARE_NAMES[square], partial(likeliest, position=position))
+                else:
+                    self._command({"type": "promotion", "piece": piece})
+            except InvalidInputError as error:
+                self._log(f"script: {error}")
+            self.switches.set_occupancy(self.world.occupancy)
+
+    # ----- what the page shows -----
+
+    def app_session(self) -> BoardSession:
+        assert self.app.session is not None, "start() comes first"
+        return self.app.session
+
+    def pgn(self) -> str:
+        with self.lock:
+            return write_pgn(self.app_session().game, {"Event": "reedboard sim"})
+
+    def snapshot(self) -> dict[str, Any]:
+        with self.lock:
+            session = self.app_session()
+            now = self.clock.now_ms()
+            frame = self.lights.frame
+            view = self.view
+            colours = frame.at(now) if frame is not None else ((0, 0, 0),) * 64
+            roles = frame.lit_roles() if frame is not None else {}
+            targets: list[str] = []
+            if view is not None:
+                for t in view.targets:
+                    bb = t.quiet | t.captures | t.en_passant | t.castling | t.promotions
+                    targets += [SQUARE_NAMES[sq] for sq in range(64) if bb >> sq & 1]
+            state = session.state()
+            return {
+                "type": "state",
+                "t_ms": now,
+                **self.world.snapshot(),
+                "leds": ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in colours],
+                "roles": roles,
+                "targets": targets,
+                "fen": state["fen"],
+                "san": state["san"],
+                "moves": state["moves"],
+                "result": state["result"],
+                "reason": state["reason"],
+                "mode": session.settings.mode,
+                "settle_ms": session.settings.settle_ms,
+                "turn": "white" if session.game.position.turn else "black",
+                "effects": list(self.effects)[-40:],
+                "script": len(self._script),
+                "pty": self.link.path,
+                "log": list(self.log),
+            }

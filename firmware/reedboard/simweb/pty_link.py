@@ -1,0 +1,53 @@
+"""The simulated board's serial side: a pseudo-terminal whose other end (`path`) a host
+opens like the board's USB serial device, so `reedboard-host` works against it unchanged.
+
+The board keeps the far end open itself: a host may come and go, and without a holder
+the master end would read as failed each time the last one left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import tty
+
+from reedboard.errors import LinkError
+
+
+class PtyLink:
+    """A `LinkPort` on the master end of a fresh pty."""
+
+    def __init__(self) -> None:
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)  # no echo, no line editing: a byte pipe like a serial line
+        os.set_blocking(self._master, False)
+        self.path = os.ttyname(self._slave)
+
+    def read(self, wait_s: float = 0.0) -> bytes:
+        try:
+            ready, _, _ = select.select([self._master], [], [], max(0.0, wait_s))
+            if not ready:
+                return b""
+            return os.read(self._master, 4096)
+        except BlockingIOError:
+            return b""
+        except OSError as error:
+            raise LinkError(f"the pty failed: {error.strerror}") from None
+
+    def write(self, data: bytes) -> None:
+        while data:
+            try:
+                sent = os.write(self._master, data)
+            except BlockingIOError:
+                # No host reads and the pty's buffer is full: the frames are dropped, as on
+                # a serial line with nobody at the other end; a host asks for what it missed.
+                return
+            except OSError as error:
+                raise LinkError(f"the pty failed: {error.strerror}") from None
+            data = data[sent:]
+
+    def close(self) -> None:
+        for fd in (self._master, self._slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)

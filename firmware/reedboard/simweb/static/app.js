@@ -1,0 +1,222 @@
+// The simulator's page: draws what the board sends (pieces, LEDs, moves, effects) and
+// turns mouse gestures into lifts and places. It keeps no game logic of its own: every
+// rule is the firmware's, so what the page shows is what the board decided.
+"use strict";
+
+const GLYPHS = { k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
+const FILES = "abcdefgh";
+let socket = null;
+let state = null;
+let flipped = false;
+let drag = null; // the square a drag started on, while the button is down
+
+const $ = (id) => document.getElementById(id);
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function command(fields) {
+  send({ op: "command", command: fields });
+}
+
+function glyph(letter) {
+  const span = document.createElement("span");
+  span.textContent = GLYPHS[letter.toLowerCase()];
+  span.className = letter === letter.toUpperCase() ? "w" : "b";
+  span.dataset.piece = letter;
+  return span;
+}
+
+// ----- the board -----
+
+function buildBoard() {
+  const board = $("board");
+  board.textContent = "";
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const file = flipped ? 7 - col : col;
+      const rank = flipped ? row : 7 - row;
+      const name = FILES[file] + (rank + 1);
+      const sq = document.createElement("div");
+      sq.className = "sq " + ((file + rank) % 2 ? "light" : "dark");
+      sq.dataset.square = name;
+      sq.innerHTML = '<div class="led"></div><div class="piece"></div>';
+      if (col === 0 || row === 7) {
+        const label = document.createElement("span");
+        label.className = "name";
+        label.textContent = name;
+        sq.appendChild(label);
+      }
+      board.appendChild(sq);
+    }
+  }
+  if (state) draw(state);
+}
+
+function squareAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  return el ? el.closest(".sq, #tray-shelf") : null;
+}
+
+function onPointerDown(event) {
+  const sq = event.target.closest(".sq");
+  if (!sq || !state) return;
+  const name = sq.dataset.square;
+  // The board decides whether this lifts or places: the picture here may be a step behind.
+  send({ op: "touch", square: name });
+  if (state.pieces[name]) {
+    drag = { from: name, piece: state.pieces[name] };
+    showGhost(event);
+  }
+}
+
+function onPointerMove(event) {
+  if (drag) showGhost(event);
+}
+
+function onPointerUp(event) {
+  if (!drag) return;
+  const target = squareAt(event.clientX, event.clientY);
+  hideGhost();
+  const from = drag.from;
+  drag = null;
+  if (!target) return;
+  if (target.id === "tray-shelf") send({ op: "to_tray" });
+  // Let go on the square it came from: a click, the piece stays in hand.
+  else if (target.dataset.square !== from) send({ op: "place", square: target.dataset.square });
+}
+
+function showGhost(event) {
+  const ghost = $("ghost");
+  ghost.hidden = false;
+  ghost.textContent = GLYPHS[drag.piece.toLowerCase()];
+  ghost.className = drag.piece === drag.piece.toUpperCase() ? "piece-w" : "piece-b";
+  ghost.style.color = drag.piece === drag.piece.toUpperCase() ? "#fff" : "#000";
+  ghost.style.webkitTextStroke = drag.piece === drag.piece.toUpperCase() ? "1.5px #000" : "";
+  ghost.style.left = event.clientX + "px";
+  ghost.style.top = event.clientY + "px";
+}
+
+function hideGhost() {
+  $("ghost").hidden = true;
+}
+
+// ----- drawing the state -----
+
+function draw(s) {
+  for (const sq of document.querySelectorAll(".sq")) {
+    const name = sq.dataset.square;
+    const index = FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
+    const colour = s.leds[index];
+    const led = sq.querySelector(".led");
+    led.classList.toggle("on", colour !== "#000000");
+    led.style.setProperty("--led", colour);
+    const role = s.roles[name];
+    if (role) sq.dataset.role = role;
+    else delete sq.dataset.role;
+    const letter = s.pieces[name];
+    const piece = sq.querySelector(".piece");
+    piece.textContent = letter ? GLYPHS[letter.toLowerCase()] : "";
+    piece.className = "piece" + (letter ? (letter === letter.toUpperCase() ? " w" : " b") : "");
+  }
+  const hand = $("hand");
+  hand.textContent = "";
+  s.hand.forEach((held, i) => {
+    const span = glyph(held.piece);
+    span.title = held.from ? "from " + held.from : "from beside the board";
+    if (i === s.hand.length - 1) span.classList.add("active");
+    span.addEventListener("click", () => send({ op: "select", index: i }));
+    hand.appendChild(span);
+  });
+  const tray = $("tray");
+  tray.textContent = "";
+  for (const letter of s.tray) tray.appendChild(trayPiece(letter));
+  const spares = $("spares");
+  if (!spares.childElementCount) for (const letter of s.spares) spares.appendChild(trayPiece(letter));
+
+  const moves = $("moves");
+  moves.textContent = "";
+  for (let i = 0; i < s.san.length; i += 2) {
+    const li = document.createElement("li");
+    li.textContent = s.san.slice(i, i + 2).join(" ");
+    moves.appendChild(li);
+  }
+  $("result").textContent = s.result ? `${s.result} (${s.reason})` : "";
+  const effects = $("effects");
+  effects.textContent = "";
+  for (const e of s.effects.slice().reverse()) {
+    const li = document.createElement("li");
+    const { event, t_ms, game, ...rest } = e;
+    li.textContent = `${(t_ms / 1000).toFixed(1)}s ${event} ${JSON.stringify(rest)}`;
+    effects.appendChild(li);
+  }
+  $("status").textContent = s.result ? "game over" : `${s.turn} to move` + (s.script ? " · playing a script" : "");
+  $("pty").textContent = "serial: " + s.pty;
+  if (document.activeElement !== $("mode")) $("mode").value = s.mode;
+  if (document.activeElement !== $("settle")) $("settle").value = s.settle_ms;
+}
+
+function trayPiece(letter) {
+  const span = glyph(letter);
+  span.addEventListener("click", (event) => {
+    event.stopPropagation();
+    send({ op: "from_tray", piece: letter });
+  });
+  return span;
+}
+
+// ----- the link to the board -----
+
+function connect() {
+  socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      state = message;
+      draw(state);
+    } else if (message.type === "error") {
+      $("message").textContent = message.message;
+    } else if (message.type === "reply") {
+      $("message").textContent = message.kind === "error" ? message.message : "";
+    }
+  };
+  socket.onclose = () => {
+    $("status").textContent = "disconnected: is reedboard sim still running?";
+    setTimeout(connect, 1000);
+  };
+}
+
+// ----- the controls -----
+
+function controls() {
+  $("board").addEventListener("pointerdown", onPointerDown);
+  document.addEventListener("pointermove", onPointerMove);
+  document.addEventListener("pointerup", onPointerUp);
+  $("tray-shelf").addEventListener("click", () => {
+    if (state && state.hand.length) send({ op: "to_tray" });
+  });
+  $("new-game").addEventListener("click", () => {
+    const variant = $("variant").value;
+    if (variant === "standard") command({ type: "new_game" });
+    else if (variant === "random") command({ type: "new_game", variant: "chess960" });
+    else command({ type: "new_game", variant: "chess960", number: Number($("number").value) });
+  });
+  $("mode").addEventListener("change", () => command({ type: "mode", mode: $("mode").value }));
+  $("set-settle").addEventListener("click", () =>
+    command({ type: "settings", settle_ms: Number($("settle").value) }),
+  );
+  $("flip").addEventListener("click", () => {
+    flipped = !flipped;
+    buildBoard();
+  });
+  $("takeback").addEventListener("click", () => command({ type: "takeback" }));
+  $("arrange").addEventListener("click", () => send({ op: "arrange" }));
+  for (const button of document.querySelectorAll(".promote"))
+    button.addEventListener("click", () => command({ type: "promotion", piece: button.dataset.piece }));
+  $("play").addEventListener("click", () => send({ op: "script", text: $("script").value }));
+}
+
+buildBoard();
+controls();
+connect();
