@@ -15,7 +15,11 @@ Everything the loop touches comes in through the constructor (the seams):
   changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
   view; `led_test(t_ms)` runs the LED test the host asks for;
 - `source`: a `ScriptedBoard` (or anything with `advance` and `next_change_ms`) whose
-  promotion choices are applied as if the host had sent them.
+  promotion choices are applied as if the host had sent them;
+- `endpoint`: makes the link's protocol endpoint from the session id (default the native
+  `BoardEndpoint`; an emulation such as DGT's instead), and `watch(session, t_ms)` is
+  called once a turn after the scan and the commands, for an endpoint that reports what
+  the board is rather than the effects.
 """
 
 from __future__ import annotations
@@ -61,6 +65,20 @@ class LinkPort(Protocol):
     def read(self, wait_s: float = 0.0) -> bytes: ...
 
     def write(self, data: bytes) -> None: ...
+
+
+class Endpoint(Protocol):
+    session: str
+
+    def send(self, kind: str, fields: dict[str, Any] | None = None) -> int: ...
+
+    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int: ...
+
+    def alive(self) -> None: ...
+
+    def data_to_send(self) -> bytes: ...
+
+    def receive_data(self, data: bytes) -> list[Command]: ...
 
 
 class EventSource(Protocol):
@@ -121,6 +139,8 @@ class App:
         log: Callable[[str], None] | None = None,
         rng: random.Random | None = None,
         matrix: MatrixConfig | None = None,
+        endpoint: Callable[[str], Endpoint] | None = None,
+        watch: Callable[[BoardSession, int], None] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -136,7 +156,8 @@ class App:
         self.period_ms = max(1, round(1000 / scan_hz))
         self.on_effect = on_effect
         self.log = log or _stderr
-        self.endpoint = BoardEndpoint(session_id)
+        self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
+        self.watch = watch
         self.game_id = 0
         self.plies = 0
         self.resumed = False
@@ -159,11 +180,13 @@ class App:
         occupancy = self.scanner.scan()
         game, settings = self._resume()
         if game is None:
-            game = self._start or Game()
+            game = self._start if self._start is not None else Game()  # an empty Game is falsy
         self._self_test(occupancy, game.position.occupied)
         self.session = BoardSession(game, occupancy, settings, rng=self._rng)
         if not self.resumed:
             self._journal(lambda j: self._begin(j, game, settings.mode))
+        if self.watch is not None:
+            self.watch(self.session, now)
         self.endpoint.send("hello", self._hello())
         self._render(now, force=True)
         self._flush()
@@ -238,6 +261,8 @@ class App:
         if now >= self._next_alive:
             self.endpoint.alive()
             self._next_alive = now + ALIVE_MS
+        if self.watch is not None:
+            self.watch(session, now)
         self._render(now, force=changed)
         self._flush()
 

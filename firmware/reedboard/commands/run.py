@@ -19,6 +19,8 @@ import signal
 import sys
 from typing import Any
 
+import serial
+
 from reedboard.app import App, Identity, LinkPort
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Mode
 from reedboard.config import load_config
@@ -32,10 +34,12 @@ from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.store import Journal
 from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
+from reedboard.link import chesslink, dgt
+from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.rules.game import Game
-from reedboard.session import Settings
+from reedboard.session import BoardSession, Settings
 
 DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
 
@@ -55,7 +59,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--settle-ms", type=int, metavar="N", help="stillness before deciding")
     parser.add_argument("--board-id", default="reedboard", help="the name the host sees")
     parser.add_argument(
-        "--protocol", choices=("native",), default="native", help="the link's language"
+        "--protocol",
+        choices=("native", "dgt", "chesslink"),
+        default="native",
+        help="the link's language: the board's own, or DGT or ChessLink for their software",
     )
     fake = parser.add_argument_group("fake board")
     fake.add_argument("--fake", action="store_true", help="a fake matrix instead of the GPIO")
@@ -109,10 +116,19 @@ def _run(args: argparse.Namespace) -> int:
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
+    line: dict[str, Any] = {}
+    emulation: EmulatedEndpoint | None = None
+    if args.protocol != "native":
+        # The client software opens the port as the emulated board's own serial settings.
+        emulated: Emulated = "dgt" if args.protocol == "dgt" else "chesslink"
+        emulation = EmulatedEndpoint(emulated, secrets.token_hex(4))
+        baud = dgt.BAUD if emulated == "dgt" else chesslink.BAUD
+        if emulated == "chesslink":
+            line = {"bytesize": serial.SEVENBITS, "parity": serial.PARITY_ODD}
 
     def reopen() -> LinkPort:
         assert url is not None
-        return open_port(url, baud=baud)
+        return open_port(url, baud=baud, **line)
 
     # A port named on the command line must work now; the configured one of a real board
     # may come later (a USB gadget port appears when a host plugs in): retried in the loop.
@@ -142,6 +158,7 @@ def _run(args: argparse.Namespace) -> int:
         render=lights.render,
         animate=lights.animate,
         matrix=config.matrix,
+        **(_emulating(emulation) if emulation is not None else {}),
     )
     stopping = []
 
@@ -159,6 +176,15 @@ def _run(args: argparse.Namespace) -> int:
         if close is not None:
             close()
     return 0
+
+
+def _emulating(emulation: EmulatedEndpoint) -> dict[str, Any]:
+    """The App's seams for an emulated protocol: its endpoint, fed the board each turn."""
+
+    def watch(session: BoardSession, now: int) -> None:
+        emulation.observe(session.game.position, session.debouncer.occupancy, now)
+
+    return {"endpoint": lambda _session_id: emulation, "watch": watch}
 
 
 def _read_script(path: str) -> Script:

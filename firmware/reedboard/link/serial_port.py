@@ -17,9 +17,23 @@ from reedboard.errors import LinkError
 DEFAULT_BAUD = 115200
 
 
-def open_port(url: str, *, baud: int = DEFAULT_BAUD, exclusive: bool = True) -> SerialPort:
-    """Open a serial port by path or URL, refusing one another program holds."""
-    kwargs: dict[str, Any] = {"baudrate": baud, "timeout": 0, "write_timeout": 0.5}
+def open_port(
+    url: str,
+    *,
+    baud: int = DEFAULT_BAUD,
+    exclusive: bool = True,
+    bytesize: int = serial.EIGHTBITS,
+    parity: str = serial.PARITY_NONE,
+) -> SerialPort:
+    """Open a serial port by path or URL, refusing one another program holds. `bytesize`
+    and `parity` are for the emulations (ChessLink speaks 7 data bits, odd parity)."""
+    kwargs: dict[str, Any] = {
+        "baudrate": baud,
+        "bytesize": bytesize,
+        "parity": parity,
+        "timeout": 0,
+        "write_timeout": 0.5,
+    }
     if "://" not in url:
         if not os.path.exists(url):
             raise LinkError(f"no serial port {url}")

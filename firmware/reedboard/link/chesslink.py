@@ -1,0 +1,199 @@
+"""The Millennium ChessLink protocol, board end: a pure codec in the manner of
+`link/board.py`.
+
+`receive_data(bytes)` takes the client's characters, answers what the protocol answers
+by itself (version, status, registers, LED acknowledgements) and returns the LED patterns
+for the board to show (`LedPattern`). `squares_changed` and `tick(now_ms)` queue the
+automatic status reports the registers ask for. `data_to_send()` hands over the bytes.
+
+Wire facts (docs/emulation.md): 38400 baud, 7 data bits, odd parity, 1 stop bit. Every
+message is printable ASCII: a command letter, its data, then two upper-case hex digits,
+the XOR of the characters before them. The board answers with the lower-case letter.
+Received bytes have bit 7 stripped, so a client that puts the parity bit into each byte
+itself is understood as well as a serial port that strips it; with `parity_bit` the
+board puts it into the bytes it sends (for links that carry 8 bits, like a pty).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from reedboard.rules.squares import Bitboard, Square
+
+BAUD: Final = 38400
+VERSION: Final = "0105"  # high byte, low byte, each two hex digits
+
+# Command letter -> how many data characters follow before the check digits.
+_DATA: Final = {"V": 0, "S": 0, "X": 0, "T": 0, "L": 2 + 81 * 2, "W": 4, "R": 2}
+_HEX: Final = frozenset("0123456789ABCDEFabcdef")
+
+# Registers (the board's EEPROM option bytes).
+REG_SERIAL: Final = 0x00
+REG_SCAN_TIME: Final = 0x01  # units of 2.048 ms; below 15 means 20
+REG_AUTO_REPORT: Final = 0x02  # bits 2..0: 0 every scan, 1 off, 2 timed, 3..7 on change
+REG_REPORT_TIME: Final = 0x03  # units of 4.096 ms
+REG_BRIGHTNESS: Final = 0x04  # 0 dim ... 15 and above full
+DEFAULTS: Final = {
+    REG_SERIAL: 0,
+    REG_SCAN_TIME: 20,
+    REG_AUTO_REPORT: 0,
+    REG_REPORT_TIME: 20,
+    REG_BRIGHTNESS: 15,
+}
+
+PIECE_LETTERS: Final = frozenset("KQRBNPkqrbnp")
+
+
+@dataclass(frozen=True, slots=True)
+class LedPattern:
+    """The client's `L` (or `X`): a blink pattern byte for each of the 81 corner LEDs in
+    the protocol's order, and the slot time in units of 4.096 ms."""
+
+    slot_time: int
+    patterns: tuple[int, ...]
+
+    def lit_squares(self) -> Bitboard:
+        """The squares (ours, a1 = 0) whose four corners all blink or shine."""
+        lit = 0
+        for sq in range(64):
+            file, rank = sq % 8, sq // 8
+            corners = [(f, r) for f in (file, file + 1) for r in (rank, rank + 1)]
+            if all(self.patterns[corner_index(f, r)] for f, r in corners):
+                lit |= 1 << sq
+        return lit
+
+
+DARK: Final = LedPattern(0, (0,) * 81)
+
+
+def corner_index(file_line: int, rank_line: int) -> int:
+    """The LED number (0..80) of the corner where file line `file_line` (0 left of a,
+    8 right of h) meets rank line `rank_line` (0 below rank 1, 8 above rank 8). As real
+    clients drive them: LED 0 is the h1 corner, 8 the h8 corner, 72 a1, 80 a8."""
+    return (8 - file_line) * 9 + rank_line
+
+
+def status_square(index: int) -> Square:
+    """The square (ours) of character `index` of a status: h1, g1 ... a1, h2 ... a8."""
+    return index // 8 * 8 + 7 - index % 8
+
+
+def checksum(text: str) -> str:
+    value = 0
+    for char in text:
+        value ^= ord(char)
+    return f"{value:02X}"
+
+
+def encode(text: str, *, parity_bit: bool = False) -> bytes:
+    """One message: `text` and its check digits, bit 7 as odd parity if asked."""
+    data = (text + checksum(text)).encode("ascii")
+    if not parity_bit:
+        return data
+    return bytes(b | (0x80 if bin(b).count("1") % 2 == 0 else 0) for b in data)
+
+
+def status_text(shown: list[str]) -> str:
+    return "s" + "".join(shown[status_square(i)] or "." for i in range(64))
+
+
+class ChessLinkBoard:
+    def __init__(self, *, parity_bit: bool = False) -> None:
+        self.parity_bit = parity_bit
+        self.registers: dict[int, int] = dict(DEFAULTS)
+        self.shown: list[str] = [""] * 64
+        self.bad_messages = 0
+        self._buffer = ""
+        self._outbox = bytearray()
+        self._next_report: int | None = None
+
+    # ----- out -----
+
+    def squares_changed(self, shown: list[str], changes: list[tuple[Square, str]]) -> None:
+        """The board is now `shown`, after `changes` (square and piece letter)."""
+        self.shown = list(shown)
+        if changes and self._report_mode() >= 3:
+            self._send(status_text(self.shown))
+
+    def tick(self, now_ms: int) -> None:
+        """Timed automatic reports (every scan, or every report time)."""
+        mode = self._report_mode()
+        if mode == 0:
+            scan = self.registers[REG_SCAN_TIME]
+            interval = (scan if scan >= 15 else 20) * 2.048
+        elif mode == 2:
+            interval = max(1, self.registers[REG_REPORT_TIME]) * 4.096
+        else:
+            self._next_report = None
+            return
+        if self._next_report is None or now_ms >= self._next_report:
+            self._send(status_text(self.shown))
+            self._next_report = now_ms + max(1, round(interval))
+
+    def data_to_send(self) -> bytes:
+        data = bytes(self._outbox)
+        self._outbox.clear()
+        return data
+
+    def _send(self, text: str) -> None:
+        self._outbox += encode(text, parity_bit=self.parity_bit)
+
+    def _report_mode(self) -> int:
+        return self.registers[REG_AUTO_REPORT] & 0x07
+
+    # ----- in -----
+
+    def receive_data(self, data: bytes) -> list[LedPattern]:
+        self._buffer += bytes(b & 0x7F for b in data).decode("ascii")
+        commands: list[LedPattern] = []
+        while self._buffer:
+            letter = self._buffer[0]
+            size = _DATA.get(letter)
+            if size is None:
+                self._buffer = self._buffer[1:]  # noise or a line ending between commands
+                continue
+            if len(self._buffer) < 1 + size + 2:
+                break
+            text = self._buffer[: 1 + size]
+            check = self._buffer[1 + size : 3 + size]
+            data_ok = all(c in _HEX for c in text[1:] + check)
+            if not data_ok or int(check, 16) != int(checksum(text), 16):
+                # Not a message after all: drop the letter and look for the next one.
+                self.bad_messages += 1
+                self._buffer = self._buffer[1:]
+                continue
+            self._buffer = self._buffer[3 + size :]
+            led = self._command(letter, text[1:])
+            if led is not None:
+                commands.append(led)
+        # A client cannot send more than one L's worth without its check digits.
+        self._buffer = self._buffer[-(3 + _DATA["L"]) :]
+        return commands
+
+    def _command(self, letter: str, data: str) -> LedPattern | None:
+        if letter == "V":
+            self._send("v" + VERSION)
+        elif letter == "S":
+            self._send(status_text(self.shown))
+        elif letter == "X":
+            self._send("x")
+            return DARK
+        elif letter == "L":
+            self._send("l")
+            values = [int(data[i : i + 2], 16) for i in range(0, len(data), 2)]
+            return LedPattern(values[0], tuple(values[1:]))
+        elif letter == "W":
+            address, value = int(data[:2], 16), int(data[2:], 16)
+            self.registers[address] = value
+            self._next_report = None
+            self._send("w" + data.upper())
+        elif letter == "R":
+            address = int(data, 16)
+            self._send(f"r{address:02X}{self.registers.get(address, 0):02X}")
+        elif letter == "T":
+            # A hardware reset on the real board: no answer, registers and LEDs cleared.
+            self.registers = dict(DEFAULTS)
+            self._next_report = None
+            return DARK
+        return None

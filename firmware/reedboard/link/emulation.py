@@ -1,0 +1,117 @@
+"""An emulated board protocol (DGT or ChessLink) in the place of the native endpoint.
+
+The App talks to its endpoint as to `link/board.py`'s (`send`, `reply`, `alive`,
+`receive_data`, `data_to_send`); an emulation has no use for the native messages, so it
+only notes which effects mean "the game changed" and otherwise listens to `observe`,
+which the App calls once a turn with the game's position and the sensors. The tracker
+turns those into square changes, the codec into bytes. What the client asks of the LEDs
+becomes the native `show` command: the lights show that move as a hint.
+
+Pure: time and the board's facts come in as arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from reedboard.link.chesslink import ChessLinkBoard, LedPattern
+from reedboard.link.dgt import DgtBoard, LedCommand
+from reedboard.link.messages import Command
+from reedboard.link.tracking import PieceTracker
+from reedboard.rules.position import Position
+from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square
+
+Emulated = Literal["dgt", "chesslink"]
+
+# Effects after which the client's board must become the game's.
+_SYNC_EVENTS = frozenset({"move", "new_game", "takeback", "restored"})
+
+
+class EmulatedEndpoint:
+    def __init__(self, protocol: Emulated, session: str, *, parity_bit: bool = False) -> None:
+        self.session = session
+        self.seq = 0
+        self.codec: DgtBoard | ChessLinkBoard = (
+            DgtBoard() if protocol == "dgt" else ChessLinkBoard(parity_bit=parity_bit)
+        )
+        self.tracker: PieceTracker | None = None
+        self._position: Position | None = None
+        self._sync = False
+        self._hint: str | None = None
+
+    # ----- the App's endpoint interface -----
+
+    def send(self, kind: str, fields: dict[str, Any] | None = None) -> int:
+        if kind == "effect" and (fields or {}).get("event") in _SYNC_EVENTS:
+            self._sync = True
+        return 0
+
+    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
+        return 0  # the commands are the emulation's own (`show`): nobody waits for a reply
+
+    def alive(self) -> None:
+        """Neither protocol has a keep-alive."""
+
+    def data_to_send(self) -> bytes:
+        return self.codec.data_to_send()
+
+    def receive_data(self, data: bytes) -> list[Command]:
+        commands: list[Command] = []
+        for wish in self.codec.receive_data(data):
+            uci = self._move_to_show(wish)
+            if uci != self._hint:
+                self._hint = uci
+                commands.append(Command("show", None, {"uci": uci}))
+        return commands
+
+    # ----- the board's facts -----
+
+    def observe(self, position: Position, sensors: Bitboard, now_ms: int) -> None:
+        """Once a turn: the game's position and the debounced sensors."""
+        if self.tracker is None:
+            self.tracker = PieceTracker(position, sensors)
+            self.codec.squares_changed(self.tracker.shown, [])
+        else:
+            # The hands acted on the position before this turn: a move this turn's
+            # placement completed is already in `position`.
+            before = self._position or position
+            changed = self.tracker.sensed(before, sensors)
+            if self._sync:
+                changed += self.tracker.sync(position, sensors)
+            if changed:
+                self.codec.squares_changed(self.tracker.shown, changed)
+        self._position = position
+        self._sync = False
+        if isinstance(self.codec, ChessLinkBoard):
+            self.codec.tick(now_ms)
+
+    def _move_to_show(self, wish: LedCommand | LedPattern) -> str | None:
+        """The legal move whose squares the client lights, or None (lights off, or they
+        show no move the board can point at)."""
+        position = self._position
+        if position is None:
+            return None
+        if isinstance(wish, LedCommand):
+            if wish.from_to is None:
+                return None
+            lit = {wish.from_to[0], wish.from_to[1]}
+        else:
+            lit = _squares(wish.lit_squares())
+        if len(lit) < 2:
+            return None
+        for move in position.legal_moves():
+            uci = position.uci(move)
+            ends = {_square(uci[:2]), _square(uci[2:4])}
+            if position.is_castling(move) and len(lit) > 2:
+                ends = set(position.castling_squares(move))  # the king's and the rook's
+            if ends == lit:
+                return uci
+        return None
+
+
+def _square(name: str) -> Square:
+    return SQUARE_NAMES.index(name)
+
+
+def _squares(bb: Bitboard) -> set[Square]:
+    return {sq for sq in range(64) if bb >> sq & 1}

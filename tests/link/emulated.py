@@ -1,0 +1,144 @@
+"""Test helpers for the emulations: tiny client-side decoders written from the protocols'
+descriptions (not from the board's codecs), and a board played in-process from an event
+script, with the client's bytes fed to it and every byte it writes kept."""
+
+from __future__ import annotations
+
+import chess
+from reedboard.app import App
+from reedboard.hal.clock import VirtualClock
+from reedboard.hal.scripted import ScriptedBoard
+from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.replay.script import parse_script
+from reedboard.rules.game import Game
+from reedboard.session import BoardSession
+
+DGT_LETTERS = ".PRNBKQprnbkq"
+
+
+class FakeLink:
+    def __init__(self, incoming: bytes) -> None:
+        self.incoming = incoming
+        self.out = bytearray()
+
+    def read(self, wait_s: float = 0.0) -> bytes:
+        data, self.incoming = self.incoming, b""
+        return data
+
+    def write(self, data: bytes) -> None:
+        self.out += data
+
+
+def play(protocol: Emulated, script_text: str, client: bytes) -> bytes:
+    """Run the board through the script on a virtual clock; the client's bytes arrive at
+    once. Returns all the board wrote."""
+    script = parse_script(script_text)
+    source = ScriptedBoard(script)
+    emulation = EmulatedEndpoint(protocol, "test")
+    link = FakeLink(client)
+
+    def watch(session: BoardSession, now: int) -> None:
+        emulation.observe(session.game.position, session.debouncer.occupancy, now)
+
+    app = App(
+        source,
+        VirtualClock(),
+        link=link,
+        source=source,
+        start=Game(script.start),
+        endpoint=lambda _id: emulation,
+        watch=watch,
+        log=lambda _text: None,
+    )
+    app.run(until_done=True)
+    return bytes(link.out)
+
+
+# ----- DGT, as a client reads it -----
+
+
+def dgt_messages(data: bytes) -> list[tuple[int, bytes]]:
+    """(id, data) of each message; the length counts the 3 header bytes."""
+    messages = []
+    i = 0
+    while i < len(data):
+        kind = data[i]
+        assert kind & 0x80, f"byte {i} is not a message id: {data[i : i + 8].hex()}"
+        size = data[i + 1] << 7 | data[i + 2]
+        messages.append((kind, data[i + 3 : i + size]))
+        i += size
+    return messages
+
+
+class DgtClient:
+    """Keeps the board as a DGT client does: 64 codes, index 0 = a8, 63 = h1."""
+
+    def __init__(self) -> None:
+        self.codes = [0] * 64
+
+    def feed(self, data: bytes) -> list[tuple[str, int]]:
+        """Apply the messages; returns the field updates as (square name, code)."""
+        updates = []
+        for kind, body in dgt_messages(data):
+            if kind == 0x86:
+                self.codes = list(body)
+            elif kind == 0x8E:
+                self.codes[body[0]] = body[1]
+                updates.append((dgt_name(body[0]), body[1]))
+        return updates
+
+    def board_fen(self) -> str:
+        board = chess.Board(None)
+        for index, code in enumerate(self.codes):
+            if code:
+                square = chess.square(index % 8, 7 - index // 8)
+                board.set_piece_at(square, chess.Piece.from_symbol(DGT_LETTERS[code]))
+        return board.board_fen()
+
+
+def dgt_name(index: int) -> str:
+    return chess.square_name(chess.square(index % 8, 7 - index // 8))
+
+
+def dgt_index(name: str) -> int:
+    square = chess.parse_square(name)
+    return (7 - chess.square_rank(square)) * 8 + chess.square_file(square)
+
+
+# ----- ChessLink, as a client reads it -----
+
+REPLY_SIZES = {"s": 64, "v": 4, "l": 0, "x": 0, "w": 4, "r": 4}
+
+
+def chesslink_message(text: str) -> bytes:
+    check = 0
+    for char in text:
+        check ^= ord(char)
+    return f"{text}{check:02X}".encode("ascii")
+
+
+def chesslink_replies(data: bytes) -> list[str]:
+    """The board's messages (without check digits), each checked; bit 7 ignored."""
+    text = bytes(b & 0x7F for b in data).decode("ascii")
+    replies = []
+    i = 0
+    while i < len(text):
+        size = REPLY_SIZES[text[i]]
+        body, check = text[i : i + 1 + size], text[i + 1 + size : i + 3 + size]
+        value = 0
+        for char in body:
+            value ^= ord(char)
+        assert int(check, 16) == value, f"bad check digits in {body}{check}"
+        replies.append(body)
+        i += 3 + size
+    return replies
+
+
+def status_fen(status: str) -> str:
+    """A status (`s` and 64 characters: h1, g1 ... a1, h2 ... a8) as a board FEN."""
+    board = chess.Board(None)
+    for index, char in enumerate(status[1:]):
+        if char != ".":
+            square = chess.square(7 - index % 8, index // 8)
+            board.set_piece_at(square, chess.Piece.from_symbol(char))
+    return board.board_fen()
