@@ -130,5 +130,5 @@ def _promoted(piece: str, sq: Square) -> str:
     return piece
 
 
-def _squares(bb: Bitboard) -> list[Change]:
+def _squares(bb: Bitboard) -> list[Square]:
     return [sq for sq in range(64) if bb >> sq & 1]
