@@ -53,13 +53,16 @@ class LedPattern:
     slot_time: int
     patterns: tuple[int, ...]
 
+    def lit_corners(self) -> frozenset[int]:
+        return frozenset(i for i, pattern in enumerate(self.patterns) if pattern)
+
     def lit_squares(self) -> Bitboard:
-        """The squares (ours, a1 = 0) whose four corners all blink or shine."""
+        """The squares (ours, a1 = 0) whose four corners all blink or shine. Two squares
+        lit with one between them light its corners too: compare corners to be exact."""
         lit = 0
+        corners = self.lit_corners()
         for sq in range(64):
-            file, rank = sq % 8, sq // 8
-            corners = [(f, r) for f in (file, file + 1) for r in (rank, rank + 1)]
-            if all(self.patterns[corner_index(f, r)] for f, r in corners):
+            if square_corners(sq) <= corners:
                 lit |= 1 << sq
         return lit
 
@@ -72,6 +75,12 @@ def corner_index(file_line: int, rank_line: int) -> int:
     8 right of h) meets rank line `rank_line` (0 below rank 1, 8 above rank 8). As real
     clients drive them: LED 0 is the h1 corner, 8 the h8 corner, 72 a1, 80 a8."""
     return (8 - file_line) * 9 + rank_line
+
+
+def square_corners(sq: Square) -> frozenset[int]:
+    """The LED numbers of the four corners of square `sq` (ours, a1 = 0)."""
+    file, rank = sq % 8, sq // 8
+    return frozenset(corner_index(f, r) for f in (file, file + 1) for r in (rank, rank + 1))
 
 
 def status_square(index: int) -> Square:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from reedboard.link.chesslink import ChessLinkBoard, LedPattern
+from reedboard.link.chesslink import ChessLinkBoard, LedPattern, square_corners
 from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.messages import Command
 from reedboard.link.tracking import PieceTracker
@@ -87,31 +87,34 @@ class EmulatedEndpoint:
 
     def _move_to_show(self, wish: LedCommand | LedPattern) -> str | None:
         """The legal move whose squares the client lights, or None (lights off, or they
-        show no move the board can point at)."""
+        show no move the board can point at). ChessLink lights corners: a move matches
+        when the corners of its squares are exactly the lit ones."""
         position = self._position
         if position is None:
             return None
         if isinstance(wish, LedCommand):
             if wish.from_to is None:
                 return None
-            lit = {wish.from_to[0], wish.from_to[1]}
+            lit = _corners(set(wish.from_to))
         else:
-            lit = _squares(wish.lit_squares())
-        if len(lit) < 2:
+            lit = wish.lit_corners()
+        if not lit:
             return None
         for move in position.legal_moves():
             uci = position.uci(move)
-            ends = {_square(uci[:2]), _square(uci[2:4])}
-            if position.is_castling(move) and len(lit) > 2:
-                ends = set(position.castling_squares(move))  # the king's and the rook's
-            if ends == lit:
+            if _corners({_square(uci[:2]), _square(uci[2:4])}) == lit:
                 return uci
+            if position.is_castling(move) and _corners(set(position.castling_squares(move))) == lit:
+                return uci  # the king's and the rook's squares
         return None
+
+
+def _corners(squares: set[Square]) -> frozenset[int]:
+    corners: frozenset[int] = frozenset()
+    for sq in squares:
+        corners |= square_corners(sq)
+    return corners
 
 
 def _square(name: str) -> Square:
     return SQUARE_NAMES.index(name)
-
-
-def _squares(bb: Bitboard) -> set[Square]:
-    return {sq for sq in range(64) if bb >> sq & 1}
