@@ -13,10 +13,12 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from reedboard.app import App
+from reedboard.arbiter.setup import SETUP_ORDER
 from reedboard.arbiter.view import BoardView
 from reedboard.config import BoardConfig
 from reedboard.errors import InvalidInputError, LinkError
@@ -25,9 +27,11 @@ from reedboard.hal.live_board import LiveBoard
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
+from reedboard.lights.placement import pieces_of_fen
 from reedboard.link.messages import Command, parse_command
-from reedboard.replay.script import Script
+from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.pgn import write_pgn
+from reedboard.rules.pieces import PIECE_SYMBOLS
 from reedboard.rules.squares import SQUARE_NAMES, Square
 from reedboard.session import Answer, BoardSession, Settings
 from reedboard.simweb.placing import likeliest
@@ -35,6 +39,7 @@ from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.world import World
 
 EFFECTS_KEPT = 200
+SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
 
 
 class SimApp(App):
@@ -76,7 +81,8 @@ class SimBoard:
             scan_hz=self.config.matrix.scan_hz,
             log=self._log,
         )
-        self._script: list[tuple[int, str, Square, str]] = []
+        # World changes due at board times: a played script, a guided setup.
+        self._timeline: list[tuple[int, Callable[[], None]]] = []
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="reedboard-loop", daemon=True)
 
@@ -105,7 +111,7 @@ class SimBoard:
                 time.sleep(period_s)
             with self.lock:
                 now = self.clock.now_ms()
-                self._play_script(now)
+                self._play_timeline(now)
                 self.app.step(now, data)
 
     def _render(self, view: BoardView, t_ms: int) -> None:
@@ -162,12 +168,15 @@ class SimBoard:
 
     def command(self, message: dict[str, Any]) -> dict[str, Any]:
         """A host command from the page, checked like one from the serial link; a new
-        game also sets the pieces up (the players do it at once)."""
+        game also sets the pieces up, as the players would."""
         with self.lock:
             answer = self._command(message)
             if answer.kind == "ack" and message.get("type") == "new_game":
-                self.world.set_up(answer.fields["fen"])
-                self.switches.set_occupancy(self.world.occupancy)
+                if message.get("variant") == "chess960" and message.get("fen") is None:
+                    self._guided_setup(answer.fields["fen"])
+                else:
+                    self.world.set_up(answer.fields["fen"])
+                    self.switches.set_occupancy(self.world.occupancy)
             return {"kind": answer.kind, **answer.fields}
 
     def _command(self, message: dict[str, Any]) -> Answer:
@@ -176,36 +185,57 @@ class SimBoard:
             raise InvalidInputError(f"{command.kind} is for the serial link")
         return self.app.local_command(command, self.clock.now_ms())
 
+    def _guided_setup(self, fen: str) -> None:
+        """A Chess960 start is set up as the board guides it: every piece off, then one
+        piece type after another (the sensors only see squares fill, so the order is what
+        tells the board which piece stands where)."""
+        target = pieces_of_fen(fen)
+        self.world.set_up("8/8/8/8/8/8/8/8 w - - 0 1")
+        self.switches.set_occupancy(0)
+        now = self.clock.now_ms()
+        self._timeline = []
+        for step, kind in enumerate(SETUP_ORDER, start=1):
+            letter = PIECE_SYMBOLS[kind]
+            squares = {sq: p for sq, p in target.items() if p.lower() == letter}
+            self._timeline.append((now + step * SETUP_STEP_MS, partial(self._put, squares)))
+
+    def _put(self, pieces: dict[Square, str]) -> None:
+        self.world.squares.update(pieces)
+
     def play_script(self, script: Script) -> None:
         """Play an event script on the world, visibly, from now: the pieces are set up as
         the script starts and each line happens at its time."""
         with self.lock:
-            self.world.set_up(script.start.fen())
             fen = script.start.fen()
-            answer = self._command(
-                {"type": "new_game", "fen": fen, "variant": "chess960"}
-                if script.start.chess960
-                else {"type": "new_game", "fen": fen}
-            )
+            new_game: dict[str, Any] = {"type": "new_game", "fen": fen}
+            if script.start.chess960:
+                new_game["variant"] = "chess960"
+            answer = self._command(new_game)
             if answer.kind != "ack":
                 raise InvalidInputError(str(answer.fields.get("message")))
             if script.mode:
                 self._command({"type": "mode", "mode": script.mode})
+            self.world.set_up(fen)
             self.switches.set_occupancy(self.world.occupancy)
             base = self.clock.now_ms()
-            self._script = [(base + ln.t_ms, ln.action, ln.square, ln.piece) for ln in script.lines]
+            self._timeline = [
+                (base + line.t_ms, partial(self._line, line)) for line in script.lines
+            ]
 
-    def _play_script(self, now: int) -> None:
-        while self._script and self._script[0][0] <= now:
-            _t, action, square, piece = self._script.pop(0)
+    def _line(self, line: ScriptLine) -> None:
+        if line.action == "lift":
+            self.world.lift(SQUARE_NAMES[line.square])
+        elif line.action == "place":
+            position = self.app_session().game.position
+            self.world.place(SQUARE_NAMES[line.square], partial(likeliest, position=position))
+        else:
+            self._command({"type": "promotion", "piece": line.piece})
+
+    def _play_timeline(self, now: int) -> None:
+        while self._timeline and self._timeline[0][0] <= now:
+            _t, action = self._timeline.pop(0)
             try:
-                if action == "lift":
-                    self.world.lift(SQUARE_NAMES[square])
-                elif action == "place":
-                    position = self.app_session().game.position
-                    self.world.place(SQUARE_NAMES[square], partial(likeliest, position=position))
-                else:
-                    self._command({"type": "promotion", "piece": piece})
+                action()
             except InvalidInputError as error:
                 self._log(f"script: {error}")
             self.switches.set_occupancy(self.world.occupancy)
@@ -250,7 +280,7 @@ class SimBoard:
                 "settle_ms": session.settings.settle_ms,
                 "turn": "white" if session.game.position.turn else "black",
                 "effects": list(self.effects)[-40:],
-                "script": len(self._script),
+                "script": len(self._timeline),
                 "pty": self.link.path,
                 "log": list(self.log),
             }
