@@ -92,7 +92,9 @@ def test_a_short_game_by_clicking(tmp_path: Path) -> None:
             page.wait_for_selector('#tray span[data-piece="b"]')
             square("h3").click()
             expect_move("Bxh3")
-            move("e7", "e6", "e6")
+            # A drag works as well as two clicks.
+            square("e7").drag_to(square("e6"))
+            expect_move("e6")
             # Castling, king first, by clicks.
             square("e1").click()
             square("g1").click()

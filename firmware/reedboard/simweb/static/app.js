@@ -91,7 +91,6 @@ function showGhost(event) {
   const ghost = $("ghost");
   ghost.hidden = false;
   ghost.textContent = GLYPHS[drag.piece.toLowerCase()];
-  ghost.className = drag.piece === drag.piece.toUpperCase() ? "piece-w" : "piece-b";
   ghost.style.color = drag.piece === drag.piece.toUpperCase() ? "#fff" : "#000";
   ghost.style.webkitTextStroke = drag.piece === drag.piece.toUpperCase() ? "1.5px #000" : "";
   ghost.style.left = event.clientX + "px";
