@@ -26,7 +26,17 @@ def open_port(
     parity: str = serial.PARITY_NONE,
 ) -> SerialPort:
     """Open a serial port by path or URL, refusing one another program holds. `bytesize`
-    and `parity` are for the emulations (ChessLink speaks 7 data bits, odd parity)."""
+    and `parity` are for the emulations (ChessLink speaks 7 data bits, odd parity); a port
+    that carries bytes rather than characters (a pty, a USB gadget) may refuse them, and is
+    then opened 8N1: the emulation's ASCII passes either way."""
+    if (bytesize, parity) != (serial.EIGHTBITS, serial.PARITY_NONE):
+        try:
+            port = open_port(url, baud=baud, exclusive=exclusive)
+            port._port.bytesize, port._port.parity = bytesize, parity
+            return port
+        except Exception:  # termios.error on a pty, SerialException elsewhere
+            port.close()
+            return open_port(url, baud=baud, exclusive=exclusive)
     kwargs: dict[str, Any] = {
         "baudrate": baud,
         "bytesize": bytesize,

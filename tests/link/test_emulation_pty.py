@@ -1,0 +1,174 @@
+"""A whole game through each emulation over a real pseudo-terminal: `reedboard run --fake
+--script ... --protocol dgt|chesslink --serial PTY` with a test client on the other end,
+and the way the client's LED wishes reach the board."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import tty
+from collections.abc import Callable
+from pathlib import Path
+
+import chess
+from app.games import game_script
+from reedboard.link.emulation import EmulatedEndpoint
+from reedboard.link.messages import Command
+from reedboard.rules.position import Position
+from reedboard.rules.squares import SQUARE_NAMES
+
+from link.emulated import (
+    DgtClient,
+    chesslink_message,
+    chesslink_replies,
+    dgt_index,
+    dgt_messages,
+    status_fen,
+)
+
+# Castling on both sides, en passant, captures, a check.
+MOVES = [
+    "e2e4",
+    "g8f6",
+    "e4e5",
+    "d7d5",
+    "e5d6",
+    "e7d6",
+    "g1f3",
+    "f8e7",
+    "f1c4",
+    "e8g8",
+    "e1g1",
+    "b8c6",
+    "c4f7",
+    "f8f7",
+]
+
+
+def _final() -> str:
+    board = chess.Board()
+    for uci in MOVES:
+        board.push_uci(uci)
+    return board.board_fen()
+
+
+def _run_game(
+    tmp_path: Path, protocol: str, talk: Callable[[int, bytes], tuple[bytes, bool]]
+) -> None:
+    """Start the board on a pty; `talk(master, received)` returns what to send and
+    whether the client is satisfied. Fails if it is not within the time limit."""
+    script = tmp_path / "game.events"
+    script.write_text(game_script(MOVES, t0=20_000))
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    board = subprocess.Popen(
+        [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+         "--speed", "40", "--serial", os.ttyname(slave), "--protocol", protocol],
+    )  # fmt: skip
+    received = b""
+    done = False
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not done:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                received += os.read(master, 65536)
+            reply, done = talk(master, received)
+            if reply:
+                os.write(master, reply)
+    finally:
+        board.send_signal(signal.SIGTERM)
+        assert board.wait(10) == 0
+        os.close(master)
+        os.close(slave)
+    assert done, f"the client never saw the game's end; it read {len(received)} bytes"
+
+
+def test_a_whole_game_through_the_dgt_emulation(tmp_path: Path) -> None:
+    state = {"asked": 0.0, "updates": False}
+
+    def talk(_master: int, received: bytes) -> tuple[bytes, bool]:
+        complete = _whole_dgt(received)
+        client = DgtClient()
+        client.feed(complete)
+        kinds = [kind for kind, _ in dgt_messages(complete)]
+        if 0x86 not in kinds:
+            # The board opens its port when it starts: ask until it answers.
+            if time.monotonic() - state["asked"] > 0.2:
+                state["asked"] = time.monotonic()
+                return bytes((0x40, 0x4D, 0x42)), False
+            return b"", False
+        if not state["updates"]:
+            state["updates"] = True
+            return bytes((0x44,)), False
+        return b"", client.board_fen() == _final() and 0x8E in kinds
+
+    _run_game(tmp_path, "dgt", talk)
+
+
+def _whole_dgt(data: bytes) -> bytes:
+    """The complete messages at the front of `data`."""
+    i = 0
+    while i + 3 <= len(data):
+        size = data[i + 1] << 7 | data[i + 2]
+        if i + size > len(data):
+            break
+        i += size
+    return data[:i]
+
+
+def test_a_whole_game_through_the_chesslink_emulation(tmp_path: Path) -> None:
+    state = {"asked": False}
+
+    def talk(_master: int, received: bytes) -> tuple[bytes, bool]:
+        text = bytes(b & 0x7F for b in received).decode("ascii")
+        replies = chesslink_replies(_whole_chesslink(text).encode("ascii"))
+        if not replies:
+            return b"", False
+        if not state["asked"]:
+            state["asked"] = True  # it reports on every scan: it is listening
+            return chesslink_message("V") + chesslink_message("W0203"), False
+        statuses = [r for r in replies if r.startswith("s")]
+        done = "v0105" in replies and "w0203" in replies and status_fen(statuses[-1]) == _final()
+        return b"", done
+
+    _run_game(tmp_path, "chesslink", talk)
+
+
+def _whole_chesslink(text: str) -> str:
+    sizes = {"s": 67, "v": 7, "l": 3, "x": 3, "w": 7, "r": 7}
+    i = 0
+    while i < len(text) and i + sizes[text[i]] <= len(text):
+        i += sizes[text[i]]
+    return text[:i]
+
+
+def test_the_clients_leds_become_a_move_to_show() -> None:
+    position = Position.standard()
+    dgt = EmulatedEndpoint("dgt", "s")
+    dgt.observe(position, position.occupied, 0)
+    e2, e4 = dgt_index("e2"), dgt_index("e4")
+    assert dgt.receive_data(bytes((0x60, 0x04, 0x01, e2, e4, 0x00))) == [
+        Command("show", None, {"uci": "e2e4"})
+    ]
+    assert dgt.receive_data(bytes((0x60, 0x04, 0x01, e2, e4, 0x00))) == []  # no change
+    assert dgt.receive_data(bytes((0x60, 0x02, 0x00, 0x00))) == [
+        Command("show", None, {"uci": None})
+    ]
+    link = EmulatedEndpoint("chesslink", "s")
+    link.observe(position, position.occupied, 0)
+    assert link.receive_data(_lights("g1", "f3")) == [Command("show", None, {"uci": "g1f3"})]
+    assert link.receive_data(_lights("a1", "h8")) == [Command("show", None, {"uci": None})]
+
+
+def _lights(*names: str) -> bytes:
+    from reedboard.link.chesslink import square_corners
+
+    lit: set[int] = set()
+    for name in names:
+        lit |= square_corners(SQUARE_NAMES.index(name))
+    return chesslink_message("L20" + "".join("F0" if i in lit else "00" for i in range(81)))
