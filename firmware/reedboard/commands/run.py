@@ -1,13 +1,15 @@
 """`reedboard run`: the board itself.
 
-    reedboard run [--config FILE] [--serial URL] [--journal FILE]
+    reedboard run [--config FILE] [--serial URL] [--journal FILE] [--protocol P]
     reedboard run --fake [--script SCRIPT] [--speed X] [--serial URL] [--until-done]
 
 On the Pi it scans the GPIO matrix; with `--fake` a fake matrix, played from an event
 script if one is given. `--speed X` runs the board's clock X times faster than real time,
 so every timing rule holds in the board's own milliseconds and the script's changes come
 at their times divided by X. Without `--serial`, a fake board prints its effects as JSON
-Lines on stdout. SIGINT or SIGTERM ends it cleanly, exit status 0.
+Lines on stdout. SIGINT or SIGTERM ends it cleanly, exit status 0. `--protocol dgt` or
+`chesslink` speaks the DGT or Millennium ChessLink protocol on the link instead of the
+board's own, at that board's serial settings (docs/emulation.md).
 """
 
 from __future__ import annotations
