@@ -176,7 +176,8 @@ class App:
         """Read the board and resume the journal's game in progress, if any."""
         now = self.clock.now_ms()
         if self.source is not None:
-            self.source.advance(now)
+            # Only what stands at time 0: later lines are applied each at its own time.
+            self.source.advance(min(now, 0))
         occupancy = self.scanner.scan()
         game, settings = self._resume()
         if game is None:
@@ -240,10 +241,32 @@ class App:
             if not data:
                 self.clock.sleep_until(wake)
             now = self.clock.now_ms()
+            self._catch_up(session, now)
             if now >= next_scan:
                 next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
             self.step(now, data)
         self._flush()
+
+    def _catch_up(self, session: BoardSession, now: int) -> None:
+        """A loop that fell behind its clock (a busy CPU, a slow disk, a sped-up clock)
+        must not apply a script's changes in a lump: lifts and places merged into one scan
+        are an order no hands could make, and a capture would read as a piece vanishing.
+        Every script line, and every decision that falls due between them, is taken at
+        its own board time, as a scanner that kept up would have seen it. The real
+        switches need no such care: they are read as they are."""
+        if self.source is None:
+            return
+        last = -1
+        while True:
+            due = [
+                t
+                for t in (self.source.next_change_ms(), session.next_deadline())
+                if t is not None and last < t < now
+            ]
+            if not due:
+                return
+            last = min(due)
+            self.step(last)
 
     def step(self, now: int, data: bytes = b"") -> None:
         """One turn: the script's changes, a scan, the host's commands, the lights."""
@@ -340,6 +363,8 @@ class App:
         fields = dict(answer.fields)
         if answer.kind == "state":
             fields |= {"game": self.game_id, "resync": bool(command.args.get("resync"))}
+        elif answer.kind == "moves":
+            fields["game"] = self.game_id
         self.endpoint.reply(command, answer.kind, fields)
 
     def _hello(self) -> dict[str, Any]:

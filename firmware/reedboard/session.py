@@ -13,6 +13,7 @@ here, and later moves are not reported until a new game starts.
 from __future__ import annotations
 
 import random
+import zlib
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,6 +34,8 @@ from reedboard.rules.position import Position
 from reedboard.rules.san import san
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
+
+MOVES_PAGE = 4  # moves per `moves` reply: with its other fields, about 150 bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +133,9 @@ class BoardSession:
     def _do_state(self, _args: dict[str, Any], _now: int) -> Answer:
         return Answer("state", self.state())
 
+    def _do_moves(self, args: dict[str, Any], _now: int) -> Answer:
+        return Answer("moves", self.moves_page(args["from"]))
+
     def _do_new_game(self, args: dict[str, Any], now: int) -> Answer:
         if args["fen"] is not None:
             fen = args["fen"]
@@ -217,6 +223,25 @@ class BoardSession:
         outcome = self.game.outcome()
         return None if outcome is None else (outcome.result, outcome.reason)
 
+    def moves_page(self, start: int) -> dict[str, Any]:
+        """A few of the game's moves from ply `start` (0-based), with what a host needs to
+        piece the game together: each page is one short frame, so that it gets through a
+        line too noisy for a whole `state` of a long game."""
+        game = self.game
+        ucis = [before.uci(move) for before, move in zip(game.positions, game.moves, strict=False)]
+        page: dict[str, Any] = {
+            "from": start,
+            "moves": ucis[start : start + MOVES_PAGE],
+            "plies": len(ucis),
+            "digest": moves_digest(ucis),
+        }
+        if start == 0:
+            page |= {"start_fen": game.start.fen(), "chess960": game.chess960}
+        result = self.result()
+        if result is not None:
+            page |= {"result": result[0], "reason": result[1]}
+        return page
+
     def state(self) -> dict[str, Any]:
         game = self.game
         view = self.arbiter.view()
@@ -242,6 +267,12 @@ class BoardSession:
             "result": result[0] if result else None,
             "reason": result[1] if result else None,
         }
+
+
+def moves_digest(ucis: list[str]) -> str:
+    """A short fingerprint of a move list: a host that pieced the list together page by
+    page checks with it that no takeback came between the pages."""
+    return f"{zlib.crc32(' '.join(ucis).encode('ascii')) & 0xFFFFFFFF:08x}"
 
 
 def _squares(pair: tuple[int, int] | None) -> list[str] | None:

@@ -14,6 +14,10 @@ from reedboard.link.messages import PROTOCOL_VERSION
 from reedboard.link.serial_port import SerialPort, find_ports, open_port
 
 HANDSHAKE_S = 3.0
+# A board that answers with good frames, but not yet with its hello (a noisy line), gets
+# this long in all before the handshake gives up.
+HANDSHAKE_NOISY_S = 20.0
+HELLO_EVERY_S = 0.2
 REPLY_S = 1.0
 ATTEMPTS = 4
 
@@ -46,7 +50,7 @@ class BoardConnection:
         self.hello: dict[str, Any] | None = None
         self._monotonic = monotonic
         self._port: SerialPort | None = None
-        self._replies: dict[int, dict[str, Any]] = {}
+        self._replies = self.endpoint.replies  # filled by the endpoint as replies arrive
 
     def now_ms(self) -> int:
         return int(self._monotonic() * 1000)
@@ -60,12 +64,16 @@ class BoardConnection:
 
     def handshake(self, timeout_s: float = HANDSHAKE_S) -> dict[str, Any]:
         self.hello = None
-        deadline = self._monotonic() + timeout_s
+        started = self._monotonic()
         while self.hello is None:
             self.endpoint.hello()
-            self._pump(min(0.5, max(0.0, deadline - self._monotonic())))
+            # Good frames from the other end mean a board is there and the line is noisy:
+            # it gets longer to answer than a port where nobody speaks the protocol.
+            alive = self.endpoint.decoder.good_frames > 0
+            deadline = started + (max(timeout_s, HANDSHAKE_NOISY_S) if alive else timeout_s)
+            self._pump(min(HELLO_EVERY_S, max(0.0, deadline - self._monotonic())))
             if self.hello is None and self._monotonic() >= deadline:
-                if self.endpoint.bad_frames:
+                if self.endpoint.bad_frames and not alive:
                     raise HostError(
                         f"{self.url} does not speak the reedboard protocol "
                         f"({self.endpoint.bad_frames} unreadable frames)"
@@ -91,11 +99,13 @@ class BoardConnection:
         message to `on_message`, in order."""
         self._pump(wait_s)
 
-    def request(self, kind: str, timeout_s: float = REPLY_S, **fields: Any) -> dict[str, Any]:
+    def request(
+        self, kind: str, timeout_s: float = REPLY_S, attempts: int = ATTEMPTS, **fields: Any
+    ) -> dict[str, Any]:
         """Send a command and wait for its reply (retried: the board carries out each
         command once however often it arrives). An `error` reply raises `HostError`."""
         command_id = self.endpoint.request(kind, **fields)
-        for attempt in range(ATTEMPTS):
+        for attempt in range(attempts):
             if attempt:
                 self.endpoint.request_again(command_id, kind, **fields)
             deadline = self._monotonic() + timeout_s
@@ -111,6 +121,48 @@ class BoardConnection:
                 return reply
         raise HostError(f"the board did not answer {kind} on {self.url}")
 
+    def request_many(
+        self,
+        kind: str,
+        fields: list[dict[str, Any]],
+        *,
+        timeout_s: float = REPLY_S,
+        attempts: int = ATTEMPTS,
+        copies: int = 1,
+    ) -> list[dict[str, Any]]:
+        """Several commands of one kind at once, each sent `copies` times, and every one
+        still unanswered sent again after `timeout_s`: on a noisy line each has its own
+        chance each round, instead of waiting behind the others. The replies come back in
+        the order of `fields`; an `error` reply raises `HostError`."""
+        ids = [self.endpoint.request(kind, **f) for f in fields]
+        for _ in range(copies - 1):
+            for command_id, f in zip(ids, fields, strict=True):
+                self.endpoint.request_again(command_id, kind, **f)
+        replies: dict[int, dict[str, Any]] = {}
+        for attempt in range(attempts):
+            if attempt:
+                for command_id, f in zip(ids, fields, strict=True):
+                    if command_id not in replies:
+                        for _ in range(copies):
+                            self.endpoint.request_again(command_id, kind, **f)
+            deadline = self._monotonic() + timeout_s
+            while len(replies) < len(ids):
+                left = deadline - self._monotonic()
+                if left <= 0:
+                    break
+                self._pump(min(left, 0.05))
+                for command_id in ids:
+                    if command_id in self._replies:
+                        replies[command_id] = self._replies.pop(command_id)
+            if len(replies) == len(ids):
+                break
+        else:
+            raise HostError(f"the board did not answer {kind} on {self.url}")
+        for reply in replies.values():
+            if reply["type"] == "error":
+                raise HostError(f"the board refused {kind}: {reply.get('message')}")
+        return [replies[command_id] for command_id in ids]
+
     def _pump(self, wait_s: float) -> None:
         if self._port is None:
             raise LinkError(f"{self.url} is not open")
@@ -122,10 +174,5 @@ class BoardConnection:
         for message in messages:
             if message["type"] == "hello":
                 self.hello = message
-            command_id = message.get("id")
-            if message["type"] in ("ack", "error", "state", "hello") and isinstance(
-                command_id, int
-            ):
-                self._replies[command_id] = message
             if self.on_message is not None:
                 self.on_message(message)

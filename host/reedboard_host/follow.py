@@ -1,7 +1,7 @@
 """Following a board for as long as the user wants: the connection, the mirror of its
 games, and reconnecting after the link drops (an unplugged cable, a board that restarts).
-After every (re)connection the board's whole state is asked for, so the mirror is the
-board's game whatever was missed."""
+After every (re)connection the board's game is fetched (page by page, see `fetch`), so the
+mirror is the board's game whatever was missed."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 from reedboard.errors import LinkError
 
 from reedboard_host.connection import BoardConnection, HostError
+from reedboard_host.fetch import fetch_game
 from reedboard_host.mirror import GameMirror
 
 RECONNECT_S = 0.5
@@ -32,12 +33,21 @@ class Follower:
         self.log = log
         self.connection = BoardConnection(url, on_message=self._message)
         self.connected = False
+        # While the game is being fetched, the board's effects wait here: the fetched game
+        # stands at one sequence number, and only what came after it applies on top.
+        self._held: list[dict[str, Any]] | None = None
 
     def _message(self, message: dict[str, Any]) -> None:
-        if self.mirror.apply(message) and self.on_change is not None:
-            self.on_change(self.mirror)
+        if self._held is not None:
+            self._held.append(message)
+        else:
+            self._apply(message)
         if self.on_message_hook is not None:
             self.on_message_hook(message)
+
+    def _apply(self, message: dict[str, Any]) -> None:
+        if self.mirror.apply(message) and self.on_change is not None:
+            self.on_change(self.mirror)
 
     def connect(self) -> dict[str, Any]:
         """The first connection: its failure is the user's to hear about."""
@@ -53,7 +63,15 @@ class Follower:
     def sync(self) -> None:
         self.mirror.needs_state = True
         while self.mirror.needs_state:
-            self.connection.request("state")  # the reply reaches the mirror as a message
+            self._held = []
+            try:
+                state = fetch_game(self.connection)
+            finally:
+                held, self._held = self._held, None
+            self._apply(state)
+            for message in held:
+                if message.get("seq", 0) > state["seq"]:
+                    self._apply(message)
 
     def run(self, stop: Callable[[], bool], wait_s: float = 0.1) -> None:
         while not stop():

@@ -32,10 +32,22 @@ class GameMirror:
         self.current: MirroredGame | None = None
         self.finished: list[MirroredGame] = []
         self.needs_state = True
+        # The sequence number the last `state` stood at: it holds everything before it,
+        # so an older message that arrives later (it filled a gap) changes nothing.
+        self.stands_at = 0
 
     def apply(self, message: dict[str, Any]) -> bool:
         """Take in one board message; True when the games changed (a move, a new game, a
         result, a comment): the moment to write them out."""
+        if message.get("type") == "hello":
+            # A board (re)started or a new connection: its numbering starts afresh, and
+            # whatever it did meanwhile is only in its state.
+            self.stands_at = 0
+            self.needs_state = True
+            return False
+        seq = message.get("seq")
+        if isinstance(seq, int) and seq <= self.stands_at and message.get("type") != "state":
+            return False
         try:
             if message["type"] == "state":
                 return self._state(message)
@@ -47,6 +59,8 @@ class GameMirror:
 
     def _state(self, m: dict[str, Any]) -> bool:
         self.needs_state = False
+        seq = m.get("seq")
+        self.stands_at = seq if isinstance(seq, int) else 0
         start = Position.from_fen(m["start_fen"], chess960=bool(m["chess960"]))
         current = self.current
         same = (

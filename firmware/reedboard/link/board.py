@@ -17,6 +17,10 @@ from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.messages import Command, ProtocolError, message_id, parse_command
 
 DEFAULT_HISTORY = 4096
+# At most this much is resent for one `resend`: on a line that loses many frames, a host
+# far behind would otherwise get the whole backlog again every few hundred milliseconds,
+# more than a 115200 baud line carries. It asks again for the rest.
+RESEND_BYTES = 4096
 _REMEMBERED_IDS = 256
 
 
@@ -102,9 +106,13 @@ class BoardEndpoint:
             return True  # nothing was missed
         if not self._history or self._history[0][0] > after + 1:
             return False
+        budget = RESEND_BYTES
         for seq, frame in self._history:
             if seq > after:
                 self._outbox += frame
+                budget -= len(frame)
+                if budget <= 0:
+                    break
         return True
 
     def _resend_one(self, seq: int) -> bool:

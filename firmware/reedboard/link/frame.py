@@ -53,6 +53,7 @@ class FrameDecoder:
     def __init__(self, max_frame: int = MAX_FRAME) -> None:
         self.max_frame = max_frame
         self.bad_frames = 0
+        self.good_frames = 0
         self._buffer = bytearray()
         self._skipping = False  # inside an overlong line: drop up to its newline
 
@@ -79,4 +80,5 @@ class FrameDecoder:
             if message is None:
                 self.bad_frames += 1
             else:
+                self.good_frames += 1
                 messages.append(message)

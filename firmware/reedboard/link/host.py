@@ -17,6 +17,8 @@ from reedboard.link.messages import PROTOCOL_VERSION
 
 DEFAULT_RETRY_MS = 300
 MAX_HELD = 8192
+MAX_REPLIES = 256
+REPLY_TYPES = ("ack", "error", "state", "moves", "hello")
 
 
 class HostEndpoint:
@@ -31,6 +33,9 @@ class HostEndpoint:
         self._held: dict[int, dict[str, Any]] = {}  # messages that came after a gap
         self._next_id = 1
         self._outbox = bytearray()
+        # Replies to commands, handed over as soon as they arrive, even ahead of a gap:
+        # a reply answers one question and need not wait for the effects before it.
+        self.replies: dict[int, dict[str, Any]] = {}
 
     @property
     def bad_frames(self) -> int:
@@ -73,6 +78,11 @@ class HostEndpoint:
             if isinstance(seq, bool) or not isinstance(seq, int):
                 continue  # every board message is numbered; this one cannot be placed
             kind = message["type"]
+            reply_id = message.get("id")
+            if kind in REPLY_TYPES and isinstance(reply_id, int) and not isinstance(reply_id, bool):
+                self.replies[reply_id] = message
+                if len(self.replies) > MAX_REPLIES:  # replies nobody waited for
+                    del self.replies[min(self.replies)]
             if kind == "hello" and message.get("session") != self.session:
                 # The board started afresh (or this is the first contact): numbering
                 # starts from here; whatever came before belongs to another session.

@@ -12,12 +12,13 @@ from reedboard.errors import InvalidInputError
 PROTOCOL_VERSION = 1
 
 # Board -> host. Every one carries `seq`.
-BOARD_TYPES = ("hello", "effect", "state", "ack", "error", "alive")
+BOARD_TYPES = ("hello", "effect", "state", "moves", "ack", "error", "alive")
 # Host -> board.
 HOST_TYPES = (
     "hello",
     "resend",
     "state",
+    "moves",
     "new_game",
     "mode",
     "promotion",
@@ -79,6 +80,13 @@ def _resend(m: dict[str, Any]) -> dict[str, Any]:
     return {"after": after, "session": _opt(m, "session", str, "")}
 
 
+def _moves(m: dict[str, Any]) -> dict[str, Any]:
+    start = _opt(m, "from", int, 0)
+    if start < 0:
+        raise ProtocolError("bad_argument", "from must be a ply number >= 0")
+    return {"from": start}
+
+
 def _new_game(m: dict[str, Any]) -> dict[str, Any]:
     variant = _choice(m, "variant", ("standard", "chess960"), "standard")
     number = _opt(m, "number", int, None)
@@ -138,6 +146,7 @@ _ARGUMENTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "hello": _hello,
     "resend": _resend,
     "state": _nothing,
+    "moves": _moves,
     "new_game": _new_game,
     "mode": _mode,
     "promotion": _promotion,
