@@ -1,0 +1,72 @@
+"""A whole board running in a thread of the test (the firmware's loop on a `LiveBoard`),
+its link on a real pty behind a relay, for `reedboard-host` commands run as real programs
+against it. The test sees what the LEDs show (the latest view) and moves the pieces with
+`push`."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from link.ptybridge import PtyBridge
+from reedboard.app import App
+from reedboard.arbiter.view import BoardView
+from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.live import LiveBoard
+from reedboard.link.serial_port import open_port
+from reedboard.rules.position import Position
+
+
+class RunningBoard:
+    def __init__(self, *, speed: float = 1.0, corrupt: float = 0.0) -> None:
+        self.bridge = PtyBridge(corrupt=corrupt, seed=3)
+        self.clock = MonotonicClock(speed)
+        self.live = LiveBoard(Position.standard().occupied, self.clock)
+        self.effects: list[dict[str, Any]] = []
+        self.view: BoardView | None = None
+        self.changed = threading.Condition()
+        self.app = App(
+            self.live,
+            self.clock,
+            link=open_port(self.bridge.board_path),
+            source=self.live,
+            render=self._render,
+            on_effect=self._effect,
+            log=lambda _text: None,
+        )
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @property
+    def port(self) -> str:
+        return self.bridge.host_path
+
+    def _run(self) -> None:
+        self.app.run(self._stop.is_set)
+
+    def _render(self, view: BoardView, _t_ms: int) -> None:
+        with self.changed:
+            self.view = view
+            self.changed.notify_all()
+
+    def _effect(self, message: dict[str, Any]) -> None:
+        with self.changed:
+            self.effects.append(message)
+            self.changed.notify_all()
+
+    def moves(self) -> list[str]:
+        """The board's own game, as UCI moves."""
+        session = self.app.session
+        assert session is not None
+        game = session.game
+        return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+
+    def __enter__(self) -> RunningBoard:
+        self.app.start()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.bridge.close()

@@ -1,0 +1,101 @@
+"""`reedboard-host play` against real Stockfish: a person (the human model) plays on a
+running board; the engine's moves light up and the person carries them out."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from reedboard.rules.moves import Move
+from reedboard.rules.pgn import read_pgn
+from reedboard.rules.pieces import QUEEN
+from reedboard.rules.position import Position
+from reedboard.sim.human import human_script
+
+from host.running_board import RunningBoard
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+PLIES = 16  # enough to see both sides move many times; a whole game adds nothing
+
+
+def _host(*args: str) -> list[str]:
+    return [sys.executable, "-m", "reedboard_host.cli", *args]
+
+
+def _next_move(position: Position, hint: tuple[int, int] | None, rng: random.Random) -> Move:
+    legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
+    if hint is None:
+        return rng.choice(legal)
+    return next(m for m in legal if (m.from_square, m.to_square) == hint)
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="needs stockfish (apt-get install stockfish)")
+def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
+    rng = random.Random(4)
+    with RunningBoard(speed=20) as board:
+        play = subprocess.Popen(
+            _host("play", "--engine", "stockfish", "--level", "0", "--color", "white",
+                  "--movetime-ms", "30", "--port", board.port, "--out", str(tmp_path / "g.pgn")),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        acted_on: str | None = None
+        deadline = time.monotonic() + 90
+        try:
+            while len(board.moves()) < PLIES and time.monotonic() < deadline:
+                assert play.poll() is None, play.communicate()[1]
+                with board.changed:
+                    board.changed.wait(0.2)  # until the board shows something new
+                view = board.view
+                started = any(e["event"] == "new_game" for e in board.effects)
+                if view is None or not started or board.live.pending:
+                    continue
+                if view.lifted or view.missing or view.extra or view.pending:
+                    continue
+                if view.result is not None:
+                    break
+                if view.fen == acted_on or (not view.turn_white and view.hint is None):
+                    continue  # the engine has not answered yet
+                position = Position.from_fen(view.fen)
+                move = _next_move(position, None if view.turn_white else view.hint, rng)
+                script = human_script(position, [move], seed=rng.randrange(1 << 30))
+                board.live.push(script.lines)
+                acted_on = view.fen
+        finally:
+            play.send_signal(signal.SIGINT)
+            out, err = play.communicate(timeout=30)
+        played = board.moves()
+    assert play.returncode == 0, err
+    assert len(played) >= PLIES
+    game = read_pgn(out).game
+    assert [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)] == played
+    assert "engine plays" in err
+
+
+def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:
+    engine = tmp_path / "dying-engine"
+    engine.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    word = line.split()[0] if line.split() else ''\n"
+        "    if word == 'uci': print('id name dying\\nuciok', flush=True)\n"
+        "    elif word == 'isready': print('readyok', flush=True)\n"
+        "    elif word == 'go': sys.exit(3)\n"
+    )
+    engine.chmod(0o755)
+    with RunningBoard() as board:
+        result = subprocess.run(
+            _host("play", "--engine", str(engine), "--color", "black", "--port", board.port),
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("reedboard-host play: the engine ")
+    assert lines[-1].endswith("dying-engine stopped (exit status 3)")
+    assert "Traceback" not in result.stderr
