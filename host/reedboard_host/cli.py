@@ -6,6 +6,7 @@
     reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show,
                                                      draw, resign, led-test, settings, state
     reedboard-host ports                             serial ports that may be a board
+    reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
 
 Without --port the first USB serial port found is used. Errors are one line on stderr:
 exit status 1 for a board or link problem, 2 for bad arguments.
@@ -26,6 +27,7 @@ from reedboard.link.serial_port import find_ports
 
 from reedboard_host.board_text import board_text, effect_line
 from reedboard_host.connection import BoardConnection, HostError, choose_port
+from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
 from reedboard_host.pgn_file import PgnFile
@@ -74,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--color", choices=("white", "black"), default="white", help="your colour")
     p.add_argument("--out", metavar="FILE", help="also record the game to this PGN file")
     p.add_argument("--movetime-ms", type=int, default=500, metavar="N", help="engine think time")
+    p = command("emulate", "be a DGT or ChessLink board on a pty for other software", _emulate)
+    p.add_argument("protocol", choices=("dgt", "chesslink"))
+    p.add_argument("--pty", required=True, metavar="PATH", help="the link to the pty to make")
     return parser
 
 
@@ -160,6 +165,19 @@ def _watch(args: argparse.Namespace) -> int:
         follower.run(stop)
     finally:
         follower.connection.close()
+    return 0
+
+
+def _emulate(args: argparse.Namespace) -> int:
+    stop = _stop_flag()
+    connection = _connected(args)
+    pty = PtyEnd(args.pty)
+    _log(f"{args.protocol} board on {args.pty}")
+    try:
+        emulate(args.protocol, connection, pty, stop, _log)
+    finally:
+        pty.close()
+        connection.close()
     return 0
 
 

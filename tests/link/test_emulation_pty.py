@@ -29,6 +29,7 @@ from link.emulated import (
     dgt_messages,
     status_fen,
 )
+from link.ptybridge import PtyBridge
 
 # Castling on both sides, en passant, captures, a check.
 MOVES = [
@@ -172,3 +173,48 @@ def _lights(*names: str) -> bytes:
     for name in names:
         lit |= square_corners(SQUARE_NAMES.index(name))
     return chesslink_message("L20" + "".join("F0" if i in lit else "00" for i in range(81)))
+
+
+def test_a_whole_game_through_the_hosts_dgt_emulation(tmp_path: Path) -> None:
+    """The board speaks its own protocol; `reedboard-host emulate dgt` makes the DGT board
+    on a pty, and a DGT client there sees the whole game."""
+    script = tmp_path / "game.events"
+    script.write_text(game_script(MOVES, t0=8000))
+    link = tmp_path / "dgt"
+    with PtyBridge() as bridge:
+        board = subprocess.Popen(
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+             "--speed", "8", "--serial", bridge.board_path],
+        )  # fmt: skip
+        host = subprocess.Popen(
+            [sys.executable, "-m", "reedboard_host.cli", "emulate", "dgt", "--pty", str(link),
+             "--port", bridge.host_path],
+            stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        fd = -1
+        try:
+            deadline = time.monotonic() + 60
+            while not link.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)  # waiting for the host to make the pty, not timing anything
+            fd = os.open(link, os.O_RDWR | os.O_NOCTTY)
+            os.write(fd, bytes((0x42, 0x44)))
+            received = b""
+            client = DgtClient()
+            while time.monotonic() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.1)
+                if ready:
+                    received += os.read(fd, 65536)
+                client = DgtClient()
+                client.feed(_whole_dgt(received))
+                if client.board_fen() == _final():
+                    break
+            assert client.board_fen() == _final()
+            assert any(kind == 0x8E for kind, _ in dgt_messages(_whole_dgt(received)))
+        finally:
+            if fd >= 0:
+                os.close(fd)
+            host.send_signal(signal.SIGTERM)
+            board.send_signal(signal.SIGTERM)
+            assert host.wait(10) == 0, host.stderr.read() if host.stderr else ""
+            assert board.wait(10) == 0
+    assert not link.exists()

@@ -1,0 +1,102 @@
+"""`reedboard-host emulate dgt|chesslink --pty PATH`: a DGT or ChessLink board on a
+pseudo-terminal, for chess software that knows those boards, backed by a reedboard on its
+own protocol.
+
+The board's end of the emulation is the firmware's pure `EmulatedEndpoint`; here it is
+fed from the link: the board's effects say when the game changed, and its `state`, asked
+for every POLL_S, gives the position and the sensors (a placement alone sends no effect).
+What the software asks of the LEDs goes to the board as `show`. PATH is a symbolic link
+to the pty's device, made at start and removed at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+import tty
+from collections.abc import Callable
+from typing import Any
+
+from reedboard.errors import InvalidInputError
+from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.rules.position import Position
+
+from reedboard_host.connection import BoardConnection, HostError
+
+POLL_S = 0.1
+
+
+class PtyEnd:
+    """The software's end of the line: a pty whose device PATH links to. Never blocks:
+    with nobody reading, what the board says is dropped, as on an unplugged cable."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        os.set_blocking(self.master, False)
+        with contextlib.suppress(FileNotFoundError):
+            if os.path.islink(path):
+                os.unlink(path)
+        try:
+            os.symlink(os.ttyname(self._slave), path)
+        except OSError as error:
+            self.close()
+            raise HostError(f"cannot make {path}: {error.strerror or error}") from None
+
+    def read(self) -> bytes:
+        try:
+            return os.read(self.master, 4096)
+        except (BlockingIOError, OSError):
+            return b""
+
+    def write(self, data: bytes) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self.master, data)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            if os.path.islink(self.path):
+                os.unlink(self.path)
+        for fd in (self.master, self._slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def emulate(
+    protocol: Emulated,
+    connection: BoardConnection,
+    pty: PtyEnd,
+    stop: Callable[[], bool],
+    log: Callable[[str], None],
+) -> None:
+    hello = connection.hello or connection.open()
+    emulation = EmulatedEndpoint(protocol, str(hello.get("session", "")))
+
+    def message(m: dict[str, Any]) -> None:
+        if m.get("type") == "effect":
+            emulation.send("effect", m)
+
+    connection.on_message = message
+    started = time.monotonic()
+    next_poll = 0.0
+    while not stop():
+        now = time.monotonic()
+        if now >= next_poll:
+            next_poll = now + POLL_S
+            state = connection.request("state")
+            try:
+                position = Position.from_fen(state["fen"], chess960=bool(state["chess960"]))
+                sensors = int(state["occupancy"], 16)
+            except (KeyError, TypeError, ValueError, InvalidInputError) as error:
+                log(f"the board's state cannot be read: {error}")
+                continue
+            emulation.observe(position, sensors, int((now - started) * 1000))
+        for command in emulation.receive_data(pty.read()):
+            try:
+                connection.request(command.kind, **command.args)
+            except HostError as error:
+                log(str(error))
+        pty.write(emulation.data_to_send())
+        connection.poll(min(POLL_S / 4, max(0.0, next_poll - time.monotonic())))
