@@ -88,6 +88,10 @@ class BoardEndpoint:
                     {"id": message_id(message), "code": error.code, "message": str(error)},
                 )
                 continue
+            if command.kind == "hello":
+                # A host starting a conversation numbers its commands afresh: an id that
+                # another (earlier) host used is not a repeat of that host's command.
+                self._replies.clear()
             if command.id is not None and command.id in self._replies:
                 if not self._resend_one(self._replies[command.id]):
                     commands.append(command)  # the reply is gone: answer afresh

@@ -1,0 +1,63 @@
+"""Something at the other end of a pty that is not a working board: silent, speaking
+garbage, or a board of another protocol version. It answers what it reads, so nothing
+here depends on timing."""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import threading
+import tty
+
+from reedboard.link.frame import FrameDecoder, encode_frame
+
+
+class FakePeer:
+    def __init__(self, kind: str) -> None:
+        assert kind in ("silent", "garbage", "version2")
+        self.kind = kind
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        self.path = os.ttyname(self._slave)
+        self._decoder = FrameDecoder()
+        self._rng = random.Random(1)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        seq = 0
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self._master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self._master, 4096)
+            except OSError:
+                return
+            out = b""
+            if self.kind == "garbage":
+                out = bytes(self._rng.randrange(256) for _ in range(200)) + b"\n"
+            elif self.kind == "version2":
+                for message in self._decoder.feed(data):
+                    if message["type"] == "hello":
+                        seq += 1
+                        out += encode_frame(
+                            {"type": "hello", "seq": seq, "id": message.get("id"),
+                             "protocol": 2, "session": "s2", "game": 1}
+                        )  # fmt: skip
+            if out:
+                os.write(self._master, out)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(1)
+        os.close(self._master)
+        os.close(self._slave)
+
+    def __enter__(self) -> FakePeer:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()

@@ -1,0 +1,114 @@
+"""`reedboard-host` commands as real programs against a running board on a real pty, and
+against ports that are not a working board: one clear line, a non-zero exit, nothing
+lost."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from reedboard.rules.position import Position
+from reedboard.sim.human import human_script
+
+from host.fake_peer import FakePeer
+from host.running_board import RunningBoard
+
+
+def host(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reedboard_host.cli", *args],
+        capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip
+
+
+def reply(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    assert result.returncode == 0, result.stderr
+    answer: dict[str, object] = json.loads(result.stdout)
+    return answer
+
+
+def test_new_game_mode_and_state() -> None:
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    with RunningBoard() as board:
+        assert reply(host("new", "--fen", fen, "--port", board.port))["fen"] == fen
+        assert reply(host("state", "--port", board.port))["start_fen"] == fen
+        chess960 = reply(host("new", "--chess960", "7", "--port", board.port))
+        assert chess960["fen"] == Position.chess960_start(7).fen()
+        assert reply(host("new", "--port", board.port))["fen"] == Position.standard().fen()
+        assert reply(host("mode", "strict", "--port", board.port)) == {"mode": "strict"}
+        assert reply(host("state", "--port", board.port))["mode"] == "strict"
+        events = [e["event"] for e in board.effects]
+    assert events.count("new_game") >= 2
+
+
+def test_a_refused_command_is_one_line_and_changes_nothing() -> None:
+    with RunningBoard() as board:
+        result = host("new", "--fen", "not a position", "--port", board.port)
+        state = reply(host("state", "--port", board.port))
+    assert result.returncode == 1
+    assert result.stderr.startswith("reedboard-host new: the board refused new_game")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert state["start_fen"] == Position.standard().fen()
+
+
+def test_watch_shows_the_board_and_the_effects() -> None:
+    with RunningBoard(speed=10) as board:
+        watch = subprocess.Popen(
+            [sys.executable, "-m", "reedboard_host.cli", "watch", "--port", board.port],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        seen: list[str] = []
+        moved = threading.Event()
+
+        def read() -> None:
+            assert watch.stdout is not None
+            for line in watch.stdout:
+                seen.append(line)
+                if line.startswith("move ") and "e4" in line:
+                    moved.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        start = Position.standard()
+        script = human_script(start, [start.parse_uci("e2e4")], seed=2)
+        board.live.push(script.lines)
+        assert moved.wait(30), "".join(seen)
+        watch.send_signal(signal.SIGINT)
+        assert watch.wait(10) == 0
+        reader.join(5)
+    text = "".join(seen)
+    assert "   a  b  c  d  e  f  g  h" in text
+    assert "4  .  .  .  . (P) .  .  . " in text  # the pawn on e4, marked as the last move
+    assert "8  r  n  b  q  k  b  n  r " in text
+
+
+def test_no_such_port() -> None:
+    result = host("state", "--port", "/dev/no-such-port")
+    assert result.returncode == 1
+    assert result.stderr == "reedboard-host state: no serial port /dev/no-such-port\n"
+
+
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [
+        ("silent", "no reedboard answers on"),
+        ("garbage", "does not speak the reedboard protocol"),
+        ("version2", "speaks protocol version 2; this reedboard-host speaks version 1"),
+    ],
+)
+def test_a_port_that_is_not_a_working_board(kind: str, says: str, tmp_path: Path) -> None:
+    out = tmp_path / "games.pgn"
+    kept = '[Event "earlier"]\n\n1. e4 *\n'
+    out.write_text(kept)
+    with FakePeer(kind) as peer:
+        result = host("record", "--port", peer.path, "--out", str(out))
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("reedboard-host record: ")
+    assert says in lines[0]
+    assert out.read_text() == kept  # the games already in the file are untouched

@@ -1,0 +1,81 @@
+"""The game fetched page by page: pieced together right while the game grows, and as the
+board has it when takebacks change it under the fetch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games import random_game
+from reedboard.link.messages import Command
+from reedboard.rules.game import Game
+from reedboard.session import BoardSession
+from reedboard_host.fetch import fetch_game
+
+MOVES = random_game(2, 30)
+
+
+class Board:
+    """A board session answering `moves` pages; `between(n)` runs before the n-th page."""
+
+    def __init__(self, plies: int) -> None:
+        game = Game()
+        for uci in MOVES[:plies]:
+            game.push_uci(uci)
+        self.session = BoardSession(game, game.position.occupied)
+        self.asked = 0
+        self.seq = 0
+
+    def between(self, n: int) -> None:
+        """Nothing happens between pages."""
+
+    def request_many(
+        self, kind: str, fields: list[dict[str, Any]], **_options: Any
+    ) -> list[dict[str, Any]]:
+        replies = []
+        for f in fields:
+            self.asked += 1
+            self.between(self.asked)
+            answer = self.session.command(Command(kind, self.asked, dict(f)), 0)
+            self.seq += 1
+            replies.append({"type": answer.kind, "seq": self.seq, "game": 1, **answer.fields})
+        return replies
+
+
+def test_a_long_game_arrives_whole() -> None:
+    state = fetch_game(Board(30))
+    assert state["moves"] == MOVES and state["start_fen"] == Game().start.fen()
+
+
+class Growing(Board):
+    def between(self, n: int) -> None:
+        game = self.session.game
+        if n in (2, 4) and len(game) < len(MOVES):
+            game.push_uci(MOVES[len(game)])  # a move made while the pages come
+
+
+def test_moves_made_during_the_fetch_are_picked_up() -> None:
+    board = Growing(20)
+    assert fetch_game(board)["moves"] == MOVES[:22]
+
+
+class TakenBack(Board):
+    def between(self, n: int) -> None:
+        if n == 3:  # five moves taken back, another one played: pages already read are stale
+            for _ in range(5):
+                self.session.game.pop()
+            self.session.game.push_uci(_other(self.session.game))
+
+
+def _other(game: Game) -> str:
+    """A legal move other than the one the list had."""
+    position = game.position
+    played = MOVES[len(game)] if len(game) < len(MOVES) else ""
+    return next(position.uci(m) for m in position.legal_moves() if position.uci(m) != played)
+
+
+def test_takebacks_under_the_fetch_give_the_game_as_it_now_stands() -> None:
+    board = TakenBack(20)
+    state = fetch_game(board)
+    game = board.session.game
+    assert state["moves"] == [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+    assert state["moves"] != MOVES[:20]
