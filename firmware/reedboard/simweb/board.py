@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from reedboard.app import App
+from reedboard.arbiter.arbiter import Arbiter
 from reedboard.arbiter.setup import SETUP_ORDER
 from reedboard.arbiter.view import BoardView
 from reedboard.config import BoardConfig
@@ -30,8 +31,10 @@ from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.link.messages import Command, parse_command
 from reedboard.replay.script import Script, ScriptLine
+from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
 from reedboard.rules.pieces import PIECE_SYMBOLS
+from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square
 from reedboard.session import Answer, BoardSession, Settings
 from reedboard.simweb.placing import likeliest
@@ -39,6 +42,7 @@ from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.world import World
 
 EFFECTS_KEPT = 200
+SEEN_S = 1.0  # how long a new position may take to pass the debouncer
 SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
 
 
@@ -137,8 +141,7 @@ class SimBoard:
             if op == "lift":
                 world.lift(message.get("square"))
             elif op == "place":
-                held = world.place(message.get("square"))
-                self._promotion_piece(held.piece, held.origin, message.get("square"))
+                world.place(message.get("square"))
             elif op == "select":
                 index = message.get("index")
                 if not isinstance(index, int) or isinstance(index, bool):
@@ -151,33 +154,80 @@ class SimBoard:
                 if not isinstance(piece, str):
                     raise InvalidInputError("from_tray needs a piece letter")
                 world.from_tray(piece)
+                self._promotion_piece(piece)
             elif op == "arrange":
                 world.set_up(self.app_session().game.position.fen())
             else:
                 raise InvalidInputError(f"unknown gesture {op!r}")
             self.switches.set_occupancy(world.occupancy)
 
-    def _promotion_piece(self, piece: str, origin: Square | None, name: object) -> None:
-        """A piece from beside the board set on the far rank is the promotion's new piece:
-        the sensors cannot tell, so the simulator says it as a host would."""
-        if origin is not None or piece.lower() not in "qrbn" or not isinstance(name, str):
+    def _promotion_piece(self, piece: str) -> None:
+        """A queen, rook, bishop or knight fetched from beside the board while a pawn of
+        the side to move is off its seventh rank is the promotion's new piece. The
+        sensors cannot tell which piece it is, so the simulator says it as a host would,
+        before the move is decided."""
+        session = self.app_session()
+        position = session.game.position
+        white = piece.isupper()
+        if piece.lower() not in "qrbn" or white != position.turn:
             return
-        if name[1:] != ("8" if piece.isupper() else "1"):
-            return
-        self._command({"type": "promotion", "piece": piece.lower()})
+        seventh = 6 if white else 1
+        lifted = session.arbiter.view().lifted
+        pawn = "P" if white else "p"
+        for sq in range(8 * seventh, 8 * seventh + 8):
+            found = position.piece_at(sq)
+            if lifted >> sq & 1 and found is not None and found.symbol() == pawn:
+                self._command({"type": "promotion", "piece": piece.lower()})
+                return
 
     def command(self, message: dict[str, Any]) -> dict[str, Any]:
         """A host command from the page, checked like one from the serial link; a new
         game also sets the pieces up, as the players would."""
+        if message.get("type") == "new_game":
+            args = parse_command(message).args
+            if args["variant"] == "chess960" and args["fen"] is None:
+                with self.lock:
+                    answer = self._command(message)
+                    if answer.kind == "ack":
+                        self._guided_setup(answer.fields["fen"])
+            else:
+                fen = args["fen"] or STARTING_FEN
+                Position.from_fen(fen, chess960=args["variant"] == "chess960")  # checked first
+                answer = self._start_on(fen, message)
+        else:
+            with self.lock:
+                answer = self._command(message)
+        return {"kind": answer.kind, **answer.fields}
+
+    def _start_on(self, fen: str, new_game: dict[str, Any]) -> Answer:
+        """Start the new game, then set its pieces up as players would at once."""
         with self.lock:
-            answer = self._command(message)
-            if answer.kind == "ack" and message.get("type") == "new_game":
-                if message.get("variant") == "chess960" and message.get("fen") is None:
-                    self._guided_setup(answer.fields["fen"])
-                else:
-                    self.world.set_up(answer.fields["fen"])
-                    self.switches.set_occupancy(self.world.occupancy)
-            return {"kind": answer.kind, **answer.fields}
+            answer = self._command(new_game)
+            if answer.kind != "ack":
+                return answer
+            self._timeline = []
+            self.world.set_up(fen)
+            self.switches.set_occupancy(self.world.occupancy)
+        deadline = time.monotonic() + SEEN_S
+        while time.monotonic() < deadline:
+            with self.lock:
+                session = self.app_session()
+                if session.debouncer.occupancy == self.world.occupancy:
+                    # The arbiter began the game on the old pieces' squares and does not
+                    # follow a whole board rearranged under it; the board as it now stands
+                    # is the new game's start, so its arbiter starts afresh from it.
+                    s = session.settings
+                    session.arbiter = Arbiter(
+                        session.game,
+                        mode=s.mode,
+                        settle_ms=s.settle_ms,
+                        castle_wait_ms=s.castle_wait_ms,
+                        occupancy=session.debouncer.occupancy,
+                        rng=session.rng,
+                    )
+                    break
+            time.sleep(0.005)
+        return answer
 
     def _command(self, message: dict[str, Any]) -> Answer:
         command = parse_command(message)
@@ -205,18 +255,16 @@ class SimBoard:
     def play_script(self, script: Script) -> None:
         """Play an event script on the world, visibly, from now: the pieces are set up as
         the script starts and each line happens at its time."""
+        fen = script.start.fen()
+        new_game: dict[str, Any] = {"type": "new_game", "fen": fen}
+        if script.start.chess960:
+            new_game["variant"] = "chess960"
+        answer = self._start_on(fen, new_game)
+        if answer.kind != "ack":
+            raise InvalidInputError(str(answer.fields.get("message")))
         with self.lock:
-            fen = script.start.fen()
-            new_game: dict[str, Any] = {"type": "new_game", "fen": fen}
-            if script.start.chess960:
-                new_game["variant"] = "chess960"
-            answer = self._command(new_game)
-            if answer.kind != "ack":
-                raise InvalidInputError(str(answer.fields.get("message")))
             if script.mode:
                 self._command({"type": "mode", "mode": script.mode})
-            self.world.set_up(fen)
-            self.switches.set_occupancy(self.world.occupancy)
             base = self.clock.now_ms()
             self._timeline = [
                 (base + line.t_ms, partial(self._line, line)) for line in script.lines
