@@ -151,6 +151,9 @@ def test_clock_and_led_commands_and_noise_never_crash_and_leds_name_a_move() -> 
     assert board.data_to_send() == b""
     for junk in (bytes(range(256)), b"\x2b", b"\x60\xff" + bytes(300)):
         DgtBoard().receive_data(junk)
+    stray = DgtBoard()
+    stray.receive_data(bytes((0x60, 0xF0, 0x4D)))  # a bogus length: the version still comes
+    assert stray.data_to_send() == bytes((0x93, 0x00, 0x05, 1, 7))
 
 
 def test_square_numbering() -> None:

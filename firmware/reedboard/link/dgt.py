@@ -63,6 +63,7 @@ LETTERS: Final = {code: letter for letter, code in PIECE_CODES.items()}
 
 # Commands with a length byte and a body; the rest are one byte.
 _WITH_BODY: Final = (CLOCK_MESSAGE, SET_LEDS)
+_MAX_BODY: Final = 64  # clock and LED commands are a few bytes long
 _UPDATE_MODES: Final = (SEND_UPDATE, SEND_UPDATE_BOARD, SEND_UPDATE_NICE)
 _VERSION: Final = (1, 7)
 _SERIAL: Final = "0000000001"  # 10 digits; the short form is the last 5
@@ -133,7 +134,13 @@ class DgtBoard:
         while i < len(buffer):
             byte = buffer[i]
             if byte in _WITH_BODY:
-                if i + 1 >= len(buffer) or i + 2 + buffer[i + 1] > len(buffer):
+                if i + 1 >= len(buffer):
+                    break  # wait for the length
+                if buffer[i + 1] > _MAX_BODY:
+                    i += 1  # no such command: a stray byte must not swallow what follows
+                    self.ignored += 1
+                    continue
+                if i + 2 + buffer[i + 1] > len(buffer):
                     break  # wait for the rest
                 body = bytes(buffer[i + 2 : i + 2 + buffer[i + 1]])
                 i += 2 + len(body)
