@@ -314,7 +314,6 @@ class SimBoard:
             state = session.state()
             return {
                 "type": "state",
-                "t_ms": now,
                 **self.world.snapshot(),
                 "leds": ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in colours],
                 "roles": roles,

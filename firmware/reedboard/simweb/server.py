@@ -1,9 +1,10 @@
 """The simulator's web side: the page, its WebSocket, and the game as PGN.
 
-The page sends small JSON messages (a gesture, a host command, a script to play) and is
-sent the whole board state whenever it changes, checked 20 times a second, so blinking
-and pulsing LEDs show at the pace the strip would. Whatever the page sends, the answer
-is at worst an error message back: the board runs on.
+The page sends small JSON messages (a gesture, a host command, a script to play), one at
+a time in order, and is sent the whole board state whenever it changes, checked 20 times
+a second: blinking and pulsing LEDs show at the pace the strip would, and a still board
+sends nothing. Whatever the page sends, the answer is at worst an error message back:
+the board runs on.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         async for message in ws:
             if message.type != WSMsgType.TEXT:
                 continue
-            reply = handle(board, message.data)
+            # Off the event loop: a new game waits for the board to see its pieces.
+            reply = await asyncio.to_thread(handle, board, message.data)
             if reply is not None:
                 await ws.send_json(reply)
     finally:
