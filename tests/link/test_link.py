@@ -130,3 +130,38 @@ def test_lost_and_corrupted_frames_are_asked_for_again_and_arrive_once_in_order(
     first = delivered[0]
     assert delivered == list(range(first, first + len(delivered)))
     assert delivered[-1] == 401 and bad > 0
+
+
+def test_a_new_hosts_hello_forgets_the_ids_an_earlier_host_used() -> None:
+    board = BoardEndpoint("s")
+    [command] = board.receive_data(encode_frame({"type": "takeback", "id": 2}))
+    board.reply(command, "ack", {"uci": "e2e4"})
+    board.data_to_send()
+    board.receive_data(encode_frame({"type": "hello", "id": 1, "protocol": 1}))
+    [again] = board.receive_data(encode_frame({"type": "state", "id": 2}))
+    assert again.kind == "state"  # carried out, not taken for the takeback's repeat
+
+
+def test_a_reply_is_handed_over_ahead_of_a_gap() -> None:
+    board, host = BoardEndpoint("s"), HostEndpoint()
+    host.receive_data(encode_frame({"type": "hello", "seq": 1, "session": "s"}), 0)
+    board.seq = 1
+    board.send("effect", {"event": "touch"})  # seq 2: lost on the way
+    board.data_to_send()
+    [command] = board.receive_data(encode_frame({"type": "moves", "id": 5}))
+    board.reply(command, "moves", {"moves": []})
+    assert host.receive_data(board.data_to_send(), 10) == []  # held behind the gap
+    assert host.replies[5]["type"] == "moves"
+
+
+def test_one_resend_is_bounded() -> None:
+    from reedboard.link.board import RESEND_BYTES
+
+    board = BoardEndpoint("s")
+    for _ in range(200):
+        board.send("effect", {"event": "move", "fen": "x" * 60})
+    board.data_to_send()
+    board.receive_data(encode_frame({"type": "resend", "after": 0, "session": "s"}))
+    resent = board.data_to_send()
+    assert RESEND_BYTES <= len(resent) < RESEND_BYTES + 200
+    assert FrameDecoder().feed(resent)[0]["seq"] == 1
