@@ -20,9 +20,9 @@ class Sim:
 
 
 @contextlib.contextmanager
-def running_sim() -> Iterator[Sim]:
+def running_sim(*args: str) -> Iterator[Sim]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.cli", "sim", "--no-browser"],
+        [sys.executable, "-m", "reedboard.cli", "sim", "--no-browser", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

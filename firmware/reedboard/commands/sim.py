@@ -41,10 +41,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         # The web library is the simulator's own; a board that never runs it needs none.
-        from reedboard.simweb.board import SimBoard
+        import aiohttp  # noqa: F401
     except ImportError as error:
         print(f"reedboard sim: {error}; install the `sim` extra", file=sys.stderr)
         return 1
+    from reedboard.simweb.board import SimBoard
+
     try:
         board = SimBoard(load_config(None))
     except ReedboardError as error:
