@@ -468,7 +468,10 @@ class Arbiter:
             if table.growth(self._breaching, changed, rook_first=False) is None:
                 self._report_violation(self._breaching, now, effects)
             return
-        if not changed and (table.placement, "") in self._hands.states:
+        if not changed:
+            # The board shows the position again. Whatever the hands did, the sensors cannot
+            # tell one piece from another: take every piece to be on its own square (after a
+            # host's new game, or pieces rearranged by hand, no hypothesis may say so).
             self._restore(now, effects)
             self._new_episode()
             return
