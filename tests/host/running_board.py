@@ -1,4 +1,4 @@
-"""A whole board running in a thread of the test (the firmware's loop on a `LiveBoard`),
+"""A whole board running in a thread of the test (the firmware's loop on a `PushedBoard`),
 its link on a real pty behind a relay, for `reedboard-host` commands run as real programs
 against it. The test sees what the LEDs show (the latest view) and moves the pieces with
 `push`."""
@@ -12,7 +12,7 @@ from link.ptybridge import PtyBridge
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
 from reedboard.hal.clock import MonotonicClock
-from reedboard.hal.live import LiveBoard
+from reedboard.hal.pushed_board import PushedBoard
 from reedboard.link.serial_port import open_port
 from reedboard.rules.position import Position
 
@@ -21,7 +21,7 @@ class RunningBoard:
     def __init__(self, *, speed: float = 1.0, corrupt: float = 0.0) -> None:
         self.bridge = PtyBridge(corrupt=corrupt, seed=3)
         self.clock = MonotonicClock(speed)
-        self.live = LiveBoard(Position.standard().occupied, self.clock)
+        self.live = PushedBoard(Position.standard().occupied, self.clock)
         self.effects: list[dict[str, Any]] = []
         self.view: BoardView | None = None
         self.changed = threading.Condition()

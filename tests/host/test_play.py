@@ -35,6 +35,11 @@ def _next_move(position: Position, hint: tuple[int, int] | None, rng: random.Ran
     return next(m for m in legal if (m.from_square, m.to_square) == hint)
 
 
+def test_stockfish_is_installed() -> None:
+    # The engine games below need the real engine; CI installs it (apt-get install stockfish).
+    assert STOCKFISH is not None, "stockfish is not installed (apt-get install stockfish)"
+
+
 @pytest.mark.skipif(STOCKFISH is None, reason="needs stockfish (apt-get install stockfish)")
 def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
     rng = random.Random(4)

@@ -1,4 +1,4 @@
-"""A fake board whose sensor lines are given while it runs, not read from a script file:
+"""A fake board whose sensor lines are pushed while it runs, not read from a script file:
 for a player model that reacts to what the board shows (a move lit by the host), and for
 anything else that drives a running board from outside its loop.
 
@@ -21,7 +21,7 @@ from reedboard.rules.squares import Bitboard, parse_square
 LEAD_MS = 50
 
 
-class LiveBoard:
+class PushedBoard:
     def __init__(self, occupancy: Bitboard, clock: Clock) -> None:
         self.occupancy: Bitboard = occupancy
         self.clock = clock
