@@ -7,6 +7,7 @@
                                                      draw, resign, led-test, settings, state
     reedboard-host ports                             serial ports that may be a board
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
+    reedboard-host uci                               the board as a UCI engine for a chess GUI
 
 Without --port the first USB serial port found is used. Errors are one line on stderr:
 exit status 1 for a board or link problem, 2 for bad arguments.
@@ -79,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("emulate", "be a DGT or ChessLink board on a pty for other software", _emulate)
     p.add_argument("protocol", choices=("dgt", "chesslink"))
     p.add_argument("--pty", required=True, metavar="PATH", help="the link to the pty to make")
+    command("uci", "be a UCI engine whose moves are the ones played on the board", _uci)
     return parser
 
 
@@ -262,6 +264,13 @@ def _play(args: argparse.Namespace) -> int:
     from reedboard_host.play import play
 
     return play(args, stop=_stop_flag(), log=_log)
+
+
+def _uci(args: argparse.Namespace) -> int:
+    from reedboard_host.uci_engine import run_uci
+
+    # stdout is the GUI's: every word for a person goes to stderr.
+    return run_uci(args.port, stop=_stop_flag(), log=lambda text: _log(f"uci: {text}"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,333 @@
+"""`reedboard-host uci`: the board as a UCI engine. A chess GUI starts this program as its
+engine; the engine's "search" is the person at the board.
+
+On `go` the board is brought to the GUI's position: the GUI's last move lights up (`show`)
+for the person to carry out, or, when the board's game is elsewhere (a new game, another
+position), the board starts a new game from the GUI's position and its LEDs guide the
+set-up. The person's own move from that position is the `bestmove`. The board's game and
+the GUI's are compared by position, not by move list, so a GUI that sends `position fen`
+for every move works as well as one that sends the whole game.
+
+UCI is on stdin/stdout; everything for a human goes to stderr (GUIs show or log it).
+Nothing the GUI sends can stop the program: a line it cannot use is reported and ignored."""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from reedboard import __version__
+from reedboard.errors import LinkError, ReedboardError
+from reedboard.rules.game import Game
+from reedboard.rules.position import Position
+
+from reedboard_host.connection import HostError, choose_port
+from reedboard_host.follow import Follower
+
+POLL_S = 0.05  # how long one turn of the loop waits for the board: the GUI's latency
+RETRY_S = 0.5  # between attempts to reach a board that is not there (yet)
+CONNECT_S = 1.0  # a short handshake, so the GUI's `isready` waits no longer than this
+NO_MOVE = "0000"
+
+
+@dataclass
+class _Search:
+    gui: Game  # the GUI's game at `go`; its last position is the one the person moves from
+    infinite: bool  # `go infinite` / `go ponder`: the answer waits for `stop`
+    found: str | None = None  # the person's move, in the GUI's notation
+    shown: str | None = None  # the GUI's move lit on the board (board notation)
+    new_game_for: str | None = None  # the position a new game was asked for, asked once
+
+
+def _key(position: Position) -> str:
+    # Placement, side to move, castling and en passant: the move counters do not decide
+    # which moves follow, and a GUI may count them differently from the board.
+    return " ".join(position.fen().split()[:4])
+
+
+class UciBoard:
+    def __init__(
+        self,
+        port: str | None,
+        *,
+        out: TextIO,
+        log: Callable[[str], None],
+    ) -> None:
+        self.port = port
+        self.out = out
+        self.log = log
+        self.chess960 = False
+        self.gui: Game | None = Game()  # None after a `position` that could not be read
+        self.search: _Search | None = None
+        self.follower: Follower | None = None
+        self._retry_at = 0.0
+        self._waiting_logged = False
+
+    # ----- the GUI's side -----
+
+    def send(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def handle(self, line: str) -> bool:
+        """One line from the GUI; False on `quit`. A line that trips over something is
+        reported and dropped: the GUI's engine must not die of one odd line."""
+        try:
+            return self._handle(line)
+        except (ReedboardError, ValueError, IndexError, KeyError) as error:
+            self.log(f"ignored {line.strip()!r}: {error}")
+            return True
+
+    def _handle(self, line: str) -> bool:
+        words = line.split()
+        if not words:
+            return True
+        command, rest = words[0], words[1:]
+        if command == "quit":
+            return False
+        if command == "uci":
+            self.send("id name reedboard")
+            self.send("id author the reedboard project")
+            self.send("option name UCI_Chess960 type check default false")
+            self.send("uciok")
+        elif command == "isready":
+            self.send("readyok")
+        elif command == "setoption":
+            self._setoption(rest)
+        elif command == "ucinewgame":
+            self._finish(None)
+            self.gui = Game()
+        elif command == "position":
+            self._position(rest)
+        elif command == "go":
+            self._go(rest)
+        elif command == "stop":
+            if self.search is not None:
+                self._finish(self.search.found or NO_MOVE)
+        elif command == "ponderhit" and self.search is not None:
+            # The GUI now waits for the move: one already played is the answer at once.
+            self.search.infinite = False
+            if self.search.found is not None:
+                self._finish(self.search.found)
+        # Anything else (debug, register, a word from a newer UCI) is ignored, as UCI asks.
+        return True
+
+    def _setoption(self, words: list[str]) -> None:
+        text = " ".join(words)
+        name, _, value = text.partition(" value ")
+        if name.removeprefix("name ").strip().lower() == "uci_chess960":
+            self.chess960 = value.strip().lower() == "true"
+
+    def _position(self, words: list[str]) -> None:
+        self.gui = None
+        if "moves" in words:
+            at = words.index("moves")
+            setup, moves = words[:at], words[at + 1 :]
+        else:
+            setup, moves = words, []
+        try:
+            if setup[:1] == ["startpos"]:
+                start = Position.from_fen(Position.standard().fen(), chess960=self.chess960)
+            elif setup[:1] == ["fen"] and len(setup) > 1:
+                start = Position.from_fen(" ".join(setup[1:]), chess960=self.chess960)
+            else:
+                self.log(f"cannot read the position: {' '.join(words)!r}")
+                return
+            game = Game(start)
+            for uci in moves:
+                game.push_uci(uci)
+        except (ReedboardError, ValueError, IndexError) as error:
+            self.log(f"cannot read the position: {error}")
+            return
+        self.gui = game
+
+    def _go(self, words: list[str]) -> None:
+        if self.search is not None:
+            self._finish(self.search.found or NO_MOVE)  # a GUI that did not stop the last one
+        if self.gui is None:
+            self.log("no position to play from")
+            self.send(f"bestmove {NO_MOVE}")
+            return
+        if self.gui.is_game_over():
+            self.send(f"bestmove {NO_MOVE}")
+            return
+        infinite = "infinite" in words or "ponder" in words
+        self.search = _Search(self.gui.copy(), infinite)
+        self.send("info string make your move on the board")
+
+    def _finish(self, answer: str | None) -> None:
+        """End the search; `answer` None ends it without a `bestmove` (a new game)."""
+        search, self.search = self.search, None
+        if search is None:
+            return
+        if search.shown is not None:
+            self._request("show", uci=None)  # the lit move is no longer wanted
+        if answer is not None:
+            self.send(f"bestmove {answer}")
+
+    # ----- the board's side -----
+
+    def _request(self, kind: str, **fields: Any) -> bool:
+        if self.follower is None or not self.follower.connected:
+            return False
+        try:
+            self.follower.connection.request(kind, **fields)
+            self.follower.sync()
+        except HostError as error:
+            self.log(str(error))
+            return False
+        except LinkError as error:
+            self._lost(error)
+            return False
+        return True
+
+    def _lost(self, error: Exception) -> None:
+        assert self.follower is not None
+        self.log(f"lost the board: {error}; reconnecting")
+        self.follower.connection.close()
+        self.follower.connected = False
+
+    def board_turn(self, wait_s: float) -> None:
+        """Keep the link alive (resends, state after a gap) and reconnect when it drops."""
+        now = time.monotonic()
+        if self.follower is None or not self.follower.connected:
+            if now < self._retry_at:
+                return
+            self._retry_at = now + RETRY_S
+            try:
+                if self.follower is None:
+                    self.follower = Follower(choose_port(self.port), log=self.log)
+                self.follower.connection.open(timeout_s=CONNECT_S)
+                self.follower.connected = True
+                self.follower.sync()
+                self.log(f"connected to the board on {self.follower.connection.url}")
+                self._waiting_logged = False
+            except (HostError, LinkError) as error:
+                if self.follower is not None:
+                    self.follower.connection.close()
+                    self.follower.connected = False
+                if not self._waiting_logged:
+                    self.log(f"{error}; waiting for the board")
+                    self._waiting_logged = True
+            return
+        try:
+            self.follower.connection.poll(wait_s)
+            if self.follower.mirror.needs_state:
+                self.follower.sync()
+        except HostError as error:
+            self.log(f"{error}; asking again")
+        except LinkError as error:
+            self._lost(error)
+
+    def search_turn(self) -> None:
+        """One step of bringing the board to the GUI's position and waiting for the
+        person's move: each turn looks at the board afresh, so a person who takes back,
+        sets up again or starts over on the board is followed."""
+        search = self.search
+        if search is None or search.found is not None:
+            return
+        if self.follower is None or not self.follower.connected:
+            return
+        current = self.follower.mirror.current
+        if current is None or self.follower.mirror.needs_state:
+            return
+        board, gui = current.game, search.gui
+        target = gui.position
+        same_rules = board.chess960 == gui.chess960
+        before = gui.positions[-2] if len(gui) else None
+        if same_rules and len(board) and _key(board.positions[-2]) == _key(target):
+            # The person's move from the GUI's position (made before or after the `go`).
+            played = board.positions[-2].uci(board.moves[-1])
+            search.found = target.uci(target.parse_uci(played))
+            self.log(f"the board plays {search.found}")
+            if not search.infinite:
+                self._finish(search.found)
+            return
+        if same_rules and _key(board.position) == _key(target):
+            if current.result is not None:
+                self.log(f"the game on the board is over ({current.result}, {current.reason})")
+                self._finish(NO_MOVE)
+            return  # the person is thinking
+        if same_rules and before is not None and current.result is None:
+            last = gui.positions[-2].uci(gui.moves[-1])
+            if _key(board.position) == _key(before):
+                wanted = board.position.uci(board.position.parse_uci(last))
+                if search.shown != wanted and self._request("show", uci=wanted):
+                    search.shown = wanted
+                    self.log(f"carry out {wanted} on the board")
+                return
+            if (
+                search.shown is not None
+                and len(board)
+                and _key(board.positions[-2]) == _key(before)
+            ):
+                # The GUI's side was moved otherwise than shown: back, and show it again.
+                self.log(
+                    f"{board.positions[-2].uci(board.moves[-1])} is not {search.shown}: take it back"
+                )
+                if self._request("takeback"):
+                    search.shown = None
+                return
+        key = _key(target)
+        if search.new_game_for != key:
+            search.new_game_for = key
+            search.shown = None
+            fields: dict[str, Any] = {"variant": "chess960" if gui.chess960 else "standard"}
+            if gui.chess960 or _key(target) != _key(Position.standard()):
+                fields["fen"] = target.fen(shredder=gui.chess960)
+            if self._request("new_game", **fields):
+                self.log("a new game on the board from the GUI's position: set it up as lit")
+
+    def close(self) -> None:
+        if self.follower is not None:
+            self.follower.connection.close()
+
+
+def _read_lines(stream: TextIO, lines: queue.Queue[str | None]) -> None:
+    for line in stream:
+        lines.put(line)
+    lines.put(None)  # the GUI closed our input: as good as `quit`
+
+
+def run_uci(
+    port: str | None,
+    *,
+    stop: Callable[[], bool],
+    log: Callable[[str], None],
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> int:
+    engine = UciBoard(port, out=stdout, log=log)
+    lines: queue.Queue[str | None] = queue.Queue()
+    # stdin is read in a thread: the loop must keep the board's link alive while the GUI
+    # says nothing, and answer the GUI while the board is quiet.
+    threading.Thread(target=_read_lines, args=(stdin, lines), daemon=True).start()
+    log(f"reedboard {__version__}: the board as a UCI engine")
+    try:
+        while not stop():
+            while True:
+                try:
+                    line = lines.get_nowait()
+                except queue.Empty:
+                    break
+                if line is None or not engine.handle(line):
+                    return 0
+            connected = engine.follower is not None and engine.follower.connected
+            engine.board_turn(POLL_S)
+            engine.search_turn()
+            if not connected:
+                # No board to wait on: wait on the GUI instead, briefly.
+                try:
+                    line = lines.get(timeout=POLL_S)
+                except queue.Empty:
+                    continue
+                if line is None or not engine.handle(line):
+                    return 0
+    finally:
+        engine.close()
+    return 0
