@@ -168,6 +168,7 @@ class App:
         # Without a link but able to open one: try at once, then every REOPEN_MS.
         self._link_down_at: int | None = -REOPEN_MS if link is None and reopen else None
         self._rendered_occupancy: int | None = None
+        self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.session: BoardSession | None = None
 
     # ----- start -----
@@ -256,7 +257,9 @@ class App:
         switches need no such care: they are read as they are."""
         if self.source is None:
             return
-        last = -1
+        # Deadlines already behind the last turn (a decision overdue after a new game, say)
+        # are taken by the next turn; time never runs backwards for the debouncer.
+        last = self._last_step_ms
         while True:
             due = [
                 t
@@ -270,6 +273,8 @@ class App:
 
     def step(self, now: int, data: bytes = b"") -> None:
         """One turn: the script's changes, a scan, the host's commands, the lights."""
+        now = max(now, self._last_step_ms)
+        self._last_step_ms = now
         session = self.session or self.start()
         if self.source is not None:
             for letter in self.source.advance(now):

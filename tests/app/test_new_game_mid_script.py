@@ -1,0 +1,35 @@
+"""A host's new game while a fake board's script runs: overdue decisions are taken at the
+next turn, and time never runs backwards for the debouncer."""
+
+from __future__ import annotations
+
+from reedboard.app import App
+from reedboard.hal.clock import VirtualClock
+from reedboard.hal.scripted import ScriptedBoard
+from reedboard.link.host import HostEndpoint
+from reedboard.replay.script import parse_script
+from reedboard.rules.game import Game
+
+SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
+
+
+def test_a_new_game_from_a_fen_mid_script_keeps_the_board_running() -> None:
+    script = parse_script(SCRIPT)
+    board = ScriptedBoard(script)
+    app = App(board, VirtualClock(), start=Game(script.start), source=board)
+    for now in range(0, 2600, 5):
+        app.step(now)
+    host = HostEndpoint()
+    host.hello()
+    host.request("new_game", fen="4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1")
+    app.step(2600, host.data_to_send())
+    session = app.session
+    assert session is not None
+    # The loop, behind its clock, catches up line by line and decision by decision: the
+    # new game's overdue mismatch deadline must not send the debouncer back in time.
+    app._catch_up(session, 3000)
+    for now in range(3000, 6000, 5):
+        app.step(now)
+    assert session.game.start.fen() == "4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"
+    # The board still shows the old game's pieces: the lights ask to put them right.
+    assert session.arbiter.view().missing or session.arbiter.view().extra
