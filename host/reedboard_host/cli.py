@@ -8,6 +8,8 @@
     reedboard-host ports                             serial ports that may be a board
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
     reedboard-host uci                               the board as a UCI engine for a chess GUI
+    reedboard-host lichess --token-file F [--seek 15+10 | --challenge USER]
+                                                     play on Lichess through the Board API
 
 Without --port the first USB serial port found is used. Errors are one line on stderr:
 exit status 1 for a board or link problem, 2 for bad arguments.
@@ -81,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("protocol", choices=("dgt", "chesslink"))
     p.add_argument("--pty", required=True, metavar="PATH", help="the link to the pty to make")
     command("uci", "be a UCI engine whose moves are the ones played on the board", _uci)
+    p = command("lichess", "play on Lichess from the board (the Board API)", _lichess)
+    from reedboard_host.lichess import add_arguments
+
+    add_arguments(p)
     return parser
 
 
@@ -271,6 +277,12 @@ def _uci(args: argparse.Namespace) -> int:
 
     # stdout is the GUI's: every word for a person goes to stderr.
     return run_uci(args.port, stop=_stop_flag(), log=lambda text: _log(f"uci: {text}"))
+
+
+def _lichess(args: argparse.Namespace) -> int:
+    from reedboard_host.lichess import lichess
+
+    return lichess(args, stop=_stop_flag(), log=lambda text: _log(f"lichess: {text}"))
 
 
 if __name__ == "__main__":

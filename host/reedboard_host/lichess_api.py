@@ -1,0 +1,142 @@
+"""The few Lichess API calls the Board API bridge needs, on the standard library alone, so
+the host needs no extra package for them.
+
+Lichess streams events and games as ndjson: one JSON object a line, with empty lines as
+keep-alives. The token goes in the `Authorization` header and nowhere else: it is in no
+message, no log line and no exception text this module makes."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from reedboard_host.connection import HostError
+
+DEFAULT_SERVER = "https://lichess.org"
+REQUEST_S = 15.0
+# Lichess sends a keep-alive line every few seconds on its streams: a stream silent for
+# this long is dead and is opened again.
+STREAM_IDLE_S = 30.0
+
+
+class LichessError(HostError):
+    """A refused or failed call, in one line fit for the user."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def read_token(path: str | None, environ: Mapping[str, str]) -> str:
+    """The API token from a file (its first line) or from LICHESS_TOKEN."""
+    if path:
+        try:
+            with open(path, encoding="utf-8") as f:
+                token = f.readline().strip()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or type(error).__name__
+            raise HostError(f"cannot read the token file {path}: {reason}") from None
+        if not token:
+            raise HostError(f"the token file {path} is empty")
+        return token
+    token = environ.get("LICHESS_TOKEN", "").strip()
+    if not token:
+        raise HostError("no Lichess token: give --token-file FILE or set LICHESS_TOKEN")
+    return token
+
+
+class LichessApi:
+    def __init__(self, server: str, token: str) -> None:
+        self.server = server.rstrip("/")
+        self._token = token
+
+    def __repr__(self) -> str:  # never the token
+        return f"LichessApi({self.server!r})"
+
+    def _request(
+        self, method: str, path: str, form: Mapping[str, Any] | None
+    ) -> urllib.request.Request:
+        data = None
+        headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json"}
+        if form is not None:
+            data = urllib.parse.urlencode({k: str(v) for k, v in form.items()}).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        return urllib.request.Request(self.server + path, data=data, headers=headers, method=method)
+
+    def _open(self, request: urllib.request.Request, timeout: float) -> Any:
+        what = f"{request.get_method()} {request.selector}"
+        try:
+            return urllib.request.urlopen(request, timeout=timeout)
+        except urllib.error.HTTPError as error:
+            detail = _error_text(error)
+            error.close()
+            if error.code == 401:
+                raise LichessError(
+                    "Lichess refused the token (401 Unauthorized): check the token and its "
+                    "board:play scope",
+                    401,
+                ) from None
+            raise LichessError(
+                f"Lichess refused {what}: {error.code} {detail}", error.code
+            ) from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", None) or error
+            raise LichessError(f"cannot reach {self.server}: {reason}") from None
+
+    def get(self, path: str) -> dict[str, Any]:
+        with self._open(self._request("GET", path, None), REQUEST_S) as response:
+            return _json_object(response.read())
+
+    def post(
+        self, path: str, form: Mapping[str, Any] | None = None, *, timeout: float = REQUEST_S
+    ) -> dict[str, Any]:
+        with self._open(self._request("POST", path, form or {}), timeout) as response:
+            return _json_object(response.read())
+
+    def stream(
+        self, path: str, *, closed: Callable[[], bool] = lambda: False
+    ) -> Iterator[dict[str, Any]]:
+        """The objects of an ndjson stream until the server ends it (or `closed`). Lines
+        that are not JSON objects are skipped: a stream must not die of one odd line."""
+        request = self._request("GET", path, None)
+        request.add_header("Accept", "application/x-ndjson")
+        with self._open(request, STREAM_IDLE_S) as response:
+            while not closed():
+                try:
+                    line = response.readline()
+                except (OSError, ValueError) as error:
+                    raise LichessError(f"the stream {path} broke: {error}") from None
+                if not line:
+                    return
+                if not line.strip():
+                    continue  # keep-alive
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(item, dict):
+                    yield item
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    # Some answers (a seek that was accepted) have no body worth reading.
+    try:
+        value = json.loads(body or b"{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _error_text(error: urllib.error.HTTPError) -> str:
+    # Lichess explains a refusal as {"error": "..."}; anything else is summed up briefly.
+    try:
+        body = error.read(2000)
+    except OSError:
+        body = b""
+    value = _json_object(body)
+    text = value.get("error") if isinstance(value.get("error"), str) else error.reason
+    return " ".join(str(text).split())[:200]
