@@ -5,6 +5,8 @@ against it. The test sees what the LEDs show (the latest view) and moves the pie
 
 from __future__ import annotations
 
+import random
+import sys
 import threading
 from typing import Any
 
@@ -14,6 +16,8 @@ from reedboard.arbiter.view import BoardView
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.pushed_board import PushedBoard
 from reedboard.link.serial_port import open_port
+from reedboard.rules.moves import Move
+from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 
 
@@ -70,3 +74,17 @@ class RunningBoard:
         self._stop.set()
         self._thread.join(5)
         self.bridge.close()
+
+
+def host_command(*args: str) -> list[str]:
+    """The `reedboard-host` command line, run with this Python."""
+    return [sys.executable, "-m", "reedboard_host.cli", *args]
+
+
+def next_move(position: Position, hint: tuple[int, int] | None, rng: random.Random) -> Move:
+    """The person at the board: carries out the move the LEDs show, else plays at random
+    (promotions to a queen)."""
+    legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
+    if hint is None:
+        return rng.choice(legal)
+    return next(m for m in legal if (m.from_square, m.to_square) == hint)

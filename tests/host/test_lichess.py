@@ -7,32 +7,18 @@ from __future__ import annotations
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
-from reedboard.rules.moves import Move
-from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
 from host.lichess_standin import StandIn
-from host.running_board import RunningBoard
+from host.running_board import RunningBoard, host_command, next_move
 
 TOKEN = "lip_secretStandInToken42"
 PLIES = 10
-
-
-def _host(*args: str) -> list[str]:
-    return [sys.executable, "-m", "reedboard_host.cli", *args]
-
-
-def _next_move(position: Position, hint: tuple[int, int] | None, rng: random.Random) -> Move:
-    legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
-    if hint is None:
-        return rng.choice(legal)
-    return next(m for m in legal if (m.from_square, m.to_square) == hint)
 
 
 def _drain(stream: object, into: list[str]) -> threading.Thread:
@@ -60,7 +46,7 @@ def test_a_lichess_game_is_played_on_the_board(tmp_path: Path) -> None:
     err: list[str] = []
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         bridge = subprocess.Popen(
-            _host("lichess", "--token-file", str(token_file), "--port", board.port,
+            host_command("lichess", "--token-file", str(token_file), "--port", board.port,
                   "--server", lichess.url, "--seek", "15+10"),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
@@ -85,7 +71,7 @@ def test_a_lichess_game_is_played_on_the_board(tmp_path: Path) -> None:
                 if view.fen == acted_on or (not view.turn_white and view.hint is None):
                     continue  # the opponent's move has not come yet
                 position = Position.from_fen(view.fen)
-                move = _next_move(position, None if view.turn_white else view.hint, rng)
+                move = next_move(position, None if view.turn_white else view.hint, rng)
                 board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
                 acted_on = view.fen
             played = board.moves()
@@ -116,7 +102,7 @@ def test_a_bad_token_is_one_clear_line(tmp_path: Path) -> None:
     token_file.write_text("lip_notTheRightOne\n")
     with StandIn(TOKEN) as lichess:
         result = subprocess.run(
-            _host("lichess", "--token-file", str(token_file), "--port", "/no/such/board",
+            host_command("lichess", "--token-file", str(token_file), "--port", "/no/such/board",
                   "--server", lichess.url),
             capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL,
         )  # fmt: skip
@@ -131,7 +117,7 @@ def test_no_token_and_an_unreadable_token_file(tmp_path: Path) -> None:
     env = {k: v for k, v in __import__("os").environ.items() if k != "LICHESS_TOKEN"}
     for extra in ([], ["--token-file", str(tmp_path / "missing")]):
         result = subprocess.run(
-            _host("lichess", "--port", "/no/such/board", "--server", "http://127.0.0.1:9", *extra),
+            host_command("lichess", "--port", "/no/such/board", "--server", "http://127.0.0.1:9", *extra),
             capture_output=True, text=True, timeout=20, env=env, stdin=subprocess.DEVNULL,
         )  # fmt: skip
         assert result.returncode == 1

@@ -12,27 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
-from reedboard.rules.moves import Move
 from reedboard.rules.pgn import read_pgn
-from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
-from host.running_board import RunningBoard
+from host.running_board import RunningBoard, host_command, next_move
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 PLIES = 16  # enough to see both sides move many times; a whole game adds nothing
-
-
-def _host(*args: str) -> list[str]:
-    return [sys.executable, "-m", "reedboard_host.cli", *args]
-
-
-def _next_move(position: Position, hint: tuple[int, int] | None, rng: random.Random) -> Move:
-    legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
-    if hint is None:
-        return rng.choice(legal)
-    return next(m for m in legal if (m.from_square, m.to_square) == hint)
 
 
 def test_stockfish_is_installed() -> None:
@@ -45,7 +32,7 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
     rng = random.Random(4)
     with RunningBoard(speed=20) as board:
         play = subprocess.Popen(
-            _host("play", "--engine", "stockfish", "--level", "0", "--color", "white",
+            host_command("play", "--engine", "stockfish", "--level", "0", "--color", "white",
                   "--movetime-ms", "30", "--port", board.port, "--out", str(tmp_path / "g.pgn")),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
@@ -67,7 +54,7 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
                 if view.fen == acted_on or (not view.turn_white and view.hint is None):
                     continue  # the engine has not answered yet
                 position = Position.from_fen(view.fen)
-                move = _next_move(position, None if view.turn_white else view.hint, rng)
+                move = next_move(position, None if view.turn_white else view.hint, rng)
                 script = human_script(position, [move], seed=rng.randrange(1 << 30))
                 board.live.push(script.lines)
                 acted_on = view.fen
@@ -96,7 +83,7 @@ def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:
     engine.chmod(0o755)
     with RunningBoard() as board:
         result = subprocess.run(
-            _host("play", "--engine", str(engine), "--color", "black", "--port", board.port),
+            host_command("play", "--engine", str(engine), "--color", "black", "--port", board.port),
             capture_output=True, text=True, timeout=60,
         )  # fmt: skip
     assert result.returncode == 1

@@ -7,37 +7,23 @@ from __future__ import annotations
 
 import random
 import subprocess
-import sys
 import threading
 import time
 
 import chess
 import chess.engine
-from reedboard.rules.moves import Move
-from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
-from host.running_board import RunningBoard
+from host.running_board import RunningBoard, host_command, next_move
 
 PLIES = 10
-
-
-def _host(*args: str) -> list[str]:
-    return [sys.executable, "-m", "reedboard_host.cli", *args]
-
-
-def _next_move(position: Position, hint: tuple[int, int] | None, rng: random.Random) -> Move:
-    legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
-    if hint is None:
-        return rng.choice(legal)
-    return next(m for m in legal if (m.from_square, m.to_square) == hint)
 
 
 def _gui(port: str, rng: random.Random, board: chess.Board, errors: list[BaseException]) -> None:
     try:
         with chess.engine.SimpleEngine.popen_uci(
-            _host("uci", "--port", port), timeout=20
+            host_command("uci", "--port", port), timeout=20
         ) as engine:
             assert engine.id["name"] == "reedboard"
             while len(board.move_stack) < PLIES and not board.is_game_over():
@@ -73,7 +59,7 @@ def test_a_gui_plays_the_person_at_the_board() -> None:
             if view.fen == acted_on or (view.turn_white and view.hint is None):
                 continue  # the GUI's move is not lit yet
             position = Position.from_fen(view.fen)
-            move = _next_move(position, view.hint if view.turn_white else None, rng)
+            move = next_move(position, view.hint if view.turn_white else None, rng)
             board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
             acted_on = view.fen
         gui.join(30)
@@ -100,7 +86,7 @@ def test_odd_input_is_ignored_and_quit_ends_it() -> None:
         "quit",
     ]
     result = subprocess.run(
-        _host("uci", "--port", "/no/such/board"),
+        host_command("uci", "--port", "/no/such/board"),
         input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=20,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
