@@ -65,6 +65,16 @@ class RunningBoard:
         game = session.game
         return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
 
+    def quiet_view(self) -> BoardView | None:
+        """The board's view when a person could act on it: nothing in the hand or still
+        to be applied, no mismatch, no move waiting to be decided; else None."""
+        view = self.view
+        if view is None or self.live.pending:
+            return None
+        if view.lifted or view.missing or view.extra or view.pending:
+            return None
+        return view
+
     def __enter__(self) -> RunningBoard:
         self.app.start()
         self._thread.start()

@@ -51,10 +51,8 @@ def test_a_gui_plays_the_person_at_the_board() -> None:
         while gui.is_alive() and time.monotonic() < deadline:
             with board.changed:
                 board.changed.wait(0.2)  # until the board shows something new
-            view = board.view
-            if view is None or board.live.pending or view.result is not None:
-                continue
-            if view.lifted or view.missing or view.extra or view.pending:
+            view = board.quiet_view()
+            if view is None or view.result is not None:
                 continue
             if view.fen == acted_on or (view.turn_white and view.hint is None):
                 continue  # the GUI's move is not lit yet
