@@ -22,8 +22,9 @@ from reedboard.arbiter.arbiter import (
     DEFAULT_SETTLE_MS,
     Arbiter,
     Mode,
+    pair_squares,
 )
-from reedboard.arbiter.effects import Effect, GameOver, TakenBack, square_list
+from reedboard.arbiter.effects import Effect, GameOver, Mismatch, TakenBack, square_list
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command
 from reedboard.rules.chess960 import random_chess960_number
@@ -174,7 +175,19 @@ class BoardSession:
         uci = before.uci(game.pop())
         self.arbiter = self._arbiter(game, self.debouncer.occupancy)
         effect = TakenBack(now, uci, game.position.fen())
-        return Answer("ack", {"uci": uci}, (effect,))
+        return Answer("ack", {"uci": uci}, (effect, *self._guide_back(now)))
+
+    def _guide_back(self, now: int) -> list[Effect]:
+        """After a takeback the pieces still stand as after the move. To a fresh arbiter
+        that looks like the same move in progress, which it would wait on in silence: say
+        at once where the pieces must go back, so that the lights show it."""
+        expected, sensors = self.game.position.occupied, self.debouncer.occupancy
+        if sensors == expected:
+            return []
+        missing, extra = expected & ~sensors, sensors & ~expected
+        mismatch = Mismatch(now, missing, extra, pair_squares(missing, extra))
+        self.arbiter.mismatch = mismatch
+        return [mismatch]
 
     def _do_show(self, args: dict[str, Any], _now: int) -> Answer:
         if args["uci"] is None:
