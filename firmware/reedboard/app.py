@@ -129,6 +129,7 @@ class App:
         render: Renderer = no_lights,
         animate: Callable[[int], None] | None = None,
         led_test: Callable[[int], None] | None = None,
+        brightness: Callable[[float, int], None] | None = None,
         settings: Settings | None = None,
         start: Game | None = None,
         source: EventSource | None = None,
@@ -151,6 +152,7 @@ class App:
         self.animate = animate
         self.matrix = matrix  # the pin map, for the self-test's messages (None: no self-test)
         self.led_test = led_test
+        self.brightness = brightness
         self.source = source
         self.identity = identity
         self.period_ms = max(1, round(1000 / scan_hz))
@@ -360,6 +362,12 @@ class App:
             if self.led_test is not None:
                 self.led_test(now)
             self.endpoint.reply(command, "ack", {})
+            return
+        if command.kind == "brightness":
+            # The lights', not the game's: a board without LEDs acknowledges and carries on.
+            if self.brightness is not None:
+                self.brightness(command.args["percent"] / 100, now)
+            self.endpoint.reply(command, "ack", {"percent": command.args["percent"]})
             return
         answer = session.command(command, now)
         self._publish(list(answer.effects))

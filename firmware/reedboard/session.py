@@ -33,7 +33,7 @@ from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
-from reedboard.rules.squares import Bitboard
+from reedboard.rules.squares import Bitboard, parse_square
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
 
 MOVES_PAGE = 4  # moves per `moves` reply: with its other fields, about 150 bytes
@@ -197,6 +197,11 @@ class BoardSession:
         self.arbiter.show_move(move)
         return Answer("ack", {"uci": args["uci"]})
 
+    def _do_mark(self, args: dict[str, Any], _now: int) -> Answer:
+        steady, blinking = _bitboard(args["squares"]), _bitboard(args["blink"])
+        self.arbiter.mark(steady, blinking)
+        return Answer("ack", {"squares": args["squares"], "blink": args["blink"]})
+
     def _do_draw(self, args: dict[str, Any], now: int) -> Answer:
         self._refuse_if_over()
         # A claim that is not valid raises IllegalMoveError, an InvalidInputError that
@@ -276,6 +281,8 @@ class BoardSession:
             "missing": square_list(view.missing),
             "extra": square_list(view.extra),
             "hint": _squares(view.hint),
+            "marked": square_list(view.marked),
+            "marked_blink": square_list(view.marked_blink),
             "last_move": _squares(view.last_move),
             "result": result[0] if result else None,
             "reason": result[1] if result else None,
@@ -286,6 +293,13 @@ def moves_digest(ucis: list[str]) -> str:
     """A short fingerprint of a move list: a host that pieced the list together page by
     page checks with it that no takeback came between the pages."""
     return f"{zlib.crc32(' '.join(ucis).encode('ascii')) & 0xFFFFFFFF:08x}"
+
+
+def _bitboard(names: list[str]) -> Bitboard:
+    bb = 0
+    for name in names:
+        bb |= 1 << parse_square(name)
+    return bb
 
 
 def _squares(pair: tuple[int, int] | None) -> list[str] | None:

@@ -3,7 +3,7 @@
     reedboard-host record --port URL --out FILE      every game to a PGN file, as it is played
     reedboard-host watch [--port P]                  the live board in the terminal
     reedboard-host play --engine stockfish [--level N] [--color white|black]
-    reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show,
+    reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show, mark,
                                                      draw, resign, led-test, settings, state
     reedboard-host ports                             serial ports that may be a board
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     command("takeback", "take back the last move", _simple("takeback"))
     p = command("show", "show a move on the LEDs for the player to carry out", _show)
     p.add_argument("uci", nargs="?", help="the move in UCI (none: clear)")
+    p = command("mark", "light squares on the LEDs until the next move (none: clear)", _mark)
+    p.add_argument("squares", nargs="*", metavar="SQ", help="squares to light, such as e4")
+    p.add_argument("--blink", nargs="+", default=[], metavar="SQ", help="squares to blink")
     p = command("draw", "end the game drawn (claimed, or agreed with --agreed)", _draw)
     p.add_argument("--agreed", action="store_true", help="the players agreed a draw")
     p = command("resign", "resign the game (the side to move, unless --color)", _resign)
@@ -242,6 +245,11 @@ def _simple(kind: str, argument: str | None = None) -> Callable[[argparse.Namesp
 
 def _show(args: argparse.Namespace) -> int:
     _print_reply(_ask(args, "show", uci=args.uci))
+    return 0
+
+
+def _mark(args: argparse.Namespace) -> int:
+    _print_reply(_ask(args, "mark", squares=args.squares, blink=args.blink))
     return 0
 
 

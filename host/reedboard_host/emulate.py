@@ -5,7 +5,7 @@ own protocol.
 The board's end of the emulation is the firmware's pure `EmulatedEndpoint`; here it is
 fed from the link: the board's effects say when the game changed, and its `state`, asked
 for every POLL_S, gives the position and the sensors (a placement alone sends no effect).
-What the software asks of the LEDs goes to the board as `show`. PATH is a symbolic link
+What the software asks of the LEDs goes to the board as `show`, `mark` or `brightness`. PATH is a symbolic link
 to the pty's device, made at start and removed at the end.
 """
 

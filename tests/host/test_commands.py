@@ -46,6 +46,19 @@ def test_new_game_mode_and_state() -> None:
     assert events.count("new_game") >= 2
 
 
+def test_mark_lights_squares_and_clears_them() -> None:
+    with RunningBoard() as board:
+        answer = reply(host("mark", "c6", "d4", "--blink", "f6", "--port", board.port))
+        assert answer == {"squares": ["c6", "d4"], "blink": ["f6"]}
+        state = reply(host("state", "--port", board.port))
+        assert (state["marked"], state["marked_blink"]) == (["d4", "c6"], ["f6"])
+        assert reply(host("mark", "--port", board.port)) == {"squares": [], "blink": []}
+        assert reply(host("state", "--port", board.port))["marked"] == []
+        refused = host("mark", "e9", "--port", board.port)
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("reedboard-host mark: the board refused mark")
+
+
 def test_a_refused_command_is_one_line_and_changes_nothing() -> None:
     with RunningBoard() as board:
         result = host("new", "--fen", "not a position", "--port", board.port)

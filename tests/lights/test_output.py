@@ -39,3 +39,20 @@ def test_a_new_scene_is_sent_and_an_unchanged_look_is_not() -> None:
     # Another role with the same look at that time: the LEDs would not change.
     output.update(Frame.from_roles({sq("a1"): "sweep"}), 20)
     assert len(strip.frames) == 2
+
+
+def test_dimming_scales_the_frame_standing_at_once_and_keeps_lit_channels_on() -> None:
+    strip = RecordingStrip()
+    output = LightsOutput(StripLayout.per_square(), strip)
+    output.update(Frame.from_roles({sq("a1"): "origin", sq("b1"): "last_move"}), 0)
+    assert output.dim(0.25, 10)  # the steady frame is written again, dimmer
+    assert strip.frames[-1][0] == (64, 64, 64)
+    assert strip.frames[-1][1] == (10, 10, 16)  # last_move (40, 40, 64) at a quarter
+    output.dim(0.01, 20)
+    assert strip.frames[-1][1] == (1, 1, 1)  # dim, never dark
+    assert strip.frames[-1][2] == (0, 0, 0)
+    # A new frame keeps the share; full again restores the palette's colours.
+    output.update(Frame.from_roles({sq("a1"): "origin"}), 30)
+    assert strip.frames[-1][0] == (3, 3, 3)
+    output.dim(1.0, 40)
+    assert strip.frames[-1][0] == PALETTE["origin"].colour

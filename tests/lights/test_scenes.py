@@ -223,3 +223,45 @@ def test_scene_for_gives_each_square_the_palettes_look() -> None:
     assert frame.lit_roles() == {"b1": "origin", "a3": "target", "c3": "target"}
     cell = frame.cells[sq("b1")]
     assert cell is not None and cell.colour == (255, 255, 255) and cell.effect == "steady"
+
+
+def test_the_hosts_marks_show_while_the_hands_are_empty_and_clear_with_the_move() -> None:
+    arbiter = Arbiter(Game())
+    arbiter.mark(bits("c6", "d4"), bits("f6"))
+    assert named(arbiter.view()) == {"c6": "marked", "d4": "marked", "f6": "marked_blink"}
+    # A piece in the hand: the board's own guidance for it, the marks step back.
+    play(arbiter, "lift e2")
+    assert named(arbiter.view()) == {"e2": "origin", "e3": "target", "e4": "target"}
+    play(arbiter, "place e4", start_ms=2000)
+    arbiter.tick(5000)
+    assert named(arbiter.view()) == {"e2": "last_move", "e4": "last_move"}
+
+
+def test_marks_go_under_a_hint_and_a_check_and_over_the_last_move() -> None:
+    arbiter = Arbiter(Game.from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
+    play(arbiter, "lift a1, place a8")
+    arbiter.tick(5000)
+    arbiter.mark(bits("a8", "e8", "h1"))
+    assert named(arbiter.view()) == {
+        "a1": "last_move",
+        "a8": "marked",
+        "e8": "check",
+        "h1": "marked",
+    }
+    arbiter.show_move(arbiter.position.parse_uci("e8d7"))
+    arbiter.mark(bits("d7", "h1"))
+    assert named(arbiter.view()) == {
+        "a1": "last_move",
+        "a8": "last_move",
+        "e8": "hint",
+        "d7": "hint",
+        "h1": "marked",
+    }
+
+
+def test_a_new_game_clears_the_marks_and_the_hint() -> None:
+    arbiter = Arbiter(Game())
+    arbiter.mark(bits("c6"))
+    arbiter.show_move(Game().position.parse_uci("e2e4"))
+    arbiter.start_game(Game(), 100)
+    assert named(arbiter.view()) == {}

@@ -142,3 +142,16 @@ def status_fen(status: str) -> str:
             square = chess.square(7 - index % 8, index // 8)
             board.set_piece_at(square, chess.Piece.from_symbol(char))
     return board.board_fen()
+
+
+def chesslink_lights(pattern: dict[str, int], slot_time: int = 0x20) -> bytes:
+    """An `L` message lighting the four corners of each named square with its pattern
+    byte (a corner two squares share takes the later one's)."""
+    patterns = [0] * 81
+    for name, byte in pattern.items():
+        square = chess.parse_square(name)
+        file, rank = chess.square_file(square), chess.square_rank(square)
+        for f in (file, file + 1):
+            for r in (rank, rank + 1):
+                patterns[(8 - f) * 9 + r] = byte  # LED 0 at h1, 8 at h8, 72 at a1
+    return chesslink_message(f"L{slot_time:02X}" + "".join(f"{p:02X}" for p in patterns))

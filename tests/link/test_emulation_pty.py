@@ -1,6 +1,6 @@
 """A whole game through each emulation over a real pseudo-terminal: `reedboard run --fake
 --script ... --protocol dgt|chesslink --serial PTY` with a test client on the other end,
-and the way the client's LED wishes reach the board."""
+and `reedboard-host emulate dgt|chesslink` in front of a board on its own protocol."""
 
 from __future__ import annotations
 
@@ -16,16 +16,11 @@ from pathlib import Path
 
 import chess
 from app.games import game_script
-from reedboard.link.emulation import EmulatedEndpoint
-from reedboard.link.messages import Command
-from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES
 
 from link.emulated import (
     DgtClient,
     chesslink_message,
     chesslink_replies,
-    dgt_index,
     dgt_messages,
     status_fen,
 )
@@ -146,33 +141,6 @@ def _whole_chesslink(text: str) -> str:
     while i < len(text) and i + sizes[text[i]] <= len(text):
         i += sizes[text[i]]
     return text[:i]
-
-
-def test_the_clients_leds_become_a_move_to_show() -> None:
-    position = Position.standard()
-    dgt = EmulatedEndpoint("dgt", "s")
-    dgt.observe(position, position.occupied, 0)
-    e2, e4 = dgt_index("e2"), dgt_index("e4")
-    assert dgt.receive_data(bytes((0x60, 0x04, 0x01, e2, e4, 0x00))) == [
-        Command("show", None, {"uci": "e2e4"})
-    ]
-    assert dgt.receive_data(bytes((0x60, 0x04, 0x01, e2, e4, 0x00))) == []  # no change
-    assert dgt.receive_data(bytes((0x60, 0x02, 0x00, 0x00))) == [
-        Command("show", None, {"uci": None})
-    ]
-    link = EmulatedEndpoint("chesslink", "s")
-    link.observe(position, position.occupied, 0)
-    assert link.receive_data(_lights("g1", "f3")) == [Command("show", None, {"uci": "g1f3"})]
-    assert link.receive_data(_lights("a1", "h8")) == [Command("show", None, {"uci": None})]
-
-
-def _lights(*names: str) -> bytes:
-    from reedboard.link.chesslink import square_corners
-
-    lit: set[int] = set()
-    for name in names:
-        lit |= square_corners(SQUARE_NAMES.index(name))
-    return chesslink_message("L20" + "".join("F0" if i in lit else "00" for i in range(81)))
 
 
 def test_a_whole_game_through_the_hosts_dgt_emulation(tmp_path: Path) -> None:

@@ -41,6 +41,8 @@ def test_bad_frames_are_counted_and_dropped_and_good_ones_survive_around_them() 
 
 def test_commands_are_checked() -> None:
     assert parse_command({"type": "mode", "mode": "strict", "id": 3}).args == {"mode": "strict"}
+    assert parse_command({"type": "mark"}).args == {"squares": [], "blink": []}
+    assert parse_command({"type": "brightness", "percent": 0}).args == {"percent": 0}
     for bad in (
         {"type": "fly"},
         {"type": "mode", "mode": "hard"},
@@ -48,6 +50,10 @@ def test_commands_are_checked() -> None:
         {"type": "promotion", "piece": "k"},
         {"type": "settings", "settle_ms": True},
         {"type": "resend", "after": -1},
+        {"type": "mark", "squares": ["e9"]},
+        {"type": "mark", "squares": "e4"},
+        {"type": "brightness", "percent": 101},
+        {"type": "brightness"},
     ):
         with pytest.raises(ProtocolError):
             parse_command(bad)

@@ -7,6 +7,7 @@ import random
 from reedboard.link.messages import parse_command
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
+from reedboard.rules.squares import parse_square
 from reedboard.session import BoardSession
 
 START = Position.standard().occupied
@@ -45,3 +46,25 @@ def test_resignation_and_draws_from_the_host() -> None:
     assert not board.game.is_game_over()
     agreed = board.command(parse_command({"type": "draw", "agreed": True}), 200)
     assert agreed.fields["reason"] == "agreement"
+
+
+def test_marked_squares_from_the_host_until_the_next_move() -> None:
+    board = session()
+    answer = board.command(
+        parse_command({"type": "mark", "squares": ["c6", "d4"], "blink": ["f6", "c6"]}), 100
+    )
+    assert (answer.kind, answer.fields) == ("ack", {"squares": ["c6", "d4"], "blink": ["f6"]})
+    assert board.state()["marked"] == ["d4", "c6"]
+    assert board.state()["marked_blink"] == ["f6"]
+    lifted = START & ~(1 << parse_square("e2"))
+    placed = lifted | 1 << parse_square("e4")
+    for t in range(200, 600, 5):
+        board.scan(lifted, t)
+    for t in range(600, 10_000, 5):
+        board.scan(placed, t)
+    assert board.state()["moves"] == ["e2e4"]
+    assert board.state()["marked"] == board.state()["marked_blink"] == []
+    board.command(parse_command({"type": "mark", "squares": ["a3"]}), 10_100)
+    assert board.state()["marked"] == ["a3"]
+    board.command(parse_command({"type": "mark"}), 10_200)
+    assert board.state()["marked"] == []

@@ -97,6 +97,9 @@ class Arbiter:
         self._exchange_square: Square | None = None  # a promotion square, until the opponent moves
         self._choice_lift: tuple[Square, PieceType] | None = None
         self.hint: Move | None = None
+        # Squares the host lights for its own reasons (steady, blinking): a client's LED
+        # pattern that is not a move.
+        self.marked: tuple[Bitboard, Bitboard] = (0, 0)
         self.gestures = GestureTracker()
         self.rng = rng if rng is not None else random.Random(0)
         self.setup: SetupGuide | None = None
@@ -230,6 +233,8 @@ class Arbiter:
         self.promotion_choice = None
         self._exchange_square = None
         self._choice_lift = None
+        self.hint = None
+        self.marked = (0, 0)
         self.gestures.reset()
         self._new_episode()
         effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
@@ -338,6 +343,11 @@ class Arbiter:
         """The host asks the player to carry out `move` (an engine's reply); None clears."""
         self.hint = move
 
+    def mark(self, steady: Bitboard, blinking: Bitboard = 0) -> None:
+        """The host lights these squares (0, 0 clears). They belong to the position they
+        were lit in: the next move or a new game clears them."""
+        self.marked = (steady, blinking & ~steady)
+
     def view(self) -> BoardView:
         """What the board is now, for the lights."""
         position = self.position
@@ -411,6 +421,8 @@ class Arbiter:
             last_move=last_move,
             check=king if king is not None and position.is_check() else None,
             hint=(self.hint.from_square, self.hint.to_square) if self.hint else None,
+            marked=self.marked[0],
+            marked_blink=self.marked[1],
             promotion=self._exchange_square,
             promotion_choices=self._promotion_choices(),
             result=over.result if over else None,
@@ -588,6 +600,7 @@ class Arbiter:
             self.promotion_choice = None  # the host's choice is for the next promotion only
         self.touches = TouchRecord()
         self.hint = None  # a move the host asked for is done, or overtaken
+        self.marked = (0, 0)  # what the host marked was about the position before
         self._exchange_square = move.to_square if shape.is_promotion else None
         self._new_episode()
         outcome = self.game.outcome()

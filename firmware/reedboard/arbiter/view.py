@@ -38,6 +38,8 @@ class BoardView:
       a touch-move breach names.
     - `last_move`: (from, to) of the last committed move; `check`: the checked king.
     - `hint`: a move the host asks the player to carry out (from, to).
+    - `marked`, `marked_blink`: squares the host lights for its own reasons (a chess
+      program's LED pattern that is not a move), steady and blinking.
     - `result`: the result once the game is over, else None.
     - `setup`: the progress of a guided Chess960 setup (nothing else applies then).
     - `offer`: a gesture to end the game that waits for its confirmation.
@@ -59,6 +61,8 @@ class BoardView:
     last_move: tuple[Square, Square] | None = None
     check: Square | None = None
     hint: tuple[Square, Square] | None = None
+    marked: Bitboard = 0
+    marked_blink: Bitboard = 0
     promotion: Square | None = None  # a promotion square while the piece may be chosen
     promotion_choices: Bitboard = 0  # own pieces to touch to choose their kind instead
     result: str | None = None

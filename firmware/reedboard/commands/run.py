@@ -159,6 +159,7 @@ def _run(args: argparse.Namespace) -> int:
         on_effect=show if printing else None,
         render=lights.render,
         animate=lights.animate,
+        brightness=lights.dim,
         matrix=config.matrix,
         **(_emulating(emulation) if emulation is not None else {}),
     )

@@ -95,6 +95,11 @@ SCENES: dict[str, Callable[[], Scene]] = {
         scene_for(_hinted()),
         "The engine's move, to be carried out: e2-e4",
     ),
+    "marked": lambda: (
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR",
+        scene_for(_marked()),
+        "A program's marks: f7 steady, c4 and h5 blink",
+    ),
     "check": lambda: _titled(
         _play("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "lift a1, place a8", settle=3000),
         "Idle: the last move and a king in check",
@@ -119,6 +124,16 @@ SCENES: dict[str, Callable[[], Scene]] = {
 def _hinted() -> BoardView:
     arbiter = Arbiter(Game())
     arbiter.show_move(Game().position.parse_uci("e2e4"))
+    return arbiter.view()
+
+
+def _marked() -> BoardView:
+    """The squares a ChessLink program lights that are no move: the attacked f7 steady,
+    its attackers blinking."""
+    arbiter = Arbiter(
+        Game.from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    )
+    arbiter.mark(1 << parse_square("f7"), (1 << parse_square("h5")) | (1 << parse_square("c4")))
     return arbiter.view()
 
 

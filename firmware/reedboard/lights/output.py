@@ -2,13 +2,15 @@
 
 The board's loop calls `update(frame, now)` as often as it likes; the strip is written
 only when the pixels change: a steady frame is sent once, a blinking or pulsing one at
-the pace of its effect, and nothing at all while the board stands still.
+the pace of its effect, and nothing at all while the board stands still. `dim(share)`
+sets the share of the board's brightness the host asked for (`lights/dimming.py`).
 """
 
 from __future__ import annotations
 
 from reedboard.arbiter.view import BoardView
 from reedboard.hal.ports import LedStrip
+from reedboard.lights.dimming import dimmed
 from reedboard.lights.frame import Frame
 from reedboard.lights.layout import StripLayout
 from reedboard.lights.palette import RGB
@@ -22,6 +24,7 @@ class LightsOutput:
         self.layout = layout
         self.strip = strip
         self.shows = 0
+        self.share = 1.0
         self._frame: Frame | None = None
         self._pixels: list[RGB] | None = None
 
@@ -29,7 +32,7 @@ class LightsOutput:
         """Show `frame` as it looks at `t_ms`; True when the strip was written."""
         if frame == self._frame and not frame.animated:
             return False  # the same steady frame: nothing to compute, nothing to send
-        pixels = self.layout.pixels(frame.at(t_ms))
+        pixels = dimmed(self.layout.pixels(frame.at(t_ms)), self.share)
         self._frame = frame
         if pixels == self._pixels:
             return False
@@ -37,6 +40,13 @@ class LightsOutput:
         self._pixels = pixels
         self.shows += 1
         return True
+
+    def dim(self, share: float, t_ms: int) -> bool:
+        """Show everything at `share` (0..1) of the board's brightness from now on; the
+        frame standing is shown again at once. True when the strip was written."""
+        self.share = min(max(share, 0.0), 1.0)
+        frame, self._frame = self._frame, None
+        return frame is not None and self.update(frame, t_ms)
 
 
 class LightsRenderer:
@@ -54,6 +64,9 @@ class LightsRenderer:
     def animate(self, t_ms: int) -> None:
         if self.frame is not None and self.frame.animated:
             self.output.update(self.frame, t_ms)
+
+    def dim(self, share: float, t_ms: int) -> None:
+        self.output.dim(share, t_ms)
 
 
 __all__ = ["LightsOutput", "LightsRenderer"]

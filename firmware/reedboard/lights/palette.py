@@ -5,6 +5,13 @@ on hue alone. Each such pair differs in effect (steady, blink, pulse) or clearly
 lightness (relative luminance at least `MIN_LIGHTNESS_GAP` apart), which survives any
 kind of colour blindness and a grey-scale photo. Red and green never meet without it.
 Which roles can be lit together is written down in `TOGETHER`, and tested.
+
+The host's own squares (`marked`, `marked_blink`: a chess program lighting squares that are
+not a move) are lime, steady or blinking as the program asks. They show only while no
+piece is in the hands, with the last move, a check, a hint, a touched piece and a
+promotion square: lime is far lighter than the last move's dim blue-white and than the
+check's red, and every other role there pulses. Lime is a hue no other role has, so a
+player who tells hues apart never takes a marked square for one of the board's own.
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ PALETTE: dict[Role, Look] = {
     "promotion": Look((0, 255, 160), "pulse"),  # mint
     "setup": Look((255, 255, 255), "steady"),  # white: put a piece here
     "hint": Look((255, 0, 200), "pulse"),  # pink
+    "marked": Look((128, 255, 0), "steady"),  # lime, light
+    "marked_blink": Look((128, 255, 0), "blink"),  # lime, light
     "result": Look((0, 255, 80), "steady"),  # green
     "fault": Look((255, 0, 0), "blink"),  # red
     "sweep": Look((255, 255, 255), "steady"),  # white
@@ -53,7 +62,7 @@ PALETTE: dict[Role, Look] = {
 TOGETHER: tuple[frozenset[Role], ...] = (
     frozenset({"origin", "target", "capture", "en_passant", "castle", "hint", "must_move"}),
     frozenset({"origin", "target", "capture", "en_passant", "castle", "capturer", "hint"}),
-    frozenset({"last_move", "check", "hint", "must_move", "promotion"}),
+    frozenset({"last_move", "check", "hint", "must_move", "promotion", "marked", "marked_blink"}),
     frozenset({"pending", "target", "origin", "hint", "capture"}),
     frozenset({"missing", "extra"}),
     frozenset({"violation", "missing", "extra", "must_move"}),

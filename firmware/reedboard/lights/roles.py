@@ -26,6 +26,8 @@ Role = Literal[
     "promotion",  # the promotion square while the new piece may still be exchanged
     "setup",  # place a piece here (a guided setup)
     "hint",  # a move the host asks the player to carry out
+    "marked",  # a square the host lights for its own reasons (a chess program's pattern)
+    "marked_blink",  # the same, blinking as the host asks
     "result",  # the game is over: the winner's king, or both kings for a draw
     "fault",  # the self-test found this square's switch faulty
     "sweep",  # the self-test lights every LED in turn

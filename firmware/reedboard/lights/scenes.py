@@ -8,7 +8,10 @@ dominates at a time, in this order, because a player can act on one thing at a t
 3. a mismatch: squares a piece must come back to and squares a piece must leave;
 4. play: the lifted pieces and where they may go, a pending move and what can still
    complete it, the touched piece that must move, the host's hint, the promotion square;
-   with nothing in the hands, the last move (dim) and a checked king.
+   with nothing in the hands, the last move (dim), the squares the host marks and a
+   checked king. The host's marks step back while a piece is in the hand: then the
+   board's guidance for that piece is what the player needs, and a marked square would
+   read as one more place to put it.
 """
 
 from __future__ import annotations
@@ -106,6 +109,8 @@ def _play(view: BoardView) -> Roles:
         if view.last_move is not None:
             for sq in view.last_move:
                 roles[sq] = "last_move"
+        _put(roles, view.marked, "marked")
+        _put(roles, view.marked_blink, "marked_blink")
         if view.check is not None:
             roles[view.check] = "check"
     if view.promotion is not None:

@@ -2,8 +2,9 @@
 `link/board.py`.
 
 `receive_data(bytes)` takes the client's characters, answers what the protocol answers
-by itself (version, status, registers, LED acknowledgements) and returns the LED patterns
-for the board to show (`LedPattern`). `squares_changed` and `tick(now_ms)` queue the
+by itself (version, status, registers, LED acknowledgements) and returns what the board's
+lights must do: the LED patterns to show (`LedPattern`) and the brightness register's new
+value (`Brightness`). `squares_changed` and `tick(now_ms)` queue the
 automatic status reports the registers ask for. `data_to_send()` hands over the bytes.
 
 Wire facts (docs/emulation.md): 38400 baud, 7 data bits, odd parity, 1 stop bit. Every
@@ -43,6 +44,10 @@ DEFAULTS: Final = {
 }
 
 PIECE_LETTERS: Final = frozenset("KQRBNPkqrbnp")
+STEADY: Final = 0xFF  # a pattern byte with every slot on; any other non-zero one blinks
+FULL_BRIGHTNESS: Final = 15  # register 4 at this value and above: full
+# Register 4 at 0 is dim, not dark: the client still means its LEDs to be seen.
+DIMMEST_PERCENT: Final = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,48 @@ class LedPattern:
             if square_corners(sq) <= corners:
                 lit |= 1 << sq
         return lit
+
+    def marked_squares(self) -> tuple[Bitboard, Bitboard]:
+        """The squares the client means to light, as (steady, blinking) bitboards.
+
+        A square is lit when its four corners are. Corners are shared, so two squares lit
+        with one between them (e2 and e4, as a client shows a move) light that one's
+        corners too: a lit square all of whose corners belong to squares that must be lit
+        (each owns a lit corner no other lit square has) is taken as lit by its
+        neighbours, not by the client. A square shines steady when all four of its
+        corners do (pattern byte 0xFF), else it blinks."""
+        lit = self.lit_squares()
+        candidates = [sq for sq in range(64) if lit >> sq & 1]
+        owned: dict[int, int] = {}
+        for sq in candidates:
+            for corner in square_corners(sq):
+                owned[corner] = owned.get(corner, 0) + 1
+        chosen = [sq for sq in candidates if any(owned[c] == 1 for c in square_corners(sq))]
+        covered: frozenset[int] = frozenset().union(*(square_corners(sq) for sq in chosen))
+        for sq in candidates:
+            if sq not in chosen and not square_corners(sq) <= covered:
+                chosen.append(sq)
+                covered |= square_corners(sq)
+        steady = blinking = 0
+        for sq in chosen:
+            if all(self.patterns[c] == STEADY for c in square_corners(sq)):
+                steady |= 1 << sq
+            else:
+                blinking |= 1 << sq
+        return steady, blinking
+
+
+@dataclass(frozen=True, slots=True)
+class Brightness:
+    """The client wrote the LED brightness register: 0 dim ... 15 and above full."""
+
+    level: int
+
+    @property
+    def percent(self) -> int:
+        """The share of the board's own brightness the client asks for."""
+        level = min(max(self.level, 0), FULL_BRIGHTNESS)
+        return DIMMEST_PERCENT + round((100 - DIMMEST_PERCENT) * level / FULL_BRIGHTNESS)
 
 
 DARK: Final = LedPattern(0, (0,) * 81)
@@ -153,9 +200,9 @@ class ChessLinkBoard:
 
     # ----- in -----
 
-    def receive_data(self, data: bytes) -> list[LedPattern]:
+    def receive_data(self, data: bytes) -> list[LedPattern | Brightness]:
         self._buffer += bytes(b & 0x7F for b in data).decode("ascii")
-        commands: list[LedPattern] = []
+        commands: list[LedPattern | Brightness] = []
         while self._buffer:
             letter = self._buffer[0]
             size = _DATA.get(letter)
@@ -173,30 +220,30 @@ class ChessLinkBoard:
                 self._buffer = self._buffer[1:]
                 continue
             self._buffer = self._buffer[3 + size :]
-            led = self._command(letter, text[1:])
-            if led is not None:
-                commands.append(led)
+            commands += self._command(letter, text[1:])
         # A client cannot send more than one L's worth without its check digits.
         self._buffer = self._buffer[-(3 + _DATA["L"]) :]
         return commands
 
-    def _command(self, letter: str, data: str) -> LedPattern | None:
+    def _command(self, letter: str, data: str) -> list[LedPattern | Brightness]:
         if letter == "V":
             self._send("v" + VERSION)
         elif letter == "S":
             self._send(status_text(self.shown))
         elif letter == "X":
             self._send("x")
-            return DARK
+            return [DARK]
         elif letter == "L":
             self._send("l")
             values = [int(data[i : i + 2], 16) for i in range(0, len(data), 2)]
-            return LedPattern(values[0], tuple(values[1:]))
+            return [LedPattern(values[0], tuple(values[1:]))]
         elif letter == "W":
             address, value = int(data[:2], 16), int(data[2:], 16)
             self.registers[address] = value
             self._next_report = None
             self._send("w" + data.upper())
+            if address == REG_BRIGHTNESS:
+                return [Brightness(value)]
         elif letter == "R":
             address = int(data, 16)
             self._send(f"r{address:02X}{self.registers.get(address, 0):02X}")
@@ -204,5 +251,5 @@ class ChessLinkBoard:
             # A hardware reset on the real board: no answer, registers and LEDs cleared.
             self.registers = dict(DEFAULTS)
             self._next_report = None
-            return DARK
-        return None
+            return [DARK, Brightness(DEFAULTS[REG_BRIGHTNESS])]
+        return []

@@ -5,7 +5,9 @@ The App talks to its endpoint as to `link/board.py`'s (`send`, `reply`, `alive`,
 only notes which effects mean "the game changed" and otherwise listens to `observe`,
 which the App calls once a turn with the game's position and the sensors. The tracker
 turns those into square changes, the codec into bytes. What the client asks of the LEDs
-becomes the native `show` command: the lights show that move as a hint.
+becomes native commands: squares that make a legal move become `show` (the lights show
+the move as one to carry out, the better display), any other squares `mark` (lit as the
+client lights them), and ChessLink's brightness register `brightness`.
 
 Pure: time and the board's facts come in as arguments.
 """
@@ -14,17 +16,22 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from reedboard.link.chesslink import ChessLinkBoard, LedPattern, square_corners
+from reedboard.link.chesslink import Brightness, ChessLinkBoard, LedPattern, square_corners
 from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.messages import Command
 from reedboard.link.tracking import PieceTracker
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square
+from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, squares_of
 
 Emulated = Literal["dgt", "chesslink"]
 
 # Effects after which the client's board must become the game's.
 _SYNC_EVENTS = frozenset({"move", "new_game", "takeback", "restored"})
+# Effects after which the board has dropped the client's hint and marks: the client's next
+# wish is new to the board even when it repeats the last one.
+_CLEARING_EVENTS = frozenset({"move", "new_game", "takeback"})
+
+Marks = tuple[Bitboard, Bitboard]  # steady, blinking
 
 
 class EmulatedEndpoint:
@@ -37,13 +44,19 @@ class EmulatedEndpoint:
         self.tracker: PieceTracker | None = None
         self._position: Position | None = None
         self._sync = False
+        # What the board was last told to light, so that a client repeating its pattern
+        # (some send it every turn) does not repeat the command.
         self._hint: str | None = None
+        self._marks: Marks = (0, 0)
 
     # ----- the App's endpoint interface -----
 
     def send(self, kind: str, fields: dict[str, Any] | None = None) -> int:
-        if kind == "effect" and (fields or {}).get("event") in _SYNC_EVENTS:
+        event = (fields or {}).get("event") if kind == "effect" else None
+        if event in _SYNC_EVENTS:
             self._sync = True
+        if event in _CLEARING_EVENTS:
+            self._hint, self._marks = None, (0, 0)
         return 0
 
     def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
@@ -58,10 +71,18 @@ class EmulatedEndpoint:
     def receive_data(self, data: bytes) -> list[Command]:
         commands: list[Command] = []
         for wish in self.codec.receive_data(data):
+            if isinstance(wish, Brightness):
+                commands.append(Command("brightness", None, {"percent": wish.percent}))
+                continue
             uci = self._move_to_show(wish)
+            marks = (0, 0) if uci is not None else _marks(wish)
             if uci != self._hint:
                 self._hint = uci
                 commands.append(Command("show", None, {"uci": uci}))
+            if marks != self._marks:
+                self._marks = marks
+                steady, blinking = (_names(bb) for bb in marks)
+                commands.append(Command("mark", None, {"squares": steady, "blink": blinking}))
         return commands
 
     # ----- the board's facts -----
@@ -107,6 +128,21 @@ class EmulatedEndpoint:
             if position.is_castling(move) and _corners(set(position.castling_squares(move))) == lit:
                 return uci  # the king's and the rook's squares
         return None
+
+
+def _marks(wish: LedCommand | LedPattern) -> Marks:
+    """The squares the client lights, when they are not a move: DGT's from and to (one
+    square when they are the same) shine steady; ChessLink's as its patterns say."""
+    if isinstance(wish, LedPattern):
+        return wish.marked_squares()
+    if wish.from_to is None:
+        return (0, 0)
+    origin, target = wish.from_to
+    return (1 << origin | 1 << target, 0)
+
+
+def _names(bb: Bitboard) -> list[str]:
+    return [SQUARE_NAMES[sq] for sq in squares_of(bb)]
 
 
 def _corners(squares: set[Square]) -> frozenset[int]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reedboard.errors import InvalidInputError
+from reedboard.rules.squares import SQUARE_NAMES
 
 PROTOCOL_VERSION = 1
 
@@ -24,6 +25,8 @@ HOST_TYPES = (
     "promotion",
     "takeback",
     "show",
+    "mark",
+    "brightness",
     "draw",
     "resign",
     "led_test",
@@ -116,6 +119,28 @@ def _show(m: dict[str, Any]) -> dict[str, Any]:
     return {"uci": _opt(m, "uci", str, None)}
 
 
+def _square_names(m: dict[str, Any], name: str) -> list[str]:
+    value = m.get(name, [])
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(v in SQUARE_NAMES for v in value):
+        raise ProtocolError("bad_argument", f"{name} must be a list of squares such as e4")
+    return list(dict.fromkeys(value))
+
+
+def _mark(m: dict[str, Any]) -> dict[str, Any]:
+    squares = _square_names(m, "squares")
+    blink = [name for name in _square_names(m, "blink") if name not in squares]
+    return {"squares": squares, "blink": blink}
+
+
+def _brightness(m: dict[str, Any]) -> dict[str, Any]:
+    percent = _opt(m, "percent", int, None)
+    if percent is None or not 0 <= percent <= 100:
+        raise ProtocolError("bad_argument", "brightness needs percent, 0..100")
+    return {"percent": percent}
+
+
 def _draw(m: dict[str, Any]) -> dict[str, Any]:
     return {"agreed": bool(_opt(m, "agreed", bool, False))}
 
@@ -152,6 +177,8 @@ _ARGUMENTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "promotion": _promotion,
     "takeback": _nothing,
     "show": _show,
+    "mark": _mark,
+    "brightness": _brightness,
     "draw": _draw,
     "resign": _resign,
     "led_test": _nothing,

@@ -81,6 +81,7 @@ class SimBoard:
             settings=settings or Settings(),
             render=self._render,
             animate=self.lights.animate,
+            brightness=self.lights.dim,
             on_effect=self.effects.append,
             scan_hz=self.config.matrix.scan_hz,
             log=self._log,
