@@ -1,20 +1,28 @@
 """`reedboard-host uci`: the board as a UCI engine, with python-chess as the chess GUI. The
-GUI plays random moves as White; each lights up on a running board, the person (the human
-model) carries it out and answers with a move of their own as Black, which the GUI gets as
-the engine's `bestmove`."""
+GUI plays random moves for one side; each lights up on a running board, the person (the
+human model) carries it out and answers with a move of their own, which the GUI gets as the
+engine's `bestmove`. Games from another position and Chess960 start with the board set up
+as its lights ask; a lit move carried out otherwise is taken back and lit again; `stop`,
+`go infinite`, `isready` and `ucinewgame` keep the protocol's timing."""
 
 from __future__ import annotations
 
+import queue
 import random
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterator
+from typing import IO
 
 import chess
 import chess.engine
+import pytest
+from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
+from host.board_person import Person, castle_first, wait_for
 from host.running_board import RunningBoard, host_command, next_move
 
 PLIES = 10
@@ -94,3 +102,313 @@ def test_odd_input_is_ignored_and_quit_ends_it() -> None:
     assert "bestmove 0000" in out  # `go` from a position it could not read
     assert out[-1] == "readyok"
     assert "Traceback" not in result.stderr
+
+
+# ----- a GUI that plays one side, the person at the board the other -----
+
+GuiChooser = Callable[[chess.Board, random.Random], chess.Move]
+
+
+def _random_gui_move(board: chess.Board, rng: random.Random) -> chess.Move:
+    # No underpromotion: the person on the board promotes to a queen.
+    return rng.choice([m for m in board.legal_moves if m.promotion in (None, chess.QUEEN)])
+
+
+def _castling_gui_move(board: chess.Board, rng: random.Random) -> chess.Move:
+    castling = [m for m in board.legal_moves if board.is_castling(m)]
+    if castling:
+        return rng.choice(castling)
+    back_rank = chess.BB_RANK_1 if board.turn else chess.BB_RANK_8
+    developing = [m for m in board.legal_moves if chess.BB_SQUARES[m.from_square] & back_rank]
+    return rng.choice(developing or list(board.legal_moves))
+
+
+class _Gui(threading.Thread):
+    """The chess GUI in a thread: it plays `board`'s side `gui_white` with `choose` and
+    asks the engine (the board) for the other side's moves, at least `plies` moves in all,
+    ending on the engine's. With `games`, it then starts new games (`ucinewgame`) from
+    the start, changing sides each time."""
+
+    def __init__(
+        self,
+        port: str,
+        board: chess.Board,
+        *,
+        gui_white: bool,
+        plies: int,
+        rng: random.Random,
+        choose: GuiChooser = _random_gui_move,
+        games: int = 1,
+    ) -> None:
+        super().__init__(daemon=True)
+        self.port, self.boards, self.gui_white, self.plies = port, [board], gui_white, plies
+        self.rng, self.choose, self.games = rng, choose, games
+        self.games_done = 0
+        self.errors: list[BaseException] = []
+
+    def run(self) -> None:
+        try:
+            with chess.engine.SimpleEngine.popen_uci(
+                host_command("uci", "--port", self.port), timeout=20
+            ) as engine:
+                assert engine.id["name"] == "reedboard"
+                for game in range(self.games):
+                    if game:
+                        self.boards.append(chess.Board())
+                        self.gui_white = not self.gui_white
+                    self._play(engine, self.boards[-1], game)
+                    self.games_done += 1
+        except BaseException as error:  # handed to the test's thread, which asserts on it
+            self.errors.append(error)
+
+    def _play(self, engine: chess.engine.SimpleEngine, board: chess.Board, game: int) -> None:
+        start = len(board.move_stack)
+        while not board.is_game_over():
+            if board.turn == self.gui_white:
+                if len(board.move_stack) - start >= self.plies:
+                    break  # after the engine's answer: the board has every move
+                board.push(self.choose(board, self.rng))
+                continue
+            # A new `game` value makes python-chess send `ucinewgame` first.
+            result = engine.play(board, chess.engine.Limit(time=15), game=game)
+            assert result.move, "the engine gave no move"
+            board.push(result.move)
+
+
+def _board_game(board: RunningBoard) -> Game:
+    session = board.app.session
+    assert session is not None
+    return session.game
+
+
+def _assert_same_game(gui: chess.Board, board: RunningBoard) -> None:
+    """The board's game is the end of the GUI's: from the same position, the same moves."""
+    start = _board_game(board).start
+    played = board.moves()
+    assert [m.uci() for m in gui.move_stack[len(gui.move_stack) - len(played) :]] == played
+    replayed = chess.Board(start.fen(shredder=start.chess960), chess960=start.chess960)
+    for uci in played:
+        replayed.push_uci(uci)
+    assert replayed.board_fen() == gui.board_fen()
+    assert replayed.turn == gui.turn
+
+
+MIDDLEGAME = "r1bq1rk1/pppnbppp/4pn2/3p2B1/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 3 7"
+MIDDLEGAME_BLACK = "r1bq1rk1/pppnbppp/4pn2/3p2B1/2PP4/2N1PN2/PP3PPP/2RQKB1R b K - 4 7"
+
+
+@pytest.mark.parametrize(
+    ("fen", "person_white"),
+    [
+        (MIDDLEGAME, False),  # the GUI moves first from the position, the person answers
+        (MIDDLEGAME, True),  # the engine (the person) moves first, as White
+        (MIDDLEGAME_BLACK, False),  # the engine moves first, as Black
+        (MIDDLEGAME_BLACK, True),  # the GUI moves first, as Black
+    ],
+    ids=["gui-white-first", "person-white-first", "person-black-first", "gui-black-first"],
+)
+def test_the_gui_starts_from_another_position(fen: str, person_white: bool) -> None:
+    rng = random.Random(11)
+    gui_board = chess.Board(fen)
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(board.port, gui_board, gui_white=not person_white, plies=6, rng=rng)
+        person = Person(board, rng, white=person_white)
+        gui.start()
+        person.play(gui.is_alive, timeout_s=40)
+        gui.join(10)
+        # The board started its game where the GUI's game stood at its first `go`.
+        first_go = chess.Board(fen)
+        if first_go.turn != person_white:
+            first_go.push(gui_board.move_stack[0])
+        assert _board_game(board).start.fen() == Position.from_fen(first_go.fen()).fen()
+        _assert_same_game(gui_board, board)
+    assert not gui.errors, gui.errors
+    assert not gui.is_alive()
+    assert len(gui_board.move_stack) >= 6 or gui_board.is_game_over()
+    assert person.fixes  # the position was set up as the lights asked
+
+
+def _castlings(board: chess.Board, white: bool) -> list[str]:
+    replay = board.root()
+    found = []
+    for move in board.move_stack:
+        if replay.is_castling(move) and replay.turn == white:
+            found.append(move.uci())
+        replay.push(move)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("number", "person_white"),
+    [
+        (200, False),  # the king goes one square, the rook jumps over it: both sides castle
+        (80, True),  # king and rook swap squares, the person first (the board sees no change)
+    ],
+)
+def test_chess960_with_castling_as_king_takes_rook(number: int, person_white: bool) -> None:
+    rng = random.Random(5)
+    gui_board = chess.Board.from_chess960_pos(number)
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(
+            board.port, gui_board, gui_white=not person_white, plies=6, rng=rng,
+            choose=_castling_gui_move,
+        )  # fmt: skip
+        person = Person(board, rng, white=person_white, choose=castle_first)
+        gui.start()
+        person.play(gui.is_alive, timeout_s=40)
+        gui.join(10)
+        assert _board_game(board).chess960
+        _assert_same_game(gui_board, board)
+    assert not gui.errors, gui.errors
+    assert not gui.is_alive()
+    assert _castlings(gui_board, person_white), "the person did not castle"
+    assert _castlings(gui_board, not person_white), "the GUI did not castle"
+
+
+def test_a_move_carried_out_otherwise_is_taken_back_and_shown_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    rng = random.Random(21)
+    gui_board = chess.Board()
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(board.port, gui_board, gui_white=True, plies=6, rng=rng)
+        person = Person(board, rng, white=False, wrong=1)
+        gui.start()
+        person.play(gui.is_alive, timeout_s=40)
+        gui.join(10)
+        _assert_same_game(gui_board, board)
+        assert _board_game(board).start.fen() == chess.STARTING_FEN
+    assert not gui.errors, gui.errors
+    assert not gui.is_alive()
+    assert len(person.mistakes) == 1
+    wrong = person.mistakes[0].split()[0]
+    told = [m for m in caplog.messages if "take it back" in m]
+    assert told and wrong in told[0], caplog.messages
+    assert person.fixes  # the board's lights showed where the pieces go back
+
+
+# ----- the protocol's timing: `stop`, `go infinite`, `isready`, `ucinewgame` -----
+
+
+class _Lines:
+    """The engine as a GUI sees it line by line: what it sends and what it says on stderr,
+    each waited for with a deadline."""
+
+    def __init__(self, port: str) -> None:
+        self.process = subprocess.Popen(
+            host_command("uci", "--port", port),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.out: queue.Queue[str] = queue.Queue()
+        self.said: list[str] = []  # stderr so far
+        assert self.process.stdout is not None and self.process.stderr is not None
+        threading.Thread(target=self._read, args=(self.process.stdout, self.out.put)).start()
+        threading.Thread(target=self._read, args=(self.process.stderr, self.said.append)).start()
+
+    @staticmethod
+    def _read(stream: IO[str], put: Callable[[str], None]) -> None:
+        for line in stream:
+            put(line.rstrip("\n"))
+
+    def send(self, *lines: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(f"{line}\n" for line in lines))
+        self.process.stdin.flush()
+
+    def expect(self, prefix: str, timeout_s: float = 10) -> tuple[str, list[str]]:
+        """The next line starting with `prefix`, and the lines that came before it."""
+        before: list[str] = []
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                line = self.out.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                message = f"no {prefix!r} after {before}; stderr: {self.said}"
+                raise AssertionError(message) from None
+            if line.startswith(prefix):
+                return line, before
+            before.append(line)
+
+    def heard(self, text: str, timeout_s: float = 10) -> None:
+        """Wait until the engine has said `text` on stderr."""
+        wait_for(lambda: any(text in line for line in self.said), timeout_s, repr(text))
+
+    def quit(self) -> None:
+        self.send("quit")
+        self.process.wait(10)
+
+
+@pytest.fixture
+def lines_and_board() -> Iterator[tuple[_Lines, RunningBoard]]:
+    with RunningBoard(speed=20) as board:
+        gui = _Lines(board.port)
+        try:
+            gui.send("uci")
+            gui.expect("uciok")
+            gui.send("isready")
+            gui.expect("readyok")
+            wait_for(lambda: board.view is not None, 10, "the board's first view")
+            yield gui, board
+        finally:
+            gui.quit()
+
+
+def _carry_out(board: RunningBoard, uci: str, rng: random.Random) -> None:
+    """The person carries out `uci` from the board's position (once it is quiet)."""
+    wait_for(lambda: board.quiet_view() is not None, 10, "a quiet board")
+    view = board.quiet_view()
+    assert view is not None
+    position = Position.from_fen(view.fen)
+    move = position.parse_uci(uci)
+    board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
+
+
+def test_stop_before_the_person_moves_answers_no_move(
+    lines_and_board: tuple[_Lines, RunningBoard],
+) -> None:
+    gui, board = lines_and_board
+    gui.send("position startpos moves e2e4", "go movetime 1000")
+    wait_for(lambda: board.view is not None and board.view.hint is not None, 10, "e2e4 lit")
+    gui.send("stop")
+    answer, _ = gui.expect("bestmove")
+    assert answer == "bestmove 0000"
+    wait_for(lambda: board.view is not None and board.view.hint is None, 10, "the light out")
+    assert board.moves() == []
+
+
+def test_go_infinite_answers_only_on_stop_and_isready_answers_meanwhile(
+    lines_and_board: tuple[_Lines, RunningBoard],
+) -> None:
+    gui, board = lines_and_board
+    rng = random.Random(4)
+    gui.send("position startpos", "go infinite")
+    gui.send("isready")  # a search is on: the answer must not wait for it
+    _, before = gui.expect("readyok", timeout_s=2)
+    assert not [line for line in before if line.startswith("bestmove")]
+    _carry_out(board, "d2d4", rng)
+    gui.heard("the board plays d2d4")
+    gui.send("isready")
+    _, before = gui.expect("readyok", timeout_s=2)
+    assert not [line for line in before if line.startswith("bestmove")]  # it waits for stop
+    gui.send("stop")
+    answer, _ = gui.expect("bestmove")
+    assert answer == "bestmove d2d4"
+
+
+def test_ucinewgame_then_a_new_game_on_the_board() -> None:
+    rng = random.Random(9)
+    first = chess.Board()
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(board.port, first, gui_white=True, plies=4, rng=rng, games=2)
+        person = Person(board, rng, white=False)
+        gui.start()
+        person.play(lambda: gui.is_alive() and gui.games_done == 0, timeout_s=30)
+        # The second game: the person plays White, the engine moves first from the start.
+        person.white = True
+        person.play(gui.is_alive, timeout_s=30)
+        gui.join(10)
+        assert gui.boards[0].move_stack and gui.boards[1].move_stack
+        _assert_same_game(gui.boards[1], board)
+        assert _board_game(board).start.fen() == chess.STARTING_FEN
+    assert not gui.errors, gui.errors
+    assert person.fixes  # the pieces went back to the start as the lights asked

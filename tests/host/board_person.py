@@ -1,0 +1,123 @@
+"""The person at a running board, for tests where a program on the PC plays against them:
+they do what the lights ask (set up a new game's position, put pieces back after a
+mismatch or a takeback, follow a guided Chess960 setup), carry out the move lit for them
+and play their own moves with the human model."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from reedboard.arbiter.view import BoardView
+from reedboard.rules.moves import Move
+from reedboard.rules.pieces import QUEEN
+from reedboard.rules.position import Position
+from reedboard.rules.squares import Bitboard, square_name, squares_of
+from reedboard.sim.human import human_script
+
+from host.running_board import RunningBoard
+
+Chooser = Callable[[Position, list[Move], random.Random], Move]
+HAND_MS = 300  # between two pieces the hands put on or take off while setting up
+
+
+def random_move(_position: Position, legal: list[Move], rng: random.Random) -> Move:
+    return rng.choice(legal)
+
+
+def castle_first(position: Position, legal: list[Move], rng: random.Random) -> Move:
+    """Castles whenever the rules allow; until then prefers to clear the back rank."""
+    castling = [m for m in legal if position.is_castling(m)]
+    if castling:
+        return rng.choice(castling)
+    back_rank = 0 if position.turn else 7
+    developing = [m for m in legal if m.from_square // 8 == back_rank]
+    return rng.choice(developing or legal)
+
+
+@dataclass
+class Person:
+    board: RunningBoard
+    rng: random.Random
+    white: bool  # the side they play; the other side's moves are lit for them
+    choose: Chooser = random_move
+    wrong: int = 0  # how many lit moves they carry out otherwise (another legal move)
+    plies: int = 0  # moves made on the board: their own and the lit ones
+    mistakes: list[str] = field(default_factory=list)  # the lit moves they did otherwise
+    fixes: int = 0  # times they put the board right as its lights asked
+    _acted_on: str | None = None  # the position of their last move, not to move twice
+    _after_mistake = False  # a wrong move stands: wait to be told to take it back
+
+    def play(self, busy: Callable[[], bool], timeout_s: float) -> None:
+        """Act on what the board shows for as long as `busy` (the other side plays)."""
+        deadline = time.monotonic() + timeout_s
+        while busy() and time.monotonic() < deadline:
+            with self.board.changed:
+                self.board.changed.wait(0.2)  # until the board shows something new
+            self.step()
+
+    def step(self) -> None:
+        view = self.board.view
+        live = self.board.live
+        if view is None or live.pending or view.sensors != live.occupancy:
+            return  # the hands are busy, or the board has not taken in their last change
+        if view.setup is not None:
+            self._push_fix(view.setup.needed | view.setup.missing, view.setup.wrong)
+        elif view.missing or view.extra:
+            self._push_fix(view.missing, view.extra)
+            self._after_mistake = False
+        elif not (view.lifted or view.pending or view.result) and not self._after_mistake:
+            self._move(view)
+
+    def _move(self, view: BoardView) -> None:
+        if view.fen == self._acted_on:
+            return
+        position = Position.from_fen(view.fen, chess960=self._chess960())
+        legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
+        if view.turn_white == self.white:
+            move = self.choose(position, legal, self.rng)
+        elif view.hint is None:
+            return  # the other side's move is not lit yet
+        else:
+            move = next(m for m in legal if (m.from_square, m.to_square) == view.hint)
+            if self.wrong and len(legal) > 1:
+                self.wrong -= 1
+                lit = position.uci(move)
+                move = self.rng.choice([m for m in legal if m != move])
+                self.mistakes.append(f"{position.uci(move)} instead of {lit}")
+                self._after_mistake = True
+        script = human_script(position, [move], seed=self.rng.randrange(1 << 30))
+        self.board.live.push(script.lines)
+        self._acted_on = view.fen
+        self.plies += 1
+
+    def _chess960(self) -> bool:
+        session = self.board.app.session
+        return session is not None and session.game.chess960
+
+    def _push_fix(self, to_fill: Bitboard, to_clear: Bitboard) -> None:
+        occupancy = self.board.live.occupancy
+        places = list(squares_of(to_fill & ~occupancy))
+        lifts = list(squares_of(to_clear & occupancy))
+        if not places and not lifts:
+            return
+        # Pieces go on before others come off: a board with pieces only added never looks
+        # like the position after a move, which always empties a square.
+        self.board.live.push(_lines("place", places, 0) + _lines("lift", lifts, len(places)))
+        self._acted_on = None
+        self.fixes += 1
+
+
+def _lines(action: str, squares: Iterable[int], after: int) -> list[tuple[int, str, str]]:
+    return [((after + i) * HAND_MS, action, square_name(sq)) for i, sq in enumerate(squares)]
+
+
+def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
+    """Wait (polling) until `condition` holds; fail naming `what` after `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
