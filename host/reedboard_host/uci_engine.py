@@ -18,11 +18,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from reedboard import __version__
-from reedboard.errors import LinkError, ReedboardError
+from reedboard.errors import InvalidChess960Error, LinkError, ReedboardError
+from reedboard.rules.chess960 import chess960_number
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
@@ -41,13 +42,39 @@ class _Search:
     infinite: bool  # `go infinite` / `go ponder`: the answer waits for `stop`
     found: str | None = None  # the person's move, in the GUI's notation
     shown: str | None = None  # the GUI's move lit on the board (board notation)
+    shown_at: str | None = None  # the position (`_key`) it was lit in
     new_game_for: str | None = None  # the position a new game was asked for, asked once
+    keys: list[str] = field(init=False)  # `_key` of each of the GUI's positions
+
+    def __post_init__(self) -> None:
+        # Once: the board is compared with them on every turn of the loop.
+        self.keys = [_key(position) for position in self.gui.positions]
+
+    def ply_of(self, key: str) -> int | None:
+        """The latest of the GUI's positions before its last that is `key`, if any."""
+        for ply in range(len(self.keys) - 2, -1, -1):
+            if self.keys[ply] == key:
+                return ply
+        return None
 
 
 def _key(position: Position) -> str:
     # Placement, side to move, castling and en passant: the move counters do not decide
     # which moves follow, and a GUI may count them differently from the board.
     return " ".join(position.fen().split()[:4])
+
+
+def _chess960_number(position: Position) -> int | None:
+    """The Chess960 start position number of `position`, or None when it is none."""
+    rank = [position.piece_type_at(square) for square in range(8)]
+    if None in rank:
+        return None
+    try:
+        number = chess960_number([kind for kind in rank if kind is not None])
+    except InvalidChess960Error:
+        return None
+    start = Position.chess960_start(number)
+    return number if _key(start) == _key(position) else None
 
 
 class UciBoard:
@@ -237,51 +264,73 @@ class UciBoard:
         if current is None or self.follower.mirror.needs_state:
             return
         board, gui = current.game, search.gui
-        target = gui.position
+        target = search.keys[-1]
         same_rules = board.chess960 == gui.chess960
-        before = gui.positions[-2] if len(gui) else None
-        if same_rules and len(board) and _key(board.positions[-2]) == _key(target):
+        if same_rules and len(board) and _key(board.positions[-2]) == target:
             # The person's move from the GUI's position (made before or after the `go`).
             played = board.positions[-2].uci(board.moves[-1])
-            search.found = target.uci(target.parse_uci(played))
+            search.found = gui.position.uci(gui.position.parse_uci(played))
             self.log(f"the board plays {search.found}")
             if not search.infinite:
                 self._finish(search.found)
             return
-        if same_rules and _key(board.position) == _key(target):
+        if same_rules and _key(board.position) == target:
             if current.result is not None:
                 self.log(f"the game on the board is over ({current.result}, {current.reason})")
                 self._finish(NO_MOVE)
             return  # the person is thinking
-        if same_rules and before is not None and current.result is None:
-            last = gui.positions[-2].uci(gui.moves[-1])
-            if _key(board.position) == _key(before):
-                wanted = board.position.uci(board.position.parse_uci(last))
-                if search.shown != wanted and self._request("show", uci=wanted):
-                    search.shown = wanted
-                    self.log(f"carry out {wanted} on the board")
-                return
-            if (
-                search.shown is not None
-                and len(board)
-                and _key(board.positions[-2]) == _key(before)
-            ):
-                # The GUI's side was moved otherwise than shown: back, and show it again.
-                self.log(
-                    f"{board.positions[-2].uci(board.moves[-1])} is not {search.shown}: take it back"
-                )
-                if self._request("takeback"):
-                    search.shown = None
-                return
-        key = _key(target)
-        if search.new_game_for != key:
-            search.new_game_for = key
-            search.shown = None
-            fields: dict[str, Any] = {"variant": "chess960" if gui.chess960 else "standard"}
-            if gui.chess960 or _key(target) != _key(Position.standard()):
-                fields["fen"] = target.fen(shredder=gui.chess960)
-            if self._request("new_game", **fields):
-                self.log("a new game on the board from the GUI's position: set it up as lit")
+        if same_rules and current.result is None and self._catch_up(search, board):
+            return
+        self._new_game(search)
+
+    def _catch_up(self, search: _Search, board: Game) -> bool:
+        """The board's game is behind the GUI's (its position is one the GUI's game went
+        through): light the GUI's next move, or, when the lit move was carried out
+        otherwise, take that back. False when the board's game is elsewhere."""
+        if (
+            search.shown is not None
+            and len(board)
+            and _key(board.positions[-2]) == search.shown_at
+            and board.positions[-2].uci(board.moves[-1]) != search.shown
+        ):
+            played = board.positions[-2].uci(board.moves[-1])
+            self.log(f"{played} is not {search.shown}: take it back")
+            if self._request("takeback"):
+                search.shown = None
+            return True
+        at = search.ply_of(_key(board.position))
+        if at is None:
+            return False
+        gui = search.gui
+        position = board.position
+        wanted = position.uci(position.parse_uci(gui.positions[at].uci(gui.moves[at])))
+        if search.shown != wanted and self._request("show", uci=wanted):
+            search.shown, search.shown_at = wanted, search.keys[at]
+            self.log(f"carry out {wanted} on the board")
+        return True
+
+    def _new_game(self, search: _Search) -> None:
+        """A new game on the board from the GUI's position, asked once. A Chess960 game
+        from a start position begins with the board's guided setup of that start (a
+        sensor cannot tell a knight from a bishop on the back rank); the GUI's moves are
+        then lit one by one."""
+        gui = search.gui
+        number = _chess960_number(gui.start) if gui.chess960 else None
+        fields: dict[str, Any]
+        if number is not None:
+            fields = {"variant": "chess960", "number": number}
+            key = search.keys[0]
+        else:
+            fields = {"variant": "chess960" if gui.chess960 else "standard"}
+            key = search.keys[-1]
+            if gui.chess960 or key != _key(Position.standard()):
+                fields["fen"] = gui.position.fen(shredder=gui.chess960)
+        if search.new_game_for == key:
+            return
+        search.new_game_for = key
+        search.shown = None
+        if self._request("new_game", **fields):
+            self.log("a new game on the board from the GUI's position: set it up as lit")
 
     def close(self) -> None:
         if self.follower is not None:

@@ -44,9 +44,11 @@ class Person:
     white: bool  # the side they play; the other side's moves are lit for them
     choose: Chooser = random_move
     wrong: int = 0  # how many lit moves they carry out otherwise (another legal move)
+    lit_first: int = 0  # lit moves to carry out before their own (a game to catch up on)
     plies: int = 0  # moves made on the board: their own and the lit ones
     mistakes: list[str] = field(default_factory=list)  # the lit moves they did otherwise
     fixes: int = 0  # times they put the board right as its lights asked
+    guided: int = 0  # of those, steps of a guided (Chess960) setup
     _acted_on: str | None = None  # the position of their last move, not to move twice
     _after_mistake = False  # a wrong move stands: wait to be told to take it back
 
@@ -64,7 +66,8 @@ class Person:
         if view is None or live.pending or view.sensors != live.occupancy:
             return  # the hands are busy, or the board has not taken in their last change
         if view.setup is not None:
-            self._push_fix(view.setup.needed | view.setup.missing, view.setup.wrong)
+            if self._push_fix(view.setup.needed | view.setup.missing, view.setup.wrong):
+                self.guided += 1
         elif view.missing or view.extra:
             self._push_fix(view.missing, view.extra)
             self._after_mistake = False
@@ -76,11 +79,12 @@ class Person:
             return
         position = Position.from_fen(view.fen, chess960=self._chess960())
         legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
-        if view.turn_white == self.white:
+        if view.hint is None:
+            if view.turn_white != self.white or self.lit_first:
+                return  # the move to carry out is not lit yet
             move = self.choose(position, legal, self.rng)
-        elif view.hint is None:
-            return  # the other side's move is not lit yet
         else:
+            self.lit_first = max(0, self.lit_first - 1)
             move = next(m for m in legal if (m.from_square, m.to_square) == view.hint)
             if self.wrong and len(legal) > 1:
                 self.wrong -= 1
@@ -97,17 +101,18 @@ class Person:
         session = self.board.app.session
         return session is not None and session.game.chess960
 
-    def _push_fix(self, to_fill: Bitboard, to_clear: Bitboard) -> None:
+    def _push_fix(self, to_fill: Bitboard, to_clear: Bitboard) -> bool:
         occupancy = self.board.live.occupancy
         places = list(squares_of(to_fill & ~occupancy))
         lifts = list(squares_of(to_clear & occupancy))
         if not places and not lifts:
-            return
+            return False
         # Pieces go on before others come off: a board with pieces only added never looks
         # like the position after a move, which always empties a square.
         self.board.live.push(_lines("place", places, 0) + _lines("lift", lifts, len(places)))
         self._acted_on = None
         self.fixes += 1
+        return True
 
 
 def _lines(action: str, squares: Iterable[int], after: int) -> list[tuple[int, str, str]]:

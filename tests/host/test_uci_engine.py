@@ -228,6 +228,29 @@ def test_the_gui_starts_from_another_position(fen: str, person_white: bool) -> N
     assert person.fixes  # the position was set up as the lights asked
 
 
+def test_a_game_under_way_in_the_gui_is_lit_move_by_move() -> None:
+    # The GUI's game went through the board's position (the start): rather than a set-up,
+    # the board lights the GUI's moves one by one, so it ends with the whole game.
+    rng = random.Random(13)
+    gui_board = chess.Board()
+    for san in ("e4", "c5", "Nf3", "d6", "d4"):
+        gui_board.push_san(san)
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(board.port, gui_board, gui_white=True, plies=4, rng=rng)
+        # They know the game is under way: they wait for its moves to light up, their
+        # own side's as well.
+        person = Person(board, rng, white=False, lit_first=len(gui_board.move_stack))
+        gui.start()
+        person.play(gui.is_alive, timeout_s=40)
+        gui.join(10)
+        assert _board_game(board).start.fen() == chess.STARTING_FEN
+        assert board.moves() == [m.uci() for m in gui_board.move_stack]
+    assert not gui.errors, gui.errors
+    assert not gui.is_alive()
+    assert person.plies == len(gui_board.move_stack)  # every move carried out on the board
+    assert not person.fixes
+
+
 def _castlings(board: chess.Board, white: bool) -> list[str]:
     replay = board.root()
     found = []
@@ -257,8 +280,11 @@ def test_chess960_with_castling_as_king_takes_rook(number: int, person_white: bo
         gui.start()
         person.play(gui.is_alive, timeout_s=40)
         gui.join(10)
-        assert _board_game(board).chess960
-        _assert_same_game(gui_board, board)
+        # The board's lights guided the setup of the start position piece type by piece
+        # type, then lit the GUI's moves: the board has the whole game.
+        assert person.guided
+        assert _board_game(board).start.fen() == Position.chess960_start(number).fen()
+        assert board.moves() == [m.uci() for m in gui_board.move_stack]
     assert not gui.errors, gui.errors
     assert not gui.is_alive()
     assert _castlings(gui_board, person_white), "the person did not castle"
