@@ -1,11 +1,22 @@
 """The serial transport: pyserial's `serial_for_url`, so a device (`/dev/ttyGS0`,
 `/dev/serial0`, `/dev/ttyACM0`), a pty path, `loop://` or `spy://...` all work alike.
-Errors come out as `LinkError` with one line that says what to do."""
+Errors come out as `LinkError` with one line that says what to do.
+
+Writing never waits for the line. A USB gadget port that nobody reads fills the kernel's
+buffer within a second of ChessLink's status reports, and a UART at 9600 baud takes a
+tenth of a second to send one board dump: a blocking write, or waiting for the bytes to
+leave (`flush`), would stop the board's scanning for that long. So a write hands the OS
+only what it takes at once (the port's descriptor is non-blocking, and `select` says
+whether there is room), and keeps the rest in a bounded `Outbox` for later turns, which
+drops the oldest whole batches when the host falls far behind. Ports without a
+descriptor (`loop://`) are written through pyserial as before.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 from types import TracebackType
 from typing import Any
 
@@ -13,6 +24,7 @@ import serial
 from serial.tools import list_ports
 
 from reedboard.errors import LinkError
+from reedboard.link.outbox import DEFAULT_LIMIT, Outbox
 
 DEFAULT_BAUD = 115200
 
@@ -74,8 +86,12 @@ def _reason(exc: BaseException) -> str:
 class SerialPort:
     """A byte pipe over an open pyserial port: never blocks unless asked to wait."""
 
-    def __init__(self, port: Any) -> None:
+    def __init__(self, port: Any, *, limit: int = DEFAULT_LIMIT) -> None:
         self._port = port
+        self.outbox = Outbox(limit)
+        self._fd = self.fileno()
+        if self._fd is not None:
+            os.set_blocking(self._fd, False)  # a write takes what fits, never waits
 
     def read(self, wait_s: float = 0.0) -> bytes:
         """What has arrived; with `wait_s`, wait up to that long for the first byte.
@@ -98,17 +114,35 @@ class SerialPort:
             raise LinkError(f"the serial link failed: {_reason(exc)}") from None
 
     def write(self, data: bytes) -> None:
-        if not data:
-            return
+        """Queue `data` (whole messages) and write what the line takes now; the rest goes
+        on later calls, an empty `data` included."""
+        self.outbox.add(data)
         try:
-            self._port.write(data)
-            self._port.flush()
-        except serial.SerialTimeoutException:
-            # Nobody reads at the other end (no host yet): the frames are dropped, and a
-            # host that connects later asks for what it missed.
-            self._port.reset_output_buffer()
+            while self.outbox:
+                taken = self._write_some(self.outbox.head())
+                if not taken:
+                    return  # the line is full: the rest waits for a later turn
+                self.outbox.sent(taken)
         except (serial.SerialException, OSError) as exc:
             raise LinkError(f"the serial link failed: {_reason(exc)}") from None
+
+    def _write_some(self, data: bytes) -> int:
+        """Write what the line takes of `data` without waiting; how many bytes it took."""
+        fd = self._fd
+        if fd is None:
+            try:
+                return int(self._port.write(data) or 0)
+            except serial.SerialTimeoutException:
+                # A URL port with nobody reading at the other end (no host yet): the
+                # batch is dropped, and a host that connects later asks for what it missed.
+                return len(data)
+        _, writable, _ = select.select([], [fd], [], 0)
+        if not writable:
+            return 0
+        try:
+            return os.write(fd, data)
+        except BlockingIOError:
+            return 0
 
     def fileno(self) -> int | None:
         try:
