@@ -9,16 +9,22 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import tty
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import chess
-from app.games import game_script
+from app.games import game_script, move_lines
+from host.running_board import RunningBoard, host_command
+from reedboard.arbiter.view import BoardView
+from reedboard.rules.position import Position
 
 from link.emulated import (
     DgtClient,
+    chesslink_lights,
     chesslink_message,
     chesslink_replies,
     dgt_messages,
@@ -186,3 +192,137 @@ def test_a_whole_game_through_the_hosts_dgt_emulation(tmp_path: Path) -> None:
             assert host.wait(10) == 0, host.stderr.read() if host.stderr else ""
             assert board.wait(10) == 0
     assert not link.exists()
+
+
+# Captures, en passant, a promotion with capture, castling on both sides.
+SPECIAL = [
+    "e2e4",
+    "d7d5",
+    "e4d5",
+    "c7c5",
+    "d5c6",
+    "g8f6",
+    "c6b7",
+    "e7e6",
+    "b7a8q",
+    "f8d6",
+    "g1f3",
+    "e8g8",
+    "f1e2",
+    "d8e7",
+    "e1g1",
+]
+
+
+def test_a_whole_game_through_the_hosts_chesslink_emulation() -> None:
+    """`reedboard-host emulate chesslink` in front of a running board on its own protocol:
+    a ChessLink client on the pty shakes hands, gets status reports without asking, and
+    after every move of a game with captures, en passant, a promotion and castling its
+    board is the game's. Each move is made only once the client agrees with the last."""
+    with RunningBoard(speed=4) as board, _host_emulation(board.port, "chesslink") as fd:
+        client = _ChessLinkClient(fd)
+        client.send("V", "R02", "S")
+        replies = client.until(lambda r: "v0105" in r and "r0200" in r and bool(_statuses(r)))
+        assert status_fen(_statuses(replies)[0]) == chess.Board().board_fen()
+        # Automatic reports, every scan by default: more come without asking.
+        client.until(lambda r: len(_statuses(r)) >= 5)
+        game = chess.Board()
+        position = Position.standard()
+        for uci in SPECIAL:
+            lines, _end = move_lines(position, uci, 0)
+            board.live.push(_pushed(lines))
+            position = position.play(position.parse_uci(uci))
+            game.push_uci(uci)
+            _committed(board, len(game.move_stack))
+            assert board.moves() == [m.uci() for m in game.move_stack]
+            # The reports after the board committed the move come to show the game's board.
+            client.status_after(len(client.statuses()), game.board_fen())
+        assert game.board_fen() == "Qnb2rk1/p3qppp/3bpn2/8/8/5N2/PPPPBPPP/RNBQ1RK1"
+        # The client's LEDs reach the board's lights: squares that are no move are marked,
+        # a legal move is shown as the move to carry out.
+        os.write(fd, chesslink_lights({"d4": 0xFF, "h3": 0x0F}))
+        _lit(board, lambda v: (v.marked, v.marked_blink) == (1 << 27, 1 << 23))
+        os.write(fd, chesslink_lights({"b8": 0xFF, "c6": 0xFF}))  # Nc6
+        _lit(board, lambda v: v.hint == (57, 42) and not v.marked and not v.marked_blink)
+
+
+@contextmanager
+def _host_emulation(port: str, protocol: str) -> Iterator[int]:
+    """`reedboard-host emulate PROTOCOL` on the board at `port`; yields the client's end
+    of its pty, and checks that the host ends cleanly and removes its link."""
+    with tempfile.TemporaryDirectory() as folder:
+        link = Path(folder) / protocol
+        host = subprocess.Popen(
+            host_command("emulate", protocol, "--pty", str(link), "--port", port),
+            stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        fd = -1
+        try:
+            deadline = time.monotonic() + 30
+            while not link.exists() and time.monotonic() < deadline and host.poll() is None:
+                time.sleep(0.05)  # waiting for the host to make the pty, not timing anything
+            fd = os.open(link, os.O_RDWR | os.O_NOCTTY)
+            yield fd
+        finally:
+            if fd >= 0:
+                os.close(fd)
+            host.send_signal(signal.SIGTERM)
+            assert host.wait(10) == 0, host.stderr.read() if host.stderr else ""
+        assert not link.exists()
+
+
+class _ChessLinkClient:
+    """A ChessLink client on a pty: sends commands with their check digits and keeps
+    every whole message the board sent."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.text = ""
+
+    def send(self, *commands: str) -> None:
+        os.write(self.fd, b"".join(chesslink_message(c) for c in commands))
+
+    def until(self, done: Callable[[list[str]], bool], limit_s: float = 60) -> list[str]:
+        """Read until `done(replies)`, replies being all whole messages so far; fails
+        after `limit_s` (a limit for a stuck run, not a measurement)."""
+        deadline = time.monotonic() + limit_s
+        while True:
+            replies = chesslink_replies(_whole_chesslink(self.text).encode("ascii"))
+            if replies and done(replies):
+                return replies
+            assert time.monotonic() < deadline, f"the client gave up; last: {replies[-3:]}"
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                self.text += bytes(b & 0x7F for b in os.read(self.fd, 65536)).decode("ascii")
+
+    def statuses(self) -> list[str]:
+        return _statuses(chesslink_replies(_whole_chesslink(self.text).encode("ascii")))
+
+    def status_after(self, count: int, fen: str) -> None:
+        """Wait for a status report beyond the first `count` that shows `fen`."""
+        self.until(lambda r: len(_statuses(r)) > count and status_fen(_statuses(r)[-1]) == fen)
+
+
+def _lit(board: RunningBoard, done: Callable[[BoardView], bool], limit_s: float = 30) -> None:
+    """Wait until the board's lights show a view `done` accepts."""
+    with board.changed:
+        assert board.changed.wait_for(lambda: board.view is not None and done(board.view), limit_s)
+
+
+def _committed(board: RunningBoard, plies: int, limit_s: float = 60) -> None:
+    """Wait until the board's game has `plies` moves (a limit for a stuck run only)."""
+    with board.changed:
+        assert board.changed.wait_for(lambda: len(board.moves()) >= plies, limit_s)
+
+
+def _statuses(replies: list[str]) -> list[str]:
+    return [r for r in replies if r.startswith("s")]
+
+
+def _pushed(lines: list[str]) -> list[tuple[int, str, str]]:
+    """`move_lines` text ("300 lift e2") as `PushedBoard.push` lines."""
+    pushed = []
+    for line in lines:
+        t, action, square = line.split()
+        pushed.append((int(t), action, square))
+    return pushed
