@@ -20,6 +20,7 @@ from typing import Any
 
 from reedboard.errors import InvalidInputError
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.outbox import Outbox
 from reedboard.rules.position import Position
 
 from reedboard_host.connection import BoardConnection, HostError
@@ -29,10 +30,13 @@ POLL_S = 0.1
 
 class PtyEnd:
     """The software's end of the line: a pty whose device PATH links to. Never blocks:
-    with nobody reading, what the board says is dropped, as on an unplugged cable."""
+    what the software does not read at once waits in a bounded outbox, which drops the
+    oldest whole batches when nobody reads (a newer status supersedes them), so that no
+    message reaches the software cut in half."""
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self.outbox = Outbox()
         self.master, self._slave = os.openpty()
         tty.setraw(self._slave)
         os.set_blocking(self.master, False)
@@ -52,8 +56,15 @@ class PtyEnd:
             return b""
 
     def write(self, data: bytes) -> None:
-        with contextlib.suppress(BlockingIOError, OSError):
-            os.write(self.master, data)
+        self.outbox.add(data)
+        while self.outbox:
+            try:
+                taken = os.write(self.master, self.outbox.head())
+            except (BlockingIOError, OSError):
+                return  # full: the rest goes on the next turn
+            if not taken:
+                return
+            self.outbox.sent(taken)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

@@ -9,6 +9,7 @@ import select
 import tty
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from app.games import game_script
 from reedboard.app import App
@@ -20,6 +21,7 @@ from reedboard.link.serial_port import SerialPort, open_port
 from reedboard.replay.script import parse_script
 from reedboard.rules.game import Game
 from reedboard.session import BoardSession
+from reedboard_host.emulate import PtyEnd
 
 from link.emulated import chesslink_replies, status_fen
 
@@ -152,3 +154,30 @@ def test_a_chesslink_board_nobody_reads_runs_on_and_the_reader_then_sees_the_gam
     replies = chesslink_replies(received)  # every message whole, its check digits right
     final = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R"
     assert status_fen(replies[-1]) == final
+
+
+def test_the_hosts_emulated_board_pty_keeps_whole_batches_too(tmp_path: Path) -> None:
+    """`reedboard-host emulate`'s end of its pty: a program that reads late gets whole
+    messages, the newest last."""
+    end = PtyEnd(str(tmp_path / "board"))
+    try:
+        for number in range(5000):
+            end.write(_batch(number))
+        assert len(end.outbox) <= end.outbox.limit + BATCH
+        fd = os.open(tmp_path / "board", os.O_RDWR | os.O_NOCTTY)
+        received = b""
+        try:
+            while True:
+                end.write(b"")
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if ready:
+                    received += os.read(fd, 65536)
+                elif not end.outbox:
+                    break
+        finally:
+            os.close(fd)
+    finally:
+        end.close()
+    numbers = _batches(received)
+    assert numbers == sorted(set(numbers))
+    assert numbers[0] == 0 and numbers[-1] == 4999
