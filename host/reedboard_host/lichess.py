@@ -9,7 +9,12 @@ back and is shown the right one.
 Two streams run in threads: the account's events (a game starts, a challenge arrives) and
 the game in progress. Their objects, and the lines typed on stdin (`resign`, `draw`,
 `no`, `abort`), reach the one loop that talks to the board through a queue, so only that
-loop touches the board."""
+loop touches the board.
+
+Lichess writes castling as king takes rook (`e1h1`) in its games' moves; the board writes
+it so in Chess960 and as the king's two steps (`e1g1`) in standard chess. Lichess's moves
+are read in either notation and kept in the board's, so the two games compare move by
+move, and the board's moves go to Lichess in the board's notation, which Lichess takes."""
 
 from __future__ import annotations
 
@@ -21,22 +26,33 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from reedboard.errors import LinkError, ReedboardError
+from reedboard.rules.chess960 import chess960_number
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
 from reedboard_host.connection import HostError, choose_port
 from reedboard_host.follow import Follower
 from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError, read_token
+from reedboard_host.mirror import MirroredGame
 
 POLL_S = 0.05
 RETRY_S = 1.0  # before a stream that ended is opened again
+EVENTS_OPEN_S = 15.0  # to wait for the event stream before seeking or challenging
 OVER = {"aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
-        "noStart", "unknownFinish", "variantEnd"}  # fmt: skip
+        "noStart", "unknownFinish", "insufficientMaterialClaim", "variantEnd"}  # fmt: skip
+# Endings the board reaches by itself once the last move stands on it.
+ON_THE_BOARD = {"mate", "stalemate"}
+NO_RESULT = {"aborted", "noStart"}
 COMMANDS = ("resign", "draw", "no", "abort")
+# What the board can play: Chess960 and games from a position use the board's Chess960
+# rules (Lichess plays games from a position as Chess960 too).
+PLAYABLE = ("standard", "chess960", "fromPosition")
+# A challenge's initial time in seconds: these few, or whole minutes up to three hours.
+SHORT_LIMITS = (0, 15, 30, 45, 60, 90)
 
 
 def _quote(text: str) -> str:
@@ -50,7 +66,7 @@ def _clock(text: str) -> tuple[float, int]:
         result = float(minutes), int(increment or 0)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not MINUTES+INCREMENT") from None
-    if result[0] <= 0 or not 0 <= result[1] <= 180:
+    if not 0 <= result[0] <= 180 or not 0 <= result[1] <= 180 or result == (0, 0):
         raise argparse.ArgumentTypeError(f"{text!r} is not MINUTES+INCREMENT")
     return result
 
@@ -61,27 +77,102 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seek", type=_clock, metavar="MIN+INC",
                    help="seek an opponent (rapid or classical, as the Board API allows)")  # fmt: skip
     p.add_argument("--challenge", metavar="USER", help="challenge this player")
-    p.add_argument("--clock", type=_clock, default=(3.0, 2), metavar="MIN+INC",
-                   help="the challenge's clock (default 3+2)")  # fmt: skip
+    p.add_argument("--clock", type=_clock, default=(10.0, 5), metavar="MIN+INC",
+                   help="the challenge's clock (default 10+5)")  # fmt: skip
     p.add_argument("--rated", action="store_true", help="a rated seek or challenge")
+    p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
+                   help="the seek's or challenge's variant (default standard)")  # fmt: skip
+    p.add_argument("--accept", action="append", nargs="?", const="", metavar="USER",
+                   help="accept challenges the board can play (from USER only; repeat for "
+                        "more players) and decline those of other variants")  # fmt: skip
+
+
+def challenge_form(clock: tuple[float, int], rated: bool, variant: str) -> dict[str, Any]:
+    """The form of a challenge (Lichess's `challengeCreate`), kept alive until answered."""
+    limit = round(clock[0] * 60)
+    if (limit not in SHORT_LIMITS and (limit % 60 or limit > 10800)) or clock[1] > 60:
+        raise HostError(
+            "a challenge's clock is 0, 0.25, 0.5, 0.75, 1, 1.5 or whole minutes up to 180, "
+            "plus 0 to 60 seconds a move"
+        )
+    form: dict[str, Any] = {"rated": str(rated).lower(), "clock.limit": limit,
+                            "clock.increment": clock[1], "keepAliveStream": "true"}  # fmt: skip
+    if variant != "standard":
+        form["variant"] = variant
+    return form
+
+
+def seek_form(clock: tuple[float, int], rated: bool, variant: str) -> dict[str, Any]:
+    """The form of a real-time seek (Lichess's `apiBoardSeek`)."""
+    form: dict[str, Any] = {"rated": str(rated).lower(), "time": f"{clock[0]:g}",
+                            "increment": clock[1]}  # fmt: skip
+    if variant != "standard":
+        form["variant"] = variant
+    return form
+
+
+class LichessMoves:
+    """Lichess's moves of one game, read in either castling notation and kept in the
+    board's (`Position.uci`)."""
+
+    def __init__(self, initial: Position) -> None:
+        self.initial = initial
+        self.raw: list[str] = []
+        self.ucis: list[str] = []
+        self.game = Game(initial)
+
+    def update(self, raw: list[str]) -> None:
+        """Take in Lichess's moves; a list that is no longer, nor a move of, the game so
+        far raises `ValueError` and changes nothing."""
+        if raw[: len(self.raw)] == self.raw:
+            game, ucis, known = self.game.copy(), list(self.ucis), len(self.raw)
+        else:  # a takeback on Lichess: read the game again from its start
+            game, ucis, known = Game(self.initial), [], 0
+        for text in raw[known:]:
+            before = game.position
+            move = before.parse_uci(text)
+            game.push(move)
+            ucis.append(before.uci(move))
+        self.game, self.ucis, self.raw = game, ucis, list(raw)
 
 
 @dataclass
 class _Game:
     id: str
     we_white: bool
-    start: Game  # the position the board's game starts from, with Lichess's moves before it
-    moves: list[str] = field(default_factory=list)  # all of Lichess's moves
+    lichess: LichessMoves
+    start_ply: int = 0  # Lichess's plies before the board's game starts
+    board: MirroredGame | None = None  # the board's game for this one, once it started
+    new_games_asked: int | None = None  # the board's new games when one was asked for
     shown: tuple[int, str] | None = None  # (board ply, uci) lit on the board
     posted: int = 0  # board plies sent to Lichess (or found there)
     status: str = "started"
-    board_id: int | None = None  # the board's game number for this game
     board_ended: bool = False  # the board's own end of the game was handled
-    offer_seen: bool = False
+    their_offer: bool = False  # the opponent offers a draw
+    our_offer: bool = False  # our draw offer stands on Lichess
+    board_draw: bool = False  # the draw was agreed on the board, Lichess not yet
 
     @property
-    def offset(self) -> int:
-        return len(self.start)
+    def over(self) -> bool:
+        return self.status in OVER
+
+
+def initial_position(fen: Any, variant: str) -> Position:
+    if not fen or fen == "startpos":
+        return Position.standard()
+    return Position.from_fen(str(fen), chess960=variant == "chess960")
+
+
+def start_number(position: Position) -> int | None:
+    """The Chess960 number of a start position, for the board's guided set-up; None for
+    any other position."""
+    rank = [t for sq in range(8) if (t := position.piece_type_at(sq)) is not None]
+    try:
+        number = chess960_number(rank)
+    except ReedboardError:
+        return None
+    start = Position.chess960_start(number)
+    return number if start.fen(shredder=True) == position.fen(shredder=True) else None
 
 
 class LichessBridge:
@@ -92,22 +183,35 @@ class LichessBridge:
         *,
         stop: Callable[[], bool],
         log: Callable[[str], None],
+        accept: list[str] | None = None,
     ) -> None:
         self.api = api
         self.follower = follower
         self.stop = stop
         self.log = log
+        # None: incoming challenges are only reported; an empty set: accepted from anyone.
+        self.accept = None if accept is None else {u.lower() for u in accept if u}
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.me = ""
         self.game: _Game | None = None
         self._stream_for: str | None = None  # the game whose stream thread runs
+        self._new_games = 0  # `new_game` effects the board sent
+        self._events_open = threading.Event()
+        follower.on_message_hook = self._board_message
+
+    def _board_message(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "effect" and message.get("event") == "new_game":
+            self._new_games += 1
 
     # ----- threads: streams and stdin -----
 
     def _events(self) -> None:
         while not self.stop():
             try:
-                for event in self.api.stream("/api/stream/event", closed=self.stop):
+                events = self.api.stream(
+                    "/api/stream/event", closed=self.stop, opened=self._events_open.set
+                )
+                for event in events:
                     self.inbox.put(("event", event))
             except LichessError as error:
                 self.inbox.put(("log", f"event stream: {error}"))
@@ -123,6 +227,15 @@ class LichessBridge:
                 self.inbox.put(("log", f"game stream: {error}"))
             time.sleep(RETRY_S)
 
+    def _hold_open(self, path: str, form: dict[str, Any]) -> None:
+        """A seek or a challenge stays on Lichess while its answer streams."""
+        try:
+            for item in self.api.stream(path, form, closed=self.stop):
+                if "url" in item and item.get("status") == "created":
+                    self.inbox.put(("log", f"challenge sent: {item['url']}"))
+        except LichessError as error:
+            self.inbox.put(("log", str(error)))
+
     def _stdin(self) -> None:
         for line in sys.stdin:
             self.inbox.put(("command", line.strip().lower()))
@@ -132,23 +245,26 @@ class LichessBridge:
 
     # ----- the loop -----
 
-    def run(self, *, seek: tuple[float, int] | None, challenge: str | None,
-            clock: tuple[float, int], rated: bool) -> int:  # fmt: skip
+    def run(
+        self, *, seek: dict[str, Any] | None, challenge: tuple[str, dict[str, Any]] | None
+    ) -> int:
         account = self.api.get("/api/account")  # a bad token fails here, in one line
         self.me = str(account.get("id") or account.get("username") or "").lower()
         self.log(f"signed in to {self.api.server} as {account.get('username', self.me)}")
         self.follower.connect()
+        # The event stream first: a seek or challenge answered at once must not be missed.
         self._start_thread(self._events)
         self._start_thread(self._stdin)
+        if (seek or challenge) and not self._events_open.wait(EVENTS_OPEN_S):
+            self.log("the event stream has not opened yet: a game may start unnoticed")
         if seek is not None:
-            form = {"time": f"{seek[0]:g}", "increment": seek[1], "rated": str(rated).lower()}
-            self._start_thread(self._post_quietly, "/api/board/seek", form, 3600.0)
-            self.log(f"seeking a {seek[0]:g}+{seek[1]} game")
-        if challenge:
-            form = {"clock.limit": int(clock[0] * 60), "clock.increment": clock[1],
-                    "rated": str(rated).lower()}  # fmt: skip
-            self._start_thread(self._post_quietly, f"/api/challenge/{_quote(challenge)}", form)
-            self.log(f"challenging {challenge} to {clock[0]:g}+{clock[1]}")
+            self._start_thread(self._hold_open, "/api/board/seek", seek)
+            self.log(f"seeking a {seek['time']}+{seek['increment']} game")
+        if challenge is not None:
+            user, form = challenge
+            self._start_thread(self._hold_open, f"/api/challenge/{_quote(user)}", form)
+            clock = f"{form['clock.limit'] / 60:g}+{form['clock.increment']}"
+            self.log(f"challenging {user} to {form.get('variant', 'standard')} {clock}")
         while not self.stop():
             try:
                 self._turn()
@@ -166,6 +282,10 @@ class LichessBridge:
             self.api.post(path, form, timeout=timeout)
         except LichessError as error:
             self.inbox.put(("log", str(error)))
+
+    def _post_later(self, path: str, form: dict[str, Any] | None = None) -> None:
+        """A call whose answer the loop need not wait for."""
+        self._start_thread(self._post_quietly, path, form or {})
 
     def _turn(self) -> None:
         self.follower.connection.poll(POLL_S)
@@ -187,34 +307,76 @@ class LichessBridge:
                     self.log(item)
             except (KeyError, TypeError, ValueError, AttributeError) as error:
                 # Lichess (or a stand-in) sent something of another shape: skip it.
-                self.log(f"ignored a {kind} message: {type(error).__name__}: {error}")
+                self.log(f"ignored an odd {kind} message: {type(error).__name__}: {error}")
         self._step()
 
-    # ----- Lichess's side -----
+    # ----- Lichess's events -----
 
     def _event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "gameStart":
-            game = event["game"]
-            game_id = str(game.get("gameId") or game["id"])
-            if self.game is not None and self.game.status not in OVER:
-                if self.game.id != game_id:
-                    self.log(f"game {game_id} started, but {self.game.id} is on the board")
-                return
-            if self._stream_for != game_id:
-                self._stream_for = game_id
-                self._start_thread(self._game_stream, game_id)
+            self._game_start(event["game"])
         elif kind == "gameFinish":
-            self.log(f"game {event['game'].get('gameId') or event['game'].get('id')} finished")
+            info = event["game"]
+            self.log(f"game {info.get('gameId') or info.get('id')} finished")
         elif kind == "challenge":
+            self._challenge(event["challenge"])
+        elif kind == "challengeDeclined":
             c = event["challenge"]
-            who = (c.get("challenger") or {}).get("name", "someone")
-            if str((c.get("challenger") or {}).get("id", "")).lower() != self.me:
-                self.log(f"challenge {c.get('id')} from {who}: accept it on Lichess to play")
-        elif kind in ("challengeDeclined", "challengeCanceled"):
-            self.log(f"challenge {event['challenge'].get('id')}: {kind[9:].lower()}")
+            who = (c.get("destUser") or {}).get("name") or "your opponent"
+            reason = c.get("declineReason") or c.get("declineReasonKey") or "no reason given"
+            self.log(f"{who} declined your challenge: {reason}")
+        elif kind == "challengeCanceled":
+            self.log(f"challenge {event['challenge']['id']} was cancelled")
+
+    def _game_start(self, info: dict[str, Any]) -> None:
+        game_id = str(info.get("gameId") or info["id"])
+        variant = (info.get("variant") or {}).get("key", "standard")
+        if variant not in PLAYABLE:
+            self.log(f"game {game_id} is {variant}: the board cannot play it")
+            return
+        if self.game is not None and not self.game.over and self.game.id != game_id:
+            self.log(f"game {game_id} started, but {self.game.id} is on the board")
+            return
+        if self._stream_for != game_id:
+            self._stream_for = game_id
+            self._start_thread(self._game_stream, game_id)
+
+    def _challenge(self, c: dict[str, Any]) -> None:
+        challenger = c.get("challenger") or {}
+        if c.get("direction") == "out" or str(challenger.get("id", "")).lower() == self.me:
+            return  # our own challenge: its answer comes as a game or a decline
+        variant = c.get("variant") or {}
+        control = c.get("timeControl") or {}
+        what = (
+            f"{challenger.get('name') or challenger.get('id')} ({challenger.get('rating', '?')}) "
+            f"challenges you to {'a rated' if c.get('rated') else 'a casual'} "
+            f"{variant.get('name') or variant.get('key', 'standard')} game"
+            + (f", {control['show']}" if control.get("show") else "")
+        )
+        base = f"/api/challenge/{_quote(str(c['id']))}"
+        if self.accept is None:
+            self.log(f"{what}: accept it on Lichess to play on the board")
+        elif variant.get("key", "standard") not in PLAYABLE:
+            self.log(f"{what}: declined, the board plays standard chess and Chess960")
+            self._post_later(f"{base}/decline", {"reason": "variant"})
+        elif (c.get("compat") or {}).get("board") is False:
+            self.log(f"{what}: declined, too fast for the Board API")
+            self._post_later(f"{base}/decline", {"reason": "tooFast"})
+        elif self.game is not None and not self.game.over:
+            self.log(f"{what}: declined for now, a game is on the board")
+            self._post_later(f"{base}/decline", {"reason": "later"})
+        elif self.accept and str(challenger.get("id", "")).lower() not in self.accept:
+            self.log(f"{what}: not from a player you accept; answer it on Lichess")
+        else:
+            self.log(f"{what}: accepted")
+            self._post_later(f"{base}/accept")
+
+    # ----- the game stream -----
 
     def _game_item(self, game_id: str, item: dict[str, Any]) -> None:
+        if game_id != self._stream_for:
+            return  # a stream that was left
         kind = item.get("type")
         if kind == "gameFull":
             self._game_full(game_id, item)
@@ -228,46 +390,79 @@ class LichessBridge:
             )
 
     def _game_full(self, game_id: str, full: dict[str, Any]) -> None:
+        game = self.game
+        if game is not None and game.id == game_id:
+            self._game_state(full["state"])  # the stream was opened again: the game goes on
+            return
         variant = (full.get("variant") or {}).get("key", "standard")
-        if variant not in ("standard", "fromPosition"):
-            self.log(f"game {game_id} is {variant}: the board plays standard chess only")
+        if variant not in PLAYABLE:
+            self.log(f"game {game_id} is {variant}: the board cannot play it")
             self._stream_for = None
             return
         white = str((full.get("white") or {}).get("id", "")).lower()
-        state = full.get("state") or {}
-        moves = str(state.get("moves", "")).split()
-        if self.game is not None and self.game.id == game_id and self.game.board_id is not None:
-            self._game_state(state)  # the stream was opened again: the same game goes on
+        black = str((full.get("black") or {}).get("id", "")).lower()
+        if self.me not in (white, black):
+            self.log(f"game {game_id} is not yours to play")
+            self._stream_for = None
             return
-        fen = full.get("initialFen") or "startpos"
-        start = Game() if fen == "startpos" else Game(Position.from_fen(fen))
-        for uci in moves:
-            start.push_uci(uci)
-        game = _Game(game_id, white == self.me, start, moves, posted=0)
+        moves = LichessMoves(initial_position(full.get("initialFen"), variant))
+        moves.update(str(full["state"].get("moves", "")).split())
+        game = _Game(game_id, white == self.me, moves)
         self.game = game
-        fields: dict[str, Any] = {"variant": "standard"}
-        if moves or fen != "startpos":
-            fields["fen"] = start.position.fen()
-        self.follower.connection.request("new_game", **fields)
-        self.follower.sync()
-        current = self.follower.mirror.current
-        game.board_id = current.id if current is not None else None
-        colour = "white" if game.we_white else "black"
         opponent = (full.get("black" if game.we_white else "white") or {}).get("name", "?")
-        self.log(f"game {game_id} against {opponent}: you play {colour}")
-        self._game_state(state)
+        clock = full.get("clock") or {}
+        pace = (
+            f"{clock['initial'] / 60000:g}+{clock['increment'] // 1000}"
+            if "initial" in clock and "increment" in clock
+            else full.get("speed", "")
+        )
+        self.log(
+            f"game {game_id} against {opponent}, {variant} {pace}: "
+            f"you play {'white' if game.we_white else 'black'}"
+        )
+        self._start_board_game(game)
+        self._game_state(full["state"])
+
+    def _start_board_game(self, game: _Game) -> None:
+        """A new game on the board at Lichess's position: from the start, with the lights
+        guiding a Chess960 set-up, or from the position reached so far (joining a game in
+        progress, or going on after a draw on the board that Lichess did not take)."""
+        moves = game.lichess
+        game.start_ply = len(moves.ucis)
+        game.board, game.shown, game.posted, game.board_ended = None, None, 0, False
+        game.new_games_asked = self._new_games
+        position = moves.game.position
+        number = start_number(position) if not moves.ucis else None
+        conn = self.follower.connection
+        if not moves.ucis and position.fen() == Position.standard().fen():
+            conn.request("new_game", variant="standard")
+        elif number is not None and position.chess960:
+            conn.request("new_game", variant="chess960", number=number)
+            self.log(f"set up Chess960 position {number} as the lights show")
+        else:
+            variant = "chess960" if position.chess960 else "standard"
+            conn.request("new_game", variant=variant, fen=position.fen())
+            self.log("set up the game's position as the lights show")
 
     def _game_state(self, state: dict[str, Any]) -> None:
         game = self.game
         if game is None:
             return
-        game.moves = str(state.get("moves", "")).split()
+        game.lichess.update(str(state.get("moves", "")).split())
         status = str(state.get("status", "started"))
-        theirs = state.get("bdraw" if game.we_white else "wdraw")
-        if theirs and not game.offer_seen:
+        theirs = bool(state.get("bdraw" if game.we_white else "wdraw"))
+        ours = bool(state.get("wdraw" if game.we_white else "bdraw"))
+        if theirs and not game.their_offer and status not in OVER:
             self.log("your opponent offers a draw: type `draw` to accept, `no` to decline")
-        game.offer_seen = bool(theirs)
-        if status in OVER and game.status not in OVER:
+        game.their_offer = theirs
+        declined = game.our_offer and not ours and status not in OVER
+        game.our_offer = ours
+        if declined:
+            self.log("your opponent did not take the draw: the game goes on")
+            if game.board_draw:
+                game.board_draw = False
+                self._start_board_game(game)
+        if status in OVER and not game.over:
             game.status = status
             self._lichess_ended(game, status, state.get("winner"))
 
@@ -276,19 +471,23 @@ class LichessBridge:
             f"game {game.id} is over on Lichess: {status}" + (f", {winner} wins" if winner else "")
         )
         self._stream_for = None
-        current = self.follower.mirror.current
-        if current is None or current.result is not None or current.id != game.board_id:
-            return
+        current = self._board_game(game)
+        if status in ON_THE_BOARD or current is None or current.result is not None:
+            return  # a mate the board sees once its last move stands; or the board's end
         game.board_ended = True  # the board's end below is Lichess's, not the person's
         conn = self.follower.connection
         try:
             conn.request("show", uci=None)
-            if status == "resign" and winner in ("white", "black"):
+            game.shown = None
+            if winner in ("white", "black"):
+                # A resignation is the board's one way to give the game to one side.
                 conn.request("resign", color="black" if winner == "white" else "white")
-            elif status == "draw":
+            elif status not in NO_RESULT:
                 conn.request("draw", agreed=True)
         except HostError as error:
             self.log(str(error))
+
+    # ----- typed commands -----
 
     def _command(self, line: str) -> None:
         game = self.game
@@ -296,7 +495,7 @@ class LichessBridge:
             if line:
                 self.log(f"unknown command {line!r}: one of {', '.join(COMMANDS)}")
             return
-        if game is None or game.status in OVER:
+        if game is None or game.over:
             self.log(f"{line}: no game in progress")
             return
         base = f"/api/board/game/{_quote(game.id)}"
@@ -306,89 +505,109 @@ class LichessBridge:
                 colour = "white" if game.we_white else "black"
                 self.follower.connection.request("resign", color=colour)
             except HostError:
-                self._post_quietly(f"{base}/resign", {})
+                self._post_later(f"{base}/resign")
         elif line == "draw":
-            self._post_quietly(f"{base}/draw/yes", {})
-            self.log("draw offered (or accepted)")
+            self.log("accepting the draw" if game.their_offer else "offering a draw")
+            self._post_later(f"{base}/draw/yes")
         elif line == "no":
-            self._post_quietly(f"{base}/draw/no", {})
+            if game.their_offer:
+                self.log("declining the draw")
+                self._post_later(f"{base}/draw/no")
+            else:
+                self.log("no: there is no draw offer to decline")
         elif line == "abort":
-            self._post_quietly(f"{base}/abort", {})
+            self._post_later(f"{base}/abort")
 
     # ----- the board's side -----
 
+    def _board_game(self, game: _Game) -> MirroredGame | None:
+        """The board's game for `game`: the one the board started when asked (adopted
+        once it starts, after a guided set-up), or None while there is none."""
+        mirror = self.follower.mirror
+        current = mirror.current
+        if current is None or mirror.needs_state:
+            return None
+        if game.board is None:
+            if game.new_games_asked is None or self._new_games <= game.new_games_asked:
+                return None
+            game.board, game.new_games_asked = current, None
+        same = current is game.board or (
+            current.id == game.board.id and current.game.start.fen() == game.board.game.start.fen()
+        )
+        if not same:
+            return None
+        game.board = current  # the mirror may have read the same game again
+        return current
+
     def _step(self) -> None:
         game = self.game
-        current = self.follower.mirror.current
-        if game is None or current is None or current.id != game.board_id:
+        current = None if game is None else self._board_game(game)
+        if game is None or current is None:
             return
-        board = current.game
-        played = [b.uci(m) for b, m in zip(board.positions, board.moves, strict=False)]
         if current.result is not None:
             self._board_ended(game, current.result, current.reason)
             return
-        if game.status in OVER:
-            return
-        lichess = game.moves[game.offset :]
+        board = current.game
+        played = [b.uci(m) for b, m in zip(board.positions, board.moves, strict=False)]
+        lichess = game.lichess.ucis[game.start_ply :]
         conn = self.follower.connection
         common = 0
         while common < min(len(played), len(lichess)) and played[common] == lichess[common]:
             common += 1
         if common < len(played):
-            mover_white = board.positions[common].turn
-            if (
-                common == len(lichess)
-                and len(played) == common + 1
-                and mover_white == game.we_white
-            ):
+            ours = board.positions[common].turn == game.we_white
+            if not game.over and common == len(lichess) == len(played) - 1 and ours:
                 if game.posted < len(played):
                     self._post_move(game, played[-1], len(played))
                 return
             # The board went another way than Lichess: its last move is taken back, and
             # the move Lichess wants is lit again below once the board is back.
             self.log(f"{played[-1]} is not the game's move on Lichess: take it back")
-            conn.request("takeback")
-            game.shown = None
-            self.follower.sync()
+            self._take_back(game)
             return
         if common < len(lichess):
             want = (len(played), lichess[len(played)])
             if game.shown != want:
                 conn.request("show", uci=want[1])
                 game.shown = want
-                self.log(
-                    f"{'your opponent plays' if board.position.turn != game.we_white else 'Lichess has'} {want[1]}: carry it out on the board"
-                )
+                theirs = board.position.turn != game.we_white
+                who = "your opponent plays" if theirs else "Lichess has"
+                self.log(f"{who} {want[1]}: carry it out on the board")
         elif game.shown is not None:
             game.shown = None
+
+    def _take_back(self, game: _Game) -> None:
+        self.follower.connection.request("takeback")
+        game.shown = None
+        self.follower.sync()
 
     def _post_move(self, game: _Game, uci: str, ply: int) -> None:
         game.posted = ply
         try:
             self.api.post(f"/api/board/game/{_quote(game.id)}/move/{_quote(uci)}")
         except LichessError as error:
-            self.log(f"Lichess did not take {uci}: {error}")
+            self.log(f"Lichess did not take {uci} ({error}): take it back and play another move")
             game.posted = ply - 1
-            self.follower.connection.request("takeback")
-            self.follower.sync()
+            self._take_back(game)
 
     def _board_ended(self, game: _Game, result: str, reason: str | None) -> None:
         if game.board_ended:
             return
         game.board_ended = True
-        if game.status in OVER:
+        if game.over:
             return
         base = f"/api/board/game/{_quote(game.id)}"
         if reason == "resignation":
             loser_white = result == "0-1"
             if loser_white == game.we_white:
                 self.log("you resigned on the board: resigning on Lichess")
-                self._post_quietly(f"{base}/resign", {})
+                self._post_later(f"{base}/resign")
             else:
                 self.log("the board ended the game for your opponent: Lichess plays on")
         elif reason == "agreement":
             self.log("draw agreed on the board: offering it on Lichess")
-            self._post_quietly(f"{base}/draw/yes", {})
+            game.board_draw = True
+            self._post_later(f"{base}/draw/yes")
         else:
             # Mate, stalemate and the like: Lichess sees it in the moves themselves.
             self.log(f"the board ends the game: {result} ({reason})")
@@ -401,10 +620,13 @@ def lichess(
     api = LichessApi(args.server, token)
     if args.challenge and args.seek:
         raise HostError("give --seek or --challenge, not both")
+    seek = None if args.seek is None else seek_form(args.seek, args.rated, args.variant)
+    challenge = None
+    if args.challenge:
+        challenge = (args.challenge, challenge_form(args.clock, args.rated, args.variant))
     follower = Follower(choose_port(args.port), log=log)
-    bridge = LichessBridge(api, follower, stop=stop, log=log)
+    bridge = LichessBridge(api, follower, stop=stop, log=log, accept=args.accept)
     try:
-        return bridge.run(seek=args.seek, challenge=args.challenge, clock=args.clock,
-                          rated=args.rated)  # fmt: skip
+        return bridge.run(seek=seek, challenge=challenge)
     finally:
         follower.connection.close()

@@ -98,13 +98,21 @@ class LichessApi:
             return _json_object(response.read())
 
     def stream(
-        self, path: str, *, closed: Callable[[], bool] = lambda: False
+        self,
+        path: str,
+        form: Mapping[str, Any] | None = None,
+        *,
+        closed: Callable[[], bool] = lambda: False,
+        opened: Callable[[], None] = lambda: None,
     ) -> Iterator[dict[str, Any]]:
-        """The objects of an ndjson stream until the server ends it (or `closed`). Lines
-        that are not JSON objects are skipped: a stream must not die of one odd line."""
-        request = self._request("GET", path, None)
+        """The objects of an ndjson stream until the server ends it (or `closed`): a GET,
+        or a POST of `form` (a seek, a challenge kept alive). Lines that are not JSON
+        objects are skipped: a stream must not die of one odd line. `opened` is called
+        once the server has answered."""
+        request = self._request("GET" if form is None else "POST", path, form)
         request.add_header("Accept", "application/x-ndjson")
         with self._open(request, STREAM_IDLE_S) as response:
+            opened()
             while not closed():
                 try:
                     line = response.readline()

@@ -1,6 +1,8 @@
-"""`reedboard-host lichess` against a stand-in Lichess: the person at the board (the human
-model) plays white; the stand-in's moves light up and are carried out, the person's moves
-reach the stand-in, and a resignation typed to the bridge ends the game there."""
+"""`reedboard-host lichess` against a stand-in Lichess (tests/host/lichess_standin.py, in
+Lichess's published shapes), with a real board running behind a pty and the human model
+as the person at it: seeks and challenges both ways, moves both ways (Lichess refusing
+one), draw offers from either side and agreed on the board, a game joined in progress,
+streams that drop, Chess960 with castling on both sides, odd lines from the server."""
 
 from __future__ import annotations
 
@@ -9,90 +11,299 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from reedboard.rules.moves import Move
+from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
+from reedboard.rules.squares import Bitboard, square_name, squares_of
 from reedboard.sim.human import human_script
 
-from host.lichess_standin import StandIn
-from host.running_board import RunningBoard, host_command, next_move
+from host.lichess_standin import OPPONENT, StandIn
+from host.running_board import RunningBoard, host_command
 
 TOKEN = "lip_secretStandInToken42"
-PLIES = 10
+HAND_MS = 300  # between two pieces the hands set down or take off while setting up
+# Chess960 with the kings beside their rooks: after one knight move each side may castle
+# by moving the rook alone (king takes rook: g1h1), a castling the hands must show.
+CHESS960_FEN = "rnbbqnkr/pppppppp/8/8/8/8/PPPPPPPP/RNBBQNKR w KQkq - 0 1"
 
 
-def _drain(stream: object, into: list[str]) -> threading.Thread:
-    def run() -> None:
-        for line in stream:  # type: ignore[attr-defined]
-            into.append(line)
+@dataclass
+class Person:
+    """The person at the board: puts right what the lights ask (a set-up, a mismatch, a
+    move taken back), carries out the lit move, and plays their own: `script` first
+    while it is legal, then at random."""
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
+    board: RunningBoard
+    white: bool
+    rng: random.Random
+    script: list[str] = field(default_factory=list)
+    _acted_on: tuple[str, int] | None = None
+
+    def step(self) -> None:
+        view, live = self.board.view, self.board.live
+        if view is None or live.pending or view.sensors != live.occupancy:
+            return  # the hands are busy, or the board has not taken in their last change
+        if view.setup is not None:
+            self._fix(view.setup.needed | view.setup.missing, view.setup.wrong)
+        elif view.missing or view.extra:
+            self._fix(view.missing, view.extra)
+        elif not (view.lifted or view.pending or view.result or view.offer):
+            self._move(view.fen, view.turn_white, view.hint)
+
+    def _move(self, fen: str, turn_white: bool, hint: tuple[int, int] | None) -> None:
+        # Once for each state of the board's game: a move taken back is a new state.
+        changes = [
+            e["event"] for e in self.board.effects if e["event"] in ("move", "takeback", "new_game")
+        ]
+        key = (fen, len(changes))
+        session = self.board.app.session
+        if key == self._acted_on or session is None or "new_game" not in changes:
+            return  # done already, or the host has not started its game yet
+        position = Position.from_fen(fen, chess960=session.game.chess960)
+        legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
+        if hint is not None:
+            move = next(m for m in legal if (m.from_square, m.to_square) == hint)
+        elif turn_white == self.white:
+            move = self._own(position, legal)
+        else:
+            return  # the opponent's move has not come yet
+        self.board.live.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+        self._acted_on = key
+
+    def _own(self, position: Position, legal: list[Move]) -> Move:
+        while self.script:
+            try:
+                return position.parse_uci(self.script.pop(0))
+            except ValueError:
+                continue
+        return self.rng.choice(legal)
+
+    def _fix(self, to_fill: Bitboard, to_clear: Bitboard) -> None:
+        occupancy = self.board.live.occupancy
+        places = [square_name(sq) for sq in squares_of(to_fill & ~occupancy)]
+        lifts = [square_name(sq) for sq in squares_of(to_clear & occupancy)]
+        # Pieces go on before others come off: a board with pieces only added never looks
+        # like the position after a move.
+        lines = [(i * HAND_MS, "place", sq) for i, sq in enumerate(places)]
+        lines += [((len(places) + i) * HAND_MS, "lift", sq) for i, sq in enumerate(lifts)]
+        if lines:
+            self.board.live.push(lines)
+            self._acted_on = None
+
+    def agree_draw(self) -> None:
+        """Both kings off the board together, held, and put back: a draw by agreement."""
+        view = self.board.view
+        assert view is not None
+        position = Position.from_fen(view.fen)
+        kings = [
+            square_name(k) for k in (position.king(True), position.king(False)) if k is not None
+        ]
+        self.board.live.push([(0, "lift", kings[0]), (100, "lift", kings[1]),
+                              (3600, "place", kings[0]), (3700, "place", kings[1])])  # fmt: skip
 
 
-def _wait(condition: object, deadline: float) -> bool:
-    while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return False
+class Bridge:
+    """`reedboard-host lichess` as a program: its stderr collected, lines typed to it."""
 
-
-def test_a_lichess_game_is_played_on_the_board(tmp_path: Path) -> None:
-    token_file = tmp_path / "token"
-    token_file.write_text(TOKEN + "\n")
-    rng = random.Random(11)
-    err: list[str] = []
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
-        bridge = subprocess.Popen(
-            host_command("lichess", "--token-file", str(token_file), "--port", board.port,
-                  "--server", lichess.url, "--seek", "15+10"),
+    def __init__(self, *args: str) -> None:
+        self.err: list[str] = []
+        self.process = subprocess.Popen(
+            host_command("lichess", *args),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        drained = _drain(bridge.stderr, err)
-        acted_on: str | None = None
-        deadline = time.monotonic() + 20
-        try:
-            while time.monotonic() < deadline:
-                assert bridge.poll() is None, "".join(err)
-                if len(board.moves()) >= PLIES and board.moves() == lichess.moves():
-                    break
-                with board.changed:
-                    board.changed.wait(0.2)  # until the board shows something new
-                view = board.quiet_view()
-                started = any(e["event"] == "new_game" for e in board.effects)
-                if view is None or not started:
-                    continue
-                if view.result is not None or len(board.moves()) >= PLIES:
-                    continue
-                if view.fen == acted_on or (not view.turn_white and view.hint is None):
-                    continue  # the opponent's move has not come yet
-                position = Position.from_fen(view.fen)
-                move = next_move(position, None if view.turn_white else view.hint, rng)
-                board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
-                acted_on = view.fen
-            played = board.moves()
-            assert len(played) >= PLIES, "".join(err)
-            assert lichess.moves() == played
+        self._drain = threading.Thread(target=self._read, daemon=True)
+        self._drain.start()
 
-            assert bridge.stdin is not None
-            bridge.stdin.write("resign\n")
-            bridge.stdin.flush()
-            assert _wait(lambda: lichess.status == "resign", time.monotonic() + 10), "".join(err)
-            assert _wait(lambda: board.view is not None and board.view.result, time.monotonic() + 5)
-        finally:
-            bridge.send_signal(signal.SIGINT)
-            bridge.wait(timeout=10)
-            drained.join(5)
-    stderr = "".join(err)
-    assert bridge.returncode == 0, stderr
-    assert lichess.seeks == [{"time": "15", "increment": "10", "rated": "false"}]
-    assert "resign" in lichess.posts
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.err.append(line)
+
+    @property
+    def stderr(self) -> str:
+        return "".join(self.err)
+
+    def said(self, text: str) -> bool:
+        return text in self.stderr
+
+    def type(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGINT)
+        code = self.process.wait(timeout=10)
+        self._drain.join(5)
+        return code
+
+
+@contextmanager
+def bridge_to(
+    lichess: StandIn, board: RunningBoard, tmp_path: Path, *args: str
+) -> Iterator[Bridge]:
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n")
+    bridge = Bridge(
+        "--token-file", str(token_file), "--port", board.port, "--server", lichess.url, *args
+    )
+    try:
+        yield bridge
+    finally:
+        code = bridge.stop()
+    assert code == 0, bridge.stderr
+    assert TOKEN not in bridge.stderr and "Traceback" not in bridge.stderr, bridge.stderr
     assert lichess.auth_headers == {f"Bearer {TOKEN}"}
-    assert "your opponent plays" in stderr
-    assert "chat StandIn: good luck" in stderr
-    assert TOKEN not in stderr and "Traceback" not in stderr
+
+
+def play_until(
+    person: Person, bridge: Bridge, done: Callable[[], bool], timeout_s: float = 15
+) -> None:
+    """The person plays on until `done`; fails, with what the bridge said, after the time."""
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        assert time.monotonic() < deadline, f"timed out; the bridge said:\n{bridge.stderr}"
+        assert bridge.process.poll() is None, bridge.stderr
+        with person.board.changed:
+            person.board.changed.wait(0.1)  # until the board shows something new
+        person.step()
+
+
+def in_step(
+    lichess: StandIn, board: RunningBoard, plies: int, start: int = 0
+) -> Callable[[], bool]:
+    def check() -> bool:
+        played = board.moves() if board.app.session is not None else []
+        return len(played) >= plies and lichess.moves(start) == played
+
+    return check
+
+
+def wait_until(condition: Callable[[], bool], bridge: Bridge, timeout_s: float = 10) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out; the bridge said:\n{bridge.stderr}"
+        time.sleep(0.02)
+
+
+def game_over_reason(board: RunningBoard) -> str | None:
+    over = [e for e in board.effects if e["event"] == "game_over"]
+    return over[-1]["reason"] if over else None
+
+
+def test_a_seek_game_with_a_refused_move_and_dropped_streams(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.refuse_plies = {3}  # the person's second move
+        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+            person = Person(board, white=True, rng=random.Random(11))
+            play_until(person, bridge, in_step(lichess, board, 6))
+            lichess.drop_streams()
+            wait_until(lambda: lichess.stream_opens.get("game", 0) >= 2, bridge)
+            play_until(person, bridge, in_step(lichess, board, 12))
+            bridge.type("resign")
+            wait_until(lambda: lichess.status == "resign", bridge)
+            wait_until(lambda: game_over_reason(board) == "resignation", bridge)
+    stderr = bridge.stderr
+    assert lichess.seeks == [{"rated": "false", "time": "15", "increment": "10"}]
+    assert len(lichess.refused) == 1 and f"Lichess did not take {lichess.refused[0]}" in stderr
+    assert lichess.stream_opens["events"] >= 2 and lichess.stream_opens["game"] >= 2
+    # Every move of the person's reached Lichess once: no move posted twice, none lost.
+    posted = [p for p in lichess.posts if p.startswith("move/")]
+    assert len(posted) == len(lichess.moves()[0::2]) + 1, lichess.posts
+    assert "resign" in lichess.posts
+    assert "your opponent plays" in stderr and "chat StandIn: good luck" in stderr
+    assert stderr.count("chat StandIn") == 1  # the reopened stream is not a new game
+
+
+def test_a_challenge_accepted_and_draw_offers_answered(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        args = ("--challenge", "Friend", "--clock", "5+3", "--rated")
+        with bridge_to(lichess, board, tmp_path, *args) as bridge:
+            person = Person(board, white=True, rng=random.Random(3))
+            play_until(person, bridge, in_step(lichess, board, 4))
+            lichess.offer_draw()
+            wait_until(lambda: bridge.said("your opponent offers a draw"), bridge)
+            bridge.type("no")
+            wait_until(lambda: "draw/no" in lichess.posts, bridge)
+            play_until(person, bridge, in_step(lichess, board, 6))
+            lichess.offer_draw()
+            wait_until(lambda: bridge.stderr.count("your opponent offers a draw") == 2, bridge)
+            bridge.type("draw")
+            wait_until(lambda: lichess.status == "draw", bridge)
+            wait_until(lambda: game_over_reason(board) == "agreement", bridge)
+    assert lichess.challenges == [("Friend", {"rated": "true", "clock.limit": "300",
+                                              "clock.increment": "3", "keepAliveStream": "true"})]  # fmt: skip
+    assert lichess.posts.count("draw/yes") == 1
+    assert "challenge sent: https://lichess.org/chal1234" in bridge.stderr
+    assert "accepting the draw" in bridge.stderr
+
+
+def test_a_declined_chess960_challenge_is_one_line(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.answer = "decline"
+        args = ("--challenge", "Friend", "--clock", "0.5+0", "--variant", "chess960")
+        with bridge_to(lichess, board, tmp_path, *args) as bridge:
+            wait_until(lambda: bridge.said("declined"), bridge)
+    assert lichess.challenges == [("Friend", {"rated": "false", "clock.limit": "30",
+                                              "clock.increment": "0", "keepAliveStream": "true",
+                                              "variant": "chess960"})]  # fmt: skip
+    declined = [line for line in bridge.err if "declined" in line]
+    assert declined == [
+        "reedboard-host: lichess: Friend declined your challenge: "
+        "I'm not accepting challenges at the moment.\n"
+    ], bridge.stderr
+
+
+def test_incoming_challenges_and_a_chess960_game_drawn_on_the_board(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.send_challenge("atom0001", OPPONENT, variant="atomic")
+        lichess.send_challenge("strange1", {"id": "stranger", "name": "Stranger"})
+        lichess.send_challenge("c9600001", OPPONENT, variant="chess960", fen=CHESS960_FEN)
+        lichess.opponent_script = ["f8g6", "g8h8"]  # a knight out, then castling
+        with bridge_to(lichess, board, tmp_path, "--accept", "StandIn") as bridge:
+            person = Person(board, white=True, rng=random.Random(7), script=["f1g3", "g1h1"])
+            play_until(person, bridge, in_step(lichess, board, 4))
+            assert board.moves() == ["f1g3", "f8g6", "g1h1", "g8h8"]  # both castled
+            bridge.type("draw")  # an offer nobody made yet
+            wait_until(lambda: "draw/yes" in lichess.posts, bridge)
+            play_until(person, bridge, in_step(lichess, board, 6))
+            wait_until(lambda: bridge.said("did not take the draw"), bridge)
+            lichess.accepts_draws = True
+            person.agree_draw()
+            wait_until(lambda: lichess.status == "draw", bridge)
+    assert lichess.declined == {"atom0001": "variant"}
+    assert lichess.accepted == ["c9600001"]
+    assert "strange1" in lichess.pending  # left for the person to answer on Lichess
+    assert lichess.posts.count("draw/yes") == 2
+    assert game_over_reason(board) == "agreement"
+    stderr = bridge.stderr
+    assert "Stranger (1500) challenges you to a casual Standard game, 10+5: not from" in stderr
+    assert "offering a draw" in stderr and "draw agreed on the board" in stderr
+
+
+def test_joining_a_game_in_progress_through_odd_lines(tmp_path: Path) -> None:
+    # White has castled, written as Lichess writes it (king takes rook); the person is black.
+    moves = ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1h1")
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.garbage = True
+        lichess.start_game("going123", me_white=False, moves=moves)
+        with bridge_to(lichess, board, tmp_path) as bridge:
+            person = Person(board, white=False, rng=random.Random(5))
+            play_until(person, bridge, in_step(lichess, board, 6, start=len(moves)))
+    assert board.app.session is not None
+    assert (
+        board.app.session.game.start.fen()
+        == Position.from_fen(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
+        ).fen()
+    )
+    assert "ignored an odd event message" in bridge.stderr
+    assert "ignored an odd game message" in bridge.stderr  # the odd lines were read, and skipped
 
 
 def test_a_bad_token_is_one_clear_line(tmp_path: Path) -> None:
@@ -121,3 +332,16 @@ def test_no_token_and_an_unreadable_token_file(tmp_path: Path) -> None:
         assert result.returncode == 1
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n")
+    result = subprocess.run(
+        host_command("lichess", "--token-file", str(token_file), "--port", "/no/such/board",
+                     "--server", "http://127.0.0.1:9", "--challenge", "Friend", "--clock", "2.5+0"),
+        capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "whole minutes" in result.stderr
