@@ -13,12 +13,14 @@ import select
 import tty
 
 from reedboard.errors import LinkError
+from reedboard.link.outbox import Outbox
 
 
 class PtyLink:
     """A `LinkPort` on the master end of a fresh pty."""
 
     def __init__(self) -> None:
+        self.outbox = Outbox()
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)  # no echo, no line editing: a byte pipe like a serial line
         os.set_blocking(self._master, False)
@@ -36,16 +38,20 @@ class PtyLink:
             raise LinkError(f"the pty failed: {error.strerror}") from None
 
     def write(self, data: bytes) -> None:
-        while data:
+        # What the pty does not take now waits for later turns; with no host reading, the
+        # oldest whole batches are dropped (a host asks for what it missed), never half
+        # a frame.
+        self.outbox.add(data)
+        while self.outbox:
             try:
-                sent = os.write(self._master, data)
+                sent = os.write(self._master, self.outbox.head())
             except BlockingIOError:
-                # No host reads and the pty's buffer is full: the frames are dropped, as on
-                # a serial line with nobody at the other end; a host asks for what it missed.
                 return
             except OSError as error:
                 raise LinkError(f"the pty failed: {error.strerror}") from None
-            data = data[sent:]
+            if not sent:
+                return
+            self.outbox.sent(sent)
 
     def close(self) -> None:
         for fd in (self._master, self._slave):
