@@ -1,12 +1,17 @@
 """`reedboard-host uci`: the board as a UCI engine. A chess GUI starts this program as its
 engine; the engine's "search" is the person at the board.
 
-On `go` the board is brought to the GUI's position: the GUI's last move lights up (`show`)
-for the person to carry out, or, when the board's game is elsewhere (a new game, another
+On `go` the board is brought to the GUI's position. When the board's position is one the
+GUI's game went through (most often the one before the GUI's last move), the GUI's next
+move lights up (`show`) for the person to carry out, one after the other; a lit move
+carried out otherwise is taken back (the person is told, and the LEDs show where the
+pieces go back) and lit again. When the board's game is elsewhere (a new game, another
 position), the board starts a new game from the GUI's position and its LEDs guide the
-set-up. The person's own move from that position is the `bestmove`. The board's game and
-the GUI's are compared by position, not by move list, so a GUI that sends `position fen`
-for every move works as well as one that sends the whole game.
+set-up; a Chess960 game from a start position begins with the board's guided setup of
+that start, the GUI's moves then lit as above. The person's own move from the GUI's
+position is the `bestmove`. The board's game and the GUI's are compared by position, not
+by move list, so a GUI that sends `position fen` for every move works as well as one that
+sends the whole game.
 
 UCI is on stdin/stdout; everything for a human goes to stderr (GUIs show or log it).
 Nothing the GUI sends can stop the program: a line it cannot use is reported and ignored."""
