@@ -2,16 +2,16 @@
 engine; the engine's "search" is the person at the board.
 
 On `go` the board is brought to the GUI's position. When the board's position is one the
-GUI's game went through (most often the one before the GUI's last move), the GUI's next
-move lights up (`show`) for the person to carry out, one after the other; a lit move
-carried out otherwise is taken back (the person is told, and the LEDs show where the
-pieces go back) and lit again. When the board's game is elsewhere (a new game, another
-position), the board starts a new game from the GUI's position and its LEDs guide the
-set-up; a Chess960 game from a start position begins with the board's guided setup of
-that start, the GUI's moves then lit as above. The person's own move from the GUI's
-position is the `bestmove`. The board's game and the GUI's are compared by position, not
-by move list, so a GUI that sends `position fen` for every move works as well as one that
-sends the whole game.
+GUI's game went through (most often the one before the GUI's last move) or one move from
+the GUI's, the GUI's next move lights up (`show`) for the person to carry out, one after
+the other; a lit move carried out otherwise is taken back (the person is told, and the
+LEDs show where the pieces go back) and lit again. When the board's game is elsewhere (a
+new game, another position), the board starts a new game from the GUI's position and its
+LEDs guide the set-up; a Chess960 game from a start position begins with the board's
+guided setup of that start, the GUI's moves then lit as above. The person's own move from
+the GUI's position is the `bestmove`. The board's game and the GUI's are compared by
+position, not by move list, so a GUI that sends `position fen` for every move works as
+well as one that sends the whole game: the board keeps one game either way.
 
 UCI is on stdin/stdout; everything for a human goes to stderr (GUIs show or log it).
 Nothing the GUI sends can stop the program: a line it cannot use is reported and ignored."""
@@ -50,10 +50,27 @@ class _Search:
     shown_at: str | None = None  # the position (`_key`) it was lit in
     new_game_for: str | None = None  # the position a new game was asked for, asked once
     keys: list[str] = field(init=False)  # `_key` of each of the GUI's positions
+    _moves_to_target: dict[str, str | None] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         # Once: the board is compared with them on every turn of the loop.
         self.keys = [_key(position) for position in self.gui.positions]
+
+    def move_to_target(self, position: Position) -> str | None:
+        """The legal move from `position` to the GUI's position, if one gets there: a GUI
+        that sends only its position (`position fen` for every move) leaves its last move
+        to be found, and the board keeps one game instead of starting a new one."""
+        key = _key(position)
+        if key not in self._moves_to_target:
+            self._moves_to_target[key] = next(
+                (
+                    position.uci(move)
+                    for move in position.legal_moves()
+                    if _key(position.play(move)) == self.keys[-1]
+                ),
+                None,
+            )
+        return self._moves_to_target[key]
 
     def ply_of(self, key: str) -> int | None:
         """The latest of the GUI's positions before its last that is `key`, if any."""
@@ -290,8 +307,9 @@ class UciBoard:
 
     def _catch_up(self, search: _Search, board: Game) -> bool:
         """The board's game is behind the GUI's (its position is one the GUI's game went
-        through): light the GUI's next move, or, when the lit move was carried out
-        otherwise, take that back. False when the board's game is elsewhere."""
+        through, or one move from the GUI's): light the GUI's next move, or, when the lit
+        move was carried out otherwise, take that back. False when the board's game is
+        elsewhere."""
         if (
             search.shown is not None
             and len(board)
@@ -303,14 +321,19 @@ class UciBoard:
             if self._request("takeback"):
                 search.shown = None
             return True
-        at = search.ply_of(_key(board.position))
-        if at is None:
-            return False
-        gui = search.gui
         position = board.position
-        wanted = position.uci(position.parse_uci(gui.positions[at].uci(gui.moves[at])))
+        key = _key(position)
+        at = search.ply_of(key)
+        if at is not None:
+            gui = search.gui
+            wanted: str | None = gui.positions[at].uci(gui.moves[at])
+        else:
+            wanted = search.move_to_target(position)
+        if wanted is None:
+            return False
+        wanted = position.uci(position.parse_uci(wanted))  # in the board's notation
         if search.shown != wanted and self._request("show", uci=wanted):
-            search.shown, search.shown_at = wanted, search.keys[at]
+            search.shown, search.shown_at = wanted, key
             self.log(f"carry out {wanted} on the board")
         return True
 

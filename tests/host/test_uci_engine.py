@@ -127,7 +127,8 @@ class _Gui(threading.Thread):
     """The chess GUI in a thread: it plays `board`'s side `gui_white` with `choose` and
     asks the engine (the board) for the other side's moves, at least `plies` moves in all,
     ending on the engine's. With `games`, it then starts new games (`ucinewgame`) from
-    the start, changing sides each time."""
+    the start, changing sides each time. With `fen_only` it sends the position without
+    its moves, as some GUIs do."""
 
     def __init__(
         self,
@@ -139,10 +140,12 @@ class _Gui(threading.Thread):
         rng: random.Random,
         choose: GuiChooser = _random_gui_move,
         games: int = 1,
+        fen_only: bool = False,
     ) -> None:
         super().__init__(daemon=True)
         self.port, self.boards, self.gui_white, self.plies = port, [board], gui_white, plies
         self.rng, self.choose, self.games = rng, choose, games
+        self.fen_only = fen_only  # `position fen` alone, without the game's moves
         self.games_done = 0
         self.errors: list[BaseException] = []
 
@@ -170,7 +173,8 @@ class _Gui(threading.Thread):
                 board.push(self.choose(board, self.rng))
                 continue
             # A new `game` value makes python-chess send `ucinewgame` first.
-            result = engine.play(board, chess.engine.Limit(time=15), game=game)
+            asked = chess.Board(board.fen()) if self.fen_only else board
+            result = engine.play(asked, chess.engine.Limit(time=15), game=game)
             assert result.move, "the engine gave no move"
             board.push(result.move)
 
@@ -249,6 +253,22 @@ def test_a_game_under_way_in_the_gui_is_lit_move_by_move() -> None:
     assert not gui.is_alive()
     assert person.plies == len(gui_board.move_stack)  # every move carried out on the board
     assert not person.fixes
+
+
+def test_a_gui_that_sends_only_the_position_keeps_one_game_on_the_board() -> None:
+    rng = random.Random(17)
+    gui_board = chess.Board()
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(board.port, gui_board, gui_white=True, plies=8, rng=rng, fen_only=True)
+        person = Person(board, rng, white=False)
+        gui.start()
+        person.play(gui.is_alive, timeout_s=40)
+        gui.join(10)
+        assert _board_game(board).start.fen() == chess.STARTING_FEN
+        assert board.moves() == [m.uci() for m in gui_board.move_stack]
+    assert not gui.errors, gui.errors
+    assert not gui.is_alive()
+    assert not person.fixes  # each GUI move was lit, never a set-up asked for
 
 
 def _castlings(board: chess.Board, white: bool) -> list[str]:
