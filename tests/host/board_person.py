@@ -65,6 +65,8 @@ class Person:
         live = self.board.live
         if view is None or live.pending or view.sensors != live.occupancy:
             return  # the hands are busy, or the board has not taken in their last change
+        if view.pending is not None:
+            return  # a move the board is about to decide: a mismatch shown may be over
         if view.setup is not None:
             if self._push_fix(view.setup.needed | view.setup.missing, view.setup.wrong):
                 self.guided += 1
