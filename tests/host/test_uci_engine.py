@@ -441,6 +441,25 @@ def test_go_infinite_answers_only_on_stop_and_isready_answers_meanwhile(
     assert answer == "bestmove d2d4"
 
 
+def test_ponderhit_answers_at_once_with_the_move_already_made(
+    lines_and_board: tuple[_Lines, RunningBoard],
+) -> None:
+    gui, board = lines_and_board
+    gui.send("position startpos moves e2e4", "go ponder")
+    wait_for(lambda: board.view is not None and board.view.hint is not None, 10, "e2e4 lit")
+    rng = random.Random(6)
+    _carry_out(board, "e2e4", rng)
+    wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board")
+    _carry_out(board, "c7c5", rng)
+    gui.heard("the board plays c7c5")
+    gui.send("isready")
+    _, before = gui.expect("readyok", timeout_s=2)
+    assert not [line for line in before if line.startswith("bestmove")]  # pondering still
+    gui.send("ponderhit")
+    answer, _ = gui.expect("bestmove")
+    assert answer == "bestmove c7c5"
+
+
 def test_ucinewgame_then_a_new_game_on_the_board() -> None:
     rng = random.Random(9)
     first = chess.Board()
