@@ -544,13 +544,9 @@ class LichessBridge:
         current = None if game is None else self._board_game(game)
         if game is None or current is None:
             return
-        if current.result is not None:
-            self._board_ended(game, current.result, current.reason)
-            return
         board = current.game
         played = [b.uci(m) for b, m in zip(board.positions, board.moves, strict=False)]
         lichess = game.lichess.ucis[game.start_ply :]
-        conn = self.follower.connection
         common = 0
         while common < min(len(played), len(lichess)) and played[common] == lichess[common]:
             common += 1
@@ -558,23 +554,29 @@ class LichessBridge:
             ours = board.positions[common].turn == game.we_white
             if not game.over and common == len(lichess) == len(played) - 1 and ours:
                 if game.posted < len(played):
+                    # Before the board's end below: a mating move must reach Lichess.
                     self._post_move(game, played[-1], len(played))
+            elif current.result is None:
+                # The board went another way than Lichess: its last move is taken back,
+                # and the move Lichess wants is lit again once the board is back.
+                self.log(f"{played[-1]} is not the game's move on Lichess: take it back")
+                self._take_back(game)
                 return
-            # The board went another way than Lichess: its last move is taken back, and
-            # the move Lichess wants is lit again below once the board is back.
-            self.log(f"{played[-1]} is not the game's move on Lichess: take it back")
-            self._take_back(game)
-            return
-        if common < len(lichess):
-            want = (len(played), lichess[len(played)])
-            if game.shown != want:
-                conn.request("show", uci=want[1])
-                game.shown = want
-                theirs = board.position.turn != game.we_white
-                who = "your opponent plays" if theirs else "Lichess has"
-                self.log(f"{who} {want[1]}: carry it out on the board")
+        if current.result is not None:
+            self._board_ended(game, current.result, current.reason)
+        elif common == len(played) < len(lichess):
+            self._show(game, len(played), lichess[len(played)], board.position.turn)
         elif game.shown is not None:
             game.shown = None
+
+    def _show(self, game: _Game, ply: int, uci: str, white_to_move: bool) -> None:
+        """Light the move Lichess has next for the person to carry out."""
+        if game.shown == (ply, uci):
+            return
+        self.follower.connection.request("show", uci=uci)
+        game.shown = (ply, uci)
+        who = "your opponent plays" if white_to_move != game.we_white else "Lichess has"
+        self.log(f"{who} {uci}: carry it out on the board")
 
     def _take_back(self, game: _Game) -> None:
         self.follower.connection.request("takeback")

@@ -159,6 +159,18 @@ class StandIn:
             self.version += 1
             self.changed.notify_all()
 
+    def decline_draw(self) -> None:
+        """The opponent says no to the board player's draw offer."""
+        with self.changed:
+            self.draw_offer["white" if self.me_white else "black"] = False
+            self.version += 1
+            self.changed.notify_all()
+
+    def lichess_moves(self) -> str:
+        """The moves as the game stream writes them."""
+        with self.changed:
+            return self._lichess_moves()
+
     def drop_streams(self) -> None:
         """Every open stream ends, as when Lichess restarts or the line breaks."""
         with self.changed:

@@ -42,6 +42,7 @@ class Person:
     white: bool
     rng: random.Random
     script: list[str] = field(default_factory=list)
+    limit: int | None = None  # no own move once the board's game is this long
     _acted_on: tuple[str, int] | None = None
 
     def step(self) -> None:
@@ -52,6 +53,8 @@ class Person:
             self._fix(view.setup.needed | view.setup.missing, view.setup.wrong)
         elif view.missing or view.extra:
             self._fix(view.missing, view.extra)
+        elif view.sensors != Position.from_fen(view.fen).occupied:
+            return  # a new position the pieces do not show yet: the lights will say what to do
         elif not (view.lifted or view.pending or view.result or view.offer):
             self._move(view.fen, view.turn_white, view.hint)
 
@@ -64,16 +67,21 @@ class Person:
         session = self.board.app.session
         if key == self._acted_on or session is None or "new_game" not in changes:
             return  # done already, or the host has not started its game yet
+        if session.game.position.fen() != fen:
+            return  # the lights have not caught up with the board's game yet
         position = Position.from_fen(fen, chess960=session.game.chess960)
         legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
         if hint is not None:
             move = next(m for m in legal if (m.from_square, m.to_square) == hint)
-        elif turn_white == self.white:
+        elif turn_white == self.white and not self._at_limit():
             move = self._own(position, legal)
         else:
             return  # the opponent's move has not come yet
         self.board.live.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
         self._acted_on = key
+
+    def _at_limit(self) -> bool:
+        return self.limit is not None and len(self.board.moves()) >= self.limit
 
     def _own(self, position: Position, legal: list[Move]) -> Move:
         while self.script:
@@ -167,11 +175,20 @@ def play_until(
     """The person plays on until `done`; fails, with what the bridge said, after the time."""
     deadline = time.monotonic() + timeout_s
     while not done():
-        assert time.monotonic() < deadline, f"timed out; the bridge said:\n{bridge.stderr}"
+        assert time.monotonic() < deadline, (
+            f"timed out; the bridge said:\n{bridge.stderr}{_history(person.board)}"
+        )
         assert bridge.process.poll() is None, bridge.stderr
         with person.board.changed:
             person.board.changed.wait(0.1)  # until the board shows something new
         person.step()
+
+
+def _history(board: RunningBoard) -> str:
+    return "\n".join(
+        f"{e['event']} {e.get('fen') or e.get('uci') or e.get('square') or e.get('extra') or ''} {e.get('t_ms')}"
+        for e in board.effects
+    )
 
 
 def in_step(
@@ -267,23 +284,56 @@ def test_incoming_challenges_and_a_chess960_game_drawn_on_the_board(tmp_path: Pa
         lichess.opponent_script = ["f8g6", "g8h8"]  # a knight out, then castling
         with bridge_to(lichess, board, tmp_path, "--accept", "StandIn") as bridge:
             person = Person(board, white=True, rng=random.Random(7), script=["f1g3", "g1h1"])
+            person.limit = 4  # then the board stays still for the draw
             play_until(person, bridge, in_step(lichess, board, 4))
             assert board.moves() == ["f1g3", "f8g6", "g1h1", "g8h8"]  # both castled
-            bridge.type("draw")  # an offer nobody made yet
-            wait_until(lambda: "draw/yes" in lichess.posts, bridge)
-            play_until(person, bridge, in_step(lichess, board, 6))
-            wait_until(lambda: bridge.said("did not take the draw"), bridge)
-            lichess.accepts_draws = True
+            # A draw agreed on the board that Lichess's opponent turns down: the board
+            # starts again from the position, and the game goes on.
             person.agree_draw()
+            wait_until(lambda: "draw/yes" in lichess.posts, bridge)
+            lichess.decline_draw()
+            wait_until(lambda: bridge.said("did not take the draw"), bridge)
+            person.limit = 2  # moves of the board's new game
+            play_until(person, bridge, in_step(lichess, board, 2, start=4))
+            # Then a draw offered by typing, with nobody's offer to answer: taken.
+            lichess.accepts_draws = True
+            bridge.type("draw")
             wait_until(lambda: lichess.status == "draw", bridge)
+            wait_until(lambda: game_over_reason(board) == "agreement", bridge)
     assert lichess.declined == {"atom0001": "variant"}
     assert lichess.accepted == ["c9600001"]
     assert "strange1" in lichess.pending  # left for the person to answer on Lichess
     assert lichess.posts.count("draw/yes") == 2
-    assert game_over_reason(board) == "agreement"
     stderr = bridge.stderr
     assert "Stranger (1500) challenges you to a casual Standard game, 10+5: not from" in stderr
-    assert "offering a draw" in stderr and "draw agreed on the board" in stderr
+    assert "draw agreed on the board" in stderr and "offering a draw" in stderr
+
+
+def test_a_game_from_a_position_with_castling_in_both_notations(tmp_path: Path) -> None:
+    fen = "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1"
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.start_game("frompos1", variant="fromPosition", fen=fen)
+        lichess.opponent_script = ["e8h8"]
+        with bridge_to(lichess, board, tmp_path) as bridge:
+            person = Person(board, white=True, rng=random.Random(9), script=["e1c1"])
+            play_until(person, bridge, in_step(lichess, board, 4))
+    # Lichess writes castling as king takes rook; the board as the king's two steps.
+    assert lichess.lichess_moves().split()[:2] == ["e1a1", "e8h8"]
+    assert board.moves()[:2] == ["e1c1", "e8g8"]
+    assert "move/e1c1" in lichess.posts
+
+
+def test_a_mate_on_the_board_reaches_lichess(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.start_game(
+            "mate0001", variant="fromPosition", fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+        )
+        with bridge_to(lichess, board, tmp_path) as bridge:
+            person = Person(board, white=True, rng=random.Random(1), script=["a1a8"])
+            play_until(person, bridge, lambda: lichess.status == "mate")
+            wait_until(lambda: bridge.said("over on Lichess: mate, white wins"), bridge)
+    assert game_over_reason(board) == "checkmate"
+    assert lichess.moves() == ["a1a8"]
 
 
 def test_joining_a_game_in_progress_through_odd_lines(tmp_path: Path) -> None:
