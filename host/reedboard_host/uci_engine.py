@@ -34,6 +34,7 @@ from reedboard.rules.position import Position
 
 from reedboard_host.connection import HostError, choose_port
 from reedboard_host.follow import Follower
+from reedboard_host.mirror import GameMirror
 
 POLL_S = 0.05  # how long one turn of the loop waits for the board: the GUI's latency
 RETRY_S = 0.5  # between attempts to reach a board that is not there (yet)
@@ -48,6 +49,7 @@ class _Search:
     found: str | None = None  # the person's move, in the GUI's notation
     shown: str | None = None  # the GUI's move lit on the board (board notation)
     shown_at: str | None = None  # the position (`_key`) it was lit in
+    shown_after: int = -1  # the count of the board's changes when it was lit
     new_game_for: str | None = None  # the position a new game was asked for, asked once
     keys: list[str] = field(init=False)  # `_key` of each of the GUI's positions
     _moves_to_target: dict[str, str | None] = field(default_factory=dict, init=False)
@@ -116,6 +118,10 @@ class UciBoard:
         self.follower: Follower | None = None
         self._retry_at = 0.0
         self._waiting_logged = False
+        # Every change to the board's games (a move, a takeback, a new game) and every
+        # reconnection puts out the move the board was lighting: it is lit again if it is
+        # still wanted.
+        self._board_changes = 0
 
     # ----- the GUI's side -----
 
@@ -250,10 +256,13 @@ class UciBoard:
             self._retry_at = now + RETRY_S
             try:
                 if self.follower is None:
-                    self.follower = Follower(choose_port(self.port), log=self.log)
+                    self.follower = Follower(
+                        choose_port(self.port), on_change=self._board_changed, log=self.log
+                    )
                 self.follower.connection.open(timeout_s=CONNECT_S)
                 self.follower.connected = True
                 self.follower.sync()
+                self._board_changes += 1  # a board that restarted lights nothing
                 self.log(f"connected to the board on {self.follower.connection.url}")
                 self._waiting_logged = False
             except (HostError, LinkError) as error:
@@ -332,9 +341,13 @@ class UciBoard:
         if wanted is None:
             return False
         wanted = position.uci(position.parse_uci(wanted))  # in the board's notation
-        if search.shown != wanted and self._request("show", uci=wanted):
-            search.shown, search.shown_at = wanted, key
-            self.log(f"carry out {wanted} on the board")
+        if (search.shown, search.shown_after) == (wanted, self._board_changes):
+            return True  # lit, and nothing on the board has put it out since
+        changes = self._board_changes
+        if self._request("show", uci=wanted):
+            if search.shown != wanted:
+                self.log(f"carry out {wanted} on the board")
+            search.shown, search.shown_at, search.shown_after = wanted, key, changes
         return True
 
     def _new_game(self, search: _Search) -> None:
@@ -359,6 +372,9 @@ class UciBoard:
         search.shown = None
         if self._request("new_game", **fields):
             self.log("a new game on the board from the GUI's position: set it up as lit")
+
+    def _board_changed(self, _mirror: GameMirror) -> None:
+        self._board_changes += 1
 
     def close(self) -> None:
         if self.follower is not None:

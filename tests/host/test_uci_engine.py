@@ -460,6 +460,26 @@ def test_ponderhit_answers_at_once_with_the_move_already_made(
     assert answer == "bestmove c7c5"
 
 
+def test_the_lit_move_lights_again_after_the_person_takes_it_back(
+    lines_and_board: tuple[_Lines, RunningBoard],
+) -> None:
+    gui, board = lines_and_board
+    rng = random.Random(8)
+    gui.send("position startpos moves e2e4", "go")
+    wait_for(lambda: board.view is not None and board.view.hint is not None, 10, "e2e4 lit")
+    _carry_out(board, "e2e4", rng)
+    wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board")
+    # Second thoughts: the pawn goes back by hand, which takes the move back on the board.
+    board.live.push([(0, "lift", "e4"), (400, "place", "e2")])
+    wait_for(lambda: board.moves() == [], 10, "the move taken back on the board")
+    wait_for(lambda: board.view is not None and board.view.hint is not None, 5, "e2e4 lit again")
+    _carry_out(board, "e2e4", rng)
+    wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board again")
+    _carry_out(board, "e7e5", rng)
+    answer, _ = gui.expect("bestmove")
+    assert answer == "bestmove e7e5"
+
+
 def test_ucinewgame_then_a_new_game_on_the_board() -> None:
     rng = random.Random(9)
     first = chess.Board()
