@@ -8,7 +8,7 @@
     reedboard-host ports                             serial ports that may be a board
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
     reedboard-host uci                               the board as a UCI engine for a chess GUI
-    reedboard-host lichess --token-file F [--seek 15+10 | --challenge USER]
+    reedboard-host lichess --token-file F [--seek 15+10 | --challenge USER] [--accept [USER]]
                                                      play on Lichess through the Board API
 
 Without --port the first USB serial port found is used. Errors are one line on stderr:

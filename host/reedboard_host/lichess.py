@@ -77,8 +77,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seek", type=_clock, metavar="MIN+INC",
                    help="seek an opponent (rapid or classical, as the Board API allows)")  # fmt: skip
     p.add_argument("--challenge", metavar="USER", help="challenge this player")
-    p.add_argument("--clock", type=_clock, default=(10.0, 5), metavar="MIN+INC",
-                   help="the challenge's clock (default 10+5)")  # fmt: skip
+    p.add_argument("--clock", type=_clock, default=(3.0, 2), metavar="MIN+INC",
+                   help="the challenge's clock (default 3+2)")  # fmt: skip
     p.add_argument("--rated", action="store_true", help="a rated seek or challenge")
     p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
                    help="the seek's or challenge's variant (default standard)")  # fmt: skip
@@ -155,6 +155,13 @@ class _Game:
     @property
     def over(self) -> bool:
         return self.status in OVER
+
+
+def _player_name(player: dict[str, Any]) -> str:
+    # A game against Lichess's own engine names no user, only the engine's level.
+    if "aiLevel" in player:
+        return f"Stockfish level {player['aiLevel']}"
+    return str(player.get("name") or player.get("id") or "?")
 
 
 def initial_position(fen: Any, variant: str) -> Position:
@@ -320,7 +327,8 @@ class LichessBridge:
             info = event["game"]
             self.log(f"game {info.get('gameId') or info.get('id')} finished")
         elif kind == "challenge":
-            self._challenge(event["challenge"])
+            # `compat` (can the Board API play it) sits beside the challenge or in it.
+            self._challenge(event["challenge"], event.get("compat"))
         elif kind == "challengeDeclined":
             c = event["challenge"]
             who = (c.get("destUser") or {}).get("name") or "your opponent"
@@ -342,7 +350,7 @@ class LichessBridge:
             self._stream_for = game_id
             self._start_thread(self._game_stream, game_id)
 
-    def _challenge(self, c: dict[str, Any]) -> None:
+    def _challenge(self, c: dict[str, Any], compat: Any = None) -> None:
         challenger = c.get("challenger") or {}
         if c.get("direction") == "out" or str(challenger.get("id", "")).lower() == self.me:
             return  # our own challenge: its answer comes as a game or a decline
@@ -360,7 +368,7 @@ class LichessBridge:
         elif variant.get("key", "standard") not in PLAYABLE:
             self.log(f"{what}: declined, the board plays standard chess and Chess960")
             self._post_later(f"{base}/decline", {"reason": "variant"})
-        elif (c.get("compat") or {}).get("board") is False:
+        elif (compat or c.get("compat") or {}).get("board") is False:
             self.log(f"{what}: declined, too fast for the Board API")
             self._post_later(f"{base}/decline", {"reason": "tooFast"})
         elif self.game is not None and not self.game.over:
@@ -385,9 +393,15 @@ class LichessBridge:
         elif kind == "chatLine":
             self.log(f"chat {item.get('username')}: {item.get('text')}")
         elif kind == "opponentGone":
-            self.log(
-                "the opponent has left the game" if item.get("gone") else "the opponent is back"
-            )
+            seconds = item.get("claimWinInSeconds")
+            if not item.get("gone"):
+                self.log("the opponent is back")
+            elif seconds:
+                self.log(
+                    f"the opponent has left the game: you may claim the win on Lichess in {seconds} s"
+                )
+            else:
+                self.log("the opponent has left the game")
 
     def _game_full(self, game_id: str, full: dict[str, Any]) -> None:
         game = self.game
@@ -409,7 +423,7 @@ class LichessBridge:
         moves.update(str(full["state"].get("moves", "")).split())
         game = _Game(game_id, white == self.me, moves)
         self.game = game
-        opponent = (full.get("black" if game.we_white else "white") or {}).get("name", "?")
+        opponent = _player_name(full.get("black" if game.we_white else "white") or {})
         clock = full.get("clock") or {}
         pace = (
             f"{clock['initial'] / 60000:g}+{clock['increment'] // 1000}"

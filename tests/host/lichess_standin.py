@@ -76,6 +76,7 @@ class StandIn:
         self.stream_opens: dict[str, int] = {}
         self.auth_headers: set[str] = set()
         # Knobs.
+        self.game_news: list[dict[str, Any]] = []  # chat, opponentGone: for open streams
         self.opponent_script: list[str] = []
         self.refuse_plies: set[int] = set()
         self.answer: Literal["accept", "decline"] = "accept"
@@ -157,6 +158,12 @@ class StandIn:
         with self.changed:
             self.draw_offer["black" if self.me_white else "white"] = True
             self.version += 1
+            self.changed.notify_all()
+
+    def say(self, item: dict[str, Any]) -> None:
+        """A line for the game stream besides the game's state (opponentGone, chatLine)."""
+        with self.changed:
+            self.game_news.append(item)
             self.changed.notify_all()
 
     def decline_draw(self) -> None:
@@ -411,7 +418,7 @@ class StandIn:
 
     def _game_lines(self, sent: dict[str, int]) -> list[str]:
         if "version" not in sent:
-            sent["version"] = self.version
+            sent["version"], sent["news"] = self.version, len(self.game_news)
             first = self.stream_opens["game"] == 1
             chat = {
                 "type": "chatLine",
@@ -421,10 +428,12 @@ class StandIn:
             }
             odd = GARBAGE_GAME if self.garbage and first else []
             return [json.dumps(self._full())] + odd + ([json.dumps(chat)] if first else [])
+        news = [json.dumps(item) for item in self.game_news[sent["news"] :]]
+        sent["news"] = len(self.game_news)
         if sent["version"] == self.version:
-            return []
+            return news
         sent["version"] = self.version
-        return [json.dumps(self._state())]
+        return [*news, json.dumps(self._state())]
 
     # ----- the shapes -----
 

@@ -344,7 +344,11 @@ def test_joining_a_game_in_progress_through_odd_lines(tmp_path: Path) -> None:
         lichess.start_game("going123", me_white=False, moves=moves)
         with bridge_to(lichess, board, tmp_path) as bridge:
             person = Person(board, white=False, rng=random.Random(5))
+            play_until(person, bridge, in_step(lichess, board, 4, start=len(moves)))
+            lichess.say({"type": "opponentGone", "gone": True, "claimWinInSeconds": 8})
+            lichess.say({"type": "opponentGone", "gone": False})
             play_until(person, bridge, in_step(lichess, board, 6, start=len(moves)))
+            wait_until(lambda: bridge.said("the opponent is back"), bridge)
     assert board.app.session is not None
     assert (
         board.app.session.game.start.fen()
@@ -352,6 +356,7 @@ def test_joining_a_game_in_progress_through_odd_lines(tmp_path: Path) -> None:
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
         ).fen()
     )
+    assert "left the game: you may claim the win on Lichess in 8 s" in bridge.stderr
     assert "ignored an odd event message" in bridge.stderr
     assert "ignored an odd game message" in bridge.stderr  # the odd lines were read, and skipped
 
