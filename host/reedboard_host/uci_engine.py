@@ -222,6 +222,8 @@ class UciBoard:
             return
         if search.shown is not None:
             self._request("show", uci=None)  # the lit move is no longer wanted
+            if search.shown[4:] not in ("", "q"):
+                self._request("promotion", piece="q")  # nor the piece chosen for it
         if answer is not None:
             self.send(f"bestmove {answer}")
 
@@ -344,11 +346,19 @@ class UciBoard:
         if (search.shown, search.shown_after) == (wanted, self._board_changes):
             return True  # lit, and nothing on the board has put it out since
         changes = self._board_changes
-        if self._request("show", uci=wanted):
+        if self._light(wanted):
             if search.shown != wanted:
                 self.log(f"carry out {wanted} on the board")
             search.shown, search.shown_at, search.shown_after = wanted, key, changes
         return True
+
+    def _light(self, uci: str) -> bool:
+        """Light `uci` for the person. The person moves a promoting pawn as lit and the
+        board takes a queen unless told otherwise: another piece is chosen on the board."""
+        piece = uci[4:]
+        if piece not in ("", "q") and not self._request("promotion", piece=piece):
+            return False
+        return self._request("show", uci=uci)
 
     def _new_game(self, search: _Search) -> None:
         """A new game on the board from the GUI's position, asked once. A Chess960 game

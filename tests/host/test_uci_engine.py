@@ -271,6 +271,31 @@ def test_a_gui_that_sends_only_the_position_keeps_one_game_on_the_board() -> Non
     assert not person.fixes  # each GUI move was lit, never a set-up asked for
 
 
+def _underpromoting_gui_move(board: chess.Board, rng: random.Random) -> chess.Move:
+    knights = [m for m in board.legal_moves if m.promotion == chess.KNIGHT]
+    return rng.choice(knights or list(board.legal_moves))
+
+
+def test_an_underpromotion_by_the_gui_is_chosen_on_the_board() -> None:
+    # The person carries out what is lit (a pawn to the last rank); the board must record
+    # the knight the GUI chose, not the queen it takes by default.
+    rng = random.Random(3)
+    gui_board = chess.Board("8/P6k/7p/8/8/8/8/K7 b - - 0 1")
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(
+            board.port, gui_board, gui_white=True, plies=4, rng=rng,
+            choose=_underpromoting_gui_move,
+        )  # fmt: skip
+        person = Person(board, rng, white=False)
+        gui.start()
+        person.play(gui.is_alive, timeout_s=30)
+        gui.join(10)
+        _assert_same_game(gui_board, board)
+    assert not gui.errors, gui.errors
+    assert not gui.is_alive()
+    assert "a7a8n" in [m.uci() for m in gui_board.move_stack]
+
+
 def _castlings(board: chess.Board, white: bool) -> list[str]:
     replay = board.root()
     found = []
