@@ -415,8 +415,10 @@ class LichessBridge:
             return
         white = str((full.get("white") or {}).get("id", "")).lower()
         black = str((full.get("black") or {}).get("id", "")).lower()
-        if self.me not in (white, black):
-            self.log(f"game {game_id} is not yours to play")
+        status = str(full["state"].get("status", "started"))
+        if self.me not in (white, black) or status in OVER:
+            self.log(f"game {game_id} is not yours to play" if status not in OVER
+                     else f"game {game_id} is already over: {status}")  # fmt: skip
             self._stream_for = None
             return
         moves = LichessMoves(initial_position(full.get("initialFen"), variant))
@@ -437,7 +439,7 @@ class LichessBridge:
         self._start_board_game(game)
         self._game_state(full["state"])
 
-    def _start_board_game(self, game: _Game) -> None:
+    def _start_board_game(self, game: _Game, *, set_up: bool = True) -> None:
         """A new game on the board at Lichess's position: from the start, with the lights
         guiding a Chess960 set-up, or from the position reached so far (joining a game in
         progress, or going on after a draw on the board that Lichess did not take)."""
@@ -456,7 +458,8 @@ class LichessBridge:
         else:
             variant = "chess960" if position.chess960 else "standard"
             conn.request("new_game", variant=variant, fen=position.fen())
-            self.log("set up the game's position as the lights show")
+            if set_up:
+                self.log("set up the game's position as the lights show")
 
     def _game_state(self, state: dict[str, Any]) -> None:
         game = self.game
@@ -475,7 +478,7 @@ class LichessBridge:
             self.log("your opponent did not take the draw: the game goes on")
             if game.board_draw:
                 game.board_draw = False
-                self._start_board_game(game)
+                self._start_board_game(game, set_up=False)  # the pieces stand there
         if status in OVER and not game.over:
             game.status = status
             self._lichess_ended(game, status, state.get("winner"))
