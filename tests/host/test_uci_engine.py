@@ -2,8 +2,9 @@
 GUI plays random moves for one side; each lights up on a running board, the person (the
 human model) carries it out and answers with a move of their own, which the GUI gets as the
 engine's `bestmove`. Games from another position and Chess960 start with the board set up
-as its lights ask; a lit move carried out otherwise is taken back and lit again; `stop`,
-`go infinite`, `isready` and `ucinewgame` keep the protocol's timing."""
+as its lights ask, a game under way is caught up move by move, a lit move carried out
+otherwise is taken back and lit again, an underpromotion is chosen on the board; `stop`,
+`go infinite`, `go ponder`, `isready` and `ucinewgame` keep the protocol's timing."""
 
 from __future__ import annotations
 
@@ -23,57 +24,7 @@ from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
 from host.board_person import Person, castle_first, wait_for
-from host.running_board import RunningBoard, host_command, next_move
-
-PLIES = 10
-
-
-def _gui(port: str, rng: random.Random, board: chess.Board, errors: list[BaseException]) -> None:
-    try:
-        with chess.engine.SimpleEngine.popen_uci(
-            host_command("uci", "--port", port), timeout=20
-        ) as engine:
-            assert engine.id["name"] == "reedboard"
-            while len(board.move_stack) < PLIES and not board.is_game_over():
-                # No underpromotion: the person on the board promotes to a queen.
-                legal = [m for m in board.legal_moves if m.promotion in (None, chess.QUEEN)]
-                board.push(rng.choice(legal))
-                if board.is_game_over():
-                    break
-                result = engine.play(board, chess.engine.Limit(time=15))
-                assert result.move is not None
-                board.push(result.move)
-    except BaseException as error:  # handed to the test's thread, which asserts on it
-        errors.append(error)
-
-
-def test_a_gui_plays_the_person_at_the_board() -> None:
-    rng = random.Random(8)
-    gui_board = chess.Board()
-    errors: list[BaseException] = []
-    with RunningBoard(speed=20) as board:
-        gui = threading.Thread(target=_gui, args=(board.port, rng, gui_board, errors))
-        gui.start()
-        acted_on: str | None = None
-        deadline = time.monotonic() + 60
-        while gui.is_alive() and time.monotonic() < deadline:
-            with board.changed:
-                board.changed.wait(0.2)  # until the board shows something new
-            view = board.quiet_view()
-            if view is None or view.result is not None:
-                continue
-            if view.fen == acted_on or (view.turn_white and view.hint is None):
-                continue  # the GUI's move is not lit yet
-            position = Position.from_fen(view.fen)
-            move = next_move(position, view.hint if view.turn_white else None, rng)
-            board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
-            acted_on = view.fen
-        gui.join(30)
-        played = board.moves()
-    assert not errors, errors
-    assert not gui.is_alive()
-    assert len(gui_board.move_stack) >= PLIES or gui_board.is_game_over()
-    assert [m.uci() for m in gui_board.move_stack] == played
+from host.running_board import RunningBoard, host_command
 
 
 def test_odd_input_is_ignored_and_quit_ends_it() -> None:
@@ -110,8 +61,7 @@ GuiChooser = Callable[[chess.Board, random.Random], chess.Move]
 
 
 def _random_gui_move(board: chess.Board, rng: random.Random) -> chess.Move:
-    # No underpromotion: the person on the board promotes to a queen.
-    return rng.choice([m for m in board.legal_moves if m.promotion in (None, chess.QUEEN)])
+    return rng.choice(list(board.legal_moves))
 
 
 def _castling_gui_move(board: chess.Board, rng: random.Random) -> chess.Move:
@@ -195,6 +145,23 @@ def _assert_same_game(gui: chess.Board, board: RunningBoard) -> None:
         replayed.push_uci(uci)
     assert replayed.board_fen() == gui.board_fen()
     assert replayed.turn == gui.turn
+
+
+def test_a_gui_plays_the_person_at_the_board() -> None:
+    rng = random.Random(8)
+    gui_board = chess.Board()
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(board.port, gui_board, gui_white=True, plies=10, rng=rng)
+        person = Person(board, rng, white=False)
+        gui.start()
+        person.play(gui.is_alive, timeout_s=60)
+        gui.join(30)
+        played = board.moves()
+    assert not gui.errors, gui.errors
+    assert not gui.is_alive()
+    assert len(gui_board.move_stack) >= 10 or gui_board.is_game_over()
+    assert [m.uci() for m in gui_board.move_stack] == played
+    assert not person.fixes  # one game throughout: nothing to set up
 
 
 MIDDLEGAME = "r1bq1rk1/pppnbppp/4pn2/3p2B1/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 3 7"
