@@ -50,7 +50,8 @@ class _Search:
     shown: str | None = None  # the GUI's move lit on the board (board notation)
     shown_at: str | None = None  # the position (`_key`) it was lit in
     shown_after: int = -1  # the count of the board's changes when it was lit
-    new_game_for: str | None = None  # the position a new game was asked for, asked once
+    new_game_for: str | None = None  # the position a new game was last asked for
+    new_game_after: int = -1  # the count of the board's changes after that request
     keys: list[str] = field(init=False)  # `_key` of each of the GUI's positions
     _moves_to_target: dict[str, str | None] = field(default_factory=dict, init=False)
 
@@ -361,7 +362,7 @@ class UciBoard:
         return self._request("show", uci=uci)
 
     def _new_game(self, search: _Search) -> None:
-        """A new game on the board from the GUI's position, asked once. A Chess960 game
+        """A new game on the board from the GUI's position. A Chess960 game
         from a start position begins with the board's guided setup of that start (a
         sensor cannot tell a knight from a bishop on the back rank); the GUI's moves are
         then lit one by one."""
@@ -376,12 +377,15 @@ class UciBoard:
             key = search.keys[-1]
             if gui.chess960 or key != _key(Position.standard()):
                 fields["fen"] = gui.position.fen(shredder=gui.chess960)
-        if search.new_game_for == key:
-            return
-        search.new_game_for = key
+        if (search.new_game_for, search.new_game_after) == (key, self._board_changes):
+            return  # asked, and the board has done nothing else since: it is being set up
         search.shown = None
         if self._request("new_game", **fields):
             self.log("a new game on the board from the GUI's position: set it up as lit")
+        # Counted after the request, which brought the new game itself. Asked again only
+        # if the board goes elsewhere after it (pieces put back to the start, say, start a
+        # game of the board's own).
+        search.new_game_for, search.new_game_after = key, self._board_changes
 
     def _board_changed(self, _mirror: GameMirror) -> None:
         self._board_changes += 1

@@ -135,6 +135,12 @@ def _board_game(board: RunningBoard) -> Game:
     return session.game
 
 
+def _new_games(board: RunningBoard) -> list[str]:
+    """The start positions of the games the board has begun (its `new_game` effects)."""
+    with board.changed:
+        return [e["fen"] for e in board.effects if e.get("event") == "new_game"]
+
+
 def _assert_same_game(gui: chess.Board, board: RunningBoard) -> None:
     """The board's game is the end of the GUI's: from the same position, the same moves."""
     start = _board_game(board).start
@@ -197,6 +203,28 @@ def test_the_gui_starts_from_another_position(fen: str, person_white: bool) -> N
     assert not gui.is_alive()
     assert len(gui_board.move_stack) >= 6 or gui_board.is_game_over()
     assert person.fixes  # the position was set up as the lights asked
+
+
+def test_a_new_game_is_asked_again_when_the_board_starts_its_own_meanwhile() -> None:
+    rng = random.Random(10)
+    gui_board = chess.Board(MIDDLEGAME)
+    wanted = Position.from_fen(MIDDLEGAME).fen()
+    with RunningBoard(speed=20) as board:
+        gui = _Gui(board.port, gui_board, gui_white=False, plies=4, rng=rng)
+        gui.start()
+        wait_for(lambda: _board_game(board).start.fen() == wanted, 10, "the GUI's new game")
+        # Before setting it up, the person touches a pawn of the start position still on
+        # the board: the pieces stand as at the start, and the board starts a game of its
+        # own from there.
+        board.live.push([(0, "lift", "a2"), (300, "place", "a2")])
+        wait_for(lambda: chess.STARTING_FEN in _new_games(board), 10, "its own game")
+        person = Person(board, rng, white=True)
+        person.play(gui.is_alive, timeout_s=30)
+        gui.join(10)
+        assert _new_games(board) == [wanted, chess.STARTING_FEN, wanted]  # asked again
+        _assert_same_game(gui_board, board)
+    assert not gui.errors, gui.errors
+    assert not gui.is_alive()
 
 
 def test_a_game_under_way_in_the_gui_is_lit_move_by_move() -> None:
