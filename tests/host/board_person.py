@@ -44,7 +44,9 @@ class Person:
     white: bool  # the side they play; the other side's moves are lit for them
     choose: Chooser = random_move
     wrong: int = 0  # how many lit moves they carry out otherwise (another legal move)
-    lit_first: int = 0  # lit moves to carry out before their own (a game to catch up on)
+    # Whether the other side (a GUI) waits for their move in this position (a FEN): they
+    # play only then, as a person who looks at the GUI would. None: whenever it is their turn.
+    waits_for: Callable[[str], bool] | None = None
     plies: int = 0  # moves made on the board: their own and the lit ones
     mistakes: list[str] = field(default_factory=list)  # the lit moves they did otherwise
     fixes: int = 0  # times they put the board right as its lights asked
@@ -82,11 +84,12 @@ class Person:
         position = Position.from_fen(view.fen, chess960=self._chess960())
         legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
         if view.hint is None:
-            if view.turn_white != self.white or self.lit_first:
+            if view.turn_white != self.white:
                 return  # the move to carry out is not lit yet
+            if self.waits_for is not None and not self.waits_for(view.fen):
+                return  # the other side has not asked for a move here (yet)
             move = self.choose(position, legal, self.rng)
         else:
-            self.lit_first = max(0, self.lit_first - 1)
             move = next(m for m in legal if (m.from_square, m.to_square) == view.hint)
             if self.wrong and len(legal) > 1:
                 self.wrong -= 1

@@ -73,6 +73,12 @@ def _castling_gui_move(board: chess.Board, rng: random.Random) -> chess.Move:
     return rng.choice(developing or list(board.legal_moves))
 
 
+def _position_key(fen: str) -> str:
+    # Placement and side to move: python-chess and the board may write the other fields
+    # differently (castling rights in Chess960, an en passant square no pawn can use).
+    return " ".join(fen.split()[:2])
+
+
 class _Gui(threading.Thread):
     """The chess GUI in a thread: it plays `board`'s side `gui_white` with `choose` and
     asks the engine (the board) for the other side's moves, at least `plies` moves in all,
@@ -98,6 +104,11 @@ class _Gui(threading.Thread):
         self.fen_only = fen_only  # `position fen` alone, without the game's moves
         self.games_done = 0
         self.errors: list[BaseException] = []
+        self._asking: str | None = None  # the position the GUI waits on the engine in
+
+    def waits_for(self, fen: str) -> bool:
+        """Whether the GUI waits for the engine's move in `fen`'s position."""
+        return self._asking is not None and self._asking == _position_key(fen)
 
     def run(self) -> None:
         try:
@@ -124,7 +135,11 @@ class _Gui(threading.Thread):
                 continue
             # A new `game` value makes python-chess send `ucinewgame` first.
             asked = chess.Board(board.fen()) if self.fen_only else board
-            result = engine.play(asked, chess.engine.Limit(time=15), game=game)
+            self._asking = _position_key(board.fen())
+            try:
+                result = engine.play(asked, chess.engine.Limit(time=15), game=game)
+            finally:
+                self._asking = None
             assert result.move, "the engine gave no move"
             board.push(result.move)
 
@@ -158,7 +173,7 @@ def test_a_gui_plays_the_person_at_the_board() -> None:
     gui_board = chess.Board()
     with RunningBoard(speed=20) as board:
         gui = _Gui(board.port, gui_board, gui_white=True, plies=10, rng=rng)
-        person = Person(board, rng, white=False)
+        person = Person(board, rng, white=False, waits_for=gui.waits_for)
         gui.start()
         person.play(gui.is_alive, timeout_s=60)
         gui.join(30)
@@ -189,7 +204,7 @@ def test_the_gui_starts_from_another_position(fen: str, person_white: bool) -> N
     gui_board = chess.Board(fen)
     with RunningBoard(speed=20) as board:
         gui = _Gui(board.port, gui_board, gui_white=not person_white, plies=6, rng=rng)
-        person = Person(board, rng, white=person_white)
+        person = Person(board, rng, white=person_white, waits_for=gui.waits_for)
         gui.start()
         person.play(gui.is_alive, timeout_s=40)
         gui.join(10)
@@ -218,7 +233,7 @@ def test_a_new_game_is_asked_again_when_the_board_starts_its_own_meanwhile() -> 
         # own from there.
         board.live.push([(0, "lift", "a2"), (300, "place", "a2")])
         wait_for(lambda: chess.STARTING_FEN in _new_games(board), 10, "its own game")
-        person = Person(board, rng, white=True)
+        person = Person(board, rng, white=True, waits_for=gui.waits_for)
         person.play(gui.is_alive, timeout_s=30)
         gui.join(10)
         assert _new_games(board) == [wanted, chess.STARTING_FEN, wanted]  # asked again
@@ -236,9 +251,9 @@ def test_a_game_under_way_in_the_gui_is_lit_move_by_move() -> None:
         gui_board.push_san(san)
     with RunningBoard(speed=20) as board:
         gui = _Gui(board.port, gui_board, gui_white=True, plies=4, rng=rng)
-        # They know the game is under way: they wait for its moves to light up, their
-        # own side's as well.
-        person = Person(board, rng, white=False, lit_first=len(gui_board.move_stack))
+        # They play their own move only where the GUI asks for it: until then, the game's
+        # moves light up for them to carry out, their own side's as well.
+        person = Person(board, rng, white=False, waits_for=gui.waits_for)
         gui.start()
         person.play(gui.is_alive, timeout_s=40)
         gui.join(10)
@@ -255,7 +270,7 @@ def test_a_gui_that_sends_only_the_position_keeps_one_game_on_the_board() -> Non
     gui_board = chess.Board()
     with RunningBoard(speed=20) as board:
         gui = _Gui(board.port, gui_board, gui_white=True, plies=8, rng=rng, fen_only=True)
-        person = Person(board, rng, white=False)
+        person = Person(board, rng, white=False, waits_for=gui.waits_for)
         gui.start()
         person.play(gui.is_alive, timeout_s=40)
         gui.join(10)
@@ -281,7 +296,7 @@ def test_an_underpromotion_by_the_gui_is_chosen_on_the_board() -> None:
             board.port, gui_board, gui_white=True, plies=4, rng=rng,
             choose=_underpromoting_gui_move,
         )  # fmt: skip
-        person = Person(board, rng, white=False)
+        person = Person(board, rng, white=False, waits_for=gui.waits_for)
         gui.start()
         person.play(gui.is_alive, timeout_s=30)
         gui.join(10)
@@ -316,7 +331,9 @@ def test_chess960_with_castling_as_king_takes_rook(number: int, person_white: bo
             board.port, gui_board, gui_white=not person_white, plies=6, rng=rng,
             choose=_castling_gui_move,
         )  # fmt: skip
-        person = Person(board, rng, white=person_white, choose=castle_first)
+        person = Person(
+            board, rng, white=person_white, choose=castle_first, waits_for=gui.waits_for
+        )
         gui.start()
         person.play(gui.is_alive, timeout_s=40)
         gui.join(10)
@@ -338,7 +355,7 @@ def test_a_move_carried_out_otherwise_is_taken_back_and_shown_again(
     gui_board = chess.Board()
     with RunningBoard(speed=20) as board:
         gui = _Gui(board.port, gui_board, gui_white=True, plies=6, rng=rng)
-        person = Person(board, rng, white=False, wrong=1)
+        person = Person(board, rng, white=False, wrong=1, waits_for=gui.waits_for)
         gui.start()
         person.play(gui.is_alive, timeout_s=40)
         gui.join(10)
@@ -505,7 +522,7 @@ def test_ucinewgame_then_a_new_game_on_the_board() -> None:
     first = chess.Board()
     with RunningBoard(speed=20) as board:
         gui = _Gui(board.port, first, gui_white=True, plies=4, rng=rng, games=2)
-        person = Person(board, rng, white=False)
+        person = Person(board, rng, white=False, waits_for=gui.waits_for)
         gui.start()
         person.play(lambda: gui.is_alive() and gui.games_done == 0, timeout_s=30)
         # The second game: the person plays White, the engine moves first from the start.
