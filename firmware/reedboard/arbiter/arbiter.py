@@ -174,7 +174,7 @@ class Arbiter:
         if self._breaching is not None:
             self._report_violation(self._breaching, now_ms, effects)
             return effects
-        if self._unexplained():
+        if self._unexplained() or self._outdated_mismatch():
             self._report_mismatch(now_ms, effects)
         return effects
 
@@ -650,13 +650,25 @@ class Arbiter:
                 self.violation is None
                 or (self.violation.rule, self.violation.square) != (breach.rule, breach.square)
             )
-        if not self._unexplained():
+        if not self._unexplained() and not self._outdated_mismatch():
             return False
         expected = self.table.occupancy
         state = (expected & ~self.sensors, self.sensors & ~expected)
         if self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == state:
             return False
         return self.violation is None or self._king_after_rook_first(state[0]) is None
+
+    def _outdated_mismatch(self) -> bool:
+        """A mismatch is shown, and the board has since gone wrong in a way it does not
+        show: a square emptied or filled that is not lit. That state may look like the
+        start of a move (a piece put on a square a move could reach), but with pieces
+        still out of place it is none: the lights must show what is wrong now. (Part of
+        the shown mismatch put right is not outdated: the lights guide on from there.)"""
+        if self.mismatch is None or self._complete is not None:
+            return False
+        expected = self.table.occupancy
+        missing, extra = expected & ~self.sensors, self.sensors & ~expected
+        return bool(missing & ~self.mismatch.missing or extra & ~self.mismatch.extra)
 
     def _unexplained(self) -> bool:
         """The board is in no state that the game explains: not the position, not a move,
