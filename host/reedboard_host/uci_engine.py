@@ -4,8 +4,9 @@ engine; the engine's "search" is the person at the board.
 On `go` the board is brought to the GUI's position. When the board's position is one the
 GUI's game went through (most often the one before the GUI's last move) or one move from
 the GUI's, the GUI's next move lights up (`show`) for the person to carry out, one after
-the other; a lit move carried out otherwise is taken back (the person is told, and the
-LEDs show where the pieces go back) and lit again. When the board's game is elsewhere (a
+the other; a move that leaves the GUI's game (the lit move carried out otherwise, a move
+made for the GUI before it moved) is taken back (the person is told, and the LEDs show
+where the pieces go back) and the GUI's lit again. When the board's game is elsewhere (a
 new game, another position), the board starts a new game from the GUI's position and its
 LEDs guide the set-up; a Chess960 game from a start position begins with the board's
 guided setup of that start, the GUI's moves then lit as above. The person's own move from
@@ -48,7 +49,6 @@ class _Search:
     infinite: bool  # `go infinite` / `go ponder`: the answer waits for `stop`
     found: str | None = None  # the person's move, in the GUI's notation
     shown: str | None = None  # the GUI's move lit on the board (board notation)
-    shown_at: str | None = None  # the position (`_key`) it was lit in
     shown_after: int = -1  # the count of the board's changes when it was lit
     new_game_for: str | None = None  # the position a new game was last asked for
     new_game_after: int = -1  # the count of the board's changes after that request
@@ -319,28 +319,22 @@ class UciBoard:
 
     def _catch_up(self, search: _Search, board: Game) -> bool:
         """The board's game is behind the GUI's (its position is one the GUI's game went
-        through, or one move from the GUI's): light the GUI's next move, or, when the lit
-        move was carried out otherwise, take that back. False when the board's game is
-        elsewhere."""
-        if (
-            search.shown is not None
-            and len(board)
-            and _key(board.positions[-2]) == search.shown_at
-            and board.positions[-2].uci(board.moves[-1]) != search.shown
-        ):
-            played = board.positions[-2].uci(board.moves[-1])
-            self.log(f"{played} is not {search.shown}: take it back")
-            if self._request("takeback"):
-                search.shown = None
-            return True
+        through, or one move from the GUI's): light the GUI's next move, or, when the
+        board's last move left the GUI's game, take that back. False when the board's
+        game is elsewhere."""
         position = board.position
-        key = _key(position)
-        at = search.ply_of(key)
-        if at is not None:
-            gui = search.gui
-            wanted: str | None = gui.positions[at].uci(gui.moves[at])
-        else:
-            wanted = search.move_to_target(position)
+        if len(board) and search.ply_of(_key(position)) is None:
+            before = board.positions[-2]
+            wanted = self._wanted_from(search, before)
+            if wanted is not None:
+                # The board's last move left the GUI's game: the lit move carried out
+                # otherwise, or a move made for the GUI before it moved.
+                played = before.uci(board.moves[-1])
+                self.log(f"{played} is not {before.uci(before.parse_uci(wanted))}: take it back")
+                if self._request("takeback"):
+                    search.shown = None
+                return True
+        wanted = self._wanted_from(search, position)
         if wanted is None:
             return False
         wanted = position.uci(position.parse_uci(wanted))  # in the board's notation
@@ -350,8 +344,18 @@ class UciBoard:
         if self._light(wanted):
             if search.shown != wanted:
                 self.log(f"carry out {wanted} on the board")
-            search.shown, search.shown_at, search.shown_after = wanted, key, changes
+            search.shown, search.shown_after = wanted, changes
         return True
+
+    @staticmethod
+    def _wanted_from(search: _Search, position: Position) -> str | None:
+        """The GUI's move from `position` (GUI notation), if the GUI's game went through
+        it or is one move from it."""
+        at = search.ply_of(_key(position))
+        if at is not None:
+            gui = search.gui
+            return gui.positions[at].uci(gui.moves[at])
+        return search.move_to_target(position)
 
     def _light(self, uci: str) -> bool:
         """Light `uci` for the person. The person moves a promoting pawn as lit and the

@@ -517,6 +517,30 @@ def test_the_lit_move_lights_again_after_the_person_takes_it_back(
     assert answer == "bestmove e7e5"
 
 
+def test_a_move_made_for_the_gui_before_it_moves_is_taken_back(
+    lines_and_board: tuple[_Lines, RunningBoard],
+) -> None:
+    # The person plays White's first move before the GUI has made it, and the GUI then
+    # plays another: the board's move is taken back (no new game), the GUI's lights up.
+    gui, board = lines_and_board
+    rng = random.Random(12)
+    _carry_out(board, "e2e4", rng)
+    wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board")
+    gui.send("position startpos moves d2d4", "go")
+    answer: list[str] = []
+    threading.Thread(target=lambda: answer.append(gui.expect("bestmove", 30)[0])).start()
+    after_d4 = chess.Board()
+    after_d4.push_uci("d2d4")
+    asked = _position_key(after_d4.fen())
+    person = Person(board, rng, white=False, waits_for=lambda fen: _position_key(fen) == asked)
+    person.play(lambda: not answer, timeout_s=30)
+    gui.heard("e2e4 is not d2d4: take it back")
+    assert person.fixes  # the pawn went back to e2 as the lights showed
+    played = board.moves()
+    assert played[0] == "d2d4" and answer == [f"bestmove {played[1]}"]
+    assert _new_games(board) == []
+
+
 def test_ucinewgame_then_a_new_game_on_the_board() -> None:
     rng = random.Random(9)
     first = chess.Board()
