@@ -30,13 +30,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from reedboard.errors import LinkError, ReedboardError
-from reedboard.rules.chess960 import chess960_number
-from reedboard.rules.game import Game
+from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
 
 from reedboard_host.connection import HostError, choose_port
 from reedboard_host.follow import Follower
 from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError, read_token
+from reedboard_host.lichess_game import (
+    PLAYABLE,
+    LichessMoves,
+    challenge_form,
+    initial_position,
+    parse_clock,
+    player_name,
+    seek_form,
+)
 from reedboard_host.mirror import MirroredGame
 
 POLL_S = 0.05
@@ -48,36 +56,19 @@ OVER = {"aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime"
 ON_THE_BOARD = {"mate", "stalemate"}
 NO_RESULT = {"aborted", "noStart"}
 COMMANDS = ("resign", "draw", "no", "abort")
-# What the board can play: Chess960 and games from a position use the board's Chess960
-# rules (Lichess plays games from a position as Chess960 too).
-PLAYABLE = ("standard", "chess960", "fromPosition")
-# A challenge's initial time in seconds: these few, or whole minutes up to three hours.
-SHORT_LIMITS = (0, 15, 30, 45, 60, 90)
 
 
 def _quote(text: str) -> str:
     return urllib.parse.quote(text, safe="")
 
 
-def _clock(text: str) -> tuple[float, int]:
-    """`15+10` -> (15 minutes, 10 seconds increment)."""
-    minutes, _, increment = text.partition("+")
-    try:
-        result = float(minutes), int(increment or 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not MINUTES+INCREMENT") from None
-    if not 0 <= result[0] <= 180 or not 0 <= result[1] <= 180 or result == (0, 0):
-        raise argparse.ArgumentTypeError(f"{text!r} is not MINUTES+INCREMENT")
-    return result
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--token-file", metavar="F", help="the API token (else LICHESS_TOKEN)")
     p.add_argument("--server", default=DEFAULT_SERVER, metavar="URL", help="the Lichess server")
-    p.add_argument("--seek", type=_clock, metavar="MIN+INC",
+    p.add_argument("--seek", type=parse_clock, metavar="MIN+INC",
                    help="seek an opponent (rapid or classical, as the Board API allows)")  # fmt: skip
     p.add_argument("--challenge", metavar="USER", help="challenge this player")
-    p.add_argument("--clock", type=_clock, default=(3.0, 2), metavar="MIN+INC",
+    p.add_argument("--clock", type=parse_clock, default=(3.0, 2), metavar="MIN+INC",
                    help="the challenge's clock (default 3+2)")  # fmt: skip
     p.add_argument("--rated", action="store_true", help="a rated seek or challenge")
     p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
@@ -85,55 +76,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--accept", action="append", nargs="?", const="", metavar="USER",
                    help="accept challenges the board can play (from USER only; repeat for "
                         "more players) and decline those of other variants")  # fmt: skip
-
-
-def challenge_form(clock: tuple[float, int], rated: bool, variant: str) -> dict[str, Any]:
-    """The form of a challenge (Lichess's `challengeCreate`), kept alive until answered."""
-    limit = round(clock[0] * 60)
-    if (limit not in SHORT_LIMITS and (limit % 60 or limit > 10800)) or clock[1] > 60:
-        raise HostError(
-            "a challenge's clock is 0, 0.25, 0.5, 0.75, 1, 1.5 or whole minutes up to 180, "
-            "plus 0 to 60 seconds a move"
-        )
-    form: dict[str, Any] = {"rated": str(rated).lower(), "clock.limit": limit,
-                            "clock.increment": clock[1], "keepAliveStream": "true"}  # fmt: skip
-    if variant != "standard":
-        form["variant"] = variant
-    return form
-
-
-def seek_form(clock: tuple[float, int], rated: bool, variant: str) -> dict[str, Any]:
-    """The form of a real-time seek (Lichess's `apiBoardSeek`)."""
-    form: dict[str, Any] = {"rated": str(rated).lower(), "time": f"{clock[0]:g}",
-                            "increment": clock[1]}  # fmt: skip
-    if variant != "standard":
-        form["variant"] = variant
-    return form
-
-
-class LichessMoves:
-    """Lichess's moves of one game, read in either castling notation and kept in the
-    board's (`Position.uci`)."""
-
-    def __init__(self, initial: Position) -> None:
-        self.initial = initial
-        self.raw: list[str] = []
-        self.ucis: list[str] = []
-        self.game = Game(initial)
-
-    def update(self, raw: list[str]) -> None:
-        """Take in Lichess's moves; a list that is no longer, nor a move of, the game so
-        far raises `ValueError` and changes nothing."""
-        if raw[: len(self.raw)] == self.raw:
-            game, ucis, known = self.game.copy(), list(self.ucis), len(self.raw)
-        else:  # a takeback on Lichess: read the game again from its start
-            game, ucis, known = Game(self.initial), [], 0
-        for text in raw[known:]:
-            before = game.position
-            move = before.parse_uci(text)
-            game.push(move)
-            ucis.append(before.uci(move))
-        self.game, self.ucis, self.raw = game, ucis, list(raw)
 
 
 @dataclass
@@ -155,31 +97,6 @@ class _Game:
     @property
     def over(self) -> bool:
         return self.status in OVER
-
-
-def _player_name(player: dict[str, Any]) -> str:
-    # A game against Lichess's own engine names no user, only the engine's level.
-    if "aiLevel" in player:
-        return f"Stockfish level {player['aiLevel']}"
-    return str(player.get("name") or player.get("id") or "?")
-
-
-def initial_position(fen: Any, variant: str) -> Position:
-    if not fen or fen == "startpos":
-        return Position.standard()
-    return Position.from_fen(str(fen), chess960=variant == "chess960")
-
-
-def start_number(position: Position) -> int | None:
-    """The Chess960 number of a start position, for the board's guided set-up; None for
-    any other position."""
-    rank = [t for sq in range(8) if (t := position.piece_type_at(sq)) is not None]
-    try:
-        number = chess960_number(rank)
-    except ReedboardError:
-        return None
-    start = Position.chess960_start(number)
-    return number if start.fen(shredder=True) == position.fen(shredder=True) else None
 
 
 class LichessBridge:
@@ -425,7 +342,7 @@ class LichessBridge:
         moves.update(str(full["state"].get("moves", "")).split())
         game = _Game(game_id, white == self.me, moves)
         self.game = game
-        opponent = _player_name(full.get("black" if game.we_white else "white") or {})
+        opponent = player_name(full.get("black" if game.we_white else "white") or {})
         clock = full.get("clock") or {}
         pace = (
             f"{clock['initial'] / 60000:g}+{clock['increment'] // 1000}"
@@ -448,7 +365,7 @@ class LichessBridge:
         game.board, game.shown, game.posted, game.board_ended = None, None, 0, False
         game.new_games_asked = self._new_games
         position = moves.game.position
-        number = start_number(position) if not moves.ucis else None
+        number = start_number_of(position) if not moves.ucis else None
         conn = self.follower.connection
         if not moves.ucis and position.fen() == Position.standard().fen():
             conn.request("new_game", variant="standard")

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from reedboard import __version__
-from reedboard.errors import InvalidChess960Error, LinkError, ReedboardError
-from reedboard.rules.chess960 import chess960_number
+from reedboard.errors import LinkError, ReedboardError
+from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
@@ -87,19 +87,6 @@ def _key(position: Position) -> str:
     # Placement, side to move, castling and en passant: the move counters do not decide
     # which moves follow, and a GUI may count them differently from the board.
     return " ".join(position.fen().split()[:4])
-
-
-def _chess960_number(position: Position) -> int | None:
-    """The Chess960 start position number of `position`, or None when it is none."""
-    rank = [position.piece_type_at(square) for square in range(8)]
-    if None in rank:
-        return None
-    try:
-        number = chess960_number([kind for kind in rank if kind is not None])
-    except InvalidChess960Error:
-        return None
-    start = Position.chess960_start(number)
-    return number if _key(start) == _key(position) else None
 
 
 class UciBoard:
@@ -371,7 +358,7 @@ class UciBoard:
         sensor cannot tell a knight from a bishop on the back rank); the GUI's moves are
         then lit one by one."""
         gui = search.gui
-        number = _chess960_number(gui.start) if gui.chess960 else None
+        number = start_number_of(gui.start) if gui.chess960 else None
         fields: dict[str, Any]
         if number is not None:
             fields = {"variant": "chess960", "number": number}

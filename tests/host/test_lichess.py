@@ -16,14 +16,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-from reedboard.errors import InvalidInputError
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, square_name, squares_of
 from reedboard.sim.human import human_script
-from reedboard_host.lichess import LichessMoves, challenge_form, start_number
 
 from host.lichess_standin import OPPONENT, StandIn
 from host.running_board import RunningBoard, host_command
@@ -404,34 +401,3 @@ def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) ->
     assert result.returncode == 1
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "whole minutes" in result.stderr
-
-
-def test_lichess_moves_are_read_in_either_castling_notation() -> None:
-    moves = LichessMoves(Position.standard())
-    opening = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
-    moves.update([*opening, "e1h1"])
-    assert moves.ucis[-1] == "e1g1"  # the board's notation in standard chess
-    moves.update([*opening, "e1h1", "f8c5"])
-    assert len(moves.ucis) == 8
-    # Nonsense changes nothing; a shorter game (a takeback on Lichess) is read again.
-    for bad in ([*opening, "e1h1", "f8c5", "zz99"], ["e2e5"]):
-        with pytest.raises(InvalidInputError):
-            moves.update(bad)
-        assert len(moves.ucis) == 8
-    moves.update(opening[:2])
-    assert moves.ucis == opening[:2]
-
-    chess960 = LichessMoves(Position.from_fen(CHESS960_FEN, chess960=True))
-    chess960.update(["f1g3", "f8g6", "g1h1"])
-    assert chess960.ucis[-1] == "g1h1"  # king takes rook, as the board writes Chess960
-
-
-def test_start_numbers_and_challenge_forms() -> None:
-    assert start_number(Position.from_fen(CHESS960_FEN, chess960=True)) is not None
-    assert start_number(Position.standard()) == 518
-    assert start_number(Position.from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")) is None
-    assert challenge_form((0.25, 0), False, "standard")["clock.limit"] == 15
-    assert challenge_form((180, 60), True, "chess960") == {
-        "rated": "true", "clock.limit": 10800, "clock.increment": 60,
-        "keepAliveStream": "true", "variant": "chess960",
-    }  # fmt: skip

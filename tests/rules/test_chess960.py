@@ -7,7 +7,7 @@ import random
 import chess
 import pytest
 from reedboard.rules import BISHOP, KING, KNIGHT, QUEEN, ROOK, Position, back_rank, chess960_number
-from reedboard.rules.chess960 import chess960_fen, random_chess960_number
+from reedboard.rules.chess960 import chess960_fen, random_chess960_number, start_number_of
 from reedboard.rules.pieces import PIECE_SYMBOLS
 
 
@@ -67,3 +67,30 @@ def test_random_number_is_in_range_and_reproducible() -> None:
     assert all(0 <= n <= 959 for n in numbers)
     assert len(set(numbers)) > 100
     assert numbers == [random_chess960_number(random.Random(seed)) for seed in range(200)]
+
+
+def test_the_start_number_of_a_position() -> None:
+    for number in (0, 518, 959):
+        assert start_number_of(Position.chess960_start(number)) == number
+    start = Position.chess960_start(7)
+    assert start_number_of(start.play(start.parse_uci("e2e4"))) is None
+    # The standard start read as a standard game, its counters other than the start's.
+    assert (
+        start_number_of(
+            Position.from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 9")
+        )
+        == 518
+    )
+    assert (
+        start_number_of(
+            Position.from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+        )
+        is None
+    )
+    assert (
+        start_number_of(
+            Position.from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1")
+        )
+        is None
+    )
+    assert start_number_of(Position.from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")) is None

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from reedboard.errors import InvalidChess960Error
 from reedboard.rules.pieces import BISHOP, KING, KNIGHT, PIECE_SYMBOLS, QUEEN, ROOK, PieceType
+
+if TYPE_CHECKING:
+    from reedboard.rules.position import Position
 
 # Where the two knights stand among the five squares left after bishops and queen.
 _KNIGHT_PLACES = ((0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
@@ -56,3 +60,16 @@ def chess960_fen(number: int) -> str:
 
 def random_chess960_number(rng: random.Random) -> int:
     return rng.randrange(960)
+
+
+def start_number_of(position: Position) -> int | None:
+    """The number of the Chess960 start position that `position` is, or None when it is
+    none. The move counters do not count: a GUI or a server may number them otherwise."""
+    rank = [kind for sq in range(8) if (kind := position.piece_type_at(sq)) is not None]
+    try:
+        number = chess960_number(rank)
+    except InvalidChess960Error:
+        return None
+    start = type(position).chess960_start(number)
+    same = start.fen(shredder=True).split()[:4] == position.fen(shredder=True).split()[:4]
+    return number if same else None

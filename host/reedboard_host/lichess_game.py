@@ -1,0 +1,93 @@
+"""The Lichess side of a game, as values: the clock on the command line, the forms of a
+seek and a challenge, Lichess's moves read into the board's notation, where a game starts
+and who plays it. Pure: no network, no board."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from reedboard.rules.game import Game
+from reedboard.rules.position import Position
+
+from reedboard_host.connection import HostError
+
+# What the board can play: Chess960 and games from a position use the board's Chess960
+# rules (Lichess plays games from a position as Chess960 too).
+PLAYABLE = ("standard", "chess960", "fromPosition")
+# A challenge's initial time in seconds: these few, or whole minutes up to three hours.
+SHORT_LIMITS = (0, 15, 30, 45, 60, 90)
+
+
+def parse_clock(text: str) -> tuple[float, int]:
+    """`15+10` -> (15 minutes, 10 seconds increment)."""
+    minutes, _, increment = text.partition("+")
+    try:
+        result = float(minutes), int(increment or 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not MINUTES+INCREMENT") from None
+    if not 0 <= result[0] <= 180 or not 0 <= result[1] <= 180 or result == (0, 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not MINUTES+INCREMENT")
+    return result
+
+
+def challenge_form(clock: tuple[float, int], rated: bool, variant: str) -> dict[str, Any]:
+    """The form of a challenge (Lichess's `challengeCreate`), kept alive until answered."""
+    limit = round(clock[0] * 60)
+    if (limit not in SHORT_LIMITS and (limit % 60 or limit > 10800)) or clock[1] > 60:
+        raise HostError(
+            "a challenge's clock is 0, 0.25, 0.5, 0.75, 1, 1.5 or whole minutes up to 180, "
+            "plus 0 to 60 seconds a move"
+        )
+    form: dict[str, Any] = {"rated": str(rated).lower(), "clock.limit": limit,
+                            "clock.increment": clock[1], "keepAliveStream": "true"}  # fmt: skip
+    if variant != "standard":
+        form["variant"] = variant
+    return form
+
+
+def seek_form(clock: tuple[float, int], rated: bool, variant: str) -> dict[str, Any]:
+    """The form of a real-time seek (Lichess's `apiBoardSeek`)."""
+    form: dict[str, Any] = {"rated": str(rated).lower(), "time": f"{clock[0]:g}",
+                            "increment": clock[1]}  # fmt: skip
+    if variant != "standard":
+        form["variant"] = variant
+    return form
+
+
+class LichessMoves:
+    """Lichess's moves of one game, read in either castling notation and kept in the
+    board's (`Position.uci`)."""
+
+    def __init__(self, initial: Position) -> None:
+        self.initial = initial
+        self.raw: list[str] = []
+        self.ucis: list[str] = []
+        self.game = Game(initial)
+
+    def update(self, raw: list[str]) -> None:
+        """Take in Lichess's moves; a list that is no longer, nor a move of, the game so
+        far raises `ValueError` and changes nothing."""
+        if raw[: len(self.raw)] == self.raw:
+            game, ucis, known = self.game.copy(), list(self.ucis), len(self.raw)
+        else:  # a takeback on Lichess: read the game again from its start
+            game, ucis, known = Game(self.initial), [], 0
+        for text in raw[known:]:
+            before = game.position
+            move = before.parse_uci(text)
+            game.push(move)
+            ucis.append(before.uci(move))
+        self.game, self.ucis, self.raw = game, ucis, list(raw)
+
+
+def player_name(player: dict[str, Any]) -> str:
+    # A game against Lichess's own engine names no user, only the engine's level.
+    if "aiLevel" in player:
+        return f"Stockfish level {player['aiLevel']}"
+    return str(player.get("name") or player.get("id") or "?")
+
+
+def initial_position(fen: Any, variant: str) -> Position:
+    if not fen or fen == "startpos":
+        return Position.standard()
+    return Position.from_fen(str(fen), chess960=variant == "chess960")
