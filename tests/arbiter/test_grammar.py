@@ -210,6 +210,47 @@ def test_waypoints_of_a_slide_are_not_moves(mode: str) -> None:
 
 
 @BOTH
+@pytest.mark.parametrize("overlap_ms", [5, 40, 600])
+def test_a_piece_seen_arriving_before_it_is_seen_leaving_is_the_move(
+    mode: str, overlap_ms: int
+) -> None:
+    # A slide whose magnet closes the next switch before the last one opens, or a piece
+    # put down first and its square cleared a moment later.
+    body = f"1000 place e3\n{1000 + overlap_ms} lift e2\n3000 lift e7\n3400 place e5\n"
+    effects = replay(body, mode=mode)
+    assert moves(effects) == ["e2e3", "e7e5"]
+    assert "illegal" not in kinds(effects)
+
+
+@BOTH
+def test_arriving_first_on_the_square_a_capture_left_is_no_takeback(mode: str) -> None:
+    # After gxh4 the sensors with g3 filled again read as before the capture: but nothing
+    # left h4, so it is Black's g4-g3 seen arriving first, not the capture taken back.
+    body = "1000 lift g3\n1400 lift h4\n1800 place h4\n4000 place g3\n4020 lift g4\n"
+    effects = replay(body, header="@start fen 6k1/8/8/8/6pr/6P1/8/6K1 w - - 0 1", mode=mode)
+    assert moves(effects) == ["g3h4", "g4g3"]
+    assert "takeback" not in kinds(effects)
+
+
+@BOTH
+def test_a_queen_set_down_before_the_pawn_is_cleared_is_the_promotion(mode: str) -> None:
+    effects = replay("1000 place e8\n1700 lift e7\n", header=PROMOTION_FEN, mode=mode)
+    assert moves(effects) == ["e7e8q"]
+    assert "illegal" not in kinds(effects)
+
+
+@BOTH
+def test_a_stray_piece_that_stays_is_a_mismatch(mode: str) -> None:
+    # Put on e3 from off the board, where a move could have arrived: nothing follows, so
+    # after a while the lights show it; taken away, the board is right again.
+    effects = replay("1000 place e3\n6000 lift e3\n7000 lift d2\n7400 place d4\n", mode=mode)
+    assert kinds(effects) == ["illegal", "restored", "move"]
+    illegal = effects[[e["event"] for e in effects].index("illegal")]
+    assert (illegal["missing"], illegal["extra"], illegal["t_ms"]) == ([], ["e3"], 3000)
+    assert moves(effects) == ["d2d4"]
+
+
+@BOTH
 def test_bounce_is_noise(mode: str) -> None:
     body = "1000 lift e2\n1002 place e2\n1004 lift e2\n1400 place e4\n1401 lift e4\n1404 place e4\n"
     body += "2000 lift b8\n2003 place b8\n"  # a magnet passing a neighbour

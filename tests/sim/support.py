@@ -24,6 +24,8 @@ CLEAN = replace(
     castle960_natural=0.0,
     slide=0.0,
     promotion_exchange=0.0,
+    arrive_first=0.0,
+    promotion_piece_first=0.0,
 )
 
 

@@ -36,6 +36,8 @@ BEHAVIOURS = (
     "illegal_back_first",
     "promotion",
     "promotion_exchange",
+    "promotion_piece_first",
+    "arrive_first",
     "underpromotion_choice",
     "fast_reply",
 )

@@ -42,6 +42,7 @@ FAMILIES: dict[str, HumanSettings] = {
     "knocks": replace(CLEAN, knock=0.3),
     "illegal_placements": replace(CLEAN, illegal_placement=0.2),
     "promotion_exchange": replace(CLEAN, promotion_exchange=1.0),
+    "arrive_first": replace(CLEAN, arrive_first=0.5, promotion_piece_first=0.5),
     "fast_replies": replace(CLEAN, fast_reply=0.5),
 }
 

@@ -61,6 +61,11 @@ DEFAULT_SETTLE_MS = 300
 # moved first in casual mode) waits longer: the other hand must fetch the second piece.
 # The opponent starting to move still commits it at once.
 DEFAULT_CASTLE_WAIT_MS = 2000
+# A piece put down while no square has been emptied may be a move seen arriving before it
+# is seen leaving (a slide's next switch closing first, a promoted queen set down before
+# the pawn is cleared): the lift follows within a second or two. A piece that stays alone
+# longer came from off the board, and the lights show it.
+STRAY_WAIT_MS = 2000
 
 START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
@@ -174,7 +179,8 @@ class Arbiter:
         if self._breaching is not None:
             self._report_violation(self._breaching, now_ms, effects)
             return effects
-        if self._unexplained() or self._outdated_mismatch():
+        stray = quiet >= STRAY_WAIT_MS and self._stray()
+        if self._unexplained() or self._outdated_mismatch() or stray:
             self._report_mismatch(now_ms, effects)
         return effects
 
@@ -185,6 +191,8 @@ class Arbiter:
             due = self.last_change_ms + self._wait_ms
         elif self._unreported():
             due = self.last_change_ms + self.settle_ms
+        elif self._stray() and not self._mismatch_shown():
+            due = self.last_change_ms + STRAY_WAIT_MS
         gesture = self.gestures.next_deadline()
         if gesture is not None and not self.game.is_game_over():
             due = gesture if due is None else min(due, gesture)
@@ -620,9 +628,15 @@ class Arbiter:
         if self.sensors != previous.occupied:
             return False
         last = self.game.moves[-1]
-        lifted = {e.square for e in self._events if not e.occupied}
-        placed = {e.square for e in self._events if e.occupied}
-        if last.to_square not in lifted and last.from_square not in placed:
+        # Taking a move back lifts a piece it put down. Without that lift the same sensors
+        # can be a piece put down where the last move emptied a square (a capture's
+        # origin): the next move arriving before it is seen leaving, or a stray piece.
+        if previous.is_castling(last):
+            _, king_to, _, rook_to = previous.castling_squares(last)
+            arrived = {king_to, rook_to}
+        else:
+            arrived = {last.to_square}
+        if not any(not e.occupied and e.square in arrived for e in self._events):
             return False
         uci = previous.uci(last)
         self.game.pop()
@@ -652,11 +666,24 @@ class Arbiter:
             )
         if not self._unexplained() and not self._outdated_mismatch():
             return False
+        if self._mismatch_shown():
+            return False
+        missing = self.table.occupancy & ~self.sensors
+        return self.violation is None or self._king_after_rook_first(missing) is None
+
+    def _mismatch_shown(self) -> bool:
+        """The mismatch on show is the board's state now."""
         expected = self.table.occupancy
         state = (expected & ~self.sensors, self.sensors & ~expected)
-        if self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == state:
+        return self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == state
+
+    def _stray(self) -> bool:
+        """Pieces have been put down and nothing taken off: no move yet, and none at all
+        unless a lift follows (see STRAY_WAIT_MS)."""
+        if self._complete is not None:
             return False
-        return self.violation is None or self._king_after_rook_first(state[0]) is None
+        expected = self.table.occupancy
+        return not expected & ~self.sensors and bool(self.sensors & ~expected)
 
     def _outdated_mismatch(self) -> bool:
         """A mismatch is shown, and the board has since gone wrong in a way it does not

@@ -35,7 +35,16 @@ class Hands:
             piece = placement[sq]
             if piece == ".":
                 continue  # this hypothesis disagrees with the sensors: drop it
-            states.add((placement[:sq] + "." + placement[sq + 1 :], "".join(sorted(hands + piece))))
+            lifted = placement[:sq] + "." + placement[sq + 1 :]
+            states.add((lifted, "".join(sorted(hands + piece))))
+            if piece != UNKNOWN:
+                # A piece may be seen arriving before it is seen leaving: a slide whose
+                # magnet closes the next switch before the last one opens, or a piece put
+                # down first and its square cleared after. So the lifted piece may be the
+                # one already standing where something unknown was placed.
+                for index, there in enumerate(lifted):
+                    if there == UNKNOWN:
+                        states.add((lifted[:index] + piece + lifted[index + 1 :], hands))
         if not states:  # the sensors disagree with every hypothesis: follow the sensors
             placement, hands = min(self.states)
             states = {(placement[:sq] + "." + placement[sq + 1 :], hands)}

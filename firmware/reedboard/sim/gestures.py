@@ -51,6 +51,13 @@ def play_ordinary(tl: Timeline, position: Position, move: Move, complaints: Comp
             order = "capture_own_first"
     tl.tags.add(order)
 
+    if victim is None:
+        arrival = _arrival_first(tl, move)
+        if arrival is not None:
+            tl.place(t)
+            tl.wait(arrival)
+            return tl.lift(f)
+
     if victim is not None and order in ("capture_victim_first", "ep_victim_first"):
         tl.lift(victim)
         tl.wait((250, 1_500))  # the victim goes to the side of the board
@@ -93,6 +100,21 @@ def play_ordinary(tl: Timeline, position: Position, move: Move, complaints: Comp
     if move.promotion:
         tl.tags.add("promotion")
     return decisive
+
+
+def _arrival_first(tl: Timeline, move: Move) -> tuple[int, int] | None:
+    """How long after the target the origin is seen emptied, when the hands make this
+    quiet move so (a queen put down before the pawn is cleared, a step whose magnet closes
+    the next switch first); None for the usual order."""
+    s = tl.settings
+    if move.promotion == QUEEN and tl.chance(s.promotion_piece_first):
+        tl.tags.update({"promotion_piece_first", "promotion"})
+        return s.piece_first_ms
+    step = not move.promotion and distance(move.from_square, move.to_square) == 1
+    if step and tl.chance(s.arrive_first):
+        tl.tags.add("arrive_first")
+        return s.arrive_first_ms
+    return None
 
 
 def _slide(tl: Timeline, squares: list[Square], involved: set[Square]) -> None:

@@ -80,6 +80,14 @@ class HumanSettings:
     promotion_exchange: float = 0.85
     exchange_ms: tuple[int, int] = (500, 3_000)
 
+    # A piece seen arriving before it is seen leaving: a step to a neighbouring square
+    # whose switch closes 1-40 ms before the origin's opens (the magnet over both), or a
+    # queen set down on the last rank 0.2-1.2 s before the pawn is cleared away.
+    arrive_first: float = 0.03
+    arrive_first_ms: tuple[int, int] = (1, 40)
+    promotion_piece_first: float = 0.15
+    piece_first_ms: tuple[int, int] = (200, 1_200)
+
     def without_noise(self) -> HumanSettings:
         """Clean hands: no bounce, flicker, hesitation, knocks, or illegal placements."""
         return replace(
