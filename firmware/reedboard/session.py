@@ -169,8 +169,12 @@ class BoardSession:
 
     def _do_takeback(self, _args: dict[str, Any], now: int) -> Answer:
         game = self.game.copy()
-        if not len(game) or game.is_game_over():
+        if not len(game):
             raise InvalidInputError("there is no move to take back")
+        if game.declared is not None:
+            # Mate or stalemate can be taken back (the host is the arbiter of a casual
+            # game); a resignation, an agreement or a claim ends the game for good.
+            raise InvalidInputError(f"the game ended by {game.declared.reason}: no takeback")
         before = game.positions[-2]
         uci = before.uci(game.pop())
         self.arbiter = self._arbiter(game, self.debouncer.occupancy)

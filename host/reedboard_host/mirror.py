@@ -108,6 +108,7 @@ class GameMirror:
             if len(current.game):
                 current.game.pop()
                 current.comments.pop(len(current.game) + 1, None)
+                current.result = current.reason = None  # a mate taken back: play goes on
                 return True
             return False
         if event == "game_over":

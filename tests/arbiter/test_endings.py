@@ -106,3 +106,27 @@ def test_the_lights_offer_the_on_board_promotion_choice() -> None:
     assert view.promotion_choices == (1 << parse_square("b1")) | (1 << parse_square("g1"))
     roles = scene_roles(view)
     assert roles[parse_square("b1")] == roles[parse_square("e8")] == "promotion"
+
+
+FOOLS_MATE = "lift f2, place f3; lift e7, place e5; lift g2, place g4; lift d8, place h4"
+
+
+def test_a_mate_taken_back_by_hand_in_casual_mode_plays_on() -> None:
+    effects = replay(steps(FOOLS_MATE + "; lift h4, place d8; lift e5, place e4"))
+    assert over(effects) == [("0-1", "checkmate")]
+    takeback = [e["uci"] for e in effects if e["event"] == "takeback"]
+    assert takeback == ["d8h4"]
+    assert moves(effects)[-1] == "e5e4"  # the game went on with another move
+    strict = replay(steps(FOOLS_MATE + "; lift h4, place d8"), mode="strict")
+    assert "takeback" not in kinds(strict)
+
+
+def test_a_resignation_is_not_taken_back_by_hand() -> None:
+    # White resigns after 1.e4 e5; then the e5 pawn goes back to e7: the game stays over.
+    body = steps("lift e2, place e4; lift e7, place e5", start_ms=0)
+    body += "\n8000 lift e1\n11200 place e1\n12000 lift e1\n12300 place e1\n"
+    body += "14000 lift e5\n14400 place e7\n"
+    effects = replay(body)
+    assert over(effects) == [("0-1", "resignation")]
+    assert "takeback" not in kinds(effects)
+    assert kinds(effects)[-1] == "illegal"

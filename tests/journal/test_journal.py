@@ -40,3 +40,19 @@ def test_a_new_game_closes_the_one_in_progress(tmp_path: Path) -> None:
         assert [(g.id, g.result, g.reason) for g in journal.finished_games()] == [
             (first, "*", "abandoned")
         ]
+
+
+def test_a_mate_taken_back_reopens_the_game(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite") as journal:
+        game_id = journal.start_game(
+            STARTING_FEN, chess960=False, variant="standard", mode="casual"
+        )
+        for ply, uci in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"], start=1):
+            journal.append_move(game_id, ply, uci, ply * 1000)
+        journal.finish(game_id, "0-1", "checkmate")
+        assert journal.current() is None
+        journal.take_back(game_id, 4)
+        current = journal.current()
+        assert current is not None and current.id == game_id
+        assert (current.result, current.reason, len(current.moves)) == (None, None, 3)
+        assert journal.finished_games() == []

@@ -746,3 +746,17 @@ def test_9_6_2_pawn_move_resets_the_count() -> None:
     game.push_san("a3")
     assert game.position.halfmove_clock == 0
     assert game.outcome() is None
+
+
+def test_5_1_2_a_declared_end_is_told_apart_from_one_the_position_reached() -> None:
+    game = Game()
+    for uci in ("f2f3", "e7e5", "g2g4", "d8h4"):
+        game.push_uci(uci)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.reason == CHECKMATE and game.declared is None
+    game = Game()
+    game.push_uci("e2e4")
+    declared = game.resign(BLACK)
+    assert game.declared == declared == game.outcome()
+    game.pop()  # undoing the move undoes what was declared after it
+    assert game.declared is None and game.outcome() is None

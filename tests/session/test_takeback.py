@@ -55,3 +55,34 @@ def test_a_board_already_put_back_needs_no_lights() -> None:
     assert [e.kind for e in answer.effects] == ["takeback"]
     view = board.arbiter.view()
     assert (view.missing, view.extra, len(board.game)) == (0, 0, 0)
+
+
+def _fools_mate(board: BoardSession) -> int:
+    """Play 1.f3 e5 2.g4 Qh4# on the board; the occupancy after it."""
+    occupancy, t = START, 1000
+    for uci in ("f2f3", "e7e5", "g2g4", "d8h4"):
+        origin, target = (1 << parse_square(uci[i : i + 2]) for i in (0, 2))
+        settled(board, occupancy & ~origin, t)
+        occupancy = occupancy & ~origin | target
+        settled(board, occupancy, t + 3000)
+        t += 6000
+    return occupancy
+
+
+def test_a_mate_can_be_taken_back_a_resignation_cannot() -> None:
+    board = BoardSession(Game(), START, rng=random.Random(1))
+    _fools_mate(board)
+    assert board.game.is_game_over() and board.game.declared is None
+    answer = board.command(parse_command({"type": "takeback"}), 40_000)
+    assert [e.kind for e in answer.effects] == ["takeback", "illegal"]
+    assert len(board.game) == 3 and not board.game.is_game_over()
+
+    board = BoardSession(Game(), START, rng=random.Random(1))
+    settled(board, START & ~E2, 1000)
+    settled(board, START & ~E2 | E4, 4000)
+    board.command(parse_command({"type": "resign", "color": "black"}), 8000)
+    assert board.game.declared is not None
+    answer = board.command(parse_command({"type": "takeback"}), 9000)
+    assert (answer.kind, answer.fields["code"]) == ("error", "refused")
+    assert "resignation" in answer.fields["message"]
+    assert len(board.game) == 1 and board.game.is_game_over()

@@ -622,7 +622,9 @@ class Arbiter:
             self.violation = None
 
     def _try_takeback(self, now: int, effects: list[Effect]) -> bool:
-        if self.mode != "casual" or not len(self.game):
+        # A game the position ended (mate, stalemate) may be taken back in casual play; a
+        # resignation, an agreement or a claim stands.
+        if self.mode != "casual" or not len(self.game) or self.game.declared is not None:
             return False
         previous = self.game.positions[-2]
         if self.sensors != previous.occupied:

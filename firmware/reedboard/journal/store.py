@@ -179,9 +179,15 @@ class Journal:
             )
 
     def take_back(self, game_id: int, ply: int) -> None:
-        """Forget move `ply` and any after it."""
+        """Forget move `ply` and any after it. A game that move ended (mate, stalemate)
+        goes on: its result is forgotten too."""
         with self._transaction() as db:
             db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            db.execute(
+                "UPDATE games SET result = NULL, reason = NULL, finished_at = NULL"
+                " WHERE id = ? AND result IS NOT NULL",
+                (game_id,),
+            )
 
     def set_mode(self, game_id: int, mode: str) -> None:
         with self._transaction() as db:

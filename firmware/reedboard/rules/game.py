@@ -107,6 +107,12 @@ class Game:
         self._positions.pop()
         return self._moves.pop()
 
+    @property
+    def declared(self) -> Outcome | None:
+        """The end a player or an arbiter declared (resignation, agreement, a claim), as
+        opposed to one the position itself reached (mate, stalemate, an automatic draw)."""
+        return self._declared
+
     def peek(self) -> Move | None:
         return self._moves[-1] if self._moves else None
 

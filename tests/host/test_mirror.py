@@ -1,0 +1,30 @@
+"""The host's copy of the board's games, fed the board's messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reedboard.rules.fen import STARTING_FEN
+from reedboard_host.mirror import GameMirror
+
+MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
+
+
+def _effect(seq: int, event: str, **fields: Any) -> dict[str, Any]:
+    return {"type": "effect", "seq": seq, "event": event, "game": 7, **fields}
+
+
+def test_a_mate_taken_back_clears_the_result_and_play_goes_on() -> None:
+    mirror = GameMirror()
+    state = {"type": "state", "seq": 1, "game": 7, "start_fen": STARTING_FEN,
+             "chess960": False, "moves": [], "result": None, "reason": None}  # fmt: skip
+    assert mirror.apply(state)
+    for seq, uci in enumerate(MATE, start=2):
+        assert mirror.apply(_effect(seq, "move", uci=uci, ply=seq - 1))
+    assert mirror.apply(_effect(6, "game_over", result="0-1", reason="checkmate"))
+    current = mirror.current
+    assert current is not None and current.result == "0-1"
+    assert mirror.apply(_effect(7, "takeback", uci="d8h4"))
+    assert (current.result, current.reason, len(current.game)) == (None, None, 3)
+    assert mirror.apply(_effect(8, "move", uci="e5e4", ply=4))
+    assert mirror.finished == [] and len(current.game) == 4
