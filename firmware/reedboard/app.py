@@ -52,7 +52,7 @@ from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.selftest import self_test
-from reedboard.session import BoardSession, Settings, variant_of
+from reedboard.session import Answer, BoardSession, Settings, variant_of
 
 Renderer = Callable[[BoardView, int], None]
 
@@ -244,21 +244,23 @@ class App:
             if not data:
                 self.clock.sleep_until(wake)
             now = self.clock.now_ms()
-            self._catch_up(session, now)
+            self.catch_up(now)
             if now >= next_scan:
                 next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
             self.step(now, data)
         self._flush()
 
-    def _catch_up(self, session: BoardSession, now: int) -> None:
+    def catch_up(self, now: int) -> None:
         """A loop that fell behind its clock (a busy CPU, a slow disk, a sped-up clock)
         must not apply a script's changes in a lump: lifts and places merged into one scan
         are an order no hands could make, and a capture would read as a piece vanishing.
         Every script line, and every decision that falls due between them, is taken at
         its own board time, as a scanner that kept up would have seen it. The real
-        switches need no such care: they are read as they are."""
+        switches need no such care: they are read as they are. `run` calls it before
+        each turn; a caller turning the loop with `step` itself does the same."""
         if self.source is None:
             return
+        session = self.session or self.start()
         # Deadlines already behind the last turn (a decision overdue after a new game, say)
         # are taken by the next turn; time never runs backwards for the debouncer.
         last = self._last_step_ms
@@ -353,32 +355,45 @@ class App:
 
     # ----- the host -----
 
+    def local_command(self, command: Command, now: int) -> Answer:
+        """A command from the board's own side of the link (the simulator's controls, say):
+        carried out exactly as the host's would be, so its effects are journaled and the
+        host hears of them, and the lights are redrawn at once; the answer goes to the
+        caller instead of over the link."""
+        answer = self._carry_out(command, now)
+        self._render(now, force=True)
+        self._flush()
+        return answer
+
     def _command(self, command: Command, now: int) -> None:
-        session = self._session()
-        if command.kind == "hello":
-            self.endpoint.reply(command, "hello", self._hello())
-            return
-        if command.kind == "led_test":
-            if self.led_test is not None:
-                self.led_test(now)
-            self.endpoint.reply(command, "ack", {})
-            return
-        if command.kind == "brightness":
-            # The lights', not the game's: a board without LEDs acknowledges and carries on.
-            if self.brightness is not None:
-                self.brightness(command.args["percent"] / 100, now)
-            self.endpoint.reply(command, "ack", {"percent": command.args["percent"]})
-            return
-        answer = session.command(command, now)
-        self._publish(list(answer.effects))
-        if command.kind == "mode" and answer.kind == "ack":
-            self._journal(lambda j: j.set_mode(self.game_id, answer.fields["mode"]))
+        """A command from the link: carried out, then answered over the link."""
+        answer = self._carry_out(command, now)
         fields = dict(answer.fields)
         if answer.kind == "state":
             fields |= {"game": self.game_id, "resync": bool(command.args.get("resync"))}
         elif answer.kind == "moves":
             fields["game"] = self.game_id
         self.endpoint.reply(command, answer.kind, fields)
+
+    def _carry_out(self, command: Command, now: int) -> Answer:
+        """One command, whoever sent it: its effects journaled first, then sent to the host."""
+        session = self._session()
+        if command.kind == "hello":
+            return Answer("hello", self._hello())
+        if command.kind == "led_test":
+            if self.led_test is not None:
+                self.led_test(now)
+            return Answer("ack", {})
+        if command.kind == "brightness":
+            # The lights', not the game's: a board without LEDs acknowledges and carries on.
+            if self.brightness is not None:
+                self.brightness(command.args["percent"] / 100, now)
+            return Answer("ack", {"percent": command.args["percent"]})
+        answer = session.command(command, now)
+        self._publish(list(answer.effects))
+        if command.kind == "mode" and answer.kind == "ack":
+            self._journal(lambda j: j.set_mode(self.game_id, answer.fields["mode"]))
+        return answer
 
     def _hello(self) -> dict[str, Any]:
         session = self._session()

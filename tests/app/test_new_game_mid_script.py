@@ -27,7 +27,7 @@ def test_a_new_game_from_a_fen_mid_script_keeps_the_board_running() -> None:
     assert session is not None
     # The loop, behind its clock, catches up line by line and decision by decision: the
     # new game's overdue mismatch deadline must not send the debouncer back in time.
-    app._catch_up(session, 3000)
+    app.catch_up(3000)
     for now in range(3000, 6000, 5):
         app.step(now)
     assert session.game.start.fen() == "4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"

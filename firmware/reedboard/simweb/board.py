@@ -4,8 +4,9 @@ pieces it cannot see, in one object the web server drives.
 The app loop turns in its own thread on a real clock, exactly as on the board: scan,
 decide, journal, tell the host on the pty, light the (fake) strip. The page's gestures
 change the world, whose occupancy closes and opens the fake switches; the page's
-commands go through the same session command path as a host's. One lock keeps a
-gesture, a command or a snapshot from landing in the middle of a loop turn.
+commands are the app's local commands, carried out like a host's (their effects reach the
+host too) and answered to the page. One lock keeps a gesture, a command or a snapshot
+from landing in the middle of a loop turn.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
-from reedboard.link.messages import Command, parse_command
+from reedboard.link.messages import parse_command
 from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
@@ -44,19 +45,6 @@ from reedboard.simweb.world import World
 EFFECTS_KEPT = 200
 SEEN_S = 1.0  # how long a new position may take to pass the debouncer
 SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
-
-
-class SimApp(App):
-    """The board's app with one more way in: a command from the simulator's own controls,
-    carried out like a host's (its effects reach the host too) and answered to the caller."""
-
-    def local_command(self, command: Command, now: int) -> Answer:
-        assert self.session is not None, "start() comes first"
-        answer = self.session.command(command, now)
-        self._publish(list(answer.effects))
-        self._render(now, force=True)
-        self._flush()
-        return answer
 
 
 class SimBoard:
@@ -74,7 +62,7 @@ class SimBoard:
         self.view: BoardView | None = None
         self.lock = threading.RLock()
         self.log: deque[str] = deque(maxlen=20)
-        self.app = SimApp(
+        self.app = App(
             self.switches,
             self.clock,
             link=self.link,
