@@ -7,9 +7,13 @@ opponent's piece moved elsewhere than shown, a move Lichess refused) takes its l
 back and is shown the right one.
 
 Two streams run in threads: the account's events (a game starts, a challenge arrives) and
-the game in progress. Their objects, and the lines typed on stdin (`resign`, `draw`,
-`no`, `abort`), reach the one loop that talks to the board through a queue, so only that
-loop touches the board.
+the game in progress. Their objects, and the lines typed on stdin (`COMMANDS`), reach the
+one loop that talks to the board through a queue, so only that loop touches the board.
+
+A takeback is Lichess's to make: the board takes its moves back once Lichess's game is
+shorter. A move the person takes back by hand on the board is a takeback proposed (or the
+opponent's proposal accepted); while it waits for an answer the board is left as it is,
+and a declined one lights the move again for the person to replay.
 
 Lichess writes castling as king takes rook (`e1h1`) in its games' moves; the board writes
 it so in Chess960 and as the king's two steps (`e1g1`) in standard chess. Lichess's moves
@@ -40,9 +44,12 @@ from reedboard_host.lichess_game import (
     PLAYABLE,
     LichessMoves,
     challenge_form,
+    common_prefix,
     initial_position,
+    offer_flags,
     parse_clock,
     player_name,
+    plies_to_undo,
     seek_form,
 )
 from reedboard_host.mirror import MirroredGame
@@ -55,7 +62,8 @@ OVER = {"aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime"
 # Endings the board reaches by itself once the last move stands on it.
 ON_THE_BOARD = {"mate", "stalemate"}
 NO_RESULT = {"aborted", "noStart"}
-COMMANDS = ("resign", "draw", "no", "abort")
+COMMANDS = ("resign", "draw", "takeback", "no", "abort", "claim", "claim-draw")
+PROPOSE_TAKEBACK = "/takeback/yes"
 
 
 def _quote(text: str) -> str:
@@ -93,6 +101,16 @@ class _Game:
     their_offer: bool = False  # the opponent offers a draw
     our_offer: bool = False  # our draw offer stands on Lichess
     board_draw: bool = False  # the draw was agreed on the board, Lichess not yet
+    their_takeback: bool = False  # the opponent proposes a takeback
+    our_takeback: bool = False  # our takeback proposal stands on Lichess
+    takeback_asked: bool = False  # we proposed one; Lichess has not shown it yet
+    # Lichess took its game back: (board plies it kept, the board's moves it had before).
+    undone: tuple[int, list[str]] | None = None
+    plies_seen: int | None = None  # the board's plies at the last step
+
+    @property
+    def takeback_pending(self) -> bool:
+        return self.takeback_asked or self.our_takeback
 
     @property
     def over(self) -> bool:
@@ -205,7 +223,7 @@ class LichessBridge:
         try:
             self.api.post(path, form, timeout=timeout)
         except LichessError as error:
-            self.inbox.put(("log", str(error)))
+            self.inbox.put(("refused", (path, str(error))))
 
     def _post_later(self, path: str, form: dict[str, Any] | None = None) -> None:
         """A call whose answer the loop need not wait for."""
@@ -227,6 +245,8 @@ class LichessBridge:
                     self._game_item(*item)
                 elif kind == "command":
                     self._command(item)
+                elif kind == "refused":
+                    self._refused(*item)
                 elif kind == "log":
                     self.log(item)
             except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -310,15 +330,21 @@ class LichessBridge:
         elif kind == "chatLine":
             self.log(f"chat {item.get('username')}: {item.get('text')}")
         elif kind == "opponentGone":
-            seconds = item.get("claimWinInSeconds")
-            if not item.get("gone"):
-                self.log("the opponent is back")
-            elif seconds:
-                self.log(
-                    f"the opponent has left the game: you may claim the win on Lichess in {seconds} s"
-                )
-            else:
-                self.log("the opponent has left the game")
+            self._opponent_gone(item)
+
+    def _opponent_gone(self, item: dict[str, Any]) -> None:
+        seconds = item.get("claimWinInSeconds")
+        claim = "type `claim` for the win, or `claim-draw` for a draw"
+        if not item.get("gone"):
+            self.log("the opponent is back")
+        elif isinstance(seconds, int) and seconds > 0:
+            self.log(
+                f"the opponent has left the game: you may claim the win on Lichess in {seconds} s ({claim})"
+            )
+        elif seconds is not None:
+            self.log(f"the opponent has left the game: {claim}")
+        else:
+            self.log("the opponent has left the game")
 
     def _game_full(self, game_id: str, full: dict[str, Any]) -> None:
         game = self.game
@@ -363,6 +389,7 @@ class LichessBridge:
         moves = game.lichess
         game.start_ply = len(moves.ucis)
         game.board, game.shown, game.posted, game.board_ended = None, None, 0, False
+        game.undone, game.plies_seen = None, None
         game.new_games_asked = self._new_games
         position = moves.game.position
         number = start_number_of(position) if not moves.ucis else None
@@ -382,10 +409,14 @@ class LichessBridge:
         game = self.game
         if game is None:
             return
+        before = list(game.lichess.ucis)
         game.lichess.update(str(state.get("moves", "")).split())
         status = str(state.get("status", "started"))
-        theirs = bool(state.get("bdraw" if game.we_white else "wdraw"))
-        ours = bool(state.get("wdraw" if game.we_white else "bdraw"))
+        kept = common_prefix(before, game.lichess.ucis)
+        if kept < len(before):
+            self._lichess_took_back(game, kept, before)
+        self._takeback_offers(game, state, status, taken=kept < len(before))
+        ours, theirs = offer_flags(state, game.we_white, "draw")
         if theirs and not game.their_offer and status not in OVER:
             self.log("your opponent offers a draw: type `draw` to accept, `no` to decline")
         game.their_offer = theirs
@@ -399,6 +430,33 @@ class LichessBridge:
         if status in OVER and not game.over:
             game.status = status
             self._lichess_ended(game, status, state.get("winner"))
+
+    def _lichess_took_back(self, game: _Game, kept: int, before: list[str]) -> None:
+        self.log(f"taken back on Lichess: {' '.join(before[kept:])}")
+        game.takeback_asked = False
+        if kept < game.start_ply:
+            # Back before the board's game began: the board starts again at Lichess's
+            # position, and the lights show where the pieces go.
+            self._start_board_game(game)
+            return
+        game.undone = (kept - game.start_ply, before[game.start_ply :])
+        game.posted = min(game.posted, kept - game.start_ply)
+
+    def _takeback_offers(
+        self, game: _Game, state: dict[str, Any], status: str, *, taken: bool
+    ) -> None:
+        ours, theirs = offer_flags(state, game.we_white, "takeback")
+        playing = status not in OVER
+        if theirs and not game.their_takeback and playing:
+            self.log(
+                "your opponent proposes a takeback: type `takeback` to accept, `no` to decline"
+            )
+        game.their_takeback = theirs
+        if ours:
+            game.takeback_asked = False  # Lichess shows it: `our_takeback` stands for it now
+        elif game.our_takeback and not taken and playing:
+            self.log("your opponent declined the takeback: the game goes on")
+        game.our_takeback = ours
 
     def _lichess_ended(self, game: _Game, status: str, winner: Any) -> None:
         self.log(
@@ -443,14 +501,52 @@ class LichessBridge:
         elif line == "draw":
             self.log("accepting the draw" if game.their_offer else "offering a draw")
             self._post_later(f"{base}/draw/yes")
+        elif line == "takeback":
+            self._propose_takeback(game, "accepting the takeback" if game.their_takeback
+                                   else "proposing a takeback")  # fmt: skip
         elif line == "no":
-            if game.their_offer:
-                self.log("declining the draw")
-                self._post_later(f"{base}/draw/no")
-            else:
-                self.log("no: there is no draw offer to decline")
+            self._say_no(game, base)
         elif line == "abort":
             self._post_later(f"{base}/abort")
+        elif line == "claim":
+            self.log("claiming the win: your opponent has left the game")
+            self._post_later(f"{base}/claim-victory")
+        elif line == "claim-draw":
+            self.log("claiming a draw: your opponent has left the game")
+            self._post_later(f"{base}/claim-draw")
+
+    def _propose_takeback(self, game: _Game, what: str) -> None:
+        """Propose a takeback on Lichess, or accept the opponent's: one call for both."""
+        self.log(what)
+        if not game.their_takeback:
+            game.takeback_asked = True
+        self._post_later(f"/api/board/game/{_quote(game.id)}{PROPOSE_TAKEBACK}")
+
+    def _say_no(self, game: _Game, base: str) -> None:
+        """`no` turns down whatever the opponent offers (a takeback, a draw, or both);
+        with nothing offered it withdraws our own takeback proposal, the one offer that
+        keeps the board waiting."""
+        if game.their_takeback:
+            self.log("declining the takeback")
+            self._post_later(f"{base}/takeback/no")
+        if game.their_offer:
+            self.log("declining the draw")
+            self._post_later(f"{base}/draw/no")
+        if game.their_takeback or game.their_offer:
+            return
+        if game.takeback_pending:
+            self.log("withdrawing your takeback proposal")
+            game.takeback_asked = game.our_takeback = False
+            self._post_later(f"{base}/takeback/no")
+        else:
+            self.log("no: there is no offer to decline")
+
+    def _refused(self, path: str, text: str) -> None:
+        self.log(text)
+        game = self.game
+        if game is not None and path.endswith(PROPOSE_TAKEBACK) and game.takeback_asked:
+            # No proposal stands: a move taken back by hand is lit again to be replayed.
+            game.takeback_asked = False
 
     # ----- the board's side -----
 
@@ -481,27 +577,65 @@ class LichessBridge:
         board = current.game
         played = [b.uci(m) for b, m in zip(board.positions, board.moves, strict=False)]
         lichess = game.lichess.ucis[game.start_ply :]
-        common = 0
-        while common < min(len(played), len(lichess)) and played[common] == lichess[common]:
-            common += 1
+        self._seen_taken_back(game, played, lichess)
+        if game.undone is not None and self._undo(game, played):
+            return
+        common = common_prefix(played, lichess)
         if common < len(played):
             ours = board.positions[common].turn == game.we_white
             if not game.over and common == len(lichess) == len(played) - 1 and ours:
                 if game.posted < len(played):
                     # Before the board's end below: a mating move must reach Lichess.
                     self._post_move(game, played[-1], len(played))
-            elif current.result is None:
+            elif current.result is None and not game.takeback_pending:
                 # The board went another way than Lichess: its last move is taken back,
-                # and the move Lichess wants is lit again once the board is back.
+                # and the move Lichess wants is lit again once the board is back. (Not
+                # while a takeback waits: if it is taken, the move may be the new one.)
                 self.log(f"{played[-1]} is not the game's move on Lichess: take it back")
                 self._take_back(game)
                 return
+        behind = common == len(played) < len(lichess)
         if current.result is not None:
             self._board_ended(game, current.result, current.reason)
-        elif common == len(played) < len(lichess):
+        elif behind and not game.takeback_pending:
             self._show(game, len(played), lichess[len(played)], board.position.turn)
-        elif game.shown is not None:
+        elif not behind and game.shown is not None:
+            if game.shown[0] == len(played):
+                # Lichess took the lit move back before it was carried out.
+                self.follower.connection.request("show", uci=None)
             game.shown = None
+
+    def _seen_taken_back(self, game: _Game, played: list[str], lichess: list[str]) -> None:
+        """A move of Lichess's taken back by hand on the board (the bridge's own takebacks
+        forget the count): propose the takeback on Lichess, or accept the opponent's."""
+        seen, game.plies_seen = game.plies_seen, len(played)
+        if seen is None or len(played) >= seen or game.over:
+            return
+        if len(played) >= len(lichess) or played != lichess[: len(played)]:
+            return  # a move Lichess never had: nothing to take back there
+        uci = lichess[len(played)]
+        if game.their_takeback:
+            self._propose_takeback(game, f"{uci} taken back on the board: accepting the takeback")
+        elif not game.takeback_pending:
+            self._propose_takeback(
+                game,
+                f"{uci} taken back on the board: proposing a takeback on Lichess "
+                "(type `no` to withdraw it)",
+            )
+
+    def _undo(self, game: _Game, played: list[str]) -> bool:
+        """Take back, one at a time, the board's moves that Lichess took back."""
+        assert game.undone is not None
+        kept, before = game.undone
+        if not plies_to_undo(played, before, kept):
+            game.undone = None
+            return False
+        try:
+            self._take_back(game)
+        except HostError as error:
+            self.log(str(error))
+            game.undone = None
+        return True
 
     def _show(self, game: _Game, ply: int, uci: str, white_to_move: bool) -> None:
         """Light the move Lichess has next for the person to carry out."""
@@ -513,6 +647,7 @@ class LichessBridge:
         self.log(f"{who} {uci}: carry it out on the board")
 
     def _take_back(self, game: _Game) -> None:
+        game.plies_seen = None  # not the person's takeback
         self.follower.connection.request("takeback")
         game.shown = None
         self.follower.sync()

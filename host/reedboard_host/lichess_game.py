@@ -91,3 +91,28 @@ def initial_position(fen: Any, variant: str) -> Position:
     if not fen or fen == "startpos":
         return Position.standard()
     return Position.from_fen(str(fen), chess960=variant == "chess960")
+
+
+def offer_flags(state: dict[str, Any], we_white: bool, what: str) -> tuple[bool, bool]:
+    """(ours, theirs) of an offer in a game state: `what` is `draw` or `takeback`, and
+    Lichess writes `wdraw`, `btakeback`, ... as `true`, or leaves the field out."""
+    white, black = bool(state.get(f"w{what}")), bool(state.get(f"b{what}"))
+    return (white, black) if we_white else (black, white)
+
+
+def common_prefix(a: list[str], b: list[str]) -> int:
+    """How many moves two games share from their start."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def plies_to_undo(played: list[str], before: list[str], kept: int) -> int:
+    """How many of the board's last moves to take back after Lichess took its game back to
+    `kept` plies from `before`: the board's moves past `kept` when all of them are the old
+    ones. A move played on the board in their place is new, and is not undone here (it goes
+    to Lichess, or is taken back as any move Lichess does not have)."""
+    if len(played) <= kept or played[kept:] != before[kept : len(played)]:
+        return 0
+    return len(played) - kept

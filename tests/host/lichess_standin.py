@@ -1,15 +1,20 @@
 """A stand-in for Lichess in a thread on 127.0.0.1, in the shapes Lichess publishes (its
 OpenAPI description: `GameFullEvent`, `GameStateEvent`, `GameEventInfo`, `ChallengeJson`,
 `ChallengeDeclinedJson`, the Board API's paths and forms): the account, the event stream,
-the game stream, seeks, challenges both ways, moves, draw offers, resignation, abort.
+the game stream, seeks, challenges both ways, moves, draw offers, takebacks, resignation,
+abort, claims when the opponent has left.
 
 One game at a time. Its opponent answers each of the board player's moves with a move of
 its own (from `opponent_script` while that is legal, else a random one). Like Lichess it
 writes castling as king takes rook in every variant and reads either notation.
 
+A takeback accepted goes back to the proposer's turn, as Lichess's does: one ply if the
+proposer moved last, else two; an opponent who is then to move plays again.
+
 Knobs a test turns: `refuse_plies` (the board player's moves refused once, by game ply),
 `answer` (what the challenged player does), `accepts_draws`, `offer_draw()`,
-`drop_streams()`, `send_challenge()`, `garbage` (odd lines on the streams)."""
+`propose_takeback()`, `answer_takeback()`, `opponent_leaves()`, `drop_streams()`,
+`send_challenge()`, `garbage` (odd lines on the streams)."""
 
 from __future__ import annotations
 
@@ -64,6 +69,8 @@ class StandIn:
         self.status = "started"
         self.winner: str | None = None
         self.draw_offer = {"white": False, "black": False}
+        self.takeback_offer = {"white": False, "black": False}
+        self.claimable = False  # the opponent left long enough ago for a claim
         self.version = 0  # bumped on every change of the game
         self.generation = 0  # bumped to drop every open stream
         # What the bridge asked for.
@@ -149,6 +156,8 @@ class StandIn:
             self.me_white, self.clock = me_white, clock
             self.status, self.winner = "started", None
             self.draw_offer = {"white": False, "black": False}
+            self.takeback_offer = {"white": False, "black": False}
+            self.claimable = False
             self._opponent_moves()
             self.version += 1
             self.events.append({"type": "gameStart", "game": self._game_info()})
@@ -158,6 +167,34 @@ class StandIn:
         with self.changed:
             self.draw_offer["black" if self.me_white else "white"] = True
             self.version += 1
+            self.changed.notify_all()
+
+    def propose_takeback(self) -> None:
+        with self.changed:
+            self.takeback_offer["black" if self.me_white else "white"] = True
+            self.version += 1
+            self.changed.notify_all()
+
+    def answer_takeback(self, accept: bool) -> None:
+        """The opponent answers the board player's takeback proposal."""
+        with self.changed:
+            me = "white" if self.me_white else "black"
+            assert self.takeback_offer[me], "no takeback proposed"
+            if accept:
+                self._take_back(me)
+            else:
+                self.takeback_offer[me] = False
+                self.version += 1
+            self.changed.notify_all()
+
+    def opponent_leaves(self, claim_in: int) -> None:
+        """The opponent leaves the game; a claim is possible in `claim_in` seconds (at
+        once if 0: no test waits for a clock)."""
+        with self.changed:
+            self.claimable = claim_in == 0
+            self.game_news.append(
+                {"type": "opponentGone", "gone": True, "claimWinInSeconds": claim_in}
+            )
             self.changed.notify_all()
 
     def say(self, item: dict[str, Any]) -> None:
@@ -312,9 +349,41 @@ class StandIn:
         elif rest == ["draw", "no"]:
             self.draw_offer[them] = False
             self.version += 1
+        elif rest == ["takeback", "yes"]:
+            if self.takeback_offer[them]:
+                self._take_back(them)
+            elif len(self.game):
+                self.takeback_offer[me] = True
+                self.version += 1
+            else:
+                return False
+        elif rest == ["takeback", "no"]:
+            # Declines the opponent's proposal, or withdraws one's own, as on Lichess.
+            if not (self.takeback_offer[them] or self.takeback_offer[me]):
+                return False
+            self.takeback_offer = {"white": False, "black": False}
+            self.version += 1
+        elif rest in (["claim-victory"], ["claim-draw"]):
+            if not self.claimable:
+                return False
+            if rest == ["claim-victory"]:
+                self._end("timeout", me)
+            else:
+                self._end("draw", None)
         else:
             return False
         return True
+
+    def _take_back(self, proposer: str) -> None:
+        """Back to the proposer's turn: one ply if they moved last, else two."""
+        assert self.game is not None
+        proposer_white = proposer == "white"
+        plies = 1 if self.game.position.turn != proposer_white else 2
+        for _ in range(min(plies, len(self.game))):
+            self.game.pop()
+        self.takeback_offer = {"white": False, "black": False}
+        self.version += 1
+        self._opponent_moves()
 
     def _board_move(self, uci: str) -> bool:
         assert self.game is not None
@@ -452,6 +521,8 @@ class StandIn:
         for colour in ("white", "black"):
             if self.draw_offer[colour]:
                 state[f"{colour[0]}draw"] = True
+            if self.takeback_offer[colour]:
+                state[f"{colour[0]}takeback"] = True
         if self.winner:
             state["winner"] = self.winner
         return state

@@ -1,7 +1,8 @@
 """`reedboard-host lichess` against a stand-in Lichess (tests/host/lichess_standin.py, in
 Lichess's published shapes), with a real board running behind a pty and the human model
 as the person at it: seeks and challenges both ways, moves both ways (Lichess refusing
-one), draw offers from either side and agreed on the board, a game joined in progress,
+one), draw offers from either side and agreed on the board, takebacks proposed by either
+side, typed or made by hand, claims when the opponent has left, a game joined in progress,
 streams that drop, Chess960 with castling on both sides, odd lines from the server."""
 
 from __future__ import annotations
@@ -102,6 +103,15 @@ class Person:
         if lines:
             self.board.live.push(lines)
             self._acted_on = None
+
+    def take_back(self) -> None:
+        """The board's last move put back by hand: the piece lifted from where it went and
+        set down where it came from (a quiet move: no piece to put back beside it)."""
+        session = self.board.app.session
+        assert session is not None and len(session.game)
+        last = session.game.moves[-1]
+        to, back = square_name(last.to_square), square_name(last.from_square)
+        self.board.live.push([(0, "lift", to), (400, "place", back)])
 
     def agree_draw(self) -> None:
         """Both kings off the board together, held, and put back: a draw by agreement."""
@@ -401,3 +411,135 @@ def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) ->
     assert result.returncode == 1
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "whole minutes" in result.stderr
+
+
+def _effects(board: RunningBoard, event: str) -> list[str]:
+    return [e.get("uci", "") for e in board.effects if e["event"] == event]
+
+
+def test_the_opponents_takeback_declined_then_accepted(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.opponent_script = ["e7e5", "b8c6"]
+        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+            person = Person(board, white=True, rng=random.Random(4), script=["e2e4", "g1f3"])
+            person.limit = 4
+            play_until(person, bridge, in_step(lichess, board, 4))
+            lichess.propose_takeback()
+            wait_until(lambda: bridge.said("your opponent proposes a takeback"), bridge)
+            bridge.type("no")
+            wait_until(lambda: "takeback/no" in lichess.posts, bridge)
+            assert lichess.moves() == board.moves() == ["e2e4", "e7e5", "g1f3", "b8c6"]
+            # Asked again, and taken: Lichess goes back to before b8c6, the opponent plays
+            # another move, and the board takes b8c6 back and lights the new one.
+            lichess.opponent_script = ["g8f6"]
+            lichess.propose_takeback()
+            wait_until(
+                lambda: bridge.stderr.count("your opponent proposes a takeback") == 2, bridge
+            )
+            bridge.type("takeback")
+            play_until(person, bridge, lambda: board.moves() == ["e2e4", "e7e5", "g1f3", "g8f6"])
+            person.limit = 6
+            play_until(person, bridge, in_step(lichess, board, 6))
+    assert lichess.posts.count("takeback/yes") == 1
+    assert _effects(board, "takeback") == ["b8c6"]
+    assert "declining the takeback" in bridge.stderr and "accepting the takeback" in bridge.stderr
+    assert "taken back on Lichess: b8c6" in bridge.stderr
+
+
+def test_a_typed_takeback_declined_and_then_taken(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.opponent_script = ["e7e5", "b8c6"]
+        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+            person = Person(board, white=True, rng=random.Random(6), script=["e2e4", "g1f3"])
+            person.limit = 4
+            play_until(person, bridge, in_step(lichess, board, 4))
+            bridge.type("takeback")
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            lichess.answer_takeback(False)
+            wait_until(lambda: bridge.said("your opponent declined the takeback"), bridge)
+            bridge.type("takeback")
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            # The person moved last but one: Lichess takes back two plies, and so does the
+            # board, before the person plays on.
+            person.script = ["d2d4"]
+            lichess.opponent_script = ["d7d5"]
+            lichess.answer_takeback(True)
+            play_until(person, bridge, lambda: board.moves() == ["e2e4", "e7e5", "d2d4", "d7d5"])
+            play_until(person, bridge, in_step(lichess, board, 4))
+    assert _effects(board, "takeback") == ["b8c6", "g1f3"]
+    assert lichess.posts.count("takeback/yes") == 2
+    assert "proposing a takeback" in bridge.stderr
+
+
+def test_a_move_taken_back_by_hand_proposes_a_takeback(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.opponent_script = ["e7e5", "b8c6", "g8f6"]
+        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+            person = Person(board, white=True, rng=random.Random(8), script=["e2e4", "g1f3"])
+            person.limit = 4
+            play_until(person, bridge, in_step(lichess, board, 4))
+            # The opponent's move put back by hand: a takeback proposed, which the
+            # opponent declines, and the move is lit again for the person to carry out.
+            person.take_back()
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            assert board.moves() == ["e2e4", "e7e5", "g1f3"]
+            lichess.answer_takeback(False)
+            play_until(person, bridge, in_step(lichess, board, 4))
+            # Again, and this time taken: Lichess goes back two plies, the board one more.
+            person.take_back()
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            person.script = ["b1c3"]
+            lichess.answer_takeback(True)
+            play_until(person, bridge, lambda: board.moves()[2:3] == ["b1c3"])
+            play_until(person, bridge, in_step(lichess, board, 4))
+            # With the opponent's proposal standing, a move put back by hand accepts it.
+            lichess.propose_takeback()
+            wait_until(lambda: bridge.stderr.count("proposes a takeback") == 1, bridge)
+            person.take_back()
+            wait_until(lambda: "accepting the takeback" in bridge.stderr, bridge)
+            play_until(
+                person, bridge, lambda: len(lichess.moves()) == 4 and in_step(lichess, board, 4)()
+            )
+    assert lichess.moves()[:3] == ["e2e4", "e7e5", "b1c3"]
+    takebacks = _effects(board, "takeback")
+    assert takebacks[:3] == ["b8c6", "b8c6", "g1f3"], takebacks
+    assert "b8c6 taken back on the board: proposing a takeback" in bridge.stderr
+    assert lichess.posts.count("takeback/yes") == 3
+
+
+def test_claims_when_the_opponent_has_left(tmp_path: Path) -> None:
+    with (
+        StandIn(TOKEN) as lichess,
+        RunningBoard(speed=20) as board,
+        bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge,
+    ):
+        person = Person(board, white=True, rng=random.Random(2), limit=2)
+        play_until(person, bridge, in_step(lichess, board, 2))
+        bridge.type("hello")
+        wait_until(lambda: bridge.said("unknown command 'hello'"), bridge)
+        lichess.opponent_leaves(30)
+        wait_until(lambda: bridge.said("claim the win on Lichess in 30 s"), bridge)
+        bridge.type("claim")  # too early: Lichess says no, and the game goes on
+        wait_until(lambda: bridge.said("Lichess refused POST"), bridge)
+        lichess.opponent_leaves(0)
+        wait_until(lambda: bridge.said("the opponent has left the game: type `claim`"), bridge)
+        bridge.type("claim")
+        wait_until(lambda: lichess.status == "timeout", bridge)
+        wait_until(lambda: game_over_reason(board) == "resignation", bridge)
+        # The next game: a draw claimed.
+        lichess.start_game("second01")
+        wait_until(lambda: bridge.said("game second01 against"), bridge)
+        play_until(
+            person,
+            bridge,
+            lambda: len(_effects(board, "new_game")) >= 2 and in_step(lichess, board, 2)(),
+        )
+        lichess.opponent_leaves(0)
+        wait_until(lambda: bridge.stderr.count("type `claim`") == 3, bridge)
+        bridge.type("claim-draw")
+        wait_until(lambda: lichess.status == "draw", bridge)
+        wait_until(lambda: game_over_reason(board) == "agreement", bridge)
+    assert lichess.posts.count("claim-victory") == 2 and lichess.posts.count("claim-draw") == 1
+    commands = "resign, draw, takeback, no, abort, claim, claim-draw"
+    assert f"unknown command 'hello': one of {commands}" in bridge.stderr
+    assert "white wins" in bridge.stderr

@@ -12,9 +12,12 @@ from reedboard_host.connection import HostError
 from reedboard_host.lichess_game import (
     LichessMoves,
     challenge_form,
+    common_prefix,
     initial_position,
+    offer_flags,
     parse_clock,
     player_name,
+    plies_to_undo,
     seek_form,
 )
 
@@ -67,3 +70,23 @@ def test_seek_forms_clocks_and_names() -> None:
     assert player_name({"id": "someone"}) == "someone"
     assert initial_position("startpos", "standard").fen() == Position.standard().fen()
     assert initial_position(CHESS960_FEN, "chess960").chess960
+
+
+def test_offers_are_read_for_either_colour() -> None:
+    state = {"type": "gameState", "moves": "", "wdraw": True, "btakeback": True}
+    assert offer_flags(state, True, "draw") == (True, False)
+    assert offer_flags(state, False, "draw") == (False, True)
+    assert offer_flags(state, True, "takeback") == (False, True)
+    assert offer_flags(state, False, "takeback") == (True, False)
+
+
+def test_the_board_undoes_only_the_old_moves_lichess_took_back() -> None:
+    before = ["e2e4", "e7e5", "g1f3", "b8c6"]
+    assert common_prefix(before, before[:2]) == 2
+    assert common_prefix(before, ["e2e4", "c7c5"]) == 1
+    # Lichess went back to 2 plies: the board's two old moves go, one at a time.
+    assert plies_to_undo(before, before, 2) == 2
+    assert plies_to_undo(before[:3], before, 2) == 1
+    assert plies_to_undo(before[:2], before, 2) == 0
+    # A move made on the board in place of an old one stays.
+    assert plies_to_undo(["e2e4", "e7e5", "d2d4"], before, 2) == 0
