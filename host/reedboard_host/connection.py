@@ -26,6 +26,10 @@ class HostError(ReedboardError, RuntimeError):
     """Something the user must hear about in one line: no board, a refused command."""
 
 
+class RefusedError(HostError):
+    """The board answered a command with an error: asking again will not change that."""
+
+
 def choose_port(port: str | None) -> str:
     if port:
         return port
@@ -117,7 +121,7 @@ class BoardConnection:
             reply = self._replies.pop(command_id, None)
             if reply is not None:
                 if reply["type"] == "error":
-                    raise HostError(f"the board refused {kind}: {reply.get('message')}")
+                    raise RefusedError(f"the board refused {kind}: {reply.get('message')}")
                 return reply
         raise HostError(f"the board did not answer {kind} on {self.url}")
 
@@ -160,7 +164,7 @@ class BoardConnection:
             raise HostError(f"the board did not answer {kind} on {self.url}")
         for reply in replies.values():
             if reply["type"] == "error":
-                raise HostError(f"the board refused {kind}: {reply.get('message')}")
+                raise RefusedError(f"the board refused {kind}: {reply.get('message')}")
         return [replies[command_id] for command_id in ids]
 
     def _pump(self, wait_s: float) -> None:

@@ -5,14 +5,15 @@ On `go` the board is brought to the GUI's position. When the board's position is
 GUI's game went through (most often the one before the GUI's last move) or one move from
 the GUI's, the GUI's next move lights up (`show`) for the person to carry out, one after
 the other; a move that leaves the GUI's game (the lit move carried out otherwise, a move
-made for the GUI before it moved) is taken back (the person is told, and the LEDs show
-where the pieces go back) and the GUI's lit again. When the board's game is elsewhere (a
-new game, another position), the board starts a new game from the GUI's position and its
-LEDs guide the set-up; a Chess960 game from a start position begins with the board's
-guided setup of that start, the GUI's moves then lit as above. The person's own move from
-the GUI's position is the `bestmove`. The board's game and the GUI's are compared by
-position, not by move list, so a GUI that sends `position fen` for every move works as
-well as one that sends the whole game: the board keeps one game either way.
+made for the GUI before it moved), even one that gave mate or stalemate, is taken back
+(the person is told, and the LEDs show where the pieces go back) and the GUI's lit again.
+When the board's game is elsewhere (a new game, another position, or a game ended in a way
+no takeback undoes, such as a resignation), the board starts a new game from the GUI's
+position and its LEDs guide the set-up; a Chess960 game from a start position begins with
+the board's guided setup of that start, the GUI's moves then lit as above. The person's
+own move from the GUI's position is the `bestmove`. The board's game and the GUI's are
+compared by position, not by move list, so a GUI that sends `position fen` for every move
+works as well as one that sends the whole game: the board keeps one game either way.
 
 UCI is on stdin/stdout; everything for a human goes to stderr (GUIs show or log it).
 Nothing the GUI sends can stop the program: a line it cannot use is reported and ignored."""
@@ -25,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from reedboard import __version__
 from reedboard.errors import LinkError, ReedboardError
@@ -33,7 +34,7 @@ from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
-from reedboard_host.connection import HostError, choose_port
+from reedboard_host.connection import HostError, RefusedError, choose_port
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
 
@@ -41,6 +42,8 @@ POLL_S = 0.05  # how long one turn of the loop waits for the board: the GUI's la
 RETRY_S = 0.5  # between attempts to reach a board that is not there (yet)
 CONNECT_S = 1.0  # a short handshake, so the GUI's `isready` waits no longer than this
 NO_MOVE = "0000"
+
+Asked = Literal["done", "refused", "failed"]
 
 
 @dataclass
@@ -52,6 +55,7 @@ class _Search:
     shown_after: int = -1  # the count of the board's changes when it was lit
     new_game_for: str | None = None  # the position a new game was last asked for
     new_game_after: int = -1  # the count of the board's changes after that request
+    refused_after: int = -1  # the count of the board's changes when it refused a takeback
     keys: list[str] = field(init=False)  # `_key` of each of the GUI's positions
     _moves_to_target: dict[str, str | None] = field(default_factory=dict, init=False)
 
@@ -218,18 +222,26 @@ class UciBoard:
     # ----- the board's side -----
 
     def _request(self, kind: str, **fields: Any) -> bool:
+        return self._ask(kind, **fields) == "done"
+
+    def _ask(self, kind: str, **fields: Any) -> Asked:
+        """Send a command: "done", "refused" (the board will not carry it out), or
+        "failed" (no board, or no answer: it may be asked again)."""
         if self.follower is None or not self.follower.connected:
-            return False
+            return "failed"
         try:
             self.follower.connection.request(kind, **fields)
             self.follower.sync()
+        except RefusedError as error:
+            self.log(str(error))
+            return "refused"
         except HostError as error:
             self.log(str(error))
-            return False
+            return "failed"
         except LinkError as error:
             self._lost(error)
-            return False
-        return True
+            return "failed"
+        return "done"
 
     def _lost(self, error: Exception) -> None:
         assert self.follower is not None
@@ -300,27 +312,24 @@ class UciBoard:
                 self.log(f"the game on the board is over ({current.result}, {current.reason})")
                 self._finish(NO_MOVE)
             return  # the person is thinking
-        if same_rules and current.result is None and self._catch_up(search, board):
+        if same_rules and self._catch_up(search, board, over=current.result is not None):
             return
         self._new_game(search)
 
-    def _catch_up(self, search: _Search, board: Game) -> bool:
+    def _catch_up(self, search: _Search, board: Game, *, over: bool) -> bool:
         """The board's game is behind the GUI's (its position is one the GUI's game went
         through, or one move from the GUI's): light the GUI's next move, or, when the
-        board's last move left the GUI's game, take that back. False when the board's
-        game is elsewhere."""
+        board's last move left the GUI's game, take that back, even if it ended the game
+        (`over`): a mate or stalemate is taken back like any move. False when the board's
+        game is elsewhere, or over in a way no takeback undoes."""
         position = board.position
         if len(board) and search.ply_of(_key(position)) is None:
             before = board.positions[-2]
             wanted = self._wanted_from(search, before)
             if wanted is not None:
-                # The board's last move left the GUI's game: the lit move carried out
-                # otherwise, or a move made for the GUI before it moved.
-                played = before.uci(board.moves[-1])
-                self.log(f"{played} is not {before.uci(before.parse_uci(wanted))}: take it back")
-                if self._request("takeback"):
-                    search.shown = None
-                return True
+                return self._take_back(search, before, board, wanted)
+        if over:
+            return False  # a resignation, an agreement or a claim: nothing more is played
         wanted = self._wanted_from(search, position)
         if wanted is None:
             return False
@@ -333,6 +342,24 @@ class UciBoard:
                 self.log(f"carry out {wanted} on the board")
             search.shown, search.shown_after = wanted, changes
         return True
+
+    def _take_back(self, search: _Search, before: Position, board: Game, wanted: str) -> bool:
+        """The board's last move left the GUI's game (the lit move carried out otherwise,
+        or a move made for the GUI before it moved): have the board take it back. False
+        when the board refuses (a game ended by resignation, agreement or claim, which
+        must stand), for a new game from the GUI's position instead."""
+        if search.refused_after == self._board_changes:
+            return False  # refused, and nothing on the board has changed since
+        # Named before asking: the takeback changes the board's game under us.
+        told = f"{before.uci(board.moves[-1])} is not {before.uci(before.parse_uci(wanted))}"
+        asked = self._ask("takeback")  # a refusal is logged with the board's reason
+        if asked == "refused":
+            search.refused_after = self._board_changes
+            return False
+        if asked == "done":
+            self.log(f"{told}: take it back")
+            search.shown = None
+        return True  # taken back, or asked again on the next turn
 
     @staticmethod
     def _wanted_from(search: _Search, position: Position) -> str | None:

@@ -3,7 +3,8 @@ GUI plays random moves for one side; each lights up on a running board, the pers
 human model) carries it out and answers with a move of their own, which the GUI gets as the
 engine's `bestmove`. Games from another position and Chess960 start with the board set up
 as its lights ask, a game under way is caught up move by move, a lit move carried out
-otherwise is taken back and lit again, an underpromotion is chosen on the board; `stop`,
+otherwise is taken back and lit again (even one that mates; a move in a game resigned since
+gives way to a new game), an underpromotion is chosen on the board; `stop`,
 `go infinite`, `go ponder`, `isready` and `ucinewgame` keep the protocol's timing."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import IO
 
 import chess
@@ -21,6 +23,7 @@ import chess.engine
 import pytest
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
+from reedboard.rules.squares import parse_square
 from reedboard.sim.human import human_script
 
 from host.board_person import Person, castle_first, wait_for
@@ -539,6 +542,120 @@ def test_a_move_made_for_the_gui_before_it_moves_is_taken_back(
     played = board.moves()
     assert played[0] == "d2d4" and answer == [f"bestmove {played[1]}"]
     assert _new_games(board) == []
+
+
+def _lit(board: RunningBoard, uci: str) -> bool:
+    view = board.view
+    return view is not None and view.hint == (parse_square(uci[:2]), parse_square(uci[2:4]))
+
+
+def _carry_out_lit(board: RunningBoard, uci: str, rng: random.Random) -> None:
+    """The person waits for `uci` to light up, carries it out, and sees it taken."""
+    wait_for(partial(_lit, board, uci), 10, f"{uci} lit")
+    before = len(board.moves())
+    _carry_out(board, uci, rng)
+    wait_for(lambda: len(board.moves()) > before, 10, f"{uci} on the board")
+
+
+def _move_that_goes_on(board: chess.Board) -> chess.Move:
+    """The GUI's next move: any that does not end the game, so that the engine is asked."""
+    for move in board.legal_moves:
+        board.push(move)
+        over = board.is_game_over()
+        board.pop()
+        if not over:
+            return move
+    raise AssertionError(f"every move ends the game in {board.fen()}")
+
+
+def _game_overs(board: RunningBoard) -> list[tuple[str, str]]:
+    with board.changed:
+        return [(e["result"], e["reason"]) for e in board.effects if e.get("event") == "game_over"]
+
+
+def _bestmove_in_thread(gui: _Lines) -> list[str]:
+    """The engine's next `bestmove`, awaited in a thread while the person plays."""
+    answer: list[str] = []
+    threading.Thread(target=lambda: answer.append(gui.expect("bestmove", 30)[0])).start()
+    return answer
+
+
+# White's queen and bishop both eye f7: from here Qxf7 mates.
+SCHOLAR = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6"]
+
+
+def test_a_lit_move_carried_out_otherwise_with_mate_is_taken_back_and_the_game_goes_on(
+    lines_and_board: tuple[_Lines, RunningBoard],
+) -> None:
+    # The GUI, White, plays d3 where Qxf7 mates; the person, meant to carry out d3, mates
+    # instead. The board takes the mate back like any other move, not a new game.
+    gui, board = lines_and_board
+    rng = random.Random(14)
+    gui_board = chess.Board()
+    for uci in [*SCHOLAR, "d2d3"]:
+        gui_board.push_uci(uci)
+    gui.send(f"position startpos moves {' '.join(m.uci() for m in gui_board.move_stack)}", "go")
+    answer = _bestmove_in_thread(gui)
+    for uci in SCHOLAR:  # the game under way, lit move by move
+        _carry_out_lit(board, uci, rng)
+    wait_for(partial(_lit, board, "d2d3"), 10, "d2d3 lit")
+    _carry_out(board, "h5f7", rng)
+    wait_for(lambda: _game_overs(board) == [("1-0", "checkmate")], 10, "the mate on the board")
+    gui.heard("h5f7 is not d2d3: take it back")
+    wait_for(lambda: board.moves() == SCHOLAR, 10, "the mate taken back")
+    # The person puts the queen back as the lights show, carries out d3, now lit again,
+    # and answers it; then the game goes on for another move each.
+
+    def asked(fen: str) -> bool:  # the person answers only where the GUI waits for them
+        return _position_key(fen) == _position_key(gui_board.fen())
+
+    person = Person(board, rng, white=False, waits_for=asked)
+    person.play(lambda: not answer, timeout_s=30)
+    assert answer and answer[0].startswith("bestmove "), answer
+    gui_board.push_uci(answer[0].split()[1])
+    assert person.fixes  # the pieces went back as the board's lights showed
+    assert board.moves() == [m.uci() for m in gui_board.move_stack]
+    gui_board.push(_move_that_goes_on(gui_board))
+    gui.send(f"position startpos moves {' '.join(m.uci() for m in gui_board.move_stack)}", "go")
+    answer = _bestmove_in_thread(gui)
+    person.play(lambda: not answer, timeout_s=30)
+    assert answer and answer[0].startswith("bestmove "), answer
+    gui_board.push_uci(answer[0].split()[1])
+    assert board.moves() == [m.uci() for m in gui_board.move_stack]
+    assert _new_games(board) == []
+    assert not [line for line in gui.said if "new game" in line], gui.said
+
+
+def test_a_move_for_the_gui_in_a_game_resigned_since_gives_way_to_a_new_game(
+    lines_and_board: tuple[_Lines, RunningBoard],
+) -> None:
+    # The person plays White's first move before the GUI has made it, then Black resigns
+    # on the board (the king held off, put back, lifted and put back again). A resignation
+    # stands: the board refuses to take e4 back, and a new game starts from the GUI's
+    # position instead.
+    gui, board = lines_and_board
+    rng = random.Random(15)
+    _carry_out(board, "e2e4", rng)
+    wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board")
+    board.live.push(
+        [(0, "lift", "e8"), (3500, "place", "e8"), (3800, "lift", "e8"), (4100, "place", "e8")]
+    )
+    wait_for(lambda: _game_overs(board) == [("1-0", "resignation")], 10, "the resignation")
+    gui.send("position startpos moves d2d4", "go")
+    answer = _bestmove_in_thread(gui)
+    after_d4 = chess.Board()
+    after_d4.push_uci("d2d4")
+    asked = _position_key(after_d4.fen())
+    person = Person(board, rng, white=False, waits_for=lambda fen: _position_key(fen) == asked)
+    person.play(lambda: not answer, timeout_s=30)
+    gui.heard("the board refused takeback")
+    gui.heard("a new game on the board from the GUI's position")
+    assert not [line for line in gui.said if "take it back" in line], gui.said
+    assert person.fixes  # the new game's position set up as the lights asked
+    (started,) = _new_games(board)
+    assert _position_key(started) == asked
+    played = board.moves()
+    assert len(played) == 1 and answer == [f"bestmove {played[0]}"]
 
 
 def test_ucinewgame_then_a_new_game_on_the_board() -> None:
