@@ -13,7 +13,8 @@ proposer moved last, else two; an opponent who is then to move plays again.
 
 Knobs a test turns: `refuse_plies` (the board player's moves refused once, by game ply),
 `answer` (what the challenged player does), `accepts_draws`, `offer_draw()`,
-`propose_takeback()`, `answer_takeback()`, `opponent_leaves()`, `drop_streams()`,
+`propose_takeback()`, `answer_takeback()`, `replies` (off: the opponent moves only on
+`opponent_plays()`), `opponent_leaves()`, `drop_streams()`,
 `send_challenge()`, `garbage` (odd lines on the streams)."""
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class StandIn:
         self.refuse_plies: set[int] = set()
         self.answer: Literal["accept", "decline"] = "accept"
         self.accepts_draws = False
+        self.replies = True
         self.garbage = False
         self.closing = False
         standin = self
@@ -185,6 +187,12 @@ class StandIn:
             else:
                 self.takeback_offer[me] = False
                 self.version += 1
+            self.changed.notify_all()
+
+    def opponent_plays(self) -> None:
+        """The opponent's move held back while `replies` is off."""
+        with self.changed:
+            self._opponent_moves(force=True)
             self.changed.notify_all()
 
     def opponent_leaves(self, claim_in: int) -> None:
@@ -404,9 +412,11 @@ class StandIn:
         self._opponent_moves()
         return True
 
-    def _opponent_moves(self) -> None:
+    def _opponent_moves(self, *, force: bool = False) -> None:
         game = self.game
         assert game is not None
+        if not (self.replies or force):
+            return
         if game.position.turn == self.me_white or self._over_by_rules():
             return
         move = self._scripted(game.position) or self.rng.choice(list(game.position.legal_moves()))

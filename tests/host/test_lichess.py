@@ -109,6 +109,7 @@ class Person:
         set down where it came from (a quiet move: no piece to put back beside it)."""
         session = self.board.app.session
         assert session is not None and len(session.game)
+        wait_until(lambda: self.board.quiet_view() is not None, None)
         last = session.game.moves[-1]
         to, back = square_name(last.to_square), square_name(last.from_square)
         self.board.live.push([(0, "lift", to), (400, "place", back)])
@@ -212,10 +213,11 @@ def in_step(
     return check
 
 
-def wait_until(condition: Callable[[], bool], bridge: Bridge, timeout_s: float = 10) -> None:
+def wait_until(condition: Callable[[], bool], bridge: Bridge | None, timeout_s: float = 10) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition():
-        assert time.monotonic() < deadline, f"timed out; the bridge said:\n{bridge.stderr}"
+        said = "" if bridge is None else bridge.stderr
+        assert time.monotonic() < deadline, f"timed out; the bridge said:\n{said}"
         time.sleep(0.02)
 
 
@@ -505,6 +507,37 @@ def test_a_move_taken_back_by_hand_proposes_a_takeback(tmp_path: Path) -> None:
     assert takebacks[:3] == ["b8c6", "b8c6", "g1f3"], takebacks
     assert "b8c6 taken back on the board: proposing a takeback" in bridge.stderr
     assert lichess.posts.count("takeback/yes") == 3
+
+
+def test_the_persons_own_move_put_back_before_the_reply(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.opponent_script = ["e7e5"]
+        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+            person = Person(board, white=True, rng=random.Random(12), script=["e2e4", "g1f3"])
+            person.limit = 2
+            play_until(person, bridge, in_step(lichess, board, 2))
+            lichess.replies = False  # the opponent thinks
+            person.limit = 3
+            play_until(person, bridge, in_step(lichess, board, 3))
+            # g1f3 put back by hand: a takeback proposed; declined, g1f3 is lit again and
+            # carried out, and is not sent to Lichess again.
+            person.limit = 2
+            person.take_back()
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            lichess.answer_takeback(False)
+            play_until(person, bridge, lambda: bridge.said("Lichess has g1f3"))
+            play_until(person, bridge, in_step(lichess, board, 3))
+            # Again, and taken: one ply back on Lichess too, and the person plays another.
+            person.take_back()
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            person.script, person.limit = ["b1c3"], 3
+            lichess.answer_takeback(True)
+            play_until(person, bridge, lambda: lichess.moves() == ["e2e4", "e7e5", "b1c3"])
+            lichess.opponent_plays()
+            play_until(person, bridge, in_step(lichess, board, 4))
+    assert lichess.posts.count("move/g1f3") == 1 and "move/b1c3" in lichess.posts
+    assert _effects(board, "takeback") == ["g1f3", "g1f3"]
+    assert "declined the takeback" in bridge.stderr
 
 
 def test_claims_when_the_opponent_has_left(tmp_path: Path) -> None:
