@@ -104,6 +104,9 @@ class _Game:
     their_takeback: bool = False  # the opponent proposes a takeback
     our_takeback: bool = False  # our takeback proposal stands on Lichess
     takeback_asked: bool = False  # we proposed one; Lichess has not shown it yet
+    # Lichess took our proposal's call: a state without it from now on is its answer (an
+    # opponent who says no at once leaves no state with it on the stream).
+    takeback_sent: bool = False
     # Lichess took its game back: (board plies it kept, the board's moves it had before).
     undone: tuple[int, list[str]] | None = None
     plies_seen: int | None = None  # the board's plies at the last step
@@ -224,6 +227,8 @@ class LichessBridge:
             self.api.post(path, form, timeout=timeout)
         except LichessError as error:
             self.inbox.put(("refused", (path, str(error))))
+        else:
+            self.inbox.put(("posted", path))
 
     def _post_later(self, path: str, form: dict[str, Any] | None = None) -> None:
         """A call whose answer the loop need not wait for."""
@@ -247,6 +252,8 @@ class LichessBridge:
                     self._command(item)
                 elif kind == "refused":
                     self._refused(*item)
+                elif kind == "posted":
+                    self._posted(item)
                 elif kind == "log":
                     self.log(item)
             except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -433,7 +440,7 @@ class LichessBridge:
 
     def _lichess_took_back(self, game: _Game, kept: int, before: list[str]) -> None:
         self.log(f"taken back on Lichess: {' '.join(before[kept:])}")
-        game.takeback_asked = False
+        game.takeback_asked = game.takeback_sent = False
         if kept < game.start_ply:
             # Back before the board's game began: the board starts again at Lichess's
             # position, and the lights show where the pieces go.
@@ -454,8 +461,11 @@ class LichessBridge:
         game.their_takeback = theirs
         if ours:
             game.takeback_asked = False  # Lichess shows it: `our_takeback` stands for it now
-        elif game.our_takeback and not taken and playing:
+        elif (game.our_takeback or game.takeback_sent) and not taken and playing:
             self.log("your opponent declined the takeback: the game goes on")
+            game.takeback_asked = False
+        if not ours:
+            game.takeback_sent = False
         game.our_takeback = ours
 
     def _lichess_ended(self, game: _Game, status: str, winner: Any) -> None:
@@ -536,10 +546,15 @@ class LichessBridge:
             return
         if game.takeback_pending:
             self.log("withdrawing your takeback proposal")
-            game.takeback_asked = game.our_takeback = False
+            game.takeback_asked = game.takeback_sent = game.our_takeback = False
             self._post_later(f"{base}/takeback/no")
         else:
             self.log("no: there is no offer to decline")
+
+    def _posted(self, path: str) -> None:
+        game = self.game
+        if game is not None and path.endswith(PROPOSE_TAKEBACK) and game.takeback_asked:
+            game.takeback_sent = True
 
     def _refused(self, path: str, text: str) -> None:
         self.log(text)
