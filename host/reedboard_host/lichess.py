@@ -30,7 +30,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from reedboard.errors import LinkError, ReedboardError
@@ -46,12 +46,12 @@ from reedboard_host.lichess_game import (
     challenge_form,
     common_prefix,
     initial_position,
-    offer_flags,
     parse_clock,
     player_name,
     plies_to_undo,
     seek_form,
 )
+from reedboard_host.lichess_offers import Offers
 from reedboard_host.mirror import MirroredGame
 
 POLL_S = 0.05
@@ -98,22 +98,11 @@ class _Game:
     posted: int = 0  # board plies sent to Lichess (or found there)
     status: str = "started"
     board_ended: bool = False  # the board's own end of the game was handled
-    their_offer: bool = False  # the opponent offers a draw
-    our_offer: bool = False  # our draw offer stands on Lichess
+    offers: Offers = field(default_factory=Offers)
     board_draw: bool = False  # the draw was agreed on the board, Lichess not yet
-    their_takeback: bool = False  # the opponent proposes a takeback
-    our_takeback: bool = False  # our takeback proposal stands on Lichess
-    takeback_asked: bool = False  # we proposed one; Lichess has not shown it yet
-    # Lichess took our proposal's call: a state without it from now on is its answer (an
-    # opponent who says no at once leaves no state with it on the stream).
-    takeback_sent: bool = False
     # Lichess took its game back: (board plies it kept, the board's moves it had before).
     undone: tuple[int, list[str]] | None = None
     plies_seen: int | None = None  # the board's plies at the last step
-
-    @property
-    def takeback_pending(self) -> bool:
-        return self.takeback_asked or self.our_takeback
 
     @property
     def over(self) -> bool:
@@ -422,25 +411,17 @@ class LichessBridge:
         kept = common_prefix(before, game.lichess.ucis)
         if kept < len(before):
             self._lichess_took_back(game, kept, before)
-        self._takeback_offers(game, state, status, taken=kept < len(before))
-        ours, theirs = offer_flags(state, game.we_white, "draw")
-        if theirs and not game.their_offer and status not in OVER:
-            self.log("your opponent offers a draw: type `draw` to accept, `no` to decline")
-        game.their_offer = theirs
-        declined = game.our_offer and not ours and status not in OVER
-        game.our_offer = ours
-        if declined:
-            self.log("your opponent did not take the draw: the game goes on")
-            if game.board_draw:
-                game.board_draw = False
-                self._start_board_game(game, set_up=False)  # the pieces stand there
+        news = game.offers.read(
+            state, game.we_white, playing=status not in OVER, taken=kept < len(before)
+        )
+        for item in news:
+            self._offer_news(game, item)
         if status in OVER and not game.over:
             game.status = status
             self._lichess_ended(game, status, state.get("winner"))
 
     def _lichess_took_back(self, game: _Game, kept: int, before: list[str]) -> None:
         self.log(f"taken back on Lichess: {' '.join(before[kept:])}")
-        game.takeback_asked = game.takeback_sent = False
         if kept < game.start_ply:
             # Back before the board's game began: the board starts again at Lichess's
             # position, and the lights show where the pieces go.
@@ -449,24 +430,20 @@ class LichessBridge:
         game.undone = (kept - game.start_ply, before[game.start_ply :])
         game.posted = min(game.posted, kept - game.start_ply)
 
-    def _takeback_offers(
-        self, game: _Game, state: dict[str, Any], status: str, *, taken: bool
-    ) -> None:
-        ours, theirs = offer_flags(state, game.we_white, "takeback")
-        playing = status not in OVER
-        if theirs and not game.their_takeback and playing:
+    def _offer_news(self, game: _Game, news: str) -> None:
+        if news == "takeback proposed":
             self.log(
                 "your opponent proposes a takeback: type `takeback` to accept, `no` to decline"
             )
-        game.their_takeback = theirs
-        if ours:
-            game.takeback_asked = False  # Lichess shows it: `our_takeback` stands for it now
-        elif (game.our_takeback or game.takeback_sent) and not taken and playing:
+        elif news == "takeback declined":
             self.log("your opponent declined the takeback: the game goes on")
-            game.takeback_asked = False
-        if not ours:
-            game.takeback_sent = False
-        game.our_takeback = ours
+        elif news == "draw offered":
+            self.log("your opponent offers a draw: type `draw` to accept, `no` to decline")
+        elif news == "draw declined":
+            self.log("your opponent did not take the draw: the game goes on")
+            if game.board_draw:
+                game.board_draw = False
+                self._start_board_game(game, set_up=False)  # the pieces stand there
 
     def _lichess_ended(self, game: _Game, status: str, winner: Any) -> None:
         self.log(
@@ -509,11 +486,13 @@ class LichessBridge:
             except HostError:
                 self._post_later(f"{base}/resign")
         elif line == "draw":
-            self.log("accepting the draw" if game.their_offer else "offering a draw")
+            self.log("accepting the draw" if game.offers.their_draw else "offering a draw")
             self._post_later(f"{base}/draw/yes")
         elif line == "takeback":
-            self._propose_takeback(game, "accepting the takeback" if game.their_takeback
-                                   else "proposing a takeback")  # fmt: skip
+            accepting = game.offers.their_takeback
+            self._propose_takeback(
+                game, "accepting the takeback" if accepting else "proposing a takeback"
+            )
         elif line == "no":
             self._say_no(game, base)
         elif line == "abort":
@@ -528,40 +507,30 @@ class LichessBridge:
     def _propose_takeback(self, game: _Game, what: str) -> None:
         """Propose a takeback on Lichess, or accept the opponent's: one call for both."""
         self.log(what)
-        if not game.their_takeback:
-            game.takeback_asked = True
+        game.offers.propose_takeback()
         self._post_later(f"/api/board/game/{_quote(game.id)}{PROPOSE_TAKEBACK}")
 
     def _say_no(self, game: _Game, base: str) -> None:
-        """`no` turns down whatever the opponent offers (a takeback, a draw, or both);
-        with nothing offered it withdraws our own takeback proposal, the one offer that
-        keeps the board waiting."""
-        if game.their_takeback:
-            self.log("declining the takeback")
-            self._post_later(f"{base}/takeback/no")
-        if game.their_offer:
-            self.log("declining the draw")
-            self._post_later(f"{base}/draw/no")
-        if game.their_takeback or game.their_offer:
-            return
-        if game.takeback_pending:
-            self.log("withdrawing your takeback proposal")
-            game.takeback_asked = game.takeback_sent = game.our_takeback = False
-            self._post_later(f"{base}/takeback/no")
-        else:
-            self.log("no: there is no offer to decline")
+        declining = game.offers.their_takeback or game.offers.their_draw
+        calls = game.offers.say_no()
+        for call in calls:
+            what = call.partition("/")[0]
+            self.log(f"declining the {what}" if declining else "withdrawing your takeback")
+            self._post_later(f"{base}/{call}")
+        if not calls:
+            self.log("no: there is nothing to decline")
 
     def _posted(self, path: str) -> None:
         game = self.game
-        if game is not None and path.endswith(PROPOSE_TAKEBACK) and game.takeback_asked:
-            game.takeback_sent = True
+        if game is not None and path.endswith(PROPOSE_TAKEBACK):
+            game.offers.takeback_call_taken()
 
     def _refused(self, path: str, text: str) -> None:
         self.log(text)
         game = self.game
-        if game is not None and path.endswith(PROPOSE_TAKEBACK) and game.takeback_asked:
+        if game is not None and path.endswith(PROPOSE_TAKEBACK):
             # No proposal stands: a move taken back by hand is lit again to be replayed.
-            game.takeback_asked = False
+            game.offers.takeback_call_refused()
 
     # ----- the board's side -----
 
@@ -602,7 +571,7 @@ class LichessBridge:
                 if game.posted < len(played):
                     # Before the board's end below: a mating move must reach Lichess.
                     self._post_move(game, played[-1], len(played))
-            elif current.result is None and not game.takeback_pending:
+            elif current.result is None and not game.offers.takeback_pending:
                 # The board went another way than Lichess: its last move is taken back,
                 # and the move Lichess wants is lit again once the board is back. (Not
                 # while a takeback waits: if it is taken, the move may be the new one.)
@@ -612,7 +581,7 @@ class LichessBridge:
         behind = common == len(played) < len(lichess)
         if current.result is not None:
             self._board_ended(game, current.result, current.reason)
-        elif behind and not game.takeback_pending:
+        elif behind and not game.offers.takeback_pending:
             self._show(game, len(played), lichess[len(played)], board.position.turn)
         elif not behind and game.shown is not None:
             if game.shown[0] == len(played):
@@ -629,9 +598,9 @@ class LichessBridge:
         if len(played) >= len(lichess) or played != lichess[: len(played)]:
             return  # a move Lichess never had: nothing to take back there
         uci = lichess[len(played)]
-        if game.their_takeback:
+        if game.offers.their_takeback:
             self._propose_takeback(game, f"{uci} taken back on the board: accepting the takeback")
-        elif not game.takeback_pending:
+        elif not game.offers.takeback_pending:
             self._propose_takeback(
                 game,
                 f"{uci} taken back on the board: proposing a takeback on Lichess "

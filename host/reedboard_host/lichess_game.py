@@ -93,13 +93,6 @@ def initial_position(fen: Any, variant: str) -> Position:
     return Position.from_fen(str(fen), chess960=variant == "chess960")
 
 
-def offer_flags(state: dict[str, Any], we_white: bool, what: str) -> tuple[bool, bool]:
-    """(ours, theirs) of an offer in a game state: `what` is `draw` or `takeback`, and
-    Lichess writes `wdraw`, `btakeback`, ... as `true`, or leaves the field out."""
-    white, black = bool(state.get(f"w{what}")), bool(state.get(f"b{what}"))
-    return (white, black) if we_white else (black, white)
-
-
 def common_prefix(a: list[str], b: list[str]) -> int:
     """How many moves two games share from their start."""
     n = 0

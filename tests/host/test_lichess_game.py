@@ -14,7 +14,6 @@ from reedboard_host.lichess_game import (
     challenge_form,
     common_prefix,
     initial_position,
-    offer_flags,
     parse_clock,
     player_name,
     plies_to_undo,
@@ -70,14 +69,6 @@ def test_seek_forms_clocks_and_names() -> None:
     assert player_name({"id": "someone"}) == "someone"
     assert initial_position("startpos", "standard").fen() == Position.standard().fen()
     assert initial_position(CHESS960_FEN, "chess960").chess960
-
-
-def test_offers_are_read_for_either_colour() -> None:
-    state = {"type": "gameState", "moves": "", "wdraw": True, "btakeback": True}
-    assert offer_flags(state, True, "draw") == (True, False)
-    assert offer_flags(state, False, "draw") == (False, True)
-    assert offer_flags(state, True, "takeback") == (False, True)
-    assert offer_flags(state, False, "takeback") == (True, False)
 
 
 def test_the_board_undoes_only_the_old_moves_lichess_took_back() -> None:
