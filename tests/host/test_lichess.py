@@ -576,3 +576,41 @@ def test_claims_when_the_opponent_has_left(tmp_path: Path) -> None:
     commands = "resign, draw, takeback, no, abort, claim, claim-draw"
     assert f"unknown command 'hello': one of {commands}" in bridge.stderr
     assert "white wins" in bridge.stderr
+
+
+def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) -> None:
+    moves = ["e2e4", "e7e5", "g1f3", "b8c6"]
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.start_game("joined12", moves=tuple(moves))
+        lichess.opponent_script = ["g8f6"]
+        with bridge_to(lichess, board, tmp_path) as bridge:
+            person = Person(board, white=True, rng=random.Random(14), script=["f1c4"], limit=2)
+            play_until(person, bridge, in_step(lichess, board, 2, start=4))
+            person.limit = 0
+            bridge.type("takeback")
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            lichess.answer_takeback(True)  # back to where the board's game began
+            play_until(
+                person,
+                bridge,
+                lambda: board.moves() == [] and board.quiet_view() is not None,
+            )
+            assert lichess.moves() == moves
+            bridge.type("takeback")
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            lichess.answer_takeback(True)  # two plies before it: the board starts again
+            person.script, person.limit = ["d2d4"], 2
+            play_until(
+                person,
+                bridge,
+                lambda: (
+                    bridge.stderr.count("set up the game's position") == 2
+                    and in_step(lichess, board, 2, start=2)()
+                ),
+            )
+    assert board.app.session is not None
+    start = Position.standard()
+    for uci in moves[:2]:
+        start = start.play(start.parse_uci(uci))
+    assert board.app.session.game.start.fen() == start.fen()
+    assert board.moves()[0] == "d2d4"
