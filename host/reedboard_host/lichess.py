@@ -598,6 +598,10 @@ class LichessBridge:
         if len(played) >= len(lichess) or played != lichess[: len(played)]:
             return  # a move Lichess never had: nothing to take back there
         uci = lichess[len(played)]
+        if game.shown is not None:
+            # The move lit for the person was for the position before: not to be played now.
+            self.follower.connection.request("show", uci=None)
+            game.shown = None
         if game.offers.their_takeback:
             self._propose_takeback(game, f"{uci} taken back on the board: accepting the takeback")
         elif not game.offers.takeback_pending:

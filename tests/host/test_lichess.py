@@ -540,6 +540,33 @@ def test_the_persons_own_move_put_back_before_the_reply(tmp_path: Path) -> None:
     assert "declined the takeback" in bridge.stderr
 
 
+def test_a_move_put_back_by_hand_while_the_reply_is_lit(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.opponent_script = ["e7e5", "b8c6"]
+        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+            person = Person(board, white=True, rng=random.Random(16), script=["e2e4", "g1f3"])
+            person.limit = 2
+            play_until(person, bridge, in_step(lichess, board, 2))
+            lichess.replies = False
+            person.limit = 3
+            play_until(person, bridge, in_step(lichess, board, 3))
+            lichess.opponent_plays()
+            wait_until(lambda: bridge.said("your opponent plays b8c6"), bridge)
+            # g1f3 put back by hand with b8c6 lit: the light goes out, a takeback is
+            # proposed, and taken: two plies back on Lichess, none more on the board.
+            person.take_back()
+            wait_until(lambda: board.view is not None and board.view.hint is None, bridge)
+            wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            person.script = ["d2d4"]
+            lichess.answer_takeback(True)
+            lichess.opponent_script = ["d7d5"]
+            play_until(person, bridge, lambda: lichess.moves()[2:] == ["d2d4"])
+            lichess.opponent_plays()
+            play_until(person, bridge, in_step(lichess, board, 4))
+    assert board.moves() == ["e2e4", "e7e5", "d2d4", "d7d5"]
+    assert _effects(board, "takeback") == ["g1f3"]
+
+
 def test_claims_when_the_opponent_has_left(tmp_path: Path) -> None:
     with (
         StandIn(TOKEN) as lichess,
