@@ -1,6 +1,7 @@
 """The Lichess side of a game, as values: the clock on the command line, the forms of a
 seek and a challenge, Lichess's moves read into the board's notation, where a game starts
-and who plays it. Pure: no network, no board."""
+and who plays it, which of the board's moves to undo when Lichess takes moves back. Pure:
+no network, no board."""
 
 from __future__ import annotations
 
