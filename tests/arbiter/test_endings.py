@@ -130,3 +130,24 @@ def test_a_resignation_is_not_taken_back_by_hand() -> None:
     assert over(effects) == [("0-1", "resignation")]
     assert "takeback" not in kinds(effects)
     assert kinds(effects)[-1] == "illegal"
+
+
+def test_a_move_taken_back_by_hand_puts_out_what_the_host_lit() -> None:
+    arbiter = Arbiter(Game(), mode="casual")
+    e2, e4, e5 = (parse_square(name) for name in ("e2", "e4", "e5"))
+    t = 1000
+    for square, occupied in ((e2, False), (e4, True)):
+        arbiter.feed(SquareChange(square, occupied, t))
+        t += 400
+    arbiter.tick(t + 1000)
+    assert len(arbiter.game) == 1
+    reply = arbiter.game.position.parse_uci("e7e5")
+    arbiter.show_move(reply)
+    arbiter.mark(1 << e5)
+    for square, occupied in ((e4, False), (e2, True)):
+        t += 400
+        arbiter.feed(SquareChange(square, occupied, t))
+    arbiter.tick(t + 1000)
+    assert len(arbiter.game) == 0
+    view = arbiter.view()
+    assert view.hint is None and arbiter.marked == (0, 0)

@@ -645,6 +645,8 @@ class Arbiter:
         self._restore(now, effects)
         effects.append(TakenBack(now, uci, self.position.fen()))
         self.touches = TouchRecord()
+        self.hint = None  # what the host lit and marked was about the position now gone
+        self.marked = (0, 0)
         self._new_episode()
         return True
 
