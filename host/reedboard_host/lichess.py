@@ -6,9 +6,10 @@ person's own moves are sent to Lichess. A board that disagrees with Lichess (the
 opponent's piece moved elsewhere than shown, a move Lichess refused) takes its last move
 back and is shown the right one.
 
-Two streams run in threads: the account's events (a game starts, a challenge arrives) and
-the game in progress. Their objects, and the lines typed on stdin (`COMMANDS`), reach the
-one loop that talks to the board through a queue, so only that loop touches the board.
+Two streams run in threads (`lichess_feeds.py`): the account's events (a game starts, a
+challenge arrives) and the game in progress. Their objects, and the lines typed on stdin
+(`COMMANDS`), reach the one loop that talks to the board through a queue, so only that
+loop touches the board.
 
 A takeback is Lichess's to make: the board takes its moves back once Lichess's game is
 shorter. A move the person takes back by hand on the board is a takeback proposed (or the
@@ -25,10 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import queue
-import sys
-import threading
-import time
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +37,7 @@ from reedboard.rules.position import Position
 from reedboard_host.connection import HostError, choose_port
 from reedboard_host.follow import Follower
 from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError, read_token
+from reedboard_host.lichess_feeds import LichessFeeds, quote
 from reedboard_host.lichess_game import (
     PLAYABLE,
     LichessMoves,
@@ -55,7 +53,6 @@ from reedboard_host.lichess_offers import Offers
 from reedboard_host.mirror import MirroredGame
 
 POLL_S = 0.05
-RETRY_S = 1.0  # before a stream that ended is opened again
 EVENTS_OPEN_S = 15.0  # to wait for the event stream before seeking or challenging
 OVER = {"aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
         "noStart", "unknownFinish", "insufficientMaterialClaim", "variantEnd"}  # fmt: skip
@@ -64,10 +61,6 @@ ON_THE_BOARD = {"mate", "stalemate"}
 NO_RESULT = {"aborted", "noStart"}
 COMMANDS = ("resign", "draw", "takeback", "no", "abort", "claim", "claim-draw")
 PROPOSE_TAKEBACK = "/takeback/yes"
-
-
-def _quote(text: str) -> str:
-    return urllib.parse.quote(text, safe="")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -125,57 +118,15 @@ class LichessBridge:
         self.log = log
         # None: incoming challenges are only reported; an empty set: accepted from anyone.
         self.accept = None if accept is None else {u.lower() for u in accept if u}
-        self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.feeds = LichessFeeds(api, stop)
         self.me = ""
         self.game: _Game | None = None
-        self._stream_for: str | None = None  # the game whose stream thread runs
         self._new_games = 0  # `new_game` effects the board sent
-        self._events_open = threading.Event()
         follower.on_message_hook = self._board_message
 
     def _board_message(self, message: dict[str, Any]) -> None:
         if message.get("type") == "effect" and message.get("event") == "new_game":
             self._new_games += 1
-
-    # ----- threads: streams and stdin -----
-
-    def _events(self) -> None:
-        while not self.stop():
-            try:
-                events = self.api.stream(
-                    "/api/stream/event", closed=self.stop, opened=self._events_open.set
-                )
-                for event in events:
-                    self.inbox.put(("event", event))
-            except LichessError as error:
-                self.inbox.put(("log", f"event stream: {error}"))
-            time.sleep(RETRY_S)
-
-    def _game_stream(self, game_id: str) -> None:
-        path = f"/api/board/game/stream/{_quote(game_id)}"
-        while not self.stop() and self._stream_for == game_id:
-            try:
-                for item in self.api.stream(path, closed=lambda: self._stream_for != game_id):
-                    self.inbox.put(("game", (game_id, item)))
-            except LichessError as error:
-                self.inbox.put(("log", f"game stream: {error}"))
-            time.sleep(RETRY_S)
-
-    def _hold_open(self, path: str, form: dict[str, Any]) -> None:
-        """A seek or a challenge stays on Lichess while its answer streams."""
-        try:
-            for item in self.api.stream(path, form, closed=self.stop):
-                if "url" in item and item.get("status") == "created":
-                    self.inbox.put(("log", f"challenge sent: {item['url']}"))
-        except LichessError as error:
-            self.inbox.put(("log", str(error)))
-
-    def _stdin(self) -> None:
-        for line in sys.stdin:
-            self.inbox.put(("command", line.strip().lower()))
-
-    def _start_thread(self, target: Callable[..., None], *args: Any) -> None:
-        threading.Thread(target=target, args=args, daemon=True).start()
 
     # ----- the loop -----
 
@@ -187,16 +138,16 @@ class LichessBridge:
         self.log(f"signed in to {self.api.server} as {account.get('username', self.me)}")
         self.follower.connect()
         # The event stream first: a seek or challenge answered at once must not be missed.
-        self._start_thread(self._events)
-        self._start_thread(self._stdin)
-        if (seek or challenge) and not self._events_open.wait(EVENTS_OPEN_S):
+        self.feeds.follow_events()
+        self.feeds.read_stdin()
+        if (seek or challenge) and not self.feeds.events_open.wait(EVENTS_OPEN_S):
             self.log("the event stream has not opened yet: a game may start unnoticed")
         if seek is not None:
-            self._start_thread(self._hold_open, "/api/board/seek", seek)
+            self.feeds.hold_open("/api/board/seek", seek)
             self.log(f"seeking a {seek['time']}+{seek['increment']} game")
         if challenge is not None:
             user, form = challenge
-            self._start_thread(self._hold_open, f"/api/challenge/{_quote(user)}", form)
+            self.feeds.hold_open(f"/api/challenge/{quote(user)}", form)
             clock = f"{form['clock.limit'] / 60:g}+{form['clock.increment']}"
             self.log(f"challenging {user} to {form.get('variant', 'standard')} {clock}")
         while not self.stop():
@@ -211,25 +162,13 @@ class LichessBridge:
                 self.log(str(error))
         return 0
 
-    def _post_quietly(self, path: str, form: dict[str, Any], timeout: float = 15.0) -> None:
-        try:
-            self.api.post(path, form, timeout=timeout)
-        except LichessError as error:
-            self.inbox.put(("refused", (path, str(error))))
-        else:
-            self.inbox.put(("posted", path))
-
-    def _post_later(self, path: str, form: dict[str, Any] | None = None) -> None:
-        """A call whose answer the loop need not wait for."""
-        self._start_thread(self._post_quietly, path, form or {})
-
     def _turn(self) -> None:
         self.follower.connection.poll(POLL_S)
         if self.follower.mirror.needs_state:
             self.follower.sync()
         while True:
             try:
-                kind, item = self.inbox.get_nowait()
+                kind, item = self.feeds.inbox.get_nowait()
             except queue.Empty:
                 break
             try:
@@ -279,9 +218,7 @@ class LichessBridge:
         if self.game is not None and not self.game.over and self.game.id != game_id:
             self.log(f"game {game_id} started, but {self.game.id} is on the board")
             return
-        if self._stream_for != game_id:
-            self._stream_for = game_id
-            self._start_thread(self._game_stream, game_id)
+        self.feeds.follow_game(game_id)
 
     def _challenge(self, c: dict[str, Any], compat: Any = None) -> None:
         challenger = c.get("challenger") or {}
@@ -295,28 +232,28 @@ class LichessBridge:
             f"{variant.get('name') or variant.get('key', 'standard')} game"
             + (f", {control['show']}" if control.get("show") else "")
         )
-        base = f"/api/challenge/{_quote(str(c['id']))}"
+        base = f"/api/challenge/{quote(str(c['id']))}"
         if self.accept is None:
             self.log(f"{what}: accept it on Lichess to play on the board")
         elif variant.get("key", "standard") not in PLAYABLE:
             self.log(f"{what}: declined, the board plays standard chess and Chess960")
-            self._post_later(f"{base}/decline", {"reason": "variant"})
+            self.feeds.post_later(f"{base}/decline", {"reason": "variant"})
         elif (compat or c.get("compat") or {}).get("board") is False:
             self.log(f"{what}: declined, too fast for the Board API")
-            self._post_later(f"{base}/decline", {"reason": "tooFast"})
+            self.feeds.post_later(f"{base}/decline", {"reason": "tooFast"})
         elif self.game is not None and not self.game.over:
             self.log(f"{what}: declined for now, a game is on the board")
-            self._post_later(f"{base}/decline", {"reason": "later"})
+            self.feeds.post_later(f"{base}/decline", {"reason": "later"})
         elif self.accept and str(challenger.get("id", "")).lower() not in self.accept:
             self.log(f"{what}: not from a player you accept; answer it on Lichess")
         else:
             self.log(f"{what}: accepted")
-            self._post_later(f"{base}/accept")
+            self.feeds.post_later(f"{base}/accept")
 
     # ----- the game stream -----
 
     def _game_item(self, game_id: str, item: dict[str, Any]) -> None:
-        if game_id != self._stream_for:
+        if game_id != self.feeds.game_followed:
             return  # a stream that was left
         kind = item.get("type")
         if kind == "gameFull":
@@ -350,7 +287,7 @@ class LichessBridge:
         variant = (full.get("variant") or {}).get("key", "standard")
         if variant not in PLAYABLE:
             self.log(f"game {game_id} is {variant}: the board cannot play it")
-            self._stream_for = None
+            self.feeds.follow_game(None)
             return
         white = str((full.get("white") or {}).get("id", "")).lower()
         black = str((full.get("black") or {}).get("id", "")).lower()
@@ -358,7 +295,7 @@ class LichessBridge:
         if self.me not in (white, black) or status in OVER:
             self.log(f"game {game_id} is not yours to play" if status not in OVER
                      else f"game {game_id} is already over: {status}")  # fmt: skip
-            self._stream_for = None
+            self.feeds.follow_game(None)
             return
         moves = LichessMoves(initial_position(full.get("initialFen"), variant))
         moves.update(str(full["state"].get("moves", "")).split())
@@ -449,7 +386,7 @@ class LichessBridge:
         self.log(
             f"game {game.id} is over on Lichess: {status}" + (f", {winner} wins" if winner else "")
         )
-        self._stream_for = None
+        self.feeds.follow_game(None)
         current = self._board_game(game)
         if status in ON_THE_BOARD or current is None or current.result is not None:
             return  # a mate the board sees once its last move stands; or the board's end
@@ -477,17 +414,17 @@ class LichessBridge:
         if game is None or game.over:
             self.log(f"{line}: no game in progress")
             return
-        base = f"/api/board/game/{_quote(game.id)}"
+        base = f"/api/board/game/{quote(game.id)}"
         if line == "resign":
             try:
                 # The board ends its game; `_step` sees that and tells Lichess.
                 colour = "white" if game.we_white else "black"
                 self.follower.connection.request("resign", color=colour)
             except HostError:
-                self._post_later(f"{base}/resign")
+                self.feeds.post_later(f"{base}/resign")
         elif line == "draw":
             self.log("accepting the draw" if game.offers.their_draw else "offering a draw")
-            self._post_later(f"{base}/draw/yes")
+            self.feeds.post_later(f"{base}/draw/yes")
         elif line == "takeback":
             accepting = game.offers.their_takeback
             self._propose_takeback(
@@ -496,19 +433,19 @@ class LichessBridge:
         elif line == "no":
             self._say_no(game, base)
         elif line == "abort":
-            self._post_later(f"{base}/abort")
+            self.feeds.post_later(f"{base}/abort")
         elif line == "claim":
             self.log("claiming the win: your opponent has left the game")
-            self._post_later(f"{base}/claim-victory")
+            self.feeds.post_later(f"{base}/claim-victory")
         elif line == "claim-draw":
             self.log("claiming a draw: your opponent has left the game")
-            self._post_later(f"{base}/claim-draw")
+            self.feeds.post_later(f"{base}/claim-draw")
 
     def _propose_takeback(self, game: _Game, what: str) -> None:
         """Propose a takeback on Lichess, or accept the opponent's: one call for both."""
         self.log(what)
         game.offers.propose_takeback()
-        self._post_later(f"/api/board/game/{_quote(game.id)}{PROPOSE_TAKEBACK}")
+        self.feeds.post_later(f"/api/board/game/{quote(game.id)}{PROPOSE_TAKEBACK}")
 
     def _say_no(self, game: _Game, base: str) -> None:
         declining = game.offers.their_takeback or game.offers.their_draw
@@ -516,7 +453,7 @@ class LichessBridge:
         for call in calls:
             what = call.partition("/")[0]
             self.log(f"declining the {what}" if declining else "withdrawing your takeback")
-            self._post_later(f"{base}/{call}")
+            self.feeds.post_later(f"{base}/{call}")
         if not calls:
             self.log("no: there is nothing to decline")
 
@@ -643,7 +580,7 @@ class LichessBridge:
     def _post_move(self, game: _Game, uci: str, ply: int) -> None:
         game.posted = ply
         try:
-            self.api.post(f"/api/board/game/{_quote(game.id)}/move/{_quote(uci)}")
+            self.api.post(f"/api/board/game/{quote(game.id)}/move/{quote(uci)}")
         except LichessError as error:
             self.log(f"Lichess did not take {uci} ({error}): take it back and play another move")
             game.posted = ply - 1
@@ -655,18 +592,18 @@ class LichessBridge:
         game.board_ended = True
         if game.over:
             return
-        base = f"/api/board/game/{_quote(game.id)}"
+        base = f"/api/board/game/{quote(game.id)}"
         if reason == "resignation":
             loser_white = result == "0-1"
             if loser_white == game.we_white:
                 self.log("you resigned on the board: resigning on Lichess")
-                self._post_later(f"{base}/resign")
+                self.feeds.post_later(f"{base}/resign")
             else:
                 self.log("the board ended the game for your opponent: Lichess plays on")
         elif reason == "agreement":
             self.log("draw agreed on the board: offering it on Lichess")
             game.board_draw = True
-            self._post_later(f"{base}/draw/yes")
+            self.feeds.post_later(f"{base}/draw/yes")
         else:
             # Mate, stalemate and the like: Lichess sees it in the moves themselves.
             self.log(f"the board ends the game: {result} ({reason})")
