@@ -439,6 +439,17 @@ def lines_and_board() -> Iterator[tuple[_Lines, RunningBoard]]:
             gui.quit()
 
 
+def _wait_lit(board: RunningBoard, uci: str) -> None:
+    wait_for(lambda: board.view is not None and board.view.hint is not None, 10, f"{uci} lit")
+
+
+def _ready_and_no_answer(gui: _Lines) -> None:
+    """`isready` is answered at once, while the search goes on: no `bestmove` before it."""
+    gui.send("isready")
+    _, before = gui.expect("readyok", timeout_s=2)
+    assert not [line for line in before if line.startswith("bestmove")]
+
+
 def _carry_out(board: RunningBoard, uci: str, rng: random.Random) -> None:
     """The person carries out `uci` from the board's position (once it is quiet)."""
     wait_for(lambda: board.quiet_view() is not None, 10, "a quiet board")
@@ -454,7 +465,7 @@ def test_stop_before_the_person_moves_answers_no_move(
 ) -> None:
     gui, board = lines_and_board
     gui.send("position startpos moves e2e4", "go movetime 1000")
-    wait_for(lambda: board.view is not None and board.view.hint is not None, 10, "e2e4 lit")
+    _wait_lit(board, "e2e4")
     gui.send("stop")
     answer, _ = gui.expect("bestmove")
     assert answer == "bestmove 0000"
@@ -468,14 +479,10 @@ def test_go_infinite_answers_only_on_stop_and_isready_answers_meanwhile(
     gui, board = lines_and_board
     rng = random.Random(4)
     gui.send("position startpos", "go infinite")
-    gui.send("isready")  # a search is on: the answer must not wait for it
-    _, before = gui.expect("readyok", timeout_s=2)
-    assert not [line for line in before if line.startswith("bestmove")]
+    _ready_and_no_answer(gui)
     _carry_out(board, "d2d4", rng)
     gui.heard("the board plays d2d4")
-    gui.send("isready")
-    _, before = gui.expect("readyok", timeout_s=2)
-    assert not [line for line in before if line.startswith("bestmove")]  # it waits for stop
+    _ready_and_no_answer(gui)  # it waits for stop
     gui.send("stop")
     answer, _ = gui.expect("bestmove")
     assert answer == "bestmove d2d4"
@@ -486,15 +493,13 @@ def test_ponderhit_answers_at_once_with_the_move_already_made(
 ) -> None:
     gui, board = lines_and_board
     gui.send("position startpos moves e2e4", "go ponder")
-    wait_for(lambda: board.view is not None and board.view.hint is not None, 10, "e2e4 lit")
+    _wait_lit(board, "e2e4")
     rng = random.Random(6)
     _carry_out(board, "e2e4", rng)
     wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board")
     _carry_out(board, "c7c5", rng)
     gui.heard("the board plays c7c5")
-    gui.send("isready")
-    _, before = gui.expect("readyok", timeout_s=2)
-    assert not [line for line in before if line.startswith("bestmove")]  # pondering still
+    _ready_and_no_answer(gui)  # pondering still
     gui.send("ponderhit")
     answer, _ = gui.expect("bestmove")
     assert answer == "bestmove c7c5"
@@ -506,7 +511,7 @@ def test_the_lit_move_lights_again_after_the_person_takes_it_back(
     gui, board = lines_and_board
     rng = random.Random(8)
     gui.send("position startpos moves e2e4", "go")
-    wait_for(lambda: board.view is not None and board.view.hint is not None, 10, "e2e4 lit")
+    _wait_lit(board, "e2e4")
     _carry_out(board, "e2e4", rng)
     wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board")
     # Second thoughts: the pawn goes back by hand, which takes the move back on the board.
