@@ -22,9 +22,8 @@ from reedboard.arbiter.arbiter import (
     DEFAULT_SETTLE_MS,
     Arbiter,
     Mode,
-    pair_squares,
 )
-from reedboard.arbiter.effects import Effect, GameOver, Mismatch, TakenBack, square_list
+from reedboard.arbiter.effects import Effect, GameOver, TakenBack, square_list
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command
 from reedboard.rules.chess960 import random_chess960_number
@@ -33,7 +32,7 @@ from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
-from reedboard.rules.squares import Bitboard, parse_square
+from reedboard.rules.squares import Bitboard, bitboard_of, parse_square
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
 
 MOVES_PAGE = 4  # moves per `moves` reply: with its other fields, about 150 bytes
@@ -179,19 +178,10 @@ class BoardSession:
         uci = before.uci(game.pop())
         self.arbiter = self._arbiter(game, self.debouncer.occupancy)
         effect = TakenBack(now, uci, game.position.fen())
-        return Answer("ack", {"uci": uci}, (effect, *self._guide_back(now)))
-
-    def _guide_back(self, now: int) -> list[Effect]:
-        """After a takeback the pieces still stand as after the move. To a fresh arbiter
-        that looks like the same move in progress, which it would wait on in silence: say
-        at once where the pieces must go back, so that the lights show it."""
-        expected, sensors = self.game.position.occupied, self.debouncer.occupancy
-        if sensors == expected:
-            return []
-        missing, extra = expected & ~sensors, sensors & ~expected
-        mismatch = Mismatch(now, missing, extra, pair_squares(missing, extra))
-        self.arbiter.mismatch = mismatch
-        return [mismatch]
+        # The pieces still stand as after the move. To the fresh arbiter that looks like
+        # the same move in progress, which it would wait on in silence: say at once where
+        # the pieces must go back, so that the lights show it.
+        return Answer("ack", {"uci": uci}, (effect, *self.arbiter.show_mismatch(now)))
 
     def _do_show(self, args: dict[str, Any], _now: int) -> Answer:
         if args["uci"] is None:
@@ -202,7 +192,9 @@ class BoardSession:
         return Answer("ack", {"uci": args["uci"]})
 
     def _do_mark(self, args: dict[str, Any], _now: int) -> Answer:
-        steady, blinking = _bitboard(args["squares"]), _bitboard(args["blink"])
+        steady, blinking = (
+            bitboard_of([parse_square(n) for n in args[k]]) for k in ("squares", "blink")
+        )
         self.arbiter.mark(steady, blinking)
         return Answer("ack", {"squares": args["squares"], "blink": args["blink"]})
 
@@ -297,13 +289,6 @@ def moves_digest(ucis: list[str]) -> str:
     """A short fingerprint of a move list: a host that pieced the list together page by
     page checks with it that no takeback came between the pages."""
     return f"{zlib.crc32(' '.join(ucis).encode('ascii')) & 0xFFFFFFFF:08x}"
-
-
-def _bitboard(names: list[str]) -> Bitboard:
-    bb = 0
-    for name in names:
-        bb |= 1 << parse_square(name)
-    return bb
 
 
 def _squares(pair: tuple[int, int] | None) -> list[str] | None:

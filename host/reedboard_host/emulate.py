@@ -57,14 +57,13 @@ class PtyEnd:
 
     def write(self, data: bytes) -> None:
         self.outbox.add(data)
-        while self.outbox:
-            try:
-                taken = os.write(self.master, self.outbox.head())
-            except (BlockingIOError, OSError):
-                return  # full: the rest goes on the next turn
-            if not taken:
-                return
-            self.outbox.sent(taken)
+        self.outbox.drain(self._write_some)
+
+    def _write_some(self, data: bytes) -> int:
+        try:
+            return os.write(self.master, data)
+        except OSError:  # full (BlockingIOError), or the software's end closed
+            return 0
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

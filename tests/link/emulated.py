@@ -5,7 +5,7 @@ script, with the client's bytes fed to it and every byte it writes kept."""
 from __future__ import annotations
 
 import chess
-from reedboard.app import App
+from reedboard.app import App, LinkPort
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.scripted import ScriptedBoard
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
@@ -29,18 +29,16 @@ class FakeLink:
         self.out += data
 
 
-def play(protocol: Emulated, script_text: str, client: bytes) -> bytes:
-    """Run the board through the script on a virtual clock; the client's bytes arrive at
-    once. Returns all the board wrote."""
+def emulated_app(protocol: Emulated, script_text: str, link: LinkPort) -> App:
+    """A board that plays the script on a virtual clock and speaks `protocol` on `link`."""
     script = parse_script(script_text)
     source = ScriptedBoard(script)
     emulation = EmulatedEndpoint(protocol, "test")
-    link = FakeLink(client)
 
     def watch(session: BoardSession, now: int) -> None:
         emulation.observe(session.game.position, session.debouncer.occupancy, now)
 
-    app = App(
+    return App(
         source,
         VirtualClock(),
         link=link,
@@ -50,7 +48,13 @@ def play(protocol: Emulated, script_text: str, client: bytes) -> bytes:
         watch=watch,
         log=lambda _text: None,
     )
-    app.run(until_done=True)
+
+
+def play(protocol: Emulated, script_text: str, client: bytes) -> bytes:
+    """Run the board through the script; the client's bytes arrive at once. Returns all
+    the board wrote."""
+    link = FakeLink(client)
+    emulated_app(protocol, script_text, link).run(until_done=True)
     return bytes(link.out)
 
 

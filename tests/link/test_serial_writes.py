@@ -12,18 +12,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from app.games import game_script
-from reedboard.app import App
-from reedboard.hal.clock import VirtualClock
-from reedboard.hal.scripted import ScriptedBoard
-from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.link.outbox import Outbox
 from reedboard.link.serial_port import SerialPort, open_port
-from reedboard.replay.script import parse_script
-from reedboard.rules.game import Game
-from reedboard.session import BoardSession
 from reedboard_host.emulate import PtyEnd
 
-from link.emulated import chesslink_replies, status_fen
+from link.emulated import chesslink_replies, emulated_app, status_fen
 
 BATCH = 100
 
@@ -128,26 +121,10 @@ def test_a_chesslink_board_nobody_reads_runs_on_and_the_reader_then_sees_the_gam
     reads: it runs to the end of the game (a write that waited would hold it there), and
     the client that finally reads gets whole messages, the last one the final position."""
     moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
-    script = parse_script(game_script(moves, t0=30_000))  # half a minute of reports first
-    source = ScriptedBoard(script)
-    emulation = EmulatedEndpoint("chesslink", "test")
-
-    def watch(session: BoardSession, now: int) -> None:
-        emulation.observe(session.game.position, session.debouncer.occupancy, now)
-
+    script = game_script(moves, t0=30_000)  # half a minute of reports first
     with _pty() as (master, path):
         port = open_port(path)
-        app = App(
-            source,
-            VirtualClock(),
-            link=port,
-            source=source,
-            start=Game(script.start),
-            endpoint=lambda _id: emulation,
-            watch=watch,
-            log=lambda _text: None,
-        )
-        app.run(until_done=True)
+        emulated_app("chesslink", script, port).run(until_done=True)
         assert port.outbox.dropped > 0  # it said far more than the pty holds
         received = _read_all(master, port)
         port.close()
@@ -181,3 +158,23 @@ def test_the_hosts_emulated_board_pty_keeps_whole_batches_too(tmp_path: Path) ->
     numbers = _batches(received)
     assert numbers == sorted(set(numbers))
     assert numbers[0] == 0 and numbers[-1] == 4999
+
+
+def test_draining_stops_where_the_line_is_full_and_goes_on_later() -> None:
+    box = Outbox(limit=100)
+    box.add(b"abcdef")
+    box.add(b"ghij")
+    room = [4]
+    line = bytearray()
+
+    def write(data: bytes) -> int:
+        taken = data[: room[0]]
+        room[0] -= len(taken)
+        line.extend(taken)
+        return len(taken)
+
+    box.drain(write)
+    assert bytes(line) == b"abcd" and len(box) == 6 and box.head() == b"ef"
+    room[0] = 100
+    box.drain(write)
+    assert bytes(line) == b"abcdefghij" and len(box) == 0

@@ -738,6 +738,14 @@ class Arbiter:
         self.violation = Violation(now, breach.rule, breach.square, breach.message)
         effects.append(self.violation)
 
+    def show_mismatch(self, now_ms: int) -> list[Effect]:
+        """Report at once, without waiting for the board to settle, where it differs from
+        the position (nothing when it does not)."""
+        effects: list[Effect] = []
+        if self.sensors != self.table.occupancy:
+            self._report_mismatch(now_ms, effects)
+        return effects
+
     def _report_mismatch(self, now: int, effects: list[Effect]) -> None:
         expected = self.table.occupancy
         missing = expected & ~self.sensors

@@ -15,6 +15,7 @@ is always kept, so the line carries the latest word. Pure: no I/O.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 # A few seconds of the busiest talk (ChessLink reports at about 1.6 KB/s) and more than
 # the largest reply of a long game (a `state` of a few hundred moves).
@@ -52,6 +53,16 @@ class Outbox:
         if not self._batches:
             return b""
         return self._batches[0][self._begun :]
+
+    def drain(self, write: Callable[[bytes], int]) -> None:
+        """Hand the line what it takes now: `write(data)` writes what it can of `data`
+        without waiting and returns how many bytes that was (0: the line is full for now).
+        The I/O stays the caller's; the rest waits here for a later turn."""
+        while self._batches:
+            taken = write(self.head())
+            if not taken:
+                return
+            self.sent(taken)
 
     def sent(self, count: int) -> None:
         """The line took `count` bytes of `head()`."""

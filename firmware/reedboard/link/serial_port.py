@@ -118,11 +118,7 @@ class SerialPort:
         on later calls, an empty `data` included."""
         self.outbox.add(data)
         try:
-            while self.outbox:
-                taken = self._write_some(self.outbox.head())
-                if not taken:
-                    return  # the line is full: the rest waits for a later turn
-                self.outbox.sent(taken)
+            self.outbox.drain(self._write_some)
         except (serial.SerialException, OSError) as exc:
             raise LinkError(f"the serial link failed: {_reason(exc)}") from None
 

@@ -42,16 +42,16 @@ class PtyLink:
         # oldest whole batches are dropped (a host asks for what it missed), never half
         # a frame.
         self.outbox.add(data)
-        while self.outbox:
-            try:
-                sent = os.write(self._master, self.outbox.head())
-            except BlockingIOError:
-                return
-            except OSError as error:
-                raise LinkError(f"the pty failed: {error.strerror}") from None
-            if not sent:
-                return
-            self.outbox.sent(sent)
+        try:
+            self.outbox.drain(self._write_some)
+        except OSError as error:
+            raise LinkError(f"the pty failed: {error.strerror}") from None
+
+    def _write_some(self, data: bytes) -> int:
+        try:
+            return os.write(self._master, data)
+        except BlockingIOError:
+            return 0  # the pty's buffer is full
 
     def close(self) -> None:
         for fd in (self._master, self._slave):
