@@ -44,6 +44,11 @@ def run_client(board: SimBoard, talk: Callable[[TestClient[Any, Any]], Any]) -> 
     return asyncio.run(main())
 
 
+async def page_socket(client: TestClient[Any, Any]) -> Any:
+    """The WebSocket as the simulator's own page opens it: from its own origin."""
+    return await client.ws_connect("/ws", origin=f"http://{client.host}:{client.port}")
+
+
 async def first_state(ws: Any, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     while True:
         message = await asyncio.wait_for(ws.receive_json(), 5)
@@ -53,7 +58,7 @@ async def first_state(ws: Any, check: Callable[[dict[str, Any]], bool]) -> dict[
 
 def test_a_move_by_gestures_reaches_the_page(board: SimBoard) -> None:
     async def talk(client: TestClient[Any, Any]) -> dict[str, Any]:
-        ws = await client.ws_connect("/ws")
+        ws = await page_socket(client)
         await ws.send_json({"op": "touch", "square": "e2"})
         lifted = await first_state(ws, lambda s: bool(s["hand"]))
         assert {"e3", "e4"} <= set(lifted["targets"])
@@ -96,7 +101,7 @@ def test_bad_input_from_the_page_gets_an_error_and_the_board_goes_on(
     board: SimBoard, data: str
 ) -> None:
     async def talk(client: TestClient[Any, Any]) -> dict[str, Any]:
-        ws = await client.ws_connect("/ws")
+        ws = await page_socket(client)
         await ws.send_str(data)
         while True:
             message = await asyncio.wait_for(ws.receive_json(), 5)

@@ -67,7 +67,8 @@ async def _serve(board: Any, args: argparse.Namespace) -> int:
 
     from reedboard.simweb.server import make_app
 
-    runner = web.AppRunner(make_app(board), access_log=None)
+    # The name served on is the page's own too (a `--host` given as a name, not an address).
+    runner = web.AppRunner(make_app(board, (args.host,)), access_log=None)
     await runner.setup()
     try:
         await web.TCPSite(runner, args.host, args.port).start()

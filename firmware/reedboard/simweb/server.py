@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from aiohttp import WSMsgType, web
 from reedboard.errors import ReedboardError
 from reedboard.replay.script import parse_script
 from reedboard.simweb.board import SimBoard
+from reedboard.simweb.guard import WEBSOCKET_PATH, same_site_only
 
 STATIC = Path(__file__).with_name("static")
 PUSH_S = 0.05
@@ -30,11 +32,13 @@ BOARD_KEY = web.AppKey("board", SimBoard)
 log = logging.getLogger("reedboard.sim")
 
 
-def make_app(board: SimBoard) -> web.Application:
-    app = web.Application()
+def make_app(board: SimBoard, host_names: Iterable[str] = ()) -> web.Application:
+    """The simulator's web app; it answers only to local names, the address it serves on
+    and `host_names` (see `guard`)."""
+    app = web.Application(middlewares=[same_site_only(host_names)])
     app[BOARD_KEY] = board
     app.router.add_get("/", _index)
-    app.router.add_get("/ws", _websocket)
+    app.router.add_get(WEBSOCKET_PATH, _websocket)
     app.router.add_get("/game.pgn", _pgn)
     app.router.add_static("/static/", STATIC)
     return app
