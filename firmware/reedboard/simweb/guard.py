@@ -12,9 +12,12 @@ same origin: anything else is refused before the handshake.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from aiohttp import web
-from aiohttp.typedefs import Handler, Middleware
+
+if TYPE_CHECKING:
+    from aiohttp.typedefs import Handler, Middleware
 
 # Names that always mean this machine; the address served on and any name given on the
 # command line come on top.
