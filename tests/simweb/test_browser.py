@@ -2,19 +2,22 @@
 
 Debian's chromium, driven by Playwright. A short game by clicks: a capture (the piece
 taken is put beside the board) and a castling, the legal targets lit while a piece is
-lifted, the move list at the end; the screenshot is kept as a test artefact
-(REEDBOARD_ARTEFACTS names its folder).
+lifted, the move list at the end. Then what a chess player reads and does: a capture by
+dragging onto a piece, illegal moves and touch-move said in words, the result in words,
+a Chess960 set-up told as it goes, and the whole board on a phone's screen. Screenshots
+are kept as test artefacts (REEDBOARD_ARTEFACTS names their folder).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.simweb.simproc import running_sim
+from tests.simweb.simproc import Sim, running_sim
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -39,77 +42,232 @@ def _need_browser() -> None:
         pytest.skip(f"no {CHROMIUM}")
 
 
-def test_a_short_game_by_clicking(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def sim() -> Iterator[Sim]:
     _need_browser()
-    artefacts = Path(os.environ.get("REEDBOARD_ARTEFACTS") or tmp_path)
-    artefacts.mkdir(parents=True, exist_ok=True)
-    with running_sim() as sim, playwright_api.sync_playwright() as p:
+    with running_sim() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser(sim: Sim, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    profile = tmp_path_factory.mktemp("profile")
+    with playwright_api.sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=FLAGS,
-            viewport={"width": 1180, "height": 820},
+            str(profile), executable_path=CHROMIUM, headless=True, args=FLAGS
         )
         try:
-            page = context.pages[0] if context.pages else context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            page.goto(sim.url)
-            square = lambda name: page.locator(f'.sq[data-square="{name}"]')  # noqa: E731
-            page.wait_for_selector('.sq[data-square="e1"] .piece.w')
-            # A shorter settle time keeps the game quick; set from the page's control.
-            page.fill("#settle", "150")
-            page.click("#set-settle")
-
-            def move(start: str, end: str, san: str) -> None:
-                square(start).click()
-                square(end).click()
-                expect_move(san)
-
-            def expect_move(san: str) -> None:
-                page.wait_for_function(
-                    "san => [...document.querySelectorAll('#moves li')]"
-                    ".some(li => li.textContent.split(' ').includes(san))",
-                    arg=san,
-                )
-
-            # While the knight is lifted its legal targets are lit, in the strip's colours.
-            square("g1").click()
-            for target in ("f3", "h3"):
-                page.wait_for_selector(f'.sq[data-square="{target}"][data-role="target"]')
-            assert square("f3").locator(".led.on").count() == 1
-            assert square("e4").get_attribute("data-role") is None
-            square("f3").click()
-            expect_move("Nf3")
-            move("d7", "d5", "d5")
-            move("g2", "g3", "g3")
-            move("c8", "h3", "Bh3")
-            # The capture: the bishop lifted, the black bishop lifted too and put beside
-            # the board, the white bishop set down where it stood.
-            square("f1").click()
-            square("h3").click()
-            page.click("#tray-shelf h2")
-            page.wait_for_selector('#tray span[data-piece="b"]')
-            square("h3").click()
-            expect_move("Bxh3")
-            # A drag works as well as two clicks.
-            square("e7").drag_to(square("e6"))
-            expect_move("e6")
-            # Castling, king first, by clicks.
-            square("e1").click()
-            square("g1").click()
-            square("h1").click()
-            square("f1").click()
-            expect_move("O-O")
-            moves = page.locator("#moves li").all_inner_texts()
-            assert moves == ["Nf3 d5", "g3 Bh3", "Bxh3 e6", "O-O"]
-            # A black knight lifted for the picture: its targets lit beside the last move.
-            square("b8").click()
-            page.wait_for_selector('.sq[data-square="c6"][data-role="target"]')
-            shot = artefacts / "sim.png"
-            page.screenshot(path=str(shot))
-            print(f"screenshot: {shot}")
-            assert shot.stat().st_size > 10_000
+            yield context
         finally:
             context.close()
-    assert shutil.which("true")  # the sim stopped cleanly (running_sim waits for it)
+
+
+@pytest.fixture(scope="module")
+def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("REEDBOARD_ARTEFACTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Board:
+    """The simulator's page, as a player uses it."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def square(self, name: str) -> Any:
+        return self.page.locator(f'.sq[data-square="{name}"]')
+
+    def drag(self, start: str, end: str) -> None:
+        self.square(start).drag_to(self.square(end))
+
+    def expect_move(self, san: str) -> None:
+        self.page.wait_for_function(
+            "san => [...document.querySelectorAll('#moves li')]"
+            ".some(li => li.textContent.split(' ').includes(san))",
+            arg=san,
+        )
+
+    def expect_text(self, selector: str, text: str) -> None:
+        """Wait until the element's text is exactly `text`."""
+        self.page.wait_for_function(
+            "([selector, text]) => document.querySelector(selector).textContent === text",
+            arg=[selector, text],
+        )
+
+    def play_script(self, text: str) -> None:
+        """Start a game from the page's own script box (a FEN start, for instance)."""
+        self.page.click("#script-box summary")
+        self.page.fill("#script", text)
+        self.page.click("#play")
+
+    def new_game(self) -> None:
+        self.page.select_option("#variant", "standard")
+        self.page.click("#new-game")
+        self.page.wait_for_function("() => document.querySelectorAll('#moves li').length === 0")
+        self.page.wait_for_selector('.sq[data-square="e2"] .piece.w')
+
+
+@pytest.fixture
+def board(browser: Any, sim: Sim, request: pytest.FixtureRequest) -> Iterator[Board]:
+    size = getattr(request, "param", {"width": 1180, "height": 820})
+    page = browser.new_page()
+    page.set_viewport_size(size)
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(sim.url)
+        page.wait_for_selector('.sq[data-square="e1"] .piece')
+        # A shorter settle time keeps the games quick; set from the page's control.
+        page.fill("#settle", "150")
+        page.click("#set-settle")
+        page.select_option("#mode", "casual")
+        on_page = Board(page)
+        on_page.new_game()
+        yield on_page
+    finally:
+        page.close()
+
+
+def test_a_short_game_by_clicking(board: Board, artefacts: Path) -> None:
+    page, square = board.page, board.square
+
+    def move(start: str, end: str, san: str) -> None:
+        square(start).click()
+        square(end).click()
+        board.expect_move(san)
+
+    # While the knight is lifted its legal targets are lit, in the strip's colours.
+    square("g1").click()
+    for target in ("f3", "h3"):
+        page.wait_for_selector(f'.sq[data-square="{target}"][data-role="target"]')
+    assert square("f3").locator(".led.on").count() == 1
+    assert square("e4").get_attribute("data-role") is None
+    square("f3").click()
+    board.expect_move("Nf3")
+    move("d7", "d5", "d5")
+    move("g2", "g3", "g3")
+    move("c8", "h3", "Bh3")
+    # The capture: the bishop lifted, the black bishop lifted too and put beside
+    # the board, the white bishop set down where it stood.
+    square("f1").click()
+    square("h3").click()
+    page.click("#tray-shelf h2")
+    page.wait_for_selector('#tray span[data-piece="b"]')
+    square("h3").click()
+    board.expect_move("Bxh3")
+    # A drag works as well as two clicks.
+    board.drag("e7", "e6")
+    board.expect_move("e6")
+    # Castling, king first, by clicks.
+    square("e1").click()
+    square("g1").click()
+    square("h1").click()
+    square("f1").click()
+    board.expect_move("O-O")
+    moves = page.locator("#moves li").all_inner_texts()
+    assert moves == ["Nf3 d5", "g3 Bh3", "Bxh3 e6", "O-O"]
+    assert page.locator("#status").inner_text() == "Black to move"
+    # A black knight lifted for the picture: its targets lit beside the last move.
+    square("b8").click()
+    page.wait_for_selector('.sq[data-square="c6"][data-role="target"]')
+    shot = artefacts / "sim.png"
+    page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+    assert shot.stat().st_size > 10_000
+    square("b8").click()  # the knight back down
+
+
+def test_a_drag_onto_an_opponent_s_piece_captures_it(board: Board) -> None:
+    page = board.page
+    board.drag("e2", "e4")
+    board.expect_move("e4")
+    board.drag("d7", "d5")
+    board.expect_move("d5")
+    # Dropped on the pawn: the pawn goes beside the board and the capture is made.
+    board.drag("e4", "d5")
+    board.expect_move("exd5")
+    page.wait_for_selector('#tray span[data-piece="p"]')
+    assert board.square("d5").locator(".piece.w").count() == 1
+    assert board.square("e4").locator(".piece").inner_text() == ""
+    assert "occupied" not in page.locator("#message").inner_text()
+    assert page.locator("#notice").inner_text() == ""
+    # Onto one's own piece it is refused, and the piece stays in the hand.
+    board.drag("c8", "b7")
+    board.expect_text("#message", "b7 holds a black pawn: put the bishop down elsewhere")
+    page.wait_for_selector('#hand span[data-piece="b"]')
+    board.square("c8").click()
+    page.wait_for_selector('.sq[data-square="c8"] .piece.b')
+    assert page.locator("#moves li").all_inner_texts() == ["e4 d5", "exd5"]
+
+
+def test_illegal_moves_and_touch_move_are_said_in_words(board: Board, artefacts: Path) -> None:
+    page = board.page
+    # An illegal knight move: the page says what to put right, and clears once it is.
+    board.drag("g1", "g4")
+    board.expect_text("#notice", "Illegal: put the knight back on g1")
+    board.drag("g4", "g1")
+    board.expect_text("#notice", "")
+    # Strict mode: the knight touched and put back must still move (FIDE 4.3a).
+    page.select_option("#mode", "strict")
+    page.wait_for_function("() => document.querySelector('#mode').value === 'strict'")
+    board.square("g1").click()
+    page.wait_for_selector('.sq[data-square="f3"][data-role="target"]')
+    board.square("g1").click()
+    board.expect_text("#notice", "")
+    board.drag("b1", "c3")
+    board.expect_text("#notice", "Touch-move (FIDE 4.3a): the touched knight on g1 must move")
+    page.screenshot(path=str(artefacts / "sim-touch-move.png"))
+    assert board.page.locator("#moves li").count() == 0
+
+
+def test_the_result_is_said_in_words(board: Board, artefacts: Path) -> None:
+    # The white king takes the last black piece: king against king, a dead draw.
+    board.play_script("@start fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\n")
+    board.page.wait_for_selector('.sq[data-square="d2"] .piece.b')
+    board.drag("e1", "d2")
+    board.expect_move("Kxd2")
+    board.expect_text("#result", "Draw: insufficient material")
+    board.expect_text("#status", "Draw: insufficient material")
+    board.page.screenshot(path=str(artefacts / "sim-result.png"))
+
+
+def test_a_chess960_set_up_is_told_as_it_goes(board: Board) -> None:
+    page = board.page
+    # Every status the page shows from the click on, kept as it changes.
+    page.evaluate(
+        """() => {
+            window.statuses = [];
+            const status = document.getElementById("status");
+            new MutationObserver(() => window.statuses.push(status.textContent))
+                .observe(status, {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+    page.select_option("#variant", "chess960")
+    page.fill("#number", "0")
+    page.click("#new-game")
+    # Until the set-up is done and the game begins.
+    page.wait_for_function(
+        "() => window.statuses.some(s => s.startsWith('Setting up'))"
+        " && window.statuses.at(-1) === 'White to move'"
+    )
+    statuses = page.evaluate("() => window.statuses")
+    assert "Setting up Chess960 position 0: place the rooks" in statuses, statuses
+    assert "Setting up Chess960 position 0: place the pawns" in statuses, statuses
+    assert not any("game over" in s or "script" in s for s in statuses), statuses
+
+
+@pytest.mark.parametrize("board", [{"width": 360, "height": 640}], indirect=True)
+def test_the_whole_board_fits_a_phone(board: Board, artefacts: Path) -> None:
+    page = board.page
+    box = page.locator("#board").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    assert box["width"] > 300  # not shrunk to nothing either
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    # And it plays there as well, corner squares included.
+    board.square("h2").click()
+    board.square("h4").click()
+    board.expect_move("h4")
+    board.drag("a7", "a5")
+    board.expect_move("a5")
+    page.screenshot(path=str(artefacts / "sim-phone.png"), full_page=True)

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 
+import pytest
 import serial
 
-from tests.simweb.simproc import running_sim
+from tests.simweb.simproc import Sim, running_sim
+
+aiohttp = pytest.importorskip("aiohttp")
+
+# Generous for a loaded machine; a page connected used to hold the stop up for 30 s.
+STOP_BOUND_S = 10
 
 
 def _free_port() -> int:
@@ -42,3 +51,33 @@ def test_a_bad_port_is_refused() -> None:
         check=False,
     )
     assert done.returncode == 2 and "--port" in done.stderr
+
+
+@pytest.mark.parametrize("page", ["listening", "frozen"])
+def test_ctrl_c_with_a_page_connected_ends_promptly(page: str) -> None:
+    """A browser tab left open must not hold the simulator up when it is stopped, even
+    one that never answers the closing handshake."""
+
+    async def connected_then_interrupted(sim: Sim) -> float:
+        origin = sim.url.rstrip("/")
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(f"{origin}/ws", origin=origin)
+            first = await asyncio.wait_for(ws.receive_json(), 10)
+            assert first["type"] == "state"
+
+            async def listen_until_the_end() -> int:
+                if page == "listening":
+                    # The page goes on listening, as an open tab does, until the server goes.
+                    async for _message in ws:
+                        pass
+                return await asyncio.to_thread(sim.process.wait, STOP_BOUND_S)
+
+            start = time.monotonic()
+            sim.process.send_signal(signal.SIGINT)
+            code = await asyncio.wait_for(listen_until_the_end(), STOP_BOUND_S)
+            assert code == 0
+            return time.monotonic() - start
+
+    with running_sim() as sim:
+        took = asyncio.run(connected_then_interrupted(sim))
+    print(f"stopped {took:.2f} s after SIGINT with a {page} page connected")

@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from aiohttp.test_utils import TestClient, TestServer
+from reedboard.errors import InvalidInputError
 from reedboard.simweb.board import SimBoard
 from reedboard.simweb.server import make_app
 from reedboard_host.connection import BoardConnection
@@ -44,6 +45,11 @@ def run_client(board: SimBoard, talk: Callable[[TestClient[Any, Any]], Any]) -> 
     return asyncio.run(main())
 
 
+async def page_socket(client: TestClient[Any, Any]) -> Any:
+    """The WebSocket as the simulator's own page opens it: from its own origin."""
+    return await client.ws_connect("/ws", origin=f"http://{client.host}:{client.port}")
+
+
 async def first_state(ws: Any, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     while True:
         message = await asyncio.wait_for(ws.receive_json(), 5)
@@ -53,7 +59,7 @@ async def first_state(ws: Any, check: Callable[[dict[str, Any]], bool]) -> dict[
 
 def test_a_move_by_gestures_reaches_the_page(board: SimBoard) -> None:
     async def talk(client: TestClient[Any, Any]) -> dict[str, Any]:
-        ws = await client.ws_connect("/ws")
+        ws = await page_socket(client)
         await ws.send_json({"op": "touch", "square": "e2"})
         lifted = await first_state(ws, lambda s: bool(s["hand"]))
         assert {"e3", "e4"} <= set(lifted["targets"])
@@ -96,7 +102,7 @@ def test_bad_input_from_the_page_gets_an_error_and_the_board_goes_on(
     board: SimBoard, data: str
 ) -> None:
     async def talk(client: TestClient[Any, Any]) -> dict[str, Any]:
-        ws = await client.ws_connect("/ws")
+        ws = await page_socket(client)
         await ws.send_str(data)
         while True:
             message = await asyncio.wait_for(ws.receive_json(), 5)
@@ -186,3 +192,38 @@ def test_a_pawn_exchanged_for_a_spare_knight_promotes_to_a_knight(board: SimBoar
     wait_for(lambda: bool(board.snapshot()["san"]))
     assert board.snapshot()["san"] == ["a8=N"]
     assert board.snapshot()["pieces"]["a8"] == "N"
+
+
+def test_a_piece_put_down_on_an_opponent_s_piece_captures_it(board: SimBoard) -> None:
+    board.command({"type": "settings", "settle_ms": 150})
+    for start, end, plies in [("e2", "e4", 1), ("d7", "d5", 2), ("e4", "d5", 3)]:
+        board.gesture("touch", {"square": start})
+        wait_for(lambda s=start: bool(board.snapshot()["hand"]))  # the lift is seen first
+        board.gesture("place", {"square": end})
+        wait_for(lambda n=plies: len(board.snapshot()["san"]) == n)
+    state = board.snapshot()
+    assert state["san"] == ["e4", "d5", "exd5"]
+    assert state["pieces"]["d5"] == "P" and state["tray"] == ["p"] and not state["hand"]
+    assert state["notice"] is None
+    # What the switches saw, in order: the pawn lifted, the black pawn lifted, the square
+    # filled again (a capture, not a piece appearing from nowhere).
+    touches = [e["square"] for e in state["effects"] if e["event"] == "touch"]
+    assert touches[-2:] == ["e4", "d5"]
+    # Onto one's own piece: refused in words, the piece stays in the hand.
+    board.gesture("touch", {"square": "c8"})
+    with pytest.raises(InvalidInputError, match="b7 holds a black pawn: put the bishop down"):
+        board.gesture("place", {"square": "b7"})
+    assert [h["piece"] for h in board.snapshot()["hand"]] == ["b"]
+
+
+def test_the_page_is_told_what_is_happening_in_words(board: SimBoard) -> None:
+    board.command({"type": "settings", "settle_ms": 150})
+    assert board.snapshot()["status"] == "White to move"
+    board.gesture("touch", {"square": "g1"})
+    board.gesture("place", {"square": "g4"})
+    wait_for(lambda: board.snapshot()["notice"] == "Illegal: put the knight back on g1")
+    board.gesture("touch", {"square": "g4"})
+    board.gesture("place", {"square": "g1"})
+    wait_for(lambda: board.snapshot()["notice"] is None)
+    board.play_script(_script("0 lift e2\n100 place e4\n5000 lift e7\n"))
+    assert board.snapshot()["status"] == "White to move · playing a script"

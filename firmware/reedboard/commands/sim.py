@@ -22,6 +22,8 @@ from typing import Any
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError
 
+SHUTDOWN_S = 2.0  # the most a stop waits for requests still being answered
+
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -67,7 +69,11 @@ async def _serve(board: Any, args: argparse.Namespace) -> int:
 
     from reedboard.simweb.server import make_app
 
-    runner = web.AppRunner(make_app(board), access_log=None)
+    # The name served on is the page's own too (a `--host` given as a name, not an address).
+    # Open pages are told to go on shutdown; whatever still runs after that is cut short.
+    runner = web.AppRunner(
+        make_app(board, (args.host,)), access_log=None, shutdown_timeout=SHUTDOWN_S
+    )
     await runner.setup()
     try:
         await web.TCPSite(runner, args.host, args.port).start()

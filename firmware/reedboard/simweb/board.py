@@ -34,17 +34,27 @@ from reedboard.link.messages import parse_command
 from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
-from reedboard.rules.pieces import PIECE_SYMBOLS
+from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square
 from reedboard.session import Answer, BoardSession, Settings
 from reedboard.simweb.placing import likeliest
 from reedboard.simweb.pty_link import PtyLink
+from reedboard.simweb.words import notice, result_words, setup_words
 from reedboard.simweb.world import World
 
 EFFECTS_KEPT = 200
 SEEN_S = 1.0  # how long a new position may take to pass the debouncer
 SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
+# From taking the captured piece off to putting the capturing one down, as a hand would:
+# long enough for the switches to see the square empty in between.
+CAPTURE_STEP_MS = 150
+
+
+def _piece_words(letter: str, colour: bool = True) -> str:
+    """ "black pawn", or just "pawn"."""
+    name = PIECE_NAMES[piece_type_from_symbol(letter)]
+    return f"{'white' if letter.isupper() else 'black'} {name}" if colour else name
 
 
 class SimBoard:
@@ -76,6 +86,7 @@ class SimBoard:
         )
         # World changes due at board times: a played script, a guided setup.
         self._timeline: list[tuple[int, Callable[[], None]]] = []
+        self._script_ends_ms = 0  # board time of a played script's last line
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="reedboard-loop", daemon=True)
 
@@ -130,7 +141,7 @@ class SimBoard:
             if op == "lift":
                 world.lift(message.get("square"))
             elif op == "place":
-                world.place(message.get("square"))
+                self._place_or_capture(message.get("square"))
             elif op == "select":
                 index = message.get("index")
                 if not isinstance(index, int) or isinstance(index, bool):
@@ -149,6 +160,31 @@ class SimBoard:
             else:
                 raise InvalidInputError(f"unknown gesture {op!r}")
             self.switches.set_occupancy(world.occupancy)
+
+    def _place_or_capture(self, name: object) -> None:
+        """Put the held piece down on `name`; on an opponent's piece, capture it as a hand
+        does: the victim is lifted and put beside the board, and a moment later the
+        capturing piece is set down where it stood (the switches see the square empty in
+        between, as on a real board)."""
+        world = self.world
+        victim = world.piece_on(name)
+        if victim is None or not world.hand:
+            world.place(name)  # an empty square, or the world's own refusal
+            return
+        mover = world.hand[-1]
+        if victim.isupper() == mover.piece.isupper():
+            raise InvalidInputError(
+                f"{name} holds a {_piece_words(victim)}: put the {_piece_words(mover.piece, False)}"
+                " down elsewhere"
+            )
+        world.lift(name)
+        world.to_tray()
+        self._at(self.clock.now_ms() + CAPTURE_STEP_MS, partial(world.put_down, mover, name))
+
+    def _at(self, t_ms: int, action: Callable[[], None]) -> None:
+        """Make `action` happen to the world at board time `t_ms`."""
+        self._timeline.append((t_ms, action))
+        self._timeline.sort(key=lambda entry: entry[0])
 
     def _promotion_piece(self, piece: str) -> None:
         """A queen, rook, bishop or knight fetched from beside the board while a pawn of
@@ -195,6 +231,7 @@ class SimBoard:
             if answer.kind != "ack":
                 return answer
             self._timeline = []
+            self._script_ends_ms = 0
             self.world.set_up(fen)
             self.switches.set_occupancy(self.world.occupancy)
         deadline = time.monotonic() + SEEN_S
@@ -233,6 +270,7 @@ class SimBoard:
         self.switches.set_occupancy(0)
         now = self.clock.now_ms()
         self._timeline = []
+        self._script_ends_ms = 0
         for step, kind in enumerate(SETUP_ORDER, start=1):
             letter = PIECE_SYMBOLS[kind]
             squares = {sq: p for sq, p in target.items() if p.lower() == letter}
@@ -258,6 +296,7 @@ class SimBoard:
             self._timeline = [
                 (base + line.t_ms, partial(self._line, line)) for line in script.lines
             ]
+            self._script_ends_ms = base + max((line.t_ms for line in script.lines), default=0)
 
     def _line(self, line: ScriptLine) -> None:
         if line.action == "lift":
@@ -278,6 +317,16 @@ class SimBoard:
             self.switches.set_occupancy(self.world.occupancy)
 
     # ----- what the page shows -----
+
+    def _status(self, view: BoardView | None, result: str | None, now: int) -> str:
+        """What is happening on the board, in words."""
+        if view is not None and view.setup is not None:
+            return setup_words(self.app_session().arbiter.setup_number, view.setup)
+        if result is not None:
+            return result
+        turn = "White" if self.app_session().game.position.turn else "Black"
+        playing = " · playing a script" if now < self._script_ends_ms else ""
+        return f"{turn} to move{playing}"
 
     def app_session(self) -> BoardSession:
         assert self.app.session is not None, "start() comes first"
@@ -301,6 +350,10 @@ class SimBoard:
                     bb = t.quiet | t.captures | t.en_passant | t.castling | t.promotions
                     targets += [SQUARE_NAMES[sq] for sq in range(64) if bb >> sq & 1]
             state = session.state()
+            position = session.game.position
+            result = (
+                None if state["result"] is None else result_words(state["result"], state["reason"])
+            )
             return {
                 "type": "state",
                 **self.world.snapshot(),
@@ -317,6 +370,9 @@ class SimBoard:
                 "turn": "white" if session.game.position.turn else "black",
                 "effects": list(self.effects)[-40:],
                 "script": len(self._timeline),
+                "status": self._status(view, result, now),
+                "result_text": result,
+                "notice": notice(self.effects, position),
                 "pty": self.link.path,
                 "log": list(self.log),
             }

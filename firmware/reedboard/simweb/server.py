@@ -13,28 +13,37 @@ import asyncio
 import contextlib
 import json
 import logging
+import weakref
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from reedboard.errors import ReedboardError
 from reedboard.replay.script import parse_script
 from reedboard.simweb.board import SimBoard
+from reedboard.simweb.guard import WEBSOCKET_PATH, same_site_only
 
 STATIC = Path(__file__).with_name("static")
 PUSH_S = 0.05
 MAX_MESSAGE = 256 * 1024  # a long event script still fits; more is not a page's doing
 GESTURES = ("touch", "lift", "place", "select", "to_tray", "from_tray", "arrange")
+CLOSE_WAIT_S = 1.0  # for an open page to answer the closing handshake on shutdown
 BOARD_KEY = web.AppKey("board", SimBoard)
+SOCKETS_KEY = web.AppKey("sockets", weakref.WeakSet[web.WebSocketResponse])
 log = logging.getLogger("reedboard.sim")
 
 
-def make_app(board: SimBoard) -> web.Application:
-    app = web.Application()
+def make_app(board: SimBoard, host_names: Iterable[str] = ()) -> web.Application:
+    """The simulator's web app; it answers only to local names, the address it serves on
+    and `host_names` (see `guard`)."""
+    app = web.Application(middlewares=[same_site_only(host_names)])
     app[BOARD_KEY] = board
+    app[SOCKETS_KEY] = weakref.WeakSet()
+    app.on_shutdown.append(_close_sockets)
     app.router.add_get("/", _index)
-    app.router.add_get("/ws", _websocket)
+    app.router.add_get(WEBSOCKET_PATH, _websocket)
     app.router.add_get("/game.pgn", _pgn)
     app.router.add_static("/static/", STATIC)
     return app
@@ -57,6 +66,7 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
     board = request.app[BOARD_KEY]
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20)
     await ws.prepare(request)
+    request.app[SOCKETS_KEY].add(ws)
     pusher = asyncio.create_task(_push(board, ws))
     try:
         async for message in ws:
@@ -71,6 +81,18 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         with contextlib.suppress(asyncio.CancelledError):
             await pusher
     return ws
+
+
+async def _close_sockets(app: web.Application) -> None:
+    """Say goodbye to every open page, so that stopping the simulator does not wait for
+    browser tabs to go away on their own."""
+    open_pages = app[SOCKETS_KEY]
+    closing = [
+        asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY, message=b"simulator stopped"))
+        for ws in list(open_pages)
+    ]
+    if closing:
+        await asyncio.wait(closing, timeout=CLOSE_WAIT_S)
 
 
 async def _push(board: SimBoard, ws: web.WebSocketResponse) -> None:

@@ -53,6 +53,9 @@ class World:
     def occupied(self, name: object) -> bool:
         return _square(name) in self.squares
 
+    def piece_on(self, name: object) -> str | None:
+        return self.squares.get(_square(name))
+
     # ----- gestures -----
 
     def lift(self, name: object) -> Held:
@@ -79,6 +82,16 @@ class World:
         held = self.hand.pop(index)
         self.squares[sq] = held.piece
         return held
+
+    def put_down(self, held: Held, name: object) -> None:
+        """Put this very piece from the hand on the empty square `name`."""
+        sq = _square(name)
+        index = next((i for i, h in enumerate(self.hand) if h is held), None)
+        if index is None:
+            raise InvalidInputError(f"the {held.piece} is no longer in the hand")
+        if sq in self.squares:
+            raise InvalidInputError(f"{name} is occupied: lift its piece first")
+        self.squares[sq] = self.hand.pop(index).piece
 
     def select(self, index: int) -> None:
         """Make a held piece the one the next placing puts down."""

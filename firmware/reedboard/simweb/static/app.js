@@ -83,7 +83,8 @@ function onPointerUp(event) {
   drag = null;
   if (!target) return;
   if (target.id === "tray-shelf") send({ op: "to_tray" });
-  // Let go on the square it came from: a click, the piece stays in hand.
+  // Let go on the square it came from: a click, the piece stays in hand. Let go on an
+  // opponent's piece: the board takes it off and puts this one down, a capture.
   else if (target.dataset.square !== from) send({ op: "place", square: target.dataset.square });
 }
 
@@ -141,7 +142,8 @@ function draw(s) {
     li.textContent = s.san.slice(i, i + 2).join(" ");
     moves.appendChild(li);
   }
-  $("result").textContent = s.result ? `${s.result} (${s.reason})` : "";
+  $("result").textContent = s.result_text || "";
+  $("notice").textContent = s.notice || "";
   const effects = $("effects");
   effects.textContent = "";
   for (const e of s.effects.slice().reverse()) {
@@ -150,7 +152,7 @@ function draw(s) {
     li.textContent = `${(t_ms / 1000).toFixed(1)}s ${event} ${JSON.stringify(rest)}`;
     effects.appendChild(li);
   }
-  $("status").textContent = s.result ? "game over" : `${s.turn} to move` + (s.script ? " · playing a script" : "");
+  $("status").textContent = s.status;
   $("pty").textContent = "serial: " + s.pty;
   if (document.activeElement !== $("mode")) $("mode").value = s.mode;
   if (document.activeElement !== $("settle")) $("settle").value = s.settle_ms;
