@@ -124,7 +124,7 @@ class Arbiter:
         self._wait_ms = self.settle_ms  # how long the complete move waits to grow
         self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
         self._hands = hands_for(position, self.sensors)
-        self._start_states = set(self._hands.states)
+        self._start_hands = self._hands.copy()
 
     @property
     def table(self) -> MoveTable:
@@ -575,8 +575,7 @@ class Arbiter:
 
     def _complete_at(self, index: int) -> MoveShape | None:
         """The complete move after the first `index` events of this episode."""
-        hands = Hands(self._hands.start)
-        hands.states = set(self._start_states)
+        hands = self._start_hands.copy()
         for change in self._events[:index]:
             if change.occupied:
                 hands.place(change.square)
@@ -797,9 +796,7 @@ def hands_for(position: Position, sensors: Bitboard) -> Hands:
             cells[sq] = EMPTY
         elif cells[sq] == EMPTY and on_sensor:
             cells[sq] = UNKNOWN
-    hands = Hands("".join(cells), in_hands)
-    hands.start = placement
-    return hands
+    return Hands("".join(cells), in_hands, start=placement)
 
 
 def _squares(bb: Bitboard) -> list[Square]:
