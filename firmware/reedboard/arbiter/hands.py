@@ -79,12 +79,15 @@ class Hands:
         start = self.start
         here = start[sq]
         empty_differed = here != EMPTY  # sq empty differed from the start
+        limit = self._place_limit(sq, here, empty_differed)
         states: dict[State, int] = {}
         for (placement, hands), distance in self.states.items():
             if placement[sq] != EMPTY:
                 continue
-            before, after = placement[:sq], placement[sq + 1 :]
             base = distance - empty_differed  # sq no longer empty
+            if base - 1 > limit:
+                continue  # none of its branches is near enough to be kept
+            before, after = placement[:sq], placement[sq + 1 :]
             if not hands:
                 states[(before + UNKNOWN + after, "")] = base + 1
                 continue
@@ -93,15 +96,47 @@ class Hands:
                 if piece == previous:
                     continue  # the same kind of piece twice: one branch is enough
                 previous = piece
-                states[(before + piece + after, hands[:index] + hands[index + 1 :])] = (
-                    base + (piece != here) - 1
-                )
+                branch = base + (piece != here) - 1
+                if branch <= limit:
+                    states[(before + piece + after, hands[:index] + hands[index + 1 :])] = branch
         if not states:
             placement, hands = min(self.states)
             state = (placement[:sq] + UNKNOWN + placement[sq + 1 :], hands)
             states = {state: self._distance(state)}
         self.states = states
         self._cap()
+
+    def _place_limit(self, sq: Square, here: str, empty_differed: bool) -> int:
+        """The greatest distance a branch of a place on `sq` can have and still be kept,
+        counted before any branch is built. Each hypothesis branches once per kind of
+        piece in its hands, the right piece for the square one nearer than the others,
+        and no two branches are the same state, so counting them by distance tells where
+        the cap will cut."""
+        counts: dict[int, int] = {}
+        total = 0
+        for (placement, hands), distance in self.states.items():
+            if placement[sq] != EMPTY:
+                continue
+            base = distance - empty_differed
+            if not hands:
+                counts[base + 1] = counts.get(base + 1, 0) + 1
+                total += 1
+                continue
+            kinds = len(set(hands))
+            if here in hands:  # '.' never is
+                counts[base - 1] = counts.get(base - 1, 0) + 1
+                kinds -= 1
+            if kinds:
+                counts[base] = counts.get(base, 0) + kinds
+            total += kinds + (here in hands)
+        if total <= MAX_HYPOTHESES:
+            return 1 << 30  # everything is kept
+        seen = 0
+        for distance in sorted(counts):
+            seen += counts[distance]
+            if seen >= MAX_HYPOTHESES:
+                return distance
+        return 1 << 30
 
     def piece_at(self, sq: Square) -> str:
         """What stands on `sq` in most hypotheses ('.' if nothing, '?' if unknown)."""
