@@ -37,6 +37,7 @@ from reedboard.arbiter.effects import (
     GameOver,
     MoveMade,
     NewGame,
+    SensorFault,
     TakenBack,
     effect_json,
 )
@@ -51,7 +52,7 @@ from reedboard.link.messages import PROTOCOL_VERSION, Command
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import self_test
+from reedboard.sensing.selftest import self_test, switch_place
 from reedboard.session import Answer, BoardSession, Settings, variant_of
 
 Renderer = Callable[[BoardView, int], None]
@@ -316,6 +317,10 @@ class App:
             if isinstance(effect, NewGame):
                 game = self._session().game
                 message |= {"chess960": game.chess960, "variant": variant_of(game)}
+            elif isinstance(effect, SensorFault) and self.matrix is not None:
+                place = switch_place(effect.square, self.matrix)
+                message |= place
+                self.log(f"switch fault: {place['where']} {effect.fault}")
             self.endpoint.send("effect", message)
             if self.on_effect is not None:
                 self.on_effect(message)

@@ -105,6 +105,8 @@ class Arbiter:
         # Squares the host lights for its own reasons (steady, blinking): a client's LED
         # pattern that is not a move.
         self.marked: tuple[Bitboard, Bitboard] = (0, 0)
+        # Squares whose switch the debouncer left out as faulty, for the lights.
+        self.sensor_faults: Bitboard = 0
         self.gestures = GestureTracker()
         self.rng = rng if rng is not None else random.Random(0)
         self.setup: SetupGuide | None = None
@@ -437,6 +439,7 @@ class Arbiter:
             reason=over.reason if over else None,
             setup=self.setup.step(self.sensors) if self.setup is not None else None,
             offer=self.gestures.offer.kind if self.gestures.offer is not None else None,
+            faults=self.sensor_faults,
         )
 
     # ----- the core -----

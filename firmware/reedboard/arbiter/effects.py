@@ -7,9 +7,10 @@ which gives the fields that the replay contract fixes, plus a few more.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square
+from reedboard.sensing.debounce import SensorNotice
 
 
 def square_list(bb: Bitboard) -> list[str]:
@@ -172,6 +173,23 @@ class SetupStarted:
         return {"chess960": self.number, "fen": self.fen}
 
 
+@dataclass(frozen=True, slots=True)
+class SensorFault:
+    """A square's switch was found faulty during play (`fault` "chattering") and is left
+    out, the board keeping `occupied` for it, or it reads sanely again ("recovered").
+    Where it sits on the matrix (lines and GPIO pins) is added by whoever knows the
+    wiring."""
+
+    t_ms: int
+    square: Square
+    fault: str
+    occupied: bool
+    kind: str = "sensor"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"square": SQUARE_NAMES[self.square], "fault": self.fault, "occupied": self.occupied}
+
+
 Effect = (
     MoveMade
     | Touched
@@ -184,7 +202,28 @@ Effect = (
     | PromotionChosen
     | Offered
     | SetupStarted
+    | SensorFault
 )
+
+
+class _NoticeSource(Protocol):
+    """A debouncer: what it found about the switches since it was last asked."""
+
+    @property
+    def faulty(self) -> Bitboard: ...
+
+    def take_notices(self) -> list[SensorNotice]: ...
+
+
+class _FaultShower(Protocol):
+    sensor_faults: Bitboard
+
+
+def sensor_faults(debouncer: _NoticeSource, arbiter: _FaultShower) -> list[Effect]:
+    """The debouncer's news about faulty switches as effects; the arbiter learns which
+    squares to light as faulty."""
+    arbiter.sensor_faults = debouncer.faulty
+    return [SensorFault(n.t_ms, n.square, n.kind, n.occupied) for n in debouncer.take_notices()]
 
 
 def effect_json(effect: Effect) -> dict[str, Any]:

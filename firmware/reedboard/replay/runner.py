@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter, Mode
-from reedboard.arbiter.effects import Effect
+from reedboard.arbiter.effects import Effect, sensor_faults
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
@@ -73,7 +73,9 @@ class Replay:
                     due = arbiter_due
             if due is None or due > t_ms:
                 return
-            for change in self.debouncer.tick(due):
+            changes = self.debouncer.tick(due)
+            self.effects += sensor_faults(self.debouncer, self.arbiter)
+            for change in changes:
                 self.effects += self.arbiter.feed(change, due)
                 self._observe(due)
             if not self.debouncer.busy:
@@ -85,7 +87,9 @@ class Replay:
 
     def sensor(self, square: int, occupied: bool, t_ms: int) -> None:
         self.advance(t_ms)
-        for change in self.debouncer.feed_change(square, occupied, t_ms):
+        changes = self.debouncer.feed_change(square, occupied, t_ms)
+        self.effects += sensor_faults(self.debouncer, self.arbiter)
+        for change in changes:
             self.effects += self.arbiter.feed(change, t_ms)
             self._observe(t_ms)
 
