@@ -203,6 +203,18 @@ class Arbiter:
             due = setup if due is None else min(due, setup)
         return due
 
+    def commit_shown(self, now_ms: int) -> list[Effect]:
+        """At start-up: the sensors show the position plus one legal move (the power went
+        while the move waited to settle), so that move was made: commit it."""
+        if self.setup is not None or self._events:
+            return []
+        shape = shown_move(self.table, self.sensors)
+        if shape is None:
+            return []
+        effects: list[Effect] = []
+        self._commit(shape, now_ms, effects)
+        return effects
+
     def start_setup(self, number: int, now_ms: int) -> list[Effect]:
         """Guide the players to set up Chess960 position `number`; the game starts when
         it stands (at once if it already does)."""
@@ -784,6 +796,18 @@ class Arbiter:
                 if last.to_square == rook_to:
                     return king
         return None
+
+
+def shown_move(table: MoveTable, sensors: Bitboard) -> MoveShape | None:
+    """The one legal move whose board the sensors show (a promotion as a queen), or None
+    when they show the position itself, no move, or several (a piece that could have
+    taken on either of two squares leaves the same sensors)."""
+    if sensors == table.occupancy:
+        return None
+    shapes = [shape for shape in table.shapes if shape.occupancy == sensors]
+    if len({(shape.from_square, shape.to_square) for shape in shapes}) != 1:
+        return None
+    return next((shape for shape in shapes if shape.move.promotion in (None, QUEEN)), shapes[0])
 
 
 def hands_for(position: Position, sensors: Bitboard) -> Hands:
