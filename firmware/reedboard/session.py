@@ -23,7 +23,8 @@ from reedboard.arbiter.arbiter import (
     Arbiter,
     Mode,
 )
-from reedboard.arbiter.effects import Effect, GameOver, TakenBack, sensor_faults, square_list
+from reedboard.arbiter.effects import Effect, GameOver, TakenBack, square_list
+from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command
 from reedboard.rules.chess960 import random_chess960_number
@@ -108,6 +109,7 @@ class BoardSession:
             due = self.arbiter.next_deadline()
             if due is not None and now_ms >= due:
                 effects += self.arbiter.tick(now_ms)
+                effects += follow_stuck_switch(self.debouncer, self.arbiter, now_ms)
         return effects
 
     def next_deadline(self) -> int | None:

@@ -7,10 +7,9 @@ which gives the fields that the replay contract fixes, plus a few more.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square
-from reedboard.sensing.debounce import SensorNotice
 
 
 def square_list(bb: Bitboard) -> list[str]:
@@ -204,26 +203,6 @@ Effect = (
     | SetupStarted
     | SensorFault
 )
-
-
-class _NoticeSource(Protocol):
-    """A debouncer: what it found about the switches since it was last asked."""
-
-    @property
-    def faulty(self) -> Bitboard: ...
-
-    def take_notices(self) -> list[SensorNotice]: ...
-
-
-class _FaultShower(Protocol):
-    sensor_faults: Bitboard
-
-
-def sensor_faults(debouncer: _NoticeSource, arbiter: _FaultShower) -> list[Effect]:
-    """The debouncer's news about faulty switches as effects; the arbiter learns which
-    squares to light as faulty."""
-    arbiter.sensor_faults = debouncer.faulty
-    return [SensorFault(n.t_ms, n.square, n.kind, n.occupied) for n in debouncer.take_notices()]
 
 
 def effect_json(effect: Effect) -> dict[str, Any]:

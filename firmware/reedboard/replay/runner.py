@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter, Mode
-from reedboard.arbiter.effects import Effect, sensor_faults
+from reedboard.arbiter.effects import Effect
+from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
@@ -81,6 +82,7 @@ class Replay:
             if not self.debouncer.busy:
                 before = len(self.effects)
                 self.effects += self.arbiter.tick(due)
+                self.effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
                 self._observe(due)
                 if len(self.effects) == before and self.arbiter.next_deadline() == due:
                     return  # nothing more falls due at this time

@@ -24,7 +24,9 @@ settles, and while it is undecided every later change elsewhere would wait behin
 square whose burst has gone on for `CHATTER_MS` with `CHATTER_EDGES` edges (no hand makes
 that: bounce is over in 5 ms) is isolated: it keeps its last settled state, its edges are
 no longer waited for, and a `SensorNotice` says so (`take_notices`). When it has read the
-same for `RECOVER_MS` it rejoins, with a change if it now reads otherwise.
+same for `RECOVER_MS` it rejoins, with a change if it now reads otherwise. A switch stuck
+open or closed makes no edges at all; only the game can tell (see `arbiter.faults`), and
+`isolate` then leaves it out with the state the game says, until it reads so itself.
 
 Two ways to feed it, which can be mixed:
 - a scan loop: `feed(bitboard, t_ms)` with each full scan;
@@ -99,6 +101,7 @@ class Debouncer:
         self._decided: list[SquareChange] = []
         self._now: int | None = None
         self._isolated: dict[Square, int] = {}  # faulty square -> its latest raw edge
+        self._stuck: set[Square] = set()  # of those, the ones the game found stuck
         self._notices: list[SensorNotice] = []
 
     @property
@@ -134,7 +137,10 @@ class Debouncer:
         """The earliest time at which `tick` can release something, or None when nothing
         is undecided: an event-driven caller sleeps until then."""
         due = [burst.last_edge + self.hold_ms for burst in self._bursts.values()]
-        due += [last_edge + RECOVER_MS for last_edge in self._isolated.values()]
+        for sq, last_edge in self._isolated.items():
+            rejoin = self._rejoin_time(sq, last_edge)
+            if rejoin is not None:
+                due.append(rejoin)
         return min(due, default=None)
 
     def feed(self, bitboard: Bitboard, t_ms: int) -> list[SquareChange]:
@@ -198,13 +204,41 @@ class Debouncer:
             occupied = bool(self._stable >> square & 1)
             self._notices.append(SensorNotice(square, "chattering", occupied, t_ms))
 
+    def isolate(self, square: Square, occupied: bool, t_ms: int) -> list[SquareChange]:
+        """The game shows `square`'s switch stuck: leave it out, taking it to read
+        `occupied`, until it reads so itself. Returns the change this makes to the
+        debounced occupancy, if any."""
+        self._advance(t_ms)
+        self._bursts.pop(square, None)
+        self._isolated[square] = t_ms
+        self._stuck.add(square)
+        self._notices.append(SensorNotice(square, "stuck", occupied, t_ms))
+        bit = 1 << square
+        if bool(self._stable & bit) == occupied:
+            return []
+        self._stable ^= bit
+        return [SquareChange(square, occupied, t_ms)]
+
+    def _rejoin_time(self, sq: Square, last_edge: int) -> int | None:
+        """When an isolated square may be trusted again: a chattering one after a quiet
+        spell; a stuck one once it has read the state kept for it for `hold_ms` (never,
+        while it still reads otherwise)."""
+        if sq not in self._stuck:
+            return last_edge + RECOVER_MS
+        if (self._raw ^ self._stable) >> sq & 1:
+            return None
+        return last_edge + self.hold_ms
+
     def _recover(self, t_ms: int) -> None:
-        """Isolated squares quiet for RECOVER_MS rejoin; one that now reads otherwise than
-        the state kept for it reports the change now (when it happened is not known)."""
+        """Isolated squares rejoin when `_rejoin_time` says; one that now reads otherwise
+        than the state kept for it reports the change now (when it happened is not
+        known)."""
         for sq, last_edge in list(self._isolated.items()):
-            if t_ms - last_edge < RECOVER_MS:
+            rejoin = self._rejoin_time(sq, last_edge)
+            if rejoin is None or t_ms < rejoin:
                 continue
             del self._isolated[sq]
+            self._stuck.discard(sq)
             bit = 1 << sq
             if (self._raw ^ self._stable) & bit:
                 self._stable ^= bit
