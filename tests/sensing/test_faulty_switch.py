@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import given
 from reedboard.app import App, RecordingLights
+from reedboard.arbiter.arbiter import STUCK_MS
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -151,3 +152,28 @@ def test_the_board_plays_on_beside_a_chattering_switch() -> None:
     assert any("h5" in line and "GPIO" in line for line in lines)
     assert not [e for e in effects if e["event"] == "illegal"]
     assert scene_roles(renderer.views[-1][1])[H5] == "fault"
+
+
+def test_the_board_finds_a_switch_stuck_closed_and_plays_on() -> None:
+    """e2's switch welded closed: the pawn leaves unseen and arrives on e4."""
+    config = MatrixConfig()
+    layout = MatrixLayout(config.a1, config.rows_are)
+    gpio = FakeGPIO(config.rows, config.columns)
+    gpio.set_closed(layout.cell_of(sq) for sq in squares_of(START))
+    gpio.stick_switch(*layout.cell_of(E2), closed=True)
+    scanner = MatrixScanner(gpio, config.rows, config.columns, layout, sleep=lambda _s: None)
+    effects: list[dict[str, Any]] = []
+    clock = VirtualClock()
+    app = App(scanner, clock, matrix=config, on_effect=effects.append, log=lambda _line: None)
+    app.start()
+    for now in range(0, 1000 + 2500 + STUCK_MS, 5):
+        clock.sleep_until(now)
+        if now == 500:
+            gpio.set_switch(*layout.cell_of(E2), closed=False)  # lifted: the switch stays shut
+        if now == 1000:
+            gpio.set_switch(*layout.cell_of(E4), closed=True)
+        app.step(now)
+    assert [e["uci"] for e in effects if e["event"] == "move"] == ["e2e4"]
+    fault = next(e for e in effects if e["event"] == "sensor")
+    assert (fault["square"], fault["fault"], fault["occupied"]) == ("e2", "stuck", False)
+    assert "GPIO" in fault["where"]
