@@ -25,6 +25,7 @@ from reedboard.sensing.debounce import (
     SensorNotice,
     SquareChange,
 )
+from reedboard_host.board_text import effect_line
 
 from tests.sensing.test_debounce import chatter
 
@@ -150,6 +151,8 @@ def test_the_board_plays_on_beside_a_chattering_switch() -> None:
     assert fault["row"] == f"ROW{row + 1}" and fault["column"] == f"COL{column + 1}"
     assert fault["pins"] == sorted([config.rows[row], config.columns[column]])
     assert any("h5" in line and "GPIO" in line for line in lines)
+    # What a host watching the board prints of it.
+    assert effect_line(fault).startswith("sensor     switch chattering: h5 (ROW")
     assert not [e for e in effects if e["event"] == "illegal"]
     assert scene_roles(renderer.views[-1][1])[H5] == "fault"
 
