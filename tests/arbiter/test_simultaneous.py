@@ -57,19 +57,22 @@ CASTLINGS = {
 }
 
 
+@pytest.mark.parametrize("places", ["together", "king-first", "rook-first"])
 @pytest.mark.parametrize("mode", ["casual", "strict"])
 @pytest.mark.parametrize("key", list(CASTLINGS), ids=lambda k: "-".join(k))
 def test_king_and_rook_lifted_in_one_scan_castle_on_that_side(
-    key: tuple[str, str, str], mode: Mode
+    key: tuple[str, str, str], mode: Mode, places: str
 ) -> None:
     variant, side, _wing = key
     king_from, rook_from, king_to, rook_to, uci = CASTLINGS[key]
     fen = (CHESS960 if variant == "chess960" else STANDARD).format(side=side)
     events: list[Event] = [(1000, "lift", king_from), (1000, "lift", rook_from)]
-    if king_to != rook_from:
+    if places == "together":
         events += [(1400, "place", king_to), (1400, "place", rook_to)]
-    else:  # Chess960 king side: the king lands where the rook stood
-        events += [(1400, "place", rook_to), (1450, "place", king_to)]
+    elif places == "king-first":
+        events += [(1400, "place", king_to), (1900, "place", rook_to)]
+    else:
+        events += [(1400, "place", rook_to), (1900, "place", king_to)]
     effects = run(fen, events, mode, chess960=variant == "chess960")
     assert violations(effects) == []
     assert moves(effects) == [uci]
