@@ -37,7 +37,7 @@ class Hands:
         self.start = placement if start is None else start
         state = (placement, "".join(sorted(hands)))
         # Every hypothesis, with its distance from the start.
-        self.states: dict[State, int] = {state: self._distance(state)}
+        self.states: dict[State, int] = {state: self.distance(state)}
 
     def copy(self) -> Hands:
         other = Hands.__new__(Hands)
@@ -71,7 +71,7 @@ class Hands:
         if not states:  # the sensors disagree with every hypothesis: follow the sensors
             placement, hands = min(self.states)
             state = (placement[:sq] + EMPTY + placement[sq + 1 :], hands)
-            states = {state: self._distance(state)}
+            states = {state: self.distance(state)}
         self.states = states
         self._cap()
 
@@ -102,7 +102,7 @@ class Hands:
         if not states:
             placement, hands = min(self.states)
             state = (placement[:sq] + UNKNOWN + placement[sq + 1 :], hands)
-            states = {state: self._distance(state)}
+            states = {state: self.distance(state)}
         self.states = states
         self._cap()
 
@@ -152,9 +152,6 @@ class Hands:
     def distance(self, state: State) -> int:
         """How far `state` is from the start, counted in full (what the kept distances
         are updated to match)."""
-        return self._distance(state)
-
-    def _distance(self, state: State) -> int:
         placement, hands = state
         return sum(1 for a, b in zip(placement, self.start, strict=True) if a != b) + len(hands)
 
