@@ -31,15 +31,17 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from reedboard import __version__
-from reedboard.arbiter.arbiter import Mode
+from reedboard.arbiter.arbiter import Mode, shown_move
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
     MoveMade,
     NewGame,
+    SensorFault,
     TakenBack,
     effect_json,
 )
+from reedboard.arbiter.table import MoveTable
 from reedboard.arbiter.view import BoardView
 from reedboard.config import MatrixConfig
 from reedboard.errors import InvalidInputError, LinkError
@@ -51,7 +53,7 @@ from reedboard.link.messages import PROTOCOL_VERSION, Command
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import self_test
+from reedboard.sensing.selftest import self_test, switch_place
 from reedboard.session import Answer, BoardSession, Settings, variant_of
 
 Renderer = Callable[[BoardView, int], None]
@@ -185,13 +187,18 @@ class App:
         game, settings = self._resume()
         if game is None:
             game = self._start if self._start is not None else Game()  # an empty Game is falsy
-        self._self_test(occupancy, game.position.occupied)
+        # The power may have gone while a move waited to settle: the board then shows the
+        # position plus that move, which the self-test must not call stuck switches.
+        table = MoveTable(game.position, legal=not game.is_game_over())
+        shown = shown_move(table, occupancy)
+        self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
         self.session = BoardSession(game, occupancy, settings, rng=self._rng)
         if not self.resumed:
             self._journal(lambda j: self._begin(j, game, settings.mode))
         if self.watch is not None:
             self.watch(self.session, now)
         self.endpoint.send("hello", self._hello())
+        self._publish(self.session.arbiter.commit_shown(now))
         self._render(now, force=True)
         self._flush()
         return self.session
@@ -316,6 +323,10 @@ class App:
             if isinstance(effect, NewGame):
                 game = self._session().game
                 message |= {"chess960": game.chess960, "variant": variant_of(game)}
+            elif isinstance(effect, SensorFault) and self.matrix is not None:
+                place = switch_place(effect.square, self.matrix)
+                message |= place
+                self.log(f"switch fault: {place['where']} {effect.fault}")
             self.endpoint.send("effect", message)
             if self.on_effect is not None:
                 self.on_effect(message)

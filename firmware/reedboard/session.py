@@ -24,6 +24,7 @@ from reedboard.arbiter.arbiter import (
     Mode,
 )
 from reedboard.arbiter.effects import Effect, GameOver, TakenBack, square_list
+from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command
 from reedboard.rules.chess960 import random_chess960_number
@@ -98,7 +99,9 @@ class BoardSession:
     def scan(self, occupancy: Bitboard, now_ms: int) -> list[Effect]:
         """One full scan taken at `now_ms`."""
         effects: list[Effect] = []
-        for change in self.debouncer.feed(occupancy, now_ms):
+        changes = self.debouncer.feed(occupancy, now_ms)
+        effects += sensor_faults(self.debouncer, self.arbiter)
+        for change in changes:
             effects += self.arbiter.feed(change, now_ms)
         if not self.debouncer.busy:
             # Only when something falls due: a tick weighs the whole position (is the game
@@ -106,13 +109,16 @@ class BoardSession:
             due = self.arbiter.next_deadline()
             if due is not None and now_ms >= due:
                 effects += self.arbiter.tick(now_ms)
+                effects += follow_stuck_switch(self.debouncer, self.arbiter, now_ms)
         return effects
 
     def next_deadline(self) -> int | None:
         """When a scan may decide something even if nothing changes."""
         due = self.debouncer.next_deadline()
-        if due is None and not self.debouncer.busy:
-            due = self.arbiter.next_deadline()
+        if not self.debouncer.busy:  # then only a faulty square's recovery may be due
+            arbiter_due = self.arbiter.next_deadline()
+            if arbiter_due is not None and (due is None or arbiter_due < due):
+                due = arbiter_due
         return due
 
     # ----- the host -----

@@ -53,6 +53,7 @@ def effect_line(message: dict[str, Any]) -> str:
         "new_game": lambda m: f"{m.get('variant', '')} {m.get('fen')}",
         "game_over": lambda m: f"{m.get('result')} ({m.get('reason')})",
         "promotion": lambda m: f"next promotion: {m.get('piece')}",
+        "sensor": lambda m: f"switch {m.get('fault')}: {m.get('where') or m.get('square')}",
     }
     describe = details.get(event)
     return f"{event:<10} {describe(message) if describe else ''}".rstrip()

@@ -85,7 +85,8 @@ CASTLING_FEN = "@start fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
         ("lift e1, place g1, lift h1, place f1", "e1g1"),  # king first (FIDE 3.8, Art. 7)
         ("lift e1, lift h1, place g1, place f1", "e1g1"),  # both lifted together
         ("lift e1, place c1, lift a1, place d1", "e1c1"),
-        ("lift e1, place f1, +100 lift f1, +60 place g1, lift h1, place f1", "e1g1"),  # king slides
+        # The king slides, resting 100 ms on f1 (a waypoint rests 20-150 ms).
+        ("lift e1, place f1, @1500 lift f1, @1560 place g1, lift h1, place f1", "e1g1"),
     ],
     ids=["king-first", "together", "queenside", "king-slides"],
 )

@@ -67,6 +67,13 @@ DEFAULT_CASTLE_WAIT_MS = 2000
 # longer came from off the board, and the lights show it.
 STRAY_WAIT_MS = 2000
 
+# A switch stuck open or closed makes no edge: the board shows a mismatch that one square
+# alone keeps up, and nothing the hands do changes it. After this long with the board
+# still and the lights asking, that square's switch is taken as stuck (a piece left
+# lying there that long is as well ignored; the square is trusted again once it reads
+# what the game says).
+STUCK_MS = 30_000
+
 START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
 
@@ -105,6 +112,8 @@ class Arbiter:
         # Squares the host lights for its own reasons (steady, blinking): a client's LED
         # pattern that is not a move.
         self.marked: tuple[Bitboard, Bitboard] = (0, 0)
+        # Squares whose switch the debouncer left out as faulty, for the lights.
+        self.sensor_faults: Bitboard = 0
         self.gestures = GestureTracker()
         self.rng = rng if rng is not None else random.Random(0)
         self.setup: SetupGuide | None = None
@@ -124,7 +133,7 @@ class Arbiter:
         self._wait_ms = self.settle_ms  # how long the complete move waits to grow
         self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
         self._hands = hands_for(position, self.sensors)
-        self._start_states = set(self._hands.states)
+        self._start_hands = self._hands.copy()
 
     @property
     def table(self) -> MoveTable:
@@ -196,10 +205,57 @@ class Arbiter:
         gesture = self.gestures.next_deadline()
         if gesture is not None and not self.game.is_game_over():
             due = gesture if due is None else min(due, gesture)
+        stuck = self._stuck_since()
+        if stuck is not None:
+            due = stuck + STUCK_MS if due is None else min(due, stuck + STUCK_MS)
         setup = self._chess960_watch.deadline()
         if setup is not None:
             due = setup if due is None else min(due, setup)
         return due
+
+    def stuck_switch(self, now_ms: int) -> tuple[Square, bool] | None:
+        """A switch the game shows stuck, and the state it should read: a mismatch is on
+        show, the board has been still for STUCK_MS since, and one square alone, read the
+        other way, makes the board the position or one legal move (see STUCK_MS)."""
+        since = self._stuck_since()
+        if since is None or now_ms - since < STUCK_MS:
+            return None
+        return self._stuck_candidate()
+
+    def _stuck_since(self) -> int | None:
+        if self.mismatch is None or self.setup is not None or not self._mismatch_shown():
+            return None
+        if self._stuck_candidate() is None:
+            return None
+        return max(self.mismatch.t_ms, self.last_change_ms)
+
+    def _stuck_candidate(self) -> tuple[Square, bool] | None:
+        table = self.table
+        found: set[tuple[Square, bool]] = set()
+        for board in (table.occupancy, *(shape.occupancy for shape in table.shapes)):
+            differ = self.sensors ^ board
+            if differ and not differ & (differ - 1):
+                sq = differ.bit_length() - 1
+                found.add((sq, bool(board >> sq & 1)))
+        # A switch seen changing since the position stood was working then: of two
+        # readings, the one that needs a square that never changed is the stuck one.
+        changed = {event.square for event in self._events}
+        quiet = {candidate for candidate in found if candidate[0] not in changed}
+        if len(quiet) == 1:
+            return quiet.pop()
+        return found.pop() if len(found) == 1 and not quiet else None
+
+    def commit_shown(self, now_ms: int) -> list[Effect]:
+        """At start-up: the sensors show the position plus one legal move (the power went
+        while the move waited to settle), so that move was made: commit it."""
+        if self.setup is not None or self._events:
+            return []
+        shape = shown_move(self.table, self.sensors)
+        if shape is None:
+            return []
+        effects: list[Effect] = []
+        self._commit(shape, now_ms, effects)
+        return effects
 
     def start_setup(self, number: int, now_ms: int) -> list[Effect]:
         """Guide the players to set up Chess960 position `number`; the game starts when
@@ -437,6 +493,7 @@ class Arbiter:
             reason=over.reason if over else None,
             setup=self.setup.step(self.sensors) if self.setup is not None else None,
             offer=self.gestures.offer.kind if self.gestures.offer is not None else None,
+            faults=self.sensor_faults,
         )
 
     # ----- the core -----
@@ -575,8 +632,7 @@ class Arbiter:
 
     def _complete_at(self, index: int) -> MoveShape | None:
         """The complete move after the first `index` events of this episode."""
-        hands = Hands(self._hands.start)
-        hands.states = set(self._start_states)
+        hands = self._start_hands.copy()
         for change in self._events[:index]:
             if change.occupied:
                 hands.place(change.square)
@@ -784,6 +840,18 @@ class Arbiter:
         return None
 
 
+def shown_move(table: MoveTable, sensors: Bitboard) -> MoveShape | None:
+    """The one legal move whose board the sensors show (a promotion as a queen), or None
+    when they show the position itself, no move, or several (a piece that could have
+    taken on either of two squares leaves the same sensors)."""
+    if sensors == table.occupancy:
+        return None
+    shapes = [shape for shape in table.shapes if shape.occupancy == sensors]
+    if len({(shape.from_square, shape.to_square) for shape in shapes}) != 1:
+        return None
+    return next((shape for shape in shapes if shape.move.promotion in (None, QUEEN)), shapes[0])
+
+
 def hands_for(position: Position, sensors: Bitboard) -> Hands:
     """Hypotheses that start from the position as the sensors show it: a piece missing
     from its square is in the hands, an unexpected one is unknown."""
@@ -797,9 +865,7 @@ def hands_for(position: Position, sensors: Bitboard) -> Hands:
             cells[sq] = EMPTY
         elif cells[sq] == EMPTY and on_sensor:
             cells[sq] = UNKNOWN
-    hands = Hands("".join(cells), in_hands)
-    hands.start = placement
-    return hands
+    return Hands("".join(cells), in_hands, start=placement)
 
 
 def _squares(bb: Bitboard) -> list[Square]:

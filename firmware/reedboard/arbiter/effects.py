@@ -172,6 +172,23 @@ class SetupStarted:
         return {"chess960": self.number, "fen": self.fen}
 
 
+@dataclass(frozen=True, slots=True)
+class SensorFault:
+    """A square's switch was found faulty during play (`fault` "chattering") and is left
+    out, the board keeping `occupied` for it, or it reads sanely again ("recovered").
+    Where it sits on the matrix (lines and GPIO pins) is added by whoever knows the
+    wiring."""
+
+    t_ms: int
+    square: Square
+    fault: str
+    occupied: bool
+    kind: str = "sensor"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"square": SQUARE_NAMES[self.square], "fault": self.fault, "occupied": self.occupied}
+
+
 Effect = (
     MoveMade
     | Touched
@@ -184,6 +201,7 @@ Effect = (
     | PromotionChosen
     | Offered
     | SetupStarted
+    | SensorFault
 )
 
 

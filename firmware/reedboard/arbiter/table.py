@@ -153,9 +153,11 @@ class MoveTable:
 
     def growth(self, shape: MoveShape, changed: Bitboard, rook_first: bool) -> str | None:
         """How the finished `shape` may still be the first part of a longer move:
-        "castling" when castling may follow (a king step towards its castling square, or,
-        with `rook_first` in casual mode, a rook on its castling square that the king may
-        follow), "slide" when the piece may go on along its line, None when it is final."""
+        "castling" when castling may follow (a Chess960 king step towards its castling
+        square, or, with `rook_first` in casual mode, a rook on its castling square that
+        the king may follow), "slide" when the piece may go on along its line, None when
+        it is final. In standard chess the king's castling square is two steps away, so a
+        king that stopped one step along can only go on by sliding: a "slide"."""
         if shape.is_capture or shape.is_castling or shape.is_promotion:
             return None
         found = None
@@ -163,10 +165,13 @@ class MoveTable:
             if changed & ~other.footprint:
                 continue
             if other.is_castling and (
-                other.from_square == shape.from_square
+                (other.from_square == shape.from_square and self.position.chess960)
                 or (rook_first and self._rook_half(shape, other))
             ):
                 return "castling"
+            if other.is_castling and other.from_square == shape.from_square:
+                found = "slide"
+                continue
             if (
                 other.from_square == shape.from_square
                 and other.to_square != shape.to_square

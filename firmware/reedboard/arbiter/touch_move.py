@@ -2,8 +2,11 @@
 
 The record keeps every piece lifted during a turn, in order, the player's own and the
 opponent's. The board cannot see a hand, so every lift counts as a deliberate touch by the
-player to move; where the order of an own and an opponent's piece cannot be told (lifted
-at the same moment), the own piece counts as touched first (4.3c).
+player to move. Pieces lifted at the same moment (seen in the same scan, so with the same
+time) were touched together, and their order is never read from the order the debouncer
+lists them in: an own and an opponent's piece together, the own piece counts as touched
+first (4.3c); two own pieces together, either may be moved; king and rook together, the
+king counts as first, so castling on that side is due (4.4a).
 """
 
 from __future__ import annotations
@@ -98,12 +101,13 @@ class TouchRecord:
         theirs = [t for t in touches if not t.own]
         is_castling = move in castlings
 
-        # 4.4: the king and a rook.
+        # 4.4: the king and a rook. A rook touched at the same moment as the king counts
+        # as touched with it (4.4a), never before it.
         king = next((t for t in own if position.piece_type_at(t.square) == KING), None)
         if king is not None:
             rooks = [t for t in own if position.piece_type_at(t.square) == ROOK]
-            before = [t for t in rooks if own.index(t) < own.index(king)]
-            after = [t for t in rooks if own.index(t) > own.index(king)]
+            before = [t for t in rooks if t.t_ms < king.t_ms]
+            after = [t for t in rooks if t.t_ms >= king.t_ms]
             for rook in before:
                 if is_castling and move.to_square == rook.square:
                     return Breach(
@@ -111,11 +115,15 @@ class TouchRecord:
                         rook.square,
                         "rook touched before the king: no castling with it on this move",
                     )
-            if after and own[0] is king:
-                rook = after[0]
-                castle = Move(king.square, rook.square)
-                if castle in legal:
-                    if move != castle:
+            if after and own[0].t_ms == king.t_ms:
+                first = after[0].t_ms
+                castles = [
+                    Move(king.square, rook.square)
+                    for rook in after
+                    if rook.t_ms == first and Move(king.square, rook.square) in legal
+                ]
+                if castles:
+                    if move not in castles:
                         return Breach(
                             "4.4a", king.square, "king and then rook touched: castle on that side"
                         )
@@ -146,16 +154,29 @@ class TouchRecord:
                 "4.3c", pairs[0][0], "own and opponent's piece touched: capture it with this piece"
             )
         # Otherwise (4.3c, and 4.3a/4.3b alone): the first touched piece that can be moved
-        # or captured binds; it is named by the article that makes it bind.
-        for touch in touches:
-            if touch.own and touch.square in movable:
-                if move.from_square != touch.square:
-                    return Breach("4.3a", touch.square, "a touched piece must be moved")
+        # or captured binds; it is named by the article that makes it bind. Pieces touched
+        # at the same moment are one step: any of them may be the one moved (or, with no
+        # own piece among them that can move, taken).
+        for group in _same_moment(touches):
+            mine = [t.square for t in group if t.own and t.square in movable]
+            if mine:
+                if move.from_square not in mine:
+                    return Breach("4.3a", mine[0], "a touched piece must be moved")
                 return None
-            if not touch.own and touch.square in capturable:
-                if victims.get(move) != touch.square:
-                    return Breach(
-                        "4.3b", touch.square, "a touched opponent's piece must be captured"
-                    )
+            prey = [t.square for t in group if not t.own and t.square in capturable]
+            if prey:
+                if victims.get(move) not in prey:
+                    return Breach("4.3b", prey[0], "a touched opponent's piece must be captured")
                 return None
         return None  # 4.5: nothing touched can move or be taken: any legal move
+
+
+def _same_moment(touches: list[Touch]) -> list[list[Touch]]:
+    """The touches in runs of equal time, in the order they came."""
+    groups: list[list[Touch]] = []
+    for touch in touches:
+        if groups and groups[-1][-1].t_ms == touch.t_ms:
+            groups[-1].append(touch)
+        else:
+            groups.append([touch])
+    return groups

@@ -43,6 +43,7 @@ class BoardView:
     - `result`: the result once the game is over, else None.
     - `setup`: the progress of a guided Chess960 setup (nothing else applies then).
     - `offer`: a gesture to end the game that waits for its confirmation.
+    - `faults`: squares whose switch was found faulty during play and is left out.
     """
 
     fen: str
@@ -69,3 +70,4 @@ class BoardView:
     reason: str | None = None
     setup: SetupProgress | None = None  # a guided Chess960 setup in progress
     offer: str | None = None  # a board gesture to end the game waiting: resign, claim, draw
+    faults: Bitboard = 0

@@ -33,7 +33,14 @@ def scene_for(view: BoardView, palette: Palette = PALETTE) -> Frame:
 
 
 def scene_roles(view: BoardView) -> Roles:
-    """{square: role} for every lit square of `view`'s scene."""
+    """{square: role} for every lit square of `view`'s scene; a square whose switch was
+    found faulty during play shows the fault over anything else."""
+    roles = _scene_roles(view)
+    _put(roles, view.faults, "fault")
+    return roles
+
+
+def _scene_roles(view: BoardView) -> Roles:
     if view.setup is not None:
         return setup_roles(view.setup)
     if view.result is not None:

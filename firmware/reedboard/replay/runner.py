@@ -8,6 +8,7 @@ from typing import Any
 
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter, Mode
 from reedboard.arbiter.effects import Effect
+from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
@@ -73,19 +74,24 @@ class Replay:
                     due = arbiter_due
             if due is None or due > t_ms:
                 return
-            for change in self.debouncer.tick(due):
+            changes = self.debouncer.tick(due)
+            self.effects += sensor_faults(self.debouncer, self.arbiter)
+            for change in changes:
                 self.effects += self.arbiter.feed(change, due)
                 self._observe(due)
             if not self.debouncer.busy:
                 before = len(self.effects)
                 self.effects += self.arbiter.tick(due)
+                self.effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
                 self._observe(due)
                 if len(self.effects) == before and self.arbiter.next_deadline() == due:
                     return  # nothing more falls due at this time
 
     def sensor(self, square: int, occupied: bool, t_ms: int) -> None:
         self.advance(t_ms)
-        for change in self.debouncer.feed_change(square, occupied, t_ms):
+        changes = self.debouncer.feed_change(square, occupied, t_ms)
+        self.effects += sensor_faults(self.debouncer, self.arbiter)
+        for change in changes:
             self.effects += self.arbiter.feed(change, t_ms)
             self._observe(t_ms)
 

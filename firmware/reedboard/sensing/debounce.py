@@ -19,6 +19,15 @@ Changes come out in order of their times: a change that is already decided waits
 another square's burst that began earlier is still undecided, so the arbiter sees lifts and
 places in the order the hands made them.
 
+A faulty switch must not blind the board. One that chatters faster than `hold_ms` never
+settles, and while it is undecided every later change elsewhere would wait behind it. A
+square whose burst has gone on for `CHATTER_MS` with `CHATTER_EDGES` edges (no hand makes
+that: bounce is over in 5 ms) is isolated: it keeps its last settled state, its edges are
+no longer waited for, and a `SensorNotice` says so (`take_notices`). When it has read the
+same for `RECOVER_MS` it rejoins, with a change if it now reads otherwise. A switch stuck
+open or closed makes no edges at all; only the game can tell (see `arbiter.faults`), and
+`isolate` then leaves it out with the state the game says, until it reads so itself.
+
 Two ways to feed it, which can be mixed:
 - a scan loop: `feed(bitboard, t_ms)` with each full scan;
 - an event source (a replayed script, a simulator): `feed_change(square, occupied, t_ms)` at
@@ -34,6 +43,12 @@ from reedboard.errors import InvalidInputError
 from reedboard.rules.squares import Bitboard, Square, square_name
 
 DEFAULT_HOLD_MS = 12
+# A burst of at least this many edges lasting at least this long is a faulty switch: a
+# hand's bounce is over within 5 ms, and a magnet sliding past flicks a square once.
+CHATTER_EDGES = 8
+CHATTER_MS = 60
+# An isolated square that has read the same for this long is trusted again.
+RECOVER_MS = 5000
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +63,27 @@ class SquareChange:
         return f"{square_name(self.square)} {'occupied' if self.occupied else 'empty'} at {self.t_ms} ms"
 
 
+@dataclass(frozen=True, slots=True)
+class SensorNotice:
+    """Square `square`'s switch was isolated as faulty (`kind` "chattering"), or trusted
+    again ("recovered"), at `t_ms`; `occupied` is the state the board keeps for it."""
+
+    square: Square
+    kind: str
+    occupied: bool
+    t_ms: int
+
+    def __str__(self) -> str:
+        return f"{square_name(self.square)} {self.kind} at {self.t_ms} ms"
+
+
 @dataclass(slots=True)
 class _Burst:
-    """Raw changes on one square not yet decided: since when, and the latest edge."""
+    """Raw changes on one square not yet decided: since when, the latest edge, how many."""
 
     start: int
     last_edge: int
+    edges: int = 1
 
 
 class Debouncer:
@@ -70,6 +100,9 @@ class Debouncer:
         self._bursts: dict[Square, _Burst] = {}
         self._decided: list[SquareChange] = []
         self._now: int | None = None
+        self._isolated: dict[Square, int] = {}  # faulty square -> its latest raw edge
+        self._stuck: set[Square] = set()  # of those, the ones the game found stuck
+        self._notices: list[SensorNotice] = []
 
     @property
     def occupancy(self) -> Bitboard:
@@ -83,6 +116,19 @@ class Debouncer:
         return self._raw
 
     @property
+    def faulty(self) -> Bitboard:
+        """The squares isolated as faulty now."""
+        bits = 0
+        for sq in self._isolated:
+            bits |= 1 << sq
+        return bits
+
+    def take_notices(self) -> list[SensorNotice]:
+        """The squares isolated or trusted again since the last call."""
+        notices, self._notices = self._notices, []
+        return notices
+
+    @property
     def busy(self) -> bool:
         """Whether some square is still undecided or some change is held back."""
         return bool(self._bursts or self._decided)
@@ -90,9 +136,12 @@ class Debouncer:
     def next_deadline(self) -> int | None:
         """The earliest time at which `tick` can release something, or None when nothing
         is undecided: an event-driven caller sleeps until then."""
-        if not self._bursts:
-            return None
-        return min(burst.last_edge for burst in self._bursts.values()) + self.hold_ms
+        due = [burst.last_edge + self.hold_ms for burst in self._bursts.values()]
+        for sq, last_edge in self._isolated.items():
+            rejoin = self._rejoin_time(sq, last_edge)
+            if rejoin is not None:
+                due.append(rejoin)
+        return min(due, default=None)
 
     def feed(self, bitboard: Bitboard, t_ms: int) -> list[SquareChange]:
         """A full scan taken at `t_ms`. A square seen changed here is taken to have changed
@@ -100,7 +149,7 @@ class Debouncer:
         changes decided, in order of time."""
         self._advance(t_ms)
         changed = bitboard ^ self._raw
-        if not changed and not self._bursts and not self._decided:
+        if not changed and not self._bursts and not self._decided and not self._isolated:
             return []  # the common case in a scan loop: nothing moves
         while changed:
             low = changed & -changed
@@ -139,13 +188,67 @@ class Debouncer:
         self._now = t_ms
 
     def _edge(self, square: Square, t_ms: int) -> None:
+        if square in self._isolated:
+            self._isolated[square] = t_ms  # still faulty: it must be quiet to rejoin
+            return
         burst = self._bursts.get(square)
         if burst is None:
             self._bursts[square] = _Burst(t_ms, t_ms)
-        else:
-            burst.last_edge = t_ms
+            return
+        burst.last_edge = t_ms
+        burst.edges += 1
+        if burst.edges >= CHATTER_EDGES and t_ms - burst.start >= CHATTER_MS:
+            # No hand does this: stop waiting for it, keep what it last read settled.
+            del self._bursts[square]
+            self._isolated[square] = t_ms
+            occupied = bool(self._stable >> square & 1)
+            self._notices.append(SensorNotice(square, "chattering", occupied, t_ms))
+
+    def isolate(self, square: Square, occupied: bool, t_ms: int) -> list[SquareChange]:
+        """The game shows `square`'s switch stuck: leave it out, taking it to read
+        `occupied`, until it reads so itself. Returns the change this makes to the
+        debounced occupancy, if any."""
+        self._advance(t_ms)
+        self._bursts.pop(square, None)
+        self._isolated[square] = t_ms
+        self._stuck.add(square)
+        self._notices.append(SensorNotice(square, "stuck", occupied, t_ms))
+        bit = 1 << square
+        if bool(self._stable & bit) == occupied:
+            return []
+        self._stable ^= bit
+        return [SquareChange(square, occupied, t_ms)]
+
+    def _rejoin_time(self, sq: Square, last_edge: int) -> int | None:
+        """When an isolated square may be trusted again: a chattering one after a quiet
+        spell; a stuck one once it has read the state kept for it for `hold_ms` (never,
+        while it still reads otherwise)."""
+        if sq not in self._stuck:
+            return last_edge + RECOVER_MS
+        if (self._raw ^ self._stable) >> sq & 1:
+            return None
+        return last_edge + self.hold_ms
+
+    def _recover(self, t_ms: int) -> None:
+        """Isolated squares rejoin when `_rejoin_time` says; one that now reads otherwise
+        than the state kept for it reports the change now (when it happened is not
+        known)."""
+        for sq, last_edge in list(self._isolated.items()):
+            rejoin = self._rejoin_time(sq, last_edge)
+            if rejoin is None or t_ms < rejoin:
+                continue
+            del self._isolated[sq]
+            self._stuck.discard(sq)
+            bit = 1 << sq
+            if (self._raw ^ self._stable) & bit:
+                self._stable ^= bit
+                self._decided.append(SquareChange(sq, bool(self._raw & bit), t_ms))
+            occupied = bool(self._stable & bit)
+            self._notices.append(SensorNotice(sq, "recovered", occupied, t_ms))
 
     def _release(self, t_ms: int) -> list[SquareChange]:
+        if self._isolated:
+            self._recover(t_ms)
         deadline = t_ms - self.hold_ms
         settled = [sq for sq, burst in self._bursts.items() if burst.last_edge <= deadline]
         for sq in settled:

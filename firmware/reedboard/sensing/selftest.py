@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reedboard.config import MatrixConfig
 from reedboard.errors import HardwareError
@@ -72,6 +73,19 @@ def self_test(
     """Check one scan, or several taken with nothing moving, against `expected`."""
     matrix = matrix or MatrixConfig()
     return _Checker(matrix).run([scans] if isinstance(scans, int) else list(scans), expected)
+
+
+def switch_place(square: Square, matrix: MatrixConfig | None = None) -> dict[str, Any]:
+    """Where `square`'s switch sits on the matrix, for a fault found during play: its row
+    and column lines, their GPIO pins, and the two in words as the self-test names them."""
+    checker = _Checker(matrix or MatrixConfig())
+    row, column = checker.layout.cell_of(square)
+    return {
+        "row": f"ROW{row + 1}",
+        "column": f"COL{column + 1}",
+        "pins": list(checker.pins_of((square,))),
+        "where": checker.where(square),
+    }
 
 
 class _Checker:

@@ -1,0 +1,89 @@
+"""The power went while a move waited to settle: at restart the switches show the
+journaled position plus that one legal move. It is the move, not stuck switches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reedboard.app import App
+from reedboard.config import MatrixConfig
+from reedboard.hal.clock import VirtualClock
+from reedboard.hal.fake_gpio import FakeGPIO
+from reedboard.hal.layout import MatrixLayout
+from reedboard.hal.matrix import MatrixScanner
+from reedboard.journal.store import Journal
+from reedboard.rules.fen import STARTING_FEN
+from reedboard.rules.game import Game
+from reedboard.rules.squares import Bitboard, squares_of
+
+
+def scanner_showing(occupancy: Bitboard) -> MatrixScanner:
+    config = MatrixConfig()
+    layout = MatrixLayout(config.a1, config.rows_are)
+    gpio = FakeGPIO(config.rows, config.columns)
+    gpio.set_closed(layout.cell_of(sq) for sq in squares_of(occupancy))
+    return MatrixScanner(gpio, config.rows, config.columns, layout, sleep=lambda _s: None)
+
+
+def restart(tmp_path: Path, journaled: list[str], on_board: list[str]) -> tuple[Any, ...]:
+    """A journal holding `journaled`, a board showing the game after `on_board`; start
+    the board and return (log lines, effects, journaled moves after the start)."""
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        game_id = journal.start_game(
+            STARTING_FEN, chess960=False, variant="standard", mode="casual"
+        )
+        for ply, uci in enumerate(journaled, start=1):
+            journal.append_move(game_id, ply, uci, 1000 * ply)
+    shown = Game()
+    for uci in on_board:
+        shown.push_uci(uci)
+    lines: list[str] = []
+    effects: list[dict[str, Any]] = []
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        app = App(
+            scanner_showing(shown.position.occupied),
+            VirtualClock(),
+            journal=journal,
+            matrix=MatrixConfig(),
+            log=lines.append,
+            on_effect=effects.append,
+        )
+        app.start()
+        for now in range(0, 1000, 5):
+            app.step(now)
+        current = journal.current()
+        assert current is not None
+        moves = [m.uci for m in current.moves]
+    return lines, effects, moves
+
+
+def test_the_move_made_before_the_power_went_is_committed(tmp_path: Path) -> None:
+    lines, effects, moves = restart(tmp_path, ["e2e4"], ["e2e4", "g8f6"])
+    assert not [line for line in lines if line.startswith("self-test")]
+    assert [e["uci"] for e in effects if e["event"] == "move"] == ["g8f6"]
+    assert not [e for e in effects if e["event"] == "illegal"]
+    assert moves == ["e2e4", "g8f6"]
+
+
+def test_a_capture_made_before_the_power_went_is_committed(tmp_path: Path) -> None:
+    lines, effects, moves = restart(tmp_path, ["e2e4", "d7d5"], ["e2e4", "d7d5", "e4d5"])
+    assert not [line for line in lines if line.startswith("self-test")]
+    assert [e["san"] for e in effects if e["event"] == "move"] == ["exd5"]
+    assert moves == ["e2e4", "d7d5", "e4d5"]
+
+
+def test_two_moves_on_the_board_are_no_move_and_the_self_test_speaks(tmp_path: Path) -> None:
+    lines, effects, moves = restart(tmp_path, ["e2e4"], ["e2e4", "e7e5", "g1f3"])
+    assert [line for line in lines if line.startswith("self-test")]
+    assert not [e for e in effects if e["event"] == "move"]
+    assert moves == ["e2e4"]
+
+
+def test_a_capture_the_sensors_cannot_tell_is_not_guessed(tmp_path: Path) -> None:
+    """1.e4 d5 2.c4: the pawn on d5 taking on c4 or on e4 leaves the same sensors."""
+    journaled = ["e2e4", "d7d5", "c2c4"]
+    lines, effects, moves = restart(tmp_path, journaled, [*journaled, "d5c4"])
+    assert not [e for e in effects if e["event"] == "move"]
+    assert [line for line in lines if line.startswith("self-test")]  # it shows a fault
+    assert moves == journaled
