@@ -326,3 +326,73 @@ def _pushed(lines: list[str]) -> list[tuple[int, str, str]]:
         t, action, square = line.split()
         pushed.append((int(t), action, square))
     return pushed
+
+
+# ----- a slide's waypoint, with the registers python-mchess sets -----
+
+# V, reports on a change seen by 5 scans, the scan time read, set to 48 x 2.048 = 98.3 ms
+# and read back, then the status: python-mchess's configuration when it connects.
+MCHESS_SETUP = ("V", "W0207", "R01", "W0130", "R01", "S")
+MCHESS_ANSWERS = ["v0105", "w0207", "r0114", "w0130", "r0130"]
+WAYPOINT_B3 = "rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR"
+AFTER_B4 = "rnbqkbnr/pppppppp/8/8/1P6/8/P1PPPPPP/RNBQKBNR"
+# The pawn slides b2-b3-b4 and rests 133 ms on b3 on its way.
+SLIDE = [(0, "lift", "b2"), (300, "place", "b3"), (433, "lift", "b3"), (433, "place", "b4")]
+
+
+def _configured_as_python_mchess(client: _ChessLinkClient) -> int:
+    """Send python-mchess's set-up and wait for every answer; returns how many statuses
+    came before the one that answers its S (all later ones follow the registers)."""
+    client.send(*MCHESS_SETUP)
+    replies = client.until(lambda r: "r0130" in r and bool(_statuses(r[r.index("r0130") :])))
+    assert [r for r in replies if not r.startswith("s")][-5:] == MCHESS_ANSWERS
+    after = replies.index("r0130")
+    answer = _statuses(replies[after:])[0]
+    # The registers were in effect before the slide: the S answer shows the start.
+    assert status_fen(answer) == chess.Board().board_fen()
+    return len(_statuses(replies[:after]))
+
+
+def _waypoint_never_shown(client: _ChessLinkClient, before: int) -> None:
+    """Wait for the status after b2b4; none since the set-up may show the pawn on b3."""
+    client.until(lambda r: status_fen(_statuses(r)[-1]) == AFTER_B4)
+    later = [status_fen(s) for s in client.statuses()[before:]]
+    assert WAYPOINT_B3 not in later, later
+    assert later[0] == chess.Board().board_fen() and later[-1] == AFTER_B4
+
+
+def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board(tmp_path: Path) -> None:
+    """`reedboard run --protocol chesslink`: with the registers python-mchess writes, the
+    pawn resting 133 ms on b3 on its way to b4 never shows on b3 in a status."""
+    script = tmp_path / "slide.events"
+    t0 = 30_000  # at --speed 10, 3 s for the client to set the registers
+    script.write_text("@start standard\n" + "".join(f"{t0 + t} {a} {sq}\n" for t, a, sq in SLIDE))
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    board = subprocess.Popen(
+        [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+         "--speed", "10", "--serial", os.ttyname(slave), "--protocol", "chesslink"],
+    )  # fmt: skip
+    try:
+        client = _ChessLinkClient(master)
+        client.until(bool)  # it reports every scan once its port is open: it listens
+        before = _configured_as_python_mchess(client)
+        _waypoint_never_shown(client, before)
+    finally:
+        board.send_signal(signal.SIGTERM)
+        assert board.wait(10) == 0
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_slides_waypoint_is_not_a_move_for_python_mchess_through_the_host() -> None:
+    """`reedboard-host emulate chesslink` in front of a running board: the same slide at
+    the board's real pace, the host reporting as the registers ask; the board itself
+    takes the move as b2b4."""
+    with RunningBoard() as board, _host_emulation(board.port, "chesslink") as fd:
+        client = _ChessLinkClient(fd)
+        before = _configured_as_python_mchess(client)
+        board.live.push(SLIDE)
+        _committed(board, 1)
+        assert board.moves() == ["b2b4"]
+        _waypoint_never_shown(client, before)
