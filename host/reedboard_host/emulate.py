@@ -3,8 +3,9 @@ pseudo-terminal, for chess software that knows those boards, backed by a reedboa
 own protocol.
 
 The board's end of the emulation is the firmware's pure `EmulatedEndpoint`; here it is
-fed from the link: the board's effects say when the game changed, and its `state`, asked
-for every POLL_S, gives the position and the sensors (a placement alone sends no effect).
+fed from the link: its `state`, asked for every POLL_S, gives the position and the
+sensors (a placement alone sends no effect), and the board's effects say when the game
+changed where the position does not show it (a board restored after a mismatch).
 What the software asks of the LEDs goes to the board as `show`, `mark` or `brightness`. PATH is a symbolic link
 to the pty's device, made at start and removed at the end.
 """

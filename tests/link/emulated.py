@@ -29,7 +29,23 @@ class FakeLink:
         self.out += data
 
 
-def emulated_app(protocol: Emulated, script_text: str, link: LinkPort) -> App:
+class TimedLink(FakeLink):
+    """A `FakeLink` that notes the board time of each write."""
+
+    def __init__(self, incoming: bytes, clock: VirtualClock) -> None:
+        super().__init__(incoming)
+        self.clock = clock
+        self.writes: list[tuple[int, bytes]] = []
+
+    def write(self, data: bytes) -> None:
+        super().write(data)
+        if data:
+            self.writes.append((self.clock.now_ms(), data))
+
+
+def emulated_app(
+    protocol: Emulated, script_text: str, link: LinkPort, clock: VirtualClock | None = None
+) -> App:
     """A board that plays the script on a virtual clock and speaks `protocol` on `link`."""
     script = parse_script(script_text)
     source = ScriptedBoard(script)
@@ -40,7 +56,7 @@ def emulated_app(protocol: Emulated, script_text: str, link: LinkPort) -> App:
 
     return App(
         source,
-        VirtualClock(),
+        clock or VirtualClock(),
         link=link,
         source=source,
         start=Game(script.start),
@@ -56,6 +72,14 @@ def play(protocol: Emulated, script_text: str, client: bytes) -> bytes:
     link = FakeLink(client)
     emulated_app(protocol, script_text, link).run(until_done=True)
     return bytes(link.out)
+
+
+def play_timed(protocol: Emulated, script_text: str, client: bytes) -> list[tuple[int, bytes]]:
+    """As `play`, but each write with the board time it was made at."""
+    clock = VirtualClock()
+    link = TimedLink(client, clock)
+    emulated_app(protocol, script_text, link, clock).run(until_done=True)
+    return link.writes
 
 
 # ----- DGT, as a client reads it -----

@@ -15,7 +15,7 @@ from reedboard.link.chesslink import (
 )
 from reedboard.rules.squares import SQUARE_NAMES
 
-from link.emulated import chesslink_message, chesslink_replies, play, status_fen
+from link.emulated import chesslink_message, chesslink_replies, play, play_timed, status_fen
 
 # Reports only on a change, as clients set it, so that a transcript stays short.
 ON_CHANGE = chesslink_message("W0203")
@@ -161,3 +161,110 @@ def test_leds_parity_and_bad_input() -> None:
     assert quiet.bad_messages >= 2
     quiet.receive_data(b"6")  # completes the V split over two reads
     assert chesslink_replies(quiet.data_to_send()) == ["v0105"]
+
+
+# ----- reports on a change, as the registers ask -----
+
+# What python-mchess sends when it connects: the version, reports on a change seen by 5
+# scans (W02 07), the scan time read, set to 48 x 2.048 = 98.3 ms (W01 30) and read back,
+# then the board's status.
+MCHESS_SETUP = b"".join(chesslink_message(c) for c in ("V", "W0207", "R01", "W0130", "R01", "S"))
+MCHESS_SCAN_MS = 48 * 2.048
+MCHESS_SCANS = 5
+
+B3_WAYPOINT = chess.Board("rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR w KQkq - 0 1")
+AFTER_B4 = _after(chess.STARTING_FEN, "b2b4")
+
+
+def _start_shown() -> list[str]:
+    shown = [""] * 64
+    for square, piece in chess.Board().piece_map().items():
+        shown[square] = piece.symbol()
+    return shown
+
+
+def _slide_through_the_codec(setup: bytes, rest_ms: int) -> list[tuple[int, str]]:
+    """The pawn slides b2-b3-b4, resting `rest_ms` on b3; the codec ticks every 5 ms as
+    the board's loop turns. Returns the statuses sent, with the time each was sent."""
+    board = ChessLinkBoard()
+    shown = _start_shown()
+    board.squares_changed(shown, [])
+    board.tick(0)
+    board.receive_data(setup)
+    board.data_to_send()
+    b2, b3, b4 = (SQUARE_NAMES.index(n) for n in ("b2", "b3", "b4"))
+    changes = {1000: [(b2, "")], 1100: [(b3, "P")], 1100 + rest_ms: [(b3, ""), (b4, "P")]}
+    statuses = []
+    for t in sorted(set(range(5, 3000, 5)) | set(changes)):
+        for sq, piece in changes.get(t, []):
+            shown[sq] = piece
+        if t in changes:
+            board.squares_changed(shown, changes[t])
+        board.tick(t)
+        statuses += [(t, r) for r in chesslink_replies(board.data_to_send()) if r[0] == "s"]
+    return statuses
+
+
+def test_register_writes_are_acknowledged_and_read_back() -> None:
+    board = ChessLinkBoard()
+    board.receive_data(MCHESS_SETUP)
+    replies = chesslink_replies(board.data_to_send())
+    assert replies[:5] == ["v0105", "w0207", "r0114", "w0130", "r0130"]
+    assert replies[5].startswith("s")
+    assert board.scan_ms() == pytest.approx(MCHESS_SCAN_MS)
+    assert board.debounce_scans() == MCHESS_SCANS
+    board.receive_data(chesslink_message("W010E") + chesslink_message("R01"))
+    # Below 15 the board scans at its default pace, and keeps the value written.
+    assert chesslink_replies(board.data_to_send()) == ["w010E", "r010E"]
+    assert board.scan_ms() == pytest.approx(20 * 2.048)
+
+
+def test_a_slides_waypoint_is_never_reported_with_python_mchess_registers() -> None:
+    statuses = _slide_through_the_codec(MCHESS_SETUP, rest_ms=133)
+    fens = [status_fen(s) for _t, s in statuses]
+    assert B3_WAYPOINT.board_fen() not in fens
+    assert fens == [AFTER_B4]  # b2 empty and b3 passed too quickly: one change, reported
+    # Reported once 5 scans in a row have seen it: the first at the change, every 98.3 ms.
+    ((t, _status),) = statuses
+    assert 1233 + 4 * MCHESS_SCAN_MS <= t <= 1233 + 5 * MCHESS_SCAN_MS
+
+
+def test_a_change_that_lasts_is_reported_within_the_configured_scans() -> None:
+    statuses = _slide_through_the_codec(MCHESS_SETUP, rest_ms=700)
+    assert [status_fen(s) for _t, s in statuses] == [B3_WAYPOINT.board_fen(), AFTER_B4]
+    (t3, _), (t4, _) = statuses
+    assert 1100 + 4 * MCHESS_SCAN_MS <= t3 <= 1100 + 5 * MCHESS_SCAN_MS
+    assert 1800 + 4 * MCHESS_SCAN_MS <= t4 <= 1800 + 5 * MCHESS_SCAN_MS
+
+
+def test_without_the_debounce_every_change_is_reported_once_a_scan() -> None:
+    """Mode 3 (on any change, no debounce) reports the waypoint: the register is what
+    hides it."""
+    statuses = _slide_through_the_codec(chesslink_message("W0203"), rest_ms=133)
+    fens = [status_fen(s) for _t, s in statuses]
+    assert fens == [
+        "rnbqkbnr/pppppppp/8/8/8/8/P1PPPPPP/RNBQKBNR",  # b2 lifted
+        B3_WAYPOINT.board_fen(),
+        AFTER_B4,
+    ]
+    # At the next scan of the default 40.96 ms.
+    assert statuses[1][0] - 1100 <= 41
+
+
+def test_a_slide_on_the_running_board_with_python_mchess_registers() -> None:
+    """The board's own loop on a virtual clock: the board infers b2b4, the client never
+    hears of b3, and hears of b4 within 5 scans of the board noticing the pawn there."""
+    script = "@start standard\n1000 lift b2\n1300 place b3\n1433 lift b3\n1433 place b4\n"
+    writes = play_timed("chesslink", script, MCHESS_SETUP)
+    replies = [(t, r) for t, data in writes for r in chesslink_replies(data)]
+    answers = [r for _t, r in replies if r[0] != "s"]
+    assert answers == ["v0105", "w0207", "r0114", "w0130", "r0130"]
+    # Until its W02 arrives the board reports every scan; from the S reply on, changes.
+    after = next(i for i, (_t, r) in enumerate(replies) if r == "r0130") + 1
+    statuses = [(t, status_fen(r)) for t, r in replies[after:]]
+    assert statuses[0][1] == chess.Board().board_fen()  # the S reply
+    assert B3_WAYPOINT.board_fen() not in [fen for _t, fen in statuses]
+    assert statuses[-1][1] == AFTER_B4
+    reported = statuses[-1][0]
+    # The debouncer holds a change 12 ms before the board takes it; then 5 scans.
+    assert reported - 1433 <= 12 + 5 * MCHESS_SCAN_MS + 5

@@ -6,6 +6,8 @@ from __future__ import annotations
 import chess
 import pytest
 from reedboard.link.dgt import DgtBoard, LedCommand, board_dump, our_square
+from reedboard.link.emulation import EmulatedEndpoint
+from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 
 from link.emulated import DgtClient, dgt_index, dgt_messages, play
@@ -160,3 +162,30 @@ def test_square_numbering() -> None:
     assert [our_square(n) for n in (0, 7, 56, 63)] == [
         SQUARE_NAMES.index(name) for name in ("a8", "h8", "a1", "h1")
     ]
+
+
+def test_a_state_from_before_the_commit_does_not_use_up_the_correction() -> None:
+    """`reedboard-host emulate` hears of a move (its effect) in the same read as the
+    `state` it asked for, which the board produced a turn before the commit: the promoted
+    piece the game has must still reach the client, with the first state after it."""
+    before = Position.from_fen("4k3/8/8/8/8/8/3p4/4RK2 b - - 0 1")
+    after = before.play(before.parse_uci("d2e1b"))
+    emulation = EmulatedEndpoint("dgt", "host")
+    emulation.observe(before, before.occupied, 0)
+    emulation.receive_data(bytes((0x42, 0x44)))  # the board, then field updates
+    in_hand = before.occupied & ~_bb("d2", "e1")
+    emulation.observe(before, in_hand, 100)
+    emulation.send("effect", {"event": "move", "uci": "d2e1b", "ply": 1, "game": 1})
+    emulation.observe(before, in_hand, 200)  # the state produced before the commit
+    emulation.observe(after, after.occupied, 300)
+    client = DgtClient()
+    updates = client.feed(emulation.data_to_send())
+    assert updates[-1] == ("e1", 10)  # a black bishop, after the queen the hand showed
+    emulation.receive_data(bytes((0x42,)))
+    dump = DgtClient()
+    dump.feed(emulation.data_to_send())
+    assert dump.board_fen() == client.board_fen() == after.board_fen()
+
+
+def _bb(*names: str) -> int:
+    return sum(1 << SQUARE_NAMES.index(name) for name in names)

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import chess
+import pytest
 from app.games import game_script, move_lines
 from host.running_board import RunningBoard, host_command
 from reedboard.arbiter.view import BoardView
@@ -30,6 +31,7 @@ from link.emulated import (
     dgt_messages,
     status_fen,
 )
+from link.held_line import HeldLine
 from link.ptybridge import PtyBridge
 
 # Castling on both sides, en passant, captures, a check.
@@ -219,7 +221,7 @@ def test_a_whole_game_through_the_hosts_chesslink_emulation() -> None:
     a ChessLink client on the pty shakes hands, gets status reports without asking, and
     after every move of a game with captures, en passant, a promotion and castling its
     board is the game's. Each move is made only once the client agrees with the last."""
-    with RunningBoard(speed=4) as board, _host_emulation(board.port, "chesslink") as fd:
+    with RunningBoard(speed=4) as board, _host_emulation(board.port, "chesslink") as (fd, _host):
         client = _ChessLinkClient(fd)
         client.send("V", "R02", "S")
         replies = client.until(lambda r: "v0105" in r and "r0200" in r and bool(_statuses(r)))
@@ -247,9 +249,10 @@ def test_a_whole_game_through_the_hosts_chesslink_emulation() -> None:
 
 
 @contextmanager
-def _host_emulation(port: str, protocol: str) -> Iterator[int]:
+def _host_emulation(port: str, protocol: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     """`reedboard-host emulate PROTOCOL` on the board at `port`; yields the client's end
-    of its pty, and checks that the host ends cleanly and removes its link."""
+    of its pty and the host's process, and checks that the host ends cleanly and removes
+    its link."""
     with tempfile.TemporaryDirectory() as folder:
         link = Path(folder) / protocol
         host = subprocess.Popen(
@@ -262,10 +265,11 @@ def _host_emulation(port: str, protocol: str) -> Iterator[int]:
             while not link.exists() and time.monotonic() < deadline and host.poll() is None:
                 time.sleep(0.05)  # waiting for the host to make the pty, not timing anything
             fd = os.open(link, os.O_RDWR | os.O_NOCTTY)
-            yield fd
+            yield fd, host
         finally:
             if fd >= 0:
                 os.close(fd)
+            host.send_signal(signal.SIGCONT)  # in case a test left it paused
             host.send_signal(signal.SIGTERM)
             assert host.wait(10) == 0, host.stderr.read() if host.stderr else ""
         assert not link.exists()
@@ -326,3 +330,198 @@ def _pushed(lines: list[str]) -> list[tuple[int, str, str]]:
         t, action, square = line.split()
         pushed.append((int(t), action, square))
     return pushed
+
+
+# ----- a slide's waypoint, with the registers python-mchess sets -----
+
+# V, reports on a change seen by 5 scans, the scan time read, set to 48 x 2.048 = 98.3 ms
+# and read back, then the status: python-mchess's configuration when it connects.
+MCHESS_SETUP = ("V", "W0207", "R01", "W0130", "R01", "S")
+MCHESS_ANSWERS = ["v0105", "w0207", "r0114", "w0130", "r0130"]
+WAYPOINT_B3 = "rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR"
+AFTER_B4 = "rnbqkbnr/pppppppp/8/8/1P6/8/P1PPPPPP/RNBQKBNR"
+# The pawn slides b2-b3-b4 and rests 133 ms on b3 on its way.
+SLIDE = [(0, "lift", "b2"), (300, "place", "b3"), (433, "lift", "b3"), (433, "place", "b4")]
+
+
+def _configured_as_python_mchess(client: _ChessLinkClient) -> int:
+    """Send python-mchess's set-up and wait for every answer; returns how many statuses
+    came before the one that answers its S (all later ones follow the registers)."""
+    client.send(*MCHESS_SETUP)
+    replies = client.until(lambda r: "r0130" in r and bool(_statuses(r[r.index("r0130") :])))
+    assert [r for r in replies if not r.startswith("s")][-5:] == MCHESS_ANSWERS
+    after = replies.index("r0130")
+    answer = _statuses(replies[after:])[0]
+    # The registers were in effect before the slide: the S answer shows the start.
+    assert status_fen(answer) == chess.Board().board_fen()
+    return len(_statuses(replies[:after]))
+
+
+def _waypoint_never_shown(client: _ChessLinkClient, before: int) -> None:
+    """Wait for the status after b2b4; none since the set-up may show the pawn on b3."""
+    client.until(lambda r: status_fen(_statuses(r)[-1]) == AFTER_B4)
+    later = [status_fen(s) for s in client.statuses()[before:]]
+    assert WAYPOINT_B3 not in later, later
+    assert later[0] == chess.Board().board_fen() and later[-1] == AFTER_B4
+
+
+def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board(tmp_path: Path) -> None:
+    """`reedboard run --protocol chesslink`: with the registers python-mchess writes, the
+    pawn resting 133 ms on b3 on its way to b4 never shows on b3 in a status."""
+    script = tmp_path / "slide.events"
+    t0 = 30_000  # at --speed 10, 3 s for the client to set the registers
+    script.write_text("@start standard\n" + "".join(f"{t0 + t} {a} {sq}\n" for t, a, sq in SLIDE))
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    board = subprocess.Popen(
+        [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+         "--speed", "10", "--serial", os.ttyname(slave), "--protocol", "chesslink"],
+    )  # fmt: skip
+    try:
+        client = _ChessLinkClient(master)
+        client.until(bool)  # it reports every scan once its port is open: it listens
+        before = _configured_as_python_mchess(client)
+        _waypoint_never_shown(client, before)
+    finally:
+        board.send_signal(signal.SIGTERM)
+        assert board.wait(10) == 0
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_slides_waypoint_is_not_a_move_for_python_mchess_through_the_host() -> None:
+    """`reedboard-host emulate chesslink` in front of a running board: the same slide at
+    the board's real pace, the host reporting as the registers ask; the board itself
+    takes the move as b2b4."""
+    with RunningBoard() as board, _host_emulation(board.port, "chesslink") as (fd, _host):
+        client = _ChessLinkClient(fd)
+        before = _configured_as_python_mchess(client)
+        board.live.push(SLIDE)
+        _committed(board, 1)
+        assert board.moves() == ["b2b4"]
+        _waypoint_never_shown(client, before)
+
+
+# ----- the promoted piece, whatever order the host hears things in -----
+
+# White's pawn reaches b7; then bxa8=B, an under-promotion with capture.
+TO_THE_PROMOTION = ["e2e4", "d7d5", "e4d5", "c7c6", "d5c6", "g8f6", "c6b7", "e7e6"]
+UNDER_PROMOTION = "b7a8b"
+
+
+@pytest.mark.parametrize("protocol", ["dgt", "chesslink"])
+def test_an_under_promotion_with_capture_reaches_the_client_through_the_host(
+    protocol: str,
+) -> None:
+    """`reedboard-host emulate`: the `state` the host asked for while the pawn and its
+    victim were in the hand arrives in the same read as the promotion's effect (the line
+    is held meanwhile, as a busy host reads); the client's board, and the board it asks
+    for, show the chosen bishop on a8 right after the move, not the queen of the hand."""
+    with (
+        RunningBoard(speed=4) as board,
+        HeldLine(board.port) as line,
+        _host_emulation(line.host_path, protocol) as (fd, host),
+    ):
+        client: _DgtPtyClient | _ChessLinkPtyClient = (
+            _DgtPtyClient(fd) if protocol == "dgt" else _ChessLinkPtyClient(fd)
+        )
+        game = chess.Board()
+        position = Position.standard()
+        for uci in TO_THE_PROMOTION:
+            lines, _end = move_lines(position, uci, 0)
+            board.live.push(_pushed(lines))
+            position = position.play(position.parse_uci(uci))
+            game.push_uci(uci)
+            _committed(board, len(game.move_stack))
+        client.shows(game.board_fen())
+        a8, b7 = chess.A8, chess.B7
+        board.live.push([(0, "choose", "b"), (0, "lift", "a8"), (300, "lift", "b7")])
+        _lit(board, lambda v: v.lifted == 1 << a8 | 1 << b7)
+        line.hold()
+        _until(lambda: b'"type":"state"' in line.held())  # asked with both in the hand
+        board.live.push([(0, "place", "a8")])
+        _committed(board, len(game.move_stack) + 1)
+        _until(lambda: b'"event":"move"' in line.held())
+        # The host reads all that came meanwhile at once: paused while it arrives.
+        host.send_signal(signal.SIGSTOP)
+        try:
+            _until(lambda: _process_state(host.pid) == "T")
+            released = line.release()
+            _until(lambda: line.waiting() >= released)
+        finally:
+            host.send_signal(signal.SIGCONT)
+        game.push_uci(UNDER_PROMOTION)
+        assert board.moves() == [m.uci() for m in game.move_stack]
+        client.shows(game.board_fen())
+        assert client.asks_for_the_board() == game.board_fen()
+
+
+def _process_state(pid: int) -> str:
+    """The state letter of a process (R running, S sleeping, T stopped ...)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rindex(")") + 2]
+
+
+def _until(done: Callable[[], bool], limit_s: float = 30) -> None:
+    deadline = time.monotonic() + limit_s
+    while not done():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.01)  # waiting for a condition, not timing anything
+
+
+class _DgtPtyClient:
+    """A DGT client on a pty: asks for the board and for field updates, keeps all it
+    reads."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.data = b""
+        os.write(fd, bytes((0x42, 0x44)))
+
+    def _read_until(self, done: Callable[[bytes], bool], limit_s: float = 30) -> None:
+        deadline = time.monotonic() + limit_s
+        while not done(_whole_dgt(self.data)):
+            assert time.monotonic() < deadline, f"the client gave up; read {len(self.data)}"
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                self.data += os.read(self.fd, 65536)
+
+    def shows(self, fen: str) -> None:
+        """Wait until the board and field updates it read show `fen`."""
+
+        def done(data: bytes) -> bool:
+            client = DgtClient()
+            client.feed(data)
+            return client.board_fen() == fen
+
+        self._read_until(done)
+
+    def asks_for_the_board(self) -> str:
+        """Send `42` and return the board its dump shows."""
+        mark = len(_whole_dgt(self.data))
+        os.write(self.fd, bytes((0x42,)))
+        self._read_until(lambda d: any(k == 0x86 for k, _ in dgt_messages(d[mark:])))
+        _kind, dump = next(m for m in dgt_messages(_whole_dgt(self.data)[mark:]) if m[0] == 0x86)
+        client = DgtClient()
+        client.feed(bytes((0x86, 0x00, 0x43)) + dump)
+        return client.board_fen()
+
+
+class _ChessLinkPtyClient(_ChessLinkClient):
+    """A ChessLink client that asks for reports on every change."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__(fd)
+        self.send("W0203", "S")
+        self.until(lambda r: "w0203" in r)
+
+    def shows(self, fen: str) -> None:
+        self.until(lambda r: bool(_statuses(r)) and status_fen(_statuses(r)[-1]) == fen)
+
+    def asks_for_the_board(self) -> str:
+        """Send `S` and return the board of the status that answers it (with reports on
+        a change only, none other comes while nothing moves)."""
+        count = len(self.statuses())
+        self.send("S")
+        self.until(lambda r: len(_statuses(r)) > count)
+        return status_fen(self.statuses()[count])

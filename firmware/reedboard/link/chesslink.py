@@ -7,6 +7,13 @@ lights must do: the LED patterns to show (`LedPattern`) and the brightness regis
 value (`Brightness`). `squares_changed` and `tick(now_ms)` queue the
 automatic status reports the registers ask for. `data_to_send()` hands over the bytes.
 
+Reports on a change follow the registers as a Millennium board does: the board scans
+every scan time (register 1), and a change is reported only once that many consecutive
+scans (register 2: 1 to 5) have seen the same board. A piece that rests on a square for
+less than that on its way elsewhere is never reported there, so a client that reads a
+move from each status (they set 5 scans of about 98 ms) does not take a slide's waypoint
+for a move. The board's own inference does not wait for this: only the reports do.
+
 Wire facts (docs/emulation.md): 38400 baud, 7 data bits, odd parity, 1 stop bit. Every
 message is printable ASCII: a command letter, its data, then two upper-case hex digits,
 the XOR of the characters before them. The board answers with the lower-case letter.
@@ -17,6 +24,7 @@ board puts it into the bytes it sends (for links that carry 8 bits, like a pty).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
@@ -32,7 +40,9 @@ _HEX: Final = frozenset("0123456789ABCDEFabcdef")
 # Registers (the board's EEPROM option bytes).
 REG_SERIAL: Final = 0x00
 REG_SCAN_TIME: Final = 0x01  # units of 2.048 ms; below 15 means 20
-REG_AUTO_REPORT: Final = 0x02  # bits 2..0: 0 every scan, 1 off, 2 timed, 3..7 on change
+# Bits 2..0: 0 a status every scan, 1 none, 2 every report time, 3 on a change, 4..7 on a
+# change that 2..5 consecutive scans have seen.
+REG_AUTO_REPORT: Final = 0x02
 REG_REPORT_TIME: Final = 0x03  # units of 4.096 ms
 REG_BRIGHTNESS: Final = 0x04  # 0 dim ... 15 and above full
 DEFAULTS: Final = {
@@ -42,6 +52,13 @@ DEFAULTS: Final = {
     REG_REPORT_TIME: 20,
     REG_BRIGHTNESS: 15,
 }
+
+SCAN_UNIT_MS: Final = 2.048
+REPORT_UNIT_MS: Final = 4.096
+FASTEST_SCAN: Final = 15  # register 1 below this means the default
+REPORT_EVERY_SCAN: Final = 0
+REPORT_TIMED: Final = 2
+REPORT_ON_CHANGE: Final = 3  # and above: on a change seen by (mode - 2) scans
 
 PIECE_LETTERS: Final = frozenset("KQRBNPkqrbnp")
 STEADY: Final = 0xFF  # a pattern byte with every slot on; any other non-zero one blinks
@@ -163,23 +180,31 @@ class ChessLinkBoard:
         self._buffer = ""
         self._outbox = bytearray()
         self._next_report: int | None = None
+        # The board's scans, for reports on a change: when the next one is due, the board
+        # as the latest tick left it (what scans until the next tick see), the board the
+        # latest scans saw and how many in a row, and the last board reported.
+        self._next_scan: float | None = None
+        self._board_then = status_text(self.shown)
+        self._candidate = self._board_then
+        self._seen = 0
+        self._reported = self._board_then
 
     # ----- out -----
 
     def squares_changed(self, shown: list[str], changes: list[tuple[Square, str]]) -> None:
-        """The board is now `shown`, after `changes` (square and piece letter)."""
+        """The board is now `shown`, after `changes` (square and piece letter). The
+        scans of the next `tick` see it."""
         self.shown = list(shown)
-        if changes and self._report_mode() >= 3:
-            self._send(status_text(self.shown))
 
     def tick(self, now_ms: int) -> None:
-        """Timed automatic reports (every scan, or every report time)."""
+        """The board's scans up to `now_ms` and the automatic reports they make: a status
+        every scan, every report time, or on a change that enough scans have seen."""
+        self._scan(now_ms)
         mode = self._report_mode()
-        if mode == 0:
-            scan = self.registers[REG_SCAN_TIME]
-            interval = (scan if scan >= 15 else 20) * 2.048
-        elif mode == 2:
-            interval = max(1, self.registers[REG_REPORT_TIME]) * 4.096
+        if mode == REPORT_EVERY_SCAN:
+            interval = self.scan_ms()
+        elif mode == REPORT_TIMED:
+            interval = max(1, self.registers[REG_REPORT_TIME]) * REPORT_UNIT_MS
         else:
             self._next_report = None
             return
@@ -187,10 +212,50 @@ class ChessLinkBoard:
             self._send(status_text(self.shown))
             self._next_report = now_ms + max(1, round(interval))
 
+    def scan_ms(self) -> float:
+        """The time of one scan of the board, as register 1 sets it."""
+        value = self.registers[REG_SCAN_TIME]
+        return (value if value >= FASTEST_SCAN else DEFAULTS[REG_SCAN_TIME]) * SCAN_UNIT_MS
+
+    def debounce_scans(self) -> int | None:
+        """How many consecutive scans must see a change before it is reported, or None
+        when register 2 asks for no reports on a change."""
+        mode = self._report_mode()
+        return mode - REPORT_ON_CHANGE + 1 if mode >= REPORT_ON_CHANGE else None
+
     def data_to_send(self) -> bytes:
         data = bytes(self._outbox)
         self._outbox.clear()
         return data
+
+    def _scan(self, now_ms: int) -> None:
+        """The scans since the last tick. A change reaches the codec with the tick that
+        follows it, so the scans before `now_ms` saw the board as it was before; a scan
+        falling on `now_ms` sees it as it is."""
+        period = self.scan_ms()
+        if self._next_scan is None:
+            self._next_scan = float(now_ms)
+        earlier = 0
+        if self._next_scan < now_ms:
+            earlier = math.ceil((now_ms - self._next_scan) / period)
+            self._next_scan += earlier * period
+        self._saw(self._board_then, earlier)
+        self._board_then = status_text(self.shown)
+        if self._next_scan <= now_ms:
+            self._next_scan += period
+            self._saw(self._board_then, 1)
+
+    def _saw(self, board: str, scans: int) -> None:
+        """`scans` more scans in a row saw `board`."""
+        if scans <= 0:
+            return
+        if board != self._candidate:
+            self._candidate, self._seen = board, 0
+        self._seen += scans
+        needed = self.debounce_scans()
+        if needed is not None and self._seen >= needed and board != self._reported:
+            self._send(board)
+            self._reported = board
 
     def _send(self, text: str) -> None:
         self._outbox += encode(text, parity_bit=self.parity_bit)
@@ -241,6 +306,11 @@ class ChessLinkBoard:
             address, value = int(data[:2], 16), int(data[2:], 16)
             self.registers[address] = value
             self._next_report = None
+            if address == REG_SCAN_TIME:
+                self._next_scan = None  # scans at the new pace from the next tick
+            if address == REG_AUTO_REPORT:
+                # The client knows the board as it stands: from now on, changes to it.
+                self._reported = status_text(self.shown)
             self._send("w" + data.upper())
             if address == REG_BRIGHTNESS:
                 return [Brightness(value)]
@@ -251,5 +321,6 @@ class ChessLinkBoard:
             # A hardware reset on the real board: no answer, registers and LEDs cleared.
             self.registers = dict(DEFAULTS)
             self._next_report = None
+            self._next_scan = None
             return [DARK, Brightness(DEFAULTS[REG_BRIGHTNESS])]
         return []

@@ -3,7 +3,9 @@
 The App talks to its endpoint as to `link/board.py`'s (`send`, `reply`, `alive`,
 `receive_data`, `data_to_send`); an emulation has no use for the native messages, so it
 only notes which effects mean "the game changed" and otherwise listens to `observe`,
-which the App calls once a turn with the game's position and the sensors. The tracker
+which the App calls once a turn with the game's position and the sensors. A position
+other than the last turn's also means the game changed, whether or not its effect has
+come yet: on the PC the effects and the polled state travel separately. The tracker
 turns those into square changes, the codec into bytes. What the client asks of the LEDs
 becomes native commands: squares that make a legal move become `show` (the lights show
 the move as one to carry out, the better display), any other squares `mark` (lit as the
@@ -97,7 +99,7 @@ class EmulatedEndpoint:
             # placement completed is already in `position`.
             before = self._position or position
             changed = self.tracker.sensed(before, sensors)
-            if self._sync:
+            if self._sync or _game_changed(before, position):
                 changed += self.tracker.sync(position, sensors)
             if changed:
                 self.codec.squares_changed(self.tracker.shown, changed)
@@ -128,6 +130,15 @@ class EmulatedEndpoint:
             if position.is_castling(move) and _corners(set(position.castling_squares(move))) == lit:
                 return uci  # the king's and the rook's squares
         return None
+
+
+def _game_changed(before: Position, now: Position) -> bool:
+    """Whether the game's position is another than at the last turn: a move, a takeback
+    or a new game. The client's board is made the game's then, whatever the effects said
+    and when they came: on the PC the effects and the polled `state` are separate
+    messages, and a state the board produced before a commit can arrive after (or in the
+    same read as) the commit's effect, which must not use the correction up on it."""
+    return now is not before and now.fen() != before.fen()
 
 
 def _marks(wish: LedCommand | LedPattern) -> Marks:

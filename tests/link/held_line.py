@@ -1,0 +1,96 @@
+"""A line that can hold what the board sends: a relay between a port's path (the board's
+end, as a `PtyBridge` offers it) and a new pseudo-terminal for the host. While `held`,
+what comes from the board is kept; `release()` hands all of it to the host in one write,
+as a host that was busy for a while reads it, and `waiting()` says how much of it the
+host has yet to read. What the host sends always goes through.
+
+It makes an ordering happen on purpose that a loaded machine makes happen by chance: a
+reply the board produced before some event reaching the host in the same read as that
+event's message."""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import fcntl
+import os
+import select
+import termios
+import threading
+import tty
+
+
+class HeldLine:
+    def __init__(self, board_path: str) -> None:
+        self._board = os.open(board_path, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(self._board)
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        self.host_path = os.ttyname(self._slave)
+        self._held = bytearray()
+        self._holding = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._relay, daemon=True)
+        self._thread.start()
+
+    def hold(self) -> None:
+        with self._lock:
+            self._holding = True
+
+    def held(self) -> bytes:
+        with self._lock:
+            return bytes(self._held)
+
+    def release(self) -> int:
+        """Hand what was held to the host; returns how many bytes."""
+        with self._lock:
+            self._holding = False
+            data, self._held = bytes(self._held), bytearray()
+            self._write(self._master, data)
+            return len(data)
+
+    def waiting(self) -> int:
+        """How many bytes wait at the host's end for the host to read them."""
+        count = array.array("i", [0])
+        fcntl.ioctl(self._slave, termios.FIONREAD, count)
+        return count[0]
+
+    def _relay(self) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self._board, self._master], [], [], 0.02)
+            for fd in ready:
+                try:
+                    data = os.read(fd, 65536)
+                except OSError:
+                    continue
+                with self._lock:
+                    if fd == self._master:
+                        self._write(self._board, data)
+                    elif self._holding:
+                        self._held += data
+                    else:
+                        self._write(self._master, data)
+
+    @staticmethod
+    def _write(fd: int, data: bytes) -> None:
+        while data:
+            try:
+                data = data[os.write(fd, data) :]
+            except BlockingIOError:
+                select.select([], [fd], [], 0.1)
+            except OSError:
+                return  # the other end is not open (yet, or any more)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(1)
+        for fd in (self._board, self._master, self._slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def __enter__(self) -> HeldLine:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
