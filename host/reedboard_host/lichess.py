@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +37,7 @@ from reedboard.rules.position import Position
 
 from reedboard_host.connection import HostError, choose_port
 from reedboard_host.follow import Follower
-from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError, read_token
+from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError
 from reedboard_host.lichess_feeds import LichessFeeds, quote
 from reedboard_host.lichess_game import (
     PLAYABLE,
@@ -50,6 +51,7 @@ from reedboard_host.lichess_game import (
     seek_form,
 )
 from reedboard_host.lichess_offers import Offers
+from reedboard_host.lichess_settings import BadSetting, read_token
 from reedboard_host.mirror import MirroredGame
 
 POLL_S = 0.05
@@ -612,14 +614,19 @@ class LichessBridge:
 def lichess(
     args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[str], None]
 ) -> int:
-    token = read_token(args.token_file, os.environ)
-    api = LichessApi(args.server, token)
-    if args.challenge and args.seek:
-        raise HostError("give --seek or --challenge, not both")
-    seek = None if args.seek is None else seek_form(args.seek, args.rated, args.variant)
-    challenge = None
-    if args.challenge:
-        challenge = (args.challenge, challenge_form(args.clock, args.rated, args.variant))
+    try:
+        token = read_token(args.token_file, os.environ)
+        api = LichessApi(args.server, token)
+        if args.challenge and args.seek:
+            raise BadSetting("give --seek or --challenge, not both")
+        seek = None if args.seek is None else seek_form(args.seek, args.rated, args.variant)
+        challenge = None
+        if args.challenge:
+            challenge = (args.challenge, challenge_form(args.clock, args.rated, args.variant))
+    except BadSetting as error:
+        # A bad argument, in one line: exit status 2, as for the ones the parser refuses.
+        print(f"reedboard-host lichess: {error}", file=sys.stderr)
+        return 2
     follower = Follower(choose_port(args.port), log=log)
     bridge = LichessBridge(api, follower, stop=stop, log=log, accept=args.accept)
     try:

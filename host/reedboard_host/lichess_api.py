@@ -3,10 +3,12 @@ the host needs no extra package for them.
 
 Lichess streams events and games as ndjson: one JSON object a line, with empty lines as
 keep-alives. The token goes in the `Authorization` header and nowhere else: it is in no
-message, no log line and no exception text this module makes."""
+message, no log line and no exception text this module makes, and it goes to the server
+given and no other: a redirect to another host is not followed."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.parse
@@ -15,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from reedboard_host.connection import HostError
+from reedboard_host.lichess_settings import server_url
 
 DEFAULT_SERVER = "https://lichess.org"
 REQUEST_S = 15.0
@@ -31,28 +34,45 @@ class LichessError(HostError):
         self.status = status
 
 
-def read_token(path: str | None, environ: Mapping[str, str]) -> str:
-    """The API token from a file (its first line) or from LICHESS_TOKEN."""
-    if path:
-        try:
-            with open(path, encoding="utf-8") as f:
-                token = f.readline().strip()
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or type(error).__name__
-            raise HostError(f"cannot read the token file {path}: {reason}") from None
-        if not token:
-            raise HostError(f"the token file {path} is empty")
-        return token
-    token = environ.get("LICHESS_TOKEN", "").strip()
-    if not token:
-        raise HostError("no Lichess token: give --token-file FILE or set LICHESS_TOKEN")
-    return token
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, (parts.hostname or "").lower(), port or default
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only on the server's own scheme, host and port: elsewhere the
+    token, which urllib copies into the redirected request, would go too."""
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        if _origin(newurl) != _origin(req.full_url):
+            scheme, host, port = _origin(newurl)
+            fp.close()
+            raise LichessError(
+                f"the server sent {req.get_method()} {req.selector} on to "
+                f"{scheme}://{host}:{port}: not followed, the token goes to the server "
+                "given and nowhere else"
+            )
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
 class LichessApi:
     def __init__(self, server: str, token: str) -> None:
-        self.server = server.rstrip("/")
+        self.server = server_url(server)
         self._token = token
+        self._opener = urllib.request.build_opener(_SameOriginRedirects)
 
     def __repr__(self) -> str:  # never the token
         return f"LichessApi({self.server!r})"
@@ -70,7 +90,7 @@ class LichessApi:
     def _open(self, request: urllib.request.Request, timeout: float) -> Any:
         what = f"{request.get_method()} {request.selector}"
         try:
-            return urllib.request.urlopen(request, timeout=timeout)
+            return self._opener.open(request, timeout=timeout)
         except urllib.error.HTTPError as error:
             detail = _error_text(error)
             error.close()
@@ -86,6 +106,11 @@ class LichessApi:
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", None) or error
             raise LichessError(f"cannot reach {self.server}: {reason}") from None
+        except (http.client.HTTPException, ValueError) as error:
+            # Not the error's text: a header refused (a ValueError) is quoted in it whole.
+            raise LichessError(
+                f"cannot reach {self.server}: {type(error).__name__} on {what}"
+            ) from None
 
     def get(self, path: str) -> dict[str, Any]:
         with self._open(self._request("GET", path, None), REQUEST_S) as response:
@@ -116,8 +141,9 @@ class LichessApi:
             while not closed():
                 try:
                     line = response.readline()
-                except (OSError, ValueError) as error:
-                    raise LichessError(f"the stream {path} broke: {error}") from None
+                except (OSError, ValueError, http.client.HTTPException) as error:
+                    reason = str(error) or type(error).__name__
+                    raise LichessError(f"the stream {path} broke: {reason}") from None
                 if not line:
                     return
                 if not line.strip():

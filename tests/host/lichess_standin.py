@@ -12,6 +12,7 @@ A takeback accepted goes back to the proposer's turn, as Lichess's does: one ply
 proposer moved last, else two; an opponent who is then to move plays again.
 
 Knobs a test turns: `refuse_plies` (the board player's moves refused once, by game ply),
+`redirect_to` (every request sent on to another server),
 `answer` (what the challenged player does), `accepts_draws`, `offer_draw()`,
 `propose_takeback()`, `answer_takeback()`, `replies` (off: the opponent moves only on
 `opponent_plays()`), `opponent_leaves()`, `drop_streams()`,
@@ -91,6 +92,7 @@ class StandIn:
         self.accepts_draws = False
         self.replies = True
         self.garbage = False
+        self.redirect_to: str | None = None  # a server every request is sent on to
         self.closing = False
         standin = self
 
@@ -248,11 +250,17 @@ class StandIn:
 
     def _handle(self, h: BaseHTTPRequestHandler, method: str) -> None:
         auth = h.headers.get("Authorization", "")
+        path = urllib.parse.urlsplit(h.path).path
         with self.changed:
             self.auth_headers.add(auth)
+        if self.redirect_to is not None:
+            h.send_response(302)
+            h.send_header("Location", self.redirect_to + h.path)
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+            return None
         if auth != f"Bearer {self.token}":
             return self._json(h, 401, {"error": "No such token"})
-        path = urllib.parse.urlsplit(h.path).path
         length = int(h.headers.get("Content-Length") or 0)
         form = dict(urllib.parse.parse_qsl(h.rfile.read(length).decode())) if length else {}
         parts = path.strip("/").split("/")
@@ -582,3 +590,42 @@ class StandIn:
                             "show": f"{limit / 60:g}+{increment}"},
             "color": "random", "finalColor": "white", "perf": {"icon": "#", "name": speed.title()},
         }  # fmt: skip
+
+
+class HeaderRecorder:
+    """Another server on 127.0.0.1 that answers every request with `{}` and keeps its
+    headers: where a redirect must not take the token."""
+
+    def __init__(self) -> None:
+        self.headers: list[dict[str, str]] = []
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *_args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                recorder.headers.append(dict(self.headers.items()))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"{}")
+
+            do_POST = do_GET
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> HeaderRecorder:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -3,10 +3,13 @@ Lichess's published shapes), with a real board running behind a pty and the huma
 as the person at it: seeks and challenges both ways, moves both ways (Lichess refusing
 one), draw offers from either side and agreed on the board, takebacks proposed by either
 side, typed or made by hand, claims when the opponent has left, a game joined in progress,
-streams that drop, Chess960 with castling on both sides, odd lines from the server."""
+streams that drop, Chess960 with castling on both sides, odd lines from the server;; and the
+token: never printed, never sent elsewhere, and a bad token or server one line with exit
+status 2."""
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import subprocess
@@ -17,13 +20,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, square_name, squares_of
 from reedboard.sim.human import human_script
 
-from host.lichess_standin import OPPONENT, StandIn
+from host.lichess_standin import OPPONENT, HeaderRecorder, StandIn
 from host.running_board import RunningBoard, host_command
 
 TOKEN = "lip_secretStandInToken42"
@@ -150,6 +154,9 @@ class Bridge:
     def said(self, text: str) -> bool:
         return text in self.stderr
 
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
     def type(self, line: str) -> None:
         assert self.process.stdin is not None
         self.process.stdin.write(line + "\n")
@@ -181,7 +188,10 @@ def bridge_to(
 
 
 def play_until(
-    person: Person, bridge: Bridge, done: Callable[[], bool], timeout_s: float = 15
+    person: Person,
+    bridge: Bridge,
+    done: Callable[[], bool],
+    timeout_s: float = 15,
 ) -> None:
     """The person plays on until `done`; fails, with what the bridge said, after the time."""
     deadline = time.monotonic() + timeout_s
@@ -189,7 +199,7 @@ def play_until(
         assert time.monotonic() < deadline, (
             f"timed out; the bridge said:\n{bridge.stderr}{_history(person.board)}"
         )
-        assert bridge.process.poll() is None, bridge.stderr
+        assert bridge.alive(), bridge.stderr
         with person.board.changed:
             person.board.changed.wait(0.1)  # until the board shows something new
         person.step()
@@ -390,18 +400,6 @@ def test_a_bad_token_is_one_clear_line(tmp_path: Path) -> None:
     assert "lip_notTheRightOne" not in result.stderr
 
 
-def test_no_token_and_an_unreadable_token_file(tmp_path: Path) -> None:
-    env = {k: v for k, v in __import__("os").environ.items() if k != "LICHESS_TOKEN"}
-    for extra in ([], ["--token-file", str(tmp_path / "missing")]):
-        result = subprocess.run(
-            host_command("lichess", "--port", "/no/such/board", "--server", "http://127.0.0.1:9", *extra),
-            capture_output=True, text=True, timeout=20, env=env, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-        assert result.returncode == 1
-        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-        assert "Traceback" not in result.stderr
-
-
 def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) -> None:
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN + "\n")
@@ -410,7 +408,7 @@ def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) ->
                      "--server", "http://127.0.0.1:9", "--challenge", "Friend", "--clock", "2.5+0"),
         capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL,
     )  # fmt: skip
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "whole minutes" in result.stderr
 
@@ -641,3 +639,84 @@ def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) ->
         start = start.play(start.parse_uci(uci))
     assert board.app.session.game.start.fen() == start.fen()
     assert board.moves()[0] == "d2d4"
+
+
+def _run_lichess(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k != "LICHESS_TOKEN"}
+    return subprocess.run(
+        host_command("lichess", "--port", "/no/such/board", *args),
+        capture_output=True, text=True, timeout=20, env=base | env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+SECRET = "StandInToken"  # in every token below: never to be printed
+
+
+@pytest.mark.parametrize(
+    ("env", "file_text", "args", "said"),
+    [
+        ({"LICHESS_TOKEN": TOKEN + "\nX-Other: 1"}, None, [], "LICHESS_TOKEN is not a Lichess"),
+        ({"LICHESS_TOKEN": "lip_" + SECRET + " 42"}, None, [], "LICHESS_TOKEN is not a Lichess"),
+        ({"LICHESS_TOKEN": TOKEN + "\x07"}, None, [], "it holds a space, a line break, a control"),
+        ({"LICHESS_TOKEN": "lip_" + SECRET + "é"}, None, [], "LICHESS_TOKEN is not a Lichess"),
+        ({"LICHESS_TOKEN": "  "}, None, [], "LICHESS_TOKEN is empty"),
+        ({}, None, [], "no Lichess token: give --token-file FILE or set LICHESS_TOKEN"),
+        ({}, "", ["--token-file", "{file}"], "token is empty"),
+        ({}, "\n" + TOKEN + "\n", ["--token-file", "{file}"], "is empty"),
+        ({}, TOKEN + "\t1\n", ["--token-file", "{file}"], "is not a Lichess API token"),
+        ({}, None, ["--token-file", "{file}"], "cannot read the token file"),
+        ({}, None, ["--token-file", TOKEN], "--token-file names no file"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", "notaurl"], "--server 'notaurl' is not"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", "ftp://lichess.org"], "is not a server's"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", "https://"], "is not a server's URL"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", "https://lichess.org:x"], "is not a server"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", f"https://{TOKEN}@lichess.org"], "user name"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--seek", "15+10", "--challenge", "Friend"], "not both"),
+    ],
+    ids=[
+        "env-newline",
+        "env-space",
+        "env-control",
+        "env-not-ascii",
+        "env-blank",
+        "no-token",
+        "file-empty",
+        "file-first-line-empty",
+        "file-tab",
+        "file-missing",
+        "file-is-the-token",
+        "server-not-a-url",
+        "server-ftp",
+        "server-no-host",
+        "server-bad-port",
+        "server-with-token",
+        "seek-and-challenge",
+    ],
+)
+def test_a_bad_token_or_server_is_one_line_without_the_token(
+    tmp_path: Path, env: dict[str, str], file_text: str | None, args: list[str], said: str
+) -> None:
+    token_file = tmp_path / "token"
+    if file_text is not None:
+        token_file.write_text(file_text)
+    result = _run_lichess(*(a.replace("{file}", str(token_file)) for a in args), env=env)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("reedboard-host lichess: "), result.stderr
+    assert said in lines[0]
+    assert SECRET not in result.stderr
+
+
+def test_a_redirect_to_another_server_does_not_take_the_token(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n")
+    with StandIn(TOKEN) as lichess, HeaderRecorder() as elsewhere:
+        lichess.redirect_to = elsewhere.url
+        result = _run_lichess("--token-file", str(token_file), "--server", lichess.url, env={})
+    assert elsewhere.headers == []  # not followed: nothing reached the other server
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "GET /api/account on to http://127.0.0.1:" in lines[0]
+    assert "not followed" in lines[0] and SECRET not in result.stderr
