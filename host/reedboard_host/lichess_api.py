@@ -4,17 +4,25 @@ the host needs no extra package for them.
 Lichess streams events and games as ndjson: one JSON object a line, with empty lines as
 keep-alives. The token goes in the `Authorization` header and nowhere else: it is in no
 message, no log line and no exception text this module makes, and it goes to the server
-given and no other: a redirect to another host is not followed."""
+given and no other: a redirect to another host is not followed.
+
+Lichess asks one thing of clients on rate limits: after an answer of 429 (Too Many
+Requests), wait a full minute before using the API again. So a 429 on any call pauses
+every call for `RATE_LIMIT_S`: a call made meanwhile is refused here without reaching
+Lichess (`RateLimited`, which says when the pause ends), and the threads that would call
+wait for its end on the API's clock (a test's clock need not wait a real minute)."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from reedboard_host.connection import HostError
 from reedboard_host.lichess_settings import server_url
@@ -24,6 +32,7 @@ REQUEST_S = 15.0
 # Lichess sends a keep-alive line every few seconds on its streams: a stream silent for
 # this long is dead and is opened again.
 STREAM_IDLE_S = 30.0
+RATE_LIMIT_S = 60.0  # Lichess: after a 429, "wait a full minute before resuming"
 
 
 class LichessError(HostError):
@@ -32,6 +41,38 @@ class LichessError(HostError):
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class RateLimited(LichessError):
+    """A 429 from Lichess, or a call held back while the pause after one lasts."""
+
+    def __init__(self, message: str, resume_at: float) -> None:
+        super().__init__(message, 429)
+        self.resume_at = resume_at
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Seconds, from any start."""
+        ...
+
+    def wait_until(self, deadline: float, stop: Callable[[], bool]) -> None:
+        """Return once `now()` has reached `deadline`, or sooner once `stop()`."""
+        ...
+
+
+class SystemClock:
+    STEP_S = 0.25  # how soon a wait notices `stop`
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def wait_until(self, deadline: float, stop: Callable[[], bool]) -> None:
+        while not stop():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(left, self.STEP_S))
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
@@ -69,13 +110,29 @@ class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
 
 
 class LichessApi:
-    def __init__(self, server: str, token: str) -> None:
+    def __init__(self, server: str, token: str, *, clock: Clock | None = None) -> None:
         self.server = server_url(server)
         self._token = token
+        self.clock: Clock = clock or SystemClock()
         self._opener = urllib.request.build_opener(_SameOriginRedirects)
+        self._lock = threading.Lock()  # calls come from several threads
+        self._resume_at: float | None = None  # the end of the pause after a 429
 
     def __repr__(self) -> str:  # never the token
         return f"LichessApi({self.server!r})"
+
+    def paused_for(self) -> float:
+        """Seconds before the API may be used again after a 429 (0: it may now)."""
+        with self._lock:
+            resume_at = self._resume_at
+        return 0.0 if resume_at is None else max(0.0, resume_at - self.clock.now())
+
+    def wait_turn(self, stop: Callable[[], bool]) -> None:
+        """Wait out the pause after a 429, if one lasts (or until `stop`)."""
+        with self._lock:
+            resume_at = self._resume_at
+        if resume_at is not None:
+            self.clock.wait_until(resume_at, stop)
 
     def _request(
         self, method: str, path: str, form: Mapping[str, Any] | None
@@ -89,11 +146,26 @@ class LichessApi:
 
     def _open(self, request: urllib.request.Request, timeout: float) -> Any:
         what = f"{request.get_method()} {request.selector}"
+        paused = self.paused_for()
+        if paused > 0:
+            raise RateLimited(
+                f"{what} waits {paused:.0f} s more: Lichess asked for a minute's pause "
+                "(429 Too Many Requests)",
+                self.clock.now() + paused,
+            )
         try:
             return self._opener.open(request, timeout=timeout)
         except urllib.error.HTTPError as error:
             detail = _error_text(error)
             error.close()
+            if error.code == 429:
+                with self._lock:
+                    self._resume_at = resume_at = self.clock.now() + RATE_LIMIT_S
+                raise RateLimited(
+                    f"Lichess refused {what}: 429 Too Many Requests; no call to Lichess "
+                    f"for {RATE_LIMIT_S:g} s, as it asks",
+                    resume_at,
+                ) from None
             if error.code == 401:
                 raise LichessError(
                     "Lichess refused the token (401 Unauthorized): check the token and its "
