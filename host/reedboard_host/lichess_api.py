@@ -8,7 +8,7 @@ given and no other: a redirect to another host is not followed.
 
 Lichess asks one thing of clients on rate limits: after an answer of 429 (Too Many
 Requests), wait a full minute before using the API again. So a 429 on any call pauses
-every call for `RATE_LIMIT_S`: a call made meanwhile is refused here without reaching
+every call for `RATE_LIMIT_S` (or longer, if its Retry-After says so): a call made meanwhile is refused here without reaching
 Lichess (`RateLimited`, which says when the pause ends), and the threads that would call
 wait for its end on the API's clock (a test's clock need not wait a real minute)."""
 
@@ -33,6 +33,7 @@ REQUEST_S = 15.0
 # this long is dead and is opened again.
 STREAM_IDLE_S = 30.0
 RATE_LIMIT_S = 60.0  # Lichess: after a 429, "wait a full minute before resuming"
+LONGEST_PAUSE_S = 3600.0  # a Retry-After longer than this is read as this
 
 
 class LichessError(HostError):
@@ -159,11 +160,12 @@ class LichessApi:
             detail = _error_text(error)
             error.close()
             if error.code == 429:
+                pause = _pause_after_429(error.headers.get("Retry-After"))
                 with self._lock:
-                    self._resume_at = resume_at = self.clock.now() + RATE_LIMIT_S
+                    self._resume_at = resume_at = self.clock.now() + pause
                 raise RateLimited(
                     f"Lichess refused {what}: 429 Too Many Requests; no call to Lichess "
-                    f"for {RATE_LIMIT_S:g} s, as it asks",
+                    f"for {pause:g} s, as it asks",
                     resume_at,
                 ) from None
             if error.code == 401:
@@ -226,6 +228,18 @@ class LichessApi:
                     continue
                 if isinstance(item, dict):
                     yield item
+
+
+def _pause_after_429(retry_after: str | None) -> float:
+    """Lichess's minute, or the longer wait its Retry-After asks for (in seconds; a date
+    or anything else unreadable leaves the minute)."""
+    try:
+        asked = float(retry_after or 0)
+    except ValueError:
+        asked = 0.0
+    if asked != asked:  # NaN
+        asked = 0.0
+    return min(max(RATE_LIMIT_S, asked), LONGEST_PAUSE_S)
 
 
 def _json_object(body: bytes) -> dict[str, Any]:

@@ -12,7 +12,8 @@ A takeback accepted goes back to the proposer's turn, as Lichess's does: one ply
 proposer moved last, else two; an opponent who is then to move plays again.
 
 Knobs a test turns: `refuse_plies` (the board player's moves refused once, by game ply),
-`refuse_next` (the next requests of a kind answered with these statuses: 429, 503...),
+`refuse_next` (the next requests of a kind answered with these statuses: 429, 503...;
+`retry_after`, the Retry-After of a 429),
 `redirect_to` (every request sent on to another server), `forget_game()` (its stream
 answers 404 from then on),
 `answer` (what the challenged player does), `accepts_draws`, `offer_draw()`,
@@ -114,6 +115,7 @@ class StandIn:
         self.garbage = False
         self.refuse_next: dict[str, list[int]] = {}  # kind -> statuses of its next answers
         self.redirect_to: str | None = None  # a server every request is sent on to
+        self.retry_after: str | None = None  # the Retry-After header of a 429
         self.closing = False
         standin = self
 
@@ -295,7 +297,8 @@ class StandIn:
         if auth != f"Bearer {self.token}":
             return self._json(h, 401, {"error": "No such token"})
         if status is not None:
-            return self._json(h, status, {"error": "Too many requests. Try again later."})
+            extra = {"Retry-After": self.retry_after} if status == 429 and self.retry_after else {}
+            return self._json(h, status, {"error": "Too many requests. Try again later."}, extra)
         length = int(h.headers.get("Content-Length") or 0)
         form = dict(urllib.parse.parse_qsl(h.rfile.read(length).decode())) if length else {}
         parts = path.strip("/").split("/")
@@ -497,9 +500,16 @@ class StandIn:
     # ----- answers -----
 
     @staticmethod
-    def _json(h: BaseHTTPRequestHandler, code: int, body: dict[str, Any]) -> None:
+    def _json(
+        h: BaseHTTPRequestHandler,
+        code: int,
+        body: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> None:
         data = json.dumps(body).encode()
         h.send_response(code)
+        for name, value in (headers or {}).items():
+            h.send_header(name, value)
         h.send_header("Content-Type", "application/json")
         h.send_header("Content-Length", str(len(data)))
         h.end_headers()

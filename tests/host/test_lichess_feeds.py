@@ -139,3 +139,16 @@ def test_a_call_refused_with_429_is_made_again_after_the_minute() -> None:
         clock.advance(RATE_LIMIT_S)
         assert _next(feeds, "posted") == "/api/board/game/wait0001/draw/yes"
         assert lichess.posts == ["draw/yes"] and lichess.requests == {"call": 2}
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "pause"),
+    [("120", 120.0), ("5", RATE_LIMIT_S), ("soon", RATE_LIMIT_S), ("1e9", 3600.0)],
+)
+def test_a_longer_retry_after_is_waited_for_never_a_shorter(retry_after: str, pause: float) -> None:
+    with feeds_on_a_manual_clock() as (lichess, feeds, clock):
+        lichess.refuse_next["events"], lichess.retry_after = [429], retry_after
+        feeds.follow_events()
+        assert clock.wait_asked(0) == pause
+        clock.advance(pause)
+        assert feeds.events_open.wait(10)
