@@ -4,7 +4,8 @@ Lichess is the truth about the game; the board is where the person plays it. The
 opponent's moves are lit on the board (`show`) for the person to carry out, and the
 person's own moves are sent to Lichess. A board that disagrees with Lichess (the
 opponent's piece moved elsewhere than shown, a move Lichess refused) takes its last move
-back and is shown the right one.
+back and is shown the right one. A move Lichess turns away for its rate limit (429) is
+not refused: it waits on the board through Lichess's minute and goes then.
 
 Two streams run in threads (`lichess_feeds.py`): the account's events (a game starts, a
 challenge arrives) and the game in progress. Their objects, and the lines typed on stdin
@@ -26,9 +27,10 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 from reedboard.errors import LinkError, ReedboardError
 from reedboard.rules.chess960 import start_number_of
@@ -36,7 +38,7 @@ from reedboard.rules.position import Position
 
 from reedboard_host.connection import HostError, choose_port
 from reedboard_host.follow import Follower
-from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError, read_token
+from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError, RateLimited
 from reedboard_host.lichess_feeds import LichessFeeds, quote
 from reedboard_host.lichess_game import (
     PLAYABLE,
@@ -50,6 +52,7 @@ from reedboard_host.lichess_game import (
     seek_form,
 )
 from reedboard_host.lichess_offers import Offers
+from reedboard_host.lichess_settings import BadSetting, read_token
 from reedboard_host.mirror import MirroredGame
 
 POLL_S = 0.05
@@ -96,6 +99,7 @@ class _Game:
     # Lichess took its game back: (board plies it kept, the board's moves it had before).
     undone: tuple[int, list[str]] | None = None
     plies_seen: int | None = None  # the board's plies at the last step
+    waiting: tuple[int, str] | None = None  # (board ply, uci) kept through a 429's pause
 
     @property
     def over(self) -> bool:
@@ -111,8 +115,10 @@ class LichessBridge:
         stop: Callable[[], bool],
         log: Callable[[str], None],
         accept: list[str] | None = None,
+        commands: TextIO | None = None,
     ) -> None:
         self.api = api
+        self.commands = sys.stdin if commands is None else commands  # the typed commands
         self.follower = follower
         self.stop = stop
         self.log = log
@@ -133,13 +139,15 @@ class LichessBridge:
     def run(
         self, *, seek: dict[str, Any] | None, challenge: tuple[str, dict[str, Any]] | None
     ) -> int:
-        account = self.api.get("/api/account")  # a bad token fails here, in one line
+        account = self._account()
+        if account is None:
+            return 0  # stopped while Lichess asked for a pause
         self.me = str(account.get("id") or account.get("username") or "").lower()
         self.log(f"signed in to {self.api.server} as {account.get('username', self.me)}")
         self.follower.connect()
         # The event stream first: a seek or challenge answered at once must not be missed.
         self.feeds.follow_events()
-        self.feeds.read_stdin()
+        self.feeds.read_stdin(self.commands)
         if (seek or challenge) and not self.feeds.events_open.wait(EVENTS_OPEN_S):
             self.log("the event stream has not opened yet: a game may start unnoticed")
         if seek is not None:
@@ -161,6 +169,16 @@ class LichessBridge:
             except (HostError, ReedboardError) as error:
                 self.log(str(error))
         return 0
+
+    def _account(self) -> dict[str, Any] | None:
+        """The account; a bad token fails here, in one line."""
+        while not self.stop():
+            try:
+                return self.api.get("/api/account")
+            except RateLimited as error:
+                self.log(str(error))
+                self.api.wait_turn(self.stop)
+        return None
 
     def _turn(self) -> None:
         self.follower.connection.poll(POLL_S)
@@ -184,6 +202,8 @@ class LichessBridge:
                     self._posted(item)
                 elif kind == "log":
                     self.log(item)
+                elif kind == "gone":
+                    self._gone(item)
             except (KeyError, TypeError, ValueError, AttributeError) as error:
                 # Lichess (or a stand-in) sent something of another shape: skip it.
                 self.log(f"ignored an odd {kind} message: {type(error).__name__}: {error}")
@@ -251,6 +271,17 @@ class LichessBridge:
             self.feeds.post_later(f"{base}/accept")
 
     # ----- the game stream -----
+
+    def _gone(self, game_id: str) -> None:
+        """Lichess answers 404 for the game: it is no more (or never was ours). The
+        bridge leaves it, the board's game as it stands, and waits for the next."""
+        self.log(f"game {game_id} is gone from Lichess (404): no longer following it")
+        game = self.game
+        if game is None or game.id != game_id:
+            return
+        self.game = None
+        if game.shown is not None:
+            self.follower.connection.request("show", uci=None)
 
     def _game_item(self, game_id: str, item: dict[str, Any]) -> None:
         if game_id != self.feeds.game_followed:
@@ -578,13 +609,31 @@ class LichessBridge:
         self.follower.sync()
 
     def _post_move(self, game: _Game, uci: str, ply: int) -> None:
+        paused = self.api.paused_for()
+        if paused > 0:
+            # Lichess asked for a minute without calls: the move waits on the board.
+            if game.waiting != (ply, uci):
+                game.waiting = (ply, uci)
+                self.log(
+                    f"{uci} goes to Lichess in {paused:.0f} s: Lichess asked for a minute's "
+                    "pause (429 Too Many Requests); leave it on the board"
+                )
+            return
         game.posted = ply
         try:
             self.api.post(f"/api/board/game/{quote(game.id)}/move/{quote(uci)}")
+        except RateLimited as error:
+            game.posted, game.waiting = ply - 1, (ply, uci)
+            self.log(f"{error}: {uci} stays on the board and goes to Lichess then")
+            return
         except LichessError as error:
             self.log(f"Lichess did not take {uci} ({error}): take it back and play another move")
             game.posted = ply - 1
             self._take_back(game)
+        else:
+            if game.waiting is not None:
+                self.log(f"{uci} went to Lichess after the pause")
+            game.waiting = None
 
     def _board_ended(self, game: _Game, result: str, reason: str | None) -> None:
         if game.board_ended:
@@ -612,14 +661,19 @@ class LichessBridge:
 def lichess(
     args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[str], None]
 ) -> int:
-    token = read_token(args.token_file, os.environ)
-    api = LichessApi(args.server, token)
-    if args.challenge and args.seek:
-        raise HostError("give --seek or --challenge, not both")
-    seek = None if args.seek is None else seek_form(args.seek, args.rated, args.variant)
-    challenge = None
-    if args.challenge:
-        challenge = (args.challenge, challenge_form(args.clock, args.rated, args.variant))
+    try:
+        token = read_token(args.token_file, os.environ)
+        api = LichessApi(args.server, token)
+        if args.challenge and args.seek:
+            raise BadSetting("give --seek or --challenge, not both")
+        seek = None if args.seek is None else seek_form(args.seek, args.rated, args.variant)
+        challenge = None
+        if args.challenge:
+            challenge = (args.challenge, challenge_form(args.clock, args.rated, args.variant))
+    except BadSetting as error:
+        # A bad argument, in one line: exit status 2, as for the ones the parser refuses.
+        print(f"reedboard-host lichess: {error}", file=sys.stderr)
+        return 2
     follower = Follower(choose_port(args.port), log=log)
     bridge = LichessBridge(api, follower, stop=stop, log=log, accept=args.accept)
     try:

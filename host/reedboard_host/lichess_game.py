@@ -11,7 +11,7 @@ from typing import Any
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
-from reedboard_host.connection import HostError
+from reedboard_host.lichess_settings import BadSetting
 
 # What the board can play: Chess960 and games from a position use the board's Chess960
 # rules (Lichess plays games from a position as Chess960 too).
@@ -36,7 +36,7 @@ def challenge_form(clock: tuple[float, int], rated: bool, variant: str) -> dict[
     """The form of a challenge (Lichess's `challengeCreate`), kept alive until answered."""
     limit = round(clock[0] * 60)
     if (limit not in SHORT_LIMITS and (limit % 60 or limit > 10800)) or clock[1] > 60:
-        raise HostError(
+        raise BadSetting(
             "a challenge's clock is 0, 0.25, 0.5, 0.75, 1, 1.5 or whole minutes up to 180, "
             "plus 0 to 60 seconds a move"
         )

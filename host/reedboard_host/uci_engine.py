@@ -11,7 +11,8 @@ When the board's game is elsewhere (a new game, another position, or a game ende
 no takeback undoes, such as a resignation), the board starts a new game from the GUI's
 position and its LEDs guide the set-up; a Chess960 game from a start position begins with
 the board's guided setup of that start, the GUI's moves then lit as above. The person's
-own move from the GUI's position is the `bestmove`. The board's game and the GUI's are
+own move from the GUI's position is the `bestmove`, even when a move made early for the
+GUI follows it before the engine has looked (that one is then judged as above). The board's game and the GUI's are
 compared by position, not by move list, so a GUI that sends `position fen` for every move
 works as well as one that sends the whole game: the board keeps one game either way.
 
@@ -299,19 +300,24 @@ class UciBoard:
         board, gui = current.game, search.gui
         target = search.keys[-1]
         same_rules = board.chess960 == gui.chess960
-        if same_rules and len(board) and _key(board.positions[-2]) == target:
-            # The person's move from the GUI's position (made before or after the `go`).
-            played = board.positions[-2].uci(board.moves[-1])
-            search.found = gui.position.uci(gui.position.parse_uci(played))
-            self.log(f"the board plays {search.found}")
-            if not search.infinite:
-                self._finish(search.found)
-            return
         if same_rules and _key(board.position) == target:
             if current.result is not None:
                 self.log(f"the game on the board is over ({current.result}, {current.reason})")
                 self._finish(NO_MOVE)
             return  # the person is thinking
+        # The person's move from the GUI's position (made before or after the `go`): the
+        # board's last, or the one before it when a move for the GUI was made early too
+        # (both may reach us at once). That early move is the next search's to judge: it
+        # stands if it is the GUI's, else it is taken back then and the GUI's lit.
+        for back in (1, 2):
+            if same_rules and len(board) >= back and _key(board.positions[-1 - back]) == target:
+                before = board.positions[-1 - back]
+                played = before.uci(board.moves[-back])
+                search.found = gui.position.uci(gui.position.parse_uci(played))
+                self.log(f"the board plays {search.found}")
+                if not search.infinite:
+                    self._finish(search.found)
+                return
         if same_rules and self._catch_up(search, board, over=current.result is not None):
             return
         self._new_game(search)

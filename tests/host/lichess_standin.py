@@ -12,6 +12,10 @@ A takeback accepted goes back to the proposer's turn, as Lichess's does: one ply
 proposer moved last, else two; an opponent who is then to move plays again.
 
 Knobs a test turns: `refuse_plies` (the board player's moves refused once, by game ply),
+`refuse_next` (the next requests of a kind answered with these statuses: 429, 503...;
+`retry_after`, the Retry-After of a 429),
+`redirect_to` (every request sent on to another server), `forget_game()` (its stream
+answers 404 from then on),
 `answer` (what the challenged player does), `accepts_draws`, `offer_draw()`,
 `propose_takeback()`, `answer_takeback()`, `replies` (off: the opponent moves only on
 `opponent_plays()`), `opponent_leaves()`, `drop_streams()`,
@@ -23,6 +27,7 @@ import json
 import random
 import threading
 import urllib.parse
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
@@ -42,6 +47,21 @@ GARBAGE_EVENTS = ['[1, 2]', 'not json', '{"type": "gameStart"}', '{"type": "game
                   '{"type": "challengeDeclined", "challenge": []}', '{"type": "mystery"}']  # fmt: skip
 GARBAGE_GAME = ['{"type": "gameState", "moves": 42, "status": []}', '{"type": "gameFull"}',
                 '{"type": "gameState", "moves": "e2e4 zz99"}', '"just a string"']  # fmt: skip
+
+
+def _kind(method: str, path: str) -> str:
+    """What a request is, for `refuse_next` and `requests`: account, events, game (its
+    stream), move, call (any other game call), or other."""
+    parts = path.strip("/").split("/")
+    if path == "/api/account":
+        return "account"
+    if path == "/api/stream/event":
+        return "events"
+    if parts[:4] == ["api", "board", "game", "stream"]:
+        return "game"
+    if method == "POST" and parts[:3] == ["api", "board", "game"] and len(parts) > 4:
+        return "move" if parts[4] == "move" else "call"
+    return "other"
 
 
 def _user(who: dict[str, str], rating: int) -> dict[str, Any]:
@@ -83,6 +103,8 @@ class StandIn:
         self.refused: list[str] = []
         self.stream_opens: dict[str, int] = {}
         self.auth_headers: set[str] = set()
+        self.requests: dict[str, int] = {}  # by kind (`_kind`), as they came
+        self.not_found: list[str] = []  # the paths answered 404
         # Knobs.
         self.game_news: list[dict[str, Any]] = []  # chat, opponentGone: for open streams
         self.opponent_script: list[str] = []
@@ -91,6 +113,9 @@ class StandIn:
         self.accepts_draws = False
         self.replies = True
         self.garbage = False
+        self.refuse_next: dict[str, list[int]] = {}  # kind -> statuses of its next answers
+        self.redirect_to: str | None = None  # a server every request is sent on to
+        self.retry_after: str | None = None  # the Retry-After header of a 429
         self.closing = False
         standin = self
 
@@ -223,6 +248,14 @@ class StandIn:
         with self.changed:
             return self._lichess_moves()
 
+    def forget_game(self) -> None:
+        """The game is no more: its stream answers 404, as Lichess's for a game it has
+        not (a game id of another server, a game deleted)."""
+        with self.changed:
+            self.game, self.game_id = None, ""
+            self.generation += 1
+            self.changed.notify_all()
+
     def drop_streams(self) -> None:
         """Every open stream ends, as when Lichess restarts or the line breaks."""
         with self.changed:
@@ -248,11 +281,24 @@ class StandIn:
 
     def _handle(self, h: BaseHTTPRequestHandler, method: str) -> None:
         auth = h.headers.get("Authorization", "")
+        path = urllib.parse.urlsplit(h.path).path
+        kind = _kind(method, path)
         with self.changed:
             self.auth_headers.add(auth)
+            self.requests[kind] = self.requests.get(kind, 0) + 1
+            refusals = self.refuse_next.get(kind) or []
+            status = refusals.pop(0) if refusals else None
+        if self.redirect_to is not None:
+            h.send_response(302)
+            h.send_header("Location", self.redirect_to + h.path)
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+            return None
         if auth != f"Bearer {self.token}":
             return self._json(h, 401, {"error": "No such token"})
-        path = urllib.parse.urlsplit(h.path).path
+        if status is not None:
+            extra = {"Retry-After": self.retry_after} if status == 429 and self.retry_after else {}
+            return self._json(h, status, {"error": "Too many requests. Try again later."}, extra)
         length = int(h.headers.get("Content-Length") or 0)
         form = dict(urllib.parse.parse_qsl(h.rfile.read(length).decode())) if length else {}
         parts = path.strip("/").split("/")
@@ -264,6 +310,8 @@ class StandIn:
         if method == "GET" and parts[:4] == ["api", "board", "game", "stream"]:
             if len(parts) == 5 and parts[4] == self.game_id and self.game is not None:
                 return self._stream(h, "game", self._game_lines)
+            with self.changed:
+                self.not_found.append(path)
             return self._json(h, 404, {"error": "Not found"})
         if method == "POST" and path == "/api/board/seek":
             return self._seek(h, form)
@@ -452,9 +500,16 @@ class StandIn:
     # ----- answers -----
 
     @staticmethod
-    def _json(h: BaseHTTPRequestHandler, code: int, body: dict[str, Any]) -> None:
+    def _json(
+        h: BaseHTTPRequestHandler,
+        code: int,
+        body: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> None:
         data = json.dumps(body).encode()
         h.send_response(code)
+        for name, value in (headers or {}).items():
+            h.send_header(name, value)
         h.send_header("Content-Type", "application/json")
         h.send_header("Content-Length", str(len(data)))
         h.end_headers()
@@ -582,3 +637,81 @@ class StandIn:
                             "show": f"{limit / 60:g}+{increment}"},
             "color": "random", "finalColor": "white", "perf": {"icon": "#", "name": speed.title()},
         }  # fmt: skip
+
+
+class HeaderRecorder:
+    """Another server on 127.0.0.1 that answers every request with `{}` and keeps its
+    headers: where a redirect must not take the token."""
+
+    def __init__(self) -> None:
+        self.headers: list[dict[str, str]] = []
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *_args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                recorder.headers.append(dict(self.headers.items()))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"{}")
+
+            do_POST = do_GET
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> HeaderRecorder:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class ManualClock:
+    """The Lichess API's clock in a test: time moves only when the test says (`advance`),
+    so a minute's pause is waited out at once, and the waits asked for are seen: `asked`,
+    their deadlines in order, and `sleepers`, those waited for now."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.asked: list[float] = []
+        self.sleepers: list[float] = []
+        self.changed = threading.Condition()
+
+    def now(self) -> float:
+        with self.changed:
+            return self.t
+
+    def wait_until(self, deadline: float, stop: Callable[[], bool]) -> None:
+        with self.changed:
+            self.asked.append(deadline)
+            self.sleepers.append(deadline)
+            self.changed.notify_all()
+            try:
+                while self.t < deadline and not stop():
+                    self.changed.wait(0.05)  # to see `stop`, which has no condition of ours
+            finally:
+                self.sleepers.remove(deadline)
+
+    def advance(self, seconds: float) -> None:
+        with self.changed:
+            self.t += seconds
+            self.changed.notify_all()
+
+    def wait_asked(self, n: int, timeout_s: float = 10) -> float:
+        """The deadline of the `n`th wait asked for (from 0), once it has been asked."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: len(self.asked) > n, timeout_s):
+                raise AssertionError(f"no wait number {n} on the clock: {self.asked}")
+            return self.asked[n]

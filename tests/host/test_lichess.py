@@ -3,10 +3,15 @@ Lichess's published shapes), with a real board running behind a pty and the huma
 as the person at it: seeks and challenges both ways, moves both ways (Lichess refusing
 one), draw offers from either side and agreed on the board, takebacks proposed by either
 side, typed or made by hand, claims when the opponent has left, a game joined in progress,
-streams that drop, Chess960 with castling on both sides, odd lines from the server."""
+streams that drop, Chess960 with castling on both sides, odd lines from the server; a move
+Lichess refuses with 429 (kept on the board through Lichess's minute, on the test's clock),
+a game gone from Lichess (404), and the token: never printed, never sent elsewhere, and a
+bad token or server one line with exit status 2."""
 
 from __future__ import annotations
 
+import io
+import os
 import random
 import signal
 import subprocess
@@ -17,13 +22,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, square_name, squares_of
 from reedboard.sim.human import human_script
+from reedboard_host.follow import Follower
+from reedboard_host.lichess import LichessBridge
+from reedboard_host.lichess_api import RATE_LIMIT_S, LichessApi
 
-from host.lichess_standin import OPPONENT, StandIn
+from host.lichess_standin import OPPONENT, HeaderRecorder, ManualClock, StandIn
 from host.running_board import RunningBoard, host_command
 
 TOKEN = "lip_secretStandInToken42"
@@ -150,6 +159,9 @@ class Bridge:
     def said(self, text: str) -> bool:
         return text in self.stderr
 
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
     def type(self, line: str) -> None:
         assert self.process.stdin is not None
         self.process.stdin.write(line + "\n")
@@ -180,8 +192,57 @@ def bridge_to(
     assert lichess.auth_headers == {f"Bearer {TOKEN}"}
 
 
+class InProcessBridge:
+    """The bridge in a thread of the test, for what needs the API on the test's clock."""
+
+    def __init__(self, lichess: StandIn, board: RunningBoard, clock: ManualClock) -> None:
+        self.err: list[str] = []
+        self.api = LichessApi(lichess.url, TOKEN, clock=clock)
+        self.follower = Follower(board.port, log=self._log)
+        self.stopped = threading.Event()
+        self.bridge = LichessBridge(
+            self.api, self.follower, stop=self.stopped.is_set, log=self._log,
+            commands=io.StringIO(),
+        )  # fmt: skip
+        self.thread = threading.Thread(
+            target=self.bridge.run, kwargs={"seek": None, "challenge": None}, daemon=True
+        )
+
+    def _log(self, text: str) -> None:
+        self.err.append(text + "\n")
+
+    @property
+    def stderr(self) -> str:
+        return "".join(self.err)
+
+    def said(self, text: str) -> bool:
+        return text in self.stderr
+
+    def alive(self) -> bool:
+        return self.thread.is_alive()
+
+
+@contextmanager
+def bridge_in_process(
+    lichess: StandIn, board: RunningBoard, clock: ManualClock
+) -> Iterator[InProcessBridge]:
+    bridge = InProcessBridge(lichess, board, clock)
+    bridge.thread.start()
+    try:
+        yield bridge
+    finally:
+        bridge.stopped.set()
+        bridge.thread.join(10)
+        bridge.follower.connection.close()
+    assert not bridge.thread.is_alive(), bridge.stderr
+    assert TOKEN not in bridge.stderr, bridge.stderr
+
+
 def play_until(
-    person: Person, bridge: Bridge, done: Callable[[], bool], timeout_s: float = 15
+    person: Person,
+    bridge: Bridge | InProcessBridge,
+    done: Callable[[], bool],
+    timeout_s: float = 15,
 ) -> None:
     """The person plays on until `done`; fails, with what the bridge said, after the time."""
     deadline = time.monotonic() + timeout_s
@@ -189,7 +250,7 @@ def play_until(
         assert time.monotonic() < deadline, (
             f"timed out; the bridge said:\n{bridge.stderr}{_history(person.board)}"
         )
-        assert bridge.process.poll() is None, bridge.stderr
+        assert bridge.alive(), bridge.stderr
         with person.board.changed:
             person.board.changed.wait(0.1)  # until the board shows something new
         person.step()
@@ -213,7 +274,9 @@ def in_step(
     return check
 
 
-def wait_until(condition: Callable[[], bool], bridge: Bridge | None, timeout_s: float = 10) -> None:
+def wait_until(
+    condition: Callable[[], bool], bridge: Bridge | InProcessBridge | None, timeout_s: float = 10
+) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition():
         said = "" if bridge is None else bridge.stderr
@@ -390,18 +453,6 @@ def test_a_bad_token_is_one_clear_line(tmp_path: Path) -> None:
     assert "lip_notTheRightOne" not in result.stderr
 
 
-def test_no_token_and_an_unreadable_token_file(tmp_path: Path) -> None:
-    env = {k: v for k, v in __import__("os").environ.items() if k != "LICHESS_TOKEN"}
-    for extra in ([], ["--token-file", str(tmp_path / "missing")]):
-        result = subprocess.run(
-            host_command("lichess", "--port", "/no/such/board", "--server", "http://127.0.0.1:9", *extra),
-            capture_output=True, text=True, timeout=20, env=env, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-        assert result.returncode == 1
-        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-        assert "Traceback" not in result.stderr
-
-
 def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) -> None:
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN + "\n")
@@ -410,7 +461,7 @@ def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) ->
                      "--server", "http://127.0.0.1:9", "--challenge", "Friend", "--clock", "2.5+0"),
         capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL,
     )  # fmt: skip
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "whole minutes" in result.stderr
 
@@ -641,3 +692,129 @@ def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) ->
         start = start.play(start.parse_uci(uci))
     assert board.app.session.game.start.fen() == start.fen()
     assert board.moves()[0] == "d2d4"
+
+
+def test_a_move_refused_with_429_waits_on_the_board_for_the_minute() -> None:
+    # Lichess answers the person's move with 429: the move stays on the board (no
+    # takeback, nothing else to play), and goes to Lichess once its minute is over.
+    clock = ManualClock()
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.start_game("wait0001")
+        lichess.opponent_script = ["e7e5", "b8c6"]
+        with bridge_in_process(lichess, board, clock) as bridge:
+            person = Person(board, True, random.Random(17), script=["e2e4", "g1f3"], limit=2)
+            play_until(person, bridge, in_step(lichess, board, 2))
+            lichess.refuse_next["move"] = [429]
+            person.limit = 3
+            play_until(person, bridge, lambda: bridge.said("429 Too Many Requests"))
+            assert bridge.said("g1f3 stays on the board and goes to Lichess then")
+            assert bridge.api.paused_for() == RATE_LIMIT_S  # the clock has not moved
+            assert lichess.requests["move"] == 2 and lichess.moves() == ["e2e4", "e7e5"]
+            assert board.moves() == ["e2e4", "e7e5", "g1f3"]
+            clock.advance(RATE_LIMIT_S)
+            play_until(person, bridge, in_step(lichess, board, 4))
+    assert bridge.said("g1f3 went to Lichess after the pause")
+    assert lichess.posts.count("move/g1f3") == 1
+    assert _effects(board, "takeback") == []
+    assert "take it back" not in bridge.stderr and "did not take" not in bridge.stderr
+
+
+def test_a_game_gone_from_lichess_is_left_for_the_next(tmp_path: Path) -> None:
+    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+        lichess.start_game("gone0001")
+        with bridge_to(lichess, board, tmp_path) as bridge:
+            person = Person(board, white=True, rng=random.Random(19), limit=2)
+            play_until(person, bridge, in_step(lichess, board, 2))
+            lichess.forget_game()  # its stream answers 404 from now on
+            wait_until(lambda: bridge.said("game gone0001 is gone from Lichess (404)"), bridge)
+            lichess.start_game("next0001")
+            play_until(
+                person,
+                bridge,
+                lambda: len(_effects(board, "new_game")) >= 2 and in_step(lichess, board, 2)(),
+            )
+    # One try for the game that is gone, one line to say so; the next game was taken up.
+    assert lichess.not_found == ["/api/board/game/stream/gone0001"]
+    assert bridge.stderr.count("gone0001") == 2, bridge.stderr  # its start, and its end
+    assert "game next0001 against StandIn" in bridge.stderr
+
+
+def _run_lichess(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k != "LICHESS_TOKEN"}
+    return subprocess.run(
+        host_command("lichess", "--port", "/no/such/board", *args),
+        capture_output=True, text=True, timeout=20, env=base | env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+SECRET = "StandInToken"  # in every token below: never to be printed
+
+
+@pytest.mark.parametrize(
+    ("env", "file_text", "args", "said"),
+    [
+        ({"LICHESS_TOKEN": TOKEN + "\nX-Other: 1"}, None, [], "LICHESS_TOKEN is not a Lichess"),
+        ({"LICHESS_TOKEN": "lip_" + SECRET + " 42"}, None, [], "LICHESS_TOKEN is not a Lichess"),
+        ({"LICHESS_TOKEN": TOKEN + "\x07"}, None, [], "it holds a space, a line break, a control"),
+        ({"LICHESS_TOKEN": "lip_" + SECRET + "é"}, None, [], "LICHESS_TOKEN is not a Lichess"),
+        ({"LICHESS_TOKEN": "  "}, None, [], "LICHESS_TOKEN is empty"),
+        ({}, None, [], "no Lichess token: give --token-file FILE or set LICHESS_TOKEN"),
+        ({}, "", ["--token-file", "{file}"], "token is empty"),
+        ({}, "\n" + TOKEN + "\n", ["--token-file", "{file}"], "is empty"),
+        ({}, TOKEN + "\t1\n", ["--token-file", "{file}"], "is not a Lichess API token"),
+        ({}, None, ["--token-file", "{file}"], "cannot read the token file"),
+        ({}, None, ["--token-file", TOKEN], "--token-file names no file"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", "notaurl"], "--server 'notaurl' is not"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", "ftp://lichess.org"], "is not a server's"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", "https://"], "is not a server's URL"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", "https://lichess.org:x"], "is not a server"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--server", f"https://{TOKEN}@lichess.org"], "user name"),
+        ({"LICHESS_TOKEN": TOKEN}, None, ["--seek", "15+10", "--challenge", "Friend"], "not both"),
+    ],
+    ids=[
+        "env-newline",
+        "env-space",
+        "env-control",
+        "env-not-ascii",
+        "env-blank",
+        "no-token",
+        "file-empty",
+        "file-first-line-empty",
+        "file-tab",
+        "file-missing",
+        "file-is-the-token",
+        "server-not-a-url",
+        "server-ftp",
+        "server-no-host",
+        "server-bad-port",
+        "server-with-token",
+        "seek-and-challenge",
+    ],
+)
+def test_a_bad_token_or_server_is_one_line_without_the_token(
+    tmp_path: Path, env: dict[str, str], file_text: str | None, args: list[str], said: str
+) -> None:
+    token_file = tmp_path / "token"
+    if file_text is not None:
+        token_file.write_text(file_text)
+    result = _run_lichess(*(a.replace("{file}", str(token_file)) for a in args), env=env)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("reedboard-host lichess: "), result.stderr
+    assert said in lines[0]
+    assert SECRET not in result.stderr
+
+
+def test_a_redirect_to_another_server_does_not_take_the_token(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n")
+    with StandIn(TOKEN) as lichess, HeaderRecorder() as elsewhere:
+        lichess.redirect_to = elsewhere.url
+        result = _run_lichess("--token-file", str(token_file), "--server", lichess.url, env={})
+    assert elsewhere.headers == []  # not followed: nothing reached the other server
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "GET /api/account on to http://127.0.0.1:" in lines[0]
+    assert "not followed" in lines[0] and SECRET not in result.stderr

@@ -4,8 +4,9 @@ human model) carries it out and answers with a move of their own, which the GUI 
 engine's `bestmove`. Games from another position and Chess960 start with the board set up
 as its lights ask, a game under way is caught up move by move, a lit move carried out
 otherwise is taken back and lit again (even one that mates; a move in a game resigned since
-gives way to a new game), an underpromotion is chosen on the board; `stop`,
-`go infinite`, `go ponder`, `isready` and `ucinewgame` keep the protocol's timing."""
+gives way to a new game), as is one made early for the GUI right after the person's own,
+an underpromotion is chosen on the board; `stop`, `go infinite`, `go ponder`, `isready`
+and `ucinewgame` keep the protocol's timing."""
 
 from __future__ import annotations
 
@@ -680,3 +681,48 @@ def test_ucinewgame_then_a_new_game_on_the_board() -> None:
         assert _board_game(board).start.fen() == chess.STARTING_FEN
     assert not gui.errors, gui.errors
     assert person.fixes  # the pieces went back to the start as the lights asked
+
+
+# The person's move, then 200 ms later the GUI's reply made early on the board.
+BOTH_AT_ONCE = [(0, "lift", "e7"), (300, "place", "e5"), (320, "lift", "g1"), (500, "place", "f3")]
+
+
+@pytest.mark.parametrize("go_first", [False, True], ids=["before-go", "after-go"])
+def test_the_persons_move_and_an_early_move_for_the_gui_at_once(
+    lines_and_board: tuple[_Lines, RunningBoard], go_first: bool
+) -> None:
+    # The person's move, and 200 ms later the GUI's reply made early: made before the
+    # GUI's `go`, both reach the engine together; made after it, together or one by one.
+    # Either way the person's move is the `bestmove`, and the early one is taken back
+    # when the GUI plays another, whose move then lights up. The board keeps its one game.
+    gui, board = lines_and_board
+    rng = random.Random(16)
+    gui.send("position startpos moves e2e4")
+    if go_first:
+        gui.send("go")
+    if go_first:
+        _carry_out_lit(board, "e2e4", rng)
+    else:
+        _carry_out(board, "e2e4", rng)
+    wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board")
+    board.live.push(BOTH_AT_ONCE)
+    wait_for(lambda: board.moves() == ["e2e4", "e7e5", "g1f3"], 10, "both moves on the board")
+    if not go_first:
+        gui.send("go")
+    answer, _ = gui.expect("bestmove")
+    assert answer == "bestmove e7e5"
+    gui.send("position startpos moves e2e4 e7e5 b1c3", "go")
+    gui.heard("g1f3 is not b1c3: take it back")
+    wait_for(lambda: board.moves() == ["e2e4", "e7e5"], 10, "g1f3 taken back")
+    after_nc3 = chess.Board()
+    for uci in ("e2e4", "e7e5", "b1c3"):
+        after_nc3.push_uci(uci)
+    asked = _position_key(after_nc3.fen())
+    reply = _bestmove_in_thread(gui)
+    person = Person(board, rng, white=False, waits_for=lambda fen: _position_key(fen) == asked)
+    person.play(lambda: not reply, timeout_s=30)
+    assert person.fixes  # the knight went back to g1 as the lights showed
+    played = board.moves()
+    assert played[:3] == ["e2e4", "e7e5", "b1c3"] and reply == [f"bestmove {played[3]}"]
+    assert _new_games(board) == []
+    assert not [line for line in gui.said if "new game" in line], gui.said
