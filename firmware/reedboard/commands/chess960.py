@@ -6,13 +6,18 @@ import argparse
 import sys
 from typing import Any
 
+from reedboard.command_line import example
 from reedboard.errors import InvalidChess960Error
 from reedboard.rules.chess960 import chess960_fen
 
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "chess960", help="print the FEN of Chess960 start position N (0..959; 518 = standard)"
+        "chess960",
+        help="print the FEN of Chess960 start position N (0..959; 518 = standard)",
+        description="Print the FEN of Chess960 start position N (0..959; 518 = standard), "
+        "with Shredder-FEN castling rights.",
+        epilog=example("reedboard chess960 518"),
     )
     parser.add_argument("number", metavar="N")
     parser.set_defaults(run=run)

@@ -24,8 +24,9 @@ from typing import Any
 import serial
 
 from reedboard.app import App, Identity, LinkPort
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Mode
-from reedboard.config import load_config
+from reedboard.arbiter.arbiter import Mode
+from reedboard.command_line import example, number_in, whole_number_in
+from reedboard.config import BoardConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.neopixel_strip import open_neopixel_strip
@@ -48,7 +49,14 @@ DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "run", help="run the board: scan, infer moves, light the LEDs, talk to the host"
+        "run",
+        help="run the board: scan, infer moves, light the LEDs, talk to the host",
+        description="Run the board: scan the matrix, infer the moves, light the LEDs and talk "
+        "to the host. With --fake, a fake matrix played from an event script.",
+        epilog=example(
+            "reedboard run --config board.toml",
+            "reedboard run --fake --script game.events --speed 10 --print",
+        ),
     )
     parser.add_argument("--config", metavar="FILE", help="board TOML file (default: built-in)")
     parser.add_argument("--serial", metavar="URL", help="link to the host: device, pty or URL")
@@ -58,7 +66,12 @@ def register(subparsers: Any) -> None:
         help=f"SQLite journal (default {DEFAULT_JOURNAL}; with --fake none unless given)",
     )
     parser.add_argument("--mode", choices=("casual", "strict"), help="touch-move rules")
-    parser.add_argument("--settle-ms", type=int, metavar="N", help="stillness before deciding")
+    parser.add_argument(
+        "--settle-ms",
+        type=whole_number_in(1, 60_000),
+        metavar="N",
+        help="stillness before deciding (default: the config's)",
+    )
     parser.add_argument("--board-id", default="reedboard", help="the name the host sees")
     parser.add_argument(
         "--protocol",
@@ -69,7 +82,9 @@ def register(subparsers: Any) -> None:
     fake = parser.add_argument_group("fake board")
     fake.add_argument("--fake", action="store_true", help="a fake matrix instead of the GPIO")
     fake.add_argument("--script", metavar="SCRIPT", help="play this event script on it")
-    fake.add_argument("--speed", type=float, default=1.0, metavar="X", help="clock speed-up")
+    fake.add_argument(
+        "--speed", type=number_in(0.001, 1000), default=1.0, metavar="X", help="clock speed-up"
+    )
     fake.add_argument(
         "--until-done", action="store_true", help="exit once the script is over and decided"
     )
@@ -89,20 +104,13 @@ def _run(args: argparse.Namespace) -> int:
     if not args.fake and (args.script or args.until_done or args.speed != 1.0):
         print("reedboard run: --script, --speed and --until-done need --fake", file=sys.stderr)
         return 2
-    if args.speed <= 0 or (args.settle_ms is not None and args.settle_ms < 1):
-        print("reedboard run: --speed and --settle-ms must be positive", file=sys.stderr)
-        return 2
     config = load_config(args.config)
     script = _read_script(args.script) if args.script else None
     if script is None and args.until_done:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
-    chosen = args.mode or (script.mode if script and script.mode else None)
-    if chosen is None:
-        chosen = config.arbiter.mode if args.config else "casual"
-    mode: Mode = "strict" if chosen == "strict" else "casual"
-    settle = args.settle_ms or (config.arbiter.settle_ms if args.config else DEFAULT_SETTLE_MS)
-    settings = Settings(mode=mode, settle_ms=settle, hold_ms=config.debounce.hold_ms)
+    settings = board_settings(config, mode=args.mode or (script.mode if script else None),
+                              settle_ms=args.settle_ms)  # fmt: skip
 
     source: ScriptedBoard | None = None
     scanner: SwitchMatrix
@@ -179,6 +187,20 @@ def _run(args: argparse.Namespace) -> int:
         if close is not None:
             close()
     return 0
+
+
+def board_settings(
+    config: BoardConfig, *, mode: str | None = None, settle_ms: int | None = None
+) -> Settings:
+    """The game's settings from the board's configuration (every key of `[arbiter]` and
+    `[debounce]`), with what the command line or the script names instead."""
+    chosen: Mode = "strict" if (mode or config.arbiter.mode) == "strict" else "casual"
+    return Settings(
+        mode=chosen,
+        settle_ms=settle_ms or config.arbiter.settle_ms,
+        castle_wait_ms=config.arbiter.castle_wait_ms,
+        hold_ms=config.debounce.hold_ms,
+    )
 
 
 def _emulating(emulation: EmulatedEndpoint) -> dict[str, Any]:
