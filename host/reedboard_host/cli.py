@@ -43,6 +43,7 @@ from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
 from reedboard_host.pgn_file import PgnFile
 from reedboard_host.ports import usb_serial_ports
+from reedboard_host.stopping import stop_on_signals
 
 
 def build_parser() -> OneLineParser:
@@ -180,25 +181,26 @@ def _log(text: str) -> None:
 
 
 def _record(args: argparse.Namespace) -> int:
-    stop = _stop_flag()
     try:
         out = PgnFile(args.out)
     except OSError as error:
         raise HostError(f"cannot write {args.out}: {error.strerror or error}") from None
     follower = Follower(choose_port(args.port), on_change=out.update, log=_log)
-    try:
-        follower.connect()
-        out.update(follower.mirror)
-        follower.run(stop)
-    finally:
-        out.update(follower.mirror)
-        out.close()
-        follower.connection.close()
+    # SIGINT or SIGTERM ends it at once, wherever it waits (a handshake or a long game's
+    # fetch on a noisy line): the game as far as it came is written on the way out.
+    with stop_on_signals():
+        try:
+            follower.connect()
+            out.update(follower.mirror)
+            follower.run(lambda: False)
+        finally:
+            out.update(follower.mirror)
+            out.close()
+            follower.connection.close()
     return 0
 
 
 def _watch(args: argparse.Namespace) -> int:
-    stop = _stop_flag()
     recent: list[str] = []
     state: dict[str, Any] = {}
 
@@ -228,11 +230,19 @@ def _watch(args: argparse.Namespace) -> int:
         draw(follower.mirror)
 
     follower = Follower(choose_port(args.port), on_message=message, log=_log)
-    try:
-        follower.connect()
-        follower.run(stop)
-    finally:
-        follower.connection.close()
+    with stop_on_signals():
+        try:
+            follower.connect()
+            # The board as it stands, at once: the pieces in hand and the squares to put
+            # right come with its state (the game itself came with the connection).
+            try:
+                state.update(follower.connection.request("state"))
+            except HostError as error:
+                _log(f"{error}; the board shows without what is in hand")
+            draw(follower.mirror)
+            follower.run(lambda: False)
+        finally:
+            follower.connection.close()
     return 0
 
 

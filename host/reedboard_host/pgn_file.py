@@ -11,6 +11,7 @@ from typing import IO
 from reedboard.rules.pgn import write_pgn
 
 from reedboard_host.mirror import GameMirror, MirroredGame
+from reedboard_host.stopping import signals_held
 
 
 def pgn_text(game: MirroredGame, *, site: str, date: datetime.date, round_: int) -> str:
@@ -46,13 +47,15 @@ class PgnFile:
 
     def _write(self, game: MirroredGame, today: datetime.date) -> None:
         handle = self._handle
-        handle.seek(self._base)
-        handle.truncate()
         separator = "\n" if self._base else ""
         round_ = self._written + 1
-        handle.write(separator + pgn_text(game, site=self.site, date=today, round_=round_))
-        handle.flush()
-        os.fsync(handle.fileno())
+        text = separator + pgn_text(game, site=self.site, date=today, round_=round_)
+        with signals_held():  # Ctrl-C lands after the game is whole again
+            handle.seek(self._base)
+            handle.truncate()
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
 
     def close(self) -> None:
         self._handle.close()
