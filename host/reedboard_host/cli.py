@@ -350,7 +350,7 @@ def _settings(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from reedboard_host.play import play
 
-    return play(args, stop=_stop_flag(), log=_log)
+    return play(args, log=_log)
 
 
 def _uci(args: argparse.Namespace) -> int:
