@@ -26,7 +26,7 @@ import serial
 from reedboard.app import App, Identity, LinkPort
 from reedboard.arbiter.arbiter import Mode
 from reedboard.command_line import example, number_in, whole_number_in
-from reedboard.config import BoardConfig, load_config
+from reedboard.config import BoardConfig, LedConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.neopixel_strip import open_neopixel_strip
@@ -122,7 +122,6 @@ def _run(args: argparse.Namespace) -> int:
     else:
         scanner = open_matrix_scanner(config.matrix)
         strip = open_neopixel_strip(config.leds)
-    lights = LightsRenderer(LightsOutput(StripLayout.from_config(config.leds), strip))
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
@@ -165,10 +164,8 @@ def _run(args: argparse.Namespace) -> int:
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
         on_effect=show if printing else None,
-        render=lights.render,
-        animate=lights.animate,
-        brightness=lights.dim,
         matrix=config.matrix,
+        **lights_seams(config.leds, strip),
         **(_emulating(emulation) if emulation is not None else {}),
     )
     stopping = []
@@ -187,6 +184,18 @@ def _run(args: argparse.Namespace) -> int:
         if close is not None:
             close()
     return 0
+
+
+def lights_seams(config: LedConfig, strip: LedStrip) -> dict[str, Any]:
+    """The App's lights on a strip: the scenes, their animation, the host's dimming and
+    the LED test the host asks for."""
+    lights = LightsRenderer(LightsOutput(StripLayout.from_config(config), strip))
+    return {
+        "render": lights.render,
+        "animate": lights.animate,
+        "brightness": lights.dim,
+        "led_test": lights.led_test,
+    }
 
 
 def board_settings(
