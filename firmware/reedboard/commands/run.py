@@ -19,6 +19,7 @@ import json
 import secrets
 import signal
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import serial
@@ -29,6 +30,7 @@ from reedboard.command_line import example, number_in, whole_number_in
 from reedboard.config import BoardConfig, LedConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.gpio import GpioModule
 from reedboard.hal.neopixel_strip import open_neopixel_strip
 from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
@@ -109,6 +111,44 @@ def _run(args: argparse.Namespace) -> int:
     if script is None and args.until_done:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
+    board = assemble(args, config, script)
+    app, journal, scanner = board.app, board.journal, board.scanner
+    stopping = []
+
+    def stop(_signum: int, _frame: object) -> None:
+        stopping.append(True)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        app.run(lambda: bool(stopping), until_done=args.until_done)
+    finally:
+        if journal is not None:
+            journal.close()
+        close = getattr(scanner, "close", None)
+        if close is not None:
+            close()
+    return 0
+
+
+@dataclass
+class Assembled:
+    """The running board's parts: the loop, and what must be closed after it."""
+
+    app: App
+    journal: Journal | None
+    scanner: SwitchMatrix
+
+
+def assemble(
+    args: argparse.Namespace,
+    config: BoardConfig,
+    script: Script | None,
+    *,
+    gpio: GpioModule | None = None,
+) -> Assembled:
+    """The board `reedboard run` runs, from its arguments and its configuration (every key
+    of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO."""
     settings = board_settings(config, mode=args.mode or (script.mode if script else None),
                               settle_ms=args.settle_ms)  # fmt: skip
 
@@ -120,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
         scanner = source
         strip = RecordingStrip(config.leds.count, keep=8)
     else:
-        scanner = open_matrix_scanner(config.matrix)
+        scanner = open_matrix_scanner(config.matrix, gpio=gpio)
         strip = open_neopixel_strip(config.leds)
 
     url = args.serial or (None if args.fake else config.serial.port)
@@ -168,22 +208,7 @@ def _run(args: argparse.Namespace) -> int:
         **lights_seams(config.leds, strip),
         **(_emulating(emulation) if emulation is not None else {}),
     )
-    stopping = []
-
-    def stop(_signum: int, _frame: object) -> None:
-        stopping.append(True)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    try:
-        app.run(lambda: bool(stopping), until_done=args.until_done)
-    finally:
-        if journal is not None:
-            journal.close()
-        close = getattr(scanner, "close", None)
-        if close is not None:
-            close()
-    return 0
+    return Assembled(app, journal, scanner)
 
 
 def lights_seams(config: LedConfig, strip: LedStrip) -> dict[str, Any]:
