@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
         help="replay an event script and print what the board decides (JSON Lines)",
         description="Replay an event script through the board's debouncer and arbiter and "
         "print what the board decides, as JSON Lines.",
-        epilog=example("reedboard replay docs/examples/italian.events --lights"),
+        epilog=example("reedboard replay game.events --lights"),
     )
     parser.add_argument("script", metavar="SCRIPT", help="the event script ('-' for stdin)")
     parser.add_argument("--mode", choices=("casual", "strict"), help="override the script's @mode")
