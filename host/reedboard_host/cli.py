@@ -121,7 +121,7 @@ def build_parser() -> OneLineParser:
     p.add_argument("--name", metavar="NAME",
                    help="your name in the PGN (default: your login name)")  # fmt: skip
     p = command("emulate", "be a DGT or ChessLink board on a pty for other software", _emulate,
-                "dgt --pty /tmp/dgtboard")  # fmt: skip
+                "dgt --pty ~/dgtboard")  # fmt: skip
     p.add_argument("protocol", choices=("dgt", "chesslink"))
     p.add_argument("--pty", required=True, metavar="PATH", help="the link to the pty to make")
     command("uci", "be a UCI engine whose moves are the ones played on the board", _uci, "")
