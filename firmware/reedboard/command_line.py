@@ -22,11 +22,15 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefau
     (its example), and leaves out defaults that say nothing (none, off)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default in (None, False, [], argparse.SUPPRESS) or "default" in (
-            action.help or ""
-        ):
+        if says_nothing(action.default) or "default" in (action.help or ""):
             return action.help
         return super()._get_help_string(action)
+
+
+def says_nothing(default: object) -> bool:
+    """A default not worth showing: none, a switch that is off, an empty list. (Not `in`:
+    a default of 0 equals False.)"""
+    return default is None or default is False or default == [] or default == argparse.SUPPRESS
 
 
 class OneLineParser(argparse.ArgumentParser):

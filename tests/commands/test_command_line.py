@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.cli import build_parser, main
-from reedboard.command_line import CLOSED_OUTPUT
+from reedboard.command_line import CLOSED_OUTPUT, says_nothing
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n2000 lift e7\n2400 place e5\n"
 
@@ -93,5 +93,5 @@ def test_every_command_helps_with_defaults_and_an_example(
     assert f"example:\n  reedboard {name}" in text
     sub = build_parser()._subparsers._group_actions[0].choices[name]  # type: ignore[union-attr]
     for action in sub._actions:
-        if action.default not in (None, False, [], "==SUPPRESS==") and action.help:
+        if not says_nothing(action.default) and action.help:
             assert f"(default: {action.default})" in " ".join(text.split()), action.dest

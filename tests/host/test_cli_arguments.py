@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from reedboard.command_line import CLOSED_OUTPUT
+from reedboard.command_line import CLOSED_OUTPUT, says_nothing
 from reedboard_host.cli import _status
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.ports import usb_serial_ports
@@ -131,6 +131,6 @@ def test_every_command_helps_with_defaults_and_an_example(
     assert f"example: reedboard-host {name}" in text
     sub = build_parser()._subparsers._group_actions[0].choices[name]  # type: ignore[union-attr]
     for action in sub._actions:
-        if action.default in (None, False, [], "==SUPPRESS==") or not action.help:
+        if says_nothing(action.default) or not action.help:
             continue
         assert f"(default: {action.default})" in text or "default" in action.help, action.dest
