@@ -94,6 +94,15 @@ def test_without_a_usb_serial_port_one_line_says_so() -> None:
     )
 
 
+@pytest.mark.skipif(bool(usb_serial_ports()), reason="a USB serial port is plugged in here")
+def test_ports_lists_no_builtin_serial_port() -> None:
+    result = host("ports")
+    assert (result.returncode, result.stdout) == (0, "")  # never ttyS0
+    assert result.stderr == (
+        "reedboard-host: no USB serial port found: is the board's USB cable in?\n"
+    )
+
+
 def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path: Path) -> None:
     with RunningBoard() as board:
         for argv in (["state", "--port", board.port], ["new", "--port", board.port],
