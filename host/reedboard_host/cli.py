@@ -2,7 +2,7 @@
 
     reedboard-host record --port URL --out FILE      every game to a PGN file, as it is played
     reedboard-host watch [--port P]                  the live board in the terminal
-    reedboard-host play --engine stockfish [--level N] [--color white|black]
+    reedboard-host play --engine stockfish [--level N] [--color white|black] [--new]
     reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show, mark,
                                                      draw, resign, led-test, settings, state
     reedboard-host ports                             serial ports that may be a board
@@ -12,7 +12,9 @@
                                                      play on Lichess through the Board API
 
 Without --port the first USB serial port found is used. Errors are one line on stderr:
-exit status 1 for a board or link problem, 2 for bad arguments.
+exit status 2 for arguments that cannot be right (checked before the port is opened, or
+refused by the board as unreadable), 1 for everything else (no board, a link problem, a
+command the board's game does not allow now). Output cut short by its reader ends quietly.
 """
 
 from __future__ import annotations
