@@ -2,7 +2,7 @@
 
     reedboard-host record --port URL --out FILE      every game to a PGN file, as it is played
     reedboard-host watch [--port P]                  the live board in the terminal
-    reedboard-host play --engine stockfish [--level N] [--color white|black]
+    reedboard-host play --engine stockfish [--level N] [--color white|black] [--new]
     reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show, mark,
                                                      draw, resign, led-test, settings, state
     reedboard-host ports                             serial ports that may be a board
@@ -12,7 +12,9 @@
                                                      play on Lichess through the Board API
 
 Without --port the first USB serial port found is used. Errors are one line on stderr:
-exit status 1 for a board or link problem, 2 for bad arguments.
+exit status 2 for arguments that cannot be right (checked before the port is opened, or
+refused by the board as unreadable), 1 for everything else (no board, a link problem, a
+command the board's game does not allow now). Output cut short by its reader ends quietly.
 """
 
 from __future__ import annotations
@@ -25,68 +27,108 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from reedboard import __version__
+from reedboard.command_line import (
+    BAD_ARGUMENTS,
+    OneLineParser,
+    closed_output,
+    example,
+    whole_number_in,
+)
 from reedboard.errors import ReedboardError
-from reedboard.link.serial_port import find_ports
 
+from reedboard_host import arguments
+from reedboard_host.arguments import BadArgumentError
 from reedboard_host.board_text import board_text, effect_line
-from reedboard_host.connection import BoardConnection, HostError, choose_port
+from reedboard_host.connection import BoardConnection, HostError, RefusedError, choose_port
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
 from reedboard_host.pgn_file import PgnFile
+from reedboard_host.ports import usb_serial_ports
+from reedboard_host.stopping import stop_on_signals
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="reedboard-host", description="The PC side of a reedboard electronic chessboard."
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="reedboard-host",
+        description="The PC side of a reedboard electronic chessboard.",
+        epilog="example:\n  reedboard-host record --out games.pgn\n\n"
+        "`reedboard-host COMMAND --help` describes each command.",
     )
     parser.add_argument("--version", action="version", version=f"reedboard-host {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, help_: str, run: Callable[[argparse.Namespace], int]) -> Any:
-        p = sub.add_parser(name, help=help_, description=help_)
-        p.add_argument("--port", metavar="URL", help="the board's serial port, pty or URL")
+    def command(
+        name: str, help_: str, run: Callable[[argparse.Namespace], int], *examples: str
+    ) -> Any:
+        p = sub.add_parser(
+            name, help=help_, description=help_[0].upper() + help_[1:] + ".",
+            epilog=example(*(f"reedboard-host {name} {line}".rstrip() for line in examples)),
+        )  # fmt: skip
+        p.add_argument("--port", metavar="URL",
+                       help="the board's serial port, pty or URL (default: the first USB "
+                            "serial port)")  # fmt: skip
         p.set_defaults(run=run)
         return p
 
-    p = command("record", "append every game to a PGN file, flushed after every move", _record)
+    p = command("record", "append every game to a PGN file, flushed after every move", _record,
+                "--port /dev/ttyACM0 --out games.pgn")  # fmt: skip
     p.add_argument("--out", required=True, metavar="FILE", help="the PGN file")
-    command("watch", "show the live board and its effects as they come", _watch)
-    command("state", "print the board's whole state as JSON", _state)
-    command("ports", "list the serial ports that may be a board", _ports)
-    p = command("new", "start a new game on the board", _new)
-    p.add_argument("--chess960", nargs="?", const=-1, type=int, metavar="N",
+    command("watch", "show the live board and its effects as they come", _watch, "")
+    command("state", "print the board's whole state as JSON", _state, "")
+    command("ports", "list the USB serial ports that may be a board", _ports, "")
+    p = command("new", "start a new game on the board", _new, "--chess960 518")
+    p.add_argument("--chess960", nargs="?", const=-1, type=whole_number_in(0, 959), metavar="N",
                    help="Chess960: start position N (0..959), random without N")  # fmt: skip
-    p.add_argument("--fen", help="start from this position")
-    p = command("mode", "set the touch-move rules", _simple("mode", "mode"))
+    p.add_argument("--fen", type=arguments.fen, help="start from this position")
+    p = command("mode", "set the touch-move rules", _simple("mode", "mode"), "strict")
     p.add_argument("mode", choices=("casual", "strict"))
-    p = command("promote", "the piece for the next promotion", _simple("promotion", "piece"))
+    p = command("promote", "the piece for the next promotion", _simple("promotion", "piece"),
+                "n")  # fmt: skip
     p.add_argument("piece", choices=("q", "r", "b", "n"))
-    command("takeback", "take back the last move", _simple("takeback"))
-    p = command("show", "show a move on the LEDs for the player to carry out", _show)
-    p.add_argument("uci", nargs="?", help="the move in UCI (none: clear)")
-    p = command("mark", "light squares on the LEDs until the next move (none: clear)", _mark)
-    p.add_argument("squares", nargs="*", metavar="SQ", help="squares to light, such as e4")
-    p.add_argument("--blink", nargs="+", default=[], metavar="SQ", help="squares to blink")
-    p = command("draw", "end the game drawn (claimed, or agreed with --agreed)", _draw)
+    command("takeback", "take back the last move", _simple("takeback"), "")
+    p = command("show", "show a move on the LEDs for the player to carry out", _show, "e2e4")
+    p.add_argument("uci", nargs="?", type=arguments.uci_move, help="the move in UCI (none: clear)")
+    p = command("mark", "light squares on the LEDs until the next move (none: clear)", _mark,
+                "c6 d4 --blink f6")  # fmt: skip
+    p.add_argument("squares", nargs="*", type=arguments.square, metavar="SQ",
+                   help="squares to light, such as e4")  # fmt: skip
+    p.add_argument("--blink", nargs="+", type=arguments.square, default=[], metavar="SQ",
+                   help="squares to blink")  # fmt: skip
+    p = command("draw", "end the game drawn (claimed, or agreed with --agreed)", _draw,
+                "--agreed")  # fmt: skip
     p.add_argument("--agreed", action="store_true", help="the players agreed a draw")
-    p = command("resign", "resign the game (the side to move, unless --color)", _resign)
+    p = command("resign", "resign the game (the side to move, unless --color)", _resign,
+                "--color black")  # fmt: skip
     p.add_argument("--color", choices=("white", "black"))
-    command("led-test", "light every LED in turn", _simple("led_test"))
-    p = command("settings", "show or change the board's settings", _settings)
-    p.add_argument("--settle-ms", type=int, metavar="N")
-    p.add_argument("--castle-wait-ms", type=int, metavar="N")
-    p = command("play", "play against a UCI engine on the board", _play)
+    command("led-test", "light every LED in turn, then each colour on the whole chain",
+            _simple("led_test"), "")  # fmt: skip
+    p = command("settings", "show or change the board's settings", _settings,
+                "--settle-ms 250")  # fmt: skip
+    p.add_argument("--settle-ms", type=whole_number_in(*arguments.SETTLE_MS), metavar="N",
+                   help="stillness before a move that may grow counts, ms")  # fmt: skip
+    p.add_argument("--castle-wait-ms", type=whole_number_in(*arguments.CASTLE_WAIT_MS),
+                   metavar="N", help="how long a move castling may follow waits, ms")  # fmt: skip
+    p = command("play", "play against a UCI engine on the board", _play,
+                "--engine stockfish --level 5 --color white --out games.pgn")  # fmt: skip
     p.add_argument("--engine", default="stockfish", help="the engine's program")
-    p.add_argument("--level", type=int, default=5, metavar="N", help="skill level 0..20")
+    p.add_argument("--level", type=whole_number_in(*arguments.LEVELS), default=5, metavar="N",
+                   help="skill level 0..20")  # fmt: skip
     p.add_argument("--color", choices=("white", "black"), default="white", help="your colour")
     p.add_argument("--out", metavar="FILE", help="also record the game to this PGN file")
-    p.add_argument("--movetime-ms", type=int, default=500, metavar="N", help="engine think time")
-    p = command("emulate", "be a DGT or ChessLink board on a pty for other software", _emulate)
+    p.add_argument("--movetime-ms", type=whole_number_in(*arguments.MOVETIME_MS), default=500,
+                   metavar="N", help="engine think time, ms")  # fmt: skip
+    p.add_argument("--new", action="store_true",
+                   help="replace a game under way on the board")  # fmt: skip
+    p.add_argument("--name", metavar="NAME",
+                   help="your name in the PGN (default: your login name)")  # fmt: skip
+    p = command("emulate", "be a DGT or ChessLink board on a pty for other software", _emulate,
+                "dgt --pty ~/dgtboard")  # fmt: skip
     p.add_argument("protocol", choices=("dgt", "chesslink"))
     p.add_argument("--pty", required=True, metavar="PATH", help="the link to the pty to make")
-    command("uci", "be a UCI engine whose moves are the ones played on the board", _uci)
-    p = command("lichess", "play on Lichess from the board (the Board API)", _lichess)
+    command("uci", "be a UCI engine whose moves are the ones played on the board", _uci, "")
+    p = command("lichess", "play on Lichess from the board (the Board API)", _lichess,
+                "--token-file lichess.token --seek 15+10")  # fmt: skip
     from reedboard_host.lichess import add_arguments
 
     add_arguments(p)
@@ -94,17 +136,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return 2
     try:
-        result: int = args.run(args)
-        return result
-    except (ReedboardError, OSError) as error:
-        print(f"reedboard-host {args.command}: {error}", file=sys.stderr)
-        return 1
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return BAD_ARGUMENTS
+        try:
+            result: int = args.run(args)
+            sys.stdout.flush()  # a closed pipe shows here, not at exit
+            return result
+        except BrokenPipeError:
+            raise
+        except (ReedboardError, OSError) as error:
+            print(f"reedboard-host {args.command}: {error}", file=sys.stderr)
+            return _status(error)
+    except BrokenPipeError:
+        # `reedboard-host state | head -c 100`: the reader has what it wanted.
+        return closed_output()
+
+
+def _status(error: BaseException) -> int:
+    """2 for arguments that cannot be right (checked here, or refused by the board as a
+    command it cannot read); 1 for everything else: no board, a link problem, a command
+    the board's game does not allow now."""
+    if isinstance(error, BadArgumentError):
+        return BAD_ARGUMENTS
+    if isinstance(error, RefusedError) and error.code == "bad_argument":
+        return BAD_ARGUMENTS
+    return 1
 
 
 def _stop_flag() -> Callable[[], bool]:
@@ -123,25 +183,26 @@ def _log(text: str) -> None:
 
 
 def _record(args: argparse.Namespace) -> int:
-    stop = _stop_flag()
     try:
         out = PgnFile(args.out)
     except OSError as error:
         raise HostError(f"cannot write {args.out}: {error.strerror or error}") from None
     follower = Follower(choose_port(args.port), on_change=out.update, log=_log)
-    try:
-        follower.connect()
-        out.update(follower.mirror)
-        follower.run(stop)
-    finally:
-        out.update(follower.mirror)
-        out.close()
-        follower.connection.close()
+    # SIGINT or SIGTERM ends it at once, wherever it waits (a handshake or a long game's
+    # fetch on a noisy line): the game as far as it came is written on the way out.
+    with stop_on_signals():
+        try:
+            follower.connect()
+            out.update(follower.mirror)
+            follower.run(lambda: False)
+        finally:
+            out.update(follower.mirror)
+            out.close()
+            follower.connection.close()
     return 0
 
 
 def _watch(args: argparse.Namespace) -> int:
-    stop = _stop_flag()
     recent: list[str] = []
     state: dict[str, Any] = {}
 
@@ -171,11 +232,19 @@ def _watch(args: argparse.Namespace) -> int:
         draw(follower.mirror)
 
     follower = Follower(choose_port(args.port), on_message=message, log=_log)
-    try:
-        follower.connect()
-        follower.run(stop)
-    finally:
-        follower.connection.close()
+    with stop_on_signals():
+        try:
+            follower.connect()
+            # The board as it stands, at once: the pieces in hand and the squares to put
+            # right come with its state (the game itself came with the connection).
+            try:
+                state.update(follower.connection.request("state"))
+            except HostError as error:
+                _log(f"{error}; the board shows without what is in hand")
+            draw(follower.mirror)
+            follower.run(lambda: False)
+        finally:
+            follower.connection.close()
     return 0
 
 
@@ -217,7 +286,10 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _ports(_args: argparse.Namespace) -> int:
-    for device in find_ports():
+    found = usb_serial_ports()
+    if not found:
+        _log("no USB serial port found: is the board's USB cable in?")
+    for device in found:
         print(device)
     return 0
 
@@ -229,6 +301,9 @@ def _new(args: argparse.Namespace) -> int:
         if args.chess960 >= 0:
             fields["number"] = args.chess960
     if args.fen:
+        if args.chess960 is not None and args.chess960 >= 0:
+            raise BadArgumentError("--chess960 N and --fen name two start positions: give one")
+        arguments.check_start_fen(args.fen, chess960=args.chess960 is not None)
         fields["fen"] = args.fen
     _print_reply(_ask(args, "new_game", **fields))
     return 0
@@ -277,7 +352,7 @@ def _settings(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from reedboard_host.play import play
 
-    return play(args, stop=_stop_flag(), log=_log)
+    return play(args, log=_log)
 
 
 def _uci(args: argparse.Namespace) -> int:

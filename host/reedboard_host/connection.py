@@ -11,7 +11,7 @@ from typing import Any
 from reedboard.errors import LinkError, ReedboardError
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION
-from reedboard.link.serial_port import SerialPort, find_ports, open_port
+from reedboard.link.serial_port import SerialPort, open_port
 
 HANDSHAKE_S = 3.0
 # A board that answers with good frames, but not yet with its hello (a noisy line), gets
@@ -27,15 +27,24 @@ class HostError(ReedboardError, RuntimeError):
 
 
 class RefusedError(HostError):
-    """The board answered a command with an error: asking again will not change that."""
+    """The board answered a command with an error: asking again will not change that.
+    `code` is the board's (`bad_argument` for a command it cannot read, `refused` for one
+    the game does not allow now)."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def choose_port(port: str | None) -> str:
+    """The port named, else the first USB serial port."""
     if port:
         return port
-    found = find_ports()
+    from reedboard_host.ports import usb_serial_ports
+
+    found = usb_serial_ports()
     if not found:
-        raise HostError("no serial port found: connect the board or give --port")
+        raise HostError("no USB serial port found: connect the board's USB cable or give --port")
     return found[0]
 
 
@@ -121,7 +130,9 @@ class BoardConnection:
             reply = self._replies.pop(command_id, None)
             if reply is not None:
                 if reply["type"] == "error":
-                    raise RefusedError(f"the board refused {kind}: {reply.get('message')}")
+                    raise RefusedError(
+                        f"the board refused {kind}: {reply.get('message')}", reply.get("code")
+                    )
                 return reply
         raise HostError(f"the board did not answer {kind} on {self.url}")
 
@@ -164,7 +175,9 @@ class BoardConnection:
             raise HostError(f"the board did not answer {kind} on {self.url}")
         for reply in replies.values():
             if reply["type"] == "error":
-                raise RefusedError(f"the board refused {kind}: {reply.get('message')}")
+                raise RefusedError(
+                    f"the board refused {kind}: {reply.get('message')}", reply.get("code")
+                )
         return [replies[command_id] for command_id in ids]
 
     def _pump(self, wait_s: float) -> None:

@@ -11,6 +11,7 @@ import queue
 import shutil
 import subprocess
 import threading
+import time
 
 from reedboard.errors import ReedboardError
 
@@ -37,6 +38,7 @@ class UciEngine:
     def __init__(self, name: str = "stockfish") -> None:
         self.name = name
         self.path = find_engine(name)
+        self.id_name: str | None = None  # what the engine calls itself (`id name`)
         try:
             self._process = subprocess.Popen(
                 [self.path],
@@ -86,9 +88,26 @@ class UciEngine:
             code = None
         return EngineError(f"the engine {self.name} stopped (exit status {code})")
 
-    def start(self, *, level: int | None = None, chess960: bool = False) -> None:
+    def start(
+        self, *, level: int | None = None, chess960: bool = False, handshake_s: float = START_S
+    ) -> None:
+        """The UCI handshake, then the options. A program that does not answer `uci` with
+        `uciok` within `handshake_s` is not a UCI engine (`/bin/cat` echoes, a shell waits)."""
         self.send("uci")
-        self.expect("uciok", START_S)
+        deadline = time.monotonic() + handshake_s
+        while True:
+            try:
+                line = self.expect("", max(0.0, deadline - time.monotonic()))
+            except EngineError as error:
+                if "did not answer" not in str(error):
+                    raise  # it stopped: that says more
+                raise EngineError(
+                    f"{self.path} is not a UCI engine: no uciok within {handshake_s:g} s"
+                ) from None
+            if line.startswith("id name "):
+                self.id_name = line.removeprefix("id name ").strip()
+            elif line == "uciok":
+                break
         if level is not None:
             self.send(f"setoption name Skill Level value {max(0, min(20, level))}")
         if chess960:

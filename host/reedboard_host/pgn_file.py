@@ -1,6 +1,10 @@
 """A PGN file that grows game by game and is rewritten from the current game's first
 byte after every move, then flushed and synced: a crash of the host loses no move, and
-games already in the file (from earlier sessions) are never touched."""
+games already in the file (from earlier sessions) are never touched.
+
+Each game's `Round` is its number in the file (the games of earlier sessions count), its
+`Termination` one of the standard values, and the reason the game ended a comment after
+its last move ("Draw by threefold repetition")."""
 
 from __future__ import annotations
 
@@ -11,25 +15,88 @@ from typing import IO
 from reedboard.rules.pgn import write_pgn
 
 from reedboard_host.mirror import GameMirror, MirroredGame
+from reedboard_host.stopping import signals_held
+
+# The values PGN's Termination tag may take (the PGN standard, 9.8.1); everything the
+# board itself ends a game with (mate, a draw by rule, a claim, an agreement, a
+# resignation) is a "normal" end, and the reason itself goes in a comment.
+TERMINATIONS = {
+    "time_forfeit": "time forfeit",
+    "timeout": "time forfeit",
+    "outoftime": "time forfeit",
+    "abandoned": "abandoned",
+    "aborted": "abandoned",
+    "adjudication": "adjudication",
+    "rules_infraction": "rules infraction",
+}
+_DRAWS = {
+    "stalemate": "Draw by stalemate",
+    "insufficient_material": "Draw by insufficient material",
+    "seventyfive_moves": "Draw by the 75-move rule",
+    "fivefold_repetition": "Draw by fivefold repetition",
+    "fifty_moves": "Draw by the 50-move rule",
+    "threefold_repetition": "Draw by threefold repetition",
+    "agreement": "Draw by agreement",
+}
 
 
-def pgn_text(game: MirroredGame, *, site: str, date: datetime.date, round_: int) -> str:
+def termination(reason: str) -> str:
+    """The PGN Termination value for a board's (or Lichess's) reason."""
+    return TERMINATIONS.get(reason, "normal")
+
+
+def reason_comment(reason: str, result: str | None) -> str:
+    """The reason a game ended, in words, for the comment after its last move."""
+    winner = {"1-0": "White", "0-1": "Black"}.get(result or "")
+    loser = {"1-0": "Black", "0-1": "White"}.get(result or "")
+    if reason == "checkmate" and winner:
+        return f"{winner} wins by checkmate"
+    if reason == "resignation" and loser:
+        return f"{loser} resigns"
+    if reason in _DRAWS:
+        return _DRAWS[reason]
+    words = reason.replace("_", " ")
+    return f"{winner} wins: {words}" if winner else words[:1].upper() + words[1:]
+
+
+def pgn_text(
+    game: MirroredGame,
+    *,
+    site: str,
+    date: datetime.date,
+    round_: str,
+    players: tuple[str, str] = ("?", "?"),
+) -> str:
+    """The game as PGN: `round_` is its number in its file ("-" when it has none),
+    `players` the names of White and Black."""
     headers = {
         "Event": "reedboard game",
         "Site": site,
         "Date": date.strftime("%Y.%m.%d"),
-        "Round": str(round_),
+        "Round": round_,
+        "White": players[0],
+        "Black": players[1],
     }
+    comments = dict(game.comments)
     if game.reason:
-        headers["Termination"] = game.reason
-    return write_pgn(game.game, headers, game.comments, result=game.result or "*")
+        headers["Termination"] = termination(game.reason)
+        ply = len(game.game)
+        said = reason_comment(game.reason, game.result)
+        comments[ply] = f"{comments[ply]}; {said}" if comments.get(ply) else said
+    return write_pgn(game.game, headers, comments, result=game.result or "*")
 
 
 class PgnFile:
-    def __init__(self, path: str, *, site: str = "reedboard") -> None:
+    def __init__(
+        self, path: str, *, site: str = "reedboard", players: tuple[str, str] = ("?", "?")
+    ) -> None:
         self.path = path
         self.site = site
+        self.players = players
         self._handle: IO[str] = open(path, "a+", encoding="utf-8")  # noqa: SIM115
+        self._handle.seek(0)
+        # Each game's Round is its number in the file: games of earlier sessions count.
+        self._earlier = sum(1 for line in self._handle if line.startswith("[Event "))
         self._handle.seek(0, os.SEEK_END)
         self._base = self._handle.tell()  # where the game being written starts
         self._written = 0  # games of the mirror already final in the file
@@ -46,13 +113,17 @@ class PgnFile:
 
     def _write(self, game: MirroredGame, today: datetime.date) -> None:
         handle = self._handle
-        handle.seek(self._base)
-        handle.truncate()
         separator = "\n" if self._base else ""
-        round_ = self._written + 1
-        handle.write(separator + pgn_text(game, site=self.site, date=today, round_=round_))
-        handle.flush()
-        os.fsync(handle.fileno())
+        round_ = str(self._earlier + self._written + 1)
+        text = separator + pgn_text(
+            game, site=self.site, date=today, round_=round_, players=self.players
+        )
+        with signals_held():  # Ctrl-C lands after the game is whole again
+            handle.seek(self._base)
+            handle.truncate()
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
 
     def close(self) -> None:
         self._handle.close()

@@ -3,35 +3,88 @@
 The engine's move is shown on the board's LEDs (`show`); the person carries it out and
 the board checks it like any move. Should the engine's side make another move than the
 one shown, the board takes it back and shows the right one again. The game ends on the
-board (mate, a draw, a resignation from the host) or with Ctrl-C; its PGN is printed."""
+board (mate, a draw, a resignation from the host) or with Ctrl-C; its PGN is printed,
+the players named ("Stockfish 16 (level 5)" and the person's login name).
+
+The engine is started and must answer the UCI handshake before the board is touched: a
+program that is not a UCI engine is one line and leaves the board's game alone. A game
+under way on the board is replaced only when asked (`--new`)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime
+import getpass
 import sys
 from collections.abc import Callable
 
-from reedboard.rules.pgn import write_pgn
+from reedboard.errors import LinkError
 
-from reedboard_host.connection import choose_port
+from reedboard_host.connection import HostError, choose_port
 from reedboard_host.engine import UciEngine
 from reedboard_host.follow import Follower
-from reedboard_host.pgn_file import PgnFile
+from reedboard_host.mirror import MirroredGame
+from reedboard_host.pgn_file import PgnFile, pgn_text
+from reedboard_host.stopping import stop_on_signals
+
+HANDSHAKE_S = 5.0  # a UCI engine answers `uci` at once; a program that does not is no engine
 
 
-def play(args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[str], None]) -> int:
+def person_name() -> str:
+    """The person at the board: their login name, or "Player"."""
+    try:
+        return getpass.getuser() or "Player"
+    except (KeyError, OSError):
+        return "Player"
+
+
+def game_under_way(follower: Follower) -> MirroredGame | None:
+    """The board's game when it has moves and no result yet."""
+    current = follower.mirror.current
+    if current is None or current.result is not None or not len(current.game):
+        return None
+    return current
+
+
+def play(args: argparse.Namespace, *, log: Callable[[str], None]) -> int:
     engine = UciEngine(args.engine)
-    out = PgnFile(args.out) if args.out else None
-    follower = Follower(choose_port(args.port), on_change=out.update if out else None, log=log)
+    try:
+        with stop_on_signals():
+            engine.start(level=args.level, chess960=False, handshake_s=HANDSHAKE_S)
+            return _play(args, engine, log)
+        return 0
+    finally:
+        engine.close()
+
+
+def _play(args: argparse.Namespace, engine: UciEngine, log: Callable[[str], None]) -> int:
+    engine_name = f"{engine.id_name or args.engine} (level {args.level})"
+    person = args.name or person_name()
+    players = (person, engine_name) if args.color == "white" else (engine_name, person)
     engine_white = args.color == "black"
+    follower = Follower(choose_port(args.port), log=log)
+    out: PgnFile | None = None
     shown: tuple[int, str] | None = None  # (ply, uci) asked of the engine's side
+    started = False  # the board's game is this program's: its PGN is printed at the end
     try:
         follower.connect()
+        under_way = game_under_way(follower)
+        if under_way is not None:
+            if not args.new:
+                raise HostError(
+                    f"a game is under way on the board ({len(under_way.game)} plies): "
+                    "finish it, or give --new to replace it"
+                )
+            log(f"the game under way on the board ({len(under_way.game)} plies) is replaced")
+        out = PgnFile(args.out, players=players) if args.out else None
+        if out is not None:
+            follower.on_change = out.update
         follower.connection.request("new_game", variant="standard")
+        started = True
         follower.sync()
-        engine.start(level=args.level, chess960=False)
-        log(f"you play {args.color}; the engine's moves light up on the board")
-        while not stop():
+        log(f"you play {args.color} against {engine_name}; its moves light up on the board")
+        while True:
             follower.connection.poll(0.05)
             if follower.mirror.needs_state:
                 follower.sync()
@@ -57,14 +110,20 @@ def play(args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[s
                 follower.connection.request("show", uci=best)
                 shown = (ply, best)
                 log(f"engine plays {best}: carry it out on the board")
-        current = follower.mirror.current
-        if current is not None:
-            sys.stdout.write(write_pgn(current.game, result=current.result or "*"))
-            sys.stdout.flush()
     finally:
-        engine.close()
+        if started:
+            # Ctrl-C may come while the board's last move is still on the line: the PGN
+            # is the board's game, so it is read once more (bounded by the fetch's tries).
+            with contextlib.suppress(HostError, LinkError):
+                follower.sync()
         follower.connection.close()
+        current = follower.mirror.current
         if out is not None:
             out.update(follower.mirror)
             out.close()
+        if started and current is not None:
+            today = datetime.date.today()
+            text = pgn_text(current, site="reedboard", date=today, round_="-", players=players)
+            sys.stdout.write(text)
+            sys.stdout.flush()
     return 0

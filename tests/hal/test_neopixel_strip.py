@@ -55,7 +55,8 @@ def test_each_driver_uses_its_library_and_pin(
     strip = open_neopixel_strip(config)
     ((name, pin, count, options),) = Made.calls
     assert (name, pin, count) == (library, where, 81)
-    assert options == {"pixel_order": "RGB", "brightness": 0.5, "auto_write": False}
+    reset = {"reset_time": 300e-6} if driver == "spi" else {}  # a WS2812B's frame pause
+    assert options == {"pixel_order": "RGB", "brightness": 0.5, "auto_write": False, **reset}
     assert strip.buffer.transmitted == [bytes(81 * 3)]  # starts dark
 
 

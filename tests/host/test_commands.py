@@ -55,16 +55,18 @@ def test_mark_lights_squares_and_clears_them() -> None:
         assert reply(host("mark", "--port", board.port)) == {"squares": [], "blink": []}
         assert reply(host("state", "--port", board.port))["marked"] == []
         refused = host("mark", "e9", "--port", board.port)
-    assert refused.returncode == 1
-    assert refused.stderr.startswith("reedboard-host mark: the board refused mark")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "reedboard-host mark: argument SQ: 'e9' is not a square (a1 .. h8) (see --help)\n"
+    )
 
 
 def test_a_refused_command_is_one_line_and_changes_nothing() -> None:
     with RunningBoard() as board:
-        result = host("new", "--fen", "not a position", "--port", board.port)
+        result = host("takeback", "--port", board.port)  # no move to take back
         state = reply(host("state", "--port", board.port))
     assert result.returncode == 1
-    assert result.stderr.startswith("reedboard-host new: the board refused new_game")
+    assert result.stderr.startswith("reedboard-host takeback: the board refused takeback")
     assert len(result.stderr.strip().splitlines()) == 1
     assert state["start_fen"] == Position.standard().fen()
 

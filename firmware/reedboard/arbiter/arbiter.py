@@ -265,11 +265,11 @@ class Arbiter:
             start
         ):
             # The pieces already stand so (standard chess is position 518).
-            started = SetupStarted(now_ms, number, start.fen(shredder=True))
+            started = SetupStarted(now_ms, number, start.fen())
             return [started, *self.start_game(Game(start), now_ms)]
         self.setup = SetupGuide(start)
         self.setup_number = number
-        effects: list[Effect] = [SetupStarted(now_ms, number, start.fen(shredder=True))]
+        effects: list[Effect] = [SetupStarted(now_ms, number, start.fen())]
         self._follow_setup(now_ms, effects)
         return effects
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from reedboard.command_line import example
 from reedboard.errors import InvalidFenError
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.moves import move_of_code
@@ -14,10 +15,13 @@ from reedboard.rules.position import Position, perft
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "perft", help="count the leaf nodes of the legal move tree"
+        "perft",
+        help="count the leaf nodes of the legal move tree",
+        description="Count the leaf nodes of the legal move tree to DEPTH plies.",
+        epilog=example("reedboard perft 4", "reedboard perft 3 --divide --fen FEN"),
     )
     parser.add_argument("depth", type=_depth, metavar="DEPTH")
-    parser.add_argument("--fen", default=STARTING_FEN, help="the position (default: the start)")
+    parser.add_argument("--fen", default=STARTING_FEN, help="the position")
     parser.add_argument(
         "--chess960", action="store_true", help="read the castling rights as Chess960 rights"
     )

@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from reedboard.arbiter.effects import effect_json
+from reedboard.command_line import example, whole_number_in
 from reedboard.errors import ScriptError
 from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
 from reedboard.replay.script import parse_script
@@ -17,13 +18,17 @@ from reedboard.replay.script import parse_script
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "replay", help="replay an event script and print what the board decides (JSON Lines)"
+        "replay",
+        help="replay an event script and print what the board decides (JSON Lines)",
+        description="Replay an event script through the board's debouncer and arbiter and "
+        "print what the board decides, as JSON Lines.",
+        epilog=example("reedboard replay game.events --lights"),
     )
     parser.add_argument("script", metavar="SCRIPT", help="the event script ('-' for stdin)")
     parser.add_argument("--mode", choices=("casual", "strict"), help="override the script's @mode")
     parser.add_argument(
         "--settle-ms",
-        type=int,
+        type=whole_number_in(1, 60_000),
         metavar="N",
         help="how long the board must be still before a pending move is decided",
     )

@@ -19,15 +19,18 @@ import json
 import secrets
 import signal
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import serial
 
 from reedboard.app import App, Identity, LinkPort
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Mode
-from reedboard.config import load_config
+from reedboard.arbiter.arbiter import Mode
+from reedboard.command_line import example, number_in, whole_number_in
+from reedboard.config import BoardConfig, LedConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.gpio import GpioModule
 from reedboard.hal.neopixel_strip import open_neopixel_strip
 from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
@@ -48,7 +51,14 @@ DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "run", help="run the board: scan, infer moves, light the LEDs, talk to the host"
+        "run",
+        help="run the board: scan, infer moves, light the LEDs, talk to the host",
+        description="Run the board: scan the matrix, infer the moves, light the LEDs and talk "
+        "to the host. With --fake, a fake matrix played from an event script.",
+        epilog=example(
+            "reedboard run --config board.toml",
+            "reedboard run --fake --script game.events --speed 10 --print",
+        ),
     )
     parser.add_argument("--config", metavar="FILE", help="board TOML file (default: built-in)")
     parser.add_argument("--serial", metavar="URL", help="link to the host: device, pty or URL")
@@ -58,7 +68,12 @@ def register(subparsers: Any) -> None:
         help=f"SQLite journal (default {DEFAULT_JOURNAL}; with --fake none unless given)",
     )
     parser.add_argument("--mode", choices=("casual", "strict"), help="touch-move rules")
-    parser.add_argument("--settle-ms", type=int, metavar="N", help="stillness before deciding")
+    parser.add_argument(
+        "--settle-ms",
+        type=whole_number_in(1, 60_000),
+        metavar="N",
+        help="stillness before deciding (default: the config's)",
+    )
     parser.add_argument("--board-id", default="reedboard", help="the name the host sees")
     parser.add_argument(
         "--protocol",
@@ -69,7 +84,9 @@ def register(subparsers: Any) -> None:
     fake = parser.add_argument_group("fake board")
     fake.add_argument("--fake", action="store_true", help="a fake matrix instead of the GPIO")
     fake.add_argument("--script", metavar="SCRIPT", help="play this event script on it")
-    fake.add_argument("--speed", type=float, default=1.0, metavar="X", help="clock speed-up")
+    fake.add_argument(
+        "--speed", type=number_in(0.001, 1000), default=1.0, metavar="X", help="clock speed-up"
+    )
     fake.add_argument(
         "--until-done", action="store_true", help="exit once the script is over and decided"
     )
@@ -89,20 +106,51 @@ def _run(args: argparse.Namespace) -> int:
     if not args.fake and (args.script or args.until_done or args.speed != 1.0):
         print("reedboard run: --script, --speed and --until-done need --fake", file=sys.stderr)
         return 2
-    if args.speed <= 0 or (args.settle_ms is not None and args.settle_ms < 1):
-        print("reedboard run: --speed and --settle-ms must be positive", file=sys.stderr)
-        return 2
     config = load_config(args.config)
     script = _read_script(args.script) if args.script else None
     if script is None and args.until_done:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
-    chosen = args.mode or (script.mode if script and script.mode else None)
-    if chosen is None:
-        chosen = config.arbiter.mode if args.config else "casual"
-    mode: Mode = "strict" if chosen == "strict" else "casual"
-    settle = args.settle_ms or (config.arbiter.settle_ms if args.config else DEFAULT_SETTLE_MS)
-    settings = Settings(mode=mode, settle_ms=settle, hold_ms=config.debounce.hold_ms)
+    board = assemble(args, config, script)
+    app, journal, scanner = board.app, board.journal, board.scanner
+    stopping = []
+
+    def stop(_signum: int, _frame: object) -> None:
+        stopping.append(True)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        app.run(lambda: bool(stopping), until_done=args.until_done)
+    finally:
+        if journal is not None:
+            journal.close()
+        close = getattr(scanner, "close", None)
+        if close is not None:
+            close()
+    return 0
+
+
+@dataclass
+class Assembled:
+    """The running board's parts: the loop, and what must be closed after it."""
+
+    app: App
+    journal: Journal | None
+    scanner: SwitchMatrix
+
+
+def assemble(
+    args: argparse.Namespace,
+    config: BoardConfig,
+    script: Script | None,
+    *,
+    gpio: GpioModule | None = None,
+) -> Assembled:
+    """The board `reedboard run` runs, from its arguments and its configuration (every key
+    of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO."""
+    settings = board_settings(config, mode=args.mode or (script.mode if script else None),
+                              settle_ms=args.settle_ms)  # fmt: skip
 
     source: ScriptedBoard | None = None
     scanner: SwitchMatrix
@@ -112,9 +160,8 @@ def _run(args: argparse.Namespace) -> int:
         scanner = source
         strip = RecordingStrip(config.leds.count, keep=8)
     else:
-        scanner = open_matrix_scanner(config.matrix)
+        scanner = open_matrix_scanner(config.matrix, gpio=gpio)
         strip = open_neopixel_strip(config.leds)
-    lights = LightsRenderer(LightsOutput(StripLayout.from_config(config.leds), strip))
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
@@ -157,28 +204,37 @@ def _run(args: argparse.Namespace) -> int:
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
         on_effect=show if printing else None,
-        render=lights.render,
-        animate=lights.animate,
-        brightness=lights.dim,
         matrix=config.matrix,
+        **lights_seams(config.leds, strip),
         **(_emulating(emulation) if emulation is not None else {}),
     )
-    stopping = []
+    return Assembled(app, journal, scanner)
 
-    def stop(_signum: int, _frame: object) -> None:
-        stopping.append(True)
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    try:
-        app.run(lambda: bool(stopping), until_done=args.until_done)
-    finally:
-        if journal is not None:
-            journal.close()
-        close = getattr(scanner, "close", None)
-        if close is not None:
-            close()
-    return 0
+def lights_seams(config: LedConfig, strip: LedStrip) -> dict[str, Any]:
+    """The App's lights on a strip: the scenes, their animation, the host's dimming and
+    the LED test the host asks for."""
+    lights = LightsRenderer(LightsOutput(StripLayout.from_config(config), strip))
+    return {
+        "render": lights.render,
+        "animate": lights.animate,
+        "brightness": lights.dim,
+        "led_test": lights.led_test,
+    }
+
+
+def board_settings(
+    config: BoardConfig, *, mode: str | None = None, settle_ms: int | None = None
+) -> Settings:
+    """The game's settings from the board's configuration (every key of `[arbiter]` and
+    `[debounce]`), with what the command line or the script names instead."""
+    chosen: Mode = "strict" if (mode or config.arbiter.mode) == "strict" else "casual"
+    return Settings(
+        mode=chosen,
+        settle_ms=settle_ms or config.arbiter.settle_ms,
+        castle_wait_ms=config.arbiter.castle_wait_ms,
+        hold_ms=config.debounce.hold_ms,
+    )
 
 
 def _emulating(emulation: EmulatedEndpoint) -> dict[str, Any]:

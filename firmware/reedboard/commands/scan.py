@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from reedboard.command_line import example
 from reedboard.config import BoardConfig, load_config
 from reedboard.errors import HardwareError, InvalidInputError, ReedboardError
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -36,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Read the switch matrix once (or continuously with --watch) and print 8 lines, "
             "rank 8 first: '#' occupied, '.' empty. With --fake, read a fake matrix."
+        ),
+        epilog=example(
+            "reedboard scan --expect start", "reedboard scan --fake --closed a1,a2,b1 --no-diodes"
         ),
     )
     parser.add_argument("--config", metavar="FILE", help="board TOML file (default: built-in)")

@@ -19,6 +19,7 @@ import threading
 import webbrowser
 from typing import Any
 
+from reedboard.command_line import example, whole_number_in
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError
 
@@ -27,12 +28,16 @@ SHUTDOWN_S = 2.0  # the most a stop waits for requests still being answered
 
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "sim", help="the whole board in a web browser, with a pty for the host"
+        "sim",
+        help="the whole board in a web browser, with a pty for the host",
+        description="The whole board on fake hardware, played from a web page; prints the "
+        "page's URL, then the pty that is the board's serial side.",
+        epilog=example("reedboard sim --no-browser"),
     )
-    parser.add_argument("--port", type=int, default=0, metavar="N", help="web port (default free)")
     parser.add_argument(
-        "--host", default="127.0.0.1", metavar="ADDR", help="address to serve on (default local)"
+        "--port", type=whole_number_in(0, 65535), default=0, metavar="N", help="web port (0: free)"
     )
+    parser.add_argument("--host", default="127.0.0.1", metavar="ADDR", help="address to serve on")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.set_defaults(run=run)
 

@@ -23,6 +23,8 @@ from reedboard.errors import HardwareError
 from reedboard.hal.pixelbuf_strip import PixelBufStrip
 from reedboard.lights.power import DEFAULT_BUDGET_MA
 
+RESET_S = {"ws2812": 300e-6, "sk6812": 80e-6}
+
 
 def open_neopixel_strip(
     config: LedConfig, *, budget_ma: float = DEFAULT_BUDGET_MA
@@ -51,6 +53,9 @@ def _buffer(config: LedConfig) -> Any:
     if config.driver == "spi":
         import neopixel_spi
 
+        # The pause that ends a frame is the SPI driver's to make, and the chips differ:
+        # WS2812B (since its V5) wants 280 us, SK6812 80 us (the library's default).
+        options["reset_time"] = RESET_S[config.type]
         return neopixel_spi.NeoPixel_SPI(board.SPI(), config.count, **options)
     import neopixel
 

@@ -3,13 +3,12 @@
     python -m reedboard.lights.gallery docs/scenes [--png]
 
 Each scene is reached by feeding the arbiter the square changes a player makes, then
-drawn with `render_svg`; `--png` also converts each picture with `rsvg-convert` when it
-is installed.
+drawn with `render_svg`; `--png` also converts each picture with `rsvg-convert`
+(librsvg), and says so in one line when it is not installed.
 """
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from reedboard.arbiter.arbiter import Arbiter
 from reedboard.arbiter.view import BoardView
+from reedboard.command_line import OneLineParser, example
 from reedboard.lights.frame import Frame
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.lights.render_svg import render_svg
@@ -137,9 +137,20 @@ def _marked() -> BoardView:
     return arbiter.view()
 
 
+PNG_CONVERTER = "rsvg-convert"
+
+
+class NoConverterError(RuntimeError):
+    """PNGs were asked for and `rsvg-convert` is not installed."""
+
+
 def write_gallery(folder: Path, *, png: bool = False) -> list[Path]:
+    converter = shutil.which(PNG_CONVERTER) if png else None
+    if png and converter is None:
+        raise NoConverterError(
+            f"--png needs {PNG_CONVERTER} (Debian and Ubuntu: apt-get install librsvg2-bin)"
+        )
     folder.mkdir(parents=True, exist_ok=True)
-    converter = shutil.which("rsvg-convert") if png else None
     written = []
     for name, make in SCENES.items():
         board, frame, title = make()
@@ -154,12 +165,21 @@ def write_gallery(folder: Path, *, png: bool = False) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    prog = "python -m reedboard.lights.gallery"
+    parser = OneLineParser(
+        prog=prog,
+        description=__doc__.split("\n", 1)[0],
+        epilog=example(f"{prog} docs/scenes --png"),
+    )
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--png", action="store_true", help="also write PNGs (rsvg-convert)")
+    parser.add_argument("--png", action="store_true", help=f"also write PNGs ({PNG_CONVERTER})")
     args = parser.parse_args(argv)
-    for path in write_gallery(args.folder, png=args.png):
-        print(path)
+    try:
+        for path in write_gallery(args.folder, png=args.png):
+            print(path)
+    except (NoConverterError, OSError, subprocess.CalledProcessError) as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from reedboard.arbiter.view import BoardView
 from reedboard.hal.ports import LedStrip
+from reedboard.lights import led_test
 from reedboard.lights.dimming import dimmed
 from reedboard.lights.frame import Frame
 from reedboard.lights.layout import StripLayout
@@ -41,6 +42,16 @@ class LightsOutput:
         self.shows += 1
         return True
 
+    def show_pixels(self, pixels: list[RGB]) -> None:
+        """Show raw pixels in chain order (the LED test), at the host's share of the
+        brightness; the next frame is drawn afresh."""
+        pixels = dimmed(pixels, self.share)
+        self._frame = None
+        if pixels != self._pixels:
+            self.strip.show(pixels)
+            self._pixels = pixels
+            self.shows += 1
+
     def dim(self, share: float, t_ms: int) -> bool:
         """Show everything at `share` (0..1) of the board's brightness from now on; the
         frame standing is shown again at once. True when the strip was written."""
@@ -51,19 +62,42 @@ class LightsOutput:
 
 class LightsRenderer:
     """The app's lights: `render(view, t_ms)` shows the scene of a new view, `animate(t_ms)`
-    moves the last one on in time (blink, pulse) without asking for a new view."""
+    moves the last one on in time (blink, pulse) without asking for a new view, and
+    `led_test(t_ms)` runs the LED test (`lights/led_test.py`) for a few seconds, after
+    which the board's scene stands again."""
 
     def __init__(self, output: LightsOutput) -> None:
         self.output = output
         self.frame: Frame | None = None
+        self.testing_since: int | None = None
 
     def render(self, view: BoardView, t_ms: int) -> None:
         self.frame = scene_for(view)
-        self.output.update(self.frame, t_ms)
+        if not self._testing(t_ms):
+            self.output.update(self.frame, t_ms)
 
     def animate(self, t_ms: int) -> None:
+        if self._testing(t_ms):
+            return
         if self.frame is not None and self.frame.animated:
             self.output.update(self.frame, t_ms)
+
+    def led_test(self, t_ms: int) -> None:
+        self.testing_since = t_ms
+        self._testing(t_ms)
+
+    def _testing(self, t_ms: int) -> bool:
+        """Shows the LED test while it runs; once it is over, the scene again."""
+        if self.testing_since is None:
+            return False
+        pixels = led_test.pattern_pixels(self.output.layout.count, t_ms - self.testing_since)
+        if pixels is not None:
+            self.output.show_pixels(pixels)
+            return True
+        self.testing_since = None
+        if self.frame is not None:
+            self.output.update(self.frame, t_ms)
+        return False
 
     def dim(self, share: float, t_ms: int) -> None:
         self.output.dim(share, t_ms)

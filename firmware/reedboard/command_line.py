@@ -1,0 +1,87 @@
+"""What both command lines (`reedboard`, `reedboard-host`) share: a parser whose errors are
+one line, help that shows every default and an example, argument types that refuse what
+the board would refuse, and a quiet end when the reader of stdout goes away."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+BAD_ARGUMENTS = 2  # the exit status of a command line that cannot be carried out as given
+# A reader that went away (`reedboard perft 5 --divide | head -1`): the status of a Unix
+# tool killed by SIGPIPE (128 + 13), which shells treat as the pipe's ordinary end.
+CLOSED_OUTPUT = 141
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Shows the default of every option that has one; keeps the epilog's line breaks
+    (its example), and leaves out defaults that say nothing (none, off)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if says_nothing(action.default) or "default" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+def says_nothing(default: object) -> bool:
+    """A default not worth showing: none, a switch that is off, an empty list. (Not `in`:
+    a default of 0 equals False.)"""
+    return default is None or default is False or default == [] or default == argparse.SUPPRESS
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A bad argument is one line on stderr naming it, and exit status 2."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
+        sys.exit(BAD_ARGUMENTS)
+
+
+def example(*lines: str) -> str:
+    """An epilog with the given example command lines."""
+    return "example:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def number_in(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from `low` to `high` (no nan, no inf)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number from {low:g} to {high:g}")
+        return value
+
+    return parse
+
+
+def whole_number_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`."""
+
+    def parse(text: str) -> int:
+        stripped = text.strip()
+        digits = stripped[1:] if stripped[:1] in "+-" else stripped
+        if not digits.isdigit() or not low <= int(stripped) <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {low}..{high}")
+        return int(stripped)
+
+    return parse
+
+
+def closed_output() -> int:
+    """The reader of stdout has gone: stop quietly. stdout is pointed at /dev/null so that
+    Python's own flush at exit does not complain a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return CLOSED_OUTPUT

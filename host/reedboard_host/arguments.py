@@ -1,0 +1,60 @@
+"""The checks of `reedboard-host`'s arguments, made before anything is sent: what the
+board would refuse anyway is refused here, as a bad argument (one line, exit status 2),
+without opening the port. Each is an argparse type, so the message names the option."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from reedboard.errors import InvalidInputError, ReedboardError
+from reedboard.link.messages import SETTINGS
+from reedboard.rules.game import Game
+from reedboard.rules.position import Position
+from reedboard.rules.squares import SQUARE_NAMES
+
+_UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+
+SETTLE_MS = SETTINGS["settle_ms"]
+CASTLE_WAIT_MS = SETTINGS["castle_wait_ms"]
+LEVELS = (0, 20)  # the UCI skill levels Stockfish knows
+MOVETIME_MS = (1, 600_000)  # up to ten minutes a move
+
+
+def square(text: str) -> str:
+    if text not in SQUARE_NAMES:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a square (a1 .. h8)")
+    return text
+
+
+def uci_move(text: str) -> str:
+    if not _UCI_MOVE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a move in UCI, such as e2e4 or e7e8q")
+    return text
+
+
+def fen(text: str) -> str:
+    """A FEN the board can start a game from (as standard chess or as Chess960: which one
+    is checked once `--chess960` is known)."""
+    try:
+        Position.from_fen(text)
+    except InvalidInputError as first:
+        try:
+            Position.from_fen(text, chess960=True)
+        except InvalidInputError:
+            raise argparse.ArgumentTypeError(f"bad FEN: {first}") from None
+    return text
+
+
+class BadArgumentError(ReedboardError, ValueError):
+    """Arguments that cannot go together or cannot be right: exit status 2."""
+
+
+def check_start_fen(text: str, *, chess960: bool) -> None:
+    """The board could start a game from this FEN, or `BadArgumentError`."""
+    try:
+        position = Position.from_fen(text, chess960=chess960)
+    except InvalidInputError as error:
+        raise BadArgumentError(f"--fen: bad FEN: {error}") from None
+    if Game(position).is_game_over():
+        raise BadArgumentError("--fen: the game would be over before it starts")

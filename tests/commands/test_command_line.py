@@ -1,0 +1,97 @@
+"""What every `reedboard` command shares: a bad argument is one line naming it (exit
+status 2), the output may be cut short by its reader (`| head`) without a traceback, and
+`--help` shows the defaults and an example."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from reedboard.cli import build_parser, main
+from reedboard.command_line import CLOSED_OUTPUT, says_nothing
+
+SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n2000 lift e7\n2400 place e5\n"
+
+
+@pytest.mark.parametrize("speed", ["nan", "inf", "-inf", "1e308", "0", "-1", "fast"])
+def test_a_bad_speed_is_one_line_naming_it(speed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["run", "--fake", "--speed", speed])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith("reedboard run: argument --speed: ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--fake", "--settle-ms", "0"],
+        ["run", "--fake", "--settle-ms", "nan"],
+        ["replay", "-", "--settle-ms", "-4"],
+        ["sim", "--port", "70000"],
+        ["perft", "x"],
+    ],
+)
+def test_other_bad_numbers_are_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"reedboard {argv[0]}: argument "), err
+
+
+def printing_commands(tmp_path: Path) -> list[list[str]]:
+    script = tmp_path / "game.events"
+    script.write_text(SCRIPT)
+    return [
+        ["perft", "3", "--divide"],
+        ["chess960", "518"],
+        ["replay", str(script), "--lights"],
+        ["scan", "--fake", "--closed", "a1,b2"],
+        ["run", "--fake", "--script", str(script), "--speed", "50", "--until-done", "--print"],
+        ["--help"],
+        ["perft", "--help"],
+    ]
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path: Path) -> None:
+    for argv in printing_commands(tmp_path):
+        # The reader is gone before the first line: every write fails, as after `head -1`.
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            result = subprocess.run(
+                [sys.executable, "-m", "reedboard.cli", *argv],
+                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120,
+            )  # fmt: skip
+        finally:
+            os.close(write_end)
+        assert result.stderr == "", (argv, result.stderr)
+        assert result.returncode in (0, CLOSED_OUTPUT), argv
+
+
+def subcommands() -> list[str]:
+    parser = build_parser()
+    actions = [a for a in parser._actions if a.dest == "command"]
+    return sorted(actions[0].choices)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", subcommands())
+def test_every_command_helps_with_defaults_and_an_example(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([name, "--help"])
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    assert f"example:\n  reedboard {name}" in text
+    sub = build_parser()._subparsers._group_actions[0].choices[name]  # type: ignore[union-attr]
+    for action in sub._actions:
+        if not says_nothing(action.default) and action.help:
+            assert f"(default: {action.default})" in " ".join(text.split()), action.dest

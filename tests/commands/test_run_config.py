@@ -1,0 +1,151 @@
+"""Every key of the board's TOML file changes the board `reedboard run` runs: each is set
+away from its default and its effect is seen on the assembled board (the real scanner on a
+fake GPIO, the NeoPixel driver on stand-in modules, the link, the game's settings). And
+`[arbiter] castle_wait_ms`, once silently ignored, decides when a rook move that castling
+may follow is committed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reedboard.cli import build_parser
+from reedboard.commands.run import assemble
+from reedboard.config import load_config
+from reedboard.errors import ReedboardError
+from reedboard.hal.fake_gpio import FakeGPIO
+from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
+from reedboard.lights.output import LightsRenderer
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "board.example.toml"
+
+# (section, key, a value other than the default, the observation it changes)
+CHANGES = [
+    ("matrix", "rows", [4, 17, 27, 22, 5, 6, 13, 14], "pins"),
+    ("matrix", "columns", [26, 23, 24, 25, 12, 16, 20, 15], "pins"),
+    ("matrix", "a1", "R8C8", "square"),
+    ("matrix", "rows_are", "files", "square"),
+    ("matrix", "settle_us", 50.0, "settle_s"),
+    ("matrix", "scan_hz", 100.0, "period_ms"),
+    ("debounce", "hold_ms", 20, "settings"),
+    ("leds", "type", "sk6812", "driver"),
+    ("leds", "count", 81, "driver"),
+    ("leds", "order", "RGB", "driver"),
+    ("leds", "brightness", 0.5, "driver"),
+    ("leds", "driver", "pwm", "driver"),
+    ("leds", "layout", "rows", "chain"),
+    ("leds", "first", "h8", "chain"),
+    ("leds", "along", "files", "chain"),
+    ("serial", "port", "loop://", "link"),
+    ("serial", "baud", 9600, "link"),
+    ("arbiter", "mode", "strict", "settings"),
+    ("arbiter", "settle_ms", 500, "settings"),
+    ("arbiter", "castle_wait_ms", 700, "settings"),
+]
+
+
+def stand_in_neopixel(monkeypatch: pytest.MonkeyPatch, made: list[Any]) -> None:
+    """`board`, `neopixel` and `neopixel_spi` as on a Pi, recording how the buffer is made."""
+    board = types.ModuleType("board")
+    board.D10, board.D18 = "D10", "D18"  # type: ignore[attr-defined]
+    board.SPI = lambda: "SPI0"  # type: ignore[attr-defined]
+
+    def maker(name: str) -> Any:
+        def make(where: Any, count: int, **options: Any) -> RecordingPixelBuf:
+            made.append((name, where, count, sorted(options.items())))
+            return RecordingPixelBuf(count, byteorder=options["pixel_order"])
+
+        return make
+
+    neopixel = types.ModuleType("neopixel")
+    neopixel.NeoPixel = maker("NeoPixel")  # type: ignore[attr-defined]
+    neopixel_spi = types.ModuleType("neopixel_spi")
+    neopixel_spi.NeoPixel_SPI = maker("NeoPixel_SPI")  # type: ignore[attr-defined]
+    for module in (board, neopixel, neopixel_spi):
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+
+
+def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[str, Any]:
+    """What the board `reedboard run --config` assembles from this TOML shows of it."""
+    path = tmp_path / "board.toml"
+    path.write_text(text)
+    config = load_config(path)
+    made: list[Any] = []
+    stand_in_neopixel(monkeypatch, made)
+    journal = str(tmp_path / "journal.sqlite")
+    args = build_parser().parse_args(["run", "--config", str(path), "--journal", journal])
+    gpio = FakeGPIO(config.matrix.rows, config.matrix.columns)
+    gpio.set_switch(0, 1, True)  # ROW1 x COL2: under b1 in the reference build
+    board = assemble(args, config, None, gpio=gpio)
+    app = board.app
+    try:
+        square = board.scanner.scan()
+        try:
+            assert app.reopen is not None
+            port = app.reopen()
+            link: Any = (port._port.port, port._port.baudrate)  # type: ignore[attr-defined]
+            port.close()  # type: ignore[attr-defined]
+        except ReedboardError as error:
+            link = str(error)
+        renderer = app.render.__self__  # type: ignore[attr-defined]
+        assert isinstance(renderer, LightsRenderer)
+        return {
+            "pins": sorted(p for p in range(2, 28) if gpio.is_setup(p)),
+            "square": square,
+            "settle_s": board.scanner._settle_s,  # type: ignore[attr-defined]
+            "period_ms": app.period_ms,
+            "settings": app._settings,
+            "driver": made,
+            "chain": renderer.output.layout.sources,
+            "link": link,
+        }
+    finally:
+        if board.journal is not None:
+            board.journal.close()
+
+
+def test_every_key_of_the_example_file_is_covered() -> None:
+    example = tomllib.loads(EXAMPLE.read_text())
+    keys = {(section, key) for section, table in example.items() for key in table}
+    assert keys == {(section, key) for section, key, _value, _seen in CHANGES}
+
+
+@pytest.mark.parametrize(("section", "key", "value", "seen"), CHANGES)
+def test_each_key_changes_the_board(
+    section: str, key: str, value: Any, seen: str, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    # The baud rate shows on a port that opens here.
+    base = 'port = "loop://"\n' if (section, key) == ("serial", "baud") else ""
+    default = observe(tmp_path, monkeypatch, f"[{section}]\n{base}")
+    changed = observe(tmp_path, monkeypatch, f"[{section}]\n{base}{key} = {json.dumps(value)}\n")
+    assert changed[seen] != default[seen]
+
+
+def test_castle_wait_decides_when_a_rook_move_castling_may_follow_counts(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "rook-first.events"
+    script.write_text(
+        "@start fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n@mode casual\n"
+        "1000 lift h1\n1400 place f1\n"
+    )
+    config = tmp_path / "board.toml"
+    config.write_text("[arbiter]\ncastle_wait_ms = 700\n")
+    times = []
+    for extra in ([], ["--config", str(config)]):
+        result = subprocess.run(
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+             "--speed", "20", "--until-done", *extra],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        moves = [json.loads(line) for line in result.stdout.splitlines() if '"move"' in line]
+        times.append(moves[0]["t_ms"])
+    assert times == [1400 + 2000, 1400 + 700]

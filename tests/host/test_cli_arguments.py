@@ -1,0 +1,145 @@
+"""`reedboard-host`'s arguments are checked before the port is opened: what the board would
+refuse is refused here, one line naming the argument, exit status 2. The board's own
+refusal of an argument it cannot read gives 2 as well; its refusal of a command its game
+does not allow now gives 1."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from reedboard.command_line import CLOSED_OUTPUT, says_nothing
+from reedboard_host.cli import _status
+from reedboard_host.connection import BoardConnection, RefusedError
+from reedboard_host.ports import usb_serial_ports
+
+from host.running_board import RunningBoard
+
+NO_PORT = "/dev/no-such-port"  # were the port opened, the error would be another
+
+
+def host(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reedboard_host.cli", *args],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["new", "--chess960", "-5"], "argument --chess960: '-5' is not a whole number 0..959"),
+        (["new", "--chess960", "960"], "argument --chess960: '960' is not a whole number 0..959"),
+        (["new", "--fen", "not a position"], "argument --fen: bad FEN"),
+        (["new", "--fen", "7k/5QQQ/8/8/8/8/8/K7 b - - 0 1"], "--fen: the game would be over"),
+        (["new", "--chess960", "7", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"], "give one"),
+        (["mark", "e9"], "argument SQ: 'e9' is not a square"),
+        (["mark", "e4", "--blink", "i1"], "argument --blink: 'i1' is not a square"),
+        (["show", "e2-e4"], "argument uci: 'e2-e4' is not a move in UCI"),
+        (["settings", "--settle-ms", "0"], "argument --settle-ms: '0' is not a whole number"),
+        (["settings", "--castle-wait-ms", "70000"], "argument --castle-wait-ms: '70000'"),
+        (["promote", "k"], "argument piece: invalid choice: 'k'"),
+        (["mode", "blitz"], "argument mode: invalid choice: 'blitz'"),
+        (["play", "--level", "99"], "argument --level: '99' is not a whole number 0..20"),
+        (["play", "--movetime-ms", "-5"], "argument --movetime-ms: '-5' is not a whole number"),
+    ],
+)
+def test_a_bad_argument_is_one_line_and_exit_status_2(argv: list[str], says: str) -> None:
+    result = host(*argv, "--port", NO_PORT)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"reedboard-host {argv[0]}: ")
+    assert says in result.stderr
+
+
+def test_the_boards_refusal_of_an_argument_is_exit_status_2() -> None:
+    with RunningBoard() as board:
+        connection = BoardConnection(board.port)
+        connection.open()
+        try:
+            with pytest.raises(RefusedError) as bad:
+                connection.request("mark", squares=["e9"])
+            with pytest.raises(RefusedError) as not_now:
+                connection.request("takeback")
+        finally:
+            connection.close()
+    assert (bad.value.code, _status(bad.value)) == ("bad_argument", 2)
+    assert (not_now.value.code, _status(not_now.value)) == ("refused", 1)
+
+
+@dataclass
+class Port:
+    device: str
+    vid: int | None = None
+
+
+def test_only_usb_serial_ports_may_be_a_board() -> None:
+    ports = [Port("/dev/ttyS0"), Port("/dev/ttyUSB0", 0x0403), Port("/dev/ttyACM0"),
+             Port("COM3", 0x2E8A), Port("COM1"), Port("/dev/ttyS1")]  # fmt: skip
+    assert usb_serial_ports(lambda: ports) == ["/dev/ttyACM0", "/dev/ttyUSB0", "COM3"]
+    assert usb_serial_ports(lambda: [Port("/dev/ttyS0")]) == []
+
+
+@pytest.mark.skipif(bool(usb_serial_ports()), reason="a USB serial port is plugged in here")
+def test_without_a_usb_serial_port_one_line_says_so() -> None:
+    result = host("state")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "reedboard-host state: no USB serial port found: connect the board's USB cable or "
+        "give --port\n"
+    )
+
+
+@pytest.mark.skipif(bool(usb_serial_ports()), reason="a USB serial port is plugged in here")
+def test_ports_lists_no_builtin_serial_port() -> None:
+    result = host("ports")
+    assert (result.returncode, result.stdout) == (0, "")  # never ttyS0
+    assert result.stderr == (
+        "reedboard-host: no USB serial port found: is the board's USB cable in?\n"
+    )
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path: Path) -> None:
+    with RunningBoard() as board:
+        for argv in (["state", "--port", board.port], ["new", "--port", board.port],
+                     ["--help"], ["ports"]):  # fmt: skip
+            read_end, write_end = os.pipe()
+            os.close(read_end)  # gone before the first line, as after `head -1`
+            try:
+                result = subprocess.run(
+                    [sys.executable, "-m", "reedboard_host.cli", *argv],
+                    stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+                )  # fmt: skip
+            finally:
+                os.close(write_end)
+            assert "Traceback" not in result.stderr and "Broken pipe" not in result.stderr
+            assert result.returncode in (0, CLOSED_OUTPUT), (argv, result.stderr)
+
+
+def host_commands() -> list[str]:
+    from reedboard_host.cli import build_parser
+
+    parser = build_parser()
+    return sorted(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", host_commands())
+def test_every_command_helps_with_defaults_and_an_example(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reedboard_host.cli import build_parser, main
+
+    with pytest.raises(SystemExit) as exited:
+        main([name, "--help"])
+    assert exited.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"example: reedboard-host {name}" in text
+    sub = build_parser()._subparsers._group_actions[0].choices[name]  # type: ignore[union-attr]
+    for action in sub._actions:
+        if says_nothing(action.default) or not action.help:
+            continue
+        assert f"(default: {action.default})" in text or "default" in action.help, action.dest

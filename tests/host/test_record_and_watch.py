@@ -1,0 +1,151 @@
+"""`reedboard-host record` and `watch` as real programs: `watch` shows the board as soon
+as it is connected; `record` ends at once on SIGTERM or SIGINT wherever it waits (a noisy
+line keeps it in long retries), and the game it had is in the PGN file."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+import tty
+from collections.abc import Iterator
+from pathlib import Path
+
+import chess.pgn
+import pytest
+from reedboard.link.frame import encode_frame
+from reedboard.rules.position import Position
+from reedboard.sim.human import human_script
+
+from host.running_board import RunningBoard, host_command
+
+
+@pytest.fixture
+def processes() -> Iterator[list[subprocess.Popen[str]]]:
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+
+
+def start(processes: list[subprocess.Popen[str]], *args: str) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        host_command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    processes.append(process)
+    return process
+
+
+def test_watch_shows_the_board_before_anything_happens(
+    processes: list[subprocess.Popen[str]],
+) -> None:
+    with RunningBoard() as board:
+        watch = start(processes, "watch", "--port", board.port)
+        shown = threading.Event()
+        seen: list[str] = []
+
+        def read() -> None:
+            assert watch.stdout is not None
+            for line in watch.stdout:
+                seen.append(line)
+                if line.startswith("1  R  N  B  Q  K  B  N  R"):
+                    shown.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        assert shown.wait(60), "".join(seen)  # nothing was played on the board
+        watch.send_signal(signal.SIGINT)
+        assert watch.wait(30) == 0
+    assert "8  r  n  b  q  k  b  n  r " in "".join(seen)
+
+
+class NoisyBoard:
+    """A pty whose other end answers every hello with a well-formed frame that is not the
+    hello: to the host, a board on a line too noisy for its hello to get through, which it
+    keeps trying for many seconds."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self.heard = threading.Event()  # the host has spoken: it is up and waiting
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        seq = 0
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return
+            if b"hello" in data:
+                self.heard.set()
+                seq += 1
+                os.write(self.master, encode_frame({"type": "alive", "seq": seq}))
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_record_ends_at_once_while_a_noisy_board_keeps_it_waiting(
+    signum: signal.Signals, tmp_path: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    out = tmp_path / "games.pgn"
+    kept = '[Event "earlier"]\n\n1. e4 *\n'
+    out.write_text(kept)
+    board = NoisyBoard()
+    try:
+        record = start(processes, "record", "--port", board.path, "--out", str(out))
+        assert board.heard.wait(60), "record never spoke to the board"
+        time.sleep(0.5)  # well inside its handshake, which would go on for 20 s
+        record.send_signal(signum)
+        sent = time.monotonic()
+        # Before, it ended only when the handshake gave up; now at once. The bound is
+        # generous for a loaded machine, and far below the handshake's 20 s.
+        status = record.wait(10)
+        took = time.monotonic() - sent
+    finally:
+        board.close()
+    print(f"record ended {took:.3f} s after the signal")
+    assert status == 0, record.communicate()[1]
+    assert out.read_text() == kept
+
+
+def test_record_on_sigterm_keeps_the_game(
+    tmp_path: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    out = tmp_path / "games.pgn"
+    start_position = Position.standard()
+    moves = ["e2e4", "e7e5", "g1f3", "b8c6"]
+    with RunningBoard(speed=10, corrupt=0.002) as board:
+        record = start(processes, "record", "--port", board.port, "--out", str(out))
+        position = start_position
+        played = []
+        for uci in moves:
+            played.append(position.parse_uci(uci))
+            position = position.play(played[-1])
+        board.live.push(human_script(start_position, played, seed=5).lines)
+        deadline = time.monotonic() + 90
+        while "Nc6" not in (out.read_text() if out.exists() else ""):
+            assert record.poll() is None, record.communicate()[1]
+            assert time.monotonic() < deadline, "the moves never reached the PGN file"
+            time.sleep(0.1)
+        record.send_signal(signal.SIGTERM)
+        assert record.wait(30) == 0, record.communicate()[1]
+    with out.open() as handle:
+        game = chess.pgn.read_game(handle)
+    assert game is not None and not game.errors
+    assert [m.uci() for m in game.mainline_moves()] == moves
