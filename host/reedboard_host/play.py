@@ -11,9 +11,10 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from reedboard.errors import LinkError
 from reedboard.rules.pgn import write_pgn
 
-from reedboard_host.connection import choose_port
+from reedboard_host.connection import HostError, choose_port
 from reedboard_host.engine import UciEngine
 from reedboard_host.follow import Follower
 from reedboard_host.pgn_file import PgnFile
@@ -57,6 +58,7 @@ def play(args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[s
                 follower.connection.request("show", uci=best)
                 shown = (ply, best)
                 log(f"engine plays {best}: carry it out on the board")
+        _catch_up(follower, log)
         current = follower.mirror.current
         if current is not None:
             sys.stdout.write(write_pgn(current.game, result=current.result or "*"))
@@ -68,3 +70,13 @@ def play(args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[s
             out.update(follower.mirror)
             out.close()
     return 0
+
+
+def _catch_up(follower: Follower, log: Callable[[str], None]) -> None:
+    """Fetch the board's game before printing it: Ctrl-C can come just after a move the
+    board has committed and sent but this side has not read yet, and that move belongs in
+    the PGN. A board that no longer answers leaves the game as last heard."""
+    try:
+        follower.sync()
+    except (HostError, LinkError) as error:
+        log(f"{error}: the game printed may lack the last moves")

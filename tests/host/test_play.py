@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -15,6 +16,8 @@ import pytest
 from reedboard.rules.pgn import read_pgn
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
+from reedboard_host.cli import build_parser
+from reedboard_host.play import play
 
 from host.running_board import RunningBoard, host_command, next_move
 
@@ -65,6 +68,56 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
     game = read_pgn(out).game
     assert [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)] == played
     assert "engine plays" in err
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="needs stockfish (apt-get install stockfish)")
+def test_ctrl_c_just_after_a_move_prints_the_game_with_that_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ctrl-C comes after the board has committed the person's move but before the host
+    has read it off the line: the PGN printed is still the board's whole game. The host
+    runs in a thread here, so that Ctrl-C (its `stop`) can come at exactly that moment."""
+    assert STOCKFISH is not None
+    args = build_parser().parse_args(
+        ["play", "--engine", STOCKFISH, "--level", "0", "--color", "white", "--port", ""]
+    )
+    pressed = threading.Event()  # the person presses Ctrl-C ...
+    host_in_stop = threading.Event()  # ... and the host is asking whether to stop
+    said: list[str] = []
+    ended: list[int | BaseException] = []
+    with RunningBoard(speed=20) as board:
+        args.port = board.port
+
+        def stop() -> bool:
+            if not pressed.is_set():
+                return False
+            host_in_stop.set()
+            # The host reads nothing meanwhile: the move is made and committed behind it.
+            board.wait_until(lambda: board.moves() == ["e2e4"], "the board's e2e4")
+            return True
+
+        def host() -> None:
+            try:
+                ended.append(play(args, stop=stop, log=said.append))
+            except BaseException as error:  # handed to the test's thread
+                ended.append(error)
+
+        thread = threading.Thread(target=host, daemon=True)
+        thread.start()
+        try:
+            board.wait_until(lambda: any("you play white" in line for line in said), "the start")
+            board.wait_until(lambda: board.quiet_view() is not None, "a quiet board")
+            pressed.set()
+            assert host_in_stop.wait(30), said
+            start = Position.standard()
+            board.live.push(human_script(start, [start.parse_uci("e2e4")], seed=5).lines)
+        finally:
+            pressed.set()
+            thread.join(60)
+        assert not thread.is_alive(), said
+    assert ended == [0], said
+    game = read_pgn(capsys.readouterr().out).game
+    assert [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)] == ["e2e4"]
 
 
 def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:
