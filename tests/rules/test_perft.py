@@ -161,6 +161,7 @@ def test_perft(case: PerftCase | None, depths: list[int]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # the deepest trees take many minutes in pure Python
 @pytest.mark.parametrize(("case", "depths"), _params(slow_depths))
 def test_perft_deep(case: PerftCase | None, depths: list[int]) -> None:
     check(case, depths)
