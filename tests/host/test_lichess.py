@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from children import stop
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
@@ -156,8 +157,8 @@ class Bridge:
         self.process.stdin.flush()
 
     def stop(self) -> int:
-        self.process.send_signal(signal.SIGINT)
-        code = self.process.wait(timeout=10)
+        """Ctrl-C, and a kill if that does not end it."""
+        code = stop(self.process, signal.SIGINT)
         self._drain.join(5)
         return code
 

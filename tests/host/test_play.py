@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from children import child
 from reedboard.rules.pgn import read_pgn
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
@@ -34,34 +35,35 @@ def test_stockfish_is_installed() -> None:
 def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
     rng = random.Random(4)
     with RunningBoard(speed=20) as board:
-        play = subprocess.Popen(
-            host_command("play", "--engine", "stockfish", "--level", "0", "--color", "white",
-                  "--movetime-ms", "30", "--port", board.port, "--out", str(tmp_path / "g.pgn")),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        command = host_command(
+            "play", "--engine", "stockfish", "--level", "0", "--color", "white",
+            "--movetime-ms", "30", "--port", board.port, "--out", str(tmp_path / "g.pgn"),
         )  # fmt: skip
-        acted_on: str | None = None
-        deadline = time.monotonic() + 90
-        try:
-            while len(board.moves()) < PLIES and time.monotonic() < deadline:
-                assert play.poll() is None, play.communicate()[1]
-                with board.changed:
-                    board.changed.wait(0.2)  # until the board shows something new
-                view = board.quiet_view()
-                started = any(e["event"] == "new_game" for e in board.effects)
-                if view is None or not started:
-                    continue
-                if view.result is not None:
-                    break
-                if view.fen == acted_on or (not view.turn_white and view.hint is None):
-                    continue  # the engine has not answered yet
-                position = Position.from_fen(view.fen)
-                move = next_move(position, None if view.turn_white else view.hint, rng)
-                script = human_script(position, [move], seed=rng.randrange(1 << 30))
-                board.live.push(script.lines)
-                acted_on = view.fen
-        finally:
-            play.send_signal(signal.SIGINT)
-            out, err = play.communicate(timeout=30)
+        with child(command, sig=signal.SIGINT, stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True) as play:  # fmt: skip
+            acted_on: str | None = None
+            deadline = time.monotonic() + 90
+            try:
+                while len(board.moves()) < PLIES and time.monotonic() < deadline:
+                    assert play.poll() is None, play.communicate()[1]
+                    with board.changed:
+                        board.changed.wait(0.2)  # until the board shows something new
+                    view = board.quiet_view()
+                    started = any(e["event"] == "new_game" for e in board.effects)
+                    if view is None or not started:
+                        continue
+                    if view.result is not None:
+                        break
+                    if view.fen == acted_on or (not view.turn_white and view.hint is None):
+                        continue  # the engine has not answered yet
+                    position = Position.from_fen(view.fen)
+                    move = next_move(position, None if view.turn_white else view.hint, rng)
+                    script = human_script(position, [move], seed=rng.randrange(1 << 30))
+                    board.live.push(script.lines)
+                    acted_on = view.fen
+            finally:
+                play.send_signal(signal.SIGINT)
+                out, err = play.communicate(timeout=30)
         played = board.moves()
     assert play.returncode == 0, err
     assert len(played) >= PLIES
