@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from children import child, stop
 
+pytestmark = pytest.mark.timeout(60)  # a few short programs and one hung test of 5 s
+
 TESTS = Path(__file__).resolve().parent
 # A program that ignores SIGTERM and SIGINT, says its pid, and would run for ten minutes.
 STUBBORN = (

@@ -19,6 +19,8 @@ from reedboard.sim.human import human_script
 from host.fake_peer import FakePeer
 from host.running_board import RunningBoard
 
+pytestmark = pytest.mark.timeout(120)  # each command answers in seconds; a stuck one fails here
+
 
 def host(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

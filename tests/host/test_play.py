@@ -22,6 +22,8 @@ from reedboard_host.play import play
 
 from host.running_board import RunningBoard, host_command, next_move
 
+pytestmark = pytest.mark.timeout(180)  # a 16-ply game against the engine, with its own 90 s limit
+
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 PLIES = 16  # enough to see both sides move many times; a whole game adds nothing
 

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import chess
+import pytest
 from app.games import game_script, move_lines
 from children import child, stop
 from host.running_board import RunningBoard, host_command
@@ -31,6 +32,8 @@ from link.emulated import (
     status_fen,
 )
 from link.ptybridge import PtyBridge
+
+pytestmark = pytest.mark.timeout(150)  # a whole game through an emulation, with its own 60 s limit
 
 # Castling on both sides, en passant, captures, a check.
 MOVES = [
