@@ -48,14 +48,14 @@ def play(args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[s
                 if played != shown[1]:
                     log(f"{played} is not the engine's move {shown[1]}: take it back")
                     follower.connection.request("takeback")
-                    follower.connection.request("show", uci=shown[1])
+                    _show(follower, shown[1])
                     follower.sync()
                     continue
                 shown = None
             if game.position.turn == engine_white and shown is None:
                 moves = [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
                 best = engine.best_move(game.start.fen(), moves, args.movetime_ms)
-                follower.connection.request("show", uci=best)
+                _show(follower, best)
                 shown = (ply, best)
                 log(f"engine plays {best}: carry it out on the board")
         _catch_up(follower, log)
@@ -70,6 +70,14 @@ def play(args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[s
             out.update(follower.mirror)
             out.close()
     return 0
+
+
+def _show(follower: Follower, uci: str) -> None:
+    """Light the engine's move. Sensors cannot tell a knight from a queen: the board
+    promotes to a queen unless told the piece first, for this one promotion."""
+    if uci[4:] not in ("", "q"):
+        follower.connection.request("promotion", piece=uci[4:])
+    follower.connection.request("show", uci=uci)
 
 
 def _catch_up(follower: Follower, log: Callable[[str], None]) -> None:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from children import child
+from children import child, stop
 from reedboard.rules.pgn import read_pgn
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
@@ -122,6 +122,77 @@ def test_ctrl_c_just_after_a_move_prints_the_game_with_that_move(
     assert ended == [0], said
     game = read_pgn(capsys.readouterr().out).game
     assert [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)] == ["e2e4"]
+
+
+# A game in which the engine (black) promotes to a knight, taking the queen: 5...cxd1=N.
+PERSON_MOVES = ["b2b4", "h2h3", "h3h4", "h4h5", "h5h6"]
+ENGINE_MOVES = ["a7a5", "a5b4", "b4b3", "b3c2", "c2d1n"]
+
+
+def scripted_engine(path: Path, moves: list[str]) -> Path:
+    """A UCI engine that answers each `go` with the next of `moves` for its side."""
+    path.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        f"replies = {moves!r}\n"
+        "played = []\n"
+        "for line in sys.stdin:\n"
+        "    words = line.split()\n"
+        "    if not words: continue\n"
+        "    if words[0] == 'uci': print('id name scripted\\nuciok', flush=True)\n"
+        "    elif words[0] == 'isready': print('readyok', flush=True)\n"
+        "    elif words[0] == 'position':\n"
+        "        played = words[words.index('moves') + 1:] if 'moves' in words else []\n"
+        "    elif words[0] == 'go': print('bestmove', replies[len(played) // 2], flush=True)\n"
+        "    elif words[0] == 'quit': break\n"
+    )
+    path.chmod(0o755)
+    return path
+
+
+def test_the_engines_underpromotion_is_the_piece_the_board_takes(tmp_path: Path) -> None:
+    """The person carries out the lit pawn move; the board, told which piece the engine
+    chose, promotes to it (sensors cannot tell a knight from a queen)."""
+    engine = scripted_engine(tmp_path / "engine", ENGINE_MOVES)
+    rng = random.Random(1)
+    with RunningBoard(speed=20) as board:
+        command = host_command("play", "--engine", str(engine), "--color", "white",
+                               "--port", board.port)  # fmt: skip
+        with child(command, sig=signal.SIGINT, stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True) as play:  # fmt: skip
+            board.wait_until(lambda: any(e["event"] == "new_game" for e in board.effects),
+                             "the new game")  # fmt: skip
+            position = Position.standard()
+            for ply, person in enumerate(PERSON_MOVES):
+                board.wait_until(lambda p=2 * ply: _quiet_at(board, p), f"a quiet board at {ply}")
+                move = position.parse_uci(person)
+                board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
+                position = position.play(move)
+                board.wait_until(
+                    lambda p=2 * ply + 1: _quiet_at(board, p) and board.view is not None
+                    and board.view.hint is not None,
+                    f"the engine's move lit after {person}",
+                )  # fmt: skip
+                assert board.view is not None
+                reply = next_move(position, board.view.hint, rng)  # lifts and places alone
+                board.live.push(human_script(position, [reply], seed=rng.randrange(1 << 30)).lines)
+                board.wait_until(lambda p=2 * ply + 2: len(board.moves()) >= p, "the reply made")
+                position = _after(board)  # the board's game: the piece it promoted to
+            assert board.moves()[-1] == "c2d1n", board.moves()
+            assert stop(play, signal.SIGINT) == 0
+            out, err = play.communicate(timeout=30)
+    assert "take it back" not in err, err
+    assert "cxd1=N" in out
+
+
+def _quiet_at(board: RunningBoard, plies: int) -> bool:
+    return len(board.moves()) == plies and board.quiet_view() is not None
+
+
+def _after(board: RunningBoard) -> Position:
+    session = board.app.session
+    assert session is not None
+    return session.game.position
 
 
 def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:
