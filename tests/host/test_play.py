@@ -63,6 +63,9 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
                     script = human_script(position, [move], seed=rng.randrange(1 << 30))
                     board.live.push(script.lines)
                     acted_on = view.fen
+                # A move the person began just as the game reached its length is finished
+                # before Ctrl-C, so the board's game is the one to compare with.
+                board.wait_until(lambda: board.quiet_view() is not None, "the last move done")
             finally:
                 play.send_signal(signal.SIGINT)
                 out, err = play.communicate(timeout=30)
