@@ -352,7 +352,10 @@ def _settings(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from reedboard_host.play import play
 
-    return play(args, log=_log)
+    # Ctrl-C or SIGTERM ends the game wherever the host waits; the PGN is printed on the way.
+    with stop_on_signals():
+        return play(args, log=_log)
+    return 0
 
 
 def _uci(args: argparse.Namespace) -> int:

@@ -13,7 +13,6 @@ under way on the board is replaced only when asked (`--new`)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
 import getpass
 import sys
@@ -26,7 +25,6 @@ from reedboard_host.engine import UciEngine
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.pgn_file import PgnFile, pgn_text
-from reedboard_host.stopping import stop_on_signals
 
 HANDSHAKE_S = 5.0  # a UCI engine answers `uci` at once; a program that does not is no engine
 
@@ -47,18 +45,28 @@ def game_under_way(follower: Follower) -> MirroredGame | None:
     return current
 
 
-def play(args: argparse.Namespace, *, log: Callable[[str], None]) -> int:
+def play(
+    args: argparse.Namespace,
+    *,
+    log: Callable[[str], None],
+    stop: Callable[[], bool] = lambda: False,
+) -> int:
+    """Play until the game ends on the board or `stop()` says so (the command line ends
+    it with a signal instead, wherever it waits: see `stopping`)."""
     engine = UciEngine(args.engine)
     try:
-        with stop_on_signals():
-            engine.start(level=args.level, chess960=False, handshake_s=HANDSHAKE_S)
-            return _play(args, engine, log)
-        return 0
+        engine.start(level=args.level, chess960=False, handshake_s=HANDSHAKE_S)
+        return _play(args, engine, log, stop)
     finally:
         engine.close()
 
 
-def _play(args: argparse.Namespace, engine: UciEngine, log: Callable[[str], None]) -> int:
+def _play(
+    args: argparse.Namespace,
+    engine: UciEngine,
+    log: Callable[[str], None],
+    stop: Callable[[], bool],
+) -> int:
     engine_name = f"{engine.id_name or args.engine} (level {args.level})"
     person = args.name or person_name()
     players = (person, engine_name) if args.color == "white" else (engine_name, person)
@@ -84,7 +92,7 @@ def _play(args: argparse.Namespace, engine: UciEngine, log: Callable[[str], None
         started = True
         follower.sync()
         log(f"you play {args.color} against {engine_name}; its moves light up on the board")
-        while True:
+        while not stop():
             follower.connection.poll(0.05)
             if follower.mirror.needs_state:
                 follower.sync()
@@ -100,22 +108,19 @@ def _play(args: argparse.Namespace, engine: UciEngine, log: Callable[[str], None
                 if played != shown[1]:
                     log(f"{played} is not the engine's move {shown[1]}: take it back")
                     follower.connection.request("takeback")
-                    follower.connection.request("show", uci=shown[1])
+                    _show(follower, shown[1])
                     follower.sync()
                     continue
                 shown = None
             if game.position.turn == engine_white and shown is None:
                 moves = [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
                 best = engine.best_move(game.start.fen(), moves, args.movetime_ms)
-                follower.connection.request("show", uci=best)
+                _show(follower, best)
                 shown = (ply, best)
                 log(f"engine plays {best}: carry it out on the board")
     finally:
         if started:
-            # Ctrl-C may come while the board's last move is still on the line: the PGN
-            # is the board's game, so it is read once more (bounded by the fetch's tries).
-            with contextlib.suppress(HostError, LinkError):
-                follower.sync()
+            _catch_up(follower, log)
         follower.connection.close()
         current = follower.mirror.current
         if out is not None:
@@ -127,3 +132,21 @@ def _play(args: argparse.Namespace, engine: UciEngine, log: Callable[[str], None
             sys.stdout.write(text)
             sys.stdout.flush()
     return 0
+
+
+def _show(follower: Follower, uci: str) -> None:
+    """Light the engine's move. Sensors cannot tell a knight from a queen: the board
+    promotes to a queen unless told the piece first, for this one promotion."""
+    if uci[4:] not in ("", "q"):
+        follower.connection.request("promotion", piece=uci[4:])
+    follower.connection.request("show", uci=uci)
+
+
+def _catch_up(follower: Follower, log: Callable[[str], None]) -> None:
+    """Fetch the board's game before printing it: Ctrl-C can come just after a move the
+    board has committed and sent but this side has not read yet, and that move belongs in
+    the PGN. A board that no longer answers leaves the game as last heard."""
+    try:
+        follower.sync()
+    except (HostError, LinkError) as error:
+        log(f"{error}: the game printed may lack the last moves")

@@ -3,17 +3,20 @@ real pseudo-terminals, with a clean line and with a faulty one."""
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
+from children import child, stop
 from link.ptybridge import PtyBridge
 from reedboard.journal.store import Journal
 from reedboard.rules.pgn import read_pgn
 
 from app.games import game_script, random_game
+
+pytestmark = pytest.mark.timeout(180)  # a whole game on a faulty line, with its own 90 s limit
 
 
 def _play(
@@ -22,32 +25,30 @@ def _play(
     script = tmp_path / "game.events"
     script.write_text(game_script(moves))
     out, db = tmp_path / "games.pgn", tmp_path / "journal.sqlite"
-    with PtyBridge(corrupt=corrupt, seed=7, cuts_per_s=cuts_per_s) as bridge:
-        board = subprocess.Popen(
-            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "40", "--serial", bridge.board_path, "--journal", str(db)],
-        )  # fmt: skip
-        host = subprocess.Popen(
-            [sys.executable, "-m", "reedboard_host.cli", "record", "--port", bridge.host_path,
-             "--out", str(out)],
-            stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        try:
-            board_moves: list[str] = []
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline:
-                with Journal(db) as journal:
-                    game = journal.current() or (journal.finished_games() or [None])[-1]
-                    board_moves = [m.uci for m in game.moves] if game else []
-                recorded = _recorded(out)
-                if len(board_moves) == len(moves) and recorded == board_moves:
-                    break
-                time.sleep(0.2)  # polling for the outcome, not timing anything
-        finally:
-            host.send_signal(signal.SIGTERM)
-            board.send_signal(signal.SIGTERM)
-            assert host.wait(10) == 0, host.stderr.read() if host.stderr else ""
-            assert board.wait(10) == 0
+    board_command = [
+        sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+        "--speed", "40", "--journal", str(db), "--serial",
+    ]  # fmt: skip
+    host_command = [sys.executable, "-m", "reedboard_host.cli", "record", "--out", str(out)]
+    with (
+        PtyBridge(corrupt=corrupt, seed=7, cuts_per_s=cuts_per_s) as bridge,
+        child([*board_command, bridge.board_path]) as board,
+        child(
+            [*host_command, "--port", bridge.host_path], stderr=subprocess.PIPE, text=True
+        ) as host,
+    ):
+        board_moves: list[str] = []
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            with Journal(db) as journal:
+                game = journal.current() or (journal.finished_games() or [None])[-1]
+                board_moves = [m.uci for m in game.moves] if game else []
+            recorded = _recorded(out)
+            if len(board_moves) == len(moves) and recorded == board_moves:
+                break
+            time.sleep(0.2)  # polling for the outcome, not timing anything
+        assert stop(host) == 0, host.stderr.read() if host.stderr else ""
+        assert stop(board) == 0
     return board_moves, _recorded(out)
 
 

@@ -64,7 +64,8 @@ def test_a_piece_put_where_a_move_could_go_is_shown_as_extra() -> None:
 
 
 def test_part_of_the_shown_mismatch_put_right_keeps_the_lights() -> None:
-    # As in the shared example: the knight lifted off the wrong square is on its way back.
+    # As in docs/examples/illegal-and-restore.events: the knight lifted off the wrong square
+    # is on its way back.
     hands = Hands()
     hands.do("-g1", "+g3")
     assert kinds(hands.wait()) == ["illegal"]

@@ -52,7 +52,7 @@ class FakePeer:
 
     def close(self) -> None:
         self._stop.set()
-        self._thread.join(1)
+        self._thread.join(5)
         os.close(self._master)
         os.close(self._slave)
 

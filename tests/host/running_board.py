@@ -1,13 +1,16 @@
 """A whole board running in a thread of the test (the firmware's loop on a `PushedBoard`),
 its link on a real pty behind a relay, for `reedboard-host` commands run as real programs
 against it. The test sees what the LEDs show (the latest view) and moves the pieces with
-`push`."""
+`push`; it can wait for what the board has done (`wait_until`), such as answering a host's
+`hello` (`answered`)."""
 
 from __future__ import annotations
 
 import random
 import sys
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from link.ptybridge import PtyBridge
@@ -15,28 +18,50 @@ from reedboard.app import App
 from reedboard.arbiter.view import BoardView
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.pushed_board import PushedBoard
+from reedboard.link.board import BoardEndpoint
+from reedboard.link.messages import Command
 from reedboard.link.serial_port import open_port
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 
 
+class _HeardEndpoint(BoardEndpoint):
+    """The board's end of the link, telling the test each host command it has answered."""
+
+    def __init__(self, session: str, heard: Callable[[str], None]) -> None:
+        super().__init__(session)
+        self._heard = heard
+
+    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
+        seq = super().reply(command, kind, fields)
+        self._heard(command.kind)
+        return seq
+
+
 class RunningBoard:
     def __init__(self, *, speed: float = 1.0, corrupt: float = 0.0) -> None:
-        self.bridge = PtyBridge(corrupt=corrupt, seed=3)
         self.clock = MonotonicClock(speed)
         self.live = PushedBoard(Position.standard().occupied, self.clock)
         self.effects: list[dict[str, Any]] = []
+        self.answered: list[str] = []  # the kinds of the host commands answered, in order
         self.view: BoardView | None = None
         self.changed = threading.Condition()
+        self.bridge = PtyBridge(corrupt=corrupt, seed=3)
+        try:
+            self.link = open_port(self.bridge.board_path)
+        except BaseException:
+            self.bridge.close()
+            raise
         self.app = App(
             self.live,
             self.clock,
-            link=open_port(self.bridge.board_path),
+            link=self.link,
             source=self.live,
             render=self._render,
             on_effect=self._effect,
             log=lambda _text: None,
+            endpoint=lambda session: _HeardEndpoint(session, self._answered),
         )
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -58,6 +83,21 @@ class RunningBoard:
             self.effects.append(message)
             self.changed.notify_all()
 
+    def _answered(self, kind: str) -> None:
+        with self.changed:
+            self.answered.append(kind)
+            self.changed.notify_all()
+
+    def wait_until(self, condition: Callable[[], bool], what: str, timeout_s: float = 30) -> None:
+        """Wait until `condition()` holds, checked each time the board changes (a view, an
+        effect, an answer); fail naming `what` after `timeout_s`, a bound for a stuck run."""
+        deadline = time.monotonic() + timeout_s
+        with self.changed:
+            while not condition():
+                left = deadline - time.monotonic()
+                assert left > 0, f"timed out waiting for {what}"
+                self.changed.wait(min(left, 0.1))
+
     def moves(self) -> list[str]:
         """The board's own game, as UCI moves."""
         session = self.app.session
@@ -76,14 +116,27 @@ class RunningBoard:
         return view
 
     def __enter__(self) -> RunningBoard:
-        self.app.start()
-        self._thread.start()
+        try:
+            self.app.start()
+            self._thread.start()
+        except BaseException:
+            self.close()
+            raise
         return self
 
     def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the board's loop, then close its port and the ptys."""
         self._stop.set()
-        self._thread.join(5)
-        self.bridge.close()
+        if self._thread.is_alive():
+            self._thread.join(10)
+        try:
+            self.link.close()
+        finally:
+            self.bridge.close()
+        assert not self._thread.is_alive(), "the board's loop did not stop"
 
 
 def host_command(*args: str) -> list[str]:

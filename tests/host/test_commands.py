@@ -12,11 +12,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from children import child, stop
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
 from host.fake_peer import FakePeer
 from host.running_board import RunningBoard
+
+pytestmark = pytest.mark.timeout(120)  # each command answers in seconds; a stuck one fails here
 
 
 def host(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
@@ -73,29 +76,33 @@ def test_a_refused_command_is_one_line_and_changes_nothing() -> None:
 
 def test_watch_shows_the_board_and_the_effects() -> None:
     with RunningBoard(speed=10) as board:
-        watch = subprocess.Popen(
-            [sys.executable, "-m", "reedboard_host.cli", "watch", "--port", board.port],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        seen: list[str] = []
-        moved = threading.Event()
+        watch_command = [sys.executable, "-m", "reedboard_host.cli", "watch", "--port", board.port]
+        with child(watch_command, sig=signal.SIGINT, stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True) as watch:  # fmt: skip
+            seen: list[str] = []
+            moved = threading.Event()
 
-        def read() -> None:
-            assert watch.stdout is not None
-            for line in watch.stdout:
-                seen.append(line)
-                if line.startswith("move ") and "e4" in line:
-                    moved.set()
+            def read() -> None:
+                assert watch.stdout is not None
+                for line in watch.stdout:
+                    seen.append(line)
+                    if line.startswith("move ") and "e4" in line:
+                        moved.set()
 
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        start = Position.standard()
-        script = human_script(start, [start.parse_uci("e2e4")], seed=2)
-        board.live.push(script.lines)
-        assert moved.wait(30), "".join(seen)
-        watch.send_signal(signal.SIGINT)
-        assert watch.wait(10) == 0
-        reader.join(5)
+            reader = threading.Thread(target=read, daemon=True)
+            reader.start()
+            # The move is made once the watcher is there to see it: it has shaken hands and
+            # fetched the game, so every effect the board sends from now on is drawn.
+            board.wait_until(
+                lambda: "hello" in board.answered and "moves" in board.answered,
+                "the watcher's handshake and its fetch of the game",
+            )
+            start = Position.standard()
+            script = human_script(start, [start.parse_uci("e2e4")], seed=2)
+            board.live.push(script.lines)
+            assert moved.wait(30), "".join(seen)
+            assert stop(watch, signal.SIGINT) == 0, watch.stderr and watch.stderr.read()
+            reader.join(10)
     text = "".join(seen)
     assert "   a  b  c  d  e  f  g  h" in text
     assert "4  .  .  .  . (P) .  .  . " in text  # the pawn on e4, marked as the last move

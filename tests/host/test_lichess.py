@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from children import stop
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
@@ -168,8 +169,8 @@ class Bridge:
         self.process.stdin.flush()
 
     def stop(self) -> int:
-        self.process.send_signal(signal.SIGINT)
-        code = self.process.wait(timeout=10)
+        """Ctrl-C, and a kill if that does not end it."""
+        code = stop(self.process, signal.SIGINT)
         self._drain.join(5)
         return code
 

@@ -27,8 +27,16 @@ def _next(feeds: LichessFeeds, kind: str) -> Any:
             return item
 
 
-def test_events_game_and_calls_reach_the_inbox() -> None:
-    stopped = threading.Event()
+@pytest.fixture
+def stopped() -> Iterator[threading.Event]:
+    """The bridge's stop flag, set when the test ends however it ends: the feeds'
+    threads stop instead of calling a stand-in that is gone."""
+    event = threading.Event()
+    yield event
+    event.set()
+
+
+def test_events_game_and_calls_reach_the_inbox(stopped: threading.Event) -> None:
     with StandIn(TOKEN) as lichess:
         feeds = LichessFeeds(LichessApi(lichess.url, TOKEN), stopped.is_set)
         feeds.follow_events()

@@ -10,6 +10,7 @@ and `ucinewgame` keep the protocol's timing."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import random
 import subprocess
@@ -22,6 +23,7 @@ from typing import IO
 import chess
 import chess.engine
 import pytest
+from children import stop
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
@@ -83,6 +85,17 @@ def _position_key(fen: str) -> str:
     return " ".join(fen.split()[:2])
 
 
+_GUIS: list[_Gui] = []  # every GUI a test started, closed when the test ends
+
+
+@pytest.fixture(autouse=True)
+def _guis_closed() -> Iterator[None]:
+    """A test that fails midway leaves its GUI waiting on the engine: end it with the test."""
+    yield
+    while _GUIS:
+        _GUIS.pop().close()
+
+
 class _Gui(threading.Thread):
     """The chess GUI in a thread: it plays `board`'s side `gui_white` with `choose` and
     asks the engine (the board) for the other side's moves, at least `plies` moves in all,
@@ -109,6 +122,15 @@ class _Gui(threading.Thread):
         self.games_done = 0
         self.errors: list[BaseException] = []
         self._asking: str | None = None  # the position the GUI waits on the engine in
+        self._engine: chess.engine.SimpleEngine | None = None
+        _GUIS.append(self)
+
+    def close(self) -> None:
+        """End the engine's program now (python-chess kills it) and the thread with it."""
+        if self._engine is not None:
+            self._engine.close()
+        if self.is_alive():
+            self.join(30)
 
     def waits_for(self, fen: str) -> bool:
         """Whether the GUI waits for the engine's move in `fen`'s position."""
@@ -119,6 +141,7 @@ class _Gui(threading.Thread):
             with chess.engine.SimpleEngine.popen_uci(
                 host_command("uci", "--port", self.port), timeout=20
             ) as engine:
+                self._engine = engine
                 assert engine.id["name"] == "reedboard"
                 for game in range(self.games):
                     if game:
@@ -421,8 +444,12 @@ class _Lines:
         wait_for(lambda: any(text in line for line in self.said), timeout_s, repr(text))
 
     def quit(self) -> None:
-        self.send("quit")
-        self.process.wait(10)
+        """`quit`, and a kill if that does not end it."""
+        with contextlib.suppress(OSError):  # it may be gone already
+            self.send("quit")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(10)
+        stop(self.process)
 
 
 @pytest.fixture

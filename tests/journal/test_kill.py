@@ -69,9 +69,15 @@ def _run_child(db: Path, script: str, kill_after: int) -> tuple[list[tuple[int, 
         os._exit(code)
     os.close(write_fd)
     data = b""
-    while chunk := os.read(read_fd, 65536):
-        data += chunk
-    os.close(read_fd)
+    try:
+        while chunk := os.read(read_fd, 65536):
+            data += chunk
+    except BaseException:  # the test failed or timed out: the board must not run on
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    finally:
+        os.close(read_fd)
     _, status = os.waitpid(pid, 0)
     killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
     assert killed or os.WEXITSTATUS(status) == 0, "the board failed instead of being killed"

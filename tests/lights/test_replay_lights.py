@@ -1,4 +1,4 @@
-"""`reedboard replay --lights`, on the contract's example scripts and a few more."""
+"""`reedboard replay --lights`, on the example scripts in docs/examples/ and a few more."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from reedboard.replay.runner import LightsChange, replay_script, replay_with_lig
 from reedboard.replay.script import parse_script
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
-SCRIPTS = sorted(EXAMPLES.glob("*.events")) if EXAMPLES.is_dir() else []
+EXAMPLES = ROOT / "docs" / "examples"
+SCRIPTS = sorted(EXAMPLES.glob("*.events"))
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -79,7 +79,7 @@ def test_output_is_in_time_order_and_lights_only_on_change() -> None:
 
 
 def test_the_example_scripts_are_there() -> None:
-    assert SCRIPTS, "the contract's example scripts are missing beside the repository"
+    assert SCRIPTS, "docs/examples/ holds no event script"
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])

@@ -78,7 +78,7 @@ class PtyBridge:
 
     def close(self) -> None:
         self._stop.set()
-        self._thread.join(1)
+        self._thread.join(5)
         for fd in (self._board_master, self._board_slave, self._host_master, self._host_slave):
             os.close(fd)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import chess
 import pytest
 from app.games import game_script, move_lines
+from children import child, stop
 from host.running_board import RunningBoard, host_command
 from reedboard.arbiter.view import BoardView
 from reedboard.rules.position import Position
@@ -33,6 +34,8 @@ from link.emulated import (
 )
 from link.held_line import HeldLine
 from link.ptybridge import PtyBridge
+
+pytestmark = pytest.mark.timeout(150)  # a whole game through an emulation, with its own 60 s limit
 
 # Castling on both sides, en passant, captures, a check.
 MOVES = [
@@ -68,25 +71,24 @@ def _run_game(
     script = tmp_path / "game.events"
     script.write_text(game_script(MOVES, t0=20_000))
     master, slave = os.openpty()
-    tty.setraw(slave)
-    board = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-         "--speed", "40", "--serial", os.ttyname(slave), "--protocol", protocol],
-    )  # fmt: skip
     received = b""
     done = False
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not done:
-            ready, _, _ = select.select([master], [], [], 0.1)
-            if ready:
-                received += os.read(master, 65536)
-            reply, done = talk(master, received)
-            if reply:
-                os.write(master, reply)
+        tty.setraw(slave)
+        with child(
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+             "--speed", "40", "--serial", os.ttyname(slave), "--protocol", protocol],
+        ) as board:  # fmt: skip
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not done:
+                ready, _, _ = select.select([master], [], [], 0.1)
+                if ready:
+                    received += os.read(master, 65536)
+                reply, done = talk(master, received)
+                if reply:
+                    os.write(master, reply)
+            assert stop(board) == 0
     finally:
-        board.send_signal(signal.SIGTERM)
-        assert board.wait(10) == 0
         os.close(master)
         os.close(slave)
     assert done, f"the client never saw the game's end; it read {len(received)} bytes"
@@ -157,21 +159,23 @@ def test_a_whole_game_through_the_hosts_dgt_emulation(tmp_path: Path) -> None:
     script = tmp_path / "game.events"
     script.write_text(game_script(MOVES, t0=8000))
     link = tmp_path / "dgt"
-    with PtyBridge() as bridge:
-        board = subprocess.Popen(
+    with (
+        PtyBridge() as bridge,
+        child(
             [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
              "--speed", "8", "--serial", bridge.board_path],
-        )  # fmt: skip
-        host = subprocess.Popen(
+        ) as board,
+        child(
             [sys.executable, "-m", "reedboard_host.cli", "emulate", "dgt", "--pty", str(link),
              "--port", bridge.host_path],
             stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        ) as host,
+    ):  # fmt: skip
         fd = -1
         try:
             deadline = time.monotonic() + 60
-            while not link.exists() and time.monotonic() < deadline:
-                time.sleep(0.05)  # waiting for the host to make the pty, not timing anything
+            while not link.exists() and time.monotonic() < deadline and host.poll() is None:
+                time.sleep(0.05)  # polling for the host's pty to appear, not timing anything
             fd = os.open(link, os.O_RDWR | os.O_NOCTTY)
             os.write(fd, bytes((0x42, 0x44)))
             received = b""
@@ -189,10 +193,8 @@ def test_a_whole_game_through_the_hosts_dgt_emulation(tmp_path: Path) -> None:
         finally:
             if fd >= 0:
                 os.close(fd)
-            host.send_signal(signal.SIGTERM)
-            board.send_signal(signal.SIGTERM)
-            assert host.wait(10) == 0, host.stderr.read() if host.stderr else ""
-            assert board.wait(10) == 0
+        assert stop(host) == 0, host.stderr.read() if host.stderr else ""
+        assert stop(board) == 0
     assert not link.exists()
 
 
@@ -255,23 +257,20 @@ def _host_emulation(port: str, protocol: str) -> Iterator[tuple[int, subprocess.
     its link."""
     with tempfile.TemporaryDirectory() as folder:
         link = Path(folder) / protocol
-        host = subprocess.Popen(
-            host_command("emulate", protocol, "--pty", str(link), "--port", port),
-            stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        fd = -1
-        try:
-            deadline = time.monotonic() + 30
-            while not link.exists() and time.monotonic() < deadline and host.poll() is None:
-                time.sleep(0.05)  # waiting for the host to make the pty, not timing anything
-            fd = os.open(link, os.O_RDWR | os.O_NOCTTY)
-            yield fd, host
-        finally:
-            if fd >= 0:
-                os.close(fd)
-            host.send_signal(signal.SIGCONT)  # in case a test left it paused
-            host.send_signal(signal.SIGTERM)
-            assert host.wait(10) == 0, host.stderr.read() if host.stderr else ""
+        command = host_command("emulate", protocol, "--pty", str(link), "--port", port)
+        with child(command, stderr=subprocess.PIPE, text=True) as host:
+            fd = -1
+            try:
+                deadline = time.monotonic() + 30
+                while not link.exists() and time.monotonic() < deadline and host.poll() is None:
+                    time.sleep(0.05)  # polling for the host's pty to appear, not timing anything
+                fd = os.open(link, os.O_RDWR | os.O_NOCTTY)
+                yield fd, host
+            finally:
+                if fd >= 0:
+                    os.close(fd)
+                host.send_signal(signal.SIGCONT)  # in case a test left it paused
+            assert stop(host) == 0, host.stderr.read() if host.stderr else ""
         assert not link.exists()
 
 

@@ -1,7 +1,9 @@
-"""Differential tests: thousands of random games played through our rules core and through
-python-chess (a test oracle, never part of the product) side by side, compared at every ply:
-the legal moves, the SAN of every one of them, the FEN, check, the outcome, and the draw
-claims.
+"""Differential tests: random games played through our rules core and through python-chess
+(a test oracle, never part of the product) side by side, compared at every ply: the legal
+moves, the SAN of every one of them, the FEN, check, the outcome, and the draw claims.
+The default run plays a seeded sample of a few hundred games (a third of them Chess960),
+which already meets every rare rule and every end of a game; `pytest -m slow` plays the
+long run of thousands.
 
 The random choice is biased towards the rare rules (castling, en passant, promotion) and
 towards captures, so those are met often and games reach their end; some games start with
@@ -30,6 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import chess
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reedboard.rules.game import Game
@@ -40,7 +43,8 @@ from reedboard.rules.position import Position
 from reedboard.rules.san import legal_sans, san
 
 SEED = 20240611
-GAMES = 2000
+GAMES = 2000  # the long run (`pytest -m slow`)
+SAMPLE_GAMES = 300  # the default run: about a seventh of the long run's time
 MAX_PLIES = 80
 CAPTURE_BIAS = 40
 QUIET_FROM = 80  # halfmove clock
@@ -82,9 +86,9 @@ class Setup:
     shuffle: bool  # prefer moving a piece back where it came from: repetitions
 
 
-def setups(rng: random.Random) -> list[Setup]:
+def setups(rng: random.Random, games: int) -> list[Setup]:
     result = []
-    for index in range(GAMES):
+    for index in range(games):
         chess960 = rng.randrange(960) if index % 3 == 2 else None
         clock = rng.randrange(90, 150) if index % 10 == 7 else 0
         result.append(Setup(index, chess960, clock, shuffle=index % 10 == 4))
@@ -246,32 +250,45 @@ def play_game(setup: Setup, rng: random.Random, tally: Tally) -> None:
         tally.plies += 1
 
 
-def test_random_games_agree_with_python_chess() -> None:
+def play_and_check(games: int) -> None:
+    """Play `games` seeded random games through both, then check that the biasing really
+    exercised the rare rules: the floors are those of the long run, in proportion."""
     rng = random.Random(SEED)
     tally = Tally()
     began, cpu = time.perf_counter(), time.process_time()
-    for setup in setups(rng):
+    for setup in setups(rng, games):
         play_game(setup, rng, tally)
     seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
     print(f"\ndifferential: {tally} in {seconds:.1f} s ({cpu:.1f} s of CPU)")
 
-    assert tally.games == GAMES
-    assert tally.chess960_games >= GAMES // 3
-    assert tally.plies >= 50 * GAMES
-    assert tally.moves_compared >= 2_000_000
-    assert tally.san_compared >= 3_000_000  # every legal move at every ply
+    share = games / GAMES
+    assert tally.games == games
+    assert tally.chess960_games >= games // 3
+    assert tally.plies >= 50 * games
+    assert tally.moves_compared >= 2_000_000 * share
+    assert tally.san_compared >= 3_000_000 * share  # every legal move at every ply
     # The biasing works: the rare rules come up by the hundred, not by chance.
-    assert tally.castlings >= 700
-    assert tally.en_passants >= 700
+    assert tally.castlings >= 700 * share
+    assert tally.en_passants >= 700 * share
     assert set(tally.promotions) == {"q", "r", "b", "n"}
-    assert min(tally.promotions.values()) >= 200
-    assert tally.captures >= 15 * GAMES
-    assert tally.checks >= 2 * GAMES
+    assert min(tally.promotions.values()) >= 200 * share
+    assert tally.captures >= 15 * games
+    assert tally.checks >= 2 * games
     # Every automatic end of the game is reached, and both draw claims are seen true.
     assert set(TERMINATIONS.values()) <= tally.outcomes.keys()
-    assert tally.claims_checked >= 20_000
-    assert tally.fifty_claims >= 500
-    assert tally.threefold_claims >= 500
+    assert tally.claims_checked >= 20_000 * share
+    assert tally.fifty_claims >= 500 * share
+    assert tally.threefold_claims >= 500 * share
+
+
+def test_random_games_agree_with_python_chess() -> None:
+    play_and_check(SAMPLE_GAMES)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)  # minutes of CPU, and more on a loaded machine
+def test_thousands_of_random_games_agree_with_python_chess() -> None:
+    play_and_check(GAMES)
 
 
 # ----- a property: PGN written and read back is the same game -----

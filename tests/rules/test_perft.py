@@ -4,8 +4,8 @@ Perft exercises every rule of move generation at once (pins, checks, en passant,
 promotion, Chess960 castling), and its counts are facts agreed on by many independent
 engines, so a single wrong or missing move anywhere in the tree changes a number.
 
-The data are the `.perft` files of the project's shared data folder: every position of
-every file is counted. The default run keeps to the depths that fit the suite's time
+The data are the `.perft` files in `perft/` beside this test (its README says where each
+count comes from): every position of every file is counted. The default run keeps to the depths that fit the suite's time
 budget; `pytest -m slow` counts deeper.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from reedboard.rules.position import Position, perft
 
-DATA = Path(__file__).parents[3] / "shared" / "data" / "perft"
+DATA = Path(__file__).parent / "perft"
 FILES = ("cpw_perft_results", "tricky", "chess960", "chess960_startpos")
 
 # The small suites (a few dozen hand-picked hard positions) are counted deep: every depth
@@ -161,6 +161,7 @@ def test_perft(case: PerftCase | None, depths: list[int]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # the deepest trees take many minutes in pure Python
 @pytest.mark.parametrize(("case", "depths"), _params(slow_depths))
 def test_perft_deep(case: PerftCase | None, depths: list[int]) -> None:
     check(case, depths)

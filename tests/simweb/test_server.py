@@ -181,14 +181,10 @@ def test_replies_are_json(board: SimBoard) -> None:
 def test_a_pawn_exchanged_for_a_spare_knight_promotes_to_a_knight(board: SimBoard) -> None:
     board.command({"type": "new_game", "fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"})
     wait_for(lambda: any(e["event"] == "new_game" for e in board.snapshot()["effects"]))
-    for op, fields in [
-        ("touch", {"square": "a7"}),
-        ("to_tray", {}),
-        ("from_tray", {"piece": "N"}),
-        ("touch", {"square": "a8"}),
-    ]:
+    board.gesture("touch", {"square": "a7"})
+    wait_for(lambda: "a8" in board.snapshot()["targets"])  # the board has seen the lift
+    for op, fields in [("to_tray", {}), ("from_tray", {"piece": "N"}), ("touch", {"square": "a8"})]:
         board.gesture(op, fields)
-        time.sleep(0.05)
     wait_for(lambda: bool(board.snapshot()["san"]))
     assert board.snapshot()["san"] == ["a8=N"]
     assert board.snapshot()["pieces"]["a8"] == "N"

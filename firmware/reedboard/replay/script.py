@@ -1,6 +1,6 @@
 """Event scripts: what a board's sensors saw, one change of one square per line.
 
-The format is fixed by the replay contract (spec/replay.md): `@start`, `@mode` headers,
+The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` headers,
 then `<t_ms> lift|place <square>` and `<t_ms> choose <q|r|b|n>` lines, `#` comments.
 Parsing is strict: a script that cannot be read raises `ScriptError` naming the line.
 """
