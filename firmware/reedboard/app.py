@@ -310,15 +310,34 @@ class App:
     # ----- effects: journal first, then the host -----
 
     def _publish(self, effects: list[Effect]) -> None:
-        for effect in effects:
-            self._record(effect)
-            message = {**effect_json(effect), "game": self.game_id}
+        games = self._record_all(effects)
+        for effect, game_id in zip(effects, games, strict=True):
+            message = {**effect_json(effect), "game": game_id}
             if isinstance(effect, NewGame):
                 game = self._session().game
                 message |= {"chess960": game.chess960, "variant": variant_of(game)}
             self.endpoint.send("effect", message)
             if self.on_effect is not None:
                 self.on_effect(message)
+
+    def _record_all(self, effects: list[Effect]) -> list[int]:
+        """Journal the effects of one moment in one transaction: a mating move and its
+        result reach the disk together or not at all. Returns the game each belongs to."""
+        games: list[int] = []
+
+        def record_each() -> None:
+            for effect in effects[len(games) :]:
+                self._record(effect)
+                games.append(self.game_id)
+
+        if self.journal is not None and effects:
+            try:
+                with self.journal.together():
+                    record_each()
+            except JournalError as error:
+                self._journal_failed(error)
+        record_each()  # without a journal, or what a transaction that failed to open left
+        return games
 
     def _record(self, effect: Effect) -> None:
         if isinstance(effect, MoveMade):
@@ -348,10 +367,13 @@ class App:
         try:
             write(self.journal)
         except JournalError as error:
-            # The game goes on without a record rather than stopping the board; the host
-            # hears of it.
-            self.log(str(error))
-            self.endpoint.send("error", {"id": None, "code": "journal", "message": str(error)})
+            self._journal_failed(error)
+
+    def _journal_failed(self, error: JournalError) -> None:
+        # The game goes on without a record rather than stopping the board; the host
+        # hears of it.
+        self.log(str(error))
+        self.endpoint.send("error", {"id": None, "code": "journal", "message": str(error)})
 
     # ----- the host -----
 
