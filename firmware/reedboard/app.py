@@ -169,6 +169,7 @@ class App:
         self._next_alive = ALIVE_MS
         # Without a link but able to open one: try at once, then every REOPEN_MS.
         self._link_down_at: int | None = -REOPEN_MS if link is None and reopen else None
+        self._link_told = False  # the log already says the link is down
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.session: BoardSession | None = None
@@ -445,17 +446,19 @@ class App:
             return b""
 
     def _flush(self) -> None:
-        data = self.endpoint.data_to_send()
         if self.link is None:
             self._try_reopen()
-            return
+        data = self.endpoint.data_to_send()
+        if self.link is None:
+            return  # nobody to tell: a host that connects later asks for what it missed
         try:
             self.link.write(data)
         except LinkError as error:
             self._link_failed(error)
 
     def _link_failed(self, error: LinkError) -> None:
-        self.log(f"{error}; trying again")
+        self.log(f"{error}; trying again every {REOPEN_MS / 1000:g} s")
+        self._link_told = True
         close = getattr(self.link, "close", None)
         if close is not None:
             close()
@@ -469,9 +472,18 @@ class App:
             return
         try:
             self.link = self.reopen()
-            self._link_down_at = None
-        except LinkError:
+        except LinkError as error:
+            # An absent port (no PC plugged in yet, a cable pulled) is waited for: one
+            # line when the wait begins, then quiet until the port is back.
+            if not self._link_told:
+                self.log(f"{error}; trying again every {REOPEN_MS / 1000:g} s")
+                self._link_told = True
             self._link_down_at = self.clock.now_ms()
+            return
+        self._link_down_at = None
+        if self._link_told:
+            self.log("the serial link is open again")
+            self._link_told = False
 
     # ----- the lights -----
 

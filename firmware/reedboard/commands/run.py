@@ -132,9 +132,10 @@ def _run(args: argparse.Namespace) -> int:
         assert url is not None
         return open_port(url, baud=baud, **line)
 
-    # A port named on the command line must work now; the configured one of a real board
-    # may come later (a USB gadget port appears when a host plugs in): retried in the loop.
-    link: LinkPort | None = reopen() if args.serial else None
+    # The port is opened by the loop, and a port that is not there (a USB gadget port
+    # appears only when a PC plugs in) or goes away is tried again every second, whatever
+    # the protocol: the board never stops for want of a link.
+    link: LinkPort | None = None
     journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
     journal = Journal(journal_path) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
