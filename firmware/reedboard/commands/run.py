@@ -33,7 +33,7 @@ from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.rpi import open_matrix_scanner
 from reedboard.hal.scripted import ScriptedBoard
-from reedboard.journal.store import Journal
+from reedboard.journal.opening import open_journal
 from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
@@ -137,7 +137,7 @@ def _run(args: argparse.Namespace) -> int:
     # the protocol: the board never stops for want of a link.
     link: LinkPort | None = None
     journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
-    journal = Journal(journal_path) if journal_path else None
+    journal = open_journal(journal_path, log=_log) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
 
     def show(message: dict[str, Any]) -> None:
@@ -180,6 +180,10 @@ def _run(args: argparse.Namespace) -> int:
         if close is not None:
             close()
     return 0
+
+
+def _log(text: str) -> None:
+    print(f"reedboard: {text}", file=sys.stderr, flush=True)
 
 
 def _emulating(emulation: EmulatedEndpoint) -> dict[str, Any]:
