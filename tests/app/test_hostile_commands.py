@@ -268,3 +268,56 @@ def test_random_messages_never_stop_the_board(board: Board, batch: list[dict[str
     assert len(replies) >= sum(1 for m in batch if m["type"] != "resend")
     assert all(json.dumps(m) for m in out)
     assert board.ask({"type": "moves", "id": 10**9})["type"] == "moves"
+
+
+# ----- random sequences of well-formed commands -----
+
+squares = st.lists(st.sampled_from(["a1", "e4", "h8", "d5", "c6"]), max_size=3)
+good_commands = st.one_of(
+    st.builds(lambda n: {"type": "moves", "from": n}, st.integers(0, 12)),
+    st.just({"type": "state"}),
+    st.just({"type": "takeback"}),
+    st.just({"type": "led_test"}),
+    st.just({"type": "hello", "protocol": 1}),
+    st.builds(
+        lambda n: {"type": "new_game", "variant": "chess960", "number": n}, st.integers(0, 959)
+    ),
+    st.just({"type": "new_game", "variant": "chess960"}),
+    st.just({"type": "new_game"}),
+    st.sampled_from(
+        [
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate: refused, the game would be over
+            "8/P7/8/8/8/8/8/k6K w - - 0 1",
+        ]
+    ).map(lambda fen: {"type": "new_game", "fen": fen}),
+    st.sampled_from(["casual", "strict"]).map(lambda m: {"type": "mode", "mode": m}),
+    st.sampled_from("qrbn").map(lambda p: {"type": "promotion", "piece": p}),
+    st.sampled_from(["e2e4", "e7e5", "g1f3", "a7a8q", "e1g1", None]).map(
+        lambda u: {"type": "show", "uci": u}
+    ),
+    st.builds(lambda s, b: {"type": "mark", "squares": s, "blink": b}, squares, squares),
+    st.integers(0, 100).map(lambda p: {"type": "brightness", "percent": p}),
+    st.booleans().map(lambda a: {"type": "draw", "agreed": a}),
+    st.sampled_from(["white", "black", None]).map(lambda c: {"type": "resign", "color": c}),
+    st.builds(
+        lambda s, c: {"type": "settings", "settle_ms": s, "castle_wait_ms": c},
+        st.integers(1, 60_000),
+        st.integers(1, 60_000),
+    ),
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(commands=st.lists(good_commands, min_size=1, max_size=12))
+def test_any_sequence_of_good_commands_is_answered(
+    board: Board, commands: list[dict[str, Any]]
+) -> None:
+    for number, command in enumerate(commands):
+        reply = board.ask({**command, "id": 1000 + number + 100 * len(commands)})
+        assert reply["type"] != "error" or reply["code"] == "refused", (command, reply)
+    board.ask({"type": "hello", "id": 1, "protocol": 1})  # the next example's ids are new
