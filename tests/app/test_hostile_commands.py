@@ -7,6 +7,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import tty
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -321,3 +328,58 @@ def test_any_sequence_of_good_commands_is_answered(
         reply = board.ask({**command, "id": 1000 + number + 100 * len(commands)})
         assert reply["type"] != "error" or reply["code"] == "refused", (command, reply)
     board.ask({"type": "hello", "id": 1, "protocol": 1})  # the next example's ids are new
+
+
+# ----- the board as a process -----
+
+
+@pytest.fixture
+def running_board(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`reedboard run --fake` on a real pty; yields the process and the host's end."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    board = subprocess.Popen(
+        [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--serial", os.ttyname(slave)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield board, master
+    finally:
+        if board.poll() is None:
+            board.send_signal(signal.SIGTERM)
+            try:
+                board.wait(20)
+            except subprocess.TimeoutExpired:
+                board.kill()
+                board.wait()
+        os.close(master)
+        os.close(slave)
+
+
+def _reply(master: int, frame: bytes, reply_id: int) -> dict[str, Any]:
+    """Send `frame` every half second until the board answers `reply_id`."""
+    decoder = FrameDecoder()
+    deadline = time.monotonic() + 60
+    sent = 0.0
+    while time.monotonic() < deadline:
+        if time.monotonic() - sent > 0.5:
+            os.write(master, frame)
+            sent = time.monotonic()
+        if select.select([master], [], [], 0.1)[0]:
+            for message in decoder.feed(os.read(master, 65536)):
+                if message["type"] in REPLIES and message.get("id") == reply_id:
+                    return message
+    raise AssertionError(f"the board never answered id {reply_id}")
+
+
+def test_the_running_board_answers_the_frame_that_stopped_it(
+    running_board: tuple[subprocess.Popen[bytes], int],
+) -> None:
+    board, master = running_board
+    reply = _reply(master, encode_frame({"type": "moves", "id": 1, "from": None}), 1)
+    assert (reply["type"], reply["command"], reply["field"]) == ("error", "moves", "from")
+    assert _reply(master, encode_frame({"type": "moves", "id": 2}), 2)["type"] == "moves"
+    assert board.poll() is None, "the board is still running"
+    board.send_signal(signal.SIGTERM)
+    assert board.wait(20) == 0
