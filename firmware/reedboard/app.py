@@ -171,6 +171,7 @@ class App:
         self._next_alive = ALIVE_MS
         # Without a link but able to open one: try at once, then every REOPEN_MS.
         self._link_down_at: int | None = -REOPEN_MS if link is None and reopen else None
+        self._link_told = False  # the log already says the link is down
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.session: BoardSession | None = None
@@ -317,9 +318,9 @@ class App:
     # ----- effects: journal first, then the host -----
 
     def _publish(self, effects: list[Effect]) -> None:
-        for effect in effects:
-            self._record(effect)
-            message = {**effect_json(effect), "game": self.game_id}
+        games = self._record_all(effects)
+        for effect, game_id in zip(effects, games, strict=True):
+            message = {**effect_json(effect), "game": game_id}
             if isinstance(effect, NewGame):
                 game = self._session().game
                 message |= {"chess960": game.chess960, "variant": variant_of(game)}
@@ -330,6 +331,25 @@ class App:
             self.endpoint.send("effect", message)
             if self.on_effect is not None:
                 self.on_effect(message)
+
+    def _record_all(self, effects: list[Effect]) -> list[int]:
+        """Journal the effects of one moment in one transaction: a mating move and its
+        result reach the disk together or not at all. Returns the game each belongs to."""
+        games: list[int] = []
+
+        def record_each() -> None:
+            for effect in effects[len(games) :]:
+                self._record(effect)
+                games.append(self.game_id)
+
+        if self.journal is not None and effects:
+            try:
+                with self.journal.together():
+                    record_each()
+            except JournalError as error:
+                self._journal_failed(error)
+        record_each()  # without a journal, or what a transaction that failed to open left
+        return games
 
     def _record(self, effect: Effect) -> None:
         if isinstance(effect, MoveMade):
@@ -359,10 +379,13 @@ class App:
         try:
             write(self.journal)
         except JournalError as error:
-            # The game goes on without a record rather than stopping the board; the host
-            # hears of it.
-            self.log(str(error))
-            self.endpoint.send("error", {"id": None, "code": "journal", "message": str(error)})
+            self._journal_failed(error)
+
+    def _journal_failed(self, error: JournalError) -> None:
+        # The game goes on without a record rather than stopping the board; the host
+        # hears of it.
+        self.log(str(error))
+        self.endpoint.send("error", {"id": None, "code": "journal", "message": str(error)})
 
     # ----- the host -----
 
@@ -434,17 +457,19 @@ class App:
             return b""
 
     def _flush(self) -> None:
-        data = self.endpoint.data_to_send()
         if self.link is None:
             self._try_reopen()
-            return
+        data = self.endpoint.data_to_send()
+        if self.link is None:
+            return  # nobody to tell: a host that connects later asks for what it missed
         try:
             self.link.write(data)
         except LinkError as error:
             self._link_failed(error)
 
     def _link_failed(self, error: LinkError) -> None:
-        self.log(f"{error}; trying again")
+        self.log(f"{error}; trying again every {REOPEN_MS / 1000:g} s")
+        self._link_told = True
         close = getattr(self.link, "close", None)
         if close is not None:
             close()
@@ -458,9 +483,18 @@ class App:
             return
         try:
             self.link = self.reopen()
-            self._link_down_at = None
-        except LinkError:
+        except LinkError as error:
+            # An absent port (no PC plugged in yet, a cable pulled) is waited for: one
+            # line when the wait begins, then quiet until the port is back.
+            if not self._link_told:
+                self.log(f"{error}; trying again every {REOPEN_MS / 1000:g} s")
+                self._link_told = True
             self._link_down_at = self.clock.now_ms()
+            return
+        self._link_down_at = None
+        if self._link_told:
+            self.log("the serial link is open again")
+            self._link_told = False
 
     # ----- the lights -----
 

@@ -4,6 +4,7 @@ the protocol itself (`reedboard.link.host`) is pure."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -56,8 +57,10 @@ class BoardConnection:
         client: str = "reedboard-host",
         on_message: Callable[[dict[str, Any]], None] | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        log: Callable[[str], None] | None = None,
     ) -> None:
         self.url = url
+        self.log = log or _stderr
         self.endpoint = HostEndpoint(client=client)
         self.on_message = on_message
         self.hello: dict[str, Any] | None = None
@@ -186,6 +189,9 @@ class BoardConnection:
         self._port.write(self.endpoint.data_to_send())
         data = self._port.read(wait_s)
         messages = self.endpoint.receive_data(data, self.now_ms())
+        for problem in self.endpoint.problems:
+            self.log(f"skipped a board message: {problem}")
+        self.endpoint.problems.clear()
         self.endpoint.tick(self.now_ms())
         self._port.write(self.endpoint.data_to_send())
         for message in messages:
@@ -193,3 +199,7 @@ class BoardConnection:
                 self.hello = message
             if self.on_message is not None:
                 self.on_message(message)
+
+
+def _stderr(text: str) -> None:
+    print(f"reedboard-host: {text}", file=sys.stderr, flush=True)

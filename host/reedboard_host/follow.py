@@ -31,7 +31,7 @@ class Follower:
         self.on_change = on_change
         self.on_message_hook = on_message
         self.log = log
-        self.connection = BoardConnection(url, on_message=self._message)
+        self.connection = BoardConnection(url, on_message=self._message, log=log)
         self.connected = False
         # While the game is being fetched, the board's effects wait here: the fetched game
         # stands at one sequence number, and only what came after it applies on top.

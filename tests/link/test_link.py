@@ -155,7 +155,7 @@ def test_a_reply_is_handed_over_ahead_of_a_gap() -> None:
     board.send("effect", {"event": "touch"})  # seq 2: lost on the way
     board.data_to_send()
     [command] = board.receive_data(encode_frame({"type": "moves", "id": 5}))
-    board.reply(command, "moves", {"moves": []})
+    board.reply(command, "moves", {"from": 0, "moves": [], "plies": 0, "digest": "0" * 8})
     assert host.receive_data(board.data_to_send(), 10) == []  # held behind the gap
     assert host.replies[5]["type"] == "moves"
 

@@ -36,7 +36,7 @@ from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.rpi import open_matrix_scanner
 from reedboard.hal.scripted import ScriptedBoard
-from reedboard.journal.store import Journal
+from reedboard.journal.opening import open_journal
 from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
@@ -179,11 +179,12 @@ def assemble(
         assert url is not None
         return open_port(url, baud=baud, **line)
 
-    # A port named on the command line must work now; the configured one of a real board
-    # may come later (a USB gadget port appears when a host plugs in): retried in the loop.
-    link: LinkPort | None = reopen() if args.serial else None
+    # The port is opened by the loop, and a port that is not there (a USB gadget port
+    # appears only when a PC plugs in) or goes away is tried again every second, whatever
+    # the protocol: the board never stops for want of a link.
+    link: LinkPort | None = None
     journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
-    journal = Journal(journal_path) if journal_path else None
+    journal = open_journal(journal_path, log=_log) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
 
     def show(message: dict[str, Any]) -> None:
@@ -235,6 +236,10 @@ def board_settings(
         castle_wait_ms=config.arbiter.castle_wait_ms,
         hold_ms=config.debounce.hold_ms,
     )
+
+
+def _log(text: str) -> None:
+    print(f"reedboard: {text}", file=sys.stderr, flush=True)
 
 
 def _emulating(emulation: EmulatedEndpoint) -> dict[str, Any]:

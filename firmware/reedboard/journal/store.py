@@ -78,7 +78,8 @@ class JournalGame:
 
 
 class Journal:
-    """One journal file. Every method is one durable transaction."""
+    """One journal file. Every method is one durable transaction, or part of the one
+    `together` opens."""
 
     def __init__(self, path: str | Path, *, wall: Callable[[], float] = time.time) -> None:
         self.path = str(path)
@@ -200,18 +201,30 @@ class Journal:
                 (result, reason, self._wall(), game_id),
             )
 
+    def together(self) -> _Transaction:
+        """One transaction for every write inside it: what happened at one moment is on
+        disk whole or not at all (a mating move and the result it gives, say), so a power
+        cut cannot leave a move without what it decided."""
+        return _Transaction(self._db, self.path)
+
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db, self.path)
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an error; SQLite errors as JournalError."""
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an error; SQLite errors as JournalError.
+    Inside another transaction (`Journal.together`) it is part of that one: the outer one
+    commits."""
 
     def __init__(self, db: sqlite3.Connection, path: str) -> None:
         self._db = db
         self._path = path
+        self._inner = False
 
     def __enter__(self) -> sqlite3.Connection:
+        self._inner = self._db.in_transaction
+        if self._inner:
+            return self._db
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -224,6 +237,10 @@ class _Transaction:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        if self._inner:
+            if isinstance(exc, sqlite3.Error):
+                raise JournalError(f"the journal {self._path} cannot be written: {exc}") from None
+            return
         if exc_type is None:
             try:
                 self._db.execute("COMMIT")

@@ -83,10 +83,7 @@ class BoardEndpoint:
             try:
                 command = parse_command(message)
             except ProtocolError as error:
-                self.send(
-                    "error",
-                    {"id": message_id(message), "code": error.code, "message": str(error)},
-                )
+                self.send("error", {"id": message_id(message), **error.reply_fields()})
                 continue
             if command.kind == "hello":
                 # A host starting a conversation numbers its commands afresh: an id that

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reedboard.link.board_messages import check_board_message
 from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.messages import PROTOCOL_VERSION
 
@@ -36,6 +37,8 @@ class HostEndpoint:
         # Replies to commands, handed over as soon as they arrive, even ahead of a gap:
         # a reply answers one question and need not wait for the effects before it.
         self.replies: dict[int, dict[str, Any]] = {}
+        # What was wrong with each board message that failed its checks (skipped).
+        self.problems: list[str] = []
 
     @property
     def bad_frames(self) -> int:
@@ -73,7 +76,12 @@ class HostEndpoint:
 
     def receive_data(self, data: bytes, now_ms: int) -> list[dict[str, Any]]:
         delivered: list[dict[str, Any]] = []
-        for message in self.decoder.feed(data):
+        for decoded in self.decoder.feed(data):
+            message, problem = check_board_message(decoded)
+            if problem is not None:
+                self.problems.append(problem)  # for the connection's log, one line each
+            if message is None:
+                continue
             seq = message.get("seq")
             if isinstance(seq, bool) or not isinstance(seq, int):
                 continue  # every board message is numbered; this one cannot be placed

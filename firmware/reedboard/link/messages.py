@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reedboard.errors import InvalidInputError
+from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 
 PROTOCOL_VERSION = 1
@@ -36,12 +37,26 @@ SETTINGS = {"settle_ms": (1, 60_000), "castle_wait_ms": (1, 60_000)}
 
 
 class ProtocolError(InvalidInputError):
-    """A message that is well framed but cannot be acted on; `code` names the fault for
-    the `error` reply (`unknown_type`, `bad_argument`)."""
+    """A message that is well framed but cannot be acted on. `code` names the fault for
+    the `error` reply (`unknown_type`, `bad_argument`); `command` and `field` name the
+    command and the field that are wrong, so a client's author sees at once what to fix."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self, code: str, message: str, *, command: str | None = None, field: str | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
+        self.command = command
+        self.field = field
+
+    def reply_fields(self) -> dict[str, Any]:
+        """The fields of the `error` reply, besides `id`."""
+        return {
+            "code": self.code,
+            "message": str(self),
+            "command": self.command,
+            "field": self.field,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,120 +69,182 @@ class Command:
     args: dict[str, Any] = field(default_factory=dict)
 
 
-def _opt(message: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
-    value = message.get(name, default)
-    if value is None or value is default:
+# Every number a host sends fits JSON's exact integers; anything larger is noise or an
+# attack, and would only make the board compute with it.
+MAX_ID = 2**53 - 1
+MAX_PLY = 2**31 - 1
+_MISSING = object()
+
+
+class _Fields:
+    """The fields of one command, read with a check each: the first wrong one raises a
+    `ProtocolError` naming the command and the field."""
+
+    def __init__(self, message: dict[str, Any], kind: str) -> None:
+        self.message = message
+        self.kind = kind
+
+    def bad(self, name: str, text: str) -> ProtocolError:
+        return ProtocolError(
+            "bad_argument", f"{self.kind}: {name} {text}", command=self.kind, field=name
+        )
+
+    def integer(self, name: str, low: int, high: int, default: Any = _MISSING) -> Any:
+        """An integer low..high; absent: the default. Null is not a number: refused."""
+        value = self.message.get(name, _MISSING)
+        if value is _MISSING:
+            if default is _MISSING:
+                raise self.bad(name, f"is missing: an integer {low}..{high}")
+            return default
+        # bool is an int to Python, and a float (1.0, NaN, Infinity) is not a count.
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.bad(name, f"must be an integer {low}..{high}, not {_shown(value)}")
         return value
-    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise ProtocolError("bad_argument", f"{name} must not be true or false")
-    if not isinstance(value, kind):
-        raise ProtocolError("bad_argument", f"{name} has the wrong type")
-    return value
+
+    # In the text, choice and list fields null stands for absent: a host sends
+    # `"uci": null` to clear a lit move and `"color": null` for the side to move.
+
+    def text(self, name: str, default: Any = _MISSING, *, limit: int = 200) -> Any:
+        value = self.message.get(name, _MISSING)
+        if value is _MISSING or (value is None and default is not _MISSING):
+            if default is _MISSING:
+                raise self.bad(name, "is missing: a string")
+            return default
+        if not isinstance(value, str) or len(value) > limit:
+            raise self.bad(name, f"must be a string of at most {limit} characters")
+        return value
+
+    def choice(self, name: str, choices: tuple[str, ...], default: Any = _MISSING) -> Any:
+        value = self.message.get(name, _MISSING)
+        if value is _MISSING or (value is None and default is not _MISSING):
+            if default is _MISSING:
+                raise self.bad(name, f"is missing: one of {', '.join(choices)}")
+            return default
+        if not isinstance(value, str) or value not in choices:
+            raise self.bad(name, f"must be one of {', '.join(choices)}, not {_shown(value)}")
+        return value
+
+    def boolean(self, name: str, default: bool) -> bool:
+        value = self.message.get(name, default)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self.bad(name, f"must be true or false, not {_shown(value)}")
+        return value
+
+    def squares(self, name: str) -> list[str]:
+        value = self.message.get(name)
+        if value is None:
+            return []
+        if not isinstance(value, list) or len(value) > 64:
+            raise self.bad(name, "must be a list of squares such as e4")
+        for item in value:
+            if not isinstance(item, str) or item not in SQUARE_NAMES:
+                raise self.bad(name, f"must be a list of squares such as e4, not {_shown(item)}")
+        return list(dict.fromkeys(value))
+
+    def uci(self, name: str) -> str | None:
+        """A move in UCI notation (its legality is the game's to judge), or None."""
+        value = self.message.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not _is_uci(value):
+            raise self.bad(name, f"must be a move such as e2e4 or e7e8q, not {_shown(value)}")
+        return value
+
+    def fen(self, name: str, *, chess960: bool) -> str | None:
+        value = self.message.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, str) or len(value) > 120:
+            raise self.bad(name, "must be a FEN string")
+        try:
+            Position.from_fen(value, chess960=chess960)
+        except InvalidInputError as error:
+            raise self.bad(name, f"is not a position: {error}") from None
+        return value
 
 
-def _choice(message: dict[str, Any], name: str, choices: tuple[str, ...], default: Any) -> Any:
-    value = message.get(name, default)
-    if value is not None and value not in choices:
-        raise ProtocolError("bad_argument", f"{name} must be one of {', '.join(choices)}")
-    return value
+def _is_uci(text: str) -> bool:
+    if len(text) not in (4, 5) or text[:2] not in SQUARE_NAMES or text[2:4] not in SQUARE_NAMES:
+        return False
+    return len(text) == 4 or text[4] in "qrbn"
 
 
-def _hello(m: dict[str, Any]) -> dict[str, Any]:
-    return {"protocol": _opt(m, "protocol", int, None), "client": _opt(m, "client", str, "")}
+def _shown(value: Any) -> str:
+    """A wrong value as the error message shows it: short, whatever was sent."""
+    text = "null" if value is None else repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
 
 
-def _resend(m: dict[str, Any]) -> dict[str, Any]:
-    after = _opt(m, "after", int, None)
-    if after is None or after < 0:
-        raise ProtocolError("bad_argument", "resend needs after, a sequence number >= 0")
-    return {"after": after, "session": _opt(m, "session", str, "")}
+def _hello(f: _Fields) -> dict[str, Any]:
+    return {"protocol": f.integer("protocol", 0, MAX_PLY, None), "client": f.text("client", "")}
 
 
-def _moves(m: dict[str, Any]) -> dict[str, Any]:
-    start = _opt(m, "from", int, 0)
-    if start < 0:
-        raise ProtocolError("bad_argument", "from must be a ply number >= 0")
-    return {"from": start}
+def _resend(f: _Fields) -> dict[str, Any]:
+    return {"after": f.integer("after", 0, MAX_ID), "session": f.text("session", "")}
 
 
-def _new_game(m: dict[str, Any]) -> dict[str, Any]:
-    variant = _choice(m, "variant", ("standard", "chess960"), "standard")
-    number = _opt(m, "number", int, None)
-    fen = _opt(m, "fen", str, None)
-    if number is not None and not 0 <= number <= 959:
-        raise ProtocolError("bad_argument", "number must be a Chess960 start position 0..959")
+def _moves(f: _Fields) -> dict[str, Any]:
+    return {"from": f.integer("from", 0, MAX_PLY, 0)}
+
+
+def _new_game(f: _Fields) -> dict[str, Any]:
+    variant = f.choice("variant", ("standard", "chess960"), "standard")
+    number = f.integer("number", 0, 959, None)
+    fen = f.fen("fen", chess960=variant == "chess960")
     if number is not None and variant != "chess960":
-        raise ProtocolError("bad_argument", "number needs variant chess960")
+        raise f.bad("number", "needs variant chess960")
     return {"variant": variant, "number": number, "fen": fen}
 
 
-def _mode(m: dict[str, Any]) -> dict[str, Any]:
-    mode = _choice(m, "mode", ("casual", "strict"), None)
-    if mode is None:
-        raise ProtocolError("bad_argument", "mode needs mode: casual or strict")
-    return {"mode": mode}
+def _mode(f: _Fields) -> dict[str, Any]:
+    return {"mode": f.choice("mode", ("casual", "strict"))}
 
 
-def _promotion(m: dict[str, Any]) -> dict[str, Any]:
-    piece = _choice(m, "piece", ("q", "r", "b", "n"), None)
-    if piece is None:
-        raise ProtocolError("bad_argument", "promotion needs piece: q, r, b or n")
-    return {"piece": piece}
+def _promotion(f: _Fields) -> dict[str, Any]:
+    return {"piece": f.choice("piece", ("q", "r", "b", "n"))}
 
 
-def _show(m: dict[str, Any]) -> dict[str, Any]:
-    return {"uci": _opt(m, "uci", str, None)}
+def _show(f: _Fields) -> dict[str, Any]:
+    return {"uci": f.uci("uci")}
 
 
-def _square_names(m: dict[str, Any], name: str) -> list[str]:
-    value = m.get(name, [])
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(v in SQUARE_NAMES for v in value):
-        raise ProtocolError("bad_argument", f"{name} must be a list of squares such as e4")
-    return list(dict.fromkeys(value))
-
-
-def _mark(m: dict[str, Any]) -> dict[str, Any]:
-    squares = _square_names(m, "squares")
-    blink = [name for name in _square_names(m, "blink") if name not in squares]
+def _mark(f: _Fields) -> dict[str, Any]:
+    squares = f.squares("squares")
+    blink = [name for name in f.squares("blink") if name not in squares]
     return {"squares": squares, "blink": blink}
 
 
-def _brightness(m: dict[str, Any]) -> dict[str, Any]:
-    percent = _opt(m, "percent", int, None)
-    if percent is None or not 0 <= percent <= 100:
-        raise ProtocolError("bad_argument", "brightness needs percent, 0..100")
-    return {"percent": percent}
+def _brightness(f: _Fields) -> dict[str, Any]:
+    return {"percent": f.integer("percent", 0, 100)}
 
 
-def _draw(m: dict[str, Any]) -> dict[str, Any]:
-    return {"agreed": bool(_opt(m, "agreed", bool, False))}
+def _draw(f: _Fields) -> dict[str, Any]:
+    return {"agreed": f.boolean("agreed", False)}
 
 
-def _resign(m: dict[str, Any]) -> dict[str, Any]:
-    return {"color": _choice(m, "color", ("white", "black"), None)}
+def _resign(f: _Fields) -> dict[str, Any]:
+    return {"color": f.choice("color", ("white", "black"), None)}
 
 
-def _settings(m: dict[str, Any]) -> dict[str, Any]:
+def _settings(f: _Fields) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    for name, value in m.items():
+    for name in f.message:
         if name in ("type", "id"):
             continue
         if name not in SETTINGS:
-            raise ProtocolError("bad_argument", f"unknown setting {name!r}")
+            raise f.bad(name, f"is not a setting ({', '.join(SETTINGS)})")
         low, high = SETTINGS[name]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ProtocolError("bad_argument", f"{name} must be an integer {low}..{high}")
-        values[name] = value
+        values[name] = f.integer(name, low, high)
     return values
 
 
-def _nothing(_m: dict[str, Any]) -> dict[str, Any]:
+def _nothing(_f: _Fields) -> dict[str, Any]:
     return {}
 
 
-_ARGUMENTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+_ARGUMENTS: dict[str, Callable[[_Fields], dict[str, Any]]] = {
     "hello": _hello,
     "resend": _resend,
     "state": _nothing,
@@ -187,14 +264,28 @@ _ARGUMENTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 
 
 def message_id(message: dict[str, Any]) -> int | None:
+    """The message's `id` when it is a usable one, for the reply; otherwise None."""
     value = message.get("id")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        return None
+    return value
 
 
 def parse_command(message: dict[str, Any]) -> Command:
-    """A decoded frame from the host as a `Command`, or `ProtocolError`."""
-    kind = message["type"]
+    """A decoded frame from the host as a `Command` whose every field has been checked,
+    or a `ProtocolError` naming the command and the field: the one place where what a
+    host sends is judged, so the board acts only on values it can carry out."""
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(
+            "bad_argument", "a message needs a string type", command=None, field="type"
+        )
     check = _ARGUMENTS.get(kind)
     if check is None:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
-    return Command(kind, message_id(message), check(message))
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {_shown(kind)}", command=kind[:40], field="type"
+        )
+    fields = _Fields(message, kind)
+    if "id" in message and message["id"] is not None and message_id(message) is None:
+        raise fields.bad("id", f"must be an integer 0..{MAX_ID}, not {_shown(message['id'])}")
+    return Command(kind, message_id(message), check(fields))

@@ -42,8 +42,9 @@ def open_port(
     that carries bytes rather than characters (a pty, a USB gadget) may refuse them, and is
     then opened 8N1: the emulation's ASCII passes either way."""
     if (bytesize, parity) != (serial.EIGHTBITS, serial.PARITY_NONE):
+        # An absent or busy port is the caller's LinkError, as for any other port.
+        port = open_port(url, baud=baud, exclusive=exclusive)
         try:
-            port = open_port(url, baud=baud, exclusive=exclusive)
             port._port.bytesize, port._port.parity = bytesize, parity
             return port
         except Exception:  # termios.error on a pty, SerialException elsewhere

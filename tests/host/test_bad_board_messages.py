@@ -1,0 +1,204 @@
+"""A board message with a wrong field never stops the host: it is checked where the host
+decodes it, logged in one line naming the message and the field, and skipped, and the
+messages after it go on as before. Through the host's real connection on a real pty
+(the test writes the board's side), its endpoint, and the game mirror."""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import tty
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
+from reedboard.link.serial_port import open_port
+from reedboard.rules.fen import STARTING_FEN
+from reedboard_host.connection import BoardConnection, RefusedError
+from reedboard_host.mirror import GameMirror
+
+INF, NAN = math.inf, math.nan
+AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+
+class Board:
+    """The board's end of a pty, written by the test; the host's connection on the other."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.mirror = GameMirror()
+        self.logged: list[str] = []
+        self.host = BoardConnection(
+            os.ttyname(self.slave), on_message=self.mirror.apply, log=self.logged.append
+        )
+        self.decoder = FrameDecoder()
+        # The port first (opening it empties what waits in it), then the board's hello.
+        self.host._port = open_port(os.ttyname(self.slave))
+        self.write({"type": "hello", "seq": 1, "id": 1, "protocol": 1, "session": "s", "game": 7})
+        self.host.handshake()
+        self.write(
+            {"type": "state", "seq": 2, "game": 7, "start_fen": STARTING_FEN, "chess960": False,
+             "moves": ["e2e4"], "result": None, "reason": None}
+        )  # fmt: skip
+        self.host.poll(0.2)
+        assert self.moves() == ["e2e4"]
+
+    def write(self, message: dict[str, Any]) -> None:
+        os.write(self.master, encode_frame(message))
+
+    def write_raw(self, text: str) -> None:
+        payload = text.encode()
+        os.write(self.master, payload + b"*" + crc32_hex(payload).encode() + b"\n")
+
+    def moves(self) -> list[str]:
+        current = self.mirror.current
+        assert current is not None
+        game = current.game
+        return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+
+    def heard(self) -> list[dict[str, Any]]:
+        """What the host has written to the board so far."""
+        out: list[dict[str, Any]] = []
+        while select.select([self.master], [], [], 0)[0]:
+            out += self.decoder.feed(os.read(self.master, 65536))
+        return out
+
+    def poll_until(self, done: Any) -> None:
+        for _ in range(100):  # each poll returns as soon as bytes arrive
+            if done():
+                return
+            self.host.poll(0.1)
+        assert done()
+
+    def close(self) -> None:
+        self.host.close()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def board() -> Iterator[Board]:
+    board = Board()
+    yield board
+    board.close()
+
+
+def move(**fields: Any) -> dict[str, Any]:
+    return {"type": "effect", "seq": 3, "event": "move", "game": 7, "uci": "e7e5",
+            "san": "e5", "fen": AFTER_E4, "ply": 2, "t_ms": 5, **fields}  # fmt: skip
+
+
+def effect(event: str, **fields: Any) -> dict[str, Any]:
+    return {"type": "effect", "seq": 3, "event": event, "game": 7, "t_ms": 5, **fields}
+
+
+def state(**fields: Any) -> dict[str, Any]:
+    return {"type": "state", "seq": 3, "game": 7, "start_fen": STARTING_FEN, "chess960": False,
+            "moves": ["e2e4", "e7e5"], "result": None, "reason": None, **fields}  # fmt: skip
+
+
+def without(message: dict[str, Any], name: str) -> dict[str, Any]:
+    return {k: v for k, v in message.items() if k != name}
+
+
+# (the field named in the log line, the bad message numbered 3)
+BAD: list[tuple[str, dict[str, Any]]] = [
+    ("game", move(game="x")),
+    ("game", move(game=INF)),
+    ("game", move(game=NAN)),
+    ("game", move(game=-1)),
+    ("game", move(game=1.5)),
+    ("game", move(game=None)),
+    ("game", move(game=2**64)),
+    ("ply", move(ply="x")),
+    ("ply", move(ply=INF)),
+    ("ply", move(ply=0)),
+    ("ply", move(ply=None)),
+    ("ply", move(ply=True)),
+    ("ply", without(move(), "ply")),
+    ("uci", move(uci=5)),
+    ("uci", move(uci="zz")),
+    ("uci", move(uci="e7e5k")),
+    ("uci", without(move(), "uci")),
+    ("t_ms", move(t_ms="x")),
+    ("event", effect(5)),  # type: ignore[arg-type]
+    ("fen", effect("new_game", fen="not a fen")),
+    ("fen", effect("new_game", fen=None)),
+    ("fen", effect("new_game")),
+    ("chess960", effect("new_game", fen=STARTING_FEN, chess960="yes")),
+    ("result", effect("game_over", result="2-0", reason="checkmate")),
+    ("result", effect("game_over", result=None, reason="checkmate")),
+    ("reason", effect("game_over", result="1-0", reason=5)),
+    ("square", effect("violation", rule="4.3", square="z9", message="")),
+    ("uci", effect("takeback", uci=7, fen=STARTING_FEN)),
+    ("missing", effect("illegal", missing=["e9"], extra=[], pairs=[])),
+    ("start_fen", state(start_fen="x")),
+    ("start_fen", state(start_fen=None)),
+    ("moves", state(moves="e2e4 e7e5")),
+    ("moves", state(moves=["e2e4", 5])),
+    ("chess960", state(chess960="no")),
+    ("game", state(game="x")),
+    ("result", state(result="win")),
+    ("occupancy", state(occupancy="zz")),
+    ("hint", state(hint=["e2"])),
+    ("session", {"type": "hello", "seq": 3, "protocol": 1, "session": 5}),
+    ("seq", move(seq="3")),
+    ("seq", move(seq=-3)),
+    ("seq", move(seq=3.0)),
+    ("seq", move(seq=None)),
+    ("seq", move(seq=True)),
+    ("seq", move(seq=INF)),
+]
+
+
+@pytest.mark.parametrize(
+    ("field", "message"), BAD, ids=[f"{m['type']}.{f}={m.get(f)!r:.20}" for f, m in BAD]
+)
+def test_a_bad_board_message_is_logged_and_skipped(
+    board: Board, field: str, message: dict[str, Any]
+) -> None:
+    board.write(message)
+    # The next message is numbered 3 when the bad one's seq could not be placed.
+    placed = field != "seq"
+    board.write(move(seq=4 if placed else 3))
+    board.poll_until(lambda: len(board.moves()) == 2)
+    assert board.moves() == ["e2e4", "e7e5"]
+    [line] = board.logged
+    assert line.startswith("skipped a board message: ") and f" {field} " in line, line
+    assert "\n" not in line
+    if placed:  # the sequence stays whole: nothing is asked for again
+        assert not [m for m in board.heard() if m["type"] == "resend"]
+
+
+def test_infinity_and_nan_as_the_board_writes_them(board: Board) -> None:
+    board.write_raw('{"type":"effect","seq":3,"event":"move","game":Infinity,"uci":"e7e5","ply":2}')
+    board.write_raw('{"type":"effect","seq":4,"event":"move","game":7,"uci":"e7e5","ply":NaN}')
+    board.write(move(seq=5))
+    board.poll_until(lambda: len(board.moves()) == 2)
+    assert [line.split(": ", 2)[1] for line in board.logged] == ["move effect"] * 2
+
+
+@pytest.mark.parametrize(
+    ("field", "reply"),
+    [
+        ("moves", {"type": "moves", "from": 0, "moves": "e2e4", "plies": 1, "digest": "0" * 8}),
+        ("plies", {"type": "moves", "from": 0, "moves": [], "plies": "1", "digest": "0" * 8}),
+        ("digest", {"type": "moves", "from": 0, "moves": [], "plies": 0, "digest": 5}),
+        ("from", {"type": "moves", "from": INF, "moves": [], "plies": 0, "digest": "0" * 8}),
+        ("result", {"type": "ack", "result": "none"}),
+        ("message", {"type": "error", "code": "refused", "message": 5}),
+    ],
+)
+def test_a_bad_reply_fails_its_command_at_once(
+    board: Board, field: str, reply: dict[str, Any]
+) -> None:
+    board.write({**reply, "seq": 3, "id": 2})  # the next command's id
+    with pytest.raises(RefusedError, match=f"unreadable reply .*{field}"):
+        board.host.request("moves", timeout_s=30, attempts=1)
+    [line] = board.logged
+    assert f" {field} " in line
+    board.write(move(seq=4))
+    board.poll_until(lambda: len(board.moves()) == 2)
