@@ -37,6 +37,7 @@ from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.rpi import open_matrix_scanner
 from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.opening import open_journal
+from reedboard.journal.store import Journal
 from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
