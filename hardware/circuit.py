@@ -89,7 +89,7 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
         header = _template(
             "RPi_GPIO_2x20", "J", _header_pins(),
             value="Raspberry Pi 40-pin header",
-            description="2x20 female header to the Pi (Pi 4 or Pi 5)",
+            description="2x20 female header to the Pi (any 40-pin Pi: 3, 4, 5, Zero 2 W)",
             footprint="Connector_PinSocket_2.54mm:PinSocket_2x20_P2.54mm_Vertical",
         )  # fmt: skip
         power_in = _template(
