@@ -80,7 +80,15 @@ def _resend(m: dict[str, Any]) -> dict[str, Any]:
     after = _opt(m, "after", int, None)
     if after is None or after < 0:
         raise ProtocolError("bad_argument", "resend needs after, a sequence number >= 0")
-    return {"after": after, "session": _opt(m, "session", str, "")}
+    until = _opt(m, "until", int, None)
+    if until is not None and until <= after:
+        raise ProtocolError("bad_argument", "resend's until must be beyond after")
+    return {
+        "after": after,
+        "session": _opt(m, "session", str, ""),
+        "until": until,
+        "resync": _choice(m, "resync", ("state", "hello"), "state"),
+    }
 
 
 def _moves(m: dict[str, Any]) -> dict[str, Any]:
