@@ -15,7 +15,7 @@ from reedboard_host.connection import BoardConnection, HostError
 from reedboard_host.fetch import fetch_game
 from reedboard_host.mirror import GameMirror
 
-RECONNECT_S = 0.5
+RECONNECT_S = 0.2  # how often an absent port is looked for again
 
 
 class Follower:
@@ -100,4 +100,7 @@ class Follower:
             return
         self.connected = True
         self.log("connected again")
-        self.sync()
+        # The same run of the board: the link asks for what was missed meanwhile. The game
+        # is fetched again only when the board started afresh (its new hello says so).
+        if self.mirror.needs_state:
+            self.sync()

@@ -76,6 +76,7 @@ class PtyBridge:
             for fd in (self._host_master, self._host_slave):
                 os.close(fd)
             self._host_master = self._host_slave = -1
+            os.unlink(self.host_path)  # the device is gone, as an unplugged one's node is
             self._plug_at = time.monotonic() + seconds
 
     def _plug_in(self) -> None:
