@@ -43,7 +43,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from link.ptybridge import PtyBridge
 from reedboard.journal.store import Journal
-from reedboard.link.host import HostEndpoint
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
@@ -143,22 +142,8 @@ class Watcher:
             self.delivered[(self.session, seq)] += 1
 
 
-def count_resends() -> list[int]:
-    """Counts the host's resend requests (however the endpoint spells asking)."""
-    counter = [0]
-    original = HostEndpoint._ask
-
-    def asking(self: HostEndpoint, *args: Any, **kwargs: Any) -> Any:
-        counter[0] += 1
-        return original(self, *args, **kwargs)
-
-    HostEndpoint._ask = asking  # type: ignore[method-assign]
-    return counter
-
-
 def run(args: argparse.Namespace) -> None:
     text, ucis = game_script(args.plies, args.seed)
-    resends = count_resends()
     watcher = Watcher()
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -209,7 +194,9 @@ def run(args: argparse.Namespace) -> None:
             game = journal.current() or journal.finished_games()[-1]
             committed = {m.ply: start_s + m.t_ms / 1000 for m in game.moves}
             board_moves = [m.uci for m in game.moves]
-    report(args, ucis, board_moves, committed, watcher, faults.faults, synced, resends[0])
+    endpoint = follower.connection.endpoint
+    asked = (getattr(endpoint, "asked", 0), getattr(endpoint, "polls", 0))
+    report(args, ucis, board_moves, committed, watcher, faults.faults, synced, asked)
 
 
 def report(
@@ -220,7 +207,7 @@ def report(
     watcher: Watcher,
     faults: list[Fault],
     synced: list[float],
-    resends: int,
+    asked: tuple[int, int],
 ) -> None:
     def during_fault(t: float) -> bool:
         # A move made in the last second before the line goes cannot make the 1 s goal
@@ -248,7 +235,7 @@ def report(
     same = watcher.moves == board_moves == ucis
     print(f"host's game == board's game:         {'yes' if same else 'NO'}")
     print(f"messages delivered twice:            {doubled}")
-    print(f"resend requests:                     {resends}")
+    print(f"resend requests for gaps / polls:    {asked[0]} / {asked[1]}")
     if lags:
         print(f"lag, commit -> host, median:         {statistics.median(lags) * 1000:.0f} ms "
               f"({len(lags)} moves made while the line was there)")  # fmt: skip

@@ -30,6 +30,7 @@ RESEND_BYTES = 4096
 # `until` asks for) goes out COPIES times; a longer one once.
 COPIES_UP_TO = 640
 COPIES = 3
+SEND_COPIES = 2
 _REMEMBERED_IDS = 256
 
 
@@ -55,7 +56,9 @@ class BoardEndpoint:
         self.seq += 1
         frame = encode_frame({"type": kind, "seq": self.seq, **(fields or {})})
         self._history.append((self.seq, frame))
-        self._outbox += frame
+        # Twice: a repeat costs a host nothing (it drops numbers it has), and on a noisy
+        # line it doubles the chance that the frame arrives without a round trip.
+        self._outbox += frame * SEND_COPIES
         return self.seq
 
     def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
@@ -65,7 +68,7 @@ class BoardEndpoint:
         if kind == "hello":
             # The reply a (re)connecting host waits on before anything else: it goes out
             # a few times, so that one noisy moment does not cost the host a round trip.
-            self._outbox += self._history[-1][1] * (COPIES - 1)
+            self._outbox += self._history[-1][1] * (COPIES - SEND_COPIES)
         if command.id is not None:
             self._replies[command.id] = seq
             while len(self._replies) > _REMEMBERED_IDS:
@@ -152,6 +155,6 @@ class BoardEndpoint:
     def _resend_one(self, seq: int) -> bool:
         for number, frame in self._history:
             if number == seq:
-                self._outbox += frame
+                self._outbox += frame * SEND_COPIES
                 return True
         return False

@@ -53,7 +53,8 @@ class HostEndpoint:
         self.client = client
         self.retry_ms = retry_ms
         self.poll_ms = poll_ms
-        self.asked = 0  # resend requests so far, for the curious
+        self.asked = 0  # resend requests for a gap so far, for the curious
+        self.polls = 0  # and requests for what may have followed
         self.decoder = FrameDecoder()
         self.session: str | None = None
         self.last_seq = 0
@@ -182,7 +183,10 @@ class HostEndpoint:
     def _ask(self, now_ms: int) -> None:
         self._asked_at = now_ms
         self._asked_after = self.last_seq
-        self.asked += 1
+        if self.in_gap:
+            self.asked += 1
+        else:
+            self.polls += 1
         request: dict[str, Any] = {
             "type": "resend",
             "after": self.last_seq,
