@@ -58,6 +58,11 @@ class Follower:
         except HostError as error:
             # A noisy line can keep a long state message from arriving: `run` asks again.
             self.log(f"{error}; asking again")
+        except LinkError as error:
+            # Unplugged while the game was being fetched: `run` connects again.
+            self.log(f"lost the board: {error}; reconnecting")
+            self.connection.close()
+            self.connected = False
         return hello
 
     def sync(self) -> None:
