@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 from reedboard.link.board import COPIES, BoardEndpoint
 from reedboard.link.frame import FrameDecoder, encode_frame
-from reedboard.link.host import DEFAULT_POLL_MS, DEFAULT_RETRY_MS, REQUEST_COPIES, HostEndpoint
+from reedboard.link.host import (
+    DEFAULT_POLL_MS,
+    DEFAULT_RETRY_MS,
+    FRAME_MS,
+    MAX_FRAMES_PER_ANSWER,
+    REQUEST_COPIES,
+    HostEndpoint,
+)
 from reedboard.link.messages import Command
 from reedboard_host.connection import HANDSHAKE_NOISY_S, BoardConnection, HostError
 
@@ -41,10 +48,21 @@ def test_a_gap_is_asked_for_once_however_many_frames_come_beyond_it() -> None:
     requests = _frames(host.data_to_send())
     assert len(requests) == REQUEST_COPIES
     assert {(r["type"], r["after"], r["until"]) for r in requests} == {("resend", 1, 3)}
-    host.tick(5 + DEFAULT_RETRY_MS - 1)
+    again = DEFAULT_RETRY_MS + FRAME_MS  # one frame missing
+    host.tick(5 + again - 1)
     assert host.data_to_send() == b""  # not again before the timer
-    host.tick(5 + DEFAULT_RETRY_MS)
+    host.tick(5 + again)
     assert [r["after"] for r in _frames(host.data_to_send())] == [1] * REQUEST_COPIES
+
+
+def test_a_long_gap_is_asked_for_again_only_once_its_answer_had_time_to_arrive() -> None:
+    host = _followed()
+    host.receive_data(_effect(200), now_ms=0)  # 2..199 missing: answers of ~4 KB each
+    host.data_to_send()
+    host.tick(DEFAULT_RETRY_MS + FRAME_MS)
+    assert host.data_to_send() == b""
+    host.tick(DEFAULT_RETRY_MS + FRAME_MS * MAX_FRAMES_PER_ANSWER)
+    assert [r["until"] for r in _frames(host.data_to_send())] == [200] * REQUEST_COPIES
 
 
 def test_filling_the_gap_delivers_the_run_held_beyond_it_in_order() -> None:

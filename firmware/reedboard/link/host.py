@@ -7,9 +7,9 @@ as soon as they arrive, ahead of any gap (`replies`).
 What it asks the board for, and when (time comes in as arguments):
 
 - a gap in the numbers (a frame lost or corrupted on the way) makes it ask at once for
-  the frames of that gap (`resend` with `after` and `until`), and again every `retry_ms`
-  while the gap stays open: one request per gap in flight, however many frames arrive
-  beyond it;
+  the frames of that gap (`resend` with `after` and `until`), and again after `retry_ms`
+  (and the time a long gap's answer takes on a slow line) while the gap stays open: one
+  request per gap in flight, however many frames arrive beyond it;
 - with no gap known it still asks every `poll_ms` for what follows its last number: a
   board whose last frame was lost says so only in its next `alive`, a second later, and
   the board answers such a request with nothing when nothing was missed;
@@ -37,6 +37,11 @@ DEFAULT_POLL_MS = 100
 # Each request goes out this many times: a frame of 90 bytes arrives only one time in
 # three when a byte in a hundred is damaged.
 REQUEST_COPIES = 2
+# A long gap's answer takes a while on a slow line (a 170-byte frame is 15 ms at 115200
+# baud, and one answer carries up to about 25 of them): asked for again only once it has
+# had time to arrive, so that requests never pile up answers the line cannot carry.
+FRAME_MS = 15
+MAX_FRAMES_PER_ANSWER = 25
 MAX_HELD = 8192
 MAX_REPLIES = 256
 REPLY_TYPES = ("ack", "error", "state", "moves", "hello")
@@ -171,9 +176,13 @@ class HostEndpoint:
         """Time passes: ask again for a gap still open, or for what may have followed."""
         if self.session is None:
             return
-        every = self.retry_ms if self.in_gap else self.poll_ms
+        every = self._retry_ms() if self.in_gap else self.poll_ms
         if self._asked_at is None or now_ms - self._asked_at >= every:
             self._ask(now_ms)
+
+    def _retry_ms(self) -> int:
+        missing = min(self._held, default=self.highest_seen + 1) - self.last_seq - 1
+        return self.retry_ms + FRAME_MS * min(missing, MAX_FRAMES_PER_ANSWER)
 
     def _saw(self, seq: int, now_ms: int) -> None:
         self.highest_seen = max(self.highest_seen, seq)
