@@ -278,3 +278,10 @@ def test_a_silent_port_after_an_earlier_connection_is_given_up_on_time() -> None
     with pytest.raises(HostError, match="no reedboard answers"):
         connection.handshake(timeout_s=1.0)
     assert clock[0] - started < HANDSHAKE_NOISY_S / 2  # virtual time
+
+
+def test_short_frames_go_out_twice_and_a_long_state_once() -> None:
+    board = BoardEndpoint("s")
+    board.send("effect", {"event": "touch"})
+    board.send("state", {"moves": ["e2e4"] * 300})
+    assert [m["seq"] for m in _frames(board.data_to_send())] == [1, 1, 2]

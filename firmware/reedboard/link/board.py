@@ -8,9 +8,10 @@ some can ask for them again (`resend`), answers malformed or unknown messages wi
 reply was lost) with the reply it gave, without carrying it out twice.
 
 On a noisy line (a byte in a hundred damaged) a frame of 180 bytes arrives only one time in
-eight, so what a host is waiting for goes out more than once: the frames of the gap a host
-names (`resend` with `until`) and the answer to a `hello` are sent three times over, which
-costs a few hundred bytes and saves the host a round trip or two each time.
+eight, so what a host is waiting for goes out more than once: every short numbered frame twice,
+and the frames of the gap a host names (`resend` with `until`) and the answer to a
+`hello` three times over, which costs a few hundred bytes and saves the host a round trip
+or two each time.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ DEFAULT_HISTORY = 4096
 # more than a 115200 baud line carries. It asks again for the rest.
 RESEND_BYTES = 4096
 # An answer to a `resend` no longer than this (the frames of one gap, as a host that names
-# `until` asks for) goes out COPIES times; a longer one once.
+# `until` asks for) goes out COPIES times, a numbered frame SEND_COPIES times; longer ones
+# once.
 COPIES_UP_TO = 640
 COPIES = 3
 SEND_COPIES = 2
@@ -56,9 +58,7 @@ class BoardEndpoint:
         self.seq += 1
         frame = encode_frame({"type": kind, "seq": self.seq, **(fields or {})})
         self._history.append((self.seq, frame))
-        # Twice: a repeat costs a host nothing (it drops numbers it has), and on a noisy
-        # line it doubles the chance that the frame arrives without a round trip.
-        self._outbox += frame * SEND_COPIES
+        self._outbox += frame * _copies(frame)
         return self.seq
 
     def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
@@ -68,7 +68,8 @@ class BoardEndpoint:
         if kind == "hello":
             # The reply a (re)connecting host waits on before anything else: it goes out
             # a few times, so that one noisy moment does not cost the host a round trip.
-            self._outbox += self._history[-1][1] * (COPIES - SEND_COPIES)
+            frame = self._history[-1][1]
+            self._outbox += frame * (COPIES - _copies(frame))
         if command.id is not None:
             self._replies[command.id] = seq
             while len(self._replies) > _REMEMBERED_IDS:
@@ -155,6 +156,13 @@ class BoardEndpoint:
     def _resend_one(self, seq: int) -> bool:
         for number, frame in self._history:
             if number == seq:
-                self._outbox += frame * SEND_COPIES
+                self._outbox += frame * _copies(frame)
                 return True
         return False
+
+
+def _copies(frame: bytes) -> int:
+    """How many times a numbered frame goes out: a short one twice (a repeat costs a host
+    nothing, it drops numbers it has, and on a noisy line it doubles the chance that the
+    frame arrives without a round trip), a long one (a `state`) once."""
+    return SEND_COPIES if len(frame) <= COPIES_UP_TO else 1
