@@ -18,7 +18,7 @@ HANDSHAKE_S = 3.0
 # A board that answers with good frames, but not yet with its hello (a noisy line), gets
 # this long in all before the handshake gives up.
 HANDSHAKE_NOISY_S = 20.0
-HELLO_EVERY_S = 0.2
+HELLO_EVERY_S = 0.1
 REPLY_S = 1.0
 ATTEMPTS = 4
 
@@ -81,13 +81,20 @@ class BoardConnection:
     def handshake(self, timeout_s: float = HANDSHAKE_S) -> dict[str, Any]:
         self.hello = None
         started = self._monotonic()
+        asked: list[int] = []
+        good_before = self.endpoint.decoder.good_frames  # those of an earlier connection
         while self.hello is None:
-            self.endpoint.hello()
+            asked.append(self.endpoint.hello())
             # Good frames from the other end mean a board is there and the line is noisy:
             # it gets longer to answer than a port where nobody speaks the protocol.
-            alive = self.endpoint.decoder.good_frames > 0
+            alive = self.endpoint.decoder.good_frames > good_before
             deadline = started + (max(timeout_s, HANDSHAKE_NOISY_S) if alive else timeout_s)
             self._pump(min(HELLO_EVERY_S, max(0.0, deadline - self._monotonic())))
+            # The board's answer is a reply: taken as soon as it comes, ahead of any gap
+            # (after a cut, the frames the host missed come after it, not before).
+            answered = [self._replies.pop(i) for i in asked if i in self._replies]
+            if answered:
+                self.hello = answered[-1]
             if self.hello is None and self._monotonic() >= deadline:
                 if self.endpoint.bad_frames and not alive:
                     raise HostError(
@@ -196,7 +203,7 @@ class BoardConnection:
         self._port.write(self.endpoint.data_to_send())
         for message in messages:
             if message["type"] == "hello":
-                self.hello = message
+                self.hello = message  # the board started afresh, or started over
             if self.on_message is not None:
                 self.on_message(message)
 

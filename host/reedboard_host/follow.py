@@ -15,7 +15,7 @@ from reedboard_host.connection import BoardConnection, HostError
 from reedboard_host.fetch import fetch_game
 from reedboard_host.mirror import GameMirror
 
-RECONNECT_S = 0.5
+RECONNECT_S = 0.2  # how often an absent port is looked for again
 
 
 class Follower:
@@ -58,6 +58,11 @@ class Follower:
         except HostError as error:
             # A noisy line can keep a long state message from arriving: `run` asks again.
             self.log(f"{error}; asking again")
+        except LinkError as error:
+            # Unplugged while the game was being fetched: `run` connects again.
+            self.log(f"lost the board: {error}; reconnecting")
+            self.connection.close()
+            self.connected = False
         return hello
 
     def sync(self) -> None:
@@ -100,4 +105,7 @@ class Follower:
             return
         self.connected = True
         self.log("connected again")
-        self.sync()
+        # The same run of the board: the link asks for what was missed meanwhile. The game
+        # is fetched again only when the board started afresh (its new hello says so).
+        if self.mirror.needs_state:
+            self.sync()

@@ -20,8 +20,17 @@ pytestmark = pytest.mark.timeout(180)  # a whole game on a faulty line, with its
 
 
 def _play(
-    tmp_path: Path, moves: list[str], *, corrupt: float, cuts_per_s: float
+    tmp_path: Path,
+    moves: list[str],
+    *,
+    corrupt: float,
+    cuts_per_s: float,
+    drop: float = 0.0,
+    unplug_at: int | None = None,
+    host_log: list[str] | None = None,
 ) -> tuple[list[str], list[str]]:
+    """The board plays `moves`; the host records them. With `unplug_at`, the host's end
+    is unplugged for a second once the board has made that many moves."""
     script = tmp_path / "game.events"
     script.write_text(game_script(moves))
     out, db = tmp_path / "games.pgn", tmp_path / "journal.sqlite"
@@ -31,7 +40,9 @@ def _play(
     ]  # fmt: skip
     host_command = [sys.executable, "-m", "reedboard_host.cli", "record", "--out", str(out)]
     with (
-        PtyBridge(corrupt=corrupt, seed=7, cuts_per_s=cuts_per_s) as bridge,
+        PtyBridge(
+            corrupt=corrupt, seed=7, cuts_per_s=cuts_per_s, drop=drop, pluggable=True
+        ) as bridge,
         child([*board_command, bridge.board_path]) as board,
         child(
             [*host_command, "--port", bridge.host_path], stderr=subprocess.PIPE, text=True
@@ -43,12 +54,17 @@ def _play(
             with Journal(db) as journal:
                 game = journal.current() or (journal.finished_games() or [None])[-1]
                 board_moves = [m.uci for m in game.moves] if game else []
+            if unplug_at is not None and len(board_moves) >= unplug_at:
+                bridge.unplug(1.0)
+                unplug_at = None
             recorded = _recorded(out)
             if len(board_moves) == len(moves) and recorded == board_moves:
                 break
             time.sleep(0.2)  # polling for the outcome, not timing anything
         assert stop(host) == 0, host.stderr.read() if host.stderr else ""
         assert stop(board) == 0
+        if host_log is not None and host.stderr:
+            host_log.append(host.stderr.read())
     return board_moves, _recorded(out)
 
 
@@ -69,9 +85,15 @@ def test_a_whole_game_is_recorded_move_for_move(tmp_path: Path) -> None:
 
 
 def test_a_whole_game_survives_a_line_that_corrupts_and_drops_bytes(tmp_path: Path) -> None:
-    """1% of the bytes corrupted and the line cut now and then, both directions: the
-    board's journal, the host's PGN and the script agree move for move."""
+    """1% of the bytes corrupted, 0.2% dropped, the line cut now and then, both
+    directions, and the host's end unplugged once: the board's journal, the host's PGN
+    and the script agree move for move, nothing lost or doubled, one game."""
     moves = random_game(5, 60)
-    board_moves, recorded = _play(tmp_path, moves, corrupt=0.01, cuts_per_s=1.0)
+    log: list[str] = []
+    board_moves, recorded = _play(
+        tmp_path, moves, corrupt=0.01, drop=0.002, cuts_per_s=1.0, unplug_at=25, host_log=log
+    )
+    assert "lost the board" in log[0] and "connected again" in log[0]
     assert board_moves == moves
     assert recorded == moves
+    assert (tmp_path / "games.pgn").read_text().count("[Event ") == 1

@@ -76,7 +76,18 @@ class Board:
         self.app.step(self.now, data)
         out = self.decoder.feed(bytes(self.link.written))
         self.link.written.clear()
-        return out
+        # Numbered frames go out more than once in a turn (a repeat saves a host a resend
+        # on a noisy line); a host keeps the first of each number, and so does this one.
+        seen: set[int] = set()
+        unique = []
+        for message in out:
+            seq = message.get("seq")
+            if seq is not None:
+                if seq in seen:
+                    continue
+                seen.add(seq)
+            unique.append(message)
+        return unique
 
     def ask(self, message: dict[str, Any]) -> dict[str, Any]:
         [reply] = [m for m in self.send(encode_frame(message)) if m["type"] in REPLIES]

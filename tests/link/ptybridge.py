@@ -1,14 +1,19 @@
 """Two real pseudo-terminals joined by a relay thread: one end for the board, one for the
-host, each a path that pyserial opens like a device. The relay can corrupt bytes and cut
-the line for a while, to test the link under faults.
+host, each a path that pyserial opens like a device. The relay can corrupt and drop bytes,
+cut the line for a while and unplug the host's end, to test the link under faults.
 
 - `corrupt`: that fraction of the bytes gets one bit flipped;
+- `drop`: that fraction of the bytes is lost on the way;
 - `cuts_per_s`: random cuts (a pulled cable), on average that many a second, each
   100-400 ms long, of one direction or both; the relay loses every byte meanwhile.
 - `cut`: an event that cuts both directions while it is set.
+- `pluggable`: the host's path is a link to the current pty, so that `unplug(s)` can take
+  the host's end away (its reads and writes fail, as a pulled USB cable's do) and bring a
+  new one back at the same path `s` seconds later.
 
-Whatever the timing of a loaded machine, the faults only change how long recovery takes,
-never what the two sides must end up agreeing on."""
+The faults come from one seeded generator. Whatever the timing of a loaded machine, the
+faults only change how long recovery takes, never what the two sides must end up
+agreeing on."""
 
 from __future__ import annotations
 
@@ -16,30 +21,71 @@ import contextlib
 import os
 import random
 import select
+import tempfile
 import threading
 import time
 import tty
 
 
 class PtyBridge:
-    def __init__(self, *, corrupt: float = 0.0, seed: int = 0, cuts_per_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        *,
+        corrupt: float = 0.0,
+        seed: int = 0,
+        cuts_per_s: float = 0.0,
+        drop: float = 0.0,
+        pluggable: bool = False,
+    ) -> None:
         self.corrupt = corrupt
+        self.drop = drop
         self.cuts_per_s = cuts_per_s
         self.rng = random.Random(seed)
-        self._board_master, self._board_slave = os.openpty()
-        self._host_master, self._host_slave = os.openpty()
-        for fd in (self._board_slave, self._host_slave):
-            tty.setraw(fd)  # no echo, no line discipline, before either side opens it
+        self._lock = threading.Lock()
+        self._board_master, self._board_slave = _raw_pty()
+        self._host_master, self._host_slave = _raw_pty()
         self.board_path = os.ttyname(self._board_slave)
-        self.host_path = os.ttyname(self._host_slave)
+        self._link_dir: str | None = None
+        if pluggable:
+            self._link_dir = tempfile.mkdtemp(prefix="ptybridge-")
+            self.host_path = os.path.join(self._link_dir, "host")
+            os.symlink(os.ttyname(self._host_slave), self.host_path)
+        else:
+            self.host_path = os.ttyname(self._host_slave)
         self.cut = threading.Event()  # while set, every byte is lost (a pulled cable)
         self.corrupted = 0
+        self.dropped = 0
         self.cuts = 0
-        self._cut_until = {self._board_master: 0.0, self._host_master: 0.0}
+        self._plug_at: float | None = None  # while unplugged: when the new end comes
+        self._cut_until = {"board": 0.0, "host": 0.0}
         self._next_cut = self._schedule(time.monotonic())
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._relay, daemon=True)
         self._thread.start()
+
+    def cut_for(self, seconds: float) -> None:
+        """Both directions lose every byte for `seconds` from now."""
+        with self._lock:
+            until = time.monotonic() + seconds
+            self._cut_until = {"board": until, "host": until}
+
+    def unplug(self, seconds: float) -> None:
+        """Take the host's end away now, and plug a new one in `seconds` later."""
+        assert self._link_dir is not None, "PtyBridge(pluggable=True) can be unplugged"
+        with self._lock:
+            for fd in (self._host_master, self._host_slave):
+                os.close(fd)
+            self._host_master = self._host_slave = -1
+            os.unlink(self.host_path)  # the device is gone, as an unplugged one's node is
+            self._plug_at = time.monotonic() + seconds
+
+    def _plug_in(self) -> None:
+        assert self._link_dir is not None
+        self._host_master, self._host_slave = _raw_pty()
+        fresh = os.path.join(self._link_dir, "fresh")
+        os.symlink(os.ttyname(self._host_slave), fresh)
+        os.replace(fresh, self.host_path)
+        self._plug_at = None
 
     def _schedule(self, now: float) -> float:
         if not self.cuts_per_s:
@@ -52,38 +98,71 @@ class PtyBridge:
             return
         self._next_cut = self._schedule(now)
         self.cuts += 1
-        ends = self.rng.choice([[self._board_master], [self._host_master], list(self._cut_until)])
-        for fd in ends:
-            self._cut_until[fd] = now + self.rng.uniform(0.1, 0.4)
+        ends = self.rng.choice([["board"], ["host"], ["board", "host"]])
+        for end in ends:
+            self._cut_until[end] = now + self.rng.uniform(0.1, 0.4)
+
+    def _damage(self, data: bytearray) -> bytes:
+        out = bytearray()
+        for byte in data:
+            if self.drop and self.rng.random() < self.drop:
+                self.dropped += 1
+                continue
+            if self.corrupt and self.rng.random() < self.corrupt:
+                byte ^= 1 << self.rng.randrange(8)
+                self.corrupted += 1
+            out.append(byte)
+        return bytes(out)
 
     def _relay(self) -> None:
-        pairs = {self._board_master: self._host_master, self._host_master: self._board_master}
         while not self._stop.is_set():
-            ready, _, _ = select.select(list(pairs), [], [], 0.02)
-            self._maybe_cut()
-            for fd in ready:
-                try:
-                    data = bytearray(os.read(fd, 4096))
-                except OSError:
-                    continue
-                if self.cut.is_set() or time.monotonic() < self._cut_until[fd]:
-                    continue
-                if self.corrupt:
-                    for i in range(len(data)):
-                        if self.rng.random() < self.corrupt:
-                            data[i] ^= 1 << self.rng.randrange(8)
-                            self.corrupted += 1
-                with contextlib.suppress(OSError):  # the other side is not open yet
-                    os.write(pairs[fd], bytes(data))
+            with self._lock:
+                if self._plug_at is not None and time.monotonic() >= self._plug_at:
+                    self._plug_in()
+                ends = {"board": self._board_master}
+                if self._host_master >= 0:
+                    ends["host"] = self._host_master
+            try:
+                ready, _, _ = select.select(list(ends.values()), [], [], 0.02)
+            except (OSError, ValueError):
+                continue  # the host's end was unplugged meanwhile
+            with self._lock:
+                self._maybe_cut()
+                for name, fd in ends.items():
+                    if fd not in ready:
+                        continue
+                    try:
+                        data = bytearray(os.read(fd, 4096))
+                    except OSError:
+                        continue
+                    other = self._host_master if name == "board" else self._board_master
+                    if self.cut.is_set() or time.monotonic() < self._cut_until[name]:
+                        continue
+                    if other < 0 or fd not in (self._board_master, self._host_master):
+                        continue  # unplugged meanwhile
+                    with contextlib.suppress(OSError):  # the other side is not open yet
+                        os.write(other, self._damage(data))
 
     def close(self) -> None:
         self._stop.set()
         self._thread.join(5)
         for fd in (self._board_master, self._board_slave, self._host_master, self._host_slave):
-            os.close(fd)
+            if fd >= 0:
+                os.close(fd)
+        if self._link_dir is not None:
+            for name in ("host", "fresh"):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(self._link_dir, name))
+            os.rmdir(self._link_dir)
 
     def __enter__(self) -> PtyBridge:
         return self
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+
+def _raw_pty() -> tuple[int, int]:
+    master, slave = os.openpty()
+    tty.setraw(slave)  # no echo, no line discipline, before either side opens it
+    return master, slave

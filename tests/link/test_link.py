@@ -31,12 +31,37 @@ def test_bad_frames_are_counted_and_dropped_and_good_ones_survive_around_them() 
     good = encode_frame({"type": "ack", "seq": 1})
     corrupted = bytearray(encode_frame({"type": "ack", "seq": 2}))
     corrupted[5] ^= 0x20
+    corrupted[9] ^= 0x01  # two flipped bits: beyond mending
     data = good + bytes(corrupted) + b"x" * 500 + b"\n" + good + b"\x00\xff garbage\n"
     out = []
     for i in range(0, len(data), 7):  # arriving in small pieces
         out += decoder.feed(data[i : i + 7])
     assert out == [{"type": "ack", "seq": 1}] * 2
     assert decoder.bad_frames == 3
+
+
+@pytest.mark.parametrize("where", [0, 7, 23, -8, -2])
+@pytest.mark.parametrize("bit", [0, 3, 7])
+def test_one_flipped_bit_is_mended_anywhere_in_the_frame(where: int, bit: int) -> None:
+    """In the JSON or in the CRC: the frame still arrives, counted as mended."""
+    message = {"type": "effect", "seq": 12, "event": "move", "uci": "e2e4"}
+    damaged = bytearray(encode_frame(message))
+    damaged[where - 1 if where < 0 else where] ^= 1 << bit  # never the newline
+    decoder = FrameDecoder()
+    assert decoder.feed(bytes(damaged)) == [message]
+    assert decoder.mended == 1 and decoder.bad_frames == 0
+
+
+def test_two_flipped_bits_are_never_mended_into_another_frame() -> None:
+    rng = random.Random(4)
+    frame = encode_frame({"type": "effect", "seq": 12, "event": "move", "uci": "e2e4"})
+    body = len(frame) - 10  # the JSON, before `*`, the CRC and the newline
+    for _ in range(3000):
+        damaged = bytearray(frame)
+        first, second = rng.sample(range(body), 2)
+        damaged[first] ^= 1 << rng.randrange(8)
+        damaged[second] ^= 1 << rng.randrange(8)
+        assert decode_line(bytes(damaged[:-1])) is None
 
 
 def test_commands_are_checked() -> None:
@@ -65,7 +90,7 @@ def test_unknown_and_malformed_messages_get_an_error_reply() -> None:
         encode_frame({"type": "fly", "id": 1}) + encode_frame({"type": "mode", "id": 2}) + b"junk\n"
     )
     assert commands == []
-    replies = FrameDecoder().feed(board.data_to_send())
+    replies = {r["seq"]: r for r in FrameDecoder().feed(board.data_to_send())}.values()
     assert [(r["type"], r["id"], r["code"]) for r in replies] == [
         ("error", 1, "unknown_type"),
         ("error", 2, "bad_argument"),

@@ -6,11 +6,19 @@ resynchronises the stream after any corruption, so one bad byte costs one frame.
 is ASCII (non-ASCII characters are escaped), so it never contains the newline or `*`
 outside of strings; the CRC is taken after the last `*`.
 
+A line whose CRC does not match is mended when one flipped bit explains it (the usual
+damage on a serial line): CRC-32 keeps a Hamming distance of at least 5 up to 2974 bits,
+so within `MEND_UP_TO` bytes a single flipped bit is found by its syndrome, and a line
+with two or three flipped bits is never mistaken for one with a single flip. On a line
+that damages a byte in a hundred this nearly triples the share of 180-byte frames that
+get through. Nothing changes on the wire.
+
 Pure: `encode_frame` and `FrameDecoder.feed` do no I/O.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import zlib
 from typing import Any
@@ -18,6 +26,9 @@ from typing import Any
 # A `state` message of a very long game stays well below this; anything longer is noise
 # (a lost newline joining frames, or a peer speaking something else).
 MAX_FRAME = 65536
+# Frames up to this many bytes of JSON (2048 bits, with the CRC's 32 well below 2974) are
+# mended when one bit flipped on the way.
+MEND_UP_TO = 256
 
 
 def crc32_hex(payload: bytes) -> str:
@@ -32,13 +43,56 @@ def encode_frame(message: dict[str, Any]) -> bytes:
 
 def decode_line(line: bytes) -> dict[str, Any] | None:
     """The message in one line (without its newline), or None when the line is not a
-    good frame: no CRC, a wrong CRC, not JSON, not an object with a string `type`."""
-    payload, star, crc = line.rstrip(b"\r").rpartition(b"*")
-    if not star or len(crc) != 8:
-        return None
+    good frame: no CRC, a wrong CRC that one flipped bit does not explain, not JSON, not
+    an object with a string `type`."""
+    return _decode(line)[0]
+
+
+def _decode(line: bytes) -> tuple[dict[str, Any] | None, bool]:
+    """The message and whether it had to be mended."""
+    payload, star, field = line.rstrip(b"\r").rpartition(b"*")
+    if not star or len(field) != 8:
+        return None, False
+    sent = field.lower()
+    actual = crc32_hex(payload).encode("ascii")
+    if actual == sent:
+        return _message(payload), False
+    if len(payload) > MEND_UP_TO:
+        return None, False
+    if sum(a != b for a, b in zip(actual, sent, strict=True)) == 1:
+        # One character of the CRC itself changed: the payload came through.
+        a, b = next((a, b) for a, b in zip(actual, sent, strict=True) if a != b)
+        return (_message(payload), True) if (a ^ b).bit_count() == 1 else (None, False)
     try:
-        if crc32_hex(payload) != crc.decode("ascii").lower():
-            return None
+        expected = int(sent, 16)
+    except ValueError:
+        return None, False
+    bit = _one_bit_syndromes(len(payload)).get(zlib.crc32(payload) ^ expected)
+    if bit is None:
+        return None, False
+    mended = bytearray(payload)
+    mended[bit // 8] ^= 1 << (bit % 8)
+    return _message(bytes(mended)), True
+
+
+@functools.lru_cache(maxsize=64)
+def _one_bit_syndromes(length: int) -> dict[int, int]:
+    """For payloads of `length` bytes: the CRC difference that one flipped bit makes,
+    mapped to that bit's position. CRC-32 is affine, so crc(p ^ e) ^ crc(p) is
+    crc(e) ^ crc(0...0) whatever p is."""
+    zero = zlib.crc32(bytes(length))
+    syndromes: dict[int, int] = {}
+    error = bytearray(length)
+    for index in range(length):
+        for bit in range(8):
+            error[index] = 1 << bit
+            syndromes[zlib.crc32(error) ^ zero] = index * 8 + bit
+        error[index] = 0
+    return syndromes
+
+
+def _message(payload: bytes) -> dict[str, Any] | None:
+    try:
         message = json.loads(payload.decode("ascii"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
@@ -54,6 +108,7 @@ class FrameDecoder:
         self.max_frame = max_frame
         self.bad_frames = 0
         self.good_frames = 0
+        self.mended = 0  # good frames that one flipped bit had damaged
         self._buffer = bytearray()
         self._skipping = False  # inside an overlong line: drop up to its newline
 
@@ -76,7 +131,8 @@ class FrameDecoder:
                 continue
             if not line.strip():
                 continue  # blank lines are harmless keep-alives from a terminal
-            message = decode_line(line) if len(line) <= self.max_frame else None
+            message, mended = _decode(line) if len(line) <= self.max_frame else (None, False)
+            self.mended += mended
             if message is None:
                 self.bad_frames += 1
             else:

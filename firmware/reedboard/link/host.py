@@ -1,11 +1,26 @@
 """The host's end of the link: a pure state machine, the mirror of `BoardEndpoint`.
 
 It hands out the board's messages in sequence order, each exactly once; messages that
-arrive after a gap are held until the gap is filled. A gap in the
-numbers (a frame lost or corrupted on the way) or a keep-alive naming a number not seen
-yet makes it ask the board for everything after the last number it has (`resend`),
-again after `retry_ms` while the gap stays open. A `state` message carries the whole
-game, so it is taken whatever came before it. Time comes in as arguments.
+arrive after a gap are held until the gap is filled. Replies to commands are handed over
+as soon as they arrive, ahead of any gap (`replies`).
+
+What it asks the board for, and when (time comes in as arguments):
+
+- a gap in the numbers (a frame lost or corrupted on the way) makes it ask at once for
+  the frames of that gap (`resend` with `after` and `until`), and again after `retry_ms`
+  (and the time a long gap's answer takes on a slow line) while the gap stays open: one
+  request per gap in flight, however many frames arrive beyond it;
+- with no gap known it still asks every `poll_ms` for what follows its last number: a
+  board whose last frame was lost says so only in its next `alive`, a second later, and
+  the board answers such a request with nothing when nothing was missed;
+- a board that can no longer resend what it asks for answers with a `hello` of its
+  session (`resync`): numbering goes on from there, and the application fetches the game
+  (`moves` pages) instead of waiting for a backlog. A `state` message carries the whole
+  game, so it too is taken whatever came before it.
+
+A `hello` of the session already followed that answers the host's own `hello` (a
+reconnection) is a reply: it goes to `replies`, and the numbering simply goes on, so a
+host that comes back after a cut asks only for what it missed.
 """
 
 from __future__ import annotations
@@ -16,21 +31,42 @@ from reedboard.link.board_messages import check_board_message
 from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.messages import PROTOCOL_VERSION
 
-DEFAULT_RETRY_MS = 300
+# A round trip over any serial line takes a few milliseconds; a request or its answer is
+# lost often on a noisy line, and asking again soon is what keeps the host close behind.
+DEFAULT_RETRY_MS = 50
+DEFAULT_POLL_MS = 100
+# Each request goes out this many times: a frame of 90 bytes arrives only one time in
+# three when a byte in a hundred is damaged.
+REQUEST_COPIES = 2
+# A long gap's answer takes a while on a slow line (a 170-byte frame is 15 ms at 115200
+# baud, and one answer carries up to about 25 of them): asked for again only once it has
+# had time to arrive, so that requests never pile up answers the line cannot carry.
+FRAME_MS = 15
+MAX_FRAMES_PER_ANSWER = 25
 MAX_HELD = 8192
 MAX_REPLIES = 256
 REPLY_TYPES = ("ack", "error", "state", "moves", "hello")
 
 
 class HostEndpoint:
-    def __init__(self, *, client: str = "reedboard-host", retry_ms: int = DEFAULT_RETRY_MS) -> None:
+    def __init__(
+        self,
+        *,
+        client: str = "reedboard-host",
+        retry_ms: int = DEFAULT_RETRY_MS,
+        poll_ms: int = DEFAULT_POLL_MS,
+    ) -> None:
         self.client = client
         self.retry_ms = retry_ms
+        self.poll_ms = poll_ms
+        self.asked = 0  # resend requests for a gap so far, for the curious
+        self.polls = 0  # and requests for what may have followed
         self.decoder = FrameDecoder()
         self.session: str | None = None
         self.last_seq = 0
         self.highest_seen = 0
-        self._asked_at: int | None = None  # when the open gap was last asked for
+        self._asked_at: int | None = None  # when the board was last asked for frames
+        self._asked_after: int | None = None  # and the number the request went on from
         self._held: dict[int, dict[str, Any]] = {}  # messages that came after a gap
         self._next_id = 1
         self._outbox = bytearray()
@@ -91,17 +127,21 @@ class HostEndpoint:
                 self.replies[reply_id] = message
                 if len(self.replies) > MAX_REPLIES:  # replies nobody waited for
                     del self.replies[min(self.replies)]
-            if kind == "hello" and message.get("session") != self.session:
+            if kind == "hello" and (message.get("session") != self.session):
                 # The board started afresh (or this is the first contact): numbering
                 # starts from here; whatever came before belongs to another session.
                 self.session = str(message.get("session"))
-                self.last_seq = self.highest_seen = seq
-                self._asked_at = None
                 self._held.clear()
-                delivered.append(message)
+                self._restart(seq, message, delivered)
                 continue
             if self.session is None:
                 continue  # before the handshake nothing can be placed in order
+            if kind == "hello" and message.get("resync") is True:
+                if seq > self.last_seq:
+                    # What the host asked for is gone: go on from here (the application
+                    # fetches the game when it sees the hello).
+                    self._restart(seq, message, delivered)
+                continue
             if kind == "alive":
                 self._saw(seq, now_ms)
                 continue
@@ -116,30 +156,69 @@ class HostEndpoint:
             self._saw(seq, now_ms)
         return delivered
 
+    def _restart(self, seq: int, message: dict[str, Any], delivered: list[dict[str, Any]]) -> None:
+        self.last_seq = seq
+        self.highest_seen = max(seq, max(self._held, default=seq))
+        self._held = {s: m for s, m in self._held.items() if s > seq}
+        self._asked_at = self._asked_after = None
+        delivered.append(message)  # news the application must hear: fetch the game
+        self._deliver_held(delivered)
+
     def _deliver(self, message: dict[str, Any], delivered: list[dict[str, Any]]) -> None:
         self.last_seq = message["seq"]
         self.highest_seen = max(self.highest_seen, self.last_seq)
-        delivered.append(message)
+        if not _answers_own_hello(message):
+            delivered.append(message)
+        self._deliver_held(delivered)
+
+    def _deliver_held(self, delivered: list[dict[str, Any]]) -> None:
         for seq in [s for s in self._held if s <= self.last_seq]:
             del self._held[seq]  # a state message covers everything before it
         while self.last_seq + 1 in self._held:
             self.last_seq += 1
-            delivered.append(self._held.pop(self.last_seq))
-        if not self.in_gap:
-            self._asked_at = None
+            held = self._held.pop(self.last_seq)
+            if not _answers_own_hello(held):
+                delivered.append(held)
 
     def tick(self, now_ms: int) -> None:
-        """Time passes: ask again for a gap that is still open."""
-        if self.in_gap and (self._asked_at is None or now_ms - self._asked_at >= self.retry_ms):
+        """Time passes: ask again for a gap still open, or for what may have followed."""
+        if self.session is None:
+            return
+        every = self._retry_ms() if self.in_gap else self.poll_ms
+        if self._asked_at is None or now_ms - self._asked_at >= every:
             self._ask(now_ms)
+
+    def _retry_ms(self) -> int:
+        missing = min(self._held, default=self.highest_seen + 1) - self.last_seq - 1
+        return self.retry_ms + FRAME_MS * min(missing, MAX_FRAMES_PER_ANSWER)
 
     def _saw(self, seq: int, now_ms: int) -> None:
         self.highest_seen = max(self.highest_seen, seq)
-        if self.in_gap and self._asked_at is None:
-            self._ask(now_ms)
+        if self.in_gap and self._asked_after != self.last_seq:
+            self._ask(now_ms)  # a new gap: asked for at once, then on the timer
 
     def _ask(self, now_ms: int) -> None:
         self._asked_at = now_ms
-        self._outbox += encode_frame(
-            {"type": "resend", "after": self.last_seq, "session": self.session}
-        )
+        self._asked_after = self.last_seq
+        if self.in_gap:
+            self.asked += 1
+        else:
+            self.polls += 1
+        request: dict[str, Any] = {
+            "type": "resend",
+            "after": self.last_seq,
+            "session": self.session,
+            "resync": "hello",
+        }
+        if self.in_gap:
+            request["until"] = min(self._held, default=self.highest_seen + 1)
+        self._outbox += encode_frame(request) * REQUEST_COPIES
+
+
+def _answers_own_hello(message: dict[str, Any]) -> bool:
+    """A `hello` of the session already followed that answers the host's own `hello` (it
+    has an id): a reply, taken from `replies`; in the sequence it only takes up its
+    number, for nothing was lost."""
+    return (
+        message["type"] == "hello" and message.get("id") is not None and not message.get("resync")
+    )

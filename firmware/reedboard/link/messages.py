@@ -182,7 +182,16 @@ def _hello(f: _Fields) -> dict[str, Any]:
 
 
 def _resend(f: _Fields) -> dict[str, Any]:
-    return {"after": f.integer("after", 0, MAX_ID), "session": f.text("session", "")}
+    after = f.integer("after", 0, MAX_ID)
+    until = f.integer("until", 0, MAX_ID, None)
+    if until is not None and until <= after:
+        raise f.bad("until", "must be beyond after")
+    return {
+        "after": after,
+        "session": f.text("session", ""),
+        "until": until,
+        "resync": f.choice("resync", ("state", "hello"), "state"),
+    }
 
 
 def _moves(f: _Fields) -> dict[str, Any]:
