@@ -66,6 +66,13 @@ DEFAULT_CASTLE_WAIT_MS = 2000
 # the pawn is cleared): the lift follows within a second or two. A piece that stays alone
 # longer came from off the board, and the lights show it.
 STRAY_WAIT_MS = 2000
+# The hand that has just set a piece down withdraws over its neighbours and may knock one of
+# its own pieces (FIDE 4.3 binds only the player having the move). A lift of a piece of
+# the player who moved, within this time of the move's completion and two squares of where
+# a piece landed, is that hand: the opponent's hand, even in a fast reply, goes for the
+# opponent's own pieces first, and a touch of the mover's piece later still binds.
+MOVERS_HAND_MS = 400
+MOVERS_HAND_REACH = 2
 
 START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
@@ -101,6 +108,8 @@ class Arbiter:
         self.touches = TouchRecord()
         self._exchange_square: Square | None = None  # a promotion square, until the opponent moves
         self._choice_lift: tuple[Square, PieceType] | None = None
+        # When the last move was complete, and the squares where its pieces landed.
+        self._moved: tuple[int, tuple[Square, ...]] | None = None
         self.hint: Move | None = None
         # Squares the host lights for its own reasons (steady, blinking): a client's LED
         # pattern that is not a move.
@@ -238,6 +247,7 @@ class Arbiter:
         self.mismatch = None
         self.violation = None
         self.touches = TouchRecord()
+        self._moved = None
         self.promotion_choice = None
         self._exchange_square = None
         self._choice_lift = None
@@ -456,7 +466,8 @@ class Arbiter:
             if piece not in (EMPTY, UNKNOWN) and sq != self._exchange_square:
                 if report:
                     effects.append(Touched(now, sq, piece))
-                self.touches.touch(sq, piece, self.position, change.t_ms)
+                if not self._movers_hand(sq, piece, change.t_ms):
+                    self.touches.touch(sq, piece, self.position, change.t_ms)
                 self._watch_promotion_choice(sq, piece)
         self._evaluate(now, effects)
         if report and not self.game.is_game_over():
@@ -595,8 +606,26 @@ class Arbiter:
         self._events = saved
         return best
 
+    def _movers_hand(self, sq: Square, piece: str, t_ms: int) -> bool:
+        """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
+        moved (see MOVERS_HAND_MS): not a touch of the player having the move."""
+        if self._moved is None or piece.isupper() == self.position.turn:
+            return False
+        done_ms, landed = self._moved
+        return t_ms - done_ms <= MOVERS_HAND_MS and any(
+            max(abs((sq & 7) - (to & 7)), abs((sq >> 3) - (to >> 3))) <= MOVERS_HAND_REACH
+            for to in landed
+        )
+
     def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
         move = shape.move
+        position = self.position
+        if position.is_castling(move):
+            _kf, king_to, _rf, rook_to = position.castling_squares(move)
+            landed: tuple[Square, ...] = (king_to, rook_to)
+        else:
+            landed = (move.to_square,)
+        self._moved = (self._first_complete.get(shape.code, self.last_change_ms), landed)
         if shape.is_promotion:
             move = Move(move.from_square, move.to_square, self.promotion_choice or QUEEN)
         self._restore(now, effects)
@@ -645,6 +674,7 @@ class Arbiter:
         self._restore(now, effects)
         effects.append(TakenBack(now, uci, self.position.fen()))
         self.touches = TouchRecord()
+        self._moved = None
         self.hint = None  # what the host lit and marked was about the position now gone
         self.marked = (0, 0)
         self._new_episode()
