@@ -110,6 +110,7 @@ class Arbiter:
         self._choice_lift: tuple[Square, PieceType] | None = None
         # When the last move was complete, and the squares where its pieces landed.
         self._moved: tuple[int, tuple[Square, ...]] | None = None
+        self._result_sensors: Bitboard | None = None  # the board as the kings told a result
         self.hint: Move | None = None
         # Squares the host lights for its own reasons (steady, blinking): a client's LED
         # pattern that is not a move.
@@ -172,12 +173,11 @@ class Arbiter:
         if self.setup is not None:
             return effects
         if not self.game.is_game_over():
-            before = self.gestures.offer
-            offer = self.gestures.tick(now_ms, self.game.claimable_now() is not None)
-            if offer is not None:
-                effects.append(Offered(now_ms, offer.kind, "made"))
-            elif before is not None and self.gestures.offer is None:
-                effects.append(Offered(now_ms, before.kind, "cancelled"))
+            result = self.gestures.tick(now_ms)
+            if result is not None:
+                effects.append(Offered(now_ms, result, "confirmed"))
+                effects.extend(self._end_by_kings(result, now_ms))
+                return effects
         quiet = now_ms - self.last_change_ms
         if self._complete is not None:
             if quiet >= self._wait_ms:
@@ -248,6 +248,7 @@ class Arbiter:
         self.violation = None
         self.touches = TouchRecord()
         self._moved = None
+        self._result_sensors = None
         self.promotion_choice = None
         self._exchange_square = None
         self._choice_lift = None
@@ -293,25 +294,25 @@ class Arbiter:
 
     def _follow_gestures(self, t_ms: int, now: int, effects: list[Effect]) -> None:
         before = self.gestures.offer
-        position = self.position
-        changed = self.sensors ^ position.occupied
-        decided = self.gestures.update(
-            changed, position.king(position.turn), position.king(not position.turn), t_ms
-        )
-        if decided == "draw":
-            effects.extend(self.agree_draw(now))
-        elif decided == "claim" and self.game.claimable_now() is not None:
-            effects.extend(self._end(self.game.claim_draw, now))
-        elif decided in ("resign", "claim"):
-            effects.extend(self.resign(position.turn, now))
-        elif (
-            self.gestures.offer is not None
-            and self.gestures.offer.armed
-            and not (before and before.armed)
-        ):
-            effects.append(Offered(now, self.gestures.offer.kind, "armed"))
-        elif before is not None and self.gestures.offer is None:
-            effects.append(Offered(now, before.kind, "cancelled"))
+        news = self.gestures.update(self._hands.start, self._hands.states, t_ms)
+        if news == "made" and self.gestures.offer is not None:
+            effects.append(Offered(now, self.gestures.offer, "made"))
+        elif news == "cancelled" and before is not None:
+            effects.append(Offered(now, before, "cancelled"))
+
+    def _end_by_kings(self, result: str, now: int) -> list[Effect]:
+        """The kings in the centre confirmed a result: the loser resigns; a draw is a claim
+        when one is valid, else agreed. The kings may stay there: that is no mismatch."""
+        if result == "1-0":
+            effects = self.resign(False, now)
+        elif result == "0-1":
+            effects = self.resign(True, now)
+        elif self.game.claimable_now() is not None:
+            effects = self._end(self.game.claim_draw, now)
+        else:
+            effects = self.agree_draw(now)
+        self._result_sensors = self.sensors
+        return effects
 
     def _watch_promotion_choice(self, sq: Square, piece: str) -> None:
         """After a promotion and before the opponent moves, lifting and replacing one of
@@ -446,7 +447,8 @@ class Arbiter:
             result=over.result if over else None,
             reason=over.reason if over else None,
             setup=self.setup.step(self.sensors) if self.setup is not None else None,
-            offer=self.gestures.offer.kind if self.gestures.offer is not None else None,
+            offer=self.gestures.offer,
+            offer_squares=sum(1 << sq for sq in self.gestures.squares or ()),
         )
 
     # ----- the core -----
@@ -738,14 +740,16 @@ class Arbiter:
             return False
         if self._breaching is not None:
             return True
-        if self.gestures.holding_both or self._choice_lift is not None:
-            return False  # a draw offer, or a promotion choice, in the making
+        if self.gestures.making or self._choice_lift is not None:
+            return False  # a result told with the kings, or a promotion choice, in the making
+        if self.sensors == self._result_sensors:
+            return False  # the kings still tell the result they just gave
         changed = self.sensors ^ self.table.occupancy
         if self._exchange_square is not None and changed == 1 << self._exchange_square:
             return False  # the promoted pawn is off while the new piece is fetched
         king = self.position.king(self.position.turn)
         if king is not None and self.sensors ^ self.table.occupancy == 1 << king:
-            return False  # the own king in the hand: a move, or the resignation gesture
+            return False  # the own king in the hand: a move, or a player thinking
         changed = self.sensors ^ self.table.occupancy
         if not changed:
             return False
