@@ -120,6 +120,7 @@ class Arbiter:
         self.setup: SetupGuide | None = None
         self.setup_number: int | None = None
         self._chess960_watch = GestureWatch()
+        self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self._new_episode()
 
     # ----- the episode: everything since the last committed position -----
@@ -160,7 +161,7 @@ class Arbiter:
         self.last_change_ms = change.t_ms
         self._chess960_watch.update(self.sensors, change.t_ms)
         if self.setup is not None:
-            self._follow_setup(now, effects)
+            self._follow_setup(now, effects, by_hand=True)
             return effects  # no moves while the pieces are being set up
         self._apply(change, now, effects, report=True)
         return effects
@@ -220,17 +221,22 @@ class Arbiter:
             # The pieces already stand so (standard chess is position 518).
             started = SetupStarted(now_ms, number, start.fen(shredder=True))
             return [started, *self.start_game(Game(start), now_ms)]
-        self.setup = SetupGuide(start)
+        self.setup = SetupGuide(start, clear_first=True)
         self.setup_number = number
         effects: list[Effect] = [SetupStarted(now_ms, number, start.fen(shredder=True))]
         self._follow_setup(now_ms, effects)
         return effects
 
-    def _follow_setup(self, now: int, effects: list[Effect]) -> None:
+    def _follow_setup(self, now: int, effects: list[Effect], by_hand: bool = False) -> None:
         assert self.setup is not None
         if self.setup.step(self.sensors).done:
             start = self.setup.target
             effects.extend(self.start_game(Game(start), now))
+        elif by_hand and self.sensors == START_OCCUPANCY:
+            # The standard start set up complete, not in the guide's order: whatever the
+            # guide asked, the players want a standard game (the kings put back after the
+            # gesture, or a set-up done the usual way).
+            effects.extend(self.start_game(Game(), now))
 
     def choose_promotion(self, piece_type: PieceType, now_ms: int) -> list[Effect]:
         """The host picks the piece for the next promotion (queen by default)."""
