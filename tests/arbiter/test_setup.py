@@ -17,29 +17,39 @@ def kinds(effects: list[Effect]) -> list[str]:
     return [e.kind for e in effects if e.kind != "touch"]
 
 
-def test_clearing_the_back_ranks_draws_a_position_and_guides_the_setup() -> None:
+E1, E8 = 4, 60
+
+
+def test_both_kings_held_from_the_start_draw_a_position_and_guide_the_setup() -> None:
     arbiter = Arbiter(Game(), rng=random.Random(5))
     effects: list[Effect] = []
-    t = 1000
-    for sq in squares_of(BB_RANKS[0] | BB_RANKS[7]):
-        effects += arbiter.feed(SquareChange(sq, False, t))
-        t += 100
+    effects += arbiter.feed(SquareChange(E1, False, 1000))
+    effects += arbiter.feed(SquareChange(E8, False, 1200))
+    effects += arbiter.tick(4100)
     assert "setup" not in kinds(effects)  # not yet: the gesture must be held
-    effects += arbiter.tick(t + 3000)
+    effects += arbiter.tick(4200)
     started = [e for e in effects if e.kind == "setup"]
     assert len(started) == 1
     number = started[0].number  # type: ignore[union-attr]
     target = Position.chess960_start(number)
+    # First the back ranks are cleared: every piece still there is one to take away.
     view = arbiter.view()
-    assert view.setup is not None and view.setup.needed  # the rooks' squares light first
+    back = (BB_RANKS[0] | BB_RANKS[7]) & ~(1 << E1 | 1 << E8)
+    assert view.setup is not None and view.setup.wrong == back and not view.setup.needed
+    t = 5000
+    for sq in squares_of(back):
+        effects += arbiter.feed(SquareChange(sq, False, t))
+        t += 100
+    view = arbiter.view()
+    assert view.setup is not None and view.setup.needed  # the rooks' squares light now
 
     # A piece put on a square whose turn has not come is shown as one to clear.
     wrong = next(iter(squares_of(target.pieces_of(6, True))))  # the white king's square
-    arbiter.feed(SquareChange(wrong, True, t + 3100))
+    arbiter.feed(SquareChange(wrong, True, t + 100))
     assert arbiter.view().setup.wrong == 1 << wrong  # type: ignore[union-attr]
-    arbiter.feed(SquareChange(wrong, False, t + 3200))
+    arbiter.feed(SquareChange(wrong, False, t + 200))
 
-    t += 4000
+    t += 1000
     for kind in SETUP_ORDER[:-1]:  # the pawns stand already
         needed = arbiter.view().setup
         assert needed is not None and needed.piece_type == kind

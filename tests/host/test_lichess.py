@@ -27,7 +27,7 @@ from children import stop
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Bitboard, square_name, squares_of
+from reedboard.rules.squares import Bitboard, parse_square, square_name, squares_of
 from reedboard.sim.human import human_script
 from reedboard_host.follow import Follower
 from reedboard_host.lichess import LichessBridge
@@ -125,15 +125,20 @@ class Person:
         self.board.live.push([(0, "lift", to), (400, "place", back)])
 
     def agree_draw(self) -> None:
-        """Both kings off the board together, held, and put back: a draw by agreement."""
+        """Both kings lifted and set in the centre, one on a light and one on a dark
+        square, left there for the result to stand, then put back: a draw by agreement."""
         view = self.board.view
         assert view is not None
         position = Position.from_fen(view.fen)
         kings = [
             square_name(k) for k in (position.king(True), position.king(False)) if k is not None
         ]
+        light = next(sq for sq in ("d5", "e4") if position.piece_at(parse_square(sq)) is None)
+        dark = next(sq for sq in ("d4", "e5") if position.piece_at(parse_square(sq)) is None)
         self.board.live.push([(0, "lift", kings[0]), (100, "lift", kings[1]),
-                              (3600, "place", kings[0]), (3700, "place", kings[1])])  # fmt: skip
+                              (600, "place", light), (700, "place", dark),
+                              (4500, "lift", light), (4600, "lift", dark),
+                              (5000, "place", kings[0]), (5100, "place", kings[1])])  # fmt: skip
 
 
 class Bridge:

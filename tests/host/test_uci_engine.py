@@ -663,16 +663,17 @@ def test_a_move_for_the_gui_in_a_game_resigned_since_gives_way_to_a_new_game(
     lines_and_board: tuple[_Lines, RunningBoard],
 ) -> None:
     # The person plays White's first move before the GUI has made it, then Black resigns
-    # on the board (the king held off, put back, lifted and put back again). A resignation
-    # stands: the board refuses to take e4 back, and a new game starts from the GUI's
-    # position instead.
+    # on the board (the e4 pawn taken off, both kings set on the light centre squares d5
+    # and e4: 1-0). A resignation stands: the board refuses to take e4 back, and a new
+    # game starts from the GUI's position instead.
     gui, board = lines_and_board
     rng = random.Random(15)
     _carry_out(board, "e2e4", rng)
     wait_for(lambda: board.moves() == ["e2e4"], 10, "e2e4 on the board")
     board.live.push(
-        [(0, "lift", "e8"), (3500, "place", "e8"), (3800, "lift", "e8"), (4100, "place", "e8")]
-    )
+        [(0, "lift", "e4"), (300, "lift", "e1"), (400, "lift", "e8"),
+         (900, "place", "e4"), (1000, "place", "d5")]
+    )  # fmt: skip
     wait_for(lambda: _game_overs(board) == [("1-0", "resignation")], 10, "the resignation")
     gui.send("position startpos moves d2d4", "go")
     answer = _bestmove_in_thread(gui)

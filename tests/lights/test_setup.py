@@ -7,8 +7,10 @@ import random
 import pytest
 from reedboard.lights.setup import (
     GESTURE_HOLD_MS,
+    GESTURE_OCCUPANCY,
     PAWN_SQUARES,
     SETUP_ORDER,
+    START_OCCUPANCY,
     GestureWatch,
     SetupGuide,
     draw_chess960,
@@ -100,34 +102,63 @@ def test_the_guide_ends_on_the_position_of_its_number(number: int) -> None:
     assert steps == 5  # pawns already stood: rooks, knights, bishops, queen, king
 
 
-def test_the_gesture_is_both_back_ranks_empty_and_pawns_in_place() -> None:
-    assert is_chess960_gesture(PAWN_SQUARES)
+def test_the_gesture_is_the_start_with_both_kings_off() -> None:
     start = Position.standard().occupied
+    assert is_chess960_gesture(start & ~bits("e1") & ~bits("e8"))
     assert not is_chess960_gesture(start)
-    assert not is_chess960_gesture(PAWN_SQUARES & ~bits("e2"))
-    assert not is_chess960_gesture(PAWN_SQUARES | bits("e4"))
+    assert not is_chess960_gesture(start & ~bits("e1"))
+    assert not is_chess960_gesture(PAWN_SQUARES)  # the old gesture: a set-up, pawns first
     assert not is_chess960_gesture(0)
 
 
-def test_the_gesture_fires_once_after_being_held() -> None:
+def test_the_gesture_fires_once_after_being_held_from_a_complete_start() -> None:
     watch = GestureWatch()
-    assert not watch.update(PAWN_SQUARES, 1000)
+    watch.update(START_OCCUPANCY, 0)
+    assert not watch.update(START_OCCUPANCY & ~bits("e1"), 900)
+    assert not watch.update(GESTURE_OCCUPANCY, 1000)
     assert watch.deadline() == 1000 + GESTURE_HOLD_MS
-    assert not watch.update(PAWN_SQUARES, 1000 + GESTURE_HOLD_MS - 1)
-    assert watch.update(PAWN_SQUARES, 1000 + GESTURE_HOLD_MS)
-    assert not watch.update(PAWN_SQUARES, 9000)
+    assert not watch.update(GESTURE_OCCUPANCY, 1000 + GESTURE_HOLD_MS - 1)
+    assert watch.update(GESTURE_OCCUPANCY, 1000 + GESTURE_HOLD_MS)
+    assert not watch.update(GESTURE_OCCUPANCY, 9000)
+    assert watch.deadline() is None
+
+
+def test_the_gesture_needs_the_start_to_have_stood_complete() -> None:
+    # A set-up that fetches the kings last passes through the gesture's occupancy.
+    watch = GestureWatch(hold_ms=500)
+    watch.update(PAWN_SQUARES, 0)
+    assert not watch.update(GESTURE_OCCUPANCY, 100)
+    assert not watch.update(GESTURE_OCCUPANCY, 5000)
     assert watch.deadline() is None
 
 
 def test_leaving_the_gesture_resets_the_hold() -> None:
     watch = GestureWatch(hold_ms=500)
-    watch.update(PAWN_SQUARES, 0)
-    watch.update(PAWN_SQUARES | bits("a1"), 300)
-    assert not watch.update(PAWN_SQUARES, 600)
-    assert watch.update(PAWN_SQUARES, 1100)
+    watch.update(START_OCCUPANCY, 0)
+    watch.update(GESTURE_OCCUPANCY, 0)
+    watch.update(START_OCCUPANCY & ~bits("e8"), 300)
+    assert not watch.update(GESTURE_OCCUPANCY, 600)
+    assert watch.update(GESTURE_OCCUPANCY, 1100)
+    # Anything but a king leaving spoils it until the start stands complete again.
+    watch.update(START_OCCUPANCY & ~bits("a2"), 1200)
+    assert not watch.update(GESTURE_OCCUPANCY, 1300)
+    assert not watch.update(GESTURE_OCCUPANCY, 5000)
 
 
 def test_draw_is_any_position_and_follows_the_callers_rng() -> None:
     numbers = {draw_chess960(random.Random(seed)) for seed in range(50)}
     assert all(0 <= n <= 959 for n in numbers) and len(numbers) > 40
     assert draw_chess960(random.Random(7)) == draw_chess960(random.Random(7))
+
+
+def test_a_guide_started_on_a_full_board_first_asks_for_it_cleared() -> None:
+    guide = SetupGuide.chess960(0, clear_first=True)
+    full = START_OCCUPANCY & ~bits("e1", "e8")
+    progress = guide.step(full)
+    assert progress.piece_type == ROOK
+    assert (progress.needed, progress.wrong) == (0, full & ~PAWN_SQUARES)
+    # Rooks' squares still held by other pieces never pass for rooks.
+    progress = guide.step(PAWN_SQUARES | RANKS_OF_0[ROOK])
+    assert progress.wrong == RANKS_OF_0[ROOK] and progress.piece_type == ROOK
+    progress = guide.step(PAWN_SQUARES)
+    assert progress.needed == RANKS_OF_0[ROOK] and progress.wrong == 0

@@ -40,6 +40,8 @@ BEHAVIOURS = (
     "arrive_first",
     "underpromotion_choice",
     "fast_reply",
+    "king_think",
+    "withdraw_knock",
 )
 STRICT_ONLY_CASUAL = ("castle_rook_first", "touch_other")
 
@@ -101,10 +103,57 @@ def test_fast_replies_come_within_200_ms(batch: list[HumanScript]) -> None:
     for hs in batch:
         times = [t for t, action, _ in hs.lines if action != "choose"]
         for ply, tags in enumerate(hs.tags):
-            if "fast_reply" not in tags or "promotion_exchange" in hs.tags[ply - 1]:
+            # After the mover's own hand has lifted a piece again (a promotion exchange, a
+            # knock while withdrawing) the opponent's hand comes after it.
+            if "fast_reply" not in tags or hs.tags[ply - 1] & {
+                "promotion_exchange",
+                "withdraw_knock",
+            }:
                 continue
             previous = hs.decisive_ms[ply - 1]
             after = [t for t in times if t > previous + 5]  # past any bounce
             assert after[0] - previous <= 200
+            seen += 1
+    assert seen
+
+
+def test_a_thinking_king_is_held_longer_than_3_s_and_lifted_again(
+    batch: list[HumanScript],
+) -> None:
+    seen = 0
+    for hs in batch:
+        for ply, tags in enumerate(hs.tags):
+            if "king_think" not in tags:
+                continue
+            king = hs.ucis[ply][:2]
+            start = hs.decisive_ms[ply - 1] if ply else 0
+            edges = [(t, a) for t, a, sq in hs.lines if sq == king and start < t]
+            # Each time off the board, from its last lift edge (past any bounce).
+            held, lifted = [], None
+            for t, action in edges:
+                if action == "lift":
+                    lifted = t
+                elif lifted is not None:
+                    held.append(t - lifted)
+                    lifted = None
+            held = [h for h in held if h > 10]  # not a bounce
+            assert held[0] >= 3_200
+            assert len(held) >= 2  # held, then lifted again
+            seen += 1
+    assert seen
+
+
+def test_the_withdrawing_hand_knocks_an_own_piece_near_where_it_landed(
+    batch: list[HumanScript],
+) -> None:
+    seen = 0
+    for hs in batch:
+        for ply, tags in enumerate(hs.tags):
+            if "withdraw_knock" not in tags:
+                continue
+            decisive = hs.decisive_ms[ply]
+            after = [(t, a, sq) for t, a, sq in hs.lines if t > decisive + 5]
+            t, action, _sq = after[0]
+            assert action == "lift" and 60 <= t - decisive <= 250
             seen += 1
     assert seen

@@ -66,6 +66,13 @@ DEFAULT_CASTLE_WAIT_MS = 2000
 # the pawn is cleared): the lift follows within a second or two. A piece that stays alone
 # longer came from off the board, and the lights show it.
 STRAY_WAIT_MS = 2000
+# The hand that has just set a piece down withdraws over its neighbours and may knock one of
+# its own pieces (FIDE 4.3 binds only the player having the move). A lift of a piece of
+# the player who moved, within this time of the move's completion and two squares of where
+# a piece landed, is that hand: the opponent's hand, even in a fast reply, goes for the
+# opponent's own pieces first, and a touch of the mover's piece later still binds.
+MOVERS_HAND_MS = 400
+MOVERS_HAND_REACH = 2
 
 # A switch stuck open or closed makes no edge: the board shows a mismatch that one square
 # alone keeps up, and nothing the hands do changes it. After this long with the board
@@ -108,6 +115,9 @@ class Arbiter:
         self.touches = TouchRecord()
         self._exchange_square: Square | None = None  # a promotion square, until the opponent moves
         self._choice_lift: tuple[Square, PieceType] | None = None
+        # When the last move was complete, and the squares where its pieces landed.
+        self._moved: tuple[int, tuple[Square, ...]] | None = None
+        self._result_sensors: Bitboard | None = None  # the board as the kings told a result
         self.hint: Move | None = None
         # Squares the host lights for its own reasons (steady, blinking): a client's LED
         # pattern that is not a move.
@@ -119,6 +129,7 @@ class Arbiter:
         self.setup: SetupGuide | None = None
         self.setup_number: int | None = None
         self._chess960_watch = GestureWatch()
+        self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self._new_episode()
 
     # ----- the episode: everything since the last committed position -----
@@ -159,7 +170,7 @@ class Arbiter:
         self.last_change_ms = change.t_ms
         self._chess960_watch.update(self.sensors, change.t_ms)
         if self.setup is not None:
-            self._follow_setup(now, effects)
+            self._follow_setup(now, effects, by_hand=True)
             return effects  # no moves while the pieces are being set up
         self._apply(change, now, effects, report=True)
         return effects
@@ -172,12 +183,11 @@ class Arbiter:
         if self.setup is not None:
             return effects
         if not self.game.is_game_over():
-            before = self.gestures.offer
-            offer = self.gestures.tick(now_ms, self.game.claimable_now() is not None)
-            if offer is not None:
-                effects.append(Offered(now_ms, offer.kind, "made"))
-            elif before is not None and self.gestures.offer is None:
-                effects.append(Offered(now_ms, before.kind, "cancelled"))
+            result = self.gestures.tick(now_ms)
+            if result is not None:
+                effects.append(Offered(now_ms, result, "confirmed"))
+                effects.extend(self._end_by_kings(result, now_ms))
+                return effects
         quiet = now_ms - self.last_change_ms
         if self._complete is not None:
             if quiet >= self._wait_ms:
@@ -267,17 +277,22 @@ class Arbiter:
             # The pieces already stand so (standard chess is position 518).
             started = SetupStarted(now_ms, number, start.fen())
             return [started, *self.start_game(Game(start), now_ms)]
-        self.setup = SetupGuide(start)
+        self.setup = SetupGuide(start, clear_first=True)
         self.setup_number = number
         effects: list[Effect] = [SetupStarted(now_ms, number, start.fen())]
         self._follow_setup(now_ms, effects)
         return effects
 
-    def _follow_setup(self, now: int, effects: list[Effect]) -> None:
+    def _follow_setup(self, now: int, effects: list[Effect], by_hand: bool = False) -> None:
         assert self.setup is not None
         if self.setup.step(self.sensors).done:
             start = self.setup.target
             effects.extend(self.start_game(Game(start), now))
+        elif by_hand and self.sensors == START_OCCUPANCY:
+            # The standard start set up complete, not in the guide's order: whatever the
+            # guide asked, the players want a standard game (the kings put back after the
+            # gesture, or a set-up done the usual way).
+            effects.extend(self.start_game(Game(), now))
 
     def choose_promotion(self, piece_type: PieceType, now_ms: int) -> list[Effect]:
         """The host picks the piece for the next promotion (queen by default)."""
@@ -294,6 +309,8 @@ class Arbiter:
         self.mismatch = None
         self.violation = None
         self.touches = TouchRecord()
+        self._moved = None
+        self._result_sensors = None
         self.promotion_choice = None
         self._exchange_square = None
         self._choice_lift = None
@@ -339,25 +356,25 @@ class Arbiter:
 
     def _follow_gestures(self, t_ms: int, now: int, effects: list[Effect]) -> None:
         before = self.gestures.offer
-        position = self.position
-        changed = self.sensors ^ position.occupied
-        decided = self.gestures.update(
-            changed, position.king(position.turn), position.king(not position.turn), t_ms
-        )
-        if decided == "draw":
-            effects.extend(self.agree_draw(now))
-        elif decided == "claim" and self.game.claimable_now() is not None:
-            effects.extend(self._end(self.game.claim_draw, now))
-        elif decided in ("resign", "claim"):
-            effects.extend(self.resign(position.turn, now))
-        elif (
-            self.gestures.offer is not None
-            and self.gestures.offer.armed
-            and not (before and before.armed)
-        ):
-            effects.append(Offered(now, self.gestures.offer.kind, "armed"))
-        elif before is not None and self.gestures.offer is None:
-            effects.append(Offered(now, before.kind, "cancelled"))
+        news = self.gestures.update(self._hands.start, self._hands.states, t_ms)
+        if news == "made" and self.gestures.offer is not None:
+            effects.append(Offered(now, self.gestures.offer, "made"))
+        elif news == "cancelled" and before is not None:
+            effects.append(Offered(now, before, "cancelled"))
+
+    def _end_by_kings(self, result: str, now: int) -> list[Effect]:
+        """The kings in the centre confirmed a result: the loser resigns; a draw is a claim
+        when one is valid, else agreed. The kings may stay there: that is no mismatch."""
+        if result == "1-0":
+            effects = self.resign(False, now)
+        elif result == "0-1":
+            effects = self.resign(True, now)
+        elif self.game.claimable_now() is not None:
+            effects = self._end(self.game.claim_draw, now)
+        else:
+            effects = self.agree_draw(now)
+        self._result_sensors = self.sensors
+        return effects
 
     def _watch_promotion_choice(self, sq: Square, piece: str) -> None:
         """After a promotion and before the opponent moves, lifting and replacing one of
@@ -492,7 +509,8 @@ class Arbiter:
             result=over.result if over else None,
             reason=over.reason if over else None,
             setup=self.setup.step(self.sensors) if self.setup is not None else None,
-            offer=self.gestures.offer.kind if self.gestures.offer is not None else None,
+            offer=self.gestures.offer,
+            offer_squares=sum(1 << sq for sq in self.gestures.squares or ()),
             faults=self.sensor_faults,
         )
 
@@ -513,7 +531,8 @@ class Arbiter:
             if piece not in (EMPTY, UNKNOWN) and sq != self._exchange_square:
                 if report:
                     effects.append(Touched(now, sq, piece))
-                self.touches.touch(sq, piece, self.position, change.t_ms)
+                if not self._movers_hand(sq, piece, change.t_ms):
+                    self.touches.touch(sq, piece, self.position, change.t_ms)
                 self._watch_promotion_choice(sq, piece)
         self._evaluate(now, effects)
         if report and not self.game.is_game_over():
@@ -651,8 +670,26 @@ class Arbiter:
         self._events = saved
         return best
 
+    def _movers_hand(self, sq: Square, piece: str, t_ms: int) -> bool:
+        """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
+        moved (see MOVERS_HAND_MS): not a touch of the player having the move."""
+        if self._moved is None or piece.isupper() == self.position.turn:
+            return False
+        done_ms, landed = self._moved
+        return t_ms - done_ms <= MOVERS_HAND_MS and any(
+            max(abs((sq & 7) - (to & 7)), abs((sq >> 3) - (to >> 3))) <= MOVERS_HAND_REACH
+            for to in landed
+        )
+
     def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
         move = shape.move
+        position = self.position
+        if position.is_castling(move):
+            _kf, king_to, _rf, rook_to = position.castling_squares(move)
+            landed: tuple[Square, ...] = (king_to, rook_to)
+        else:
+            landed = (move.to_square,)
+        self._moved = (self._first_complete.get(shape.code, self.last_change_ms), landed)
         if shape.is_promotion:
             move = Move(move.from_square, move.to_square, self.promotion_choice or QUEEN)
         self._restore(now, effects)
@@ -701,6 +738,7 @@ class Arbiter:
         self._restore(now, effects)
         effects.append(TakenBack(now, uci, self.position.fen()))
         self.touches = TouchRecord()
+        self._moved = None
         self.hint = None  # what the host lit and marked was about the position now gone
         self.marked = (0, 0)
         self._new_episode()
@@ -764,14 +802,16 @@ class Arbiter:
             return False
         if self._breaching is not None:
             return True
-        if self.gestures.holding_both or self._choice_lift is not None:
-            return False  # a draw offer, or a promotion choice, in the making
+        if self.gestures.making or self._choice_lift is not None:
+            return False  # a result told with the kings, or a promotion choice, in the making
+        if self.sensors == self._result_sensors:
+            return False  # the kings still tell the result they just gave
         changed = self.sensors ^ self.table.occupancy
         if self._exchange_square is not None and changed == 1 << self._exchange_square:
             return False  # the promoted pawn is off while the new piece is fetched
         king = self.position.king(self.position.turn)
         if king is not None and self.sensors ^ self.table.occupancy == 1 << king:
-            return False  # the own king in the hand: a move, or the resignation gesture
+            return False  # the own king in the hand: a move, or a player thinking
         changed = self.sensors ^ self.table.occupancy
         if not changed:
             return False

@@ -146,8 +146,8 @@ class PromotionChosen:
 
 @dataclass(frozen=True, slots=True)
 class Offered:
-    """A board gesture to end the game: `offer` resign, claim or draw; `state` made (the
-    lights ask), armed (waiting for the confirming lift), or cancelled."""
+    """The kings set in the centre to tell a result: `offer` 1-0, 0-1 or 1/2-1/2; `state`
+    made (the lights pulse the kings), cancelled, or confirmed (the game_over follows)."""
 
     t_ms: int
     offer: str

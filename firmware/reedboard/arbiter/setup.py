@@ -7,9 +7,15 @@ stands on them once they fill is that type, and the next type lights only then. 
 put on a square whose turn has not come yet is shown as one to take away; a piece taken
 from a square already done is shown as one to put back, without going back a step.
 
-The gesture: both back ranks empty with the 16 pawns on their squares, held for
-`GESTURE_HOLD_MS`. No game position looks like that, and it is quick to make from the
-end of a game (sweep the pieces off, leave the pawns or put them back).
+On a board that still holds pieces off the pawns' squares (the start the gesture is made
+from), the guide first asks for them to be cleared (`clear_first`): a reed switch cannot
+tell a rook from the knight that stood there before.
+
+The gesture: from the standard start position standing complete on the board, both kings
+lifted and held off the board together for `GESTURE_HOLD_MS`. Setting the pieces up never
+makes it (the kings are lifted from a start already complete, and held together), and a
+player never holds both kings in a game. Putting the kings back cancels it, even after the
+position was drawn: the standard start standing complete always starts a standard game.
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ from reedboard.rules.squares import BB_RANKS, Bitboard
 
 SETUP_ORDER: tuple[PieceType, ...] = (ROOK, KNIGHT, BISHOP, QUEEN, KING, PAWN)
 PAWN_SQUARES: Bitboard = BB_RANKS[1] | BB_RANKS[6]
-GESTURE_OCCUPANCY: Bitboard = PAWN_SQUARES
+START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
+KINGS: Bitboard = 1 << 4 | 1 << 60  # e1 and e8
+GESTURE_OCCUPANCY: Bitboard = START_OCCUPANCY & ~KINGS
 GESTURE_HOLD_MS = 3000
 
 
@@ -66,20 +74,26 @@ class SetupGuide:
     the guide remembers only how many piece types are in place.
     """
 
-    def __init__(self, target: Position) -> None:
+    def __init__(self, target: Position, *, clear_first: bool = False) -> None:
         self.target = target
         self.steps: tuple[Bitboard, ...] = tuple(
             target.pieces_of(kind, WHITE) | target.pieces_of(kind, BLACK) for kind in SETUP_ORDER
         )
         self.occupancy: Bitboard = target.occupied
         self.reached = 0  # steps completed so far
+        # Whether the squares outside the pawns' have been empty once since the start.
+        self.cleared = not clear_first
 
     @classmethod
-    def chess960(cls, number: int) -> SetupGuide:
-        return cls(Position.chess960_start(number))
+    def chess960(cls, number: int, *, clear_first: bool = False) -> SetupGuide:
+        return cls(Position.chess960_start(number), clear_first=clear_first)
 
     def step(self, occupancy: Bitboard) -> SetupProgress:
         """The progress with the board at `occupancy`."""
+        if not self.cleared:
+            if occupancy & ~PAWN_SQUARES:
+                return SetupProgress(SETUP_ORDER[0], 0, occupancy & ~PAWN_SQUARES, 0)
+            self.cleared = True
         while True:
             progress = self._progress(occupancy)
             if progress.piece_type is None or progress.needed or progress.wrong:
@@ -105,12 +119,13 @@ class SetupGuide:
 
 
 def is_chess960_gesture(occupancy: Bitboard) -> bool:
-    """Both back ranks empty and the 16 pawns on their squares, nothing else on the board."""
+    """The start position with both kings off the board, nothing else changed."""
     return occupancy == GESTURE_OCCUPANCY
 
 
 class GestureWatch:
-    """Tells when the Chess960 gesture has been held still for `hold_ms`.
+    """Tells when the Chess960 gesture has been held still for `hold_ms`: both kings
+    lifted from a complete start position (one after the other or together).
 
     Feed every occupancy change (and ticks); `update` returns True once, when the hold
     completes. The board must leave the gesture's occupancy before it can fire again.
@@ -120,9 +135,14 @@ class GestureWatch:
         self.hold_ms = hold_ms
         self._since: int | None = None
         self._fired = False
+        self._from_start = False  # the start stood complete, then only kings went off
 
     def update(self, occupancy: Bitboard, t_ms: int) -> bool:
-        if not is_chess960_gesture(occupancy):
+        if occupancy == START_OCCUPANCY:
+            self._from_start = True
+        elif occupancy & ~START_OCCUPANCY or START_OCCUPANCY & ~occupancy & ~KINGS:
+            self._from_start = False  # something else than a king left, or came
+        if not self._from_start or not is_chess960_gesture(occupancy):
             self._since = None
             self._fired = False
             return False

@@ -162,6 +162,9 @@ class MoveTable:
             return None
         found = None
         for other in self.shapes:
+            if other.is_castling and self._rook_on_its_way(shape, other):
+                found = "slide"  # a Chess960 rook castling over its own king, resting
+                continue
             if changed & ~other.footprint:
                 continue
             if other.is_castling and (
@@ -179,6 +182,17 @@ class MoveTable:
             ):
                 found = "slide"
         return found
+
+    def _rook_on_its_way(self, shape: MoveShape, castling: MoveShape) -> bool:
+        """The rook of `castling` stopped short of its castling square, on a square it
+        passes: in Chess960 its own king may stand further along the way (rook a8 to d8
+        over a king on c8), so the rook's move is not final though it cannot go on."""
+        _king_from, _king_to, rook_from, rook_to = self.position.castling_squares(castling.move)
+        return (
+            self.position.piece_type_at(shape.from_square) == ROOK
+            and shape.from_square == rook_from
+            and bool(BETWEEN[rook_from][rook_to] >> shape.to_square & 1)
+        )
 
     def _rook_half(self, shape: MoveShape, castling: MoveShape) -> bool:
         """The rook of `castling` moved first to its castling square: castling may follow."""

@@ -1,5 +1,8 @@
 """Touch-move (FIDE Laws 4.3, 4.4, 4.5): what the pieces a player touched oblige them to do.
 
+The Laws number the cases 4.3.1-4.3.3 and 4.4.1-4.4.3; the board names them 4.3a-4.3c and
+4.4a-4.4c, in the same order.
+
 The record keeps every piece lifted during a turn, in order, the player's own and the
 opponent's. The board cannot see a hand, so every lift counts as a deliberate touch by the
 player to move. Pieces lifted at the same moment (seen in the same scan, so with the same
@@ -139,20 +142,25 @@ class TouchRecord:
         movable = {m.from_square for m in legal}
         capturable = {victim for victim in victims.values() if victim is not None}
 
-        # 4.3c: an own and an opponent's piece: capture that piece with this one if legal.
-        pairs = [
-            (mine.square, m)
-            for mine in own
-            for target in theirs
-            for m in legal
-            if m.from_square == mine.square and victims[m] == target.square
-        ]
-        if pairs:
-            if any(m == move for _square, m in pairs):
-                return None
-            return Breach(
-                "4.3c", pairs[0][0], "own and opponent's piece touched: capture it with this piece"
-            )
+        # 4.3c: own and opponent's pieces touched: the first own piece touched that can
+        # move must capture a touched opponent's piece if it legally can (the first of them
+        # it can take); another own piece taking it does not fulfil the obligation.
+        first_own = next((t for t in own if t.square in movable), None)
+        if first_own is not None:
+            for target in theirs:
+                captures = [
+                    m
+                    for m in legal
+                    if m.from_square == first_own.square and victims[m] == target.square
+                ]
+                if captures:
+                    if move in captures:
+                        return None
+                    return Breach(
+                        "4.3c",
+                        first_own.square,
+                        "own and opponent's piece touched: capture it with this piece",
+                    )
         # Otherwise (4.3c, and 4.3a/4.3b alone): the first touched piece that can be moved
         # or captured binds; it is named by the article that makes it bind. Pieces touched
         # at the same moment are one step: any of them may be the one moved (or, with no

@@ -42,7 +42,8 @@ class BoardView:
       program's LED pattern that is not a move), steady and blinking.
     - `result`: the result once the game is over, else None.
     - `setup`: the progress of a guided Chess960 setup (nothing else applies then).
-    - `offer`: a gesture to end the game that waits for its confirmation.
+    - `offer`: the result the kings set in the centre tell ("1-0", "0-1", "1/2-1/2"),
+      waiting for its confirmation; `offer_squares`: where those kings stand.
     - `faults`: squares whose switch was found faulty during play and is left out.
     """
 
@@ -69,5 +70,6 @@ class BoardView:
     result: str | None = None
     reason: str | None = None
     setup: SetupProgress | None = None  # a guided Chess960 setup in progress
-    offer: str | None = None  # a board gesture to end the game waiting: resign, claim, draw
+    offer: str | None = None  # a result told with the kings, waiting: 1-0, 0-1, 1/2-1/2
+    offer_squares: Bitboard = 0
     faults: Bitboard = 0

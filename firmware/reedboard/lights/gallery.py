@@ -108,6 +108,13 @@ SCENES: dict[str, Callable[[], Scene]] = {
         _play("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "lift a1, place a8", settle=3000),
         "Checkmate: 1-0",
     ),
+    "result-offer": lambda: _titled(
+        _play(
+            "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
+            "lift e8, lift e1, place e4, place d5",
+        ),
+        "Both kings on light centre squares: 1-0 offered",
+    ),
     "setup": lambda: (
         "8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1",
         setup_scene(SetupGuide.chess960(0).step(PAWN_SQUARES)),

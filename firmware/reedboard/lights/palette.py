@@ -53,6 +53,7 @@ PALETTE: dict[Role, Look] = {
     "hint": Look((255, 0, 200), "pulse"),  # pink
     "marked": Look((128, 255, 0), "steady"),  # lime, light
     "marked_blink": Look((128, 255, 0), "blink"),  # lime, light
+    "offer": Look((0, 255, 80), "pulse"),  # green, pulsing: the result about to stand
     "result": Look((0, 255, 80), "steady"),  # green
     "fault": Look((255, 0, 0), "blink"),  # red
     "sweep": Look((255, 255, 255), "steady"),  # white
@@ -67,6 +68,7 @@ TOGETHER: tuple[frozenset[Role], ...] = (
     frozenset({"missing", "extra"}),
     frozenset({"violation", "missing", "extra", "must_move"}),
     frozenset({"setup", "missing", "extra"}),
+    frozenset({"offer"}),
     frozenset({"result", "check", "last_move"}),
     frozenset({"sweep", "fault"}),
 )

@@ -28,6 +28,7 @@ Role = Literal[
     "hint",  # a move the host asks the player to carry out
     "marked",  # a square the host lights for its own reasons (a chess program's pattern)
     "marked_blink",  # the same, blinking as the host asks
+    "offer",  # the kings set in the centre to tell a result, waiting for the confirmation
     "result",  # the game is over: the winner's king, or both kings for a draw
     "fault",  # the self-test found this square's switch faulty
     "sweep",  # the self-test lights every LED in turn

@@ -3,7 +3,8 @@
 The arbiter's `BoardView` is all a scene reads; the result is a `Frame`. One state
 dominates at a time, in this order, because a player can act on one thing at a time:
 
-1. game over: the result on the kings' squares, and the last move;
+1. game over: the result on the kings' squares, and the last move; before it, the
+   kings set in the centre to tell a result, pulsing until it stands;
 2. strict mode, a rule broken: its square, and where the board differs from the position;
 3. a mismatch: squares a piece must come back to and squares a piece must leave;
 4. play: the lifted pieces and where they may go, a pending move and what can still
@@ -45,6 +46,10 @@ def _scene_roles(view: BoardView) -> Roles:
         return setup_roles(view.setup)
     if view.result is not None:
         return _game_over(view)
+    if view.offer is not None:
+        roles: Roles = {}
+        _put(roles, view.offer_squares, "offer")
+        return roles
     if view.violation is not None:
         return _violation(view)
     if view.missing or view.extra:

@@ -6,6 +6,9 @@ change (the last sensor change that completes it, from which the board's latency
 measured), and the behaviours each move showed. All chance comes from one
 `random.Random(seed)`, so a seed names a script for good.
 
+Among the slips: a player thinking with the king in the hand for longer than 3 s, and the
+mover's withdrawing hand knocking one of its own pieces right after the move.
+
 Strict mode gets only orders that the Laws allow: no rook-first castling, no touching a
 piece other than the one that moves, Chess960 castling with the king lifted first.
 """
@@ -21,10 +24,11 @@ from reedboard.replay.script import format_script
 from reedboard.rules.chess960 import chess960_fen, chess960_number
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.moves import Move
-from reedboard.rules.pieces import KING, PIECE_SYMBOLS, QUEEN
+from reedboard.rules.pieces import KING, KNIGHT, PIECE_SYMBOLS, QUEEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Square
 from reedboard.sim.castling import play_castling
+from reedboard.sim.geometry import distance
 from reedboard.sim.gestures import Complaints, play_ordinary
 from reedboard.sim.settings import DEFAULT_SETTINGS, HumanSettings
 from reedboard.sim.timeline import Line, Timeline
@@ -114,6 +118,8 @@ def human_script(
             decisive.append(play_castling(tl, position, move, strict))
         else:
             decisive.append(play_ordinary(tl, position, move, complaints))
+        if tl.chance(settings.withdraw_knock):
+            _withdraw_knock(tl, position, move, decisive[-1])
         ucis.append(position.uci(move))
         tags.append(frozenset(tl.tags))
         position = position.play(move)
@@ -133,6 +139,18 @@ def _touch_first(tl: Timeline, position: Position, mover: Square, strict: bool) 
     """A hesitation: the piece that will move is lifted and put back first. In casual
     mode, sometimes another own piece is touched instead."""
     s = tl.settings
+    if position.piece_type_at(mover) == KING and tl.chance(s.king_think):
+        # Thinking with the king in the hand: no gesture of one king ends a game.
+        tl.lift(mover)
+        tl.wait(s.king_think_ms)
+        tl.place(mover)
+        tl.wait((300, 1_000))
+        tl.lift(mover)
+        tl.wait((150, 600))
+        tl.place(mover)
+        tl.wait((300, 1_000))
+        tl.tags.add("king_think")
+        return
     if tl.chance(s.hesitation):
         touched = mover
         tl.tags.add("hesitation")
@@ -151,6 +169,39 @@ def _touch_first(tl: Timeline, position: Position, mover: Square, strict: bool) 
     tl.wait((150, 900))
     tl.place(touched)
     tl.wait((300, 1_500))
+
+
+def _withdraw_knock(tl: Timeline, position: Position, move: Move, decisive: int) -> None:
+    """The mover's hand, withdrawing, knocks one of the mover's own pieces near where the
+    move landed. Only after moves the board commits at once: a move that may still grow
+    would take the knock for part of it."""
+    castling = position.is_castling(move)
+    if move.promotion or not (
+        castling or position.is_capture(move) or position.piece_type_at(move.from_square) == KNIGHT
+    ):
+        return
+    if castling:
+        _kf, king_to, _rf, rook_to = position.castling_squares(move)
+        landed = {king_to, rook_to}
+    else:
+        landed = {move.to_square}
+    own = position.play(move).occupied_by(position.turn)
+    near = [
+        sq
+        for sq in range(64)
+        if own >> sq & 1
+        and sq not in landed
+        and not tl.is_empty(sq)
+        and min(distance(sq, to) for to in landed) <= 2
+    ]
+    if not near:
+        return
+    knocked = tl.rng.choice(near)
+    tl.t = max(tl.t, decisive + tl.rng.randint(*tl.settings.withdraw_knock_ms))
+    tl.lift(knocked)
+    tl.wait((40, 150))
+    tl.place(knocked)
+    tl.tags.add("withdraw_knock")
 
 
 def _king_squares(position: Position) -> set[Square]:

@@ -88,6 +88,16 @@ class HumanSettings:
     promotion_piece_first: float = 0.15
     piece_first_ms: tuple[int, int] = (200, 1_200)
 
+    # A player thinking with the king in the hand: held 3.2-6 s (longer than any old
+    # board gesture), put back, lifted and put back again, then moved. Per king move.
+    king_think: float = 0.05
+    king_think_ms: tuple[int, int] = (3_200, 6_000)
+    # The hand withdrawing after a move that the board commits at once (a knight move, a
+    # capture, castling) knocks one of its own pieces near where it landed: lifted
+    # 60-250 ms after the move and put back 40-150 ms later.
+    withdraw_knock: float = 0.04
+    withdraw_knock_ms: tuple[int, int] = (60, 250)
+
     def without_noise(self) -> HumanSettings:
         """Clean hands: no bounce, flicker, hesitation, knocks, or illegal placements."""
         return replace(
@@ -97,6 +107,8 @@ class HumanSettings:
             hesitation=0.0,
             touch_other=0.0,
             knock=0.0,
+            king_think=0.0,
+            withdraw_knock=0.0,
             illegal_placement=0.0,
         )
 
