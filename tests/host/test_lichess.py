@@ -248,7 +248,7 @@ def play_until(
     person: Person,
     bridge: Bridge | InProcessBridge,
     done: Callable[[], bool],
-    timeout_s: float = 15,
+    timeout_s: float = 30,
 ) -> None:
     """The person plays on until `done`; fails, with what the bridge said, after the time."""
     deadline = time.monotonic() + timeout_s
@@ -281,7 +281,7 @@ def in_step(
 
 
 def wait_until(
-    condition: Callable[[], bool], bridge: Bridge | InProcessBridge | None, timeout_s: float = 10
+    condition: Callable[[], bool], bridge: Bridge | InProcessBridge | None, timeout_s: float = 30
 ) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition():

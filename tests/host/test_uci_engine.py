@@ -425,7 +425,7 @@ class _Lines:
         self.process.stdin.write("".join(f"{line}\n" for line in lines))
         self.process.stdin.flush()
 
-    def expect(self, prefix: str, timeout_s: float = 10) -> tuple[str, list[str]]:
+    def expect(self, prefix: str, timeout_s: float = 30) -> tuple[str, list[str]]:
         """The next line starting with `prefix`, and the lines that came before it."""
         before: list[str] = []
         deadline = time.monotonic() + timeout_s
@@ -439,7 +439,7 @@ class _Lines:
                 return line, before
             before.append(line)
 
-    def heard(self, text: str, timeout_s: float = 10) -> None:
+    def heard(self, text: str, timeout_s: float = 30) -> None:
         """Wait until the engine has said `text` on stderr."""
         wait_for(lambda: any(text in line for line in self.said), timeout_s, repr(text))
 

@@ -30,7 +30,7 @@ def board() -> Iterator[SimBoard]:
         sim.stop()
 
 
-def wait_for(check: Callable[[], bool], timeout_s: float = 5.0) -> None:
+def wait_for(check: Callable[[], bool], timeout_s: float = 30.0) -> None:
     deadline = time.monotonic() + timeout_s
     while not check():
         assert time.monotonic() < deadline, "timed out"
