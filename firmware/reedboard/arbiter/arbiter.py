@@ -134,6 +134,10 @@ class Arbiter:
         self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
         self._hands = hands_for(position, self.sensors)
         self._start_hands = self._hands.copy()
+        # Squares the last move arrived on whose piece was lifted in the episode that just
+        # ended with the board showing the position again: the victim of a capture put
+        # back on its square before the capturer goes home (a takeback, see _try_takeback).
+        self._arrival_lifted: Bitboard = 0
 
     @property
     def table(self) -> MoveTable:
@@ -550,7 +554,9 @@ class Arbiter:
             # tell one piece from another: take every piece to be on its own square (after a
             # host's new game, or pieces rearranged by hand, no hypothesis may say so).
             self._restore(now, effects)
+            arrival_lifted = self._lifted_arrivals()
             self._new_episode()
+            self._arrival_lifted = arrival_lifted
             return
         if self._try_takeback(now, effects):
             return
@@ -689,12 +695,11 @@ class Arbiter:
         # Taking a move back lifts a piece it put down. Without that lift the same sensors
         # can be a piece put down where the last move emptied a square (a capture's
         # origin): the next move arriving before it is seen leaving, or a stray piece.
-        if previous.is_castling(last):
-            _, king_to, _, rook_to = previous.castling_squares(last)
-            arrived = {king_to, rook_to}
-        else:
-            arrived = {last.to_square}
-        if not any(not e.occupied and e.square in arrived for e in self._events):
+        # The captured piece may be put back first, on the square the capturer has just
+        # left: the board then reads the position again, and only the capturer, put down
+        # next on its own square, says it was a takeback.
+        carried = self._arrival_lifted if len(self._events) == 1 else 0
+        if not self._lifted_arrivals() and not carried:
             return False
         uci = previous.uci(last)
         self.game.pop()
@@ -705,6 +710,24 @@ class Arbiter:
         self.marked = (0, 0)
         self._new_episode()
         return True
+
+    def _lifted_arrivals(self) -> Bitboard:
+        """The squares the last move put a piece on that were lifted in this episode
+        (casual mode: what a takeback needs)."""
+        if self.mode != "casual" or not len(self.game) or self.game.declared is not None:
+            return 0
+        previous = self.game.positions[-2]
+        last = self.game.moves[-1]
+        if previous.is_castling(last):
+            _, king_to, _, rook_to = previous.castling_squares(last)
+            arrived = (1 << king_to) | (1 << rook_to)
+        else:
+            arrived = 1 << last.to_square
+        lifted = 0
+        for event in self._events:
+            if not event.occupied:
+                lifted |= 1 << event.square
+        return lifted & arrived
 
     def _try_new_game(self, now: int, effects: list[Effect]) -> bool:
         if self.sensors != START_OCCUPANCY:
