@@ -74,6 +74,13 @@ STRAY_WAIT_MS = 2000
 # what the game says).
 STUCK_MS = 30_000
 
+# A move that could still grow is committed when the opponent's hand starts the reply. A
+# lift of the opponent's piece alone waits this long first: hands sweeping the pieces off
+# after a result the board does not know clear them tens of ms apart, and the moved piece
+# may be among them, leaving its target just after (then the move was never made). The
+# opponent setting a piece down, or completing a reply, decides at once.
+SWEEP_MS = 100
+
 START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
 
@@ -134,6 +141,9 @@ class Arbiter:
         self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
         self._hands = hands_for(position, self.sensors)
         self._start_hands = self._hands.copy()
+        self._split_due: int | None = None  # when a move complete earlier is split off
+        # _reply_in_progress's answer, for (pending index, events) it was found at.
+        self._reply_known: tuple[tuple[int, int], bool] | None = None
         # Squares the last move arrived on whose piece was lifted in the episode that just
         # ended with the board showing the position again: the victim of a capture put
         # back on its square before the capturer goes home (a takeback, see _try_takeback).
@@ -182,6 +192,8 @@ class Arbiter:
                 effects.append(Offered(now_ms, offer.kind, "made"))
             elif before is not None and self.gestures.offer is None:
                 effects.append(Offered(now_ms, before.kind, "cancelled"))
+        if self._split_due is not None and now_ms >= self._split_due:
+            self._split(now_ms, effects)
         quiet = now_ms - self.last_change_ms
         if self._complete is not None:
             if quiet >= self._wait_ms:
@@ -199,11 +211,11 @@ class Arbiter:
 
     def next_deadline(self) -> int | None:
         """The time at which `tick` may decide something, if any."""
-        due = None
+        due = self._split_due
         if self._complete is not None:
             due = self.last_change_ms + self._wait_ms
         elif self._unreported():
-            due = self.last_change_ms + self.settle_ms
+            due = self.last_change_ms + self.settle_ms if due is None else due
         elif self._stray() and not self._mismatch_shown():
             due = self.last_change_ms + STRAY_WAIT_MS
         gesture = self.gestures.next_deadline()
@@ -562,11 +574,16 @@ class Arbiter:
             return
         if self._try_new_game(now, effects):
             return
-        if (
-            self._pending_index
-            and self._events
-            and (not table.is_prefix(changed) or self._split_completes())
-        ):
+        if not self._pending_index or not self._events:
+            return
+        if not table.is_prefix(changed):
+            if self._events[-1].occupied:
+                self._split(now, effects)
+            elif self._split_due is None:
+                # The opponent's hand has lifted a piece: it may be the sweep that clears
+                # the board, the moved piece's own lift just behind (see SWEEP_MS).
+                self._split_due = self._events[-1].t_ms + SWEEP_MS
+        elif self._split_completes():
             self._split(now, effects)
 
     def _matches(self, table: MoveTable) -> list[MoveShape]:
@@ -602,9 +619,10 @@ class Arbiter:
     def _split(self, now: int, effects: list[Effect]) -> None:
         """The move completed earlier was the whole move: commit it and read what followed
         as the next episode, from the sensors as they were when it was complete."""
+        self._split_due = None
         tail = self._events[self._pending_index :]
         shape = self._complete_at(self._pending_index)
-        if shape is None:
+        if shape is None or not self._still_standing(shape):
             return
         final = self.sensors
         for change in tail:
@@ -614,6 +632,18 @@ class Arbiter:
             self.sensors ^= 1 << change.square
             self._apply(change, now, effects, report=False)
         assert self.sensors == final
+
+    def _still_standing(self, shape: MoveShape) -> bool:
+        """Whether the squares the complete move put its pieces on are occupied now. Once
+        its piece has left its target (a bishop dragged on and off the board as the pieces
+        are swept away), a move complete earlier was not the move: it is never committed.
+        (The opponent taking that piece sets the capturer down there: the move stands.)"""
+        if shape.is_castling:
+            _king_from, king_to, _rook_from, rook_to = self.position.castling_squares(shape.move)
+            arrived = (1 << king_to) | (1 << rook_to)
+        else:
+            arrived = 1 << shape.to_square
+        return self.sensors & arrived == arrived
 
     def _split_completes(self) -> bool:
         """Whether what followed the complete move is itself a complete reply: the
@@ -774,7 +804,7 @@ class Arbiter:
         start of a move (a piece put on a square a move could reach), but with pieces
         still out of place it is none: the lights must show what is wrong now. (Part of
         the shown mismatch put right is not outdated: the lights guide on from there.)"""
-        if self.mismatch is None or self._complete is not None:
+        if self.mismatch is None or self._complete is not None or self._reply_in_progress():
             return False
         expected = self.table.occupancy
         missing, extra = expected & ~self.sensors, self.sensors & ~expected
@@ -798,7 +828,26 @@ class Arbiter:
         changed = self.sensors ^ self.table.occupancy
         if not changed:
             return False
-        return not self.table.is_prefix(changed)
+        return not self.table.is_prefix(changed) and not self._reply_in_progress()
+
+    def _reply_in_progress(self) -> bool:
+        """A move complete earlier whose piece has left its target, and what the hands did
+        since may be the opponent taking that piece (the victim lifted first, the capturer
+        not yet set down): a reply in progress, which the capturer set down on the target
+        completes. Hands sweeping the pieces off make no such reply."""
+        if not self._pending_index or self._complete is not None:
+            return False
+        key = (self._pending_index, len(self._events))
+        if self._reply_known is not None and self._reply_known[0] == key:
+            return self._reply_known[1]
+        shape = self._complete_at(self._pending_index)
+        in_progress = False
+        if shape is not None and not self._still_standing(shape):
+            table = MoveTable(self.position.play_code(shape.code), legal=True)
+            changed = self.sensors ^ table.occupancy
+            in_progress = bool(changed) and table.is_prefix(changed)
+        self._reply_known = (key, in_progress)
+        return in_progress
 
     def _breach(self, shape: MoveShape) -> Breach | None:
         """Touch-move's verdict on a finished move, counting the touches made until the
