@@ -80,6 +80,13 @@ STUCK_MS = 30_000
 # may be among them, leaving its target just after (then the move was never made). The
 # opponent setting a piece down, or completing a reply, decides at once.
 SWEEP_MS = 100
+# A neighbour knocked by the hand carrying a piece falls back or is put back within a
+# quarter of a second; a capture whose victim's square was empty for less, with the
+# capturer already in the hand, may be that knock (see Arbiter._knocked_victim).
+KNOCK_MS = 250
+# A piece seen arriving before it is seen leaving (the magnet over both switches) opens
+# its origin within this long.
+ARRIVE_MS = 60
 
 START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
@@ -141,6 +148,12 @@ class Arbiter:
         self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
         self._hands = hands_for(position, self.sensors)
         self._start_hands = self._hands.copy()
+        # The origin of a capture just committed whose victim may only have been knocked
+        # (see _knocked_victim), until the next change; and when that change is a
+        # placement both readings explain, until when and for which origin the amend
+        # waits for the opponent's lift that would make it a piece arriving first.
+        self._knocked_from: Square | None = None
+        self._amend_due: tuple[int, Square] | None = None
         self._split_due: int | None = None  # when a move complete earlier is split off
         # _reply_in_progress's answer, for (pending index, events) it was found at.
         self._reply_known: tuple[tuple[int, int], bool] | None = None
@@ -194,6 +207,11 @@ class Arbiter:
                 effects.append(Offered(now_ms, before.kind, "cancelled"))
         if self._split_due is not None and now_ms >= self._split_due:
             self._split(now_ms, effects)
+        if self._amend_due is not None and now_ms >= self._amend_due[0]:
+            _due, origin = self._amend_due
+            self._amend_due = None
+            if len(self._events) == 1:
+                self._amend_knocked_capture(origin, self._events[0], now_ms, effects)
         quiet = now_ms - self.last_change_ms
         if self._complete is not None:
             if quiet >= self._wait_ms:
@@ -211,13 +229,16 @@ class Arbiter:
 
     def next_deadline(self) -> int | None:
         """The time at which `tick` may decide something, if any."""
-        due = self._split_due
+        due = None
         if self._complete is not None:
             due = self.last_change_ms + self._wait_ms
         elif self._unreported():
-            due = self.last_change_ms + self.settle_ms if due is None else due
+            due = self.last_change_ms + self.settle_ms
         elif self._stray() and not self._mismatch_shown():
             due = self.last_change_ms + STRAY_WAIT_MS
+        for soon in (self._split_due, self._amend_due[0] if self._amend_due else None):
+            if soon is not None:
+                due = soon if due is None else min(due, soon)
         gesture = self.gestures.next_deadline()
         if gesture is not None and not self.game.is_game_over():
             due = gesture if due is None else min(due, gesture)
@@ -516,9 +537,20 @@ class Arbiter:
 
     def _apply(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
         sq = change.square
+        knocked_from, self._knocked_from = self._knocked_from, None
+        if knocked_from is not None and change.occupied and not self._events:
+            if self._amend_knocked_capture(knocked_from, change, now, effects):
+                return
+        elif self._amend_due is not None:
+            due, origin = self._amend_due
+            self._amend_due = None
+            if change.occupied or change.t_ms >= due:
+                # No lift came to make that placement the opponent's arriving first.
+                self._amend_knocked_capture(origin, self._events[0], now, effects, 1 << sq)
         self._events.append(change)
         if change.occupied:
             self._hands.place(sq)
+            self._forget_knocked_touch(change)
             choice = self._choice_lift
             self._choice_lift = None
             if choice is not None and choice[0] == sq and self._exchange_square is not None:
@@ -552,6 +584,8 @@ class Arbiter:
             self._complete = best
             self._pending_index = len(self._events)
             growth = table.growth(best, changed, rook_first=self.mode == "casual")
+            if growth is None and self._knocked_victim(best):
+                growth = "knock"  # a capture the next placement may still undo
             self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
             if growth is None:
                 self._commit(best, now, effects)
@@ -633,6 +667,88 @@ class Arbiter:
             self._apply(change, now, effects, report=False)
         assert self.sensors == final
 
+    def _knocked_victim(self, shape: MoveShape) -> bool:
+        """A capture whose victim's square was empty only briefly, while the capturer was
+        already in the hand: the sensors of a one-motion swap, and of a neighbour knocked
+        by the hand carrying a piece elsewhere and falling back. Only what comes next can
+        tell: such a capture waits `settle_ms` like a move that may grow, and once
+        committed, a placement that only the other reading explains amends it."""
+        if not shape.is_capture or self.position.is_en_passant(shape.move):
+            return False
+        origin, victim = shape.from_square, shape.to_square
+        origin_lifted = False
+        lifted_at: int | None = None
+        vacant_ms: int | None = None
+        for event in self._events:
+            if event.square == origin and not event.occupied:
+                origin_lifted = True
+            elif event.square == victim and not event.occupied:
+                lifted_at = event.t_ms if origin_lifted else None
+            elif event.square == victim and lifted_at is not None:
+                vacant_ms = event.t_ms - lifted_at
+        return vacant_ms is not None and vacant_ms < KNOCK_MS
+
+    def _forget_knocked_touch(self, change: SquareChange) -> None:
+        """An opponent's piece lifted and back within KNOCK_MS while an own piece was in
+        the hand was knocked by that hand, not touched (FIDE 4.3 binds deliberate
+        touches): it obliges nothing. Taken for a capture, the capture still stands."""
+        lifted = [e for e in self._events[:-1] if e.square == change.square and not e.occupied]
+        if not lifted or change.t_ms - lifted[-1].t_ms >= KNOCK_MS:
+            return
+        touches = self.touches.touches
+        knocked = next((t for t in touches if t.square == change.square and not t.own), None)
+        if knocked is None or not any(t.own and t.t_ms < lifted[-1].t_ms for t in touches):
+            return
+        touches.remove(knocked)
+
+    def _amend_knocked_capture(
+        self,
+        origin: Square,
+        change: SquareChange,
+        now: int,
+        effects: list[Effect],
+        later: Bitboard = 0,
+    ) -> bool:
+        """The first placement after a capture `_knocked_victim` doubted: when the board
+        it makes is, read from the position before the capture, a move of the capturer
+        in progress (the pawn set down on e5, not on d5), the victim was only knocked:
+        take the capture back and follow the hands from there.
+
+        The capture's reading may explain the placement too, as the opponent's piece seen
+        arriving before it is seen leaving: then the lift that follows within ARRIVE_MS
+        decides (`_amend_due`, `later` the changes seen since the placement)."""
+        if not len(self.game) or self.game.declared is not None:
+            return False
+        previous = self.game.positions[-2]
+        before = self.sensors ^ later ^ (1 << change.square)  # as the capture left them
+        if before != (previous.occupied & ~(1 << origin)):
+            return False
+        table = MoveTable(previous, legal=True)
+        changed = self.sensors ^ previous.occupied
+        if not any(
+            shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
+        ):
+            return False
+        if not later and not self._events:
+            now_changed = (before | 1 << change.square) ^ self.table.occupancy
+            if self.table.is_prefix(now_changed):
+                self._amend_due = (change.t_ms + ARRIVE_MS, origin)
+                return False
+        last = self.game.moves[-1]
+        uci = previous.uci(last)
+        self.game.pop()
+        effects.append(TakenBack(now, uci, self.position.fen()))
+        self.touches = TouchRecord()
+        self.hint = None
+        self.marked = (0, 0)
+        self._exchange_square = None
+        self.sensors = before
+        self._new_episode()
+        self.sensors ^= 1 << change.square
+        self._apply(change, now, effects, report=True)
+        self.sensors ^= later
+        return True
+
     def _still_standing(self, shape: MoveShape) -> bool:
         """Whether the squares the complete move put its pieces on are occupied now. Once
         its piece has left its target (a bishop dragged on and off the board as the pieces
@@ -688,10 +804,16 @@ class Arbiter:
         return best
 
     def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
+        knocked = self._knocked_victim(shape)
         move = shape.move
         if shape.is_promotion:
             move = Move(move.from_square, move.to_square, self.promotion_choice or QUEEN)
         self._restore(now, effects)
+        # A king seen off its square while the move was still open was part of the move:
+        # no resignation or draw gesture goes on across it.
+        if self.gestures.offer is not None:
+            effects.append(Offered(now, self.gestures.offer.kind, "cancelled"))
+        self.gestures.reset()
         san = self.game.san(move)
         uci = self.position.uci(move)
         self.game.push(move)
@@ -703,6 +825,8 @@ class Arbiter:
         self.marked = (0, 0)  # what the host marked was about the position before
         self._exchange_square = move.to_square if shape.is_promotion else None
         self._new_episode()
+        if knocked:
+            self._knocked_from = move.from_square
         outcome = self.game.outcome()
         if outcome is not None:
             effects.append(GameOver(now, outcome.result, outcome.reason))
