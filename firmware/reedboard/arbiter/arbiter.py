@@ -87,6 +87,9 @@ KNOCK_MS = 250
 # A piece seen arriving before it is seen leaving (the magnet over both switches) opens
 # its origin within this long.
 ARRIVE_MS = 60
+# A piece knocked aside by the hand carrying another one lands on the next square within
+# tens of ms; a piece lifted and set down deliberately takes longer.
+STEP_KNOCK_MS = 90
 
 START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
@@ -154,6 +157,8 @@ class Arbiter:
         # waits for the opponent's lift that would make it a piece arriving first.
         self._knocked_from: Square | None = None
         self._amend_due: tuple[int, Square] | None = None
+        # The board is a legal move only as a piece knocked aside (see _knocked_step).
+        self._knocked_only = False
         self._split_due: int | None = None  # when a move complete earlier is split off
         # _reply_in_progress's answer, for (pending index, events) it was found at.
         self._reply_known: tuple[tuple[int, int], bool] | None = None
@@ -571,6 +576,10 @@ class Arbiter:
         table = self.table
         changed = self.sensors ^ table.occupancy
         matches = self._matches(table)
+        knocks = [m for m in matches if self._knocked_step(m)]
+        self._knocked_only = bool(knocks) and len(knocks) == len(matches)
+        if self._knocked_only:
+            matches = []
         self._breaching = None
         for shape in matches:
             self._first_complete.setdefault(shape.code, self.last_change_ms)
@@ -666,6 +675,33 @@ class Arbiter:
             self.sensors ^= 1 << change.square
             self._apply(change, now, effects, report=False)
         assert self.sensors == final
+
+    def _knocked_step(self, shape: MoveShape) -> bool:
+        """A one-square move made faster than STEP_KNOCK_MS from lift to place while the
+        hand held another piece: a neighbour knocked aside by the hand carrying a piece,
+        not a move (the other piece put back makes the board that move). The board asks
+        for it back. A quick step with nothing else in the hand is a move."""
+        if shape.is_capture or shape.is_castling:
+            return False
+        f, t = shape.from_square, shape.to_square
+        if max(abs((f & 7) - (t & 7)), abs((f >> 3) - (t >> 3))) != 1:
+            return False
+        lifted_at = placed_at = None
+        held: set[Square] = set()  # squares emptied and not yet filled again
+        held_then = False
+        for event in self._events:
+            if event.square == f and not event.occupied:
+                lifted_at = event.t_ms
+                held_then = bool(held - {f})
+            elif event.square == t and event.occupied:
+                placed_at = event.t_ms
+            if event.occupied:
+                held.discard(event.square)
+            else:
+                held.add(event.square)
+        if lifted_at is None or placed_at is None or placed_at < lifted_at:
+            return False
+        return held_then and placed_at - lifted_at < STEP_KNOCK_MS
 
     def _knocked_victim(self, shape: MoveShape) -> bool:
         """A capture whose victim's square was empty only briefly, while the capturer was
@@ -939,7 +975,7 @@ class Arbiter:
         not a move in progress."""
         if self._complete is not None:
             return False
-        if self._breaching is not None:
+        if self._breaching is not None or self._knocked_only:
             return True
         if self.gestures.holding_both or self._choice_lift is not None:
             return False  # a draw offer, or a promotion choice, in the making
