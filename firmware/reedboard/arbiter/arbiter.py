@@ -37,6 +37,7 @@ from reedboard.arbiter.effects import (
 )
 from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
 from reedboard.arbiter.touch_move import Breach, TouchRecord
@@ -226,6 +227,9 @@ class Arbiter:
             return effects
         if self._breaching is not None:
             self._report_violation(self._breaching, now_ms, effects)
+            return effects
+        unexplained = not self._pending_index and self._unexplained()
+        if unexplained and self._untangle(now_ms, effects, final_only=False):
             return effects
         stray = quiet >= STRAY_WAIT_MS and self._stray()
         if self._unexplained() or self._outdated_mismatch() or stray:
@@ -617,6 +621,9 @@ class Arbiter:
             return
         if self._try_new_game(now, effects):
             return
+        if not self._pending_index and not table.is_prefix(changed):
+            self._untangle(now, effects, final_only=True)
+            return
         if not self._pending_index or not self._events:
             return
         if not table.is_prefix(changed):
@@ -675,6 +682,37 @@ class Arbiter:
             self.sensors ^= 1 << change.square
             self._apply(change, now, effects, report=False)
         assert self.sensors == final
+
+    def _untangle(self, now: int, effects: list[Effect], final_only: bool) -> bool:
+        """Blitz hands overlapping (see overlap.py): commit the player's move read out of
+        the episode, then follow the opponent's changes as the next episode."""
+        if self._knocked_only or not self._events or self.game.is_game_over():
+            return False
+        start_sensors = self.sensors
+        for event in self._events:
+            start_sensors ^= 1 << event.square
+        found = untangle(
+            self.table, self._start_hands, start_sensors, self._events, final_only=final_only
+        )
+        if found is None:
+            return False
+        if self.mode == "strict":
+            # Touch-move binds the player's own hand only: the opponent's lifts are theirs.
+            record = TouchRecord()
+            for event in found.mine:
+                piece = self.table.placement[event.square]
+                if not event.occupied and piece != EMPTY:
+                    record.touch(event.square, piece, self.position, event.t_ms)
+            if record.breach(self.position, found.shape.move) is not None:
+                return False
+        final = self.sensors
+        self.sensors = found.shape.occupancy
+        self._commit(found.shape, now, effects)
+        for change in found.theirs:
+            self.sensors ^= 1 << change.square
+            self._apply(change, now, effects, report=False)
+        assert self.sensors == final
+        return True
 
     def _knocked_step(self, shape: MoveShape) -> bool:
         """A one-square move made faster than STEP_KNOCK_MS from lift to place while the
@@ -988,7 +1026,18 @@ class Arbiter:
         changed = self.sensors ^ self.table.occupancy
         if not changed:
             return False
-        return not self.table.is_prefix(changed) and not self._reply_in_progress()
+        if self.table.is_prefix(changed) or self._reply_in_progress():
+            return False
+        return not self._both_hands_in_the_air(changed)
+
+    def _both_hands_in_the_air(self, changed: Bitboard) -> bool:
+        """Blitz: the player's piece still in the hand (a move begun) and the opponent
+        already holding one of theirs, nothing set down yet: two moves under way."""
+        if changed & self.sensors or self.mismatch is not None:
+            return False
+        theirs = changed & self.position.occupied_by(not self.position.turn)
+        mine = changed & ~theirs
+        return bool(mine and theirs) and not theirs & (theirs - 1) and self.table.is_prefix(mine)
 
     def _reply_in_progress(self) -> bool:
         """A move complete earlier whose piece has left its target, and what the hands did
