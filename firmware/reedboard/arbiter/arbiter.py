@@ -621,7 +621,9 @@ class Arbiter:
             return
         if self._try_new_game(now, effects):
             return
-        if not self._pending_index and not table.is_prefix(changed):
+        if not self._pending_index and (self._events[-1].occupied or not table.is_prefix(changed)):
+            # A placement that makes no move may still end one of two overlapping moves,
+            # though the board looks like a move in progress (a capture on a line).
             self._untangle(now, effects, final_only=True)
             return
         if not self._pending_index or not self._events:

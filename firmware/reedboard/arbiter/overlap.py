@@ -18,8 +18,9 @@ from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.debounce import SquareChange
 
-MAX_CHANGES = 10  # an episode longer than this is no pair of overlapping moves
-MAX_FREE = 8  # changes that could be either hand's: 2**8 ways at most
+MAX_CHANGES = 16  # an episode longer than this is no pair of overlapping moves
+MAX_FREE = 8  # groups of changes that could be either hand's: 2**8 ways at most
+WAYPOINT_MS = 200  # a square set down and lifted again this soon is a slide's waypoint
 
 
 @dataclass(frozen=True)
@@ -47,19 +48,33 @@ def untangle(
     if len(events) > MAX_CHANGES:
         return None
     white = table.position.turn
-    pinned: list[bool] = []  # the player's for sure
+    # Changes that go to the same hand: a waypoint (a square set down and lifted again
+    # at once) is one slide's.
+    group = list(range(len(events)))
+    for index, event in enumerate(events):
+        if not event.occupied:
+            continue
+        for later in range(index + 1, len(events)):
+            other = events[later]
+            if other.square == event.square:
+                if not other.occupied and other.t_ms - event.t_ms <= WAYPOINT_MS:
+                    group[later] = index
+                break
+    pinned: set[int] = set()  # groups that are the player's for sure
     seen: set[int] = set()
-    for event in events:
+    for index, event in enumerate(events):
         piece = table.placement[event.square]
         first_lift = not event.occupied and event.square not in seen
-        pinned.append(first_lift and piece != EMPTY and piece.isupper() == white)
+        if first_lift and piece != EMPTY and piece.isupper() == white:
+            pinned.add(group[index])
         seen.add(event.square)
-    free = [index for index, mine in enumerate(pinned) if not mine]
+    free = sorted({group[index] for index in range(len(events))} - pinned)
     if not free or len(free) > MAX_FREE:
         return None
     found: Untangled | None = None
     for mask in range(1, 1 << len(free)):
-        theirs_at = {free[bit] for bit in range(len(free)) if mask >> bit & 1}
+        chosen = {free[bit] for bit in range(len(free)) if mask >> bit & 1}
+        theirs_at = {index for index in range(len(events)) if group[index] in chosen}
         mine = [e for index, e in enumerate(events) if index not in theirs_at]
         theirs = [e for index, e in enumerate(events) if index in theirs_at]
         if not _overlaps(table, mine, theirs):
