@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
-from reedboard.arbiter.effects import Effect, MoveMade, TakenBack
+from reedboard.arbiter.effects import Effect, TakenBack
 from reedboard.rules.attacks import BETWEEN
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import KNIGHT
 from reedboard.rules.position import Position
 from reedboard.sim.check import judge, replay_human
-from reedboard.sim.episodes import FAMILIES, check_lines
+from reedboard.sim.episodes import FAMILIES, check_lines, net_moves
 from reedboard.sim.games import greedy_game, random_game
 from reedboard.sim.human import HumanScript, Mode, human_script
 from reedboard.sim.settings import HumanSettings
@@ -198,17 +198,6 @@ class FamilyTally:
     takebacks: int = 0  # seen by the host (a takeback family's own ones included)
     latency_fixed: list[int] = field(default_factory=list)
     failing: list[int] = field(default_factory=list)
-
-
-def net_moves(effects: list[Effect]) -> list[MoveMade]:
-    """The board's moves with its takebacks undone: what the host's game holds."""
-    made: list[MoveMade] = []
-    for effect in effects:
-        if isinstance(effect, MoveMade):
-            made.append(effect)
-        elif isinstance(effect, TakenBack) and made:
-            made.pop()
-    return made
 
 
 def run_family(name: str, seeds: range, settings: HumanSettings) -> FamilyTally:

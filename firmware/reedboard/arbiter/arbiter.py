@@ -160,6 +160,7 @@ class Arbiter:
         self._amend_due: tuple[int, Square] | None = None
         # The board is a legal move only as a piece knocked aside (see _knocked_step).
         self._knocked_only = False
+        self._overlap_tried = -1  # last_change_ms when overlapping moves were last tried
         self._split_due: int | None = None  # when a move complete earlier is split off
         # _reply_in_progress's answer, for (pending index, events) it was found at.
         self._reply_known: tuple[tuple[int, int], bool] | None = None
@@ -228,9 +229,10 @@ class Arbiter:
         if self._breaching is not None:
             self._report_violation(self._breaching, now_ms, effects)
             return effects
-        unexplained = not self._pending_index and self._unexplained()
-        if unexplained and self._untangle(now_ms, effects, final_only=False):
-            return effects
+        if self._overlap_due() is not None:
+            self._overlap_tried = self.last_change_ms
+            if self._untangle(now_ms, effects, final_only=False):
+                return effects
         stray = quiet >= STRAY_WAIT_MS and self._stray()
         if self._unexplained() or self._outdated_mismatch() or stray:
             self._report_mismatch(now_ms, effects)
@@ -245,7 +247,8 @@ class Arbiter:
             due = self.last_change_ms + self.settle_ms
         elif self._stray() and not self._mismatch_shown():
             due = self.last_change_ms + STRAY_WAIT_MS
-        for soon in (self._split_due, self._amend_due[0] if self._amend_due else None):
+        overlap = self._overlap_due()
+        for soon in (self._split_due, self._amend_due[0] if self._amend_due else None, overlap):
             if soon is not None:
                 due = soon if due is None else min(due, soon)
         gesture = self.gestures.next_deadline()
@@ -624,7 +627,9 @@ class Arbiter:
         if not self._pending_index and (self._events[-1].occupied or not table.is_prefix(changed)):
             # A placement that makes no move may still end one of two overlapping moves,
             # though the board looks like a move in progress (a capture on a line).
-            self._untangle(now, effects, final_only=True)
+            if not self._untangle(now, effects, final_only=True) and not self._events[-1].occupied:
+                # A lift that starts the next move: the two before it were complete.
+                self._untangle(now, effects, final_only=False, before_last=True)
             return
         if not self._pending_index or not self._events:
             return
@@ -685,18 +690,41 @@ class Arbiter:
             self._apply(change, now, effects, report=False)
         assert self.sensors == final
 
-    def _untangle(self, now: int, effects: list[Effect], final_only: bool) -> bool:
+    def _overlap_due(self) -> int | None:
+        """When the board, still for `settle_ms`, is to be read as two overlapping moves
+        once more, now allowing a move that could have grown (a slide stopped short): an
+        own and an opponent's piece have been lifted, no move is complete, and this
+        stillness has not been tried yet."""
+        if self._pending_index or self._complete is not None or not self._events:
+            return None
+        if self._overlap_tried == self.last_change_ms:
+            return None
+        turn = self.position.turn
+        colours = {
+            self.table.placement[e.square].isupper() == turn
+            for e in self._events
+            if not e.occupied and self.table.placement[e.square] != EMPTY
+        }
+        if len(colours) < 2:
+            return None
+        return self.last_change_ms + self.settle_ms
+
+    def _untangle(
+        self, now: int, effects: list[Effect], final_only: bool, before_last: bool = False
+    ) -> bool:
         """Blitz hands overlapping (see overlap.py): commit the player's move read out of
-        the episode, then follow the opponent's changes as the next episode."""
+        the episode, then follow the opponent's changes as the next episode. With
+        `before_last`, the changes before the last one must make both moves complete."""
         if self._knocked_only or not self._events or self.game.is_game_over():
             return False
         start_sensors = self.sensors
         for event in self._events:
             start_sensors ^= 1 << event.square
+        events = self._events[:-1] if before_last else self._events
         found = untangle(
-            self.table, self._start_hands, start_sensors, self._events, final_only=final_only
+            self.table, self._start_hands, start_sensors, events, final_only=final_only
         )
-        if found is None:
+        if found is None or (before_last and not found.reply_complete):
             return False
         if self.mode == "strict":
             # Touch-move binds the player's own hand only: the opponent's lifts are theirs.
@@ -707,10 +735,11 @@ class Arbiter:
                     record.touch(event.square, piece, self.position, event.t_ms)
             if record.breach(self.position, found.shape.move) is not None:
                 return False
+        theirs = [*found.theirs, self._events[-1]] if before_last else list(found.theirs)
         final = self.sensors
         self.sensors = found.shape.occupancy
         self._commit(found.shape, now, effects)
-        for change in found.theirs:
+        for change in theirs:
             self.sensors ^= 1 << change.square
             self._apply(change, now, effects, report=False)
         assert self.sensors == final

@@ -24,9 +24,10 @@ checked as they are rewritten.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from reedboard.arbiter.effects import Effect, MoveMade, TakenBack
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import BISHOP, QUEEN, ROOK
 from reedboard.rules.position import Position
@@ -335,6 +336,17 @@ FAMILIES: dict[str, Family] = {
 }
 
 
+def net_moves(effects: Sequence[Effect]) -> list[MoveMade]:
+    """The board's moves with its takebacks undone: what the host's game holds."""
+    made: list[MoveMade] = []
+    for effect in effects:
+        if isinstance(effect, MoveMade):
+            made.append(effect)
+        elif isinstance(effect, TakenBack) and made:
+            made.pop()
+    return made
+
+
 def check_lines(script: HumanScript) -> None:
     """Every lift finds its square occupied and every place finds it empty."""
     occupied = script.start.occupied
@@ -347,4 +359,4 @@ def check_lines(script: HumanScript) -> None:
         occupied ^= bit
 
 
-__all__ = ["FAMILIES", "check_lines"]
+__all__ = ["FAMILIES", "check_lines", "net_moves"]
