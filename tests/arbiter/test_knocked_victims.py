@@ -99,3 +99,27 @@ def test_a_king_capture_that_waits_is_no_king_held_off(mode: str) -> None:
     effects = replay(body, header="@start fen r3k3/8/8/8/8/8/3p4/4K2R w - - 0 1", mode=mode)
     assert moves(effects) == ["e1d2", "e8e7"]
     assert "offer" not in kinds(effects) and "game_over" not in kinds(effects)
+
+
+@BOTH
+def test_the_opponent_arriving_first_within_the_wait_keeps_the_capture(mode: str) -> None:
+    # As above, the e6 pawn's magnet closing e5 while exd5 still waits: e4-e5 would be
+    # the other reading, but e6 opening 20 ms later makes it Black's move.
+    effects = run("lift e4, +200 lift d5, +40 place d5", mode, "+120 place e5, +20 lift e6")
+    assert moves(effects) == [*BEFORE, "e4d5", "e6e5"]
+    assert "takeback" not in kinds(effects)
+
+
+@BOTH
+def test_the_opponent_touching_a_second_victim_keeps_the_first_capture(mode: str) -> None:
+    # 1.e4 d5 2.Nf3 f5: exd5 swapped in one motion, then Black's hand lifts the f5 pawn
+    # (which e4 could also have taken) and puts it back, then plays it on.
+    body = steps(
+        "lift e2, +300 place e4; lift d7, +300 place d5; lift g1, +300 place f3; "
+        "lift f7, +300 place f5; lift e4, +200 lift d5, +40 place d5, +80 lift f5, "
+        "+150 place f5, +600 lift f5, +300 place f4",
+        gap_ms=0,
+    )
+    effects = replay(body, mode=mode)
+    assert moves(effects) == ["e2e4", "d7d5", "g1f3", "f7f5", "e4d5", "f5f4"]
+    assert "takeback" not in kinds(effects)

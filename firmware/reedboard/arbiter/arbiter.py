@@ -161,6 +161,12 @@ class Arbiter:
         # The board is a legal move only as a piece knocked aside (see _knocked_step).
         self._knocked_only = False
         self._overlap_tried = -1  # last_change_ms when overlapping moves were last tried
+        # The complete move is a capture whose victim may only have been knocked; and the
+        # other reading a placement since made complete, until when a lift may still
+        # make that placement the opponent's arriving first.
+        self._complete_knock = False
+        self._doubted: MoveShape | None = None  # that capture, while the episode lasts
+        self._other_reading: tuple[MoveShape, int] | None = None
         self._split_due: int | None = None  # when a move complete earlier is split off
         # _reply_in_progress's answer, for (pending index, events) it was found at.
         self._reply_known: tuple[tuple[int, int], bool] | None = None
@@ -214,6 +220,10 @@ class Arbiter:
                 effects.append(Offered(now_ms, before.kind, "cancelled"))
         if self._split_due is not None and now_ms >= self._split_due:
             self._split(now_ms, effects)
+        if self._other_reading is not None and now_ms >= self._other_reading[1]:
+            other, _due = self._other_reading
+            self._other_reading = None
+            self._take_other_reading(other, now_ms, effects)
         if self._amend_due is not None and now_ms >= self._amend_due[0]:
             _due, origin = self._amend_due
             self._amend_due = None
@@ -248,7 +258,9 @@ class Arbiter:
         elif self._stray() and not self._mismatch_shown():
             due = self.last_change_ms + STRAY_WAIT_MS
         overlap = self._overlap_due()
-        for soon in (self._split_due, self._amend_due[0] if self._amend_due else None, overlap):
+        other = self._other_reading[1] if self._other_reading else None
+        amend = self._amend_due[0] if self._amend_due else None
+        for soon in (self._split_due, amend, overlap, other):
             if soon is not None:
                 due = soon if due is None else min(due, soon)
         gesture = self.gestures.next_deadline()
@@ -553,6 +565,11 @@ class Arbiter:
         if knocked_from is not None and change.occupied and not self._events:
             if self._amend_knocked_capture(knocked_from, change, now, effects):
                 return
+        elif self._other_reading is not None:
+            other, due = self._other_reading
+            self._other_reading = None
+            if change.occupied or change.t_ms >= due:
+                self._take_other_reading(other, now, effects)
         elif self._amend_due is not None:
             due, origin = self._amend_due
             self._amend_due = None
@@ -597,10 +614,35 @@ class Arbiter:
             matches = allowed
         if matches:
             best = self._best(matches)
+            doubted = self._doubted
+            if (
+                doubted is not None
+                and not best.is_capture
+                and best.from_square == doubted.from_square
+                and self._events[-1].occupied
+            ):
+                # The capturer set down elsewhere, or the opponent's piece arriving
+                # before it is seen leaving: the lift that would follow decides.
+                self._complete = doubted
+                self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
+                return
+            if (
+                doubted is not None
+                and best.is_capture
+                and best.code != doubted.code
+                and best.from_square == doubted.from_square
+            ):
+                # A second neighbour lifted and put back at once: the opponent touching
+                # a piece, likelier than a knock followed by a capture swapped as fast.
+                self._complete = doubted
+                return
+            self._other_reading = None
             self._complete = best
             self._pending_index = len(self._events)
             growth = table.growth(best, changed, rook_first=self.mode == "casual")
-            if growth is None and self._knocked_victim(best):
+            self._complete_knock = growth is None and self._knocked_victim(best)
+            self._doubted = best if self._complete_knock else None
+            if self._complete_knock:
                 growth = "knock"  # a capture the next placement may still undo
             self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
             if growth is None:
@@ -793,6 +835,19 @@ class Arbiter:
                 vacant_ms = event.t_ms - lifted_at
         return vacant_ms is not None and vacant_ms < KNOCK_MS
 
+    def _take_other_reading(self, other: MoveShape, now: int, effects: list[Effect]) -> None:
+        """No lift came: the piece in the hand was set down elsewhere, the doubted
+        capture's victim only knocked. That move is the complete one now."""
+        self._complete = other
+        self._complete_knock = False
+        self._doubted = None
+        self._pending_index = len(self._events)
+        changed = self.sensors ^ self.table.occupancy
+        growth = self.table.growth(other, changed, rook_first=self.mode == "casual")
+        self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
+        if growth is None:
+            self._commit(other, now, effects)
+
     def _forget_knocked_touch(self, change: SquareChange) -> None:
         """An opponent's piece lifted and back within KNOCK_MS while an own piece was in
         the hand was knocked by that hand, not touched (FIDE 4.3 binds deliberate
@@ -829,16 +884,23 @@ class Arbiter:
         if before != (previous.occupied & ~(1 << origin)):
             return False
         table = MoveTable(previous, legal=True)
-        changed = self.sensors ^ previous.occupied
-        if not any(
+        placed = before | 1 << change.square
+        changed = placed ^ previous.occupied
+        if not changed or not any(
             shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
         ):
+            return False  # (the piece back home: no move either way, the capture stands)
+        now_changed = placed ^ self.table.occupancy
+        if any(
+            shape.is_promotion
+            and shape.to_square == change.square
+            and not now_changed & ~shape.footprint
+            for shape in self.table.shapes
+        ):
+            return False  # the opponent's new queen set down before the pawn is cleared
+        if not later and not self._events and self.table.is_prefix(now_changed):
+            self._amend_due = (change.t_ms + ARRIVE_MS, origin)
             return False
-        if not later and not self._events:
-            now_changed = (before | 1 << change.square) ^ self.table.occupancy
-            if self.table.is_prefix(now_changed):
-                self._amend_due = (change.t_ms + ARRIVE_MS, origin)
-                return False
         last = self.game.moves[-1]
         uci = previous.uci(last)
         self.game.pop()
