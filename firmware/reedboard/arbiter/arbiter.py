@@ -568,12 +568,15 @@ class Arbiter:
         elif self._other_reading is not None:
             other, due = self._other_reading
             self._other_reading = None
-            if change.occupied or change.t_ms >= due:
+            placed = self._events[-1].square
+            doubted = self._doubted
+            after = self.position.play_code(doubted.code) if doubted is not None else None
+            if not self._arrived_from(change, due, placed, after):
                 self._take_other_reading(other, now, effects)
         elif self._amend_due is not None:
             due, origin = self._amend_due
             self._amend_due = None
-            if change.occupied or change.t_ms >= due:
+            if not self._arrived_from(change, due, self._events[0].square, self.position):
                 # No lift came to make that placement the opponent's arriving first.
                 self._amend_knocked_capture(origin, self._events[0], now, effects, 1 << sq)
         self._events.append(change)
@@ -834,6 +837,16 @@ class Arbiter:
             elif event.square == victim and lifted_at is not None:
                 vacant_ms = event.t_ms - lifted_at
         return vacant_ms is not None and vacant_ms < KNOCK_MS
+
+    @staticmethod
+    def _arrived_from(
+        change: SquareChange, due: int, placed: Square, position: Position | None
+    ) -> bool:
+        """Whether `change`, coming by `due`, opens the square of a piece that can move in
+        `position` to where a piece was just set down: that piece arrived first."""
+        if change.occupied or change.t_ms >= due or position is None:
+            return False
+        return any(move.to_square == placed for move in position.legal_moves_from(change.square))
 
     def _take_other_reading(self, other: MoveShape, now: int, effects: list[Effect]) -> None:
         """No lift came: the piece in the hand was set down elsewhere, the doubted
