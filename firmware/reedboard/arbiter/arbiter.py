@@ -86,8 +86,8 @@ SWEEP_MS = 100
 # capturer already in the hand, may be that knock (see Arbiter._knocked_victim).
 KNOCK_MS = 250
 # A piece seen arriving before it is seen leaving (the magnet over both switches) opens
-# its origin within this long.
-ARRIVE_MS = 60
+# its origin within this long; the opponent's hand, even in blitz, rarely arrives so fast.
+ARRIVE_MS = 40
 # A piece knocked aside by the hand carrying another one lands on the next square within
 # tens of ms; a piece lifted and set down deliberately takes longer.
 STEP_KNOCK_MS = 90
@@ -842,11 +842,15 @@ class Arbiter:
     def _arrived_from(
         change: SquareChange, due: int, placed: Square, position: Position | None
     ) -> bool:
-        """Whether `change`, coming by `due`, opens the square of a piece that can move in
-        `position` to where a piece was just set down: that piece arrived first."""
+        """Whether `change`, coming by `due`, opens the neighbouring square of a piece that
+        can step in `position` to where a piece was just set down: that piece arrived
+        first (only a step puts a magnet over both switches at once)."""
         if change.occupied or change.t_ms >= due or position is None:
             return False
-        return any(move.to_square == placed for move in position.legal_moves_from(change.square))
+        sq = change.square
+        if max(abs((sq & 7) - (placed & 7)), abs((sq >> 3) - (placed >> 3))) != 1:
+            return False
+        return any(move.to_square == placed for move in position.legal_moves_from(sq))
 
     def _take_other_reading(self, other: MoveShape, now: int, effects: list[Effect]) -> None:
         """No lift came: the piece in the hand was set down elsewhere, the doubted
