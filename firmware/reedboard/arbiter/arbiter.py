@@ -86,8 +86,9 @@ SWEEP_MS = 100
 # capturer already in the hand, may be that knock (see Arbiter._knocked_victim).
 KNOCK_MS = 250
 # A piece seen arriving before it is seen leaving (the magnet over both switches) opens
-# its origin within this long; the opponent's hand, even in blitz, rarely arrives so fast.
-ARRIVE_MS = 40
+# its origin within this long (up to 40 ms, and the switch's bounce); the opponent's
+# hand, even in blitz, rarely lifts a neighbour of that square so fast.
+ARRIVE_MS = 50
 # A piece knocked aside by the hand carrying another one lands on the next square within
 # tens of ms; a piece lifted and set down deliberately takes longer.
 STEP_KNOCK_MS = 90
