@@ -71,6 +71,23 @@ def untangle(
     free = sorted({group[index] for index in range(len(events))} - pinned)
     if not free or len(free) > MAX_FREE:
         return None
+    # Two moves lift at most two own pieces (castling) and three of the opponent's (a
+    # victim, the reply's piece and its victim), and set down at most four apart from a
+    # slide's waypoints: more is pieces being set up or cleared, not two moves.
+    opponents = sum(
+        1
+        for index, event in enumerate(events)
+        if not event.occupied
+        and group[index] == index
+        and index not in pinned
+        and table.placement[event.square] != EMPTY
+    )
+    waypoints = {group[index] for index in range(len(events)) if group[index] != index}
+    places = sum(
+        1 for index, event in enumerate(events) if event.occupied and index not in waypoints
+    )
+    if len(pinned) > 2 or opponents > 3 or places > 4:
+        return None
     found: Untangled | None = None
     for mask in range(1, 1 << len(free)):
         chosen = {free[bit] for bit in range(len(free)) if mask >> bit & 1}
