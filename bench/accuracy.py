@@ -2,12 +2,18 @@
 replay path (debouncer and arbiter), and what the board made of them.
 
     python bench/accuracy.py [--games N] [--seed S] [--quick] [--dump DIR]
+                             [--family-games N]
 
 Game `seed + i` fixes everything about game i: Chess960 for one game in three, strict
 mode for half, a random or an engine-like (greedy) game, and the hands that play it.
 The arbiter's moves are compared with the game's ply by ply (UCI); after the first
 difference the rest of the game counts as missed and the rest of the board's as false.
 Latency is measured from each move's decisive sensor change to the move's effect.
+
+Then each family of situations in `reedboard.sim.episodes` (knocked neighbours, takebacks,
+sweeps, overlapping blitz hands, same-scan lifts) is added to games played with clean
+hands, and the same figures are printed per family. A move taken back and made again
+counts once: the board's moves are read with its takebacks undone.
 """
 
 from __future__ import annotations
@@ -22,12 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
-from reedboard.arbiter.effects import Effect
+from reedboard.arbiter.effects import Effect, TakenBack
 from reedboard.rules.attacks import BETWEEN
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import KNIGHT
 from reedboard.rules.position import Position
 from reedboard.sim.check import judge, replay_human
+from reedboard.sim.episodes import FAMILIES, check_lines, net_moves
 from reedboard.sim.games import greedy_game, random_game
 from reedboard.sim.human import HumanScript, Mode, human_script
 from reedboard.sim.settings import HumanSettings
@@ -181,6 +188,74 @@ def report(tally: Tally, first_seed: int, settle_ms: int, wall: float) -> str:
     return "\n".join(lines)
 
 
+@dataclass
+class FamilyTally:
+    games: int = 0
+    moves: int = 0
+    exact: int = 0
+    false: int = 0
+    missed: int = 0
+    takebacks: int = 0  # seen by the host (a takeback family's own ones included)
+    latency_fixed: list[int] = field(default_factory=list)
+    failing: list[int] = field(default_factory=list)
+
+
+def run_family(name: str, seeds: range, settings: HumanSettings) -> FamilyTally:
+    """Games `seeds` played with clean hands, the family's situations added."""
+    tally = FamilyTally()
+    clean = settings.without_noise()
+    family = FAMILIES[name]
+    for seed in seeds:
+        base = game_for_seed(seed, clean)
+        script = family(base, random.Random(seed * 7919 + 1), settings.settle_ms)
+        if script is None:
+            continue
+        check_lines(script)
+        try:
+            effects = replay_human(script, settings.settle_ms)
+        except Exception:
+            effects = []
+        made = net_moves(effects)
+        exact = 0
+        for effect, expected in zip(made, script.ucis, strict=False):
+            if effect.uci != expected:
+                break
+            exact += 1
+        tally.games += 1
+        tally.moves += len(script.ucis)
+        tally.exact += exact
+        tally.false += len(made) - exact
+        tally.missed += len(script.ucis) - exact
+        tally.takebacks += sum(1 for e in effects if isinstance(e, TakenBack))
+        position = script.start
+        for ply, effect in enumerate(made[:exact]):
+            move = position.parse_uci(script.ucis[ply])
+            if cannot_extend(position, move):
+                tally.latency_fixed.append(effect.t_ms - script.decisive_ms[ply])
+            position = position.play(move)
+        if exact != len(script.ucis) or len(made) != exact:
+            tally.failing.append(seed)
+    return tally
+
+
+def family_report(results: dict[str, FamilyTally]) -> str:
+    lines = [
+        f"{'family':<18} {'games':>6} {'moves':>7} {'exact':>16} {'false':>6} {'missed':>7}"
+        f" {'takebacks':>10} {'latency median':>15}"
+    ]
+    for name, t in results.items():
+        rate = 100.0 * t.exact / t.moves if t.moves else 0.0
+        median = statistics.median(t.latency_fixed) if t.latency_fixed else float("nan")
+        lines.append(
+            f"{name:<18} {t.games:>6} {t.moves:>7} {f'{t.exact} ({rate:.2f}%)':>16}"
+            f" {t.false:>6} {t.missed:>7} {t.takebacks:>10} {f'{median:.0f} ms':>15}"
+        )
+        if t.failing:
+            lines.append(f"  failing seeds: {' '.join(str(s) for s in t.failing[:10])}")
+    lines.append("goal: 100.00 %, 0 false, 0 missed; latency median (cannot extend) <= 50 ms")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -189,8 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle-ms", type=int, default=DEFAULT_SETTLE_MS)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--dump", type=Path, help="write failing games' scripts here")
+    parser.add_argument(
+        "--family-games", type=int, default=300, help="games per family of situations"
+    )
     args = parser.parse_args(argv)
     games = 100 if args.quick else args.games
+    family_games = 40 if args.quick else args.family_games
     settings = HumanSettings(settle_ms=args.settle_ms)
     tally = Tally()
     wall = time.perf_counter()
@@ -204,6 +283,14 @@ def main(argv: list[str] | None = None) -> int:
             merge(tally, part)
     tally.failing.sort()
     print(report(tally, args.seed, args.settle_ms, time.perf_counter() - wall))
+    if family_games > 0:
+        names = list(FAMILIES)
+        seeds = range(args.seed, args.seed + family_games)
+        with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            parts = pool.map(run_family, names, [seeds] * len(names), [settings] * len(names))
+            results = dict(zip(names, parts, strict=True))
+        print()
+        print(family_report(results))
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from reedboard.arbiter.arbiter import Arbiter
+from reedboard.arbiter.effects import Effect
 from reedboard.errors import IllegalMoveError
 from reedboard.lights.scenes import scene_roles
 from reedboard.rules.game import Game
@@ -146,7 +147,18 @@ def test_the_lights_pulse_the_kings_while_the_result_waits() -> None:
     assert view.offer_squares == (1 << d5) | (1 << e4)
     roles = scene_roles(view)
     assert roles == {d5: "offer", e4: "offer"}
-    assert arbiter.next_deadline() == t - 300 + 3000
+    # The board wakes when it has something to decide (other readings may want a look at
+    # the settle time first); nothing but the offer's confirmation comes of it, 3 s after
+    # the kings stood.
+    confirm_at = t - 300 + 3000
+    ticked: list[Effect] = []
+    while (due := arbiter.next_deadline()) is not None and due < confirm_at:
+        ticked += arbiter.tick(due)
+    assert ticked == []
+    assert arbiter.view().offer == "1-0"
+    assert arbiter.next_deadline() == confirm_at
+    confirmed = arbiter.tick(confirm_at)
+    assert [type(e).__name__ for e in confirmed][:2] == ["Offered", "GameOver"]
 
 
 PROMOTION = "@start fen 8/4P1k1/8/8/8/8/6K1/1N4R1 w - - 0 1"

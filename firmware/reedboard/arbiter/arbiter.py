@@ -37,6 +37,7 @@ from reedboard.arbiter.effects import (
 )
 from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
 from reedboard.arbiter.touch_move import Breach, TouchRecord
@@ -80,6 +81,24 @@ MOVERS_HAND_REACH = 2
 # lying there that long is as well ignored; the square is trusted again once it reads
 # what the game says).
 STUCK_MS = 30_000
+
+# A move that could still grow is committed when the opponent's hand starts the reply. A
+# lift of the opponent's piece alone waits this long first: hands sweeping the pieces off
+# after a result the board does not know clear them tens of ms apart, and the moved piece
+# may be among them, leaving its target just after (then the move was never made). The
+# opponent setting a piece down, or completing a reply, decides at once.
+SWEEP_MS = 100
+# A neighbour knocked by the hand carrying a piece falls back or is put back within a
+# quarter of a second; a capture whose victim's square was empty for less, with the
+# capturer already in the hand, may be that knock (see Arbiter._knocked_victim).
+KNOCK_MS = 250
+# A piece seen arriving before it is seen leaving (the magnet over both switches) opens
+# its origin within this long (up to 40 ms, and the switch's bounce); the opponent's
+# hand, even in blitz, rarely lifts a neighbour of that square so fast.
+ARRIVE_MS = 50
+# A piece knocked aside by the hand carrying another one lands on the next square within
+# tens of ms; a piece lifted and set down deliberately takes longer.
+STEP_KNOCK_MS = 90
 
 START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
@@ -145,6 +164,28 @@ class Arbiter:
         self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
         self._hands = hands_for(position, self.sensors)
         self._start_hands = self._hands.copy()
+        # The origin of a capture just committed whose victim may only have been knocked
+        # (see _knocked_victim), until the next change; and when that change is a
+        # placement both readings explain, until when and for which origin the amend
+        # waits for the opponent's lift that would make it a piece arriving first.
+        self._knocked_from: Square | None = None
+        self._amend_due: tuple[int, Square] | None = None
+        # The board is a legal move only as a piece knocked aside (see _knocked_step).
+        self._knocked_only = False
+        self._overlap_tried = -1  # last_change_ms when overlapping moves were last tried
+        # The complete move is a capture whose victim may only have been knocked; and the
+        # other reading a placement since made complete, until when a lift may still
+        # make that placement the opponent's arriving first.
+        self._complete_knock = False
+        self._doubted: MoveShape | None = None  # that capture, while the episode lasts
+        self._other_reading: tuple[MoveShape, int] | None = None
+        self._split_due: int | None = None  # when a move complete earlier is split off
+        # _reply_in_progress's answer, for (pending index, events) it was found at.
+        self._reply_known: tuple[tuple[int, int], bool] | None = None
+        # Squares the last move arrived on whose piece was lifted in the episode that just
+        # ended with the board showing the position again: the victim of a capture put
+        # back on its square before the capturer goes home (a takeback, see _try_takeback).
+        self._arrival_lifted: Bitboard = 0
 
     @property
     def table(self) -> MoveTable:
@@ -188,6 +229,17 @@ class Arbiter:
                 effects.append(Offered(now_ms, result, "confirmed"))
                 effects.extend(self._end_by_kings(result, now_ms))
                 return effects
+        if self._split_due is not None and now_ms >= self._split_due:
+            self._split(now_ms, effects)
+        if self._other_reading is not None and now_ms >= self._other_reading[1]:
+            other, _due = self._other_reading
+            self._other_reading = None
+            self._take_other_reading(other, now_ms, effects)
+        if self._amend_due is not None and now_ms >= self._amend_due[0]:
+            _due, origin = self._amend_due
+            self._amend_due = None
+            if len(self._events) == 1:
+                self._amend_knocked_capture(origin, self._events[0], now_ms, effects)
         quiet = now_ms - self.last_change_ms
         if self._complete is not None:
             if quiet >= self._wait_ms:
@@ -198,6 +250,10 @@ class Arbiter:
         if self._breaching is not None:
             self._report_violation(self._breaching, now_ms, effects)
             return effects
+        if self._overlap_due() is not None:
+            self._overlap_tried = self.last_change_ms
+            if self._untangle(now_ms, effects, final_only=False):
+                return effects
         stray = quiet >= STRAY_WAIT_MS and self._stray()
         if self._unexplained() or self._outdated_mismatch() or stray:
             self._report_mismatch(now_ms, effects)
@@ -212,6 +268,12 @@ class Arbiter:
             due = self.last_change_ms + self.settle_ms
         elif self._stray() and not self._mismatch_shown():
             due = self.last_change_ms + STRAY_WAIT_MS
+        overlap = self._overlap_due()
+        other = self._other_reading[1] if self._other_reading else None
+        amend = self._amend_due[0] if self._amend_due else None
+        for soon in (self._split_due, amend, overlap, other):
+            if soon is not None:
+                due = soon if due is None else min(due, soon)
         gesture = self.gestures.next_deadline()
         if gesture is not None and not self.game.is_game_over():
             due = gesture if due is None else min(due, gesture)
@@ -518,9 +580,28 @@ class Arbiter:
 
     def _apply(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
         sq = change.square
+        knocked_from, self._knocked_from = self._knocked_from, None
+        if knocked_from is not None and change.occupied and not self._events:
+            if self._amend_knocked_capture(knocked_from, change, now, effects):
+                return
+        elif self._other_reading is not None:
+            other, due = self._other_reading
+            self._other_reading = None
+            placed = self._events[-1].square
+            doubted = self._doubted
+            after = self.position.play_code(doubted.code) if doubted is not None else None
+            if not self._arrived_from(change, due, placed, after):
+                self._take_other_reading(other, now, effects)
+        elif self._amend_due is not None:
+            due, origin = self._amend_due
+            self._amend_due = None
+            if not self._arrived_from(change, due, self._events[0].square, self.position):
+                # No lift came to make that placement the opponent's arriving first.
+                self._amend_knocked_capture(origin, self._events[0], now, effects, 1 << sq)
         self._events.append(change)
         if change.occupied:
             self._hands.place(sq)
+            self._forget_knocked_touch(change)
             choice = self._choice_lift
             self._choice_lift = None
             if choice is not None and choice[0] == sq and self._exchange_square is not None:
@@ -542,6 +623,10 @@ class Arbiter:
         table = self.table
         changed = self.sensors ^ table.occupancy
         matches = self._matches(table)
+        knocks = [m for m in matches if self._knocked_step(m)]
+        self._knocked_only = bool(knocks) and len(knocks) == len(matches)
+        if self._knocked_only:
+            matches = []
         self._breaching = None
         for shape in matches:
             self._first_complete.setdefault(shape.code, self.last_change_ms)
@@ -552,9 +637,36 @@ class Arbiter:
             matches = allowed
         if matches:
             best = self._best(matches)
+            doubted = self._doubted
+            if (
+                doubted is not None
+                and not best.is_capture
+                and best.from_square == doubted.from_square
+                and self._events[-1].occupied
+            ):
+                # The capturer set down elsewhere, or the opponent's piece arriving
+                # before it is seen leaving: the lift that would follow decides.
+                self._complete = doubted
+                self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
+                return
+            if (
+                doubted is not None
+                and best.is_capture
+                and best.code != doubted.code
+                and best.from_square == doubted.from_square
+            ):
+                # A second neighbour lifted and put back at once: the opponent touching
+                # a piece, likelier than a knock followed by a capture swapped as fast.
+                self._complete = doubted
+                return
+            self._other_reading = None
             self._complete = best
             self._pending_index = len(self._events)
             growth = table.growth(best, changed, rook_first=self.mode == "casual")
+            self._complete_knock = growth is None and self._knocked_victim(best)
+            self._doubted = best if self._complete_knock else None
+            if self._complete_knock:
+                growth = "knock"  # a capture the next placement may still undo
             self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
             if growth is None:
                 self._commit(best, now, effects)
@@ -569,17 +681,31 @@ class Arbiter:
             # tell one piece from another: take every piece to be on its own square (after a
             # host's new game, or pieces rearranged by hand, no hypothesis may say so).
             self._restore(now, effects)
+            arrival_lifted = self._lifted_arrivals()
             self._new_episode()
+            self._arrival_lifted = arrival_lifted
             return
         if self._try_takeback(now, effects):
             return
         if self._try_new_game(now, effects):
             return
-        if (
-            self._pending_index
-            and self._events
-            and (not table.is_prefix(changed) or self._split_completes())
-        ):
+        if not self._pending_index and (self._events[-1].occupied or not table.is_prefix(changed)):
+            # A placement that makes no move may still end one of two overlapping moves,
+            # though the board looks like a move in progress (a capture on a line).
+            if not self._untangle(now, effects, final_only=True) and not self._events[-1].occupied:
+                # A lift that starts the next move: the two before it were complete.
+                self._untangle(now, effects, final_only=False, before_last=True)
+            return
+        if not self._pending_index or not self._events:
+            return
+        if not table.is_prefix(changed):
+            if self._events[-1].occupied:
+                self._split(now, effects)
+            elif self._split_due is None:
+                # The opponent's hand has lifted a piece: it may be the sweep that clears
+                # the board, the moved piece's own lift just behind (see SWEEP_MS).
+                self._split_due = self._events[-1].t_ms + SWEEP_MS
+        elif self._split_completes():
             self._split(now, effects)
 
     def _matches(self, table: MoveTable) -> list[MoveShape]:
@@ -615,9 +741,10 @@ class Arbiter:
     def _split(self, now: int, effects: list[Effect]) -> None:
         """The move completed earlier was the whole move: commit it and read what followed
         as the next episode, from the sensors as they were when it was complete."""
+        self._split_due = None
         tail = self._events[self._pending_index :]
         shape = self._complete_at(self._pending_index)
-        if shape is None:
+        if shape is None or not self._still_standing(shape):
             return
         final = self.sensors
         for change in tail:
@@ -627,6 +754,216 @@ class Arbiter:
             self.sensors ^= 1 << change.square
             self._apply(change, now, effects, report=False)
         assert self.sensors == final
+
+    def _overlap_due(self) -> int | None:
+        """When the board, still for `settle_ms`, is to be read as two overlapping moves
+        once more, now allowing a move that could have grown (a slide stopped short): an
+        own and an opponent's piece have been lifted, no move is complete, and this
+        stillness has not been tried yet."""
+        if self._pending_index or self._complete is not None or not self._events:
+            return None
+        if self._overlap_tried == self.last_change_ms:
+            return None
+        turn = self.position.turn
+        colours = {
+            self.table.placement[e.square].isupper() == turn
+            for e in self._events
+            if not e.occupied and self.table.placement[e.square] != EMPTY
+        }
+        if len(colours) < 2:
+            return None
+        return self.last_change_ms + self.settle_ms
+
+    def _untangle(
+        self, now: int, effects: list[Effect], final_only: bool, before_last: bool = False
+    ) -> bool:
+        """Blitz hands overlapping (see overlap.py): commit the player's move read out of
+        the episode, then follow the opponent's changes as the next episode. With
+        `before_last`, the changes before the last one must make both moves complete."""
+        if self._knocked_only or not self._events or self.game.is_game_over():
+            return False
+        start_sensors = self.sensors
+        for event in self._events:
+            start_sensors ^= 1 << event.square
+        events = self._events[:-1] if before_last else self._events
+        found = untangle(
+            self.table, self._start_hands, start_sensors, events, final_only=final_only
+        )
+        if found is None or (before_last and not found.reply_complete):
+            return False
+        if self.mode == "strict":
+            # Touch-move binds the player's own hand only: the opponent's lifts are theirs.
+            record = TouchRecord()
+            for event in found.mine:
+                piece = self.table.placement[event.square]
+                if not event.occupied and piece != EMPTY:
+                    record.touch(event.square, piece, self.position, event.t_ms)
+            if record.breach(self.position, found.shape.move) is not None:
+                return False
+        theirs = [*found.theirs, self._events[-1]] if before_last else list(found.theirs)
+        final = self.sensors
+        self.sensors = found.shape.occupancy
+        self._commit(found.shape, now, effects)
+        for change in theirs:
+            self.sensors ^= 1 << change.square
+            self._apply(change, now, effects, report=False)
+        assert self.sensors == final
+        return True
+
+    def _knocked_step(self, shape: MoveShape) -> bool:
+        """A one-square move made faster than STEP_KNOCK_MS from lift to place while the
+        hand held another piece: a neighbour knocked aside by the hand carrying a piece,
+        not a move (the other piece put back makes the board that move). The board asks
+        for it back. A quick step with nothing else in the hand is a move."""
+        if shape.is_capture or shape.is_castling:
+            return False
+        f, t = shape.from_square, shape.to_square
+        if max(abs((f & 7) - (t & 7)), abs((f >> 3) - (t >> 3))) != 1:
+            return False
+        lifted_at = placed_at = None
+        held: set[Square] = set()  # squares emptied and not yet filled again
+        held_then = False
+        for event in self._events:
+            if event.square == f and not event.occupied:
+                lifted_at = event.t_ms
+                held_then = bool(held - {f})
+            elif event.square == t and event.occupied:
+                placed_at = event.t_ms
+            if event.occupied:
+                held.discard(event.square)
+            else:
+                held.add(event.square)
+        if lifted_at is None or placed_at is None or placed_at < lifted_at:
+            return False
+        return held_then and placed_at - lifted_at < STEP_KNOCK_MS
+
+    def _knocked_victim(self, shape: MoveShape) -> bool:
+        """A capture whose victim's square was empty only briefly, while the capturer was
+        already in the hand: the sensors of a one-motion swap, and of a neighbour knocked
+        by the hand carrying a piece elsewhere and falling back. Only what comes next can
+        tell: such a capture waits `settle_ms` like a move that may grow, and once
+        committed, a placement that only the other reading explains amends it."""
+        if not shape.is_capture or self.position.is_en_passant(shape.move):
+            return False
+        origin, victim = shape.from_square, shape.to_square
+        origin_lifted = False
+        lifted_at: int | None = None
+        vacant_ms: int | None = None
+        for event in self._events:
+            if event.square == origin and not event.occupied:
+                origin_lifted = True
+            elif event.square == victim and not event.occupied:
+                lifted_at = event.t_ms if origin_lifted else None
+            elif event.square == victim and lifted_at is not None:
+                vacant_ms = event.t_ms - lifted_at
+        return vacant_ms is not None and vacant_ms < KNOCK_MS
+
+    @staticmethod
+    def _arrived_from(
+        change: SquareChange, due: int, placed: Square, position: Position | None
+    ) -> bool:
+        """Whether `change`, coming by `due`, opens the neighbouring square of a piece that
+        can step in `position` to where a piece was just set down: that piece arrived
+        first (only a step puts a magnet over both switches at once)."""
+        if change.occupied or change.t_ms >= due or position is None:
+            return False
+        sq = change.square
+        if max(abs((sq & 7) - (placed & 7)), abs((sq >> 3) - (placed >> 3))) != 1:
+            return False
+        return any(move.to_square == placed for move in position.legal_moves_from(sq))
+
+    def _take_other_reading(self, other: MoveShape, now: int, effects: list[Effect]) -> None:
+        """No lift came: the piece in the hand was set down elsewhere, the doubted
+        capture's victim only knocked. That move is the complete one now."""
+        self._complete = other
+        self._complete_knock = False
+        self._doubted = None
+        self._pending_index = len(self._events)
+        changed = self.sensors ^ self.table.occupancy
+        growth = self.table.growth(other, changed, rook_first=self.mode == "casual")
+        self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
+        if growth is None:
+            self._commit(other, now, effects)
+
+    def _forget_knocked_touch(self, change: SquareChange) -> None:
+        """An opponent's piece lifted and back within KNOCK_MS while an own piece was in
+        the hand was knocked by that hand, not touched (FIDE 4.3 binds deliberate
+        touches): it obliges nothing. Taken for a capture, the capture still stands."""
+        lifted = [e for e in self._events[:-1] if e.square == change.square and not e.occupied]
+        if not lifted or change.t_ms - lifted[-1].t_ms >= KNOCK_MS:
+            return
+        touches = self.touches.touches
+        knocked = next((t for t in touches if t.square == change.square and not t.own), None)
+        if knocked is None or not any(t.own and t.t_ms < lifted[-1].t_ms for t in touches):
+            return
+        touches.remove(knocked)
+
+    def _amend_knocked_capture(
+        self,
+        origin: Square,
+        change: SquareChange,
+        now: int,
+        effects: list[Effect],
+        later: Bitboard = 0,
+    ) -> bool:
+        """The first placement after a capture `_knocked_victim` doubted: when the board
+        it makes is, read from the position before the capture, a move of the capturer
+        in progress (the pawn set down on e5, not on d5), the victim was only knocked:
+        take the capture back and follow the hands from there.
+
+        The capture's reading may explain the placement too, as the opponent's piece seen
+        arriving before it is seen leaving: then the lift that follows within ARRIVE_MS
+        decides (`_amend_due`, `later` the changes seen since the placement)."""
+        if not len(self.game) or self.game.declared is not None:
+            return False
+        previous = self.game.positions[-2]
+        before = self.sensors ^ later ^ (1 << change.square)  # as the capture left them
+        if before != (previous.occupied & ~(1 << origin)):
+            return False
+        table = MoveTable(previous, legal=True)
+        placed = before | 1 << change.square
+        changed = placed ^ previous.occupied
+        if not changed or not any(
+            shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
+        ):
+            return False  # (the piece back home: no move either way, the capture stands)
+        now_changed = placed ^ self.table.occupancy
+        if any(
+            shape.is_promotion
+            and shape.to_square == change.square
+            and not now_changed & ~shape.footprint
+            for shape in self.table.shapes
+        ):
+            return False  # the opponent's new queen set down before the pawn is cleared
+        if not later and not self._events and self.table.is_prefix(now_changed):
+            self._amend_due = (change.t_ms + ARRIVE_MS, origin)
+            return False
+        last = self.game.moves[-1]
+        uci = previous.uci(last)
+        self.game.pop()
+        effects.append(TakenBack(now, uci, self.position.fen()))
+        self.touches = TouchRecord()
+        self.hint = None
+        self.marked = (0, 0)
+        self._exchange_square = None
+        self.sensors = before
+        self._new_episode()
+        self.sensors ^= 1 << change.square
+        self._apply(change, now, effects, report=True)
+        self.sensors ^= later
+        return True
+
+    def _still_standing(self, shape: MoveShape) -> bool:
+        """Whether the squares the complete move put its pieces on are occupied now. Once
+        its piece has left its target (a bishop dragged on and off the board as the pieces
+        are swept away), a move complete earlier was not the move: it is never committed.
+        (The opponent taking that piece sets the capturer down there: the move stands.)"""
+        if shape.is_castling:
+            _king_from, king_to, _rook_from, rook_to = self.position.castling_squares(shape.move)
+            arrived = (1 << king_to) | (1 << rook_to)
+        else:
+            arrived = 1 << shape.to_square
+        return self.sensors & arrived == arrived
 
     def _split_completes(self) -> bool:
         """Whether what followed the complete move is itself a complete reply: the
@@ -682,6 +1019,7 @@ class Arbiter:
         )
 
     def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
+        knocked = self._knocked_victim(shape)
         move = shape.move
         position = self.position
         if position.is_castling(move):
@@ -693,6 +1031,11 @@ class Arbiter:
         if shape.is_promotion:
             move = Move(move.from_square, move.to_square, self.promotion_choice or QUEEN)
         self._restore(now, effects)
+        # A king seen off its square while the move was still open was part of the move:
+        # no resignation or draw gesture goes on across it.
+        if self.gestures.offer is not None:
+            effects.append(Offered(now, self.gestures.offer, "cancelled"))
+        self.gestures.reset()
         san = self.game.san(move)
         uci = self.position.uci(move)
         self.game.push(move)
@@ -704,6 +1047,8 @@ class Arbiter:
         self.marked = (0, 0)  # what the host marked was about the position before
         self._exchange_square = move.to_square if shape.is_promotion else None
         self._new_episode()
+        if knocked:
+            self._knocked_from = move.from_square
         outcome = self.game.outcome()
         if outcome is not None:
             effects.append(GameOver(now, outcome.result, outcome.reason))
@@ -726,12 +1071,11 @@ class Arbiter:
         # Taking a move back lifts a piece it put down. Without that lift the same sensors
         # can be a piece put down where the last move emptied a square (a capture's
         # origin): the next move arriving before it is seen leaving, or a stray piece.
-        if previous.is_castling(last):
-            _, king_to, _, rook_to = previous.castling_squares(last)
-            arrived = {king_to, rook_to}
-        else:
-            arrived = {last.to_square}
-        if not any(not e.occupied and e.square in arrived for e in self._events):
+        # The captured piece may be put back first, on the square the capturer has just
+        # left: the board then reads the position again, and only the capturer, put down
+        # next on its own square, says it was a takeback.
+        carried = self._arrival_lifted if len(self._events) == 1 else 0
+        if not self._lifted_arrivals() and not carried:
             return False
         uci = previous.uci(last)
         self.game.pop()
@@ -743,6 +1087,24 @@ class Arbiter:
         self.marked = (0, 0)
         self._new_episode()
         return True
+
+    def _lifted_arrivals(self) -> Bitboard:
+        """The squares the last move put a piece on that were lifted in this episode
+        (casual mode: what a takeback needs)."""
+        if self.mode != "casual" or not len(self.game) or self.game.declared is not None:
+            return 0
+        previous = self.game.positions[-2]
+        last = self.game.moves[-1]
+        if previous.is_castling(last):
+            _, king_to, _, rook_to = previous.castling_squares(last)
+            arrived = (1 << king_to) | (1 << rook_to)
+        else:
+            arrived = 1 << last.to_square
+        lifted = 0
+        for event in self._events:
+            if not event.occupied:
+                lifted |= 1 << event.square
+        return lifted & arrived
 
     def _try_new_game(self, now: int, effects: list[Effect]) -> bool:
         if self.sensors != START_OCCUPANCY:
@@ -789,7 +1151,7 @@ class Arbiter:
         start of a move (a piece put on a square a move could reach), but with pieces
         still out of place it is none: the lights must show what is wrong now. (Part of
         the shown mismatch put right is not outdated: the lights guide on from there.)"""
-        if self.mismatch is None or self._complete is not None:
+        if self.mismatch is None or self._complete is not None or self._reply_in_progress():
             return False
         expected = self.table.occupancy
         missing, extra = expected & ~self.sensors, self.sensors & ~expected
@@ -800,7 +1162,7 @@ class Arbiter:
         not a move in progress."""
         if self._complete is not None:
             return False
-        if self._breaching is not None:
+        if self._breaching is not None or self._knocked_only:
             return True
         if self.gestures.making or self._choice_lift is not None:
             return False  # a result told with the kings, or a promotion choice, in the making
@@ -815,7 +1177,37 @@ class Arbiter:
         changed = self.sensors ^ self.table.occupancy
         if not changed:
             return False
-        return not self.table.is_prefix(changed)
+        if self.table.is_prefix(changed) or self._reply_in_progress():
+            return False
+        return not self._both_hands_in_the_air(changed)
+
+    def _both_hands_in_the_air(self, changed: Bitboard) -> bool:
+        """Blitz: the player's piece still in the hand (a move begun) and the opponent
+        already holding one of theirs, nothing set down yet: two moves under way."""
+        if changed & self.sensors or self.mismatch is not None:
+            return False
+        theirs = changed & self.position.occupied_by(not self.position.turn)
+        mine = changed & ~theirs
+        return bool(mine and theirs) and not theirs & (theirs - 1) and self.table.is_prefix(mine)
+
+    def _reply_in_progress(self) -> bool:
+        """A move complete earlier whose piece has left its target, and what the hands did
+        since may be the opponent taking that piece (the victim lifted first, the capturer
+        not yet set down): a reply in progress, which the capturer set down on the target
+        completes. Hands sweeping the pieces off make no such reply."""
+        if not self._pending_index or self._complete is not None:
+            return False
+        key = (self._pending_index, len(self._events))
+        if self._reply_known is not None and self._reply_known[0] == key:
+            return self._reply_known[1]
+        shape = self._complete_at(self._pending_index)
+        in_progress = False
+        if shape is not None and not self._still_standing(shape):
+            table = MoveTable(self.position.play_code(shape.code), legal=True)
+            changed = self.sensors ^ table.occupancy
+            in_progress = bool(changed) and table.is_prefix(changed)
+        self._reply_known = (key, in_progress)
+        return in_progress
 
     def _breach(self, shape: MoveShape) -> Breach | None:
         """Touch-move's verdict on a finished move, counting the touches made until the

@@ -46,6 +46,7 @@ class HumanScript:
     decisive_ms: tuple[int, ...]  # per move: its last completing sensor change
     tags: tuple[frozenset[str], ...]  # per move: the behaviours it showed
     complaints: int  # times the hands deliberately left the board wrong past settle_ms
+    starts: tuple[int, ...] = ()  # per move: the index of its first line
 
     @property
     def raw_events(self) -> int:
@@ -97,8 +98,10 @@ def human_script(
     ucis: list[str] = []
     decisive: list[int] = []
     tags: list[frozenset[str]] = []
+    starts: list[int] = []
     for index, move in enumerate(moves):
         tl.tags = set()
+        starts.append(len(tl.lines))
         if index and tl.chance(settings.fast_reply):
             # Counted from the decisive change, not from the end of its bounce.
             reply = decisive[-1] + tl.rng.randint(*settings.fast_reply_ms)
@@ -132,6 +135,7 @@ def human_script(
         decisive_ms=tuple(decisive),
         tags=tuple(tags),
         complaints=complaints.count,
+        starts=tuple(starts),
     )
 
 

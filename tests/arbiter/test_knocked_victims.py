@@ -1,0 +1,125 @@
+"""A neighbour knocked by the hand carrying a piece, when that piece could take it: the
+sensors are those of a one-motion capture (own piece lifted, the victim's square empty
+for a moment, filled again) until the next placement. The board decides with that
+evidence: such a capture waits `settle_ms`, and a placement that only the other reading
+explains (the piece in the hand set down elsewhere) makes it the other move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.arbiter.support import kinds, moves, replay, steps
+
+BOTH = pytest.mark.parametrize("mode", ["casual", "strict"])
+# 1.e4 d5 2.Nf3 e6: White's e4 pawn can take d5 or go to e5; Black's e6 pawn can go to e5.
+OPENING = (
+    "lift e2, +300 place e4; lift d7, +300 place d5; lift g1, +300 place f3; lift e7, +300 place e6"
+)
+BEFORE = ["e2e4", "d7d5", "g1f3", "e7e6"]
+
+# name -> (White's hands, the move they make)
+KNOCKS = {
+    # The issue's script: the d5 pawn falls back 90 ms after it is knocked.
+    "pawn set down at once": ("lift e4, +200 lift d5, +90 place d5, +150 place e5", "e4e5"),
+    "pawn set down after a pause": ("lift e4, +200 lift d5, +90 place d5, +1500 place e5", "e4e5"),
+    "put back by hand": ("lift e4, +100 lift d5, +240 place d5, +250 place e5", "e4e5"),
+    "put back by hand, pawn set down later": (
+        "lift e4, +100 lift d5, +240 place d5, +700 place e5",
+        "e4e5",
+    ),
+}
+CAPTURES = {
+    "one-motion swap": ("lift e4, +200 lift d5, +40 place d5", "e4d5"),
+    "own piece first": ("lift e4, +300 lift d5, +400 place d5", "e4d5"),
+    "victim first": ("lift d5, +600 lift e4, +300 place d5", "e4d5"),
+    "victim held a moment": ("lift e4, +200 lift d5, +200 place d5", "e4d5"),
+}
+REPLY = "lift b8, +300 place c6"
+
+
+def run(white: str, mode: str, reply: str = REPLY) -> list[dict[str, Any]]:
+    return replay(steps(f"{OPENING}; {white}; {reply}", gap_ms=0), mode=mode)
+
+
+@BOTH
+@pytest.mark.parametrize("name", KNOCKS)
+def test_a_knocked_neighbour_is_no_capture(mode: str, name: str) -> None:
+    white, move = KNOCKS[name]
+    effects = run(white, mode)
+    # What the host keeps: the move played, then Black's reply; nothing left lit.
+    made = moves(effects)
+    for undone in (e["uci"] for e in effects if e["event"] == "takeback"):
+        made.remove(undone)
+    assert made == [*BEFORE, move, "b8c6"]
+    assert "illegal" not in kinds(effects)
+    assert "violation" not in kinds(effects)
+
+
+@BOTH
+@pytest.mark.parametrize("name", ["pawn set down at once", "put back by hand"])
+def test_a_placement_within_the_settle_time_reaches_the_host_only_as_its_move(
+    mode: str, name: str
+) -> None:
+    effects = run(KNOCKS[name][0], mode)
+    assert moves(effects) == [*BEFORE, "e4e5", "b8c6"]
+    assert "takeback" not in kinds(effects)
+
+
+@BOTH
+@pytest.mark.parametrize("name", CAPTURES)
+def test_a_real_capture_still_counts(mode: str, name: str) -> None:
+    white, move = CAPTURES[name]
+    body = steps(f"{OPENING}; {white}; {REPLY}", gap_ms=0)
+    effects = replay(body, mode=mode)
+    assert moves(effects) == [*BEFORE, move, "b8c6"]
+    assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)
+    # Decided within settle_ms (and the 12 ms debounce) of the capturer set down.
+    lines = body.splitlines()
+    placed = int(lines[[line.endswith("lift b8") for line in lines].index(True) - 1].split()[0])
+    made = next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == move)
+    assert made - placed <= 300 + 12
+
+
+@BOTH
+def test_the_opponent_arriving_first_after_a_fast_capture_keeps_the_capture(mode: str) -> None:
+    # After the one-motion exd5 Black steps e6-e5, the magnet closing e5 20 ms before
+    # e6 opens: a placement both readings explain, which the lift just after decides.
+    effects = run("lift e4, +200 lift d5, +40 place d5", mode, "+200 place e5, +20 lift e6")
+    assert moves(effects) == [*BEFORE, "e4d5", "e6e5"]
+    assert "takeback" not in kinds(effects)
+
+
+@BOTH
+def test_a_king_capture_that_waits_is_no_king_held_off(mode: str) -> None:
+    # Kxd2 swapped in one motion waits settle_ms, the king's square empty meanwhile: once
+    # the capture stands, nothing of the resignation gesture may go on from it.
+    body = "1000 lift e1\n1200 lift d2\n1300 place d2\n6000 lift e8\n6400 place e7\n"
+    effects = replay(body, header="@start fen r3k3/8/8/8/8/8/3p4/4K2R w - - 0 1", mode=mode)
+    assert moves(effects) == ["e1d2", "e8e7"]
+    assert "offer" not in kinds(effects) and "game_over" not in kinds(effects)
+
+
+@BOTH
+def test_the_opponent_arriving_first_within_the_wait_keeps_the_capture(mode: str) -> None:
+    # As above, the e6 pawn's magnet closing e5 while exd5 still waits: e4-e5 would be
+    # the other reading, but e6 opening 20 ms later makes it Black's move.
+    effects = run("lift e4, +200 lift d5, +40 place d5", mode, "+120 place e5, +20 lift e6")
+    assert moves(effects) == [*BEFORE, "e4d5", "e6e5"]
+    assert "takeback" not in kinds(effects)
+
+
+@BOTH
+def test_the_opponent_touching_a_second_victim_keeps_the_first_capture(mode: str) -> None:
+    # 1.e4 d5 2.Nf3 f5: exd5 swapped in one motion, then Black's hand lifts the f5 pawn
+    # (which e4 could also have taken) and puts it back, then plays it on.
+    body = steps(
+        "lift e2, +300 place e4; lift d7, +300 place d5; lift g1, +300 place f3; "
+        "lift f7, +300 place f5; lift e4, +200 lift d5, +40 place d5, +80 lift f5, "
+        "+150 place f5, +600 lift f5, +300 place f4",
+        gap_ms=0,
+    )
+    effects = replay(body, mode=mode)
+    assert moves(effects) == ["e2e4", "d7d5", "g1f3", "f7f5", "e4d5", "f5f4"]
+    assert "takeback" not in kinds(effects)
