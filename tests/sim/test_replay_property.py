@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
 from reedboard.rules.position import Position
@@ -69,6 +69,9 @@ def _params() -> list[object]:
     greedy=st.booleans(),
     strict=st.booleans(),
 )
+# A Chess960 game in which the opponent's pawn, knocked while a pawn is in the hand, rests
+# on a square the pawn in the hand could reach (found by this test once; read right since).
+@example(game_seed=0, hands_seed=28, chess960=True, greedy=False, strict=True)
 def test_a_game_played_by_hands_is_read_back_exactly(
     family: str, game_seed: int, hands_seed: int, chess960: bool, greedy: bool, strict: bool
 ) -> None:
