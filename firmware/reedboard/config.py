@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 
 from reedboard.arbiter.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.errors import ConfigError
-from reedboard.hal.layout import CORNERS, LINE_KINDS, Corner, LineKind
+from reedboard.hal.matrix_layout import CORNERS, LINE_KINDS, Corner, LineKind
 
 LedType = Literal["ws2812", "sk6812"]
 LedDriver = Literal["spi", "pwm", "pi5"]

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from reedboard.config import MatrixConfig
 from reedboard.errors import ConfigError, HardwareError
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout, all_layouts
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout, all_layouts
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.hal.rpi import import_rpi_gpio, open_matrix_scanner
 from reedboard.rules.squares import bitboard_of, parse_square, squares_of

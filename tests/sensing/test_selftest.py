@@ -6,8 +6,8 @@ import pytest
 from reedboard.config import MatrixConfig
 from reedboard.errors import HardwareError
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import BB_RANKS, bitboard_of, parse_square, squares_of
 from reedboard.sensing.selftest import self_test
 

@@ -38,8 +38,8 @@ from reedboard.hal.rpi import open_matrix_scanner
 from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
-from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
+from reedboard.lights.strip_layout import StripLayout
 from reedboard.link import chesslink, dgt
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.serial_port import open_port

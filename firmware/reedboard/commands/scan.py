@@ -20,8 +20,8 @@ from reedboard.command_line import example
 from reedboard.config import BoardConfig, load_config
 from reedboard.errors import HardwareError, InvalidInputError, ReedboardError
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.hal.rpi import open_matrix_scanner
 from reedboard.rules.squares import BB_RANKS, Bitboard, bitboard_of, parse_square
 from reedboard.sensing.selftest import self_test

@@ -12,8 +12,8 @@ import threading
 
 from reedboard.config import MatrixConfig
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import Bitboard
 
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from reedboard.config import MatrixConfig
 from reedboard.errors import HardwareError
 from reedboard.hal.gpio import GpioModule
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 
 
 def import_rpi_gpio() -> GpioModule:

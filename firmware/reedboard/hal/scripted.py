@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from reedboard.config import MatrixConfig
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.replay.script import Script
 from reedboard.rules.squares import Bitboard
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from reedboard.config import MatrixConfig
 from reedboard.errors import HardwareError
-from reedboard.hal.layout import MatrixLayout
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import Bitboard, Square, bitboard_of, square_name, squares_of
 
 

@@ -27,9 +27,9 @@ from reedboard.errors import InvalidInputError, LinkError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.live_board import LiveBoard
 from reedboard.hal.recording_strip import RecordingStrip
-from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
+from reedboard.lights.strip_layout import StripLayout
 from reedboard.link.messages import parse_command
 from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.fen import STARTING_FEN

@@ -7,14 +7,14 @@ import itertools
 import pytest
 from reedboard.config import LedConfig
 from reedboard.errors import ConfigError
-from reedboard.lights.layout import (
+from reedboard.lights.palette import RGB
+from reedboard.lights.strip_layout import (
     ALONG,
     CHAIN_KINDS,
     FIRST_CORNERS,
     StripLayout,
     chain_cells,
 )
-from reedboard.lights.palette import RGB
 from reedboard.rules.squares import parse_square as sq
 
 ORIENTATIONS = list(itertools.product(CHAIN_KINDS, FIRST_CORNERS, ALONG))
