@@ -20,8 +20,8 @@ from typing import Any
 
 from reedboard.config import LED_DATA_PIN, LedConfig
 from reedboard.errors import HardwareError
+from reedboard.hal.led_power import DEFAULT_BUDGET_MA
 from reedboard.hal.pixelbuf_strip import PixelBufStrip
-from reedboard.lights.power import DEFAULT_BUDGET_MA
 
 RESET_S = {"ws2812": 300e-6, "sk6812": 80e-6}
 
