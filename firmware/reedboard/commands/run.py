@@ -35,7 +35,6 @@ from reedboard.hal.neopixel_strip import open_neopixel_strip
 from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.rpi import open_matrix_scanner
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
@@ -44,6 +43,7 @@ from reedboard.link import chesslink, dgt
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.session import BoardSession, Settings
 
