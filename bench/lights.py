@@ -17,9 +17,9 @@ from reedboard.arbiter.arbiter import Arbiter
 from reedboard.arbiter.view import BoardView
 from reedboard.hal.pixelbuf_strip import PixelBufStrip
 from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
-from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput
 from reedboard.lights.scenes import scene_for
+from reedboard.lights.strip_layout import StripLayout
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange

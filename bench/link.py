@@ -41,9 +41,9 @@ def board_child(start_s: float, speed: float, pty: str, script_path: str, db: st
     moment this process knows. Prints its RSS when the script is over."""
     from reedboard.app import App
     from reedboard.hal.clock import MonotonicClock
-    from reedboard.hal.scripted import ScriptedBoard
     from reedboard.link.serial_port import open_port
     from reedboard.replay.script import parse_script
+    from reedboard.replay.scripted_board import ScriptedBoard
     from reedboard.rules.game import Game
 
     script = parse_script(Path(script_path).read_text())

@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 from reedboard.config import MatrixConfig
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import BB_RANKS, squares_of
 from reedboard.sensing.debounce import Debouncer
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from reedboard.config import LED_DATA_PIN, LedConfig, MatrixConfig
-from reedboard.hal.layout import MatrixLayout
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import square_name
 from skidl import TEMPLATE, Circuit, Net, Part, Pin
 

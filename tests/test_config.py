@@ -125,3 +125,19 @@ def test_error_names_the_file_when_toml_is_broken(tmp_path: Path) -> None:
 def test_configs_are_frozen() -> None:
     with pytest.raises(AttributeError):
         BoardConfig().matrix.rows = ()  # type: ignore[misc]
+
+
+def test_the_file_speaks_the_words_of_the_parts_it_configures() -> None:
+    """The configuration spells its choices itself, so that the matrix and the LED chain
+    need not know it; the spellings must stay the ones those parts take."""
+    from typing import get_args
+
+    from reedboard import config
+    from reedboard.hal import matrix_layout
+    from reedboard.lights import strip_layout
+
+    assert config.CORNERS == matrix_layout.CORNERS
+    assert config.LINE_KINDS == matrix_layout.LINE_KINDS
+    assert get_args(config.LedLayout) == strip_layout.CHAIN_KINDS
+    assert get_args(config.LedCorner) == strip_layout.FIRST_CORNERS
+    assert config.LINE_KINDS == strip_layout.ALONG

@@ -55,6 +55,7 @@ from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.selftest import self_test, switch_place
 from reedboard.session import Answer, BoardSession, Settings, variant_of
+from reedboard.wiring import matrix_wiring
 
 Renderer = Callable[[BoardView, int], None]
 
@@ -211,7 +212,7 @@ class App:
         if self.matrix is None:
             return
         scans = [first, self.scanner.scan(), self.scanner.scan()]
-        report = self_test(scans, expected, self.matrix)
+        report = self_test(scans, expected, matrix_wiring(self.matrix))
         if not report.ok:
             for line in report.lines():
                 self.log(f"self-test: {line.strip()}")
@@ -325,7 +326,7 @@ class App:
                 game = self._session().game
                 message |= {"chess960": game.chess960, "variant": variant_of(game)}
             elif isinstance(effect, SensorFault) and self.matrix is not None:
-                place = switch_place(effect.square, self.matrix)
+                place = switch_place(effect.square, matrix_wiring(self.matrix))
                 message |= place
                 self.log(f"switch fault: {place['where']} {effect.fault}")
             self.endpoint.send("effect", message)

@@ -16,8 +16,13 @@ from typing import Any, Literal, get_args
 
 from reedboard.arbiter.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.errors import ConfigError
-from reedboard.hal.layout import CORNERS, LINE_KINDS, Corner, LineKind
 
+# The file's own words, as the parts it configures spell them (a test keeps them equal):
+# the parts take plain values and know nothing of the file.
+Corner = Literal["R1C1", "R1C8", "R8C1", "R8C8"]
+LineKind = Literal["ranks", "files"]
+CORNERS: tuple[Corner, ...] = get_args(Corner)
+LINE_KINDS: tuple[LineKind, ...] = get_args(LineKind)
 LedType = Literal["ws2812", "sk6812"]
 LedDriver = Literal["spi", "pwm", "pi5"]
 LedOrder = Literal["RGB", "RBG", "GRB", "GBR", "BRG", "BGR"]

@@ -13,7 +13,6 @@ here, and later moves are not reported until a new game starts.
 from __future__ import annotations
 
 import random
-import zlib
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,6 +26,7 @@ from reedboard.arbiter.effects import Effect, GameOver, TakenBack, square_list
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command
+from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
@@ -289,12 +289,6 @@ class BoardSession:
             "result": result[0] if result else None,
             "reason": result[1] if result else None,
         }
-
-
-def moves_digest(ucis: list[str]) -> str:
-    """A short fingerprint of a move list: a host that pieced the list together page by
-    page checks with it that no takeback came between the pages."""
-    return f"{zlib.crc32(' '.join(ucis).encode('ascii')) & 0xFFFFFFFF:08x}"
 
 
 def _squares(pair: tuple[int, int] | None) -> list[str] | None:

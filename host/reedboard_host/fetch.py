@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from reedboard.session import moves_digest
+from reedboard.link.moves_digest import moves_digest
 
 from reedboard_host.connection import HostError
 

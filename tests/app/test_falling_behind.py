@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from reedboard.app import App
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game

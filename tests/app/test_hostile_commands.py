@@ -23,11 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.store import Journal
 from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
 from reedboard.link.messages import HOST_TYPES
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from reedboard.app import App, RecordingLights
 from reedboard.hal.clock import VirtualClock
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.store import Journal
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import parse_command
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 

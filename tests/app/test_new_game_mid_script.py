@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.link.host import HostEndpoint
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"

@@ -10,8 +10,8 @@ from reedboard.app import App
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.journal.store import Journal
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game

@@ -6,8 +6,8 @@ from reedboard.app import App
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square, squares_of
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 from reedboard.errors import ConfigError
-from reedboard.hal.layout import MatrixLayout, all_layouts
+from reedboard.hal.matrix_layout import MatrixLayout, all_layouts
 from reedboard.rules.squares import parse_square
 
 

@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from reedboard.config import MatrixConfig
 from reedboard.errors import ConfigError, HardwareError
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout, all_layouts
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout, all_layouts
 from reedboard.hal.ports import SwitchMatrix
-from reedboard.hal.rpi import import_rpi_gpio, open_matrix_scanner
+from reedboard.hal.rpi import import_rpi_gpio
 from reedboard.rules.squares import bitboard_of, parse_square, squares_of
+from reedboard.wiring import open_scanner
 
 ROWS = MatrixConfig().rows
 COLUMNS = MatrixConfig().columns
@@ -180,7 +181,7 @@ def test_factory_builds_from_config_with_orientation() -> None:
     config = MatrixConfig(a1="R8C8", rows_are="files", settle_us=30)
     gpio = FakeGPIO(config.rows, config.columns)
     waits: list[float] = []
-    with open_matrix_scanner(config, gpio=gpio, sleep=waits.append) as scanner:
+    with open_scanner(config, gpio=gpio, sleep=waits.append) as scanner:
         gpio.set_switch(7, 7, True)
         gpio.set_switch(7, 6, True)  # R8C8 holds a1; along files, C7 is rank 2
         assert scanner.scan() == bb("a1 a2")
@@ -191,7 +192,7 @@ def test_factory_without_rpi_gpio_is_a_hardware_error(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "RPi", None)
     monkeypatch.setitem(sys.modules, "RPi.GPIO", None)
     with pytest.raises(HardwareError, match=r"RPi\.GPIO is not installed"):
-        open_matrix_scanner(MatrixConfig())
+        open_scanner(MatrixConfig())
 
 
 def test_factory_imports_rpi_gpio_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -205,7 +206,7 @@ def test_factory_imports_rpi_gpio_lazily(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setitem(sys.modules, "RPi.GPIO", fake)
     assert import_rpi_gpio() is fake
     fake.set_switch(3, 4, True)
-    with open_matrix_scanner(config, sleep=no_sleep) as scanner:
+    with open_scanner(config, sleep=no_sleep) as scanner:
         assert scanner.scan() == bb("e4")
 
 

@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 import pytest
 from reedboard.config import LedConfig
 from reedboard.errors import HardwareError
-from reedboard.hal.neopixel_strip import open_neopixel_strip
 from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
+from reedboard.wiring import open_strip
 
 
 class Made:
@@ -52,7 +52,7 @@ def test_each_driver_uses_its_library_and_pin(
 ) -> None:
     fake_modules(monkeypatch)
     config = LedConfig(driver=driver, count=81, order="RGB", brightness=0.5)  # type: ignore[arg-type]
-    strip = open_neopixel_strip(config)
+    strip = open_strip(config)
     ((name, pin, count, options),) = Made.calls
     assert (name, pin, count) == (library, where, 81)
     reset = {"reset_time": 300e-6} if driver == "spi" else {}  # a WS2812B's frame pause
@@ -63,4 +63,4 @@ def test_each_driver_uses_its_library_and_pin(
 def test_a_missing_library_is_a_hardware_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "board", None)
     with pytest.raises(HardwareError, match="board"):
-        open_neopixel_strip(LedConfig())
+        open_strip(LedConfig())

@@ -4,10 +4,10 @@ the power cap, and no transmission for an unchanged frame."""
 from __future__ import annotations
 
 import pytest
+from reedboard.hal.led_power import CHANNEL_MA, frame_current_ma
 from reedboard.hal.pixelbuf_strip import PixelBufStrip
 from reedboard.hal.ports import LedStrip
 from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
-from reedboard.lights.power import CHANNEL_MA, frame_current_ma
 
 RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.config import LED_DATA_PIN, LedConfig, MatrixConfig
-from reedboard.hal.layout import MatrixLayout
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import square_name
 
 NETLIST = Path(__file__).resolve().parents[2] / "hardware" / "reedboard.net"

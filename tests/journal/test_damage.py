@@ -19,10 +19,10 @@ import pytest
 from app.games import random_game
 from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.fen import STARTING_FEN
 
 NOW = 1_790_000_000.0  # 2026-09-21, the board's wall clock in these tests

@@ -12,9 +12,9 @@ from pathlib import Path
 from app.games import game_script
 from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]

@@ -17,12 +17,12 @@ from reedboard.commands.run import lights_seams
 from reedboard.config import LedConfig
 from reedboard.hal.clock import MonotonicClock, VirtualClock
 from reedboard.hal.recording_strip import RecordingStrip
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.lights.led_test import COLOURS, DOT, duration_ms
 from reedboard.lights.palette import RGB
 from reedboard.link.messages import Command
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 
 DARK: RGB = (0, 0, 0)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.frame import BLINK_HALF_MS, DARK, Frame
-from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput
 from reedboard.lights.palette import PALETTE
+from reedboard.lights.strip_layout import StripLayout
 from reedboard.rules.squares import parse_square as sq
 
 

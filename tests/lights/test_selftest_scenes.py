@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from reedboard.config import MatrixConfig
 from reedboard.lights.selftest import SWEEP_STEPS, fault_scene, faulty_squares, sweep_scene
 from reedboard.rules.squares import BB_RANKS
 from reedboard.sensing.selftest import self_test
+from reedboard.wiring import matrix_wiring
 
 from tests.lights.support import bits
 
@@ -29,5 +31,5 @@ def test_faults_are_marked_over_the_sweep_and_alone() -> None:
 
 def test_faulty_squares_come_from_the_switch_self_test() -> None:
     start = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
-    report = self_test(start & ~bits("c2") | bits("e5"), start)
+    report = self_test(start & ~bits("c2") | bits("e5"), start, matrix_wiring(MatrixConfig()))
     assert faulty_squares(report) == bits("c2", "e5")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import chess
 from reedboard.app import App, LinkPort
 from reedboard.hal.clock import VirtualClock
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.session import BoardSession
 

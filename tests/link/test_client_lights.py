@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from reedboard.app import App, RecordingLights
 from reedboard.hal.clock import VirtualClock
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.lights.scenes import scene_for
 from reedboard.link.chesslink import DARK, Brightness, ChessLinkBoard
 from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.link.messages import Command
 from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES

@@ -12,8 +12,8 @@ from reedboard.arbiter.arbiter import STUCK_MS
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.lights.scenes import scene_roles
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square, squares_of

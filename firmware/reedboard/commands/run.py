@@ -31,21 +31,19 @@ from reedboard.config import BoardConfig, LedConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.gpio import GpioModule
-from reedboard.hal.neopixel_strip import open_neopixel_strip
 from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
-from reedboard.hal.rpi import open_matrix_scanner
-from reedboard.hal.scripted import ScriptedBoard
 from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
-from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.session import BoardSession, Settings
+from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
 
@@ -157,12 +155,18 @@ def assemble(
     scanner: SwitchMatrix
     strip: LedStrip
     if args.fake:
-        source = ScriptedBoard(script or parse_script(""), config.matrix)
+        wiring = matrix_wiring(config.matrix)
+        source = ScriptedBoard(
+            script or parse_script(""),
+            rows=wiring.rows,
+            columns=wiring.columns,
+            layout=wiring.layout,
+        )
         scanner = source
         strip = RecordingStrip(config.leds.count, keep=8)
     else:
-        scanner = open_matrix_scanner(config.matrix, gpio=gpio)
-        strip = open_neopixel_strip(config.leds)
+        scanner = open_scanner(config.matrix, gpio=gpio)
+        strip = open_strip(config.leds)
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
@@ -216,7 +220,7 @@ def assemble(
 def lights_seams(config: LedConfig, strip: LedStrip) -> dict[str, Any]:
     """The App's lights on a strip: the scenes, their animation, the host's dimming and
     the LED test the host asks for."""
-    lights = LightsRenderer(LightsOutput(StripLayout.from_config(config), strip))
+    lights = LightsRenderer(LightsOutput(strip_layout(config), strip))
     return {
         "render": lights.render,
         "animate": lights.animate,

@@ -20,12 +20,12 @@ from reedboard.command_line import example
 from reedboard.config import BoardConfig, load_config
 from reedboard.errors import HardwareError, InvalidInputError, ReedboardError
 from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
-from reedboard.hal.rpi import open_matrix_scanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import BB_RANKS, Bitboard, bitboard_of, parse_square
 from reedboard.sensing.selftest import self_test
 from reedboard.sensing.text import occupancy_text
+from reedboard.wiring import matrix_wiring, open_scanner
 
 _START_OCCUPANCY = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             _refuse_fake_options(args)
             gpio = None
-        scanner = open_matrix_scanner(config.matrix, gpio=gpio, sleep=_sleep_for(gpio))
+        scanner = open_scanner(config.matrix, gpio=gpio, sleep=_sleep_for(gpio))
     except InvalidInputError as exc:
         print(f"reedboard scan: {exc}", file=sys.stderr)
         return 2
@@ -87,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(occupancy_text(occupancy))
             if expected is not None:
                 report = self_test(
-                    [occupancy, scanner.scan(), scanner.scan()], expected, config.matrix
+                    [occupancy, scanner.scan(), scanner.scan()],
+                    expected,
+                    matrix_wiring(config.matrix),
                 )
                 print(report)
                 return 0 if report.ok else 1

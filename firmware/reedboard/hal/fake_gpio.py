@@ -24,6 +24,10 @@ from typing import Any
 from reedboard.errors import HardwareError
 
 _ALL_LINES = 0xFF
+# Pins for a fake matrix that stands for no board in particular: which pins a fake uses
+# changes nothing it reads, so a fake board needs none from the configuration.
+FAKE_ROWS: tuple[int, ...] = tuple(range(8))
+FAKE_COLUMNS: tuple[int, ...] = tuple(range(8, 16))
 
 
 class FakeGPIO:

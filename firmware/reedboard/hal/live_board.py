@@ -2,32 +2,37 @@
 simulator's page closes and opens switches as pieces are placed and lifted.
 
 Like `ScriptedBoard`, it is read through the real `MatrixScanner` on a `FakeGPIO` wired
-like the configured matrix, so the firmware sees exactly what it would on the board. A
+like the board's matrix, so the firmware sees exactly what it would on the board. A
 lock keeps a scan from seeing the switches half set.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
-from reedboard.config import MatrixConfig
-from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
+from reedboard.hal.fake_gpio import FAKE_COLUMNS, FAKE_ROWS, FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import Bitboard
 
 
 class LiveBoard:
     """A thread-safe `SwitchMatrix`: `set_occupancy` from any thread, `scan` from the loop."""
 
-    def __init__(self, occupancy: Bitboard = 0, matrix: MatrixConfig | None = None) -> None:
-        config = matrix or MatrixConfig()
+    def __init__(
+        self,
+        occupancy: Bitboard = 0,
+        *,
+        rows: Sequence[int] = FAKE_ROWS,
+        columns: Sequence[int] = FAKE_COLUMNS,
+        layout: MatrixLayout | None = None,
+    ) -> None:
+        """`rows`, `columns` and `layout`: the matrix's wiring, as `MatrixScanner` takes it."""
         self._lock = threading.Lock()
-        self._layout = MatrixLayout(config.a1, config.rows_are)
-        self._gpio = FakeGPIO(config.rows, config.columns)
-        self._scanner = MatrixScanner(
-            self._gpio, config.rows, config.columns, self._layout, sleep=_no_wait
-        )
+        self._layout = layout or MatrixLayout()
+        self._gpio = FakeGPIO(rows, columns)
+        self._scanner = MatrixScanner(self._gpio, rows, columns, self._layout, sleep=_no_wait)
         self._occupancy: Bitboard = 0
         self.set_occupancy(occupancy)
 

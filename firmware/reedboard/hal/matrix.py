@@ -20,7 +20,7 @@ from types import TracebackType
 
 from reedboard.errors import ConfigError
 from reedboard.hal.gpio import GpioModule
-from reedboard.hal.layout import MatrixLayout
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import Bitboard
 
 DEFAULT_SETTLE_S = 20e-6

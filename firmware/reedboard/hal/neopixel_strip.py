@@ -16,51 +16,65 @@ module imports on any PC.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from reedboard.config import LED_DATA_PIN, LedConfig
 from reedboard.errors import HardwareError
+from reedboard.hal.led_power import DEFAULT_BUDGET_MA
 from reedboard.hal.pixelbuf_strip import PixelBufStrip
-from reedboard.lights.power import DEFAULT_BUDGET_MA
 
 RESET_S = {"ws2812": 300e-6, "sk6812": 80e-6}
 
 
+@dataclass(frozen=True)
+class NeoPixelChain:
+    """The chain as the libraries need it: `driver` (`spi`, `pwm`, `pi5`), `data_pin`
+    (the BCM pin the driver sends on; SPI's is fixed, MOSI), `chip` (`ws2812`, `sk6812`),
+    the colour `order` on the wire and the `brightness` (0..1)."""
+
+    driver: str
+    data_pin: int
+    count: int = 64
+    chip: str = "ws2812"
+    order: str = "GRB"
+    brightness: float = 0.25
+
+
 def open_neopixel_strip(
-    config: LedConfig, *, budget_ma: float = DEFAULT_BUDGET_MA
+    chain: NeoPixelChain, *, budget_ma: float = DEFAULT_BUDGET_MA
 ) -> PixelBufStrip:
-    """The chain `config` describes, ready for `show`; the LEDs start dark."""
+    """The chain, ready for `show`; the LEDs start dark."""
     try:
-        buffer = _buffer(config)
+        buffer = _buffer(chain)
     except ImportError as error:
         raise HardwareError(
-            f"leds.driver = {config.driver!r} needs {error.name or 'its library'}: "
+            f"leds.driver = {chain.driver!r} needs {error.name or 'its library'}: "
             "install the board's extra (pip install 'reedboard[pi]')"
         ) from error
     strip = PixelBufStrip(buffer, budget_ma=budget_ma)
-    strip.show([(0, 0, 0)] * config.count)
+    strip.show([(0, 0, 0)] * chain.count)
     return strip
 
 
-def _buffer(config: LedConfig) -> Any:
+def _buffer(chain: NeoPixelChain) -> Any:
     import board
 
     options: dict[str, Any] = {
-        "pixel_order": config.order,
-        "brightness": config.brightness,
+        "pixel_order": chain.order,
+        "brightness": chain.brightness,
         "auto_write": False,
     }
-    if config.driver == "spi":
+    if chain.driver == "spi":
         import neopixel_spi
 
         # The pause that ends a frame is the SPI driver's to make, and the chips differ:
         # WS2812B (since its V5) wants 280 us, SK6812 80 us (the library's default).
-        options["reset_time"] = RESET_S[config.type]
-        return neopixel_spi.NeoPixel_SPI(board.SPI(), config.count, **options)
+        options["reset_time"] = RESET_S[chain.chip]
+        return neopixel_spi.NeoPixel_SPI(board.SPI(), chain.count, **options)
     import neopixel
 
-    pin = getattr(board, f"D{LED_DATA_PIN[config.driver]}")
-    return neopixel.NeoPixel(pin, config.count, **options)
+    pin = getattr(board, f"D{chain.data_pin}")
+    return neopixel.NeoPixel(pin, chain.count, **options)
 
 
-__all__ = ["open_neopixel_strip"]
+__all__ = ["NeoPixelChain", "open_neopixel_strip"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from reedboard.lights.power import DEFAULT_BUDGET_MA, within_budget
+from reedboard.hal.led_power import DEFAULT_BUDGET_MA, within_budget
 
 RGB = tuple[int, int, int]
 

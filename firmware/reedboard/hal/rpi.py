@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from reedboard.config import MatrixConfig
 from reedboard.errors import HardwareError
 from reedboard.hal.gpio import GpioModule
-from reedboard.hal.layout import MatrixLayout
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 
 
 def import_rpi_gpio() -> GpioModule:
@@ -34,22 +33,19 @@ def import_rpi_gpio() -> GpioModule:
 
 
 def open_matrix_scanner(
-    matrix: MatrixConfig,
+    rows: Sequence[int],
+    columns: Sequence[int],
+    layout: MatrixLayout,
     *,
+    settle_us: float,
     gpio: GpioModule | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> MatrixScanner:
-    """A scanner for the configured matrix, on `RPi.GPIO` unless another module is given."""
+    """A scanner for the matrix on these BCM pins (row lines, column lines), lying under
+    the board as `layout` says, on `RPi.GPIO` unless another module is given."""
     module = gpio if gpio is not None else import_rpi_gpio()
     try:
-        return MatrixScanner(
-            module,
-            matrix.rows,
-            matrix.columns,
-            MatrixLayout(matrix.a1, matrix.rows_are),
-            settle_s=matrix.settle_us / 1e6,
-            sleep=sleep,
-        )
+        return MatrixScanner(module, rows, columns, layout, settle_s=settle_us / 1e6, sleep=sleep)
     except RuntimeError as exc:
         # The real module reports missing permissions or a busy pin as RuntimeError.
         raise HardwareError(f"cannot set up the matrix pins: {exc}") from exc

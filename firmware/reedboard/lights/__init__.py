@@ -7,10 +7,10 @@ Pure except `output`, which writes to an `LedStrip` port given to it.
 from __future__ import annotations
 
 from reedboard.lights.frame import DARK, Cell, Frame
-from reedboard.lights.layout import StripLayout, chain_cells
 from reedboard.lights.palette import PALETTE, Look
 from reedboard.lights.roles import ROLES, LightEffect, Role
 from reedboard.lights.scenes import scene_for, scene_roles
+from reedboard.lights.strip_layout import StripLayout, chain_cells
 
 __all__ = [
     "DARK",

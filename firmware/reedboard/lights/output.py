@@ -13,9 +13,9 @@ from reedboard.hal.ports import LedStrip
 from reedboard.lights import led_test
 from reedboard.lights.dimming import dimmed
 from reedboard.lights.frame import Frame
-from reedboard.lights.layout import StripLayout
 from reedboard.lights.palette import RGB
 from reedboard.lights.scenes import scene_for
+from reedboard.lights.strip_layout import StripLayout
 
 
 class LightsOutput:

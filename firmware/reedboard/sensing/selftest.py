@@ -23,9 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reedboard.config import MatrixConfig
 from reedboard.errors import HardwareError
-from reedboard.hal.layout import MatrixLayout
+from reedboard.hal.matrix_layout import MatrixWiring
 from reedboard.rules.squares import Bitboard, Square, bitboard_of, square_name, squares_of
 
 
@@ -68,17 +67,16 @@ class SelfTestReport:
 def self_test(
     scans: Bitboard | Sequence[Bitboard],
     expected: Bitboard,
-    matrix: MatrixConfig | None = None,
+    wiring: MatrixWiring,
 ) -> SelfTestReport:
     """Check one scan, or several taken with nothing moving, against `expected`."""
-    matrix = matrix or MatrixConfig()
-    return _Checker(matrix).run([scans] if isinstance(scans, int) else list(scans), expected)
+    return _Checker(wiring).run([scans] if isinstance(scans, int) else list(scans), expected)
 
 
-def switch_place(square: Square, matrix: MatrixConfig | None = None) -> dict[str, Any]:
+def switch_place(square: Square, wiring: MatrixWiring) -> dict[str, Any]:
     """Where `square`'s switch sits on the matrix, for a fault found during play: its row
     and column lines, their GPIO pins, and the two in words as the self-test names them."""
-    checker = _Checker(matrix or MatrixConfig())
+    checker = _Checker(wiring)
     row, column = checker.layout.cell_of(square)
     return {
         "row": f"ROW{row + 1}",
@@ -89,15 +87,15 @@ def switch_place(square: Square, matrix: MatrixConfig | None = None) -> dict[str
 
 
 class _Checker:
-    def __init__(self, matrix: MatrixConfig) -> None:
-        self.matrix = matrix
-        self.layout = MatrixLayout(matrix.a1, matrix.rows_are)
+    def __init__(self, wiring: MatrixWiring) -> None:
+        self.wiring = wiring
+        self.layout = wiring.layout
 
     def row_name(self, row: int) -> str:
-        return f"ROW{row + 1} (GPIO{self.matrix.rows[row]})"
+        return f"ROW{row + 1} (GPIO{self.wiring.rows[row]})"
 
     def column_name(self, column: int) -> str:
-        return f"COL{column + 1} (GPIO{self.matrix.columns[column]})"
+        return f"COL{column + 1} (GPIO{self.wiring.columns[column]})"
 
     def where(self, sq: Square) -> str:
         row, column = self.layout.cell_of(sq)
@@ -107,7 +105,7 @@ class _Checker:
         pins: set[int] = set()
         for sq in squares:
             row, column = self.layout.cell_of(sq)
-            pins.update((self.matrix.rows[row], self.matrix.columns[column]))
+            pins.update((self.wiring.rows[row], self.wiring.columns[column]))
         return tuple(sorted(pins))
 
     def run(self, scans: list[Bitboard], expected: Bitboard) -> SelfTestReport:
@@ -140,13 +138,13 @@ class _Checker:
                     "row",
                     self.layout.squares_on_row(line),
                     self.row_name(line),
-                    (self.matrix.rows[line],),
+                    (self.wiring.rows[line],),
                 ),
                 (
                     "column",
                     self.layout.squares_on_column(line),
                     self.column_name(line),
-                    (self.matrix.columns[line],),
+                    (self.wiring.columns[line],),
                 ),
             ):
                 bits = bitboard_of(members)

@@ -27,7 +27,6 @@ from reedboard.errors import InvalidInputError, LinkError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.live_board import LiveBoard
 from reedboard.hal.recording_strip import RecordingStrip
-from reedboard.lights.layout import StripLayout
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.link.messages import parse_command
@@ -42,6 +41,7 @@ from reedboard.simweb.placing import likeliest
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.words import notice, result_words, setup_words
 from reedboard.simweb.world import World
+from reedboard.wiring import matrix_wiring, strip_layout
 
 EFFECTS_KEPT = 200
 SEEN_S = 1.0  # how long a new position may take to pass the debouncer
@@ -61,11 +61,12 @@ class SimBoard:
     def __init__(self, config: BoardConfig | None = None, *, settings: Settings | None = None):
         self.config = config or BoardConfig()
         self.world = World("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-        self.switches = LiveBoard(self.world.occupancy, self.config.matrix)
-        self.strip = RecordingStrip(self.config.leds.count, keep=4)
-        self.lights = LightsRenderer(
-            LightsOutput(StripLayout.from_config(self.config.leds), self.strip)
+        wiring = matrix_wiring(self.config.matrix)
+        self.switches = LiveBoard(
+            self.world.occupancy, rows=wiring.rows, columns=wiring.columns, layout=wiring.layout
         )
+        self.strip = RecordingStrip(self.config.leds.count, keep=4)
+        self.lights = LightsRenderer(LightsOutput(strip_layout(self.config.leds), self.strip))
         self.link = PtyLink()
         self.clock = MonotonicClock()
         self.effects: deque[dict[str, Any]] = deque(maxlen=EFFECTS_KEPT)

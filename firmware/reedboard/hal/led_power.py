@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reedboard.lights.palette import RGB
+RGB = tuple[int, int, int]
 
 CHANNEL_MA = 20.0  # one WS2812 channel at 255
 # What the LEDs may draw: a 5 V 3 A supply keeps 1 A for the Pi and its peripherals.

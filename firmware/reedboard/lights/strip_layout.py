@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from reedboard.config import LedConfig
 from reedboard.errors import ConfigError
 from reedboard.lights.palette import RGB
 from reedboard.rules.squares import Square
@@ -107,12 +106,14 @@ class StripLayout:
         return cls(tuple(sources))
 
     @classmethod
-    def from_config(cls, config: LedConfig) -> StripLayout:
-        """The layout a board's `[leds]` table describes: 81 LEDs are the corner grid,
-        64 or more one LED per square."""
-        if config.count == CORNER_LEDS:
-            return cls.corner_grid(config.layout, config.first, config.along)
-        return cls.per_square(config.layout, config.first, config.along, config.count)
+    def of_chain(
+        cls, chain: ChainKind, first: FirstCorner, along: Along, count: int
+    ) -> StripLayout:
+        """The layout of a chain of `count` LEDs: 81 are the corner grid, 64 or more one
+        LED per square."""
+        if count == CORNER_LEDS:
+            return cls.corner_grid(chain, first, along)
+        return cls.per_square(chain, first, along, count)
 
     @property
     def count(self) -> int:

@@ -1,15 +1,16 @@
 """A fake board played from an event script: the script's sensor changes are applied to a
 fake switch matrix at their times, and the firmware reads it through its scanner like a
 real board. By default the real `MatrixScanner` code reads a `FakeGPIO` wired like the
-configured matrix; `electrical=False` reads the occupancy directly (faster, for long
+board's matrix; `electrical=False` reads the occupancy directly (faster, for long
 test runs)."""
 
 from __future__ import annotations
 
-from reedboard.config import MatrixConfig
-from reedboard.hal.fake_gpio import FakeGPIO
-from reedboard.hal.layout import MatrixLayout
+from collections.abc import Sequence
+
+from reedboard.hal.fake_gpio import FAKE_COLUMNS, FAKE_ROWS, FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.replay.script import Script
 from reedboard.rules.squares import Bitboard
 
@@ -21,21 +22,21 @@ class ScriptedBoard:
     def __init__(
         self,
         script: Script,
-        matrix: MatrixConfig | None = None,
         *,
+        rows: Sequence[int] = FAKE_ROWS,
+        columns: Sequence[int] = FAKE_COLUMNS,
+        layout: MatrixLayout | None = None,
         electrical: bool = True,
     ) -> None:
+        """`rows`, `columns` and `layout`: the matrix's wiring, as `MatrixScanner` takes it."""
         self.script = script
         self.occupancy: Bitboard = script.start.occupied
         self._next = 0
         self._scanner: MatrixScanner | None = None
         if electrical:
-            config = matrix or MatrixConfig()
-            self._layout = MatrixLayout(config.a1, config.rows_are)
-            self._gpio = FakeGPIO(config.rows, config.columns)
-            self._scanner = MatrixScanner(
-                self._gpio, config.rows, config.columns, self._layout, sleep=_no_wait
-            )
+            self._layout = layout or MatrixLayout()
+            self._gpio = FakeGPIO(rows, columns)
+            self._scanner = MatrixScanner(self._gpio, rows, columns, self._layout, sleep=_no_wait)
             self._show()
 
     @property

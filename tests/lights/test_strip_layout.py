@@ -7,15 +7,16 @@ import itertools
 import pytest
 from reedboard.config import LedConfig
 from reedboard.errors import ConfigError
-from reedboard.lights.layout import (
+from reedboard.lights.palette import RGB
+from reedboard.lights.strip_layout import (
     ALONG,
     CHAIN_KINDS,
     FIRST_CORNERS,
     StripLayout,
     chain_cells,
 )
-from reedboard.lights.palette import RGB
 from reedboard.rules.squares import parse_square as sq
+from reedboard.wiring import strip_layout
 
 ORIENTATIONS = list(itertools.product(CHAIN_KINDS, FIRST_CORNERS, ALONG))
 IDS = [f"{c}-{f}-{a}" for c, f, a in ORIENTATIONS]
@@ -101,9 +102,9 @@ def test_leds_past_the_64th_stay_dark() -> None:
 
 
 def test_the_config_chooses_the_layout() -> None:
-    default = StripLayout.from_config(LedConfig())
+    default = strip_layout(LedConfig())
     assert default == StripLayout.per_square("serpentine", "a1", "ranks")
-    corners = StripLayout.from_config(LedConfig(count=81, layout="rows", first="h8"))
+    corners = strip_layout(LedConfig(count=81, layout="rows", first="h8"))
     assert corners == StripLayout.corner_grid("rows", "h8", "ranks")
     assert StripLayout.per_square().leds_of(sq("h2")) == (8,)
     assert corners.leds_of(sq("h8")) == (0, 1, 9, 10)

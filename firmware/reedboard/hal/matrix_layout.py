@@ -66,9 +66,27 @@ class MatrixLayout:
         return tuple(self._square_at[row][column] for row in range(8))
 
 
+@dataclass(frozen=True)
+class MatrixWiring:
+    """The matrix as wired: the BCM pins of row lines ROW1..ROW8 and column lines
+    COL1..COL8, and how the matrix lies under the board."""
+
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    layout: MatrixLayout = MatrixLayout()
+
+
 def all_layouts() -> tuple[MatrixLayout, ...]:
     """Every orientation: 4 corners x rows along ranks or files."""
     return tuple(MatrixLayout(a1, kind) for a1 in CORNERS for kind in LINE_KINDS)
 
 
-__all__ = ["CORNERS", "LINE_KINDS", "Corner", "LineKind", "MatrixLayout", "all_layouts"]
+__all__ = [
+    "CORNERS",
+    "LINE_KINDS",
+    "Corner",
+    "LineKind",
+    "MatrixLayout",
+    "MatrixWiring",
+    "all_layouts",
+]

@@ -1,0 +1,233 @@
+"""The layers point one way: no package imports one above it.
+
+The table below is the whole rule, written once. A package may import itself and the
+packages of the layers below its own; packages that share a layer leave each other alone,
+except in an `open` layer (the shell, the host's parts), whose modules wire each other
+together. The host may use only the firmware packages that run on a PC without the board.
+Every import counts, also one inside a function or under `TYPE_CHECKING`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = {
+    "reedboard": ROOT / "firmware" / "reedboard",
+    "reedboard_host": ROOT / "host" / "reedboard_host",
+}
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    packages: tuple[str, ...]
+    open: bool = False  # whether the packages of this layer may import one another
+
+
+# Bottom first.
+FIRMWARE_LAYERS = (
+    Layer("foundation", ("reedboard", "reedboard.errors", "reedboard.command_line")),
+    Layer("rules", ("reedboard.rules",)),
+    Layer("hardware", ("reedboard.hal",)),
+    Layer("sensing", ("reedboard.sensing",)),
+    Layer("arbiter", ("reedboard.arbiter",)),
+    Layer("outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal")),
+    Layer("replay", ("reedboard.replay",)),
+    Layer("simulated player", ("reedboard.sim",)),
+    Layer(
+        "shell",
+        (
+            "reedboard.config",
+            "reedboard.wiring",
+            "reedboard.session",
+            "reedboard.app",
+            "reedboard.simweb",
+            "reedboard.commands",
+            "reedboard.cli",
+        ),
+        open=True,
+    ),
+)
+HOST_LAYERS = (
+    Layer(
+        "host parts",
+        (
+            "reedboard_host",
+            "reedboard_host.ports",
+            "reedboard_host.stopping",
+            "reedboard_host.arguments",
+            "reedboard_host.board_text",
+            "reedboard_host.engine",
+            "reedboard_host.mirror",
+            "reedboard_host.pgn_file",
+            "reedboard_host.connection",
+            "reedboard_host.fetch",
+            "reedboard_host.follow",
+            "reedboard_host.lichess_settings",
+            "reedboard_host.lichess_api",
+            "reedboard_host.lichess_feeds",
+            "reedboard_host.lichess_game",
+            "reedboard_host.lichess_offers",
+        ),
+        open=True,
+    ),
+    Layer(
+        "host bridges",
+        (
+            "reedboard_host.emulate",
+            "reedboard_host.play",
+            "reedboard_host.uci_engine",
+            "reedboard_host.lichess",
+        ),
+    ),
+    Layer("host command", ("reedboard_host.cli",)),
+)
+# The firmware's packages that run on a PC without the board: no hardware, no journal,
+# no board loop.
+HOST_MAY_USE = (
+    "reedboard",
+    "reedboard.errors",
+    "reedboard.command_line",
+    "reedboard.rules",
+    "reedboard.sensing",
+    "reedboard.arbiter",
+    "reedboard.lights",
+    "reedboard.link",
+)
+
+
+@dataclass(frozen=True)
+class Place:
+    stack: str  # "firmware" or "host"
+    level: int
+    layer: Layer
+
+
+def places() -> dict[str, Place]:
+    table: dict[str, Place] = {}
+    for stack, layers in (("firmware", FIRMWARE_LAYERS), ("host", HOST_LAYERS)):
+        for level, layer in enumerate(layers):
+            for package in layer.packages:
+                assert package not in table, f"{package} is in two layers"
+                table[package] = Place(stack, level, layer)
+    return table
+
+
+def package_of(module: str) -> str:
+    """The unit the table speaks of: the top package itself, or its direct child."""
+    return ".".join(module.split(".")[:2])
+
+
+def module_files() -> dict[str, Path]:
+    modules: dict[str, Path] = {}
+    for root, folder in SOURCES.items():
+        for path in sorted(folder.rglob("*.py")):
+            parts = [root, *path.relative_to(folder).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts.pop()
+            modules[".".join(parts)] = path
+    return modules
+
+
+def imported(module: str, path: Path, known: set[str]) -> list[tuple[int, str]]:
+    """Every project module `module` imports, with the line, wherever the import stands."""
+    found: list[tuple[int, str]] = []
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")[: None if is_package else -1]
+                base = base[: len(base) - node.level + 1]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                # `from reedboard.lights import led_test` imports a module, not a name.
+                submodule = f"{target}.{alias.name}"
+                found.append((node.lineno, submodule if submodule in known else target))
+    project = (entry for entry in found if entry[1].split(".")[0] in SOURCES)
+    return list(dict.fromkeys(project))  # `from x import a, b` is one import of x
+
+
+def broken_rule(importer: str, target: str, table: dict[str, Place]) -> str | None:
+    """Why `importer`'s package may not import `target`'s, or None when it may."""
+    mine, theirs = package_of(importer), package_of(target)
+    if mine == theirs:
+        return None
+    if theirs not in table:
+        return f"{theirs} is in no layer of the table"
+    here, there = table[mine], table[theirs]
+    if here.stack == "host" and there.stack == "firmware":
+        if theirs in HOST_MAY_USE:
+            return None
+        return f"the host may use only the firmware's {', '.join(HOST_MAY_USE)}"
+    if here.stack != there.stack:
+        return f"the firmware never imports the host ({theirs})"
+    if there.level < here.level:
+        return None
+    if there.level == here.level:
+        if here.layer.open:
+            return None
+        return f"{mine} and {theirs} share the layer {here.layer.name!r} and leave each other alone"
+    return f"{mine} (layer {here.layer.name!r}) sits below {theirs} (layer {there.layer.name!r})"
+
+
+def violations() -> list[str]:
+    table = places()
+    files = module_files()
+    known = set(files)
+    found = []
+    for module, path in files.items():
+        package = package_of(module)
+        if package not in table:
+            found.append(f"{module}: its package {package} is in no layer of the table")
+            continue
+        for line, target in imported(module, path, known):
+            rule = broken_rule(module, target, table)
+            if rule is not None:
+                where = path.relative_to(ROOT)
+                found.append(f"{where}:{line}: {module} imports {target}: {rule}")
+    return found
+
+
+def test_no_package_imports_a_layer_above_its_own() -> None:
+    found = violations()
+    assert not found, "\n".join(["imports against the layers:", *found])
+
+
+def test_the_table_names_only_packages_that_exist() -> None:
+    existing = {package_of(module) for module in module_files()}
+    assert set(places()) <= existing, sorted(set(places()) - existing)
+    assert set(HOST_MAY_USE) <= existing
+
+
+def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    """The check is not blind to the imports a module makes late, to stay cheap at start."""
+    path = tmp_path / "late.py"
+    path.write_text("def f():\n    from reedboard.app import App\n    return App\n")
+    found = imported("reedboard.rules.late", path, set(module_files()))
+    assert found == [(2, "reedboard.app")]
+    assert broken_rule("reedboard.rules.late", "reedboard.app", places()) is not None
+
+
+def test_the_rules_name_what_they_forbid() -> None:
+    table = places()
+    assert broken_rule("reedboard.hal.rpi", "reedboard.config", table) == (
+        "reedboard.hal (layer 'hardware') sits below reedboard.config (layer 'shell')"
+    )
+    assert "leave each other alone" in str(
+        broken_rule("reedboard.lights.output", "reedboard.link.messages", table)
+    )
+    assert "the host may use only" in str(
+        broken_rule("reedboard_host.fetch", "reedboard.session", table)
+    )
+    assert "never imports the host" in str(
+        broken_rule("reedboard.app", "reedboard_host.connection", table)
+    )
+    assert broken_rule("reedboard.app", "reedboard.session", table) is None  # the open shell
+    assert broken_rule("reedboard.arbiter.table", "reedboard.sensing.debounce", table) is None
