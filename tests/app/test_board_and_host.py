@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from children import child, stop
-from link.ptybridge import PtyBridge
 from reedboard.journal.store import Journal
 from reedboard.rules.pgn import read_pgn
 
-from app.games import game_script, random_game
+from tests.app.games import game_script, random_game
+from tests.children import child, stop
+from tests.link.ptybridge import PtyBridge
 
 pytestmark = pytest.mark.timeout(180)  # a whole game on a faulty line, with its own 90 s limit
 

@@ -17,7 +17,7 @@ from reedboard_host.cli import _status
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.ports import usb_serial_ports
 
-from host.running_board import RunningBoard
+from tests.host.running_board import RunningBoard
 
 NO_PORT = "/dev/no-such-port"  # were the port opened, the error would be another
 

@@ -13,14 +13,14 @@ import time
 from pathlib import Path
 
 import pytest
-from children import child, stop
 from reedboard.rules.pgn import read_pgn
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 from reedboard_host.cli import build_parser
 from reedboard_host.play import play
 
-from host.running_board import RunningBoard, host_command, next_move
+from tests.children import child, stop
+from tests.host.running_board import RunningBoard, host_command, next_move
 
 pytestmark = pytest.mark.timeout(180)  # a 16-ply game against the engine, with its own 90 s limit
 

@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-from link.ptybridge import PtyBridge
 from reedboard.app import App
 from reedboard.commands.run import lights_seams
 from reedboard.config import LedConfig
@@ -23,6 +22,8 @@ from reedboard.lights.palette import RGB
 from reedboard.link.messages import Command
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import parse_script
+
+from tests.link.ptybridge import PtyBridge
 
 DARK: RGB = (0, 0, 0)
 

@@ -15,7 +15,7 @@ from reedboard.link.chesslink import (
 )
 from reedboard.rules.squares import SQUARE_NAMES
 
-from link.emulated import chesslink_message, chesslink_replies, play, play_timed, status_fen
+from tests.link.emulated import chesslink_message, chesslink_replies, play, play_timed, status_fen
 
 # Reports only on a change, as clients set it, so that a transcript stays short.
 ON_CHANGE = chesslink_message("W0203")
