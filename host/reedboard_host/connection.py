@@ -55,7 +55,7 @@ class BoardConnection:
         url: str,
         *,
         client: str = "reedboard-host",
-        on_message: Callable[[dict[str, Any]], None] | None = None,
+        on_message: Callable[[dict[str, Any]], object] | None = None,  # its result is unused
         monotonic: Callable[[], float] = time.monotonic,
         log: Callable[[str], None] | None = None,
     ) -> None:
