@@ -52,7 +52,8 @@ def _play(
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             with Journal(db) as journal:
-                game = journal.current() or (journal.finished_games() or [None])[-1]
+                finished = journal.finished_games()
+                game = journal.current() or (finished[-1] if finished else None)
                 board_moves = [m.uci for m in game.moves] if game else []
             if unplug_at is not None and len(board_moves) >= unplug_at:
                 bridge.unplug(1.0)
