@@ -83,7 +83,10 @@ def _truncate(keep: Callable[[int], int]) -> Callable[[Path], None]:
 
 
 def _replace(data: bytes) -> Callable[[Path], None]:
-    return lambda path: path.write_bytes(data)
+    def damage(path: Path) -> None:
+        path.write_bytes(data)
+
+    return damage
 
 
 def _garble_tree(name: str, *, keep_header: bool) -> Callable[[Path], None]:
