@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 
 import pytest
 from reedboard.app import App
@@ -59,9 +60,9 @@ def test_reedboard_host_led_test_lights_the_running_board() -> None:
     seen = threading.Condition()
 
     class Watched(RecordingStrip):
-        def show(self, pixels: object) -> None:
+        def show(self, pixels: Sequence[RGB]) -> None:
             with seen:
-                strip.show(pixels)  # type: ignore[arg-type]
+                strip.show(pixels)
                 seen.notify_all()
 
     board = ScriptedBoard(parse_script("@start standard\n"))
