@@ -78,7 +78,7 @@ def game_script(plies: int, seed: int) -> tuple[str, tuple[int, ...]]:
     return script.text(), script.decisive_ms
 
 
-def latencies(plies: int, speed: float, seed: int) -> tuple[list[float], list[float], float]:
+def latencies(plies: int, speed: float, seed: int) -> tuple[list[float], list[int], float]:
     """Per move: real ms from commit to the host holding it, and board ms from the final
     placement to the commit; and the board's RSS in MB."""
     text, decisive = game_script(plies, seed)

@@ -39,15 +39,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from link.ptybridge import PtyBridge
 from reedboard.journal.store import Journal
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
+
+from tests.link.ptybridge import PtyBridge
 
 SETTLE_S = 30.0  # after the game, how long the host may take to hold all of it
 

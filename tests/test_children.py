@@ -11,7 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from children import child, stop
+
+from tests.children import child, stop
 
 pytestmark = pytest.mark.timeout(60)  # a few short programs and one hung test of 5 s
 

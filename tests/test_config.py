@@ -124,7 +124,7 @@ def test_error_names_the_file_when_toml_is_broken(tmp_path: Path) -> None:
 
 def test_configs_are_frozen() -> None:
     with pytest.raises(AttributeError):
-        BoardConfig().matrix.rows = ()  # type: ignore[misc]
+        BoardConfig().matrix.rows = ()  # type: ignore[misc]  # mypy sees the frozen field too: the test is that run time refuses it
 
 
 def test_the_file_speaks_the_words_of_the_parts_it_configures() -> None:

@@ -9,7 +9,7 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 BAD_ARGUMENTS = 2  # the exit status of a command line that cannot be carried out as given
 # A reader that went away (`reedboard perft 5 --divide | head -1`): the status of a Unix
@@ -36,9 +36,9 @@ def says_nothing(default: object) -> bool:
 class OneLineParser(argparse.ArgumentParser):
     """A bad argument is one line on stderr naming it, and exit status 2."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # ArgumentParser's, passed on
         kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: {message} (see --help)", file=sys.stderr)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from reedboard.errors import LinkError, ReedboardError
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION
-from reedboard.link.serial_port import SerialPort, open_port
+from reedboard.link.serial_port import open_port
 
 HANDSHAKE_S = 3.0
 # A board that answers with good frames, but not yet with its hello (a noisy line), gets
@@ -37,6 +37,16 @@ class RefusedError(HostError):
         self.code = code
 
 
+class BoardPort(Protocol):
+    """What the connection uses of its port: an open serial port, or a test's wire."""
+
+    def read(self, wait_s: float = 0.0) -> bytes: ...
+
+    def write(self, data: bytes) -> None: ...
+
+    def close(self) -> None: ...
+
+
 def choose_port(port: str | None) -> str:
     """The port named, else the first USB serial port."""
     if port:
@@ -55,7 +65,7 @@ class BoardConnection:
         url: str,
         *,
         client: str = "reedboard-host",
-        on_message: Callable[[dict[str, Any]], None] | None = None,
+        on_message: Callable[[dict[str, Any]], object] | None = None,  # its result is unused
         monotonic: Callable[[], float] = time.monotonic,
         log: Callable[[str], None] | None = None,
     ) -> None:
@@ -65,7 +75,7 @@ class BoardConnection:
         self.on_message = on_message
         self.hello: dict[str, Any] | None = None
         self._monotonic = monotonic
-        self._port: SerialPort | None = None
+        self._port: BoardPort | None = None
         self._replies = self.endpoint.replies  # filled by the endpoint as replies arrive
 
     def now_ms(self) -> int:

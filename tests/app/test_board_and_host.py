@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from children import child, stop
-from link.ptybridge import PtyBridge
 from reedboard.journal.store import Journal
 from reedboard.rules.pgn import read_pgn
 
-from app.games import game_script, random_game
+from tests.app.games import game_script, random_game
+from tests.children import child, stop
+from tests.link.ptybridge import PtyBridge
 
 pytestmark = pytest.mark.timeout(180)  # a whole game on a faulty line, with its own 90 s limit
 
@@ -52,7 +52,8 @@ def _play(
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             with Journal(db) as journal:
-                game = journal.current() or (journal.finished_games() or [None])[-1]
+                finished = journal.finished_games()
+                game = journal.current() or (finished[-1] if finished else None)
                 board_moves = [m.uci for m in game.moves] if game else []
             if unplug_at is not None and len(board_moves) >= unplug_at:
                 bridge.unplug(1.0)

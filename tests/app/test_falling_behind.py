@@ -13,8 +13,8 @@ from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
 
-from app.games import game_script
-from app.games import random_game as random_ucis
+from tests.app.games import game_script
+from tests.app.games import random_game as random_ucis
 
 
 class LaggingClock:

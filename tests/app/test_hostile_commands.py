@@ -101,7 +101,7 @@ def board(tmp_path: Path) -> Iterator[Board]:
     board.journal.close()
 
 
-NOT_INT = ["7", None, 1.5, NAN, INF, -INF, True, [], {}]
+NOT_INT: list[object] = ["7", None, 1.5, NAN, INF, -INF, True, [], {}]
 
 
 def ints(low: int, high: int) -> list[Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from reedboard.arbiter.effects import effect_json
 from reedboard.replay.runner import replay_script
@@ -31,7 +31,9 @@ def steps(text: str, start_ms: int = 1000, gap_ms: int = 400) -> str:
 
 def replay(body: str, *, header: str = "", mode: str | None = None) -> list[dict[str, Any]]:
     script = parse_script(header + "\n" + body + "\n")
-    chosen = None if mode is None else ("strict" if mode == "strict" else "casual")
+    chosen: Literal["casual", "strict"] | None = (
+        None if mode is None else ("strict" if mode == "strict" else "casual")
+    )
     return [effect_json(e) for e in replay_script(script, mode=chosen)]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from reedboard.arbiter.effects import SetupStarted
 from reedboard.cli import main
 from reedboard.link.messages import parse_command
 from reedboard.rules.fen import STARTING_FEN
@@ -25,9 +26,9 @@ def test_every_output_of_a_start_position_writes_the_same_castling(
     answer = board.command(
         parse_command({"type": "new_game", "variant": "chess960", "number": number}), 100
     )
-    setup = [e for e in answer.effects if e.kind == "setup"]
+    setup = [e for e in answer.effects if isinstance(e, SetupStarted)]
     assert setup, answer.effects
-    fens = {printed, answer.fields["fen"], setup[0].fen}  # type: ignore[attr-defined]
+    fens = {printed, answer.fields["fen"], setup[0].fen}
     assert len(fens) == 1, fens
     assert printed.split()[2] == "KQkq"
 

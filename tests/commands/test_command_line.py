@@ -4,6 +4,7 @@ status 2), the output may be cut short by its reader (`| head`) without a traceb
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -77,9 +78,13 @@ def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path: Path) -> None
 
 
 def subcommands() -> list[str]:
-    parser = build_parser()
-    actions = [a for a in parser._actions if a.dest == "command"]
-    return sorted(actions[0].choices)  # type: ignore[arg-type]
+    return sorted(commands_of(build_parser()))
+
+
+def commands_of(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parser's subcommands by name, from the one subparsers action argparse keeps."""
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return action.choices
 
 
 @pytest.mark.parametrize("name", subcommands())
@@ -91,7 +96,7 @@ def test_every_command_helps_with_defaults_and_an_example(
     assert exited.value.code == 0
     text = capsys.readouterr().out
     assert f"example:\n  reedboard {name}" in text
-    sub = build_parser()._subparsers._group_actions[0].choices[name]  # type: ignore[union-attr]
+    sub = commands_of(build_parser())[name]
     for action in sub._actions:
         if not says_nothing(action.default) and action.help:
             assert f"(default: {action.default})" in " ".join(text.split()), action.dest

@@ -20,8 +20,10 @@ from reedboard.commands.run import assemble
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError
 from reedboard.hal.fake_gpio import FakeGPIO
+from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.lights.output import LightsRenderer
+from reedboard.link.serial_port import SerialPort
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "board.example.toml"
 
@@ -53,8 +55,7 @@ CHANGES = [
 def stand_in_neopixel(monkeypatch: pytest.MonkeyPatch, made: list[Any]) -> None:
     """`board`, `neopixel` and `neopixel_spi` as on a Pi, recording how the buffer is made."""
     board = types.ModuleType("board")
-    board.D10, board.D18 = "D10", "D18"  # type: ignore[attr-defined]
-    board.SPI = lambda: "SPI0"  # type: ignore[attr-defined]
+    board.__dict__.update(D10="D10", D18="D18", SPI=lambda: "SPI0")
 
     def maker(name: str) -> Any:
         def make(where: Any, count: int, **options: Any) -> RecordingPixelBuf:
@@ -64,9 +65,9 @@ def stand_in_neopixel(monkeypatch: pytest.MonkeyPatch, made: list[Any]) -> None:
         return make
 
     neopixel = types.ModuleType("neopixel")
-    neopixel.NeoPixel = maker("NeoPixel")  # type: ignore[attr-defined]
+    neopixel.__dict__.update(NeoPixel=maker("NeoPixel"))
     neopixel_spi = types.ModuleType("neopixel_spi")
-    neopixel_spi.NeoPixel_SPI = maker("NeoPixel_SPI")  # type: ignore[attr-defined]
+    neopixel_spi.__dict__.update(NeoPixel_SPI=maker("NeoPixel_SPI"))
     for module in (board, neopixel, neopixel_spi):
         monkeypatch.setitem(sys.modules, module.__name__, module)
 
@@ -84,21 +85,24 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
     gpio.set_switch(0, 1, True)  # ROW1 x COL2: under b1 in the reference build
     board = assemble(args, config, None, gpio=gpio)
     app = board.app
+    assert isinstance(board.scanner, MatrixScanner)
     try:
         square = board.scanner.scan()
         try:
             assert app.reopen is not None
             port = app.reopen()
-            link: Any = (port._port.port, port._port.baudrate)  # type: ignore[attr-defined]
-            port.close()  # type: ignore[attr-defined]
+            assert isinstance(port, SerialPort)
+            link: Any = (port._port.port, port._port.baudrate)
+            port.close()
         except ReedboardError as error:
             link = str(error)
-        renderer = app.render.__self__  # type: ignore[attr-defined]
+        assert isinstance(app.render, types.MethodType)  # the renderer's own method
+        renderer = app.render.__self__
         assert isinstance(renderer, LightsRenderer)
         return {
             "pins": sorted(p for p in range(2, 28) if gpio.is_setup(p)),
             "square": square,
-            "settle_s": board.scanner._settle_s,  # type: ignore[attr-defined]
+            "settle_s": board.scanner._settle_s,
             "period_ms": app.period_ms,
             "settings": app._settings,
             "driver": made,

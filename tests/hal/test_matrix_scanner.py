@@ -201,7 +201,7 @@ def test_factory_imports_rpi_gpio_lazily(monkeypatch: pytest.MonkeyPatch) -> Non
     config = MatrixConfig()
     fake = FakeGPIO(config.rows, config.columns)
     package = types.ModuleType("RPi")
-    package.GPIO = fake  # type: ignore[attr-defined]
+    package.__dict__.update(GPIO=fake)
     monkeypatch.setitem(sys.modules, "RPi", package)
     monkeypatch.setitem(sys.modules, "RPi.GPIO", fake)
     assert import_rpi_gpio() is fake

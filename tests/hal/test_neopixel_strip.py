@@ -9,7 +9,7 @@ import types
 from typing import Any, ClassVar
 
 import pytest
-from reedboard.config import LedConfig
+from reedboard.config import LedConfig, LedDriver
 from reedboard.errors import HardwareError
 from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.wiring import open_strip
@@ -22,9 +22,7 @@ class Made:
 def fake_modules(monkeypatch: pytest.MonkeyPatch) -> None:
     Made.calls = []
     board = types.ModuleType("board")
-    board.D10 = "D10"  # type: ignore[attr-defined]
-    board.D18 = "D18"  # type: ignore[attr-defined]
-    board.SPI = lambda: "SPI0"  # type: ignore[attr-defined]
+    board.__dict__.update(D10="D10", D18="D18", SPI=lambda: "SPI0")
 
     def maker(name: str) -> Any:
         def make(where: Any, count: int, **options: Any) -> RecordingPixelBuf:
@@ -36,9 +34,9 @@ def fake_modules(monkeypatch: pytest.MonkeyPatch) -> None:
         return make
 
     neopixel = types.ModuleType("neopixel")
-    neopixel.NeoPixel = maker("NeoPixel")  # type: ignore[attr-defined]
+    neopixel.__dict__.update(NeoPixel=maker("NeoPixel"))
     neopixel_spi = types.ModuleType("neopixel_spi")
-    neopixel_spi.NeoPixel_SPI = maker("NeoPixel_SPI")  # type: ignore[attr-defined]
+    neopixel_spi.__dict__.update(NeoPixel_SPI=maker("NeoPixel_SPI"))
     for module in (board, neopixel, neopixel_spi):
         monkeypatch.setitem(sys.modules, module.__name__, module)
 
@@ -48,15 +46,16 @@ def fake_modules(monkeypatch: pytest.MonkeyPatch) -> None:
     [("spi", "NeoPixel_SPI", "SPI0"), ("pwm", "NeoPixel", "D18"), ("pi5", "NeoPixel", "D10")],
 )
 def test_each_driver_uses_its_library_and_pin(
-    monkeypatch: pytest.MonkeyPatch, driver: str, library: str, where: str
+    monkeypatch: pytest.MonkeyPatch, driver: LedDriver, library: str, where: str
 ) -> None:
     fake_modules(monkeypatch)
-    config = LedConfig(driver=driver, count=81, order="RGB", brightness=0.5)  # type: ignore[arg-type]
+    config = LedConfig(driver=driver, count=81, order="RGB", brightness=0.5)
     strip = open_strip(config)
     ((name, pin, count, options),) = Made.calls
     assert (name, pin, count) == (library, where, 81)
     reset = {"reset_time": 300e-6} if driver == "spi" else {}  # a WS2812B's frame pause
     assert options == {"pixel_order": "RGB", "brightness": 0.5, "auto_write": False, **reset}
+    assert isinstance(strip.buffer, RecordingPixelBuf)
     assert strip.buffer.transmitted == [bytes(81 * 3)]  # starts dark
 
 

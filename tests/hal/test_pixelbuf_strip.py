@@ -12,7 +12,9 @@ from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
 
 
-def strip_of(count: int, order: str = "GRB", brightness: float = 1.0, **kw: float):  # type: ignore[no-untyped-def]
+def strip_of(
+    count: int, order: str = "GRB", brightness: float = 1.0, **kw: float
+) -> tuple[RecordingPixelBuf, PixelBufStrip]:
     buffer = RecordingPixelBuf(count, byteorder=order, brightness=brightness)
     return buffer, PixelBufStrip(buffer, **kw)
 

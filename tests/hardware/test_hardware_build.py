@@ -7,8 +7,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from skidl import Circuit
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 
@@ -36,26 +41,26 @@ def test_regenerating_gives_the_committed_files(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def build(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def build(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     monkeypatch.syspath_prepend(str(HARDWARE))
     import build as module
 
     return module
 
 
-def test_erc_passes_on_the_circuit(build) -> None:  # type: ignore[no-untyped-def]
+def test_erc_passes_on_the_circuit(build: ModuleType) -> None:
     assert build.run_erc(build.build_circuit()) == 0
 
 
 def test_erc_failure_makes_build_exit_non_zero(
-    build,  # type: ignore[no-untyped-def]
+    build: ModuleType,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     good_circuit = build.build_circuit
 
-    def broken_circuit():  # type: ignore[no-untyped-def]
+    def broken_circuit() -> Circuit:
         circuit = good_circuit()
         parts = {str(p.ref): p for p in circuit.parts}
         # Two LED outputs driving one net: an output-output conflict.
@@ -69,7 +74,7 @@ def test_erc_failure_makes_build_exit_non_zero(
     assert not (tmp_path / "reedboard.net").exists()
 
 
-def test_bom_lists_every_part_once(build) -> None:  # type: ignore[no-untyped-def]
+def test_bom_lists_every_part_once(build: ModuleType) -> None:
     text = (HARDWARE / "reedboard-bom.csv").read_text(encoding="utf-8")
     lines = text.splitlines()
     assert lines[0] == "references,quantity,value,description,footprint"

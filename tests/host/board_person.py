@@ -17,7 +17,7 @@ from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, square_name, squares_of
 from reedboard.sim.human import human_script
 
-from host.running_board import RunningBoard
+from tests.host.running_board import RunningBoard
 
 Chooser = Callable[[Position, list[Move], random.Random], Move]
 HAND_MS = 300  # between two pieces the hands put on or take off while setting up

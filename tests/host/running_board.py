@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from link.ptybridge import PtyBridge
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
 from reedboard.hal.clock import MonotonicClock
@@ -24,6 +23,8 @@ from reedboard.link.serial_port import open_port
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
+
+from tests.link.ptybridge import PtyBridge
 
 
 class _HeardEndpoint(BoardEndpoint):

@@ -5,6 +5,7 @@ does not allow now gives 1."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from reedboard_host.cli import _status
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.ports import usb_serial_ports
 
-from host.running_board import RunningBoard
+from tests.host.running_board import RunningBoard
 
 NO_PORT = "/dev/no-such-port"  # were the port opened, the error would be another
 
@@ -120,11 +121,17 @@ def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path: Path) -> None
             assert result.returncode in (0, CLOSED_OUTPUT), (argv, result.stderr)
 
 
+def commands_of(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parser's subcommands by name, from the one subparsers action argparse keeps."""
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return action.choices
+
+
 def host_commands() -> list[str]:
     from reedboard_host.cli import build_parser
 
     parser = build_parser()
-    return sorted(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    return sorted(commands_of(parser))
 
 
 @pytest.mark.parametrize("name", host_commands())
@@ -138,7 +145,7 @@ def test_every_command_helps_with_defaults_and_an_example(
     assert exited.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     assert f"example: reedboard-host {name}" in text
-    sub = build_parser()._subparsers._group_actions[0].choices[name]  # type: ignore[union-attr]
+    sub = commands_of(build_parser())[name]
     for action in sub._actions:
         if says_nothing(action.default) or not action.help:
             continue

@@ -12,12 +12,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from children import child, stop
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
-from host.fake_peer import FakePeer
-from host.running_board import RunningBoard
+from tests.children import child, stop
+from tests.host.fake_peer import FakePeer
+from tests.host.running_board import RunningBoard
 
 pytestmark = pytest.mark.timeout(120)  # each command answers in seconds; a stuck one fails here
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games import random_game
 from reedboard.link.messages import Command
 from reedboard.rules.game import Game
 from reedboard.session import BoardSession
 from reedboard_host.fetch import fetch_game
+
+from tests.app.games import random_game
 
 MOVES = random_game(2, 30)
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from children import stop
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
@@ -33,8 +32,9 @@ from reedboard_host.follow import Follower
 from reedboard_host.lichess import LichessBridge
 from reedboard_host.lichess_api import RATE_LIMIT_S, LichessApi
 
-from host.lichess_standin import OPPONENT, HeaderRecorder, ManualClock, StandIn
-from host.running_board import RunningBoard, host_command
+from tests.children import stop
+from tests.host.lichess_standin import OPPONENT, HeaderRecorder, ManualClock, StandIn
+from tests.host.running_board import RunningBoard, host_command
 
 TOKEN = "lip_secretStandInToken42"
 HAND_MS = 300  # between two pieces the hands set down or take off while setting up

@@ -14,7 +14,7 @@ import pytest
 from reedboard_host.lichess_api import RATE_LIMIT_S, LichessApi, RateLimited
 from reedboard_host.lichess_feeds import BACKOFF_MAX_S, LichessFeeds, quote
 
-from host.lichess_standin import ManualClock, StandIn
+from tests.host.lichess_standin import ManualClock, StandIn
 
 TOKEN = "lip_feedsToken"
 

@@ -5,13 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from reedboard.rules.fen import STARTING_FEN
-from reedboard_host.mirror import GameMirror
+from reedboard_host.mirror import GameMirror, MirroredGame
 
 MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 
 
 def _effect(seq: int, event: str, **fields: Any) -> dict[str, Any]:
     return {"type": "effect", "seq": seq, "event": event, "game": 7, **fields}
+
+
+def _ending(game: MirroredGame) -> tuple[str | None, str | None, int]:
+    """Read afresh, not narrowed by what an earlier assertion found."""
+    return game.result, game.reason, len(game.game)
 
 
 def test_a_mate_taken_back_clears_the_result_and_play_goes_on() -> None:
@@ -25,6 +30,6 @@ def test_a_mate_taken_back_clears_the_result_and_play_goes_on() -> None:
     current = mirror.current
     assert current is not None and current.result == "0-1"
     assert mirror.apply(_effect(7, "takeback", uci="d8h4"))
-    assert (current.result, current.reason, len(current.game)) == (None, None, 3)
+    assert _ending(current) == (None, None, 3)
     assert mirror.apply(_effect(8, "move", uci="e5e4", ply=4))
     assert mirror.finished == [] and len(current.game) == 4

@@ -10,17 +10,18 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
-from children import child, stop
 from reedboard.rules.pgn import read_pgn
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 from reedboard_host.cli import build_parser
 from reedboard_host.play import play
 
-from host.running_board import RunningBoard, host_command, next_move
+from tests.children import child, stop
+from tests.host.running_board import RunningBoard, host_command, next_move
 
 pytestmark = pytest.mark.timeout(180)  # a 16-ply game against the engine, with its own 90 s limit
 
@@ -167,19 +168,18 @@ def test_the_engines_underpromotion_is_the_piece_the_board_takes(tmp_path: Path)
                              "the new game")  # fmt: skip
             position = Position.standard()
             for ply, person in enumerate(PERSON_MOVES):
-                board.wait_until(lambda p=2 * ply: _quiet_at(board, p), f"a quiet board at {ply}")
+                board.wait_until(partial(_quiet_at, board, 2 * ply), f"a quiet board at {ply}")
                 move = position.parse_uci(person)
                 board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
                 position = position.play(move)
                 board.wait_until(
-                    lambda p=2 * ply + 1: _quiet_at(board, p) and board.view is not None
-                    and board.view.hint is not None,
+                    partial(_hint_lit_at, board, 2 * ply + 1),
                     f"the engine's move lit after {person}",
-                )  # fmt: skip
+                )
                 assert board.view is not None
                 reply = next_move(position, board.view.hint, rng)  # lifts and places alone
                 board.live.push(human_script(position, [reply], seed=rng.randrange(1 << 30)).lines)
-                board.wait_until(lambda p=2 * ply + 2: len(board.moves()) >= p, "the reply made")
+                board.wait_until(partial(_played_at_least, board, 2 * ply + 2), "the reply made")
                 position = _after(board)  # the board's game: the piece it promoted to
             assert board.moves()[-1] == "c2d1n", board.moves()
             assert stop(play, signal.SIGINT) == 0
@@ -190,6 +190,14 @@ def test_the_engines_underpromotion_is_the_piece_the_board_takes(tmp_path: Path)
 
 def _quiet_at(board: RunningBoard, plies: int) -> bool:
     return len(board.moves()) == plies and board.quiet_view() is not None
+
+
+def _hint_lit_at(board: RunningBoard, plies: int) -> bool:
+    return _quiet_at(board, plies) and board.view is not None and board.view.hint is not None
+
+
+def _played_at_least(board: RunningBoard, plies: int) -> bool:
+    return len(board.moves()) >= plies
 
 
 def _after(board: RunningBoard) -> Position:

@@ -14,7 +14,7 @@ import pytest
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
-from host.running_board import RunningBoard, host_command
+from tests.host.running_board import RunningBoard, host_command
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 

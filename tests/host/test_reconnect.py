@@ -11,7 +11,7 @@ from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 from reedboard_host.follow import Follower
 
-from host.running_board import RunningBoard
+from tests.host.running_board import RunningBoard
 
 BOUND_S = 60.0  # a generous bound on waiting for a condition, never a measured time
 

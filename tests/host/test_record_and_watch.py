@@ -20,7 +20,7 @@ from reedboard.link.frame import encode_frame
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
-from host.running_board import RunningBoard, host_command
+from tests.host.running_board import RunningBoard, host_command
 
 
 @pytest.fixture

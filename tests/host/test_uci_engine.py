@@ -23,14 +23,14 @@ from typing import IO
 import chess
 import chess.engine
 import pytest
-from children import stop
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
 from reedboard.sim.human import human_script
 
-from host.board_person import Person, castle_first, wait_for
-from host.running_board import RunningBoard, host_command
+from tests.children import stop
+from tests.host.board_person import Person, castle_first, wait_for
+from tests.host.running_board import RunningBoard, host_command
 
 
 def test_odd_input_is_ignored_and_quit_ends_it() -> None:

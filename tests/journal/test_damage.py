@@ -16,7 +16,6 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from app.games import random_game
 from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.opening import open_journal
@@ -24,6 +23,8 @@ from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.fen import STARTING_FEN
+
+from tests.app.games import random_game
 
 NOW = 1_790_000_000.0  # 2026-09-21, the board's wall clock in these tests
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
@@ -82,7 +83,10 @@ def _truncate(keep: Callable[[int], int]) -> Callable[[Path], None]:
 
 
 def _replace(data: bytes) -> Callable[[Path], None]:
-    return lambda path: path.write_bytes(data)
+    def damage(path: Path) -> None:
+        path.write_bytes(data)
+
+    return damage
 
 
 def _garble_tree(name: str, *, keep_header: bool) -> Callable[[Path], None]:

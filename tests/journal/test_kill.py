@@ -13,13 +13,14 @@ import random
 import signal
 from pathlib import Path
 
-from app.games import game_script, random_game
 from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
+
+from tests.app.games import game_script, random_game
 
 GAMES = 5
 PLIES = 40

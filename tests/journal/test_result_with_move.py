@@ -9,13 +9,14 @@ import os
 import signal
 from pathlib import Path
 
-from app.games import game_script
 from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
+
+from tests.app.games import game_script
 
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 

@@ -9,9 +9,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 
 import pytest
-from link.ptybridge import PtyBridge
 from reedboard.app import App
 from reedboard.commands.run import lights_seams
 from reedboard.config import LedConfig
@@ -23,6 +23,8 @@ from reedboard.link.messages import Command
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
+
+from tests.link.ptybridge import PtyBridge
 
 DARK: RGB = (0, 0, 0)
 
@@ -58,9 +60,9 @@ def test_reedboard_host_led_test_lights_the_running_board() -> None:
     seen = threading.Condition()
 
     class Watched(RecordingStrip):
-        def show(self, pixels: object) -> None:
+        def show(self, pixels: Sequence[RGB]) -> None:
             with seen:
-                strip.show(pixels)  # type: ignore[arg-type]
+                strip.show(pixels)
                 seen.notify_all()
 
     board = ScriptedBoard(parse_script("@start standard\n"))

@@ -12,7 +12,7 @@ from reedboard.lights.palette import (
     distinguishable,
     luminance,
 )
-from reedboard.lights.roles import EFFECTS, ROLES
+from reedboard.lights.roles import EFFECTS, ROLES, Role
 
 PAIRS = sorted(
     {tuple(sorted(pair)) for group in TOGETHER for pair in itertools.combinations(group, 2)}
@@ -25,8 +25,8 @@ def test_every_role_has_a_look_with_a_known_effect() -> None:
 
 
 @pytest.mark.parametrize(("a", "b"), PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
-def test_roles_lit_together_differ_in_effect_or_lightness(a: str, b: str) -> None:
-    assert distinguishable(PALETTE[a], PALETTE[b])  # type: ignore[index]
+def test_roles_lit_together_differ_in_effect_or_lightness(a: Role, b: Role) -> None:
+    assert distinguishable(PALETTE[a], PALETTE[b])
 
 
 def test_red_and_green_never_differ_by_hue_alone() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -169,7 +170,7 @@ def test_a_new_session_starts_afresh_and_forgets_what_was_held() -> None:
 # ----- the pair over a bad line, with a board that keeps little history -----
 
 
-def _damaging_line(rng: random.Random, corrupt: float, drop: float):  # type: ignore[no-untyped-def]
+def _damaging_line(rng: random.Random, corrupt: float, drop: float) -> Callable[[bytes], bytes]:
     def line(data: bytes) -> bytes:
         out = bytearray()
         for byte in data:
@@ -250,7 +251,7 @@ class BoardOnAWire:
 
 def _connection(port: BoardOnAWire, clock: list[float]) -> BoardConnection:
     connection = BoardConnection("wire", monotonic=lambda: clock[0])
-    connection._port = port  # type: ignore[assignment]
+    connection._port = port
     return connection
 
 
@@ -260,7 +261,7 @@ def test_a_reconnection_shakes_hands_on_the_reply_though_frames_were_missed() ->
     assert connection.handshake()["session"] == "s"
     connection.endpoint.receive_data(b"", 0)
     # The board went on to 40 while the cable was out; its answer comes after.
-    connection._port = BoardOnAWire(clock, first_seq=40)  # type: ignore[assignment]
+    connection._port = BoardOnAWire(clock, first_seq=40)
     started = clock[0]
     hello = connection.handshake()
     assert hello["seq"] > 40
@@ -273,7 +274,7 @@ def test_a_silent_port_after_an_earlier_connection_is_given_up_on_time() -> None
     clock = [0.0]
     connection = _connection(BoardOnAWire(clock), clock)
     connection.handshake()
-    connection._port = BoardOnAWire(clock, deaf=True)  # type: ignore[assignment]
+    connection._port = BoardOnAWire(clock, deaf=True)
     started = clock[0]
     with pytest.raises(HostError, match="no reedboard answers"):
         connection.handshake(timeout_s=1.0)

@@ -9,13 +9,14 @@ import pytest
 from reedboard.link.chesslink import (
     DARK,
     ChessLinkBoard,
+    LedPattern,
     corner_index,
     encode,
     square_corners,
 )
 from reedboard.rules.squares import SQUARE_NAMES
 
-from link.emulated import chesslink_message, chesslink_replies, play, play_timed, status_fen
+from tests.link.emulated import chesslink_message, chesslink_replies, play, play_timed, status_fen
 
 # Reports only on a change, as clients set it, so that a transcript stays short.
 ON_CHANGE = chesslink_message("W0203")
@@ -141,6 +142,7 @@ def test_leds_parity_and_bad_input() -> None:
     text = "L20" + "".join(f"{p:02X}" for p in patterns)
     # The client sets the parity bit in each byte itself; the board understands it.
     (pattern,) = board.receive_data(encode(text, parity_bit=True))
+    assert isinstance(pattern, LedPattern)
     # e3 shares all its corners with e2 and e4: only the corners tell the move exactly.
     assert pattern.lit_squares() == sum(1 << SQUARE_NAMES.index(n) for n in ("e2", "e3", "e4"))
     assert pattern.lit_corners() == square_corners(12) | square_corners(28)

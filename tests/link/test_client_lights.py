@@ -19,7 +19,7 @@ from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 from reedboard.session import BoardSession
 
-from link.emulated import FakeLink, chesslink_lights, chesslink_message, dgt_index
+from tests.link.emulated import FakeLink, chesslink_lights, chesslink_message, dgt_index
 
 
 def _bb(*names: str) -> int:

@@ -10,7 +10,7 @@ from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 
-from link.emulated import DgtClient, dgt_index, dgt_messages, play
+from tests.link.emulated import DgtClient, dgt_index, dgt_messages, play
 
 HANDSHAKE = bytes((0x40, 0x4D, 0x45, 0x55, 0x47, 0x4C, 0x42, 0x44))
 

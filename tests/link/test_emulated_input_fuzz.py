@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reedboard.link.emulation import Emulated
 
-from link.emulated import FakeLink, chesslink_message, emulated_app
+from tests.link.emulated import FakeLink, chesslink_message, emulated_app
 
 SCRIPT = "@start standard\n100 lift e2\n400 place e4\n"
 

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import chess
 import pytest
-from app.games import game_script, move_lines
-from children import child, stop
-from host.running_board import RunningBoard, host_command
 from reedboard.arbiter.view import BoardView
 from reedboard.rules.position import Position
 
-from link.emulated import (
+from tests.app.games import game_script, move_lines
+from tests.children import child, stop
+from tests.host.running_board import RunningBoard, host_command
+from tests.link.emulated import (
     DgtClient,
     chesslink_lights,
     chesslink_message,
@@ -32,8 +32,8 @@ from link.emulated import (
     dgt_messages,
     status_fen,
 )
-from link.held_line import HeldLine
-from link.ptybridge import PtyBridge
+from tests.link.held_line import HeldLine
+from tests.link.ptybridge import PtyBridge
 
 pytestmark = pytest.mark.timeout(150)  # a whole game through an emulation, with its own 60 s limit
 

@@ -23,7 +23,7 @@ from reedboard.errors import LinkError
 from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.serial_port import open_port
 
-from link.emulated import chesslink_message, chesslink_replies, dgt_messages
+from tests.link.emulated import chesslink_message, chesslink_replies, dgt_messages
 
 WAIT_S = 60  # a generous bound for a loaded machine; the test ends as soon as it can
 

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.games import game_script
 from reedboard.link.outbox import Outbox
 from reedboard.link.serial_port import SerialPort, open_port
 from reedboard_host.emulate import PtyEnd
 
-from link.emulated import chesslink_replies, emulated_app, status_fen
+from tests.app.games import game_script
+from tests.link.emulated import chesslink_replies, emulated_app, status_fen
 
 BATCH = 100
 

@@ -132,7 +132,7 @@ def test_bad_fen(fen: str, words: str) -> None:
 
 def test_fen_must_be_text() -> None:
     with pytest.raises(InvalidFenError, match="a FEN is text"):
-        parse_fen(None)  # type: ignore[arg-type]
+        parse_fen(None)  # type: ignore[arg-type]  # the wrong type is the point of the test
 
 
 POSITION = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"

@@ -591,8 +591,9 @@ def test_9_2_1_threefold_is_claimed_not_automatic() -> None:
     assert game.outcome() is None
     assert game.can_claim_threefold_repetition()
     assert game.can_claim_draw()
-    assert game.claimable_draw() is not None
-    assert game.claimable_draw().reason == THREEFOLD_REPETITION  # type: ignore[union-attr]
+    claim = game.claimable_draw()
+    assert claim is not None
+    assert claim.reason == THREEFOLD_REPETITION
 
 
 @pytest.mark.parametrize(

@@ -114,7 +114,7 @@ def _params(select: Callable[[PerftCase], list[int]]) -> list[object]:
     if DATA_ERROR is not None:
         # One failing test rather than an empty, silently green parametrization.
         return [pytest.param(None, [], id="perft-data-missing")]
-    params = []
+    params: list[object] = []
     for case in CASES:
         depths = select(case)
         if depths:

@@ -33,11 +33,11 @@ def test_move_from_and_to_uci(text: str, move: Move) -> None:
 def test_move_and_piece_are_frozen_values() -> None:
     move = Move.from_uci("e2e4")
     with pytest.raises(dataclasses.FrozenInstanceError):
-        move.to_square = 36  # type: ignore[misc]
+        move.to_square = 36  # type: ignore[misc]  # mypy sees the frozen field too: the test is that run time refuses it
     assert {move, Move.from_uci("e2e4")} == {move}
     piece = Piece(KNIGHT, BLACK)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        piece.color = WHITE  # type: ignore[misc]
+        piece.color = WHITE  # type: ignore[misc]  # mypy sees the frozen field too: the test is that run time refuses it
     assert piece == Piece.from_symbol("n")
     assert hash(piece) == hash(Piece.from_symbol("n"))
     assert Piece.from_symbol("N") != piece

@@ -63,7 +63,7 @@ def test_square_change_is_a_frozen_value() -> None:
     assert change == SquareChange(28, True, 100)
     assert str(change) == "e4 occupied at 100 ms"
     with pytest.raises(FrozenInstanceError):
-        change.t_ms = 5  # type: ignore[misc]
+        change.t_ms = 5  # type: ignore[misc]  # mypy sees the frozen field too: the test is that run time refuses it
 
 
 def test_clean_lift_is_reported_at_the_time_it_happened() -> None:

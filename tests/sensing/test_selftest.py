@@ -9,7 +9,7 @@ from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.rules.squares import BB_RANKS, bitboard_of, parse_square, squares_of
-from reedboard.sensing.selftest import self_test
+from reedboard.sensing.selftest import SelfTestReport, self_test
 from reedboard.wiring import matrix_wiring
 
 START = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
@@ -28,8 +28,8 @@ def fake_with(occupancy: int, diodes: bool = True) -> tuple[FakeGPIO, MatrixScan
     return gpio, MatrixScanner(gpio, CONFIG.rows, CONFIG.columns, sleep=lambda _s: None)
 
 
-def kinds(report: object) -> list[str]:
-    return [fault.kind for fault in report.faults]  # type: ignore[attr-defined]
+def kinds(report: SelfTestReport) -> list[str]:
+    return [fault.kind for fault in report.faults]
 
 
 def test_a_good_board_passes() -> None:

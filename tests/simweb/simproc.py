@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from children import child
+from tests.children import child
 
 
 @dataclass

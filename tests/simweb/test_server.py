@@ -7,6 +7,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -52,7 +53,7 @@ async def page_socket(client: TestClient[Any, Any]) -> Any:
 
 async def first_state(ws: Any, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     while True:
-        message = await asyncio.wait_for(ws.receive_json(), 5)
+        message: dict[str, Any] = await asyncio.wait_for(ws.receive_json(), 5)
         if message["type"] == "state" and check(message):
             return message
 
@@ -105,7 +106,7 @@ def test_bad_input_from_the_page_gets_an_error_and_the_board_goes_on(
         ws = await page_socket(client)
         await ws.send_str(data)
         while True:
-            message = await asyncio.wait_for(ws.receive_json(), 5)
+            message: dict[str, Any] = await asyncio.wait_for(ws.receive_json(), 5)
             if message["type"] != "state":
                 break
         await ws.close()
@@ -194,9 +195,9 @@ def test_a_piece_put_down_on_an_opponent_s_piece_captures_it(board: SimBoard) ->
     board.command({"type": "settings", "settle_ms": 150})
     for start, end, plies in [("e2", "e4", 1), ("d7", "d5", 2), ("e4", "d5", 3)]:
         board.gesture("touch", {"square": start})
-        wait_for(lambda s=start: bool(board.snapshot()["hand"]))  # the lift is seen first
+        wait_for(lambda: bool(board.snapshot()["hand"]))  # the lift is seen first
         board.gesture("place", {"square": end})
-        wait_for(lambda n=plies: len(board.snapshot()["san"]) == n)
+        wait_for(partial(_has_plies, board, plies))
     state = board.snapshot()
     assert state["san"] == ["e4", "d5", "exd5"]
     assert state["pieces"]["d5"] == "P" and state["tray"] == ["p"] and not state["hand"]
@@ -223,3 +224,7 @@ def test_the_page_is_told_what_is_happening_in_words(board: SimBoard) -> None:
     wait_for(lambda: board.snapshot()["notice"] is None)
     board.play_script(_script("0 lift e2\n100 place e4\n5000 lift e7\n"))
     assert board.snapshot()["status"] == "White to move · playing a script"
+
+
+def _has_plies(board: SimBoard, plies: int) -> bool:
+    return len(board.snapshot()["san"]) == plies

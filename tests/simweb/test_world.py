@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from reedboard.errors import InvalidInputError
 from reedboard.hal.live_board import LiveBoard
@@ -57,10 +59,10 @@ def test_a_pawn_is_exchanged_for_a_spare_queen() -> None:
         lambda w: w.select(3),
     ],
 )
-def test_impossible_gestures_are_refused(gesture: object) -> None:
+def test_impossible_gestures_are_refused(gesture: Callable[[World], object]) -> None:
     world = World(STARTING_FEN)
     with pytest.raises(InvalidInputError):
-        gesture(world)  # type: ignore[operator]
+        gesture(world)
     assert world.occupancy == Position.standard().occupied
 
 

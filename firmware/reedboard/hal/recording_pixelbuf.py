@@ -11,6 +11,7 @@ from __future__ import annotations
 import adafruit_pixelbuf
 
 
+# adafruit_pixelbuf ships no types, so its PixelBuf is Any to mypy, which refuses it as a base.
 class RecordingPixelBuf(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
     """A pixel buffer whose transmissions are kept in `transmitted`, oldest first."""
 
