@@ -146,3 +146,23 @@ def test_a_knock_read_as_a_capture_and_an_arrival_is_undone_by_a_later_placement
         made.remove(undone)
     assert made == ["f4f3", "g2f2", "h8g8"]
     assert "illegal" not in kinds(effects) and "violation" not in kinds(effects)
+
+
+@BOTH
+def test_the_opponents_queen_set_down_before_the_pawn_is_cleared_keeps_the_capture(
+    mode: str,
+) -> None:
+    # Rxf8 slid up the file and swapped in one motion (f8 empty for 129 ms) waits as a
+    # possible knock; Black's new queen set on g1 at once, the g2 pawn cleared a second
+    # later. The rook could have stepped to g1 too, but the queen set down first is the
+    # capture's reading, as it is once the capture stands.
+    body = (
+        "1000 lift f1\n1405 place f3\n1459 lift f3\n1477 place f4\n1590 lift f4\n"
+        "1590 place f5\n1712 lift f5\n1725 place f6\n1804 lift f6\n1832 place f7\n"
+        "1930 lift f7\n2182 lift f8\n2311 place f8\n2468 place g1\n3523 lift g2\n"
+        "5000 lift d1\n5300 place c2\n"
+    )
+    header = "@start fen 5b2/2pkp3/8/7p/P6P/8/6p1/3K1R2 w - - 0 33"
+    effects = replay(body, header=header, mode=mode)
+    assert moves(effects) == ["f1f8", "g2g1q", "d1c2"]
+    assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)

@@ -677,7 +677,8 @@ class Arbiter:
                 # The capturer set down elsewhere, or the opponent's piece arriving
                 # before it is seen leaving: the lift that would follow decides.
                 self._complete = doubted
-                self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
+                if not self._promoted_first(doubted, self._events[-1].square):
+                    self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
                 return
             if (
                 doubted is not None
@@ -888,6 +889,24 @@ class Arbiter:
                 vacant_ms = event.t_ms - lifted_at
         return vacant_ms is not None and vacant_ms < KNOCK_MS
 
+    def _promoted_first(
+        self, capture: MoveShape | None, placed: Square, sensors: Bitboard | None = None
+    ) -> bool:
+        """Whether the board (`sensors`, by default the sensors now) is, after `capture`
+        (by default the move just committed), the opponent's promotion on `placed` with
+        the new piece set down before the pawn is cleared: the pawn's lift may follow a
+        second or two later (see STRAY_WAIT_MS), so the capture's reading explains that
+        placement as well as a move of the capturer there does."""
+        if capture is None:
+            table = self.table
+        else:
+            table = MoveTable(self.position.play_code(capture.code), legal=True)
+        changed = (self.sensors if sensors is None else sensors) ^ table.occupancy
+        return any(
+            shape.is_promotion and shape.to_square == placed and not changed & ~shape.footprint
+            for shape in table.shapes
+        )
+
     @staticmethod
     def _arrived_from(
         change: SquareChange, due: int, placed: Square, position: Position | None
@@ -1029,15 +1048,9 @@ class Arbiter:
             shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
         ):
             return False  # (the piece back home: no move either way, the capture stands)
-        now_changed = placed ^ self.table.occupancy
-        if any(
-            shape.is_promotion
-            and shape.to_square == change.square
-            and not now_changed & ~shape.footprint
-            for shape in self.table.shapes
-        ):
+        if self._promoted_first(None, change.square, placed):
             return False  # the opponent's new queen set down before the pawn is cleared
-        if not later and not self._events and self.table.is_prefix(now_changed):
+        if not later and not self._events and self.table.is_prefix(placed ^ self.table.occupancy):
             self._amend_due = (change.t_ms + ARRIVE_MS, origin)
             return False
         last = self.game.moves[-1]
