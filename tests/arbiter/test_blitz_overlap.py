@@ -72,3 +72,21 @@ def test_the_opponent_touching_a_piece_meanwhile_leaves_the_move_alone(mode: str
     effects = replay(steps(body, gap_ms=0), mode=mode)
     assert moves(effects) == ["e2e4", "e7e5", "g1f3", "b8c6"]
     assert "illegal" not in kinds(effects)
+
+
+@BOTH
+def test_a_long_capture_slide_overlapping_the_reply_counts(mode: str) -> None:
+    # Chess960: the a1 bishop takes h8 along the long diagonal, the victim lifted first,
+    # its magnet resting on every square it passes (d4 among them); Black's d5 pawn is
+    # lifted as it leaves a1 and set on d4 once the bishop is down. The waypoints
+    # nothing else touches may be either hand's: they change nothing.
+    body = (
+        "1000 lift h8\n1800 lift a1\n1980 lift d5\n2110 place b2\n2245 lift b2\n"
+        "2245 place c3\n2290 lift c3\n2290 place d4\n2380 lift d4\n2380 place e5\n"
+        "2485 lift e5\n2500 place f6\n2640 lift f6\n2670 place g7\n2790 lift g7\n"
+        "2990 place h8\n4450 place d4\n6000 lift g1\n6400 place f3\n"
+    )
+    header = "@start fen brnbkqnr/ppp1pp1p/6p1/3p4/1P6/4P3/P1PP1PPP/BRNBKQNR w KQkq - 0 3"
+    effects = replay(body, header=header, mode=mode)
+    assert moves(effects) == ["a1h8", "d5d4", "g1f3"]
+    assert "illegal" not in kinds(effects) and "takeback" not in kinds(effects)

@@ -123,3 +123,46 @@ def test_the_opponent_touching_a_second_victim_keeps_the_first_capture(mode: str
     effects = replay(body, mode=mode)
     assert moves(effects) == ["e2e4", "d7d5", "g1f3", "f7f5", "e4d5", "f5f4"]
     assert "takeback" not in kinds(effects)
+
+
+# Black's f4 pawn can take e3 or step to f3; White's king on g2 stands next to f3.
+KING_NEXT = "@start fen 4k2r/7p/4N3/P2p4/5p2/B3P3/P1PP2K1/RN2R3 b - - 0 24"
+
+
+@BOTH
+def test_a_knock_read_as_a_capture_and_an_arrival_is_undone_by_a_later_placement(
+    mode: str,
+) -> None:
+    # f4 in the hand knocks e3 (back in 78 ms) and is set on f3; White's king, next to
+    # f3, is lifted 40 ms later: fxe3 and Kf3 seen arriving first read so too. The king
+    # set down on f2 (f3 knocked on the way) is explained only by f4-f3: that is the game.
+    body = (
+        "1000 lift f4\n1105 lift e3\n1183 place e3\n1265 place f3\n1305 lift g2\n"
+        "1463 lift f3\n1516 place f3\n2005 place f2\n3500 lift h8\n3900 place g8\n"
+    )
+    effects = replay(body, header=KING_NEXT, mode=mode)
+    made = moves(effects)
+    for undone in reversed([e["uci"] for e in effects if e["event"] == "takeback"]):
+        made.remove(undone)
+    assert made == ["f4f3", "g2f2", "h8g8"]
+    assert "illegal" not in kinds(effects) and "violation" not in kinds(effects)
+
+
+@BOTH
+def test_the_opponents_queen_set_down_before_the_pawn_is_cleared_keeps_the_capture(
+    mode: str,
+) -> None:
+    # Rxf8 slid up the file and swapped in one motion (f8 empty for 129 ms) waits as a
+    # possible knock; Black's new queen set on g1 at once, the g2 pawn cleared a second
+    # later. The rook could have stepped to g1 too, but the queen set down first is the
+    # capture's reading, as it is once the capture stands.
+    body = (
+        "1000 lift f1\n1405 place f3\n1459 lift f3\n1477 place f4\n1590 lift f4\n"
+        "1590 place f5\n1712 lift f5\n1725 place f6\n1804 lift f6\n1832 place f7\n"
+        "1930 lift f7\n2182 lift f8\n2311 place f8\n2468 place g1\n3523 lift g2\n"
+        "5000 lift d1\n5300 place c2\n"
+    )
+    header = "@start fen 5b2/2pkp3/8/7p/P6P/8/6p1/3K1R2 w - - 0 33"
+    effects = replay(body, header=header, mode=mode)
+    assert moves(effects) == ["f1f8", "g2g1q", "d1c2"]
+    assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)

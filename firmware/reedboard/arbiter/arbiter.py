@@ -17,8 +17,10 @@ How it decides (the README, "How the board reads a game"):
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Literal
 
 from reedboard.arbiter.effects import (
@@ -148,6 +150,10 @@ class Arbiter:
         self.setup: SetupGuide | None = None
         self.setup_number: int | None = None
         self._chess960_watch = GestureWatch()
+        # The board as the other reading of a doubted capture would have it, while a later
+        # placement may still show that reading right (see _fork): the arbiter, the
+        # game's length when it forked, and the effects it has made since.
+        self._alternative: tuple[Arbiter, int, list[Effect]] | None = None
         self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self._new_episode()
 
@@ -214,10 +220,16 @@ class Arbiter:
             self._follow_setup(now, effects, by_hand=True)
             return effects  # no moves while the pieces are being set up
         self._apply(change, now, effects, report=True)
+        self._follow_alternative(change, now, effects)
         return effects
 
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""
+        effects = self._tick(now_ms)
+        self._follow_alternative(None, now_ms, effects)
+        return effects
+
+    def _tick(self, now_ms: int) -> list[Effect]:
         effects: list[Effect] = []
         if self._chess960_watch.update(self.sensors, now_ms):
             return self.start_setup(draw_chess960(self.rng), now_ms)
@@ -283,6 +295,10 @@ class Arbiter:
         setup = self._chess960_watch.deadline()
         if setup is not None:
             due = setup if due is None else min(due, setup)
+        if self._alternative is not None:
+            other_due = self._alternative[0].next_deadline()
+            if other_due is not None:
+                due = other_due if due is None else min(due, other_due)
         return due
 
     def stuck_switch(self, now_ms: int) -> tuple[Square, bool] | None:
@@ -592,12 +608,26 @@ class Arbiter:
             after = self.position.play_code(doubted.code) if doubted is not None else None
             if not self._arrived_from(change, due, placed, after):
                 self._take_other_reading(other, now, effects)
+            elif report:
+                self._fork(change, now, lambda alt, out: alt._take_other_reading(other, now, out))
         elif self._amend_due is not None:
             due, origin = self._amend_due
             self._amend_due = None
-            if not self._arrived_from(change, due, self._events[0].square, self.position):
+            first = self._events[0]
+            if not self._arrived_from(change, due, first.square, self.position):
                 # No lift came to make that placement the opponent's arriving first.
-                self._amend_knocked_capture(origin, self._events[0], now, effects, 1 << sq)
+                self._amend_knocked_capture(origin, first, now, effects, 1 << sq)
+            elif report:
+                self._fork(
+                    change,
+                    now,
+                    lambda alt, out: alt._amend_knocked_capture(origin, first, now, out, 1 << sq),
+                )
+        self._follow(change, now, effects, report)
+
+    def _follow(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
+        """`change` read into the episode, once the readings it decides are settled."""
+        sq = change.square
         self._events.append(change)
         if change.occupied:
             self._hands.place(sq)
@@ -647,7 +677,8 @@ class Arbiter:
                 # The capturer set down elsewhere, or the opponent's piece arriving
                 # before it is seen leaving: the lift that would follow decides.
                 self._complete = doubted
-                self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
+                if not self._promoted_first(doubted, self._events[-1].square):
+                    self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
                 return
             if (
                 doubted is not None
@@ -858,6 +889,24 @@ class Arbiter:
                 vacant_ms = event.t_ms - lifted_at
         return vacant_ms is not None and vacant_ms < KNOCK_MS
 
+    def _promoted_first(
+        self, capture: MoveShape | None, placed: Square, sensors: Bitboard | None = None
+    ) -> bool:
+        """Whether the board (`sensors`, by default the sensors now) is, after `capture`
+        (by default the move just committed), the opponent's promotion on `placed` with
+        the new piece set down before the pawn is cleared: the pawn's lift may follow a
+        second or two later (see STRAY_WAIT_MS), so the capture's reading explains that
+        placement as well as a move of the capturer there does."""
+        if capture is None:
+            table = self.table
+        else:
+            table = MoveTable(self.position.play_code(capture.code), legal=True)
+        changed = (self.sensors if sensors is None else sensors) ^ table.occupancy
+        return any(
+            shape.is_promotion and shape.to_square == placed and not changed & ~shape.footprint
+            for shape in table.shapes
+        )
+
     @staticmethod
     def _arrived_from(
         change: SquareChange, due: int, placed: Square, position: Position | None
@@ -871,6 +920,78 @@ class Arbiter:
         if max(abs((sq & 7) - (placed & 7)), abs((sq >> 3) - (placed >> 3))) != 1:
             return False
         return any(move.to_square == placed for move in position.legal_moves_from(sq))
+
+    def _fork(
+        self, change: SquareChange, now: int, other: Callable[[Arbiter, list[Effect]], object]
+    ) -> None:
+        """A lift just behind a placement kept a doubted capture, as the opponent's piece
+        seen arriving before it is seen leaving; read the other way (`other`), the
+        capture's victim was only knocked and that lift is the next move's start. Both
+        readings explain the sensors until a placement, so the board follows the other
+        one alongside: a placement that only it explains makes it the game (see
+        _follow_alternative)."""
+        if self._alternative is not None:
+            return
+        alternative = copy.deepcopy(self)
+        out: list[Effect] = []
+        other(alternative, out)
+        alternative._follow(change, now, out, report=True)
+        self._alternative = (alternative, len(self.game), out)
+
+    def _follow_alternative(
+        self, change: SquareChange | None, now: int, effects: list[Effect]
+    ) -> None:
+        """Feed the other reading what the board sees (`change`, or time passing), and
+        take it when a placement leaves the board in no state the game explains while the
+        other reading explains it exactly: the moves since the fork are taken back and the
+        other reading's made. It is dropped as soon as it goes wrong itself, or once the
+        game has gone two moves past the fork."""
+        if self._alternative is None:
+            return
+        alternative, forked, out = self._alternative
+        if change is None:
+            out += alternative.tick(now)
+        else:
+            out += alternative.feed(change, now)
+        if (
+            alternative.mismatch is not None
+            or alternative.violation is not None
+            or alternative.setup is not None
+            or len(self.game) > forked + 2
+            or len(alternative.game) > forked + 2
+        ):
+            self._alternative = None
+            return
+        if change is None or not change.occupied or self._explains_board():
+            return
+        if not alternative._explains_board():
+            return
+        self._alternative = None
+        common = 0
+        for mine, theirs in zip(self.game.moves, alternative.game.moves, strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        while len(self.game) > common:
+            uci = self.game.positions[-2].uci(self.game.moves[-1])
+            self.game.pop()
+            effects.append(TakenBack(now, uci, self.position.fen()))
+        if self.mismatch is not None or self.violation is not None:
+            effects.append(Restored(now))
+        made: dict[int, Effect] = {}
+        for effect in out:
+            if isinstance(effect, MoveMade) and effect.ply > common:
+                made[effect.ply] = replace(effect, t_ms=now)
+        effects += [made[ply] for ply in sorted(made) if ply <= len(alternative.game)]
+        outcome = alternative.game.outcome()
+        if outcome is not None:
+            effects.append(GameOver(now, outcome.result, outcome.reason))
+        self.__dict__.update(alternative.__dict__)
+        self._alternative = None
+
+    def _explains_board(self) -> bool:
+        """The sensors show the position, or a move the board is about to commit."""
+        return self._complete is not None or self.sensors == self.table.occupancy
 
     def _take_other_reading(self, other: MoveShape, now: int, effects: list[Effect]) -> None:
         """No lift came: the piece in the hand was set down elsewhere, the doubted
@@ -927,15 +1048,9 @@ class Arbiter:
             shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
         ):
             return False  # (the piece back home: no move either way, the capture stands)
-        now_changed = placed ^ self.table.occupancy
-        if any(
-            shape.is_promotion
-            and shape.to_square == change.square
-            and not now_changed & ~shape.footprint
-            for shape in self.table.shapes
-        ):
+        if self._promoted_first(None, change.square, placed):
             return False  # the opponent's new queen set down before the pawn is cleared
-        if not later and not self._events and self.table.is_prefix(now_changed):
+        if not later and not self._events and self.table.is_prefix(placed ^ self.table.occupancy):
             self._amend_due = (change.t_ms + ARRIVE_MS, origin)
             return False
         last = self.game.moves[-1]

@@ -19,6 +19,7 @@ from reedboard.rules.squares import Bitboard
 from reedboard.sensing.debounce import SquareChange
 
 MAX_CHANGES = 16  # an episode longer than this is no pair of overlapping moves
+MAX_EVENTS = 40  # ... counting a slide's neutral waypoints too (see untangle)
 MAX_FREE = 8  # groups of changes that could be either hand's: 2**8 ways at most
 WAYPOINT_MS = 200  # a square set down and lifted again this soon is a slide's waypoint
 
@@ -45,7 +46,7 @@ def untangle(
     opponent's reply (complete or under way), or None if there is none or more than one
     move of the player's fits. With `final_only`, the player's move must be one that
     cannot grow (a slide that stops on a waypoint could still be going on)."""
-    if len(events) > MAX_CHANGES:
+    if len(events) > MAX_EVENTS:
         return None
     white = table.position.turn
     # Changes that go to the same hand: a waypoint (a square set down and lifted again
@@ -60,6 +61,22 @@ def untangle(
                 if not other.occupied and other.t_ms - event.t_ms <= WAYPOINT_MS:
                     group[later] = index
                 break
+    # A waypoint on a square no other change touches is neutral: set down and lifted
+    # again, it changes neither hand's sensors nor pieces, so whichever hand it is given
+    # to, the same moves fit (given to the player's, the opponent's first change and the
+    # player's last are no less overlapping). It is read as the player's, not tried both
+    # ways: a long slide overlapping the reply stays within the bound on the ways tried.
+    touches: dict[int, int] = {}
+    for event in events:
+        touches[event.square] = touches.get(event.square, 0) + 1
+    neutral = {
+        index
+        for index in range(len(events))
+        if group[index] != index and touches[events[index].square] == 2
+    }
+    neutral |= {group[index] for index in neutral}
+    if len(events) - len(neutral) > MAX_CHANGES:
+        return None
     pinned: set[int] = set()  # groups that are the player's for sure
     seen: set[int] = set()
     for index, event in enumerate(events):
@@ -68,7 +85,7 @@ def untangle(
         if first_lift and piece != EMPTY and piece.isupper() == white:
             pinned.add(group[index])
         seen.add(event.square)
-    free = sorted({group[index] for index in range(len(events))} - pinned)
+    free = sorted({group[index] for index in range(len(events))} - pinned - neutral)
     if not free or len(free) > MAX_FREE:
         return None
     # Two moves lift at most two own pieces (castling) and three of the opponent's (a
