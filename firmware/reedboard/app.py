@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from reedboard import __version__
-from reedboard.arbiter.arbiter import Mode, shown_move
+from reedboard.arbiter.arbiter import shown_move
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -41,6 +41,7 @@ from reedboard.arbiter.effects import (
     TakenBack,
     effect_json,
 )
+from reedboard.arbiter.mode import Mode
 from reedboard.arbiter.table import MoveTable
 from reedboard.arbiter.view import BoardView
 from reedboard.config import MatrixConfig

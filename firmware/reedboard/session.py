@@ -20,10 +20,10 @@ from reedboard.arbiter.arbiter import (
     DEFAULT_CASTLE_WAIT_MS,
     DEFAULT_SETTLE_MS,
     Arbiter,
-    Mode,
 )
 from reedboard.arbiter.effects import Effect, GameOver, TakenBack, square_list
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
+from reedboard.arbiter.mode import Mode
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command
 from reedboard.link.moves_digest import moves_digest

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.arbiter.arbiter import Mode
 from reedboard.arbiter.effects import effect_json
+from reedboard.arbiter.mode import Mode
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position

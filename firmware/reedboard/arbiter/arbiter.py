@@ -21,7 +21,6 @@ import copy
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Literal
 
 from reedboard.arbiter.effects import (
     Effect,
@@ -39,6 +38,7 @@ from reedboard.arbiter.effects import (
 )
 from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
@@ -51,9 +51,6 @@ from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
 from reedboard.rules.position import Position
 from reedboard.rules.squares import BB_RANKS, Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
-
-Mode = Literal["casual", "strict"]
-MODES: tuple[Mode, ...] = ("casual", "strict")
 
 # A sliding piece rests on each square it passes for 20-150 ms; a player who stops
 # usually lifts a hand within 100 ms and rarely takes longer than 250 ms to go on after a

@@ -25,7 +25,7 @@ from typing import Any
 import serial
 
 from reedboard.app import App, Identity, LinkPort
-from reedboard.arbiter.arbiter import Mode
+from reedboard.arbiter.mode import Mode
 from reedboard.command_line import example, number_in, whole_number_in
 from reedboard.config import BoardConfig, LedConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reedboard.arbiter.mode import MODES
 from reedboard.errors import InvalidInputError, ScriptError
 from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.fen import STARTING_FEN
@@ -65,7 +66,7 @@ def parse_script(text: str) -> Script:
                 start, label = _parse_start(words[1:], line_no)
                 occupancy = start.occupied
             elif words[0] == "@mode":
-                if len(words) != 2 or words[1] not in ("casual", "strict"):
+                if len(words) != 2 or words[1] not in MODES:
                     raise ScriptError(f"line {line_no}: @mode is casual or strict")
                 mode = words[1]
             else:

@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
+from reedboard.arbiter.mode import Mode
 from reedboard.replay.script import format_script
 from reedboard.rules.chess960 import chess960_fen, chess960_number
 from reedboard.rules.fen import STARTING_FEN
@@ -32,8 +32,6 @@ from reedboard.sim.geometry import distance
 from reedboard.sim.gestures import Complaints, play_ordinary
 from reedboard.sim.settings import DEFAULT_SETTINGS, HumanSettings
 from reedboard.sim.timeline import Line, Timeline
-
-Mode = Literal["casual", "strict"]
 
 
 @dataclass(frozen=True)
