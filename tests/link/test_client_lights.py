@@ -6,6 +6,7 @@ through the endpoint to a running App."""
 from __future__ import annotations
 
 from reedboard.app import App, RecordingLights
+from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.lights.scenes import scene_for
 from reedboard.link.chesslink import DARK, Brightness, ChessLinkBoard
@@ -17,7 +18,6 @@ from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
-from reedboard.session import BoardSession
 
 from tests.link.emulated import FakeLink, chesslink_lights, chesslink_message, dgt_index
 
@@ -148,8 +148,8 @@ def test_a_clients_pattern_lights_the_board_until_the_next_move() -> None:
     lights = RecordingLights()
     shares: list[float] = []
 
-    def watch(session: BoardSession, now: int) -> None:
-        emulation.observe(session.game.position, session.debouncer.occupancy, now)
+    def watch(board_game: BoardGame, now: int) -> None:
+        emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
     app = App(
         source,

@@ -8,6 +8,9 @@ parts. A takeback (or a resumed game) is a fresh `Arbiter` on the shortened game
 sensors as they are, so a board that no longer matches is reported as a mismatch and the
 lights guide the players back. A resignation or a draw by agreement or claim is recorded
 here, and later moves are not reported until a new game starts.
+
+It is the board's game, not a "session": the link keeps that word for one run of the
+firmware, the `session` that `hello` names (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ def variant_of(game: Game) -> str:
     return "standard" if game.start.fen() == STARTING_FEN else "fen"
 
 
-class BoardSession:
+class BoardGame:
     def __init__(
         self,
         game: Game,
