@@ -23,7 +23,7 @@ from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.messages import Command
 from reedboard.link.tracking import PieceTracker
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, squares_of
+from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, parse_square, squares_of
 
 Emulated = Literal["dgt", "chesslink"]
 
@@ -125,7 +125,7 @@ class EmulatedEndpoint:
             return None
         for move in position.legal_moves():
             uci = position.uci(move)
-            if _corners({_square(uci[:2]), _square(uci[2:4])}) == lit:
+            if _corners({parse_square(uci[:2]), parse_square(uci[2:4])}) == lit:
                 return uci
             if position.is_castling(move) and _corners(set(position.castling_squares(move))) == lit:
                 return uci  # the king's and the rook's squares
@@ -161,7 +161,3 @@ def _corners(squares: set[Square]) -> frozenset[int]:
     for sq in squares:
         corners |= square_corners(sq)
     return corners
-
-
-def _square(name: str) -> Square:
-    return SQUARE_NAMES.index(name)

@@ -14,7 +14,7 @@ from reedboard.errors import InvalidInputError, ScriptError
 from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Square
+from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square
 
 ACTIONS = ("lift", "place", "choose")
 PROMOTION_LETTERS = "qrbn"
@@ -92,7 +92,7 @@ def parse_script(text: str) -> Script:
             raise ScriptError(f"line {line_no}: unknown action {action!r} (lift, place, choose)")
         if arg not in SQUARE_NAMES:
             raise ScriptError(f"line {line_no}: {arg!r} is not a square (a1 .. h8)")
-        square = SQUARE_NAMES.index(arg)
+        square = parse_square(arg)
         occupied = bool(occupancy >> square & 1)
         if action == "lift" and not occupied:
             raise ScriptError(
