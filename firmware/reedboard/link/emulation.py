@@ -23,7 +23,7 @@ from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.messages import Command
 from reedboard.link.tracking import PieceTracker
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, parse_square, squares_of
+from reedboard.rules.squares import Bitboard, Square, parse_square, square_names_of
 
 Emulated = Literal["dgt", "chesslink"]
 
@@ -83,7 +83,7 @@ class EmulatedEndpoint:
                 commands.append(Command("show", None, {"uci": uci}))
             if marks != self._marks:
                 self._marks = marks
-                steady, blinking = (_names(bb) for bb in marks)
+                steady, blinking = (square_names_of(bb) for bb in marks)
                 commands.append(Command("mark", None, {"squares": steady, "blink": blinking}))
         return commands
 
@@ -150,10 +150,6 @@ def _marks(wish: LedCommand | LedPattern) -> Marks:
         return (0, 0)
     origin, target = wish.from_to
     return (1 << origin | 1 << target, 0)
-
-
-def _names(bb: Bitboard) -> list[str]:
-    return [SQUARE_NAMES[sq] for sq in squares_of(bb)]
 
 
 def _corners(squares: set[Square]) -> frozenset[int]:

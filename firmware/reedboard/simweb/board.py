@@ -36,7 +36,7 @@ from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
 from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Square
+from reedboard.rules.squares import SQUARE_NAMES, Square, square_names_of
 from reedboard.simweb.placing import likeliest
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.words import notice, result_words, setup_words
@@ -349,7 +349,7 @@ class SimBoard:
             if view is not None:
                 for t in view.targets:
                     bb = t.quiet | t.captures | t.en_passant | t.castling | t.promotions
-                    targets += [SQUARE_NAMES[sq] for sq in range(64) if bb >> sq & 1]
+                    targets += square_names_of(bb)
             state = board_game.state()
             position = board_game.game.position
             result = (
