@@ -12,6 +12,7 @@ from reedboard.rules.squares import (
     Bitboard,
     Square,
     parse_square,
+    squares_of,
 )
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -209,11 +210,8 @@ def write_board_fen(position: Position) -> str:
         for piece_type in range(1, 7):
             letter = PIECE_SYMBOLS[piece_type]
             letter = letter.upper() if color else letter
-            bb = position.pieces_of(piece_type, color)
-            while bb:
-                low = bb & -bb
-                cells[low.bit_length() - 1] = letter
-                bb ^= low
+            for sq in squares_of(position.pieces_of(piece_type, color)):
+                cells[sq] = letter
     rows = []
     for rank in range(7, -1, -1):
         row = ""

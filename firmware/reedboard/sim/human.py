@@ -26,7 +26,7 @@ from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import KING, KNIGHT, PIECE_SYMBOLS, QUEEN
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Square
+from reedboard.rules.squares import Square, squares_of
 from reedboard.sim.castling import play_castling
 from reedboard.sim.geometry import distance
 from reedboard.sim.gestures import Complaints, play_ordinary
@@ -190,11 +190,8 @@ def _withdraw_knock(tl: Timeline, position: Position, move: Move, decisive: int)
     own = position.play(move).occupied_by(position.turn)
     near = [
         sq
-        for sq in range(64)
-        if own >> sq & 1
-        and sq not in landed
-        and not tl.is_empty(sq)
-        and min(distance(sq, to) for to in landed) <= 2
+        for sq in squares_of(own)
+        if sq not in landed and not tl.is_empty(sq) and min(distance(sq, to) for to in landed) <= 2
     ]
     if not near:
         return
