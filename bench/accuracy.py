@@ -29,6 +29,7 @@ from pathlib import Path
 
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
 from reedboard.arbiter.effects import Effect, TakenBack
+from reedboard.arbiter.mode import Mode
 from reedboard.rules.attacks import BETWEEN
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import KNIGHT
@@ -36,7 +37,7 @@ from reedboard.rules.position import Position
 from reedboard.sim.check import judge, replay_human
 from reedboard.sim.episodes import FAMILIES, check_lines, net_moves
 from reedboard.sim.games import greedy_game, random_game
-from reedboard.sim.human import HumanScript, Mode, human_script
+from reedboard.sim.human import HumanScript, human_script
 from reedboard.sim.settings import HumanSettings
 
 BATCH = 25  # games per CPU-time sample

@@ -4,7 +4,7 @@
 
 Every place branches the arbiter's hypotheses into one per kind of piece in the hands,
 so the cost of a scan grows with how many pieces are off the board. For 1, 4, 8, 16 and
-32 pieces in hand the board's own path (`BoardSession.scan`: debouncer and arbiter, a
+32 pieces in hand the board's own path (`BoardGame.scan`: debouncer and arbiter, a
 scan every 5 ms) runs through two episodes from the start position:
 
 - one by one: the pieces are lifted 100 ms apart, then put back on their squares in a
@@ -28,10 +28,10 @@ import statistics
 import time
 
 from reedboard.arbiter.setup import SETUP_ORDER
+from reedboard.board_game import BoardGame
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import squares_of
-from reedboard.session import BoardSession
 
 COUNTS = (1, 4, 8, 16, 32)
 SCAN_MS = 5
@@ -42,7 +42,7 @@ def episode(squares: list[int], one_scan: bool, rng: random.Random) -> tuple[lis
     """Run one lift-and-set-up episode; the CPU ns of each scan that handled a change,
     and the longest of all scans."""
     game = Game()
-    session = BoardSession(game, game.position.occupied, rng=random.Random(0))
+    board_game = BoardGame(game, game.position.occupied, rng=random.Random(0))
     board = game.position.occupied
     timeline: dict[int, list[int]] = {}
     t = 1000
@@ -63,14 +63,14 @@ def episode(squares: list[int], one_scan: bool, rng: random.Random) -> tuple[lis
     for now in range(0, end, SCAN_MS):
         for sq in timeline.get(now, ()):
             board ^= 1 << sq
-        before = session.debouncer.occupancy
+        before = board_game.debouncer.occupancy
         begin = time.thread_time_ns()
-        session.scan(board, now)
+        board_game.scan(board, now)
         spent = time.thread_time_ns() - begin
         longest = max(longest, spent)
-        if session.debouncer.occupancy != before:
+        if board_game.debouncer.occupancy != before:
             busy.append(spent)
-    assert session.game.position.occupied == board, "the board no longer follows the pieces"
+    assert board_game.game.position.occupied == board, "the board no longer follows the pieces"
     return busy, longest
 
 
@@ -79,7 +79,7 @@ def guided_setup(number: int, one_scan: bool) -> tuple[list[int], int]:
     pieces, type by type as the lights ask (one piece at a time, or each type's pieces in
     one scan): the CPU ns of each scan that handled a change, and the longest scan."""
     game = Game()
-    session = BoardSession(game, game.position.occupied, rng=random.Random(0))
+    board_game = BoardGame(game, game.position.occupied, rng=random.Random(0))
     target = Position.chess960_start(number)
     groups = [
         list(squares_of(target.pieces_of(kind, True) | target.pieces_of(kind, False)))
@@ -98,15 +98,15 @@ def guided_setup(number: int, one_scan: bool) -> tuple[list[int], int]:
         for sq in timeline.get(now, ()):
             board ^= 1 << sq
         if now == 1500:
-            session.arbiter.start_setup(number, now)
-        before = session.debouncer.occupancy
+            board_game.arbiter.start_setup(number, now)
+        before = board_game.debouncer.occupancy
         begin = time.thread_time_ns()
-        session.scan(board, now)
+        board_game.scan(board, now)
         spent = time.thread_time_ns() - begin
         longest = max(longest, spent)
-        if session.debouncer.occupancy != before:
+        if board_game.debouncer.occupancy != before:
             busy.append(spent)
-    assert session.game.chess960 and session.arbiter.setup is None, "the set-up did not end"
+    assert board_game.game.chess960 and board_game.arbiter.setup is None, "the set-up did not end"
     return busy, longest
 
 

@@ -42,7 +42,7 @@ FIRMWARE_LAYERS = (
         (
             "reedboard.config",
             "reedboard.wiring",
-            "reedboard.session",
+            "reedboard.board_game",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",
@@ -224,10 +224,10 @@ def test_the_rules_name_what_they_forbid() -> None:
         broken_rule("reedboard.lights.output", "reedboard.link.messages", table)
     )
     assert "the host may use only" in str(
-        broken_rule("reedboard_host.fetch", "reedboard.session", table)
+        broken_rule("reedboard_host.fetch", "reedboard.board_game", table)
     )
     assert "never imports the host" in str(
         broken_rule("reedboard.app", "reedboard_host.connection", table)
     )
-    assert broken_rule("reedboard.app", "reedboard.session", table) is None  # the open shell
+    assert broken_rule("reedboard.app", "reedboard.board_game", table) is None  # the open shell
     assert broken_rule("reedboard.arbiter.table", "reedboard.sensing.debounce", table) is None

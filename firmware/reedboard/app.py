@@ -1,7 +1,7 @@
 """The running board: the one imperative loop that wires everything together.
 
 Each turn of the loop scans the switches, feeds the debouncer and the arbiter (through
-`BoardSession`), writes committed moves to the journal, and only then sends the effects
+`BoardGame`), writes committed moves to the journal, and only then sends the effects
 to the host, so the host never knows of a move that a power cut could take back. Then it
 carries out the host's commands and lights the LEDs.
 
@@ -17,7 +17,7 @@ Everything the loop touches comes in through the constructor (the seams):
 - `source`: a `ScriptedBoard` (or anything with `advance` and `next_change_ms`) whose
   promotion choices are applied as if the host had sent them;
 - `endpoint`: makes the link's protocol endpoint from the session id (default the native
-  `BoardEndpoint`; an emulation such as DGT's instead), and `watch(session, t_ms)` is
+  `BoardEndpoint`; an emulation such as DGT's instead), and `watch(board_game, t_ms)` is
   called once a turn after the scan and the commands, for an endpoint that reports what
   the board is rather than the effects.
 """
@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from reedboard import __version__
-from reedboard.arbiter.arbiter import Mode, shown_move
+from reedboard.arbiter.arbiter import shown_move
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -41,8 +41,10 @@ from reedboard.arbiter.effects import (
     TakenBack,
     effect_json,
 )
+from reedboard.arbiter.mode import Mode
 from reedboard.arbiter.table import MoveTable
 from reedboard.arbiter.view import BoardView
+from reedboard.board_game import Answer, BoardGame, Settings, variant_of
 from reedboard.config import MatrixConfig
 from reedboard.errors import InvalidInputError, LinkError
 from reedboard.hal.clock import Clock
@@ -54,7 +56,6 @@ from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.selftest import self_test, switch_place
-from reedboard.session import Answer, BoardSession, Settings, variant_of
 from reedboard.wiring import matrix_wiring
 
 Renderer = Callable[[BoardView, int], None]
@@ -71,7 +72,7 @@ class LinkPort(Protocol):
 
 
 class Endpoint(Protocol):
-    session: str
+    session: str  # the link's session id: this run of the firmware
 
     def send(self, kind: str, fields: dict[str, Any] | None = None) -> int: ...
 
@@ -144,7 +145,7 @@ class App:
         rng: random.Random | None = None,
         matrix: MatrixConfig | None = None,
         endpoint: Callable[[str], Endpoint] | None = None,
-        watch: Callable[[BoardSession, int], None] | None = None,
+        watch: Callable[[BoardGame, int], None] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -175,11 +176,11 @@ class App:
         self._link_told = False  # the log already says the link is down
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
-        self.session: BoardSession | None = None
+        self.board_game: BoardGame | None = None
 
     # ----- start -----
 
-    def start(self) -> BoardSession:
+    def start(self) -> BoardGame:
         """Read the board and resume the journal's game in progress, if any."""
         now = self.clock.now_ms()
         if self.source is not None:
@@ -194,16 +195,16 @@ class App:
         table = MoveTable(game.position, legal=not game.is_game_over())
         shown = shown_move(table, occupancy)
         self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
-        self.session = BoardSession(game, occupancy, settings, rng=self._rng)
+        self.board_game = BoardGame(game, occupancy, settings, rng=self._rng)
         if not self.resumed:
             self._journal(lambda j: self._begin(j, game, settings.mode))
         if self.watch is not None:
-            self.watch(self.session, now)
+            self.watch(self.board_game, now)
         self.endpoint.send("hello", self._hello())
-        self._publish(self.session.arbiter.commit_shown(now))
+        self._publish(self.board_game.arbiter.commit_shown(now))
         self._render(now, force=True)
         self._flush()
-        return self.session
+        return self.board_game
 
     def _self_test(self, first: Bitboard, expected: Bitboard) -> None:
         """The start-up self-test: a few scans against the position the game stands in.
@@ -240,13 +241,13 @@ class App:
     def run(self, stop: Callable[[], bool] = lambda: False, *, until_done: bool = False) -> None:
         """Turn the loop until `stop()` says so (or, with `until_done`, until the source's
         script has ended and everything pending was decided)."""
-        session = self.session or self.start()
+        board_game = self.board_game or self.start()
         next_scan = self.clock.now_ms()
         while not stop():
-            if until_done and self._script_done(session):
+            if until_done and self._script_done(board_game):
                 break
             wake = next_scan
-            for due in (session.next_deadline(), self._source_due(), self._next_alive):
+            for due in (board_game.next_deadline(), self._source_due(), self._next_alive):
                 if due is not None and due < wake:
                     wake = max(due, self.clock.now_ms())
             data = self._read(self.clock.real_seconds_until(wake))
@@ -269,14 +270,14 @@ class App:
         each turn; a caller turning the loop with `step` itself does the same."""
         if self.source is None:
             return
-        session = self.session or self.start()
+        board_game = self.board_game or self.start()
         # Deadlines already behind the last turn (a decision overdue after a new game, say)
         # are taken by the next turn; time never runs backwards for the debouncer.
         last = self._last_step_ms
         while True:
             due = [
                 t
-                for t in (self.source.next_change_ms(), session.next_deadline())
+                for t in (self.source.next_change_ms(), board_game.next_deadline())
                 if t is not None and last < t < now
             ]
             if not due:
@@ -288,11 +289,13 @@ class App:
         """One turn: the script's changes, a scan, the host's commands, the lights."""
         now = max(now, self._last_step_ms)
         self._last_step_ms = now
-        session = self.session or self.start()
+        board_game = self.board_game or self.start()
         if self.source is not None:
             for letter in self.source.advance(now):
-                self._publish(session.arbiter.choose_promotion(piece_type_from_symbol(letter), now))
-        effects = session.scan(self.scanner.scan(), now)
+                self._publish(
+                    board_game.arbiter.choose_promotion(piece_type_from_symbol(letter), now)
+                )
+        effects = board_game.scan(self.scanner.scan(), now)
         self._publish(effects)
         changed = bool(effects)
         if data:
@@ -303,15 +306,15 @@ class App:
             self.endpoint.alive()
             self._next_alive = now + ALIVE_MS
         if self.watch is not None:
-            self.watch(session, now)
+            self.watch(board_game, now)
         self._render(now, force=changed)
         self._flush()
 
-    def _script_done(self, session: BoardSession) -> bool:
+    def _script_done(self, board_game: BoardGame) -> bool:
         source = self.source
         if source is None or not source.done:
             return False
-        return self.clock.now_ms() >= source.end_ms + TAIL_MS and session.next_deadline() is None
+        return self.clock.now_ms() >= source.end_ms + TAIL_MS and board_game.next_deadline() is None
 
     def _source_due(self) -> int | None:
         return None if self.source is None else self.source.next_change_ms()
@@ -323,7 +326,7 @@ class App:
         for effect, game_id in zip(effects, games, strict=True):
             message = {**effect_json(effect), "game": game_id}
             if isinstance(effect, NewGame):
-                game = self._session().game
+                game = self._board_game().game
                 message |= {"chess960": game.chess960, "variant": variant_of(game)}
             elif isinstance(effect, SensorFault) and self.matrix is not None:
                 place = switch_place(effect.square, matrix_wiring(self.matrix))
@@ -363,9 +366,9 @@ class App:
             self.plies -= 1
             self._journal(lambda j: j.take_back(self.game_id, ply))
         elif isinstance(effect, NewGame):
-            session = self._session()
+            board_game = self._board_game()
             self.plies = 0
-            self._journal(lambda j: self._begin(j, session.game, session.settings.mode))
+            self._journal(lambda j: self._begin(j, board_game.game, board_game.settings.mode))
         elif isinstance(effect, GameOver):
             self._journal(lambda j: j.finish(self.game_id, effect.result, effect.reason))
 
@@ -412,7 +415,7 @@ class App:
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
-        session = self._session()
+        board_game = self._board_game()
         if command.kind == "hello":
             return Answer("hello", self._hello())
         if command.kind == "led_test":
@@ -424,27 +427,27 @@ class App:
             if self.brightness is not None:
                 self.brightness(command.args["percent"] / 100, now)
             return Answer("ack", {"percent": command.args["percent"]})
-        answer = session.command(command, now)
+        answer = board_game.command(command, now)
         self._publish(list(answer.effects))
         if command.kind == "mode" and answer.kind == "ack":
             self._journal(lambda j: j.set_mode(self.game_id, answer.fields["mode"]))
         return answer
 
     def _hello(self) -> dict[str, Any]:
-        session = self._session()
+        board_game = self._board_game()
         return {
             "protocol": PROTOCOL_VERSION,
             "firmware": self.identity.firmware,
             "board": self.identity.board,
             "session": self.endpoint.session,
-            "variant": variant_of(session.game),
-            "mode": session.settings.mode,
+            "variant": variant_of(board_game.game),
+            "mode": board_game.settings.mode,
             "game": self.game_id,
         }
 
-    def _session(self) -> BoardSession:
-        assert self.session is not None, "start() comes first"
-        return self.session
+    def _board_game(self) -> BoardGame:
+        assert self.board_game is not None, "start() comes first"
+        return self.board_game
 
     # ----- the link -----
 
@@ -500,11 +503,11 @@ class App:
     # ----- the lights -----
 
     def _render(self, now: int, *, force: bool) -> None:
-        session = self._session()
-        occupancy = session.debouncer.occupancy
+        board_game = self._board_game()
+        occupancy = board_game.debouncer.occupancy
         if force or occupancy != self._rendered_occupancy:
             self._rendered_occupancy = occupancy
-            self.render(session.arbiter.view(), now)
+            self.render(board_game.arbiter.view(), now)
         elif self.animate is not None:
             self.animate(now)  # blinking and pulsing squares move on with the clock
 

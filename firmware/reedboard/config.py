@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from reedboard.arbiter.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
+from reedboard.arbiter.mode import MODES, Mode
 from reedboard.errors import ConfigError
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
@@ -28,7 +29,6 @@ LedDriver = Literal["spi", "pwm", "pi5"]
 LedOrder = Literal["RGB", "RBG", "GRB", "GBR", "BRG", "BGR"]
 LedLayout = Literal["serpentine", "rows"]
 LedCorner = Literal["a1", "h1", "a8", "h8"]
-ArbitrationMode = Literal["casual", "strict"]
 
 # The 40-pin header's GPIOs. 0/1 carry the HAT ID EEPROM; 2/3 have fixed 1.8 kohm pull-ups
 # (I2C), which would hold a pulled-down column HIGH.
@@ -80,7 +80,7 @@ class SerialConfig:
 
 @dataclass(frozen=True)
 class ArbiterConfig:
-    mode: ArbitrationMode = "casual"
+    mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
 
@@ -258,7 +258,7 @@ def _serial(s: _Section) -> SerialConfig:
 def _arbiter(s: _Section) -> ArbiterConfig:
     d = ArbiterConfig()
     config = ArbiterConfig(
-        mode=s.choice("mode", d.mode, get_args(ArbitrationMode)),
+        mode=s.choice("mode", d.mode, MODES),
         settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
         castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
     )

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from reedboard import __version__
+from reedboard.arbiter.mode import MODES
 from reedboard.command_line import (
     BAD_ARGUMENTS,
     OneLineParser,
@@ -82,7 +83,7 @@ def build_parser() -> OneLineParser:
                    help="Chess960: start position N (0..959), random without N")  # fmt: skip
     p.add_argument("--fen", type=arguments.fen, help="start from this position")
     p = command("mode", "set the touch-move rules", _simple("mode", "mode"), "strict")
-    p.add_argument("mode", choices=("casual", "strict"))
+    p.add_argument("mode", choices=MODES)
     p = command("promote", "the piece for the next promotion", _simple("promotion", "piece"),
                 "n")  # fmt: skip
     p.add_argument("piece", choices=("q", "r", "b", "n"))

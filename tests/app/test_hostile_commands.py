@@ -1,7 +1,7 @@
 """Nothing a host sends stops the board. Every field of every command is checked where the
 link decodes it; a bad one gets an `error` reply naming the command and the field, and the
 board goes on. Sent as frames through the running board's own loop (`App.step`): the
-endpoint's decoding, the session and the journal are the real ones."""
+endpoint's decoding, the board game and the journal are the real ones."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def test_the_table_covers_every_command_with_fields() -> None:
 def test_a_bad_field_is_answered_with_an_error_naming_it(
     board: Board, command: str, name: str, value: Any
 ) -> None:
-    fen_before = board.app.session.game.position.fen() if board.app.session else ""
+    fen_before = board.app.board_game.game.position.fen() if board.app.board_game else ""
     message = {**CONTEXT.get(command, {}), "type": command, "id": 41, name: value}
     reply = board.ask(message)
     assert reply["type"] == "error", reply
@@ -169,8 +169,8 @@ def test_a_bad_field_is_answered_with_an_error_naming_it(
     )
     assert f"{command}: {name}" in reply["message"]
     # The board goes on: the game is as it was, and a good command is answered.
-    assert board.app.session is not None
-    assert board.app.session.game.position.fen() == fen_before
+    assert board.app.board_game is not None
+    assert board.app.board_game.game.position.fen() == fen_before
     assert board.ask({"type": "moves", "id": 42})["moves"] == ["e2e4"]
 
 

@@ -23,13 +23,13 @@ def test_a_new_game_from_a_fen_mid_script_keeps_the_board_running() -> None:
     host.hello()
     host.request("new_game", fen="4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1")
     app.step(2600, host.data_to_send())
-    session = app.session
-    assert session is not None
+    board_game = app.board_game
+    assert board_game is not None
     # The loop, behind its clock, catches up line by line and decision by decision: the
     # new game's overdue mismatch deadline must not send the debouncer back in time.
     app.catch_up(3000)
     for now in range(3000, 6000, 5):
         app.step(now)
-    assert session.game.start.fen() == "4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"
+    assert board_game.game.start.fen() == "4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"
     # The board still shows the old game's pieces: the lights ask to put them right.
-    assert session.arbiter.view().missing or session.arbiter.view().extra
+    assert board_game.arbiter.view().missing or board_game.arbiter.view().extra

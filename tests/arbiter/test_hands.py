@@ -11,6 +11,7 @@ from reedboard.arbiter.arbiter import hands_for
 from reedboard.arbiter.hands import MAX_HYPOTHESES, UNKNOWN, Hands, State
 from reedboard.arbiter.table import EMPTY, placement_of
 from reedboard.rules.position import Position
+from reedboard.rules.squares import squares_of
 
 
 class Recounted:
@@ -74,7 +75,7 @@ def follow(seed: int, steps: int, start_sensors: int | None = None) -> None:
     model = Recounted(hands)
     assert placement_of(position) == hands.start
     for _ in range(steps):
-        occupied = [sq for sq in range(64) if sensors >> sq & 1]
+        occupied = list(squares_of(sensors))
         empty = [sq for sq in range(64) if not sensors >> sq & 1]
         lift = bool(occupied) and (not empty or rng.random() < 0.5)
         sq = rng.choice(occupied if lift else empty)
@@ -113,7 +114,7 @@ def test_the_whole_set_in_the_hands_and_put_back_keeps_the_cap() -> None:
     position = Position.standard()
     hands = hands_for(position, position.occupied)
     model = Recounted(hands)
-    squares = [sq for sq in range(64) if position.occupied >> sq & 1]
+    squares = list(squares_of(position.occupied))
     for sq in squares:
         hands.lift(sq)
         model.lift(sq)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.arbiter.arbiter import Mode
 from reedboard.arbiter.effects import effect_json
+from reedboard.arbiter.mode import Mode
+from reedboard.board_game import BoardGame, Settings
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
-from reedboard.session import BoardSession, Settings
 
 STANDARD = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R {side} KQkq - 0 1"
 # Chess960: king on e1/e8, rooks on b- and g-files. Queen side: king to c, rook to d;
@@ -170,7 +170,7 @@ def test_a_scan_loop_sees_king_and_queen_rook_leave_together(side: str) -> None:
     queen's rook leave between two scans, so they come out with one time, and strict
     mode castles long."""
     position = Position.from_fen(STANDARD.format(side=side))
-    session = BoardSession(Game(position), position.occupied, Settings(mode="strict"))
+    board_game = BoardGame(Game(position), position.occupied, Settings(mode="strict"))
     king, rook, king_to, rook_to = (
         ("e1", "a1", "c1", "d1") if side == "w" else ("e8", "a8", "c8", "d8")
     )
@@ -184,6 +184,6 @@ def test_a_scan_loop_sees_king_and_queen_rook_leave_together(side: str) -> None:
     for now in range(0, 5000, 5):
         for name in timeline.get(now, []):
             board ^= 1 << parse_square(name)
-        effects += [effect_json(e) for e in session.scan(board, now)]
+        effects += [effect_json(e) for e in board_game.scan(board, now)]
     assert violations(effects) == []
     assert moves(effects) == [f"{king}{king_to}"]

@@ -8,12 +8,12 @@ import random
 
 import pytest
 from reedboard.arbiter.effects import SetupStarted
+from reedboard.board_game import BoardGame
 from reedboard.cli import main
 from reedboard.link.messages import parse_command
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
-from reedboard.session import BoardSession
 
 
 @pytest.mark.parametrize("number", [0, 518, 959, *random.Random(12).sample(range(960), 5)])
@@ -22,7 +22,7 @@ def test_every_output_of_a_start_position_writes_the_same_castling(
 ) -> None:
     assert main(["chess960", str(number)]) == 0
     printed = capsys.readouterr().out.strip()
-    board = BoardSession(Game(), Position.standard().occupied, rng=random.Random(1))
+    board = BoardGame(Game(), Position.standard().occupied, rng=random.Random(1))
     answer = board.command(
         parse_command({"type": "new_game", "variant": "chess960", "number": number}), 100
     )

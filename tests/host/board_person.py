@@ -103,8 +103,8 @@ class Person:
         self.plies += 1
 
     def _chess960(self) -> bool:
-        session = self.board.app.session
-        return session is not None and session.game.chess960
+        board_game = self.board.app.board_game
+        return board_game is not None and board_game.game.chess960
 
     def _push_fix(self, to_fill: Bitboard, to_clear: Bitboard) -> bool:
         occupancy = self.board.live.occupancy

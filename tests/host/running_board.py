@@ -101,9 +101,9 @@ class RunningBoard:
 
     def moves(self) -> list[str]:
         """The board's own game, as UCI moves."""
-        session = self.app.session
-        assert session is not None
-        game = session.game
+        board_game = self.app.board_game
+        assert board_game is not None
+        game = board_game.game
         return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
 
     def quiet_view(self) -> BoardView | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from reedboard.board_game import BoardGame
 from reedboard.link.messages import Command
 from reedboard.rules.game import Game
-from reedboard.session import BoardSession
 from reedboard_host.fetch import fetch_game
 
 from tests.app.games import random_game
@@ -16,13 +16,13 @@ MOVES = random_game(2, 30)
 
 
 class Board:
-    """A board session answering `moves` pages; `between(n)` runs before the n-th page."""
+    """A board game answering `moves` pages; `between(n)` runs before the n-th page."""
 
     def __init__(self, plies: int) -> None:
         game = Game()
         for uci in MOVES[:plies]:
             game.push_uci(uci)
-        self.session = BoardSession(game, game.position.occupied)
+        self.board_game = BoardGame(game, game.position.occupied)
         self.asked = 0
         self.seq = 0
 
@@ -36,7 +36,7 @@ class Board:
         for f in fields:
             self.asked += 1
             self.between(self.asked)
-            answer = self.session.command(Command(kind, self.asked, dict(f)), 0)
+            answer = self.board_game.command(Command(kind, self.asked, dict(f)), 0)
             self.seq += 1
             replies.append({"type": answer.kind, "seq": self.seq, "game": 1, **answer.fields})
         return replies
@@ -49,7 +49,7 @@ def test_a_long_game_arrives_whole() -> None:
 
 class Growing(Board):
     def between(self, n: int) -> None:
-        game = self.session.game
+        game = self.board_game.game
         if n in (2, 4) and len(game) < len(MOVES):
             game.push_uci(MOVES[len(game)])  # a move made while the pages come
 
@@ -63,8 +63,8 @@ class TakenBack(Board):
     def between(self, n: int) -> None:
         if n == 3:  # five moves taken back, another one played: pages already read are stale
             for _ in range(5):
-                self.session.game.pop()
-            self.session.game.push_uci(_other(self.session.game))
+                self.board_game.game.pop()
+            self.board_game.game.push_uci(_other(self.board_game.game))
 
 
 def _other(game: Game) -> str:
@@ -77,6 +77,6 @@ def _other(game: Game) -> str:
 def test_takebacks_under_the_fetch_give_the_game_as_it_now_stands() -> None:
     board = TakenBack(20)
     state = fetch_game(board)
-    game = board.session.game
+    game = board.board_game.game
     assert state["moves"] == [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
     assert state["moves"] != MOVES[:20]

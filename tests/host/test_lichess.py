@@ -75,12 +75,12 @@ class Person:
             e["event"] for e in self.board.effects if e["event"] in ("move", "takeback", "new_game")
         ]
         key = (fen, len(changes))
-        session = self.board.app.session
-        if key == self._acted_on or session is None or "new_game" not in changes:
+        board_game = self.board.app.board_game
+        if key == self._acted_on or board_game is None or "new_game" not in changes:
             return  # done already, or the host has not started its game yet
-        if session.game.position.fen() != fen:
+        if board_game.game.position.fen() != fen:
             return  # the lights have not caught up with the board's game yet
-        position = Position.from_fen(fen, chess960=session.game.chess960)
+        position = Position.from_fen(fen, chess960=board_game.game.chess960)
         legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
         if hint is not None:
             move = next(m for m in legal if (m.from_square, m.to_square) == hint)
@@ -117,10 +117,10 @@ class Person:
     def take_back(self) -> None:
         """The board's last move put back by hand: the piece lifted from where it went and
         set down where it came from (a quiet move: no piece to put back beside it)."""
-        session = self.board.app.session
-        assert session is not None and len(session.game)
+        board_game = self.board.app.board_game
+        assert board_game is not None and len(board_game.game)
         wait_until(lambda: self.board.quiet_view() is not None, None)
-        last = session.game.moves[-1]
+        last = board_game.game.moves[-1]
         to, back = square_name(last.to_square), square_name(last.from_square)
         self.board.live.push([(0, "lift", to), (400, "place", back)])
 
@@ -274,7 +274,7 @@ def in_step(
     lichess: StandIn, board: RunningBoard, plies: int, start: int = 0
 ) -> Callable[[], bool]:
     def check() -> bool:
-        played = board.moves() if board.app.session is not None else []
+        played = board.moves() if board.app.board_game is not None else []
         return len(played) >= plies and lichess.moves(start) == played
 
     return check
@@ -431,9 +431,9 @@ def test_joining_a_game_in_progress_through_odd_lines(tmp_path: Path) -> None:
             lichess.say({"type": "opponentGone", "gone": False})
             play_until(person, bridge, in_step(lichess, board, 6, start=len(moves)))
             wait_until(lambda: bridge.said("the opponent is back"), bridge)
-    assert board.app.session is not None
+    assert board.app.board_game is not None
     assert (
-        board.app.session.game.start.fen()
+        board.app.board_game.game.start.fen()
         == Position.from_fen(
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
         ).fen()
@@ -692,11 +692,11 @@ def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) ->
                     and in_step(lichess, board, 2, start=2)()
                 ),
             )
-    assert board.app.session is not None
+    assert board.app.board_game is not None
     start = Position.standard()
     for uci in moves[:2]:
         start = start.play(start.parse_uci(uci))
-    assert board.app.session.game.start.fen() == start.fen()
+    assert board.app.board_game.game.start.fen() == start.fen()
     assert board.moves()[0] == "d2d4"
 
 

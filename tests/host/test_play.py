@@ -201,9 +201,9 @@ def _played_at_least(board: RunningBoard, plies: int) -> bool:
 
 
 def _after(board: RunningBoard) -> Position:
-    session = board.app.session
-    assert session is not None
-    return session.game.position
+    board_game = board.app.board_game
+    assert board_game is not None
+    return board_game.game.position
 
 
 def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:

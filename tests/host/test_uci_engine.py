@@ -172,9 +172,9 @@ class _Gui(threading.Thread):
 
 
 def _board_game(board: RunningBoard) -> Game:
-    session = board.app.session
-    assert session is not None
-    return session.game
+    board_game = board.app.board_game
+    assert board_game is not None
+    return board_game.game
 
 
 def _new_games(board: RunningBoard) -> list[str]:

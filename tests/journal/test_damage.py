@@ -190,7 +190,7 @@ def test_a_damaged_journal_is_set_aside_and_never_resumed(tmp_path: Path, kind: 
         board = ScriptedBoard(parse_script("@start standard\n"))
         app = App(board, VirtualClock(), journal=journal, source=board, log=logged.append)
         app.start()
-        assert not app.resumed and app.session is not None and len(app.session.game) == 0
+        assert not app.resumed and app.board_game is not None and len(app.board_game.game) == 0
         pgn = Path(f"{aside}.pgn")
         if pgn.exists():
             assert "plies of" in line and pgn.name in line and "partial" in line

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import chess
 from reedboard.app import App, LinkPort
+from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
-from reedboard.session import BoardSession
 
 DGT_LETTERS = ".PRNBKQprnbkq"
 
@@ -51,8 +51,8 @@ def emulated_app(
     source = ScriptedBoard(script)
     emulation = EmulatedEndpoint(protocol, "test")
 
-    def watch(session: BoardSession, now: int) -> None:
-        emulation.observe(session.game.position, session.debouncer.occupancy, now)
+    def watch(board_game: BoardGame, now: int) -> None:
+        emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
     return App(
         source,

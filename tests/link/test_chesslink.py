@@ -14,7 +14,7 @@ from reedboard.link.chesslink import (
     encode,
     square_corners,
 )
-from reedboard.rules.squares import SQUARE_NAMES
+from reedboard.rules.squares import parse_square
 
 from tests.link.emulated import chesslink_message, chesslink_replies, play, play_timed, status_fen
 
@@ -135,7 +135,7 @@ def test_leds_parity_and_bad_input() -> None:
     board = ChessLinkBoard(parity_bit=True)
     patterns = [0] * 81
     for square in ("e2", "e4"):
-        sq = SQUARE_NAMES.index(square)
+        sq = parse_square(square)
         for f in (sq % 8, sq % 8 + 1):
             for r in (sq // 8, sq // 8 + 1):
                 patterns[corner_index(f, r)] = 0xF0
@@ -144,7 +144,7 @@ def test_leds_parity_and_bad_input() -> None:
     (pattern,) = board.receive_data(encode(text, parity_bit=True))
     assert isinstance(pattern, LedPattern)
     # e3 shares all its corners with e2 and e4: only the corners tell the move exactly.
-    assert pattern.lit_squares() == sum(1 << SQUARE_NAMES.index(n) for n in ("e2", "e3", "e4"))
+    assert pattern.lit_squares() == sum(1 << parse_square(n) for n in ("e2", "e3", "e4"))
     assert pattern.lit_corners() == square_corners(12) | square_corners(28)
     reply = board.data_to_send()
     assert all(bin(b).count("1") % 2 == 1 for b in reply)
@@ -194,7 +194,7 @@ def _slide_through_the_codec(setup: bytes, rest_ms: int) -> list[tuple[int, str]
     board.tick(0)
     board.receive_data(setup)
     board.data_to_send()
-    b2, b3, b4 = (SQUARE_NAMES.index(n) for n in ("b2", "b3", "b4"))
+    b2, b3, b4 = (parse_square(n) for n in ("b2", "b3", "b4"))
     changes = {1000: [(b2, "")], 1100: [(b3, "P")], 1100 + rest_ms: [(b3, ""), (b4, "P")]}
     statuses = []
     for t in sorted(set(range(5, 3000, 5)) | set(changes)):

@@ -6,6 +6,7 @@ through the endpoint to a running App."""
 from __future__ import annotations
 
 from reedboard.app import App, RecordingLights
+from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.lights.scenes import scene_for
 from reedboard.link.chesslink import DARK, Brightness, ChessLinkBoard
@@ -16,14 +17,13 @@ from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES
-from reedboard.session import BoardSession
+from reedboard.rules.squares import parse_square
 
 from tests.link.emulated import FakeLink, chesslink_lights, chesslink_message, dgt_index
 
 
 def _bb(*names: str) -> int:
-    return sum(1 << SQUARE_NAMES.index(name) for name in names)
+    return sum(1 << parse_square(name) for name in names)
 
 
 def _show(uci: str | None) -> Command:
@@ -76,7 +76,7 @@ def test_dgt_leds_one_square_two_squares_and_off() -> None:
     board = DgtBoard()
     d4 = dgt_index("d4")
     assert board.receive_data(bytes((0x60, 0x04, 0x01, d4, d4, 0x00))) == [
-        LedCommand((SQUARE_NAMES.index("d4"),) * 2)
+        LedCommand((parse_square("d4"),) * 2)
     ]
     assert board.receive_data(bytes((0x60, 0x02, 0x00, 0x00))) == [LedCommand(None)]
 
@@ -148,8 +148,8 @@ def test_a_clients_pattern_lights_the_board_until_the_next_move() -> None:
     lights = RecordingLights()
     shares: list[float] = []
 
-    def watch(session: BoardSession, now: int) -> None:
-        emulation.observe(session.game.position, session.debouncer.occupancy, now)
+    def watch(board_game: BoardGame, now: int) -> None:
+        emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
     app = App(
         source,

@@ -8,7 +8,7 @@ import pytest
 from reedboard.link.dgt import DgtBoard, LedCommand, board_dump, our_square
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES
+from reedboard.rules.squares import parse_square
 
 from tests.link.emulated import DgtClient, dgt_index, dgt_messages, play
 
@@ -134,8 +134,8 @@ def test_idle_board_sends_no_updates_but_its_dump_follows_the_sensors() -> None:
     assert out == b""
     board = DgtBoard()
     shown = [""] * 64
-    shown[SQUARE_NAMES.index("e4")] = "P"
-    board.squares_changed(shown, [(SQUARE_NAMES.index("e4"), "P")])
+    shown[parse_square("e4")] = "P"
+    board.squares_changed(shown, [(parse_square("e4"), "P")])
     assert board.data_to_send() == b""
     board.receive_data(bytes((0x42,)))
     assert board.data_to_send() == board_dump(shown)
@@ -160,7 +160,7 @@ def test_clock_and_led_commands_and_noise_never_crash_and_leds_name_a_move() -> 
 
 def test_square_numbering() -> None:
     assert [our_square(n) for n in (0, 7, 56, 63)] == [
-        SQUARE_NAMES.index(name) for name in ("a8", "h8", "a1", "h1")
+        parse_square(name) for name in ("a8", "h8", "a1", "h1")
     ]
 
 
@@ -188,4 +188,4 @@ def test_a_state_from_before_the_commit_does_not_use_up_the_correction() -> None
 
 
 def _bb(*names: str) -> int:
-    return sum(1 << SQUARE_NAMES.index(name) for name in names)
+    return sum(1 << parse_square(name) for name in names)

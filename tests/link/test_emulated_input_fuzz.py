@@ -35,7 +35,7 @@ def _feed(protocol: Emulated, data: bytes) -> None:
     app.start()
     for now in range(0, 1500, 10):
         app.step(now, data if now == 500 else b"")  # raises if anything in the loop does
-    assert app.session is not None and len(app.session.game) == 1  # the game went on
+    assert app.board_game is not None and len(app.board_game.game) == 1  # the game went on
 
 
 @settings(max_examples=150, deadline=None)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from reedboard.arbiter.mode import Mode
 from reedboard.rules.position import Position
 from reedboard.sim.games import greedy_game, random_game
-from reedboard.sim.human import HumanScript, Mode, human_script
+from reedboard.sim.human import HumanScript, human_script
 from reedboard.sim.settings import HumanSettings
 
 # Every order plain and every slip off: the baseline the behaviour families build on.

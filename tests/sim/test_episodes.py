@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from reedboard.arbiter.mode import Mode
 from reedboard.rules.position import Position
 from reedboard.sim.check import replay_human
 from reedboard.sim.episodes import FAMILIES, check_lines, net_moves
 from reedboard.sim.games import random_game
-from reedboard.sim.human import HumanScript, Mode, human_script
+from reedboard.sim.human import HumanScript, human_script
 from reedboard.sim.settings import HumanSettings
 
 SETTINGS = HumanSettings()

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
+from reedboard.arbiter.mode import Mode
 from reedboard.rules.position import Position
 from reedboard.sim.check import judge, replay_human
 from reedboard.sim.games import greedy_game, random_game
-from reedboard.sim.human import Mode, human_script
+from reedboard.sim.human import human_script
 from reedboard.sim.settings import HumanSettings
 
 from .support import CLEAN

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from reedboard.replay.script import parse_script
 from reedboard.rules.game import Game
-from reedboard.rules.squares import SQUARE_NAMES
+from reedboard.rules.squares import parse_square
 from reedboard.sim.settings import HumanSettings
 
 from .support import sample_script
@@ -72,7 +72,7 @@ def test_bounce_never_changes_the_final_state_of_a_square() -> None:
     final = bouncy.start.occupied
     for _t, action, square in bouncy.lines:
         if action != "choose":
-            final ^= 1 << SQUARE_NAMES.index(square)
+            final ^= 1 << parse_square(square)
     game = Game(bouncy.start)
     for uci in bouncy.ucis:
         game.push(game.position.parse_uci(uci))

@@ -21,7 +21,6 @@ import copy
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Literal
 
 from reedboard.arbiter.effects import (
     Effect,
@@ -39,6 +38,7 @@ from reedboard.arbiter.effects import (
 )
 from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
@@ -49,11 +49,8 @@ from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
 from reedboard.rules.position import Position
-from reedboard.rules.squares import BB_RANKS, Bitboard, Square
+from reedboard.rules.squares import BB_RANKS, Bitboard, Square, squares_of
 from reedboard.sensing.debounce import SquareChange
-
-Mode = Literal["casual", "strict"]
-MODES: tuple[Mode, ...] = ("casual", "strict")
 
 # A sliding piece rests on each square it passes for 20-150 ms; a player who stops
 # usually lifts a hand within 100 ms and rarely takes longer than 250 ms to go on after a
@@ -1416,7 +1413,7 @@ def hands_for(position: Position, sensors: Bitboard) -> Hands:
 
 
 def _squares(bb: Bitboard) -> list[Square]:
-    return [sq for sq in range(64) if bb >> sq & 1]
+    return list(squares_of(bb))
 
 
 def _victim(position: Position, shape: MoveShape) -> Square:
@@ -1428,8 +1425,8 @@ def _victim(position: Position, shape: MoveShape) -> Square:
 def pair_squares(missing: Bitboard, extra: Bitboard) -> tuple[tuple[Square, Square], ...]:
     """Pair each extra square with the nearest missing square (king distance, then file
     and rank), greedily from the closest pair: where a piece most likely came from."""
-    extras = [sq for sq in range(64) if extra >> sq & 1]
-    missings = [sq for sq in range(64) if missing >> sq & 1]
+    extras = list(squares_of(extra))
+    missings = list(squares_of(missing))
     candidates = sorted(
         (max(abs((e & 7) - (m & 7)), abs((e >> 3) - (m >> 3))), e, m)
         for e in extras

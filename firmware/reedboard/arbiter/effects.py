@@ -9,16 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square
-
-
-def square_list(bb: Bitboard) -> list[str]:
-    names = []
-    while bb:
-        low = bb & -bb
-        names.append(SQUARE_NAMES[low.bit_length() - 1])
-        bb ^= low
-    return names
+from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, square_names_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +54,8 @@ class Mismatch:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "missing": square_list(self.missing),
-            "extra": square_list(self.extra),
+            "missing": square_names_of(self.missing),
+            "extra": square_names_of(self.extra),
             "pairs": [[SQUARE_NAMES[a], SQUARE_NAMES[b]] for a, b in self.pairs],
         }
 

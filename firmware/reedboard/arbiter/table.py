@@ -22,7 +22,7 @@ from reedboard.rules.moves import (
 )
 from reedboard.rules.pieces import PIECE_SYMBOLS, ROOK
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Bitboard, Square
+from reedboard.rules.squares import Bitboard, Square, squares_of
 
 EMPTY = "."
 
@@ -33,11 +33,8 @@ def placement_of(position: Position) -> str:
     for color in (True, False):
         for piece_type in range(1, 7):
             letter = PIECE_SYMBOLS[piece_type].upper() if color else PIECE_SYMBOLS[piece_type]
-            bb = position.pieces_of(piece_type, color)
-            while bb:
-                low = bb & -bb
-                cells[low.bit_length() - 1] = letter
-                bb ^= low
+            for sq in squares_of(position.pieces_of(piece_type, color)):
+                cells[sq] = letter
     return "".join(cells)
 
 

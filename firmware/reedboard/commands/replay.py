@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from reedboard.arbiter.effects import effect_json
+from reedboard.arbiter.mode import MODES
 from reedboard.command_line import example, whole_number_in
 from reedboard.errors import ScriptError
 from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
@@ -25,7 +26,7 @@ def register(subparsers: Any) -> None:
         epilog=example("reedboard replay game.events --lights"),
     )
     parser.add_argument("script", metavar="SCRIPT", help="the event script ('-' for stdin)")
-    parser.add_argument("--mode", choices=("casual", "strict"), help="override the script's @mode")
+    parser.add_argument("--mode", choices=MODES, help="override the script's @mode")
     parser.add_argument(
         "--settle-ms",
         type=whole_number_in(1, 60_000),

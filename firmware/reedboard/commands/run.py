@@ -25,7 +25,8 @@ from typing import Any
 import serial
 
 from reedboard.app import App, Identity, LinkPort
-from reedboard.arbiter.arbiter import Mode
+from reedboard.arbiter.mode import Mode
+from reedboard.board_game import BoardGame, Settings
 from reedboard.command_line import example, number_in, whole_number_in
 from reedboard.config import BoardConfig, LedConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
@@ -42,7 +43,6 @@ from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
-from reedboard.session import BoardSession, Settings
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
@@ -250,8 +250,8 @@ def _log(text: str) -> None:
 def _emulating(emulation: EmulatedEndpoint) -> dict[str, Any]:
     """The App's seams for an emulated protocol: its endpoint, fed the board each turn."""
 
-    def watch(session: BoardSession, now: int) -> None:
-        emulation.observe(session.game.position, session.debouncer.occupancy, now)
+    def watch(board_game: BoardGame, now: int) -> None:
+        emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
     return {"endpoint": lambda _session_id: emulation, "watch": watch}
 

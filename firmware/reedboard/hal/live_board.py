@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from reedboard.hal.fake_gpio import FAKE_COLUMNS, FAKE_ROWS, FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
-from reedboard.rules.squares import Bitboard
+from reedboard.rules.squares import Bitboard, squares_of
 
 
 class LiveBoard:
@@ -45,9 +45,7 @@ class LiveBoard:
         """Close the switches of these squares and open all others."""
         with self._lock:
             self._occupancy = occupancy
-            self._gpio.set_closed(
-                self._layout.cell_of(sq) for sq in range(64) if occupancy >> sq & 1
-            )
+            self._gpio.set_closed(self._layout.cell_of(sq) for sq in squares_of(occupancy))
 
     def set_square(self, square: int, occupied: bool) -> None:
         bit = 1 << square

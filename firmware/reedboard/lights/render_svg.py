@@ -13,6 +13,7 @@ from html import escape
 from reedboard.lights.frame import BLINK_HALF_MS, PULSE_FLOOR, PULSE_PERIOD_MS, Frame
 from reedboard.lights.palette import RGB
 from reedboard.lights.placement import pieces_of_fen
+from reedboard.rules.squares import parse_square
 
 SQUARE = 60
 MARGIN = 24
@@ -73,7 +74,7 @@ def render_svg(fen: str, frame: Frame, *, title: str = "", animate: bool = True)
     y = top + board + MARGIN + 8
     for role in roles:
         names = [name for name, r in lit.items() if r == role]
-        cell = frame.cells[_square(names[0])]
+        cell = frame.cells[parse_square(names[0])]
         assert cell is not None
         out.append(_light(MARGIN, y, cell.colour, cell.effect, animate, size=16))
         out.append(
@@ -106,10 +107,6 @@ def _light(x: int, y: int, colour: RGB, effect: str, animate: bool, size: int = 
         f'fill="{hex_colour}" fill-opacity="0.45" stroke="{hex_colour}" '
         f'stroke-width="{width}"{DASHES[effect]}/>{animation}</g>'
     )
-
-
-def _square(name: str) -> int:
-    return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
 
 
 __all__ = ["render_svg"]

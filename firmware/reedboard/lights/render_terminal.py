@@ -11,6 +11,7 @@ from __future__ import annotations
 from reedboard.lights.frame import Frame
 from reedboard.lights.palette import RGB, luminance
 from reedboard.lights.placement import pieces_of_fen
+from reedboard.rules.squares import parse_square
 
 LIGHT_SQUARE: RGB = (240, 217, 181)
 DARK_SQUARE: RGB = (181, 136, 99)
@@ -44,7 +45,7 @@ def render_terminal(fen: str, frame: Frame, *, colour: bool = True, legend: bool
         for name, role in lit.items():
             roles.setdefault(role, []).append(name)
         for role, names in roles.items():
-            cell = frame.cells[_square(names[0])]
+            cell = frame.cells[parse_square(names[0])]
             effect = cell.effect if cell else "steady"
             swatch = _paint("  ", cell.colour) + " " if colour and cell else ""
             lines.append(f"{swatch}{role} ({effect}): {' '.join(names)}")
@@ -55,10 +56,6 @@ def _paint(text: str, back: RGB) -> str:
     red, green, blue = back
     fore = "30" if luminance(back) > 0.25 else "97"
     return f"\x1b[48;2;{red};{green};{blue}m\x1b[{fore}m{text}{RESET}"
-
-
-def _square(name: str) -> int:
-    return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
 
 
 __all__ = ["render_terminal"]

@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from reedboard.rules.squares import Bitboard, Square
+from reedboard.rules.squares import Bitboard, Square, squares_of
 
 BAUD: Final = 38400
 VERSION: Final = "0105"  # high byte, low byte, each two hex digits
@@ -98,7 +98,7 @@ class LedPattern:
         neighbours, not by the client. A square shines steady when all four of its
         corners do (pattern byte 0xFF), else it blinks."""
         lit = self.lit_squares()
-        candidates = [sq for sq in range(64) if lit >> sq & 1]
+        candidates = list(squares_of(lit))
         owned: dict[int, int] = {}
         for sq in candidates:
             for corner in square_corners(sq):

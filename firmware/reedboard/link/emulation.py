@@ -23,7 +23,7 @@ from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.messages import Command
 from reedboard.link.tracking import PieceTracker
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, squares_of
+from reedboard.rules.squares import Bitboard, Square, parse_square, square_names_of
 
 Emulated = Literal["dgt", "chesslink"]
 
@@ -83,7 +83,7 @@ class EmulatedEndpoint:
                 commands.append(Command("show", None, {"uci": uci}))
             if marks != self._marks:
                 self._marks = marks
-                steady, blinking = (_names(bb) for bb in marks)
+                steady, blinking = (square_names_of(bb) for bb in marks)
                 commands.append(Command("mark", None, {"squares": steady, "blink": blinking}))
         return commands
 
@@ -125,7 +125,7 @@ class EmulatedEndpoint:
             return None
         for move in position.legal_moves():
             uci = position.uci(move)
-            if _corners({_square(uci[:2]), _square(uci[2:4])}) == lit:
+            if _corners({parse_square(uci[:2]), parse_square(uci[2:4])}) == lit:
                 return uci
             if position.is_castling(move) and _corners(set(position.castling_squares(move))) == lit:
                 return uci  # the king's and the rook's squares
@@ -152,16 +152,8 @@ def _marks(wish: LedCommand | LedPattern) -> Marks:
     return (1 << origin | 1 << target, 0)
 
 
-def _names(bb: Bitboard) -> list[str]:
-    return [SQUARE_NAMES[sq] for sq in squares_of(bb)]
-
-
 def _corners(squares: set[Square]) -> frozenset[int]:
     corners: frozenset[int] = frozenset()
     for sq in squares:
         corners |= square_corners(sq)
     return corners
-
-
-def _square(name: str) -> Square:
-    return SQUARE_NAMES.index(name)

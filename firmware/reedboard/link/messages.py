@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from reedboard.arbiter.mode import MODES
 from reedboard.errors import InvalidInputError
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
@@ -208,7 +209,7 @@ def _new_game(f: _Fields) -> dict[str, Any]:
 
 
 def _mode(f: _Fields) -> dict[str, Any]:
-    return {"mode": f.choice("mode", ("casual", "strict"))}
+    return {"mode": f.choice("mode", MODES)}
 
 
 def _promotion(f: _Fields) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Bitboard, Square
+from reedboard.rules.squares import Bitboard, Square, squares_of
 
 Change = tuple[Square, str]  # a square and the FEN letter it now shows, "" for empty
 
@@ -131,4 +131,4 @@ def _promoted(piece: str, sq: Square) -> str:
 
 
 def _squares(bb: Bitboard) -> list[Square]:
-    return [sq for sq in range(64) if bb >> sq & 1]
+    return list(squares_of(bb))

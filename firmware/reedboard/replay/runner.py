@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter, Mode
+from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
+from reedboard.arbiter.mode import Mode
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game

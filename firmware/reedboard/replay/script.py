@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reedboard.arbiter.mode import MODES
 from reedboard.errors import InvalidInputError, ScriptError
 from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Square
+from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square
 
 ACTIONS = ("lift", "place", "choose")
 PROMOTION_LETTERS = "qrbn"
@@ -65,7 +66,7 @@ def parse_script(text: str) -> Script:
                 start, label = _parse_start(words[1:], line_no)
                 occupancy = start.occupied
             elif words[0] == "@mode":
-                if len(words) != 2 or words[1] not in ("casual", "strict"):
+                if len(words) != 2 or words[1] not in MODES:
                     raise ScriptError(f"line {line_no}: @mode is casual or strict")
                 mode = words[1]
             else:
@@ -91,7 +92,7 @@ def parse_script(text: str) -> Script:
             raise ScriptError(f"line {line_no}: unknown action {action!r} (lift, place, choose)")
         if arg not in SQUARE_NAMES:
             raise ScriptError(f"line {line_no}: {arg!r} is not a square (a1 .. h8)")
-        square = SQUARE_NAMES.index(arg)
+        square = parse_square(arg)
         occupied = bool(occupancy >> square & 1)
         if action == "lift" and not occupied:
             raise ScriptError(

@@ -12,7 +12,7 @@ from reedboard.hal.fake_gpio import FAKE_COLUMNS, FAKE_ROWS, FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.replay.script import Script
-from reedboard.rules.squares import Bitboard
+from reedboard.rules.squares import Bitboard, squares_of
 
 
 class ScriptedBoard:
@@ -76,9 +76,7 @@ class ScriptedBoard:
         return self.occupancy
 
     def _show(self) -> None:
-        self._gpio.set_closed(
-            self._layout.cell_of(sq) for sq in range(64) if self.occupancy >> sq & 1
-        )
+        self._gpio.set_closed(self._layout.cell_of(sq) for sq in squares_of(self.occupancy))
 
     def close(self) -> None:
         if self._scanner is not None:

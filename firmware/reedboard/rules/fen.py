@@ -5,7 +5,15 @@ from __future__ import annotations
 from reedboard.errors import InvalidFenError
 from reedboard.rules.pieces import KING, PAWN, PIECE_SYMBOLS, ROOK, WHITE, Color
 from reedboard.rules.position import Position
-from reedboard.rules.squares import BB_RANKS, FILE_NAMES, SQUARE_NAMES, Bitboard, Square
+from reedboard.rules.squares import (
+    BB_RANKS,
+    FILE_NAMES,
+    SQUARE_NAMES,
+    Bitboard,
+    Square,
+    parse_square,
+    squares_of,
+)
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 STARTING_BOARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -144,7 +152,7 @@ def _parse_ep(text: str, position: Position) -> Square | None:
         return None
     if text not in SQUARE_NAMES:
         raise InvalidFenError(f"the en passant field is a square or '-', not {text!r}")
-    sq = SQUARE_NAMES.index(text)
+    sq = parse_square(text)
     turn = position.turn
     if sq >> 3 != (5 if turn else 2):
         raise InvalidFenError(f"en passant square {text} is not on rank {'6' if turn else '3'}")
@@ -202,11 +210,8 @@ def write_board_fen(position: Position) -> str:
         for piece_type in range(1, 7):
             letter = PIECE_SYMBOLS[piece_type]
             letter = letter.upper() if color else letter
-            bb = position.pieces_of(piece_type, color)
-            while bb:
-                low = bb & -bb
-                cells[low.bit_length() - 1] = letter
-                bb ^= low
+            for sq in squares_of(position.pieces_of(piece_type, color)):
+                cells[sq] = letter
     rows = []
     for rank in range(7, -1, -1):
         row = ""

@@ -56,6 +56,7 @@ from reedboard.rules.squares import (
     BB_RANKS,
     Bitboard,
     Square,
+    squares_of,
 )
 
 _RANK_3 = BB_RANKS[2]
@@ -202,14 +203,10 @@ class Position:
 
     def piece_map(self) -> dict[Square, Piece]:
         result: dict[Square, Piece] = {}
-        occ = self.occupied
-        while occ:
-            low = occ & -occ
-            sq = low.bit_length() - 1
+        for sq in squares_of(self.occupied):
             piece = self.piece_at(sq)
             assert piece is not None
             result[sq] = piece
-            occ ^= low
         return result
 
     def king(self, color: Color) -> Square | None:
@@ -317,6 +314,9 @@ class Position:
 
     def legal_codes(self) -> list[int]:
         """Every legal move as an int code."""
+        # Bits are walked by hand here and in the helpers below (`low = bb & -bb`), not
+        # through `squares_of`: perft runs this for every position it searches, and walking
+        # a few bitboards through the generator takes about 1.6 times as long.
         bb = self._bb
         turn = self.turn
         us = self._co[turn]

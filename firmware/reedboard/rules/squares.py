@@ -68,6 +68,15 @@ def squares_of(bb: Bitboard) -> Iterator[Square]:
         bb ^= low
 
 
+def square_names_of(bb: Bitboard) -> list[str]:
+    """The names of the squares set in a bitboard, from a1 upwards.
+
+    >>> square_names_of(0x1000_0000 | 0x10_0000_0000)
+    ['e4', 'e5']
+    """
+    return [SQUARE_NAMES[sq] for sq in squares_of(bb)]
+
+
 def popcount(bb: Bitboard) -> int:
     return bb.bit_count()
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reedboard.errors import InvalidInputError
-from reedboard.rules.squares import Bitboard, Square, square_name
+from reedboard.rules.squares import Bitboard, Square, square_name, squares_of
 
 DEFAULT_HOLD_MS = 12
 # A burst of at least this many edges lasting at least this long is a faulty switch: a
@@ -151,10 +151,8 @@ class Debouncer:
         changed = bitboard ^ self._raw
         if not changed and not self._bursts and not self._decided and not self._isolated:
             return []  # the common case in a scan loop: nothing moves
-        while changed:
-            low = changed & -changed
-            self._edge(low.bit_length() - 1, t_ms)
-            changed ^= low
+        for sq in squares_of(changed):
+            self._edge(sq, t_ms)
         self._raw = bitboard
         return self._release(t_ms)
 

@@ -31,7 +31,7 @@ from reedboard.arbiter.effects import Effect, MoveMade, TakenBack
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import BISHOP, QUEEN, ROOK
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Square
+from reedboard.rules.squares import SQUARE_NAMES, Square, squares_of
 from reedboard.sim.geometry import distance, path
 from reedboard.sim.human import HumanScript
 from reedboard.sim.timeline import Line
@@ -250,7 +250,7 @@ def sweep(script: HumanScript, rng: random.Random, settle_ms: int) -> HumanScrip
     out.append((off, "lift", SQUARE_NAMES[move.to_square]))
     # The other hand clears the opponent's pieces, starting just before or after.
     bb = position.occupied_by(not position.turn)
-    theirs = [sq for sq in range(64) if bb >> sq & 1]
+    theirs = list(squares_of(bb))
     t = off + rng.randint(-60, 80)
     for sq in rng.sample(theirs, min(len(theirs), rng.randint(2, 5))):
         out.append((t, "lift", SQUARE_NAMES[sq]))

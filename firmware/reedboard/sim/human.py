@@ -18,22 +18,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
+from reedboard.arbiter.mode import Mode
 from reedboard.replay.script import format_script
 from reedboard.rules.chess960 import chess960_fen, chess960_number
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import KING, KNIGHT, PIECE_SYMBOLS, QUEEN
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Square
+from reedboard.rules.squares import Square, squares_of
 from reedboard.sim.castling import play_castling
 from reedboard.sim.geometry import distance
 from reedboard.sim.gestures import Complaints, play_ordinary
 from reedboard.sim.settings import DEFAULT_SETTINGS, HumanSettings
 from reedboard.sim.timeline import Line, Timeline
-
-Mode = Literal["casual", "strict"]
 
 
 @dataclass(frozen=True)
@@ -192,11 +190,8 @@ def _withdraw_knock(tl: Timeline, position: Position, move: Move, decisive: int)
     own = position.play(move).occupied_by(position.turn)
     near = [
         sq
-        for sq in range(64)
-        if own >> sq & 1
-        and sq not in landed
-        and not tl.is_empty(sq)
-        and min(distance(sq, to) for to in landed) <= 2
+        for sq in squares_of(own)
+        if sq not in landed and not tl.is_empty(sq) and min(distance(sq, to) for to in landed) <= 2
     ]
     if not near:
         return

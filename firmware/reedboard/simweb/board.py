@@ -22,6 +22,7 @@ from reedboard.app import App
 from reedboard.arbiter.arbiter import Arbiter
 from reedboard.arbiter.setup import SETUP_ORDER
 from reedboard.arbiter.view import BoardView
+from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
 from reedboard.errors import InvalidInputError, LinkError
 from reedboard.hal.clock import MonotonicClock
@@ -35,8 +36,7 @@ from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
 from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Square
-from reedboard.session import Answer, BoardSession, Settings
+from reedboard.rules.squares import SQUARE_NAMES, Square, square_names_of
 from reedboard.simweb.placing import likeliest
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.words import notice, result_words, setup_words
@@ -157,7 +157,7 @@ class SimBoard:
                 world.from_tray(piece)
                 self._promotion_piece(piece)
             elif op == "arrange":
-                world.set_up(self.app_session().game.position.fen())
+                world.set_up(self.board_game().game.position.fen())
             else:
                 raise InvalidInputError(f"unknown gesture {op!r}")
             self.switches.set_occupancy(world.occupancy)
@@ -192,13 +192,13 @@ class SimBoard:
         the side to move is off its seventh rank is the promotion's new piece. The
         sensors cannot tell which piece it is, so the simulator says it as a host would,
         before the move is decided."""
-        session = self.app_session()
-        position = session.game.position
+        board_game = self.board_game()
+        position = board_game.game.position
         white = piece.isupper()
         if piece.lower() not in "qrbn" or white != position.turn:
             return
         seventh = 6 if white else 1
-        lifted = session.arbiter.view().lifted
+        lifted = board_game.arbiter.view().lifted
         pawn = "P" if white else "p"
         for sq in range(8 * seventh, 8 * seventh + 8):
             found = position.piece_at(sq)
@@ -238,19 +238,19 @@ class SimBoard:
         deadline = time.monotonic() + SEEN_S
         while time.monotonic() < deadline:
             with self.lock:
-                session = self.app_session()
-                if session.debouncer.occupancy == self.world.occupancy:
+                board_game = self.board_game()
+                if board_game.debouncer.occupancy == self.world.occupancy:
                     # The arbiter began the game on the old pieces' squares and does not
                     # follow a whole board rearranged under it; the board as it now stands
                     # is the new game's start, so its arbiter starts afresh from it.
-                    s = session.settings
-                    session.arbiter = Arbiter(
-                        session.game,
+                    s = board_game.settings
+                    board_game.arbiter = Arbiter(
+                        board_game.game,
                         mode=s.mode,
                         settle_ms=s.settle_ms,
                         castle_wait_ms=s.castle_wait_ms,
-                        occupancy=session.debouncer.occupancy,
-                        rng=session.rng,
+                        occupancy=board_game.debouncer.occupancy,
+                        rng=board_game.rng,
                     )
                     break
             time.sleep(0.005)
@@ -303,7 +303,7 @@ class SimBoard:
         if line.action == "lift":
             self.world.lift(SQUARE_NAMES[line.square])
         elif line.action == "place":
-            position = self.app_session().game.position
+            position = self.board_game().game.position
             self.world.place(SQUARE_NAMES[line.square], partial(likeliest, position=position))
         else:
             self._command({"type": "promotion", "piece": line.piece})
@@ -322,24 +322,24 @@ class SimBoard:
     def _status(self, view: BoardView | None, result: str | None, now: int) -> str:
         """What is happening on the board, in words."""
         if view is not None and view.setup is not None:
-            return setup_words(self.app_session().arbiter.setup_number, view.setup)
+            return setup_words(self.board_game().arbiter.setup_number, view.setup)
         if result is not None:
             return result
-        turn = "White" if self.app_session().game.position.turn else "Black"
+        turn = "White" if self.board_game().game.position.turn else "Black"
         playing = " · playing a script" if now < self._script_ends_ms else ""
         return f"{turn} to move{playing}"
 
-    def app_session(self) -> BoardSession:
-        assert self.app.session is not None, "start() comes first"
-        return self.app.session
+    def board_game(self) -> BoardGame:
+        assert self.app.board_game is not None, "start() comes first"
+        return self.app.board_game
 
     def pgn(self) -> str:
         with self.lock:
-            return write_pgn(self.app_session().game, {"Event": "reedboard sim"})
+            return write_pgn(self.board_game().game, {"Event": "reedboard sim"})
 
     def snapshot(self) -> dict[str, Any]:
         with self.lock:
-            session = self.app_session()
+            board_game = self.board_game()
             now = self.clock.now_ms()
             frame = self.lights.frame
             view = self.view
@@ -349,9 +349,9 @@ class SimBoard:
             if view is not None:
                 for t in view.targets:
                     bb = t.quiet | t.captures | t.en_passant | t.castling | t.promotions
-                    targets += [SQUARE_NAMES[sq] for sq in range(64) if bb >> sq & 1]
-            state = session.state()
-            position = session.game.position
+                    targets += square_names_of(bb)
+            state = board_game.state()
+            position = board_game.game.position
             result = (
                 None if state["result"] is None else result_words(state["result"], state["reason"])
             )
@@ -366,9 +366,9 @@ class SimBoard:
                 "moves": state["moves"],
                 "result": state["result"],
                 "reason": state["reason"],
-                "mode": session.settings.mode,
-                "settle_ms": session.settings.settle_ms,
-                "turn": "white" if session.game.position.turn else "black",
+                "mode": board_game.settings.mode,
+                "settle_ms": board_game.settings.settle_ms,
+                "turn": "white" if board_game.game.position.turn else "black",
                 "effects": list(self.effects)[-40:],
                 "script": len(self._timeline),
                 "status": self._status(view, result, now),

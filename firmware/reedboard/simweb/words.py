@@ -14,7 +14,7 @@ from typing import Any
 from reedboard.arbiter.setup import SetupProgress
 from reedboard.rules.pieces import PIECE_NAMES, PieceType
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Bitboard, parse_square
+from reedboard.rules.squares import Bitboard, parse_square, square_names_of
 
 REASONS = {
     "checkmate": "checkmate",
@@ -119,4 +119,4 @@ def _plural(kind: PieceType) -> str:
 
 
 def _names(bb: Bitboard) -> str:
-    return ", ".join(SQUARE_NAMES[sq] for sq in range(64) if bb >> sq & 1)
+    return ", ".join(square_names_of(bb))

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import random
 
+from reedboard.board_game import BoardGame, Settings
 from reedboard.link.messages import parse_command
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
-from reedboard.session import BoardSession, Settings
 
 START = Position.standard().occupied
 E2, E4, G1, F3 = (1 << parse_square(name) for name in ("e2", "e4", "g1", "f3"))
 
 
-def settled(board: BoardSession, occupancy: int, t_ms: int) -> list[str]:
+def settled(board: BoardGame, occupancy: int, t_ms: int) -> list[str]:
     """Scan `occupancy` until the debouncer and the arbiter have decided; the effects."""
     kinds: list[str] = []
     for t in range(t_ms, t_ms + 3000, 10):
@@ -24,7 +24,7 @@ def settled(board: BoardSession, occupancy: int, t_ms: int) -> list[str]:
 
 
 def test_the_lights_show_where_the_pieces_go_back_after_a_takeback() -> None:
-    board = BoardSession(Game(), START, rng=random.Random(1))
+    board = BoardGame(Game(), START, rng=random.Random(1))
     after_e4 = START & ~E2 | E4
     assert "move" in settled(board, START & ~E2, 1000) + settled(board, after_e4, 4000)
     assert len(board.game) == 1
@@ -47,7 +47,7 @@ def test_the_lights_show_where_the_pieces_go_back_after_a_takeback() -> None:
 def test_a_board_already_put_back_needs_no_lights() -> None:
     # Strict mode: putting the pawn back by hand is no takeback, only a board that must be
     # restored, until the host takes the move back.
-    board = BoardSession(Game(), START, Settings(mode="strict"), rng=random.Random(1))
+    board = BoardGame(Game(), START, Settings(mode="strict"), rng=random.Random(1))
     assert "move" in settled(board, START & ~E2, 1000) + settled(board, START & ~E2 | E4, 4000)
     settled(board, START & ~E2, 8000)
     assert settled(board, START, 12000) == ["illegal"]
@@ -57,7 +57,7 @@ def test_a_board_already_put_back_needs_no_lights() -> None:
     assert (view.missing, view.extra, len(board.game)) == (0, 0, 0)
 
 
-def _fools_mate(board: BoardSession) -> int:
+def _fools_mate(board: BoardGame) -> int:
     """Play 1.f3 e5 2.g4 Qh4# on the board; the occupancy after it."""
     occupancy, t = START, 1000
     for uci in ("f2f3", "e7e5", "g2g4", "d8h4"):
@@ -70,14 +70,14 @@ def _fools_mate(board: BoardSession) -> int:
 
 
 def test_a_mate_can_be_taken_back_a_resignation_cannot() -> None:
-    board = BoardSession(Game(), START, rng=random.Random(1))
+    board = BoardGame(Game(), START, rng=random.Random(1))
     _fools_mate(board)
     assert board.game.is_game_over() and board.game.declared is None
     answer = board.command(parse_command({"type": "takeback"}), 40_000)
     assert [e.kind for e in answer.effects] == ["takeback", "illegal"]
     assert len(board.game) == 3 and not board.game.is_game_over()
 
-    board = BoardSession(Game(), START, rng=random.Random(1))
+    board = BoardGame(Game(), START, rng=random.Random(1))
     settled(board, START & ~E2, 1000)
     settled(board, START & ~E2 | E4, 4000)
     board.command(parse_command({"type": "resign", "color": "black"}), 8000)

@@ -1,24 +1,24 @@
-"""The board session's host commands: games started, ended and refused."""
+"""The board game's host commands: games started, ended and refused."""
 
 from __future__ import annotations
 
 import random
 
+from reedboard.board_game import BoardGame
 from reedboard.link.messages import parse_command
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
-from reedboard.session import BoardSession
 
 START = Position.standard().occupied
 
 
-def session() -> BoardSession:
-    return BoardSession(Game(), START, rng=random.Random(1))
+def board_game() -> BoardGame:
+    return BoardGame(Game(), START, rng=random.Random(1))
 
 
 def test_a_chess960_game_from_the_host_is_set_up_under_guidance() -> None:
-    board = session()
+    board = board_game()
     answer = board.command(
         parse_command({"type": "new_game", "variant": "chess960", "number": 0}), 100
     )
@@ -29,7 +29,7 @@ def test_a_chess960_game_from_the_host_is_set_up_under_guidance() -> None:
 
 
 def test_resignation_and_draws_from_the_host() -> None:
-    board = session()
+    board = board_game()
     answer = board.command(parse_command({"type": "resign", "color": "black"}), 100)
     assert (answer.kind, answer.fields["result"], answer.fields["reason"]) == (
         "ack",
@@ -40,7 +40,7 @@ def test_resignation_and_draws_from_the_host() -> None:
     again = board.command(parse_command({"type": "resign"}), 200)
     assert again.kind == "error"  # the game is already over
 
-    board = session()
+    board = board_game()
     refused = board.command(parse_command({"type": "draw"}), 100)
     assert refused.kind == "error" and "claim" in refused.fields["message"]
     assert not board.game.is_game_over()
@@ -49,7 +49,7 @@ def test_resignation_and_draws_from_the_host() -> None:
 
 
 def test_marked_squares_from_the_host_until_the_next_move() -> None:
-    board = session()
+    board = board_game()
     answer = board.command(
         parse_command({"type": "mark", "squares": ["c6", "d4"], "blink": ["f6", "c6"]}), 100
     )

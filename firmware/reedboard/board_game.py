@@ -8,6 +8,9 @@ parts. A takeback (or a resumed game) is a fresh `Arbiter` on the shortened game
 sensors as they are, so a board that no longer matches is reported as a mismatch and the
 lights guide the players back. A resignation or a draw by agreement or claim is recorded
 here, and later moves are not reported until a new game starts.
+
+It is the board's game, not a "session": the link keeps that word for one run of the
+firmware, the `session` that `hello` names (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ from reedboard.arbiter.arbiter import (
     DEFAULT_CASTLE_WAIT_MS,
     DEFAULT_SETTLE_MS,
     Arbiter,
-    Mode,
 )
-from reedboard.arbiter.effects import Effect, GameOver, TakenBack, square_list
+from reedboard.arbiter.effects import Effect, GameOver, TakenBack
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
+from reedboard.arbiter.mode import Mode
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command
 from reedboard.link.moves_digest import moves_digest
@@ -33,7 +36,7 @@ from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
-from reedboard.rules.squares import Bitboard, bitboard_of, parse_square
+from reedboard.rules.squares import Bitboard, bitboard_of, parse_square, square_names_of
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
 
 MOVES_PAGE = 4  # moves per `moves` reply: with its other fields, about 150 bytes
@@ -63,7 +66,7 @@ def variant_of(game: Game) -> str:
     return "standard" if game.start.fen() == STARTING_FEN else "fen"
 
 
-class BoardSession:
+class BoardGame:
     def __init__(
         self,
         game: Game,
@@ -279,12 +282,12 @@ class BoardSession:
             "san": sans,
             "mode": self.settings.mode,
             "occupancy": f"{self.debouncer.occupancy:016x}",
-            "lifted": square_list(view.lifted),
-            "missing": square_list(view.missing),
-            "extra": square_list(view.extra),
+            "lifted": square_names_of(view.lifted),
+            "missing": square_names_of(view.missing),
+            "extra": square_names_of(view.extra),
             "hint": _squares(view.hint),
-            "marked": square_list(view.marked),
-            "marked_blink": square_list(view.marked_blink),
+            "marked": square_names_of(view.marked),
+            "marked_blink": square_names_of(view.marked_blink),
             "last_move": _squares(view.last_move),
             "result": result[0] if result else None,
             "reason": result[1] if result else None,
@@ -292,4 +295,4 @@ class BoardSession:
 
 
 def _squares(pair: tuple[int, int] | None) -> list[str] | None:
-    return None if pair is None else square_list(1 << pair[0]) + square_list(1 << pair[1])
+    return None if pair is None else square_names_of(1 << pair[0]) + square_names_of(1 << pair[1])
