@@ -30,21 +30,12 @@ from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 
+from tests.app.wire_link import WireLink
+
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
 NAN, INF = math.nan, math.inf
 HUGE = 2**64
 REPLIES = ("ack", "error", "state", "moves", "hello")
-
-
-class WireLink:
-    def __init__(self) -> None:
-        self.written = bytearray()
-
-    def read(self, wait_s: float = 0.0) -> bytes:
-        return b""
-
-    def write(self, data: bytes) -> None:
-        self.written += data
 
 
 class Board:

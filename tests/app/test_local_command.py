@@ -19,20 +19,9 @@ from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 
+from tests.app.wire_link import WireLink
+
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
-
-
-class WireLink:
-    """The link's far end: every byte the board writes, for a host endpoint to read."""
-
-    def __init__(self) -> None:
-        self.written = bytearray()
-
-    def read(self, wait_s: float = 0.0) -> bytes:
-        return b""
-
-    def write(self, data: bytes) -> None:
-        self.written += data
 
 
 class Board:
