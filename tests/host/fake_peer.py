@@ -1,6 +1,8 @@
 """Something at the other end of a pty that is not a working board: silent, speaking
-garbage, or a board of another protocol version. It answers what it reads, so nothing
-here depends on timing."""
+garbage, a board of another protocol version, or a board on a line too noisy for its
+hello to get through (it answers every hello with a well-formed frame that is not the
+hello, and the host keeps trying). It answers what it reads, so nothing here depends on
+timing."""
 
 from __future__ import annotations
 
@@ -15,13 +17,14 @@ from reedboard.link.frame import FrameDecoder, encode_frame
 
 class FakePeer:
     def __init__(self, kind: str) -> None:
-        assert kind in ("silent", "garbage", "version2")
+        assert kind in ("silent", "garbage", "version2", "noisy")
         self.kind = kind
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         self.path = os.ttyname(self._slave)
         self._decoder = FrameDecoder()
         self._rng = random.Random(1)
+        self.heard = threading.Event()  # the host has spoken: it is up and waiting
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
@@ -37,7 +40,12 @@ class FakePeer:
             except OSError:
                 return
             out = b""
-            if self.kind == "garbage":
+            if b"hello" in data:
+                self.heard.set()
+            if self.kind == "noisy" and b"hello" in data:
+                seq += 1
+                out = encode_frame({"type": "alive", "seq": seq})
+            elif self.kind == "garbage":
                 out = bytes(self._rng.randrange(256) for _ in range(200)) + b"\n"
             elif self.kind == "version2":
                 for message in self._decoder.feed(data):

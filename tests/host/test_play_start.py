@@ -7,7 +7,6 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 
 import chess.pgn
 import pytest
@@ -17,16 +16,6 @@ from reedboard.sim.human import human_script
 from tests.host.running_board import RunningBoard, host_command
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
-
-
-@pytest.fixture
-def processes() -> Iterator[list[subprocess.Popen[str]]]:
-    started: list[subprocess.Popen[str]] = []
-    yield started
-    for process in started:
-        if process.poll() is None:
-            process.kill()
-        process.communicate()
 
 
 def play_e4(board: RunningBoard) -> None:

@@ -4,33 +4,19 @@ line keeps it in long retries), and the game it had is in the PGN file."""
 
 from __future__ import annotations
 
-import os
-import select
 import signal
 import subprocess
 import threading
 import time
-import tty
-from collections.abc import Iterator
 from pathlib import Path
 
 import chess.pgn
 import pytest
-from reedboard.link.frame import encode_frame
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 
+from tests.host.fake_peer import FakePeer
 from tests.host.running_board import RunningBoard, host_command
-
-
-@pytest.fixture
-def processes() -> Iterator[list[subprocess.Popen[str]]]:
-    started: list[subprocess.Popen[str]] = []
-    yield started
-    for process in started:
-        if process.poll() is None:
-            process.kill()
-        process.communicate()
 
 
 def start(processes: list[subprocess.Popen[str]], *args: str) -> subprocess.Popen[str]:
@@ -63,42 +49,6 @@ def test_watch_shows_the_board_before_anything_happens(
     assert "8  r  n  b  q  k  b  n  r " in "".join(seen)
 
 
-class NoisyBoard:
-    """A pty whose other end answers every hello with a well-formed frame that is not the
-    hello: to the host, a board on a line too noisy for its hello to get through, which it
-    keeps trying for many seconds."""
-
-    def __init__(self) -> None:
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.path = os.ttyname(self.slave)
-        self.heard = threading.Event()  # the host has spoken: it is up and waiting
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        seq = 0
-        while not self._stop.is_set():
-            ready, _, _ = select.select([self.master], [], [], 0.05)
-            if not ready:
-                continue
-            try:
-                data = os.read(self.master, 4096)
-            except OSError:
-                return
-            if b"hello" in data:
-                self.heard.set()
-                seq += 1
-                os.write(self.master, encode_frame({"type": "alive", "seq": seq}))
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(5)
-        os.close(self.master)
-        os.close(self.slave)
-
-
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_record_ends_at_once_while_a_noisy_board_keeps_it_waiting(
     signum: signal.Signals, tmp_path: Path, processes: list[subprocess.Popen[str]]
@@ -106,7 +56,7 @@ def test_record_ends_at_once_while_a_noisy_board_keeps_it_waiting(
     out = tmp_path / "games.pgn"
     kept = '[Event "earlier"]\n\n1. e4 *\n'
     out.write_text(kept)
-    board = NoisyBoard()
+    board = FakePeer("noisy")
     try:
         record = start(processes, "record", "--port", board.path, "--out", str(out))
         assert board.heard.wait(60), "record never spoke to the board"
