@@ -52,6 +52,7 @@ from reedboard.hal.ports import SwitchMatrix
 from reedboard.journal.store import Journal, JournalError
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION, Command
+from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.squares import Bitboard
@@ -63,12 +64,6 @@ Renderer = Callable[[BoardView, int], None]
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
 ALIVE_MS = 1000
 REOPEN_MS = 1000
-
-
-class LinkPort(Protocol):
-    def read(self, wait_s: float = 0.0) -> bytes: ...
-
-    def write(self, data: bytes) -> None: ...
 
 
 class Endpoint(Protocol):

@@ -24,7 +24,7 @@ from typing import Any
 
 import serial
 
-from reedboard.app import App, Identity, LinkPort
+from reedboard.app import App, Identity
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.command_line import example, number_in, whole_number_in
@@ -39,6 +39,7 @@ from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.port import LinkPort
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
