@@ -57,6 +57,7 @@ HOST_LAYERS = (
         (
             "reedboard_host",
             "reedboard_host.ports",
+            "reedboard_host.transport",
             "reedboard_host.stopping",
             "reedboard_host.arguments",
             "reedboard_host.board_text",

@@ -36,7 +36,7 @@ from reedboard.errors import LinkError, ReedboardError
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
 
-from reedboard_host.connection import HostError, choose_port
+from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
 from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError, RateLimited
 from reedboard_host.lichess_feeds import LichessFeeds, quote
@@ -162,10 +162,7 @@ class LichessBridge:
             try:
                 self._turn()
             except LinkError as error:
-                self.log(f"lost the board: {error}; reconnecting")
-                self.follower.connection.close()
-                self.follower.connected = False
-                self.follower.run(lambda: self.follower.connected or self.stop())
+                self.follower.lost(error)
             except (HostError, ReedboardError) as error:
                 self.log(str(error))
         return 0
@@ -181,9 +178,8 @@ class LichessBridge:
         return None
 
     def _turn(self) -> None:
-        self.follower.connection.poll(POLL_S)
-        if self.follower.mirror.needs_state:
-            self.follower.sync()
+        if not self.follower.keep_up(POLL_S):
+            return  # Lichess's news waits in the inbox until the board is back
         while True:
             try:
                 kind, item = self.feeds.inbox.get_nowait()
@@ -674,7 +670,7 @@ def lichess(
         # A bad argument, in one line: exit status 2, as for the ones the parser refuses.
         print(f"reedboard-host lichess: {error}", file=sys.stderr)
         return 2
-    follower = Follower(choose_port(args.port), log=log)
+    follower = Follower(args.port, log=log)
     bridge = LichessBridge(api, follower, stop=stop, log=log, accept=args.accept)
     try:
         return bridge.run(seek=seek, challenge=challenge)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import queue
 import sys
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
@@ -35,13 +34,11 @@ from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
-from reedboard_host.connection import HostError, RefusedError, choose_port
+from reedboard_host.connection import HostError, RefusedError
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
 
 POLL_S = 0.05  # how long one turn of the loop waits for the board: the GUI's latency
-RETRY_S = 0.5  # between attempts to reach a board that is not there (yet)
-CONNECT_S = 1.0  # a short handshake, so the GUI's `isready` waits no longer than this
 NO_MOVE = "0000"
 
 Asked = Literal["done", "refused", "failed"]
@@ -97,20 +94,19 @@ def _key(position: Position) -> str:
 class UciBoard:
     def __init__(
         self,
-        port: str | None,
+        follower: Follower,
         *,
         out: TextIO,
         log: Callable[[str], None],
     ) -> None:
-        self.port = port
         self.out = out
         self.log = log
         self.chess960 = False
         self.gui: Game | None = Game()  # None after a `position` that could not be read
         self.search: _Search | None = None
-        self.follower: Follower | None = None
-        self._retry_at = 0.0
-        self._waiting_logged = False
+        self.follower = follower
+        follower.on_change = self._board_changed
+        follower.on_connect = self._connected
         # Every change to the board's games (a move, a takeback, a new game) and every
         # reconnection puts out the move the board was lighting: it is lit again if it is
         # still wanted.
@@ -228,7 +224,7 @@ class UciBoard:
     def _ask(self, kind: str, **fields: Any) -> Asked:
         """Send a command: "done", "refused" (the board will not carry it out), or
         "failed" (no board, or no answer: it may be asked again)."""
-        if self.follower is None or not self.follower.connected:
+        if not self.follower.connected:
             return "failed"
         try:
             self.follower.connection.request(kind, **fields)
@@ -240,50 +236,17 @@ class UciBoard:
             self.log(str(error))
             return "failed"
         except LinkError as error:
-            self._lost(error)
+            self.follower.lost(error)
             return "failed"
         return "done"
 
-    def _lost(self, error: Exception) -> None:
-        assert self.follower is not None
-        self.log(f"lost the board: {error}; reconnecting")
-        self.follower.connection.close()
-        self.follower.connected = False
+    def board_turn(self, wait_s: float) -> bool:
+        """Keep the link alive (resends, state after a gap) and reconnect when it drops;
+        whether the board is connected."""
+        return self.follower.keep_up(wait_s, idle=False)
 
-    def board_turn(self, wait_s: float) -> None:
-        """Keep the link alive (resends, state after a gap) and reconnect when it drops."""
-        now = time.monotonic()
-        if self.follower is None or not self.follower.connected:
-            if now < self._retry_at:
-                return
-            self._retry_at = now + RETRY_S
-            try:
-                if self.follower is None:
-                    self.follower = Follower(
-                        choose_port(self.port), on_change=self._board_changed, log=self.log
-                    )
-                self.follower.connection.open(timeout_s=CONNECT_S)
-                self.follower.connected = True
-                self.follower.sync()
-                self._board_changes += 1  # a board that restarted lights nothing
-                self.log(f"connected to the board on {self.follower.connection.url}")
-                self._waiting_logged = False
-            except (HostError, LinkError) as error:
-                if self.follower is not None:
-                    self.follower.connection.close()
-                    self.follower.connected = False
-                if not self._waiting_logged:
-                    self.log(f"{error}; waiting for the board")
-                    self._waiting_logged = True
-            return
-        try:
-            self.follower.connection.poll(wait_s)
-            if self.follower.mirror.needs_state:
-                self.follower.sync()
-        except HostError as error:
-            self.log(f"{error}; asking again")
-        except LinkError as error:
-            self._lost(error)
+    def _connected(self) -> None:
+        self._board_changes += 1  # a board that restarted lights nothing
 
     def search_turn(self) -> None:
         """One step of bringing the board to the GUI's position and waiting for the
@@ -292,7 +255,7 @@ class UciBoard:
         search = self.search
         if search is None or search.found is not None:
             return
-        if self.follower is None or not self.follower.connected:
+        if not self.follower.connected:
             return
         current = self.follower.mirror.current
         if current is None or self.follower.mirror.needs_state:
@@ -415,8 +378,7 @@ class UciBoard:
         self._board_changes += 1
 
     def close(self) -> None:
-        if self.follower is not None:
-            self.follower.connection.close()
+        self.follower.connection.close()
 
 
 def _read_lines(stream: TextIO, lines: queue.Queue[str | None]) -> None:
@@ -433,7 +395,7 @@ def run_uci(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
 ) -> int:
-    engine = UciBoard(port, out=stdout, log=log)
+    engine = UciBoard(Follower(port, log=log), out=stdout, log=log)
     lines: queue.Queue[str | None] = queue.Queue()
     # stdin is read in a thread: the loop must keep the board's link alive while the GUI
     # says nothing, and answer the GUI while the board is quiet.
@@ -448,8 +410,7 @@ def run_uci(
                     break
                 if line is None or not engine.handle(line):
                     return 0
-            connected = engine.follower is not None and engine.follower.connected
-            engine.board_turn(POLL_S)
+            connected = engine.board_turn(POLL_S)
             engine.search_turn()
             if not connected:
                 # No board to wait on: wait on the GUI instead, briefly.
