@@ -21,6 +21,7 @@ from typing import Any
 
 from reedboard.errors import InvalidInputError
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.messages import Resync
 from reedboard.link.outbox import Outbox
 from reedboard.rules.position import Position
 
@@ -105,8 +106,11 @@ def emulate(
                 continue
             emulation.observe(position, sensors, int((now - started) * 1000))
         for command in emulation.receive_data(pty.read()):
+            if isinstance(command, Resync):
+                continue  # the native link's own, never an emulation's
+            wire = command.to_wire()
             try:
-                connection.request(command.kind, **command.args)
+                connection.request(str(wire.pop("type")), **wire)
             except HostError as error:
                 log(str(error))
         pty.write(emulation.data_to_send())
