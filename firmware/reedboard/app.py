@@ -51,7 +51,17 @@ from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.journal.store import Journal, JournalError
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.messages import PROTOCOL_VERSION, Command
+from reedboard.link.messages import (
+    PROTOCOL_VERSION,
+    AskState,
+    Command,
+    Hello,
+    LedTest,
+    Resend,
+    Resync,
+    SetBrightness,
+    SetMode,
+)
 from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
@@ -403,7 +413,7 @@ class App:
         answer = self._carry_out(command, now)
         fields = dict(answer.fields)
         if answer.kind == "state":
-            fields |= {"game": self.game_id, "resync": bool(command.args.get("resync"))}
+            fields |= {"game": self.game_id, "resync": isinstance(command, Resync)}
         elif answer.kind == "moves":
             fields["game"] = self.game_id
         self.endpoint.reply(command, answer.kind, fields)
@@ -411,22 +421,32 @@ class App:
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
         board_game = self._board_game()
-        if command.kind == "hello":
-            return Answer("hello", self._hello())
-        if command.kind == "led_test":
-            if self.led_test is not None:
-                self.led_test(now)
-            return Answer("ack", {})
-        if command.kind == "brightness":
-            # The lights', not the game's: a board without LEDs acknowledges and carries on.
-            if self.brightness is not None:
-                self.brightness(command.args["percent"] / 100, now)
-            return Answer("ack", {"percent": command.args["percent"]})
-        answer = board_game.command(command, now)
-        self._publish(list(answer.effects))
-        if command.kind == "mode" and answer.kind == "ack":
-            self._journal(lambda j: j.set_mode(self.game_id, answer.fields["mode"]))
-        return answer
+        match command:
+            case Hello():
+                return Answer("hello", self._hello())
+            case Resync(answer=wanted):
+                if wanted == "hello":
+                    return Answer("hello", self._hello())
+                return board_game.command(AskState(command.id), now)
+            case LedTest():
+                if self.led_test is not None:
+                    self.led_test(now)
+                return Answer("ack", {})
+            case SetBrightness(percent=percent):
+                # The lights', not the game's: a board without LEDs acknowledges and
+                # carries on.
+                if self.brightness is not None:
+                    self.brightness(percent / 100, now)
+                return Answer("ack", {"percent": percent})
+            case Resend():
+                # The endpoint answers it, or turns it into a Resync.
+                return Answer("error", {"code": "unsupported", "message": "resend is the link's"})
+            case _:
+                answer = board_game.command(command, now)
+                self._publish(list(answer.effects))
+                if isinstance(command, SetMode) and answer.kind == "ack":
+                    self._journal(lambda j: j.set_mode(self.game_id, answer.fields["mode"]))
+                return answer
 
     def _hello(self) -> dict[str, Any]:
         board_game = self._board_game()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeAlias, assert_never
 
 from reedboard.arbiter.arbiter import (
     DEFAULT_CASTLE_WAIT_MS,
@@ -28,7 +28,19 @@ from reedboard.arbiter.effects import Effect, GameOver, TakenBack
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
 from reedboard.errors import InvalidInputError
-from reedboard.link.messages import Command
+from reedboard.link.messages import (
+    AskMoves,
+    AskState,
+    ChangeSettings,
+    ChoosePromotion,
+    Draw,
+    Mark,
+    Resign,
+    SetMode,
+    ShowMove,
+    StartGame,
+    TakeBack,
+)
 from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
@@ -38,6 +50,21 @@ from reedboard.rules.position import Position
 from reedboard.rules.san import san
 from reedboard.rules.squares import Bitboard, bitboard_of, parse_square, square_names_of
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
+
+# The host commands about the game; the app answers the others (hello, led_test, ...).
+GameCommand: TypeAlias = (
+    AskState
+    | AskMoves
+    | StartGame
+    | SetMode
+    | ChoosePromotion
+    | TakeBack
+    | ShowMove
+    | Mark
+    | Draw
+    | Resign
+    | ChangeSettings
+)
 
 MOVES_PAGE = 4  # moves per `moves` reply: with its other fields, about 150 bytes
 
@@ -126,33 +153,62 @@ class BoardGame:
 
     # ----- the host -----
 
-    def command(self, command: Command, now_ms: int) -> Answer:
-        """Carry out a host command (not hello, resend, led_test: those are the app's)."""
-        handler = getattr(self, f"_do_{command.kind}", None)
-        if handler is None:
-            return Answer(
-                "error", {"code": "unsupported", "message": f"{command.kind} is not handled here"}
-            )
+    def command(self, command: GameCommand, now_ms: int) -> Answer:
+        """Carry out a host command about the game (the rest are the app's)."""
         try:
-            answer: Answer = handler(command.args, now_ms)
+            return self._carry_out(command, now_ms)
         except InvalidInputError as error:
             return Answer("error", {"code": "refused", "message": str(error)})
-        return answer
 
-    def _do_state(self, _args: dict[str, Any], _now: int) -> Answer:
-        return Answer("state", self.state())
+    def _carry_out(self, command: GameCommand, now: int) -> Answer:
+        match command:
+            case AskState():
+                return Answer("state", self.state())
+            case AskMoves(start=start):
+                return Answer("moves", self.moves_page(start))
+            case StartGame():
+                return self._new_game(command, now)
+            case SetMode(mode=mode):
+                self.settings = replace(self.settings, mode=mode)
+                self.arbiter.mode = mode
+                return Answer("ack", {"mode": mode})
+            case ChoosePromotion(piece=piece):
+                effects = self.arbiter.choose_promotion(piece_type_from_symbol(piece), now)
+                return Answer("ack", {"piece": piece}, tuple(effects))
+            case TakeBack():
+                return self._take_back(now)
+            case ShowMove(uci=uci):
+                self.arbiter.show_move(None if uci is None else self.game.position.parse_uci(uci))
+                return Answer("ack", {"uci": uci})
+            case Mark(squares=squares, blink=blink):
+                steady, blinking = (
+                    bitboard_of([parse_square(n) for n in k]) for k in (squares, blink)
+                )
+                self.arbiter.mark(steady, blinking)
+                return Answer("ack", {"squares": list(squares), "blink": list(blink)})
+            case Draw(agreed=agreed):
+                self._refuse_if_over()
+                # A claim that is not valid raises IllegalMoveError, an InvalidInputError
+                # that `command` answers with an error.
+                if agreed:
+                    return self._ended(self.arbiter.agree_draw(now))
+                return self._ended(self.arbiter.claim_draw(now))
+            case Resign(color=color):
+                self._refuse_if_over()
+                white = self.game.position.turn if color is None else color == "white"
+                return self._ended(self.arbiter.resign(white, now))
+            case ChangeSettings():
+                return self._change_settings(command)
+            case _:
+                assert_never(command)
 
-    def _do_moves(self, args: dict[str, Any], _now: int) -> Answer:
-        return Answer("moves", self.moves_page(args["from"]))
-
-    def _do_new_game(self, args: dict[str, Any], now: int) -> Answer:
-        if args["fen"] is not None:
-            fen = args["fen"]
-            game = Game(Position.from_fen(fen, chess960=args["variant"] == "chess960"))
-        elif args["variant"] == "chess960":
+    def _new_game(self, command: StartGame, now: int) -> Answer:
+        if command.fen is not None:
+            game = Game(Position.from_fen(command.fen, chess960=command.variant == "chess960"))
+        elif command.variant == "chess960":
             # A Chess960 start: the board guides the players piece type by piece type, and
             # the game starts when the position stands (at once if it already does).
-            number = args["number"]
+            number = command.number
             if number is None:
                 number = random_chess960_number(self.rng)
             effects = self.arbiter.start_setup(number, now)
@@ -165,17 +221,7 @@ class BoardGame:
         effects = self.arbiter.start_game(game, now)
         return Answer("ack", {"fen": game.start.fen()}, tuple(effects))
 
-    def _do_mode(self, args: dict[str, Any], _now: int) -> Answer:
-        mode: Mode = args["mode"]
-        self.settings = replace(self.settings, mode=mode)
-        self.arbiter.mode = mode
-        return Answer("ack", {"mode": mode})
-
-    def _do_promotion(self, args: dict[str, Any], now: int) -> Answer:
-        effects = self.arbiter.choose_promotion(piece_type_from_symbol(args["piece"]), now)
-        return Answer("ack", {"piece": args["piece"]}, tuple(effects))
-
-    def _do_takeback(self, _args: dict[str, Any], now: int) -> Answer:
+    def _take_back(self, now: int) -> Answer:
         game = self.game.copy()
         if not len(game):
             raise InvalidInputError("there is no move to take back")
@@ -192,43 +238,17 @@ class BoardGame:
         # the pieces must go back, so that the lights show it.
         return Answer("ack", {"uci": uci}, (effect, *self.arbiter.show_mismatch(now)))
 
-    def _do_show(self, args: dict[str, Any], _now: int) -> Answer:
-        if args["uci"] is None:
-            self.arbiter.show_move(None)
-            return Answer("ack", {"uci": None})
-        move = self.game.position.parse_uci(args["uci"])
-        self.arbiter.show_move(move)
-        return Answer("ack", {"uci": args["uci"]})
-
-    def _do_mark(self, args: dict[str, Any], _now: int) -> Answer:
-        steady, blinking = (
-            bitboard_of([parse_square(n) for n in args[k]]) for k in ("squares", "blink")
-        )
-        self.arbiter.mark(steady, blinking)
-        return Answer("ack", {"squares": args["squares"], "blink": args["blink"]})
-
-    def _do_draw(self, args: dict[str, Any], now: int) -> Answer:
-        self._refuse_if_over()
-        # A claim that is not valid raises IllegalMoveError, an InvalidInputError that
-        # `command` answers with an error.
-        if args["agreed"]:
-            return self._ended(self.arbiter.agree_draw(now))
-        return self._ended(self.arbiter.claim_draw(now))
-
-    def _do_resign(self, args: dict[str, Any], now: int) -> Answer:
-        self._refuse_if_over()
-        white = self.game.position.turn if args["color"] is None else args["color"] == "white"
-        return self._ended(self.arbiter.resign(white, now))
-
     def _ended(self, effects: list[Effect]) -> Answer:
         over = effects[-1]
         assert isinstance(over, GameOver)
         return Answer("ack", {"result": over.result, "reason": over.reason}, tuple(effects))
 
-    def _do_settings(self, args: dict[str, Any], _now: int) -> Answer:
-        self.settings = replace(self.settings, **args)
-        if "settle_ms" in args:
-            self.arbiter.settle_ms = args["settle_ms"]
+    def _change_settings(self, command: ChangeSettings) -> Answer:
+        if command.settle_ms is not None:
+            self.settings = replace(self.settings, settle_ms=command.settle_ms)
+            self.arbiter.settle_ms = command.settle_ms
+        if command.castle_wait_ms is not None:
+            self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
         self.arbiter.castle_wait_ms = max(self.settings.castle_wait_ms, self.arbiter.settle_ms)
         s = self.settings
         return Answer(

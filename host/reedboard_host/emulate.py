@@ -20,7 +20,7 @@ from typing import Any
 
 from reedboard.errors import InvalidInputError, LinkError
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
-from reedboard.link.messages import Command
+from reedboard.link.messages import Command, Resync
 from reedboard.link.outbox import Outbox
 from reedboard.rules.position import Position
 
@@ -124,9 +124,10 @@ def _observe(
 
 def _carry_out(follower: Follower, command: Command, log: Callable[[str], None]) -> None:
     """What the software asked of the board's LEDs; a board without a link drops it."""
-    if not follower.connected:
-        return
+    if not follower.connected or isinstance(command, Resync):
+        return  # a Resync is the native link's own, never an emulation's
+    wire = command.to_wire()
     try:
-        follower.connection.request(command.kind, **command.args)
+        follower.connection.request(str(wire.pop("type")), **wire)
     except HostError as error:
         log(str(error))

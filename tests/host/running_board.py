@@ -18,7 +18,7 @@ from reedboard.arbiter.view import BoardView
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.pushed_board import PushedBoard
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.messages import Command
+from reedboard.link.messages import Command, command_type
 from reedboard.link.serial_port import open_port
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
@@ -36,7 +36,7 @@ class _HeardEndpoint(BoardEndpoint):
 
     def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
         seq = super().reply(command, kind, fields)
-        self._heard(command.kind)
+        self._heard(command_type(command))
         return seq
 
 

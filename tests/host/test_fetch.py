@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reedboard.board_game import BoardGame
-from reedboard.link.messages import Command
+from reedboard.link.messages import AskMoves, parse_command
 from reedboard.rules.game import Game
 from reedboard_host.fetch import fetch_game
 
@@ -36,7 +36,9 @@ class Board:
         for f in fields:
             self.asked += 1
             self.between(self.asked)
-            answer = self.board_game.command(Command(kind, self.asked, dict(f)), 0)
+            command = parse_command({"type": kind, "id": self.asked, **f})
+            assert isinstance(command, AskMoves)
+            answer = self.board_game.command(command, 0)
             self.seq += 1
             replies.append({"type": answer.kind, "seq": self.seq, "game": 1, **answer.fields})
         return replies

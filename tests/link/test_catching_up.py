@@ -21,7 +21,7 @@ from reedboard.link.host import (
     REQUEST_COPIES,
     HostEndpoint,
 )
-from reedboard.link.messages import Command
+from reedboard.link.messages import Hello, Resync
 from reedboard_host.connection import HANDSHAKE_NOISY_S, BoardConnection, HostError
 
 
@@ -119,13 +119,13 @@ def test_a_board_that_cannot_resend_answers_with_a_short_hello_when_asked_to() -
     board.data_to_send()
     request = {"type": "resend", "after": 2, "session": "s", "resync": "hello"}
     [command] = board.receive_data(encode_frame(request))
-    assert command == Command("hello", None, {"resync": True})
+    assert command == Resync("hello")
     board.reply(command, "hello", {"session": "s", "protocol": 1})
     replies = _frames(board.data_to_send())
     assert [(r["type"], r["seq"], r["resync"]) for r in replies] == [("hello", 11, True)] * COPIES
     old = {"type": "resend", "after": 2, "session": "s"}
     [command] = board.receive_data(encode_frame(old))  # a host that did not say
-    assert command.kind == "state"
+    assert command == Resync("state")
 
 
 def test_the_host_goes_on_from_a_resync_hello_and_delivers_what_it_held_beyond() -> None:
@@ -197,7 +197,7 @@ def test_every_effect_arrives_once_in_order_or_is_covered_by_a_resync(seed: int)
     count = 300
     for now in range(0, 120_000, 5):
         for command in board.receive_data(line(host.data_to_send())):
-            if command.kind == "hello":
+            if isinstance(command, Hello):
                 board.reply(command, "hello", {"session": "s", "protocol": 1})
         if host.session is not None and board.seq < count and now % 25 == 0:
             board.send("effect", {"event": "touch", "n": board.seq})
@@ -236,7 +236,7 @@ class BoardOnAWire:
         if self.deaf:
             return
         for command in self.board.receive_data(data):
-            if command.kind == "hello":
+            if isinstance(command, Hello):
                 self.board.reply(command, "hello", {"session": "s", "protocol": 1})
         self.pending += self.board.data_to_send()
 

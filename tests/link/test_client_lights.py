@@ -12,7 +12,7 @@ from reedboard.lights.scenes import scene_for
 from reedboard.link.chesslink import DARK, Brightness, ChessLinkBoard
 from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.emulation import EmulatedEndpoint
-from reedboard.link.messages import Command
+from reedboard.link.messages import Mark, SetBrightness, ShowMove
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
@@ -26,12 +26,12 @@ def _bb(*names: str) -> int:
     return sum(1 << parse_square(name) for name in names)
 
 
-def _show(uci: str | None) -> Command:
-    return Command("show", None, {"uci": uci})
+def _show(uci: str | None) -> ShowMove:
+    return ShowMove(uci)
 
 
-def _mark(squares: list[str], blink: list[str] | None = None) -> Command:
-    return Command("mark", None, {"squares": squares, "blink": blink or []})
+def _mark(squares: list[str], blink: list[str] | None = None) -> Mark:
+    return Mark(tuple(squares), tuple(blink or ()))
 
 
 # ----- the codecs -----
@@ -116,9 +116,7 @@ def test_chesslink_wishes_become_show_mark_and_brightness() -> None:
         _mark(["a1"], ["h8"]),
     ]
     assert link.receive_data(chesslink_message("X")) == [_mark([])]
-    assert link.receive_data(chesslink_message("W0400")) == [
-        Command("brightness", None, {"percent": 25})
-    ]
+    assert link.receive_data(chesslink_message("W0400")) == [SetBrightness(25)]
 
 
 def test_a_committed_move_clears_and_the_same_wish_is_sent_again() -> None:

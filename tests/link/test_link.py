@@ -8,7 +8,15 @@ import pytest
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.frame import FrameDecoder, decode_line, encode_frame
 from reedboard.link.host import HostEndpoint
-from reedboard.link.messages import ProtocolError, parse_command
+from reedboard.link.messages import (
+    AskState,
+    Hello,
+    Mark,
+    ProtocolError,
+    SetBrightness,
+    SetMode,
+    parse_command,
+)
 
 
 def test_a_frame_round_trips_and_is_one_ascii_line() -> None:
@@ -65,9 +73,9 @@ def test_two_flipped_bits_are_never_mended_into_another_frame() -> None:
 
 
 def test_commands_are_checked() -> None:
-    assert parse_command({"type": "mode", "mode": "strict", "id": 3}).args == {"mode": "strict"}
-    assert parse_command({"type": "mark"}).args == {"squares": [], "blink": []}
-    assert parse_command({"type": "brightness", "percent": 0}).args == {"percent": 0}
+    assert parse_command({"type": "mode", "mode": "strict", "id": 3}) == SetMode("strict", 3)
+    assert parse_command({"type": "mark"}) == Mark((), ())
+    assert parse_command({"type": "brightness", "percent": 0}) == SetBrightness(0)
     for bad in (
         {"type": "fly"},
         {"type": "mode", "mode": "hard"},
@@ -132,7 +140,7 @@ def _exchange(loss: float, corrupt: float, seed: int, count: int = 400) -> tuple
     while (not delivered or delivered[-1] < count + 1 or host.in_gap) and now < 200_000:
         now += 10
         for command in board.receive_data(line(host.data_to_send())):
-            if command.kind == "hello":
+            if isinstance(command, Hello):
                 board.reply(command, "hello", {"session": board.session, "protocol": 1})
         if host.session is not None and board.seq < count + 1 and now % 30 == 0:
             board.send("effect", {"event": "move", "n": board.seq})
@@ -170,7 +178,7 @@ def test_a_new_hosts_hello_forgets_the_ids_an_earlier_host_used() -> None:
     board.data_to_send()
     board.receive_data(encode_frame({"type": "hello", "id": 1, "protocol": 1}))
     [again] = board.receive_data(encode_frame({"type": "state", "id": 2}))
-    assert again.kind == "state"  # carried out, not taken for the takeback's repeat
+    assert again == AskState(2)  # carried out, not taken for the takeback's repeat
 
 
 def test_a_reply_is_handed_over_ahead_of_a_gap() -> None:

@@ -26,7 +26,7 @@ from reedboard.errors import LinkError
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.pushed_board import PushedBoard
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.messages import Command
+from reedboard.link.messages import Command, command_type
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard
@@ -43,7 +43,7 @@ class _HeardEndpoint(BoardEndpoint):
 
     def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
         seq = super().reply(command, kind, fields)
-        self._heard(command.kind)
+        self._heard(command_type(command))
         return seq
 
 

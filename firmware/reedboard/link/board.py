@@ -20,7 +20,8 @@ from collections import OrderedDict, deque
 from typing import Any
 
 from reedboard.link.frame import FrameDecoder, encode_frame
-from reedboard.link.messages import Command, ProtocolError, message_id, parse_command
+from reedboard.link.messages import Command, Hello, Resend, Resync, message_id, parse_command
+from reedboard.link.wire_fields import ProtocolError
 
 DEFAULT_HISTORY = 4096
 # At most this much is resent for one `resend`: on a line that loses many frames, a host
@@ -63,7 +64,7 @@ class BoardEndpoint:
 
     def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
         """Queue the answer to `command` (`ack`, `error`, `state`, ...), with its id."""
-        resync = {"resync": True} if command.args.get("resync") is True else {}
+        resync = {"resync": True} if isinstance(command, Resync) else {}
         seq = self.send(kind, {"id": command.id, **(fields or {}), **resync})
         if kind == "hello":
             # The reply a (re)connecting host waits on before anything else: it goes out
@@ -101,9 +102,9 @@ class BoardEndpoint:
             try:
                 command = parse_command(message)
             except ProtocolError as error:
-                self.send("error", {"id": message_id(message), **error.reply_fields()})
+                self.send("error", {"id": message_id(message), **_error_fields(error)})
                 continue
-            if command.kind == "hello":
+            if isinstance(command, Hello):
                 # A host starting a conversation numbers its commands afresh: an id that
                 # another (earlier) host used is not a repeat of that host's command.
                 self._replies.clear()
@@ -111,14 +112,12 @@ class BoardEndpoint:
                 if not self._resend_one(self._replies[command.id]):
                     commands.append(command)  # the reply is gone: answer afresh
                 continue
-            if command.kind == "resend":
-                args = command.args
-                if not self._resend_after(args["after"], args["session"], args.get("until")):
+            if isinstance(command, Resend):
+                if not self._resend_after(command.after, command.session, command.until):
                     # Too far back to resend: a host that fetches the game page by page
                     # asks for a short `hello` to start again from (a `state` of a long
                     # game is a frame of kilobytes, which a noisy line rarely carries).
-                    kind = "hello" if args.get("resync") == "hello" else "state"
-                    commands.append(Command(kind, command.id, {"resync": True}))
+                    commands.append(Resync(command.resync, command.id))
                 continue
             commands.append(command)
         return commands
@@ -156,6 +155,16 @@ class BoardEndpoint:
                 self._outbox += frame * _copies(frame)
                 return True
         return False
+
+
+def _error_fields(error: ProtocolError) -> dict[str, Any]:
+    """The fields of the `error` reply to a command the board could not read, besides `id`."""
+    return {
+        "code": error.code,
+        "message": str(error),
+        "command": error.command,
+        "field": error.field,
+    }
 
 
 def _copies(frame: bytes) -> int:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from reedboard.link.chesslink import Brightness, ChessLinkBoard, LedPattern, square_corners
 from reedboard.link.dgt import DgtBoard, LedCommand
-from reedboard.link.messages import Command
+from reedboard.link.messages import Command, Mark, SetBrightness, ShowMove
 from reedboard.link.tracking import PieceTracker
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square, parse_square, square_names_of
@@ -74,17 +74,17 @@ class EmulatedEndpoint:
         commands: list[Command] = []
         for wish in self.codec.receive_data(data):
             if isinstance(wish, Brightness):
-                commands.append(Command("brightness", None, {"percent": wish.percent}))
+                commands.append(SetBrightness(wish.percent))
                 continue
             uci = self._move_to_show(wish)
             marks = (0, 0) if uci is not None else _marks(wish)
             if uci != self._hint:
                 self._hint = uci
-                commands.append(Command("show", None, {"uci": uci}))
+                commands.append(ShowMove(uci))
             if marks != self._marks:
                 self._marks = marks
                 steady, blinking = (square_names_of(bb) for bb in marks)
-                commands.append(Command("mark", None, {"squares": steady, "blink": blinking}))
+                commands.append(Mark(tuple(steady), tuple(blinking)))
         return commands
 
     # ----- the board's facts -----

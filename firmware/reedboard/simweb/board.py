@@ -30,7 +30,7 @@ from reedboard.hal.live_board import LiveBoard
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
-from reedboard.link.messages import parse_command
+from reedboard.link.messages import Hello, LedTest, Resend, StartGame, parse_command
 from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
@@ -210,15 +210,16 @@ class SimBoard:
         """A host command from the page, checked like one from the serial link; a new
         game also sets the pieces up, as the players would."""
         if message.get("type") == "new_game":
-            args = parse_command(message).args
-            if args["variant"] == "chess960" and args["fen"] is None:
+            new_game = parse_command(message)
+            assert isinstance(new_game, StartGame)
+            if new_game.variant == "chess960" and new_game.fen is None:
                 with self.lock:
                     answer = self._command(message)
                     if answer.kind == "ack":
                         self._guided_setup(answer.fields["fen"])
             else:
-                fen = args["fen"] or STARTING_FEN
-                Position.from_fen(fen, chess960=args["variant"] == "chess960")  # checked first
+                fen = new_game.fen or STARTING_FEN
+                Position.from_fen(fen, chess960=new_game.variant == "chess960")  # checked first
                 answer = self._start_on(fen, message)
         else:
             with self.lock:
@@ -258,8 +259,8 @@ class SimBoard:
 
     def _command(self, message: dict[str, Any]) -> Answer:
         command = parse_command(message)
-        if command.kind in ("hello", "resend", "led_test"):
-            raise InvalidInputError(f"{command.kind} is for the serial link")
+        if isinstance(command, Hello | Resend | LedTest):
+            raise InvalidInputError(f"{command.TYPE} is for the serial link")
         return self.app.local_command(command, self.clock.now_ms())
 
     def _guided_setup(self, fen: str) -> None:
