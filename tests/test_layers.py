@@ -72,6 +72,8 @@ HOST_LAYERS = (
             "reedboard_host.lichess_feeds",
             "reedboard_host.lichess_game",
             "reedboard_host.lichess_offers",
+            "reedboard_host.lichess_actions",
+            "reedboard_host.lichess_events",
             "reedboard_host.lichess_sync",
             "reedboard_host.uci_protocol",
             "reedboard_host.uci_bridge",

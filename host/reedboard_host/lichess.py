@@ -36,22 +36,23 @@ from reedboard.errors import LinkError, ReedboardError
 
 from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
-from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, RateLimited
-from reedboard_host.lichess_feeds import LichessFeeds, quote
-from reedboard_host.lichess_game import challenge_form, parse_clock, seek_form
-from reedboard_host.lichess_settings import BadSetting, read_token
-from reedboard_host.lichess_sync import (
+from reedboard_host.lichess_actions import (
     Action,
     AskBoard,
     FollowGame,
-    LichessSync,
     PausedFor,
     PostLater,
     PostNow,
     Steps,
     SyncBoard,
     Tell,
+    quote,
 )
+from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, RateLimited
+from reedboard_host.lichess_feeds import LichessFeeds
+from reedboard_host.lichess_game import challenge_form, parse_clock, seek_form
+from reedboard_host.lichess_settings import BadSetting, read_token
+from reedboard_host.lichess_sync import LichessSync
 
 POLL_S = 0.05
 EVENTS_OPEN_S = 15.0  # to wait for the event stream before seeking or challenging

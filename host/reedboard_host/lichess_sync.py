@@ -16,112 +16,42 @@ What it does, and why, is told in `lichess`'s introduction."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass, field
 from typing import Any
 
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
 
 from reedboard_host.connection import HostError
+from reedboard_host.lichess_actions import (
+    Action,
+    FollowGame,
+    PausedFor,
+    PostLater,
+    PostNow,
+    Steps,
+    SyncBoard,
+    Tell,
+    ask,
+    quote,
+)
 from reedboard_host.lichess_api import LichessError, RateLimited
-from reedboard_host.lichess_feeds import quote
+from reedboard_host.lichess_events import account_event, opponent_gone_news
 from reedboard_host.lichess_game import (
+    NO_RESULT,
+    ON_THE_BOARD,
+    OVER,
     PLAYABLE,
+    BridgedGame,
     LichessMoves,
     common_prefix,
     initial_position,
     player_name,
     plies_to_undo,
 )
-from reedboard_host.lichess_offers import Offers
 from reedboard_host.mirror import GameMirror, MirroredGame
 
-OVER = {"aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
-        "noStart", "unknownFinish", "insufficientMaterialClaim", "variantEnd"}  # fmt: skip
-# Endings the board reaches by itself once the last move stands on it.
-ON_THE_BOARD = {"mate", "stalemate"}
-NO_RESULT = {"aborted", "noStart"}
 COMMANDS = ("resign", "draw", "takeback", "no", "abort", "claim", "claim-draw")
 PROPOSE_TAKEBACK = "/takeback/yes"
-
-
-@dataclass(frozen=True)
-class AskBoard:
-    """A command to the board; answered with its reply, or a `HostError` thrown in."""
-
-    kind: str
-    fields: dict[str, Any]
-
-
-def ask(kind: str, **fields: Any) -> AskBoard:
-    return AskBoard(kind, fields)
-
-
-@dataclass(frozen=True)
-class SyncBoard:
-    """Fetch the board's game into the mirror now."""
-
-
-@dataclass(frozen=True)
-class PostNow:
-    """A call to Lichess whose answer is awaited; a `LichessError` thrown in if refused."""
-
-    path: str
-
-
-@dataclass(frozen=True)
-class PostLater:
-    """A call to Lichess answered later, as `posted` or `refused`."""
-
-    path: str
-    form: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class FollowGame:
-    """Stream this game (None: none)."""
-
-    game_id: str | None
-
-
-@dataclass(frozen=True)
-class PausedFor:
-    """Answered with the seconds left of a 429's pause (0: none)."""
-
-
-@dataclass(frozen=True)
-class Tell:
-    """Words for the person."""
-
-    text: str
-
-
-Action = AskBoard | SyncBoard | PostNow | PostLater | FollowGame | PausedFor | Tell
-Steps = Generator[Action, Any, None]
-
-
-@dataclass
-class _Game:
-    id: str
-    we_white: bool
-    lichess: LichessMoves
-    start_ply: int = 0  # Lichess's plies before the board's game starts
-    board: MirroredGame | None = None  # the board's game for this one, once it started
-    new_games_asked: int | None = None  # the board's new games when one was asked for
-    shown: tuple[int, str] | None = None  # (board ply, uci) lit on the board
-    posted: int = 0  # board plies sent to Lichess (or found there)
-    status: str = "started"
-    board_ended: bool = False  # the board's own end of the game was handled
-    offers: Offers = field(default_factory=Offers)
-    board_draw: bool = False  # the draw was agreed on the board, Lichess not yet
-    # Lichess took its game back: (board plies it kept, the board's moves it had before).
-    undone: tuple[int, list[str]] | None = None
-    plies_seen: int | None = None  # the board's plies at the last step
-    waiting: tuple[int, str] | None = None  # (board ply, uci) kept through a 429's pause
-
-    @property
-    def over(self) -> bool:
-        return self.status in OVER
 
 
 class LichessSync:
@@ -132,7 +62,7 @@ class LichessSync:
         self.me = me  # our account's id, lower case
         # None: incoming challenges are only reported; an empty set: accepted from anyone.
         self.accept = None if accept is None else {u.lower() for u in accept if u}
-        self.game: _Game | None = None
+        self.game: BridgedGame | None = None
         self.game_followed: str | None = None  # the game whose stream is followed
         self._new_games = 0  # `new_game` effects the board sent
 
@@ -145,7 +75,7 @@ class LichessSync:
         """One thing from outside: a Lichess event or game item, a typed command, the
         answer to a call made for later, a game gone from Lichess."""
         if kind == "event":
-            yield from self._event(item)
+            yield from account_event(item, me=self.me, accept=self.accept, playing=self._playing())
         elif kind == "game":
             yield from self._game_item(*item)
         elif kind == "command":
@@ -159,70 +89,13 @@ class LichessSync:
         elif kind == "gone":
             yield from self._gone(item)
 
+    def _playing(self) -> str | None:
+        """The id of the game on the board, while it is not over."""
+        return None if self.game is None or self.game.over else self.game.id
+
     def step(self) -> Steps:
         """Compare the board's game with Lichess's and act on the difference."""
         yield from self._step()
-
-    # ----- Lichess's events -----
-
-    def _event(self, event: dict[str, Any]) -> Steps:
-        kind = event.get("type")
-        if kind == "gameStart":
-            yield from self._game_start(event["game"])
-        elif kind == "gameFinish":
-            info = event["game"]
-            yield Tell(f"game {info.get('gameId') or info.get('id')} finished")
-        elif kind == "challenge":
-            # `compat` (can the Board API play it) sits beside the challenge or in it.
-            yield from self._challenge(event["challenge"], event.get("compat"))
-        elif kind == "challengeDeclined":
-            c = event["challenge"]
-            who = (c.get("destUser") or {}).get("name") or "your opponent"
-            reason = c.get("declineReason") or c.get("declineReasonKey") or "no reason given"
-            yield Tell(f"{who} declined your challenge: {reason}")
-        elif kind == "challengeCanceled":
-            yield Tell(f"challenge {event['challenge']['id']} was cancelled")
-
-    def _game_start(self, info: dict[str, Any]) -> Steps:
-        game_id = str(info.get("gameId") or info["id"])
-        variant = (info.get("variant") or {}).get("key", "standard")
-        if variant not in PLAYABLE:
-            yield Tell(f"game {game_id} is {variant}: the board cannot play it")
-            return
-        if self.game is not None and not self.game.over and self.game.id != game_id:
-            yield Tell(f"game {game_id} started, but {self.game.id} is on the board")
-            return
-        yield FollowGame(game_id)
-
-    def _challenge(self, c: dict[str, Any], compat: Any = None) -> Steps:
-        challenger = c.get("challenger") or {}
-        if c.get("direction") == "out" or str(challenger.get("id", "")).lower() == self.me:
-            return  # our own challenge: its answer comes as a game or a decline
-        variant = c.get("variant") or {}
-        control = c.get("timeControl") or {}
-        what = (
-            f"{challenger.get('name') or challenger.get('id')} ({challenger.get('rating', '?')}) "
-            f"challenges you to {'a rated' if c.get('rated') else 'a casual'} "
-            f"{variant.get('name') or variant.get('key', 'standard')} game"
-            + (f", {control['show']}" if control.get("show") else "")
-        )
-        base = f"/api/challenge/{quote(str(c['id']))}"
-        if self.accept is None:
-            yield Tell(f"{what}: accept it on Lichess to play on the board")
-        elif variant.get("key", "standard") not in PLAYABLE:
-            yield Tell(f"{what}: declined, the board plays standard chess and Chess960")
-            yield PostLater(f"{base}/decline", {"reason": "variant"})
-        elif (compat or c.get("compat") or {}).get("board") is False:
-            yield Tell(f"{what}: declined, too fast for the Board API")
-            yield PostLater(f"{base}/decline", {"reason": "tooFast"})
-        elif self.game is not None and not self.game.over:
-            yield Tell(f"{what}: declined for now, a game is on the board")
-            yield PostLater(f"{base}/decline", {"reason": "later"})
-        elif self.accept and str(challenger.get("id", "")).lower() not in self.accept:
-            yield Tell(f"{what}: not from a player you accept; answer it on Lichess")
-        else:
-            yield Tell(f"{what}: accepted")
-            yield PostLater(f"{base}/accept")
 
     # ----- the game stream -----
 
@@ -248,21 +121,7 @@ class LichessSync:
         elif kind == "chatLine":
             yield Tell(f"chat {item.get('username')}: {item.get('text')}")
         elif kind == "opponentGone":
-            yield from self._opponent_gone(item)
-
-    def _opponent_gone(self, item: dict[str, Any]) -> Steps:
-        seconds = item.get("claimWinInSeconds")
-        claim = "type `claim` for the win, or `claim-draw` for a draw"
-        if not item.get("gone"):
-            yield Tell("the opponent is back")
-        elif isinstance(seconds, int) and seconds > 0:
-            yield Tell(
-                f"the opponent has left the game: you may claim the win on Lichess in {seconds} s ({claim})"
-            )
-        elif seconds is not None:
-            yield Tell(f"the opponent has left the game: {claim}")
-        else:
-            yield Tell("the opponent has left the game")
+            yield Tell(opponent_gone_news(item))
 
     def _game_full(self, game_id: str, full: dict[str, Any]) -> Steps:
         game = self.game
@@ -286,7 +145,7 @@ class LichessSync:
             return
         moves = LichessMoves(initial_position(full.get("initialFen"), variant))
         moves.update(str(full["state"].get("moves", "")).split())
-        game = _Game(game_id, white == self.me, moves)
+        game = BridgedGame(game_id, white == self.me, moves)
         self.game = game
         opponent = player_name(full.get("black" if game.we_white else "white") or {})
         clock = full.get("clock") or {}
@@ -302,7 +161,7 @@ class LichessSync:
         yield from self._start_board_game(game)
         yield from self._game_state(full["state"])
 
-    def _start_board_game(self, game: _Game, *, set_up: bool = True) -> Steps:
+    def _start_board_game(self, game: BridgedGame, *, set_up: bool = True) -> Steps:
         """A new game on the board at Lichess's position: from the start, with the lights
         guiding a Chess960 set-up, or from the position reached so far (joining a game in
         progress, or going on after a draw on the board that Lichess did not take)."""
@@ -343,7 +202,7 @@ class LichessSync:
             game.status = status
             yield from self._lichess_ended(game, status, state.get("winner"))
 
-    def _lichess_took_back(self, game: _Game, kept: int, before: list[str]) -> Steps:
+    def _lichess_took_back(self, game: BridgedGame, kept: int, before: list[str]) -> Steps:
         yield Tell(f"taken back on Lichess: {' '.join(before[kept:])}")
         if kept < game.start_ply:
             # Back before the board's game began: the board starts again at Lichess's
@@ -353,7 +212,7 @@ class LichessSync:
         game.undone = (kept - game.start_ply, before[game.start_ply :])
         game.posted = min(game.posted, kept - game.start_ply)
 
-    def _offer_news(self, game: _Game, news: str) -> Steps:
+    def _offer_news(self, game: BridgedGame, news: str) -> Steps:
         if news == "takeback proposed":
             yield Tell(
                 "your opponent proposes a takeback: type `takeback` to accept, `no` to decline"
@@ -368,7 +227,7 @@ class LichessSync:
                 game.board_draw = False
                 yield from self._start_board_game(game, set_up=False)  # the pieces stand there
 
-    def _lichess_ended(self, game: _Game, status: str, winner: Any) -> Steps:
+    def _lichess_ended(self, game: BridgedGame, status: str, winner: Any) -> Steps:
         yield Tell(
             f"game {game.id} is over on Lichess: {status}" + (f", {winner} wins" if winner else "")
         )
@@ -426,13 +285,13 @@ class LichessSync:
             yield Tell("claiming a draw: your opponent has left the game")
             yield PostLater(f"{base}/claim-draw")
 
-    def _propose_takeback(self, game: _Game, what: str) -> Steps:
+    def _propose_takeback(self, game: BridgedGame, what: str) -> Steps:
         """Propose a takeback on Lichess, or accept the opponent's: one call for both."""
         yield Tell(what)
         game.offers.propose_takeback()
         yield PostLater(f"/api/board/game/{quote(game.id)}{PROPOSE_TAKEBACK}")
 
-    def _say_no(self, game: _Game, base: str) -> Steps:
+    def _say_no(self, game: BridgedGame, base: str) -> Steps:
         declining = game.offers.their_takeback or game.offers.their_draw
         calls = game.offers.say_no()
         for call in calls:
@@ -456,7 +315,7 @@ class LichessSync:
 
     # ----- the board's side -----
 
-    def _board_game(self, game: _Game) -> MirroredGame | None:
+    def _board_game(self, game: BridgedGame) -> MirroredGame | None:
         """The board's game for `game`: the one the board started when asked (adopted
         once it starts, after a guided set-up), or None while there is none."""
         mirror = self.mirror
@@ -511,7 +370,7 @@ class LichessSync:
                 yield ask("show", uci=None)
             game.shown = None
 
-    def _seen_taken_back(self, game: _Game, played: list[str], lichess: list[str]) -> Steps:
+    def _seen_taken_back(self, game: BridgedGame, played: list[str], lichess: list[str]) -> Steps:
         """A move of Lichess's taken back by hand on the board (the bridge's own takebacks
         forget the count): propose the takeback on Lichess, or accept the opponent's."""
         seen, game.plies_seen = game.plies_seen, len(played)
@@ -535,7 +394,7 @@ class LichessSync:
                 "(type `no` to withdraw it)",
             )
 
-    def _undo(self, game: _Game, played: list[str]) -> Generator[Action, Any, bool]:
+    def _undo(self, game: BridgedGame, played: list[str]) -> Generator[Action, Any, bool]:
         """Take back, one at a time, the board's moves that Lichess took back."""
         assert game.undone is not None
         kept, before = game.undone
@@ -549,7 +408,7 @@ class LichessSync:
             game.undone = None
         return True
 
-    def _show(self, game: _Game, ply: int, uci: str, white_to_move: bool) -> Steps:
+    def _show(self, game: BridgedGame, ply: int, uci: str, white_to_move: bool) -> Steps:
         """Light the move Lichess has next for the person to carry out."""
         if game.shown == (ply, uci):
             return
@@ -558,13 +417,13 @@ class LichessSync:
         who = "your opponent plays" if white_to_move != game.we_white else "Lichess has"
         yield Tell(f"{who} {uci}: carry it out on the board")
 
-    def _take_back(self, game: _Game) -> Steps:
+    def _take_back(self, game: BridgedGame) -> Steps:
         game.plies_seen = None  # not the person's takeback
         yield ask("takeback")
         game.shown = None
         yield SyncBoard()
 
-    def _post_move(self, game: _Game, uci: str, ply: int) -> Steps:
+    def _post_move(self, game: BridgedGame, uci: str, ply: int) -> Steps:
         paused = yield PausedFor()
         if paused > 0:
             # Lichess asked for a minute without calls: the move waits on the board.
@@ -591,7 +450,7 @@ class LichessSync:
                 yield Tell(f"{uci} went to Lichess after the pause")
             game.waiting = None
 
-    def _board_ended(self, game: _Game, result: str, reason: str | None) -> Steps:
+    def _board_ended(self, game: BridgedGame, result: str, reason: str | None) -> Steps:
         if game.board_ended:
             return
         game.board_ended = True
