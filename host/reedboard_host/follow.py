@@ -118,8 +118,9 @@ class Follower:
     def lost(self, error: Exception) -> None:
         """The link failed under a request or a read: close it and look for the board
         again from the next turn."""
-        if self.connected:
-            self.log(f"lost the board: {error}; reconnecting")
+        if self.connected and not self._waiting_told:
+            self.log(f"lost the board: {error}; trying again every {RECONNECT_S:g} s")
+            self._waiting_told = True
         self.connection.close()
         self.connected = False
         self._retry_at = None  # at once: a pty or a cable put back may be there already
