@@ -116,10 +116,6 @@ class BoardConnection:
             )
         return self.hello
 
-    @property
-    def is_open(self) -> bool:
-        return self._port is not None
-
     def close(self) -> None:
         if self._port is not None:
             self._port.close()

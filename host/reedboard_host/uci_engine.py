@@ -29,7 +29,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from reedboard import __version__
 from reedboard.errors import LinkError, ReedboardError
@@ -43,12 +43,20 @@ from reedboard_host.uci_protocol import Quit, read_line
 POLL_S = 0.05  # how long one turn of the loop waits for the board: the GUI's latency
 
 
+class GuiOut(Protocol):
+    """Where the lines for the GUI go: stdout, or a test's list."""
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> None: ...
+
+
 class UciBoard:
     def __init__(
         self,
         follower: Follower,
         *,
-        out: TextIO,
+        out: GuiOut,
         log: Callable[[str], None],
     ) -> None:
         self.out = out

@@ -24,7 +24,7 @@ from reedboard.sim.human import human_script
 from reedboard_host.follow import Follower
 from reedboard_host.uci_engine import POLL_S, UciBoard
 
-from tests.host.board_person import Person, castle_first
+from tests.host.board_person import Chooser, Person, castle_first, random_move
 from tests.support.board_pair import BoardPair
 
 LIMIT_S = 600.0  # a bound in board time on any wait below: a stuck run fails, nothing sleeps
@@ -59,7 +59,7 @@ class _Engine:
         follower = Follower(
             "memory", open_port=pair.open_port, clock=pair.host_clock, log=self.said.append
         )
-        self.uci = UciBoard(follower, out=self._out, log=self.said.append)  # type: ignore[arg-type]
+        self.uci = UciBoard(follower, out=self._out, log=self.said.append)
 
     @property
     def out(self) -> list[str]:
@@ -235,8 +235,17 @@ def _assert_same_game(gui: chess.Board, pair: BoardPair) -> None:
     assert replayed.turn == gui.turn
 
 
-def _person(pair: BoardPair, rng: random.Random, **options: object) -> Person:
-    person = Person(pair, rng, **options)  # type: ignore[arg-type]
+def _person(
+    pair: BoardPair,
+    rng: random.Random,
+    *,
+    white: bool,
+    waits_for: Callable[[str], bool],
+    choose: Chooser = random_move,
+    wrong: int = 0,
+) -> Person:
+    """The person at the pair's board, looking at it after each of its steps."""
+    person = Person(pair, rng, white, choose=choose, wrong=wrong, waits_for=waits_for)
     pair.watch(person.step)
     return person
 
