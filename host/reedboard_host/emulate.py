@@ -16,7 +16,7 @@ import contextlib
 import os
 import tty
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from reedboard.errors import InvalidInputError, LinkError
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
@@ -76,10 +76,18 @@ class PtyEnd:
                 os.close(fd)
 
 
+class SoftwareEnd(Protocol):
+    """The chess software's end of the line: the pty, or a test's bytes."""
+
+    def read(self) -> bytes: ...
+
+    def write(self, data: bytes) -> None: ...
+
+
 def emulate(
     protocol: Emulated,
     follower: Follower,
-    pty: PtyEnd,
+    pty: SoftwareEnd,
     stop: Callable[[], bool],
     log: Callable[[str], None],
 ) -> None:
