@@ -2,8 +2,8 @@
 games, and the one place that keeps the link up. Every command that stays connected
 (record, watch, play, uci, lichess, emulate) turns `keep_up` and calls `lost` when a
 request finds the link gone; a port that is absent or vanishes is tried again every
-second (`RECONNECT_S`), as the board does on its side, with one line in the log when the
-wait begins and one when the board is back.
+`RECONNECT_S`, with one line in the log when the wait begins and one when the board is
+back.
 
 After every (re)connection the board's game is fetched (page by page, see `fetch`) when
 the board started afresh, so the mirror is the board's game whatever was missed."""
@@ -20,7 +20,10 @@ from reedboard_host.fetch import fetch_game
 from reedboard_host.mirror import GameMirror
 from reedboard_host.transport import REAL_TIME, HostClock, PortOpener, open_port
 
-RECONNECT_S = 1.0  # how often an absent or vanished port is looked for again
+# How often an absent or vanished port is looked for again: often, for a host that comes
+# back within a fifth of a second of its cable catches up before the next move (the board
+# looks for its own port once a second, where nothing waits on it).
+RECONNECT_S = 0.2
 RECONNECT_HANDSHAKE_S = 1.0  # short: a command waiting for the board answers meanwhile
 
 
