@@ -49,6 +49,7 @@ class Follower:
             port, on_message=self._message, log=log, open_port=open_port, clock=clock
         )
         self.connected = False
+        self._was_connected = False  # a later connection is a reconnection
         self._retry_at: float | None = None  # when to look for the port again
         self._waiting_told = False  # the log already says the board is being waited for
         # While the game is being fetched, the board's effects wait here: the fetched game
@@ -70,7 +71,7 @@ class Follower:
     def connect(self) -> dict[str, Any]:
         """The first connection: its failure is the user's to hear about."""
         hello = self.connection.open()
-        self.connected = True
+        self.connected = self._was_connected = True
         try:
             self.sync()
         except HostError as error:
@@ -147,8 +148,9 @@ class Follower:
                 self.log(f"{error}; trying again every {RECONNECT_S:g} s")
                 self._waiting_told = True
             return False
-        self.log(f"connected to the board on {self.connection.url}")
-        self._waiting_told = False
+        again = " again" if self._was_connected else ""
+        self.log(f"connected{again} to the board on {self.connection.url}")
+        self._was_connected, self._waiting_told = True, False
         if self.on_connect is not None:
             self.on_connect()
         return True

@@ -66,7 +66,7 @@ def test_a_reconnection_asks_only_for_what_was_missed() -> None:
     # One line when the wait begins, one when the board is back.
     assert [line.split(":")[0] for line in logged] == [
         "lost the board",
-        "connected to the board on memory",
+        "connected again to the board on memory",
     ]
     assert logged[0].endswith(f"; trying again every {RECONNECT_S:g} s")
 
