@@ -71,15 +71,40 @@ def test_a_placement_within_the_settle_time_reaches_the_host_only_as_its_move(
 @pytest.mark.parametrize("name", CAPTURES)
 def test_a_real_capture_still_counts(mode: str, name: str) -> None:
     white, move = CAPTURES[name]
-    body = steps(f"{OPENING}; {white}; {REPLY}", gap_ms=0)
-    effects = replay(body, mode=mode)
+    effects = run(white, mode)
     assert moves(effects) == [*BEFORE, move, "b8c6"]
     assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)
-    # Decided within settle_ms (and the 12 ms debounce) of the capturer set down.
-    lines = body.splitlines()
-    placed = int(lines[[line.endswith("lift b8") for line in lines].index(True) - 1].split()[0])
-    made = next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == move)
-    assert made - placed <= 300 + 12
+
+
+def _last(body: str, ending: str) -> int:
+    """The time of the last line of `body` that ends so."""
+    return [int(line.split()[0]) for line in body.splitlines() if line.endswith(ending)][-1]
+
+
+@BOTH
+@pytest.mark.parametrize("name", ["own piece first", "victim first"])
+def test_a_capture_no_knock_explains_is_decided_within_the_settle_time(
+    mode: str, name: str
+) -> None:
+    # The victim's square empty for 300 ms or more: no knock falls back so slowly.
+    body = steps(f"{OPENING}; {CAPTURES[name][0]}; {REPLY}", gap_ms=0)
+    effects = replay(body, mode=mode)
+    placed = _last(body, "place d5")
+    made = next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == "e4d5")
+    assert made - placed <= 12  # the debounce's hold
+
+
+@BOTH
+@pytest.mark.parametrize("name", ["one-motion swap", "victim held a moment"])
+def test_a_fast_swap_capture_is_decided_by_the_opponents_first_lift(mode: str, name: str) -> None:
+    # The victim's square empty for less than KNOCK_MS: the capture is held until the
+    # opponent's hand starts (Black lifts b8 1.1 s later), then made at once.
+    body = steps(f"{OPENING}; {CAPTURES[name][0]}; {REPLY}", gap_ms=0)
+    effects = replay(body, mode=mode)
+    lifted = _last(body, "lift b8")
+    made = next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == "e4d5")
+    assert made == lifted + 12  # the lift as the debouncer reports it
+    assert moves(effects) == [*BEFORE, "e4d5", "b8c6"]
 
 
 @BOTH
@@ -136,16 +161,32 @@ def test_a_knock_read_as_a_capture_and_an_arrival_is_undone_by_a_later_placement
     # f4 in the hand knocks e3 (back in 78 ms) and is set on f3; White's king, next to
     # f3, is lifted 40 ms later: fxe3 and Kf3 seen arriving first read so too. The king
     # set down on f2 (f3 knocked on the way) is explained only by f4-f3: that is the game.
+    # What the first reading made meanwhile was held back: the host sees only the game.
     body = (
         "1000 lift f4\n1105 lift e3\n1183 place e3\n1265 place f3\n1305 lift g2\n"
         "1463 lift f3\n1516 place f3\n2005 place f2\n3500 lift h8\n3900 place g8\n"
     )
     effects = replay(body, header=KING_NEXT, mode=mode)
-    made = moves(effects)
-    for undone in reversed([e["uci"] for e in effects if e["event"] == "takeback"]):
-        made.remove(undone)
-    assert made == ["f4f3", "g2f2", "h8g8"]
+    assert moves(effects) == ["f4f3", "g2f2", "h8g8"]
+    assert "takeback" not in kinds(effects) and "game_over" not in kinds(effects)
     assert "illegal" not in kinds(effects) and "violation" not in kinds(effects)
+
+
+@BOTH
+def test_the_first_reading_held_during_the_fork_goes_out_when_the_other_is_dropped(
+    mode: str,
+) -> None:
+    # As above, but the king set back on f3 and left there: fxe3 and Kf3 stand. What was
+    # held goes out once the other reading is dropped, knock_wait_ms after the fork.
+    body = (
+        "1000 lift f4\n1105 lift e3\n1183 place e3\n1265 place f3\n1305 lift g2\n"
+        "1463 lift f3\n1516 place f3\n5000 lift h8\n5400 place g8\n"
+    )
+    effects = replay(body, header=KING_NEXT, mode=mode)
+    assert moves(effects) == ["f4e3", "g2f3", "h8g8"]
+    assert "takeback" not in kinds(effects)
+    made = [e["t_ms"] for e in effects if e["event"] == "move"]
+    assert made[0] == made[1] <= 1305 + 12 + 1500
 
 
 @BOTH

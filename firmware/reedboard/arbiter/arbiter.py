@@ -61,6 +61,12 @@ DEFAULT_SETTLE_MS = 300
 # moved first in casual mode) waits longer: the other hand must fetch the second piece.
 # The opponent starting to move still commits it at once.
 DEFAULT_CASTLE_WAIT_MS = 2000
+# A capture whose victim's square was empty only a moment, the capturer already in the
+# hand, has the sensors of a neighbour knocked by the hand and falling back: the next
+# placement tells. The human model sets the piece down 20-610 ms after the knocked piece
+# is back (median 140 ms, p99 500 ms); a person who has knocked a piece over pauses. The
+# capture waits this long unless the opponent starts or another change decides it.
+DEFAULT_KNOCK_WAIT_MS = 1500
 # A piece put down while no square has been emptied may be a move seen arriving before it
 # is seen leaving (a slide's next switch closing first, a promoted queen set down before
 # the pawn is cleared): the lift follows within a second or two. A piece that stays alone
@@ -112,6 +118,7 @@ class Arbiter:
         mode: Mode = "casual",
         settle_ms: int = DEFAULT_SETTLE_MS,
         castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS,
+        knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS,
         occupancy: Bitboard | None = None,
         rng: random.Random | None = None,
     ) -> None:
@@ -125,6 +132,7 @@ class Arbiter:
         self.mode: Mode = mode
         self.settle_ms = settle_ms
         self.castle_wait_ms = max(castle_wait_ms, settle_ms)
+        self.knock_wait_ms = max(knock_wait_ms, settle_ms)
         self.sensors: Bitboard = self.game.position.occupied if occupancy is None else occupancy
         self.last_change_ms = 0
         self.promotion_choice: PieceType | None = None
@@ -151,6 +159,10 @@ class Arbiter:
         # placement may still show that reading right (see _fork): the arbiter, the
         # game's length when it forked, and the effects it has made since.
         self._alternative: tuple[Arbiter, int, list[Effect]] | None = None
+        # While it is followed: what the board made of the changes since, held back from
+        # the host, and until when (knock_wait_ms after the fork) it may still be taken.
+        self._held: list[Effect] = []
+        self._fork_until = 0
         self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self._new_episode()
 
@@ -218,13 +230,25 @@ class Arbiter:
             return effects  # no moves while the pieces are being set up
         self._apply(change, now, effects, report=True)
         self._follow_alternative(change, now, effects)
-        return effects
+        return self._hold(effects, now)
 
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""
         effects = self._tick(now_ms)
         self._follow_alternative(None, now_ms, effects)
-        return effects
+        return self._hold(effects, now_ms)
+
+    def _hold(self, effects: list[Effect], now: int) -> list[Effect]:
+        """While another reading is followed alongside (see _fork), nothing reaches the
+        host: if that reading is taken, the host never saw the moves it replaces. Once
+        it is dropped, what was held goes out, as of now."""
+        if self._alternative is not None:
+            self._held += effects
+            return []
+        if not self._held:
+            return effects
+        held, self._held = self._held, []
+        return [replace(effect, t_ms=now) for effect in held] + effects
 
     def _tick(self, now_ms: int) -> list[Effect]:
         effects: list[Effect] = []
@@ -296,6 +320,7 @@ class Arbiter:
             other_due = self._alternative[0].next_deadline()
             if other_due is not None:
                 due = other_due if due is None else min(due, other_due)
+            due = self._fork_until if due is None else min(due, self._fork_until)
         return due
 
     def stuck_switch(self, now_ms: int) -> tuple[Square, bool] | None:
@@ -604,7 +629,11 @@ class Arbiter:
             doubted = self._doubted
             after = self.position.play_code(doubted.code) if doubted is not None else None
             if not self._arrived_from(change, due, placed, after):
+                # Read as the board stood before `change`: a move it commits starts the
+                # next episode, which `change` then belongs to (a lift is a touch).
+                self.sensors ^= 1 << sq
                 self._take_other_reading(other, now, effects)
+                self.sensors ^= 1 << sq
             elif report:
                 self._fork(change, now, lambda alt, out: alt._take_other_reading(other, now, out))
         elif self._amend_due is not None:
@@ -647,6 +676,9 @@ class Arbiter:
             self._follow_gestures(change.t_ms, now, effects)
 
     def _evaluate(self, now: int, effects: list[Effect]) -> None:
+        if self._opponent_starts():
+            self._split(now, effects, started=True)
+            return
         table = self.table
         changed = self.sensors ^ table.occupancy
         matches = self._matches(table)
@@ -695,7 +727,7 @@ class Arbiter:
             self._doubted = best if self._complete_knock else None
             if self._complete_knock:
                 growth = "knock"  # a capture the next placement may still undo
-            self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
+            self._wait_ms = self._wait_for(growth)
             if growth is None:
                 self._commit(best, now, effects)
             return
@@ -736,6 +768,31 @@ class Arbiter:
         elif self._split_completes():
             self._split(now, effects)
 
+    def _opponent_starts(self) -> bool:
+        """A capture doubted as a knock (see _knocked_victim) is waiting and the opponent
+        lifts a piece: the capturer's hand is done, so the capture was real. The
+        victim's square lifted first may be either reading (the opponent taking the
+        capturer, or the capturer's hand taking the knocked piece up), and both make the
+        same capture: the opponent's lift after it decides just as well."""
+        doubted = self._doubted
+        if doubted is None or not self._complete_knock or not self._pending_index:
+            return False
+        since = self._events[self._pending_index :]
+        last = since[-1] if since else None
+        if last is None or last.occupied or last.square == doubted.to_square:
+            return False
+        if any(e.occupied or e.square != doubted.to_square for e in since[:-1]):
+            return False
+        piece = self.table.placement[last.square]
+        return piece not in (EMPTY, UNKNOWN) and piece.isupper() != self.position.turn
+
+    def _wait_for(self, growth: str | None) -> int:
+        """How long a complete move waits for the board to stay still, by what may still
+        follow it."""
+        if growth == "castling":
+            return self.castle_wait_ms
+        return self.knock_wait_ms if growth == "knock" else self.settle_ms
+
     def _matches(self, table: MoveTable) -> list[MoveShape]:
         found: dict[int, MoveShape] = {}
         for state in self._hands.states:
@@ -766,13 +823,15 @@ class Arbiter:
 
         return max(matches, key=rank)
 
-    def _split(self, now: int, effects: list[Effect]) -> None:
+    def _split(self, now: int, effects: list[Effect], started: bool = False) -> None:
         """The move completed earlier was the whole move: commit it and read what followed
-        as the next episode, from the sensors as they were when it was complete."""
+        as the next episode, from the sensors as they were when it was complete. Once
+        its piece has left its target it is not (see _still_standing), unless the
+        opponent has `started` after a complete capture (see _opponent_starts)."""
         self._split_due = None
         tail = self._events[self._pending_index :]
         shape = self._complete_at(self._pending_index)
-        if shape is None or not self._still_standing(shape):
+        if shape is None or not (started or self._still_standing(shape)):
             return
         final = self.sensors
         for change in tail:
@@ -931,18 +990,22 @@ class Arbiter:
             return
         alternative = copy.deepcopy(self)
         out: list[Effect] = []
+        alternative.sensors ^= 1 << change.square  # as before `change` (see _apply)
         other(alternative, out)
+        alternative.sensors ^= 1 << change.square
         alternative._follow(change, now, out, report=True)
         self._alternative = (alternative, len(self.game), out)
+        self._fork_until = now + self.knock_wait_ms
 
     def _follow_alternative(
         self, change: SquareChange | None, now: int, effects: list[Effect]
     ) -> None:
         """Feed the other reading what the board sees (`change`, or time passing), and
         take it when a placement leaves the board in no state the game explains while the
-        other reading explains it exactly: the moves since the fork are taken back and the
-        other reading's made. It is dropped as soon as it goes wrong itself, or once the
-        game has gone two moves past the fork."""
+        other reading explains it exactly: what the board made of the changes since the
+        fork, held back (see _hold), is dropped and the other reading's moves made. It is
+        dropped itself as soon as it goes wrong, once the game has gone two moves past
+        the fork, or knock_wait_ms after it."""
         if self._alternative is None:
             return
         alternative, forked, out = self._alternative
@@ -956,6 +1019,7 @@ class Arbiter:
             or alternative.setup is not None
             or len(self.game) > forked + 2
             or len(alternative.game) > forked + 2
+            or now >= self._fork_until
         ):
             self._alternative = None
             return
@@ -963,21 +1027,13 @@ class Arbiter:
             return
         if not alternative._explains_board():
             return
-        self._alternative = None
-        common = 0
-        for mine, theirs in zip(self.game.moves, alternative.game.moves, strict=False):
-            if mine != theirs:
-                break
-            common += 1
-        while len(self.game) > common:
-            uci = self.game.positions[-2].uci(self.game.moves[-1])
-            self.game.pop()
-            effects.append(TakenBack(now, uci, self.position.fen()))
-        if self.mismatch is not None or self.violation is not None:
-            effects.append(Restored(now))
+        # The host has seen neither this reading's moves since the fork nor anything
+        # else it made of the changes since (the game over of a move now replaced
+        # included): all of it was held.
+        effects.clear()
         made: dict[int, Effect] = {}
         for effect in out:
-            if isinstance(effect, MoveMade) and effect.ply > common:
+            if isinstance(effect, MoveMade) and effect.ply > forked:
                 made[effect.ply] = replace(effect, t_ms=now)
         effects += [made[ply] for ply in sorted(made) if ply <= len(alternative.game)]
         outcome = alternative.game.outcome()
@@ -985,6 +1041,7 @@ class Arbiter:
             effects.append(GameOver(now, outcome.result, outcome.reason))
         self.__dict__.update(alternative.__dict__)
         self._alternative = None
+        self._held = []
 
     def _explains_board(self) -> bool:
         """The sensors show the position, or a move the board is about to commit."""
@@ -992,14 +1049,20 @@ class Arbiter:
 
     def _take_other_reading(self, other: MoveShape, now: int, effects: list[Effect]) -> None:
         """No lift came: the piece in the hand was set down elsewhere, the doubted
-        capture's victim only knocked. That move is the complete one now."""
+        capture's victim only knocked. That move is the complete one now, and the
+        victim stands on its square in every hypothesis: a later change (the opponent
+        lifting the piece just set down, to take it) must not revive the capture."""
+        doubted = self._doubted
+        if doubted is not None:
+            victim = doubted.to_square
+            self._hands.keep_where(victim, self.table.placement[victim])
         self._complete = other
         self._complete_knock = False
         self._doubted = None
         self._pending_index = len(self._events)
         changed = self.sensors ^ self.table.occupancy
         growth = self.table.growth(other, changed, rook_first=self.mode == "casual")
-        self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
+        self._wait_ms = self._wait_for(growth)
         if growth is None:
             self._commit(other, now, effects)
 

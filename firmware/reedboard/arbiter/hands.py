@@ -138,6 +138,13 @@ class Hands:
                 return distance
         return 1 << 30
 
+    def keep_where(self, sq: Square, piece: str) -> None:
+        """Drop the hypotheses that do not have `piece` on `sq`, when some do: what has
+        since become certain about that square."""
+        kept = {state: d for state, d in self.states.items() if state[0][sq] == piece}
+        if kept:
+            self.states = kept
+
     def piece_at(self, sq: Square) -> str:
         """What stands on `sq` in most hypotheses ('.' if nothing, '?' if unknown)."""
         counts: dict[str, int] = {}

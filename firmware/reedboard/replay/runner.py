@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter
+from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
@@ -42,10 +42,11 @@ class Replay:
         *,
         mode: Mode = "casual",
         settle_ms: int = DEFAULT_SETTLE_MS,
+        knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS,
         hold_ms: int = DEFAULT_HOLD_MS,
         lights: bool = False,
     ) -> None:
-        self.arbiter = Arbiter(game, mode=mode, settle_ms=settle_ms)
+        self.arbiter = Arbiter(game, mode=mode, settle_ms=settle_ms, knock_wait_ms=knock_wait_ms)
         self.debouncer = Debouncer(game.position.occupied, hold_ms=hold_ms)
         self.effects: list[Effect] = []
         # With lights on: each change of what the LEDs show, and how many effects came
