@@ -21,6 +21,7 @@ from typing import Any
 
 from reedboard.arbiter.arbiter import (
     DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
     DEFAULT_SETTLE_MS,
     Arbiter,
 )
@@ -47,6 +48,7 @@ class Settings:
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
+    knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
     hold_ms: int = DEFAULT_HOLD_MS
 
 
@@ -89,6 +91,7 @@ class BoardGame:
             mode=s.mode,
             settle_ms=s.settle_ms,
             castle_wait_ms=s.castle_wait_ms,
+            knock_wait_ms=s.knock_wait_ms,
             occupancy=occupancy,
             rng=self.rng,
         )

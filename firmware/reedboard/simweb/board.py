@@ -249,6 +249,7 @@ class SimBoard:
                         mode=s.mode,
                         settle_ms=s.settle_ms,
                         castle_wait_ms=s.castle_wait_ms,
+                        knock_wait_ms=s.knock_wait_ms,
                         occupancy=board_game.debouncer.occupancy,
                         rng=board_game.rng,
                     )
