@@ -38,12 +38,13 @@ from reedboard.arbiter.effects import (
 )
 from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.marks import HostMarks
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
 from reedboard.arbiter.touch_move import Breach, TouchRecord
-from reedboard.arbiter.view import BoardView, Targets
+from reedboard.arbiter.view import BoardView, Shown, board_view
 from reedboard.errors import IllegalMoveError, InvalidInputError
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
@@ -144,10 +145,7 @@ class Arbiter:
         # When the last move was complete, and the squares where its pieces landed.
         self._moved: tuple[int, tuple[Square, ...]] | None = None
         self._result_sensors: Bitboard | None = None  # the board as the kings told a result
-        self.hint: Move | None = None
-        # Squares the host lights for its own reasons (steady, blinking): a client's LED
-        # pattern that is not a move.
-        self.marked: tuple[Bitboard, Bitboard] = (0, 0)
+        self.marks = HostMarks()
         # Squares whose switch the debouncer left out as faulty, for the lights.
         self.sensor_faults: Bitboard = 0
         self.gestures = GestureTracker()
@@ -414,8 +412,7 @@ class Arbiter:
         self.promotion_choice = None
         self._exchange_square = None
         self._choice_lift = None
-        self.hint = None
-        self.marked = (0, 0)
+        self.marks = HostMarks()
         self.gestures.reset()
         self._new_episode()
         effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
@@ -522,97 +519,36 @@ class Arbiter:
 
     def show_move(self, move: Move | None) -> None:
         """The host asks the player to carry out `move` (an engine's reply); None clears."""
-        self.hint = move
+        self.marks = self.marks.hinting(move)
 
     def mark(self, steady: Bitboard, blinking: Bitboard = 0) -> None:
-        """The host lights these squares (0, 0 clears). They belong to the position they
-        were lit in: the next move or a new game clears them."""
-        self.marked = (steady, blinking & ~steady)
+        """The host lights these squares (0, 0 clears), until the position changes."""
+        self.marks = self.marks.marking(steady, blinking)
+
+    @property
+    def hint(self) -> Move | None:
+        return self.marks.hint
+
+    @property
+    def marked(self) -> tuple[Bitboard, Bitboard]:
+        return (self.marks.steady, self.marks.blinking)
 
     def view(self) -> BoardView:
         """What the board is now, for the lights."""
-        position = self.position
-        expected = self.table.occupancy
-        lifted = expected & ~self.sensors
-        targets = []
-        capturers = 0
-        over = self.game.outcome()
-        if over is None:
-            for shape in self.table.shapes:
-                if not lifted >> shape.from_square & 1:
-                    continue
-                targets.append(shape)
-            for sq in _squares(lifted):
-                piece = position.piece_at(sq)
-                if piece is not None and piece.color != position.turn:
-                    for shape in self.table.shapes:
-                        if shape.is_capture and shape.captured and _victim(position, shape) == sq:
-                            capturers |= 1 << shape.from_square
-        grouped: dict[Square, dict[str, int]] = {}
-        for shape in targets:
-            kinds = grouped.setdefault(
-                shape.from_square,
-                {"quiet": 0, "captures": 0, "en_passant": 0, "castling": 0, "promotions": 0},
-            )
-            if shape.is_castling:
-                kinds["castling"] |= 1 << position.castling_squares(shape.move)[1]
-                continue
-            bit = 1 << shape.to_square
-            if shape.is_promotion:
-                kinds["promotions"] |= bit
-            if position.is_en_passant(shape.move):
-                kinds["en_passant"] |= bit
-            elif shape.is_capture:
-                kinds["captures"] |= bit
-            else:
-                kinds["quiet"] |= bit
-        pending = None
-        pending_next = 0
-        if self._complete is not None:
-            pending = (self._complete.from_square, self._complete.to_square)
-            changed = self.sensors ^ expected
-            for shape in self.table.shapes:
-                if shape is not self._complete and not changed & ~shape.footprint:
-                    pending_next |= shape.footprint & ~changed
-        last = self.game.peek()
-        last_move = None
-        if last is not None:
-            before = self.game.positions[-2]
-            if before.is_castling(last):
-                king_from, king_to, _rook_from, _rook_to = before.castling_squares(last)
-                last_move = (king_from, king_to)
-            else:
-                last_move = (last.from_square, last.to_square)
-        king = position.king(position.turn)
-        mismatch = self.mismatch
-        return BoardView(
-            fen=position.fen(),
-            turn_white=position.turn,
-            sensors=self.sensors,
-            lifted=lifted,
-            targets=tuple(Targets(origin, **kinds) for origin, kinds in sorted(grouped.items())),
-            capturers=capturers,
-            pending=pending,
-            pending_next=pending_next,
-            missing=mismatch.missing if mismatch else 0,
-            extra=mismatch.extra if mismatch else 0,
-            pairs=mismatch.pairs if mismatch else (),
-            must_move=self.touches.obliged_square(position) if self.mode == "strict" else None,
+        shown = Shown(
+            pending=self._complete,
+            mismatch=self.mismatch,
+            must_move=self.touches.obliged_square(self.position) if self.mode == "strict" else None,
             violation=self.violation.square if self.violation else None,
-            last_move=last_move,
-            check=king if king is not None and position.is_check() else None,
-            hint=(self.hint.from_square, self.hint.to_square) if self.hint else None,
-            marked=self.marked[0],
-            marked_blink=self.marked[1],
+            marks=self.marks,
             promotion=self._exchange_square,
             promotion_choices=self._promotion_choices(),
-            result=over.result if over else None,
-            reason=over.reason if over else None,
             setup=self.setup.step(self.sensors) if self.setup is not None else None,
             offer=self.gestures.offer,
             offer_squares=sum(1 << sq for sq in self.gestures.squares or ()),
             faults=self.sensor_faults,
         )
+        return board_view(self.game, self.table, self.sensors, shown)
 
     # ----- the core -----
 
@@ -1118,8 +1054,7 @@ class Arbiter:
         self.game.pop()
         effects.append(TakenBack(now, uci, self.position.fen()))
         self.touches = TouchRecord()
-        self.hint = None
-        self.marked = (0, 0)
+        self.marks = HostMarks()
         self._exchange_square = None
         self.sensors = before
         self._new_episode()
@@ -1218,8 +1153,7 @@ class Arbiter:
         if shape.is_promotion:
             self.promotion_choice = None  # the host's choice is for the next promotion only
         self.touches = TouchRecord()
-        self.hint = None  # a move the host asked for is done, or overtaken
-        self.marked = (0, 0)  # what the host marked was about the position before
+        self.marks = HostMarks()  # what the host asked was about the position before
         self._exchange_square = move.to_square if shape.is_promotion else None
         self._new_episode()
         if knocked:
@@ -1258,8 +1192,7 @@ class Arbiter:
         effects.append(TakenBack(now, uci, self.position.fen()))
         self.touches = TouchRecord()
         self._moved = None
-        self.hint = None  # what the host lit and marked was about the position now gone
-        self.marked = (0, 0)
+        self.marks = HostMarks()  # about the position now gone
         self._new_episode()
         return True
 
@@ -1473,16 +1406,6 @@ def hands_for(position: Position, sensors: Bitboard) -> Hands:
         elif cells[sq] == EMPTY and on_sensor:
             cells[sq] = UNKNOWN
     return Hands("".join(cells), in_hands, start=placement)
-
-
-def _squares(bb: Bitboard) -> list[Square]:
-    return list(squares_of(bb))
-
-
-def _victim(position: Position, shape: MoveShape) -> Square:
-    if position.is_en_passant(shape.move):
-        return shape.to_square - 8 if position.turn else shape.to_square + 8
-    return shape.to_square
 
 
 def pair_squares(missing: Bitboard, extra: Bitboard) -> tuple[tuple[Square, Square], ...]:
