@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
+from reedboard.arbiter import knock
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -54,7 +55,6 @@ from reedboard.arbiter.waits import (
     MOVERS_HAND_MS,
     MOVERS_HAND_REACH,
     START_OCCUPANCY,
-    STEP_KNOCK_MS,
     STRAY_WAIT_MS,
     STUCK_MS,
     SWEEP_MS,
@@ -137,12 +137,12 @@ class Arbiter:
         self._hands = hands_for(position, self.sensors)
         self._start_hands = self._hands.copy()
         # The origin of a capture just committed whose victim may only have been knocked
-        # (see _knocked_victim), until the next change; and when that change is a
+        # (see knock.knocked_victim), until the next change; and when that change is a
         # placement both readings explain, until when and for which origin the amend
         # waits for the opponent's lift that would make it a piece arriving first.
         self._knocked_from: Square | None = None
         self._amend_due: tuple[int, Square] | None = None
-        # The board is a legal move only as a piece knocked aside (see _knocked_step).
+        # The board is a legal move only as a piece knocked aside (see knock.knocked_step).
         self._knocked_only = False
         self._overlap_tried = -1  # last_change_ms when overlapping moves were last tried
         # The complete move is a capture whose victim may only have been knocked; and the
@@ -224,12 +224,12 @@ class Arbiter:
         if self._other_reading is not None and now_ms >= self._other_reading[1]:
             other, _due = self._other_reading
             self._other_reading = None
-            self._take_other_reading(other, now_ms, effects)
+            knock.take_other_reading(self, other, now_ms, effects)
         if self._amend_due is not None and now_ms >= self._amend_due[0]:
             _due, origin = self._amend_due
             self._amend_due = None
             if len(self._events) == 1:
-                self._amend_knocked_capture(origin, self._events[0], now_ms, effects)
+                knock.amend_knocked_capture(self, origin, self._events[0], now_ms, effects)
         quiet = now_ms - self.last_change_ms
         if self._complete is not None:
             if quiet >= self._wait_ms:
@@ -515,7 +515,7 @@ class Arbiter:
         sq = change.square
         knocked_from, self._knocked_from = self._knocked_from, None
         if knocked_from is not None and change.occupied and not self._events:
-            if self._amend_knocked_capture(knocked_from, change, now, effects):
+            if knock.amend_knocked_capture(self, knocked_from, change, now, effects):
                 return
         elif self._other_reading is not None:
             other, due = self._other_reading
@@ -523,26 +523,30 @@ class Arbiter:
             placed = self._events[-1].square
             doubted = self._doubted
             after = self.position.play_code(doubted.code) if doubted is not None else None
-            if not self._arrived_from(change, due, placed, after):
+            if not knock.arrived_from(change, due, placed, after):
                 # Read as the board stood before `change`: a move it commits starts the
                 # next episode, which `change` then belongs to (a lift is a touch).
                 self.sensors ^= 1 << sq
-                self._take_other_reading(other, now, effects)
+                knock.take_other_reading(self, other, now, effects)
                 self.sensors ^= 1 << sq
             elif report:
-                self._fork(change, now, lambda alt, out: alt._take_other_reading(other, now, out))
+                self._fork(
+                    change, now, lambda alt, out: knock.take_other_reading(alt, other, now, out)
+                )
         elif self._amend_due is not None:
             due, origin = self._amend_due
             self._amend_due = None
             first = self._events[0]
-            if not self._arrived_from(change, due, first.square, self.position):
+            if not knock.arrived_from(change, due, first.square, self.position):
                 # No lift came to make that placement the opponent's arriving first.
-                self._amend_knocked_capture(origin, first, now, effects, 1 << sq)
+                knock.amend_knocked_capture(self, origin, first, now, effects, 1 << sq)
             elif report:
                 self._fork(
                     change,
                     now,
-                    lambda alt, out: alt._amend_knocked_capture(origin, first, now, out, 1 << sq),
+                    lambda alt, out: knock.amend_knocked_capture(
+                        alt, origin, first, now, out, 1 << sq
+                    ),
                 )
         self._follow(change, now, effects, report)
 
@@ -552,7 +556,7 @@ class Arbiter:
         self._events.append(change)
         if change.occupied:
             self._hands.place(sq)
-            self._forget_knocked_touch(change)
+            knock.forget_knocked_touch(self, change)
             choice = self._choice_lift
             self._choice_lift = None
             if choice is not None and choice[0] == sq and self._exchange_square is not None:
@@ -571,13 +575,13 @@ class Arbiter:
             self._follow_gestures(change.t_ms, now, effects)
 
     def _evaluate(self, now: int, effects: list[Effect]) -> None:
-        if self._opponent_starts():
+        if knock.opponent_starts(self):
             self._split(now, effects, started=True)
             return
         table = self.table
         changed = self.sensors ^ table.occupancy
         matches = self._matches(table)
-        knocks = [m for m in matches if self._knocked_step(m)]
+        knocks = [m for m in matches if knock.knocked_step(self, m)]
         self._knocked_only = bool(knocks) and len(knocks) == len(matches)
         if self._knocked_only:
             matches = []
@@ -601,7 +605,7 @@ class Arbiter:
                 # The capturer set down elsewhere, or the opponent's piece arriving
                 # before it is seen leaving: the lift that would follow decides.
                 self._complete = doubted
-                if not self._promoted_first(doubted, self._events[-1].square):
+                if not knock.promoted_first(self, doubted, self._events[-1].square):
                     self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
                 return
             if (
@@ -618,7 +622,7 @@ class Arbiter:
             self._complete = best
             self._pending_index = len(self._events)
             growth = table.growth(best, changed, rook_first=self.mode == "casual")
-            self._complete_knock = growth is None and self._knocked_victim(best)
+            self._complete_knock = growth is None and knock.knocked_victim(self, best)
             self._doubted = best if self._complete_knock else None
             if self._complete_knock:
                 growth = "knock"  # a capture the next placement may still undo
@@ -663,24 +667,6 @@ class Arbiter:
         elif self._split_completes():
             self._split(now, effects)
 
-    def _opponent_starts(self) -> bool:
-        """A capture doubted as a knock (see _knocked_victim) is waiting and the opponent
-        lifts a piece: the capturer's hand is done, so the capture was real. The
-        victim's square lifted first may be either reading (the opponent taking the
-        capturer, or the capturer's hand taking the knocked piece up), and both make the
-        same capture: the opponent's lift after it decides just as well."""
-        doubted = self._doubted
-        if doubted is None or not self._complete_knock or not self._pending_index:
-            return False
-        since = self._events[self._pending_index :]
-        last = since[-1] if since else None
-        if last is None or last.occupied or last.square == doubted.to_square:
-            return False
-        if any(e.occupied or e.square != doubted.to_square for e in since[:-1]):
-            return False
-        piece = self.table.placement[last.square]
-        return piece not in (EMPTY, UNKNOWN) and piece.isupper() != self.position.turn
-
     def _wait_for(self, growth: str | None) -> int:
         """How long a complete move waits for the board to stay still, by what may still
         follow it."""
@@ -722,7 +708,7 @@ class Arbiter:
         """The move completed earlier was the whole move: commit it and read what followed
         as the next episode, from the sensors as they were when it was complete. Once
         its piece has left its target it is not (see _still_standing), unless the
-        opponent has `started` after a complete capture (see _opponent_starts)."""
+        opponent has `started` after a complete capture (see knock.opponent_starts)."""
         self._split_due = None
         tail = self._events[self._pending_index :]
         shape = self._complete_at(self._pending_index)
@@ -791,86 +777,6 @@ class Arbiter:
             self._apply(change, now, effects, report=False)
         assert self.sensors == final
         return True
-
-    def _knocked_step(self, shape: MoveShape) -> bool:
-        """A one-square move made faster than STEP_KNOCK_MS from lift to place while the
-        hand held another piece: a neighbour knocked aside by the hand carrying a piece,
-        not a move (the other piece put back makes the board that move). The board asks
-        for it back. A quick step with nothing else in the hand is a move."""
-        if shape.is_capture or shape.is_castling:
-            return False
-        f, t = shape.from_square, shape.to_square
-        if max(abs((f & 7) - (t & 7)), abs((f >> 3) - (t >> 3))) != 1:
-            return False
-        lifted_at = placed_at = None
-        held: set[Square] = set()  # squares emptied and not yet filled again
-        held_then = False
-        for event in self._events:
-            if event.square == f and not event.occupied:
-                lifted_at = event.t_ms
-                held_then = bool(held - {f})
-            elif event.square == t and event.occupied:
-                placed_at = event.t_ms
-            if event.occupied:
-                held.discard(event.square)
-            else:
-                held.add(event.square)
-        if lifted_at is None or placed_at is None or placed_at < lifted_at:
-            return False
-        return held_then and placed_at - lifted_at < STEP_KNOCK_MS
-
-    def _knocked_victim(self, shape: MoveShape) -> bool:
-        """A capture whose victim's square was empty only briefly, while the capturer was
-        already in the hand: the sensors of a one-motion swap, and of a neighbour knocked
-        by the hand carrying a piece elsewhere and falling back. Only what comes next can
-        tell: such a capture waits `settle_ms` like a move that may grow, and once
-        committed, a placement that only the other reading explains amends it."""
-        if not shape.is_capture or self.position.is_en_passant(shape.move):
-            return False
-        origin, victim = shape.from_square, shape.to_square
-        origin_lifted = False
-        lifted_at: int | None = None
-        vacant_ms: int | None = None
-        for event in self._events:
-            if event.square == origin and not event.occupied:
-                origin_lifted = True
-            elif event.square == victim and not event.occupied:
-                lifted_at = event.t_ms if origin_lifted else None
-            elif event.square == victim and lifted_at is not None:
-                vacant_ms = event.t_ms - lifted_at
-        return vacant_ms is not None and vacant_ms < KNOCK_MS
-
-    def _promoted_first(
-        self, capture: MoveShape | None, placed: Square, sensors: Bitboard | None = None
-    ) -> bool:
-        """Whether the board (`sensors`, by default the sensors now) is, after `capture`
-        (by default the move just committed), the opponent's promotion on `placed` with
-        the new piece set down before the pawn is cleared: the pawn's lift may follow a
-        second or two later (see STRAY_WAIT_MS), so the capture's reading explains that
-        placement as well as a move of the capturer there does."""
-        if capture is None:
-            table = self.table
-        else:
-            table = MoveTable(self.position.play_code(capture.code), legal=True)
-        changed = (self.sensors if sensors is None else sensors) ^ table.occupancy
-        return any(
-            shape.is_promotion and shape.to_square == placed and not changed & ~shape.footprint
-            for shape in table.shapes
-        )
-
-    @staticmethod
-    def _arrived_from(
-        change: SquareChange, due: int, placed: Square, position: Position | None
-    ) -> bool:
-        """Whether `change`, coming by `due`, opens the neighbouring square of a piece that
-        can step in `position` to where a piece was just set down: that piece arrived
-        first (only a step puts a magnet over both switches at once)."""
-        if change.occupied or change.t_ms >= due or position is None:
-            return False
-        sq = change.square
-        if max(abs((sq & 7) - (placed & 7)), abs((sq >> 3) - (placed >> 3))) != 1:
-            return False
-        return any(move.to_square == placed for move in position.legal_moves_from(sq))
 
     def _fork(
         self, change: SquareChange, now: int, other: Callable[[Arbiter, list[Effect]], object]
@@ -942,86 +848,6 @@ class Arbiter:
         """The sensors show the position, or a move the board is about to commit."""
         return self._complete is not None or self.sensors == self.table.occupancy
 
-    def _take_other_reading(self, other: MoveShape, now: int, effects: list[Effect]) -> None:
-        """No lift came: the piece in the hand was set down elsewhere, the doubted
-        capture's victim only knocked. That move is the complete one now, and the
-        victim stands on its square in every hypothesis: a later change (the opponent
-        lifting the piece just set down, to take it) must not revive the capture."""
-        doubted = self._doubted
-        if doubted is not None:
-            victim = doubted.to_square
-            self._hands.keep_where(victim, self.table.placement[victim])
-        self._complete = other
-        self._complete_knock = False
-        self._doubted = None
-        self._pending_index = len(self._events)
-        changed = self.sensors ^ self.table.occupancy
-        growth = self.table.growth(other, changed, rook_first=self.mode == "casual")
-        self._wait_ms = self._wait_for(growth)
-        if growth is None:
-            self._commit(other, now, effects)
-
-    def _forget_knocked_touch(self, change: SquareChange) -> None:
-        """An opponent's piece lifted and back within KNOCK_MS while an own piece was in
-        the hand was knocked by that hand, not touched (FIDE 4.3 binds deliberate
-        touches): it obliges nothing. Taken for a capture, the capture still stands."""
-        lifted = [e for e in self._events[:-1] if e.square == change.square and not e.occupied]
-        if not lifted or change.t_ms - lifted[-1].t_ms >= KNOCK_MS:
-            return
-        touches = self.touches.touches
-        knocked = next((t for t in touches if t.square == change.square and not t.own), None)
-        if knocked is None or not any(t.own and t.t_ms < lifted[-1].t_ms for t in touches):
-            return
-        touches.remove(knocked)
-
-    def _amend_knocked_capture(
-        self,
-        origin: Square,
-        change: SquareChange,
-        now: int,
-        effects: list[Effect],
-        later: Bitboard = 0,
-    ) -> bool:
-        """The first placement after a capture `_knocked_victim` doubted: when the board
-        it makes is, read from the position before the capture, a move of the capturer
-        in progress (the pawn set down on e5, not on d5), the victim was only knocked:
-        take the capture back and follow the hands from there.
-
-        The capture's reading may explain the placement too, as the opponent's piece seen
-        arriving before it is seen leaving: then the lift that follows within ARRIVE_MS
-        decides (`_amend_due`, `later` the changes seen since the placement)."""
-        if not len(self.game) or self.game.declared is not None:
-            return False
-        previous = self.game.positions[-2]
-        before = self.sensors ^ later ^ (1 << change.square)  # as the capture left them
-        if before != (previous.occupied & ~(1 << origin)):
-            return False
-        table = MoveTable(previous, legal=True)
-        placed = before | 1 << change.square
-        changed = placed ^ previous.occupied
-        if not changed or not any(
-            shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
-        ):
-            return False  # (the piece back home: no move either way, the capture stands)
-        if self._promoted_first(None, change.square, placed):
-            return False  # the opponent's new queen set down before the pawn is cleared
-        if not later and not self._events and self.table.is_prefix(placed ^ self.table.occupancy):
-            self._amend_due = (change.t_ms + ARRIVE_MS, origin)
-            return False
-        last = self.game.moves[-1]
-        uci = previous.uci(last)
-        self.game.pop()
-        effects.append(TakenBack(now, uci, self.position.fen()))
-        self.touches = TouchRecord()
-        self.marks = HostMarks()
-        self._exchange_square = None
-        self.sensors = before
-        self._new_episode()
-        self.sensors ^= 1 << change.square
-        self._apply(change, now, effects, report=True)
-        self.sensors ^= later
-        return True
-
     def _still_standing(self, shape: MoveShape) -> bool:
         """Whether the squares the complete move put its pieces on are occupied now. Once
         its piece has left its target (a bishop dragged on and off the board as the pieces
@@ -1088,7 +914,7 @@ class Arbiter:
         )
 
     def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
-        knocked = self._knocked_victim(shape)
+        knocked = knock.knocked_victim(self, shape)
         move = shape.move
         position = self.position
         if position.is_castling(move):
