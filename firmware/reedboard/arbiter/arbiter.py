@@ -17,12 +17,10 @@ How it decides (the README, "How the board reads a game"):
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
-from dataclasses import replace
 
-from reedboard.arbiter import knock
+from reedboard.arbiter import fork, knock
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -186,26 +184,14 @@ class Arbiter:
             self._follow_setup(now, effects, by_hand=True)
             return effects  # no moves while the pieces are being set up
         self._apply(change, now, effects, report=True)
-        self._follow_alternative(change, now, effects)
-        return self._hold(effects, now)
+        fork.follow_alternative(self, change, now, effects)
+        return fork.hold(self, effects, now)
 
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""
         effects = self._tick(now_ms)
-        self._follow_alternative(None, now_ms, effects)
-        return self._hold(effects, now_ms)
-
-    def _hold(self, effects: list[Effect], now: int) -> list[Effect]:
-        """While another reading is followed alongside (see _fork), nothing reaches the
-        host: if that reading is taken, the host never saw the moves it replaces. Once
-        it is dropped, what was held goes out, as of now."""
-        if self._alternative is not None:
-            self._held += effects
-            return []
-        if not self._held:
-            return effects
-        held, self._held = self._held, []
-        return [replace(effect, t_ms=now) for effect in held] + effects
+        fork.follow_alternative(self, None, now_ms, effects)
+        return fork.hold(self, effects, now_ms)
 
     def _tick(self, now_ms: int) -> list[Effect]:
         effects: list[Effect] = []
@@ -530,8 +516,11 @@ class Arbiter:
                 knock.take_other_reading(self, other, now, effects)
                 self.sensors ^= 1 << sq
             elif report:
-                self._fork(
-                    change, now, lambda alt, out: knock.take_other_reading(alt, other, now, out)
+                fork.fork(
+                    self,
+                    change,
+                    now,
+                    lambda alt, out: knock.take_other_reading(alt, other, now, out),
                 )
         elif self._amend_due is not None:
             due, origin = self._amend_due
@@ -541,7 +530,8 @@ class Arbiter:
                 # No lift came to make that placement the opponent's arriving first.
                 knock.amend_knocked_capture(self, origin, first, now, effects, 1 << sq)
             elif report:
-                self._fork(
+                fork.fork(
+                    self,
                     change,
                     now,
                     lambda alt, out: knock.amend_knocked_capture(
@@ -777,76 +767,6 @@ class Arbiter:
             self._apply(change, now, effects, report=False)
         assert self.sensors == final
         return True
-
-    def _fork(
-        self, change: SquareChange, now: int, other: Callable[[Arbiter, list[Effect]], object]
-    ) -> None:
-        """A lift just behind a placement kept a doubted capture, as the opponent's piece
-        seen arriving before it is seen leaving; read the other way (`other`), the
-        capture's victim was only knocked and that lift is the next move's start. Both
-        readings explain the sensors until a placement, so the board follows the other
-        one alongside: a placement that only it explains makes it the game (see
-        _follow_alternative)."""
-        if self._alternative is not None:
-            return
-        alternative = copy.deepcopy(self)
-        out: list[Effect] = []
-        alternative.sensors ^= 1 << change.square  # as before `change` (see _apply)
-        other(alternative, out)
-        alternative.sensors ^= 1 << change.square
-        alternative._follow(change, now, out, report=True)
-        self._alternative = (alternative, len(self.game), out)
-        self._fork_until = now + self.knock_wait_ms
-
-    def _follow_alternative(
-        self, change: SquareChange | None, now: int, effects: list[Effect]
-    ) -> None:
-        """Feed the other reading what the board sees (`change`, or time passing), and
-        take it when a placement leaves the board in no state the game explains while the
-        other reading explains it exactly: what the board made of the changes since the
-        fork, held back (see _hold), is dropped and the other reading's moves made. It is
-        dropped itself as soon as it goes wrong, once the game has gone two moves past
-        the fork, or knock_wait_ms after it."""
-        if self._alternative is None:
-            return
-        alternative, forked, out = self._alternative
-        if change is None:
-            out += alternative.tick(now)
-        else:
-            out += alternative.feed(change, now)
-        if (
-            alternative.mismatch is not None
-            or alternative.violation is not None
-            or alternative.setup is not None
-            or len(self.game) > forked + 2
-            or len(alternative.game) > forked + 2
-            or now >= self._fork_until
-        ):
-            self._alternative = None
-            return
-        if change is None or not change.occupied or self._explains_board():
-            return
-        if not alternative._explains_board():
-            return
-        # The host has seen neither this reading's moves since the fork nor anything
-        # else it made of the changes since (the game over of a move now replaced
-        # included): all of it was held.
-        effects.clear()
-        made: dict[int, Effect] = {}
-        for effect in out:
-            if isinstance(effect, MoveMade) and effect.ply > forked:
-                made[effect.ply] = replace(effect, t_ms=now)
-        effects += [made[ply] for ply in sorted(made) if ply <= len(alternative.game)]
-        outcome = alternative.game.outcome()
-        if outcome is not None:
-            effects.append(GameOver(now, outcome.result, outcome.reason))
-        self.__dict__.update(alternative.__dict__)
-        self._alternative = None
-        self._held = []
-
-    def _explains_board(self) -> bool:
-        """The sensors show the position, or a move the board is about to commit."""
-        return self._complete is not None or self.sensors == self.table.occupancy
 
     def _still_standing(self, shape: MoveShape) -> bool:
         """Whether the squares the complete move put its pieces on are occupied now. Once
