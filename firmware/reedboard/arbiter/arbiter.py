@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from reedboard.arbiter import fork, knock
+from reedboard.arbiter import fork, knock, verdicts
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -42,7 +42,8 @@ from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
-from reedboard.arbiter.touch_move import Breach, TouchRecord
+from reedboard.arbiter.touch_move import TouchRecord
+from reedboard.arbiter.verdicts import pair_squares
 from reedboard.arbiter.view import BoardView, Shown, board_view
 from reedboard.arbiter.waits import (
     ARRIVE_MS,
@@ -62,7 +63,7 @@ from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Bitboard, Square, squares_of
+from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
 
 
@@ -224,15 +225,15 @@ class Arbiter:
         if quiet < self.settle_ms:
             return effects
         if self._breaching is not None:
-            self._report_violation(self._breaching, now_ms, effects)
+            verdicts.report_violation(self, self._breaching, now_ms, effects)
             return effects
         if self._overlap_due() is not None:
             self._overlap_tried = self.last_change_ms
             if self._untangle(now_ms, effects, final_only=False):
                 return effects
-        stray = quiet >= STRAY_WAIT_MS and self._stray()
-        if self._unexplained() or self._outdated_mismatch() or stray:
-            self._report_mismatch(now_ms, effects)
+        stray = quiet >= STRAY_WAIT_MS and verdicts.stray(self)
+        if verdicts.unexplained(self) or verdicts.outdated_mismatch(self) or stray:
+            verdicts.report_mismatch(self, now_ms, effects)
         return effects
 
     def next_deadline(self) -> int | None:
@@ -240,9 +241,9 @@ class Arbiter:
         due = None
         if self._complete is not None:
             due = self.last_change_ms + self._wait_ms
-        elif self._unreported():
+        elif verdicts.unreported(self):
             due = self.last_change_ms + self.settle_ms
-        elif self._stray() and not self._mismatch_shown():
+        elif verdicts.stray(self) and not verdicts.mismatch_shown(self):
             due = self.last_change_ms + STRAY_WAIT_MS
         overlap = self._overlap_due()
         other = self._other_reading[1] if self._other_reading else None
@@ -276,7 +277,7 @@ class Arbiter:
         return self._stuck_candidate()
 
     def _stuck_since(self) -> int | None:
-        if self.mismatch is None or self.setup is not None or not self._mismatch_shown():
+        if self.mismatch is None or self.setup is not None or not verdicts.mismatch_shown(self):
             return None
         if self._stuck_candidate() is None:
             return None
@@ -579,7 +580,7 @@ class Arbiter:
         for shape in matches:
             self._first_complete.setdefault(shape.code, self.last_change_ms)
         if matches and self.mode == "strict":
-            allowed = [m for m in matches if self._breach(m) is None]
+            allowed = [m for m in matches if verdicts.breach_of(self, m) is None]
             if not allowed:
                 self._breaching = self._best(matches)
             matches = allowed
@@ -623,7 +624,7 @@ class Arbiter:
         self._complete = None
         if self._breaching is not None:
             if table.growth(self._breaching, changed, rook_first=False) is None:
-                self._report_violation(self._breaching, now, effects)
+                verdicts.report_violation(self, self._breaching, now, effects)
             return
         if not changed:
             # The board shows the position again. Whatever the hands did, the sensors cannot
@@ -929,80 +930,6 @@ class Arbiter:
         effects.extend(self.start_game(Game(), now))
         return True
 
-    def _unreported(self) -> bool:
-        """Something unexplained that `tick` has not reported yet."""
-        if self._breaching is not None:
-            breach = self._breach(self._breaching)
-            return breach is not None and (
-                self.violation is None
-                or (self.violation.rule, self.violation.square) != (breach.rule, breach.square)
-            )
-        if not self._unexplained() and not self._outdated_mismatch():
-            return False
-        if self._mismatch_shown():
-            return False
-        missing = self.table.occupancy & ~self.sensors
-        return self.violation is None or self._king_after_rook_first(missing) is None
-
-    def _mismatch_shown(self) -> bool:
-        """The mismatch on show is the board's state now."""
-        expected = self.table.occupancy
-        state = (expected & ~self.sensors, self.sensors & ~expected)
-        return self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == state
-
-    def _stray(self) -> bool:
-        """Pieces have been put down and nothing taken off: no move yet, and none at all
-        unless a lift follows (see STRAY_WAIT_MS)."""
-        if self._complete is not None:
-            return False
-        expected = self.table.occupancy
-        return not expected & ~self.sensors and bool(self.sensors & ~expected)
-
-    def _outdated_mismatch(self) -> bool:
-        """A mismatch is shown, and the board has since gone wrong in a way it does not
-        show: a square emptied or filled that is not lit. That state may look like the
-        start of a move (a piece put on a square a move could reach), but with pieces
-        still out of place it is none: the lights must show what is wrong now. (Part of
-        the shown mismatch put right is not outdated: the lights guide on from there.)"""
-        if self.mismatch is None or self._complete is not None or self._reply_in_progress():
-            return False
-        expected = self.table.occupancy
-        missing, extra = expected & ~self.sensors, self.sensors & ~expected
-        return bool(missing & ~self.mismatch.missing or extra & ~self.mismatch.extra)
-
-    def _unexplained(self) -> bool:
-        """The board is in no state that the game explains: not the position, not a move,
-        not a move in progress."""
-        if self._complete is not None:
-            return False
-        if self._breaching is not None or self._knocked_only:
-            return True
-        if self.gestures.making or self._choice_lift is not None:
-            return False  # a result told with the kings, or a promotion choice, in the making
-        if self.sensors == self._result_sensors:
-            return False  # the kings still tell the result they just gave
-        changed = self.sensors ^ self.table.occupancy
-        if self._exchange_square is not None and changed == 1 << self._exchange_square:
-            return False  # the promoted pawn is off while the new piece is fetched
-        king = self.position.king(self.position.turn)
-        if king is not None and self.sensors ^ self.table.occupancy == 1 << king:
-            return False  # the own king in the hand: a move, or a player thinking
-        changed = self.sensors ^ self.table.occupancy
-        if not changed:
-            return False
-        if self.table.is_prefix(changed) or self._reply_in_progress():
-            return False
-        return not self._both_hands_in_the_air(changed)
-
-    def _both_hands_in_the_air(self, changed: Bitboard) -> bool:
-        """Blitz: the player's piece still in the hand (a move begun) and the opponent
-        already holding one of theirs, nothing set down yet: two moves under way."""
-        if changed & self.sensors or self.mismatch is not None:
-            return False
-        theirs = changed & self.position.occupied_by(not self.position.turn)
-        mine = changed & ~theirs
-        return bool(mine and theirs) and not theirs & (theirs - 1) and self.table.is_prefix(mine)
-
     def _reply_in_progress(self) -> bool:
         """A move complete earlier whose piece has left its target, and what the hands did
         since may be the opponent taking that piece (the victim lifted first, the capturer
@@ -1022,67 +949,13 @@ class Arbiter:
         self._reply_known = (key, in_progress)
         return in_progress
 
-    def _breach(self, shape: MoveShape) -> Breach | None:
-        """Touch-move's verdict on a finished move, counting the touches made until the
-        move was first complete."""
-        return self.touches.breach(self.position, shape.move, self._first_complete.get(shape.code))
-
-    def _report_violation(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
-        breach = self._breach(shape)
-        if breach is None:
-            return
-        if self.violation is not None and (self.violation.rule, self.violation.square) == (
-            breach.rule,
-            breach.square,
-        ):
-            return
-        self.violation = Violation(now, breach.rule, breach.square, breach.message)
-        effects.append(self.violation)
-
     def show_mismatch(self, now_ms: int) -> list[Effect]:
         """Report at once, without waiting for the board to settle, where it differs from
         the position (nothing when it does not)."""
         effects: list[Effect] = []
         if self.sensors != self.table.occupancy:
-            self._report_mismatch(now_ms, effects)
+            verdicts.report_mismatch(self, now_ms, effects)
         return effects
-
-    def _report_mismatch(self, now: int, effects: list[Effect]) -> None:
-        expected = self.table.occupancy
-        missing = expected & ~self.sensors
-        extra = self.sensors & ~expected
-        king = self._king_after_rook_first(missing)
-        if king is not None:
-            if self.violation is None:
-                self.violation = Violation(
-                    now, "4.4b", king, "rook touched before the king: the rook move stands"
-                )
-                effects.append(self.violation)
-            return
-        if self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == (
-            missing,
-            extra,
-        ):
-            return
-        self.mismatch = Mismatch(now, missing, extra, pair_squares(missing, extra))
-        effects.append(self.mismatch)
-
-    def _king_after_rook_first(self, missing: Bitboard) -> Square | None:
-        """Strict mode: the player who just moved a rook to its castling square now moves
-        the king too. The rook move stands (FIDE 4.4b); the king's move is a breach."""
-        if self.mode != "strict" or len(self.game) == 0:
-            return None
-        before = self.game.positions[-2]
-        last = self.game.moves[-1]
-        king = before.king(before.turn)
-        if king is None or not missing >> king & 1:
-            return None
-        for code_move in before.legal_moves():
-            if before.is_castling(code_move) and code_move.to_square == last.from_square:
-                rook_to = before.castling_squares(code_move)[3]
-                if last.to_square == rook_to:
-                    return king
-        return None
 
 
 def shown_move(table: MoveTable, sensors: Bitboard) -> MoveShape | None:
@@ -1111,28 +984,6 @@ def hands_for(position: Position, sensors: Bitboard) -> Hands:
         elif cells[sq] == EMPTY and on_sensor:
             cells[sq] = UNKNOWN
     return Hands("".join(cells), in_hands, start=placement)
-
-
-def pair_squares(missing: Bitboard, extra: Bitboard) -> tuple[tuple[Square, Square], ...]:
-    """Pair each extra square with the nearest missing square (king distance, then file
-    and rank), greedily from the closest pair: where a piece most likely came from."""
-    extras = list(squares_of(extra))
-    missings = list(squares_of(missing))
-    candidates = sorted(
-        (max(abs((e & 7) - (m & 7)), abs((e >> 3) - (m >> 3))), e, m)
-        for e in extras
-        for m in missings
-    )
-    pairs: list[tuple[Square, Square]] = []
-    used_e: set[Square] = set()
-    used_m: set[Square] = set()
-    for _distance, e, m in candidates:
-        if e in used_e or m in used_m:
-            continue
-        pairs.append((e, m))
-        used_e.add(e)
-        used_m.add(m)
-    return tuple(sorted(pairs))
 
 
 __all__ = [
