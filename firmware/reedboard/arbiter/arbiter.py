@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from reedboard.arbiter import fork, knock, verdicts
+from reedboard.arbiter import fork, knock, promotion, verdicts
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -419,50 +419,6 @@ class Arbiter:
         self._result_sensors = self.sensors
         return effects
 
-    def _watch_promotion_choice(self, sq: Square, piece: str) -> None:
-        """After a promotion and before the opponent moves, lifting and replacing one of
-        the promoting side's own rooks, bishops or knights (or the queen) chooses that
-        piece instead: the board's own way to under-promote."""
-        if self._exchange_square is None:
-            return
-        promoter_white = not self.position.turn
-        if piece.isupper() != promoter_white:
-            self._exchange_square = None  # the opponent has started: the choice is final
-            return
-        kind = PIECE_SYMBOLS.index(piece.lower())
-        if kind in (QUEEN, 4, 3, 2):
-            self._choice_lift = (sq, kind)
-
-    def _promotion_choices(self) -> Bitboard:
-        """While a promotion may still be changed: the promoting side's rooks, bishops and
-        knights (and queens, to go back), whose touch chooses their kind."""
-        if self._exchange_square is None:
-            return 0
-        position = self.position
-        side = not position.turn
-        choices = 0
-        for kind in (QUEEN, 4, 3, 2):
-            choices |= position.pieces_of(kind, side)
-        return choices & ~(1 << self._exchange_square)
-
-    def _amend_promotion(self, piece_type: PieceType, now: int, effects: list[Effect]) -> None:
-        last = self.game.peek()
-        if last is None or last.promotion is None or last.promotion == piece_type:
-            return
-        before = self.game.positions[-2]
-        old_uci = before.uci(last)
-        self.game.pop()
-        effects.append(TakenBack(now, old_uci, self.position.fen()))
-        move = Move(last.from_square, last.to_square, piece_type)
-        san = self.game.san(move)
-        self.game.push(move)
-        effects.append(MoveMade(now, before.uci(move), san, self.position.fen(), len(self.game)))
-        self._table = None
-        self._new_episode()
-        outcome = self.game.outcome()
-        if outcome is not None:
-            effects.append(GameOver(now, outcome.result, outcome.reason))
-
     def show_move(self, move: Move | None) -> None:
         """The host asks the player to carry out `move` (an engine's reply); None clears."""
         self.marks = self.marks.hinting(move)
@@ -488,7 +444,7 @@ class Arbiter:
             violation=self.violation.square if self.violation else None,
             marks=self.marks,
             promotion=self._exchange_square,
-            promotion_choices=self._promotion_choices(),
+            promotion_choices=promotion.promotion_choices(self),
             setup=self.setup.step(self.sensors) if self.setup is not None else None,
             offer=self.gestures.offer,
             offer_squares=sum(1 << sq for sq in self.gestures.squares or ()),
@@ -551,7 +507,7 @@ class Arbiter:
             choice = self._choice_lift
             self._choice_lift = None
             if choice is not None and choice[0] == sq and self._exchange_square is not None:
-                self._amend_promotion(choice[1], now, effects)
+                promotion.amend_promotion(self, choice[1], now, effects)
         else:
             piece = self._hands.piece_at(sq)
             self._hands.lift(sq)
@@ -560,7 +516,7 @@ class Arbiter:
                     effects.append(Touched(now, sq, piece))
                 if not self._movers_hand(sq, piece, change.t_ms):
                     self.touches.touch(sq, piece, self.position, change.t_ms)
-                self._watch_promotion_choice(sq, piece)
+                promotion.watch_promotion_choice(self, sq, piece)
         self._evaluate(now, effects)
         if report and not self.game.is_game_over():
             self._follow_gestures(change.t_ms, now, effects)
