@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from reedboard.arbiter import fork, knock, promotion, verdicts
+from reedboard.arbiter import fork, knock, promotion, stuck, verdicts
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -254,9 +254,9 @@ class Arbiter:
         gesture = self.gestures.next_deadline()
         if gesture is not None and not self.game.is_game_over():
             due = gesture if due is None else min(due, gesture)
-        stuck = self._stuck_since()
-        if stuck is not None:
-            due = stuck + STUCK_MS if due is None else min(due, stuck + STUCK_MS)
+        stuck_at = stuck.stuck_since(self)
+        if stuck_at is not None:
+            due = stuck_at + STUCK_MS if due is None else min(due, stuck_at + STUCK_MS)
         setup = self._chess960_watch.deadline()
         if setup is not None:
             due = setup if due is None else min(due, setup)
@@ -268,36 +268,8 @@ class Arbiter:
         return due
 
     def stuck_switch(self, now_ms: int) -> tuple[Square, bool] | None:
-        """A switch the game shows stuck, and the state it should read: a mismatch is on
-        show, the board has been still for STUCK_MS since, and one square alone, read the
-        other way, makes the board the position or one legal move (see STUCK_MS)."""
-        since = self._stuck_since()
-        if since is None or now_ms - since < STUCK_MS:
-            return None
-        return self._stuck_candidate()
-
-    def _stuck_since(self) -> int | None:
-        if self.mismatch is None or self.setup is not None or not verdicts.mismatch_shown(self):
-            return None
-        if self._stuck_candidate() is None:
-            return None
-        return max(self.mismatch.t_ms, self.last_change_ms)
-
-    def _stuck_candidate(self) -> tuple[Square, bool] | None:
-        table = self.table
-        found: set[tuple[Square, bool]] = set()
-        for board in (table.occupancy, *(shape.occupancy for shape in table.shapes)):
-            differ = self.sensors ^ board
-            if differ and not differ & (differ - 1):
-                sq = differ.bit_length() - 1
-                found.add((sq, bool(board >> sq & 1)))
-        # A switch seen changing since the position stood was working then: of two
-        # readings, the one that needs a square that never changed is the stuck one.
-        changed = {event.square for event in self._events}
-        quiet = {candidate for candidate in found if candidate[0] not in changed}
-        if len(quiet) == 1:
-            return quiet.pop()
-        return found.pop() if len(found) == 1 and not quiet else None
+        """A switch the game shows stuck, and the state it should read (see stuck.py)."""
+        return stuck.stuck_switch(self, now_ms)
 
     def commit_shown(self, now_ms: int) -> list[Effect]:
         """At start-up: the sensors show the position plus one legal move (the power went
