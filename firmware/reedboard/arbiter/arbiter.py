@@ -18,9 +18,8 @@ How it decides (the README, "How the board reads a game"):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
-from reedboard.arbiter import fork, knock, promotion, stuck, verdicts
+from reedboard.arbiter import endings, fork, knock, promotion, stuck, verdicts
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -53,7 +52,6 @@ from reedboard.arbiter.waits import (
     KNOCK_MS,
     MOVERS_HAND_MS,
     MOVERS_HAND_REACH,
-    START_OCCUPANCY,
     STRAY_WAIT_MS,
     STUCK_MS,
     SWEEP_MS,
@@ -182,7 +180,7 @@ class Arbiter:
         self.last_change_ms = change.t_ms
         self._chess960_watch.update(self.sensors, change.t_ms)
         if self.setup is not None:
-            self._follow_setup(now, effects, by_hand=True)
+            endings.follow_setup(self, now, effects, by_hand=True)
             return effects  # no moves while the pieces are being set up
         self._apply(change, now, effects, report=True)
         fork.follow_alternative(self, change, now, effects)
@@ -204,7 +202,7 @@ class Arbiter:
             result = self.gestures.tick(now_ms)
             if result is not None:
                 effects.append(Offered(now_ms, result, "confirmed"))
-                effects.extend(self._end_by_kings(result, now_ms))
+                effects.extend(endings.end_by_kings(self, result, now_ms))
                 return effects
         if self._split_due is not None and now_ms >= self._split_due:
             self._split(now_ms, effects)
@@ -296,19 +294,8 @@ class Arbiter:
         self.setup = SetupGuide(start, clear_first=True)
         self.setup_number = number
         effects: list[Effect] = [SetupStarted(now_ms, number, start.fen())]
-        self._follow_setup(now_ms, effects)
+        endings.follow_setup(self, now_ms, effects)
         return effects
-
-    def _follow_setup(self, now: int, effects: list[Effect], by_hand: bool = False) -> None:
-        assert self.setup is not None
-        if self.setup.step(self.sensors).done:
-            start = self.setup.target
-            effects.extend(self.start_game(Game(start), now))
-        elif by_hand and self.sensors == START_OCCUPANCY:
-            # The standard start set up complete, not in the guide's order: whatever the
-            # guide asked, the players want a standard game (the kings put back after the
-            # gesture, or a set-up done the usual way).
-            effects.extend(self.start_game(Game(), now))
 
     def choose_promotion(self, piece_type: PieceType, now_ms: int) -> list[Effect]:
         """The host picks the piece for the next promotion (queen by default)."""
@@ -338,10 +325,10 @@ class Arbiter:
 
     def resign(self, white: bool, now_ms: int) -> list[Effect]:
         """The host (or the board's gesture) says a player resigns."""
-        return self._end(lambda: self.game.resign(white), now_ms)
+        return endings.end(self, lambda: self.game.resign(white), now_ms)
 
     def agree_draw(self, now_ms: int) -> list[Effect]:
-        return self._end(self.game.agree_draw, now_ms)
+        return endings.end(self, self.game.agree_draw, now_ms)
 
     def claim_draw(self, now_ms: int, move: Move | None = None) -> list[Effect]:
         """A draw claim (threefold repetition, 50 moves), optionally with the move about to
@@ -356,40 +343,8 @@ class Arbiter:
                 MoveMade(now_ms, uci, san, self.position.fen(), len(self.game))
             ]
             self._new_episode()
-            return effects + self._end(None, now_ms)
-        return self._end(self.game.claim_draw, now_ms)
-
-    def _end(self, declare: Callable[[], object] | None, now_ms: int) -> list[Effect]:
-        if declare is not None:
-            declare()
-        outcome = self.game.outcome()
-        assert outcome is not None
-        self.gestures.reset()
-        self._table = None
-        self._new_episode()
-        return [GameOver(now_ms, outcome.result, outcome.reason)]
-
-    def _follow_gestures(self, t_ms: int, now: int, effects: list[Effect]) -> None:
-        before = self.gestures.offer
-        news = self.gestures.update(self._hands.start, self._hands.states, t_ms)
-        if news == "made" and self.gestures.offer is not None:
-            effects.append(Offered(now, self.gestures.offer, "made"))
-        elif news == "cancelled" and before is not None:
-            effects.append(Offered(now, before, "cancelled"))
-
-    def _end_by_kings(self, result: str, now: int) -> list[Effect]:
-        """The kings in the centre confirmed a result: the loser resigns; a draw is a claim
-        when one is valid, else agreed. The kings may stay there: that is no mismatch."""
-        if result == "1-0":
-            effects = self.resign(False, now)
-        elif result == "0-1":
-            effects = self.resign(True, now)
-        elif self.game.claimable_now() is not None:
-            effects = self._end(self.game.claim_draw, now)
-        else:
-            effects = self.agree_draw(now)
-        self._result_sensors = self.sensors
-        return effects
+            return effects + endings.end(self, None, now_ms)
+        return endings.end(self, self.game.claim_draw, now_ms)
 
     def show_move(self, move: Move | None) -> None:
         """The host asks the player to carry out `move` (an engine's reply); None clears."""
@@ -491,7 +446,7 @@ class Arbiter:
                 promotion.watch_promotion_choice(self, sq, piece)
         self._evaluate(now, effects)
         if report and not self.game.is_game_over():
-            self._follow_gestures(change.t_ms, now, effects)
+            endings.follow_gestures(self, change.t_ms, now, effects)
 
     def _evaluate(self, now: int, effects: list[Effect]) -> None:
         if knock.opponent_starts(self):
@@ -565,7 +520,7 @@ class Arbiter:
             return
         if self._try_takeback(now, effects):
             return
-        if self._try_new_game(now, effects):
+        if endings.try_new_game(self, now, effects):
             return
         if not self._pending_index and (self._events[-1].occupied or not table.is_prefix(changed)):
             # A placement that makes no move may still end one of two overlapping moves,
@@ -847,16 +802,6 @@ class Arbiter:
             if not event.occupied:
                 lifted |= 1 << event.square
         return lifted & arrived
-
-    def _try_new_game(self, now: int, effects: list[Effect]) -> bool:
-        if self.sensors != START_OCCUPANCY:
-            return False
-        game = self.game
-        if len(game) < 2 and not game.is_game_over() and game.start.occupied == START_OCCUPANCY:
-            return False
-        self.mismatch = None
-        effects.extend(self.start_game(Game(), now))
-        return True
 
     def _reply_in_progress(self) -> bool:
         """A move complete earlier whose piece has left its target, and what the hands did
