@@ -179,21 +179,13 @@ class BoardGame:
         return Answer("ack", {"piece": args["piece"]}, tuple(effects))
 
     def _do_takeback(self, _args: dict[str, Any], now: int) -> Answer:
-        game = self.game.copy()
-        if not len(game):
-            raise InvalidInputError("there is no move to take back")
-        if game.declared is not None:
-            # Mate or stalemate can be taken back (the host is the arbiter of a casual
-            # game); a resignation, an agreement or a claim ends the game for good.
-            raise InvalidInputError(f"the game ended by {game.declared.reason}: no takeback")
-        before = game.positions[-2]
-        uci = before.uci(game.pop())
-        self.arbiter = self._arbiter(game, self.debouncer.occupancy)
-        effect = TakenBack(now, uci, game.position.fen())
-        # The pieces still stand as after the move. To the fresh arbiter that looks like
-        # the same move in progress, which it would wait on in silence: say at once where
-        # the pieces must go back, so that the lights show it.
-        return Answer("ack", {"uci": uci}, (effect, *self.arbiter.show_mismatch(now)))
+        # Mate or stalemate can be taken back (the host is the arbiter of a casual game);
+        # a resignation, an agreement or a claim ends the game for good: the arbiter
+        # refuses with an InvalidInputError, which `command` answers with an error.
+        effects = self.arbiter.take_back(now)
+        taken = effects[0]
+        assert isinstance(taken, TakenBack)
+        return Answer("ack", {"uci": taken.uci}, tuple(effects))
 
     def _do_show(self, args: dict[str, Any], _now: int) -> Answer:
         if args["uci"] is None:

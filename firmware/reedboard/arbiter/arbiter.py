@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from reedboard.arbiter import endings, fork, knock, promotion, stuck, verdicts
+from reedboard.arbiter import endings, fork, knock, promotion, stuck, takeback, verdicts
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -30,7 +30,6 @@ from reedboard.arbiter.effects import (
     PromotionChosen,
     Restored,
     SetupStarted,
-    TakenBack,
     Touched,
     Violation,
 )
@@ -309,6 +308,18 @@ class Arbiter:
         self.game = game
         self.setup = None
         self.setup_number = None
+        self.forget_position()
+        effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
+        return effects
+
+    def take_back(self, now_ms: int) -> list[Effect]:
+        """The host takes the last move back (see takeback.take_back_for_host);
+        `InvalidInputError` when there is none or the game was declared over."""
+        return takeback.take_back_for_host(self, now_ms)
+
+    def forget_position(self) -> None:
+        """Read on from the game's position as a board starting afresh there: nothing
+        shown, held or touched about the position before stays."""
         self.mismatch = None
         self.violation = None
         self.touches = TouchRecord()
@@ -319,9 +330,9 @@ class Arbiter:
         self._choice_lift = None
         self.marks = HostMarks()
         self.gestures.reset()
+        self._alternative = None
+        self._held = []
         self._new_episode()
-        effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
-        return effects
 
     def resign(self, white: bool, now_ms: int) -> list[Effect]:
         """The host (or the board's gesture) says a player resigns."""
@@ -514,11 +525,11 @@ class Arbiter:
             # tell one piece from another: take every piece to be on its own square (after a
             # host's new game, or pieces rearranged by hand, no hypothesis may say so).
             self._restore(now, effects)
-            arrival_lifted = self._lifted_arrivals()
+            arrival_lifted = takeback.lifted_arrivals(self)
             self._new_episode()
             self._arrival_lifted = arrival_lifted
             return
-        if self._try_takeback(now, effects):
+        if takeback.try_takeback(self, now, effects):
             return
         if endings.try_new_game(self, now, effects):
             return
@@ -756,52 +767,6 @@ class Arbiter:
             effects.append(Restored(now))
             self.mismatch = None
             self.violation = None
-
-    def _try_takeback(self, now: int, effects: list[Effect]) -> bool:
-        # A game the position ended (mate, stalemate) may be taken back in casual play; a
-        # resignation, an agreement or a claim stands.
-        if self.mode != "casual" or not len(self.game) or self.game.declared is not None:
-            return False
-        previous = self.game.positions[-2]
-        if self.sensors != previous.occupied:
-            return False
-        last = self.game.moves[-1]
-        # Taking a move back lifts a piece it put down. Without that lift the same sensors
-        # can be a piece put down where the last move emptied a square (a capture's
-        # origin): the next move arriving before it is seen leaving, or a stray piece.
-        # The captured piece may be put back first, on the square the capturer has just
-        # left: the board then reads the position again, and only the capturer, put down
-        # next on its own square, says it was a takeback.
-        carried = self._arrival_lifted if len(self._events) == 1 else 0
-        if not self._lifted_arrivals() and not carried:
-            return False
-        uci = previous.uci(last)
-        self.game.pop()
-        self._restore(now, effects)
-        effects.append(TakenBack(now, uci, self.position.fen()))
-        self.touches = TouchRecord()
-        self._moved = None
-        self.marks = HostMarks()  # about the position now gone
-        self._new_episode()
-        return True
-
-    def _lifted_arrivals(self) -> Bitboard:
-        """The squares the last move put a piece on that were lifted in this episode
-        (casual mode: what a takeback needs)."""
-        if self.mode != "casual" or not len(self.game) or self.game.declared is not None:
-            return 0
-        previous = self.game.positions[-2]
-        last = self.game.moves[-1]
-        if previous.is_castling(last):
-            _, king_to, _, rook_to = previous.castling_squares(last)
-            arrived = (1 << king_to) | (1 << rook_to)
-        else:
-            arrived = 1 << last.to_square
-        lifted = 0
-        for event in self._events:
-            if not event.occupied:
-                lifted |= 1 << event.square
-        return lifted & arrived
 
     def _reply_in_progress(self) -> bool:
         """A move complete earlier whose piece has left its target, and what the hands did

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.arbiter.effects import Effect, TakenBack
+from reedboard.arbiter import takeback
+from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.hands import UNKNOWN
-from reedboard.arbiter.marks import HostMarks
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable
-from reedboard.arbiter.touch_move import TouchRecord
 from reedboard.arbiter.waits import ARRIVE_MS, KNOCK_MS, STEP_KNOCK_MS
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square
@@ -185,12 +184,7 @@ def amend_knocked_capture(
     ):
         arbiter._amend_due = (change.t_ms + ARRIVE_MS, origin)
         return False
-    last = arbiter.game.moves[-1]
-    uci = previous.uci(last)
-    arbiter.game.pop()
-    effects.append(TakenBack(now, uci, arbiter.position.fen()))
-    arbiter.touches = TouchRecord()
-    arbiter.marks = HostMarks()
+    takeback.take_back_last(arbiter, now, effects)
     arbiter._exchange_square = None
     arbiter.sensors = before
     arbiter._new_episode()
