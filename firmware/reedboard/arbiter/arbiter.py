@@ -34,12 +34,12 @@ from reedboard.arbiter.effects import (
     Violation,
 )
 from reedboard.arbiter.gestures import GestureTracker
-from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.hands import UNKNOWN, hands_for
 from reedboard.arbiter.marks import HostMarks
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
-from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
+from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of, shown_move
 from reedboard.arbiter.touch_move import TouchRecord
 from reedboard.arbiter.verdicts import pair_squares
 from reedboard.arbiter.view import BoardView, Shown, board_view
@@ -794,34 +794,6 @@ class Arbiter:
         if self.sensors != self.table.occupancy:
             verdicts.report_mismatch(self, now_ms, effects)
         return effects
-
-
-def shown_move(table: MoveTable, sensors: Bitboard) -> MoveShape | None:
-    """The one legal move whose board the sensors show (a promotion as a queen), or None
-    when they show the position itself, no move, or several (a piece that could have
-    taken on either of two squares leaves the same sensors)."""
-    if sensors == table.occupancy:
-        return None
-    shapes = [shape for shape in table.shapes if shape.occupancy == sensors]
-    if len({(shape.from_square, shape.to_square) for shape in shapes}) != 1:
-        return None
-    return next((shape for shape in shapes if shape.move.promotion in (None, QUEEN)), shapes[0])
-
-
-def hands_for(position: Position, sensors: Bitboard) -> Hands:
-    """Hypotheses that start from the position as the sensors show it: a piece missing
-    from its square is in the hands, an unexpected one is unknown."""
-    placement = placement_of(position)
-    cells = list(placement)
-    in_hands = ""
-    for sq in range(64):
-        on_sensor = bool(sensors >> sq & 1)
-        if cells[sq] != EMPTY and not on_sensor:
-            in_hands += cells[sq]
-            cells[sq] = EMPTY
-        elif cells[sq] == EMPTY and on_sensor:
-            cells[sq] = UNKNOWN
-    return Hands("".join(cells), in_hands, start=placement)
 
 
 __all__ = [

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from heapq import nsmallest
 
-from reedboard.rules.squares import Square
+from reedboard.arbiter.table import placement_of
+from reedboard.rules.position import Position
+from reedboard.rules.squares import Bitboard, Square
 
 UNKNOWN = "?"
 EMPTY = "."
@@ -168,3 +170,19 @@ class Hands:
         if len(self.states) > MAX_HYPOTHESES:
             kept = nsmallest(MAX_HYPOTHESES, [(d, s) for s, d in self.states.items()])
             self.states = {state: distance for distance, state in kept}
+
+
+def hands_for(position: Position, sensors: Bitboard) -> Hands:
+    """Hypotheses that start from the position as the sensors show it: a piece missing
+    from its square is in the hands, an unexpected one is unknown."""
+    placement = placement_of(position)
+    cells = list(placement)
+    in_hands = ""
+    for sq in range(64):
+        on_sensor = bool(sensors >> sq & 1)
+        if cells[sq] != EMPTY and not on_sensor:
+            in_hands += cells[sq]
+            cells[sq] = EMPTY
+        elif cells[sq] == EMPTY and on_sensor:
+            cells[sq] = UNKNOWN
+    return Hands("".join(cells), in_hands, start=placement)
