@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from reedboard.arbiter import endings, fork, knock, promotion, stuck, takeback, verdicts
+from reedboard.arbiter import endings, fork, knock, promotion, split, stuck, takeback, verdicts
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -204,7 +204,7 @@ class Arbiter:
                 effects.extend(endings.end_by_kings(self, result, now_ms))
                 return effects
         if self._split_due is not None and now_ms >= self._split_due:
-            self._split(now_ms, effects)
+            split.split(self, now_ms, effects)
         if self._other_reading is not None and now_ms >= self._other_reading[1]:
             other, _due = self._other_reading
             self._other_reading = None
@@ -461,7 +461,7 @@ class Arbiter:
 
     def _evaluate(self, now: int, effects: list[Effect]) -> None:
         if knock.opponent_starts(self):
-            self._split(now, effects, started=True)
+            split.split(self, now, effects, started=True)
             return
         table = self.table
         changed = self.sensors ^ table.occupancy
@@ -544,13 +544,13 @@ class Arbiter:
             return
         if not table.is_prefix(changed):
             if self._events[-1].occupied:
-                self._split(now, effects)
+                split.split(self, now, effects)
             elif self._split_due is None:
                 # The opponent's hand has lifted a piece: it may be the sweep that clears
                 # the board, the moved piece's own lift just behind (see SWEEP_MS).
                 self._split_due = self._events[-1].t_ms + SWEEP_MS
-        elif self._split_completes():
-            self._split(now, effects)
+        elif split.split_completes(self):
+            split.split(self, now, effects)
 
     def _wait_for(self, growth: str | None) -> int:
         """How long a complete move waits for the board to stay still, by what may still
@@ -588,25 +588,6 @@ class Arbiter:
             )
 
         return max(matches, key=rank)
-
-    def _split(self, now: int, effects: list[Effect], started: bool = False) -> None:
-        """The move completed earlier was the whole move: commit it and read what followed
-        as the next episode, from the sensors as they were when it was complete. Once
-        its piece has left its target it is not (see _still_standing), unless the
-        opponent has `started` after a complete capture (see knock.opponent_starts)."""
-        self._split_due = None
-        tail = self._events[self._pending_index :]
-        shape = self._complete_at(self._pending_index)
-        if shape is None or not (started or self._still_standing(shape)):
-            return
-        final = self.sensors
-        for change in tail:
-            self.sensors ^= 1 << change.square
-        self._commit(shape, now, effects)
-        for change in tail:
-            self.sensors ^= 1 << change.square
-            self._apply(change, now, effects, report=False)
-        assert self.sensors == final
 
     def _overlap_due(self) -> int | None:
         """When the board, still for `settle_ms`, is to be read as two overlapping moves
@@ -663,60 +644,6 @@ class Arbiter:
         assert self.sensors == final
         return True
 
-    def _still_standing(self, shape: MoveShape) -> bool:
-        """Whether the squares the complete move put its pieces on are occupied now. Once
-        its piece has left its target (a bishop dragged on and off the board as the pieces
-        are swept away), a move complete earlier was not the move: it is never committed.
-        (The opponent taking that piece sets the capturer down there: the move stands.)"""
-        if shape.is_castling:
-            _king_from, king_to, _rook_from, rook_to = self.position.castling_squares(shape.move)
-            arrived = (1 << king_to) | (1 << rook_to)
-        else:
-            arrived = 1 << shape.to_square
-        return self.sensors & arrived == arrived
-
-    def _split_completes(self) -> bool:
-        """Whether what followed the complete move is itself a complete reply: the
-        opponent answered before this player's move could still grow (a piece that
-        stopped on a line where it could go on and take is taken at once)."""
-        shape = self._complete_at(self._pending_index)
-        if shape is None:
-            return False
-        tail = self._events[self._pending_index :]
-        sensors = self.sensors
-        for change in tail:
-            sensors ^= 1 << change.square
-        after = self.position.play_code(shape.code)
-        table = MoveTable(after, legal=True)
-        hands = hands_for(after, sensors)
-        for change in tail:
-            if change.occupied:
-                hands.place(change.square)
-            else:
-                hands.lift(change.square)
-        return any(state in table.by_state for state in hands.states)
-
-    def _complete_at(self, index: int) -> MoveShape | None:
-        """The complete move after the first `index` events of this episode."""
-        hands = self._start_hands.copy()
-        for change in self._events[:index]:
-            if change.occupied:
-                hands.place(change.square)
-            else:
-                hands.lift(change.square)
-        table = self.table
-        found: dict[int, MoveShape] = {}
-        for state in hands.states:
-            for shape in table.by_state.get(state, ()):
-                found[shape.code] = shape
-        if not found:
-            return None
-        saved = self._events
-        self._events = self._events[:index]
-        best = self._best(list(found.values()))
-        self._events = saved
-        return best
-
     def _movers_hand(self, sq: Square, piece: str, t_ms: int) -> bool:
         """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
         moved (see MOVERS_HAND_MS): not a touch of the player having the move."""
@@ -767,25 +694,6 @@ class Arbiter:
             effects.append(Restored(now))
             self.mismatch = None
             self.violation = None
-
-    def _reply_in_progress(self) -> bool:
-        """A move complete earlier whose piece has left its target, and what the hands did
-        since may be the opponent taking that piece (the victim lifted first, the capturer
-        not yet set down): a reply in progress, which the capturer set down on the target
-        completes. Hands sweeping the pieces off make no such reply."""
-        if not self._pending_index or self._complete is not None:
-            return False
-        key = (self._pending_index, len(self._events))
-        if self._reply_known is not None and self._reply_known[0] == key:
-            return self._reply_known[1]
-        shape = self._complete_at(self._pending_index)
-        in_progress = False
-        if shape is not None and not self._still_standing(shape):
-            table = MoveTable(self.position.play_code(shape.code), legal=True)
-            changed = self.sensors ^ table.occupancy
-            in_progress = bool(changed) and table.is_prefix(changed)
-        self._reply_known = (key, in_progress)
-        return in_progress
 
     def show_mismatch(self, now_ms: int) -> list[Effect]:
         """Report at once, without waiting for the board to settle, where it differs from

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reedboard.arbiter import split
 from reedboard.arbiter.effects import Effect, Mismatch, Violation
 from reedboard.arbiter.table import MoveShape
 from reedboard.arbiter.touch_move import Breach
@@ -55,7 +56,11 @@ def outdated_mismatch(arbiter: Arbiter) -> bool:
     start of a move (a piece put on a square a move could reach), but with pieces
     still out of place it is none: the lights must show what is wrong now. (Part of
     the shown mismatch put right is not outdated: the lights guide on from there.)"""
-    if arbiter.mismatch is None or arbiter._complete is not None or arbiter._reply_in_progress():
+    if (
+        arbiter.mismatch is None
+        or arbiter._complete is not None
+        or split.reply_in_progress(arbiter)
+    ):
         return False
     expected = arbiter.table.occupancy
     missing, extra = expected & ~arbiter.sensors, arbiter.sensors & ~expected
@@ -82,7 +87,7 @@ def unexplained(arbiter: Arbiter) -> bool:
     changed = arbiter.sensors ^ arbiter.table.occupancy
     if not changed:
         return False
-    if arbiter.table.is_prefix(changed) or arbiter._reply_in_progress():
+    if arbiter.table.is_prefix(changed) or split.reply_in_progress(arbiter):
         return False
     return not both_hands_in_the_air(arbiter, changed)
 
