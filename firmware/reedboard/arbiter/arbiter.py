@@ -19,7 +19,17 @@ from __future__ import annotations
 
 import random
 
-from reedboard.arbiter import endings, fork, knock, promotion, split, stuck, takeback, verdicts
+from reedboard.arbiter import (
+    endings,
+    fork,
+    knock,
+    promotion,
+    split,
+    stuck,
+    takeback,
+    two_hands,
+    verdicts,
+)
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -37,7 +47,6 @@ from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import UNKNOWN, hands_for
 from reedboard.arbiter.marks import HostMarks
 from reedboard.arbiter.mode import MODES, Mode
-from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of, shown_move
 from reedboard.arbiter.touch_move import TouchRecord
@@ -224,9 +233,9 @@ class Arbiter:
         if self._breaching is not None:
             verdicts.report_violation(self, self._breaching, now_ms, effects)
             return effects
-        if self._overlap_due() is not None:
+        if two_hands.overlap_due(self) is not None:
             self._overlap_tried = self.last_change_ms
-            if self._untangle(now_ms, effects, final_only=False):
+            if two_hands.read_two_moves(self, now_ms, effects, final_only=False):
                 return effects
         stray = quiet >= STRAY_WAIT_MS and verdicts.stray(self)
         if verdicts.unexplained(self) or verdicts.outdated_mismatch(self) or stray:
@@ -242,7 +251,7 @@ class Arbiter:
             due = self.last_change_ms + self.settle_ms
         elif verdicts.stray(self) and not verdicts.mismatch_shown(self):
             due = self.last_change_ms + STRAY_WAIT_MS
-        overlap = self._overlap_due()
+        overlap = two_hands.overlap_due(self)
         other = self._other_reading[1] if self._other_reading else None
         amend = self._amend_due[0] if self._amend_due else None
         for soon in (self._split_due, amend, overlap, other):
@@ -536,9 +545,12 @@ class Arbiter:
         if not self._pending_index and (self._events[-1].occupied or not table.is_prefix(changed)):
             # A placement that makes no move may still end one of two overlapping moves,
             # though the board looks like a move in progress (a capture on a line).
-            if not self._untangle(now, effects, final_only=True) and not self._events[-1].occupied:
+            if (
+                not two_hands.read_two_moves(self, now, effects, final_only=True)
+                and not self._events[-1].occupied
+            ):
                 # A lift that starts the next move: the two before it were complete.
-                self._untangle(now, effects, final_only=False, before_last=True)
+                two_hands.read_two_moves(self, now, effects, final_only=False, before_last=True)
             return
         if not self._pending_index or not self._events:
             return
@@ -588,61 +600,6 @@ class Arbiter:
             )
 
         return max(matches, key=rank)
-
-    def _overlap_due(self) -> int | None:
-        """When the board, still for `settle_ms`, is to be read as two overlapping moves
-        once more, now allowing a move that could have grown (a slide stopped short): an
-        own and an opponent's piece have been lifted, no move is complete, and this
-        stillness has not been tried yet."""
-        if self._pending_index or self._complete is not None or not self._events:
-            return None
-        if self._overlap_tried == self.last_change_ms:
-            return None
-        turn = self.position.turn
-        colours = {
-            self.table.placement[e.square].isupper() == turn
-            for e in self._events
-            if not e.occupied and self.table.placement[e.square] != EMPTY
-        }
-        if len(colours) < 2:
-            return None
-        return self.last_change_ms + self.settle_ms
-
-    def _untangle(
-        self, now: int, effects: list[Effect], final_only: bool, before_last: bool = False
-    ) -> bool:
-        """Blitz hands overlapping (see overlap.py): commit the player's move read out of
-        the episode, then follow the opponent's changes as the next episode. With
-        `before_last`, the changes before the last one must make both moves complete."""
-        if self._knocked_only or not self._events or self.game.is_game_over():
-            return False
-        start_sensors = self.sensors
-        for event in self._events:
-            start_sensors ^= 1 << event.square
-        events = self._events[:-1] if before_last else self._events
-        found = untangle(
-            self.table, self._start_hands, start_sensors, events, final_only=final_only
-        )
-        if found is None or (before_last and not found.reply_complete):
-            return False
-        if self.mode == "strict":
-            # Touch-move binds the player's own hand only: the opponent's lifts are theirs.
-            record = TouchRecord()
-            for event in found.mine:
-                piece = self.table.placement[event.square]
-                if not event.occupied and piece != EMPTY:
-                    record.touch(event.square, piece, self.position, event.t_ms)
-            if record.breach(self.position, found.shape.move) is not None:
-                return False
-        theirs = [*found.theirs, self._events[-1]] if before_last else list(found.theirs)
-        final = self.sensors
-        self.sensors = found.shape.occupancy
-        self._commit(found.shape, now, effects)
-        for change in theirs:
-            self.sensors ^= 1 << change.square
-            self._apply(change, now, effects, report=False)
-        assert self.sensors == final
-        return True
 
     def _movers_hand(self, sq: Square, piece: str, t_ms: int) -> bool:
         """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
