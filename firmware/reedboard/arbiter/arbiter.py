@@ -22,6 +22,7 @@ import random
 from reedboard.arbiter import (
     endings,
     fork,
+    inference,
     knock,
     promotion,
     split,
@@ -40,15 +41,14 @@ from reedboard.arbiter.effects import (
     PromotionChosen,
     Restored,
     SetupStarted,
-    Touched,
     Violation,
 )
 from reedboard.arbiter.gestures import GestureTracker
-from reedboard.arbiter.hands import UNKNOWN, hands_for
+from reedboard.arbiter.hands import hands_for
 from reedboard.arbiter.marks import HostMarks
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
-from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of, shown_move
+from reedboard.arbiter.table import MoveShape, MoveTable, placement_of, shown_move
 from reedboard.arbiter.touch_move import TouchRecord
 from reedboard.arbiter.verdicts import pair_squares
 from reedboard.arbiter.view import BoardView, Shown, board_view
@@ -58,11 +58,8 @@ from reedboard.arbiter.waits import (
     DEFAULT_KNOCK_WAIT_MS,
     DEFAULT_SETTLE_MS,
     KNOCK_MS,
-    MOVERS_HAND_MS,
-    MOVERS_HAND_REACH,
     STRAY_WAIT_MS,
     STUCK_MS,
-    SWEEP_MS,
 )
 from reedboard.errors import IllegalMoveError, InvalidInputError
 from reedboard.rules.game import Game
@@ -190,7 +187,7 @@ class Arbiter:
         if self.setup is not None:
             endings.follow_setup(self, now, effects, by_hand=True)
             return effects  # no moves while the pieces are being set up
-        self._apply(change, now, effects, report=True)
+        inference.apply(self, change, now, effects, report=True)
         fork.follow_alternative(self, change, now, effects)
         return fork.hold(self, effects, now)
 
@@ -400,217 +397,6 @@ class Arbiter:
         return board_view(self.game, self.table, self.sensors, shown)
 
     # ----- the core -----
-
-    def _apply(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
-        sq = change.square
-        knocked_from, self._knocked_from = self._knocked_from, None
-        if knocked_from is not None and change.occupied and not self._events:
-            if knock.amend_knocked_capture(self, knocked_from, change, now, effects):
-                return
-        elif self._other_reading is not None:
-            other, due = self._other_reading
-            self._other_reading = None
-            placed = self._events[-1].square
-            doubted = self._doubted
-            after = self.position.play_code(doubted.code) if doubted is not None else None
-            if not knock.arrived_from(change, due, placed, after):
-                # Read as the board stood before `change`: a move it commits starts the
-                # next episode, which `change` then belongs to (a lift is a touch).
-                self.sensors ^= 1 << sq
-                knock.take_other_reading(self, other, now, effects)
-                self.sensors ^= 1 << sq
-            elif report:
-                fork.fork(
-                    self,
-                    change,
-                    now,
-                    lambda alt, out: knock.take_other_reading(alt, other, now, out),
-                )
-        elif self._amend_due is not None:
-            due, origin = self._amend_due
-            self._amend_due = None
-            first = self._events[0]
-            if not knock.arrived_from(change, due, first.square, self.position):
-                # No lift came to make that placement the opponent's arriving first.
-                knock.amend_knocked_capture(self, origin, first, now, effects, 1 << sq)
-            elif report:
-                fork.fork(
-                    self,
-                    change,
-                    now,
-                    lambda alt, out: knock.amend_knocked_capture(
-                        alt, origin, first, now, out, 1 << sq
-                    ),
-                )
-        self._follow(change, now, effects, report)
-
-    def _follow(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
-        """`change` read into the episode, once the readings it decides are settled."""
-        sq = change.square
-        self._events.append(change)
-        if change.occupied:
-            self._hands.place(sq)
-            knock.forget_knocked_touch(self, change)
-            choice = self._choice_lift
-            self._choice_lift = None
-            if choice is not None and choice[0] == sq and self._exchange_square is not None:
-                promotion.amend_promotion(self, choice[1], now, effects)
-        else:
-            piece = self._hands.piece_at(sq)
-            self._hands.lift(sq)
-            if piece not in (EMPTY, UNKNOWN) and sq != self._exchange_square:
-                if report:
-                    effects.append(Touched(now, sq, piece))
-                if not self._movers_hand(sq, piece, change.t_ms):
-                    self.touches.touch(sq, piece, self.position, change.t_ms)
-                promotion.watch_promotion_choice(self, sq, piece)
-        self._evaluate(now, effects)
-        if report and not self.game.is_game_over():
-            endings.follow_gestures(self, change.t_ms, now, effects)
-
-    def _evaluate(self, now: int, effects: list[Effect]) -> None:
-        if knock.opponent_starts(self):
-            split.split(self, now, effects, started=True)
-            return
-        table = self.table
-        changed = self.sensors ^ table.occupancy
-        matches = self._matches(table)
-        knocks = [m for m in matches if knock.knocked_step(self, m)]
-        self._knocked_only = bool(knocks) and len(knocks) == len(matches)
-        if self._knocked_only:
-            matches = []
-        self._breaching = None
-        for shape in matches:
-            self._first_complete.setdefault(shape.code, self.last_change_ms)
-        if matches and self.mode == "strict":
-            allowed = [m for m in matches if verdicts.breach_of(self, m) is None]
-            if not allowed:
-                self._breaching = self._best(matches)
-            matches = allowed
-        if matches:
-            best = self._best(matches)
-            doubted = self._doubted
-            if (
-                doubted is not None
-                and not best.is_capture
-                and best.from_square == doubted.from_square
-                and self._events[-1].occupied
-            ):
-                # The capturer set down elsewhere, or the opponent's piece arriving
-                # before it is seen leaving: the lift that would follow decides.
-                self._complete = doubted
-                if not knock.promoted_first(self, doubted, self._events[-1].square):
-                    self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
-                return
-            if (
-                doubted is not None
-                and best.is_capture
-                and best.code != doubted.code
-                and best.from_square == doubted.from_square
-            ):
-                # A second neighbour lifted and put back at once: the opponent touching
-                # a piece, likelier than a knock followed by a capture swapped as fast.
-                self._complete = doubted
-                return
-            self._other_reading = None
-            self._complete = best
-            self._pending_index = len(self._events)
-            growth = table.growth(best, changed, rook_first=self.mode == "casual")
-            self._complete_knock = growth is None and knock.knocked_victim(self, best)
-            self._doubted = best if self._complete_knock else None
-            if self._complete_knock:
-                growth = "knock"  # a capture the next placement may still undo
-            self._wait_ms = self._wait_for(growth)
-            if growth is None:
-                self._commit(best, now, effects)
-            return
-        self._complete = None
-        if self._breaching is not None:
-            if table.growth(self._breaching, changed, rook_first=False) is None:
-                verdicts.report_violation(self, self._breaching, now, effects)
-            return
-        if not changed:
-            # The board shows the position again. Whatever the hands did, the sensors cannot
-            # tell one piece from another: take every piece to be on its own square (after a
-            # host's new game, or pieces rearranged by hand, no hypothesis may say so).
-            self._restore(now, effects)
-            arrival_lifted = takeback.lifted_arrivals(self)
-            self._new_episode()
-            self._arrival_lifted = arrival_lifted
-            return
-        if takeback.try_takeback(self, now, effects):
-            return
-        if endings.try_new_game(self, now, effects):
-            return
-        if not self._pending_index and (self._events[-1].occupied or not table.is_prefix(changed)):
-            # A placement that makes no move may still end one of two overlapping moves,
-            # though the board looks like a move in progress (a capture on a line).
-            if (
-                not two_hands.read_two_moves(self, now, effects, final_only=True)
-                and not self._events[-1].occupied
-            ):
-                # A lift that starts the next move: the two before it were complete.
-                two_hands.read_two_moves(self, now, effects, final_only=False, before_last=True)
-            return
-        if not self._pending_index or not self._events:
-            return
-        if not table.is_prefix(changed):
-            if self._events[-1].occupied:
-                split.split(self, now, effects)
-            elif self._split_due is None:
-                # The opponent's hand has lifted a piece: it may be the sweep that clears
-                # the board, the moved piece's own lift just behind (see SWEEP_MS).
-                self._split_due = self._events[-1].t_ms + SWEEP_MS
-        elif split.split_completes(self):
-            split.split(self, now, effects)
-
-    def _wait_for(self, growth: str | None) -> int:
-        """How long a complete move waits for the board to stay still, by what may still
-        follow it."""
-        if growth == "castling":
-            return self.castle_wait_ms
-        return self.knock_wait_ms if growth == "knock" else self.settle_ms
-
-    def _matches(self, table: MoveTable) -> list[MoveShape]:
-        found: dict[int, MoveShape] = {}
-        for state in self._hands.states:
-            for shape in table.by_state.get(state, ()):
-                found[shape.code] = shape
-        return list(found.values())
-
-    def _best(self, matches: list[MoveShape]) -> MoveShape:
-        """Of several moves the hands may have made, the likeliest: castling over anything
-        (king and rook in the hands together), then the move whose destination was placed
-        last (the capture is the last thing a hand does), then the promotion asked for."""
-        last_place: dict[Square, int] = {}
-        for index, event in enumerate(self._events):
-            if event.occupied:
-                last_place[event.square] = index
-        choice = self.promotion_choice or QUEEN
-
-        def rank(shape: MoveShape) -> tuple[int, int, int]:
-            if shape.is_castling:
-                destination = self.position.castling_squares(shape.move)[1]
-            else:
-                destination = shape.to_square
-            return (
-                int(shape.is_castling),
-                last_place.get(destination, -1),
-                int(shape.move.promotion == choice),
-            )
-
-        return max(matches, key=rank)
-
-    def _movers_hand(self, sq: Square, piece: str, t_ms: int) -> bool:
-        """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
-        moved (see MOVERS_HAND_MS): not a touch of the player having the move."""
-        if self._moved is None or piece.isupper() == self.position.turn:
-            return False
-        done_ms, landed = self._moved
-        return t_ms - done_ms <= MOVERS_HAND_MS and any(
-            max(abs((sq & 7) - (to & 7)), abs((sq >> 3) - (to >> 3))) <= MOVERS_HAND_REACH
-            for to in landed
-        )
 
     def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
         knocked = knock.knocked_victim(self, shape)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from reedboard.arbiter import inference
 from reedboard.arbiter.effects import Effect, GameOver, MoveMade
 from reedboard.sensing.debounce import SquareChange
 
@@ -49,7 +50,7 @@ def fork(
     alternative.sensors ^= 1 << change.square  # as before `change` (see _apply)
     other(alternative, out)
     alternative.sensors ^= 1 << change.square
-    alternative._follow(change, now, out, report=True)
+    inference.follow(alternative, change, now, out, report=True)
     arbiter._alternative = (alternative, len(arbiter.game), out)
     arbiter._fork_until = now + arbiter.knock_wait_ms
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.arbiter import takeback
+from reedboard.arbiter import inference, takeback
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.hands import UNKNOWN
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable
@@ -127,7 +127,7 @@ def take_other_reading(arbiter: Arbiter, other: MoveShape, now: int, effects: li
     arbiter._pending_index = len(arbiter._events)
     changed = arbiter.sensors ^ arbiter.table.occupancy
     growth = arbiter.table.growth(other, changed, rook_first=arbiter.mode == "casual")
-    arbiter._wait_ms = arbiter._wait_for(growth)
+    arbiter._wait_ms = inference.wait_for(arbiter, growth)
     if growth is None:
         arbiter._commit(other, now, effects)
 
@@ -189,7 +189,7 @@ def amend_knocked_capture(
     arbiter.sensors = before
     arbiter._new_episode()
     arbiter.sensors ^= 1 << change.square
-    arbiter._apply(change, now, effects, report=True)
+    inference.apply(arbiter, change, now, effects, report=True)
     arbiter.sensors ^= later
     return True
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reedboard.arbiter import inference
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.hands import hands_for
 from reedboard.arbiter.table import MoveShape, MoveTable
@@ -31,7 +32,7 @@ def split(arbiter: Arbiter, now: int, effects: list[Effect], started: bool = Fal
     arbiter._commit(shape, now, effects)
     for change in tail:
         arbiter.sensors ^= 1 << change.square
-        arbiter._apply(change, now, effects, report=False)
+        inference.apply(arbiter, change, now, effects, report=False)
     assert arbiter.sensors == final
 
 
@@ -87,7 +88,7 @@ def complete_at(arbiter: Arbiter, index: int) -> MoveShape | None:
         return None
     saved = arbiter._events
     arbiter._events = arbiter._events[:index]
-    best = arbiter._best(list(found.values()))
+    best = inference.likeliest(arbiter, list(found.values()))
     arbiter._events = saved
     return best
 

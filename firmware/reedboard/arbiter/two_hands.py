@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reedboard.arbiter import inference
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.overlap import untangle
 from reedboard.arbiter.table import EMPTY
@@ -67,6 +68,6 @@ def read_two_moves(
     arbiter._commit(found.shape, now, effects)
     for change in theirs:
         arbiter.sensors ^= 1 << change.square
-        arbiter._apply(change, now, effects, report=False)
+        inference.apply(arbiter, change, now, effects, report=False)
     assert arbiter.sensors == final
     return True
