@@ -171,7 +171,7 @@ class BoardGame:
     def _do_mode(self, args: dict[str, Any], _now: int) -> Answer:
         mode: Mode = args["mode"]
         self.settings = replace(self.settings, mode=mode)
-        self.arbiter.mode = mode
+        self.arbiter.configure(mode=mode)
         return Answer("ack", {"mode": mode})
 
     def _do_promotion(self, args: dict[str, Any], now: int) -> Answer:
@@ -222,10 +222,8 @@ class BoardGame:
 
     def _do_settings(self, args: dict[str, Any], _now: int) -> Answer:
         self.settings = replace(self.settings, **args)
-        if "settle_ms" in args:
-            self.arbiter.settle_ms = args["settle_ms"]
-        self.arbiter.castle_wait_ms = max(self.settings.castle_wait_ms, self.arbiter.settle_ms)
         s = self.settings
+        self.arbiter.configure(settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms)
         return Answer(
             "ack",
             {"mode": s.mode, "settle_ms": s.settle_ms, "castle_wait_ms": s.castle_wait_ms},

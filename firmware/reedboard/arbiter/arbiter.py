@@ -86,15 +86,17 @@ class Arbiter:
     ) -> None:
         """`rng` draws the Chess960 position the board's own gesture asks for; the caller
         owns it (a fixed seed by default, so a replay is the same every time)."""
-        if mode not in MODES:
-            raise InvalidInputError(f"mode is casual or strict, not {mode!r}")
-        if settle_ms < 1:
-            raise InvalidInputError(f"settle_ms must be at least 1, not {settle_ms}")
         self.game = game if game is not None else Game()
-        self.mode: Mode = mode
-        self.settle_ms = settle_ms
-        self.castle_wait_ms = max(castle_wait_ms, settle_ms)
-        self.knock_wait_ms = max(knock_wait_ms, settle_ms)
+        self.mode: Mode = "casual"
+        self.settle_ms = DEFAULT_SETTLE_MS
+        self.castle_wait_ms = DEFAULT_CASTLE_WAIT_MS
+        self.knock_wait_ms = DEFAULT_KNOCK_WAIT_MS
+        self.configure(
+            mode=mode,
+            settle_ms=settle_ms,
+            castle_wait_ms=castle_wait_ms,
+            knock_wait_ms=knock_wait_ms,
+        )
         self.sensors: Bitboard = self.game.position.occupied if occupancy is None else occupancy
         self.last_change_ms = 0
         self.promotion_choice: PieceType | None = None
@@ -124,6 +126,28 @@ class Arbiter:
         self._fork_until = 0
         self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self._new_episode()
+
+    def configure(
+        self,
+        *,
+        mode: Mode | None = None,
+        settle_ms: int | None = None,
+        castle_wait_ms: int | None = None,
+        knock_wait_ms: int | None = None,
+    ) -> None:
+        """Change how the board reads the hands (what is not given stays). The longer
+        waits are never shorter than `settle_ms`. A bad value raises InvalidInputError
+        and changes nothing."""
+        if mode is not None and mode not in MODES:
+            raise InvalidInputError(f"mode is casual or strict, not {mode!r}")
+        if settle_ms is not None and settle_ms < 1:
+            raise InvalidInputError(f"settle_ms must be at least 1, not {settle_ms}")
+        self.mode = self.mode if mode is None else mode
+        self.settle_ms = self.settle_ms if settle_ms is None else settle_ms
+        castle = self.castle_wait_ms if castle_wait_ms is None else castle_wait_ms
+        knock = self.knock_wait_ms if knock_wait_ms is None else knock_wait_ms
+        self.castle_wait_ms = max(castle, self.settle_ms)
+        self.knock_wait_ms = max(knock, self.settle_ms)
 
     # ----- the episode: everything since the last committed position -----
 
