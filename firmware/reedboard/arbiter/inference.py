@@ -14,7 +14,7 @@ from reedboard.arbiter.hands import UNKNOWN
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable
 from reedboard.arbiter.waits import ARRIVE_MS, MOVERS_HAND_MS, MOVERS_HAND_REACH, SWEEP_MS
 from reedboard.rules.pieces import QUEEN
-from reedboard.rules.squares import Square
+from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
@@ -93,12 +93,27 @@ def follow(
 
 
 def evaluate(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+    """What the hands have done since the last committed position, after a change."""
     if knock.opponent_starts(arbiter):
         split.split(arbiter, now, effects, started=True)
         return
-    table = arbiter.table
-    changed = arbiter.sensors ^ table.occupancy
-    matches = matching_moves(arbiter, table)
+    matches = allowed_moves(arbiter)
+    if matches:
+        complete(arbiter, likeliest(arbiter, matches), now, effects)
+        return
+    arbiter._complete = None
+    if arbiter._breaching is not None:
+        changed = arbiter.sensors ^ arbiter.table.occupancy
+        if arbiter.table.growth(arbiter._breaching, changed, rook_first=False) is None:
+            verdicts.report_violation(arbiter, arbiter._breaching, now, effects)
+        return
+    no_move(arbiter, now, effects)
+
+
+def allowed_moves(arbiter: Arbiter) -> list[MoveShape]:
+    """The moves the hands may have made: none when the only ones are a knocked step; in
+    strict mode, those touch-move allows (the likeliest breach kept aside)."""
+    matches = matching_moves(arbiter, arbiter.table)
     knocks = [m for m in matches if knock.knocked_step(arbiter, m)]
     arbiter._knocked_only = bool(knocks) and len(knocks) == len(matches)
     if arbiter._knocked_only:
@@ -111,48 +126,53 @@ def evaluate(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
         if not allowed:
             arbiter._breaching = likeliest(arbiter, matches)
         matches = allowed
-    if matches:
-        best = likeliest(arbiter, matches)
-        doubted = arbiter._doubted
-        if (
-            doubted is not None
-            and not best.is_capture
-            and best.from_square == doubted.from_square
-            and arbiter._events[-1].occupied
-        ):
-            # The capturer set down elsewhere, or the opponent's piece arriving
-            # before it is seen leaving: the lift that would follow decides.
-            arbiter._complete = doubted
-            if not knock.promoted_first(arbiter, doubted, arbiter._events[-1].square):
-                arbiter._other_reading = (best, arbiter._events[-1].t_ms + ARRIVE_MS)
-            return
-        if (
-            doubted is not None
-            and best.is_capture
-            and best.code != doubted.code
-            and best.from_square == doubted.from_square
-        ):
-            # A second neighbour lifted and put back at once: the opponent touching
-            # a piece, likelier than a knock followed by a capture swapped as fast.
-            arbiter._complete = doubted
-            return
-        arbiter._other_reading = None
-        arbiter._complete = best
-        arbiter._pending_index = len(arbiter._events)
-        growth = table.growth(best, changed, rook_first=arbiter.mode == "casual")
-        arbiter._complete_knock = growth is None and knock.knocked_victim(arbiter, best)
-        arbiter._doubted = best if arbiter._complete_knock else None
-        if arbiter._complete_knock:
-            growth = "knock"  # a capture the next placement may still undo
-        arbiter._wait_ms = wait_for(arbiter, growth)
-        if growth is None:
-            arbiter._commit(best, now, effects)
+    return matches
+
+
+def complete(arbiter: Arbiter, best: MoveShape, now: int, effects: list[Effect]) -> None:
+    """`best` is complete: commit it, or let it wait by what may still follow it."""
+    if keeps_doubted(arbiter, best):
         return
-    arbiter._complete = None
-    if arbiter._breaching is not None:
-        if table.growth(arbiter._breaching, changed, rook_first=False) is None:
-            verdicts.report_violation(arbiter, arbiter._breaching, now, effects)
-        return
+    table = arbiter.table
+    arbiter._other_reading = None
+    arbiter._complete = best
+    arbiter._pending_index = len(arbiter._events)
+    changed = arbiter.sensors ^ table.occupancy
+    growth = table.growth(best, changed, rook_first=arbiter.mode == "casual")
+    arbiter._complete_knock = growth is None and knock.knocked_victim(arbiter, best)
+    arbiter._doubted = best if arbiter._complete_knock else None
+    if arbiter._complete_knock:
+        growth = "knock"  # a capture the next placement may still undo
+    arbiter._wait_ms = wait_for(arbiter, growth)
+    if growth is None:
+        arbiter._commit(best, now, effects)
+
+
+def keeps_doubted(arbiter: Arbiter, best: MoveShape) -> bool:
+    """Whether a capture doubted as a knock stays the complete move though the hands now
+    show `best`, another move of the same piece."""
+    doubted = arbiter._doubted
+    if doubted is None or best.from_square != doubted.from_square:
+        return False
+    if not best.is_capture and arbiter._events[-1].occupied:
+        # The capturer set down elsewhere, or the opponent's piece arriving
+        # before it is seen leaving: the lift that would follow decides.
+        arbiter._complete = doubted
+        if not knock.promoted_first(arbiter, doubted, arbiter._events[-1].square):
+            arbiter._other_reading = (best, arbiter._events[-1].t_ms + ARRIVE_MS)
+        return True
+    if best.is_capture and best.code != doubted.code:
+        # A second neighbour lifted and put back at once: the opponent touching
+        # a piece, likelier than a knock followed by a capture swapped as fast.
+        arbiter._complete = doubted
+        return True
+    return False
+
+
+def no_move(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+    """No move is complete: the position shown again, a takeback, a new game, moves
+    that overlapped, or a move complete earlier that what followed splits off."""
+    changed = arbiter.sensors ^ arbiter.table.occupancy
     if not changed:
         # The board shows the position again. Whatever the hands did, the sensors cannot
         # tell one piece from another: take every piece to be on its own square (after a
@@ -166,21 +186,30 @@ def evaluate(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
         return
     if endings.try_new_game(arbiter, now, effects):
         return
-    if not arbiter._pending_index and (
-        arbiter._events[-1].occupied or not table.is_prefix(changed)
+    if not arbiter._pending_index:
+        if arbiter._events[-1].occupied or not arbiter.table.is_prefix(changed):
+            overlapping(arbiter, now, effects)
+        return
+    if not arbiter._events:
+        return
+    after_complete(arbiter, changed, now, effects)
+
+
+def overlapping(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+    """A placement that makes no move may still end one of two overlapping moves, though
+    the board looks like a move in progress (a capture on a line)."""
+    if (
+        not two_hands.read_two_moves(arbiter, now, effects, final_only=True)
+        and not arbiter._events[-1].occupied
     ):
-        # A placement that makes no move may still end one of two overlapping moves,
-        # though the board looks like a move in progress (a capture on a line).
-        if (
-            not two_hands.read_two_moves(arbiter, now, effects, final_only=True)
-            and not arbiter._events[-1].occupied
-        ):
-            # A lift that starts the next move: the two before it were complete.
-            two_hands.read_two_moves(arbiter, now, effects, final_only=False, before_last=True)
-        return
-    if not arbiter._pending_index or not arbiter._events:
-        return
-    if not table.is_prefix(changed):
+        # A lift that starts the next move: the two before it were complete.
+        two_hands.read_two_moves(arbiter, now, effects, final_only=False, before_last=True)
+
+
+def after_complete(arbiter: Arbiter, changed: Bitboard, now: int, effects: list[Effect]) -> None:
+    """The hands went on after a move was complete: the opponent setting a piece down,
+    or completing a reply, splits it off at once; a lift of theirs after SWEEP_MS."""
+    if not arbiter.table.is_prefix(changed):
         if arbiter._events[-1].occupied:
             split.split(arbiter, now, effects)
         elif arbiter._split_due is None:
