@@ -20,15 +20,14 @@ from __future__ import annotations
 import random
 
 from reedboard.arbiter import (
+    deadlines,
     endings,
     fork,
     inference,
     knock,
     promotion,
-    split,
     stuck,
     takeback,
-    two_hands,
     verdicts,
 )
 from reedboard.arbiter.effects import (
@@ -47,7 +46,7 @@ from reedboard.arbiter.gestures import GestureTracker
 from reedboard.arbiter.hands import hands_for
 from reedboard.arbiter.marks import HostMarks
 from reedboard.arbiter.mode import MODES, Mode
-from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
+from reedboard.arbiter.setup import GestureWatch, SetupGuide
 from reedboard.arbiter.table import MoveShape, MoveTable, placement_of, shown_move
 from reedboard.arbiter.touch_move import TouchRecord
 from reedboard.arbiter.verdicts import pair_squares
@@ -58,7 +57,6 @@ from reedboard.arbiter.waits import (
     DEFAULT_KNOCK_WAIT_MS,
     DEFAULT_SETTLE_MS,
     KNOCK_MS,
-    STRAY_WAIT_MS,
     STUCK_MS,
 )
 from reedboard.errors import IllegalMoveError, InvalidInputError
@@ -217,82 +215,13 @@ class Arbiter:
 
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""
-        effects = self._tick(now_ms)
+        effects = deadlines.tick(self, now_ms)
         fork.follow_alternative(self, None, now_ms, effects)
         return fork.hold(self, effects, now_ms)
 
-    def _tick(self, now_ms: int) -> list[Effect]:
-        effects: list[Effect] = []
-        if self._chess960_watch.update(self.sensors, now_ms):
-            return self.start_setup(draw_chess960(self.rng), now_ms)
-        if self.setup is not None:
-            return effects
-        if not self.game.is_game_over():
-            result = self.gestures.tick(now_ms)
-            if result is not None:
-                effects.append(Offered(now_ms, result, "confirmed"))
-                effects.extend(endings.end_by_kings(self, result, now_ms))
-                return effects
-        if self._split_due is not None and now_ms >= self._split_due:
-            split.split(self, now_ms, effects)
-        if self._other_reading is not None and now_ms >= self._other_reading[1]:
-            other, _due = self._other_reading
-            self._other_reading = None
-            knock.take_other_reading(self, other, now_ms, effects)
-        if self._amend_due is not None and now_ms >= self._amend_due[0]:
-            _due, origin = self._amend_due
-            self._amend_due = None
-            if len(self._events) == 1:
-                knock.amend_knocked_capture(self, origin, self._events[0], now_ms, effects)
-        quiet = now_ms - self.last_change_ms
-        if self._complete is not None:
-            if quiet >= self._wait_ms:
-                self._commit(self._complete, now_ms, effects)
-            return effects
-        if quiet < self.settle_ms:
-            return effects
-        if self._breaching is not None:
-            verdicts.report_violation(self, self._breaching, now_ms, effects)
-            return effects
-        if two_hands.overlap_due(self) is not None:
-            self._overlap_tried = self.last_change_ms
-            if two_hands.read_two_moves(self, now_ms, effects, final_only=False):
-                return effects
-        stray = quiet >= STRAY_WAIT_MS and verdicts.stray(self)
-        if verdicts.unexplained(self) or verdicts.outdated_mismatch(self) or stray:
-            verdicts.report_mismatch(self, now_ms, effects)
-        return effects
-
     def next_deadline(self) -> int | None:
         """The time at which `tick` may decide something, if any."""
-        due = None
-        if self._complete is not None:
-            due = self.last_change_ms + self._wait_ms
-        elif verdicts.unreported(self):
-            due = self.last_change_ms + self.settle_ms
-        elif verdicts.stray(self) and not verdicts.mismatch_shown(self):
-            due = self.last_change_ms + STRAY_WAIT_MS
-        overlap = two_hands.overlap_due(self)
-        other = self._other_reading[1] if self._other_reading else None
-        amend = self._amend_due[0] if self._amend_due else None
-        for soon in (self._split_due, amend, overlap, other):
-            if soon is not None:
-                due = soon if due is None else min(due, soon)
-        gesture = self.gestures.next_deadline()
-        if gesture is not None and not self.game.is_game_over():
-            due = gesture if due is None else min(due, gesture)
-        stuck_at = stuck.stuck_since(self)
-        if stuck_at is not None:
-            due = stuck_at + STUCK_MS if due is None else min(due, stuck_at + STUCK_MS)
-        setup = self._chess960_watch.deadline()
-        if setup is not None:
-            due = setup if due is None else min(due, setup)
-        if self._alternative is not None:
-            other_due = self._alternative[0].next_deadline()
-            if other_due is not None:
-                due = other_due if due is None else min(due, other_due)
-            due = self._fork_until if due is None else min(due, self._fork_until)
-        return due
+        return deadlines.next_deadline(self)
 
     def stuck_switch(self, now_ms: int) -> tuple[Square, bool] | None:
         """A switch the game shows stuck, and the state it should read (see stuck.py)."""
