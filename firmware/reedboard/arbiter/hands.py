@@ -78,16 +78,34 @@ class Hands:
         self._cap()
 
     def place(self, sq: Square) -> None:
-        start = self.start
-        here = start[sq]
+        here = self.start[sq]
         empty_differed = here != EMPTY  # sq empty differed from the start
         limit = self._place_limit(sq, here, empty_differed)
+        states, cut = self._placed(sq, limit)
+        if cut and len(states) < MAX_HYPOTHESES:
+            # Branches of different hypotheses that met in one state were counted apart,
+            # so the limit cut too soon: build them all and let the cap choose.
+            states, _cut = self._placed(sq, 1 << 30)
+        if not states:
+            placement, hands = min(self.states)
+            state = (placement[:sq] + UNKNOWN + placement[sq + 1 :], hands)
+            states = {state: self.distance(state)}
+        self.states = states
+        self._cap()
+
+    def _placed(self, sq: Square, limit: int) -> tuple[dict[State, int], bool]:
+        """Every hypothesis's branches for a piece put down on `sq` no further than
+        `limit` from the start, and whether any was left out for being further."""
+        here = self.start[sq]
+        empty_differed = here != EMPTY
         states: dict[State, int] = {}
+        cut = False
         for (placement, hands), distance in self.states.items():
             if placement[sq] != EMPTY:
                 continue
             base = distance - empty_differed  # sq no longer empty
             if base - 1 > limit:
+                cut = True
                 continue  # none of its branches is near enough to be kept
             before, after = placement[:sq], placement[sq + 1 :]
             if not hands:
@@ -101,12 +119,9 @@ class Hands:
                 branch = base + (piece != here) - 1
                 if branch <= limit:
                     states[(before + piece + after, hands[:index] + hands[index + 1 :])] = branch
-        if not states:
-            placement, hands = min(self.states)
-            state = (placement[:sq] + UNKNOWN + placement[sq + 1 :], hands)
-            states = {state: self.distance(state)}
-        self.states = states
-        self._cap()
+                else:
+                    cut = True
+        return states, cut
 
     def _place_limit(self, sq: Square, here: str, empty_differed: bool) -> int:
         """The greatest distance a branch of a place on `sq` can have and still be kept,
