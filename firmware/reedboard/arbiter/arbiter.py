@@ -13,6 +13,16 @@ How it decides (the README, "How the board reads a game"):
   change is a move in progress (a lifted piece, a king on its castling square waiting
   for the rook). Anything else that stays still for `settle_ms` is a mismatch: the
   effect names the squares to put right.
+
+This module is the facade: the state of one board, its inputs (`feed`, `tick`, the host's
+commands, `configure`) and the commit of a move. The ideas live beside it, each a module
+of functions over that state: `inference` (an episode read change by change), `split` (a
+move complete earlier and what followed it), `two_hands` (overlapping blitz hands),
+`knock` (a knocked piece told from a move), `fork` (the other reading followed
+alongside), `verdicts` (mismatches, touch-move breaches), `deadlines` (time passing),
+`takeback`, `promotion`, `endings` (games started and ended by hand), `stuck` (a stuck
+switch), and the pure ones: `view` (the lights' view as a function), `marks`, `waits`,
+`hands`, `table`, `overlap`, `touch_move`, `gestures`, `setup`.
 """
 
 from __future__ import annotations
