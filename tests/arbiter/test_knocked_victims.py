@@ -207,3 +207,15 @@ def test_the_opponents_queen_set_down_before_the_pawn_is_cleared_keeps_the_captu
     effects = replay(body, header=header, mode=mode)
     assert moves(effects) == ["f1f8", "g2g1q", "d1c2"]
     assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)
+
+
+@BOTH
+def test_a_mate_the_replaced_reading_gave_never_reaches_the_host(mode: str) -> None:
+    # The rook on d1 in the hand knocks the d2 knight (back in 90 ms) and is set on e1;
+    # Black's rook on e2 is lifted 40 ms later. Read as Rxd2 and Re1 arriving first, that
+    # is mate; the rook then set on e3 is explained only by Rd1-e1 Re2-e3: that is the
+    # game, and the host hears of no mate and no takeback.
+    body = "1000 lift d1\n1200 lift d2\n1290 place d2\n1500 place e1\n1540 lift e2\n2200 place e3\n"
+    effects = replay(body, header="@start fen k7/8/8/8/8/8/3nrPPP/3R2K1 w - - 0 1", mode=mode)
+    assert moves(effects) == ["d1e1", "e2e3"]
+    assert kinds(effects) == ["move", "move"]
