@@ -31,7 +31,7 @@ from reedboard.arbiter.effects import Effect, GameOver, TakenBack
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
 from reedboard.errors import InvalidInputError
-from reedboard.link.messages import Command
+from reedboard.link.messages import Command, parse_command
 from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
@@ -68,6 +68,12 @@ class Answer:
     kind: str
     fields: dict[str, Any]
     effects: tuple[Effect, ...] = ()
+
+
+def promotion_command(piece: str) -> Command:
+    """The host's choice of the next promotion's piece (q, r, b, n), as the link gives it:
+    how a script's `choose` line and a simulated hand reach the game."""
+    return parse_command({"type": "promotion", "piece": piece})
 
 
 def variant_of(game: Game) -> str:
@@ -186,6 +192,15 @@ class BoardGame:
         self.arbiter = self._arbiter(self.game, self.debouncer.occupancy)
 
     # ----- the host -----
+
+    def carry_out(self, command: Command, now_ms: int) -> Answer:
+        """A host command at `now_ms`, after what fell due before it: its effects are
+        those decided on the way, then the command's own."""
+        due = self.advance(now_ms)
+        answer = self.command(command, now_ms)
+        if not due:
+            return answer
+        return replace(answer, effects=(*due, *answer.effects))
 
     def command(self, command: Command, now_ms: int) -> Answer:
         """Carry out a host command (not hello, resend, led_test: those are the app's)."""

@@ -12,9 +12,8 @@ from typing import Any
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.mode import Mode
-from reedboard.board_game import BoardGame, Settings
+from reedboard.board_game import BoardGame, Settings, promotion_command
 from reedboard.lights.scenes import scene_for
-from reedboard.link.messages import parse_command
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, Square
@@ -93,9 +92,7 @@ class Replay:
 
     def choose(self, letter: str, t_ms: int) -> None:
         """The host picks the piece for the next promotion, as its command would."""
-        self.advance(t_ms)
-        command = parse_command({"type": "promotion", "piece": letter})
-        answer = self.board_game.command(command, t_ms)
+        answer = self.board_game.carry_out(promotion_command(letter), t_ms)
         self.effects += answer.effects
         if self.lights is not None:
             self._observe(0, t_ms)
@@ -134,6 +131,7 @@ def _run(script: Script, mode: Mode | None, settle_ms: int | None, *, lights: bo
         mode=chosen,
         settle_ms=DEFAULT_SETTLE_MS if settle_ms is None else settle_ms,
         lights=lights,
+        sensors=script.sensors,
     )
     for line in script.lines:
         if line.action == "choose":
