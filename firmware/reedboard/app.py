@@ -14,8 +14,9 @@ Everything the loop touches comes in through the constructor (the seams):
 - `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
   changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
   view; `led_test(t_ms)` runs the LED test the host asks for;
-- `source`: a `ScriptedBoard` (or anything with `advance` and `next_change_ms`) whose
-  promotion choices are applied as if the host had sent them;
+- `source`: an `EventSource` (a `ScriptedBoard`, the simulator) whose changes fall due
+  at board times: `run` wakes for them, and its promotion choices are applied as if the
+  host had sent them; `guard` is held through each turn (the simulator's lock);
 - `endpoint`: makes the link's protocol endpoint from the session id (default the native
   `BoardEndpoint`; an emulation such as DGT's instead), and `watch(board_game, t_ms)` is
   called once a turn after the scan and the commands, for an endpoint that reports what
@@ -27,6 +28,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -142,6 +144,7 @@ class App:
         matrix: MatrixConfig | None = None,
         endpoint: Callable[[str], Endpoint] | None = None,
         watch: Callable[[BoardGame, int], None] | None = None,
+        guard: AbstractContextManager[object] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -160,6 +163,9 @@ class App:
         self.log = log or _stderr
         self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
         self.watch = watch
+        # Held through each turn of `run`: another thread (the simulator's page) takes it
+        # to act on the board between turns, never in the middle of one.
+        self.guard: AbstractContextManager[object] = guard or nullcontext()
         self.record = GameRecord(journal, self._journal_failed)
         self._settings = settings or Settings()
         self._start = start
@@ -190,12 +196,10 @@ class App:
         shown = shown_move(table, occupancy)
         self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
         self.board_game = BoardGame(game, occupancy, settings, rng=self._rng)
-        # A script's board time starts at 0, however late the loop gets going.
-        origin = min(now, 0) if self.source is not None else now
         if self.record.resumed:
-            self.record.go_on(occupancy, origin)
+            self.record.go_on(occupancy, now)
         else:
-            self.record.begin(game, settings.mode, occupancy, origin)
+            self.record.begin(game, settings.mode, occupancy, now)
         if self.watch is not None:
             self.watch(self.board_game, now)
         self.endpoint.send("hello", self._hello())
@@ -221,24 +225,28 @@ class App:
     def run(self, stop: Callable[[], bool] = lambda: False, *, until_done: bool = False) -> None:
         """Turn the loop until `stop()` says so (or, with `until_done`, until the source's
         script has ended and everything pending was decided)."""
-        board_game = self.board_game or self.start()
+        with self.guard:
+            board_game = self.board_game or self.start()
         next_scan = self.clock.now_ms()
         while not stop():
-            if until_done and self._script_done(board_game):
-                break
-            wake = next_scan
-            for due in (board_game.next_deadline(), self._source_due(), self._next_alive):
-                if due is not None and due < wake:
-                    wake = max(due, self.clock.now_ms())
+            with self.guard:
+                if until_done and self._script_done(board_game):
+                    break
+                wake = next_scan
+                for due in (board_game.next_deadline(), self._source_due(), self._next_alive):
+                    if due is not None and due < wake:
+                        wake = max(due, self.clock.now_ms())
             data = self._read(self.clock.real_seconds_until(wake))
             if not data:
                 self.clock.sleep_until(wake)
-            now = self.clock.now_ms()
-            self.catch_up(now)
-            if now >= next_scan:
-                next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
-            self.step(now, data)
-        self._flush()
+            with self.guard:
+                now = self.clock.now_ms()
+                self.catch_up(now)
+                if now >= next_scan:
+                    next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
+                self.step(now, data)
+        with self.guard:
+            self._flush()
 
     def catch_up(self, now: int) -> None:
         """A loop that fell behind its clock (a busy CPU, a slow disk, a sped-up clock)

@@ -109,7 +109,7 @@ class GameRecord:
     def _changes(self, changed: Bitboard, sensors: Bitboard, now_ms: int) -> None:
         if not self._keeping or not changed:
             return
-        t_ms = now_ms - self._origin_ms
+        t_ms = self._since_origin(now_ms)
         for square in squares_of(changed):  # the order the board's game takes them
             action = "place" if sensors >> square & 1 else "lift"
             self._lines.append((t_ms, action, square_name(square)))
@@ -117,7 +117,12 @@ class GameRecord:
     def chose(self, piece: str, now_ms: int) -> None:
         """The piece for the next promotion was chosen (by the host, or a script)."""
         if self._keeping:
-            self._lines.append((now_ms - self._origin_ms, "choose", piece))
+            self._lines.append((self._since_origin(now_ms), "choose", piece))
+
+    def _since_origin(self, now_ms: int) -> int:
+        # A loop that caught up with a script (changes due before it started) takes them
+        # at their own times: those before the game's start count as at its start.
+        return max(0, now_ms - self._origin_ms)
 
     def record(self, effects: list[Effect], board_game: BoardGame, now_ms: int) -> list[int]:
         """Journal the sensor lines taken and the effects of one moment in one
