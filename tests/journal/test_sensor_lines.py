@@ -25,9 +25,13 @@ from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
+from reedboard.rules.squares import square_name, squares_of
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
 from reedboard.sim.settings import HumanSettings
+
+from tests.app.games import game_script
+from tests.app.games import random_game as uci_game
 
 NOISY = HumanSettings(knock=0.3, slide=0.5)
 
@@ -146,3 +150,43 @@ def test_a_new_game_drops_the_lines_of_the_one_before(tmp_path: Path) -> None:
             Position.standard().fen(), chess960=False, variant="standard", mode="casual"
         )
         assert journal.sensor_lines(first.id) == [] and journal.sensor_lines(second) == []
+
+
+def _run_script(journal: Journal, text: str, start: Game) -> None:
+    script = parse_script(text)
+    board = ScriptedBoard(script, electrical=False)
+    app = App(
+        board, VirtualClock(), journal=journal, start=start, source=board, log=lambda _t: None
+    )
+    app.run(until_done=True)
+
+
+def test_a_game_resumed_after_a_power_cut_exports_as_one_script(tmp_path: Path) -> None:
+    """The board goes off between two moves and a piece is knocked off its square
+    meanwhile, then put back: the resumed game's lines go on after the kept ones, with
+    the knock, and the export replays the whole game."""
+    moves = uci_game(77, 12)
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        _run_script(journal, game_script(moves[:6]), Game())
+    position = Game()
+    for uci in moves[:6]:
+        position.push_uci(uci)
+    # While the board was off, a piece went off its square; it is put back at once.
+    occupied = position.position.occupied
+    square = next(squares_of(occupied))
+    header, rest = game_script(moves[6:], position.position).split("\n", 1)
+    text = (
+        f"{header}\n@sensors {occupied & ~(1 << square):016x}\n"
+        f"50 place {square_name(square)}\n{rest}"
+    )
+    with Journal(path) as journal:
+        _run_script(journal, text, Game())
+        saved = journal.current()
+        assert saved is not None and [m.uci for m in saved.moves] == moves
+    code, exported, err = _export(path)
+    assert code == 0, err
+    name = square_name(square)
+    assert f" lift {name}\n" in exported and f" place {name}\n" in exported
+    replayed = [effect_json(e) for e in replay_script(parse_script(exported))]
+    assert [e["uci"] for e in replayed if e["event"] == "move"] == moves
