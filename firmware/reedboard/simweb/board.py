@@ -15,7 +15,6 @@ gesture, a command or a snapshot from landing in the middle of one.
 from __future__ import annotations
 
 import threading
-import time
 from collections import deque
 from collections.abc import Callable
 from functools import partial
@@ -102,6 +101,8 @@ class SimBoard:
         # the promotion piece a script chose, or None.
         self._timeline: list[tuple[int, Callable[[], str | None]]] = []
         self._script_ends_ms = 0  # board time of a played script's last line
+        # Set when the board has seen the pieces of a new game set out at once.
+        self._set_out: threading.Event | None = None
         self._stopping = threading.Event()
         self._thread = threading.Thread(
             target=partial(self.app.run, self._stopping.is_set), name="reedboard-loop", daemon=True
@@ -124,6 +125,7 @@ class SimBoard:
     def advance(self, t_ms: int) -> list[str]:
         """The world changes due by `t_ms` (the loop calls it, holding the lock, before
         it scans); the promotion pieces a played script chose among them."""
+        self._take_set_out_board()
         chosen: list[str] = []
         while self._timeline and self._timeline[0][0] <= t_ms:
             _t, action = self._timeline.pop(0)
@@ -255,7 +257,8 @@ class SimBoard:
         return {"kind": answer.kind, **answer.fields}
 
     def _start_on(self, fen: str, new_game: dict[str, Any]) -> Answer:
-        """Start the new game, then set its pieces up as players would at once."""
+        """Start the new game, then set its pieces up as players would at once; the
+        answer comes once the board has seen them (or `SEEN_S` has passed)."""
         with self.lock:
             answer = self._command(new_game)
             if answer.kind != "ack":
@@ -264,16 +267,22 @@ class SimBoard:
             self._script_ends_ms = 0
             self.world.set_up(fen)
             self.switches.set_occupancy(self.world.occupancy)
-        deadline = time.monotonic() + SEEN_S
-        while time.monotonic() < deadline:
-            with self.lock:
-                board_game = self.board_game()
-                if board_game.debouncer.occupancy == self.world.occupancy:
-                    # The pieces were set out all at once, faster than hands could.
-                    board_game.take_board_as_start()
-                    break
-            time.sleep(0.005)
+            seen = self._set_out = threading.Event()
+        seen.wait(SEEN_S)
+        with self.lock:
+            self._set_out = None
         return answer
+
+    def _take_set_out_board(self) -> None:
+        """Pieces set out all at once, once the board sees them, are the game's start:
+        the arbiter does not follow a whole board rearranged faster than hands could."""
+        if self._set_out is None:
+            return
+        board_game = self.board_game()
+        if board_game.debouncer.occupancy == self.world.occupancy:
+            board_game.take_board_as_start()
+            self._set_out.set()
+            self._set_out = None
 
     def _command(self, message: dict[str, Any]) -> Answer:
         command = parse_command(message)
