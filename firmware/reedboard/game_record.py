@@ -25,13 +25,15 @@ from reedboard.rules.squares import Bitboard, parse_square, square_name, squares
 # one kept, so that the script's times never go backwards.
 RESUME_GAP_MS = 1000
 # Sensor lines are written with the effects they lead to, or on their own once this many
-# wait (a switch chattering, pieces moved about
-# with no move made).
+# wait (a switch chattering, pieces moved about with no move made).
 LINES_HELD = 100
 RECORDED = (MoveMade, TakenBack, NewGame, GameOver)  # the effects the journal records
 
 
 class GameRecord:
+    """The journal's side of the board's loop: which game is in progress (`game_id`), how
+    many plies it has, and the sensor lines taken since the last write."""
+
     def __init__(self, journal: Journal | None, failed: Callable[[JournalError], None]) -> None:
         self.journal = journal
         self.failed = failed
