@@ -67,10 +67,14 @@ def predicted_reading(
     *,
     missing: Bitboard = 0,
     reversed_: Bitboard = 0,
+    dead_rows: int = 0,
+    dead_columns: int = 0,
 ) -> Bitboard:
     """What the scanner reads with pieces on `placed` when the diodes of the squares in
     `missing` are left out and those in `reversed_` are turned round (rows driven one at a
-    time, the others floating, as `MatrixScanner` does)."""
+    time, the others floating, as `MatrixScanner` does). The row and column lines in the
+    masks `dead_rows` and `dead_columns` have lost their pins: a dead row is never driven,
+    a dead column never read, though current still runs along both."""
     closed = [0] * 8
     no_diode = [0] * 8
     turned = [0] * 8
@@ -81,7 +85,10 @@ def predicted_reading(
     forward, backward = directions(closed, no_diode, turned)
     reading = 0
     for row in range(8):
+        if dead_rows >> row & 1:
+            continue
         columns, _ = lines_reached(1 << row, forward, backward)
+        columns &= ~dead_columns
         for column in range(8):
             if columns >> column & 1:
                 reading |= 1 << layout.square_at(row, column)
@@ -105,23 +112,30 @@ class GhostExplanation:
 
 
 def explain_ghosts(
-    reading: Bitboard, placed: Bitboard, layout: MatrixLayout
+    reading: Bitboard,
+    placed: Bitboard,
+    layout: MatrixLayout,
+    *,
+    dead_rows: int = 0,
+    dead_columns: int = 0,
 ) -> GhostExplanation | None:
-    """The diode fault that makes pieces on `placed` read exactly `reading`, if one does."""
+    """The diode fault that makes pieces on `placed` read exactly `reading`, if one does,
+    on a matrix whose `dead_rows` and `dead_columns` have lost their pins."""
     ghosts = reading & ~placed
     if not ghosts:
         return None
+    dead = {"dead_rows": dead_rows, "dead_columns": dead_columns}
     for sq in squares_of(placed):
         bit = 1 << sq
         faults: tuple[tuple[DiodeFault, Bitboard], ...] = (
-            ("missing", predicted_reading(placed, layout, missing=bit)),
-            ("reversed", predicted_reading(placed, layout, reversed_=bit)),
+            ("missing", predicted_reading(placed, layout, missing=bit, **dead)),
+            ("reversed", predicted_reading(placed, layout, reversed_=bit, **dead)),
         )
         for fault, reads in faults:
             if reads == reading:
                 rectangles = tuple(_rectangle(sq, g, layout) for g in squares_of(ghosts))
                 return GhostExplanation(fault, sq, ghosts, rectangles)
-    if predicted_reading(placed, layout, missing=placed) == reading:
+    if predicted_reading(placed, layout, missing=placed, **dead) == reading:
         return GhostExplanation("none_fitted", None, ghosts)
     return None
 

@@ -136,15 +136,15 @@ class _Checker:
             )
             explained |= unstable
 
-        if always & ~expected & ~explained:
-            ghosts = explain_ghosts(always, expected, self.layout)
-            if ghosts is not None:
-                faults.append(self._diode_fault(ghosts))
-                explained |= ghosts.ghosts
-                if ghosts.fault == "reversed" and ghosts.square is not None:
-                    explained |= 1 << ghosts.square
-
-        for line in range(8):
+        lines = [
+            (
+                kind,
+                line,
+                members,
+                name,
+                pins,
+            )
+            for line in range(8)
             for kind, members, name, pins in (
                 (
                     "row",
@@ -158,31 +158,48 @@ class _Checker:
                     self.column_name(line),
                     (self.wiring.columns[line],),
                 ),
-            ):
-                bits = bitboard_of(members)
-                wanted = (expected & bits).bit_count()
-                if always & bits == bits and wanted < 8 and bits & ~expected & ~explained:
-                    cause = (
-                        "reaches every column: a short between it and the column lines"
-                        if kind == "row"
-                        else "reads HIGH whichever row is driven: shorted to 3.3 V or to the "
-                        "row lines, or its pull-down is not working"
+            )
+        ]
+        # Dead lines first: the diode model then leaves their pins out.
+        dead = {"row": 0, "column": 0}
+        for kind, line, members, name, pins in lines:
+            bits = bitboard_of(members)
+            wanted = (expected & bits).bit_count()
+            if not ever & bits and wanted >= 2:
+                faults.append(
+                    Fault(
+                        f"{kind}_dead",
+                        members,
+                        pins,
+                        f"{kind} line {name} reads nothing although {wanted} pieces stand "
+                        "on it: broken wire, dry joint or dead pin",
                     )
-                    faults.append(
-                        Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}")
-                    )
-                    explained |= bits
-                elif not ever & bits and wanted >= 2:
-                    faults.append(
-                        Fault(
-                            f"{kind}_dead",
-                            members,
-                            pins,
-                            f"{kind} line {name} reads nothing although {wanted} pieces stand "
-                            "on it: broken wire, dry joint or dead pin",
-                        )
-                    )
-                    explained |= bits
+                )
+                explained |= bits
+                dead[kind] |= 1 << line
+
+        if always & ~expected & ~explained:
+            ghosts = explain_ghosts(
+                always, expected, self.layout, dead_rows=dead["row"], dead_columns=dead["column"]
+            )
+            if ghosts is not None:
+                faults.append(self._diode_fault(ghosts))
+                explained |= ghosts.ghosts
+                if ghosts.fault == "reversed" and ghosts.square is not None:
+                    explained |= 1 << ghosts.square
+
+        for kind, _line, members, name, pins in lines:
+            bits = bitboard_of(members)
+            wanted = (expected & bits).bit_count()
+            if always & bits == bits and wanted < 8 and bits & ~expected & ~explained:
+                cause = (
+                    "reaches every column: a short between it and the column lines"
+                    if kind == "row"
+                    else "reads HIGH whichever row is driven: shorted to 3.3 V or to the "
+                    "row lines, or its pull-down is not working"
+                )
+                faults.append(Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}"))
+                explained |= bits
 
         extra = always & ~expected & ~explained
         for sq in squares_of(extra):
@@ -228,6 +245,9 @@ class _Checker:
         ghost_names = ", ".join(square_name(sq) for sq in ghosts)
         reads = "reads" if len(ghosts) == 1 else "read"
         if found.square is None:
+            if len(ghosts) > 6:
+                shown = ", ".join(square_name(sq) for sq in ghosts[:4])
+                ghost_names = f"{len(ghosts)} squares ({shown} ...)"
             return Fault(
                 "no_diodes",
                 ghosts,
