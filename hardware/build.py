@@ -3,7 +3,10 @@
 Writes, next to this script (or into `--out DIR`):
 - `reedboard.net`: the KiCad netlist (import it into KiCad's PCB editor, or read it);
 - `reedboard-bom.csv`: the bill of materials, one line per kind of part;
-- `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide.
+- `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide;
+- the physical board from `board_geometry.py`'s parameters: `top-plate.dxf`,
+  `carrier-plate.dxf`, `base-plate.dxf` for the cutter, `board-plan.svg` and
+  `board-section.svg` for the README, and `reed-magnet.svg`, the reed and magnet model.
 
 The electrical rules check runs first; if it finds any error nothing is written and the
 exit status is 1. The output is deterministic (no dates, no random tags), so the committed
@@ -91,6 +94,18 @@ def bom_text(circuit: Circuit) -> str:
     return buffer.getvalue()
 
 
+def draw_everything(folder: Path) -> list[Path]:
+    """Every drawing: the wiring pictures, the board's plates and views, the reed model."""
+    from board_drawings import draw_board
+    from drawings import draw_all
+    from reed_plot import plot_svg
+
+    written = draw_all(folder) + draw_board(folder)
+    reed = folder / "reed-magnet.svg"
+    reed.write_text(plot_svg(), encoding="utf-8", newline="\n")
+    return [*written, reed]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE, help="folder to write into")
@@ -108,9 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     written[0].write_text(netlist_text(circuit), encoding="utf-8")
     written[1].write_text(bom_text(circuit), encoding="utf-8")
     if not args.no_drawings:
-        from drawings import draw_all
-
-        written += draw_all(args.out)
+        written += draw_everything(args.out)
     print(f"ERC passed; {len(circuit.parts)} parts, {len(circuit.get_nets())} nets")
     for path in written:
         print(f"wrote {path}")
