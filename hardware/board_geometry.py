@@ -199,14 +199,15 @@ def _channels(p: BoardParameters, reeds: list[Reed], lights: list[Led]) -> tuple
 
 
 def _bay(p: BoardParameters) -> tuple[Rect, tuple[Rect, ...]]:
-    """The Pi under the h-file half of rank 1-2 (85 x 56 mm, USB and power towards the
-    board's right edge), and the connectors in the right edge of the frame."""
+    """The Pi in the base under g1-h2 (85 x 56 mm, its USB and power towards the board's
+    right edge), the interface board beside it, and the sockets in the right edge of the
+    frame."""
     right = p.playing_mm + p.border_mm
     pi = Rect("Raspberry Pi (under the carrier, in the base)", right - 10 - 85, 20, 85, 56)
     connectors = (
-        Rect("J3: Pi's USB-C power (panel socket)", right - 8, 30, 8, 12),
-        Rect("J4: USB to the PC (panel socket)", right - 8, 50, 8, 12),
-        Rect("J2: LED supply 5 V 4 A (DC jack 5.5/2.1 + fuse)", right - 8, 90, 8, 14),
+        Rect("USB-C: the Pi's supply (panel socket)", right - 8, 30, 8, 12),
+        Rect("USB: to the PC (panel socket)", right - 8, 50, 8, 12),
+        Rect("DC jack: LED supply 5 V 4 A (5.5/2.1 mm, fuse behind it)", right - 8, 90, 8, 14),
         Rect("interface board: J1 to the Pi's header, U1, R1, C1, C2", pi.x - 75, 20, 65, 56),
     )
     return pi, connectors

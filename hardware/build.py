@@ -2,7 +2,8 @@
 
 Writes, next to this script (or into `--out DIR`):
 - `reedboard.net`: the KiCad netlist (import it into KiCad's PCB editor, or read it);
-- `reedboard-bom.csv`: the bill of materials, one line per kind of part;
+- `reedboard-bom.csv`: the bill of materials: every part to order, the netlist's and the
+  rest (`bom.py`), with quantities from the circuit and the board's parameters;
 - `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide;
 - the physical board from `board_geometry.py`'s parameters: `top-plate.dxf`,
   `carrier-plate.dxf`, `base-plate.dxf` for the cutter, `board-plan.svg` and
@@ -16,8 +17,6 @@ files show exactly what a change to the circuit changes.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import logging
 import os
 import re
@@ -80,18 +79,18 @@ def _ref_ranges(refs: list[str]) -> str:
 
 
 def bom_text(circuit: Circuit) -> str:
-    """The bill of materials as CSV: one line per kind of part."""
-    groups: dict[tuple[str, str, str], list[str]] = {}
+    """The bill of materials as CSV: the netlist's parts grouped by kind, and the rest."""
+    from board_geometry import build_geometry
+    from bom import CircuitPart, bom_csv, bom_lines
+
+    groups: dict[tuple[str, str], list[str]] = {}
     for part in circuit.parts:
-        key = (str(part.value), str(part.description), str(part.footprint))
-        groups.setdefault(key, []).append(str(part.ref))
-    rows = sorted(groups.items(), key=lambda item: _natural(sorted(item[1], key=_natural)[0]))
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["references", "quantity", "value", "description", "footprint"])
-    for (value, description, footprint), refs in rows:
-        writer.writerow([_ref_ranges(refs), len(refs), value, description, footprint])
-    return buffer.getvalue()
+        groups.setdefault((str(part.value), str(part.footprint)), []).append(str(part.ref))
+    parts = {
+        value: CircuitPart(_ref_ranges(refs), len(refs), value, footprint)
+        for (value, footprint), refs in groups.items()
+    }
+    return bom_csv(bom_lines(build_geometry(), parts))
 
 
 def draw_everything(folder: Path) -> list[Path]:
