@@ -142,7 +142,9 @@ def _check(
 ) -> int:
     wiring = matrix_wiring(config.matrix)
     try:
-        strip: LedStrip = RecordingStrip(config.leds.count) if gpio else open_strip(config.leds)
+        strip: LedStrip = (
+            RecordingStrip(config.leds.count) if gpio is not None else open_strip(config.leds)
+        )
         lights = LightsOutput(strip_layout(config.leds), strip)
     except ReedboardError as exc:
         scanner.close()
