@@ -172,6 +172,7 @@ def test_diode_patterns_print_four_lines_that_expect_takes(
     [
         (["--check", "--watch"], "--check runs on its own"),
         (["--check", "--expect", "start"], "--check runs on its own"),
+        (["--fake", "--check", "--closed", "a1"], "--closed: with --check the pieces go"),
         (["--no-diode", "e4"], "--no-diode needs --fake"),
         (["--transposed"], "--transposed needs --fake"),
         (["--fake", "--no-diode", "e9"], "--no-diode: 'e9' is not a square"),

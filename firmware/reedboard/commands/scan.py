@@ -102,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         expected = _parse_expect(args.expect)
         if args.check and (args.watch or expected is not None):
             raise InvalidInputError("--check runs on its own: leave out --watch and --expect")
+        if args.check and args.closed:
+            raise InvalidInputError("--closed: with --check the pieces go where the LEDs say")
         if args.fake:
             gpio: FakeGPIO | None = _fake_gpio(args, config)
         else:
