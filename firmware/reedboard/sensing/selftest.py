@@ -90,6 +90,10 @@ def switch_place(square: Square, wiring: MatrixWiring) -> dict[str, Any]:
     }
 
 
+# A matrix line: "row" or "column", its index, its squares, its name, its GPIO pin.
+_Line = tuple[str, int, tuple[Square, ...], str, tuple[int, ...]]
+
+
 class _Checker:
     def __init__(self, wiring: MatrixWiring) -> None:
         self.wiring = wiring
@@ -136,30 +140,7 @@ class _Checker:
             )
             explained |= unstable
 
-        lines = [
-            (
-                kind,
-                line,
-                members,
-                name,
-                pins,
-            )
-            for line in range(8)
-            for kind, members, name, pins in (
-                (
-                    "row",
-                    self.layout.squares_on_row(line),
-                    self.row_name(line),
-                    (self.wiring.rows[line],),
-                ),
-                (
-                    "column",
-                    self.layout.squares_on_column(line),
-                    self.column_name(line),
-                    (self.wiring.columns[line],),
-                ),
-            )
-        ]
+        lines = self._lines()
         # Dead lines first: the diode model then leaves their pins out.
         dead = {"row": 0, "column": 0}
         for kind, line, members, name, pins in lines:
@@ -239,6 +220,30 @@ class _Checker:
                 )
             )
         return SelfTestReport(tuple(faults))
+
+    def _lines(self) -> list[_Line]:
+        """Every matrix line: row or column, its index, its squares, its name, its pin."""
+        lines: list[_Line] = []
+        for line in range(8):
+            lines.append(
+                (
+                    "row",
+                    line,
+                    self.layout.squares_on_row(line),
+                    self.row_name(line),
+                    (self.wiring.rows[line],),
+                )
+            )
+            lines.append(
+                (
+                    "column",
+                    line,
+                    self.layout.squares_on_column(line),
+                    self.column_name(line),
+                    (self.wiring.columns[line],),
+                )
+            )
+        return lines
 
     def _diode_fault(self, found: GhostExplanation) -> Fault:
         ghosts = tuple(squares_of(found.ghosts))
