@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, TypeAlias, assert_never
+from typing import TypeAlias, assert_never
 
 from reedboard.arbiter.arbiter import (
     DEFAULT_CASTLE_WAIT_MS,
@@ -28,6 +28,7 @@ from reedboard.arbiter.effects import Effect, GameOver, TakenBack
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
 from reedboard.errors import InvalidInputError
+from reedboard.link.board_messages import Ack, ErrorReply, MovesPage, Reply, StateMessage
 from reedboard.link.messages import (
     AskMoves,
     AskState,
@@ -48,7 +49,13 @@ from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
-from reedboard.rules.squares import Bitboard, bitboard_of, parse_square, square_names_of
+from reedboard.rules.squares import (
+    SQUARE_NAMES,
+    Bitboard,
+    bitboard_of,
+    parse_square,
+    square_names_of,
+)
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
 
 # The host commands about the game; the app answers the others (hello, led_test, ...).
@@ -79,11 +86,10 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What a host command gives: the reply (`ack`, `error` or `state`) and its fields,
-    and any effects it caused (a new game, a takeback, a game over)."""
+    """What a host command gives: the reply (`ack`, `error`, `state`, ...) and any
+    effects it caused (a new game, a takeback, a game over)."""
 
-    kind: str
-    fields: dict[str, Any]
+    reply: Reply
     effects: tuple[Effect, ...] = ()
 
 
@@ -158,34 +164,34 @@ class BoardGame:
         try:
             return self._carry_out(command, now_ms)
         except InvalidInputError as error:
-            return Answer("error", {"code": "refused", "message": str(error)})
+            return Answer(ErrorReply("refused", str(error)))
 
     def _carry_out(self, command: GameCommand, now: int) -> Answer:
         match command:
             case AskState():
-                return Answer("state", self.state())
+                return Answer(self.state())
             case AskMoves(start=start):
-                return Answer("moves", self.moves_page(start))
+                return Answer(self.moves_page(start))
             case StartGame():
                 return self._new_game(command, now)
             case SetMode(mode=mode):
                 self.settings = replace(self.settings, mode=mode)
                 self.arbiter.mode = mode
-                return Answer("ack", {"mode": mode})
+                return Answer(Ack(mode=mode))
             case ChoosePromotion(piece=piece):
                 effects = self.arbiter.choose_promotion(piece_type_from_symbol(piece), now)
-                return Answer("ack", {"piece": piece}, tuple(effects))
+                return Answer(Ack(piece=piece), tuple(effects))
             case TakeBack():
                 return self._take_back(now)
             case ShowMove(uci=uci):
                 self.arbiter.show_move(None if uci is None else self.game.position.parse_uci(uci))
-                return Answer("ack", {"uci": uci})
+                return Answer(Ack(uci=uci))
             case Mark(squares=squares, blink=blink):
                 steady, blinking = (
                     bitboard_of([parse_square(n) for n in k]) for k in (squares, blink)
                 )
                 self.arbiter.mark(steady, blinking)
-                return Answer("ack", {"squares": list(squares), "blink": list(blink)})
+                return Answer(Ack(squares=squares, blink=blink))
             case Draw(agreed=agreed):
                 self._refuse_if_over()
                 # A claim that is not valid raises IllegalMoveError, an InvalidInputError
@@ -213,13 +219,13 @@ class BoardGame:
                 number = random_chess960_number(self.rng)
             effects = self.arbiter.start_setup(number, now)
             start = Position.chess960_start(number)
-            return Answer("ack", {"fen": start.fen()}, tuple(effects))
+            return Answer(Ack(fen=start.fen()), tuple(effects))
         else:
             game = Game()
         if game.is_game_over():
             raise InvalidInputError("the game would be over before it starts")
         effects = self.arbiter.start_game(game, now)
-        return Answer("ack", {"fen": game.start.fen()}, tuple(effects))
+        return Answer(Ack(fen=game.start.fen()), tuple(effects))
 
     def _take_back(self, now: int) -> Answer:
         game = self.game.copy()
@@ -236,12 +242,12 @@ class BoardGame:
         # The pieces still stand as after the move. To the fresh arbiter that looks like
         # the same move in progress, which it would wait on in silence: say at once where
         # the pieces must go back, so that the lights show it.
-        return Answer("ack", {"uci": uci}, (effect, *self.arbiter.show_mismatch(now)))
+        return Answer(Ack(uci=uci), (effect, *self.arbiter.show_mismatch(now)))
 
     def _ended(self, effects: list[Effect]) -> Answer:
         over = effects[-1]
         assert isinstance(over, GameOver)
-        return Answer("ack", {"result": over.result, "reason": over.reason}, tuple(effects))
+        return Answer(Ack(result=over.result, reason=over.reason), tuple(effects))
 
     def _change_settings(self, command: ChangeSettings) -> Answer:
         if command.settle_ms is not None:
@@ -251,10 +257,7 @@ class BoardGame:
             self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
         self.arbiter.castle_wait_ms = max(self.settings.castle_wait_ms, self.arbiter.settle_ms)
         s = self.settings
-        return Answer(
-            "ack",
-            {"mode": s.mode, "settle_ms": s.settle_ms, "castle_wait_ms": s.castle_wait_ms},
-        )
+        return Answer(Ack(mode=s.mode, settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms))
 
     def _refuse_if_over(self) -> None:
         if self.game.is_game_over():
@@ -266,26 +269,26 @@ class BoardGame:
         outcome = self.game.outcome()
         return None if outcome is None else (outcome.result, outcome.reason)
 
-    def moves_page(self, start: int) -> dict[str, Any]:
+    def moves_page(self, start: int) -> MovesPage:
         """A few of the game's moves from ply `start` (0-based), with what a host needs to
         piece the game together: each page is one short frame, so that it gets through a
         line too noisy for a whole `state` of a long game."""
         game = self.game
         ucis = [before.uci(move) for before, move in zip(game.positions, game.moves, strict=False)]
-        page: dict[str, Any] = {
-            "from": start,
-            "moves": ucis[start : start + MOVES_PAGE],
-            "plies": len(ucis),
-            "digest": moves_digest(ucis),
-        }
-        if start == 0:
-            page |= {"start_fen": game.start.fen(), "chess960": game.chess960}
+        first = start == 0
         result = self.result()
-        if result is not None:
-            page |= {"result": result[0], "reason": result[1]}
-        return page
+        return MovesPage(
+            start,
+            tuple(ucis[start : start + MOVES_PAGE]),
+            len(ucis),
+            moves_digest(ucis),
+            start_fen=game.start.fen() if first else None,
+            chess960=game.chess960 if first else None,
+            result=None if result is None else result[0],
+            reason=None if result is None else result[1],
+        )
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> StateMessage:
         game = self.game
         view = self.arbiter.view()
         sans, ucis = [], []
@@ -293,26 +296,26 @@ class BoardGame:
             sans.append(san(before, move))
             ucis.append(before.uci(move))
         result = self.result()
-        return {
-            "variant": variant_of(game),
-            "chess960": game.chess960,
-            "start_fen": game.start.fen(),
-            "fen": game.position.fen(),
-            "moves": ucis,
-            "san": sans,
-            "mode": self.settings.mode,
-            "occupancy": f"{self.debouncer.occupancy:016x}",
-            "lifted": square_names_of(view.lifted),
-            "missing": square_names_of(view.missing),
-            "extra": square_names_of(view.extra),
-            "hint": _squares(view.hint),
-            "marked": square_names_of(view.marked),
-            "marked_blink": square_names_of(view.marked_blink),
-            "last_move": _squares(view.last_move),
-            "result": result[0] if result else None,
-            "reason": result[1] if result else None,
-        }
+        return StateMessage(
+            variant=variant_of(game),
+            chess960=game.chess960,
+            start_fen=game.start.fen(),
+            fen=game.position.fen(),
+            moves=tuple(ucis),
+            san=tuple(sans),
+            mode=self.settings.mode,
+            occupancy=f"{self.debouncer.occupancy:016x}",
+            lifted=tuple(square_names_of(view.lifted)),
+            missing=tuple(square_names_of(view.missing)),
+            extra=tuple(square_names_of(view.extra)),
+            hint=_squares(view.hint),
+            marked=tuple(square_names_of(view.marked)),
+            marked_blink=tuple(square_names_of(view.marked_blink)),
+            last_move=_squares(view.last_move),
+            result=result[0] if result else None,
+            reason=result[1] if result else None,
+        )
 
 
-def _squares(pair: tuple[int, int] | None) -> list[str] | None:
-    return None if pair is None else square_names_of(1 << pair[0]) + square_names_of(1 << pair[1])
+def _squares(pair: tuple[int, int] | None) -> tuple[str, str] | None:
+    return None if pair is None else (SQUARE_NAMES[pair[0]], SQUARE_NAMES[pair[1]])

@@ -36,6 +36,16 @@ from reedboard.command_line import (
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
+from reedboard.link.board_events import (
+    IllegalEvent,
+    MoveEvent,
+    NewGameEvent,
+    RestoredEvent,
+    TakebackEvent,
+    TouchEvent,
+    WireEvent,
+)
+from reedboard.link.board_messages import BoardMessage, EventMessage, Reply, StateMessage
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
@@ -205,31 +215,25 @@ def _record(args: argparse.Namespace) -> int:
 
 def _watch(args: argparse.Namespace) -> int:
     recent: list[str] = []
-    state: dict[str, Any] = {}
+    hands = _Hands()
 
     def draw(mirror: GameMirror) -> None:
         if mirror.current is None:
             return
         sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
         current = mirror.current
-        sys.stdout.write(board_text(current.game, state) + "\n\n")
+        sys.stdout.write(board_text(current.game, hands.lifted, hands.wrong) + "\n\n")
         if current.result:
             sys.stdout.write(f"result {current.result} ({current.reason})\n")
         sys.stdout.write("\n".join(recent[-10:]) + "\n")
         sys.stdout.flush()
 
-    def message(m: dict[str, Any]) -> None:
-        if m["type"] == "state":
-            state.update(m)
-        elif m["type"] == "effect":
+    def message(m: BoardMessage) -> None:
+        if isinstance(m, StateMessage):
+            hands.stand(m)
+        elif isinstance(m, EventMessage):
             recent.append(effect_line(m))
-            if m["event"] == "touch":
-                state.setdefault("lifted", [])
-                state["lifted"] = [*state["lifted"], m["square"]]
-            elif m["event"] in ("move", "restored", "new_game", "takeback"):
-                state.update(lifted=[], missing=[], extra=[])
-            elif m["event"] == "illegal":
-                state.update(missing=m["missing"], extra=m["extra"])
+            hands.follow(m.event)
         draw(follower.mirror)
 
     follower = Follower(choose_port(args.port), on_message=message, log=_log)
@@ -239,7 +243,9 @@ def _watch(args: argparse.Namespace) -> int:
             # The board as it stands, at once: the pieces in hand and the squares to put
             # right come with its state (the game itself came with the connection).
             try:
-                state.update(follower.connection.request("state"))
+                reply = follower.connection.request("state")
+                if isinstance(reply, StateMessage):
+                    hands.stand(reply)
             except HostError as error:
                 _log(f"{error}; the board shows without what is in hand")
             draw(follower.mirror)
@@ -268,7 +274,31 @@ def _connected(args: argparse.Namespace) -> BoardConnection:
     return connection
 
 
-def _ask(args: argparse.Namespace, kind: str, **fields: Any) -> dict[str, Any]:
+class _Hands:
+    """What the players hold and must put right, as the board's messages tell it."""
+
+    def __init__(self) -> None:
+        self.lifted: list[str] = []
+        self.wrong: list[str] = []  # squares missing a piece or holding one too many
+
+    def stand(self, state: StateMessage) -> None:
+        """The board's state says it all, where it says it."""
+        if state.lifted is not None:
+            self.lifted = list(state.lifted)
+        if state.missing is not None or state.extra is not None:
+            self.wrong = [*(state.missing or ()), *(state.extra or ())]
+
+    def follow(self, event: WireEvent) -> None:
+        match event:
+            case TouchEvent(square=square) if square is not None:
+                self.lifted = [*self.lifted, square]
+            case MoveEvent() | RestoredEvent() | NewGameEvent() | TakebackEvent():
+                self.lifted, self.wrong = [], []
+            case IllegalEvent(missing=missing, extra=extra):
+                self.wrong = [*(missing or ()), *(extra or ())]
+
+
+def _ask(args: argparse.Namespace, kind: str, **fields: Any) -> Reply:
     connection = _connected(args)
     try:
         return connection.request(kind, **fields)
@@ -276,8 +306,8 @@ def _ask(args: argparse.Namespace, kind: str, **fields: Any) -> dict[str, Any]:
         connection.close()
 
 
-def _print_reply(reply: dict[str, Any]) -> None:
-    shown = {k: v for k, v in reply.items() if k not in ("type", "seq", "id")}
+def _print_reply(reply: Reply) -> None:
+    shown = {k: v for k, v in reply.to_wire().items() if k not in ("type", "seq", "id")}
     print(json.dumps(shown))
 
 

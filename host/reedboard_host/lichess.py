@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from reedboard.errors import LinkError, ReedboardError
+from reedboard.link.board_events import NewGameEvent
+from reedboard.link.board_messages import BoardMessage, EventMessage
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
 
@@ -130,8 +132,8 @@ class LichessBridge:
         self._new_games = 0  # `new_game` effects the board sent
         follower.on_message_hook = self._board_message
 
-    def _board_message(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "effect" and message.get("event") == "new_game":
+    def _board_message(self, message: BoardMessage) -> None:
+        if isinstance(message, EventMessage) and isinstance(message.event, NewGameEvent):
             self._new_games += 1
 
     # ----- the loop -----

@@ -9,6 +9,7 @@ from reedboard.app import App, RecordingLights
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.lights.scenes import scene_for
+from reedboard.link.board_events import MoveEvent
 from reedboard.link.chesslink import DARK, Brightness, ChessLinkBoard
 from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.emulation import EmulatedEndpoint
@@ -128,7 +129,7 @@ def test_a_committed_move_clears_and_the_same_wish_is_sent_again() -> None:
     pattern = chesslink_lights({"d5": 0xFF})
     assert link.receive_data(pattern) == [_mark(["d5"])]
     assert link.receive_data(pattern) == []
-    link.send("effect", {"event": "move", "uci": "e2e4"})
+    link.effect(MoveEvent("e2e4", 1))
     assert link.receive_data(pattern) == [_mark(["d5"])]
 
 

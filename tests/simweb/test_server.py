@@ -146,10 +146,10 @@ def test_an_event_script_is_played_visibly(board: SimBoard) -> None:
 
 def test_a_host_on_the_pty_sees_the_page_s_moves(board: SimBoard) -> None:
     seen: list[dict[str, Any]] = []
-    host = BoardConnection(board.link.path, on_message=seen.append)
+    host = BoardConnection(board.link.path, on_message=lambda m: seen.append(m.to_wire()))
     hello = host.open()
     try:
-        assert hello["board"] == "reedboard"
+        assert hello.board == "reedboard"
         board.gesture("touch", {"square": "g1"})
         board.gesture("touch", {"square": "f3"})
         deadline = time.monotonic() + 5

@@ -38,6 +38,7 @@ from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
+from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
@@ -192,9 +193,10 @@ def assemble(
     journal = open_journal(journal_path, log=_log) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
 
-    def show(message: dict[str, Any]) -> None:
-        message = {k: v for k, v in message.items() if k not in ("type", "seq", "game")}
-        sys.stdout.write(json.dumps(message) + "\n")
+    def show(message: EffectMessage) -> None:
+        wire = message.to_wire()
+        printed = {k: v for k, v in wire.items() if k not in ("type", "seq", "game")}
+        sys.stdout.write(json.dumps(printed) + "\n")
         sys.stdout.flush()
 
     app = App(

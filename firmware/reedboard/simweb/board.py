@@ -30,6 +30,7 @@ from reedboard.hal.live_board import LiveBoard
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
+from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.messages import Hello, LedTest, Resend, StartGame, parse_command
 from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.fen import STARTING_FEN
@@ -81,7 +82,7 @@ class SimBoard:
             render=self._render,
             animate=self.lights.animate,
             brightness=self.lights.dim,
-            on_effect=self.effects.append,
+            on_effect=lambda message: self.effects.append(message.to_wire()),
             scan_hz=self.config.matrix.scan_hz,
             log=self._log,
         )
@@ -215,8 +216,8 @@ class SimBoard:
             if new_game.variant == "chess960" and new_game.fen is None:
                 with self.lock:
                     answer = self._command(message)
-                    if answer.kind == "ack":
-                        self._guided_setup(answer.fields["fen"])
+                    if isinstance(answer.reply, Ack) and answer.reply.fen is not None:
+                        self._guided_setup(answer.reply.fen)
             else:
                 fen = new_game.fen or STARTING_FEN
                 Position.from_fen(fen, chess960=new_game.variant == "chess960")  # checked first
@@ -224,13 +225,17 @@ class SimBoard:
         else:
             with self.lock:
                 answer = self._command(message)
-        return {"kind": answer.kind, **answer.fields}
+        # The page reads the reply's fields as the wire has them, named by `kind`.
+        wire = answer.reply.to_wire()
+        return {"kind": wire.pop("type")} | {
+            k: v for k, v in wire.items() if k not in ("seq", "id")
+        }
 
     def _start_on(self, fen: str, new_game: dict[str, Any]) -> Answer:
         """Start the new game, then set its pieces up as players would at once."""
         with self.lock:
             answer = self._command(new_game)
-            if answer.kind != "ack":
+            if not isinstance(answer.reply, Ack):
                 return answer
             self._timeline = []
             self._script_ends_ms = 0
@@ -289,8 +294,8 @@ class SimBoard:
         if script.start.chess960:
             new_game["variant"] = "chess960"
         answer = self._start_on(fen, new_game)
-        if answer.kind != "ack":
-            raise InvalidInputError(str(answer.fields.get("message")))
+        if isinstance(answer.reply, ErrorReply):
+            raise InvalidInputError(str(answer.reply.message))
         with self.lock:
             if script.mode:
                 self._command({"type": "mode", "mode": script.mode})
@@ -353,20 +358,18 @@ class SimBoard:
                     targets += square_names_of(bb)
             state = board_game.state()
             position = board_game.game.position
-            result = (
-                None if state["result"] is None else result_words(state["result"], state["reason"])
-            )
+            result = None if state.result is None else result_words(state.result, state.reason)
             return {
                 "type": "state",
                 **self.world.snapshot(),
                 "leds": ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in colours],
                 "roles": roles,
                 "targets": targets,
-                "fen": state["fen"],
-                "san": state["san"],
-                "moves": state["moves"],
-                "result": state["result"],
-                "reason": state["reason"],
+                "fen": state.fen,
+                "san": list(state.san or ()),
+                "moves": list(state.moves),
+                "result": state.result,
+                "reason": state.reason,
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
