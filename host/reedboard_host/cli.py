@@ -46,6 +46,17 @@ from reedboard.link.board_events import (
     WireEvent,
 )
 from reedboard.link.board_messages import BoardMessage, EventMessage, Reply, StateMessage
+from reedboard.link.messages import (
+    AskState,
+    ChangeSettings,
+    Draw,
+    Mark,
+    ShowMove,
+    StartGame,
+    Variant,
+    WireCommand,
+    parse_command,
+)
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
@@ -243,7 +254,7 @@ def _watch(args: argparse.Namespace) -> int:
             # The board as it stands, at once: the pieces in hand and the squares to put
             # right come with its state (the game itself came with the connection).
             try:
-                reply = follower.connection.request("state")
+                reply = follower.connection.request(AskState())
                 if isinstance(reply, StateMessage):
                     hands.stand(reply)
             except HostError as error:
@@ -298,10 +309,10 @@ class _Hands:
                 self.wrong = [*(missing or ()), *(extra or ())]
 
 
-def _ask(args: argparse.Namespace, kind: str, **fields: Any) -> Reply:
+def _ask(args: argparse.Namespace, command: WireCommand) -> Reply:
     connection = _connected(args)
     try:
-        return connection.request(kind, **fields)
+        return connection.request(command)
     finally:
         connection.close()
 
@@ -312,7 +323,7 @@ def _print_reply(reply: Reply) -> None:
 
 
 def _state(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, "state"))
+    _print_reply(_ask(args, AskState()))
     return 0
 
 
@@ -326,57 +337,49 @@ def _ports(_args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    fields: dict[str, Any] = {"variant": "standard"}
-    if args.chess960 is not None:
-        fields["variant"] = "chess960"
-        if args.chess960 >= 0:
-            fields["number"] = args.chess960
+    chess960 = args.chess960 is not None
+    number = args.chess960 if chess960 and args.chess960 >= 0 else None
     if args.fen:
-        if args.chess960 is not None and args.chess960 >= 0:
+        if number is not None:
             raise BadArgumentError("--chess960 N and --fen name two start positions: give one")
-        arguments.check_start_fen(args.fen, chess960=args.chess960 is not None)
-        fields["fen"] = args.fen
-    _print_reply(_ask(args, "new_game", **fields))
+        arguments.check_start_fen(args.fen, chess960=chess960)
+    variant: Variant = "chess960" if chess960 else "standard"
+    _print_reply(_ask(args, StartGame(variant, number, args.fen or None)))
     return 0
 
 
 def _simple(kind: str, argument: str | None = None) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         fields = {argument: getattr(args, argument)} if argument else {}
-        _print_reply(_ask(args, kind, **fields))
+        # Read as the board reads it: the command-line argument becomes a checked value.
+        _print_reply(_ask(args, parse_command({"type": kind, **fields})))
         return 0
 
     return run
 
 
 def _show(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, "show", uci=args.uci))
+    _print_reply(_ask(args, ShowMove(args.uci)))
     return 0
 
 
 def _mark(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, "mark", squares=args.squares, blink=args.blink))
+    _print_reply(_ask(args, Mark(tuple(args.squares), tuple(args.blink))))
     return 0
 
 
 def _draw(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, "draw", agreed=args.agreed))
+    _print_reply(_ask(args, Draw(args.agreed)))
     return 0
 
 
 def _resign(args: argparse.Namespace) -> int:
-    fields = {"color": args.color} if args.color else {}
-    _print_reply(_ask(args, "resign", **fields))
+    _print_reply(_ask(args, parse_command({"type": "resign", "color": args.color})))
     return 0
 
 
 def _settings(args: argparse.Namespace) -> int:
-    fields = {}
-    if args.settle_ms is not None:
-        fields["settle_ms"] = args.settle_ms
-    if args.castle_wait_ms is not None:
-        fields["castle_wait_ms"] = args.castle_wait_ms
-    _print_reply(_ask(args, "settings", **fields))
+    _print_reply(_ask(args, ChangeSettings(args.settle_ms, args.castle_wait_ms)))
     return 0
 
 

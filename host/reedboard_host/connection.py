@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from reedboard.errors import LinkError, ReedboardError
 from reedboard.link.board_messages import BoardHello, BoardMessage, ErrorReply, Reply
 from reedboard.link.host import HostEndpoint
-from reedboard.link.messages import PROTOCOL_VERSION
+from reedboard.link.messages import PROTOCOL_VERSION, WireCommand
 from reedboard.link.serial_port import open_port
 
 HANDSHAKE_S = 3.0
@@ -139,14 +139,15 @@ class BoardConnection:
         self._pump(wait_s)
 
     def request(
-        self, kind: str, timeout_s: float = REPLY_S, attempts: int = ATTEMPTS, **fields: Any
+        self, command: WireCommand, timeout_s: float = REPLY_S, attempts: int = ATTEMPTS
     ) -> Reply:
         """Send a command and wait for its reply (retried: the board carries out each
         command once however often it arrives). An `error` reply raises `HostError`."""
-        command_id = self.endpoint.request(kind, **fields)
+        kind = command.TYPE
+        command_id = self.endpoint.request(command)
         for attempt in range(attempts):
             if attempt:
-                self.endpoint.request_again(command_id, kind, **fields)
+                self.endpoint.request_again(command_id, command)
             deadline = self._monotonic() + timeout_s
             while command_id not in self._replies:
                 left = deadline - self._monotonic()
@@ -162,28 +163,28 @@ class BoardConnection:
 
     def request_many(
         self,
-        kind: str,
-        fields: list[dict[str, Any]],
+        commands: Sequence[WireCommand],
         *,
         timeout_s: float = REPLY_S,
         attempts: int = ATTEMPTS,
         copies: int = 1,
     ) -> list[Reply]:
-        """Several commands of one kind at once, each sent `copies` times, and every one
-        still unanswered sent again after `timeout_s`: on a noisy line each has its own
-        chance each round, instead of waiting behind the others. The replies come back in
-        the order of `fields`; an `error` reply raises `HostError`."""
-        ids = [self.endpoint.request(kind, **f) for f in fields]
+        """Several commands at once, each sent `copies` times, and every one still
+        unanswered sent again after `timeout_s`: on a noisy line each has its own chance
+        each round, instead of waiting behind the others. The replies come back in the
+        order of `commands`; an `error` reply raises `HostError`."""
+        kind = " and ".join(dict.fromkeys(command.TYPE for command in commands))
+        ids = [self.endpoint.request(command) for command in commands]
         for _ in range(copies - 1):
-            for command_id, f in zip(ids, fields, strict=True):
-                self.endpoint.request_again(command_id, kind, **f)
+            for command_id, command in zip(ids, commands, strict=True):
+                self.endpoint.request_again(command_id, command)
         replies: dict[int, Reply] = {}
         for attempt in range(attempts):
             if attempt:
-                for command_id, f in zip(ids, fields, strict=True):
+                for command_id, command in zip(ids, commands, strict=True):
                     if command_id not in replies:
                         for _ in range(copies):
-                            self.endpoint.request_again(command_id, kind, **f)
+                            self.endpoint.request_again(command_id, command)
             deadline = self._monotonic() + timeout_s
             while len(replies) < len(ids):
                 left = deadline - self._monotonic()

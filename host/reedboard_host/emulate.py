@@ -21,7 +21,7 @@ from collections.abc import Callable
 from reedboard.errors import InvalidInputError
 from reedboard.link.board_messages import BoardMessage, EventMessage, StateMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
-from reedboard.link.messages import Resync
+from reedboard.link.messages import AskState, Resync
 from reedboard.link.outbox import Outbox
 from reedboard.rules.position import Position
 
@@ -97,7 +97,7 @@ def emulate(
         now = time.monotonic()
         if now >= next_poll:
             next_poll = now + POLL_S
-            state = connection.request("state")
+            state = connection.request(AskState())
             try:
                 if not isinstance(state, StateMessage) or state.fen is None:
                     raise InvalidInputError("it has no position")
@@ -110,9 +110,8 @@ def emulate(
         for command in emulation.receive_data(pty.read()):
             if isinstance(command, Resync):
                 continue  # the native link's own, never an emulation's
-            wire = command.to_wire()
             try:
-                connection.request(str(wire.pop("type")), **wire)
+                connection.request(command)
             except HostError as error:
                 log(str(error))
         pty.write(emulation.data_to_send())

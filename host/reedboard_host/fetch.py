@@ -12,9 +12,11 @@ of the move list, and the fetch starts again."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from reedboard.link.board_messages import MovesPage, Reply, StateMessage
+from reedboard.link.messages import AskMoves, WireCommand
 from reedboard.link.moves_digest import moves_digest
 
 from reedboard_host.connection import HostError
@@ -28,8 +30,7 @@ MAX_RESTARTS = 50
 class Requester(Protocol):
     def request_many(
         self,
-        kind: str,
-        fields: list[dict[str, int]],
+        commands: Sequence[WireCommand],
         *,
         timeout_s: float = ...,
         attempts: int = ...,
@@ -77,8 +78,7 @@ def _size(first: MovesPage) -> int:
 
 def _pages(connection: Requester, starts: list[int]) -> list[MovesPage]:
     replies = connection.request_many(
-        "moves",
-        [{"from": start} for start in starts],
+        [AskMoves(start) for start in starts],
         timeout_s=PAGE_REPLY_S,
         attempts=PAGE_ATTEMPTS,
         copies=COPIES,

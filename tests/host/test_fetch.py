@@ -3,12 +3,13 @@ board has it when takebacks change it under the fetch."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from reedboard.board_game import BoardGame
 from reedboard.link.board_messages import MovesPage, Reply
-from reedboard.link.messages import AskMoves, parse_command
+from reedboard.link.messages import AskMoves, WireCommand
 from reedboard.rules.game import Game
 from reedboard_host.fetch import fetch_game
 
@@ -31,12 +32,11 @@ class Board:
     def between(self, n: int) -> None:
         """Nothing happens between pages."""
 
-    def request_many(self, kind: str, fields: list[dict[str, Any]], **_options: Any) -> list[Reply]:
+    def request_many(self, commands: Sequence[WireCommand], **_options: Any) -> list[Reply]:
         replies: list[Reply] = []
-        for f in fields:
+        for command in commands:
             self.asked += 1
             self.between(self.asked)
-            command = parse_command({"type": kind, "id": self.asked, **f})
             assert isinstance(command, AskMoves)
             answer = self.board_game.command(command, 0)
             self.seq += 1

@@ -16,6 +16,7 @@ pytest.importorskip("aiohttp")
 
 from aiohttp.test_utils import TestClient, TestServer
 from reedboard.errors import InvalidInputError
+from reedboard.link.messages import SetMode
 from reedboard.simweb.board import SimBoard
 from reedboard.simweb.server import make_app
 from reedboard_host.connection import BoardConnection
@@ -159,7 +160,7 @@ def test_a_host_on_the_pty_sees_the_page_s_moves(board: SimBoard) -> None:
         move = next(m for m in seen if m.get("event") == "move")
         assert move["san"] == "Nf3"
         # A host's command and the page agree: the mode the host sets is the page's.
-        host.request("mode", mode="strict")
+        host.request(SetMode("strict"))
         assert board.snapshot()["mode"] == "strict"
     finally:
         host.close()

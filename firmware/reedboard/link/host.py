@@ -25,8 +25,6 @@ host that comes back after a cut asks only for what it missed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from reedboard.link.board_messages import (
     Alive,
     BoardHello,
@@ -36,7 +34,7 @@ from reedboard.link.board_messages import (
     read_board_message,
 )
 from reedboard.link.frame import FrameDecoder, encode_frame
-from reedboard.link.messages import PROTOCOL_VERSION, Resend
+from reedboard.link.messages import PROTOCOL_VERSION, Hello, Resend, WireCommand
 
 # A round trip over any serial line takes a few milliseconds; a request or its answer is
 # lost often on a noisy line, and asking again soon is what keeps the host close behind.
@@ -93,18 +91,21 @@ class HostEndpoint:
     # ----- out -----
 
     def hello(self) -> int:
-        return self.request("hello", protocol=PROTOCOL_VERSION, client=self.client)
+        return self.request(Hello(PROTOCOL_VERSION, self.client))
 
-    def request(self, kind: str, **fields: Any) -> int:
-        """Queue a command; returns its id (retry with `request_again`)."""
+    def request(self, command: WireCommand) -> int:
+        """Queue a command under a new id (its own is not used); returns the id (retry
+        with `request_again`)."""
         command_id = self._next_id
         self._next_id += 1
-        self.request_again(command_id, kind, **fields)
+        self.request_again(command_id, command)
         return command_id
 
-    def request_again(self, command_id: int, kind: str, **fields: Any) -> None:
+    def request_again(self, command_id: int, command: WireCommand) -> None:
         """The same command once more: the board carries out an id only once."""
-        self._outbox += encode_frame({"type": kind, "id": command_id, **fields})
+        wire = command.to_wire()
+        wire.pop("id", None)
+        self._outbox += encode_frame({"type": wire.pop("type"), "id": command_id} | wire)
 
     def data_to_send(self) -> bytes:
         """The bytes to write, after a newline that ends any line damaged before."""
