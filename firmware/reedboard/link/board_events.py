@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeAlias
 
-Wire = dict[str, Any]
+from reedboard.link.frame import Wire
 
 
 def _given(**fields: object) -> Wire:

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Protocol, TypeAlias
 from reedboard.arbiter.effects import Effect, effect_json
 from reedboard.link.board_checks import board_message_problem, count
 from reedboard.link.board_events import WireEvent, event_from_wire, event_to_wire
-from reedboard.link.messages import Wire
+from reedboard.link.frame import Wire
 from reedboard.sensing.selftest import SwitchPlace
 
 REPLY_TYPES = ("ack", "error", "state", "moves", "hello")

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.errors import InvalidInputError
+from reedboard.link.frame import Wire
 from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, WireFields, shown
 
 __all__ = ["MAX_ID", "MAX_PLY", "ProtocolError"]
@@ -31,7 +32,6 @@ VARIANTS: tuple[Variant, ...] = get_args(Variant)
 PIECES: tuple[Piece, ...] = get_args(Piece)
 COLORS: tuple[Color, ...] = get_args(Color)
 RESYNC_ANSWERS: tuple[ResyncAnswer, ...] = get_args(ResyncAnswer)
-Wire = dict[str, Any]  # one decoded JSON object, as the frame codec reads and writes it
 
 
 def _given(**fields: object) -> Wire:

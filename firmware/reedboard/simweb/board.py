@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -31,7 +31,16 @@ from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.link.board_messages import Ack, ErrorReply
-from reedboard.link.messages import Hello, LedTest, Resend, StartGame, parse_command
+from reedboard.link.messages import (
+    ChoosePromotion,
+    Hello,
+    LedTest,
+    Resend,
+    StartGame,
+    WireCommand,
+    parse_command,
+    promotion_piece,
+)
 from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
@@ -129,7 +138,7 @@ class SimBoard:
 
     # ----- the page's gestures and commands -----
 
-    def gesture(self, op: str, message: dict[str, Any]) -> None:
+    def gesture(self, op: str, message: Mapping[str, Any]) -> None:
         """A hand on the board: `lift`, `place` or `touch` (either) a square; `select` a held piece; put the
         last one taken `to_tray`, or take one `from_tray`. `InvalidInputError` if the
         world does not allow it."""
@@ -204,34 +213,34 @@ class SimBoard:
         for sq in range(8 * seventh, 8 * seventh + 8):
             found = position.piece_at(sq)
             if lifted >> sq & 1 and found is not None and found.symbol() == pawn:
-                self._command({"type": "promotion", "piece": piece.lower()})
+                self._command(ChoosePromotion(promotion_piece(piece.lower())))
                 return
 
-    def command(self, message: dict[str, Any]) -> dict[str, Any]:
+    def command(self, message: Mapping[str, Any]) -> dict[str, Any]:
         """A host command from the page, checked like one from the serial link; a new
         game also sets the pieces up, as the players would."""
-        if message.get("type") == "new_game":
-            new_game = parse_command(message)
-            assert isinstance(new_game, StartGame)
+        command = parse_command(message)
+        if isinstance(command, StartGame):
+            new_game = command
             if new_game.variant == "chess960" and new_game.fen is None:
                 with self.lock:
-                    answer = self._command(message)
+                    answer = self._command(new_game)
                     if isinstance(answer.reply, Ack) and answer.reply.fen is not None:
                         self._guided_setup(answer.reply.fen)
             else:
                 fen = new_game.fen or STARTING_FEN
                 Position.from_fen(fen, chess960=new_game.variant == "chess960")  # checked first
-                answer = self._start_on(fen, message)
+                answer = self._start_on(fen, new_game)
         else:
             with self.lock:
-                answer = self._command(message)
+                answer = self._command(command)
         # The page reads the reply's fields as the wire has them, named by `kind`.
         wire = answer.reply.to_wire()
         return {"kind": wire.pop("type")} | {
             k: v for k, v in wire.items() if k not in ("seq", "id")
         }
 
-    def _start_on(self, fen: str, new_game: dict[str, Any]) -> Answer:
+    def _start_on(self, fen: str, new_game: StartGame) -> Answer:
         """Start the new game, then set its pieces up as players would at once."""
         with self.lock:
             answer = self._command(new_game)
@@ -262,8 +271,7 @@ class SimBoard:
             time.sleep(0.005)
         return answer
 
-    def _command(self, message: dict[str, Any]) -> Answer:
-        command = parse_command(message)
+    def _command(self, command: WireCommand) -> Answer:
         if isinstance(command, Hello | Resend | LedTest):
             raise InvalidInputError(f"{command.TYPE} is for the serial link")
         return self.app.local_command(command, self.clock.now_ms())
@@ -290,15 +298,13 @@ class SimBoard:
         """Play an event script on the world, visibly, from now: the pieces are set up as
         the script starts and each line happens at its time."""
         fen = script.start.fen()
-        new_game: dict[str, Any] = {"type": "new_game", "fen": fen}
-        if script.start.chess960:
-            new_game["variant"] = "chess960"
+        new_game = StartGame("chess960" if script.start.chess960 else "standard", fen=fen)
         answer = self._start_on(fen, new_game)
         if isinstance(answer.reply, ErrorReply):
             raise InvalidInputError(str(answer.reply.message))
         with self.lock:
             if script.mode:
-                self._command({"type": "mode", "mode": script.mode})
+                self._command(parse_command({"type": "mode", "mode": script.mode}))
             base = self.clock.now_ms()
             self._timeline = [
                 (base + line.t_ms, partial(self._line, line)) for line in script.lines
@@ -312,7 +318,7 @@ class SimBoard:
             position = self.board_game().game.position
             self.world.place(SQUARE_NAMES[line.square], partial(likeliest, position=position))
         else:
-            self._command({"type": "promotion", "piece": line.piece})
+            self._command(ChoosePromotion(promotion_piece(line.piece)))
 
     def _play_timeline(self, now: int) -> None:
         while self._timeline and self._timeline[0][0] <= now:
