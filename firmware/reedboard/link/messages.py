@@ -348,23 +348,8 @@ WireCommand: TypeAlias = (
 )
 Command: TypeAlias = WireCommand | Resync
 
-_COMMANDS: tuple[type[WireCommand], ...] = (
-    Hello,
-    Resend,
-    AskState,
-    AskMoves,
-    StartGame,
-    SetMode,
-    ChoosePromotion,
-    TakeBack,
-    ShowMove,
-    Mark,
-    SetBrightness,
-    Draw,
-    Resign,
-    LedTest,
-    ChangeSettings,
-)
+# Read from the union itself: a command added there is read from the wire at once.
+_COMMANDS: tuple[type[WireCommand], ...] = get_args(WireCommand)
 _BY_TYPE: dict[str, type[WireCommand]] = {c.TYPE: c for c in _COMMANDS}
 # Host -> board.
 HOST_TYPES = tuple(_BY_TYPE)
