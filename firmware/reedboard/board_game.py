@@ -1,7 +1,9 @@
 """The board's game logic between the sensors, the host and the journal: the debouncer and
-the arbiter, driven by scans, plus what the host may ask (a new game, the mode, a
-promotion piece, a takeback, a move to show, a draw, a resignation). Pure: time comes in as
-arguments and the answers go out as values; `app.py` does the I/O.
+the arbiter, driven by sensor changes (one square's, or a whole scan's) and the passing of
+time, plus what the host may ask (a new game, the mode, a promotion piece, a takeback, a
+move to show, a draw, a resignation). It owns all timing: the board's loop, `reedboard
+replay` and the simulator all drive it the same way. Pure: time comes in as arguments and
+the answers go out as values; `app.py` does the I/O.
 
 Some host commands need more than the arbiter offers; they are built here from its public
 parts. A takeback (or a resumed game) is a fresh `Arbiter` on the shortened game with the
@@ -16,6 +18,7 @@ firmware, the `session` that `hello` names (docs/protocol.md).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeAlias, assert_never
 
@@ -41,6 +44,7 @@ from reedboard.link.messages import (
     ShowMove,
     StartGame,
     TakeBack,
+    promotion_piece,
 )
 from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
@@ -52,11 +56,13 @@ from reedboard.rules.san import san
 from reedboard.rules.squares import (
     SQUARE_NAMES,
     Bitboard,
+    Square,
     bitboard_of,
     parse_square,
     square_names_of,
+    squares_of,
 )
-from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
+from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer, SquareChange
 
 # The host commands about the game; the app answers the others (hello, led_test, ...).
 GameCommand: TypeAlias = (
@@ -93,6 +99,12 @@ class Answer:
     effects: tuple[Effect, ...] = ()
 
 
+def promotion_command(piece: str) -> ChoosePromotion:
+    """The host's choice of the next promotion's piece (q, r, b, n), as the link gives it:
+    how a script's `choose` line and a simulated hand reach the game."""
+    return ChoosePromotion(promotion_piece(piece))
+
+
 def variant_of(game: Game) -> str:
     if game.chess960:
         return "chess960"
@@ -114,6 +126,10 @@ class BoardGame:
         self.rng = rng or random.Random()
         self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
         self.arbiter = self._arbiter(game, occupancy)
+        # Called after each step of the arbiter with the effects of the call so far and
+        # the time: a replay notes there each change of what the lights show.
+        self.on_step: Callable[[list[Effect], int], None] | None = None
+        self._reached: int | None = None  # the latest time the game was driven to
 
     def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
         s = self.settings
@@ -130,26 +146,67 @@ class BoardGame:
     def game(self) -> Game:
         return self.arbiter.game
 
-    # ----- the sensors and time -----
+    # ----- the sensors and time: the one way they reach the game -----
+    #
+    # Whoever drives the game (the board's scan loop, a replayed script, the simulator)
+    # feeds it through these, so a script replays exactly as the board lived it: every
+    # decision is taken at the time it falls due, and a sensor change at its own time.
+
+    def sense(self, square: Square, occupied: bool, now_ms: int) -> list[Effect]:
+        """One square's raw sensor changed at `now_ms` (times never decrease)."""
+        effects = self.advance(now_ms)
+        self._feed(self.debouncer.feed_change(square, occupied, now_ms), now_ms, effects)
+        return effects
 
     def scan(self, occupancy: Bitboard, now_ms: int) -> list[Effect]:
-        """One full scan taken at `now_ms`."""
+        """One full scan taken at `now_ms`: each square that reads otherwise than in the
+        scan before changed at `now_ms`."""
+        effects = self.advance(now_ms)
+        changed = occupancy ^ self.debouncer.raw
+        for square in squares_of(changed):
+            occupied = bool(occupancy >> square & 1)
+            self._feed(self.debouncer.feed_change(square, occupied, now_ms), now_ms, effects)
+        return effects
+
+    def advance(self, now_ms: int) -> list[Effect]:
+        """Let time run to `now_ms`, deciding everything that falls due on the way, each
+        at its own time."""
         effects: list[Effect] = []
-        changes = self.debouncer.feed(occupancy, now_ms)
+        while True:
+            due = self.next_deadline()
+            if due is None or due > now_ms:
+                self._reached = now_ms if self._reached is None else max(self._reached, now_ms)
+                return effects
+            if self._reached is not None and due < self._reached:
+                # Overdue (a fresh arbiter after a takeback counts from its own start):
+                # decided now, for time never runs backwards for the debouncer.
+                due = self._reached
+            self._reached = due
+            self._feed(self.debouncer.tick(due), due, effects)
+            if not self.debouncer.busy:
+                # Only when something falls due: a tick weighs the whole position (is the
+                # game over? can a draw be claimed?), too much for every scan.
+                before = len(effects)
+                effects += self.arbiter.tick(due)
+                effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
+                self._stepped(effects, due)
+                then = self.arbiter.next_deadline()
+                if len(effects) == before and then is not None and then <= due:
+                    return effects  # nothing more falls due at this time
+
+    def _feed(self, changes: list[SquareChange], now_ms: int, effects: list[Effect]) -> None:
+        """The debouncer's decided changes to the arbiter, after any switch it found faulty."""
         effects += sensor_faults(self.debouncer, self.arbiter)
         for change in changes:
             effects += self.arbiter.feed(change, now_ms)
-        if not self.debouncer.busy:
-            # Only when something falls due: a tick weighs the whole position (is the game
-            # over? can a draw be claimed?), too much for every one of 200 scans a second.
-            due = self.arbiter.next_deadline()
-            if due is not None and now_ms >= due:
-                effects += self.arbiter.tick(now_ms)
-                effects += follow_stuck_switch(self.debouncer, self.arbiter, now_ms)
-        return effects
+            self._stepped(effects, now_ms)
+
+    def _stepped(self, effects: list[Effect], now_ms: int) -> None:
+        if self.on_step is not None:
+            self.on_step(effects, now_ms)
 
     def next_deadline(self) -> int | None:
-        """When a scan may decide something even if nothing changes."""
+        """When something may be decided even if no sensor changes."""
         due = self.debouncer.next_deadline()
         if not self.debouncer.busy:  # then only a faulty square's recovery may be due
             arbiter_due = self.arbiter.next_deadline()
@@ -157,16 +214,31 @@ class BoardGame:
                 due = arbiter_due
         return due
 
+    def take_board_as_start(self) -> None:
+        """The pieces were set out for the game all at once, faster than hands could (the
+        simulator does): the board as it now stands is the game's position, and the
+        arbiter starts afresh from it rather than follow a whole board rearranged."""
+        self.arbiter = self._arbiter(self.game, self.debouncer.occupancy)
+
     # ----- the host -----
+
+    def carry_out(self, command: GameCommand, now_ms: int) -> Answer:
+        """A host command at `now_ms`, after what fell due before it: its effects are
+        those decided on the way, then the command's own."""
+        due = self.advance(now_ms)
+        answer = self.command(command, now_ms)
+        if not due:
+            return answer
+        return replace(answer, effects=(*due, *answer.effects))
 
     def command(self, command: GameCommand, now_ms: int) -> Answer:
         """Carry out a host command about the game (the rest are the app's)."""
         try:
-            return self._carry_out(command, now_ms)
+            return self._dispatch(command, now_ms)
         except InvalidInputError as error:
             return Answer(ErrorReply("refused", str(error)))
 
-    def _carry_out(self, command: GameCommand, now: int) -> Answer:
+    def _dispatch(self, command: GameCommand, now: int) -> Answer:
         match command:
             case AskState():
                 return Answer(self.state())

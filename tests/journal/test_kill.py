@@ -124,7 +124,9 @@ def test_no_reported_move_is_lost_or_doubled_across_200_kills(tmp_path: Path) ->
             script = game_script(
                 moves[len(done) :], position.position if done else None, t0=50, gap=150, pause=500
             )
-            new, killed = _run_child(db, script, rng.randrange(1, 120))
+            # A move's writing (with the sensor lines that led to it) takes about 110
+            # SQLite steps: the kills land before, inside and after it.
+            new, killed = _run_child(db, script, rng.randrange(1, 200))
             for ply, uci in new:
                 assert ply not in reported, f"ply {ply} reported twice"
                 reported[ply] = uci

@@ -1,7 +1,8 @@
 """Event scripts: what a board's sensors saw, one change of one square per line.
 
-The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` headers,
-then `<t_ms> lift|place <square>` and `<t_ms> choose <q|r|b|n>` lines, `#` comments.
+The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` headers
+(and `@sensors <16 hex digits>`, what the sensors read at the start when that is not the
+start position, as a board's own record may say), then `<t_ms> lift|place <square>` and `<t_ms> choose <q|r|b|n>` lines, `#` comments.
 Parsing is strict: a script that cannot be read raises `ScriptError` naming the line.
 """
 
@@ -14,7 +15,7 @@ from reedboard.errors import InvalidInputError, ScriptError
 from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square
+from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, parse_square
 
 ACTIONS = ("lift", "place", "choose")
 PROMOTION_LETTERS = "qrbn"
@@ -37,6 +38,11 @@ class Script:
     start_label: str  # "standard", "chess960 N" or "fen <FEN>"
     mode: str | None
     lines: tuple[ScriptLine, ...]
+    sensors: Bitboard | None = None  # what the sensors read at the start, if not `start`'s
+
+    @property
+    def first_sensors(self) -> Bitboard:
+        return self.start.occupied if self.sensors is None else self.sensors
 
     @property
     def end_ms(self) -> int:
@@ -48,7 +54,8 @@ def parse_script(text: str) -> Script:
     label = "standard"
     mode: str | None = None
     lines: list[ScriptLine] = []
-    occupancy = start.occupied
+    sensors: Bitboard | None = None
+    occupancy: Bitboard | None = None  # the sensors as the lines so far leave them
     last_t = 0
     seen_start = False
     for line_no, raw in enumerate(text.splitlines(), start=1):
@@ -64,11 +71,12 @@ def parse_script(text: str) -> Script:
                     raise ScriptError(f"line {line_no}: a second @start")
                 seen_start = True
                 start, label = _parse_start(words[1:], line_no)
-                occupancy = start.occupied
             elif words[0] == "@mode":
                 if len(words) != 2 or words[1] not in MODES:
                     raise ScriptError(f"line {line_no}: @mode is casual or strict")
                 mode = words[1]
+            elif words[0] == "@sensors":
+                sensors = _parse_sensors(words[1:], line_no)
             else:
                 raise ScriptError(f"line {line_no}: unknown header {words[0]!r}")
             continue
@@ -77,6 +85,8 @@ def parse_script(text: str) -> Script:
                 f"line {line_no}: expected '<t_ms> lift|place <square>' or '<t_ms> choose <q|r|b|n>', got {line!r}"
             )
         t_text, action, arg = words
+        if occupancy is None:
+            occupancy = start.occupied if sensors is None else sensors
         if not t_text.isdigit():
             raise ScriptError(f"line {line_no}: the time {t_text!r} is not a whole number of ms")
         t_ms = int(t_text)
@@ -104,7 +114,14 @@ def parse_script(text: str) -> Script:
             )
         occupancy ^= 1 << square
         lines.append(ScriptLine(line_no, t_ms, action, square=square))
-    return Script(start, label, mode, tuple(lines))
+    return Script(start, label, mode, tuple(lines), sensors)
+
+
+def _parse_sensors(words: list[str], line_no: int) -> Bitboard:
+    text = words[0] if len(words) == 1 else ""
+    if len(text) != 16 or any(c not in "0123456789abcdef" for c in text):
+        raise ScriptError(f"line {line_no}: @sensors takes 16 lower-case hex digits (a bitboard)")
+    return int(text, 16)
 
 
 def _parse_start(words: list[str], line_no: int) -> tuple[Position, str]:
@@ -127,11 +144,16 @@ def _parse_start(words: list[str], line_no: int) -> tuple[Position, str]:
 
 
 def format_script(
-    script_lines: list[tuple[int, str, str]], start_label: str = "standard", mode: str | None = None
+    script_lines: list[tuple[int, str, str]],
+    start_label: str = "standard",
+    mode: str | None = None,
+    sensors: Bitboard | None = None,
 ) -> str:
     """Text of a script from (t_ms, action, argument) tuples: the inverse of parsing."""
     out = [f"@start {start_label}"]
     if mode:
         out.append(f"@mode {mode}")
+    if sensors is not None:
+        out.append(f"@sensors {sensors:016x}")
     out += [f"{t} {action} {arg}" for t, action, arg in script_lines]
     return "\n".join(out) + "\n"

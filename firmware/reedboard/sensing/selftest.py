@@ -9,8 +9,11 @@ reported as one line fault rather than 8 square faults, because that is what to 
   dead; the same for a column line;
 - a row line that reaches every column, or a column that reads HIGH whichever row is
   driven: a short;
-- an extra square at the fourth corner of a rectangle whose three other corners are closed:
-  a ghost, so a diode is missing or reversed;
+- squares that read occupied without a piece, exactly as one missing or reversed diode
+  would make them read (the matrix model says so, `sensing.diode_check`): that diode is
+  named, with the rectangle that revealed it; or as a board without diodes reads;
+- an extra square at the fourth corner of a rectangle whose three other corners hold
+  pieces, when no single diode explains the reading: a ghost, a diode there is missing;
 - a square that changes between scans taken with nothing moving: a flaky switch or joint.
 
 What remains is per square: stuck occupied (switch welded closed, a stray magnet) or stuck
@@ -25,14 +28,15 @@ from dataclasses import dataclass, field
 from reedboard.errors import HardwareError
 from reedboard.hal.matrix_layout import MatrixWiring
 from reedboard.rules.squares import Bitboard, Square, bitboard_of, square_name, squares_of
+from reedboard.sensing.diode_check import GhostExplanation, explain_ghosts
 
 
 @dataclass(frozen=True)
 class Fault:
     """One thing wrong: what kind, which squares and GPIO pins it concerns, in words."""
 
-    kind: str  # row_dead, column_dead, row_short, column_short, ghost, unstable,
-    # stuck_occupied, stuck_empty
+    kind: str  # row_dead, column_dead, row_short, column_short, diode, no_diodes, ghost,
+    # unstable, stuck_occupied, stuck_empty
     squares: tuple[Square, ...]
     pins: tuple[int, ...]
     message: str
@@ -95,6 +99,10 @@ def switch_place(square: Square, wiring: MatrixWiring) -> SwitchPlace:
     )
 
 
+# A matrix line: "row" or "column", its index, its squares, its name, its GPIO pin.
+_Line = tuple[str, int, tuple[Square, ...], str, tuple[int, ...]]
+
+
 class _Checker:
     def __init__(self, wiring: MatrixWiring) -> None:
         self.wiring = wiring
@@ -141,49 +149,51 @@ class _Checker:
             )
             explained |= unstable
 
-        for line in range(8):
-            for kind, members, name, pins in (
-                (
-                    "row",
-                    self.layout.squares_on_row(line),
-                    self.row_name(line),
-                    (self.wiring.rows[line],),
-                ),
-                (
-                    "column",
-                    self.layout.squares_on_column(line),
-                    self.column_name(line),
-                    (self.wiring.columns[line],),
-                ),
-            ):
-                bits = bitboard_of(members)
-                wanted = (expected & bits).bit_count()
-                if always & bits == bits and wanted < 8:
-                    cause = (
-                        "reaches every column: a short between it and the column lines"
-                        if kind == "row"
-                        else "reads HIGH whichever row is driven: shorted to 3.3 V or to the "
-                        "row lines, or its pull-down is not working"
+        lines = self._lines()
+        # Dead lines first: the diode model then leaves their pins out.
+        dead = {"row": 0, "column": 0}
+        for kind, line, members, name, pins in lines:
+            bits = bitboard_of(members)
+            wanted = (expected & bits).bit_count()
+            if not ever & bits and wanted >= 2:
+                faults.append(
+                    Fault(
+                        f"{kind}_dead",
+                        members,
+                        pins,
+                        f"{kind} line {name} reads nothing although {wanted} pieces stand "
+                        "on it: broken wire, dry joint or dead pin",
                     )
-                    faults.append(
-                        Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}")
-                    )
-                    explained |= bits
-                elif not ever & bits and wanted >= 2:
-                    faults.append(
-                        Fault(
-                            f"{kind}_dead",
-                            members,
-                            pins,
-                            f"{kind} line {name} reads nothing although {wanted} pieces stand "
-                            "on it: broken wire, dry joint or dead pin",
-                        )
-                    )
-                    explained |= bits
+                )
+                explained |= bits
+                dead[kind] |= 1 << line
+
+        if always & ~expected & ~explained:
+            ghosts = explain_ghosts(
+                always, expected, self.layout, dead_rows=dead["row"], dead_columns=dead["column"]
+            )
+            if ghosts is not None:
+                faults.append(self._diode_fault(ghosts))
+                explained |= ghosts.ghosts
+                if ghosts.fault == "reversed" and ghosts.square is not None:
+                    explained |= 1 << ghosts.square
+
+        for kind, _line, members, name, pins in lines:
+            bits = bitboard_of(members)
+            wanted = (expected & bits).bit_count()
+            if always & bits == bits and wanted < 8 and bits & ~expected & ~explained:
+                cause = (
+                    "reaches every column: a short between it and the column lines"
+                    if kind == "row"
+                    else "reads HIGH whichever row is driven: shorted to 3.3 V or to the "
+                    "row lines, or its pull-down is not working"
+                )
+                faults.append(Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}"))
+                explained |= bits
 
         extra = always & ~expected & ~explained
         for sq in squares_of(extra):
-            corners = self._ghost_corners(sq, always)
+            corners = self._ghost_corners(sq, always | expected)
             if corners:
                 names = ", ".join(square_name(c) for c in corners)
                 faults.append(
@@ -193,7 +203,8 @@ class _Checker:
                         self.pins_of((sq, *corners)),
                         f"{self.where(sq)} reads occupied but should be empty, and {names} "
                         "close a rectangle with it: a ghost, so a diode on one of those "
-                        "squares is missing or reversed",
+                        "squares is missing or reversed (the one opposite the ghost, "
+                        f"{square_name(corners[1])}, if only one is)",
                     )
                 )
             else:
@@ -218,6 +229,68 @@ class _Checker:
                 )
             )
         return SelfTestReport(tuple(faults))
+
+    def _lines(self) -> list[_Line]:
+        """Every matrix line: row or column, its index, its squares, its name, its pin."""
+        lines: list[_Line] = []
+        for line in range(8):
+            lines.append(
+                (
+                    "row",
+                    line,
+                    self.layout.squares_on_row(line),
+                    self.row_name(line),
+                    (self.wiring.rows[line],),
+                )
+            )
+            lines.append(
+                (
+                    "column",
+                    line,
+                    self.layout.squares_on_column(line),
+                    self.column_name(line),
+                    (self.wiring.columns[line],),
+                )
+            )
+        return lines
+
+    def _diode_fault(self, found: GhostExplanation) -> Fault:
+        ghosts = tuple(squares_of(found.ghosts))
+        ghost_names = ", ".join(square_name(sq) for sq in ghosts)
+        reads = "reads" if len(ghosts) == 1 else "read"
+        if found.square is None:
+            if len(ghosts) > 6:
+                shown = ", ".join(square_name(sq) for sq in ghosts[:4])
+                ghost_names = f"{len(ghosts)} squares ({shown} ...)"
+            return Fault(
+                "no_diodes",
+                ghosts,
+                self.pins_of(ghosts),
+                f"{ghost_names} {reads} occupied without a piece, exactly as a matrix without "
+                "diodes reads: fit a diode in series with every reed, band (cathode) towards "
+                "the column line",
+            )
+        diode = found.square
+        rectangles = "; ".join(" ".join(square_name(c) for c in rect) for rect in found.rectangles)
+        if found.fault == "reversed":
+            what = (
+                f"the diode at {self.where(diode)} is reversed: {square_name(diode)} reads "
+                f"empty with its piece on it and {ghost_names} {reads} occupied without one"
+            )
+            fix = "turn it round"
+        else:
+            what = (
+                f"the diode at {self.where(diode)} is missing or shorted: {ghost_names} "
+                f"{reads} occupied without a piece"
+            )
+            fix = "fit it"
+        return Fault(
+            "diode",
+            (diode, *ghosts),
+            self.pins_of((diode, *ghosts)),
+            f"{what}, the ghost of the rectangle {rectangles}; {fix}, band (cathode) towards "
+            "the column line",
+        )
 
     def _ghost_corners(self, sq: Square, closed: Bitboard) -> tuple[Square, ...]:
         row, column = self.layout.cell_of(sq)
