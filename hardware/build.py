@@ -2,8 +2,12 @@
 
 Writes, next to this script (or into `--out DIR`):
 - `reedboard.net`: the KiCad netlist (import it into KiCad's PCB editor, or read it);
-- `reedboard-bom.csv`: the bill of materials, one line per kind of part;
-- `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide.
+- `reedboard-bom.csv`: the bill of materials: every part to order, the netlist's and the
+  rest (`bom.py`), with quantities from the circuit and the board's parameters;
+- `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide;
+- the physical board from `board_geometry.py`'s parameters: `top-plate.dxf`,
+  `carrier-plate.dxf`, `base-plate.dxf` for the cutter, `board-plan.svg` and
+  `board-section.svg` for the README, and `reed-magnet.svg`, the reed and magnet model.
 
 The electrical rules check runs first; if it finds any error nothing is written and the
 exit status is 1. The output is deterministic (no dates, no random tags), so the committed
@@ -13,8 +17,6 @@ files show exactly what a change to the circuit changes.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import logging
 import os
 import re
@@ -77,18 +79,30 @@ def _ref_ranges(refs: list[str]) -> str:
 
 
 def bom_text(circuit: Circuit) -> str:
-    """The bill of materials as CSV: one line per kind of part."""
-    groups: dict[tuple[str, str, str], list[str]] = {}
+    """The bill of materials as CSV: the netlist's parts grouped by kind, and the rest."""
+    from board_geometry import build_geometry
+    from bom import CircuitPart, bom_csv, bom_lines
+
+    groups: dict[tuple[str, str], list[str]] = {}
     for part in circuit.parts:
-        key = (str(part.value), str(part.description), str(part.footprint))
-        groups.setdefault(key, []).append(str(part.ref))
-    rows = sorted(groups.items(), key=lambda item: _natural(sorted(item[1], key=_natural)[0]))
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["references", "quantity", "value", "description", "footprint"])
-    for (value, description, footprint), refs in rows:
-        writer.writerow([_ref_ranges(refs), len(refs), value, description, footprint])
-    return buffer.getvalue()
+        groups.setdefault((str(part.value), str(part.footprint)), []).append(str(part.ref))
+    parts = {
+        value: CircuitPart(_ref_ranges(refs), len(refs), value, footprint)
+        for (value, footprint), refs in groups.items()
+    }
+    return bom_csv(bom_lines(build_geometry(), parts))
+
+
+def draw_everything(folder: Path) -> list[Path]:
+    """Every drawing: the wiring pictures, the board's plates and views, the reed model."""
+    from board_drawings import draw_board
+    from drawings import draw_all
+    from reed_plot import plot_svg
+
+    written = draw_all(folder) + draw_board(folder)
+    reed = folder / "reed-magnet.svg"
+    reed.write_text(plot_svg(), encoding="utf-8", newline="\n")
+    return [*written, reed]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -108,9 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     written[0].write_text(netlist_text(circuit), encoding="utf-8")
     written[1].write_text(bom_text(circuit), encoding="utf-8")
     if not args.no_drawings:
-        from drawings import draw_all
-
-        written += draw_all(args.out)
+        written += draw_everything(args.out)
     print(f"ERC passed; {len(circuit.parts)} parts, {len(circuit.get_nets())} nets")
     for path in written:
         print(f"wrote {path}")

@@ -37,7 +37,7 @@ def test_values_are_read() -> None:
     config = parse_config(
         """
         [matrix]
-        rows = [2, 3, 4, 5, 6, 7, 8, 9]
+        rows = [4, 5, 6, 7, 8, 9, 10, 20]
         columns = [11, 12, 13, 14, 15, 16, 17, 19]
         a1 = "R8C1"
         rows_are = "files"
@@ -53,7 +53,7 @@ def test_values_are_read() -> None:
         mode = "strict"
         """
     )
-    assert config.matrix.rows == (2, 3, 4, 5, 6, 7, 8, 9)
+    assert config.matrix.rows == (4, 5, 6, 7, 8, 9, 10, 20)
     assert config.matrix.a1 == "R8C1" and config.matrix.rows_are == "files"
     assert config.matrix.settle_us == 50.0
     assert config.debounce.hold_ms == 15
@@ -77,6 +77,23 @@ def test_values_are_read() -> None:
             "matrix.columns: GPIO2 has a fixed pull-up",
         ),
         ("[matrix]\nrows = [10, 17, 27, 22, 5, 6, 13, 19]", "matrix.rows: GPIO10 drives the LEDs"),
+        (
+            "[matrix]\nrows = [3, 17, 27, 22, 5, 6, 13, 19]",
+            "matrix.rows: GPIO3 has a fixed pull-up on the Pi: the row sits HIGH while idle",
+        ),
+        (
+            "[matrix]\nrows = [4, 17, 27, 22, 5, 6, 13, 9]",
+            'matrix.rows: GPIO9 is SPI0 MISO, and SPI0 drives the LEDs (leds.driver = "spi")',
+        ),
+        (
+            "[matrix]\ncolumns = [26, 23, 24, 25, 12, 16, 20, 14]",
+            "matrix.columns: GPIO14 is the UART's TXD, which the link to the PC uses "
+            "(serial.port = '/dev/serial0')",
+        ),
+        (
+            '[serial]\nport = "/dev/ttyAMA0"\n[matrix]\nrows = [4, 17, 27, 22, 5, 6, 13, 15]',
+            "matrix.rows: GPIO15 is the UART's RXD",
+        ),
         ('[matrix]\na1 = "R2C2"', "matrix.a1: 'R2C2' is not one of"),
         ('[matrix]\nrows_are = "diagonals"', "matrix.rows_are: 'diagonals' is not one of"),
         ("[matrix]\nsettle_us = -1", "matrix.settle_us: -1 is outside"),
@@ -94,6 +111,7 @@ def test_values_are_read() -> None:
         ),
         ('[serial]\nport = ""', "serial.port: expected a non-empty string"),
         ('[arbiter]\nmode = "blitz"', "arbiter.mode: 'blitz' is not one of"),
+        ("[arbiter]\nknock_wait_ms = 0", "arbiter.knock_wait_ms: 0 is outside"),
         ("matrix = 3", "matrix: expected a table"),
         ("[lights]\nx = 1", "lights: unknown key"),
         ("[matrix\n", "not valid TOML"),
@@ -141,3 +159,12 @@ def test_the_file_speaks_the_words_of_the_parts_it_configures() -> None:
     assert get_args(config.LedLayout) == strip_layout.CHAIN_KINDS
     assert get_args(config.LedCorner) == strip_layout.FIRST_CORNERS
     assert config.LINE_KINDS == strip_layout.ALONG
+
+
+def test_bus_pins_are_free_when_the_bus_is_not_used() -> None:
+    # PWM LEDs leave SPI0 free; a USB serial link leaves the UART free.
+    config = parse_config(
+        '[leds]\ndriver = "pwm"\n[serial]\nport = "/dev/ttyGS0"\n'
+        "[matrix]\nrows = [4, 7, 8, 9, 11, 14, 15, 19]"
+    )
+    assert config.matrix.rows == (4, 7, 8, 9, 11, 14, 15, 19)

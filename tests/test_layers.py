@@ -35,6 +35,7 @@ FIRMWARE_LAYERS = (
     Layer("sensing", ("reedboard.sensing",)),
     Layer("arbiter", ("reedboard.arbiter",)),
     Layer("outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal")),
+    Layer("game", ("reedboard.board_game",)),
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
     Layer(
@@ -42,7 +43,7 @@ FIRMWARE_LAYERS = (
         (
             "reedboard.config",
             "reedboard.wiring",
-            "reedboard.board_game",
+            "reedboard.game_record",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",

@@ -14,8 +14,9 @@ Everything the loop touches comes in through the constructor (the seams):
 - `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
   changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
   view; `led_test(t_ms)` runs the LED test the host asks for;
-- `source`: a `ScriptedBoard` (or anything with `advance` and `next_change_ms`) whose
-  promotion choices are applied as if the host had sent them;
+- `source`: an `EventSource` (a `ScriptedBoard`, the simulator) whose changes fall due
+  at board times: `run` wakes for them, and its promotion choices are applied as if the
+  host had sent them; `guard` is held through each turn (the simulator's lock);
 - `endpoint`: makes the link's protocol endpoint from the session id (default the native
   `BoardEndpoint`; an emulation such as DGT's instead), and `watch(board_game, t_ms)` is
   called once a turn after the scan and the commands, for an endpoint that reports what
@@ -27,33 +28,41 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from reedboard import __version__
 from reedboard.arbiter.arbiter import shown_move
 from reedboard.arbiter.effects import (
     Effect,
-    GameOver,
-    MoveMade,
     NewGame,
     SensorFault,
-    TakenBack,
-    effect_json,
 )
-from reedboard.arbiter.mode import Mode
 from reedboard.arbiter.table import MoveTable
 from reedboard.arbiter.view import BoardView
-from reedboard.board_game import Answer, BoardGame, Settings, variant_of
+from reedboard.board_game import Answer, BoardGame, Settings, promotion_command, variant_of
 from reedboard.config import MatrixConfig
-from reedboard.errors import InvalidInputError, LinkError
+from reedboard.errors import LinkError
+from reedboard.game_record import GameRecord
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.journal.store import Journal, JournalError
 from reedboard.link.board import BoardEndpoint
+from reedboard.link.board_messages import (
+    Ack,
+    BoardHello,
+    EffectMessage,
+    ErrorReply,
+    MovesPage,
+    Outgoing,
+    Reply,
+    StateMessage,
+)
 from reedboard.link.messages import (
     PROTOCOL_VERSION,
     AskState,
+    ChoosePromotion,
     Command,
     Hello,
     LedTest,
@@ -64,7 +73,6 @@ from reedboard.link.messages import (
 )
 from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
-from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.selftest import self_test, switch_place
 from reedboard.wiring import matrix_wiring
@@ -79,9 +87,9 @@ REOPEN_MS = 1000
 class Endpoint(Protocol):
     session: str  # the link's session id: this run of the firmware
 
-    def send(self, kind: str, fields: dict[str, Any] | None = None) -> int: ...
+    def send(self, message: Outgoing) -> int: ...
 
-    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int: ...
+    def reply(self, command: Command, message: Reply) -> int: ...
 
     def alive(self) -> None: ...
 
@@ -145,12 +153,13 @@ class App:
         identity: Identity = Identity(),
         session_id: str = "0",
         scan_hz: float = 200.0,
-        on_effect: Callable[[dict[str, Any]], None] | None = None,
+        on_effect: Callable[[EffectMessage], None] | None = None,
         log: Callable[[str], None] | None = None,
         rng: random.Random | None = None,
         matrix: MatrixConfig | None = None,
         endpoint: Callable[[str], Endpoint] | None = None,
         watch: Callable[[BoardGame, int], None] | None = None,
+        guard: AbstractContextManager[object] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -169,9 +178,10 @@ class App:
         self.log = log or _stderr
         self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
         self.watch = watch
-        self.game_id = 0
-        self.plies = 0
-        self.resumed = False
+        # Held through each turn of `run`: another thread (the simulator's page) takes it
+        # to act on the board between turns, never in the middle of one.
+        self.guard: AbstractContextManager[object] = guard or nullcontext()
+        self.record = GameRecord(journal, self._journal_failed)
         self._settings = settings or Settings()
         self._start = start
         self._rng = rng
@@ -192,7 +202,7 @@ class App:
             # Only what stands at time 0: later lines are applied each at its own time.
             self.source.advance(min(now, 0))
         occupancy = self.scanner.scan()
-        game, settings = self._resume()
+        game, settings = self.record.resume(self._settings, self.log)
         if game is None:
             game = self._start if self._start is not None else Game()  # an empty Game is falsy
         # The power may have gone while a move waited to settle: the board then shows the
@@ -201,12 +211,14 @@ class App:
         shown = shown_move(table, occupancy)
         self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
         self.board_game = BoardGame(game, occupancy, settings, rng=self._rng)
-        if not self.resumed:
-            self._journal(lambda j: self._begin(j, game, settings.mode))
+        if self.record.resumed:
+            self.record.go_on(occupancy, now)
+        else:
+            self.record.begin(game, settings.mode, occupancy, now)
         if self.watch is not None:
             self.watch(self.board_game, now)
-        self.endpoint.send("hello", self._hello())
-        self._publish(self.board_game.arbiter.commit_shown(now))
+        self.endpoint.send(self._hello())
+        self._publish(self.board_game.arbiter.commit_shown(now), now)
         self._render(now, force=True)
         self._flush()
         return self.board_game
@@ -223,47 +235,33 @@ class App:
             for line in report.lines():
                 self.log(f"self-test: {line.strip()}")
 
-    def _resume(self) -> tuple[Game | None, Settings]:
-        settings = self._settings
-        if self.journal is None:
-            return None, settings
-        try:
-            saved = self.journal.current()
-            if saved is None:
-                return None, settings
-            game = saved.to_game()
-        except (JournalError, InvalidInputError) as error:
-            self.log(f"the journal's game in progress cannot be resumed: {error}")
-            return None, settings
-        self.game_id = saved.id
-        self.plies = len(saved.moves)
-        self.resumed = True
-        mode: Mode = "strict" if saved.mode == "strict" else "casual"
-        return game, replace(settings, mode=mode)
-
     # ----- the loop -----
 
     def run(self, stop: Callable[[], bool] = lambda: False, *, until_done: bool = False) -> None:
         """Turn the loop until `stop()` says so (or, with `until_done`, until the source's
         script has ended and everything pending was decided)."""
-        board_game = self.board_game or self.start()
+        with self.guard:
+            board_game = self.board_game or self.start()
         next_scan = self.clock.now_ms()
         while not stop():
-            if until_done and self._script_done(board_game):
-                break
-            wake = next_scan
-            for due in (board_game.next_deadline(), self._source_due(), self._next_alive):
-                if due is not None and due < wake:
-                    wake = max(due, self.clock.now_ms())
+            with self.guard:
+                if until_done and self._script_done(board_game):
+                    break
+                wake = next_scan
+                for due in (board_game.next_deadline(), self._source_due(), self._next_alive):
+                    if due is not None and due < wake:
+                        wake = max(due, self.clock.now_ms())
             data = self._read(self.clock.real_seconds_until(wake))
             if not data:
                 self.clock.sleep_until(wake)
-            now = self.clock.now_ms()
-            self.catch_up(now)
-            if now >= next_scan:
-                next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
-            self.step(now, data)
-        self._flush()
+            with self.guard:
+                now = self.clock.now_ms()
+                self.catch_up(now)
+                if now >= next_scan:
+                    next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
+                self.step(now, data)
+        with self.guard:
+            self._flush()
 
     def catch_up(self, now: int) -> None:
         """A loop that fell behind its clock (a busy CPU, a slow disk, a sped-up clock)
@@ -295,14 +293,17 @@ class App:
         now = max(now, self._last_step_ms)
         self._last_step_ms = now
         board_game = self.board_game or self.start()
+        changed = False
         if self.source is not None:
             for letter in self.source.advance(now):
-                self._publish(
-                    board_game.arbiter.choose_promotion(piece_type_from_symbol(letter), now)
-                )
-        effects = board_game.scan(self.scanner.scan(), now)
-        self._publish(effects)
-        changed = bool(effects)
+                answer = self._carry_out(promotion_command(letter), now)
+                changed = changed or bool(answer.effects)
+        before = board_game.debouncer.raw
+        occupancy = self.scanner.scan()
+        self.record.sensed(before, occupancy, now)
+        effects = board_game.scan(occupancy, now)
+        self._publish(effects, now)
+        changed = changed or bool(effects)
         if data:
             for command in self.endpoint.receive_data(data):
                 self._command(command, now)
@@ -326,75 +327,26 @@ class App:
 
     # ----- effects: journal first, then the host -----
 
-    def _publish(self, effects: list[Effect]) -> None:
-        games = self._record_all(effects)
+    def _publish(self, effects: list[Effect], now: int) -> None:
+        games = self.record.record(effects, self._board_game(), now)
         for effect, game_id in zip(effects, games, strict=True):
-            message = {**effect_json(effect), "game": game_id}
+            message = EffectMessage(effect, game_id)
             if isinstance(effect, NewGame):
                 game = self._board_game().game
-                message |= {"chess960": game.chess960, "variant": variant_of(game)}
+                message = replace(message, chess960=game.chess960, variant=variant_of(game))
             elif isinstance(effect, SensorFault) and self.matrix is not None:
                 place = switch_place(effect.square, matrix_wiring(self.matrix))
-                message |= place
-                self.log(f"switch fault: {place['where']} {effect.fault}")
-            self.endpoint.send("effect", message)
+                message = replace(message, place=place)
+                self.log(f"switch fault: {place.where} {effect.fault}")
+            self.endpoint.send(message)
             if self.on_effect is not None:
                 self.on_effect(message)
-
-    def _record_all(self, effects: list[Effect]) -> list[int]:
-        """Journal the effects of one moment in one transaction: a mating move and its
-        result reach the disk together or not at all. Returns the game each belongs to."""
-        games: list[int] = []
-
-        def record_each() -> None:
-            for effect in effects[len(games) :]:
-                self._record(effect)
-                games.append(self.game_id)
-
-        if self.journal is not None and effects:
-            try:
-                with self.journal.together():
-                    record_each()
-            except JournalError as error:
-                self._journal_failed(error)
-        record_each()  # without a journal, or what a transaction that failed to open left
-        return games
-
-    def _record(self, effect: Effect) -> None:
-        if isinstance(effect, MoveMade):
-            self.plies = effect.ply
-            self._journal(
-                lambda j: j.append_move(self.game_id, effect.ply, effect.uci, effect.t_ms)
-            )
-        elif isinstance(effect, TakenBack):
-            ply = self.plies
-            self.plies -= 1
-            self._journal(lambda j: j.take_back(self.game_id, ply))
-        elif isinstance(effect, NewGame):
-            board_game = self._board_game()
-            self.plies = 0
-            self._journal(lambda j: self._begin(j, board_game.game, board_game.settings.mode))
-        elif isinstance(effect, GameOver):
-            self._journal(lambda j: j.finish(self.game_id, effect.result, effect.reason))
-
-    def _begin(self, journal: Journal, game: Game, mode: str) -> None:
-        self.game_id = journal.start_game(
-            game.start.fen(), chess960=game.chess960, variant=variant_of(game), mode=mode
-        )
-
-    def _journal(self, write: Callable[[Journal], None]) -> None:
-        if self.journal is None:
-            return
-        try:
-            write(self.journal)
-        except JournalError as error:
-            self._journal_failed(error)
 
     def _journal_failed(self, error: JournalError) -> None:
         # The game goes on without a record rather than stopping the board; the host
         # hears of it.
         self.log(str(error))
-        self.endpoint.send("error", {"id": None, "code": "journal", "message": str(error)})
+        self.endpoint.send(ErrorReply("journal", str(error)))
 
     # ----- the host -----
 
@@ -410,55 +362,66 @@ class App:
 
     def _command(self, command: Command, now: int) -> None:
         """A command from the link: carried out, then answered over the link."""
-        answer = self._carry_out(command, now)
-        fields = dict(answer.fields)
-        if answer.kind == "state":
-            fields |= {"game": self.game_id, "resync": isinstance(command, Resync)}
-        elif answer.kind == "moves":
-            fields["game"] = self.game_id
-        self.endpoint.reply(command, answer.kind, fields)
+        reply = self._carry_out(command, now).reply
+        if isinstance(reply, StateMessage):
+            reply = replace(reply, game=self.game_id, resync=isinstance(command, Resync))
+        elif isinstance(reply, MovesPage):
+            reply = replace(reply, game=self.game_id)
+        self.endpoint.reply(command, reply)
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
         board_game = self._board_game()
         match command:
             case Hello():
-                return Answer("hello", self._hello())
+                return Answer(self._hello())
             case Resync(answer=wanted):
                 if wanted == "hello":
-                    return Answer("hello", self._hello())
+                    return Answer(self._hello())
                 return board_game.command(AskState(command.id), now)
             case LedTest():
                 if self.led_test is not None:
                     self.led_test(now)
-                return Answer("ack", {})
+                return Answer(Ack())
             case SetBrightness(percent=percent):
                 # The lights', not the game's: a board without LEDs acknowledges and
                 # carries on.
                 if self.brightness is not None:
                     self.brightness(percent / 100, now)
-                return Answer("ack", {"percent": percent})
+                return Answer(Ack(percent=percent))
             case Resend():
                 # The endpoint answers it, or turns it into a Resync.
-                return Answer("error", {"code": "unsupported", "message": "resend is the link's"})
+                return Answer(ErrorReply("unsupported", "resend is the link's"))
             case _:
-                answer = board_game.command(command, now)
-                self._publish(list(answer.effects))
-                if isinstance(command, SetMode) and answer.kind == "ack":
-                    self._journal(lambda j: j.set_mode(self.game_id, answer.fields["mode"]))
+                answer = board_game.carry_out(command, now)
+                done = isinstance(answer.reply, Ack)
+                if isinstance(command, ChoosePromotion) and done:
+                    self.record.chose(command.piece, now)
+                self._publish(list(answer.effects), now)
+                if isinstance(command, SetMode) and done:
+                    self.record.set_mode(command.mode)
                 return answer
 
-    def _hello(self) -> dict[str, Any]:
+    def _hello(self) -> BoardHello:
         board_game = self._board_game()
-        return {
-            "protocol": PROTOCOL_VERSION,
-            "firmware": self.identity.firmware,
-            "board": self.identity.board,
-            "session": self.endpoint.session,
-            "variant": variant_of(board_game.game),
-            "mode": board_game.settings.mode,
-            "game": self.game_id,
-        }
+        return BoardHello(
+            protocol=PROTOCOL_VERSION,
+            firmware=self.identity.firmware,
+            board=self.identity.board,
+            session=self.endpoint.session,
+            variant=variant_of(board_game.game),
+            mode=board_game.settings.mode,
+            game=self.game_id,
+        )
+
+    @property
+    def game_id(self) -> int:
+        """The journal's number for the game in progress (0 without a journal)."""
+        return self.record.game_id
+
+    @property
+    def resumed(self) -> bool:
+        return self.record.resumed
 
     def _board_game(self) -> BoardGame:
         assert self.board_game is not None, "start() comes first"

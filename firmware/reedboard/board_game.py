@@ -1,12 +1,14 @@
 """The board's game logic between the sensors, the host and the journal: the debouncer and
-the arbiter, driven by scans, plus what the host may ask (a new game, the mode, a
-promotion piece, a takeback, a move to show, a draw, a resignation). Pure: time comes in as
-arguments and the answers go out as values; `app.py` does the I/O.
+the arbiter, driven by sensor changes (one square's, or a whole scan's) and the passing of
+time, plus what the host may ask (a new game, the mode, a promotion piece, a takeback, a
+move to show, a draw, a resignation). It owns all timing: the board's loop, `reedboard
+replay` and the simulator all drive it the same way. Pure: time comes in as arguments and
+the answers go out as values; `app.py` does the I/O.
 
 Some host commands need more than the arbiter offers; they are built here from its public
-parts. A takeback (or a resumed game) is a fresh `Arbiter` on the shortened game with the
-sensors as they are, so a board that no longer matches is reported as a mismatch and the
-lights guide the players back. A resignation or a draw by agreement or claim is recorded
+parts. A resumed game is a fresh `Arbiter` with the sensors as they are, and a takeback
+the arbiter's own (`Arbiter.take_back`), so a board that no longer matches is reported as a
+mismatch and the lights guide the players back. A resignation or a draw by agreement or claim is recorded
 here, and later moves are not reported until a new game starts.
 
 It is the board's game, not a "session": the link keeps that word for one run of the
@@ -16,11 +18,13 @@ firmware, the `session` that `hello` names (docs/protocol.md).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, TypeAlias, assert_never
+from typing import TypeAlias, assert_never
 
 from reedboard.arbiter.arbiter import (
     DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
     DEFAULT_SETTLE_MS,
     Arbiter,
 )
@@ -28,6 +32,7 @@ from reedboard.arbiter.effects import Effect, GameOver, TakenBack
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
 from reedboard.errors import InvalidInputError
+from reedboard.link.board_messages import Ack, ErrorReply, MovesPage, Reply, StateMessage
 from reedboard.link.messages import (
     AskMoves,
     AskState,
@@ -40,6 +45,7 @@ from reedboard.link.messages import (
     ShowMove,
     StartGame,
     TakeBack,
+    promotion_piece,
 )
 from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
@@ -48,8 +54,16 @@ from reedboard.rules.game import Game
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
-from reedboard.rules.squares import Bitboard, bitboard_of, parse_square, square_names_of
-from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
+from reedboard.rules.squares import (
+    SQUARE_NAMES,
+    Bitboard,
+    Square,
+    bitboard_of,
+    parse_square,
+    square_names_of,
+    squares_of,
+)
+from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer, SquareChange
 
 # The host commands about the game; the app answers the others (hello, led_test, ...).
 GameCommand: TypeAlias = (
@@ -74,17 +88,23 @@ class Settings:
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
+    knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
     hold_ms: int = DEFAULT_HOLD_MS
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What a host command gives: the reply (`ack`, `error` or `state`) and its fields,
-    and any effects it caused (a new game, a takeback, a game over)."""
+    """What a host command gives: the reply (`ack`, `error`, `state`, ...) and any
+    effects it caused (a new game, a takeback, a game over)."""
 
-    kind: str
-    fields: dict[str, Any]
+    reply: Reply
     effects: tuple[Effect, ...] = ()
+
+
+def promotion_command(piece: str) -> ChoosePromotion:
+    """The host's choice of the next promotion's piece (q, r, b, n), as the link gives it:
+    how a script's `choose` line and a simulated hand reach the game."""
+    return ChoosePromotion(promotion_piece(piece))
 
 
 def variant_of(game: Game) -> str:
@@ -108,6 +128,10 @@ class BoardGame:
         self.rng = rng or random.Random()
         self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
         self.arbiter = self._arbiter(game, occupancy)
+        # Called after each step of the arbiter with the effects of the call so far and
+        # the time: a replay notes there each change of what the lights show.
+        self.on_step: Callable[[list[Effect], int], None] | None = None
+        self._reached: int | None = None  # the latest time the game was driven to
 
     def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
         s = self.settings
@@ -116,6 +140,7 @@ class BoardGame:
             mode=s.mode,
             settle_ms=s.settle_ms,
             castle_wait_ms=s.castle_wait_ms,
+            knock_wait_ms=s.knock_wait_ms,
             occupancy=occupancy,
             rng=self.rng,
         )
@@ -124,26 +149,67 @@ class BoardGame:
     def game(self) -> Game:
         return self.arbiter.game
 
-    # ----- the sensors and time -----
+    # ----- the sensors and time: the one way they reach the game -----
+    #
+    # Whoever drives the game (the board's scan loop, a replayed script, the simulator)
+    # feeds it through these, so a script replays exactly as the board lived it: every
+    # decision is taken at the time it falls due, and a sensor change at its own time.
+
+    def sense(self, square: Square, occupied: bool, now_ms: int) -> list[Effect]:
+        """One square's raw sensor changed at `now_ms` (times never decrease)."""
+        effects = self.advance(now_ms)
+        self._feed(self.debouncer.feed_change(square, occupied, now_ms), now_ms, effects)
+        return effects
 
     def scan(self, occupancy: Bitboard, now_ms: int) -> list[Effect]:
-        """One full scan taken at `now_ms`."""
+        """One full scan taken at `now_ms`: each square that reads otherwise than in the
+        scan before changed at `now_ms`."""
+        effects = self.advance(now_ms)
+        changed = occupancy ^ self.debouncer.raw
+        for square in squares_of(changed):
+            occupied = bool(occupancy >> square & 1)
+            self._feed(self.debouncer.feed_change(square, occupied, now_ms), now_ms, effects)
+        return effects
+
+    def advance(self, now_ms: int) -> list[Effect]:
+        """Let time run to `now_ms`, deciding everything that falls due on the way, each
+        at its own time."""
         effects: list[Effect] = []
-        changes = self.debouncer.feed(occupancy, now_ms)
+        while True:
+            due = self.next_deadline()
+            if due is None or due > now_ms:
+                self._reached = now_ms if self._reached is None else max(self._reached, now_ms)
+                return effects
+            if self._reached is not None and due < self._reached:
+                # Overdue (a fresh arbiter, on a board set out at once, counts from its
+                # own start): decided now, for time never runs backwards for the debouncer.
+                due = self._reached
+            self._reached = due
+            self._feed(self.debouncer.tick(due), due, effects)
+            if not self.debouncer.busy:
+                # Only when something falls due: a tick weighs the whole position (is the
+                # game over? can a draw be claimed?), too much for every scan.
+                before = len(effects)
+                effects += self.arbiter.tick(due)
+                effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
+                self._stepped(effects, due)
+                then = self.arbiter.next_deadline()
+                if len(effects) == before and then is not None and then <= due:
+                    return effects  # nothing more falls due at this time
+
+    def _feed(self, changes: list[SquareChange], now_ms: int, effects: list[Effect]) -> None:
+        """The debouncer's decided changes to the arbiter, after any switch it found faulty."""
         effects += sensor_faults(self.debouncer, self.arbiter)
         for change in changes:
             effects += self.arbiter.feed(change, now_ms)
-        if not self.debouncer.busy:
-            # Only when something falls due: a tick weighs the whole position (is the game
-            # over? can a draw be claimed?), too much for every one of 200 scans a second.
-            due = self.arbiter.next_deadline()
-            if due is not None and now_ms >= due:
-                effects += self.arbiter.tick(now_ms)
-                effects += follow_stuck_switch(self.debouncer, self.arbiter, now_ms)
-        return effects
+            self._stepped(effects, now_ms)
+
+    def _stepped(self, effects: list[Effect], now_ms: int) -> None:
+        if self.on_step is not None:
+            self.on_step(effects, now_ms)
 
     def next_deadline(self) -> int | None:
-        """When a scan may decide something even if nothing changes."""
+        """When something may be decided even if no sensor changes."""
         due = self.debouncer.next_deadline()
         if not self.debouncer.busy:  # then only a faulty square's recovery may be due
             arbiter_due = self.arbiter.next_deadline()
@@ -151,41 +217,56 @@ class BoardGame:
                 due = arbiter_due
         return due
 
+    def take_board_as_start(self) -> None:
+        """The pieces were set out for the game all at once, faster than hands could (the
+        simulator does): the board as it now stands is the game's position, and the
+        arbiter starts afresh from it rather than follow a whole board rearranged."""
+        self.arbiter = self._arbiter(self.game, self.debouncer.occupancy)
+
     # ----- the host -----
+
+    def carry_out(self, command: GameCommand, now_ms: int) -> Answer:
+        """A host command at `now_ms`, after what fell due before it: its effects are
+        those decided on the way, then the command's own."""
+        due = self.advance(now_ms)
+        answer = self.command(command, now_ms)
+        if not due:
+            return answer
+        return replace(answer, effects=(*due, *answer.effects))
 
     def command(self, command: GameCommand, now_ms: int) -> Answer:
         """Carry out a host command about the game (the rest are the app's)."""
         try:
-            return self._carry_out(command, now_ms)
+            return self._dispatch(command, now_ms)
         except InvalidInputError as error:
-            return Answer("error", {"code": "refused", "message": str(error)})
+            return Answer(ErrorReply("refused", str(error)))
 
-    def _carry_out(self, command: GameCommand, now: int) -> Answer:
+    def _dispatch(self, command: GameCommand, now: int) -> Answer:
         match command:
             case AskState():
-                return Answer("state", self.state())
+                return Answer(self.state())
             case AskMoves(start=start):
-                return Answer("moves", self.moves_page(start))
+                return Answer(self.moves_page(start))
             case StartGame():
                 return self._new_game(command, now)
             case SetMode(mode=mode):
                 self.settings = replace(self.settings, mode=mode)
-                self.arbiter.mode = mode
-                return Answer("ack", {"mode": mode})
+                self.arbiter.configure(mode=mode)
+                return Answer(Ack(mode=mode))
             case ChoosePromotion(piece=piece):
                 effects = self.arbiter.choose_promotion(piece_type_from_symbol(piece), now)
-                return Answer("ack", {"piece": piece}, tuple(effects))
+                return Answer(Ack(piece=piece), tuple(effects))
             case TakeBack():
                 return self._take_back(now)
             case ShowMove(uci=uci):
                 self.arbiter.show_move(None if uci is None else self.game.position.parse_uci(uci))
-                return Answer("ack", {"uci": uci})
+                return Answer(Ack(uci=uci))
             case Mark(squares=squares, blink=blink):
                 steady, blinking = (
                     bitboard_of([parse_square(n) for n in k]) for k in (squares, blink)
                 )
                 self.arbiter.mark(steady, blinking)
-                return Answer("ack", {"squares": list(squares), "blink": list(blink)})
+                return Answer(Ack(squares=squares, blink=blink))
             case Draw(agreed=agreed):
                 self._refuse_if_over()
                 # A claim that is not valid raises IllegalMoveError, an InvalidInputError
@@ -213,48 +294,36 @@ class BoardGame:
                 number = random_chess960_number(self.rng)
             effects = self.arbiter.start_setup(number, now)
             start = Position.chess960_start(number)
-            return Answer("ack", {"fen": start.fen()}, tuple(effects))
+            return Answer(Ack(fen=start.fen()), tuple(effects))
         else:
             game = Game()
         if game.is_game_over():
             raise InvalidInputError("the game would be over before it starts")
         effects = self.arbiter.start_game(game, now)
-        return Answer("ack", {"fen": game.start.fen()}, tuple(effects))
+        return Answer(Ack(fen=game.start.fen()), tuple(effects))
 
     def _take_back(self, now: int) -> Answer:
-        game = self.game.copy()
-        if not len(game):
-            raise InvalidInputError("there is no move to take back")
-        if game.declared is not None:
-            # Mate or stalemate can be taken back (the host is the arbiter of a casual
-            # game); a resignation, an agreement or a claim ends the game for good.
-            raise InvalidInputError(f"the game ended by {game.declared.reason}: no takeback")
-        before = game.positions[-2]
-        uci = before.uci(game.pop())
-        self.arbiter = self._arbiter(game, self.debouncer.occupancy)
-        effect = TakenBack(now, uci, game.position.fen())
-        # The pieces still stand as after the move. To the fresh arbiter that looks like
-        # the same move in progress, which it would wait on in silence: say at once where
-        # the pieces must go back, so that the lights show it.
-        return Answer("ack", {"uci": uci}, (effect, *self.arbiter.show_mismatch(now)))
+        # Mate or stalemate can be taken back (the host is the arbiter of a casual game);
+        # a resignation, an agreement or a claim ends the game for good: the arbiter
+        # refuses with an InvalidInputError, which `command` answers with an error.
+        effects = self.arbiter.take_back(now)
+        taken = effects[0]
+        assert isinstance(taken, TakenBack)
+        return Answer(Ack(uci=taken.uci), tuple(effects))
 
     def _ended(self, effects: list[Effect]) -> Answer:
         over = effects[-1]
         assert isinstance(over, GameOver)
-        return Answer("ack", {"result": over.result, "reason": over.reason}, tuple(effects))
+        return Answer(Ack(result=over.result, reason=over.reason), tuple(effects))
 
     def _change_settings(self, command: ChangeSettings) -> Answer:
         if command.settle_ms is not None:
             self.settings = replace(self.settings, settle_ms=command.settle_ms)
-            self.arbiter.settle_ms = command.settle_ms
         if command.castle_wait_ms is not None:
             self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
-        self.arbiter.castle_wait_ms = max(self.settings.castle_wait_ms, self.arbiter.settle_ms)
         s = self.settings
-        return Answer(
-            "ack",
-            {"mode": s.mode, "settle_ms": s.settle_ms, "castle_wait_ms": s.castle_wait_ms},
-        )
+        self.arbiter.configure(settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms)
+        return Answer(Ack(mode=s.mode, settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms))
 
     def _refuse_if_over(self) -> None:
         if self.game.is_game_over():
@@ -266,26 +335,26 @@ class BoardGame:
         outcome = self.game.outcome()
         return None if outcome is None else (outcome.result, outcome.reason)
 
-    def moves_page(self, start: int) -> dict[str, Any]:
+    def moves_page(self, start: int) -> MovesPage:
         """A few of the game's moves from ply `start` (0-based), with what a host needs to
         piece the game together: each page is one short frame, so that it gets through a
         line too noisy for a whole `state` of a long game."""
         game = self.game
         ucis = [before.uci(move) for before, move in zip(game.positions, game.moves, strict=False)]
-        page: dict[str, Any] = {
-            "from": start,
-            "moves": ucis[start : start + MOVES_PAGE],
-            "plies": len(ucis),
-            "digest": moves_digest(ucis),
-        }
-        if start == 0:
-            page |= {"start_fen": game.start.fen(), "chess960": game.chess960}
+        first = start == 0
         result = self.result()
-        if result is not None:
-            page |= {"result": result[0], "reason": result[1]}
-        return page
+        return MovesPage(
+            start,
+            tuple(ucis[start : start + MOVES_PAGE]),
+            len(ucis),
+            moves_digest(ucis),
+            start_fen=game.start.fen() if first else None,
+            chess960=game.chess960 if first else None,
+            result=None if result is None else result[0],
+            reason=None if result is None else result[1],
+        )
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> StateMessage:
         game = self.game
         view = self.arbiter.view()
         sans, ucis = [], []
@@ -293,26 +362,26 @@ class BoardGame:
             sans.append(san(before, move))
             ucis.append(before.uci(move))
         result = self.result()
-        return {
-            "variant": variant_of(game),
-            "chess960": game.chess960,
-            "start_fen": game.start.fen(),
-            "fen": game.position.fen(),
-            "moves": ucis,
-            "san": sans,
-            "mode": self.settings.mode,
-            "occupancy": f"{self.debouncer.occupancy:016x}",
-            "lifted": square_names_of(view.lifted),
-            "missing": square_names_of(view.missing),
-            "extra": square_names_of(view.extra),
-            "hint": _squares(view.hint),
-            "marked": square_names_of(view.marked),
-            "marked_blink": square_names_of(view.marked_blink),
-            "last_move": _squares(view.last_move),
-            "result": result[0] if result else None,
-            "reason": result[1] if result else None,
-        }
+        return StateMessage(
+            variant=variant_of(game),
+            chess960=game.chess960,
+            start_fen=game.start.fen(),
+            fen=game.position.fen(),
+            moves=tuple(ucis),
+            san=tuple(sans),
+            mode=self.settings.mode,
+            occupancy=f"{self.debouncer.occupancy:016x}",
+            lifted=tuple(square_names_of(view.lifted)),
+            missing=tuple(square_names_of(view.missing)),
+            extra=tuple(square_names_of(view.extra)),
+            hint=_squares(view.hint),
+            marked=tuple(square_names_of(view.marked)),
+            marked_blink=tuple(square_names_of(view.marked_blink)),
+            last_move=_squares(view.last_move),
+            result=result[0] if result else None,
+            reason=result[1] if result else None,
+        )
 
 
-def _squares(pair: tuple[int, int] | None) -> list[str] | None:
-    return None if pair is None else square_names_of(1 << pair[0]) + square_names_of(1 << pair[1])
+def _squares(pair: tuple[int, int] | None) -> tuple[str, str] | None:
+    return None if pair is None else (SQUARE_NAMES[pair[0]], SQUARE_NAMES[pair[1]])

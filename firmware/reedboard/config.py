@@ -14,7 +14,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from reedboard.arbiter.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
+from reedboard.arbiter.arbiter import (
+    DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
+    DEFAULT_SETTLE_MS,
+)
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.errors import ConfigError
 
@@ -31,9 +35,15 @@ LedLayout = Literal["serpentine", "rows"]
 LedCorner = Literal["a1", "h1", "a8", "h8"]
 
 # The 40-pin header's GPIOs. 0/1 carry the HAT ID EEPROM; 2/3 have fixed 1.8 kohm pull-ups
-# (I2C), which would hold a pulled-down column HIGH.
+# (I2C), which would hold a pulled-down column HIGH, and an idle (floating) row HIGH too:
+# every piece on that row would then read, so one piece reads as a whole line.
 _HEADER_GPIOS = range(2, 28)
 _PULLED_UP_GPIOS = (2, 3)
+# The pins of the buses the board may use, by the name a message gives them.
+_SPI0_PINS = {7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+_UART_PINS = {14: "the UART's TXD", 15: "the UART's RXD"}
+# Serial ports that are the header UART (GPIO14/15); a USB adapter or gadget is not.
+_UART_PORTS = ("/dev/serial0", "/dev/serial1", "/dev/ttyAMA0", "/dev/ttyS0")
 # Where each LED driver takes its data pin from.
 LED_DATA_PIN: dict[str, int] = {"spi": 10, "pwm": 18, "pi5": 10}
 
@@ -83,6 +93,7 @@ class ArbiterConfig:
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
+    knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
 
 
 @dataclass(frozen=True)
@@ -213,7 +224,13 @@ def _matrix(s: _Section) -> MatrixConfig:
         if pin in _PULLED_UP_GPIOS:
             raise ConfigError(
                 f"{s.key('columns')}: GPIO{pin} has a fixed pull-up on the Pi and cannot read "
-                "a pulled-down column; use it for a row"
+                "a pulled-down column; pick another pin"
+            )
+    for pin in config.rows:
+        if pin in _PULLED_UP_GPIOS:
+            raise ConfigError(
+                f"{s.key('rows')}: GPIO{pin} has a fixed pull-up on the Pi: the row sits HIGH "
+                "while idle, so one piece on it reads as a whole line; pick another pin"
             )
     seen: dict[int, str] = {}
     for name in ("rows", "columns"):
@@ -261,6 +278,7 @@ def _arbiter(s: _Section) -> ArbiterConfig:
         mode=s.choice("mode", d.mode, MODES),
         settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
         castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
+        knock_wait_ms=s.integer("knock_wait_ms", d.knock_wait_ms, 1, 60_000),
     )
     s.refuse_unknown()
     return config
@@ -268,12 +286,25 @@ def _arbiter(s: _Section) -> ArbiterConfig:
 
 def _check_pin_conflicts(config: BoardConfig) -> None:
     led_pin = LED_DATA_PIN[config.leds.driver]
+    uart = config.serial.port in _UART_PORTS
     for name in ("rows", "columns"):
-        if led_pin in getattr(config.matrix, name):
-            raise ConfigError(
-                f"matrix.{name}: GPIO{led_pin} drives the LEDs (leds.driver = "
-                f"{config.leds.driver!r}); pick another pin"
-            )
+        for pin in getattr(config.matrix, name):
+            if pin == led_pin:
+                raise ConfigError(
+                    f"matrix.{name}: GPIO{pin} drives the LEDs (leds.driver = "
+                    f"{config.leds.driver!r}); pick another pin"
+                )
+            if config.leds.driver == "spi" and pin in _SPI0_PINS:
+                # The SPI driver claims the whole bus, not only MOSI.
+                raise ConfigError(
+                    f"matrix.{name}: GPIO{pin} is {_SPI0_PINS[pin]}, and SPI0 drives the LEDs "
+                    '(leds.driver = "spi"); pick another pin'
+                )
+            if uart and pin in _UART_PINS:
+                raise ConfigError(
+                    f"matrix.{name}: GPIO{pin} is {_UART_PINS[pin]}, which the link to the PC "
+                    f"uses (serial.port = {config.serial.port!r}); pick another pin"
+                )
 
 
 def default_keys() -> dict[str, dict[str, object]]:

@@ -16,11 +16,12 @@ import contextlib
 import os
 import tty
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from reedboard.errors import InvalidInputError, LinkError
+from reedboard.link.board_messages import BoardMessage, EventMessage, StateMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
-from reedboard.link.messages import Command, Resync
+from reedboard.link.messages import AskState, Command, Resync
 from reedboard.link.outbox import Outbox
 from reedboard.rules.position import Position
 
@@ -92,11 +93,11 @@ def emulate(
     log: Callable[[str], None],
 ) -> None:
     hello = follower.connection.hello or follower.connect()
-    emulation = EmulatedEndpoint(protocol, str(hello.get("session", "")))
+    emulation = EmulatedEndpoint(protocol, hello.session)
 
-    def message(m: dict[str, Any]) -> None:
-        if m.get("type") == "effect":
-            emulation.send("effect", m)
+    def message(m: BoardMessage) -> None:
+        if isinstance(m, EventMessage):
+            emulation.effect(m.event)
 
     follower.on_message_hook = message
     clock = follower.clock
@@ -120,11 +121,13 @@ def _observe(
     follower: Follower, emulation: EmulatedEndpoint, t_ms: int, log: Callable[[str], None]
 ) -> None:
     """The board's position and sensors, from its state, for the emulation to report."""
-    state = follower.connection.request("state")
+    state = follower.connection.request(AskState())
     try:
-        position = Position.from_fen(state["fen"], chess960=bool(state["chess960"]))
-        sensors = int(state["occupancy"], 16)
-    except (KeyError, TypeError, ValueError, InvalidInputError) as error:
+        if not isinstance(state, StateMessage) or state.fen is None:
+            raise InvalidInputError("it has no position")
+        position = Position.from_fen(state.fen, chess960=state.chess960)
+        sensors = int(state.occupancy or "", 16)
+    except (ValueError, InvalidInputError) as error:
         log(f"the board's state cannot be read: {error}")
         return
     emulation.observe(position, sensors, t_ms)
@@ -134,8 +137,7 @@ def _carry_out(follower: Follower, command: Command, log: Callable[[str], None])
     """What the software asked of the board's LEDs; a board without a link drops it."""
     if not follower.connected or isinstance(command, Resync):
         return  # a Resync is the native link's own, never an emulation's
-    wire = command.to_wire()
     try:
-        follower.connection.request(str(wire.pop("type")), **wire)
+        follower.connection.request(command)
     except HostError as error:
         log(str(error))

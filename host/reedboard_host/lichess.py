@@ -171,8 +171,8 @@ class LichessBridge:
 
     def _do(self, action: Action) -> Any:
         match action:
-            case AskBoard(kind, fields):
-                return self.follower.connection.request(kind, **fields)
+            case AskBoard(command):
+                return self.follower.connection.request(command)
             case SyncBoard():
                 self.follower.sync()
             case PostNow(path):

@@ -9,17 +9,14 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
+from reedboard.link.messages import WireCommand
+
 
 @dataclass(frozen=True)
 class AskBoard:
     """A command to the board; answered with its reply, or a `HostError` thrown in."""
 
-    kind: str
-    fields: dict[str, Any]
-
-
-def ask(kind: str, **fields: Any) -> AskBoard:
-    return AskBoard(kind, fields)
+    command: WireCommand
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,16 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from reedboard.link.board_events import NewGameEvent
+from reedboard.link.board_messages import BoardMessage, EventMessage
+from reedboard.link.messages import Color, Draw, Resign, ShowMove, StartGame, TakeBack, Variant
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
 
 from reedboard_host.connection import HostError
 from reedboard_host.lichess_actions import (
     Action,
+    AskBoard,
     FollowGame,
     PausedFor,
     PostLater,
@@ -31,7 +35,6 @@ from reedboard_host.lichess_actions import (
     Steps,
     SyncBoard,
     Tell,
-    ask,
     quote,
 )
 from reedboard_host.lichess_api import LichessError, RateLimited
@@ -66,9 +69,9 @@ class LichessSync:
         self.game_followed: str | None = None  # the game whose stream is followed
         self._new_games = 0  # `new_game` effects the board sent
 
-    def board_message(self, message: dict[str, Any]) -> None:
+    def board_message(self, message: BoardMessage) -> None:
         """A message from the board, as it comes."""
-        if message.get("type") == "effect" and message.get("event") == "new_game":
+        if isinstance(message, EventMessage) and isinstance(message.event, NewGameEvent):
             self._new_games += 1
 
     def item(self, kind: str, item: Any) -> Steps:
@@ -108,7 +111,7 @@ class LichessSync:
             return
         self.game = None
         if game.shown is not None:
-            yield ask("show", uci=None)
+            yield AskBoard(ShowMove(None))
 
     def _game_item(self, game_id: str, item: dict[str, Any]) -> Steps:
         if game_id != self.game_followed:
@@ -173,13 +176,13 @@ class LichessSync:
         position = moves.game.position
         number = start_number_of(position) if not moves.ucis else None
         if not moves.ucis and position.fen() == Position.standard().fen():
-            yield ask("new_game", variant="standard")
+            yield AskBoard(StartGame("standard"))
         elif number is not None and position.chess960:
-            yield ask("new_game", variant="chess960", number=number)
+            yield AskBoard(StartGame("chess960", number))
             yield Tell(f"set up Chess960 position {number} as the lights show")
         else:
-            variant = "chess960" if position.chess960 else "standard"
-            yield ask("new_game", variant=variant, fen=position.fen())
+            variant: Variant = "chess960" if position.chess960 else "standard"
+            yield AskBoard(StartGame(variant, fen=position.fen()))
             if set_up:
                 yield Tell("set up the game's position as the lights show")
 
@@ -237,13 +240,13 @@ class LichessSync:
             return  # a mate the board sees once its last move stands; or the board's end
         game.board_ended = True  # the board's end below is Lichess's, not the person's
         try:
-            yield ask("show", uci=None)
+            yield AskBoard(ShowMove(None))
             game.shown = None
             if winner in ("white", "black"):
                 # A resignation is the board's one way to give the game to one side.
-                yield ask("resign", color="black" if winner == "white" else "white")
+                yield AskBoard(Resign("black" if winner == "white" else "white"))
             elif status not in NO_RESULT:
-                yield ask("draw", agreed=True)
+                yield AskBoard(Draw(agreed=True))
         except HostError as error:
             yield Tell(str(error))
 
@@ -262,8 +265,8 @@ class LichessSync:
         if line == "resign":
             try:
                 # The board ends its game; `_step` sees that and tells Lichess.
-                colour = "white" if game.we_white else "black"
-                yield ask("resign", color=colour)
+                colour: Color = "white" if game.we_white else "black"
+                yield AskBoard(Resign(colour))
             except HostError:
                 yield PostLater(f"{base}/resign")
         elif line == "draw":
@@ -367,7 +370,7 @@ class LichessSync:
         elif not behind and game.shown is not None:
             if game.shown[0] == len(played):
                 # Lichess took the lit move back before it was carried out.
-                yield ask("show", uci=None)
+                yield AskBoard(ShowMove(None))
             game.shown = None
 
     def _seen_taken_back(self, game: BridgedGame, played: list[str], lichess: list[str]) -> Steps:
@@ -381,7 +384,7 @@ class LichessSync:
         uci = lichess[len(played)]
         if game.shown is not None:
             # The move lit for the person was for the position before: not to be played now.
-            yield ask("show", uci=None)
+            yield AskBoard(ShowMove(None))
             game.shown = None
         if game.offers.their_takeback:
             yield from self._propose_takeback(
@@ -412,14 +415,14 @@ class LichessSync:
         """Light the move Lichess has next for the person to carry out."""
         if game.shown == (ply, uci):
             return
-        yield ask("show", uci=uci)
+        yield AskBoard(ShowMove(uci))
         game.shown = (ply, uci)
         who = "your opponent plays" if white_to_move != game.we_white else "Lichess has"
         yield Tell(f"{who} {uci}: carry it out on the board")
 
     def _take_back(self, game: BridgedGame) -> Steps:
         game.plies_seen = None  # not the person's takeback
-        yield ask("takeback")
+        yield AskBoard(TakeBack())
         game.shown = None
         yield SyncBoard()
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reedboard.errors import LinkError
+from reedboard.link.messages import ChoosePromotion, ShowMove, StartGame, TakeBack, promotion_piece
 
 from reedboard_host.connection import HostError
 from reedboard_host.engine import UciEngine
@@ -90,7 +91,7 @@ class _EngineSide:
             played = game.positions[-2].uci(game.moves[-1])
             if played != shown[1]:
                 self.log(f"{played} is not the engine's move {shown[1]}: take it back")
-                self.follower.connection.request("takeback")
+                self.follower.connection.request(TakeBack())
                 _show(self.follower, shown[1])
                 self.follower.sync()
                 return True
@@ -119,7 +120,7 @@ def _play(
     started = False  # the board's game is this program's: its PGN is printed at the end
     try:
         out = _start(args, follower, players, log)
-        follower.connection.request("new_game", variant="standard")
+        follower.connection.request(StartGame("standard"))
         started = True
         follower.sync()
         log(f"you play {args.color} against {engine_name}; its moves light up on the board")
@@ -186,8 +187,8 @@ def _show(follower: Follower, uci: str) -> None:
     """Light the engine's move. Sensors cannot tell a knight from a queen: the board
     promotes to a queen unless told the piece first, for this one promotion."""
     if uci[4:] not in ("", "q"):
-        follower.connection.request("promotion", piece=uci[4:])
-    follower.connection.request("show", uci=uci)
+        follower.connection.request(ChoosePromotion(promotion_piece(uci[4:])))
+    follower.connection.request(ShowMove(uci))
 
 
 def _catch_up(follower: Follower, log: Callable[[str], None]) -> None:

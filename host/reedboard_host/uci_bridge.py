@@ -13,8 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
+from reedboard.link.messages import (
+    ChoosePromotion,
+    ShowMove,
+    StartGame,
+    TakeBack,
+    WireCommand,
+    promotion_piece,
+)
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -55,8 +63,7 @@ class Tell:
 
 @dataclass(frozen=True)
 class AskBoard:
-    kind: str
-    fields: dict[str, Any] = field(default_factory=dict)
+    command: WireCommand
     then: Callable[[Asked], list[Action]] | None = None  # what follows from the outcome
 
 
@@ -178,9 +185,9 @@ class UciBridge:
             return []
         actions: list[Action] = []
         if search.shown is not None:
-            actions.append(AskBoard("show", {"uci": None}))  # the lit move is no longer wanted
+            actions.append(AskBoard(ShowMove(None)))  # the lit move is no longer wanted
             if search.shown[4:] not in ("", "q"):
-                actions.append(AskBoard("promotion", {"piece": "q"}))  # nor its piece
+                actions.append(AskBoard(ChoosePromotion("q")))  # nor its piece
         if answer is not None:
             actions.append(SendToGui(bestmove(answer)))
         return actions
@@ -281,7 +288,7 @@ class UciBridge:
                 return [Tell(f"{told}: take it back")]
             return []  # asked again on the next turn
 
-        return [AskBoard("takeback", then=taken)]
+        return [AskBoard(TakeBack(), then=taken)]
 
     @staticmethod
     def _wanted_from(search: _Search, position: Position) -> str | None:
@@ -297,13 +304,14 @@ class UciBridge:
     def _light(uci: str, then: Callable[[Asked], list[Action]]) -> list[Action]:
         """Light `uci` for the person. The person moves a promoting pawn as lit and the
         board takes a queen unless told otherwise: another piece is chosen on the board."""
-        show = AskBoard("show", {"uci": uci}, then)
+        show = AskBoard(ShowMove(uci), then)
         piece = uci[4:]
         if piece in ("", "q"):
             return [show]
         return [
             AskBoard(
-                "promotion", {"piece": piece}, lambda chosen: [show] if chosen == "done" else []
+                ChoosePromotion(promotion_piece(piece)),
+                lambda chosen: [show] if chosen == "done" else [],
             )
         ]
 
@@ -314,15 +322,16 @@ class UciBridge:
         then lit one by one."""
         gui = search.gui
         number = start_number_of(gui.start) if gui.chess960 else None
-        fields: dict[str, Any]
+        new_game: StartGame
         if number is not None:
-            fields = {"variant": "chess960", "number": number}
+            new_game = StartGame("chess960", number)
             key = search.keys[0]
         else:
-            fields = {"variant": "chess960" if gui.chess960 else "standard"}
             key = search.keys[-1]
+            fen = None
             if gui.chess960 or key != _key(Position.standard()):
-                fields["fen"] = gui.position.fen(shredder=gui.chess960)
+                fen = gui.position.fen(shredder=gui.chess960)
+            new_game = StartGame("chess960" if gui.chess960 else "standard", fen=fen)
         if (search.new_game_for, search.new_game_after) == (key, self.board_changes):
             return []  # asked, and the board has done nothing else since: it is being set up
         search.shown = None
@@ -336,4 +345,4 @@ class UciBridge:
                 return []
             return [Tell("a new game on the board from the GUI's position: set it up as lit")]
 
-        return [AskBoard("new_game", fields, asked)]
+        return [AskBoard(new_game, asked)]

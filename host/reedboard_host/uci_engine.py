@@ -29,10 +29,11 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol, TextIO
+from typing import Protocol, TextIO
 
 from reedboard import __version__
 from reedboard.errors import LinkError, ReedboardError
+from reedboard.link.messages import WireCommand
 
 from reedboard_host.connection import HostError, RefusedError
 from reedboard_host.follow import Follower
@@ -106,18 +107,18 @@ class UciBoard:
                     self.send(line)
                 case Tell(text):
                     self.log(text)
-                case AskBoard(kind, fields, then):
-                    outcome = self._ask(kind, **fields)
+                case AskBoard(command, then):
+                    outcome = self._ask(command)
                     if then is not None:
                         self._carry_out(then(outcome))
 
-    def _ask(self, kind: str, **fields: Any) -> Asked:
+    def _ask(self, command: WireCommand) -> Asked:
         """Send a command: "done", "refused" (the board will not carry it out), or
         "failed" (no board, or no answer: it may be asked again)."""
         if not self.follower.connected:
             return "failed"
         try:
-            self.follower.connection.request(kind, **fields)
+            self.follower.connection.request(command)
             self.follower.sync()
         except RefusedError as error:
             self.log(str(error))

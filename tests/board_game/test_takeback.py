@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from reedboard.board_game import BoardGame, Settings
+from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.messages import Resign, TakeBack
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -30,7 +31,7 @@ def test_the_lights_show_where_the_pieces_go_back_after_a_takeback() -> None:
     assert len(board.game) == 1
 
     answer = board.command(TakeBack(), 8000)
-    assert answer.kind == "ack"
+    assert isinstance(answer.reply, Ack)
     assert [e.kind for e in answer.effects] == ["takeback", "illegal"]
     view = board.arbiter.view()
     assert (view.missing, view.extra) == (E2, E4)  # lit at once, not after a wait
@@ -83,6 +84,6 @@ def test_a_mate_can_be_taken_back_a_resignation_cannot() -> None:
     board.command(Resign("black"), 8000)
     assert board.game.declared is not None
     answer = board.command(TakeBack(), 9000)
-    assert (answer.kind, answer.fields["code"]) == ("error", "refused")
-    assert "resignation" in answer.fields["message"]
+    assert isinstance(answer.reply, ErrorReply) and answer.reply.code == "refused"
+    assert "resignation" in str(answer.reply.message)
     assert len(board.game) == 1 and board.game.is_game_over()

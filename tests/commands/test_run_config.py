@@ -29,8 +29,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "board.example.toml"
 
 # (section, key, a value other than the default, the observation it changes)
 CHANGES = [
-    ("matrix", "rows", [4, 17, 27, 22, 5, 6, 13, 14], "pins"),
-    ("matrix", "columns", [26, 23, 24, 25, 12, 16, 20, 15], "pins"),
+    ("matrix", "rows", [4, 17, 27, 22, 5, 6, 13, 18], "pins"),
+    ("matrix", "columns", [26, 23, 24, 25, 12, 16, 20, 18], "pins"),
     ("matrix", "a1", "R8C8", "square"),
     ("matrix", "rows_are", "files", "square"),
     ("matrix", "settle_us", 50.0, "settle_s"),
@@ -49,6 +49,7 @@ CHANGES = [
     ("arbiter", "mode", "strict", "settings"),
     ("arbiter", "settle_ms", 500, "settings"),
     ("arbiter", "castle_wait_ms", 700, "settings"),
+    ("arbiter", "knock_wait_ms", 900, "settings"),
 ]
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
+from reedboard.link.messages import AskMoves
 from reedboard.rules.fen import STARTING_FEN
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.mirror import GameMirror
@@ -224,7 +225,7 @@ def test_a_bad_reply_fails_its_command_at_once(
 ) -> None:
     board.write({**reply, "seq": 3, "id": 2})  # the next command's id
     with pytest.raises(RefusedError, match=f"unreadable reply .*{field}"):
-        board.host.request("moves", timeout_s=30, attempts=1)
+        board.host.request(AskMoves(), timeout_s=30, attempts=1)
     [line] = board.logged
     assert f" {field} " in line
     board.write(move(seq=4))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from reedboard.arbiter.effects import MoveMade, TakenBack
 from reedboard.errors import LinkError
 from reedboard.sim.human import human_script
 from reedboard_host.connection import HostError
@@ -69,8 +70,8 @@ class _World:
 
     def _do(self, action: Any) -> Any:
         match action:
-            case AskBoard(kind, fields):
-                return self.follower.connection.request(kind, **fields)
+            case AskBoard(command):
+                return self.follower.connection.request(command)
             case SyncBoard():
                 self.follower.sync()
             case PostNow(path):
@@ -156,10 +157,10 @@ def test_a_move_lichess_refuses_is_taken_back() -> None:
     world.play("e2e4")
     world.until(lambda: len(world.posts) == 1, "e2e4 posted")
     world.until(lambda: world.pair.moves() == [], "e2e4 taken back on the board")
-    assert [e["event"] for e in world.pair.effects if e["event"] in ("move", "takeback")] == [
-        "move",
-        "takeback",
+    kinds = [
+        m.effect.kind for m in world.pair.effects if isinstance(m.effect, MoveMade | TakenBack)
     ]
+    assert kinds == ["move", "takeback"]
     assert any(line.startswith("Lichess did not take e2e4") for line in world.said)
     assert world.lichess_moves == []
 

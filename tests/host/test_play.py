@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from reedboard.arbiter.effects import NewGame
 from reedboard.rules.pgn import read_pgn
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
@@ -155,7 +156,7 @@ class _ScriptedPerson:
     def step(self) -> None:
         pair = self.pair
         view = pair.quiet_view()
-        started = any(e["event"] == "new_game" for e in pair.effects)
+        started = any(isinstance(m.effect, NewGame) for m in pair.effects)
         ply = len(pair.moves())
         if view is None or not started or ply == self._acted_at or view.result is not None:
             return

@@ -8,6 +8,14 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from reedboard.link.board_events import MoveEvent
+from reedboard.link.board_messages import (
+    BoardHello,
+    BoardMessage,
+    EventMessage,
+    MovesPage,
+    StateMessage,
+)
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 from reedboard_host.follow import RECONNECT_S, Follower
@@ -41,7 +49,7 @@ def _follower(pair: BoardPair, **hooks: Any) -> Follower:
 
 def test_a_reconnection_asks_only_for_what_was_missed() -> None:
     pair = BoardPair()
-    delivered: list[dict[str, Any]] = []
+    delivered: list[BoardMessage] = []
     logged: list[str] = []
     follower = _follower(pair, on_message=delivered.append, log=logged.append)
     follower.connect()
@@ -59,8 +67,12 @@ def test_a_reconnection_asks_only_for_what_was_missed() -> None:
     plugged_at = pair.clock.now_ms()
     _follow_until(follower, pair, lambda: _mirrored(follower) == ["e2e4", "e7e5"], "e7e5")
     after = delivered[seen:]
-    assert [m["uci"] for m in after if m.get("event") == "move"] == ["e7e5"]
-    assert not [m for m in after if m["type"] in ("moves", "state", "hello")]  # no refetch
+    moves = [
+        m.event.uci for m in after if isinstance(m, EventMessage) and isinstance(m.event, MoveEvent)
+    ]
+    assert moves == ["e7e5"]
+    refetched = [m for m in after if isinstance(m, MovesPage | StateMessage | BoardHello)]
+    assert not refetched  # the link asked only for what it missed
     # Looked for every RECONNECT_S: back that soon after the cable, told once each way.
     assert pair.clock.now_ms() - plugged_at < RECONNECT_S * 1000 + 200
     # One line when the wait begins, one when the board is back.

@@ -17,6 +17,7 @@ from functools import partial
 
 import chess
 import pytest
+from reedboard.arbiter.effects import GameOver, NewGame
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
@@ -220,7 +221,7 @@ def _board_game(pair: BoardPair) -> Game:
 
 def _new_games(pair: BoardPair) -> list[str]:
     """The start positions of the games the board has begun (its `new_game` effects)."""
-    return [e["fen"] for e in pair.effects if e.get("event") == "new_game"]
+    return [m.effect.fen for m in pair.effects if isinstance(m.effect, NewGame)]
 
 
 def _assert_same_game(gui: chess.Board, pair: BoardPair) -> None:
@@ -563,7 +564,9 @@ def _move_that_goes_on(board: chess.Board) -> chess.Move:
 
 
 def _game_overs(board: BoardPair) -> list[tuple[str, str]]:
-    return [(e["result"], e["reason"]) for e in board.effects if e.get("event") == "game_over"]
+    return [
+        (m.effect.result, m.effect.reason) for m in board.effects if isinstance(m.effect, GameOver)
+    ]
 
 
 # White's queen and bishop both eye f7: from here Qxf7 mates.

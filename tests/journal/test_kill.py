@@ -14,8 +14,10 @@ import signal
 from pathlib import Path
 
 from reedboard.app import App
+from reedboard.arbiter.effects import MoveMade
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
+from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
@@ -39,9 +41,9 @@ def _child(db: Path, script: str, report_fd: int, kill_after: int) -> None:
     parsed = parse_script(script)
     board = ScriptedBoard(parsed, electrical=False)
 
-    def report(message: dict[str, object]) -> None:
-        if message["event"] == "move":
-            os.write(report_fd, f"{message['ply']} {message['uci']}\n".encode())
+    def report(message: EffectMessage) -> None:
+        if isinstance(message.effect, MoveMade):
+            os.write(report_fd, f"{message.effect.ply} {message.effect.uci}\n".encode())
 
     app = App(
         board,
@@ -122,7 +124,9 @@ def test_no_reported_move_is_lost_or_doubled_across_200_kills(tmp_path: Path) ->
             script = game_script(
                 moves[len(done) :], position.position if done else None, t0=50, gap=150, pause=500
             )
-            new, killed = _run_child(db, script, rng.randrange(1, 120))
+            # A move's writing (with the sensor lines that led to it) takes about 110
+            # SQLite steps: the kills land before, inside and after it.
+            new, killed = _run_child(db, script, rng.randrange(1, 200))
             for ply, uci in new:
                 assert ply not in reported, f"ply {ply} reported twice"
                 reported[ply] = uci

@@ -100,3 +100,16 @@ def test_a_valid_command_reads_back_as_itself_after_writing(message: dict[str, A
     assert parse_command(wire) == command
     # What a command writes is its one canonical form: read and written again, unchanged.
     assert parse_command(wire).to_wire() == wire
+    # And it keeps everything the host said: each field given a value comes back with
+    # that value (a mark's lists without repeats, a square lit steady not also blinking).
+    said = _meant(message)
+    assert {name: wire.get(name) for name in said} == said
+
+
+def _meant(message: dict[str, Any]) -> dict[str, Any]:
+    said = {name: value for name, value in message.items() if value is not None}
+    if message["type"] == "mark":
+        squares = list(dict.fromkeys(message.get("squares") or []))
+        blink = [s for s in dict.fromkeys(message.get("blink") or []) if s not in squares]
+        said |= {"squares": squares, "blink": blink}
+    return said

@@ -90,13 +90,25 @@ def test_row_reaching_every_column_is_a_short() -> None:
     assert "ROW4 (GPIO22)" in str(report)
 
 
-def test_ghost_from_a_missing_diode_is_recognised() -> None:
+def test_ghost_from_a_missing_diode_names_the_diode_and_its_rectangle() -> None:
     pattern = bb("c3 c6 f3")
     _, scanner = fake_with(pattern, diodes=False)
     report = self_test(scanner.scan(), pattern, WIRING)
-    assert kinds(report) == ["ghost"]
-    assert report.faults[0].squares[0] == parse_square("f6")
-    assert "diode" in str(report)
+    assert kinds(report) == ["diode"]
+    # c3 is the corner opposite the ghost on f6: current runs back up through its switch.
+    assert report.faults[0].squares == (parse_square("c3"), parse_square("f6"))
+    assert "the diode at c3 (ROW3 (GPIO27) x COL3 (GPIO24)) is missing" in str(report)
+    assert "rectangle c3 c6 f6 f3" in str(report)
+
+
+def test_ghosts_no_single_diode_explains_still_name_their_rectangle() -> None:
+    # Two ghosts of two different diodes and a stuck switch: no one diode reads like that,
+    # nor a board without diodes.
+    pattern = bb("c3 c6 f3 a1 a8 h1")
+    report = self_test(pattern | bb("d4 f6 h8"), pattern, WIRING)
+    assert kinds(report) == ["stuck_occupied", "ghost", "ghost"]
+    assert "opposite the ghost, c3" in str(report)
+    assert "opposite the ghost, a1" in str(report)
 
 
 def test_flickering_square_across_scans_is_unstable() -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
@@ -26,6 +25,7 @@ from reedboard.errors import LinkError
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.pushed_board import PushedBoard
 from reedboard.link.board import BoardEndpoint
+from reedboard.link.board_messages import EffectMessage, Reply
 from reedboard.link.messages import Command, command_type
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -41,8 +41,8 @@ class _HeardEndpoint(BoardEndpoint):
         super().__init__(session)
         self._heard = heard
 
-    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
-        seq = super().reply(command, kind, fields)
+    def reply(self, command: Command, message: Reply) -> int:
+        seq = super().reply(command, message)
         self._heard(command_type(command))
         return seq
 
@@ -113,7 +113,7 @@ class BoardPair:
         if occupancy is None:
             occupancy = (start.position if start is not None else Position.standard()).occupied
         self.live = PushedBoard(occupancy, self.clock)
-        self.effects: list[dict[str, Any]] = []
+        self.effects: list[EffectMessage] = []
         self.answered: list[str] = []  # the kinds of the host commands answered, in order
         self.view: BoardView | None = None
         self.plugged = True

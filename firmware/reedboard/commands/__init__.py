@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from reedboard.commands import chess960, perft, replay, run, scan, sim
+from reedboard.commands import chess960, journal, perft, replay, run, scan, sim
 
-COMMANDS: tuple[ModuleType, ...] = (perft, chess960, replay, scan, run, sim)
+COMMANDS: tuple[ModuleType, ...] = (perft, chess960, replay, journal, scan, run, sim)

@@ -1,11 +1,13 @@
 """`reedboard scan`: read the switch matrix and print the occupancy (the maker's first tool).
 
     reedboard scan [--config FILE] [--watch] [--expect start|empty|SQUARES]
-    reedboard scan --fake --closed a1,a2,b1 [--no-diodes] [--stuck e4] [--broken-row N]
+    reedboard scan --check          the whole build check, guided on the LEDs
+    reedboard scan --diode-patterns the four setups that find every missing diode
+    reedboard scan --fake --closed a1,a2,b1 [--no-diodes] [--no-diode SQ] [--stuck e4] ...
 
 Prints 8 lines, rank 8 first, files a..h, `#` occupied and `.` empty. With `--fake` the
 real scanner reads a fake electrical matrix instead of the Pi's GPIO. Exit status: 0, or 1
-when the hardware fails or `--expect` finds faults, 2 for bad input.
+when the hardware fails or `--expect` or `--check` finds faults, 2 for bad input.
 """
 
 from __future__ import annotations
@@ -17,15 +19,20 @@ from collections.abc import Callable
 from typing import TextIO
 
 from reedboard.command_line import example
+from reedboard.commands.scan_check import run_check
 from reedboard.config import BoardConfig, load_config
 from reedboard.errors import HardwareError, InvalidInputError, ReedboardError
 from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
-from reedboard.rules.squares import BB_RANKS, Bitboard, bitboard_of, parse_square
+from reedboard.hal.ports import LedStrip
+from reedboard.hal.recording_strip import RecordingStrip
+from reedboard.lights.output import LightsOutput
+from reedboard.rules.squares import BB_RANKS, Bitboard, bitboard_of, parse_square, squares_of
+from reedboard.sensing.diode_check import diode_patterns, pattern_line
 from reedboard.sensing.selftest import self_test
 from reedboard.sensing.text import occupancy_text
-from reedboard.wiring import matrix_wiring, open_scanner
+from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 _START_OCCUPANCY = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
@@ -39,7 +46,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "rank 8 first: '#' occupied, '.' empty. With --fake, read a fake matrix."
         ),
         epilog=example(
-            "reedboard scan --expect start", "reedboard scan --fake --closed a1,a2,b1 --no-diodes"
+            "reedboard scan --check",
+            "reedboard scan --expect start",
+            "reedboard scan --fake --check --no-diode e4",
         ),
     )
     parser.add_argument("--config", metavar="FILE", help="board TOML file (default: built-in)")
@@ -49,10 +58,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="WHAT",
         help="run the self-test against 'start', 'empty' or a comma list of squares",
     )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="the whole build check: LED test, orientation, every switch and diode",
+    )
+    parser.add_argument(
+        "--diode-patterns",
+        action="store_true",
+        help="print the four setups that find every missing diode (one line each)",
+    )
     fake = parser.add_argument_group("fake matrix")
     fake.add_argument("--fake", action="store_true", help="scan a fake matrix, not the GPIO")
     fake.add_argument("--closed", metavar="SQUARES", default="", help="closed switches: a1,a2,b1")
     fake.add_argument("--no-diodes", action="store_true", help="a matrix built without diodes")
+    fake.add_argument(
+        "--no-diode", metavar="SQUARES", default="", help="squares whose diode is left out"
+    )
+    fake.add_argument(
+        "--reversed-diode", metavar="SQUARES", default="", help="squares whose diode is reversed"
+    )
+    fake.add_argument(
+        "--transposed",
+        action="store_true",
+        help="a matrix laid with its row lines the other way than [matrix] rows_are says",
+    )
     fake.add_argument("--stuck", metavar="SQUARES", default="", help="switches stuck closed")
     fake.add_argument("--stuck-open", metavar="SQUARES", default="", help="switches stuck open")
     fake.add_argument("--broken-row", metavar="N", default="", help="row line N (1..8) cut off")
@@ -63,9 +93,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.diode_patterns:
+        for pattern in diode_patterns():
+            print(pattern_line(pattern))
+        return 0
     try:
         config = load_config(args.config)
         expected = _parse_expect(args.expect)
+        if args.check and (args.watch or expected is not None):
+            raise InvalidInputError("--check runs on its own: leave out --watch and --expect")
+        if args.check and args.closed:
+            raise InvalidInputError("--closed: with --check the pieces go where the LEDs say")
         if args.fake:
             gpio: FakeGPIO | None = _fake_gpio(args, config)
         else:
@@ -78,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
     except ReedboardError as exc:
         print(f"reedboard scan: {exc}", file=sys.stderr)
         return 1
+    if args.check:
+        return _check(args, config, scanner, gpio)
     try:
         with scanner:
             if args.watch:
@@ -97,6 +137,56 @@ def run(args: argparse.Namespace) -> int:
     except (HardwareError, RuntimeError) as exc:
         print(f"reedboard scan: {exc}", file=sys.stderr)
         return 1
+
+
+def _check(
+    args: argparse.Namespace, config: BoardConfig, scanner: MatrixScanner, gpio: FakeGPIO | None
+) -> int:
+    wiring = matrix_wiring(config.matrix)
+    try:
+        strip: LedStrip = (
+            RecordingStrip(config.leds.count) if gpio is not None else open_strip(config.leds)
+        )
+        lights = LightsOutput(strip_layout(config.leds), strip)
+    except ReedboardError as exc:
+        scanner.close()
+        print(f"reedboard scan: {exc}", file=sys.stderr)
+        return 1
+    fake = gpio
+    if fake is None:
+        place = None
+        ask = _ask_terminal
+    else:
+        layout = _fake_layout(args, config)
+
+        def place(squares: Bitboard) -> None:
+            # The fake maker puts the pieces exactly where the lights say.
+            fake.set_closed(layout.cell_of(sq) for sq in squares_of(squares))
+
+        def ask(prompt: str) -> str:
+            print(prompt)
+            return ""
+
+    try:
+        with scanner:
+            ok = run_check(
+                scanner, wiring, lights, sys.stdout, ask=ask, place=place, pause=_sleep_for(gpio)
+            )
+    except (HardwareError, RuntimeError) as exc:
+        print(f"reedboard scan: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        close = getattr(strip, "close", None)
+        if close is not None:
+            close()
+    return 0 if ok else 1
+
+
+def _ask_terminal(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        return ""
 
 
 def watch(
@@ -159,18 +249,39 @@ def _parse_expect(text: str | None) -> Bitboard | None:
 
 
 def _refuse_fake_options(args: argparse.Namespace) -> None:
-    for option in ("closed", "stuck", "stuck_open", "broken_row", "broken_column"):
+    for option in (
+        "closed",
+        "no_diode",
+        "reversed_diode",
+        "stuck",
+        "stuck_open",
+        "broken_row",
+        "broken_column",
+    ):
         if getattr(args, option):
             raise InvalidInputError(f"--{option.replace('_', '-')} needs --fake")
-    if args.no_diodes:
-        raise InvalidInputError("--no-diodes needs --fake")
+    for flag in ("no_diodes", "transposed"):
+        if getattr(args, flag):
+            raise InvalidInputError(f"--{flag.replace('_', '-')} needs --fake")
+
+
+def _fake_layout(args: argparse.Namespace, config: BoardConfig) -> MatrixLayout:
+    """How the fake matrix really lies under the board: as configured, or transposed."""
+    rows_are = config.matrix.rows_are
+    if args.transposed:
+        rows_are = "files" if rows_are == "ranks" else "ranks"
+    return MatrixLayout(config.matrix.a1, rows_are)
 
 
 def _fake_gpio(args: argparse.Namespace, config: BoardConfig) -> FakeGPIO:
     matrix = config.matrix
-    layout = MatrixLayout(matrix.a1, matrix.rows_are)
+    layout = _fake_layout(args, config)
     gpio = FakeGPIO(matrix.rows, matrix.columns, diodes=not args.no_diodes)
     gpio.set_closed(layout.cell_of(sq) for sq in _squares("--closed", args.closed))
+    for sq in _squares("--no-diode", args.no_diode):
+        gpio.remove_diode(*layout.cell_of(sq))
+    for sq in _squares("--reversed-diode", args.reversed_diode):
+        gpio.reverse_diode(*layout.cell_of(sq))
     for sq in _squares("--stuck", args.stuck):
         gpio.stick_switch(*layout.cell_of(sq), closed=True)
     for sq in _squares("--stuck-open", args.stuck_open):

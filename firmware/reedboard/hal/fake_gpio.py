@@ -7,6 +7,8 @@ them. A column pin reads HIGH when a driven-HIGH row pin reaches its line throug
 switches: with diodes current only goes row -> switch -> column, so only that crossing
 counts; without diodes it also flows back up other closed switches into other row lines and
 down again, which is how three closed corners of a rectangle light the fourth (a ghost).
+One diode alone can be left out or soldered the wrong way round, as a maker's slip does;
+`hal.matrix_electrics` works out where the current goes.
 
 Faults a maker meets after soldering are modelled too: a switch stuck closed or open, a
 broken row or column wire (the line stays in the matrix, but its pin no longer reaches it).
@@ -22,8 +24,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from reedboard.errors import HardwareError
+from reedboard.hal.matrix_electrics import ALL_LINES, directions, lines_reached
 
-_ALL_LINES = 0xFF
 # Pins for a fake matrix that stands for no board in particular: which pins a fake uses
 # changes nothing it reads, so a fake board needs none from the configuration.
 FAKE_ROWS: tuple[int, ...] = tuple(range(8))
@@ -64,6 +66,8 @@ class FakeGPIO:
         self._closed = [0] * 8
         self._stuck_closed = [0] * 8
         self._stuck_open = [0] * 8
+        self._no_diode = [0] * 8
+        self._reversed_diode = [0] * 8
         self._broken_rows = 0
         self._broken_columns = 0
         # What HIGH outputs reach, cached until the electrics change (None).
@@ -97,6 +101,19 @@ class FakeGPIO:
         self._stuck_open[row] = (
             self._stuck_open[row] & ~bit if closed else self._stuck_open[row] | bit
         )
+        self._columns_high = None
+
+    def remove_diode(self, row: int, column: int) -> None:
+        """Leave out the diode of one crossing: its switch conducts both ways when closed."""
+        self._no_diode[row] |= 1 << column
+        self._reversed_diode[row] &= ~(1 << column)
+        self._columns_high = None
+
+    def reverse_diode(self, row: int, column: int) -> None:
+        """Solder the diode of one crossing the wrong way round: its switch then passes
+        current only from the column back into the row, so it never reads itself."""
+        self._reversed_diode[row] |= 1 << column
+        self._no_diode[row] &= ~(1 << column)
         self._columns_high = None
 
     def break_row(self, row: int) -> None:
@@ -214,7 +231,7 @@ class FakeGPIO:
     # -- the electrics -----------------------------------------------------------------
 
     def _conducting(self, row: int) -> int:
-        return (self._closed[row] | self._stuck_closed[row]) & ~self._stuck_open[row] & _ALL_LINES
+        return (self._closed[row] | self._stuck_closed[row]) & ~self._stuck_open[row] & ALL_LINES
 
     def _solve(self) -> tuple[int, int]:
         """Which column lines and row lines a HIGH output reaches, as two 8-bit masks."""
@@ -228,25 +245,9 @@ class FakeGPIO:
             else:
                 sinks |= 1 << row
         conducting = [self._conducting(row) for row in range(8)]
-        rows_high = sources
-        columns_high = 0
-        frontier = sources
-        while frontier:
-            reached = 0
-            for row in range(8):
-                if frontier >> row & 1:
-                    reached |= conducting[row]
-            new_columns = reached & ~columns_high
-            columns_high |= new_columns
-            if self.diodes or not new_columns:
-                break
-            # Without diodes current flows back up any closed switch on a reached column.
-            back = 0
-            for row in range(8):
-                if conducting[row] & new_columns:
-                    back |= 1 << row
-            frontier = back & ~rows_high
-            rows_high |= frontier
+        missing = [ALL_LINES] * 8 if not self.diodes else self._no_diode
+        forward, backward = directions(conducting, missing, self._reversed_diode)
+        columns_high, rows_high = lines_reached(sources, forward, backward)
         if rows_high & sinks:
             # A HIGH row and a LOW row joined through switches fight; the scanner must never
             # drive rows LOW for that reason, so treat it as a wiring fault of the caller.

@@ -1,7 +1,7 @@
 """The LEDs' power budget: a cap on what one frame may draw from the supply.
 
 A WS2812 draws about 20 mA per colour channel at full drive, so 60 mA for full white;
-64 of them at full white want about 3.8 A, more than a Pi's 5 V supply has to spare.
+64 of them at full white want about 3.8 A, nearly all the LEDs' own 5 V 4 A supply gives.
 Brightness (the `[leds] brightness` setting, for daylight or a dim room) scales every
 frame; on top of it the cap scales down only a frame that would draw more than the
 budget, so ordinary scenes (a few squares lit) keep their full brightness.
@@ -14,7 +14,9 @@ from collections.abc import Sequence
 RGB = tuple[int, int, int]
 
 CHANNEL_MA = 20.0  # one WS2812 channel at 255
-# What the LEDs may draw: a 5 V 3 A supply keeps 1 A for the Pi and its peripherals.
+# What the LEDs may draw. They have a 5 V 4 A supply of their own (the Pi has its own
+# supply and never feeds them): 2 A, plus about 1 mA per dark LED, keeps it under two
+# thirds of its rating, cool and with the voltage up at the far end of the chain.
 DEFAULT_BUDGET_MA = 2000.0
 
 

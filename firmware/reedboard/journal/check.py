@@ -36,6 +36,16 @@ COLUMNS = {
         "at": "REAL",
     },
 }
+# Tables a journal written before them lacks: opening it adds them (store.SCHEMA).
+ADDED_COLUMNS = {
+    "sensor_lines": {
+        "game_id": "INTEGER",
+        "seq": "INTEGER",
+        "t_ms": "INTEGER",
+        "action": "TEXT",
+        "arg": "TEXT",
+    },
+}
 _NUMBER = "('integer', 'real')"
 # Each query counts the rows that break one rule; the text says the rule.
 VALUE_RULES = (
@@ -94,6 +104,25 @@ VALUE_RULES = (
         "a game's plies do not run 1, 2, 3...",
     ),
 )
+SENSOR_RULES = (
+    (
+        "SELECT count(*) FROM sensor_lines WHERE typeof(game_id) != 'integer'"
+        " OR typeof(seq) != 'integer' OR seq < 0 OR typeof(t_ms) != 'integer' OR t_ms < 0",
+        "a sensor line's game, number or time is not a whole number",
+    ),
+    (
+        "SELECT count(*) FROM sensor_lines WHERE typeof(action) != 'text' OR typeof(arg) != 'text'"
+        " OR NOT ((action = 'sensors' AND seq = 0 AND length(arg) = 16"
+        " AND arg NOT GLOB '*[^0-9a-f]*')"
+        " OR (action IN ('lift', 'place') AND seq > 0 AND arg GLOB '[a-h][1-8]')"
+        " OR (action = 'choose' AND seq > 0 AND arg IN ('q', 'r', 'b', 'n')))",
+        "a sensor line is not a script line",
+    ),
+    (
+        "SELECT count(*) FROM sensor_lines WHERE game_id NOT IN (SELECT id FROM games)",
+        "a sensor line belongs to no game",
+    ),
+)
 
 
 def journal_problem(path: str | Path) -> str | None:
@@ -132,12 +161,34 @@ def _problem(db: sqlite3.Connection) -> str | None:
     for query, rule in VALUE_RULES:
         if db.execute(query).fetchone()[0]:
             return rule
+    problem = _added_tables_problem(db)
+    if problem is not None:
+        return problem
     for game_id, fen, chess960 in db.execute("SELECT id, start_fen, chess960 FROM games"):
         try:
             Position.from_fen(fen, chess960=bool(chess960))
         except InvalidInputError as error:
             return f"game {game_id} starts from no position: {error}"
     return _current_game_problem(db)
+
+
+def _added_tables_problem(db: sqlite3.Connection) -> str | None:
+    """A table added since the first journals: absent is fine (an older journal, which
+    opening brings up to date); present, it must be whole."""
+    for table, columns in ADDED_COLUMNS.items():
+        found = {
+            str(name): str(kind).upper()
+            for _, name, kind, *_ in db.execute(f"PRAGMA table_info({table})")
+        }
+        if not found:
+            continue
+        for name, kind in columns.items():
+            if found.get(name) != kind:
+                return f"its {table} table has no {kind} column {name}"
+        for query, rule in SENSOR_RULES:
+            if db.execute(query).fetchone()[0]:
+                return rule
+    return None
 
 
 def _current_game_problem(db: sqlite3.Connection) -> str | None:

@@ -21,7 +21,17 @@ from reedboard.errors import ReedboardError
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
+# The sensor lines' table comes first: a journal's last pages then hold its moves, as they
+# did before the table was added, and a file cut short loses moves the check can see.
 SCHEMA = """
+CREATE TABLE IF NOT EXISTS sensor_lines (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,       -- 0: the sensors at the game's start; then 1, 2, 3...
+    t_ms    INTEGER NOT NULL,       -- ms from the game's start, never decreasing
+    action  TEXT NOT NULL,          -- sensors, lift, place or choose
+    arg     TEXT NOT NULL,          -- the occupancy (16 hex digits), a square, a piece
+    PRIMARY KEY (game_id, seq)
+);
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY,
     start_fen   TEXT NOT NULL,
@@ -42,6 +52,10 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 );
 """
+# The raw sensor changes kept of the game in progress: the latest ones, enough for a long
+# game with a chattering switch (a clean move is two to four changes). The lines of the
+# games before are dropped when a game starts.
+SENSOR_LINES_KEPT = 20_000
 
 
 class JournalError(ReedboardError, OSError):
@@ -75,6 +89,17 @@ class JournalGame:
         for move in self.moves:
             game.push_uci(move.uci)
         return game
+
+
+@dataclass(frozen=True, slots=True)
+class SensorLine:
+    """One kept line of an event script: `seq` 0 is `sensors` (the occupancy at the
+    game's start, 16 hex digits); then `lift`/`place` a square or `choose` a piece."""
+
+    seq: int
+    t_ms: int
+    action: str
+    arg: str
 
 
 class Journal:
@@ -139,6 +164,21 @@ class Journal:
             moves, row[6], row[7],
         )  # fmt: skip
 
+    def sensor_lines(self, game_id: int) -> list[SensorLine]:
+        """The raw sensor changes kept of a game, in order (see `SENSOR_LINES_KEPT`)."""
+        return [
+            SensorLine(int(seq), int(t_ms), str(action), str(arg))
+            for seq, t_ms, action, arg in self._db.execute(
+                "SELECT seq, t_ms, action, arg FROM sensor_lines WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        ]
+
+    def latest_game(self) -> JournalGame | None:
+        """The game in progress, or the one played last."""
+        row = self._db.execute("SELECT max(id) FROM games").fetchone()
+        return None if row is None or row[0] is None else self.game(int(row[0]))
+
     def finished_games(self) -> list[JournalGame]:
         ids = [
             int(r[0])
@@ -162,7 +202,29 @@ class Journal:
                 " VALUES (?, ?, ?, ?, ?)",
                 (start_fen, int(chess960), variant, mode, now),
             )
+            db.execute("DELETE FROM sensor_lines")  # only the game in progress keeps them
         return int(cursor.lastrowid or 0)
+
+    def append_sensor_lines(
+        self, game_id: int, first_seq: int, lines: list[tuple[int, str, str]]
+    ) -> None:
+        """Record raw sensor changes of the game in progress, `(t_ms, action, arg)` each in
+        the order the board took them, numbered from `first_seq`; the oldest beyond
+        `SENSOR_LINES_KEPT` are dropped (the sensors at the start, line 0, are kept: an
+        export then says what is missing)."""
+        if not lines:
+            return
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT INTO sensor_lines (game_id, seq, t_ms, action, arg) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, first_seq + i, t, act, arg) for i, (t, act, arg) in enumerate(lines)],
+            )
+            last = first_seq + len(lines) - 1
+            if last > SENSOR_LINES_KEPT:
+                db.execute(
+                    "DELETE FROM sensor_lines WHERE game_id = ? AND seq BETWEEN 1 AND ?",
+                    (game_id, last - SENSOR_LINES_KEPT),
+                )
 
     def append_move(self, game_id: int, ply: int, uci: str, t_ms: int) -> None:
         """Record move number `ply`. Recording the same move again changes nothing; a

@@ -17,8 +17,16 @@ or two each time.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from typing import Any
+from dataclasses import replace
 
+from reedboard.link.board_messages import (
+    Alive,
+    BoardHello,
+    ErrorReply,
+    Reply,
+    StateMessage,
+    WireMessage,
+)
 from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.messages import Command, Hello, Resend, Resync, message_id, parse_command
 from reedboard.link.wire_fields import ProtocolError
@@ -54,19 +62,25 @@ class BoardEndpoint:
 
     # ----- out -----
 
-    def send(self, kind: str, fields: dict[str, Any] | None = None) -> int:
+    def send(self, message: WireMessage) -> int:
         """Queue one numbered message; returns its sequence number."""
         self.seq += 1
-        frame = encode_frame({"type": kind, "seq": self.seq, **(fields or {})})
+        wire = message.to_wire()
+        wire["seq"] = self.seq  # in the place the message keeps for it, after `type`
+        frame = encode_frame(wire)
         self._history.append((self.seq, frame))
         self._outbox += frame * _copies(frame)
         return self.seq
 
-    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
+    def reply(self, command: Command, message: Reply) -> int:
         """Queue the answer to `command` (`ack`, `error`, `state`, ...), with its id."""
-        resync = {"resync": True} if isinstance(command, Resync) else {}
-        seq = self.send(kind, {"id": command.id, **(fields or {}), **resync})
-        if kind == "hello":
+        resync = isinstance(command, Resync)
+        if isinstance(message, BoardHello):
+            message = replace(message, answers=True, resync=message.resync or resync)
+        elif isinstance(message, StateMessage):
+            message = replace(message, resync=message.resync or resync)
+        seq = self.send(replace(message, id=command.id))
+        if isinstance(message, BoardHello):
             # The reply a (re)connecting host waits on before anything else: it goes out
             # a few times, so that one noisy moment does not cost the host a round trip.
             frame = self._history[-1][1]
@@ -80,7 +94,7 @@ class BoardEndpoint:
     def alive(self) -> None:
         """A keep-alive naming the latest sequence number, so that a host that lost the
         last frames notices even when nothing else follows. It is not numbered itself."""
-        self._outbox += encode_frame({"type": "alive", "seq": self.seq})
+        self._outbox += encode_frame(Alive(self.seq).to_wire())
 
     def data_to_send(self) -> bytes:
         """The bytes to write. Each batch starts with a newline: it ends a line that the
@@ -102,7 +116,7 @@ class BoardEndpoint:
             try:
                 command = parse_command(message)
             except ProtocolError as error:
-                self.send("error", {"id": message_id(message), **_error_fields(error)})
+                self.send(_error_reply(error, message_id(message)))
                 continue
             if isinstance(command, Hello):
                 # A host starting a conversation numbers its commands afresh: an id that
@@ -157,14 +171,9 @@ class BoardEndpoint:
         return False
 
 
-def _error_fields(error: ProtocolError) -> dict[str, Any]:
-    """The fields of the `error` reply to a command the board could not read, besides `id`."""
-    return {
-        "code": error.code,
-        "message": str(error),
-        "command": error.command,
-        "field": error.field,
-    }
+def _error_reply(error: ProtocolError, command_id: int | None) -> ErrorReply:
+    """The `error` reply to a command the board could not read."""
+    return ErrorReply(error.code, str(error), error.command, error.field, command_id)
 
 
 def _copies(frame: bytes) -> int:

@@ -16,8 +16,17 @@ Pure: time and the board's facts come in as arguments.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
+from reedboard.arbiter.effects import Effect, MoveMade, NewGame, Restored, TakenBack
+from reedboard.link.board_events import (
+    MoveEvent,
+    NewGameEvent,
+    RestoredEvent,
+    TakebackEvent,
+    WireEvent,
+)
+from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
 from reedboard.link.chesslink import Brightness, ChessLinkBoard, LedPattern, square_corners
 from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.messages import Command, Mark, SetBrightness, ShowMove
@@ -27,11 +36,21 @@ from reedboard.rules.squares import Bitboard, Square, parse_square, square_names
 
 Emulated = Literal["dgt", "chesslink"]
 
-# Effects after which the client's board must become the game's.
-_SYNC_EVENTS = frozenset({"move", "new_game", "takeback", "restored"})
+# Effects after which the client's board must become the game's (as the board makes them,
+# and as a host reads them from the link).
+_SYNCING = (
+    MoveMade,
+    NewGame,
+    TakenBack,
+    Restored,
+    MoveEvent,
+    NewGameEvent,
+    TakebackEvent,
+    RestoredEvent,
+)
 # Effects after which the board has dropped the client's hint and marks: the client's next
 # wish is new to the board even when it repeats the last one.
-_CLEARING_EVENTS = frozenset({"move", "new_game", "takeback"})
+_CLEARING = (MoveMade, NewGame, TakenBack, MoveEvent, NewGameEvent, TakebackEvent)
 
 Marks = tuple[Bitboard, Bitboard]  # steady, blinking
 
@@ -53,15 +72,20 @@ class EmulatedEndpoint:
 
     # ----- the App's endpoint interface -----
 
-    def send(self, kind: str, fields: dict[str, Any] | None = None) -> int:
-        event = (fields or {}).get("event") if kind == "effect" else None
-        if event in _SYNC_EVENTS:
-            self._sync = True
-        if event in _CLEARING_EVENTS:
-            self._hint, self._marks = None, (0, 0)
+    def send(self, message: Outgoing) -> int:
+        if isinstance(message, EffectMessage):
+            self.effect(message.effect)
         return 0
 
-    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
+    def effect(self, effect: Effect | WireEvent) -> None:
+        """What the board did (on the PC: what the link said it did); the client hears of
+        it through `observe`."""
+        if isinstance(effect, _SYNCING):
+            self._sync = True
+        if isinstance(effect, _CLEARING):
+            self._hint, self._marks = None, (0, 0)
+
+    def reply(self, command: Command, message: Reply) -> int:
         return 0  # the commands are the emulation's own (`show`): nobody waits for a reply
 
     def alive(self) -> None:

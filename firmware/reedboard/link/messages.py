@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
 from reedboard.arbiter.mode import MODES, Mode
+from reedboard.errors import InvalidInputError
+from reedboard.link.frame import Wire
 from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, WireFields, shown
 
 __all__ = ["MAX_ID", "MAX_PLY", "ProtocolError"]
@@ -30,7 +32,11 @@ VARIANTS: tuple[Variant, ...] = get_args(Variant)
 PIECES: tuple[Piece, ...] = get_args(Piece)
 COLORS: tuple[Color, ...] = get_args(Color)
 RESYNC_ANSWERS: tuple[ResyncAnswer, ...] = get_args(ResyncAnswer)
-Wire = dict[str, Any]  # one decoded JSON object, as the frame codec reads and writes it
+
+
+def _given(**fields: object) -> Wire:
+    """The fields that are not None: for these, absent and null mean the same."""
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 def _wire(kind: str, command_id: int | None, **fields: object) -> Wire:
@@ -137,10 +143,10 @@ class StartGame:
         return cls(variant, number, fen, command_id)
 
     def to_wire(self) -> Wire:
-        wire = _wire(self.TYPE, self.id, variant=self.variant)
-        if self.number is not None:  # null is not a number: absent means at random
-            wire["number"] = self.number
-        return wire | {"fen": self.fen}
+        # Null is not a number: absent means at random. Absent and null are one for fen.
+        return _wire(self.TYPE, self.id, variant=self.variant) | _given(
+            number=self.number, fen=self.fen
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +276,7 @@ class Resign:
         return cls(f.optional_choice("color", COLORS), command_id)
 
     def to_wire(self) -> Wire:
-        return _wire(self.TYPE, self.id, color=self.color)
+        return _wire(self.TYPE, self.id, **_given(color=self.color))  # absent: side to move
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,26 +348,19 @@ WireCommand: TypeAlias = (
 )
 Command: TypeAlias = WireCommand | Resync
 
-_COMMANDS: tuple[type[WireCommand], ...] = (
-    Hello,
-    Resend,
-    AskState,
-    AskMoves,
-    StartGame,
-    SetMode,
-    ChoosePromotion,
-    TakeBack,
-    ShowMove,
-    Mark,
-    SetBrightness,
-    Draw,
-    Resign,
-    LedTest,
-    ChangeSettings,
-)
+# Read from the union itself: a command added there is read from the wire at once.
+_COMMANDS: tuple[type[WireCommand], ...] = get_args(WireCommand)
 _BY_TYPE: dict[str, type[WireCommand]] = {c.TYPE: c for c in _COMMANDS}
 # Host -> board.
 HOST_TYPES = tuple(_BY_TYPE)
+
+
+def promotion_piece(letter: str) -> Piece:
+    """The piece a promotion letter (a UCI move's fifth) names."""
+    for piece in PIECES:
+        if piece == letter:
+            return piece
+    raise InvalidInputError(f"{letter!r} is not a promotion piece (q, r, b, n)")
 
 
 def command_type(command: Command) -> str:

@@ -53,7 +53,7 @@ class WireFields:
             "bad_argument", f"{self.kind}: {name} {text}", command=self.kind, field=name
         )
 
-    def _given(self, name: str, default: object, *, null_is_absent: bool) -> tuple[bool, Any]:
+    def _given(self, name: str, *, null_is_absent: bool) -> tuple[bool, Any]:
         """Whether the field is there to be checked, and its value."""
         value = self.message.get(name, REQUIRED)
         absent = value is REQUIRED or (null_is_absent and value is None)
@@ -61,7 +61,7 @@ class WireFields:
 
     def integer(self, name: str, low: int, high: int, default: T | _Missing = REQUIRED) -> int | T:
         """An integer low..high; absent: the default. Null is not a number: refused."""
-        given, value = self._given(name, default, null_is_absent=False)
+        given, value = self._given(name, null_is_absent=False)
         if not given:
             if isinstance(default, _Missing):
                 raise self.bad(name, f"is missing: an integer {low}..{high}")
@@ -75,7 +75,7 @@ class WireFields:
     # `"uci": null` to clear a lit move and `"color": null` for the side to move.
 
     def text(self, name: str, default: T | _Missing = REQUIRED, *, limit: int = 200) -> str | T:
-        given, value = self._given(name, default, null_is_absent=not isinstance(default, _Missing))
+        given, value = self._given(name, null_is_absent=not isinstance(default, _Missing))
         if not given:
             if isinstance(default, _Missing):
                 raise self.bad(name, "is missing: a string")
@@ -95,7 +95,7 @@ class WireFields:
         self, name: str, choices: tuple[C, ...], *, required: bool = False
     ) -> C | None:
         """One of `choices`, or None when absent (null included) and not `required`."""
-        given, value = self._given(name, None, null_is_absent=not required)
+        given, value = self._given(name, null_is_absent=not required)
         if not given:
             if required:
                 raise self.bad(name, f"is missing: one of {', '.join(choices)}")

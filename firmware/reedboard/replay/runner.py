@@ -1,22 +1,28 @@
-"""Replaying an event script through the debouncer and the arbiter that run on the board,
-with the script's times as the clock. Pure: no clock, no I/O."""
+"""Replaying an event script through the board's own game (`BoardGame`: the debouncer and
+the arbiter that run on the board), with the script's times as the clock. A thin loop:
+each line is fed the way the board feeds a sensor change or a host's promotion choice.
+Pure: no clock, no I/O."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter
+from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
-from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
+from reedboard.board_game import BoardGame, Settings, promotion_command
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
-from reedboard.rules.pieces import piece_type_from_symbol
+from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer
 
 TAIL_MS = 10_000  # after the last line the clock runs on, so what is pending is decided
+# The Chess960 position a board's own gesture draws: fixed, so a replay is the same every
+# time (the arbiter's own default).
+REPLAY_SEED = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +40,7 @@ class LightsChange:
 
 
 class Replay:
-    """A debouncer and an arbiter driven by timed raw sensor changes."""
+    """The board's game driven by timed raw sensor changes."""
 
     def __init__(
         self,
@@ -42,11 +48,17 @@ class Replay:
         *,
         mode: Mode = "casual",
         settle_ms: int = DEFAULT_SETTLE_MS,
+        knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS,
         hold_ms: int = DEFAULT_HOLD_MS,
         lights: bool = False,
+        sensors: Bitboard | None = None,
     ) -> None:
-        self.arbiter = Arbiter(game, mode=mode, settle_ms=settle_ms)
-        self.debouncer = Debouncer(game.position.occupied, hold_ms=hold_ms)
+        """`sensors`: what the sensors read at the start (default: the start position)."""
+        settings = Settings(
+            mode=mode, settle_ms=settle_ms, knock_wait_ms=knock_wait_ms, hold_ms=hold_ms
+        )
+        occupancy = game.position.occupied if sensors is None else sensors
+        self.board_game = BoardGame(game, occupancy, settings, rng=random.Random(REPLAY_SEED))
         self.effects: list[Effect] = []
         # With lights on: each change of what the LEDs show, and how many effects came
         # before it, so that the two can be printed interleaved in time order.
@@ -54,52 +66,39 @@ class Replay:
         self._lit: dict[str, str] = {}
         if lights:
             self.lights = []
-            self._observe(0)
+            self._observe(0, 0)
+            self.board_game.on_step = lambda effects, t_ms: self._observe(len(effects), t_ms)
 
-    def _observe(self, t_ms: int) -> None:
-        """The arbiter may show something new: note it if the lit squares changed."""
-        if self.lights is None:
-            return
+    @property
+    def arbiter(self) -> Arbiter:
+        return self.board_game.arbiter
+
+    @property
+    def debouncer(self) -> Debouncer:
+        return self.board_game.debouncer
+
+    def _observe(self, pending: int, t_ms: int) -> None:
+        """The arbiter may show something new: note it if the lit squares changed.
+        `pending`: effects of the call under way, not yet in `effects`."""
+        assert self.lights is not None
         lit = scene_for(self.arbiter.view()).lit_roles()
         if lit != self._lit:
             self._lit = lit
-            self.lights.append(LightsChange(len(self.effects), t_ms, lit))
+            self.lights.append(LightsChange(len(self.effects) + pending, t_ms, lit))
 
     def advance(self, t_ms: int) -> None:
         """Let time run to `t_ms`, deciding everything that falls due on the way."""
-        while True:
-            due = self.debouncer.next_deadline()
-            if not self.debouncer.busy:
-                arbiter_due = self.arbiter.next_deadline()
-                if arbiter_due is not None and (due is None or arbiter_due < due):
-                    due = arbiter_due
-            if due is None or due > t_ms:
-                return
-            changes = self.debouncer.tick(due)
-            self.effects += sensor_faults(self.debouncer, self.arbiter)
-            for change in changes:
-                self.effects += self.arbiter.feed(change, due)
-                self._observe(due)
-            if not self.debouncer.busy:
-                before = len(self.effects)
-                self.effects += self.arbiter.tick(due)
-                self.effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
-                self._observe(due)
-                if len(self.effects) == before and self.arbiter.next_deadline() == due:
-                    return  # nothing more falls due at this time
+        self.effects += self.board_game.advance(t_ms)
 
-    def sensor(self, square: int, occupied: bool, t_ms: int) -> None:
-        self.advance(t_ms)
-        changes = self.debouncer.feed_change(square, occupied, t_ms)
-        self.effects += sensor_faults(self.debouncer, self.arbiter)
-        for change in changes:
-            self.effects += self.arbiter.feed(change, t_ms)
-            self._observe(t_ms)
+    def sensor(self, square: Square, occupied: bool, t_ms: int) -> None:
+        self.effects += self.board_game.sense(square, occupied, t_ms)
 
     def choose(self, letter: str, t_ms: int) -> None:
-        self.advance(t_ms)
-        self.effects += self.arbiter.choose_promotion(piece_type_from_symbol(letter), t_ms)
-        self._observe(t_ms)
+        """The host picks the piece for the next promotion, as its command would."""
+        answer = self.board_game.carry_out(promotion_command(letter), t_ms)
+        self.effects += answer.effects
+        if self.lights is not None:
+            self._observe(0, t_ms)
 
     def finish(self, t_ms: int) -> None:
         self.advance(t_ms + TAIL_MS)
@@ -135,6 +134,7 @@ def _run(script: Script, mode: Mode | None, settle_ms: int | None, *, lights: bo
         mode=chosen,
         settle_ms=DEFAULT_SETTLE_MS if settle_ms is None else settle_ms,
         lights=lights,
+        sensors=script.sensors,
     )
     for line in script.lines:
         if line.action == "choose":

@@ -30,7 +30,7 @@ class ScriptedBoard:
     ) -> None:
         """`rows`, `columns` and `layout`: the matrix's wiring, as `MatrixScanner` takes it."""
         self.script = script
-        self.occupancy: Bitboard = script.start.occupied
+        self.occupancy: Bitboard = script.first_sensors
         self._next = 0
         self._scanner: MatrixScanner | None = None
         if electrical:

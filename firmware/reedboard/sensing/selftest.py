@@ -9,8 +9,11 @@ reported as one line fault rather than 8 square faults, because that is what to 
   dead; the same for a column line;
 - a row line that reaches every column, or a column that reads HIGH whichever row is
   driven: a short;
-- an extra square at the fourth corner of a rectangle whose three other corners are closed:
-  a ghost, so a diode is missing or reversed;
+- squares that read occupied without a piece, exactly as one missing or reversed diode
+  would make them read (the matrix model says so, `sensing.diode_check`): that diode is
+  named, with the rectangle that revealed it; or as a board without diodes reads;
+- an extra square at the fourth corner of a rectangle whose three other corners hold
+  pieces, when no single diode explains the reading: a ghost, a diode there is missing;
 - a square that changes between scans taken with nothing moving: a flaky switch or joint.
 
 What remains is per square: stuck occupied (switch welded closed, a stray magnet) or stuck
@@ -21,19 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from reedboard.errors import HardwareError
 from reedboard.hal.matrix_layout import MatrixWiring
 from reedboard.rules.squares import Bitboard, Square, bitboard_of, square_name, squares_of
+from reedboard.sensing.diode_check import GhostExplanation, explain_ghosts
 
 
 @dataclass(frozen=True)
 class Fault:
     """One thing wrong: what kind, which squares and GPIO pins it concerns, in words."""
 
-    kind: str  # row_dead, column_dead, row_short, column_short, ghost, unstable,
-    # stuck_occupied, stuck_empty
+    kind: str  # row_dead, column_dead, row_short, column_short, diode, no_diodes, ghost,
+    # unstable, stuck_occupied, stuck_empty
     squares: tuple[Square, ...]
     pins: tuple[int, ...]
     message: str
@@ -73,17 +76,43 @@ def self_test(
     return _Checker(wiring).run([scans] if isinstance(scans, int) else list(scans), expected)
 
 
-def switch_place(square: Square, wiring: MatrixWiring) -> dict[str, Any]:
-    """Where `square`'s switch sits on the matrix, for a fault found during play: its row
-    and column lines, their GPIO pins, and the two in words as the self-test names them."""
+@dataclass(frozen=True, slots=True)
+class SwitchPlace:
+    """Where a switch sits on the matrix: its row and column lines (`ROW3`, `COL5`), their
+    GPIO pins, and the two in words as the self-test names them."""
+
+    row: str
+    column: str
+    pins: tuple[int, ...]
+    where: str
+
+
+def switch_place(square: Square, wiring: MatrixWiring) -> SwitchPlace:
+    """Where `square`'s switch sits on the matrix, for a fault found during play."""
     checker = _Checker(wiring)
     row, column = checker.layout.cell_of(square)
-    return {
-        "row": f"ROW{row + 1}",
-        "column": f"COL{column + 1}",
-        "pins": list(checker.pins_of((square,))),
-        "where": checker.where(square),
-    }
+    return SwitchPlace(
+        f"ROW{row + 1}",
+        f"COL{column + 1}",
+        tuple(checker.pins_of((square,))),
+        checker.where(square),
+    )
+
+
+# A matrix line: "row" or "column", its index, its squares, its name, its GPIO pin.
+_Line = tuple[str, int, tuple[Square, ...], str, tuple[int, ...]]
+
+
+@dataclass
+class _Found:
+    """The faults found so far, and the squares they account for."""
+
+    faults: list[Fault] = field(default_factory=list)
+    explained: Bitboard = 0
+
+    def add(self, fault: Fault, explains: Bitboard) -> None:
+        self.faults.append(fault)
+        self.explained |= explains
 
 
 class _Checker:
@@ -115,80 +144,114 @@ class _Checker:
         for scan in scans[1:]:
             always &= scan
             ever |= scan
-        faults: list[Fault] = []
-        explained = 0  # squares a line fault already accounts for
+        # In this order: each kind of fault leaves out the squares an earlier one explains.
+        found = _Found()
+        self._unstable(found, ever & ~always)
+        lines = self._lines()
+        # Dead lines first: the diode model then leaves their pins out.
+        dead_rows, dead_columns = self._dead_lines(found, lines, ever, expected)
+        if always & ~expected & ~found.explained:
+            self._diodes(found, always, expected, dead_rows, dead_columns)
+        self._shorts(found, lines, always, expected)
+        self._extra(found, always & ~expected & ~found.explained, always | expected)
+        self._missing(found, expected & ~ever & ~found.explained)
+        return SelfTestReport(tuple(found.faults))
 
-        unstable = ever & ~always
-        if unstable:
-            squares = tuple(squares_of(unstable))
-            names = ", ".join(self.where(sq) for sq in squares)
-            faults.append(
-                Fault(
-                    "unstable",
-                    squares,
-                    self.pins_of(squares),
-                    f"flickering with nothing moving: {names}",
+    def _unstable(self, found: _Found, unstable: Bitboard) -> None:
+        if not unstable:
+            return
+        squares = tuple(squares_of(unstable))
+        names = ", ".join(self.where(sq) for sq in squares)
+        found.add(
+            Fault(
+                "unstable",
+                squares,
+                self.pins_of(squares),
+                f"flickering with nothing moving: {names}",
+            ),
+            unstable,
+        )
+
+    def _dead_lines(
+        self, found: _Found, lines: list[_Line], ever: Bitboard, expected: Bitboard
+    ) -> tuple[int, int]:
+        """Lines that never read although pieces stand on them; returns the dead rows and
+        the dead columns, one bit per line."""
+        dead = {"row": 0, "column": 0}
+        for kind, line, members, name, pins in lines:
+            bits = bitboard_of(members)
+            wanted = (expected & bits).bit_count()
+            if not ever & bits and wanted >= 2:
+                found.add(
+                    Fault(
+                        f"{kind}_dead",
+                        members,
+                        pins,
+                        f"{kind} line {name} reads nothing although {wanted} pieces stand "
+                        "on it: broken wire, dry joint or dead pin",
+                    ),
+                    bits,
                 )
-            )
-            explained |= unstable
+                dead[kind] |= 1 << line
+        return dead["row"], dead["column"]
 
-        for line in range(8):
-            for kind, members, name, pins in (
-                (
-                    "row",
-                    self.layout.squares_on_row(line),
-                    self.row_name(line),
-                    (self.wiring.rows[line],),
-                ),
-                (
-                    "column",
-                    self.layout.squares_on_column(line),
-                    self.column_name(line),
-                    (self.wiring.columns[line],),
-                ),
-            ):
-                bits = bitboard_of(members)
-                wanted = (expected & bits).bit_count()
-                if always & bits == bits and wanted < 8:
-                    cause = (
-                        "reaches every column: a short between it and the column lines"
-                        if kind == "row"
-                        else "reads HIGH whichever row is driven: shorted to 3.3 V or to the "
-                        "row lines, or its pull-down is not working"
-                    )
-                    faults.append(
-                        Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}")
-                    )
-                    explained |= bits
-                elif not ever & bits and wanted >= 2:
-                    faults.append(
-                        Fault(
-                            f"{kind}_dead",
-                            members,
-                            pins,
-                            f"{kind} line {name} reads nothing although {wanted} pieces stand "
-                            "on it: broken wire, dry joint or dead pin",
-                        )
-                    )
-                    explained |= bits
+    def _diodes(
+        self,
+        found: _Found,
+        always: Bitboard,
+        expected: Bitboard,
+        dead_rows: int,
+        dead_columns: int,
+    ) -> None:
+        """Squares read occupied without a piece, as one faulty diode (or none) explains."""
+        ghosts = explain_ghosts(
+            always, expected, self.layout, dead_rows=dead_rows, dead_columns=dead_columns
+        )
+        if ghosts is None:
+            return
+        explained = ghosts.ghosts
+        if ghosts.fault == "reversed" and ghosts.square is not None:
+            explained |= 1 << ghosts.square
+        found.add(self._diode_fault(ghosts), explained)
 
-        extra = always & ~expected & ~explained
+    def _shorts(
+        self, found: _Found, lines: list[_Line], always: Bitboard, expected: Bitboard
+    ) -> None:
+        """Lines that read every square they cross, some of which should be empty."""
+        for kind, _line, members, name, pins in lines:
+            bits = bitboard_of(members)
+            wanted = (expected & bits).bit_count()
+            if always & bits == bits and wanted < 8 and bits & ~expected & ~found.explained:
+                cause = (
+                    "reaches every column: a short between it and the column lines"
+                    if kind == "row"
+                    else "reads HIGH whichever row is driven: shorted to 3.3 V or to the "
+                    "row lines, or its pull-down is not working"
+                )
+                found.add(
+                    Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}"), bits
+                )
+
+    def _extra(self, found: _Found, extra: Bitboard, closed: Bitboard) -> None:
+        """Squares still unexplained that read occupied without a piece: ghosts of a
+        rectangle, or stuck switches."""
         for sq in squares_of(extra):
-            corners = self._ghost_corners(sq, always)
+            corners = self._ghost_corners(sq, closed)
             if corners:
                 names = ", ".join(square_name(c) for c in corners)
-                faults.append(
+                found.faults.append(
                     Fault(
                         "ghost",
                         (sq, *corners),
                         self.pins_of((sq, *corners)),
                         f"{self.where(sq)} reads occupied but should be empty, and {names} "
                         "close a rectangle with it: a ghost, so a diode on one of those "
-                        "squares is missing or reversed",
+                        "squares is missing or reversed (the one opposite the ghost, "
+                        f"{square_name(corners[1])}, if only one is)",
                     )
                 )
             else:
-                faults.append(
+                found.faults.append(
                     Fault(
                         "stuck_occupied",
                         (sq,),
@@ -197,9 +260,10 @@ class _Checker:
                         "closed, a short, or a stray magnet",
                     )
                 )
-        missing = expected & ~ever & ~explained
+
+    def _missing(self, found: _Found, missing: Bitboard) -> None:
         for sq in squares_of(missing):
-            faults.append(
+            found.faults.append(
                 Fault(
                     "stuck_empty",
                     (sq,),
@@ -208,7 +272,68 @@ class _Checker:
                     "cracked, diode reversed, or the magnet too weak or too far",
                 )
             )
-        return SelfTestReport(tuple(faults))
+
+    def _lines(self) -> list[_Line]:
+        """Every matrix line: row or column, its index, its squares, its name, its pin."""
+        lines: list[_Line] = []
+        for line in range(8):
+            lines.append(
+                (
+                    "row",
+                    line,
+                    self.layout.squares_on_row(line),
+                    self.row_name(line),
+                    (self.wiring.rows[line],),
+                )
+            )
+            lines.append(
+                (
+                    "column",
+                    line,
+                    self.layout.squares_on_column(line),
+                    self.column_name(line),
+                    (self.wiring.columns[line],),
+                )
+            )
+        return lines
+
+    def _diode_fault(self, found: GhostExplanation) -> Fault:
+        ghosts = tuple(squares_of(found.ghosts))
+        ghost_names = ", ".join(square_name(sq) for sq in ghosts)
+        reads = "reads" if len(ghosts) == 1 else "read"
+        if found.square is None:
+            if len(ghosts) > 6:
+                shown = ", ".join(square_name(sq) for sq in ghosts[:4])
+                ghost_names = f"{len(ghosts)} squares ({shown} ...)"
+            return Fault(
+                "no_diodes",
+                ghosts,
+                self.pins_of(ghosts),
+                f"{ghost_names} {reads} occupied without a piece, exactly as a matrix without "
+                "diodes reads: fit a diode in series with every reed, band (cathode) towards "
+                "the column line",
+            )
+        diode = found.square
+        rectangles = "; ".join(" ".join(square_name(c) for c in rect) for rect in found.rectangles)
+        if found.fault == "reversed":
+            what = (
+                f"the diode at {self.where(diode)} is reversed: {square_name(diode)} reads "
+                f"empty with its piece on it and {ghost_names} {reads} occupied without one"
+            )
+            fix = "turn it round"
+        else:
+            what = (
+                f"the diode at {self.where(diode)} is missing or shorted: {ghost_names} "
+                f"{reads} occupied without a piece"
+            )
+            fix = "fit it"
+        return Fault(
+            "diode",
+            (diode, *ghosts),
+            self.pins_of((diode, *ghosts)),
+            f"{what}, the ghost of the rectangle {rectangles}; {fix}, band (cathode) towards "
+            "the column line",
+        )
 
     def _ghost_corners(self, sq: Square, closed: Bitboard) -> tuple[Square, ...]:
         row, column = self.layout.cell_of(sq)

@@ -1,36 +1,47 @@
 """The simulated board: the real firmware loop on a live fake matrix, with the physical
 pieces it cannot see, in one object the web server drives.
 
-The app loop turns in its own thread on a real clock, exactly as on the board: scan,
-decide, journal, tell the host on the pty, light the (fake) strip. The page's gestures
-change the world, whose occupancy closes and opens the fake switches; the page's
+The board's own loop (`App.run`) turns in a thread on a real clock, exactly as on the
+board: scan, decide, journal, tell the host on the pty, light the (fake) strip. The
+simulator has no loop of its own: it is the loop's event source, whose timeline (a played
+script, a guided setup, the second half of a capture) changes the world at board times,
+and whose scripted promotion choices reach the game as a host's would. The page's
+gestures change the world, whose occupancy closes and opens the fake switches; the page's
 commands are the app's local commands, carried out like a host's (their effects reach the
-host too) and answered to the page. One lock keeps a gesture, a command or a snapshot
-from landing in the middle of a loop turn.
+host too) and answered to the page. One lock, held by the loop through each turn, keeps a
+gesture, a command or a snapshot from landing in the middle of one.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
 from reedboard.app import App
-from reedboard.arbiter.arbiter import Arbiter
 from reedboard.arbiter.setup import SETUP_ORDER
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
-from reedboard.errors import InvalidInputError, LinkError
+from reedboard.errors import InvalidInputError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.live_board import LiveBoard
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
-from reedboard.link.messages import Hello, LedTest, Resend, StartGame, parse_command
+from reedboard.link.board_messages import Ack, ErrorReply
+from reedboard.link.messages import (
+    ChoosePromotion,
+    Hello,
+    LedTest,
+    Resend,
+    StartGame,
+    WireCommand,
+    parse_command,
+    promotion_piece,
+)
 from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
@@ -49,6 +60,15 @@ SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen o
 # From taking the captured piece off to putting the capturing one down, as a hand would:
 # long enough for the switches to see the square empty in between.
 CAPTURE_STEP_MS = 150
+
+
+def _choosing_nothing(action: Callable[[], None]) -> Callable[[], str | None]:
+    """A change of the world that chooses no promotion piece, as the timeline holds it."""
+
+    def run() -> None:
+        action()
+
+    return run
 
 
 def _piece_words(letter: str, colour: bool = True) -> str:
@@ -81,17 +101,24 @@ class SimBoard:
             render=self._render,
             animate=self.lights.animate,
             brightness=self.lights.dim,
-            on_effect=self.effects.append,
+            on_effect=lambda message: self.effects.append(message.to_wire()),
             scan_hz=self.config.matrix.scan_hz,
             log=self._log,
+            source=self,
+            guard=self.lock,
         )
-        # World changes due at board times: a played script, a guided setup.
-        self._timeline: list[tuple[int, Callable[[], None]]] = []
+        # World changes due at board times (a played script, a guided setup); each gives
+        # the promotion piece a script chose, or None.
+        self._timeline: list[tuple[int, Callable[[], str | None]]] = []
         self._script_ends_ms = 0  # board time of a played script's last line
+        # Set when the board has seen the pieces of a new game set out at once.
+        self._set_out: threading.Event | None = None
         self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="reedboard-loop", daemon=True)
+        self._thread = threading.Thread(
+            target=partial(self.app.run, self._stopping.is_set), name="reedboard-loop", daemon=True
+        )
 
-    # ----- the loop -----
+    # ----- the board's loop, and the simulator as its event source -----
 
     def start(self) -> None:
         with self.lock:
@@ -105,19 +132,33 @@ class SimBoard:
         self.link.close()
         self.switches.close()
 
-    def _loop(self) -> None:
-        period_s = self.app.period_ms / 1000
-        while not self._stopping.is_set():
+    def advance(self, t_ms: int) -> list[str]:
+        """The world changes due by `t_ms` (the loop calls it, holding the lock, before
+        it scans); the promotion pieces a played script chose among them."""
+        self._take_set_out_board()
+        chosen: list[str] = []
+        while self._timeline and self._timeline[0][0] <= t_ms:
+            _t, action = self._timeline.pop(0)
             try:
-                data = self.link.read(period_s)  # a host's bytes, or one scan period
-            except LinkError as error:
-                self._log(str(error))
-                data = b""
-                time.sleep(period_s)
-            with self.lock:
-                now = self.clock.now_ms()
-                self._play_timeline(now)
-                self.app.step(now, data)
+                piece = action()
+            except InvalidInputError as error:
+                self._log(f"script: {error}")
+                piece = None
+            if piece is not None:
+                chosen.append(piece)
+            self.switches.set_occupancy(self.world.occupancy)
+        return chosen
+
+    def next_change_ms(self) -> int | None:
+        return self._timeline[0][0] if self._timeline else None
+
+    @property
+    def done(self) -> bool:
+        return not self._timeline
+
+    @property
+    def end_ms(self) -> int:
+        return self._script_ends_ms
 
     def _render(self, view: BoardView, t_ms: int) -> None:
         self.view = view
@@ -128,7 +169,7 @@ class SimBoard:
 
     # ----- the page's gestures and commands -----
 
-    def gesture(self, op: str, message: dict[str, Any]) -> None:
+    def gesture(self, op: str, message: Mapping[str, Any]) -> None:
         """A hand on the board: `lift`, `place` or `touch` (either) a square; `select` a held piece; put the
         last one taken `to_tray`, or take one `from_tray`. `InvalidInputError` if the
         world does not allow it."""
@@ -184,7 +225,7 @@ class SimBoard:
 
     def _at(self, t_ms: int, action: Callable[[], None]) -> None:
         """Make `action` happen to the world at board time `t_ms`."""
-        self._timeline.append((t_ms, action))
+        self._timeline.append((t_ms, _choosing_nothing(action)))
         self._timeline.sort(key=lambda entry: entry[0])
 
     def _promotion_piece(self, piece: str) -> None:
@@ -203,62 +244,62 @@ class SimBoard:
         for sq in range(8 * seventh, 8 * seventh + 8):
             found = position.piece_at(sq)
             if lifted >> sq & 1 and found is not None and found.symbol() == pawn:
-                self._command({"type": "promotion", "piece": piece.lower()})
+                self._command(ChoosePromotion(promotion_piece(piece.lower())))
                 return
 
-    def command(self, message: dict[str, Any]) -> dict[str, Any]:
+    def command(self, message: Mapping[str, Any]) -> dict[str, Any]:
         """A host command from the page, checked like one from the serial link; a new
         game also sets the pieces up, as the players would."""
-        if message.get("type") == "new_game":
-            new_game = parse_command(message)
-            assert isinstance(new_game, StartGame)
+        command = parse_command(message)
+        if isinstance(command, StartGame):
+            new_game = command
             if new_game.variant == "chess960" and new_game.fen is None:
                 with self.lock:
-                    answer = self._command(message)
-                    if answer.kind == "ack":
-                        self._guided_setup(answer.fields["fen"])
+                    answer = self._command(new_game)
+                    if isinstance(answer.reply, Ack) and answer.reply.fen is not None:
+                        self._guided_setup(answer.reply.fen)
             else:
                 fen = new_game.fen or STARTING_FEN
                 Position.from_fen(fen, chess960=new_game.variant == "chess960")  # checked first
-                answer = self._start_on(fen, message)
+                answer = self._start_on(fen, new_game)
         else:
             with self.lock:
-                answer = self._command(message)
-        return {"kind": answer.kind, **answer.fields}
+                answer = self._command(command)
+        # The page reads the reply's fields as the wire has them, named by `kind`.
+        wire = answer.reply.to_wire()
+        return {"kind": wire.pop("type")} | {
+            k: v for k, v in wire.items() if k not in ("seq", "id")
+        }
 
-    def _start_on(self, fen: str, new_game: dict[str, Any]) -> Answer:
-        """Start the new game, then set its pieces up as players would at once."""
+    def _start_on(self, fen: str, new_game: StartGame) -> Answer:
+        """Start the new game, then set its pieces up as players would at once; the
+        answer comes once the board has seen them (or `SEEN_S` has passed)."""
         with self.lock:
             answer = self._command(new_game)
-            if answer.kind != "ack":
+            if not isinstance(answer.reply, Ack):
                 return answer
             self._timeline = []
             self._script_ends_ms = 0
             self.world.set_up(fen)
             self.switches.set_occupancy(self.world.occupancy)
-        deadline = time.monotonic() + SEEN_S
-        while time.monotonic() < deadline:
-            with self.lock:
-                board_game = self.board_game()
-                if board_game.debouncer.occupancy == self.world.occupancy:
-                    # The arbiter began the game on the old pieces' squares and does not
-                    # follow a whole board rearranged under it; the board as it now stands
-                    # is the new game's start, so its arbiter starts afresh from it.
-                    s = board_game.settings
-                    board_game.arbiter = Arbiter(
-                        board_game.game,
-                        mode=s.mode,
-                        settle_ms=s.settle_ms,
-                        castle_wait_ms=s.castle_wait_ms,
-                        occupancy=board_game.debouncer.occupancy,
-                        rng=board_game.rng,
-                    )
-                    break
-            time.sleep(0.005)
+            seen = self._set_out = threading.Event()
+        seen.wait(SEEN_S)
+        with self.lock:
+            self._set_out = None
         return answer
 
-    def _command(self, message: dict[str, Any]) -> Answer:
-        command = parse_command(message)
+    def _take_set_out_board(self) -> None:
+        """Pieces set out all at once, once the board sees them, are the game's start:
+        the arbiter does not follow a whole board rearranged faster than hands could."""
+        if self._set_out is None:
+            return
+        board_game = self.board_game()
+        if board_game.debouncer.occupancy == self.world.occupancy:
+            board_game.take_board_as_start()
+            self._set_out.set()
+            self._set_out = None
+
+    def _command(self, command: WireCommand) -> Answer:
         if isinstance(command, Hello | Resend | LedTest):
             raise InvalidInputError(f"{command.TYPE} is for the serial link")
         return self.app.local_command(command, self.clock.now_ms())
@@ -276,7 +317,8 @@ class SimBoard:
         for step, kind in enumerate(SETUP_ORDER, start=1):
             letter = PIECE_SYMBOLS[kind]
             squares = {sq: p for sq, p in target.items() if p.lower() == letter}
-            self._timeline.append((now + step * SETUP_STEP_MS, partial(self._put, squares)))
+            put = _choosing_nothing(partial(self._put, squares))
+            self._timeline.append((now + step * SETUP_STEP_MS, put))
 
     def _put(self, pieces: dict[Square, str]) -> None:
         self.world.squares.update(pieces)
@@ -285,38 +327,28 @@ class SimBoard:
         """Play an event script on the world, visibly, from now: the pieces are set up as
         the script starts and each line happens at its time."""
         fen = script.start.fen()
-        new_game: dict[str, Any] = {"type": "new_game", "fen": fen}
-        if script.start.chess960:
-            new_game["variant"] = "chess960"
+        new_game = StartGame("chess960" if script.start.chess960 else "standard", fen=fen)
         answer = self._start_on(fen, new_game)
-        if answer.kind != "ack":
-            raise InvalidInputError(str(answer.fields.get("message")))
+        if isinstance(answer.reply, ErrorReply):
+            raise InvalidInputError(str(answer.reply.message))
         with self.lock:
             if script.mode:
-                self._command({"type": "mode", "mode": script.mode})
+                self._command(parse_command({"type": "mode", "mode": script.mode}))
             base = self.clock.now_ms()
             self._timeline = [
                 (base + line.t_ms, partial(self._line, line)) for line in script.lines
             ]
             self._script_ends_ms = base + max((line.t_ms for line in script.lines), default=0)
 
-    def _line(self, line: ScriptLine) -> None:
+    def _line(self, line: ScriptLine) -> str | None:
         if line.action == "lift":
             self.world.lift(SQUARE_NAMES[line.square])
         elif line.action == "place":
             position = self.board_game().game.position
             self.world.place(SQUARE_NAMES[line.square], partial(likeliest, position=position))
         else:
-            self._command({"type": "promotion", "piece": line.piece})
-
-    def _play_timeline(self, now: int) -> None:
-        while self._timeline and self._timeline[0][0] <= now:
-            _t, action = self._timeline.pop(0)
-            try:
-                action()
-            except InvalidInputError as error:
-                self._log(f"script: {error}")
-            self.switches.set_occupancy(self.world.occupancy)
+            return line.piece  # the host's choice: the loop hands it to the game
+        return None
 
     # ----- what the page shows -----
 
@@ -353,20 +385,18 @@ class SimBoard:
                     targets += square_names_of(bb)
             state = board_game.state()
             position = board_game.game.position
-            result = (
-                None if state["result"] is None else result_words(state["result"], state["reason"])
-            )
+            result = None if state.result is None else result_words(state.result, state.reason)
             return {
                 "type": "state",
                 **self.world.snapshot(),
                 "leds": ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in colours],
                 "roles": roles,
                 "targets": targets,
-                "fen": state["fen"],
-                "san": state["san"],
-                "moves": state["moves"],
-                "result": state["result"],
-                "reason": state["reason"],
+                "fen": state.fen,
+                "san": list(state.san or ()),
+                "moves": list(state.moves),
+                "result": state.result,
+                "reason": state.reason,
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",

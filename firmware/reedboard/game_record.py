@@ -1,0 +1,194 @@
+"""What the board writes to its journal: each game, its moves and result, and the raw
+sensor changes of the game in progress (so that `reedboard journal export --events` gives
+a script that `reedboard replay` turns back into the same game).
+
+What happened at one moment goes to disk in one transaction: a mating move and its result,
+and the sensor changes that led to them, are on disk whole or not at all, before the host
+hears of any of it. A journal that fails to write does not stop the board: the game goes
+on without a record and `failed` says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from reedboard.arbiter.effects import Effect, GameOver, MoveMade, NewGame, TakenBack
+from reedboard.arbiter.mode import Mode
+from reedboard.board_game import BoardGame, Settings, variant_of
+from reedboard.errors import InvalidInputError
+from reedboard.journal.store import Journal, JournalError, SensorLine
+from reedboard.rules.game import Game
+from reedboard.rules.squares import Bitboard, parse_square, square_name, squares_of
+
+# A game resumed after the board was off: its sensor lines go on this long after the last
+# one kept, so that the script's times never go backwards.
+RESUME_GAP_MS = 1000
+# Sensor lines are written with the effects they lead to, or on their own once this many
+# wait (a switch chattering, pieces moved about with no move made).
+LINES_HELD = 100
+RECORDED = (MoveMade, TakenBack, NewGame, GameOver)  # the effects the journal records
+
+
+class GameRecord:
+    """The journal's side of the board's loop: which game is in progress (`game_id`), how
+    many plies it has, and the sensor lines taken since the last write."""
+
+    def __init__(self, journal: Journal | None, failed: Callable[[JournalError], None]) -> None:
+        self.journal = journal
+        self.failed = failed
+        self.game_id = 0
+        self.plies = 0
+        self.resumed = False
+        self._origin_ms = 0  # the board time at which the game's sensor lines start
+        self._keeping = False  # whether this game's sensor lines reach back to its start
+        self._lines: list[tuple[int, str, str]] = []  # taken, not yet written
+        self._next_seq = 1  # the number of the next sensor line written
+
+    # ----- the game in progress -----
+
+    def resume(
+        self, settings: Settings, log: Callable[[str], None]
+    ) -> tuple[Game | None, Settings]:
+        """The journal's game in progress, if any, with its mode."""
+        if self.journal is None:
+            return None, settings
+        try:
+            saved = self.journal.current()
+            if saved is None:
+                return None, settings
+            game = saved.to_game()
+        except (JournalError, InvalidInputError) as error:
+            log(f"the journal's game in progress cannot be resumed: {error}")
+            return None, settings
+        self.game_id = saved.id
+        self.plies = len(saved.moves)
+        self.resumed = True
+        mode: Mode = "strict" if saved.mode == "strict" else "casual"
+        return game, replace(settings, mode=mode)
+
+    def go_on(self, sensors: Bitboard, now_ms: int) -> None:
+        """Sensor lines for a game resumed at `now_ms` with the sensors reading `sensors`:
+        after the kept ones, with what changed while the board was off."""
+        if self.journal is None:
+            return
+        try:
+            kept = self.journal.sensor_lines(self.game_id)
+        except JournalError as error:
+            self.failed(error)
+            return
+        self._keeping = bool(kept) and kept[0].seq == 0
+        if not self._keeping:
+            return
+        self._next_seq = kept[-1].seq + 1
+        t_ms = kept[-1].t_ms + RESUME_GAP_MS
+        self._origin_ms = now_ms - t_ms
+        self._changes(_sensors_after(kept) ^ sensors, sensors, now_ms)
+
+    def begin(self, game: Game, mode: str, sensors: Bitboard, now_ms: int) -> None:
+        """A new game, the sensors reading `sensors` at its start (`now_ms`)."""
+        if self.journal is None:
+            return
+        self._origin_ms = now_ms
+        self._lines = []
+        self._next_seq = 1
+        self._keeping = True
+
+        def write(journal: Journal) -> None:
+            self.game_id = journal.start_game(
+                game.start.fen(), chess960=game.chess960, variant=variant_of(game), mode=mode
+            )
+            journal.append_sensor_lines(self.game_id, 0, [(0, "sensors", f"{sensors:016x}")])
+
+        self._write(write)
+
+    # ----- what happens -----
+
+    def sensed(self, before: Bitboard, after: Bitboard, now_ms: int) -> None:
+        """A scan at `now_ms` read `after` where the one before read `before`."""
+        self._changes(before ^ after, after, now_ms)
+
+    def _changes(self, changed: Bitboard, sensors: Bitboard, now_ms: int) -> None:
+        if not self._keeping or not changed:
+            return
+        t_ms = self._since_origin(now_ms)
+        for square in squares_of(changed):  # the order the board's game takes them
+            action = "place" if sensors >> square & 1 else "lift"
+            self._lines.append((t_ms, action, square_name(square)))
+
+    def chose(self, piece: str, now_ms: int) -> None:
+        """The piece for the next promotion was chosen (by the host, or a script)."""
+        if self._keeping:
+            self._lines.append((self._since_origin(now_ms), "choose", piece))
+
+    def _since_origin(self, now_ms: int) -> int:
+        # A loop that caught up with a script (changes due before it started) takes them
+        # at their own times: those before the game's start count as at its start.
+        return max(0, now_ms - self._origin_ms)
+
+    def record(self, effects: list[Effect], board_game: BoardGame, now_ms: int) -> list[int]:
+        """Journal the sensor lines taken and the effects of one moment in one
+        transaction. Returns the game each effect belongs to."""
+        games: list[int] = []
+
+        def record_each() -> None:
+            if recorded or len(self._lines) >= LINES_HELD:
+                self._write_lines()
+            for effect in effects[len(games) :]:
+                self._record(effect, board_game, now_ms)
+                games.append(self.game_id)
+
+        recorded = any(isinstance(e, RECORDED) for e in effects)
+        if self.journal is not None and (recorded or len(self._lines) >= LINES_HELD):
+            # The lines wait for what the journal records (a move, a takeback, a new
+            # game, a result): what led to a move reaches the disk with it, and a touch
+            # or a scan that decides nothing costs no write.
+            try:
+                with self.journal.together():
+                    record_each()
+            except JournalError as error:
+                self.failed(error)
+        record_each()  # the rest: without a journal, without a write, or a failed transaction
+        return games
+
+    def set_mode(self, mode: str) -> None:
+        self._write(lambda j: j.set_mode(self.game_id, mode))
+
+    def _write_lines(self) -> None:
+        lines, self._lines = self._lines, []
+        if lines:
+            first, self._next_seq = self._next_seq, self._next_seq + len(lines)
+            self._write(lambda j: j.append_sensor_lines(self.game_id, first, lines))
+
+    def _record(self, effect: Effect, board_game: BoardGame, now_ms: int) -> None:
+        if isinstance(effect, MoveMade):
+            self.plies = effect.ply
+            self._write(lambda j: j.append_move(self.game_id, effect.ply, effect.uci, effect.t_ms))
+        elif isinstance(effect, TakenBack):
+            ply = self.plies
+            self.plies -= 1
+            self._write(lambda j: j.take_back(self.game_id, ply))
+        elif isinstance(effect, NewGame):
+            self.plies = 0
+            game, mode = board_game.game, board_game.settings.mode
+            self.begin(game, mode, board_game.debouncer.raw, now_ms)
+        elif isinstance(effect, GameOver):
+            self._write(lambda j: j.finish(self.game_id, effect.result, effect.reason))
+
+    def _write(self, write: Callable[[Journal], None]) -> None:
+        if self.journal is None:
+            return
+        try:
+            write(self.journal)
+        except JournalError as error:
+            self.failed(error)
+
+
+def _sensors_after(lines: list[SensorLine]) -> Bitboard:
+    """What the sensors read after the kept lines (the first is the start's `sensors`)."""
+    sensors = int(lines[0].arg, 16)
+    for line in lines[1:]:
+        if line.action in ("lift", "place"):
+            bit = 1 << parse_square(line.arg)
+            sensors = sensors | bit if line.action == "place" else sensors & ~bit
+    return sensors

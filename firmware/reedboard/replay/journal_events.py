@@ -1,0 +1,44 @@
+"""The event script of a journaled game: the raw sensor changes the board kept of it, in
+the format `reedboard replay` reads, so that the replay shows what the board made of the
+game (`reedboard journal export --events`)."""
+
+from __future__ import annotations
+
+from reedboard.errors import InvalidInputError
+from reedboard.journal.store import JournalGame, SensorLine
+from reedboard.replay.script import format_script
+from reedboard.rules.chess960 import start_number_of
+from reedboard.rules.fen import STARTING_FEN
+from reedboard.rules.position import Position
+
+
+def events_text(game: JournalGame, lines: list[SensorLine]) -> str:
+    """The script of `game` from its kept `lines`; `InvalidInputError` when the lines do
+    not reach back to the game's start (none kept, or the oldest dropped)."""
+    if not lines or lines[0].action != "sensors":
+        raise InvalidInputError(f"game {game.id} has no sensor changes kept")
+    if len(lines) > 1 and lines[1].seq != 1:
+        raise InvalidInputError(
+            f"the first {lines[1].seq - 1} sensor changes of game {game.id} were dropped"
+            " (the journal keeps the latest ones): the rest cannot be replayed from the start"
+        )
+    start = Position.from_fen(game.start_fen, chess960=game.chess960)
+    sensors = int(lines[0].arg, 16)
+    header = [
+        f"# game {game.id} as the board's sensors saw it; `reedboard replay` shows what the",
+        "# board made of it",
+    ]
+    text = format_script(
+        [(line.t_ms, line.action, line.arg) for line in lines[1:]],
+        _start_label(game, start),
+        game.mode,
+        None if sensors == start.occupied else sensors,
+    )
+    return "\n".join(header) + "\n" + text
+
+
+def _start_label(game: JournalGame, start: Position) -> str:
+    if game.start_fen == STARTING_FEN and not game.chess960:
+        return "standard"
+    number = start_number_of(start) if game.chess960 else None
+    return f"fen {game.start_fen}" if number is None else f"chess960 {number}"

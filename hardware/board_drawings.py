@@ -1,0 +1,430 @@
+"""Drawings of the physical board from `board_geometry`: DXF for a CNC router or laser
+cutter (ezdxf), SVG for the README (written by hand: plain, small, byte for byte the same
+on every run).
+
+- `top-plate.dxf`: outline, the squares (engrave), one light-pipe hole per square (drill);
+- `carrier-plate.dxf`: outline, reed pockets, LED pockets, diode holes and the wire
+  grooves, one layer per operation and face (the layer name says which);
+- `base-plate.dxf`: outline, the Pi's bay, the connector cut-outs in the frame;
+- `board-plan.svg`: all of it in one plan view, LEDs numbered in chain order;
+- `board-section.svg`: a cut through one square, the light path and the stack.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from board_geometry import BoardGeometry, Rect, build_geometry, reed_label
+from ezdxf import units
+from ezdxf._options import options as dxf_options  # `ezdxf.options`, which strict mypy cannot see
+from ezdxf.document import Drawing
+from ezdxf.filemanagement import new as new_dxf
+from reedboard.rules.squares import square_file, square_name, square_rank
+
+# The plywood's two shades: light and dark squares.
+_LIGHT, _DARK = "#f0d9b5", "#c8a07a"
+
+
+def _n(value: float) -> str:
+    """A coordinate as the SVG gets it: at most 2 decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+class Svg:
+    """Just enough SVG: y flipped so the drawing uses the board's coordinates (y up)."""
+
+    def __init__(self, x0: float, y0: float, width: float, height: float, scale: float) -> None:
+        self.x0, self.top, self.width, self.height = x0, y0 + height, width, height
+        self.scale = scale
+        self.parts: list[str] = []
+
+    def x(self, x: float) -> str:
+        return _n(x - self.x0)
+
+    def y(self, y: float) -> str:
+        return _n(self.top - y)
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+
+    def rect(self, x: float, y: float, w: float, h: float, style: str, extra: str = "") -> None:
+        self.add(
+            f'<rect x="{self.x(x)}" y="{self.y(y + h)}" width="{_n(w)}" height="{_n(h)}" '
+            f'style="{style}"{extra}/>'
+        )
+
+    def line(self, a: tuple[float, float], b: tuple[float, float], style: str) -> None:
+        self.add(
+            f'<line x1="{self.x(a[0])}" y1="{self.y(a[1])}" x2="{self.x(b[0])}" '
+            f'y2="{self.y(b[1])}" style="{style}"/>'
+        )
+
+    def polyline(self, points: Iterable[tuple[float, float]], style: str, extra: str = "") -> None:
+        coords = " ".join(f"{self.x(x)},{self.y(y)}" for x, y in points)
+        self.add(f'<polyline points="{coords}" style="fill:none;{style}"{extra}/>')
+
+    def circle(self, c: tuple[float, float], r: float, style: str, extra: str = "") -> None:
+        self.add(
+            f'<circle cx="{self.x(c[0])}" cy="{self.y(c[1])}" r="{_n(r)}" style="{style}"{extra}/>'
+        )
+
+    def text(self, at: tuple[float, float], words: str, size: float, extra: str = "") -> None:
+        words = words.replace("&", "&amp;").replace("<", "&lt;")
+        self.add(
+            f'<text x="{self.x(at[0])}" y="{self.y(at[1])}" font-size="{_n(size)}"{extra}>'
+            f"{words}</text>"
+        )
+
+    def text_svg(self) -> str:
+        w, h = self.width, self.height
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(w * self.scale)}" '
+            f'height="{_n(h * self.scale)}" viewBox="0 0 {_n(w)} {_n(h)}" '
+            'font-family="DejaVu Sans, sans-serif">\n'
+            '<defs><marker id="arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="4" '
+            'markerHeight="4" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#d0306a"/>'
+            "</marker></defs>\n"
+            f'<rect x="0" y="0" width="{_n(w)}" height="{_n(h)}" fill="white"/>\n'
+        )
+        return head + "\n".join(self.parts) + "\n</svg>\n"
+
+
+def plan_svg(g: BoardGeometry) -> str:
+    """The plan view: squares, reeds (glass, orientation, dead zone), lights in chain
+    order, grooves, the Pi and the connectors."""
+    p = g.parameters
+    b = p.border_mm
+    legend = 70.0
+    svg = Svg(-b - 5, -b - 5 - legend, p.outer_mm + 10, p.outer_mm + 10 + legend, 2.0)
+    svg.rect(-b, -b, p.outer_mm, p.outer_mm, "fill:#e8d3b0;stroke:black;stroke-width:0.6")
+    s = p.square_mm
+    for sq in range(64):
+        f, r = square_file(sq), square_rank(sq)
+        shade = _DARK if (f + r) % 2 == 0 else _LIGHT
+        svg.rect(f * s, r * s, s, s, f"fill:{shade};stroke:none")
+        svg.text((f * s + 1.5, (r + 1) * s - 5), square_name(sq), 4.5, ' fill="#5a4630"')
+    svg.rect(0, 0, p.playing_mm, p.playing_mm, "fill:none;stroke:black;stroke-width:0.5")
+    for name, x, y in [(c, (i + 0.5) * s, -b / 2 + 4) for i, c in enumerate("abcdefgh")] + [
+        (str(i + 1), -b / 2, (i + 0.5) * s) for i in range(8)
+    ]:
+        svg.text((x - 2, y), name, 7, ' fill="#3a2a1a"')
+    for channel in g.channels:
+        if channel.name == "LED chain":
+            continue
+        colour = "#2f6fd0" if channel.face == "top" else "#2a9d55"
+        dash = "" if channel.face == "top" else ";stroke-dasharray:4 2"
+        svg.polyline(
+            channel.points,
+            f"stroke:{colour};stroke-width:1.2;stroke-opacity:0.8{dash}",
+            f' class="groove" data-line="{channel.name}"',
+        )
+    # The largest base where the middle of a1 holds it, and the zone a piece stands in.
+    a1 = g.square_centre(0)
+    svg.circle(
+        a1, p.largest_base_mm / 2, "fill:none;stroke:#555;stroke-width:0.4;stroke-dasharray:2 1.5"
+    )
+    for reed in g.reeds:
+        cx, cy = g.square_centre(reed.square)
+        svg.circle(
+            (cx, cy), p.play_mm, "fill:#ffffff;fill-opacity:0.35;stroke:#777;stroke-width:0.3"
+        )
+        svg.circle((cx, cy), p.magnet.diameter_mm / 2, "fill:#888;stroke:none")
+        half_d = p.reed.glass_diameter_mm / 2
+        svg.line((reed.start[0] - 5, cy), (reed.end[0] + 3, cy), "stroke:#555;stroke-width:0.5")
+        svg.rect(
+            reed.start[0], cy - half_d, p.reed.glass_mm, 2 * half_d,
+            "fill:#bfe3f2;stroke:#1d5f7a;stroke-width:0.4",
+            f' class="reed" data-square="{square_name(reed.square)}" '
+            f'data-row="ROW{reed.row + 1}" data-column="COL{reed.column + 1}" '
+            f'data-x="{_n(reed.centre[0])}" data-y="{_n(reed.centre[1])}"',
+        )  # fmt: skip
+        svg.line(
+            (reed.centre[0], cy - 4), (reed.centre[0], cy + 4),
+            "stroke:#d62728;stroke-width:0.5;stroke-dasharray:1 0.8",
+        )  # fmt: skip
+        svg.text((reed.start[0], cy + 3), reed_label(reed).split(" ", 1)[1], 2.6, ' fill="#1d5f7a"')
+    chain = next(c for c in g.channels if c.name == "LED chain")
+    svg.polyline(
+        chain.points,
+        "stroke:#d0306a;stroke-width:0.7;stroke-opacity:0.7",
+        ' marker-mid="url(#arrow)" class="chain"',
+    )
+    for led in g.leds:
+        svg.circle(
+            led.centre, p.light_pipe_mm / 2, "fill:#fff7b0;stroke:#b08000;stroke-width:0.5",
+            f' class="led" data-chain="{led.chain}" data-square="{square_name(led.square)}" '
+            f'data-x="{_n(led.centre[0])}" data-y="{_n(led.centre[1])}"',
+        )  # fmt: skip
+        svg.text((led.centre[0] - 8, led.centre[1] + 4), str(led.chain), 3.6, ' fill="#7a2040"')
+    svg.rect(g.pi.x, g.pi.y, g.pi.width, g.pi.height,
+             "fill:#7fbf7f;fill-opacity:0.35;stroke:#1e6b1e;stroke-width:0.6;stroke-dasharray:3 2")  # fmt: skip
+    svg.text((g.pi.x + 3, g.pi.y + g.pi.height - 7), "Raspberry Pi (in the base)", 4.5)
+    for connector in g.connectors:
+        _connector(svg, connector)
+    _plan_legend(svg, g)
+    return svg.text_svg()
+
+
+def _connector(svg: Svg, c: Rect) -> None:
+    if c.width > 20:  # a board in the base, under the carrier
+        svg.rect(c.x, c.y, c.width, c.height,
+                 "fill:#9db4d6;fill-opacity:0.35;stroke:#2b4b7a;stroke-width:0.6;stroke-dasharray:3 2")  # fmt: skip
+        svg.text((c.x + 3, c.y + c.height - 7), c.name.split(":")[0], 4.5)
+        return
+    svg.rect(c.x, c.y, c.width, c.height, "fill:#444;stroke:none")
+    svg.text((c.x - 2, c.y + c.height / 2 - 1.5), c.name.split(":")[0], 4.5, ' text-anchor="end"')
+
+
+def _plan_legend(svg: Svg, g: BoardGeometry) -> None:
+    p = g.parameters
+    y = -p.border_mm - 12
+    x = -p.border_mm
+    lines = [
+        f"{p.square_mm:g} mm squares, {p.outer_mm:g} mm overall; top {p.top_mm:g} mm "
+        f"{p.top_material}, carrier {p.carrier_mm:g} mm plywood. Seen from above, White at "
+        "the bottom.",
+        f"Blue: reed glass {p.reed.glass_mm:g} mm along the rank, its middle {-p.reed_x_mm:g} mm "
+        "towards the a-file from the square's centre; red dashes: the dead zone across it.",
+        f"Grey disc: the magnet ({p.magnet.diameter_mm:g} mm) where a piece stands, white: "
+        f"{p.play_mm:g} mm of play around it; dashed circle: a {p.largest_base_mm:g} mm base.",
+        f"Yellow: {p.light_pipe_mm:g} mm light pipe over each LED, numbered in chain order "
+        "(serpentine from a1 along the ranks); pink arrows: the chain's wiring.",
+        "Grooves: blue, row wires (top face of the carrier); green dashes, column wires "
+        "and the LED chain (bottom face).",
+        "In the base: the Pi and the interface board (J1 to the Pi's header, level shifter); "
+        "in the frame: the LED supply's DC jack (fuse behind it), the Pi's USB-C supply, USB "
+        "to the PC.",
+    ]
+    for i, words in enumerate(lines):
+        svg.text((x, y - i * 8.5), words, 5.2)
+
+
+def section_svg(g: BoardGeometry) -> str:
+    """A cut along the rank through one square: piece, top, light pipe, LED, reed, carrier,
+    base; the heights from the parameters, to scale (x3)."""
+    p = g.parameters
+    s = p.square_mm
+    mag, reed = p.magnet, p.reed
+    base_depth = p.base_depth_mm
+    bottom = -(p.carrier_mm + base_depth + 4)
+    height = 50.0 - bottom
+    svg = Svg(-s / 2 - 45, bottom - 8, s + 80, height + 8, 3.0)
+    top0, top1 = 0.0, p.top_mm
+    carrier0 = -p.carrier_mm
+    # Layers.
+    svg.rect(-s / 2 - 15, top0, s + 30, p.top_mm, "fill:#e2c49a;stroke:#6b4f2a;stroke-width:0.3")
+    svg.rect(
+        -s / 2 - 15, carrier0, s + 30, p.carrier_mm, "fill:#d2b48c;stroke:#6b4f2a;stroke-width:0.3"
+    )
+    svg.rect(-s / 2 - 15, bottom, s + 30, 4, "fill:#d2b48c;stroke:#6b4f2a;stroke-width:0.3")
+    # The square's edge on the a-file side.
+    svg.line((-s / 2, top1), (-s / 2, top1 + 3), "stroke:black;stroke-width:0.3")
+    # The piece: base with the magnet in a recess, skin under it.
+    base_r = p.largest_base_mm / 2
+    svg.polyline(
+        [(-base_r, top1), (-base_r + 3, top1 + 14), (-8, top1 + 22), (-6, 48), (6, 48),
+         (8, top1 + 22), (base_r - 3, top1 + 14), (base_r, top1), (-base_r, top1)],
+        "stroke:#333;stroke-width:0.4;fill:#f4f4f4",
+    )  # fmt: skip
+    mag_y = top1 + p.base_skin_mm
+    svg.rect(
+        -mag.diameter_mm / 2,
+        mag_y,
+        mag.diameter_mm,
+        mag.thickness_mm,
+        "fill:#777;stroke:black;stroke-width:0.2",
+    )
+    svg.text((-mag.diameter_mm / 2, mag_y + mag.thickness_mm / 2 - 1), "N", 2.5, ' fill="white"')
+    # Reed pocket in the carrier's top face, the glass in it, its axis under the top.
+    r = reed.glass_diameter_mm / 2
+    x0 = p.reed_x_mm - reed.glass_mm / 2
+    svg.rect(
+        x0 - 4,
+        -2 * r - 0.5,
+        reed.glass_mm + 8,
+        2 * r + 0.5,
+        "fill:white;stroke:#6b4f2a;stroke-width:0.2",
+    )
+    svg.rect(x0, -2 * r, reed.glass_mm, 2 * r, "fill:#bfe3f2;stroke:#1d5f7a;stroke-width:0.3")
+    svg.line((x0 - 4, -r), (x0 + reed.glass_mm + 4, -r), "stroke:#555;stroke-width:0.3")
+    # Diode down to the column groove on the bottom face.
+    dx = x0 + reed.glass_mm + 4
+    svg.line((dx, -r), (dx, carrier0 + 1), "stroke:#555;stroke-width:0.3")
+    svg.rect(dx - 0.9, carrier0 + 2.5, 1.8, 3.5, "fill:#e0703a;stroke:black;stroke-width:0.15")
+    # Light pipe through the top, LED pocket under it: drawn at their distance from the
+    # centre, which lies along the square's diagonal, not the rank.
+    lx = (s / 2 - p.led_offset_mm) * 2**0.5
+    svg.rect(
+        lx - p.light_pipe_mm / 2,
+        top0,
+        p.light_pipe_mm,
+        p.top_mm,
+        "fill:#eefbff;stroke:#3a8fb7;stroke-width:0.3",
+    )
+    svg.rect(
+        lx - p.led_pixel_mm / 2,
+        carrier0,
+        p.led_pixel_mm,
+        p.carrier_mm,
+        "fill:white;stroke:#6b4f2a;stroke-width:0.2",
+    )
+    svg.rect(lx - p.led_pixel_mm / 2, -1.6, p.led_pixel_mm, 1.6, "fill:#2a7a3a;stroke:none")
+    svg.rect(lx - 2.5, -1.6 + 1.6 - 1.6, 5, 1.6, "fill:#fff7b0;stroke:#b08000;stroke-width:0.2")
+    for dy in (3.0, 6.0, 9.0):
+        svg.line((lx, top1), (lx + (dy - 6) * 0.6, top1 + dy), "stroke:#e6b800;stroke-width:0.4")
+    left = -s / 2 - 44
+    labels = [
+        ((left, top1 - 2.5), f"top {p.top_mm:g} mm {p.top_material}"),
+        ((left, carrier0 + p.carrier_mm / 2 - 1), f"carrier {p.carrier_mm:g} mm"),
+        ((left, bottom + 0.5), "base bottom panel"),
+        ((left, carrier0 - base_depth / 2), f"base: {base_depth:g} mm for Pi and wiring"),
+        ((-30, 42), "piece"),
+        ((left, mag_y + 12), f"magnet {mag.diameter_mm:g} x {mag.thickness_mm:g} mm {mag.grade}, N down,"),
+        ((left, mag_y + 8.5), f"{p.base_skin_mm:g} mm skin under it"),
+        ((left, carrier0 - 5), f"reed {reed.glass_mm:g} mm, axis {p.top_mm + r:g} mm under the surface"),
+        ((dx - 6, carrier0 - 9), "diode down to the column groove"),
+        ((lx - 4, top1 + 14), f"light pipe {p.light_pipe_mm:g} mm,"),
+        ((lx - 4, top1 + 10.5), f"{lx:.1f} mm from the centre"),
+        ((lx - 4, carrier0 - 5), "LED pixel"),
+    ]  # fmt: skip
+    for at, words in labels:
+        svg.text(at, words, 2.6)
+    svg.line(
+        (left + 22, mag_y + 9.5), (-mag.diameter_mm / 2, mag_y + 1), "stroke:#555;stroke-width:0.2"
+    )
+    svg.line((left + 30, carrier0 - 4), (x0 + 2, -r), "stroke:#555;stroke-width:0.2")
+    svg.text((-s / 2 - 44, bottom - 6), f"Cut along the rank through one square (x{svg.scale:g}); magnet "
+             f"centre {p.reed_model().height_mm:g} mm above the reed's axis", 3.0)  # fmt: skip
+    return svg.text_svg()
+
+
+@contextmanager
+def _fixed_metadata() -> Iterator[None]:
+    """Fixed dates, GUIDs and ezdxf stamps, so a file only changes when the board does."""
+    old = dxf_options.write_fixed_meta_data_for_testing
+    dxf_options.write_fixed_meta_data_for_testing = True
+    try:
+        yield
+    finally:
+        dxf_options.write_fixed_meta_data_for_testing = old
+
+
+def _dxf_doc() -> Drawing:
+    with _fixed_metadata():
+        doc = new_dxf("R2010", setup=False)
+    doc.units = units.MM
+    return doc
+
+
+def _dxf_text(doc: Drawing) -> str:
+    # ezdxf collects the CLASS entries from a set: put them in one order for every run.
+    doc.classes.add_required_classes(doc.dxfversion)
+    doc.classes.classes = dict(sorted(doc.classes.classes.items()))
+    stream = io.StringIO()
+    with _fixed_metadata():
+        doc.write(stream)
+    return stream.getvalue()
+
+
+def _outline(msp: Any, g: BoardGeometry, layer: str = "CUT_OUTLINE") -> None:
+    b, size = g.parameters.border_mm, g.parameters.outer_mm
+    corners = [(-b, -b), (size - b, -b), (size - b, size - b), (-b, size - b)]
+    msp.add_lwpolyline(corners, close=True, dxfattribs={"layer": layer})
+
+
+def top_plate_dxf(g: BoardGeometry) -> str:
+    p = g.parameters
+    doc = _dxf_doc()
+    for name, colour in (("CUT_OUTLINE", 7), ("ENGRAVE_SQUARES", 3), ("DRILL_LIGHT_PIPE", 1)):
+        doc.layers.add(name, color=colour)
+    msp = doc.modelspace()
+    _outline(msp, g)
+    s = p.square_mm
+    for i in range(9):
+        msp.add_line((i * s, 0), (i * s, 8 * s), dxfattribs={"layer": "ENGRAVE_SQUARES"})
+        msp.add_line((0, i * s), (8 * s, i * s), dxfattribs={"layer": "ENGRAVE_SQUARES"})
+    for led in g.leds:
+        msp.add_circle(led.centre, p.light_pipe_mm / 2, dxfattribs={"layer": "DRILL_LIGHT_PIPE"})
+    return _dxf_text(doc)
+
+
+def carrier_plate_dxf(g: BoardGeometry) -> str:
+    p = g.parameters
+    doc = _dxf_doc()
+    reed_depth = p.reed.glass_diameter_mm + 0.5
+    layers = {
+        "CUT_OUTLINE": 7,
+        f"TOP_POCKET_REED_{reed_depth:g}MM": 5,
+        "THROUGH_LED_POCKET": 1,
+        "DRILL_DIODE_2MM": 6,
+        f"TOP_GROOVE_ROWS_{p.groove_mm:g}MM": 4,
+        f"BOTTOM_GROOVE_COLUMNS_{p.groove_mm:g}MM": 3,
+        f"BOTTOM_GROOVE_LED_CHAIN_{p.groove_mm:g}MM": 2,
+    }
+    for name, colour in layers.items():
+        doc.layers.add(name, color=colour)
+    names = list(layers)
+    msp = doc.modelspace()
+    _outline(msp, g)
+    half = p.reed.glass_diameter_mm / 2 + 0.3
+    for reed in g.reeds:
+        x0, x1, y = reed.start[0] - 4, reed.end[0] + 4, reed.centre[1]
+        msp.add_lwpolyline(
+            [(x0, y - half), (x1, y - half), (x1, y + half), (x0, y + half)],
+            close=True,
+            dxfattribs={"layer": names[1]},
+        )
+        msp.add_circle((x1, y), 1.0, dxfattribs={"layer": names[3]})
+    for led in g.leds:
+        msp.add_circle(led.centre, p.led_pixel_mm / 2 + 0.3, dxfattribs={"layer": names[2]})
+    for channel in g.channels:
+        layer = (
+            names[4]
+            if channel.face == "top"
+            else names[6]
+            if channel.name == "LED chain"
+            else names[5]
+        )
+        msp.add_lwpolyline(channel.points, dxfattribs={"layer": layer})
+    return _dxf_text(doc)
+
+
+def base_plate_dxf(g: BoardGeometry) -> str:
+    doc = _dxf_doc()
+    for name, colour in (("CUT_OUTLINE", 7), ("PI_BAY", 3), ("CUT_CONNECTORS", 1)):
+        doc.layers.add(name, color=colour)
+    msp = doc.modelspace()
+    _outline(msp, g)
+    for rect, layer in [(g.pi, "PI_BAY"), *((c, "CUT_CONNECTORS") for c in g.connectors)]:
+        x, y, w, h = rect.x, rect.y, rect.width, rect.height
+        msp.add_lwpolyline([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], close=True,
+                           dxfattribs={"layer": layer})  # fmt: skip
+    return _dxf_text(doc)
+
+
+DRAWINGS = {
+    "board-plan.svg": plan_svg,
+    "board-section.svg": section_svg,
+    "top-plate.dxf": top_plate_dxf,
+    "carrier-plate.dxf": carrier_plate_dxf,
+    "base-plate.dxf": base_plate_dxf,
+}
+
+
+def draw_board(folder: Path, geometry: BoardGeometry | None = None) -> list[Path]:
+    """Write every board drawing into `folder`; the paths written."""
+    g = geometry or build_geometry()
+    written = []
+    for name, make in DRAWINGS.items():
+        path = folder / name
+        path.write_text(make(g), encoding="utf-8", newline="\n")
+        written.append(path)
+    return written
+
+
+__all__ = ["DRAWINGS", "draw_board", "plan_svg", "section_svg"]

@@ -1,0 +1,270 @@
+"""The bill of materials: every part a maker orders, with a part number or a precise
+specification, the quantity and what it is for. Pure.
+
+Quantities come from the board's parameters, its geometry and the circuit: the reeds,
+diodes and LEDs from the netlist's parts, the magnets from the pieces, wire from the
+grooves' lengths, plywood from the board's size, the LED supply from the firmware's power
+cap (`reedboard.hal.led_power`). `order` adds spares where parts break or get lost.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import math
+from dataclasses import dataclass
+
+from board_geometry import BoardGeometry, BoardParameters
+from reedboard.hal.led_power import DEFAULT_BUDGET_MA
+
+PIECES = 32
+SPARE_QUEENS = 2  # promotions: one extra queen per side
+IDLE_MA_PER_LED = 1.0  # a dark WS2812B still draws about 1 mA
+SUPPLY_HEADROOM = 1.5  # the LED supply runs at two thirds of its rating at most
+LED_SUPPLY_A = 4.0
+FUSE_A = 5.0
+
+
+@dataclass(frozen=True)
+class BomLine:
+    item: str
+    quantity: float
+    unit: str
+    order: str  # what to order, spares included
+    part: str  # part number, or a precise specification
+    purpose: str
+    references: str = ""  # on the netlist
+    footprint: str = ""
+
+
+@dataclass(frozen=True)
+class CircuitPart:
+    """One kind of part on the netlist: its references, count, value and footprint."""
+
+    references: str
+    count: int
+    value: str
+    footprint: str
+
+
+def led_supply_current_a(led_count: int, budget_ma: float = DEFAULT_BUDGET_MA) -> float:
+    """What the LED supply must deliver: the firmware's cap plus the chain's idle current,
+    with headroom."""
+    return (budget_ma + led_count * IDLE_MA_PER_LED) * SUPPLY_HEADROOM / 1000
+
+
+def _spare(count: int, share: float, minimum: int) -> int:
+    return count + max(minimum, math.ceil(count * share))
+
+
+def _metres(mm: float) -> float:
+    return math.ceil(mm / 100) / 10  # to the next 10 cm
+
+
+def _polyline_mm(points: tuple[tuple[float, float], ...]) -> float:
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+
+
+def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine]:
+    """Every line of the BOM. `circuit` maps a netlist value (`1N4148`, `WS2812B`, ...) to
+    its parts on the netlist."""
+    p: BoardParameters = g.parameters
+    reeds, diodes, leds = circuit["Reed NO"], circuit["1N4148"], circuit["WS2812B"]
+    magnets = PIECES + SPARE_QUEENS
+    grooves = {c.name: _polyline_mm(c.points) for c in g.channels}
+    matrix_mm = sum(v for k, v in grooves.items() if k.startswith(("ROW", "COL")))
+    # Each line runs from its groove's far end to the interface board in the base.
+    matrix_mm += 16 * (p.base_depth_mm + 150)
+    chain_mm = grooves["LED chain"] + 150
+    size = p.outer_mm
+    need_a = led_supply_current_a(len(g.leds))
+    lines = [
+        BomLine(
+            "reed switch", reeds.count, "pcs", f"{_spare(reeds.count, 0.1, 4)} pcs",
+            f"Form A (SPST-NO) glass reed, glass {p.reed.glass_diameter_mm:g} x "
+            f"{p.reed.glass_mm:g} mm, pull-in band {p.reed.pull_in_min_at:g}-"
+            f"{p.reed.pull_in_max_at:g} AT (e.g. MKA-14103 in that band)",
+            "one under each square, along the rank; spares: the glass breaks if a lead is "
+            "bent at the seal",
+            reeds.references, reeds.footprint,
+        ),
+        BomLine(
+            "diode", diodes.count, "pcs", f"{_spare(diodes.count, 0.1, 4)} pcs",
+            "1N4148, DO-35 (e.g. onsemi 1N4148TR)",
+            "in series with each reed, band to the column line: no ghosts",
+            diodes.references, diodes.footprint,
+        ),
+        BomLine(
+            "magnet", magnets, "pcs", f"{_spare(magnets, 0.15, 4)} pcs",
+            f"neodymium disc {p.magnet.diameter_mm:g} x {p.magnet.thickness_mm:g} mm, grade "
+            f"{p.magnet.grade}, magnetised axially (through the thickness)",
+            f"one in the base of each of the {PIECES} pieces and of the {SPARE_QUEENS} spare "
+            f"queens, north pole down, under {p.base_skin_mm:g} mm of wood or felt",
+        ),
+        BomLine(
+            "LED pixel", leds.count, "pcs", f"{_spare(leds.count, 0.1, 4)} pcs",
+            f"WS2812B (5050) on a round {p.led_pixel_mm:g} mm board with 5V, GND, DIN and "
+            "DOUT pads",
+            "one under each square's light pipe, chained in the firmware's order",
+            leds.references, leds.footprint,
+        ),
+        BomLine(
+            "light pipe", _metres(len(g.leds) * (p.top_mm + 6)), "m",
+            f"{max(1.0, _metres(len(g.leds) * (p.top_mm + 6))):g} m",
+            f"clear acrylic (PMMA) round rod, {p.light_pipe_mm:g} mm",
+            f"cut into {len(g.leds)} pieces {p.top_mm:g} mm long (the top's thickness), "
+            "glued in the top's holes, the upper end sanded matt",
+        ),
+        BomLine(
+            "level shifter", 1, "pcs", "1 pcs", "74AHCT125, DIP-14 (e.g. TI SN74AHCT125N)",
+            "lifts the Pi's 3.3 V LED data to 5 V", circuit["74AHCT125"].references,
+            circuit["74AHCT125"].footprint,
+        ),
+        BomLine(
+            "decoupling capacitor", 1, "pcs", "1 pcs", "100 nF ceramic, 50 V, 5 mm pitch",
+            "across the level shifter's supply pins", circuit["100nF"].references,
+            circuit["100nF"].footprint,
+        ),
+        BomLine(
+            "resistor", 1, "pcs", "1 pcs", "330 ohm, 1/4 W, 5 %",
+            "in the LED data line at the first LED: damps ringing",
+            circuit["330"].references, circuit["330"].footprint,
+        ),
+        BomLine(
+            "bulk capacitor", 1, "pcs", "1 pcs", "1000 uF, 10 V or more, electrolytic, 10 mm",
+            "across the LED supply at the chain's input: absorbs the switch-on surge",
+            circuit["1000uF 10V"].references, circuit["1000uF 10V"].footprint,
+        ),
+        BomLine(
+            "LED supply", 1, "pcs", "1 pcs",
+            f"5 V {LED_SUPPLY_A:g} A (20 W) adapter, 5.5/2.1 mm plug (e.g. Mean Well "
+            "GST25E05-P1J)",
+            f"the LEDs alone: the firmware caps them at {DEFAULT_BUDGET_MA / 1000:g} A, plus "
+            f"{len(g.leds) * IDLE_MA_PER_LED:g} mA idle, x{SUPPLY_HEADROOM:g} headroom = "
+            f"{need_a:.1f} A",
+        ),
+        BomLine(
+            "LED supply socket", 1, "pcs", "1 pcs", "panel DC jack 5.5/2.1 mm, 5 A",
+            "in the frame: the LED supply's plug", "", "",
+        ),
+        BomLine(
+            "fuse", 1, "pcs", "2 pcs", f"{FUSE_A:g} A time-lag (T) 5 x 20 mm, with an inline "
+            "holder for 0.75 mm^2 wire",
+            "in the LED supply's +5 V lead, after the jack: a short in the chain's wiring "
+            "cannot burn",
+        ),
+        BomLine(
+            "supply terminal", 1, "pcs", "1 pcs", "2-way screw terminal, 5.08 mm pitch",
+            "the LED supply on the interface board", circuit["5V 4A in"].references,
+            circuit["5V 4A in"].footprint,
+        ),
+        BomLine(
+            "Raspberry Pi", 1, "pcs", "1 pcs",
+            "Raspberry Pi 4 Model B, 2 GB (a 3, 5 or Zero 2 W works too)",
+            "scans the matrix, drives the LEDs, talks to the PC",
+        ),
+        BomLine(
+            "Pi supply", 1, "pcs", "1 pcs",
+            "Raspberry Pi 15.3 W USB-C power supply (5.1 V 3 A; SC0218 family)",
+            "the Pi's own supply: the LEDs never load the Pi's 5 V",
+        ),
+        BomLine(
+            "Pi power socket", 1, "pcs", "1 pcs",
+            "panel-mount USB-C extension, female to male, 0.3 m",
+            "in the frame: the Pi's supply", "", "",
+        ),
+        BomLine(
+            "PC link socket", 1, "pcs", "1 pcs",
+            "panel-mount USB extension to the Pi, 0.3 m (USB-A, or USB-C for gadget mode)",
+            "in the frame: the cable to the PC", "", "",
+        ),
+        BomLine("memory card", 1, "pcs", "1 pcs", "microSD, 16 GB, A1", "Raspberry Pi OS"),
+        BomLine(
+            "Pi header socket", 1, "pcs", "1 pcs", "2 x 20 female header, 2.54 mm",
+            "J1 on the interface board", circuit["Raspberry Pi 40-pin header"].references,
+            circuit["Raspberry Pi 40-pin header"].footprint,
+        ),
+        BomLine(
+            "ribbon cable", 1, "pcs", "1 pcs",
+            "40-way 2.54 mm IDC ribbon, female both ends, 150 mm",
+            "the Pi's header to J1",
+        ),
+        BomLine(
+            "interface board", 1, "pcs", "1 pcs", "stripboard 2.54 mm, 70 x 50 mm",
+            "carries J1, U1, R1, C1, C2, J2 and the 16 matrix wires",
+        ),
+        BomLine(
+            "matrix wire", _metres(matrix_mm), "m", f"{_metres(matrix_mm * 1.3):g} m",
+            "hook-up wire 0.25 mm^2 (24 AWG), two colours",
+            "the 8 row lines along the ranks, the 8 column lines along the files, and down "
+            "to the interface board",
+        ),
+        BomLine(
+            "LED chain wire", _metres(chain_mm), "m", f"{_metres(chain_mm * 1.3):g} m",
+            "3-core flat cable 0.25 mm^2 (or three hook-up wires)",
+            "5 V, data and GND from pixel to pixel along the serpentine",
+        ),
+        BomLine(
+            "LED power wire", 2.0, "m", "2 m", "red and black 0.75 mm^2 (18 AWG) stranded",
+            "5 V and GND from the jack to both ends of the chain",
+        ),
+        BomLine(
+            "top", 1, "pcs", "1 pcs",
+            f"{p.top_material}, {p.top_mm:g} mm, {size:g} x {size:g} mm",
+            "the playing surface: squares engraved or veneered, light-pipe holes drilled "
+            "(top-plate.dxf)",
+        ),
+        BomLine(
+            "carrier", 1, "pcs", "1 pcs", f"plywood, {p.carrier_mm:g} mm, {size:g} x {size:g} mm",
+            "under the top: reed and LED pockets, wire grooves (carrier-plate.dxf)",
+        ),
+        BomLine(
+            "base", 1, "pcs", "1 pcs",
+            f"plywood, 6 mm, {size:g} x {size:g} mm, and a frame of 12 x "
+            f"{p.base_depth_mm:g} mm strips, {4 * size / 1000:g} m",
+            "holds the Pi, the interface board and the sockets (base-plate.dxf)",
+        ),
+        BomLine(
+            "chess set", PIECES + SPARE_QUEENS, "pieces", "1 set with 2 extra queens",
+            f"Staunton, King about 95 mm, bases no wider than {p.largest_base_mm:g} mm, felted",
+            "the pieces; each base drilled for its magnet",
+        ),
+        BomLine(
+            "clock buttons (optional)", 2, "pcs", "2 pcs", "16 mm momentary push button",
+            "for a chess clock: wired to a free GPIO; the firmware does not read them yet",
+        ),
+        BomLine(
+            "speaker (optional)", 1, "pcs", "1 pcs",
+            "piezo buzzer, 3-5 V, active, 12 mm",
+            "for sounds: on a free GPIO; the firmware does not use it yet",
+        ),
+    ]  # fmt: skip
+    return lines
+
+
+def bom_csv(lines: list[BomLine]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        ["item", "quantity", "unit", "order", "part", "purpose", "references", "footprint"]
+    )
+    for line in lines:
+        writer.writerow([
+            line.item, f"{line.quantity:g}", line.unit, line.order, line.part, line.purpose,
+            line.references, line.footprint,
+        ])  # fmt: skip
+    return buffer.getvalue()
+
+
+__all__ = [
+    "FUSE_A",
+    "LED_SUPPLY_A",
+    "PIECES",
+    "SPARE_QUEENS",
+    "BomLine",
+    "CircuitPart",
+    "bom_csv",
+    "bom_lines",
+    "led_supply_current_a",
+]

@@ -1,0 +1,54 @@
+"""The board's loop and `reedboard replay` are one path: a script played on the fake board
+through `App` (scanned by the real matrix code, a turn every 5 ms) gives the effects the
+replay prints for it, time for time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reedboard.app import App
+from reedboard.arbiter.effects import effect_json
+from reedboard.board_game import Settings
+from reedboard.hal.clock import VirtualClock
+from reedboard.replay.runner import replay_script
+from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.rules.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = sorted(
+    [
+        *(ROOT / "docs" / "examples").glob("*.events"),
+        *(ROOT / "tests" / "arbiter" / "cases").glob("*.events"),
+    ]
+)
+
+
+def _on_the_board(text: str) -> list[dict[str, Any]]:
+    script = parse_script(text)
+    board = ScriptedBoard(script)
+    sent: list[dict[str, Any]] = []
+    app = App(
+        board,
+        VirtualClock(),
+        start=Game(script.start),
+        source=board,
+        settings=Settings(mode="strict" if script.mode == "strict" else "casual"),
+        on_effect=lambda message: sent.append(message.to_wire()),
+        log=lambda _text: None,
+    )
+    app.run(until_done=True)
+    return [
+        {k: v for k, v in m.items() if k not in ("type", "seq", "game", "chess960", "variant")}
+        for m in sent
+    ]
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_the_board_decides_what_the_replay_prints(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    replayed = [effect_json(e) for e in replay_script(parse_script(text))]
+    assert replayed, "a script that decides nothing shows nothing"
+    assert _on_the_board(text) == replayed

@@ -1,0 +1,76 @@
+"""The bill of materials agrees with the board's parameters, the circuit and the
+firmware's LED power cap."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import pytest
+from board_geometry import BoardParameters, build_geometry
+from bom import FUSE_A, LED_SUPPLY_A, PIECES, SPARE_QUEENS, led_supply_current_a
+from reedboard.config import LedConfig
+from reedboard.hal.led_power import CHANNEL_MA, DEFAULT_BUDGET_MA
+
+BOM = Path(__file__).resolve().parents[2] / "hardware" / "reedboard-bom.csv"
+
+
+@pytest.fixture(scope="module")
+def rows() -> dict[str, dict[str, str]]:
+    with BOM.open(encoding="utf-8") as handle:
+        return {row["item"]: row for row in csv.DictReader(handle)}
+
+
+def _number(text: str) -> float:
+    match = re.match(r"[\d.]+", text)
+    assert match, text
+    return float(match.group())
+
+
+def test_one_reed_diode_and_led_per_square_and_a_magnet_per_piece(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    geometry = build_geometry()
+    assert int(rows["reed switch"]["quantity"]) == len(geometry.reeds) == 64
+    assert int(rows["diode"]["quantity"]) == 64
+    assert int(rows["LED pixel"]["quantity"]) == len(geometry.leds) == LedConfig().count
+    assert int(rows["magnet"]["quantity"]) == PIECES + SPARE_QUEENS == 34
+    for item in ("reed switch", "diode", "LED pixel", "magnet"):
+        assert _number(rows[item]["order"]) > _number(rows[item]["quantity"])  # spares
+
+
+def test_specifications_follow_the_parameters(rows: dict[str, dict[str, str]]) -> None:
+    p = BoardParameters()
+    assert f"{p.reed.pull_in_min_at:g}-{p.reed.pull_in_max_at:g} AT" in rows["reed switch"]["part"]
+    magnet = rows["magnet"]["part"]
+    assert f"{p.magnet.diameter_mm:g} x {p.magnet.thickness_mm:g} mm" in magnet
+    assert p.magnet.grade in magnet
+    assert f"{p.light_pipe_mm:g} mm" in rows["light pipe"]["part"]
+    # Enough rod for 64 pieces as long as the top is thick, saw cuts included.
+    assert _number(rows["light pipe"]["order"]) * 1000 >= 64 * (p.top_mm + 3)
+    assert f"{p.top_mm:g} mm, {p.outer_mm:g} x {p.outer_mm:g} mm" in rows["top"]["part"]
+
+
+def test_the_led_supply_is_sized_from_the_firmware_cap(rows: dict[str, dict[str, str]]) -> None:
+    need = led_supply_current_a(64)
+    assert need == pytest.approx((DEFAULT_BUDGET_MA + 64) * 1.5 / 1000)
+    assert need <= LED_SUPPLY_A
+    # Full white on every LED (the cap off) would want nearly all of it.
+    assert 64 * 3 * CHANNEL_MA / 1000 <= LED_SUPPLY_A
+    assert f"5 V {LED_SUPPLY_A:g} A" in rows["LED supply"]["part"]
+    assert f"{DEFAULT_BUDGET_MA / 1000:g} A" in rows["LED supply"]["purpose"]
+    # The fuse holds the supply's full current and blows on a short.
+    assert LED_SUPPLY_A < FUSE_A <= 2 * LED_SUPPLY_A
+    assert f"{FUSE_A:g} A time-lag" in rows["fuse"]["part"]
+
+
+def test_every_part_a_maker_orders_is_listed(rows: dict[str, dict[str, str]]) -> None:
+    wanted = {
+        "reed switch", "diode", "magnet", "LED pixel", "level shifter", "decoupling capacitor",
+        "resistor", "bulk capacitor", "Raspberry Pi", "Pi supply", "LED supply", "fuse",
+        "Pi header socket", "LED supply socket", "matrix wire", "LED chain wire",
+        "LED power wire", "top", "carrier", "base", "light pipe",
+        "clock buttons (optional)", "speaker (optional)",
+    }  # fmt: skip
+    assert wanted <= set(rows)

@@ -1,0 +1,195 @@
+"""The journal keeps the raw sensor changes of the game in progress, and `reedboard journal
+export --events` turns them into an event script that `reedboard replay` makes into the
+same game: the board's path and the replay's are one."""
+
+from __future__ import annotations
+
+import io
+import random
+import sqlite3
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reedboard.app import App
+from reedboard.arbiter.effects import effect_json
+from reedboard.arbiter.mode import Mode
+from reedboard.board_game import Settings
+from reedboard.cli import main
+from reedboard.hal.clock import VirtualClock
+from reedboard.journal.check import journal_problem
+from reedboard.journal.store import SENSOR_LINES_KEPT, Journal
+from reedboard.replay.runner import replay_script
+from reedboard.replay.script import parse_script
+from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.rules.game import Game
+from reedboard.rules.position import Position
+from reedboard.rules.squares import square_name, squares_of
+from reedboard.sim.games import random_game
+from reedboard.sim.human import human_script
+from reedboard.sim.settings import HumanSettings
+
+from tests.app.games import game_script
+from tests.app.games import random_game as uci_game
+
+NOISY = HumanSettings(knock=0.3, slide=0.5)
+
+
+def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[str, Any]]:
+    """A game played by hands that knock pieces and slide them, on the fake board through
+    the board's whole loop with a journal; the effects it sent."""
+    game = random_game(Position.standard(), random.Random(seed), max_plies=30)
+    mode: Mode = "strict" if strict else "casual"
+    human = human_script(game.start, game.moves, seed, mode=mode, settings=NOISY)
+    script = parse_script(human.text())
+    board = ScriptedBoard(script)
+    sent: list[dict[str, Any]] = []
+    with Journal(journal_path) as journal:
+        app = App(
+            board,
+            VirtualClock(),
+            journal=journal,
+            start=Game(script.start),
+            source=board,
+            settings=Settings(mode=mode),
+            on_effect=lambda message: sent.append(message.to_wire()),
+            log=lambda _text: None,
+        )
+        app.run(until_done=True)
+    return [
+        {k: v for k, v in m.items() if k not in ("type", "seq", "game", "chess960", "variant")}
+        for m in sent
+    ]
+
+
+def _export(journal_path: Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["journal", "export", "--events", "--journal", str(journal_path)])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(("seed", "strict"), [(3, False), (8, True), (21, False)])
+def test_an_exported_game_replays_into_the_same_game(
+    tmp_path: Path, seed: int, strict: bool
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    sent = _play(path, seed, strict=strict)
+    assert any(m["event"] == "move" for m in sent)
+    code, text, err = _export(path)
+    assert code == 0, err
+    replayed = [effect_json(e) for e in replay_script(parse_script(text))]
+    assert replayed == sent
+
+
+def test_a_journal_from_before_sensor_lines_is_taken_and_brought_up_to_date(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, start_fen TEXT NOT NULL,"
+        " chess960 INTEGER NOT NULL, variant TEXT NOT NULL, mode TEXT NOT NULL,"
+        " started_at REAL NOT NULL, result TEXT, reason TEXT, finished_at REAL);"
+        "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id),"
+        " ply INTEGER NOT NULL, uci TEXT NOT NULL, t_ms INTEGER NOT NULL, at REAL NOT NULL,"
+        " PRIMARY KEY (game_id, ply));"
+        "INSERT INTO games VALUES (1, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',"
+        " 0, 'standard', 'casual', 1.0, NULL, NULL, NULL);"
+        "INSERT INTO moves VALUES (1, 1, 'e2e4', 100, 1.0);"
+    )
+    db.close()
+    assert journal_problem(path) is None
+    with Journal(path) as journal:
+        saved = journal.current()
+        assert saved is not None and [m.uci for m in saved.moves] == ["e2e4"]
+        assert journal.sensor_lines(1) == []
+    assert journal_problem(path) is None
+    code, text, err = _export(path)
+    assert code == 2 and text == ""
+    assert err.strip() == "reedboard journal: game 1 has no sensor changes kept"
+
+
+def test_a_bad_sensor_line_is_named_by_the_check(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    _play(path, 5)
+    assert journal_problem(path) is None
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sensor_lines SET arg = 'z9' WHERE seq = 1")
+    db.commit()
+    db.close()
+    assert journal_problem(path) == "a sensor line is not a script line"
+
+
+def test_only_the_latest_lines_are_kept_and_an_export_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        game_id = journal.start_game(
+            Position.standard().fen(), chess960=False, variant="standard", mode="casual"
+        )
+        journal.append_sensor_lines(
+            game_id, 0, [(0, "sensors", f"{Position.standard().occupied:016x}")]
+        )
+        flicks = [
+            (t, "lift" if t % 2 == 0 else "place", "e2") for t in range(SENSOR_LINES_KEPT + 10)
+        ]
+        journal.append_sensor_lines(game_id, 1, flicks)
+        kept = journal.sensor_lines(game_id)
+        assert len(kept) == SENSOR_LINES_KEPT + 1  # the start's sensors, then the latest
+        assert kept[0].seq == 0 and kept[1].seq == 11 and kept[-1].seq == SENSOR_LINES_KEPT + 10
+    code, text, err = _export(path)
+    assert code == 2 and text == ""
+    assert "the first 10 sensor changes of game 1 were dropped" in err
+
+
+def test_a_new_game_drops_the_lines_of_the_one_before(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    _play(path, 4)
+    with Journal(path) as journal:
+        first = journal.latest_game()
+        assert first is not None and journal.sensor_lines(first.id)
+        second = journal.start_game(
+            Position.standard().fen(), chess960=False, variant="standard", mode="casual"
+        )
+        assert journal.sensor_lines(first.id) == [] and journal.sensor_lines(second) == []
+
+
+def _run_script(journal: Journal, text: str, start: Game) -> None:
+    script = parse_script(text)
+    board = ScriptedBoard(script, electrical=False)
+    app = App(
+        board, VirtualClock(), journal=journal, start=start, source=board, log=lambda _t: None
+    )
+    app.run(until_done=True)
+
+
+def test_a_game_resumed_after_a_power_cut_exports_as_one_script(tmp_path: Path) -> None:
+    """The board goes off between two moves and a piece is knocked off its square
+    meanwhile, then put back: the resumed game's lines go on after the kept ones, with
+    the knock, and the export replays the whole game."""
+    moves = uci_game(77, 12)
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        _run_script(journal, game_script(moves[:6]), Game())
+    position = Game()
+    for uci in moves[:6]:
+        position.push_uci(uci)
+    # While the board was off, a piece went off its square; it is put back at once.
+    occupied = position.position.occupied
+    square = next(squares_of(occupied))
+    header, rest = game_script(moves[6:], position.position).split("\n", 1)
+    text = (
+        f"{header}\n@sensors {occupied & ~(1 << square):016x}\n"
+        f"50 place {square_name(square)}\n{rest}"
+    )
+    with Journal(path) as journal:
+        _run_script(journal, text, Game())
+        saved = journal.current()
+        assert saved is not None and [m.uci for m in saved.moves] == moves
+    code, exported, err = _export(path)
+    assert code == 0, err
+    name = square_name(square)
+    assert f" lift {name}\n" in exported and f" place {name}\n" in exported
+    replayed = [effect_json(e) for e in replay_script(parse_script(exported))]
+    assert [e["uci"] for e in replayed if e["event"] == "move"] == moves
