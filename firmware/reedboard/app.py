@@ -71,6 +71,7 @@ from reedboard.link.messages import (
     SetBrightness,
     SetMode,
 )
+from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.selftest import self_test, switch_place
@@ -81,12 +82,6 @@ Renderer = Callable[[BoardView, int], None]
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
 ALIVE_MS = 1000
 REOPEN_MS = 1000
-
-
-class LinkPort(Protocol):
-    def read(self, wait_s: float = 0.0) -> bytes: ...
-
-    def write(self, data: bytes) -> None: ...
 
 
 class Endpoint(Protocol):

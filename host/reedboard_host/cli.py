@@ -61,7 +61,7 @@ from reedboard.link.messages import (
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
 from reedboard_host.board_text import board_text, effect_line
-from reedboard_host.connection import BoardConnection, HostError, RefusedError, choose_port
+from reedboard_host.connection import BoardConnection, HostError, RefusedError
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
@@ -209,7 +209,7 @@ def _record(args: argparse.Namespace) -> int:
         out = PgnFile(args.out)
     except OSError as error:
         raise HostError(f"cannot write {args.out}: {error.strerror or error}") from None
-    follower = Follower(choose_port(args.port), on_change=out.update, log=_log)
+    follower = Follower(args.port, on_change=out.update, log=_log)
     # SIGINT or SIGTERM ends it at once, wherever it waits (a handshake or a long game's
     # fetch on a noisy line): the game as far as it came is written on the way out.
     with stop_on_signals():
@@ -247,7 +247,7 @@ def _watch(args: argparse.Namespace) -> int:
             hands.follow(m.event)
         draw(follower.mirror)
 
-    follower = Follower(choose_port(args.port), on_message=message, log=_log)
+    follower = Follower(args.port, on_message=message, log=_log)
     with stop_on_signals():
         try:
             follower.connect()
@@ -268,20 +268,27 @@ def _watch(args: argparse.Namespace) -> int:
 
 def _emulate(args: argparse.Namespace) -> int:
     stop = _stop_flag()
-    connection = _connected(args)
-    pty = PtyEnd(args.pty)
-    _log(f"{args.protocol} board on {args.pty}")
+    follower = Follower(args.port, log=_log)
     try:
-        emulate(args.protocol, connection, pty, stop, _log)
+        follower.connect()
+        pty = PtyEnd(args.pty)
+        _log(f"{args.protocol} board on {args.pty}")
+        try:
+            emulate(args.protocol, follower, pty, stop, _log)
+        finally:
+            pty.close()
     finally:
-        pty.close()
-        connection.close()
+        follower.connection.close()
     return 0
 
 
 def _connected(args: argparse.Namespace) -> BoardConnection:
-    connection = BoardConnection(choose_port(args.port))
-    connection.open()
+    connection = BoardConnection(args.port)
+    try:
+        connection.open()
+    except BaseException:
+        connection.close()
+        raise
     return connection
 
 

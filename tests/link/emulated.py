@@ -5,10 +5,11 @@ script, with the client's bytes fed to it and every byte it writes kept."""
 from __future__ import annotations
 
 import chess
-from reedboard.app import App, LinkPort
+from reedboard.app import App
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.port import LinkPort
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game

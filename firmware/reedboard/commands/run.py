@@ -25,7 +25,7 @@ from typing import Any, TypedDict
 
 import serial
 
-from reedboard.app import App, Endpoint, Identity, LinkPort, Renderer
+from reedboard.app import App, Endpoint, Identity, Renderer
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.command_line import example, number_in, whole_number_in
@@ -41,6 +41,7 @@ from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.port import LinkPort
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
