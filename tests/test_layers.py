@@ -34,7 +34,9 @@ FIRMWARE_LAYERS = (
     Layer("hardware", ("reedboard.hal",)),
     Layer("sensing", ("reedboard.sensing",)),
     Layer("arbiter", ("reedboard.arbiter",)),
-    Layer("outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal")),
+    Layer(
+        "outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal", "reedboard.voice")
+    ),
     Layer("game", ("reedboard.board_game",)),
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
@@ -97,6 +99,7 @@ HOST_MAY_USE = (
     "reedboard.arbiter",
     "reedboard.lights",
     "reedboard.link",
+    "reedboard.voice",
 )
 
 
