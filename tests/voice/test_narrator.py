@@ -131,8 +131,8 @@ CASES = (
         "won by checkmate",
         MATES,
         (GameOver(0, "1-0", "checkmate"),),
-        "Les blancs gagnent : échec et mat.",
-        "White wins: checkmate.",
+        "Les blancs gagnent.",
+        "White wins.",
     ),
     Case(
         "stalemate",

@@ -62,6 +62,10 @@ class Narrator:
                 self.last = None
                 return words.new_game_words(book, self.position.turn)
             case GameOver():
+                if effect.reason == "checkmate":
+                    # The mating move was just said with its "checkmate": the winner is
+                    # what is left to say.
+                    return words.sentence(words.result_phrase(book, effect.result))
                 return words.game_over_words(book, effect.result, effect.reason)
             case Touched():
                 return self._touched(effect)
