@@ -46,6 +46,7 @@ FIRMWARE_LAYERS = (
             "reedboard.config",
             "reedboard.wiring",
             "reedboard.game_record",
+            "reedboard.speaking",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",

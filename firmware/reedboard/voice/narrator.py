@@ -8,7 +8,9 @@ in strict mode. Pure: `hear(effect)` gives the sentence, or None for silence.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import suppress
+from typing import Any
 
 from reedboard.arbiter.effects import (
     Effect,
@@ -30,9 +32,17 @@ from reedboard.rules.moves import Move
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.voice import sentences as words
+from reedboard.voice.messages import effect_of
 from reedboard.voice.phrasebook import Phrasebook
 
 STANDARD_CASTLING = set("KQkq-")
+# What is wrong on the board now, and touches: the next sentence makes them stale, so a
+# speaker may cut them (`reedboard.hal.speech`). Moves and results are heard in full.
+FLEETING = frozenset({"touch", "illegal", "restored", "violation", "offer"})
+
+
+def is_fleeting(effect: Effect) -> bool:
+    return effect.kind in FLEETING
 
 
 class Narrator:
@@ -93,6 +103,15 @@ class Narrator:
             case SensorFault():
                 return words.sensor_words(book, effect.square, effect.fault)
         return None
+
+    def hear_message(self, message: Mapping[str, Any]) -> str | None:
+        """The same, for an effect as JSON (the link's `effect` message)."""
+        effect = effect_of(message)
+        if effect is None:
+            return None
+        if isinstance(effect, NewGame) and message.get("chess960"):
+            self._chess960_setup = True
+        return self.hear(effect)
 
     def _moved(self, effect: MoveMade) -> str | None:
         before = self.position
