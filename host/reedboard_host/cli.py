@@ -1,7 +1,7 @@
 """The `reedboard-host` command: the PC side of a reedboard.
 
     reedboard-host record --port URL --out FILE      every game to a PGN file, as it is played
-    reedboard-host watch [--port P]                  the live board in the terminal
+    reedboard-host watch [--port P] [--say fr|en]    the live board in the terminal, spoken
     reedboard-host play --engine stockfish [--level N] [--color white|black] [--new]
     reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show, mark,
                                                      draw, resign, led-test, settings, state
@@ -36,6 +36,10 @@ from reedboard.command_line import (
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
+from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
+from reedboard.rules.position import Position
+from reedboard.voice.languages import LANGUAGES, phrasebook
+from reedboard.voice.narrator import FLEETING, Narrator
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
@@ -75,7 +79,11 @@ def build_parser() -> OneLineParser:
     p = command("record", "append every game to a PGN file, flushed after every move", _record,
                 "--port /dev/ttyACM0 --out games.pgn")  # fmt: skip
     p.add_argument("--out", required=True, metavar="FILE", help="the PGN file")
-    command("watch", "show the live board and its effects as they come", _watch, "")
+    p = command("watch", "show the live board and its effects as they come", _watch,
+                "", "--say fr")  # fmt: skip
+    p.add_argument("--say", choices=sorted(LANGUAGES), metavar="LANG",
+                   help="also say each effect aloud with espeak-ng, in this language "
+                        f"({', '.join(sorted(LANGUAGES))})")  # fmt: skip
     command("state", "print the board's whole state as JSON", _state, "")
     command("ports", "list the USB serial ports that may be a board", _ports, "")
     p = command("new", "start a new game on the board", _new, "--chess960 518")
@@ -206,6 +214,7 @@ def _record(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     recent: list[str] = []
     state: dict[str, Any] = {}
+    voice = HostVoice(args.say) if args.say else None
 
     def draw(mirror: GameMirror) -> None:
         if mirror.current is None:
@@ -223,6 +232,9 @@ def _watch(args: argparse.Namespace) -> int:
             state.update(m)
         elif m["type"] == "effect":
             recent.append(effect_line(m))
+            said = voice.hear(m) if voice is not None else None
+            if said:
+                recent.append(f"say {said}")
             if m["event"] == "touch":
                 state.setdefault("lifted", [])
                 state["lifted"] = [*state["lifted"], m["square"]]
@@ -242,11 +254,41 @@ def _watch(args: argparse.Namespace) -> int:
                 state.update(follower.connection.request("state"))
             except HostError as error:
                 _log(f"{error}; the board shows without what is in hand")
+            if voice is not None:
+                current = follower.mirror.current
+                position = current.game.position if current else Position.standard()
+                voice.follow(position, strict=state.get("mode") == "strict")
             draw(follower.mirror)
             follower.run(lambda: False)
         finally:
             follower.connection.close()
+            if voice is not None:
+                voice.close()
     return 0
+
+
+class HostVoice:
+    """The board's sentences said on the PC, through the same espeak-ng adapter as on the
+    board: the narrator follows the game from the position the watch found."""
+
+    def __init__(self, language: str) -> None:
+        self.book = phrasebook(language)
+        self.speaker = EspeakSpeaker(EspeakSettings(voice=self.book.espeak_voice), log=_log)
+        self.narrator: Narrator | None = None
+
+    def follow(self, position: Position, *, strict: bool = False) -> None:
+        self.narrator = Narrator(self.book, position, strict=strict)
+
+    def hear(self, message: dict[str, Any]) -> str | None:
+        if self.narrator is None:
+            return None
+        text = self.narrator.hear_message(message)
+        if text:
+            self.speaker.say(text, fleeting=message.get("event") in FLEETING)
+        return text
+
+    def close(self) -> None:
+        self.speaker.close()
 
 
 def _emulate(args: argparse.Namespace) -> int:
