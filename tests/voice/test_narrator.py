@@ -217,6 +217,15 @@ CASES = (
         "Illegal: put the queen back on d1, from d4.",
     ),
     Case(
+        "illegal: a board being set up says the first steps and how many more",
+        STARTING_FEN,
+        (Mismatch(0, bb("a1", "b1", "c1", "d1", "e1", "a2"), 0),),
+        "Illégal : remettez la tour en a1, remettez le cavalier en b1, remettez le fou en c1, "
+        "et 3 autres.",
+        "Illegal: put the rook back on a1, put the knight back on b1, put the bishop back on c1, "
+        "and 3 more.",
+    ),
+    Case(
         "illegal: a piece too many",
         STARTING_FEN,
         (Mismatch(0, 0, bb("e4")),),

@@ -87,6 +87,7 @@ PHRASES = Phrasebook(
     illegal="illegal: {steps}",
     put_back="put {the_piece} back on {square}",
     put_back_from="put {the_piece} back on {square}, from {origin}",
+    more_steps="and {count} more",
     take_off="take the piece off {square}",
     restored="board restored",
     violations={

@@ -87,6 +87,7 @@ PHRASES = Phrasebook(
     illegal="illégal : {steps}",
     put_back="remettez {the_piece} en {square}",
     put_back_from="remettez {the_piece} en {square}, depuis {origin}",
+    more_steps="et {count} autres",
     take_off="enlevez la pièce de {square}",
     restored="position rétablie",
     violations={

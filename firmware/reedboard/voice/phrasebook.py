@@ -67,6 +67,9 @@ class Phrasebook:
     put_back_from: str = field(
         metadata=_said("a step, the piece seen elsewhere: {the_piece} {square} {origin}")
     )
+    more_steps: str = field(
+        metadata=_said("after the first steps, how many more there are: {count}")
+    )
     take_off: str = field(metadata=_said("a step: a piece to take away from {square}"))
     restored: str = field(metadata=_said("the board matches the game again"))
     violations: Mapping[str, str] = field(

@@ -27,6 +27,7 @@ from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, squares_of
 from reedboard.voice.phrasebook import Phrasebook
 
 SQUARE_AT_START = re.compile(r"[a-h][1-8]\b")
+SPOKEN_STEPS = 3  # an illegal board's steps said at once; more is too long to follow
 # The order a player reads a side's pieces in: the king first, the pawns last.
 READING_ORDER = (KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN)
 
@@ -174,6 +175,11 @@ def illegal_words(
         )
     for stray in squares_of(extra & ~paired_extra):
         steps.append(book.take_off.format(square=SQUARE_NAMES[stray]))
+    if len(steps) > SPOKEN_STEPS:
+        # A board cleared or being set up: the first few steps, and how many follow (the
+        # board says the rest as the pieces come, each change bringing a new mismatch).
+        more = book.more_steps.format(count=len(steps) - SPOKEN_STEPS)
+        steps = [*steps[:SPOKEN_STEPS], more]
     return sentence(book.illegal.format(steps=", ".join(steps)))
 
 
