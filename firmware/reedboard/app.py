@@ -53,7 +53,7 @@ from reedboard.link.board import BoardEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION, Command
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import self_test, switch_place
+from reedboard.sensing.selftest import SelfTestReport, self_test, switch_place
 from reedboard.wiring import matrix_wiring
 
 Renderer = Callable[[BoardView, int], None]
@@ -145,6 +145,7 @@ class App:
         endpoint: Callable[[str], Endpoint] | None = None,
         watch: Callable[[BoardGame, int], None] | None = None,
         guard: AbstractContextManager[object] | None = None,
+        on_self_test: Callable[[SelfTestReport], None] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -163,6 +164,7 @@ class App:
         self.log = log or _stderr
         self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
         self.watch = watch
+        self.on_self_test = on_self_test  # told the start-up self-test's faults (the voice)
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = guard or nullcontext()
@@ -219,6 +221,8 @@ class App:
         if not report.ok:
             for line in report.lines():
                 self.log(f"self-test: {line.strip()}")
+            if self.on_self_test is not None:
+                self.on_self_test(report)
 
     # ----- the loop -----
 

@@ -19,6 +19,7 @@ from reedboard.hal.speech import Speaker
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
 from reedboard.rules.squares import parse_square
+from reedboard.sensing.selftest import SelfTestReport
 from reedboard.voice import sentences
 from reedboard.voice.knocks import Knocks
 from reedboard.voice.narrator import FLEETING, Narrator
@@ -103,6 +104,15 @@ class BoardVoice:
         # The knocked square blinks: a sighted player sees that the board heard.
         board_game.arbiter.mark(0, 1 << asked.square)
         self.say(answer(self.book, board_game.game, asked.what))
+
+    def self_test(self, report: SelfTestReport) -> None:
+        """The start-up self-test's faults, naming their squares."""
+        squares = 0
+        for fault in report.faults:
+            for square in fault.squares:
+                squares |= 1 << square
+        if squares:
+            self.say(sentences.start_fault_words(self.book, squares))
 
     def close(self) -> None:
         self.speaker.close()

@@ -10,6 +10,7 @@ import pytest
 from reedboard.app import App
 from reedboard.board_game import Settings
 from reedboard.cli import main
+from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.link.messages import parse_command
@@ -18,6 +19,8 @@ from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
 from reedboard.speaking import BoardVoice
 from reedboard.voice.languages import phrasebook
+
+from tests.app.test_self_test_at_start import board as stuck_board
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "docs" / "examples").glob("*.events"))
@@ -120,3 +123,17 @@ def test_in_a_tournament_the_board_says_nothing() -> None:
     voice.tournament = True
     app.run(until_done=True)
     assert speaker.texts == []
+
+
+def test_a_fault_found_at_start_is_said_naming_the_square() -> None:
+    speaker = RecordingSpeaker()
+    voice = BoardVoice(speaker, phrasebook("en"))
+    app = App(
+        stuck_board(stuck_empty="e2"),
+        VirtualClock(),
+        matrix=MatrixConfig(),
+        on_self_test=voice.self_test,
+        log=lambda _text: None,
+    )
+    app.start()
+    assert speaker.texts == ["Fault found at start: e2."]

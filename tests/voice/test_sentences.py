@@ -67,6 +67,12 @@ def test_a_fault_at_start_names_the_squares(language: str, expected: str) -> Non
     assert sentences.start_fault_words(phrasebook(language), squares) == expected
 
 
+def test_many_faults_at_start_name_the_first_squares_and_count_the_rest() -> None:
+    squares = bitboard_of([parse_square(n) for n in ("a1", "b1", "c1", "d1", "e1")])
+    said = sentences.start_fault_words(phrasebook("fr"), squares)
+    assert said == "Défaut au démarrage : a1, b1, c1, et 2 autres."
+
+
 @pytest.mark.parametrize(
     ("language", "expected"), [("fr", "Aucun coup joué."), ("en", "No move yet.")]
 )

@@ -225,6 +225,7 @@ def assemble(
         **lights_seams(config.leds, strip),
         endpoint=emulating.get("endpoint"),
         watch=chained(emulating.get("watch"), voice.watch if voice else None),
+        on_self_test=voice.self_test if voice else None,
     )
     return Assembled(app, journal, scanner, voice)
 

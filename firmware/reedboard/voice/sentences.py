@@ -201,9 +201,15 @@ def sensor_words(book: Phrasebook, square: Square, fault: str) -> str:
 
 
 def start_fault_words(book: Phrasebook, squares: Bitboard) -> str:
-    """The start-up self-test found switches that do not read as the game stands."""
+    """The start-up self-test found switches that do not read as the game stands: the
+    first few squares, and how many more."""
     names = [SQUARE_NAMES[sq] for sq in squares_of(squares)]
-    return sentence(book.start_fault.format(squares=listed(book, names)))
+    if len(names) > SPOKEN_STEPS:
+        more = book.more_steps.format(count=len(names) - SPOKEN_STEPS)
+        said = ", ".join([*names[:SPOKEN_STEPS], more])
+    else:
+        said = listed(book, names)
+    return sentence(book.start_fault.format(squares=said))
 
 
 def square_words(book: Phrasebook, position: Position, square: Square) -> str:
