@@ -146,6 +146,7 @@ class App:
         watch: Callable[[BoardGame, int], None] | None = None,
         guard: AbstractContextManager[object] | None = None,
         on_self_test: Callable[[SelfTestReport], None] | None = None,
+        say: Callable[[str], str] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -165,6 +166,7 @@ class App:
         self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
         self.watch = watch
         self.on_self_test = on_self_test  # told the start-up self-test's faults (the voice)
+        self.say = say  # the voice's answer to a question, said aloud (None: no voice)
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = guard or nullcontext()
@@ -368,6 +370,14 @@ class App:
             if self.led_test is not None:
                 self.led_test(now)
             return Answer("ack", {})
+        if command.kind == "say":
+            if self.say is None:
+                return Answer(
+                    "error", {"code": "unsupported", "message": "the board's voice is off"}
+                )
+            return Answer(
+                "ack", {"what": command.args["what"], "text": self.say(command.args["what"])}
+            )
         if command.kind == "brightness":
             # The lights', not the game's: a board without LEDs acknowledges and carries on.
             if self.brightness is not None:

@@ -1,6 +1,6 @@
 """`reedboard-host watch --say LANG`: the board's sentences printed and said on the PC,
 through the espeak-ng adapter (here a stand-in `espeak-ng` first on the PATH, which notes
-what it is given to say)."""
+what it is given to say); `reedboard-host say WHAT`: the board's own voice asked."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ import time
 from pathlib import Path
 
 import pytest
+from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
+from reedboard.speaking import BoardVoice
+from reedboard.voice.languages import phrasebook
 
 from tests.children import child, stop
 from tests.host.running_board import RunningBoard
@@ -65,3 +68,41 @@ def test_watch_says_each_move(tmp_path: Path) -> None:
             assert stop(watch, signal.SIGINT) == 0, watch.stderr and watch.stderr.read()
             reader.join(10)
     assert notes.read_text().splitlines() == ["Cavalier g1 f3."]
+
+
+def host(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reedboard_host.cli", *args],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_say_asks_the_board_s_voice() -> None:
+    speaker = RecordingSpeaker()
+    voice = BoardVoice(speaker, phrasebook("en"))
+    board = RunningBoard()
+    board.app.say = voice.ask
+    board.app.watch = voice.watch
+    with board:
+        position = host("say", "position", "--port", board.port)
+        square = host("say", "e1", "--port", board.port)
+        last = host("say", "last", "--port", board.port)
+    assert position.returncode == 0, position.stderr
+    assert position.stdout.startswith("White: king e1, queen d1, rooks a1 and h1")
+    assert position.stdout.endswith(". White to move.\n")
+    assert square.stdout == "e1: white king.\n"
+    assert last.stdout == "No move yet.\n"
+    assert speaker.texts == [position.stdout.strip(), "e1: white king.", "No move yet."]
+
+
+def test_say_on_a_board_without_a_voice_says_so() -> None:
+    with RunningBoard() as board:
+        result = host("say", "last", "--port", board.port)
+    assert result.returncode == 1
+    assert "the board's voice is off" in result.stderr
+
+
+def test_a_question_the_board_cannot_answer_is_refused_before_the_port() -> None:
+    result = host("say", "everything", "--port", "/dev/no-such-port")
+    assert result.returncode == 2
+    assert "'everything' is not a question" in result.stderr

@@ -226,6 +226,7 @@ def assemble(
         endpoint=emulating.get("endpoint"),
         watch=chained(emulating.get("watch"), voice.watch if voice else None),
         on_self_test=voice.self_test if voice else None,
+        say=voice.ask if voice else None,
     )
     return Assembled(app, journal, scanner, voice)
 

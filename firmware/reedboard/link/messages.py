@@ -33,6 +33,7 @@ HOST_TYPES = (
     "resign",
     "led_test",
     "settings",
+    "say",
 )
 SETTINGS = {"settle_ms": (1, 60_000), "castle_wait_ms": (1, 60_000)}
 
@@ -250,6 +251,13 @@ def _settings(f: _Fields) -> dict[str, Any]:
     return values
 
 
+def _say(f: _Fields) -> dict[str, Any]:
+    what = f.text("what", limit=8)
+    if what not in ("position", "last") and what not in SQUARE_NAMES:
+        raise f.bad("what", f"must be position, last or a square such as e4, not {_shown(what)}")
+    return {"what": what}
+
+
 def _nothing(_f: _Fields) -> dict[str, Any]:
     return {}
 
@@ -270,6 +278,7 @@ _ARGUMENTS: dict[str, Callable[[_Fields], dict[str, Any]]] = {
     "resign": _resign,
     "led_test": _nothing,
     "settings": _settings,
+    "say": _say,
 }
 
 
