@@ -10,12 +10,13 @@ speaks (a relay sets it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from reedboard.board_game import BoardGame
 from reedboard.errors import InvalidInputError
 from reedboard.hal.speech import Speaker
+from reedboard.link.board_messages import EffectMessage
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
 from reedboard.rules.squares import parse_square
@@ -61,13 +62,13 @@ class BoardVoice:
         if not self.tournament and text:
             self.speaker.say(text, fleeting=fleeting)
 
-    def effect(self, message: Mapping[str, Any]) -> None:
+    def effect(self, message: EffectMessage) -> None:
         """An effect as the App publishes it."""
         if self.narrator is None:
             return
-        text = self.narrator.hear_message(message)
+        text = self.narrator.hear_message(message.to_wire())
         if text:
-            self.say(text, fleeting=message.get("event") in FLEETING)
+            self.say(text, fleeting=message.effect.kind in FLEETING)
 
     def watch(self, board_game: BoardGame, now: int) -> None:
         """Each turn of the loop: the game as it stands."""

@@ -112,7 +112,7 @@ def test_the_knocks_leave_the_game_alone() -> None:
     for text in (KNOCKS, "@start standard\n1000 lift e2\n1400 place e4\n"):
         app, _voice, _speaker = board(text)
         seen: list[str] = []
-        app.on_effect = lambda m, seen=seen: seen.append(m["event"])
+        app.on_effect = lambda m, seen=seen: seen.append(m.effect.kind)
         app.run(until_done=True)
         effects.append(seen)
     assert effects[0] == effects[1] == ["touch", "move"]
