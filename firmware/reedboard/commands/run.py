@@ -282,6 +282,7 @@ def board_settings(
         mode=chosen,
         settle_ms=settle_ms or config.arbiter.settle_ms,
         castle_wait_ms=config.arbiter.castle_wait_ms,
+        knock_wait_ms=config.arbiter.knock_wait_ms,
         hold_ms=config.debounce.hold_ms,
     )
 
