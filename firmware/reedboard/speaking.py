@@ -1,6 +1,6 @@
 """The board's voice in its loop: effects said as they are published, a move the host
-lights said as the move to play, and the questions a player asks by knocking
-(`voice/knocks.py`) or the host asks (`say`), answered from the game itself.
+lights said as the move to play, and the questions a player asks by tapping
+(`voice/taps.py`) or the host asks (`say`), answered from the game itself.
 
 `BoardVoice.effect` is the App's `on_effect` and `BoardVoice.watch` its `watch`: both run
 in the loop's turn and only queue sentences on the `Speaker`, which says them off the loop.
@@ -22,9 +22,9 @@ from reedboard.rules.moves import Move
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.selftest import SelfTestReport
 from reedboard.voice import sentences
-from reedboard.voice.knocks import Knocks
 from reedboard.voice.narrator import FLEETING, Narrator
 from reedboard.voice.phrasebook import Phrasebook
+from reedboard.voice.taps import Taps
 
 QUESTIONS = ("position", "last")  # and any square's name
 
@@ -53,7 +53,7 @@ class BoardVoice:
         self.book = book
         self.tournament = False  # the switch: never a word while it is set
         self.narrator: Narrator | None = None
-        self.knocks = Knocks()
+        self.taps = Taps()
         self._board_game: BoardGame | None = None
         self._hint: Move | None = None
         self._seen: tuple[int, int] | None = None  # occupancy and position, last turn
@@ -78,7 +78,7 @@ class BoardVoice:
             self._board_game = board_game
         self.narrator.strict = board_game.settings.mode == "strict"
         self._lit_move(board_game)
-        self._knocked(board_game, now)
+        self._tapped(board_game, now)
 
     def ask(self, question: str) -> str:
         """Answer a question (`answer`) aloud; the sentence is returned too."""
@@ -94,15 +94,15 @@ class BoardVoice:
             self.say(sentences.to_play_words(self.book, board_game.game.position, hint))
         self._hint = hint
 
-    def _knocked(self, board_game: BoardGame, now: int) -> None:
+    def _tapped(self, board_game: BoardGame, now: int) -> None:
         seen = (board_game.debouncer.occupancy, board_game.game.position.occupied)
         if seen != self._seen:
             self._seen = seen
-            self.knocks.changed(*seen, now)
-        asked = self.knocks.due(now)
+            self.taps.changed(*seen, now)
+        asked = self.taps.due(now)
         if asked is None:
             return
-        # The knocked square blinks: a sighted player sees that the board heard.
+        # The tapped square blinks: a sighted player sees that the board heard.
         board_game.arbiter.mark(0, 1 << asked.square)
         self.say(answer(self.book, board_game.game, asked.what))
 

@@ -1,5 +1,5 @@
 """The board's voice in its loop: it says what `reedboard replay --say` prints, a move the
-host lights, and what a player asks by knocking; in a tournament, nothing."""
+host lights, and what a player asks by tapping; in a tournament, nothing."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_a_move_the_host_lights_is_said_as_the_move_to_play() -> None:
     assert speaker.texts == ["Pion e2 e4.", "À jouer : cavalier g8 f6."]
 
 
-KNOCKS = """@start standard
+TAPS = """@start standard
 1000 lift e2
 1400 place e4
 3000 place d5
@@ -91,25 +91,25 @@ KNOCKS = """@start standard
 """
 
 
-def test_two_knocks_on_an_empty_square_ask_for_the_last_move() -> None:
-    app, _voice, speaker = board(KNOCKS)
+def test_two_taps_on_an_empty_square_ask_for_the_last_move() -> None:
+    app, _voice, speaker = board(TAPS)
     app.run(until_done=True)
     assert speaker.texts == ["Pion e2 e4.", "Dernier coup : pion e2 e4."]
     assert app.board_game is not None
     assert app.board_game.arbiter.view().marked_blink == 1 << 35  # d5 blinks: heard
 
 
-def test_three_knocks_ask_for_the_whole_position() -> None:
-    app, _voice, speaker = board(KNOCKS + "3800 place d5\n3950 lift d5\n", "en")
+def test_three_taps_ask_for_the_whole_position() -> None:
+    app, _voice, speaker = board(TAPS + "3800 place d5\n3950 lift d5\n", "en")
     app.run(until_done=True)
     assert speaker.texts[-1].startswith("White: king e1, queen d1, rooks a1 and h1")
     assert speaker.texts[-1].endswith("pawns a7, b7, c7, d7, e7, f7, g7 and h7. Black to move.")
 
 
-def test_the_knocks_leave_the_game_alone() -> None:
-    """The arbiter decides the same with and without the knocks."""
+def test_the_taps_leave_the_game_alone() -> None:
+    """The arbiter decides the same with and without the taps."""
     effects = []
-    for text in (KNOCKS, "@start standard\n1000 lift e2\n1400 place e4\n"):
+    for text in (TAPS, "@start standard\n1000 lift e2\n1400 place e4\n"):
         app, _voice, _speaker = board(text)
         seen: list[str] = []
         app.on_effect = lambda m, seen=seen: seen.append(m.effect.kind)
@@ -119,7 +119,7 @@ def test_the_knocks_leave_the_game_alone() -> None:
 
 
 def test_in_a_tournament_the_board_says_nothing() -> None:
-    app, voice, speaker = board(KNOCKS)
+    app, voice, speaker = board(TAPS)
     voice.tournament = True
     app.run(until_done=True)
     assert speaker.texts == []

@@ -1,11 +1,11 @@
-"""The board's own way to ask the voice something: knocking on an empty square.
+"""The board's own way to ask the voice something: tapping on an empty square.
 
 A player puts any spare piece (one taken earlier will do) on an empty square and takes it
-off again at once: a knock. Two knocks on the same square ask for the last move; three or
+off again at once: a tap. Two taps on the same square ask for the last move; three or
 more for the whole position, piece by piece. Play never makes it: no move puts a piece on
 an empty square without lifting one first, and the arbiter lets a piece that comes and
 goes this fast pass unnoticed (it is gone before any move or mismatch is decided). The
-knocked square blinks to tell a sighted player that the board heard.
+tapped square blinks to tell a sighted player that the board heard.
 
 Pure: fed the board's settled occupancy and the position's, one change at a time.
 """
@@ -16,23 +16,23 @@ from dataclasses import dataclass
 
 from reedboard.rules.squares import Bitboard, Square, squares_of
 
-KNOCK_MAX_MS = 700  # a knock's piece stays no longer than this
-GAP_MAX_MS = 900  # knocks of one request follow each other within this; then it is asked
-REQUESTS = {2: "last", 3: "position"}  # knocks -> what is asked (3 or more: the position)
+TAP_MAX_MS = 700  # a tap's piece stays no longer than this
+GAP_MAX_MS = 900  # taps of one request follow each other within this; then it is asked
+REQUESTS = {2: "last", 3: "position"}  # taps -> what is asked (3 or more: the position)
 
 
 @dataclass(frozen=True, slots=True)
 class Asked:
     what: str  # "last" or "position"
-    square: Square  # where the player knocked
+    square: Square  # where the player tapped
     t_ms: int
 
 
-class Knocks:
+class Taps:
     def __init__(self) -> None:
         self.square: Square | None = None
         self.count = 0
-        self._placed_at: int | None = None  # the knock's piece stands since
+        self._placed_at: int | None = None  # the tap's piece stands since
         self._lifted_at = 0
 
     def reset(self) -> None:
@@ -42,7 +42,7 @@ class Knocks:
         """The settled occupancy is now `occupancy`; the position has `expected`."""
         extra = occupancy & ~expected
         if occupancy & expected != expected or extra & (extra - 1):
-            self.reset()  # a piece lifted, or more than one too many: play, not a knock
+            self.reset()  # a piece lifted, or more than one too many: play, not a tap
             return
         if extra:
             square = next(squares_of(extra))
@@ -55,15 +55,15 @@ class Knocks:
             return
         if self._placed_at is None:
             return
-        if t_ms - self._placed_at > KNOCK_MAX_MS:
-            self.reset()  # a piece left standing a while, then taken off: no knock
+        if t_ms - self._placed_at > TAP_MAX_MS:
+            self.reset()  # a piece left standing a while, then taken off: no tap
             return
         self.count += 1
         self._placed_at = None
         self._lifted_at = t_ms
 
     def due(self, t_ms: int) -> Asked | None:
-        """What the knocks asked, once the player has stopped knocking."""
+        """What the taps asked, once the player has stopped tapping."""
         if self.square is None or self._placed_at is not None:
             return None
         if t_ms - self._lifted_at <= GAP_MAX_MS:
