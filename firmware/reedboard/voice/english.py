@@ -108,5 +108,4 @@ PHRASES = Phrasebook(
     kind_on="{piece} {squares}",
     square_holds="{square}: {piece}",
     square_empty="{square}: empty",
-    request_heard="position requested",
 )

@@ -88,7 +88,6 @@ class Phrasebook:
     kind_on: str = field(metadata=_said("pieces of one kind: {piece} {squares}"))
     square_holds: str = field(metadata=_said("what is on a square: {square} {piece}"))
     square_empty: str = field(metadata=_said("an empty square: {square}"))
-    request_heard: str = field(metadata=_said("the board's gesture asking for the position"))
 
 
 def template_fields() -> list[tuple[str, str]]:
