@@ -68,13 +68,14 @@ from reedboard.link.messages import (
     LedTest,
     Resend,
     Resync,
+    Say,
     SetBrightness,
     SetMode,
 )
 from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import self_test, switch_place
+from reedboard.sensing.selftest import SelfTestReport, self_test, switch_place
 from reedboard.wiring import matrix_wiring
 
 Renderer = Callable[[BoardView, int], None]
@@ -160,6 +161,8 @@ class App:
         endpoint: Callable[[str], Endpoint] | None = None,
         watch: Callable[[BoardGame, int], None] | None = None,
         guard: AbstractContextManager[object] | None = None,
+        on_self_test: Callable[[SelfTestReport], None] | None = None,
+        say: Callable[[str], str] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -178,6 +181,8 @@ class App:
         self.log = log or _stderr
         self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
         self.watch = watch
+        self.on_self_test = on_self_test  # told the start-up self-test's faults (the voice)
+        self.say = say  # the voice's answer to a question, said aloud (None: no voice)
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = guard or nullcontext()
@@ -234,6 +239,8 @@ class App:
         if not report.ok:
             for line in report.lines():
                 self.log(f"self-test: {line.strip()}")
+            if self.on_self_test is not None:
+                self.on_self_test(report)
 
     # ----- the loop -----
 
@@ -389,6 +396,10 @@ class App:
                 if self.brightness is not None:
                     self.brightness(percent / 100, now)
                 return Answer(Ack(percent=percent))
+            case Say(what=what):
+                if self.say is None:
+                    return Answer(ErrorReply("unsupported", "the board's voice is off"))
+                return Answer(Ack(text=self.say(what)))
             case Resend():
                 # The endpoint answers it, or turns it into a Resync.
                 return Answer(ErrorReply("unsupported", "resend is the link's"))

@@ -21,6 +21,7 @@ from reedboard.arbiter.arbiter import (
 )
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.errors import ConfigError
+from reedboard.voice.languages import LANGUAGES
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
 # the parts take plain values and know nothing of the file.
@@ -97,12 +98,26 @@ class ArbiterConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """The board's voice (espeak-ng): off unless enabled. Empty `voice` and `device` mean
+    the language's own espeak-ng voice and the system's default audio output."""
+
+    enabled: bool = False
+    language: str = "fr"
+    voice: str = ""
+    rate: int = 160  # words per minute
+    volume: int = 100  # espeak-ng's amplitude: 0..200
+    device: str = ""  # an ALSA device ("plughw:1,0"), or the default output
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     matrix: MatrixConfig = field(default_factory=MatrixConfig)
     debounce: DebounceConfig = field(default_factory=DebounceConfig)
     leds: LedConfig = field(default_factory=LedConfig)
     serial: SerialConfig = field(default_factory=SerialConfig)
     arbiter: ArbiterConfig = field(default_factory=ArbiterConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
 
 def load_config(path: str | Path | None = None) -> BoardConfig:
@@ -134,6 +149,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         leds=_leds(sections.table("leds")),
         serial=_serial(sections.table("serial")),
         arbiter=_arbiter(sections.table("arbiter")),
+        voice=_voice(sections.table("voice")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
@@ -279,6 +295,28 @@ def _arbiter(s: _Section) -> ArbiterConfig:
         settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
         castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
         knock_wait_ms=s.integer("knock_wait_ms", d.knock_wait_ms, 1, 60_000),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _voice(s: _Section) -> VoiceConfig:
+    d = VoiceConfig()
+    enabled = s._get("enabled", d.enabled)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"{s.key('enabled')}: expected true or false, got {enabled!r}")
+    optional: dict[str, str] = {}
+    for name in ("voice", "device"):
+        value = s._get(name, getattr(d, name))
+        if not isinstance(value, str):
+            raise ConfigError(f"{s.key(name)}: expected a string, got {value!r}")
+        optional[name] = value
+    config = VoiceConfig(
+        enabled=enabled,
+        language=s.choice("language", d.language, tuple(sorted(LANGUAGES))),
+        rate=s.integer("rate", d.rate, 80, 450),
+        volume=s.integer("volume", d.volume, 0, 200),
+        **optional,
     )
     s.refuse_unknown()
     return config

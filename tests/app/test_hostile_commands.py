@@ -123,6 +123,7 @@ BAD_FIELDS: list[tuple[str, str, list[Any]]] = [
     ("settings", "settle_ms", ints(1, 60_000)),
     ("settings", "castle_wait_ms", ints(1, 60_000)),
     ("settings", "speed", [1, "fast", None]),
+    ("say", "what", ["", "e9", "E4", "everything", "x" * 201, *NOT_TEXT]),
 ]
 # What each command needs beside the field under test, to be otherwise right.
 CONTEXT: dict[str, dict[str, Any]] = {

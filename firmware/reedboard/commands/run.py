@@ -29,12 +29,14 @@ from reedboard.app import App, Endpoint, Identity, Renderer
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.command_line import example, number_in, whole_number_in
-from reedboard.config import BoardConfig, LedConfig, load_config
+from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
 from reedboard.hal.gpio import GpioModule
 from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
+from reedboard.hal.speech import Speaker
 from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
@@ -46,6 +48,8 @@ from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
+from reedboard.speaking import BoardVoice, chained
+from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
@@ -125,6 +129,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         app.run(lambda: bool(stopping), until_done=args.until_done)
     finally:
+        if board.voice is not None:
+            board.voice.close()
         if journal is not None:
             journal.close()
         close = getattr(scanner, "close", None)
@@ -140,6 +146,7 @@ class Assembled:
     app: App
     journal: Journal | None
     scanner: SwitchMatrix
+    voice: BoardVoice | None = None
 
 
 def assemble(
@@ -148,9 +155,11 @@ def assemble(
     script: Script | None,
     *,
     gpio: GpioModule | None = None,
+    speaker: Speaker | None = None,
 ) -> Assembled:
     """The board `reedboard run` runs, from its arguments and its configuration (every key
-    of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO."""
+    of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO, `speaker`
+    for espeak-ng."""
     settings = board_settings(config, mode=args.mode or (script.mode if script else None),
                               settle_ms=args.settle_ms)  # fmt: skip
 
@@ -201,6 +210,8 @@ def assemble(
         sys.stdout.write(json.dumps(printed) + "\n")
         sys.stdout.flush()
 
+    voice = board_voice(config.voice, speaker)
+    emulating = _emulating(emulation)
     app = App(
         scanner,
         MonotonicClock(args.speed),
@@ -213,12 +224,32 @@ def assemble(
         identity=Identity(board=args.board_id),
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
-        on_effect=show if printing else None,
+        on_effect=chained(show if printing else None, voice.effect if voice else None),
         matrix=config.matrix,
         **lights_seams(config.leds, strip),
-        **_emulating(emulation),
+        endpoint=emulating["endpoint"],
+        watch=chained(emulating["watch"], voice.watch if voice else None),
+        on_self_test=voice.self_test if voice else None,
+        say=voice.ask if voice else None,
     )
-    return Assembled(app, journal, scanner)
+    return Assembled(app, journal, scanner, voice)
+
+
+def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoice | None:
+    """The board's voice from `[voice]`: espeak-ng (or `speaker`) in the configured
+    language, or None when the voice is not enabled."""
+    if not config.enabled:
+        return None
+    book = phrasebook(config.language)
+    if speaker is None:
+        settings = EspeakSettings(
+            voice=config.voice or book.espeak_voice,
+            rate=config.rate,
+            volume=config.volume,
+            device=config.device or None,
+        )
+        speaker = EspeakSpeaker(settings, log=_log)
+    return BoardVoice(speaker, book)
 
 
 class LightsSeams(TypedDict):

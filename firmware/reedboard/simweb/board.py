@@ -28,10 +28,11 @@ from reedboard.config import BoardConfig
 from reedboard.errors import InvalidInputError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.live_board import LiveBoard
+from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
-from reedboard.link.board_messages import Ack, ErrorReply
+from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
 from reedboard.link.messages import (
     ChoosePromotion,
     Hello,
@@ -50,11 +51,15 @@ from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, square_names_of
 from reedboard.simweb.placing import likeliest
 from reedboard.simweb.pty_link import PtyLink
+from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
 from reedboard.simweb.words import notice, result_words, setup_words
-from reedboard.simweb.world import World
+from reedboard.simweb.world import Held, World
+from reedboard.speaking import BoardVoice
+from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, strip_layout
 
 EFFECTS_KEPT = 200
+SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
 SEEN_S = 1.0  # how long a new position may take to pass the debouncer
 SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
 # From taking the captured piece off to putting the capturing one down, as a hand would:
@@ -78,7 +83,13 @@ def _piece_words(letter: str, colour: bool = True) -> str:
 
 
 class SimBoard:
-    def __init__(self, config: BoardConfig | None = None, *, settings: Settings | None = None):
+    def __init__(
+        self,
+        config: BoardConfig | None = None,
+        *,
+        settings: Settings | None = None,
+        language: str = "en",
+    ):
         self.config = config or BoardConfig()
         self.world = World("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         wiring = matrix_wiring(self.config.matrix)
@@ -93,6 +104,10 @@ class SimBoard:
         self.view: BoardView | None = None
         self.lock = threading.RLock()
         self.log: deque[str] = deque(maxlen=20)
+        # The board's voice: the page says its sentences with the browser's own speech
+        # and shows them in a live region for screen readers.
+        self.speaker = RecordingSpeaker(keep=SPOKEN_KEPT)
+        self.voice = BoardVoice(self.speaker, phrasebook(language))
         self.app = App(
             self.switches,
             self.clock,
@@ -101,7 +116,8 @@ class SimBoard:
             render=self._render,
             animate=self.lights.animate,
             brightness=self.lights.dim,
-            on_effect=lambda message: self.effects.append(message.to_wire()),
+            on_effect=self._effect,
+            watch=self.voice.watch,
             scan_hz=self.config.matrix.scan_hz,
             log=self._log,
             source=self,
@@ -166,6 +182,58 @@ class SimBoard:
 
     def _log(self, text: str) -> None:
         self.log.append(text)
+
+    def _effect(self, message: EffectMessage) -> None:
+        self.effects.append(message.to_wire())
+        self.voice.effect(message)
+
+    # ----- the voice, and play from the keyboard -----
+
+    def type_move(self, text: str) -> str:
+        """Carry out a typed move (`e2e4`, `Nf3`) on the board as hands would, from now;
+        its UCI is returned. InvalidInputError when it is not a legal move, or while the
+        hands are busy with another."""
+        with self.lock:
+            if self._timeline:
+                raise InvalidInputError("the hands are still busy: wait for the last move")
+            if self.world.hand:
+                raise InvalidInputError("put down the pieces in hand first")
+            position = self.board_game().game.position
+            move = typed_move(position, text)
+            now = self.clock.now_ms()
+            for index, step in enumerate(hand_steps(position, move), start=1):
+                self._timeline.append((now + index * STEP_MS, partial(self._step, step)))
+            return position.uci(move)
+
+    def _step(self, step: Step) -> str | None:
+        world = self.world
+        if step.action == "lift":
+            world.lift(SQUARE_NAMES[step.square])
+        elif step.action == "place":
+            origin = step.origin
+
+            def by_origin(hand: list[Held], _square: Square) -> int:
+                found = [i for i, held in enumerate(hand) if held.origin == origin]
+                return found[-1] if found else len(hand) - 1
+
+            world.place(SQUARE_NAMES[step.square], by_origin)
+        elif step.action == "tray":
+            world.to_tray()
+        elif step.action == "spare":
+            world.from_tray(step.piece)
+        else:
+            return step.piece  # the promotion's piece, told as a host would
+        return None
+
+    def ask(self, question: str) -> str:
+        """What a player asks the voice: "position", "last" or a square."""
+        with self.lock:
+            return self.voice.ask(question)
+
+    def set_language(self, code: str) -> None:
+        with self.lock:
+            self.voice.book = phrasebook(code)
+            self.voice.narrator = None  # follows the game afresh in the new language
 
     # ----- the page's gestures and commands -----
 
@@ -362,6 +430,15 @@ class SimBoard:
         playing = " · playing a script" if now < self._script_ends_ms else ""
         return f"{turn} to move{playing}"
 
+    def _spoken(self) -> list[dict[str, Any]]:
+        """The latest sentences, numbered from the first ever said: the page says each
+        new one once."""
+        said = list(self.speaker.said)
+        first = self.speaker.count - len(said)
+        return [
+            {"n": first + i, "text": u.text, "fleeting": u.fleeting} for i, u in enumerate(said)
+        ]
+
     def board_game(self) -> BoardGame:
         assert self.app.board_game is not None, "start() comes first"
         return self.app.board_game
@@ -406,5 +483,7 @@ class SimBoard:
                 "result_text": result,
                 "notice": notice(self.effects, position),
                 "pty": self.link.path,
+                "language": self.voice.book.code,
+                "spoken": self._spoken(),
                 "log": list(self.log),
             }
