@@ -59,7 +59,7 @@ class ScriptedBoard:
             line = lines[self._next]
             self._next += 1
             if line.action == "choose":
-                choices.append(line.piece)
+                choices.append(line.what)
                 continue
             bit = 1 << line.square
             self.occupancy = (

@@ -29,15 +29,16 @@ from reedboard.errors import InvalidInputError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.live_board import LiveBoard
 from reedboard.hal.recording_strip import RecordingStrip
+from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.link.messages import parse_command
-from reedboard.replay.script import Script, ScriptLine
+from reedboard.replay.script import Script
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
 from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Square, square_names_of
+from reedboard.rules.squares import Square, square_names_of
 from reedboard.simweb.placing import likeliest
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.words import notice, result_words, setup_words
@@ -328,14 +329,14 @@ class SimBoard:
             ]
             self._script_ends_ms = base + max((line.t_ms for line in script.lines), default=0)
 
-    def _line(self, line: ScriptLine) -> str | None:
+    def _line(self, line: SensorLine) -> str | None:
         if line.action == "lift":
-            self.world.lift(SQUARE_NAMES[line.square])
+            self.world.lift(line.what)
         elif line.action == "place":
             position = self.board_game().game.position
-            self.world.place(SQUARE_NAMES[line.square], partial(likeliest, position=position))
+            self.world.place(line.what, partial(likeliest, position=position))
         else:
-            return line.piece  # the host's choice: the loop hands it to the game
+            return line.what  # the host's choice: the loop hands it to the game
         return None
 
     # ----- what the page shows -----
