@@ -7,7 +7,7 @@ import random
 
 from reedboard.app import App
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
@@ -38,7 +38,7 @@ class LaggingClock:
 
 def _moves(text: str, lag_ms: int) -> list[str]:
     script = parse_script(text)
-    board = ScriptedBoard(script, electrical=False)
+    board = scripted_board(script, electrical=False)
     moves: list[str] = []
 
     def effect(message: dict[str, object]) -> None:

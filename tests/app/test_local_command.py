@@ -15,7 +15,7 @@ from reedboard.journal.store import Journal
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import parse_command
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 
@@ -29,7 +29,7 @@ class Board:
 
     def __init__(self, tmp_path: Path) -> None:
         script = parse_script(SCRIPT)
-        board = ScriptedBoard(script)
+        board = scripted_board(script)
         self.journal = Journal(tmp_path / "journal.sqlite")
         self.link = WireLink()
         self.lights = RecordingLights()

@@ -23,7 +23,7 @@ from reedboard.journal.check import journal_problem
 from reedboard.journal.store import SENSOR_LINES_KEPT, Journal, KeptLines
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import square_name, squares_of
@@ -44,7 +44,7 @@ def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[s
     mode: Mode = "strict" if strict else "casual"
     human = human_script(game.start, game.moves, seed, mode=mode, settings=NOISY)
     script = parse_script(human.text())
-    board = ScriptedBoard(script)
+    board = scripted_board(script)
     sent: list[dict[str, Any]] = []
     with Journal(journal_path) as journal:
         app = App(
@@ -156,7 +156,7 @@ def test_a_new_game_drops_the_lines_of_the_one_before(tmp_path: Path) -> None:
 
 def _run_script(journal: Journal, text: str, start: Game) -> None:
     script = parse_script(text)
-    board = ScriptedBoard(script, electrical=False)
+    board = scripted_board(script, electrical=False)
     app = App(
         board, VirtualClock(), journal=journal, start=start, source=board, log=lambda _t: None
     )

@@ -27,7 +27,7 @@ from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
 from reedboard.errors import InvalidInputError
 from reedboard.hal.clock import MonotonicClock
-from reedboard.hal.live_board import LiveBoard
+from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
@@ -73,7 +73,7 @@ class SimBoard:
         self.config = config or BoardConfig()
         self.world = World("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         wiring = matrix_wiring(self.config.matrix)
-        self.switches = LiveBoard(
+        self.switches = FakeBoard(
             self.world.occupancy, rows=wiring.rows, columns=wiring.columns, layout=wiring.layout
         )
         self.strip = RecordingStrip(self.config.leds.count, keep=4)

@@ -1,0 +1,156 @@
+"""A fake board: the switch matrix the loop scans and the source of the changes that fall
+due on it, in one object. `reedboard run --fake`, `reedboard replay`, the simulator and
+the tests all run the firmware on it.
+
+Its switches change two ways. A hand outside the loop changes them at once (`lift("e2")`,
+`place("e4")`, `set_occupancy`), as the simulator's page does. Or sensor lines are
+scheduled (`schedule(lines)`) and the loop applies each when its time comes
+(`advance(t_ms)`), as a script or a player model does; their `choose` lines are handed to
+the loop as the promotion pieces chosen.
+
+By default the real `MatrixScanner` reads a `FakeGPIO` wired like the board's matrix, so
+the firmware sees exactly what it would on the board; `electrical=False` reads the
+occupancy directly (faster, for long test runs). One lock makes every call safe from any
+thread, and keeps a scan from seeing the switches half set.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+from reedboard.hal.fake_gpio import FAKE_COLUMNS, FAKE_ROWS, FakeGPIO
+from reedboard.hal.matrix import MatrixScanner
+from reedboard.hal.matrix_layout import MatrixLayout
+from reedboard.hal.sensor_line import SensorLine
+from reedboard.rules.squares import Bitboard, Square, parse_square, squares_of
+
+
+class FakeBoard:
+    """A `SwitchMatrix` and an `EventSource`."""
+
+    def __init__(
+        self,
+        occupancy: Bitboard = 0,
+        *,
+        rows: Sequence[int] = FAKE_ROWS,
+        columns: Sequence[int] = FAKE_COLUMNS,
+        layout: MatrixLayout | None = None,
+        electrical: bool = True,
+    ) -> None:
+        """`rows`, `columns` (pin numbers) and `layout`: the matrix's wiring, as
+        `MatrixScanner` takes it."""
+        self._lock = threading.Lock()
+        self._occupancy: Bitboard = occupancy
+        self._pending: deque[SensorLine] = deque()
+        self._last_ms = 0  # the time of the last line scheduled
+        self._finished = False
+        self._layout = layout or MatrixLayout()
+        self._gpio: FakeGPIO | None = None
+        self._scanner: MatrixScanner | None = None
+        if electrical:
+            self._gpio = FakeGPIO(rows, columns)
+            self._scanner = MatrixScanner(self._gpio, rows, columns, self._layout, sleep=_no_wait)
+            self._show()
+
+    # ----- a hand outside the loop -----
+
+    @property
+    def occupancy(self) -> Bitboard:
+        """What the switches are set to (not what a scan reads)."""
+        return self._occupancy
+
+    def set_occupancy(self, occupancy: Bitboard) -> None:
+        """Close the switches of these squares and open all others, now."""
+        with self._lock:
+            self._occupancy = occupancy
+            self._show()
+
+    def lift(self, square: str | Square) -> None:
+        """Take the piece off `square` now (its switch opens)."""
+        self._set(square, False)
+
+    def place(self, square: str | Square) -> None:
+        """Put a piece on `square` now (its switch closes)."""
+        self._set(square, True)
+
+    def _set(self, square: str | Square, occupied: bool) -> None:
+        bit = 1 << (parse_square(square) if isinstance(square, str) else square)
+        with self._lock:
+            self._occupancy = self._occupancy | bit if occupied else self._occupancy & ~bit
+            self._show()
+
+    # ----- lines that fall due -----
+
+    def schedule(self, lines: Iterable[SensorLine], *, start_ms: int = 0) -> int:
+        """Have the loop apply `lines` at their times, counted from board time `start_ms`
+        and never before a line already scheduled (so the order holds). Returns the board
+        time of the last line scheduled."""
+        with self._lock:
+            base = max(start_ms, self._last_ms)
+            for line in lines:
+                self._last_ms = max(self._last_ms, base + line.t_ms)
+                self._pending.append(line.at(self._last_ms))
+            return self._last_ms
+
+    def finish(self) -> None:
+        """No more lines will be scheduled: the board is `done` once they are applied."""
+        self._finished = True
+
+    @property
+    def pending(self) -> int:
+        """Lines scheduled and not applied yet."""
+        with self._lock:
+            return len(self._pending)
+
+    # ----- the loop's side -----
+
+    @property
+    def done(self) -> bool:
+        with self._lock:
+            return self._finished and not self._pending
+
+    @property
+    def end_ms(self) -> int:
+        return self._last_ms
+
+    def next_change_ms(self) -> int | None:
+        with self._lock:
+            return self._pending[0].t_ms if self._pending else None
+
+    def advance(self, t_ms: int) -> list[str]:
+        """Apply the lines due by `t_ms`; the promotion pieces chosen among them."""
+        choices: list[str] = []
+        with self._lock:
+            changed = False
+            while self._pending and self._pending[0].t_ms <= t_ms:
+                line = self._pending.popleft()
+                if line.action == "choose":
+                    choices.append(line.what)
+                    continue
+                bit = 1 << line.square
+                place = line.action == "place"
+                self._occupancy = self._occupancy | bit if place else self._occupancy & ~bit
+                changed = True
+            if changed:
+                self._show()
+        return choices
+
+    def scan(self) -> Bitboard:
+        with self._lock:
+            return self._occupancy if self._scanner is None else self._scanner.scan()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._scanner is not None:
+                self._scanner.close()
+
+    def _show(self) -> None:
+        """Set the fake matrix's switches to the occupancy (the lock is held)."""
+        if self._gpio is not None:
+            self._gpio.set_closed(self._layout.cell_of(sq) for sq in squares_of(self._occupancy))
+
+
+def _no_wait(_seconds: float) -> None:
+    """A fake matrix settles at once."""
