@@ -9,7 +9,7 @@ from reedboard.errors import InvalidInputError
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
-from reedboard.simweb.placing import likeliest
+from reedboard.sensing.held import likeliest
 from reedboard.simweb.world import World
 
 

@@ -39,7 +39,7 @@ from reedboard.rules.pgn import write_pgn
 from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Square, square_names_of
-from reedboard.simweb.placing import likeliest
+from reedboard.sensing.held import likeliest
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.words import notice, result_words, setup_words
 from reedboard.simweb.world import World
