@@ -91,3 +91,27 @@ def test_a_scan_never_sees_the_switches_half_set() -> None:
         stop.set()
         thread.join()
         board.close()
+
+
+def test_a_line_inserted_falls_due_among_those_scheduled_and_follow_hears_of_it() -> None:
+    heard: list[SensorLine] = []
+    board = FakeBoard(START, electrical=False, follow=heard.append)
+    board.schedule([SensorLine(100, "lift", "e2"), SensorLine(900, "place", "e4")])
+    board.insert(SensorLine(500, "lift", "d2"))
+    board.schedule([SensorLine(0, "choose", "q")], start_ms=0)  # after the last: 900
+    assert board.advance(500) == [] and heard == [
+        SensorLine(100, "lift", "e2"),
+        SensorLine(500, "lift", "d2"),
+    ]
+    assert board.advance(900) == ["q"] and len(heard) == 3  # a choice is the loop's
+    assert board.pending == 0 and board.end_ms == 900
+
+
+def test_clearing_drops_the_lines_not_applied_yet() -> None:
+    board = FakeBoard(START, electrical=False)
+    board.schedule([SensorLine(100, "lift", "e2"), SensorLine(900, "place", "e4")])
+    board.advance(100)
+    board.clear()
+    assert board.pending == 0 and board.next_change_ms() is None
+    assert board.advance(1000) == [] and board.scan() == START & ~E2
+    assert board.schedule([SensorLine(10, "place", "e2")], start_ms=50) == 60

@@ -6,7 +6,8 @@ Its switches change two ways. A hand outside the loop changes them at once (`lif
 `place("e4")`, `set_occupancy`), as the simulator's page does. Or sensor lines are
 scheduled (`schedule(lines)`) and the loop applies each when its time comes
 (`advance(t_ms)`), as a script or a player model does; their `choose` lines are handed to
-the loop as the promotion pieces chosen.
+the loop as the promotion pieces chosen, and `follow` hears of the others as they are
+applied (the simulator's world of pieces follows them so).
 
 By default the real `MatrixScanner` reads a `FakeGPIO` wired like the board's matrix, so
 the firmware sees exactly what it would on the board; `electrical=False` reads the
@@ -16,9 +17,9 @@ thread, and keeps a scan from seeing the switches half set.
 
 from __future__ import annotations
 
+import bisect
 import threading
-from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from reedboard.hal.fake_gpio import FAKE_COLUMNS, FAKE_ROWS, FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
@@ -38,12 +39,17 @@ class FakeBoard:
         columns: Sequence[int] = FAKE_COLUMNS,
         layout: MatrixLayout | None = None,
         electrical: bool = True,
+        follow: Callable[[SensorLine], None] | None = None,
     ) -> None:
         """`rows`, `columns` (pin numbers) and `layout`: the matrix's wiring, as
-        `MatrixScanner` takes it."""
+        `MatrixScanner` takes it. `follow(line)` is called as each scheduled lift or
+        place is applied (it must not call the board back)."""
         self._lock = threading.Lock()
         self._occupancy: Bitboard = occupancy
-        self._pending: deque[SensorLine] = deque()
+        self._follow = follow
+        # The lines scheduled, in time order; those from `_next` on are not applied yet.
+        self._lines: list[SensorLine] = []
+        self._next = 0
         self._last_ms = 0  # the time of the last line scheduled
         self._finished = False
         self._layout = layout or MatrixLayout()
@@ -91,8 +97,20 @@ class FakeBoard:
             base = max(start_ms, self._last_ms)
             for line in lines:
                 self._last_ms = max(self._last_ms, base + line.t_ms)
-                self._pending.append(line.at(self._last_ms))
+                self._lines.append(line.at(self._last_ms))
             return self._last_ms
+
+    def insert(self, line: SensorLine) -> None:
+        """Have the loop apply `line` at its own board time, among the lines scheduled
+        (after those of the same time)."""
+        with self._lock:
+            bisect.insort(self._lines, line, lo=self._next, key=_time_of)
+            self._last_ms = max(self._last_ms, line.t_ms)
+
+    def clear(self) -> None:
+        """Drop the lines not applied yet."""
+        with self._lock:
+            self._lines, self._next, self._last_ms = [], 0, 0
 
     def finish(self) -> None:
         """No more lines will be scheduled: the board is `done` once they are applied."""
@@ -102,14 +120,14 @@ class FakeBoard:
     def pending(self) -> int:
         """Lines scheduled and not applied yet."""
         with self._lock:
-            return len(self._pending)
+            return len(self._lines) - self._next
 
     # ----- the loop's side -----
 
     @property
     def done(self) -> bool:
         with self._lock:
-            return self._finished and not self._pending
+            return self._finished and self._next == len(self._lines)
 
     @property
     def end_ms(self) -> int:
@@ -117,24 +135,29 @@ class FakeBoard:
 
     def next_change_ms(self) -> int | None:
         with self._lock:
-            return self._pending[0].t_ms if self._pending else None
+            return self._lines[self._next].t_ms if self._next < len(self._lines) else None
 
     def advance(self, t_ms: int) -> list[str]:
         """Apply the lines due by `t_ms`; the promotion pieces chosen among them."""
         choices: list[str] = []
         with self._lock:
-            changed = False
-            while self._pending and self._pending[0].t_ms <= t_ms:
-                line = self._pending.popleft()
+            first = self._next
+            lines = self._lines
+            while self._next < len(lines) and lines[self._next].t_ms <= t_ms:
+                line = lines[self._next]
+                self._next += 1
                 if line.action == "choose":
                     choices.append(line.what)
                     continue
+                if self._follow is not None:
+                    self._follow(line)
                 bit = 1 << line.square
                 place = line.action == "place"
                 self._occupancy = self._occupancy | bit if place else self._occupancy & ~bit
-                changed = True
-            if changed:
+            if self._next > first:
                 self._show()
+            if self._next == len(lines):  # all applied: the list starts afresh
+                self._lines, self._next = [], 0
         return choices
 
     def scan(self) -> Bitboard:
@@ -150,6 +173,10 @@ class FakeBoard:
         """Set the fake matrix's switches to the occupancy (the lock is held)."""
         if self._gpio is not None:
             self._gpio.set_closed(self._layout.cell_of(sq) for sq in squares_of(self._occupancy))
+
+
+def _time_of(line: SensorLine) -> int:
+    return line.t_ms
 
 
 def _no_wait(_seconds: float) -> None:

@@ -3,10 +3,11 @@ pieces it cannot see, in one object the web server drives.
 
 The board's own loop (`App.run`) turns in a thread on a real clock, exactly as on the
 board: scan, decide, journal, tell the host on the pty, light the (fake) strip. The
-simulator has no loop of its own: it is the loop's event source, whose timeline (a played
-script, a guided setup, the second half of a capture) changes the world at board times,
-and whose scripted promotion choices reach the game as a host's would. The page's
-gestures change the world, whose occupancy closes and opens the fake switches; the page's
+simulator has no loop of its own: its switches are a `FakeBoard`, the loop's event
+source, whose scheduled lines (a played script, a guided setup, the second half of a
+capture) the world of pieces follows at their board times, and whose scripted promotion
+choices reach the game as a host's would. The page's gestures change the world, whose
+occupancy closes and opens the fake switches; the page's
 commands are the app's local commands, carried out like a host's (their effects reach the
 host too) and answered to the page. One lock, held by the loop through each turn, keeps a
 gesture, a command or a snapshot from landing in the middle of one.
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -38,8 +38,8 @@ from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
 from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Square, square_names_of
-from reedboard.sensing.held import likeliest
+from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_names_of
+from reedboard.sensing.held import Held, likeliest
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.words import notice, result_words, setup_words
 from reedboard.simweb.world import World
@@ -51,15 +51,6 @@ SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen o
 # From taking the captured piece off to putting the capturing one down, as a hand would:
 # long enough for the switches to see the square empty in between.
 CAPTURE_STEP_MS = 150
-
-
-def _choosing_nothing(action: Callable[[], None]) -> Callable[[], str | None]:
-    """A change of the world that chooses no promotion piece, as the timeline holds it."""
-
-    def run() -> None:
-        action()
-
-    return run
 
 
 def _piece_words(letter: str, colour: bool = True) -> str:
@@ -74,7 +65,11 @@ class SimBoard:
         self.world = World("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         wiring = matrix_wiring(self.config.matrix)
         self.switches = FakeBoard(
-            self.world.occupancy, rows=wiring.rows, columns=wiring.columns, layout=wiring.layout
+            self.world.occupancy,
+            rows=wiring.rows,
+            columns=wiring.columns,
+            layout=wiring.layout,
+            follow=self._follow,
         )
         self.strip = RecordingStrip(self.config.leds.count, keep=4)
         self.lights = LightsRenderer(LightsOutput(strip_layout(self.config.leds), self.strip))
@@ -98,9 +93,9 @@ class SimBoard:
             source=self,
             guard=self.lock,
         )
-        # World changes due at board times (a played script, a guided setup); each gives
-        # the promotion piece a script chose, or None.
-        self._timeline: list[tuple[int, Callable[[], str | None]]] = []
+        # The piece a scheduled placement puts down, when it is not the world's guess: the
+        # capturing piece of a capture, a piece out of the box in a guided setup.
+        self._promised: dict[Square, Held | str] = {}
         self._script_ends_ms = 0  # board time of a played script's last line
         # Set when the board has seen the pieces of a new game set out at once.
         self._set_out: threading.Event | None = None
@@ -124,28 +119,39 @@ class SimBoard:
         self.switches.close()
 
     def advance(self, t_ms: int) -> list[str]:
-        """The world changes due by `t_ms` (the loop calls it, holding the lock, before
-        it scans); the promotion pieces a played script chose among them."""
+        """The lines due by `t_ms` (the loop calls it, holding the lock, before it
+        scans), which the world follows; the promotion pieces a played script chose
+        among them."""
         self._take_set_out_board()
-        chosen: list[str] = []
-        while self._timeline and self._timeline[0][0] <= t_ms:
-            _t, action = self._timeline.pop(0)
-            try:
-                piece = action()
-            except InvalidInputError as error:
-                self._log(f"script: {error}")
-                piece = None
-            if piece is not None:
-                chosen.append(piece)
+        chosen = self.switches.advance(t_ms)
+        if self.switches.occupancy != self.world.occupancy:  # a line the world refused
             self.switches.set_occupancy(self.world.occupancy)
         return chosen
 
+    def _follow(self, line: SensorLine) -> None:
+        """The world follows a lift or a placement as the board applies it."""
+        world = self.world
+        try:
+            if line.action == "lift":
+                world.lift(line.what)
+                return
+            promised = self._promised.pop(line.square, None)
+            if isinstance(promised, Held):
+                world.put_down(promised, line.what)
+            elif promised is not None:
+                world.squares[line.square] = promised
+            else:
+                position = self.board_game().game.position
+                world.place(line.what, partial(likeliest, position=position))
+        except InvalidInputError as error:
+            self._log(f"script: {error}")
+
     def next_change_ms(self) -> int | None:
-        return self._timeline[0][0] if self._timeline else None
+        return self.switches.next_change_ms()
 
     @property
     def done(self) -> bool:
-        return not self._timeline
+        return self.switches.pending == 0
 
     @property
     def end_ms(self) -> int:
@@ -212,12 +218,15 @@ class SimBoard:
             )
         world.lift(name)
         world.to_tray()
-        self._at(self.clock.now_ms() + CAPTURE_STEP_MS, partial(world.put_down, mover, name))
+        square = parse_square(str(name))  # the world has checked the name
+        self._promised[square] = mover
+        when = self.clock.now_ms() + CAPTURE_STEP_MS
+        self.switches.insert(SensorLine(when, "place", SQUARE_NAMES[square]))
 
-    def _at(self, t_ms: int, action: Callable[[], None]) -> None:
-        """Make `action` happen to the world at board time `t_ms`."""
-        self._timeline.append((t_ms, _choosing_nothing(action)))
-        self._timeline.sort(key=lambda entry: entry[0])
+    def _drop_scheduled(self) -> None:
+        self.switches.clear()
+        self._promised.clear()
+        self._script_ends_ms = 0
 
     def _promotion_piece(self, piece: str) -> None:
         """A queen, rook, bishop or knight fetched from beside the board while a pawn of
@@ -264,8 +273,7 @@ class SimBoard:
             answer = self._command(new_game)
             if answer.kind != "ack":
                 return answer
-            self._timeline = []
-            self._script_ends_ms = 0
+            self._drop_scheduled()
             self.world.set_up(fen)
             self.switches.set_occupancy(self.world.occupancy)
             seen = self._set_out = threading.Event()
@@ -298,17 +306,15 @@ class SimBoard:
         target = pieces_of_fen(fen)
         self.world.set_up("8/8/8/8/8/8/8/8 w - - 0 1")
         self.switches.set_occupancy(0)
-        now = self.clock.now_ms()
-        self._timeline = []
-        self._script_ends_ms = 0
+        self._drop_scheduled()
+        lines: list[SensorLine] = []
         for step, kind in enumerate(SETUP_ORDER, start=1):
             letter = PIECE_SYMBOLS[kind]
-            squares = {sq: p for sq, p in target.items() if p.lower() == letter}
-            put = _choosing_nothing(partial(self._put, squares))
-            self._timeline.append((now + step * SETUP_STEP_MS, put))
-
-    def _put(self, pieces: dict[Square, str]) -> None:
-        self.world.squares.update(pieces)
+            for sq, piece in target.items():
+                if piece.lower() == letter:
+                    self._promised[sq] = piece
+                    lines.append(SensorLine(step * SETUP_STEP_MS, "place", SQUARE_NAMES[sq]))
+        self.switches.schedule(lines, start_ms=self.clock.now_ms())
 
     def play_script(self, script: Script) -> None:
         """Play an event script on the world, visibly, from now: the pieces are set up as
@@ -324,20 +330,8 @@ class SimBoard:
             if script.mode:
                 self._command({"type": "mode", "mode": script.mode})
             base = self.clock.now_ms()
-            self._timeline = [
-                (base + line.t_ms, partial(self._line, line)) for line in script.lines
-            ]
-            self._script_ends_ms = base + max((line.t_ms for line in script.lines), default=0)
-
-    def _line(self, line: SensorLine) -> str | None:
-        if line.action == "lift":
-            self.world.lift(line.what)
-        elif line.action == "place":
-            position = self.board_game().game.position
-            self.world.place(line.what, partial(likeliest, position=position))
-        else:
-            return line.what  # the host's choice: the loop hands it to the game
-        return None
+            self._drop_scheduled()
+            self._script_ends_ms = self.switches.schedule(script.lines, start_ms=base)
 
     # ----- what the page shows -----
 
@@ -392,7 +386,7 @@ class SimBoard:
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
                 "effects": list(self.effects)[-40:],
-                "script": len(self._timeline),
+                "script": self.switches.pending,
                 "status": self._status(view, result, now),
                 "result_text": result,
                 "notice": notice(self.effects, position),
