@@ -14,7 +14,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from reedboard.arbiter.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
+from reedboard.arbiter.arbiter import (
+    DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
+    DEFAULT_SETTLE_MS,
+)
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.errors import ConfigError
 
@@ -89,6 +93,7 @@ class ArbiterConfig:
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
+    knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
 
 
 @dataclass(frozen=True)
@@ -273,6 +278,7 @@ def _arbiter(s: _Section) -> ArbiterConfig:
         mode=s.choice("mode", d.mode, MODES),
         settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
         castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
+        knock_wait_ms=s.integer("knock_wait_ms", d.knock_wait_ms, 1, 60_000),
     )
     s.refuse_unknown()
     return config

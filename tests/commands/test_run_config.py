@@ -49,6 +49,7 @@ CHANGES = [
     ("arbiter", "mode", "strict", "settings"),
     ("arbiter", "settle_ms", 500, "settings"),
     ("arbiter", "castle_wait_ms", 700, "settings"),
+    ("arbiter", "knock_wait_ms", 900, "settings"),
 ]
 
 

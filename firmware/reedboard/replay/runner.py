@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter
+from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings, promotion_command
@@ -48,12 +48,15 @@ class Replay:
         *,
         mode: Mode = "casual",
         settle_ms: int = DEFAULT_SETTLE_MS,
+        knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS,
         hold_ms: int = DEFAULT_HOLD_MS,
         lights: bool = False,
         sensors: Bitboard | None = None,
     ) -> None:
         """`sensors`: what the sensors read at the start (default: the start position)."""
-        settings = Settings(mode=mode, settle_ms=settle_ms, hold_ms=hold_ms)
+        settings = Settings(
+            mode=mode, settle_ms=settle_ms, knock_wait_ms=knock_wait_ms, hold_ms=hold_ms
+        )
         occupancy = game.position.occupied if sensors is None else sensors
         self.board_game = BoardGame(game, occupancy, settings, rng=random.Random(REPLAY_SEED))
         self.effects: list[Effect] = []
