@@ -20,7 +20,7 @@ from reedboard.cli import main
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.journal.check import journal_problem
-from reedboard.journal.store import SENSOR_LINES_KEPT, Journal, KeptLines
+from reedboard.journal.store import SENSOR_LINES_KEPT, Journal, JournalError, KeptLines
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -121,6 +121,29 @@ def test_a_bad_sensor_line_is_named_by_the_check(tmp_path: Path) -> None:
     db.commit()
     db.close()
     assert journal_problem(path) == "a sensor line is not a script line"
+
+
+def test_a_line_that_is_no_sensor_change_is_refused_when_read(tmp_path: Path) -> None:
+    """A journal written by something else: reading its lines names the bad one."""
+    path = tmp_path / "journal.sqlite"
+    _play(path, 5)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sensor_lines SET action = 'drop' WHERE seq = 2")
+    db.commit()
+    db.close()
+    with Journal(path) as journal, pytest.raises(JournalError) as refused:
+        journal.sensor_lines(1)
+    assert str(refused.value) == "sensor line 2 of game 1 is not a script line: drop " + (
+        _arg_of(path, 2)
+    )
+
+
+def _arg_of(path: Path, seq: int) -> str:
+    db = sqlite3.connect(path)
+    try:
+        return str(db.execute("SELECT arg FROM sensor_lines WHERE seq = ?", (seq,)).fetchone()[0])
+    finally:
+        db.close()
 
 
 def test_only_the_latest_lines_are_kept_and_an_export_says_so(tmp_path: Path) -> None:
