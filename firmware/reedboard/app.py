@@ -14,7 +14,7 @@ Everything the loop touches comes in through the constructor (the seams):
 - `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
   changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
   view; `led_test(t_ms)` runs the LED test the host asks for;
-- `source`: an `EventSource` (a `ScriptedBoard`, the simulator) whose changes fall due
+- `source`: an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due
   at board times: `run` wakes for them, and its promotion choices are applied as if the
   host had sent them; `guard` is held through each turn (the simulator's lock);
 - `endpoint`: makes the link's protocol endpoint from the session id (default the native

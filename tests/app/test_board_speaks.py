@@ -15,7 +15,7 @@ from reedboard.hal.clock import VirtualClock
 from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.link.messages import parse_command
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.speaking import BoardVoice
 from reedboard.voice.languages import phrasebook
@@ -28,7 +28,7 @@ SCRIPTS = sorted((ROOT / "docs" / "examples").glob("*.events"))
 
 def board(text: str, language: str = "fr") -> tuple[App, BoardVoice, RecordingSpeaker]:
     script = parse_script(text)
-    scanned = ScriptedBoard(script)
+    scanned = scripted_board(script)
     speaker = RecordingSpeaker()
     voice = BoardVoice(speaker, phrasebook(language))
     app = App(

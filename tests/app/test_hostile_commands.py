@@ -27,7 +27,7 @@ from reedboard.journal.store import Journal
 from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
 from reedboard.link.messages import HOST_TYPES
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 from tests.app.wire_link import WireLink
@@ -43,7 +43,7 @@ class Board:
 
     def __init__(self, tmp_path: Path) -> None:
         script = parse_script(SCRIPT)
-        source = ScriptedBoard(script)
+        source = scripted_board(script)
         self.journal = Journal(tmp_path / "journal.sqlite")
         self.link = WireLink()
         self.app = App(

@@ -33,6 +33,7 @@ from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
+from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.gpio import GpioModule
 from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
@@ -46,7 +47,7 @@ from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.speaking import BoardVoice, chained
 from reedboard.voice.languages import phrasebook
@@ -163,12 +164,12 @@ def assemble(
     settings = board_settings(config, mode=args.mode or (script.mode if script else None),
                               settle_ms=args.settle_ms)  # fmt: skip
 
-    source: ScriptedBoard | None = None
+    source: FakeBoard | None = None
     scanner: SwitchMatrix
     strip: LedStrip
     if args.fake:
         wiring = matrix_wiring(config.matrix)
-        source = ScriptedBoard(
+        source = scripted_board(
             script or parse_script(""),
             rows=wiring.rows,
             columns=wiring.columns,
