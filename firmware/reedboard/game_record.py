@@ -10,6 +10,7 @@ on without a record and `failed` says why.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -30,6 +31,8 @@ RESUME_GAP_MS = 1000
 LINES_HELD = 100
 RECORDED = (MoveMade, TakenBack, NewGame, GameOver)  # the effects the journal records
 
+logger = logging.getLogger(__name__)
+
 
 class GameRecord:
     """The journal's side of the board's loop: which game is in progress (`game_id`), how
@@ -48,9 +51,7 @@ class GameRecord:
 
     # ----- the game in progress -----
 
-    def resume(
-        self, settings: Settings, log: Callable[[str], None]
-    ) -> tuple[Game | None, Settings]:
+    def resume(self, settings: Settings) -> tuple[Game | None, Settings]:
         """The journal's game in progress, if any, with its mode."""
         if self.journal is None:
             return None, settings
@@ -60,7 +61,7 @@ class GameRecord:
                 return None, settings
             game = saved.to_game()
         except (JournalError, InvalidInputError) as error:
-            log(f"the journal's game in progress cannot be resumed: {error}")
+            logger.warning("the journal's game in progress cannot be resumed: %s", error)
             return None, settings
         self.game_id = saved.id
         self.plies = len(saved.moves)

@@ -298,7 +298,7 @@ class HostVoice:
 
     def __init__(self, language: str) -> None:
         self.book = phrasebook(language)
-        self.speaker = EspeakSpeaker(EspeakSettings(voice=self.book.espeak_voice), log=_log)
+        self.speaker = EspeakSpeaker(EspeakSettings(voice=self.book.espeak_voice))
         self.narrator: Narrator | None = None
 
     def follow(self, position: Position, *, strict: bool = False) -> None:

@@ -37,7 +37,6 @@ def _on_the_board(text: str) -> list[dict[str, Any]]:
         source=board,
         settings=Settings(mode="strict" if script.mode == "strict" else "casual"),
         on_effect=lambda message: sent.append(message.to_wire()),
-        log=lambda _text: None,
     )
     app.run(until_done=True)
     return [

@@ -62,7 +62,6 @@ class RunningBoard:
             source=self.live,
             render=self._render,
             on_effect=self._effect,
-            log=lambda _text: None,
             endpoint=lambda session: _HeardEndpoint(session, self._answered),
         )
         self._stop = threading.Event()

@@ -130,7 +130,6 @@ class BoardPair:
             start=start,
             render=self._render,
             on_effect=self.effects.append,
-            log=lambda _text: None,
             endpoint=lambda session: _HeardEndpoint(session, self.answered.append),
         )
         self.app.start()
