@@ -34,6 +34,7 @@ from reedboard.command_line import (
     OneLineParser,
     closed_output,
     example,
+    log_to_stderr,
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
@@ -74,6 +75,8 @@ from reedboard_host.mirror import GameMirror
 from reedboard_host.pgn_file import PgnFile
 from reedboard_host.ports import usb_serial_ports
 from reedboard_host.stopping import stop_on_signals
+
+BRIDGES_NAMED_IN_LOG = ("uci", "lichess")
 
 
 def build_parser() -> OneLineParser:
@@ -178,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return BAD_ARGUMENTS
+        log_to_stderr(_log_prefix(args.command))
         try:
             result: int = args.run(args)
             sys.stdout.flush()  # a closed pipe shows here, not at exit
@@ -190,6 +194,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `reedboard-host state | head -c 100`: the reader has what it wanted.
         return closed_output()
+
+
+def _log_prefix(command: str) -> str:
+    """Each log line starts with the program's name; a bridge's lines also name the bridge,
+    for they show among other programs' lines (a chess GUI's engine log)."""
+    return f"reedboard-host: {command}" if command in BRIDGES_NAMED_IN_LOG else "reedboard-host"
 
 
 def _status(error: BaseException) -> int:
@@ -223,7 +233,7 @@ def _record(args: argparse.Namespace) -> int:
         out = PgnFile(args.out)
     except OSError as error:
         raise HostError(f"cannot write {args.out}: {error.strerror or error}") from None
-    follower = Follower(args.port, on_change=out.update, log=_log)
+    follower = Follower(args.port, on_change=out.update)
     # SIGINT or SIGTERM ends it at once, wherever it waits (a handshake or a long game's
     # fetch on a noisy line): the game as far as it came is written on the way out.
     with stop_on_signals():
@@ -266,7 +276,7 @@ def _watch(args: argparse.Namespace) -> int:
                 recent.append(f"say {said}")
         draw(follower.mirror)
 
-    follower = Follower(args.port, on_message=message, log=_log)
+    follower = Follower(args.port, on_message=message)
     with stop_on_signals():
         try:
             follower.connect()
@@ -319,7 +329,7 @@ class HostVoice:
 
 def _emulate(args: argparse.Namespace) -> int:
     stop = _stop_flag()
-    follower = Follower(args.port, log=_log)
+    follower = Follower(args.port)
     try:
         follower.connect()
         pty = PtyEnd(args.pty)

@@ -206,7 +206,7 @@ def lichess(
         # A bad argument, in one line: exit status 2, as for the ones the parser refuses.
         print(f"reedboard-host lichess: {error}", file=sys.stderr)
         return 2
-    follower = Follower(args.port, log=log)
+    follower = Follower(args.port)
     bridge = LichessBridge(api, follower, stop=stop, log=log, accept=args.accept)
     try:
         return bridge.run(seek=seek, challenge=challenge)

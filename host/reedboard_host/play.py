@@ -60,7 +60,7 @@ def play(
     engine = UciEngine(args.engine)
     try:
         engine.start(level=args.level, chess960=False, handshake_s=HANDSHAKE_S)
-        return _play(args, engine, follower or Follower(args.port, log=log), log, stop)
+        return _play(args, engine, follower or Follower(args.port), log, stop)
     finally:
         engine.close()
 

@@ -152,7 +152,7 @@ def run_uci(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
 ) -> int:
-    engine = UciBoard(Follower(port, log=log), out=stdout, log=log)
+    engine = UciBoard(Follower(port), out=stdout, log=log)
     lines: queue.Queue[str | None] = queue.Queue()
     # stdin is read in a thread: the loop must keep the board's link alive while the GUI
     # says nothing, and answer the GUI while the board is quiet.

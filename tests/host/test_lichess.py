@@ -204,7 +204,7 @@ class InProcessBridge:
     def __init__(self, lichess: StandIn, board: RunningBoard, clock: ManualClock) -> None:
         self.err: list[str] = []
         self.api = LichessApi(lichess.url, TOKEN, clock=clock)
-        self.follower = Follower(board.port, log=self._log)
+        self.follower = Follower(board.port)
         self.stopped = threading.Event()
         self.bridge = LichessBridge(
             self.api, self.follower, stop=self.stopped.is_set, log=self._log,

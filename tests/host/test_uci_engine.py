@@ -57,9 +57,7 @@ class _Engine:
         self.said: list[str] = []  # what it told the person (stderr)
         self._out = _Out()
         self.read = 0  # the lines of `out` already taken by `expect`
-        follower = Follower(
-            "memory", open_port=pair.open_port, clock=pair.host_clock, log=self.said.append
-        )
+        follower = Follower("memory", open_port=pair.open_port, clock=pair.host_clock)
         self.uci = UciBoard(follower, out=self._out, log=self.said.append)
 
     @property
