@@ -335,7 +335,7 @@ def _emulate(args: argparse.Namespace) -> int:
         pty = PtyEnd(args.pty)
         _log(f"{args.protocol} board on {args.pty}")
         try:
-            emulate(args.protocol, follower, pty, stop, _log)
+            emulate(args.protocol, follower, pty, stop)
         finally:
             pty.close()
     finally:

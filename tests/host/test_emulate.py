@@ -52,7 +52,7 @@ def test_the_software_sees_the_board_and_a_move_made_on_it() -> None:
             pushed.append(True)
         return client().board_fen() == after_e4.board_fen()
 
-    emulate("dgt", follower, software, stop, lambda _text: None)
+    emulate("dgt", follower, software, stop)
     assert pushed and pair.moves() == ["e2e4"]
     assert (chess.E4, 1) in [  # the pawn's arrival, reported as a field update
         (chess.parse_square(name), code)
