@@ -471,7 +471,7 @@ def _uci(args: argparse.Namespace) -> int:
     from reedboard_host.uci_engine import run_uci
 
     # stdout is the GUI's: every word for a person goes to stderr.
-    return run_uci(args.port, stop=_stop_flag(), log=lambda text: _log(f"uci: {text}"))
+    return run_uci(args.port, stop=_stop_flag())
 
 
 def _lichess(args: argparse.Namespace) -> int:
