@@ -463,7 +463,7 @@ def _play(args: argparse.Namespace) -> int:
 
     # Ctrl-C or SIGTERM ends the game wherever the host waits; the PGN is printed on the way.
     with stop_on_signals():
-        return play(args, log=_log)
+        return play(args)
     return 0
 
 
