@@ -477,7 +477,7 @@ def _uci(args: argparse.Namespace) -> int:
 def _lichess(args: argparse.Namespace) -> int:
     from reedboard_host.lichess import lichess
 
-    return lichess(args, stop=_stop_flag(), log=lambda text: _log(f"lichess: {text}"))
+    return lichess(args, stop=_stop_flag())
 
 
 if __name__ == "__main__":
