@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -77,6 +78,10 @@ from reedboard_host.ports import usb_serial_ports
 from reedboard_host.stopping import stop_on_signals
 
 BRIDGES_NAMED_IN_LOG = ("uci", "lichess")
+
+# Named, not `__name__`: run as `python -m reedboard_host.cli`, this module is `__main__`,
+# outside the package whose lines the command line prints.
+logger = logging.getLogger("reedboard_host.cli")
 
 
 def build_parser() -> OneLineParser:
@@ -224,10 +229,6 @@ def _stop_flag() -> Callable[[], bool]:
     return lambda: bool(stopping)
 
 
-def _log(text: str) -> None:
-    print(f"reedboard-host: {text}", file=sys.stderr, flush=True)
-
-
 def _record(args: argparse.Namespace) -> int:
     try:
         out = PgnFile(args.out)
@@ -288,7 +289,7 @@ def _watch(args: argparse.Namespace) -> int:
                     hands.stand(reply)
                     mode[0] = reply.mode
             except HostError as error:
-                _log(f"{error}; the board shows without what is in hand")
+                logger.warning("%s; the board shows without what is in hand", error)
             if voice is not None:
                 current = follower.mirror.current
                 position = current.game.position if current else Position.standard()
@@ -333,7 +334,7 @@ def _emulate(args: argparse.Namespace) -> int:
     try:
         follower.connect()
         pty = PtyEnd(args.pty)
-        _log(f"{args.protocol} board on {args.pty}")
+        logger.info("%s board on %s", args.protocol, args.pty)
         try:
             emulate(args.protocol, follower, pty, stop)
         finally:
@@ -398,7 +399,7 @@ def _state(args: argparse.Namespace) -> int:
 def _ports(_args: argparse.Namespace) -> int:
     found = usb_serial_ports()
     if not found:
-        _log("no USB serial port found: is the board's USB cable in?")
+        logger.warning("no USB serial port found: is the board's USB cable in?")
     for device in found:
         print(device)
     return 0
