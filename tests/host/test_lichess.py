@@ -90,7 +90,7 @@ class Person:
             move = self._own(position, legal)
         else:
             return  # the opponent's move has not come yet
-        self.board.live.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+        self.board.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
         self._acted_on = key
 
     def _at_limit(self) -> bool:
@@ -113,7 +113,7 @@ class Person:
         lines = [(i * HAND_MS, "place", sq) for i, sq in enumerate(places)]
         lines += [((len(places) + i) * HAND_MS, "lift", sq) for i, sq in enumerate(lifts)]
         if lines:
-            self.board.live.push(lines)
+            self.board.push(lines)
             self._acted_on = None
 
     def take_back(self) -> None:
@@ -124,7 +124,7 @@ class Person:
         wait_until(lambda: self.board.quiet_view() is not None, None)
         last = board_game.game.moves[-1]
         to, back = square_name(last.to_square), square_name(last.from_square)
-        self.board.live.push([(0, "lift", to), (400, "place", back)])
+        self.board.push([(0, "lift", to), (400, "place", back)])
 
     def agree_draw(self) -> None:
         """Both kings lifted and set in the centre, one on a light and one on a dark
@@ -137,7 +137,7 @@ class Person:
         ]
         light = next(sq for sq in ("d5", "e4") if position.piece_at(parse_square(sq)) is None)
         dark = next(sq for sq in ("d4", "e5") if position.piece_at(parse_square(sq)) is None)
-        self.board.live.push([(0, "lift", kings[0]), (100, "lift", kings[1]),
+        self.board.push([(0, "lift", kings[0]), (100, "lift", kings[1]),
                               (600, "place", light), (700, "place", dark),
                               (4500, "lift", light), (4600, "lift", dark),
                               (5000, "place", kings[0]), (5100, "place", kings[1])])  # fmt: skip

@@ -69,7 +69,7 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
                     position = Position.from_fen(view.fen)
                     move = next_move(position, None if view.turn_white else view.hint, rng)
                     script = human_script(position, [move], seed=rng.randrange(1 << 30))
-                    board.live.push(script.lines)
+                    board.push(script.lines)
                     acted_on = view.fen
                 # A move the person began just as the game reached its length is finished
                 # before Ctrl-C, so the board's game is the one to compare with.
@@ -115,7 +115,7 @@ def test_ctrl_c_just_after_a_move_prints_the_game_with_that_move(
             return False
         pair.run_until(lambda: pair.quiet_view() is not None, "a quiet board")
         start = Position.standard()
-        pair.live.push(human_script(start, [start.parse_uci("e2e4")], seed=5).lines)
+        pair.push(human_script(start, [start.parse_uci("e2e4")], seed=5).lines)
         pair.run_until(lambda: pair.moves() == ["e2e4"], "the board's e2e4")
         return True  # Ctrl-C
 
@@ -172,7 +172,7 @@ class _ScriptedPerson:
             move = next_move(position, view.hint, self.rng)
         else:
             return
-        pair.live.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+        pair.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
         self._acted_at = ply
 
 

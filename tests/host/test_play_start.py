@@ -28,7 +28,7 @@ LIMIT_MS = 600_000  # a bound in the pair's board time for a stuck run, never a 
 def play_e4(pair: BoardPair) -> None:
     """The person plays 1. e4 on the board, and the board has it."""
     start = Position.standard()
-    pair.live.push(human_script(start, [start.parse_uci("e2e4")], seed=1).lines)
+    pair.push(human_script(start, [start.parse_uci("e2e4")], seed=1).lines)
     pair.run_until(lambda: pair.moves() == ["e2e4"], "e2e4 on the board")
 
 

@@ -42,7 +42,7 @@ def _follow_until(follower: Follower, pair: BoardPair, done: Any, what: str) -> 
 
 def _play(pair: BoardPair, position: Position, uci: str, seed: int) -> Position:
     move = position.parse_uci(uci)
-    pair.live.push(human_script(position, [move], seed=seed).lines)
+    pair.push(human_script(position, [move], seed=seed).lines)
     return position.play(move)
 
 

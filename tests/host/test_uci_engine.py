@@ -317,7 +317,7 @@ def test_a_new_game_is_asked_again_when_the_board_starts_its_own_meanwhile(
     # Before setting it up, the person touches a pawn of the start position still on
     # the board: the pieces stand as at the start, and the board starts a game of its
     # own from there.
-    board.live.push([(0, "lift", "a2"), (300, "place", "a2")])
+    board.push([(0, "lift", "a2"), (300, "place", "a2")])
     engine.run_until(lambda: chess.STARTING_FEN in _new_games(board), "its own game")
     _person(board, rng, white=True, waits_for=gui.waits_for)
     gui.play()
@@ -467,7 +467,7 @@ def _carry_out(gui: _Engine, board: BoardPair, uci: str, rng: random.Random) -> 
     assert view is not None
     position = Position.from_fen(view.fen)
     move = position.parse_uci(uci)
-    board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
+    board.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
 
 
 def test_stop_before_the_person_moves_answers_no_move(
@@ -525,7 +525,7 @@ def test_the_lit_move_lights_again_after_the_person_takes_it_back(
     _carry_out(gui, board, "e2e4", rng)
     gui.run_until(lambda: board.moves() == ["e2e4"], "e2e4 on the board")
     # Second thoughts: the pawn goes back by hand, which takes the move back on the board.
-    board.live.push([(0, "lift", "e4"), (400, "place", "e2")])
+    board.push([(0, "lift", "e4"), (400, "place", "e2")])
     gui.run_until(lambda: board.moves() == [], "the move taken back on the board")
     gui.run_until(lambda: board.view is not None and board.view.hint is not None, "e2e4 lit again")
     _carry_out(gui, board, "e2e4", rng)
@@ -642,7 +642,7 @@ def test_a_move_for_the_gui_in_a_game_resigned_since_gives_way_to_a_new_game(
     rng = random.Random(15)
     _carry_out(gui, board, "e2e4", rng)
     gui.run_until(lambda: board.moves() == ["e2e4"], "e2e4 on the board")
-    board.live.push(
+    board.push(
         [(0, "lift", "e4"), (300, "lift", "e1"), (400, "lift", "e8"),
          (900, "place", "e4"), (1000, "place", "d5")]
     )  # fmt: skip
@@ -704,7 +704,7 @@ def test_the_persons_move_and_an_early_move_for_the_gui_at_once(
     else:
         _carry_out(gui, board, "e2e4", rng)
     gui.run_until(lambda: board.moves() == ["e2e4"], "e2e4 on the board")
-    board.live.push(BOTH_AT_ONCE)
+    board.push(BOTH_AT_ONCE)
     gui.run_until(lambda: board.moves() == ["e2e4", "e7e5", "g1f3"], "both moves on the board")
     if not go_first:
         gui.send("go")
