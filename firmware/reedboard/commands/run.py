@@ -39,8 +39,11 @@ from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
+from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
+from reedboard.link.mqtt_endpoint import BrokerTee
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
@@ -75,7 +78,14 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="stillness before deciding (default: the config's)",
     )
-    parser.add_argument("--board-id", default="reedboard", help="the name the host sees")
+    parser.add_argument(
+        "--board-id", help="the name the host and the broker see (default: reedboard)"
+    )
+    parser.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="publish the game to this MQTT broker too: mqtt://HOST[:PORT] or mqtts://...",
+    )
     parser.add_argument(
         "--protocol",
         choices=("native", "dgt", "chesslink"),
@@ -113,7 +123,7 @@ def _run(args: argparse.Namespace) -> int:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
     board = assemble(args, config, script)
-    app, journal, scanner = board.app, board.journal, board.scanner
+    app, journal, scanner, broker = board.app, board.journal, board.scanner, board.broker
     stopping = []
 
     def stop(_signum: int, _frame: object) -> None:
@@ -126,6 +136,8 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if journal is not None:
             journal.close()
+        if broker is not None:
+            broker.close()
         close = getattr(scanner, "close", None)
         if close is not None:
             close()
@@ -139,6 +151,7 @@ class Assembled:
     app: App
     journal: Journal | None
     scanner: SwitchMatrix
+    broker: BoardBroker | None = None
 
 
 def assemble(
@@ -193,6 +206,7 @@ def assemble(
     journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
     journal = open_journal(journal_path, log=_log) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
+    broker = _broker(args, config)
 
     def show(message: EffectMessage) -> None:
         wire = message.to_wire()
@@ -209,15 +223,15 @@ def assemble(
         settings=settings,
         start=Game(script.start) if script else None,
         source=source,
-        identity=Identity(board=args.board_id),
+        identity=Identity(board=args.board_id or "reedboard"),
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
         on_effect=show if printing else None,
         matrix=config.matrix,
         **lights_seams(config.leds, strip),
-        **_emulating(emulation),
+        **_emulating(emulation, broker),
     )
-    return Assembled(app, journal, scanner)
+    return Assembled(app, journal, scanner, broker)
 
 
 class LightsSeams(TypedDict):
@@ -267,8 +281,33 @@ class EmulationSeams(TypedDict):
     watch: Callable[[BoardGame, int], None] | None
 
 
-def _emulating(emulation: EmulatedEndpoint | None) -> EmulationSeams:
-    """The App's seams for an emulated protocol: its endpoint, fed the board each turn."""
+def _broker(args: argparse.Namespace, config: BoardConfig) -> BoardBroker | None:
+    """The broker the game is published to as well, from `--mqtt` or `[mqtt]`, or None."""
+    url = args.mqtt or config.mqtt.url
+    if not url:
+        return None
+    settings = BrokerSettings(
+        url,
+        args.board_id or config.mqtt.board_id or "reedboard",
+        config.mqtt.username,
+        config.mqtt.password_file,
+        config.mqtt.ca_file,
+    )
+    return BoardBroker(settings)
+
+
+def _emulating(
+    emulation: EmulatedEndpoint | None, broker: BoardBroker | None = None
+) -> EmulationSeams:
+    """The App's seams for an emulated protocol: its endpoint, fed the board each turn;
+    with a broker, the endpoint's talk published there too."""
+    if broker is not None:
+        inner: Callable[[str], Endpoint] = (
+            BoardEndpoint if emulation is None else (lambda _session_id: emulation)
+        )
+        seams = _emulating(emulation)
+        seams["endpoint"] = lambda session_id: BrokerTee(inner(session_id), broker)
+        return seams
     if emulation is None:
         return {"endpoint": None, "watch": None}
 
