@@ -84,6 +84,7 @@ HOST_LAYERS = (
             "reedboard_host.lichess",
         ),
     ),
+    Layer("relay", ("reedboard_host.relay",)),
     Layer("host command", ("reedboard_host.cli",)),
 )
 # The firmware's packages that run on a PC without the board: no hardware, no journal,

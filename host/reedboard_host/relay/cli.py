@@ -1,0 +1,104 @@
+"""`reedboard-relay --mqtt URL [--http HOST:PORT] [--db FILE] [--pairings FILE]`
+
+Subscribes to every board on the broker, keeps every board's game in SQLite, and serves
+the spectator page and the PGN over HTTP. The first line on stdout is the page's URL.
+SIGINT or SIGTERM ends it cleanly, exit status 0."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+
+from aiohttp import web
+from reedboard.errors import ReedboardError
+from reedboard.link.mqtt_client import BrokerSettings
+from reedboard.link.mqtt_topics import parse_url
+
+from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.service import RelayService
+from reedboard_host.relay.store import RelayStore
+from reedboard_host.relay.web import RelayWeb, make_app
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="reedboard-relay",
+        description="Every board on an MQTT broker, kept durably and broadcast over HTTP.",
+    )
+    p.add_argument("--mqtt", required=True, metavar="URL", help="mqtt://HOST[:PORT] or mqtts://")
+    p.add_argument("--http", default="127.0.0.1:0", metavar="HOST:PORT",
+                   help="where to serve the page (default 127.0.0.1 and a free port)")  # fmt: skip
+    p.add_argument("--db", default="relay.sqlite", metavar="FILE", help="the SQLite store")
+    p.add_argument("--pairings", metavar="FILE", help="CSV: board,round,board_number,white,black")
+    p.add_argument("--username", default="", help="the broker's user")
+    p.add_argument("--password-file", default="", metavar="FILE", help="the broker's password")
+    p.add_argument("--ca-file", default="", metavar="FILE", help="CA for mqtts://")
+    p.add_argument("--client-id", default="reedboard-relay", help="the relay's MQTT client id")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        host, port = _address(args.http)
+        parse_url(args.mqtt)
+        store = RelayStore(args.db)
+    except (ReedboardError, ValueError, OSError) as error:
+        print(f"reedboard-relay: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:  # sqlite3.DatabaseError: a file that is not a database
+        print(f"reedboard-relay: cannot open {args.db}: {error}", file=sys.stderr)
+        return 2
+    settings = BrokerSettings(args.mqtt, "relay", args.username, args.password_file, args.ca_file)
+    try:
+        return asyncio.run(_serve(settings, store, Pairings(args.pairings), host, port, args))
+    finally:
+        store.close()
+
+
+async def _serve(
+    settings: BrokerSettings,
+    store: RelayStore,
+    pairings: Pairings,
+    host: str,
+    port: int,
+    args: argparse.Namespace,
+) -> int:
+    relay: RelayWeb | None = None
+    service = RelayService(
+        settings,
+        Boards(store),
+        client_id=args.client_id,
+        changed=lambda board: relay.changed(board) if relay is not None else None,
+    )
+    relay = RelayWeb(service, pairings)
+    relay.loop = asyncio.get_running_loop()
+    runner = web.AppRunner(make_app(relay), shutdown_timeout=0.5)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    server = site._server
+    sockets = getattr(server, "sockets", None) or []
+    bound = sockets[0].getsockname()[1] if sockets else port
+    print(f"http://{host}:{bound}/", flush=True)
+    service.start()
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
+    try:
+        await stopping.wait()
+    finally:
+        service.stop()
+        await runner.cleanup()
+    return 0
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--http {text!r}: write HOST:PORT, such as 127.0.0.1:8080")
+    return host, int(port)
