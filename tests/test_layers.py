@@ -82,6 +82,7 @@ HOST_LAYERS = (
             "reedboard_host.play",
             "reedboard_host.uci_engine",
             "reedboard_host.lichess",
+            "reedboard_host.publish",
         ),
     ),
     Layer("relay", ("reedboard_host.relay",)),

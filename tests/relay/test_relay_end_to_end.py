@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.children import child, stop
+from tests.link.ptybridge import PtyBridge
 from tests.relay.broker import Broker, running_broker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,12 +35,13 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
         yield running
 
 
+def relay_command(broker: Broker, db: Path) -> list[str]:
+    return [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--db", str(db)]
+
+
 def relay(broker: Broker, db: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--db", str(db)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        relay_command(broker, db), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 
@@ -130,3 +132,30 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
         for stream in (first.stdout, first.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_a_board_on_a_serial_line_is_published_by_the_host(broker: Broker, tmp_path: Path) -> None:
+    bridge = PtyBridge()
+    try:
+        with (
+            child(relay_command(broker, tmp_path / "relay.sqlite"), stdout=subprocess.PIPE,
+                  stderr=subprocess.PIPE, text=True) as watcher,
+            child([str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
+                   "--mqtt", broker.url, "--board-id", "usb1"]) as publisher,
+            child([*board(broker, "b1")[:7], "--until-done", "--print",
+                   "--serial", bridge.board_path], stdout=subprocess.PIPE, text=True) as b1,
+        ):  # fmt: skip
+            assert watcher.stdout is not None
+            url = watcher.stdout.readline().strip()
+            out, _ = b1.communicate(timeout=60)
+            moves = boards_moves(out)
+            assert len(moves) == 7
+            games: dict[str, list[str]] = {}
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and games.get("usb1") != moves:
+                games = games_of(get(url + "games.pgn"))
+                time.sleep(0.2)  # polling the relay until it has caught up, not timing it
+            assert games == {"usb1": moves}
+            assert stop(publisher) == 0
+    finally:
+        bridge.close()
