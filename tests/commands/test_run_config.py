@@ -50,6 +50,12 @@ CHANGES = [
     ("arbiter", "settle_ms", 500, "settings"),
     ("arbiter", "castle_wait_ms", 700, "settings"),
     ("arbiter", "knock_wait_ms", 900, "settings"),
+    # A broker on a port where none listens: the board publishes (queues) all the same.
+    ("mqtt", "url", "mqtt://127.0.0.1:1", "broker"),
+    ("mqtt", "board_id", "club-7", "broker"),
+    ("mqtt", "username", "board7", "broker"),
+    ("mqtt", "password_file", "/dev/null", "broker"),
+    ("mqtt", "ca_file", "/dev/null", "broker"),
 ]
 
 
@@ -109,10 +115,13 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "driver": made,
             "chain": renderer.output.layout.sources,
             "link": link,
+            "broker": None if board.broker is None else board.broker.settings,
         }
     finally:
         if board.journal is not None:
             board.journal.close()
+        if board.broker is not None:
+            board.broker.close(timeout_s=0.1)
 
 
 def test_every_key_of_the_example_file_is_covered() -> None:
@@ -128,6 +137,8 @@ def test_each_key_changes_the_board(
 ) -> None:  # fmt: skip
     # The baud rate shows on a port that opens here.
     base = 'port = "loop://"\n' if (section, key) == ("serial", "baud") else ""
+    if section == "mqtt" and key != "url":
+        base = 'url = "mqtt://127.0.0.1:1"\n'  # the other keys matter only with a broker
     default = observe(tmp_path, monkeypatch, f"[{section}]\n{base}")
     changed = observe(tmp_path, monkeypatch, f"[{section}]\n{base}{key} = {json.dumps(value)}\n")
     assert changed[seen] != default[seen]

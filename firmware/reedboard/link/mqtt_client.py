@@ -68,6 +68,7 @@ class BoardBroker:
     """The board's side: publishes its frames, collects the relay's requests."""
 
     def __init__(self, settings: BrokerSettings, *, limit: int = QUEUE_FRAMES) -> None:
+        self.settings = settings
         self.board = mqtt_topics.check_board_id(settings.board_id)
         self.dropped = 0
         self._queue: deque[bytes] = deque()
