@@ -105,6 +105,7 @@ class ArbiterConfig:
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
     knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
+    tournament: bool = False
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,12 @@ class _Section:
         value = self._get(name, default)
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{self.key(name)}: expected a non-empty string, got {value!r}")
+        return value
+
+    def boolean(self, name: str, default: bool) -> bool:
+        value = self._get(name, default)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{self.key(name)}: expected true or false, got {value!r}")
         return value
 
     def optional_text(self, name: str) -> str:
@@ -299,6 +306,7 @@ def _arbiter(s: _Section) -> ArbiterConfig:
         settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
         castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
         knock_wait_ms=s.integer("knock_wait_ms", d.knock_wait_ms, 1, 60_000),
+        tournament=s.boolean("tournament", d.tournament),
     )
     s.refuse_unknown()
     return config

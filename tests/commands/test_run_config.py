@@ -50,6 +50,7 @@ CHANGES = [
     ("arbiter", "settle_ms", 500, "settings"),
     ("arbiter", "castle_wait_ms", 700, "settings"),
     ("arbiter", "knock_wait_ms", 900, "settings"),
+    ("arbiter", "tournament", True, "fair_play"),
     # A broker on a port where none listens: the board publishes (queues) all the same.
     ("mqtt", "url", "mqtt://127.0.0.1:1", "broker"),
     ("mqtt", "board_id", "club-7", "broker"),
@@ -114,6 +115,7 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "settings": app._settings,
             "driver": made,
             "chain": renderer.output.layout.sources,
+            "fair_play": renderer.tournament,
             "link": link,
             "broker": None if board.broker is None else board.broker.settings,
         }

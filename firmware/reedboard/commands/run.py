@@ -228,7 +228,7 @@ def assemble(
         scan_hz=config.matrix.scan_hz,
         on_effect=show if printing else None,
         matrix=config.matrix,
-        **lights_seams(config.leds, strip),
+        **lights_seams(config.leds, strip, tournament=config.arbiter.tournament),
         **_emulating(emulation, broker),
     )
     return Assembled(app, journal, scanner, broker)
@@ -243,10 +243,10 @@ class LightsSeams(TypedDict):
     led_test: Callable[[int], None]
 
 
-def lights_seams(config: LedConfig, strip: LedStrip) -> LightsSeams:
+def lights_seams(config: LedConfig, strip: LedStrip, *, tournament: bool = False) -> LightsSeams:
     """The App's lights on a strip: the scenes, their animation, the host's dimming and
-    the LED test the host asks for."""
-    lights = LightsRenderer(LightsOutput(strip_layout(config), strip))
+    the LED test the host asks for; in tournament mode, no assistance (fair play)."""
+    lights = LightsRenderer(LightsOutput(strip_layout(config), strip), tournament=tournament)
     return {
         "render": lights.render,
         "animate": lights.animate,
