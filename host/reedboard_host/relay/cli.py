@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import signal
 import sys
+from collections.abc import Callable
 
 from aiohttp import web
 from reedboard.errors import ReedboardError
@@ -17,6 +18,7 @@ from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.link.mqtt_topics import parse_url
 
 from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
 from reedboard_host.relay.pairings import Pairings
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
@@ -36,6 +38,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--username", default="", help="the broker's user")
     p.add_argument("--password-file", default="", metavar="FILE", help="the broker's password")
     p.add_argument("--ca-file", default="", metavar="FILE", help="CA for mqtts://")
+    p.add_argument("--lichess-round", action="append", default=[], metavar="ROUND_ID",
+                   help="push the games to this Lichess broadcast round; given again, the "
+                        "boards beyond the 64 a round holds go to the next")  # fmt: skip
+    p.add_argument("--token-file", metavar="FILE", help="the Lichess API token (broadcast)")
+    p.add_argument("--lichess-url", default="https://lichess.org", metavar="URL",
+                   help="the Lichess server (default https://lichess.org)")  # fmt: skip
     p.add_argument("--client-id", default="reedboard-relay", help="the relay's MQTT client id")
     return p
 
@@ -45,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         host, port = _address(args.http)
         parse_url(args.mqtt)
+        if args.lichess_round and not args.token_file:
+            raise ValueError("--lichess-round needs --token-file")
+        token = read_token(args.token_file) if args.lichess_round else ""
         store = RelayStore(args.db)
     except (ReedboardError, ValueError, OSError) as error:
         print(f"reedboard-relay: {error}", file=sys.stderr)
@@ -54,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = BrokerSettings(args.mqtt, "relay", args.username, args.password_file, args.ca_file)
     try:
-        return asyncio.run(_serve(settings, store, Pairings(args.pairings), host, port, args))
+        pairings = Pairings(args.pairings)
+        return asyncio.run(_serve(settings, store, pairings, host, port, args, token))
     finally:
         store.close()
 
@@ -66,15 +78,30 @@ async def _serve(
     host: str,
     port: int,
     args: argparse.Namespace,
+    token: str,
 ) -> int:
     relay: RelayWeb | None = None
-    service = RelayService(
-        settings,
-        Boards(store),
-        client_id=args.client_id,
-        changed=lambda board: relay.changed(board) if relay is not None else None,
-    )
-    relay = RelayWeb(service, pairings)
+    pushes: list[LichessPush] = []
+
+    def changed(board: str) -> None:
+        if relay is not None:
+            relay.changed(board)
+        for push in pushes:
+            push.changed()
+
+    service = RelayService(settings, Boards(store), client_id=args.client_id, changed=changed)
+    web_side = relay = RelayWeb(service, pairings)
+
+    def round_pgn(round_id: str) -> Callable[[], str]:
+        def pgn() -> str:
+            ids = rounds_for(web_side.board_ids(), args.lichess_round).get(round_id, [])
+            return web_side.pgn_of(ids)
+
+        return pgn
+
+    for round_id in args.lichess_round:
+        push_settings = PushSettings(round_id, token, args.lichess_url)
+        pushes.append(LichessPush(push_settings, round_pgn(round_id)))
     relay.loop = asyncio.get_running_loop()
     runner = web.AppRunner(make_app(relay), shutdown_timeout=0.5)
     await runner.setup()
@@ -85,6 +112,8 @@ async def _serve(
     bound = sockets[0].getsockname()[1] if sockets else port
     print(f"http://{host}:{bound}/", flush=True)
     service.start()
+    for push in pushes:
+        push.start()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -93,6 +122,8 @@ async def _serve(
         await stopping.wait()
     finally:
         service.stop()
+        for push in pushes:
+            push.stop()
         await runner.cleanup()
     return 0
 
