@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from reedboard.arbiter.effects import Touched
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.board_messages import Ack, EffectMessage, StateMessage
+from reedboard.link.board_messages import Ack, BoardHello, EffectMessage, StateMessage
 from reedboard.link.frame import decode_line, encode_frame
+from reedboard.link.messages import AskState
 from reedboard.link.mqtt_endpoint import BrokerTee, frames_of
 
 
@@ -68,3 +69,17 @@ def test_a_state_request_comes_out_as_a_command_answered_on_the_broker() -> None
 
 def test_frames_of_a_batch_are_distinct_and_whole() -> None:
     assert frames_of(b"\nA\nA\nB\n\n") == [b"A", b"B"]
+
+
+def test_the_state_follows_the_boards_hello_unasked() -> None:
+    """A relay that hears a board start has the game's start without asking: a board that
+    plays its game and goes before the relay's question would arrive is still whole."""
+    broker = FakeBroker()
+    tee = BrokerTee(BoardEndpoint("s1"), broker)
+    tee.send(BoardHello("s1", protocol=1, board="b", variant="standard", game=0))
+    (command,) = tee.receive_data(b"")
+    assert isinstance(command, AskState)
+    tee.reply(command, StateMessage(False, "8/8/8/8/8/8/8/8 w - - 0 1", ()))
+    tee.data_to_send()
+    assert [(w["type"], w["seq"]) for w in published(broker)] == [("hello", 1), ("state", 2)]
+    assert tee.receive_data(b"") == []  # once

@@ -17,7 +17,7 @@ def test_pairings_name_the_players_and_are_read_again_when_the_file_changes(
 ) -> None:
     path = tmp_path / "round1.csv"
     path.write_text("board,round,board_number,white,black,white_elo\nb1,1,3,Ann,Bob,2100\n")
-    pairings = Pairings(str(path))
+    pairings = Pairings(str(path), check_every_s=0)
     assert pairings.get("b1") == Pairing("1", "3", "Ann", "Bob", white_elo="2100")
     assert pairings.get("b9") == Pairing()  # a board with no pairing is still shown
     path.write_text("board,round,board_number,white,black\nb1,2,1,Cy,Dee\n")
@@ -28,7 +28,7 @@ def test_pairings_name_the_players_and_are_read_again_when_the_file_changes(
 def test_a_missing_or_broken_file_keeps_the_last_pairings_and_says_why(tmp_path: Path) -> None:
     path = tmp_path / "round.csv"
     path.write_text("board,white\nb1,Ann\n")
-    pairings = Pairings(str(path))
+    pairings = Pairings(str(path), check_every_s=0)
     assert pairings.get("b1").white == "Ann"
     path.unlink()
     assert pairings.get("b1").white == "Ann"

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.board_messages import Outgoing, Reply
+from reedboard.link.board_messages import BoardHello, Outgoing, Reply
+from reedboard.link.frame import encode_frame
 from reedboard.link.messages import Command
 
 
@@ -45,9 +46,15 @@ class BrokerTee:
         self.session = link.session
         self.relay = BoardEndpoint(link.session)
         self._asked: list[Command] = []  # commands from the broker, not yet answered
+        self._announce = False  # the state goes out unasked at the next turn
 
     def send(self, message: Outgoing) -> int:
         self.relay.send(message)
+        if isinstance(message, BoardHello):
+            # The board (re)starts: its whole state follows its hello on the broker at
+            # once, unasked, so that a relay has the game's start without a round trip
+            # (a board that finishes and goes before the relay asks is still whole).
+            self._announce = True
         return self.link.send(message)
 
     def reply(self, command: Command, message: Reply) -> int:
@@ -68,7 +75,11 @@ class BrokerTee:
     def receive_data(self, data: bytes) -> list[Command]:
         """The serial host's commands, then the relay's (the app calls this every turn)."""
         commands = self.link.receive_data(data) if data else []
-        for request in self.broker.take_requests():
+        requests = self.broker.take_requests()
+        if self._announce:
+            self._announce = False
+            requests.insert(0, encode_frame({"type": "state"}).rstrip(b"\n"))
+        for request in requests:
             asked = self.relay.receive_data(request + b"\n")
             self._asked += asked
             commands += asked

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import csv
 import os
+import time
 from dataclasses import dataclass
+
+CHECK_EVERY_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -21,11 +24,13 @@ class Pairing:
 
 
 class Pairings:
-    def __init__(self, path: str | None, log: object = None) -> None:
+    def __init__(self, path: str | None, *, check_every_s: float = CHECK_EVERY_S) -> None:
         self.path = path
+        self.check_every_s = check_every_s
         self.problem: str | None = None
         self._stamp: tuple[float, int] | None = None
         self._table: dict[str, Pairing] = {}
+        self._checked: float | None = None  # monotonic time the file was last looked at
 
     def get(self, board: str) -> Pairing:
         self._reload()
@@ -34,6 +39,10 @@ class Pairings:
     def _reload(self) -> None:
         if self.path is None:
             return
+        now = time.monotonic()
+        if self._checked is not None and now - self._checked < self.check_every_s:
+            return  # the page asks for every board many times a second
+        self._checked = now
         try:
             stat = os.stat(self.path)
         except OSError as error:
