@@ -70,3 +70,14 @@ def test_a_new_session_starts_the_numbering_again() -> None:
     assert feed.take(hello(1, "s2")) == [hello(1, "s2")]
     assert (feed.session, feed.last) == ("s2", 1)
     assert feed.take(effect(2)) == [effect(2)]
+
+
+def test_a_late_answer_older_than_what_was_delivered_is_dropped() -> None:
+    """A state the relay asked for that arrives after newer messages (a broker's retry)
+    would take the game back: it is a repeat of what the relay has."""
+    feed = BoardFeed()
+    feed.take(hello(1))
+    for seq in range(2, 9):
+        feed.take(effect(seq))
+    assert feed.take({"type": "state", "seq": 5, "id": 1}) == []
+    assert feed.last == 8

@@ -42,9 +42,10 @@ class BoardFeed:
             return [wire]
         if self.session is None:
             return []
-        if kind == "state" and wire.get("id") is not None:
-            # Our own question's answer: the whole game up to its number.
-            self.last = max(self.last, seq)
+        if kind == "state" and wire.get("id") is not None and seq > self.last:
+            # Our own question's answer: the whole game up to its number, ahead of a gap.
+            # One no newer than what was delivered (a late repeat) would take moves back.
+            self.last = seq
             delivered = [wire]
         elif seq <= self.last:
             return []
