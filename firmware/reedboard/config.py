@@ -21,6 +21,7 @@ from reedboard.arbiter.arbiter import (
 )
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.errors import ConfigError
+from reedboard.voice.languages import LANGUAGES
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
 # the parts take plain values and know nothing of the file.
@@ -109,6 +110,19 @@ class ArbiterConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """The board's voice (espeak-ng): off unless enabled. Empty `voice` and `device` mean
+    the language's own espeak-ng voice and the system's default audio output."""
+
+    enabled: bool = False
+    language: str = "fr"
+    voice: str = ""
+    rate: int = 160  # words per minute
+    volume: int = 100  # espeak-ng's amplitude: 0..200
+    device: str = ""  # an ALSA device ("plughw:1,0"), or the default output
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     matrix: MatrixConfig = field(default_factory=MatrixConfig)
     debounce: DebounceConfig = field(default_factory=DebounceConfig)
@@ -116,6 +130,7 @@ class BoardConfig:
     serial: SerialConfig = field(default_factory=SerialConfig)
     arbiter: ArbiterConfig = field(default_factory=ArbiterConfig)
     mqtt: MqttConfig = field(default_factory=MqttConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
 
 def load_config(path: str | Path | None = None) -> BoardConfig:
@@ -148,6 +163,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         serial=_serial(sections.table("serial")),
         arbiter=_arbiter(sections.table("arbiter")),
         mqtt=_mqtt(sections.table("mqtt")),
+        voice=_voice(sections.table("voice")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
@@ -319,6 +335,28 @@ def _mqtt(s: _Section) -> MqttConfig:
         username=s.optional_text("username"),
         password_file=s.optional_text("password_file"),
         ca_file=s.optional_text("ca_file"),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _voice(s: _Section) -> VoiceConfig:
+    d = VoiceConfig()
+    enabled = s._get("enabled", d.enabled)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"{s.key('enabled')}: expected true or false, got {enabled!r}")
+    optional: dict[str, str] = {}
+    for name in ("voice", "device"):
+        value = s._get(name, getattr(d, name))
+        if not isinstance(value, str):
+            raise ConfigError(f"{s.key(name)}: expected a string, got {value!r}")
+        optional[name] = value
+    config = VoiceConfig(
+        enabled=enabled,
+        language=s.choice("language", d.language, tuple(sorted(LANGUAGES))),
+        rate=s.integer("rate", d.rate, 80, 450),
+        volume=s.integer("volume", d.volume, 0, 200),
+        **optional,
     )
     s.refuse_unknown()
     return config

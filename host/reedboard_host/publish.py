@@ -9,20 +9,29 @@ copies the board sends of each short frame (for a noisy line) are published once
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 
 from reedboard.errors import LinkError
 from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
-from reedboard.link.serial_port import SerialPort, open_port
+
+from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
 
 REOPEN_S = 1.0
 
 
-def publish(port_url: str, settings: BrokerSettings, stop: Callable[[], bool]) -> int:
+def publish(
+    port_url: str,
+    settings: BrokerSettings,
+    stop: Callable[[], bool],
+    *,
+    opener: PortOpener = open_port,
+    clock: HostClock = REAL_TIME,
+) -> int:
+    """Bridge the board at `port_url` (opened by `opener`, the host's transport seam) and
+    the broker until `stop()` says so."""
     broker = BoardBroker(settings)
-    port: SerialPort | None = None
+    port: BoardPort | None = None
     told = False
     decoder = FrameDecoder()
     previous: bytes | None = None  # the frame published last: its copies are not
@@ -30,12 +39,12 @@ def publish(port_url: str, settings: BrokerSettings, stop: Callable[[], bool]) -
         while not stop():
             if port is None:
                 try:
-                    port = open_port(port_url)
+                    port = opener(port_url)
                 except LinkError as error:
                     if not told:
                         _log(f"{error}; trying again every {REOPEN_S:g} s")
                         told = True
-                    time.sleep(REOPEN_S)  # waiting for a port to come back
+                    clock.sleep(REOPEN_S)  # waiting for a port to come back
                     continue
                 told = False
             try:

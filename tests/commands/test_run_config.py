@@ -19,11 +19,13 @@ from reedboard.cli import build_parser
 from reedboard.commands.run import assemble
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError
+from reedboard.hal.espeak import EspeakSpeaker
 from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.lights.output import LightsRenderer
 from reedboard.link.serial_port import SerialPort
+from reedboard.speaking import BoardVoice
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "board.example.toml"
 
@@ -57,6 +59,12 @@ CHANGES = [
     ("mqtt", "username", "board7", "broker"),
     ("mqtt", "password_file", "/dev/null", "broker"),
     ("mqtt", "ca_file", "/dev/null", "broker"),
+    ("voice", "enabled", True, "voice"),
+    ("voice", "language", "en", "voice"),
+    ("voice", "voice", "en-us", "voice"),
+    ("voice", "rate", 200, "voice"),
+    ("voice", "volume", 150, "voice"),
+    ("voice", "device", "plughw:1,0", "voice"),
 ]
 
 
@@ -118,12 +126,23 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "fair_play": renderer.tournament,
             "link": link,
             "broker": None if board.broker is None else board.broker.settings,
+            "voice": heard(board.voice),
         }
     finally:
+        if board.voice is not None:
+            board.voice.close()
         if board.journal is not None:
             board.journal.close()
         if board.broker is not None:
             board.broker.close(timeout_s=0.1)
+
+
+def heard(voice: BoardVoice | None) -> Any:
+    """The voice's language and how espeak-ng is run, or None without a voice."""
+    if voice is None:
+        return None
+    assert isinstance(voice.speaker, EspeakSpeaker)
+    return voice.book.code, voice.speaker.settings
 
 
 def test_every_key_of_the_example_file_is_covered() -> None:
@@ -141,6 +160,8 @@ def test_each_key_changes_the_board(
     base = 'port = "loop://"\n' if (section, key) == ("serial", "baud") else ""
     if section == "mqtt" and key != "url":
         base = 'url = "mqtt://127.0.0.1:1"\n'  # the other keys matter only with a broker
+    if section == "voice" and key != "enabled":
+        base = "enabled = true\n"  # the other keys show on a voice that speaks
     default = observe(tmp_path, monkeypatch, f"[{section}]\n{base}")
     changed = observe(tmp_path, monkeypatch, f"[{section}]\n{base}{key} = {json.dumps(value)}\n")
     assert changed[seen] != default[seen]

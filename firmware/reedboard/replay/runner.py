@@ -138,7 +138,7 @@ def _run(script: Script, mode: Mode | None, settle_ms: int | None, *, lights: bo
     )
     for line in script.lines:
         if line.action == "choose":
-            run.choose(line.piece, line.t_ms)
+            run.choose(line.what, line.t_ms)
         else:
             run.sensor(line.square, line.action == "place", line.t_ms)
     run.finish(script.end_ms)
