@@ -280,8 +280,13 @@ class App:
         board_game = self.board_game or self.start()
         changed = False
         if self.source is not None:
-            for letter in self.source.advance(now):
-                answer = self._carry_out(promotion_command(letter), now)
+            for action in self.source.advance(now):
+                if action in ("white", "black"):
+                    pressed = board_game.press(action == "white", now)
+                    self._publish(pressed, now)
+                    changed = changed or bool(pressed)
+                    continue
+                answer = self._carry_out(promotion_command(action), now)
                 changed = changed or bool(answer.effects)
         before = board_game.debouncer.raw
         occupancy = self.scanner.scan()

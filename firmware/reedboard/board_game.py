@@ -27,16 +27,26 @@ from reedboard.arbiter.arbiter import (
     DEFAULT_SETTLE_MS,
     Arbiter,
 )
-from reedboard.arbiter.effects import Effect, GameOver, TakenBack
+from reedboard.arbiter.effects import (
+    ClockPressed,
+    Effect,
+    GameOver,
+    MoveMade,
+    NewGame,
+    TakenBack,
+)
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
+from reedboard.chess_clock.game_timer import GameTimer
+from reedboard.chess_clock.mating_material import can_checkmate
+from reedboard.chess_clock.time_control import TimeControl
 from reedboard.errors import InvalidInputError
 from reedboard.link.messages import Command, parse_command
 from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
-from reedboard.rules.pieces import piece_type_from_symbol
+from reedboard.rules.pieces import Color, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
 from reedboard.rules.squares import (
@@ -58,6 +68,9 @@ class Settings:
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
     hold_ms: int = DEFAULT_HOLD_MS
+    # A timed game's control (None: untimed), and whether clock buttons stop the time.
+    time_control: TimeControl | None = None
+    clock_buttons: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +114,16 @@ class BoardGame:
         # the time: a replay notes there each change of what the lights show.
         self.on_step: Callable[[list[Effect], int], None] | None = None
         self._reached: int | None = None  # the latest time the game was driven to
+        # A timed game's clocks, started at t=0 (a resumed game's are set by the caller).
+        self.timer: GameTimer | None = None
+        # Clock presses (White's?, when) waiting for the sensors to settle what the hands
+        # did before them: whether the move was complete then.
+        self._presses: list[tuple[bool, int]] = []
+        if self.settings.time_control is not None and not game.is_game_over():
+            self.timer = self._new_timer(self.settings.time_control, 0, game.position.turn)
+
+    def _new_timer(self, control: TimeControl, start_ms: int, turn: Color) -> GameTimer:
+        return GameTimer(control, start_ms, buttons=self.settings.clock_buttons, turn=turn)
 
     def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
         s = self.settings
@@ -144,10 +167,17 @@ class BoardGame:
         at its own time."""
         effects: list[Effect] = []
         while True:
+            if self._presses and not self.debouncer.busy:
+                self._pressed(effects)
             due = self.next_deadline()
             if due is None or due > now_ms:
                 self._reached = now_ms if self._reached is None else max(self._reached, now_ms)
                 return effects
+            flag = self._flag_due()
+            if flag is not None and flag <= due:
+                self._flag(flag, effects)
+                self._reached = max(self._reached or 0, flag)
+                continue
             if self._reached is not None and due < self._reached:
                 # Overdue (a fresh arbiter after a takeback counts from its own start):
                 # decided now, for time never runs backwards for the debouncer.
@@ -158,8 +188,10 @@ class BoardGame:
                 # Only when something falls due: a tick weighs the whole position (is the
                 # game over? can a draw be claimed?), too much for every scan.
                 before = len(effects)
+                pending = self._completion_pending()
                 effects += self.arbiter.tick(due)
                 effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
+                self._time(effects, before, pending)
                 self._stepped(effects, due)
                 then = self.arbiter.next_deadline()
                 if len(effects) == before and then is not None and then <= due:
@@ -169,7 +201,9 @@ class BoardGame:
         """The debouncer's decided changes to the arbiter, after any switch it found faulty."""
         effects += sensor_faults(self.debouncer, self.arbiter)
         for change in changes:
+            before, pending = len(effects), self._completion_pending()
             effects += self.arbiter.feed(change, now_ms)
+            self._time(effects, before, pending)
             self._stepped(effects, now_ms)
 
     def _stepped(self, effects: list[Effect], now_ms: int) -> None:
@@ -183,7 +217,102 @@ class BoardGame:
             arbiter_due = self.arbiter.next_deadline()
             if arbiter_due is not None and (due is None or arbiter_due < due):
                 due = arbiter_due
+        flag = self._flag_due()
+        if flag is not None and (due is None or flag < due):
+            due = flag
         return due
+
+    # ----- the clocks of a timed game -----
+
+    def press(self, white: bool, now_ms: int) -> list[Effect]:
+        """A player pressed their side of the clock at `now_ms`: their time stops if their
+        move is complete (decided, or complete on the board and waiting to be)."""
+        self._presses.append((white, now_ms))
+        return self.advance(now_ms)
+
+    def _pressed(self, effects: list[Effect]) -> None:
+        presses, self._presses = self._presses, []
+        timer = self.timer
+        if timer is None:
+            return
+        for white, t_ms in presses:
+            pending = self._completion_pending()
+            if timer.press(white, t_ms, completed_ms=pending):
+                effects.append(ClockPressed(t_ms, *timer.left(t_ms)))
+
+    def _completion_pending(self) -> int | None:
+        """When the move the board shows complete, not yet decided, was complete: the
+        sensor change that completed it, which the move's player's time stops at."""
+        complete = self.arbiter._complete
+        if complete is None:
+            return None
+        return self.arbiter._first_complete.get(complete.code)
+
+    def _completed_ms(self, pending: int | None, first: bool, last: bool) -> int | None:
+        """When one of the moves a step of the arbiter decided was complete: the one it
+        was waiting on when the step began, or the one it just decided."""
+        moved = self.arbiter._moved
+        if first and pending is not None and not last:
+            return pending
+        if moved is not None:
+            return moved[0]
+        return pending
+
+    def _time(self, effects: list[Effect], start: int, pending: int | None) -> None:
+        """The clocks follow what a step of the game decided (`effects[start:]`): a move
+        stops its player's time and carries both times, a takeback gives the time back,
+        a new game starts the clocks anew, the end of the game stops them."""
+        if self.settings.time_control is None:
+            return
+        moves = [i for i in range(start, len(effects)) if isinstance(effects[i], MoveMade)]
+        for index in range(start, len(effects)):
+            effect = effects[index]
+            timer = self.timer
+            if isinstance(effect, NewGame):
+                turn = effect.fen.split()[1] == "w"
+                self.timer = self._new_timer(self.settings.time_control, effect.t_ms, turn)
+            elif timer is None:
+                continue
+            elif isinstance(effect, MoveMade):
+                white_moved = effect.fen.split()[1] == "b"
+                first, last = index == moves[0], index == moves[-1]
+                completed = self._completed_ms(pending, first, last)
+                done = effect.t_ms if completed is None else min(completed, effect.t_ms)
+                effects[index] = replace(effect, clock=timer.move_made(white_moved, done))
+            elif isinstance(effect, TakenBack):
+                timer.taken_back(effect.t_ms)
+            elif isinstance(effect, GameOver):
+                timer.halt(effect.t_ms)
+
+    def _flag_due(self) -> int | None:
+        """When the running player's flag falls, unless a move of theirs complete before
+        then waits to be decided (without buttons it stopped their time), or the sensors
+        are still settling what the hands did."""
+        timer = self.timer
+        if timer is None or timer.over:
+            return None
+        flag = timer.flag_ms()
+        if flag is None or self.debouncer.busy:
+            return None
+        pending = self._completion_pending()
+        if not timer.buttons and pending is not None and pending <= flag:
+            return None
+        return flag
+
+    def _flag(self, t_ms: int, effects: list[Effect]) -> None:
+        """The running player's time ran out at `t_ms`: lost, or drawn when the opponent
+        could not checkmate (FIDE 6.9). The game ends there; a fresh arbiter follows the
+        board as after any ended game."""
+        timer = self.timer
+        assert timer is not None and timer.clocks.running is not None
+        loser = timer.clocks.running
+        timer.halt(t_ms)
+        if self.game.is_game_over():
+            return
+        outcome = self.game.flag_fell(loser, can_checkmate(self.game.position, not loser))
+        self.arbiter = self._arbiter(self.game, self.debouncer.occupancy)
+        effects.append(GameOver(t_ms, outcome.result, outcome.reason))
+        self._stepped(effects, t_ms)
 
     def take_board_as_start(self) -> None:
         """The pieces were set out for the game all at once, faster than hands could (the
@@ -209,11 +338,16 @@ class BoardGame:
             return Answer(
                 "error", {"code": "unsupported", "message": f"{command.kind} is not handled here"}
             )
+        pending = self._completion_pending()
         try:
             answer: Answer = handler(command.args, now_ms)
         except InvalidInputError as error:
             return Answer("error", {"code": "refused", "message": str(error)})
-        return answer
+        if self.timer is None and self.settings.time_control is None:
+            return answer
+        effects = list(answer.effects)
+        self._time(effects, 0, pending)
+        return replace(answer, effects=tuple(effects))
 
     def _do_state(self, _args: dict[str, Any], _now: int) -> Answer:
         return Answer("state", self.state())

@@ -22,9 +22,33 @@ class MoveMade:
     fen: str
     ply: int
     kind: str = "move"
+    # A timed game: both players' time left just after the move, (White's, Black's) in ms.
+    clock: tuple[int, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"uci": self.uci, "san": self.san, "fen": self.fen, "ply": self.ply}
+        fields: dict[str, Any] = {
+            "uci": self.uci,
+            "san": self.san,
+            "fen": self.fen,
+            "ply": self.ply,
+        }
+        if self.clock is not None:
+            fields["clock"] = {"white_ms": self.clock[0], "black_ms": self.clock[1]}
+        return fields
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPressed:
+    """A player pressed their side of the clock and their time stopped: both players'
+    time left then, in ms."""
+
+    t_ms: int
+    white_ms: int
+    black_ms: int
+    kind: str = "clock"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"white_ms": self.white_ms, "black_ms": self.black_ms}
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +217,7 @@ Effect = (
     | Offered
     | SetupStarted
     | SensorFault
+    | ClockPressed
 )
 
 

@@ -56,16 +56,17 @@ class GameTimer:
     def flag_ms(self) -> int | None:
         return self.clocks.flag_ms()
 
-    def move_made(self, mover: Color, completed_ms: int) -> None:
-        """`mover`'s move was decided; it was complete on the board at `completed_ms`."""
+    def move_made(self, mover: Color, completed_ms: int) -> tuple[int, int]:
+        """`mover`'s move was decided; it was complete on the board at `completed_ms`.
+        Both players' time left just after it: (White's, Black's)."""
+        at = max(completed_ms, self.clocks.since_ms)
         if self.over:
-            return
+            return self.left(at)
         if self._pressed_ahead is not None and self._pressed_ahead.running is mover:
             self.history.append(self._pressed_ahead)
             self._pressed_ahead = None
-            return
+            return self.left(at)
         running = self.clocks.running
-        at = max(completed_ms, self.clocks.since_ms)
         if running is mover:
             self.history.append(self.clocks.at(at))
         else:
@@ -76,6 +77,7 @@ class GameTimer:
             self._owed.add(mover)
         elif running is mover:
             self.clocks = self.clocks.stop(at)
+        return self.left(at)
 
     def press(self, color: Color, now_ms: int, *, completed_ms: int | None = None) -> bool:
         """`color` pressed their side at `now_ms`; `completed_ms`: when their move was

@@ -1,8 +1,9 @@
 """Event scripts: what a board's sensors saw, one change of one square per line.
 
-The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` headers
-(and `@sensors <16 hex digits>`, what the sensors read at the start when that is not the
-start position, as a board's own record may say), then `<t_ms> lift|place <square>` and `<t_ms> choose <q|r|b|n>` lines, `#` comments.
+The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` and `@clock`
+headers (and `@sensors <16 hex digits>`, what the sensors read at the start when that is
+not the start position, as a board's own record may say), then `<t_ms> lift|place
+<square>`, `<t_ms> choose <q|r|b|n>` and `<t_ms> press white|black` lines, `#` comments.
 Parsing is strict: a script that cannot be read raises `ScriptError` naming the line.
 """
 
@@ -11,25 +12,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reedboard.arbiter.mode import MODES
+from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError, ScriptError
 from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, parse_square
 
-ACTIONS = ("lift", "place", "choose")
+ACTIONS = ("lift", "place", "choose", "press")
+SIDES = ("white", "black")
 PROMOTION_LETTERS = "qrbn"
 
 
 @dataclass(frozen=True, slots=True)
 class ScriptLine:
-    """One timed line: `square` for lift and place, `piece` (q, r, b, n) for choose."""
+    """One timed line: `square` for lift and place, `piece` (q, r, b, n) for choose,
+    `side` (white, black) for press."""
 
     line_no: int
     t_ms: int
     action: str
     square: Square = -1
     piece: str = ""
+    side: str = ""
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,13 @@ class Script:
     mode: str | None
     lines: tuple[ScriptLine, ...]
     sensors: Bitboard | None = None  # what the sensors read at the start, if not `start`'s
+    clock: TimeControl | None = None  # a timed game's control (`@clock`)
+
+    @property
+    def clock_buttons(self) -> bool:
+        """Whether the players press a clock (`press` lines): then the press stops a
+        player's time, not the move."""
+        return any(line.action == "press" for line in self.lines)
 
     @property
     def first_sensors(self) -> Bitboard:
@@ -55,6 +67,7 @@ def parse_script(text: str) -> Script:
     mode: str | None = None
     lines: list[ScriptLine] = []
     sensors: Bitboard | None = None
+    clock: TimeControl | None = None
     occupancy: Bitboard | None = None  # the sensors as the lines so far leave them
     last_t = 0
     seen_start = False
@@ -75,6 +88,8 @@ def parse_script(text: str) -> Script:
                 if len(words) != 2 or words[1] not in MODES:
                     raise ScriptError(f"line {line_no}: @mode is casual or strict")
                 mode = words[1]
+            elif words[0] == "@clock":
+                clock = _parse_clock(words[1:], line_no)
             elif words[0] == "@sensors":
                 sensors = _parse_sensors(words[1:], line_no)
             else:
@@ -82,7 +97,8 @@ def parse_script(text: str) -> Script:
             continue
         if len(words) != 3:
             raise ScriptError(
-                f"line {line_no}: expected '<t_ms> lift|place <square>' or '<t_ms> choose <q|r|b|n>', got {line!r}"
+                f"line {line_no}: expected '<t_ms> lift|place <square>', '<t_ms> choose <q|r|b|n>'"
+                f" or '<t_ms> press white|black', got {line!r}"
             )
         t_text, action, arg = words
         if occupancy is None:
@@ -98,8 +114,15 @@ def parse_script(text: str) -> Script:
                 raise ScriptError(f"line {line_no}: choose takes q, r, b or n, not {arg!r}")
             lines.append(ScriptLine(line_no, t_ms, action, piece=arg))
             continue
+        if action == "press":
+            if arg not in SIDES:
+                raise ScriptError(f"line {line_no}: press takes white or black, not {arg!r}")
+            lines.append(ScriptLine(line_no, t_ms, action, side=arg))
+            continue
         if action not in ("lift", "place"):
-            raise ScriptError(f"line {line_no}: unknown action {action!r} (lift, place, choose)")
+            raise ScriptError(
+                f"line {line_no}: unknown action {action!r} (lift, place, choose, press)"
+            )
         if arg not in SQUARE_NAMES:
             raise ScriptError(f"line {line_no}: {arg!r} is not a square (a1 .. h8)")
         square = parse_square(arg)
@@ -114,7 +137,16 @@ def parse_script(text: str) -> Script:
             )
         occupancy ^= 1 << square
         lines.append(ScriptLine(line_no, t_ms, action, square=square))
-    return Script(start, label, mode, tuple(lines), sensors)
+    return Script(start, label, mode, tuple(lines), sensors, clock)
+
+
+def _parse_clock(words: list[str], line_no: int) -> TimeControl:
+    if len(words) != 1:
+        raise ScriptError(f"line {line_no}: @clock takes one time control (5+3, 90/40:30+30)")
+    try:
+        return parse_time_control(words[0])
+    except InvalidInputError as error:
+        raise ScriptError(f"line {line_no}: {error}") from None
 
 
 def _parse_sensors(words: list[str], line_no: int) -> Bitboard:
@@ -148,11 +180,14 @@ def format_script(
     start_label: str = "standard",
     mode: str | None = None,
     sensors: Bitboard | None = None,
+    clock: TimeControl | None = None,
 ) -> str:
     """Text of a script from (t_ms, action, argument) tuples: the inverse of parsing."""
     out = [f"@start {start_label}"]
     if mode:
         out.append(f"@mode {mode}")
+    if clock is not None:
+        out.append(f"@clock {clock.text()}")
     if sensors is not None:
         out.append(f"@sensors {sensors:016x}")
     out += [f"{t} {action} {arg}" for t, action, arg in script_lines]

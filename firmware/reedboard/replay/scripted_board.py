@@ -17,7 +17,8 @@ from reedboard.rules.squares import Bitboard, squares_of
 
 class ScriptedBoard:
     """A `SwitchMatrix` whose switches follow a script; `advance(t_ms)` applies the lines
-    due by then and returns the promotion choices (`choose` lines) among them."""
+    due by then and returns the host's and the players' own actions among them: the
+    promotion choices (`choose` lines, q r b n) and the clock presses (white, black)."""
 
     def __init__(
         self,
@@ -60,6 +61,9 @@ class ScriptedBoard:
             self._next += 1
             if line.action == "choose":
                 choices.append(line.piece)
+                continue
+            if line.action == "press":
+                choices.append(line.side)
                 continue
             bit = 1 << line.square
             self.occupancy = (
