@@ -62,71 +62,104 @@ class Script:
 
 
 def parse_script(text: str) -> Script:
-    start = Position.standard()
-    label = "standard"
-    mode: str | None = None
-    lines: list[ScriptLine] = []
-    sensors: Bitboard | None = None
-    clock: TimeControl | None = None
-    occupancy: Bitboard | None = None  # the sensors as the lines so far leave them
-    last_t = 0
-    seen_start = False
+    reader = _Reader()
     for line_no, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         words = line.split()
         if words[0].startswith("@"):
-            if lines:
-                raise ScriptError(f"line {line_no}: header {words[0]} after the first timed line")
-            if words[0] == "@start":
-                if seen_start:
-                    raise ScriptError(f"line {line_no}: a second @start")
-                seen_start = True
-                start, label = _parse_start(words[1:], line_no)
-            elif words[0] == "@mode":
-                if len(words) != 2 or words[1] not in MODES:
-                    raise ScriptError(f"line {line_no}: @mode is casual or strict")
-                mode = words[1]
-            elif words[0] == "@clock":
-                clock = _parse_clock(words[1:], line_no)
-            elif words[0] == "@sensors":
-                sensors = _parse_sensors(words[1:], line_no)
-            else:
-                raise ScriptError(f"line {line_no}: unknown header {words[0]!r}")
-            continue
+            reader.header(words, line_no)
+        else:
+            reader.timed(words, line, line_no)
+    return Script(
+        reader.start,
+        reader.label,
+        reader.mode,
+        tuple(reader.lines),
+        reader.sensors,
+        reader.clock,
+    )
+
+
+class _Reader:
+    """A script read so far: its headers, then its timed lines checked against the
+    sensors they change."""
+
+    def __init__(self) -> None:
+        self.start = Position.standard()
+        self.label = "standard"
+        self.mode: str | None = None
+        self.lines: list[ScriptLine] = []
+        self.sensors: Bitboard | None = None
+        self.clock: TimeControl | None = None
+        self.occupancy: Bitboard | None = None  # the sensors as the lines so far leave them
+        self.last_t = 0
+        self.seen_start = False
+
+    def header(self, words: list[str], line_no: int) -> None:
+        if self.lines:
+            raise ScriptError(f"line {line_no}: header {words[0]} after the first timed line")
+        if words[0] == "@start":
+            if self.seen_start:
+                raise ScriptError(f"line {line_no}: a second @start")
+            self.seen_start = True
+            self.start, self.label = _parse_start(words[1:], line_no)
+        elif words[0] == "@mode":
+            if len(words) != 2 or words[1] not in MODES:
+                raise ScriptError(f"line {line_no}: @mode is casual or strict")
+            self.mode = words[1]
+        elif words[0] == "@clock":
+            self.clock = _parse_clock(words[1:], line_no)
+        elif words[0] == "@sensors":
+            self.sensors = _parse_sensors(words[1:], line_no)
+        else:
+            raise ScriptError(f"line {line_no}: unknown header {words[0]!r}")
+
+    def timed(self, words: list[str], line: str, line_no: int) -> None:
         if len(words) != 3:
             raise ScriptError(
                 f"line {line_no}: expected '<t_ms> lift|place <square>', '<t_ms> choose <q|r|b|n>'"
                 f" or '<t_ms> press white|black', got {line!r}"
             )
         t_text, action, arg = words
-        if occupancy is None:
-            occupancy = start.occupied if sensors is None else sensors
-        if not t_text.isdigit():
-            raise ScriptError(f"line {line_no}: the time {t_text!r} is not a whole number of ms")
-        t_ms = int(t_text)
-        if t_ms < last_t:
-            raise ScriptError(f"line {line_no}: time goes backwards ({t_ms} ms after {last_t} ms)")
-        last_t = t_ms
+        t_ms = self._time(t_text, line_no)
         if action == "choose":
             if arg not in PROMOTION_LETTERS:
                 raise ScriptError(f"line {line_no}: choose takes q, r, b or n, not {arg!r}")
-            lines.append(ScriptLine(line_no, t_ms, action, piece=arg))
-            continue
+            self.lines.append(ScriptLine(line_no, t_ms, action, piece=arg))
+            return
         if action == "press":
             if arg not in SIDES:
                 raise ScriptError(f"line {line_no}: press takes white or black, not {arg!r}")
-            lines.append(ScriptLine(line_no, t_ms, action, side=arg))
-            continue
+            self.lines.append(ScriptLine(line_no, t_ms, action, side=arg))
+            return
         if action not in ("lift", "place"):
             raise ScriptError(
                 f"line {line_no}: unknown action {action!r} (lift, place, choose, press)"
             )
+        square = self._sensor_change(action, arg, line_no)
+        self.lines.append(ScriptLine(line_no, t_ms, action, square=square))
+
+    def _time(self, t_text: str, line_no: int) -> int:
+        if not t_text.isdigit():
+            raise ScriptError(f"line {line_no}: the time {t_text!r} is not a whole number of ms")
+        t_ms = int(t_text)
+        if t_ms < self.last_t:
+            raise ScriptError(
+                f"line {line_no}: time goes backwards ({t_ms} ms after {self.last_t} ms)"
+            )
+        self.last_t = t_ms
+        return t_ms
+
+    def _sensor_change(self, action: str, arg: str, line_no: int) -> Square:
+        """The square a lift or place changes, which must read the other way before it."""
         if arg not in SQUARE_NAMES:
             raise ScriptError(f"line {line_no}: {arg!r} is not a square (a1 .. h8)")
         square = parse_square(arg)
-        occupied = bool(occupancy >> square & 1)
+        if self.occupancy is None:  # the first change: the headers are all read
+            self.occupancy = self.start.occupied if self.sensors is None else self.sensors
+        occupied = bool(self.occupancy >> square & 1)
         if action == "lift" and not occupied:
             raise ScriptError(
                 f"line {line_no}: lift {arg}, but the sensor on {arg} already reads empty"
@@ -135,9 +168,8 @@ def parse_script(text: str) -> Script:
             raise ScriptError(
                 f"line {line_no}: place {arg}, but the sensor on {arg} already reads occupied"
             )
-        occupancy ^= 1 << square
-        lines.append(ScriptLine(line_no, t_ms, action, square=square))
-    return Script(start, label, mode, tuple(lines), sensors, clock)
+        self.occupancy ^= 1 << square
+        return square
 
 
 def _parse_clock(words: list[str], line_no: int) -> TimeControl:

@@ -95,56 +95,63 @@ def _parse_castling(text: str, position: Position) -> tuple[Bitboard, bool]:
     needs_960 = False
     for char in text:
         color: Color = char.isupper()
-        name = "white" if color else "black"
         back = 0 if color else 7
-        king = position.king(color)
-        if (
-            king is None
-            or king >> 3 != back
-            or position.pieces_of(KING, color) & (position.pieces_of(KING, color) - 1)
-        ):
-            raise InvalidFenError(
-                f"castling right {char!r}: the {name} king is not on its back rank"
-            )
-        rooks = position.pieces_of(ROOK, color) & BB_RANKS[back]
-        upper = char.upper()
-        if upper == "K":
-            side = [sq for sq in range(king + 1, back * 8 + 8) if rooks >> sq & 1]
-            if not side:
-                raise InvalidFenError(
-                    f"castling right {char!r}: no {name} rook on the king's right"
-                )
-            rook = side[-1]
-        elif upper == "Q":
-            side = [sq for sq in range(back * 8, king) if rooks >> sq & 1]
-            if not side:
-                raise InvalidFenError(f"castling right {char!r}: no {name} rook on the king's left")
-            rook = side[0]
-        elif upper in "ABCDEFGH":
-            rook = back * 8 + "ABCDEFGH".index(upper)
-            if not rooks >> rook & 1:
-                raise InvalidFenError(
-                    f"castling right {char!r}: no {name} rook on {SQUARE_NAMES[rook]}"
-                )
-            if rook == king:
-                raise InvalidFenError(f"castling right {char!r} names the king's own file")
-        else:
-            raise InvalidFenError(
-                f"{char!r} is not a castling right (KQkq or a rook's file A-H, a-h)"
-            )
-        if castling >> rook & 1:
-            raise InvalidFenError(f"castling right {char!r} is given twice")
-        same_side = [
-            sq
-            for sq in range(back * 8, back * 8 + 8)
-            if castling >> sq & 1 and (sq > king) == (rook > king)
-        ]
-        if same_side:
-            raise InvalidFenError(f"castling right {char!r}: that side already has a right")
+        king = _castling_king(char, position, color)
+        rook = _castling_rook(char, position, color, king)
+        _check_new_right(char, castling, king, rook, back)
         castling |= 1 << rook
         if king != back * 8 + 4 or rook not in (back * 8, back * 8 + 7):
             needs_960 = True
     return castling, needs_960
+
+
+def _castling_king(char: str, position: Position, color: Color) -> Square:
+    """The square of the one king of `color`, which a castling right needs on its back rank."""
+    king = position.king(color)
+    kings = position.pieces_of(KING, color)
+    if king is None or king >> 3 != (0 if color else 7) or kings & (kings - 1):
+        name = "white" if color else "black"
+        raise InvalidFenError(f"castling right {char!r}: the {name} king is not on its back rank")
+    return king
+
+
+def _castling_rook(char: str, position: Position, color: Color, king: Square) -> Square:
+    """The rook a castling right names: the outermost on a side (`K`, `Q`) or by its file."""
+    name = "white" if color else "black"
+    back = 0 if color else 7
+    rooks = position.pieces_of(ROOK, color) & BB_RANKS[back]
+    upper = char.upper()
+    if upper == "K":
+        side = [sq for sq in range(king + 1, back * 8 + 8) if rooks >> sq & 1]
+        if not side:
+            raise InvalidFenError(f"castling right {char!r}: no {name} rook on the king's right")
+        return side[-1]
+    if upper == "Q":
+        side = [sq for sq in range(back * 8, king) if rooks >> sq & 1]
+        if not side:
+            raise InvalidFenError(f"castling right {char!r}: no {name} rook on the king's left")
+        return side[0]
+    if upper not in "ABCDEFGH":
+        raise InvalidFenError(f"{char!r} is not a castling right (KQkq or a rook's file A-H, a-h)")
+    rook = back * 8 + "ABCDEFGH".index(upper)
+    if not rooks >> rook & 1:
+        raise InvalidFenError(f"castling right {char!r}: no {name} rook on {SQUARE_NAMES[rook]}")
+    if rook == king:
+        raise InvalidFenError(f"castling right {char!r} names the king's own file")
+    return rook
+
+
+def _check_new_right(char: str, castling: Bitboard, king: Square, rook: Square, back: int) -> None:
+    """One right per rook and per side of the king."""
+    if castling >> rook & 1:
+        raise InvalidFenError(f"castling right {char!r} is given twice")
+    same_side = [
+        sq
+        for sq in range(back * 8, back * 8 + 8)
+        if castling >> sq & 1 and (sq > king) == (rook > king)
+    ]
+    if same_side:
+        raise InvalidFenError(f"castling right {char!r}: that side already has a right")
 
 
 def _parse_ep(text: str, position: Position) -> Square | None:

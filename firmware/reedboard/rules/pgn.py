@@ -103,8 +103,16 @@ def read_pgn(text: str) -> PgnGame:
     """The first game of PGN text, main line only (variations, NAGs and `;` comments are
     skipped; `{}` comments are kept). An illegal or unreadable move is an `InvalidPgnError`
     naming it and its move number."""
-    headers: dict[str, str] = {}
     lines = text.splitlines()
+    headers, index = _read_tags(lines)
+    game = Game(_start_position(headers))
+    comments = _read_movetext("\n".join(lines[index:]), game, headers)
+    return PgnGame(game, headers, comments)
+
+
+def _read_tags(lines: list[str]) -> tuple[dict[str, str], int]:
+    """The tags at the head of the text, and the index of the first line after them."""
+    headers: dict[str, str] = {}
     index = 0
     while index < len(lines) and (
         not lines[index].strip() or lines[index].lstrip().startswith("[")
@@ -116,22 +124,26 @@ def read_pgn(text: str) -> PgnGame:
                 raise InvalidPgnError(f"line {index + 1}: {stripped!r} is not a PGN tag")
             headers[match[1]] = re.sub(r"\\(.)", r"\1", match[2])
         index += 1
-    movetext = "\n".join(lines[index:])
+    return headers, index
+
+
+def _start_position(headers: Mapping[str, str]) -> Position:
+    """The position the game starts from, as its `FEN` and `Variant` tags say."""
+    variant = headers.get("Variant", "").lower()
+    if "FEN" not in headers:
+        if variant in ("chess960", "fischerandom"):
+            return Position.from_fen(STARTING_FEN, chess960=True)
+        return Position.standard()
+    chess960 = variant in ("chess960", "fischerandom", "chess 960")
     try:
-        if "FEN" in headers:
-            chess960 = headers.get("Variant", "").lower() in (
-                "chess960",
-                "fischerandom",
-                "chess 960",
-            )
-            start = Position.from_fen(headers["FEN"], chess960=chess960)
-        elif headers.get("Variant", "").lower() in ("chess960", "fischerandom"):
-            start = Position.from_fen(STARTING_FEN, chess960=True)
-        else:
-            start = Position.standard()
+        return Position.from_fen(headers["FEN"], chess960=chess960)
     except InvalidFenError as error:
         raise InvalidPgnError(f"the FEN tag is wrong: {error}") from None
-    game = Game(start)
+
+
+def _read_movetext(movetext: str, game: Game, headers: dict[str, str]) -> dict[int, str]:
+    """Play the main line of `movetext` into `game`; returns the comments by ply. A result
+    token ends the game and becomes the `Result` tag when there is none."""
     comments: dict[int, str] = {}
     depth = 0
     for match in _TOKEN.finditer(movetext):
@@ -142,25 +154,37 @@ def read_pgn(text: str) -> PgnGame:
             if depth == 0:
                 raise InvalidPgnError("a ')' closes no variation")
             depth -= 1
-        elif depth or token.startswith((";", "$")) or (token[0].isdigit() and token.endswith(".")):
+        elif depth or _is_skipped(token):
             continue
         elif token.startswith("{"):
-            if not token.endswith("}"):
-                # A comment that never closes means the text was cut short or garbled.
-                raise InvalidPgnError(f"a comment '{{' after ply {len(game)} is never closed")
-            ply = len(game)
-            body = token[1:].removesuffix("}").strip()
-            comments[ply] = f"{comments[ply]} {body}" if ply in comments else body
+            _add_comment(comments, token, len(game))
         elif token in RESULTS:
             headers.setdefault("Result", token)
             break
         else:
-            try:
-                game.push_san(token)
-            except (InvalidMoveError, ValueError) as error:
-                number = game.position.fullmove_number
-                dots = "." if game.position.turn else "..."
-                raise InvalidPgnError(f"move {number}{dots} {token}: {error}") from None
+            _push_san(game, token)
     if depth:
         raise InvalidPgnError("a variation '(' is never closed")
-    return PgnGame(game, headers, comments)
+    return comments
+
+
+def _is_skipped(token: str) -> bool:
+    """A `;` comment, a numeric annotation glyph or a move number."""
+    return token.startswith((";", "$")) or (token[0].isdigit() and token.endswith("."))
+
+
+def _add_comment(comments: dict[int, str], token: str, ply: int) -> None:
+    if not token.endswith("}"):
+        # A comment that never closes means the text was cut short or garbled.
+        raise InvalidPgnError(f"a comment '{{' after ply {ply} is never closed")
+    body = token[1:].removesuffix("}").strip()
+    comments[ply] = f"{comments[ply]} {body}" if ply in comments else body
+
+
+def _push_san(game: Game, token: str) -> None:
+    try:
+        game.push_san(token)
+    except (InvalidMoveError, ValueError) as error:
+        number = game.position.fullmove_number
+        dots = "." if game.position.turn else "..."
+        raise InvalidPgnError(f"move {number}{dots} {token}: {error}") from None

@@ -11,7 +11,7 @@ the public edge; `perft` stays on the codes.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from reedboard.errors import IllegalMoveError
 from reedboard.rules.attacks import (
@@ -334,8 +334,10 @@ class Position:
         their_king = bb[KING] & them
         pawn_attacks_us = PAWN_ATTACKS[turn]
 
+        # Enemy sliders on the king's lines, were the board empty: they may check or pin.
+        snipers = (ROOK_EMPTY[k] & their_rq) | (BISHOP_EMPTY[k] & their_bq)
         checkers = (KNIGHT_ATTACKS[k] & their_knights) | (pawn_attacks_us[k] & their_pawns)
-        if (ROOK_EMPTY[k] & their_rq) or (BISHOP_EMPTY[k] & their_bq):
+        if snipers:
             checkers |= (
                 (RANK_ATTACKS[k][RANK_MASKS[k] & occ] | FILE_ATTACKS[k][FILE_MASKS[k] & occ])
                 & their_rq
@@ -374,95 +376,10 @@ class Position:
         else:
             target_mask = ~us
 
-        # Pinned pieces: an own piece alone between the king and an enemy slider.
-        pinned = 0
-        snipers = (ROOK_EMPTY[k] & their_rq) | (BISHOP_EMPTY[k] & their_bq)
-        while snipers:
-            low = snipers & -snipers
-            snipers ^= low
-            blockers = BETWEEN[k][low.bit_length() - 1] & occ
-            if blockers and not blockers & (blockers - 1) and blockers & us:
-                pinned |= blockers
-
+        pinned = _pinned(k, snipers, occ, us) if snipers else 0
         line_k = LINE[k]
-
-        # Knights (a pinned knight can never move).
-        pieces = bb[KNIGHT] & us & ~pinned
-        while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            f = low.bit_length() - 1
-            targets = KNIGHT_ATTACKS[f] & target_mask
-            code = f | _KNIGHT
-            while targets:
-                t_low = targets & -targets
-                targets ^= t_low
-                append(code | (t_low.bit_length() - 1) << 6)
-
-        # Bishops and queens along diagonals, rooks and queens along ranks and files.
-        pieces = (bb[BISHOP] | queens) & us
-        while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            f = low.bit_length() - 1
-            targets = DIAG_ATTACKS[f][DIAG_MASKS[f] & occ] & target_mask
-            if low & pinned:
-                targets &= line_k[f]
-            code = f | (_QUEEN if queens & low else _BISHOP)
-            while targets:
-                t_low = targets & -targets
-                targets ^= t_low
-                append(code | (t_low.bit_length() - 1) << 6)
-        pieces = (bb[ROOK] | queens) & us
-        while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            f = low.bit_length() - 1
-            targets = (
-                RANK_ATTACKS[f][RANK_MASKS[f] & occ] | FILE_ATTACKS[f][FILE_MASKS[f] & occ]
-            ) & target_mask
-            if low & pinned:
-                targets &= line_k[f]
-            code = f | (_QUEEN if queens & low else _ROOK)
-            while targets:
-                t_low = targets & -targets
-                targets ^= t_low
-                append(code | (t_low.bit_length() - 1) << 6)
-
-        # Pawns, set-wise: pushes, double pushes and captures, shifted as a whole.
-        pawns = bb[PAWN] & us
-        empty = ~occ
-        if turn:
-            single = (pawns << 8) & empty
-            double = ((single & _RANK_3) << 8) & empty
-            left = ((pawns & _NOT_FILE_A) << 7) & them
-            right = ((pawns & _NOT_FILE_H) << 9) & them
-            steps = (-8, -16, -7, -9)
-        else:
-            single = (pawns >> 8) & empty
-            double = ((single & _RANK_6) >> 8) & empty
-            left = ((pawns & _NOT_FILE_A) >> 9) & them
-            right = ((pawns & _NOT_FILE_H) >> 7) & them
-            steps = (8, 16, 9, 7)
-        for targets, step, flag in (
-            (single & target_mask, steps[0], 0),
-            (double & target_mask, steps[1], FLAG_DOUBLE_PUSH),
-            (left & target_mask, steps[2], 0),
-            (right & target_mask, steps[3], 0),
-        ):
-            while targets:
-                t_low = targets & -targets
-                targets ^= t_low
-                t = t_low.bit_length() - 1
-                f = t + step
-                if pinned >> f & 1 and not line_k[f] & t_low:
-                    continue
-                code = f | t << 6 | _PAWN | flag
-                if t_low & _BACK_RANKS:
-                    for promotion in _PROMOTIONS:
-                        append(code | promotion)
-                else:
-                    append(code)
+        _piece_codes(append, bb, us, occ, target_mask, pinned, line_k)
+        _pawn_codes(append, bb[PAWN] & us, turn, them, occ, target_mask, pinned, line_k)
 
         ep = self.ep_square
         if ep is not None:
@@ -657,6 +574,121 @@ class Position:
         if not self.is_legal(move):
             raise IllegalMoveError(f"{text} is not legal in {self.fen()}")
         return move
+
+
+def _pinned(k: Square, snipers: Bitboard, occ: Bitboard, us: Bitboard) -> Bitboard:
+    """Own pieces pinned to the king on `k`: each alone between it and one of `snipers`,
+    the enemy sliders on its lines."""
+    pinned = 0
+    while snipers:
+        low = snipers & -snipers
+        snipers ^= low
+        blockers = BETWEEN[k][low.bit_length() - 1] & occ
+        if blockers and not blockers & (blockers - 1) and blockers & us:
+            pinned |= blockers
+    return pinned
+
+
+def _piece_codes(
+    append: Callable[[int], None],
+    bb: list[Bitboard],
+    us: Bitboard,
+    occ: Bitboard,
+    target_mask: Bitboard,
+    pinned: Bitboard,
+    line_k: tuple[Bitboard, ...],
+) -> None:
+    """The codes of the knights', bishops', rooks' and queens' moves to `target_mask`; a
+    pinned piece stays on its line through the king (`line_k`)."""
+    queens = bb[QUEEN]
+    # Knights (a pinned knight can never move).
+    pieces = bb[KNIGHT] & us & ~pinned
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        f = low.bit_length() - 1
+        targets = KNIGHT_ATTACKS[f] & target_mask
+        code = f | _KNIGHT
+        while targets:
+            t_low = targets & -targets
+            targets ^= t_low
+            append(code | (t_low.bit_length() - 1) << 6)
+
+    # Bishops and queens along diagonals, rooks and queens along ranks and files.
+    pieces = (bb[BISHOP] | queens) & us
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        f = low.bit_length() - 1
+        targets = DIAG_ATTACKS[f][DIAG_MASKS[f] & occ] & target_mask
+        if low & pinned:
+            targets &= line_k[f]
+        code = f | (_QUEEN if queens & low else _BISHOP)
+        while targets:
+            t_low = targets & -targets
+            targets ^= t_low
+            append(code | (t_low.bit_length() - 1) << 6)
+    pieces = (bb[ROOK] | queens) & us
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        f = low.bit_length() - 1
+        targets = (
+            RANK_ATTACKS[f][RANK_MASKS[f] & occ] | FILE_ATTACKS[f][FILE_MASKS[f] & occ]
+        ) & target_mask
+        if low & pinned:
+            targets &= line_k[f]
+        code = f | (_QUEEN if queens & low else _ROOK)
+        while targets:
+            t_low = targets & -targets
+            targets ^= t_low
+            append(code | (t_low.bit_length() - 1) << 6)
+
+
+def _pawn_codes(
+    append: Callable[[int], None],
+    pawns: Bitboard,
+    turn: Color,
+    them: Bitboard,
+    occ: Bitboard,
+    target_mask: Bitboard,
+    pinned: Bitboard,
+    line_k: tuple[Bitboard, ...],
+) -> None:
+    """The codes of the pawns' moves to `target_mask`, en passant aside."""
+    # Set-wise: pushes, double pushes and captures, shifted as a whole.
+    empty = ~occ
+    if turn:
+        single = (pawns << 8) & empty
+        double = ((single & _RANK_3) << 8) & empty
+        left = ((pawns & _NOT_FILE_A) << 7) & them
+        right = ((pawns & _NOT_FILE_H) << 9) & them
+        steps = (-8, -16, -7, -9)
+    else:
+        single = (pawns >> 8) & empty
+        double = ((single & _RANK_6) >> 8) & empty
+        left = ((pawns & _NOT_FILE_A) >> 9) & them
+        right = ((pawns & _NOT_FILE_H) >> 7) & them
+        steps = (8, 16, 9, 7)
+    for targets, step, flag in (
+        (single & target_mask, steps[0], 0),
+        (double & target_mask, steps[1], FLAG_DOUBLE_PUSH),
+        (left & target_mask, steps[2], 0),
+        (right & target_mask, steps[3], 0),
+    ):
+        while targets:
+            t_low = targets & -targets
+            targets ^= t_low
+            t = t_low.bit_length() - 1
+            f = t + step
+            if pinned >> f & 1 and not line_k[f] & t_low:
+                continue
+            code = f | t << 6 | _PAWN | flag
+            if t_low & _BACK_RANKS:
+                for promotion in _PROMOTIONS:
+                    append(code | promotion)
+            else:
+                append(code)
 
 
 def perft(position: Position, depth: int) -> int:

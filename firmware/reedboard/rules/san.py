@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from reedboard.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from reedboard.rules.moves import (
@@ -15,9 +16,9 @@ from reedboard.rules.moves import (
     code_key,
     move_of_code,
 )
-from reedboard.rules.pieces import KING, PAWN, PIECE_SYMBOLS, piece_type_from_symbol
+from reedboard.rules.pieces import KING, PAWN, PIECE_SYMBOLS, PieceType, piece_type_from_symbol
 from reedboard.rules.position import Position
-from reedboard.rules.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, parse_square
+from reedboard.rules.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Square, parse_square
 
 _SAN = re.compile(
     r"^(?P<piece>[NBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>x)?"
@@ -97,6 +98,20 @@ def _disambiguation(move: Move, code: int, codes: list[int]) -> str:
     return FILE_NAMES[file] + RANK_NAMES[rank]
 
 
+@dataclass(frozen=True)
+class _Written:
+    """What a SAN text says about its move (castling aside)."""
+
+    text: str
+    piece_type: PieceType
+    from_file: str | None
+    from_rank: str | None
+    marks_capture: bool
+    to_name: str
+    to_square: Square
+    promotion: PieceType | None
+
+
 def parse_san(position: Position, text: str) -> Move:
     """The legal move a SAN string names. Accepts `0-0` for `O-O`, a missing `=` before the
     promotion piece, trailing `+`, `#`, `!` or `?`, and more disambiguation than needed
@@ -108,50 +123,79 @@ def parse_san(position: Position, text: str) -> Move:
     core = text.strip().rstrip("+#!?")
     if core in ("O-O", "0-0", "O-O-O", "0-0-0"):
         return _parse_castling(position, text, long=len(core) == 5)
-    match = _SAN.match(core)
-    if not match:
-        raise InvalidMoveError(f"{text!r} is not a move in SAN (like e4, Nf3, exd5, O-O, e8=Q)")
-    to_square = parse_square(match["to"])
-    piece_type = piece_type_from_symbol(match["piece"]) if match["piece"] else PAWN
-    promotion = piece_type_from_symbol(match["promotion"]) if match["promotion"] else None
-    if promotion is not None and piece_type != PAWN:
-        raise InvalidMoveError(f"{text!r}: only a pawn promotes")
+    written = _read_written(text, core)
+    them = position.occupied_by(not position.turn)
     candidates = []
     wrong_capture = []
-    marks_capture = bool(match["capture"])
-    them = position.occupied_by(not position.turn)
+    to_bits = written.to_square << 6
     for code in position.legal_codes():
+        if code & FLAG_CASTLE or code & (63 << 6) != to_bits:
+            continue
         move = move_of_code(code)
-        if code & FLAG_CASTLE or move.to_square != to_square or move.promotion != promotion:
+        if not _fits(position, move, written):
             continue
-        if position.piece_type_at(move.from_square) != piece_type:
-            continue
-        if piece_type == PAWN and not match["file"] and move.from_square & 7 != to_square & 7:
-            continue  # `d5` is a pawn push; a capture must name its file (`exd5`)
-        if match["file"] and FILE_NAMES[move.from_square & 7] != match["file"]:
-            continue
-        if match["rank"] and RANK_NAMES[move.from_square >> 3] != match["rank"]:
-            continue
-        is_capture = bool(code & FLAG_EN_PASSANT or them & (1 << to_square))
-        if is_capture != marks_capture:
+        is_capture = bool(code & FLAG_EN_PASSANT or them & (1 << written.to_square))
+        if is_capture != written.marks_capture:
             wrong_capture.append(move)
             continue
         candidates.append(move)
-    if not candidates and wrong_capture:
-        # The move exists but the text misstates whether it captures: no silent repair.
-        if marks_capture:
-            raise IllegalMoveError(
-                f"{text!r} marks a capture, but {match['to']} holds no piece to take"
-            )
-        raise IllegalMoveError(f"{text!r} captures on {match['to']}: SAN writes it with 'x'")
     if not candidates:
-        if piece_type == PAWN and promotion is None and to_square >> 3 in (0, 7):
-            raise IllegalMoveError(f"{text!r}: a pawn reaching the last rank must promote (e8=Q)")
-        raise IllegalMoveError(f"{text!r} is not legal in {position.fen()}")
+        raise _no_move(position, written, bool(wrong_capture))
     if len(candidates) > 1:
         names = ", ".join(m.uci() for m in candidates)
         raise AmbiguousMoveError(f"{text!r} is ambiguous: it could be {names}")
     return candidates[0]
+
+
+def _read_written(text: str, core: str) -> _Written:
+    match = _SAN.match(core)
+    if not match:
+        raise InvalidMoveError(f"{text!r} is not a move in SAN (like e4, Nf3, exd5, O-O, e8=Q)")
+    piece_type = piece_type_from_symbol(match["piece"]) if match["piece"] else PAWN
+    promotion = piece_type_from_symbol(match["promotion"]) if match["promotion"] else None
+    if promotion is not None and piece_type != PAWN:
+        raise InvalidMoveError(f"{text!r}: only a pawn promotes")
+    return _Written(
+        text=text,
+        piece_type=piece_type,
+        from_file=match["file"],
+        from_rank=match["rank"],
+        marks_capture=bool(match["capture"]),
+        to_name=match["to"],
+        to_square=parse_square(match["to"]),
+        promotion=promotion,
+    )
+
+
+def _fits(position: Position, move: Move, written: _Written) -> bool:
+    """Whether a legal move to the written square is the one written, whether it captures
+    left aside."""
+    if move.promotion != written.promotion:
+        return False
+    if position.piece_type_at(move.from_square) != written.piece_type:
+        return False
+    from_file, from_rank = move.from_square & 7, move.from_square >> 3
+    if written.piece_type == PAWN and not written.from_file and from_file != written.to_square & 7:
+        return False  # `d5` is a pawn push; a capture must name its file (`exd5`)
+    if written.from_file and FILE_NAMES[from_file] != written.from_file:
+        return False
+    return not written.from_rank or RANK_NAMES[from_rank] == written.from_rank
+
+
+def _no_move(position: Position, written: _Written, wrong_capture: bool) -> IllegalMoveError:
+    """Why no legal move is the one written."""
+    text = written.text
+    if wrong_capture:
+        # The move exists but the text misstates whether it captures: no silent repair.
+        if written.marks_capture:
+            return IllegalMoveError(
+                f"{text!r} marks a capture, but {written.to_name} holds no piece to take"
+            )
+        return IllegalMoveError(f"{text!r} captures on {written.to_name}: SAN writes it with 'x'")
+    last_rank = written.to_square >> 3 in (0, 7)
+    if written.piece_type == PAWN and written.promotion is None and last_rank:
+        return IllegalMoveError(f"{text!r}: a pawn reaching the last rank must promote (e8=Q)")
+    return IllegalMoveError(f"{text!r} is not legal in {position.fen()}")
 
 
 def _parse_castling(position: Position, text: str, long: bool) -> Move:

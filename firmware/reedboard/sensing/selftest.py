@@ -94,6 +94,18 @@ def switch_place(square: Square, wiring: MatrixWiring) -> dict[str, Any]:
 _Line = tuple[str, int, tuple[Square, ...], str, tuple[int, ...]]
 
 
+@dataclass
+class _Found:
+    """The faults found so far, and the squares they account for."""
+
+    faults: list[Fault] = field(default_factory=list)
+    explained: Bitboard = 0
+
+    def add(self, fault: Fault, explains: Bitboard) -> None:
+        self.faults.append(fault)
+        self.explained |= explains
+
+
 class _Checker:
     def __init__(self, wiring: MatrixWiring) -> None:
         self.wiring = wiring
@@ -123,71 +135,102 @@ class _Checker:
         for scan in scans[1:]:
             always &= scan
             ever |= scan
-        faults: list[Fault] = []
-        explained = 0  # squares a line fault already accounts for
-
-        unstable = ever & ~always
-        if unstable:
-            squares = tuple(squares_of(unstable))
-            names = ", ".join(self.where(sq) for sq in squares)
-            faults.append(
-                Fault(
-                    "unstable",
-                    squares,
-                    self.pins_of(squares),
-                    f"flickering with nothing moving: {names}",
-                )
-            )
-            explained |= unstable
-
+        # In this order: each kind of fault leaves out the squares an earlier one explains.
+        found = _Found()
+        self._unstable(found, ever & ~always)
         lines = self._lines()
         # Dead lines first: the diode model then leaves their pins out.
+        dead_rows, dead_columns = self._dead_lines(found, lines, ever, expected)
+        if always & ~expected & ~found.explained:
+            self._diodes(found, always, expected, dead_rows, dead_columns)
+        self._shorts(found, lines, always, expected)
+        self._extra(found, always & ~expected & ~found.explained, always | expected)
+        self._missing(found, expected & ~ever & ~found.explained)
+        return SelfTestReport(tuple(found.faults))
+
+    def _unstable(self, found: _Found, unstable: Bitboard) -> None:
+        if not unstable:
+            return
+        squares = tuple(squares_of(unstable))
+        names = ", ".join(self.where(sq) for sq in squares)
+        found.add(
+            Fault(
+                "unstable",
+                squares,
+                self.pins_of(squares),
+                f"flickering with nothing moving: {names}",
+            ),
+            unstable,
+        )
+
+    def _dead_lines(
+        self, found: _Found, lines: list[_Line], ever: Bitboard, expected: Bitboard
+    ) -> tuple[int, int]:
+        """Lines that never read although pieces stand on them; returns the dead rows and
+        the dead columns, one bit per line."""
         dead = {"row": 0, "column": 0}
         for kind, line, members, name, pins in lines:
             bits = bitboard_of(members)
             wanted = (expected & bits).bit_count()
             if not ever & bits and wanted >= 2:
-                faults.append(
+                found.add(
                     Fault(
                         f"{kind}_dead",
                         members,
                         pins,
                         f"{kind} line {name} reads nothing although {wanted} pieces stand "
                         "on it: broken wire, dry joint or dead pin",
-                    )
+                    ),
+                    bits,
                 )
-                explained |= bits
                 dead[kind] |= 1 << line
+        return dead["row"], dead["column"]
 
-        if always & ~expected & ~explained:
-            ghosts = explain_ghosts(
-                always, expected, self.layout, dead_rows=dead["row"], dead_columns=dead["column"]
-            )
-            if ghosts is not None:
-                faults.append(self._diode_fault(ghosts))
-                explained |= ghosts.ghosts
-                if ghosts.fault == "reversed" and ghosts.square is not None:
-                    explained |= 1 << ghosts.square
+    def _diodes(
+        self,
+        found: _Found,
+        always: Bitboard,
+        expected: Bitboard,
+        dead_rows: int,
+        dead_columns: int,
+    ) -> None:
+        """Squares read occupied without a piece, as one faulty diode (or none) explains."""
+        ghosts = explain_ghosts(
+            always, expected, self.layout, dead_rows=dead_rows, dead_columns=dead_columns
+        )
+        if ghosts is None:
+            return
+        explained = ghosts.ghosts
+        if ghosts.fault == "reversed" and ghosts.square is not None:
+            explained |= 1 << ghosts.square
+        found.add(self._diode_fault(ghosts), explained)
 
+    def _shorts(
+        self, found: _Found, lines: list[_Line], always: Bitboard, expected: Bitboard
+    ) -> None:
+        """Lines that read every square they cross, some of which should be empty."""
         for kind, _line, members, name, pins in lines:
             bits = bitboard_of(members)
             wanted = (expected & bits).bit_count()
-            if always & bits == bits and wanted < 8 and bits & ~expected & ~explained:
+            if always & bits == bits and wanted < 8 and bits & ~expected & ~found.explained:
                 cause = (
                     "reaches every column: a short between it and the column lines"
                     if kind == "row"
                     else "reads HIGH whichever row is driven: shorted to 3.3 V or to the "
                     "row lines, or its pull-down is not working"
                 )
-                faults.append(Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}"))
-                explained |= bits
+                found.add(
+                    Fault(f"{kind}_short", members, pins, f"{kind} line {name} {cause}"), bits
+                )
 
-        extra = always & ~expected & ~explained
+    def _extra(self, found: _Found, extra: Bitboard, closed: Bitboard) -> None:
+        """Squares still unexplained that read occupied without a piece: ghosts of a
+        rectangle, or stuck switches."""
         for sq in squares_of(extra):
-            corners = self._ghost_corners(sq, always | expected)
+            corners = self._ghost_corners(sq, closed)
             if corners:
                 names = ", ".join(square_name(c) for c in corners)
-                faults.append(
+                found.faults.append(
                     Fault(
                         "ghost",
                         (sq, *corners),
@@ -199,7 +242,7 @@ class _Checker:
                     )
                 )
             else:
-                faults.append(
+                found.faults.append(
                     Fault(
                         "stuck_occupied",
                         (sq,),
@@ -208,9 +251,10 @@ class _Checker:
                         "closed, a short, or a stray magnet",
                     )
                 )
-        missing = expected & ~ever & ~explained
+
+    def _missing(self, found: _Found, missing: Bitboard) -> None:
         for sq in squares_of(missing):
-            faults.append(
+            found.faults.append(
                 Fault(
                     "stuck_empty",
                     (sq,),
@@ -219,7 +263,6 @@ class _Checker:
                     "cracked, diode reversed, or the magnet too weak or too far",
                 )
             )
-        return SelfTestReport(tuple(faults))
 
     def _lines(self) -> list[_Line]:
         """Every matrix line: row or column, its index, its squares, its name, its pin."""

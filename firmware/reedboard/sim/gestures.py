@@ -23,32 +23,8 @@ class Complaints:
 def play_ordinary(tl: Timeline, position: Position, move: Move, complaints: Complaints) -> int:
     """Lines for a move that is not castling; returns the time of its decisive change."""
     f, t = move.from_square, move.to_square
-    en_passant = position.is_en_passant(move)
-    victim: Square | None = None
-    if en_passant:
-        victim = ep_victim(position, t)
-    elif position.is_capture(move):
-        victim = t
-    piece_type = position.piece_type_at(f)
-    slides = piece_type in SLIDERS or (piece_type == PAWN and abs(t - f) == 16)
-    s = tl.settings
-
-    order = "quiet"
-    if en_passant:
-        roll = tl.rng.random()
-        if roll < s.ep_capturer_placed_first:
-            order = "ep_capturer_placed_first"
-        elif roll < s.ep_capturer_placed_first + s.ep_victim_first:
-            order = "ep_victim_first"
-        else:
-            order = "ep_own_first"
-    elif victim is not None:
-        if tl.chance(s.capture_victim_first):
-            order = "capture_victim_first"
-        elif tl.chance(s.capture_fast_swap):
-            order = "capture_fast_swap"
-        else:
-            order = "capture_own_first"
+    victim = _victim(position, move)
+    order = _capture_order(tl, position.is_en_passant(move), victim)
     tl.tags.add(order)
 
     if victim is None:
@@ -64,6 +40,52 @@ def play_ordinary(tl: Timeline, position: Position, move: Move, complaints: Comp
     tl.lift(f)
     tl.wait((100, 500))
     involved = {f, t, *path(f, t)} | ({victim} if victim is not None else set())
+    _carry(tl, position, move, involved, complaints)
+    _clear_victim(tl, order, victim)
+    if order != "capture_fast_swap" and tl.chance(tl.settings.flicker):
+        _flicker_near(tl, t, involved)
+    decisive = tl.place(t)
+    if victim is not None and order == "ep_capturer_placed_first":
+        tl.wait((150, 900))
+        decisive = tl.lift(victim)
+    _finish_promotion(tl, move)
+    return decisive
+
+
+def _victim(position: Position, move: Move) -> Square | None:
+    """The square of the piece `move` captures, if any."""
+    if position.is_en_passant(move):
+        return ep_victim(position, move.to_square)
+    if position.is_capture(move):
+        return move.to_square
+    return None
+
+
+def _capture_order(tl: Timeline, en_passant: bool, victim: Square | None) -> str:
+    """In which order the hands handle the mover and the captured piece."""
+    s = tl.settings
+    if en_passant:
+        roll = tl.rng.random()
+        if roll < s.ep_capturer_placed_first:
+            return "ep_capturer_placed_first"
+        if roll < s.ep_capturer_placed_first + s.ep_victim_first:
+            return "ep_victim_first"
+        return "ep_own_first"
+    if victim is None:
+        return "quiet"
+    if tl.chance(s.capture_victim_first):
+        return "capture_victim_first"
+    if tl.chance(s.capture_fast_swap):
+        return "capture_fast_swap"
+    return "capture_own_first"
+
+
+def _carry(
+    tl: Timeline, position: Position, move: Move, involved: set[Square], complaints: Complaints
+) -> None:
+    """The piece in the hand on its way: a knocked neighbour, a wrong square, a slide."""
+    s = tl.settings
+    f, t = move.from_square, move.to_square
     if tl.chance(s.knock):
         # Lifting and replacing a piece the mover could take is the capture gesture
         # itself, so a knock never touches one.
@@ -72,8 +94,15 @@ def play_ordinary(tl: Timeline, position: Position, move: Move, complaints: Comp
     detoured = tl.chance(s.illegal_placement) and _illegal_detour(
         tl, position, f, involved, complaints
     )
+    piece_type = position.piece_type_at(f)
+    slides = piece_type in SLIDERS or (piece_type == PAWN and abs(t - f) == 16)
     if slides and not detoured and tl.chance(s.slide):
         _slide(tl, path(f, t), involved)
+
+
+def _clear_victim(tl: Timeline, order: str, victim: Square | None) -> None:
+    """Take the captured piece off now if the order says so, else pause before placing."""
+    s = tl.settings
     if victim is not None and order in ("capture_own_first", "ep_own_first"):
         tl.wait((100, 600))
         tl.lift(victim)
@@ -85,21 +114,20 @@ def play_ordinary(tl: Timeline, position: Position, move: Move, complaints: Comp
         tl.t = tl.lift(victim) + tl.rng.randint(*s.fast_swap_ms)
     else:
         tl.wait((0, 300))
-    if order != "capture_fast_swap" and tl.chance(s.flicker):
-        _flicker_near(tl, t, involved)
-    decisive = tl.place(t)
-    if victim is not None and order == "ep_capturer_placed_first":
-        tl.wait((150, 900))
-        decisive = tl.lift(victim)
-    if move.promotion and tl.chance(s.promotion_exchange):
+
+
+def _finish_promotion(tl: Timeline, move: Move) -> None:
+    """A promoted pawn may be swapped for the new piece after it lands."""
+    if not move.promotion:
+        return
+    s = tl.settings
+    if tl.chance(s.promotion_exchange):
         tl.wait((200, 1_200))
-        tl.lift(t)  # the pawn goes off ...
+        tl.lift(move.to_square)  # the pawn goes off ...
         tl.wait(s.exchange_ms)
-        tl.place(t)  # ... and the new piece comes from the box
+        tl.place(move.to_square)  # ... and the new piece comes from the box
         tl.tags.add("promotion_exchange")
-    if move.promotion:
-        tl.tags.add("promotion")
-    return decisive
+    tl.tags.add("promotion")
 
 
 def _arrival_first(tl: Timeline, move: Move) -> tuple[int, int] | None:

@@ -51,42 +51,65 @@ def strict_refusals(position: Position, rng: random.Random) -> list[Refusal]:
         for m in legal
         if not position.is_capture(m) and not position.is_castling(m) and not m.promotion
     ]
-    out: list[Refusal] = []
+    found = [
+        _touched_own(quiet, rng),
+        _touched_victim(position, legal, quiet, rng),
+    ]
+    out = [refusal for refusal in found if refusal is not None]
+    castle = next((m for m in legal if position.is_castling(m)), None)
+    if castle is not None:
+        out += _castling_refusals(position, legal, castle, rng)
+    return out
+
+
+def _touched_own(quiet: list[Move], rng: random.Random) -> Refusal | None:
+    """4.3a: an own piece that can move is touched, then another piece moves."""
     movers = sorted({m.from_square for m in quiet})
-    if len(movers) >= 2:
-        touched = rng.choice(movers)
-        other = rng.choice([m for m in quiet if m.from_square != touched])
-        out.append(Refusal("4.3a", touched, tuple(_touch(1000, touched) + _move(2000, other)), ()))
+    if len(movers) < 2:
+        return None
+    touched = rng.choice(movers)
+    other = rng.choice([m for m in quiet if m.from_square != touched])
+    return Refusal("4.3a", touched, tuple(_touch(1000, touched) + _move(2000, other)), ())
+
+
+def _touched_victim(
+    position: Position, legal: list[Move], quiet: list[Move], rng: random.Random
+) -> Refusal | None:
+    """4.3b: a piece that can be captured is touched, then a move that spares it is made
+    with a piece that could not take it either."""
     victims = sorted(
         {m.to_square for m in legal if position.is_capture(m) and not position.is_en_passant(m)}
     )
-    if victims:
-        victim = rng.choice(victims)
-        takers = {m.from_square for m in legal if m.to_square == victim}
-        others = [m for m in quiet if m.from_square not in takers]
-        if others:
-            other = rng.choice(others)
-            out.append(
-                Refusal("4.3b", victim, tuple(_touch(1000, victim) + _move(2000, other)), ())
-            )
-    king = position.king(position.turn)
-    for castle in (m for m in legal if position.is_castling(m)):
-        assert king is not None
-        king_from, king_to, rook_from, rook_to = position.castling_squares(castle)
-        steps = [m for m in legal if m.from_square == king and not position.is_castling(m)]
-        if steps and king_to != king_from:
-            step = rng.choice(steps)
-            lines = _touch(1000, king) + _touch(1500, rook_from) + _move(2500, step)
-            out.append(Refusal("4.4a", king, tuple(lines), ()))
-        rook_move = Move(rook_from, rook_to)
-        if (
-            rook_to != rook_from
-            and king_to != king_from
-            and position.is_legal(rook_move)
-            and position.piece_type_at(rook_from) != KING
-            and king_to not in (rook_from, rook_to)
-        ):
-            lines = _move(1000, rook_move) + _move(1800, Move(king_from, king_to))
-            out.append(Refusal("4.4b", king_from, tuple(lines), (position.uci(rook_move),)))
-        break
+    if not victims:
+        return None
+    victim = rng.choice(victims)
+    takers = {m.from_square for m in legal if m.to_square == victim}
+    others = [m for m in quiet if m.from_square not in takers]
+    if not others:
+        return None
+    other = rng.choice(others)
+    return Refusal("4.3b", victim, tuple(_touch(1000, victim) + _move(2000, other)), ())
+
+
+def _castling_refusals(
+    position: Position, legal: list[Move], castle: Move, rng: random.Random
+) -> list[Refusal]:
+    """4.4a and 4.4b around one legal castling."""
+    out: list[Refusal] = []
+    king_from, king_to, rook_from, rook_to = position.castling_squares(castle)
+    steps = [m for m in legal if m.from_square == king_from and not position.is_castling(m)]
+    if steps and king_to != king_from:
+        step = rng.choice(steps)
+        lines = _touch(1000, king_from) + _touch(1500, rook_from) + _move(2500, step)
+        out.append(Refusal("4.4a", king_from, tuple(lines), ()))
+    rook_move = Move(rook_from, rook_to)
+    if (
+        rook_to != rook_from
+        and king_to != king_from
+        and position.is_legal(rook_move)
+        and position.piece_type_at(rook_from) != KING
+        and king_to not in (rook_from, rook_to)
+    ):
+        lines = _move(1000, rook_move) + _move(1800, Move(king_from, king_to))
+        out.append(Refusal("4.4b", king_from, tuple(lines), (position.uci(rook_move),)))
     return out
