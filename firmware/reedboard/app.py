@@ -43,6 +43,7 @@ from reedboard.arbiter.effects import (
 from reedboard.arbiter.table import MoveTable
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings, promotion_command, variant_of
+from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
 from reedboard.errors import LinkError
 from reedboard.game_record import GameRecord
@@ -196,10 +197,15 @@ class App:
         shown = shown_move(table, occupancy)
         self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
         self.board_game = BoardGame(game, occupancy, settings, rng=self._rng)
+        kept = self.record.resumed_clocks
+        if kept is not None and not game.is_game_over():
+            # A power cut: the running player's time goes on from what the journal kept.
+            self.board_game.timer = GameTimer.resumed(kept, now, buttons=settings.clock_buttons)
         if self.record.resumed:
             self.record.go_on(occupancy, now)
         else:
             self.record.begin(game, settings.mode, occupancy, now)
+        self.record.note_clocks(self.board_game, now)
         if self.watch is not None:
             self.watch(self.board_game, now)
         self.endpoint.send("hello", self._hello())
@@ -282,6 +288,7 @@ class App:
         if self.source is not None:
             for action in self.source.advance(now):
                 if action in ("white", "black"):
+                    self.record.pressed(action == "white", now)
                     pressed = board_game.press(action == "white", now)
                     self._publish(pressed, now)
                     changed = changed or bool(pressed)

@@ -4,6 +4,7 @@ game (`reedboard journal export --events`)."""
 
 from __future__ import annotations
 
+from reedboard.chess_clock.time_control import TimeControl
 from reedboard.errors import InvalidInputError
 from reedboard.journal.store import JournalGame, SensorLine
 from reedboard.replay.script import format_script
@@ -12,9 +13,12 @@ from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 
 
-def events_text(game: JournalGame, lines: list[SensorLine]) -> str:
-    """The script of `game` from its kept `lines`; `InvalidInputError` when the lines do
-    not reach back to the game's start (none kept, or the oldest dropped)."""
+def events_text(
+    game: JournalGame, lines: list[SensorLine], clock: TimeControl | None = None
+) -> str:
+    """The script of `game` from its kept `lines` (a timed game's `clock` control too);
+    `InvalidInputError` when the lines do not reach back to the game's start (none kept,
+    or the oldest dropped)."""
     if not lines or lines[0].action != "sensors":
         raise InvalidInputError(f"game {game.id} has no sensor changes kept")
     if len(lines) > 1 and lines[1].seq != 1:
@@ -33,6 +37,7 @@ def events_text(game: JournalGame, lines: list[SensorLine]) -> str:
         _start_label(game, start),
         game.mode,
         None if sensors == start.occupied else sensors,
+        clock,
     )
     return "\n".join(header) + "\n" + text
 
