@@ -96,6 +96,12 @@ class EventSource(Protocol):
     def end_ms(self) -> int: ...
 
 
+class ButtonsPort(Protocol):
+    def presses(self, t_ms: int) -> list[tuple[bool, int]]:
+        """The clock presses settled by `t_ms`: (White's?, when) each."""
+        ...
+
+
 def no_lights(view: BoardView, t_ms: int) -> None:
     """The default renderer: a board without LEDs."""
 
@@ -146,6 +152,7 @@ class App:
         endpoint: Callable[[str], Endpoint] | None = None,
         watch: Callable[[BoardGame, int], None] | None = None,
         guard: AbstractContextManager[object] | None = None,
+        buttons: ButtonsPort | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -158,6 +165,7 @@ class App:
         self.led_test = led_test
         self.brightness = brightness
         self.source = source
+        self.buttons = buttons  # the players' clock buttons, if the board has them
         self.identity = identity
         self.period_ms = max(1, round(1000 / scan_hz))
         self.on_effect = on_effect
@@ -288,13 +296,13 @@ class App:
         if self.source is not None:
             for action in self.source.advance(now):
                 if action in ("white", "black"):
-                    self.record.pressed(action == "white", now)
-                    pressed = board_game.press(action == "white", now)
-                    self._publish(pressed, now)
-                    changed = changed or bool(pressed)
+                    changed = self._pressed(action == "white", now) or changed
                     continue
                 answer = self._carry_out(promotion_command(action), now)
                 changed = changed or bool(answer.effects)
+        if self.buttons is not None:
+            for white, when in self.buttons.presses(now):
+                changed = self._pressed(white, when) or changed
         before = board_game.debouncer.raw
         occupancy = self.scanner.scan()
         self.record.sensed(before, occupancy, now)
@@ -323,6 +331,15 @@ class App:
         return None if self.source is None else self.source.next_change_ms()
 
     # ----- effects: journal first, then the host -----
+
+    def _pressed(self, white: bool, when: int) -> bool:
+        """A player pressed their side of the clock at `when`: whether anything came of
+        it."""
+        board_game = self._board_game()
+        self.record.pressed(white, when)
+        effects = board_game.press(white, when)
+        self._publish(effects, when)
+        return bool(effects)
 
     def _publish(self, effects: list[Effect], now: int) -> None:
         games = self.record.record(effects, self._board_game(), now)

@@ -49,7 +49,12 @@ CHANGES = [
     ("arbiter", "mode", "strict", "settings"),
     ("arbiter", "settle_ms", 500, "settings"),
     ("arbiter", "castle_wait_ms", 700, "settings"),
+    ("clock", "control", "5+3", "settings"),
+    ("clock", "white_pin", 2, "pins"),
+    ("clock", "black_pin", 3, "pins"),
 ]
+
+PAIRED = {("clock", "white_pin"): "black_pin = 3\n", ("clock", "black_pin"): "white_pin = 2\n"}
 
 
 def stand_in_neopixel(monkeypatch: pytest.MonkeyPatch, made: list[Any]) -> None:
@@ -128,6 +133,8 @@ def test_each_key_changes_the_board(
     # The baud rate shows on a port that opens here.
     base = 'port = "loop://"\n' if (section, key) == ("serial", "baud") else ""
     default = observe(tmp_path, monkeypatch, f"[{section}]\n{base}")
+    # Clock buttons come in pairs: the other one is set with the one that changes.
+    base += PAIRED.get((section, key), "")
     changed = observe(tmp_path, monkeypatch, f"[{section}]\n{base}{key} = {json.dumps(value)}\n")
     assert changed[seen] != default[seen]
 

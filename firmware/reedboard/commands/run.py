@@ -19,7 +19,7 @@ import json
 import secrets
 import signal
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import serial
@@ -27,10 +27,12 @@ import serial
 from reedboard.app import App, Identity, LinkPort
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.command_line import example, number_in, whole_number_in
 from reedboard.config import BoardConfig, LedConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.clock_buttons import ClockButtons, open_clock_buttons
 from reedboard.hal.gpio import GpioModule
 from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
@@ -150,8 +152,16 @@ def assemble(
     of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO."""
     settings = board_settings(config, mode=args.mode or (script.mode if script else None),
                               settle_ms=args.settle_ms)  # fmt: skip
+    if script is not None and script.clock is not None:
+        # The script's own game is timed as it says, its presses its players' buttons.
+        settings = replace(
+            settings,
+            time_control=script.clock,
+            clock_buttons=script.clock_buttons or settings.clock_buttons,
+        )
 
     source: ScriptedBoard | None = None
+    buttons: ClockButtons | None = None
     scanner: SwitchMatrix
     strip: LedStrip
     if args.fake:
@@ -167,6 +177,8 @@ def assemble(
     else:
         scanner = open_scanner(config.matrix, gpio=gpio)
         strip = open_strip(config.leds)
+        if config.clock.white_pin:
+            buttons = open_clock_buttons(config.clock.white_pin, config.clock.black_pin, gpio=gpio)
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
@@ -211,6 +223,7 @@ def assemble(
         scan_hz=config.matrix.scan_hz,
         on_effect=show if printing else None,
         matrix=config.matrix,
+        buttons=buttons,
         **lights_seams(config.leds, strip),
         **(_emulating(emulation) if emulation is not None else {}),
     )
@@ -232,14 +245,17 @@ def lights_seams(config: LedConfig, strip: LedStrip) -> dict[str, Any]:
 def board_settings(
     config: BoardConfig, *, mode: str | None = None, settle_ms: int | None = None
 ) -> Settings:
-    """The game's settings from the board's configuration (every key of `[arbiter]` and
-    `[debounce]`), with what the command line or the script names instead."""
+    """The game's settings from the board's configuration (every key of `[arbiter]`,
+    `[debounce]` and `[clock]`), with what the command line or the script names instead."""
     chosen: Mode = "strict" if (mode or config.arbiter.mode) == "strict" else "casual"
+    clock = config.clock
     return Settings(
         mode=chosen,
         settle_ms=settle_ms or config.arbiter.settle_ms,
         castle_wait_ms=config.arbiter.castle_wait_ms,
         hold_ms=config.debounce.hold_ms,
+        time_control=parse_time_control(clock.control) if clock.control else None,
+        clock_buttons=bool(clock.white_pin),
     )
 
 
