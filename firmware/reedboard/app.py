@@ -53,6 +53,7 @@ from reedboard.journal.store import Journal, JournalError
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION, Command
 from reedboard.rules.game import Game
+from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.selftest import self_test, switch_place
 from reedboard.wiring import matrix_wiring
@@ -153,6 +154,7 @@ class App:
         watch: Callable[[BoardGame, int], None] | None = None,
         guard: AbstractContextManager[object] | None = None,
         buttons: ButtonsPort | None = None,
+        show_low_time: Callable[[Color | None, int], None] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -166,6 +168,9 @@ class App:
         self.brightness = brightness
         self.source = source
         self.buttons = buttons  # the players' clock buttons, if the board has them
+        # Tells the lights whose time runs low in a timed game (None: nobody's).
+        self.show_low_time = show_low_time
+        self._low_shown: Color | None = None
         self.identity = identity
         self.period_ms = max(1, round(1000 / scan_hz))
         self.on_effect = on_effect
@@ -487,6 +492,10 @@ class App:
     def _render(self, now: int, *, force: bool) -> None:
         board_game = self._board_game()
         occupancy = board_game.debouncer.occupancy
+        low = board_game.low_time(now)
+        if low != self._low_shown and self.show_low_time is not None:
+            self._low_shown = low
+            self.show_low_time(low, now)
         if force or occupancy != self._rendered_occupancy:
             self._rendered_occupancy = occupancy
             self.render(board_game.arbiter.view(), now)

@@ -59,6 +59,8 @@ from reedboard.rules.squares import (
 )
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer, SquareChange
 
+# A player with less time than this sees it on their back rank.
+LOW_TIME_MS = 10_000
 MOVES_PAGE = 4  # moves per `moves` reply: with its other fields, about 150 bytes
 
 
@@ -239,6 +241,16 @@ class BoardGame:
             pending = self._completion_pending()
             if timer.press(white, t_ms, completed_ms=pending):
                 effects.append(ClockPressed(t_ms, *timer.left(t_ms)))
+
+    def low_time(self, now_ms: int) -> Color | None:
+        """The player whose time runs and is under `LOW_TIME_MS` at `now_ms`, if any."""
+        timer = self.timer
+        if timer is None or timer.over:
+            return None
+        running = timer.clocks.running
+        assert running is not None
+        left = timer.clocks.left_ms(running, now_ms)
+        return running if 0 < left < LOW_TIME_MS else None
 
     def _completion_pending(self) -> int | None:
         """When the move the board shows complete, not yet decided, was complete: the

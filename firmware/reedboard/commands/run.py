@@ -239,6 +239,7 @@ def lights_seams(config: LedConfig, strip: LedStrip) -> dict[str, Any]:
         "animate": lights.animate,
         "brightness": lights.dim,
         "led_test": lights.led_test,
+        "show_low_time": lights.show_low_time,
     }
 
 
