@@ -30,6 +30,8 @@ import tty
 from pathlib import Path
 
 from reedboard.journal.store import Journal
+from reedboard.link.board_events import MoveEvent
+from reedboard.link.board_messages import EventMessage
 from reedboard.link.host import HostEndpoint
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
@@ -104,8 +106,8 @@ def latencies(plies: int, speed: float, seed: int) -> tuple[list[float], list[in
                 continue
             now = time.monotonic()
             for message in host.receive_data(data, int(now * 1000)):
-                if message.get("event") == "move":
-                    arrivals.setdefault(message["ply"], (now, message["t_ms"]))
+                if isinstance(message, EventMessage) and isinstance(message.event, MoveEvent):
+                    arrivals.setdefault(message.event.ply, (now, message.t_ms or 0))
             os.write(master, host.data_to_send() or b"")
         rss = float(child.stdout.read().strip() or "nan") if child.stdout else float("nan")
         os.close(master)

@@ -37,11 +37,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reedboard.journal.store import Journal
+from reedboard.link.board_messages import Alive, BoardHello, BoardMessage
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
@@ -135,12 +135,11 @@ class Watcher:
         for ply in range(1, len(self.moves) + 1):
             self.arrived.setdefault(ply, now)
 
-    def message(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "hello":
-            self.session = str(message.get("session"))
-        seq = message.get("seq")
-        if isinstance(seq, int) and message.get("type") != "alive":
-            self.delivered[(self.session, seq)] += 1
+    def message(self, message: BoardMessage) -> None:
+        if isinstance(message, BoardHello):
+            self.session = message.session
+        if not isinstance(message, Alive):
+            self.delivered[(self.session, message.seq)] += 1
 
 
 def run(args: argparse.Namespace) -> None:

@@ -29,8 +29,8 @@ import random
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from reedboard import __version__
 from reedboard.arbiter.arbiter import shown_move
@@ -38,7 +38,6 @@ from reedboard.arbiter.effects import (
     Effect,
     NewGame,
     SensorFault,
-    effect_json,
 )
 from reedboard.arbiter.table import MoveTable
 from reedboard.arbiter.view import BoardView
@@ -51,7 +50,28 @@ from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.journal.store import Journal, JournalError
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.messages import PROTOCOL_VERSION, Command
+from reedboard.link.board_messages import (
+    Ack,
+    BoardHello,
+    EffectMessage,
+    ErrorReply,
+    MovesPage,
+    Outgoing,
+    Reply,
+    StateMessage,
+)
+from reedboard.link.messages import (
+    PROTOCOL_VERSION,
+    AskState,
+    ChoosePromotion,
+    Command,
+    Hello,
+    LedTest,
+    Resend,
+    Resync,
+    SetBrightness,
+    SetMode,
+)
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard
@@ -74,9 +94,9 @@ class LinkPort(Protocol):
 class Endpoint(Protocol):
     session: str  # the link's session id: this run of the firmware
 
-    def send(self, kind: str, fields: dict[str, Any] | None = None) -> int: ...
+    def send(self, message: Outgoing) -> int: ...
 
-    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int: ...
+    def reply(self, command: Command, message: Reply) -> int: ...
 
     def alive(self) -> None: ...
 
@@ -146,7 +166,7 @@ class App:
         identity: Identity = Identity(),
         session_id: str = "0",
         scan_hz: float = 200.0,
-        on_effect: Callable[[dict[str, Any]], None] | None = None,
+        on_effect: Callable[[EffectMessage], None] | None = None,
         log: Callable[[str], None] | None = None,
         rng: random.Random | None = None,
         matrix: MatrixConfig | None = None,
@@ -221,7 +241,7 @@ class App:
         self.record.note_clocks(self.board_game, now)
         if self.watch is not None:
             self.watch(self.board_game, now)
-        self.endpoint.send("hello", self._hello())
+        self.endpoint.send(self._hello())
         self._publish(self.board_game.arbiter.commit_shown(now), now)
         self._render(now, force=True)
         self._flush()
@@ -349,15 +369,15 @@ class App:
     def _publish(self, effects: list[Effect], now: int) -> None:
         games = self.record.record(effects, self._board_game(), now)
         for effect, game_id in zip(effects, games, strict=True):
-            message = {**effect_json(effect), "game": game_id}
+            message = EffectMessage(effect, game_id)
             if isinstance(effect, NewGame):
                 game = self._board_game().game
-                message |= {"chess960": game.chess960, "variant": variant_of(game)}
+                message = replace(message, chess960=game.chess960, variant=variant_of(game))
             elif isinstance(effect, SensorFault) and self.matrix is not None:
                 place = switch_place(effect.square, matrix_wiring(self.matrix))
-                message |= place
-                self.log(f"switch fault: {place['where']} {effect.fault}")
-            self.endpoint.send("effect", message)
+                message = replace(message, place=place)
+                self.log(f"switch fault: {place.where} {effect.fault}")
+            self.endpoint.send(message)
             if self.on_effect is not None:
                 self.on_effect(message)
 
@@ -365,7 +385,7 @@ class App:
         # The game goes on without a record rather than stopping the board; the host
         # hears of it.
         self.log(str(error))
-        self.endpoint.send("error", {"id": None, "code": "journal", "message": str(error)})
+        self.endpoint.send(ErrorReply("journal", str(error)))
 
     # ----- the host -----
 
@@ -381,47 +401,57 @@ class App:
 
     def _command(self, command: Command, now: int) -> None:
         """A command from the link: carried out, then answered over the link."""
-        answer = self._carry_out(command, now)
-        fields = dict(answer.fields)
-        if answer.kind == "state":
-            fields |= {"game": self.game_id, "resync": bool(command.args.get("resync"))}
-        elif answer.kind == "moves":
-            fields["game"] = self.game_id
-        self.endpoint.reply(command, answer.kind, fields)
+        reply = self._carry_out(command, now).reply
+        if isinstance(reply, StateMessage):
+            reply = replace(reply, game=self.game_id, resync=isinstance(command, Resync))
+        elif isinstance(reply, MovesPage):
+            reply = replace(reply, game=self.game_id)
+        self.endpoint.reply(command, reply)
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
         board_game = self._board_game()
-        if command.kind == "hello":
-            return Answer("hello", self._hello())
-        if command.kind == "led_test":
-            if self.led_test is not None:
-                self.led_test(now)
-            return Answer("ack", {})
-        if command.kind == "brightness":
-            # The lights', not the game's: a board without LEDs acknowledges and carries on.
-            if self.brightness is not None:
-                self.brightness(command.args["percent"] / 100, now)
-            return Answer("ack", {"percent": command.args["percent"]})
-        answer = board_game.carry_out(command, now)
-        if command.kind == "promotion" and answer.kind == "ack":
-            self.record.chose(answer.fields["piece"], now)
-        self._publish(list(answer.effects), now)
-        if command.kind == "mode" and answer.kind == "ack":
-            self.record.set_mode(answer.fields["mode"])
-        return answer
+        match command:
+            case Hello():
+                return Answer(self._hello())
+            case Resync(answer=wanted):
+                if wanted == "hello":
+                    return Answer(self._hello())
+                return board_game.command(AskState(command.id), now)
+            case LedTest():
+                if self.led_test is not None:
+                    self.led_test(now)
+                return Answer(Ack())
+            case SetBrightness(percent=percent):
+                # The lights', not the game's: a board without LEDs acknowledges and
+                # carries on.
+                if self.brightness is not None:
+                    self.brightness(percent / 100, now)
+                return Answer(Ack(percent=percent))
+            case Resend():
+                # The endpoint answers it, or turns it into a Resync.
+                return Answer(ErrorReply("unsupported", "resend is the link's"))
+            case _:
+                answer = board_game.carry_out(command, now)
+                done = isinstance(answer.reply, Ack)
+                if isinstance(command, ChoosePromotion) and done:
+                    self.record.chose(command.piece, now)
+                self._publish(list(answer.effects), now)
+                if isinstance(command, SetMode) and done:
+                    self.record.set_mode(command.mode)
+                return answer
 
-    def _hello(self) -> dict[str, Any]:
+    def _hello(self) -> BoardHello:
         board_game = self._board_game()
-        return {
-            "protocol": PROTOCOL_VERSION,
-            "firmware": self.identity.firmware,
-            "board": self.identity.board,
-            "session": self.endpoint.session,
-            "variant": variant_of(board_game.game),
-            "mode": board_game.settings.mode,
-            "game": self.game_id,
-        }
+        return BoardHello(
+            protocol=PROTOCOL_VERSION,
+            firmware=self.identity.firmware,
+            board=self.identity.board,
+            session=self.endpoint.session,
+            variant=variant_of(board_game.game),
+            mode=board_game.settings.mode,
+            game=self.game_id,
+        )
 
     @property
     def game_id(self) -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypeAlias, assert_never
 
 from reedboard.arbiter.arbiter import (
     DEFAULT_CASTLE_WAIT_MS,
@@ -41,7 +41,21 @@ from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.errors import InvalidInputError
-from reedboard.link.messages import Command, parse_command
+from reedboard.link.board_messages import Ack, ErrorReply, MovesPage, Reply, StateMessage
+from reedboard.link.messages import (
+    AskMoves,
+    AskState,
+    ChangeSettings,
+    ChoosePromotion,
+    Draw,
+    Mark,
+    Resign,
+    SetMode,
+    ShowMove,
+    StartGame,
+    TakeBack,
+    promotion_piece,
+)
 from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
@@ -50,6 +64,7 @@ from reedboard.rules.pieces import Color, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
 from reedboard.rules.squares import (
+    SQUARE_NAMES,
     Bitboard,
     Square,
     bitboard_of,
@@ -61,6 +76,21 @@ from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer, SquareChange
 
 # A player with less time than this sees it on their back rank.
 LOW_TIME_MS = 10_000
+# The host commands about the game; the app answers the others (hello, led_test, ...).
+GameCommand: TypeAlias = (
+    AskState
+    | AskMoves
+    | StartGame
+    | SetMode
+    | ChoosePromotion
+    | TakeBack
+    | ShowMove
+    | Mark
+    | Draw
+    | Resign
+    | ChangeSettings
+)
+
 MOVES_PAGE = 4  # moves per `moves` reply: with its other fields, about 150 bytes
 
 
@@ -77,18 +107,17 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What a host command gives: the reply (`ack`, `error` or `state`) and its fields,
-    and any effects it caused (a new game, a takeback, a game over)."""
+    """What a host command gives: the reply (`ack`, `error`, `state`, ...) and any
+    effects it caused (a new game, a takeback, a game over)."""
 
-    kind: str
-    fields: dict[str, Any]
+    reply: Reply
     effects: tuple[Effect, ...] = ()
 
 
-def promotion_command(piece: str) -> Command:
+def promotion_command(piece: str) -> ChoosePromotion:
     """The host's choice of the next promotion's piece (q, r, b, n), as the link gives it:
     how a script's `choose` line and a simulated hand reach the game."""
-    return parse_command({"type": "promotion", "piece": piece})
+    return ChoosePromotion(promotion_piece(piece))
 
 
 def variant_of(game: Game) -> str:
@@ -334,7 +363,7 @@ class BoardGame:
 
     # ----- the host -----
 
-    def carry_out(self, command: Command, now_ms: int) -> Answer:
+    def carry_out(self, command: GameCommand, now_ms: int) -> Answer:
         """A host command at `now_ms`, after what fell due before it: its effects are
         those decided on the way, then the command's own."""
         due = self.advance(now_ms)
@@ -343,61 +372,81 @@ class BoardGame:
             return answer
         return replace(answer, effects=(*due, *answer.effects))
 
-    def command(self, command: Command, now_ms: int) -> Answer:
-        """Carry out a host command (not hello, resend, led_test: those are the app's)."""
-        handler = getattr(self, f"_do_{command.kind}", None)
-        if handler is None:
-            return Answer(
-                "error", {"code": "unsupported", "message": f"{command.kind} is not handled here"}
-            )
+    def command(self, command: GameCommand, now_ms: int) -> Answer:
+        """Carry out a host command about the game (the rest are the app's)."""
         pending = self._completion_pending()
         try:
-            answer: Answer = handler(command.args, now_ms)
+            answer = self._dispatch(command, now_ms)
         except InvalidInputError as error:
-            return Answer("error", {"code": "refused", "message": str(error)})
+            return Answer(ErrorReply("refused", str(error)))
         if self.timer is None and self.settings.time_control is None:
             return answer
         effects = list(answer.effects)
         self._time(effects, 0, pending)
         return replace(answer, effects=tuple(effects))
 
-    def _do_state(self, _args: dict[str, Any], _now: int) -> Answer:
-        return Answer("state", self.state())
+    def _dispatch(self, command: GameCommand, now: int) -> Answer:
+        match command:
+            case AskState():
+                return Answer(self.state())
+            case AskMoves(start=start):
+                return Answer(self.moves_page(start))
+            case StartGame():
+                return self._new_game(command, now)
+            case SetMode(mode=mode):
+                self.settings = replace(self.settings, mode=mode)
+                self.arbiter.mode = mode
+                return Answer(Ack(mode=mode))
+            case ChoosePromotion(piece=piece):
+                effects = self.arbiter.choose_promotion(piece_type_from_symbol(piece), now)
+                return Answer(Ack(piece=piece), tuple(effects))
+            case TakeBack():
+                return self._take_back(now)
+            case ShowMove(uci=uci):
+                self.arbiter.show_move(None if uci is None else self.game.position.parse_uci(uci))
+                return Answer(Ack(uci=uci))
+            case Mark(squares=squares, blink=blink):
+                steady, blinking = (
+                    bitboard_of([parse_square(n) for n in k]) for k in (squares, blink)
+                )
+                self.arbiter.mark(steady, blinking)
+                return Answer(Ack(squares=squares, blink=blink))
+            case Draw(agreed=agreed):
+                self._refuse_if_over()
+                # A claim that is not valid raises IllegalMoveError, an InvalidInputError
+                # that `command` answers with an error.
+                if agreed:
+                    return self._ended(self.arbiter.agree_draw(now))
+                return self._ended(self.arbiter.claim_draw(now))
+            case Resign(color=color):
+                self._refuse_if_over()
+                white = self.game.position.turn if color is None else color == "white"
+                return self._ended(self.arbiter.resign(white, now))
+            case ChangeSettings():
+                return self._change_settings(command)
+            case _:
+                assert_never(command)
 
-    def _do_moves(self, args: dict[str, Any], _now: int) -> Answer:
-        return Answer("moves", self.moves_page(args["from"]))
-
-    def _do_new_game(self, args: dict[str, Any], now: int) -> Answer:
-        if args["fen"] is not None:
-            fen = args["fen"]
-            game = Game(Position.from_fen(fen, chess960=args["variant"] == "chess960"))
-        elif args["variant"] == "chess960":
+    def _new_game(self, command: StartGame, now: int) -> Answer:
+        if command.fen is not None:
+            game = Game(Position.from_fen(command.fen, chess960=command.variant == "chess960"))
+        elif command.variant == "chess960":
             # A Chess960 start: the board guides the players piece type by piece type, and
             # the game starts when the position stands (at once if it already does).
-            number = args["number"]
+            number = command.number
             if number is None:
                 number = random_chess960_number(self.rng)
             effects = self.arbiter.start_setup(number, now)
             start = Position.chess960_start(number)
-            return Answer("ack", {"fen": start.fen()}, tuple(effects))
+            return Answer(Ack(fen=start.fen()), tuple(effects))
         else:
             game = Game()
         if game.is_game_over():
             raise InvalidInputError("the game would be over before it starts")
         effects = self.arbiter.start_game(game, now)
-        return Answer("ack", {"fen": game.start.fen()}, tuple(effects))
+        return Answer(Ack(fen=game.start.fen()), tuple(effects))
 
-    def _do_mode(self, args: dict[str, Any], _now: int) -> Answer:
-        mode: Mode = args["mode"]
-        self.settings = replace(self.settings, mode=mode)
-        self.arbiter.mode = mode
-        return Answer("ack", {"mode": mode})
-
-    def _do_promotion(self, args: dict[str, Any], now: int) -> Answer:
-        effects = self.arbiter.choose_promotion(piece_type_from_symbol(args["piece"]), now)
-        return Answer("ack", {"piece": args["piece"]}, tuple(effects))
-
-    def _do_takeback(self, _args: dict[str, Any], now: int) -> Answer:
+    def _take_back(self, now: int) -> Answer:
         game = self.game.copy()
         if not len(game):
             raise InvalidInputError("there is no move to take back")
@@ -412,51 +461,22 @@ class BoardGame:
         # The pieces still stand as after the move. To the fresh arbiter that looks like
         # the same move in progress, which it would wait on in silence: say at once where
         # the pieces must go back, so that the lights show it.
-        return Answer("ack", {"uci": uci}, (effect, *self.arbiter.show_mismatch(now)))
-
-    def _do_show(self, args: dict[str, Any], _now: int) -> Answer:
-        if args["uci"] is None:
-            self.arbiter.show_move(None)
-            return Answer("ack", {"uci": None})
-        move = self.game.position.parse_uci(args["uci"])
-        self.arbiter.show_move(move)
-        return Answer("ack", {"uci": args["uci"]})
-
-    def _do_mark(self, args: dict[str, Any], _now: int) -> Answer:
-        steady, blinking = (
-            bitboard_of([parse_square(n) for n in args[k]]) for k in ("squares", "blink")
-        )
-        self.arbiter.mark(steady, blinking)
-        return Answer("ack", {"squares": args["squares"], "blink": args["blink"]})
-
-    def _do_draw(self, args: dict[str, Any], now: int) -> Answer:
-        self._refuse_if_over()
-        # A claim that is not valid raises IllegalMoveError, an InvalidInputError that
-        # `command` answers with an error.
-        if args["agreed"]:
-            return self._ended(self.arbiter.agree_draw(now))
-        return self._ended(self.arbiter.claim_draw(now))
-
-    def _do_resign(self, args: dict[str, Any], now: int) -> Answer:
-        self._refuse_if_over()
-        white = self.game.position.turn if args["color"] is None else args["color"] == "white"
-        return self._ended(self.arbiter.resign(white, now))
+        return Answer(Ack(uci=uci), (effect, *self.arbiter.show_mismatch(now)))
 
     def _ended(self, effects: list[Effect]) -> Answer:
         over = effects[-1]
         assert isinstance(over, GameOver)
-        return Answer("ack", {"result": over.result, "reason": over.reason}, tuple(effects))
+        return Answer(Ack(result=over.result, reason=over.reason), tuple(effects))
 
-    def _do_settings(self, args: dict[str, Any], _now: int) -> Answer:
-        self.settings = replace(self.settings, **args)
-        if "settle_ms" in args:
-            self.arbiter.settle_ms = args["settle_ms"]
+    def _change_settings(self, command: ChangeSettings) -> Answer:
+        if command.settle_ms is not None:
+            self.settings = replace(self.settings, settle_ms=command.settle_ms)
+            self.arbiter.settle_ms = command.settle_ms
+        if command.castle_wait_ms is not None:
+            self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
         self.arbiter.castle_wait_ms = max(self.settings.castle_wait_ms, self.arbiter.settle_ms)
         s = self.settings
-        return Answer(
-            "ack",
-            {"mode": s.mode, "settle_ms": s.settle_ms, "castle_wait_ms": s.castle_wait_ms},
-        )
+        return Answer(Ack(mode=s.mode, settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms))
 
     def _refuse_if_over(self) -> None:
         if self.game.is_game_over():
@@ -468,26 +488,26 @@ class BoardGame:
         outcome = self.game.outcome()
         return None if outcome is None else (outcome.result, outcome.reason)
 
-    def moves_page(self, start: int) -> dict[str, Any]:
+    def moves_page(self, start: int) -> MovesPage:
         """A few of the game's moves from ply `start` (0-based), with what a host needs to
         piece the game together: each page is one short frame, so that it gets through a
         line too noisy for a whole `state` of a long game."""
         game = self.game
         ucis = [before.uci(move) for before, move in zip(game.positions, game.moves, strict=False)]
-        page: dict[str, Any] = {
-            "from": start,
-            "moves": ucis[start : start + MOVES_PAGE],
-            "plies": len(ucis),
-            "digest": moves_digest(ucis),
-        }
-        if start == 0:
-            page |= {"start_fen": game.start.fen(), "chess960": game.chess960}
+        first = start == 0
         result = self.result()
-        if result is not None:
-            page |= {"result": result[0], "reason": result[1]}
-        return page
+        return MovesPage(
+            start,
+            tuple(ucis[start : start + MOVES_PAGE]),
+            len(ucis),
+            moves_digest(ucis),
+            start_fen=game.start.fen() if first else None,
+            chess960=game.chess960 if first else None,
+            result=None if result is None else result[0],
+            reason=None if result is None else result[1],
+        )
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> StateMessage:
         game = self.game
         view = self.arbiter.view()
         sans, ucis = [], []
@@ -495,26 +515,26 @@ class BoardGame:
             sans.append(san(before, move))
             ucis.append(before.uci(move))
         result = self.result()
-        return {
-            "variant": variant_of(game),
-            "chess960": game.chess960,
-            "start_fen": game.start.fen(),
-            "fen": game.position.fen(),
-            "moves": ucis,
-            "san": sans,
-            "mode": self.settings.mode,
-            "occupancy": f"{self.debouncer.occupancy:016x}",
-            "lifted": square_names_of(view.lifted),
-            "missing": square_names_of(view.missing),
-            "extra": square_names_of(view.extra),
-            "hint": _squares(view.hint),
-            "marked": square_names_of(view.marked),
-            "marked_blink": square_names_of(view.marked_blink),
-            "last_move": _squares(view.last_move),
-            "result": result[0] if result else None,
-            "reason": result[1] if result else None,
-        }
+        return StateMessage(
+            variant=variant_of(game),
+            chess960=game.chess960,
+            start_fen=game.start.fen(),
+            fen=game.position.fen(),
+            moves=tuple(ucis),
+            san=tuple(sans),
+            mode=self.settings.mode,
+            occupancy=f"{self.debouncer.occupancy:016x}",
+            lifted=tuple(square_names_of(view.lifted)),
+            missing=tuple(square_names_of(view.missing)),
+            extra=tuple(square_names_of(view.extra)),
+            hint=_squares(view.hint),
+            marked=tuple(square_names_of(view.marked)),
+            marked_blink=tuple(square_names_of(view.marked_blink)),
+            last_move=_squares(view.last_move),
+            result=result[0] if result else None,
+            reason=result[1] if result else None,
+        )
 
 
-def _squares(pair: tuple[int, int] | None) -> list[str] | None:
-    return None if pair is None else square_names_of(1 << pair[0]) + square_names_of(1 << pair[1])
+def _squares(pair: tuple[int, int] | None) -> tuple[str, str] | None:
+    return None if pair is None else (SQUARE_NAMES[pair[0]], SQUARE_NAMES[pair[1]])

@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import assert_never
 
+from reedboard.link.board_events import (
+    GameOverEvent,
+    IllegalEvent,
+    MoveEvent,
+    NewGameEvent,
+    OtherEvent,
+    PromotionEvent,
+    RestoredEvent,
+    TakebackEvent,
+    TouchEvent,
+    ViolationEvent,
+    WireEvent,
+    event_name,
+)
+from reedboard.link.board_messages import EventMessage
 from reedboard.rules.game import Game
 from reedboard.rules.squares import SQUARE_NAMES
 
 
-def board_text(game: Game, state: dict[str, Any] | None = None) -> str:
+def board_text(game: Game, lifted: Iterable[str] = (), wrong: Iterable[str] = ()) -> str:
     """8 lines, rank 8 first; `(x)` marks the last move's squares, `[ ]` a lifted piece's
-    square, `!` a square the players must put right."""
+    square, `!` a square the players must put right (`wrong`)."""
     position = game.position
     marks: dict[str, str] = {}
     last = game.peek()
@@ -18,10 +34,9 @@ def board_text(game: Game, state: dict[str, Any] | None = None) -> str:
         before = game.positions[-2]
         for sq in (last.from_square, last.to_square) if not before.is_castling(last) else ():
             marks[SQUARE_NAMES[sq]] = "()"
-    state = state or {}
-    for name in state.get("lifted", []):
+    for name in lifted:
         marks[name] = "[]"
-    for name in list(state.get("missing", [])) + list(state.get("extra", [])):
+    for name in wrong:
         marks[name] = "!!"
     lines = []
     for rank in range(7, -1, -1):
@@ -38,22 +53,36 @@ def board_text(game: Game, state: dict[str, Any] | None = None) -> str:
     return "\n".join(lines)
 
 
-def effect_line(message: dict[str, Any]) -> str:
+def effect_line(message: EventMessage) -> str:
     """One effect as a short line."""
-    event = message.get("event", "?")
-    details = {
-        "move": lambda m: f"{m.get('ply')}: {m.get('san')} ({m.get('uci')})",
-        "touch": lambda m: f"{m.get('piece')} on {m.get('square')}",
-        "illegal": lambda m: (
-            f"put back on {','.join(m.get('missing', []))}; "
-            f"remove from {','.join(m.get('extra', []))}"
-        ),
-        "violation": lambda m: f"FIDE {m.get('rule')} at {m.get('square')}: {m.get('message')}",
-        "takeback": lambda m: f"{m.get('uci')} taken back",
-        "new_game": lambda m: f"{m.get('variant', '')} {m.get('fen')}",
-        "game_over": lambda m: f"{m.get('result')} ({m.get('reason')})",
-        "promotion": lambda m: f"next promotion: {m.get('piece')}",
-        "sensor": lambda m: f"switch {m.get('fault')}: {m.get('where') or m.get('square')}",
-    }
-    describe = details.get(event)
-    return f"{event:<10} {describe(message) if describe else ''}".rstrip()
+    event = message.event
+    return f"{event_name(event):<10} {_details(event)}".rstrip()
+
+
+def _details(event: WireEvent) -> str:
+    match event:
+        case MoveEvent():
+            return f"{event.ply}: {event.san} ({event.uci})"
+        case TouchEvent():
+            return f"{event.piece} on {event.square}"
+        case IllegalEvent():
+            return (
+                f"put back on {','.join(event.missing or ())}; "
+                f"remove from {','.join(event.extra or ())}"
+            )
+        case ViolationEvent():
+            return f"FIDE {event.rule} at {event.square}: {event.message}"
+        case TakebackEvent():
+            return f"{event.uci} taken back"
+        case NewGameEvent():
+            return f"{event.variant or ''} {event.fen}"
+        case GameOverEvent():
+            return f"{event.result} ({event.reason})"
+        case PromotionEvent():
+            return f"next promotion: {event.piece}"
+        case OtherEvent(event="sensor"):
+            return f"switch {event.get('fault')}: {event.get('where') or event.get('square')}"
+        case RestoredEvent() | OtherEvent():
+            return ""
+        case _:
+            assert_never(event)

@@ -36,6 +36,27 @@ from reedboard.command_line import (
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
+from reedboard.link.board_events import (
+    IllegalEvent,
+    MoveEvent,
+    NewGameEvent,
+    RestoredEvent,
+    TakebackEvent,
+    TouchEvent,
+    WireEvent,
+)
+from reedboard.link.board_messages import BoardMessage, EventMessage, Reply, StateMessage
+from reedboard.link.messages import (
+    AskState,
+    ChangeSettings,
+    Draw,
+    Mark,
+    ShowMove,
+    StartGame,
+    Variant,
+    WireCommand,
+    parse_command,
+)
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
@@ -205,31 +226,25 @@ def _record(args: argparse.Namespace) -> int:
 
 def _watch(args: argparse.Namespace) -> int:
     recent: list[str] = []
-    state: dict[str, Any] = {}
+    hands = _Hands()
 
     def draw(mirror: GameMirror) -> None:
         if mirror.current is None:
             return
         sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
         current = mirror.current
-        sys.stdout.write(board_text(current.game, state) + "\n\n")
+        sys.stdout.write(board_text(current.game, hands.lifted, hands.wrong) + "\n\n")
         if current.result:
             sys.stdout.write(f"result {current.result} ({current.reason})\n")
         sys.stdout.write("\n".join(recent[-10:]) + "\n")
         sys.stdout.flush()
 
-    def message(m: dict[str, Any]) -> None:
-        if m["type"] == "state":
-            state.update(m)
-        elif m["type"] == "effect":
+    def message(m: BoardMessage) -> None:
+        if isinstance(m, StateMessage):
+            hands.stand(m)
+        elif isinstance(m, EventMessage):
             recent.append(effect_line(m))
-            if m["event"] == "touch":
-                state.setdefault("lifted", [])
-                state["lifted"] = [*state["lifted"], m["square"]]
-            elif m["event"] in ("move", "restored", "new_game", "takeback"):
-                state.update(lifted=[], missing=[], extra=[])
-            elif m["event"] == "illegal":
-                state.update(missing=m["missing"], extra=m["extra"])
+            hands.follow(m.event)
         draw(follower.mirror)
 
     follower = Follower(choose_port(args.port), on_message=message, log=_log)
@@ -239,7 +254,9 @@ def _watch(args: argparse.Namespace) -> int:
             # The board as it stands, at once: the pieces in hand and the squares to put
             # right come with its state (the game itself came with the connection).
             try:
-                state.update(follower.connection.request("state"))
+                reply = follower.connection.request(AskState())
+                if isinstance(reply, StateMessage):
+                    hands.stand(reply)
             except HostError as error:
                 _log(f"{error}; the board shows without what is in hand")
             draw(follower.mirror)
@@ -268,21 +285,45 @@ def _connected(args: argparse.Namespace) -> BoardConnection:
     return connection
 
 
-def _ask(args: argparse.Namespace, kind: str, **fields: Any) -> dict[str, Any]:
+class _Hands:
+    """What the players hold and must put right, as the board's messages tell it."""
+
+    def __init__(self) -> None:
+        self.lifted: list[str] = []
+        self.wrong: list[str] = []  # squares missing a piece or holding one too many
+
+    def stand(self, state: StateMessage) -> None:
+        """The board's state says it all, where it says it."""
+        if state.lifted is not None:
+            self.lifted = list(state.lifted)
+        if state.missing is not None or state.extra is not None:
+            self.wrong = [*(state.missing or ()), *(state.extra or ())]
+
+    def follow(self, event: WireEvent) -> None:
+        match event:
+            case TouchEvent(square=square) if square is not None:
+                self.lifted = [*self.lifted, square]
+            case MoveEvent() | RestoredEvent() | NewGameEvent() | TakebackEvent():
+                self.lifted, self.wrong = [], []
+            case IllegalEvent(missing=missing, extra=extra):
+                self.wrong = [*(missing or ()), *(extra or ())]
+
+
+def _ask(args: argparse.Namespace, command: WireCommand) -> Reply:
     connection = _connected(args)
     try:
-        return connection.request(kind, **fields)
+        return connection.request(command)
     finally:
         connection.close()
 
 
-def _print_reply(reply: dict[str, Any]) -> None:
-    shown = {k: v for k, v in reply.items() if k not in ("type", "seq", "id")}
+def _print_reply(reply: Reply) -> None:
+    shown = {k: v for k, v in reply.to_wire().items() if k not in ("type", "seq", "id")}
     print(json.dumps(shown))
 
 
 def _state(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, "state"))
+    _print_reply(_ask(args, AskState()))
     return 0
 
 
@@ -296,57 +337,49 @@ def _ports(_args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    fields: dict[str, Any] = {"variant": "standard"}
-    if args.chess960 is not None:
-        fields["variant"] = "chess960"
-        if args.chess960 >= 0:
-            fields["number"] = args.chess960
+    chess960 = args.chess960 is not None
+    number = args.chess960 if chess960 and args.chess960 >= 0 else None
     if args.fen:
-        if args.chess960 is not None and args.chess960 >= 0:
+        if number is not None:
             raise BadArgumentError("--chess960 N and --fen name two start positions: give one")
-        arguments.check_start_fen(args.fen, chess960=args.chess960 is not None)
-        fields["fen"] = args.fen
-    _print_reply(_ask(args, "new_game", **fields))
+        arguments.check_start_fen(args.fen, chess960=chess960)
+    variant: Variant = "chess960" if chess960 else "standard"
+    _print_reply(_ask(args, StartGame(variant, number, args.fen or None)))
     return 0
 
 
 def _simple(kind: str, argument: str | None = None) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         fields = {argument: getattr(args, argument)} if argument else {}
-        _print_reply(_ask(args, kind, **fields))
+        # Read as the board reads it: the command-line argument becomes a checked value.
+        _print_reply(_ask(args, parse_command({"type": kind, **fields})))
         return 0
 
     return run
 
 
 def _show(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, "show", uci=args.uci))
+    _print_reply(_ask(args, ShowMove(args.uci)))
     return 0
 
 
 def _mark(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, "mark", squares=args.squares, blink=args.blink))
+    _print_reply(_ask(args, Mark(tuple(args.squares), tuple(args.blink))))
     return 0
 
 
 def _draw(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, "draw", agreed=args.agreed))
+    _print_reply(_ask(args, Draw(args.agreed)))
     return 0
 
 
 def _resign(args: argparse.Namespace) -> int:
-    fields = {"color": args.color} if args.color else {}
-    _print_reply(_ask(args, "resign", **fields))
+    _print_reply(_ask(args, parse_command({"type": "resign", "color": args.color})))
     return 0
 
 
 def _settings(args: argparse.Namespace) -> int:
-    fields = {}
-    if args.settle_ms is not None:
-        fields["settle_ms"] = args.settle_ms
-    if args.castle_wait_ms is not None:
-        fields["castle_wait_ms"] = args.castle_wait_ms
-    _print_reply(_ask(args, "settings", **fields))
+    _print_reply(_ask(args, ChangeSettings(args.settle_ms, args.castle_wait_ms)))
     return 0
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from reedboard.errors import LinkError, ReedboardError
+from reedboard.link.board_messages import BoardHello, BoardMessage, ErrorReply, Reply
 from reedboard.link.host import HostEndpoint
-from reedboard.link.messages import PROTOCOL_VERSION
+from reedboard.link.messages import PROTOCOL_VERSION, WireCommand
 from reedboard.link.serial_port import open_port
 
 HANDSHAKE_S = 3.0
@@ -65,7 +66,7 @@ class BoardConnection:
         url: str,
         *,
         client: str = "reedboard-host",
-        on_message: Callable[[dict[str, Any]], object] | None = None,  # its result is unused
+        on_message: Callable[[BoardMessage], object] | None = None,  # its result is unused
         monotonic: Callable[[], float] = time.monotonic,
         log: Callable[[str], None] | None = None,
     ) -> None:
@@ -73,7 +74,7 @@ class BoardConnection:
         self.log = log or _stderr
         self.endpoint = HostEndpoint(client=client)
         self.on_message = on_message
-        self.hello: dict[str, Any] | None = None
+        self.hello: BoardHello | None = None
         self._monotonic = monotonic
         self._port: BoardPort | None = None
         self._replies = self.endpoint.replies  # filled by the endpoint as replies arrive
@@ -83,12 +84,12 @@ class BoardConnection:
 
     # ----- connecting -----
 
-    def open(self, timeout_s: float = HANDSHAKE_S) -> dict[str, Any]:
+    def open(self, timeout_s: float = HANDSHAKE_S) -> BoardHello:
         """Open the port and shake hands; returns the board's hello."""
         self._port = open_port(self.url)
         return self.handshake(timeout_s)
 
-    def handshake(self, timeout_s: float = HANDSHAKE_S) -> dict[str, Any]:
+    def handshake(self, timeout_s: float = HANDSHAKE_S) -> BoardHello:
         self.hello = None
         started = self._monotonic()
         asked: list[int] = []
@@ -104,7 +105,10 @@ class BoardConnection:
             # (after a cut, the frames the host missed come after it, not before).
             answered = [self._replies.pop(i) for i in asked if i in self._replies]
             if answered:
-                self.hello = answered[-1]
+                reply = answered[-1]
+                if not isinstance(reply, BoardHello):  # an unreadable hello: no version
+                    raise self._other_version(None)
+                self.hello = reply
             if self.hello is None and self._monotonic() >= deadline:
                 if self.endpoint.bad_frames and not alive:
                     raise HostError(
@@ -112,13 +116,15 @@ class BoardConnection:
                         f"({self.endpoint.bad_frames} unreadable frames)"
                     )
                 raise HostError(f"no reedboard answers on {self.url} (is `reedboard run` on?)")
-        version = self.hello.get("protocol")
-        if version != PROTOCOL_VERSION:
-            raise HostError(
-                f"the board on {self.url} speaks protocol version {version}; "
-                f"this reedboard-host speaks version {PROTOCOL_VERSION}: update the older one"
-            )
+        if self.hello.protocol != PROTOCOL_VERSION:
+            raise self._other_version(self.hello.protocol)
         return self.hello
+
+    def _other_version(self, version: int | None) -> HostError:
+        return HostError(
+            f"the board on {self.url} speaks protocol version {version}; "
+            f"this reedboard-host speaks version {PROTOCOL_VERSION}: update the older one"
+        )
 
     def close(self) -> None:
         if self._port is not None:
@@ -133,14 +139,15 @@ class BoardConnection:
         self._pump(wait_s)
 
     def request(
-        self, kind: str, timeout_s: float = REPLY_S, attempts: int = ATTEMPTS, **fields: Any
-    ) -> dict[str, Any]:
+        self, command: WireCommand, timeout_s: float = REPLY_S, attempts: int = ATTEMPTS
+    ) -> Reply:
         """Send a command and wait for its reply (retried: the board carries out each
         command once however often it arrives). An `error` reply raises `HostError`."""
-        command_id = self.endpoint.request(kind, **fields)
+        kind = command.TYPE
+        command_id = self.endpoint.request(command)
         for attempt in range(attempts):
             if attempt:
-                self.endpoint.request_again(command_id, kind, **fields)
+                self.endpoint.request_again(command_id, command)
             deadline = self._monotonic() + timeout_s
             while command_id not in self._replies:
                 left = deadline - self._monotonic()
@@ -149,37 +156,35 @@ class BoardConnection:
                 self._pump(min(left, 0.1))
             reply = self._replies.pop(command_id, None)
             if reply is not None:
-                if reply["type"] == "error":
-                    raise RefusedError(
-                        f"the board refused {kind}: {reply.get('message')}", reply.get("code")
-                    )
+                if isinstance(reply, ErrorReply):
+                    raise RefusedError(f"the board refused {kind}: {reply.message}", reply.code)
                 return reply
         raise HostError(f"the board did not answer {kind} on {self.url}")
 
     def request_many(
         self,
-        kind: str,
-        fields: list[dict[str, Any]],
+        commands: Sequence[WireCommand],
         *,
         timeout_s: float = REPLY_S,
         attempts: int = ATTEMPTS,
         copies: int = 1,
-    ) -> list[dict[str, Any]]:
-        """Several commands of one kind at once, each sent `copies` times, and every one
-        still unanswered sent again after `timeout_s`: on a noisy line each has its own
-        chance each round, instead of waiting behind the others. The replies come back in
-        the order of `fields`; an `error` reply raises `HostError`."""
-        ids = [self.endpoint.request(kind, **f) for f in fields]
+    ) -> list[Reply]:
+        """Several commands at once, each sent `copies` times, and every one still
+        unanswered sent again after `timeout_s`: on a noisy line each has its own chance
+        each round, instead of waiting behind the others. The replies come back in the
+        order of `commands`; an `error` reply raises `HostError`."""
+        kind = " and ".join(dict.fromkeys(command.TYPE for command in commands))
+        ids = [self.endpoint.request(command) for command in commands]
         for _ in range(copies - 1):
-            for command_id, f in zip(ids, fields, strict=True):
-                self.endpoint.request_again(command_id, kind, **f)
-        replies: dict[int, dict[str, Any]] = {}
+            for command_id, command in zip(ids, commands, strict=True):
+                self.endpoint.request_again(command_id, command)
+        replies: dict[int, Reply] = {}
         for attempt in range(attempts):
             if attempt:
-                for command_id, f in zip(ids, fields, strict=True):
+                for command_id, command in zip(ids, commands, strict=True):
                     if command_id not in replies:
                         for _ in range(copies):
-                            self.endpoint.request_again(command_id, kind, **f)
+                            self.endpoint.request_again(command_id, command)
             deadline = self._monotonic() + timeout_s
             while len(replies) < len(ids):
                 left = deadline - self._monotonic()
@@ -194,10 +199,8 @@ class BoardConnection:
         else:
             raise HostError(f"the board did not answer {kind} on {self.url}")
         for reply in replies.values():
-            if reply["type"] == "error":
-                raise RefusedError(
-                    f"the board refused {kind}: {reply.get('message')}", reply.get("code")
-                )
+            if isinstance(reply, ErrorReply):
+                raise RefusedError(f"the board refused {kind}: {reply.message}", reply.code)
         return [replies[command_id] for command_id in ids]
 
     def _pump(self, wait_s: float) -> None:
@@ -212,7 +215,7 @@ class BoardConnection:
         self.endpoint.tick(self.now_ms())
         self._port.write(self.endpoint.data_to_send())
         for message in messages:
-            if message["type"] == "hello":
+            if isinstance(message, BoardHello):
                 self.hello = message  # the board started afresh, or started over
             if self.on_message is not None:
                 self.on_message(message)

@@ -17,10 +17,11 @@ import os
 import time
 import tty
 from collections.abc import Callable
-from typing import Any
 
 from reedboard.errors import InvalidInputError
+from reedboard.link.board_messages import BoardMessage, EventMessage, StateMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.messages import AskState, Resync
 from reedboard.link.outbox import Outbox
 from reedboard.rules.position import Position
 
@@ -83,11 +84,11 @@ def emulate(
     log: Callable[[str], None],
 ) -> None:
     hello = connection.hello or connection.open()
-    emulation = EmulatedEndpoint(protocol, str(hello.get("session", "")))
+    emulation = EmulatedEndpoint(protocol, hello.session)
 
-    def message(m: dict[str, Any]) -> None:
-        if m.get("type") == "effect":
-            emulation.send("effect", m)
+    def message(m: BoardMessage) -> None:
+        if isinstance(m, EventMessage):
+            emulation.effect(m.event)
 
     connection.on_message = message
     started = time.monotonic()
@@ -96,17 +97,21 @@ def emulate(
         now = time.monotonic()
         if now >= next_poll:
             next_poll = now + POLL_S
-            state = connection.request("state")
+            state = connection.request(AskState())
             try:
-                position = Position.from_fen(state["fen"], chess960=bool(state["chess960"]))
-                sensors = int(state["occupancy"], 16)
-            except (KeyError, TypeError, ValueError, InvalidInputError) as error:
+                if not isinstance(state, StateMessage) or state.fen is None:
+                    raise InvalidInputError("it has no position")
+                position = Position.from_fen(state.fen, chess960=state.chess960)
+                sensors = int(state.occupancy or "", 16)
+            except (ValueError, InvalidInputError) as error:
                 log(f"the board's state cannot be read: {error}")
                 continue
             emulation.observe(position, sensors, int((now - started) * 1000))
         for command in emulation.receive_data(pty.read()):
+            if isinstance(command, Resync):
+                continue  # the native link's own, never an emulation's
             try:
-                connection.request(command.kind, **command.args)
+                connection.request(command)
             except HostError as error:
                 log(str(error))
         pty.write(emulation.data_to_send())

@@ -12,8 +12,11 @@ of the move list, and the fetch starts again."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol
 
+from reedboard.link.board_messages import MovesPage, Reply, StateMessage
+from reedboard.link.messages import AskMoves, WireCommand
 from reedboard.link.moves_digest import moves_digest
 
 from reedboard_host.connection import HostError
@@ -27,64 +30,60 @@ MAX_RESTARTS = 50
 class Requester(Protocol):
     def request_many(
         self,
-        kind: str,
-        fields: list[dict[str, Any]],
+        commands: Sequence[WireCommand],
         *,
         timeout_s: float = ...,
         attempts: int = ...,
         copies: int = ...,
-    ) -> list[dict[str, Any]]: ...
+    ) -> list[Reply]: ...
 
 
-def fetch_game(connection: Requester) -> dict[str, Any]:
-    """The game in progress as a `state`-like message (`game`, `start_fen`, `chess960`,
-    `moves`, `result`, `reason`, and `seq`: the sequence number it stands at)."""
+def fetch_game(connection: Requester) -> StateMessage:
+    """The game in progress as a `state` message of what the pages give (`game`,
+    `start_fen`, `chess960`, `moves`, `result`, `reason`, and `seq`: the sequence number
+    it stands at)."""
     for _ in range(MAX_RESTARTS):
         [first] = _pages(connection, [0])
-        if not isinstance(first.get("start_fen"), str):
+        if first.start_fen is None:
             raise HostError("the board's first page of moves has no start position")
-        moves: list[str] = list(first["moves"])
+        moves: list[str] = list(first.moves)
         latest = first
-        while len(moves) < latest["plies"]:
-            pages = _pages(connection, list(range(len(moves), latest["plies"], _size(first))))
-            if any(page.get("game") != first.get("game") for page in pages):
+        while len(moves) < latest.plies:
+            pages = _pages(connection, list(range(len(moves), latest.plies, _size(first))))
+            if any(page.game != first.game for page in pages):
                 break
             for page in pages:
-                if page["from"] != len(moves):
+                if page.start != len(moves):
                     break  # a page came up short (the game was shorter then): ask on
-                moves += page["moves"]
-            latest = max(pages, key=lambda page: int(page["seq"]))
+                moves += page.moves
+            latest = max(pages, key=lambda page: page.seq)
         else:
-            if len(moves) == latest["plies"] and moves_digest(moves) == latest["digest"]:
-                return {
-                    "type": "state",
-                    "seq": latest["seq"],
-                    "game": first.get("game", 0),
-                    "start_fen": first["start_fen"],
-                    "chess960": bool(first["chess960"]),
-                    "moves": moves,
-                    "result": latest.get("result"),
-                    "reason": latest.get("reason"),
-                }
+            if len(moves) == latest.plies and moves_digest(moves) == latest.digest:
+                return StateMessage(
+                    chess960=bool(first.chess960),
+                    start_fen=first.start_fen,
+                    moves=tuple(moves),
+                    result=latest.result,
+                    reason=latest.reason,
+                    game=first.game or 0,
+                    seq=latest.seq,
+                )
     raise HostError("the board's game kept changing while it was being read")
 
 
-def _size(first: dict[str, Any]) -> int:
+def _size(first: MovesPage) -> int:
     """Moves per page, as the board gives them (its first page is full when it can be)."""
-    return max(1, len(first["moves"]))
+    return max(1, len(first.moves))
 
 
-def _pages(connection: Requester, starts: list[int]) -> list[dict[str, Any]]:
+def _pages(connection: Requester, starts: list[int]) -> list[MovesPage]:
     replies = connection.request_many(
-        "moves",
-        [{"from": start} for start in starts],
+        [AskMoves(start) for start in starts],
         timeout_s=PAGE_REPLY_S,
         attempts=PAGE_ATTEMPTS,
         copies=COPIES,
     )
-    for reply in replies:
-        if reply.get("type") != "moves" or not isinstance(reply.get("moves"), list):
-            raise HostError("the board answered a page of moves with something else")
-        if not isinstance(reply.get("plies"), int) or not isinstance(reply.get("seq"), int):
-            raise HostError("the board's page of moves is incomplete")
-    return replies
+    pages = [reply for reply in replies if isinstance(reply, MovesPage)]
+    if len(pages) != len(replies):
+        raise HostError("the board answered a page of moves with something else")
+    return pages

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from reedboard.errors import LinkError
+from reedboard.link.board_messages import BoardHello, BoardMessage
 
 from reedboard_host.connection import BoardConnection, HostError
 from reedboard_host.fetch import fetch_game
@@ -24,7 +24,7 @@ class Follower:
         url: str,
         *,
         on_change: Callable[[GameMirror], None] | None = None,
-        on_message: Callable[[dict[str, Any]], None] | None = None,
+        on_message: Callable[[BoardMessage], None] | None = None,
         log: Callable[[str], None] = lambda _text: None,
     ) -> None:
         self.mirror = GameMirror()
@@ -35,9 +35,9 @@ class Follower:
         self.connected = False
         # While the game is being fetched, the board's effects wait here: the fetched game
         # stands at one sequence number, and only what came after it applies on top.
-        self._held: list[dict[str, Any]] | None = None
+        self._held: list[BoardMessage] | None = None
 
-    def _message(self, message: dict[str, Any]) -> None:
+    def _message(self, message: BoardMessage) -> None:
         if self._held is not None:
             self._held.append(message)
         else:
@@ -45,11 +45,11 @@ class Follower:
         if self.on_message_hook is not None:
             self.on_message_hook(message)
 
-    def _apply(self, message: dict[str, Any]) -> None:
+    def _apply(self, message: BoardMessage) -> None:
         if self.mirror.apply(message) and self.on_change is not None:
             self.on_change(self.mirror)
 
-    def connect(self) -> dict[str, Any]:
+    def connect(self) -> BoardHello:
         """The first connection: its failure is the user's to hear about."""
         hello = self.connection.open()
         self.connected = True
@@ -75,7 +75,7 @@ class Follower:
                 held, self._held = self._held, None
             self._apply(state)
             for message in held:
-                if message.get("seq", 0) > state["seq"]:
+                if message.seq > state.seq:
                     self._apply(message)
 
     def run(self, stop: Callable[[], bool], wait_s: float = 0.1) -> None:

@@ -33,6 +33,17 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from reedboard.errors import LinkError, ReedboardError
+from reedboard.link.board_events import NewGameEvent
+from reedboard.link.board_messages import BoardMessage, EventMessage
+from reedboard.link.messages import (
+    Color,
+    Draw,
+    Resign,
+    ShowMove,
+    StartGame,
+    TakeBack,
+    Variant,
+)
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
 
@@ -130,8 +141,8 @@ class LichessBridge:
         self._new_games = 0  # `new_game` effects the board sent
         follower.on_message_hook = self._board_message
 
-    def _board_message(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "effect" and message.get("event") == "new_game":
+    def _board_message(self, message: BoardMessage) -> None:
+        if isinstance(message, EventMessage) and isinstance(message.event, NewGameEvent):
             self._new_games += 1
 
     # ----- the loop -----
@@ -281,7 +292,7 @@ class LichessBridge:
             return
         self.game = None
         if game.shown is not None:
-            self.follower.connection.request("show", uci=None)
+            self.follower.connection.request(ShowMove(None))
 
     def _game_item(self, game_id: str, item: dict[str, Any]) -> None:
         if game_id != self.feeds.game_followed:
@@ -359,13 +370,13 @@ class LichessBridge:
         number = start_number_of(position) if not moves.ucis else None
         conn = self.follower.connection
         if not moves.ucis and position.fen() == Position.standard().fen():
-            conn.request("new_game", variant="standard")
+            conn.request(StartGame("standard"))
         elif number is not None and position.chess960:
-            conn.request("new_game", variant="chess960", number=number)
+            conn.request(StartGame("chess960", number))
             self.log(f"set up Chess960 position {number} as the lights show")
         else:
-            variant = "chess960" if position.chess960 else "standard"
-            conn.request("new_game", variant=variant, fen=position.fen())
+            variant: Variant = "chess960" if position.chess960 else "standard"
+            conn.request(StartGame(variant, fen=position.fen()))
             if set_up:
                 self.log("set up the game's position as the lights show")
 
@@ -424,13 +435,13 @@ class LichessBridge:
         game.board_ended = True  # the board's end below is Lichess's, not the person's
         conn = self.follower.connection
         try:
-            conn.request("show", uci=None)
+            conn.request(ShowMove(None))
             game.shown = None
             if winner in ("white", "black"):
                 # A resignation is the board's one way to give the game to one side.
-                conn.request("resign", color="black" if winner == "white" else "white")
+                conn.request(Resign("black" if winner == "white" else "white"))
             elif status not in NO_RESULT:
-                conn.request("draw", agreed=True)
+                conn.request(Draw(agreed=True))
         except HostError as error:
             self.log(str(error))
 
@@ -449,8 +460,8 @@ class LichessBridge:
         if line == "resign":
             try:
                 # The board ends its game; `_step` sees that and tells Lichess.
-                colour = "white" if game.we_white else "black"
-                self.follower.connection.request("resign", color=colour)
+                colour: Color = "white" if game.we_white else "black"
+                self.follower.connection.request(Resign(colour))
             except HostError:
                 self.feeds.post_later(f"{base}/resign")
         elif line == "draw":
@@ -554,7 +565,7 @@ class LichessBridge:
         elif not behind and game.shown is not None:
             if game.shown[0] == len(played):
                 # Lichess took the lit move back before it was carried out.
-                self.follower.connection.request("show", uci=None)
+                self.follower.connection.request(ShowMove(None))
             game.shown = None
 
     def _seen_taken_back(self, game: _Game, played: list[str], lichess: list[str]) -> None:
@@ -568,7 +579,7 @@ class LichessBridge:
         uci = lichess[len(played)]
         if game.shown is not None:
             # The move lit for the person was for the position before: not to be played now.
-            self.follower.connection.request("show", uci=None)
+            self.follower.connection.request(ShowMove(None))
             game.shown = None
         if game.offers.their_takeback:
             self._propose_takeback(game, f"{uci} taken back on the board: accepting the takeback")
@@ -597,14 +608,14 @@ class LichessBridge:
         """Light the move Lichess has next for the person to carry out."""
         if game.shown == (ply, uci):
             return
-        self.follower.connection.request("show", uci=uci)
+        self.follower.connection.request(ShowMove(uci))
         game.shown = (ply, uci)
         who = "your opponent plays" if white_to_move != game.we_white else "Lichess has"
         self.log(f"{who} {uci}: carry it out on the board")
 
     def _take_back(self, game: _Game) -> None:
         game.plies_seen = None  # not the person's takeback
-        self.follower.connection.request("takeback")
+        self.follower.connection.request(TakeBack())
         game.shown = None
         self.follower.sync()
 

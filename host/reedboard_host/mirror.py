@@ -7,9 +7,16 @@ a ply skipped) makes the mirror ask for the state (`needs_state`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from reedboard.errors import InvalidInputError
+from reedboard.link.board_events import (
+    GameOverEvent,
+    MoveEvent,
+    NewGameEvent,
+    TakebackEvent,
+    ViolationEvent,
+)
+from reedboard.link.board_messages import BoardHello, BoardMessage, EventMessage, StateMessage
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
@@ -36,96 +43,92 @@ class GameMirror:
         # so an older message that arrives later (it filled a gap) changes nothing.
         self.stands_at = 0
 
-    def apply(self, message: dict[str, Any]) -> bool:
+    def apply(self, message: BoardMessage) -> bool:
         """Take in one board message; True when the games changed (a move, a new game, a
         result, a comment): the moment to write them out."""
-        if message.get("type") == "hello":
+        if isinstance(message, BoardHello):
             # A board (re)started or a new connection: its numbering starts afresh, and
             # whatever it did meanwhile is only in its state.
             self.stands_at = 0
             self.needs_state = True
             return False
-        seq = message.get("seq")
-        if isinstance(seq, int) and seq <= self.stands_at and message.get("type") != "state":
-            return False
         try:
-            if message["type"] == "state":
-                return self._state(message)
-            if message["type"] == "effect":
-                return self._effect(message)
-        except (InvalidInputError, KeyError, TypeError):
+            match message:
+                case StateMessage():
+                    return self._state(message)
+                case EventMessage() if message.seq > self.stands_at:
+                    return self._effect(message)
+        except InvalidInputError:
             self.needs_state = True  # a message that does not fit: start again from the board
         return False
 
-    def _state(self, m: dict[str, Any]) -> bool:
+    def _state(self, m: StateMessage) -> bool:
         self.needs_state = False
-        seq = m.get("seq")
-        self.stands_at = seq if isinstance(seq, int) else 0
-        start = Position.from_fen(m["start_fen"], chess960=bool(m["chess960"]))
+        self.stands_at = m.seq
+        start = Position.from_fen(m.start_fen, chess960=m.chess960)
         current = self.current
+        game_id = m.game or 0
         same = (
             current is not None
-            and current.id == m.get("game", 0)
+            and current.id == game_id
             and current.game.start.fen() == start.fen()
         )
-        moves: list[str] = list(m["moves"])
+        moves = list(m.moves)
         if same and current is not None:
             mine = _ucis(current.game)
             if mine == moves[: len(mine)]:
                 for uci in moves[len(mine) :]:
                     current.game.push_uci(uci)
                 changed = len(moves) > len(mine)
-                return self._result(current, m.get("result"), m.get("reason")) or changed
+                return self._result(current, m.result, m.reason) or changed
         self._finish_current()
         game = Game(start)
         for uci in moves:
             game.push_uci(uci)
-        self.current = MirroredGame(game, int(m.get("game", 0)))
-        self._result(self.current, m.get("result"), m.get("reason"))
+        self.current = MirroredGame(game, game_id)
+        self._result(self.current, m.result, m.reason)
         return True
 
-    def _effect(self, m: dict[str, Any]) -> bool:
-        event = m["event"]
-        if event == "new_game":
+    def _effect(self, m: EventMessage) -> bool:
+        event = m.event
+        if isinstance(event, NewGameEvent):
             self._finish_current()
-            start = Position.from_fen(m["fen"], chess960=bool(m.get("chess960")))
-            self.current = MirroredGame(Game(start), int(m.get("game", 0)))
+            start = Position.from_fen(event.fen, chess960=bool(event.chess960))
+            self.current = MirroredGame(Game(start), m.game or 0)
             return True
         current = self.current
-        if current is None or current.id != m.get("game", current.id):
+        if current is None or (m.game is not None and current.id != m.game):
             self.needs_state = True
             return False
-        if event == "move":
-            ply = int(m["ply"])
-            if ply <= len(current.game):
-                return False  # already known (the state came first)
-            if ply != len(current.game) + 1:
-                self.needs_state = True
-                return False
-            current.game.push_uci(m["uci"])
-            return True
-        if event == "takeback":
-            if len(current.game):
-                current.game.pop()
-                current.comments.pop(len(current.game) + 1, None)
-                current.result = current.reason = None  # a mate taken back: play goes on
+        match event:
+            case MoveEvent(ply=ply, uci=uci):
+                if ply <= len(current.game):
+                    return False  # already known (the state came first)
+                if ply != len(current.game) + 1:
+                    self.needs_state = True
+                    return False
+                current.game.push_uci(uci)
                 return True
-            return False
-        if event == "game_over":
-            return self._result(current, m["result"], m["reason"])
-        if event == "violation":
-            ply = len(current.game)
-            note = (
-                f"touch-move violation (FIDE {m['rule']}) at {m['square']}: {m.get('message', '')}"
-            )
-            current.comments[ply] = (
-                f"{current.comments[ply]}; {note}" if ply in current.comments else note
-            )
-            return True
+            case TakebackEvent():
+                if len(current.game):
+                    current.game.pop()
+                    current.comments.pop(len(current.game) + 1, None)
+                    current.result = current.reason = None  # a mate taken back: play goes on
+                    return True
+                return False
+            case GameOverEvent(result=result, reason=reason):
+                return self._result(current, result, reason)
+            case ViolationEvent(rule=rule, square=square, message=text):
+                ply = len(current.game)
+                note = f"touch-move violation (FIDE {rule}) at {square}: {text or ''}"
+                current.comments[ply] = (
+                    f"{current.comments[ply]}; {note}" if ply in current.comments else note
+                )
+                return True
         return False
 
     @staticmethod
-    def _result(current: MirroredGame, result: Any, reason: Any) -> bool:
+    def _result(current: MirroredGame, result: str | None, reason: str | None) -> bool:
         if result is None or (current.result, current.reason) == (result, reason):
             return False
         current.result, current.reason = str(result), str(reason)

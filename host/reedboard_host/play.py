@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 
 from reedboard.errors import LinkError
+from reedboard.link.messages import ChoosePromotion, ShowMove, StartGame, TakeBack, promotion_piece
 
 from reedboard_host.connection import HostError, choose_port
 from reedboard_host.engine import UciEngine
@@ -88,7 +89,7 @@ def _play(
         out = PgnFile(args.out, players=players) if args.out else None
         if out is not None:
             follower.on_change = out.update
-        follower.connection.request("new_game", variant="standard")
+        follower.connection.request(StartGame("standard"))
         started = True
         follower.sync()
         log(f"you play {args.color} against {engine_name}; its moves light up on the board")
@@ -107,7 +108,7 @@ def _play(
                 played = game.positions[-2].uci(game.moves[-1])
                 if played != shown[1]:
                     log(f"{played} is not the engine's move {shown[1]}: take it back")
-                    follower.connection.request("takeback")
+                    follower.connection.request(TakeBack())
                     _show(follower, shown[1])
                     follower.sync()
                     continue
@@ -138,8 +139,8 @@ def _show(follower: Follower, uci: str) -> None:
     """Light the engine's move. Sensors cannot tell a knight from a queen: the board
     promotes to a queen unless told the piece first, for this one promotion."""
     if uci[4:] not in ("", "q"):
-        follower.connection.request("promotion", piece=uci[4:])
-    follower.connection.request("show", uci=uci)
+        follower.connection.request(ChoosePromotion(promotion_piece(uci[4:])))
+    follower.connection.request(ShowMove(uci))
 
 
 def _catch_up(follower: Follower, log: Callable[[str], None]) -> None:

@@ -27,10 +27,18 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TextIO
+from typing import Literal, TextIO
 
 from reedboard import __version__
 from reedboard.errors import LinkError, ReedboardError
+from reedboard.link.messages import (
+    ChoosePromotion,
+    ShowMove,
+    StartGame,
+    TakeBack,
+    WireCommand,
+    promotion_piece,
+)
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -214,24 +222,24 @@ class UciBoard:
         if search is None:
             return
         if search.shown is not None:
-            self._request("show", uci=None)  # the lit move is no longer wanted
+            self._request(ShowMove(None))  # the lit move is no longer wanted
             if search.shown[4:] not in ("", "q"):
-                self._request("promotion", piece="q")  # nor the piece chosen for it
+                self._request(ChoosePromotion("q"))  # nor the piece chosen for it
         if answer is not None:
             self.send(f"bestmove {answer}")
 
     # ----- the board's side -----
 
-    def _request(self, kind: str, **fields: Any) -> bool:
-        return self._ask(kind, **fields) == "done"
+    def _request(self, command: WireCommand) -> bool:
+        return self._ask(command) == "done"
 
-    def _ask(self, kind: str, **fields: Any) -> Asked:
+    def _ask(self, command: WireCommand) -> Asked:
         """Send a command: "done", "refused" (the board will not carry it out), or
         "failed" (no board, or no answer: it may be asked again)."""
         if self.follower is None or not self.follower.connected:
             return "failed"
         try:
-            self.follower.connection.request(kind, **fields)
+            self.follower.connection.request(command)
             self.follower.sync()
         except RefusedError as error:
             self.log(str(error))
@@ -358,7 +366,7 @@ class UciBoard:
             return False  # refused, and nothing on the board has changed since
         # Named before asking: the takeback changes the board's game under us.
         told = f"{before.uci(board.moves[-1])} is not {before.uci(before.parse_uci(wanted))}"
-        asked = self._ask("takeback")  # a refusal is logged with the board's reason
+        asked = self._ask(TakeBack())  # a refusal is logged with the board's reason
         if asked == "refused":
             search.refused_after = self._board_changes
             return False
@@ -381,9 +389,9 @@ class UciBoard:
         """Light `uci` for the person. The person moves a promoting pawn as lit and the
         board takes a queen unless told otherwise: another piece is chosen on the board."""
         piece = uci[4:]
-        if piece not in ("", "q") and not self._request("promotion", piece=piece):
+        if piece not in ("", "q") and not self._request(ChoosePromotion(promotion_piece(piece))):
             return False
-        return self._request("show", uci=uci)
+        return self._request(ShowMove(uci))
 
     def _new_game(self, search: _Search) -> None:
         """A new game on the board from the GUI's position. A Chess960 game
@@ -392,19 +400,20 @@ class UciBoard:
         then lit one by one."""
         gui = search.gui
         number = start_number_of(gui.start) if gui.chess960 else None
-        fields: dict[str, Any]
+        new_game: StartGame
         if number is not None:
-            fields = {"variant": "chess960", "number": number}
+            new_game = StartGame("chess960", number)
             key = search.keys[0]
         else:
-            fields = {"variant": "chess960" if gui.chess960 else "standard"}
             key = search.keys[-1]
+            fen = None
             if gui.chess960 or key != _key(Position.standard()):
-                fields["fen"] = gui.position.fen(shredder=gui.chess960)
+                fen = gui.position.fen(shredder=gui.chess960)
+            new_game = StartGame("chess960" if gui.chess960 else "standard", fen=fen)
         if (search.new_game_for, search.new_game_after) == (key, self._board_changes):
             return  # asked, and the board has done nothing else since: it is being set up
         search.shown = None
-        if self._request("new_game", **fields):
+        if self._request(new_game):
             self.log("a new game on the board from the GUI's position: set it up as lit")
         # Counted after the request, which brought the new game itself. Asked again only
         # if the board goes elsewhere after it (pieces put back to the start, say, start a

@@ -41,11 +41,14 @@ def _on_the_board(text: str) -> list[dict[str, Any]]:
             time_control=script.clock,
             clock_buttons=script.clock_buttons,
         ),
-        on_effect=sent.append,
+        on_effect=lambda message: sent.append(message.to_wire()),
         log=lambda _text: None,
     )
     app.run(until_done=True)
-    return [{k: v for k, v in m.items() if k not in ("game", "chess960", "variant")} for m in sent]
+    return [
+        {k: v for k, v in m.items() if k not in ("type", "seq", "game", "chess960", "variant")}
+        for m in sent
+    ]
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 from reedboard.app import App
+from reedboard.arbiter.effects import MoveMade
+from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
@@ -41,9 +43,9 @@ def _moves(text: str, lag_ms: int) -> list[str]:
     board = ScriptedBoard(script, electrical=False)
     moves: list[str] = []
 
-    def effect(message: dict[str, object]) -> None:
-        if message["event"] == "move":
-            moves.append(str(message["uci"]))
+    def effect(message: EffectMessage) -> None:
+        if isinstance(message.effect, MoveMade):
+            moves.append(message.effect.uci)
 
     app = App(board, LaggingClock(lag_ms), source=board, start=Game(script.start), on_effect=effect)
     app.run(until_done=True)

@@ -12,6 +12,7 @@ import pytest
 from reedboard.app import App, RecordingLights
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
+from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import parse_command
 from reedboard.replay.script import parse_script
@@ -50,7 +51,8 @@ class Board:
         assert [m["uci"] for m in self.effects("move")] == ["e2e4"]
 
     def hear(self) -> None:
-        self.heard += self.host.receive_data(bytes(self.link.written), 0)
+        # As the host reads them, written back as wire objects for the checks below.
+        self.heard += [m.to_wire() for m in self.host.receive_data(bytes(self.link.written), 0)]
         self.link.written.clear()
 
     def effects(self, event: str) -> list[dict[str, Any]]:
@@ -73,7 +75,7 @@ def test_a_local_takeback_is_journaled_sent_to_the_host_and_lit(board: Board) ->
     assert board.journaled_moves() == ["e2e4"]
     views = len(board.lights.views)
     answer = board.app.local_command(parse_command({"type": "takeback"}), 3000)
-    assert (answer.kind, answer.fields) == ("ack", {"uci": "e2e4"})
+    assert answer.reply == Ack(uci="e2e4")
     # Journaled before the host hears of it, as any takeback.
     assert board.journaled_moves() == []
     board.hear()
@@ -91,12 +93,12 @@ def test_a_local_new_game_and_mode_are_journaled_and_sent_to_the_host(board: Boa
     first = board.app.game_id
     fen = "4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"
     answer = board.app.local_command(parse_command({"type": "new_game", "fen": fen}), 3000)
-    assert answer.kind == "ack"
+    assert isinstance(answer.reply, Ack)
     game = board.journal.current()
     assert game is not None and game.id == board.app.game_id != first
     assert game.start_fen == fen and game.moves == ()
     answer = board.app.local_command(parse_command({"type": "mode", "mode": "strict"}), 3010)
-    assert answer.kind == "ack"
+    assert isinstance(answer.reply, Ack)
     game = board.journal.current()
     assert game is not None and game.mode == "strict"
     board.hear()
@@ -107,7 +109,7 @@ def test_a_local_new_game_and_mode_are_journaled_and_sent_to_the_host(board: Boa
 def test_a_refused_local_command_changes_nothing(board: Board) -> None:
     board.app.local_command(parse_command({"type": "takeback"}), 3000)
     answer = board.app.local_command(parse_command({"type": "takeback"}), 3010)
-    assert answer.kind == "error" and answer.fields["code"] == "refused"
+    assert isinstance(answer.reply, ErrorReply) and answer.reply.code == "refused"
     assert board.journaled_moves() == []
     board.hear()
     assert len(board.effects("takeback")) == 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.host import HostEndpoint
+from reedboard.link.messages import StartGame
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
@@ -21,7 +22,7 @@ def test_a_new_game_from_a_fen_mid_script_keeps_the_board_running() -> None:
         app.step(now)
     host = HostEndpoint()
     host.hello()
-    host.request("new_game", fen="4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1")
+    host.request(StartGame(fen="4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"))
     app.step(2600, host.data_to_send())
     board_game = app.board_game
     assert board_game is not None

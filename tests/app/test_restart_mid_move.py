@@ -47,7 +47,7 @@ def restart(tmp_path: Path, journaled: list[str], on_board: list[str]) -> tuple[
             journal=journal,
             matrix=MatrixConfig(),
             log=lines.append,
-            on_effect=effects.append,
+            on_effect=lambda message: effects.append(message.to_wire()),
         )
         app.start()
         for now in range(0, 1000, 5):

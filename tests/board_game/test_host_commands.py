@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from reedboard.board_game import BoardGame
-from reedboard.link.messages import parse_command
+from reedboard.link.board_messages import Ack, ErrorReply
+from reedboard.link.messages import Draw, Mark, Resign, StartGame
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
@@ -19,10 +20,8 @@ def board_game() -> BoardGame:
 
 def test_a_chess960_game_from_the_host_is_set_up_under_guidance() -> None:
     board = board_game()
-    answer = board.command(
-        parse_command({"type": "new_game", "variant": "chess960", "number": 0}), 100
-    )
-    assert answer.kind == "ack"
+    answer = board.command(StartGame("chess960", 0), 100)
+    assert isinstance(answer.reply, Ack)
     assert [e.kind for e in answer.effects] == ["setup"]  # the pieces must be rearranged first
     assert board.arbiter.setup is not None
     assert board.arbiter.view().setup is not None
@@ -30,41 +29,35 @@ def test_a_chess960_game_from_the_host_is_set_up_under_guidance() -> None:
 
 def test_resignation_and_draws_from_the_host() -> None:
     board = board_game()
-    answer = board.command(parse_command({"type": "resign", "color": "black"}), 100)
-    assert (answer.kind, answer.fields["result"], answer.fields["reason"]) == (
-        "ack",
-        "1-0",
-        "resignation",
-    )
+    answer = board.command(Resign("black"), 100)
+    assert answer.reply == Ack(result="1-0", reason="resignation")
     assert board.game.is_game_over()
-    again = board.command(parse_command({"type": "resign"}), 200)
-    assert again.kind == "error"  # the game is already over
+    again = board.command(Resign(), 200)
+    assert isinstance(again.reply, ErrorReply)  # the game is already over
 
     board = board_game()
-    refused = board.command(parse_command({"type": "draw"}), 100)
-    assert refused.kind == "error" and "claim" in refused.fields["message"]
+    refused = board.command(Draw(), 100)
+    assert isinstance(refused.reply, ErrorReply) and "claim" in str(refused.reply.message)
     assert not board.game.is_game_over()
-    agreed = board.command(parse_command({"type": "draw", "agreed": True}), 200)
-    assert agreed.fields["reason"] == "agreement"
+    agreed = board.command(Draw(agreed=True), 200)
+    assert agreed.reply == Ack(result="1/2-1/2", reason="agreement")
 
 
 def test_marked_squares_from_the_host_until_the_next_move() -> None:
     board = board_game()
-    answer = board.command(
-        parse_command({"type": "mark", "squares": ["c6", "d4"], "blink": ["f6", "c6"]}), 100
-    )
-    assert (answer.kind, answer.fields) == ("ack", {"squares": ["c6", "d4"], "blink": ["f6"]})
-    assert board.state()["marked"] == ["d4", "c6"]
-    assert board.state()["marked_blink"] == ["f6"]
+    answer = board.command(Mark(("c6", "d4"), ("f6",)), 100)
+    assert answer.reply == Ack(squares=("c6", "d4"), blink=("f6",))
+    assert board.state().marked == ("d4", "c6")
+    assert board.state().marked_blink == ("f6",)
     lifted = START & ~(1 << parse_square("e2"))
     placed = lifted | 1 << parse_square("e4")
     for t in range(200, 600, 5):
         board.scan(lifted, t)
     for t in range(600, 10_000, 5):
         board.scan(placed, t)
-    assert board.state()["moves"] == ["e2e4"]
-    assert board.state()["marked"] == board.state()["marked_blink"] == []
-    board.command(parse_command({"type": "mark", "squares": ["a3"]}), 10_100)
-    assert board.state()["marked"] == ["a3"]
-    board.command(parse_command({"type": "mark"}), 10_200)
-    assert board.state()["marked"] == []
+    assert board.state().moves == ("e2e4",)
+    assert board.state().marked == board.state().marked_blink == ()
+    board.command(Mark(("a3",)), 10_100)
+    assert board.state().marked == ("a3",)
+    board.command(Mark(), 10_200)
+    assert board.state().marked == ()

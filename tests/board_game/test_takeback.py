@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from reedboard.board_game import BoardGame, Settings
-from reedboard.link.messages import parse_command
+from reedboard.link.board_messages import Ack, ErrorReply
+from reedboard.link.messages import Resign, TakeBack
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
@@ -29,8 +30,8 @@ def test_the_lights_show_where_the_pieces_go_back_after_a_takeback() -> None:
     assert "move" in settled(board, START & ~E2, 1000) + settled(board, after_e4, 4000)
     assert len(board.game) == 1
 
-    answer = board.command(parse_command({"type": "takeback"}), 8000)
-    assert answer.kind == "ack"
+    answer = board.command(TakeBack(), 8000)
+    assert isinstance(answer.reply, Ack)
     assert [e.kind for e in answer.effects] == ["takeback", "illegal"]
     view = board.arbiter.view()
     assert (view.missing, view.extra) == (E2, E4)  # lit at once, not after a wait
@@ -51,7 +52,7 @@ def test_a_board_already_put_back_needs_no_lights() -> None:
     assert "move" in settled(board, START & ~E2, 1000) + settled(board, START & ~E2 | E4, 4000)
     settled(board, START & ~E2, 8000)
     assert settled(board, START, 12000) == ["illegal"]
-    answer = board.command(parse_command({"type": "takeback"}), 16000)
+    answer = board.command(TakeBack(), 16000)
     assert [e.kind for e in answer.effects] == ["takeback"]
     view = board.arbiter.view()
     assert (view.missing, view.extra, len(board.game)) == (0, 0, 0)
@@ -73,16 +74,16 @@ def test_a_mate_can_be_taken_back_a_resignation_cannot() -> None:
     board = BoardGame(Game(), START, rng=random.Random(1))
     _fools_mate(board)
     assert board.game.is_game_over() and board.game.declared is None
-    answer = board.command(parse_command({"type": "takeback"}), 40_000)
+    answer = board.command(TakeBack(), 40_000)
     assert [e.kind for e in answer.effects] == ["takeback", "illegal"]
     assert len(board.game) == 3 and not board.game.is_game_over()
 
     board = BoardGame(Game(), START, rng=random.Random(1))
     settled(board, START & ~E2, 1000)
     settled(board, START & ~E2 | E4, 4000)
-    board.command(parse_command({"type": "resign", "color": "black"}), 8000)
+    board.command(Resign("black"), 8000)
     assert board.game.declared is not None
-    answer = board.command(parse_command({"type": "takeback"}), 9000)
-    assert (answer.kind, answer.fields["code"]) == ("error", "refused")
-    assert "resignation" in answer.fields["message"]
+    answer = board.command(TakeBack(), 9000)
+    assert isinstance(answer.reply, ErrorReply) and answer.reply.code == "refused"
+    assert "resignation" in str(answer.reply.message)
     assert len(board.game) == 1 and board.game.is_game_over()

@@ -10,7 +10,8 @@ import pytest
 from reedboard.arbiter.effects import SetupStarted
 from reedboard.board_game import BoardGame
 from reedboard.cli import main
-from reedboard.link.messages import parse_command
+from reedboard.link.board_messages import Ack
+from reedboard.link.messages import StartGame
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -23,12 +24,11 @@ def test_every_output_of_a_start_position_writes_the_same_castling(
     assert main(["chess960", str(number)]) == 0
     printed = capsys.readouterr().out.strip()
     board = BoardGame(Game(), Position.standard().occupied, rng=random.Random(1))
-    answer = board.command(
-        parse_command({"type": "new_game", "variant": "chess960", "number": number}), 100
-    )
+    answer = board.command(StartGame("chess960", number), 100)
     setup = [e for e in answer.effects if isinstance(e, SetupStarted)]
     assert setup, answer.effects
-    fens = {printed, answer.fields["fen"], setup[0].fen}
+    assert isinstance(answer.reply, Ack)
+    fens = {printed, answer.reply.fen, setup[0].fen}
     assert len(fens) == 1, fens
     assert printed.split()[2] == "KQkq"
 

@@ -18,7 +18,8 @@ from reedboard.arbiter.view import BoardView
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.pushed_board import PushedBoard
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.messages import Command
+from reedboard.link.board_messages import EffectMessage, Reply
+from reedboard.link.messages import Command, command_type
 from reedboard.link.serial_port import open_port
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN
@@ -34,9 +35,9 @@ class _HeardEndpoint(BoardEndpoint):
         super().__init__(session)
         self._heard = heard
 
-    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
-        seq = super().reply(command, kind, fields)
-        self._heard(command.kind)
+    def reply(self, command: Command, message: Reply) -> int:
+        seq = super().reply(command, message)
+        self._heard(command_type(command))
         return seq
 
 
@@ -79,9 +80,9 @@ class RunningBoard:
             self.view = view
             self.changed.notify_all()
 
-    def _effect(self, message: dict[str, Any]) -> None:
+    def _effect(self, message: EffectMessage) -> None:
         with self.changed:
-            self.effects.append(message)
+            self.effects.append(message.to_wire())  # as a host would read it
             self.changed.notify_all()
 
     def _answered(self, kind: str) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
+from reedboard.link.messages import AskMoves
 from reedboard.link.serial_port import open_port
 from reedboard.rules.fen import STARTING_FEN
 from reedboard_host.connection import BoardConnection, RefusedError
@@ -199,7 +200,7 @@ def test_a_bad_reply_fails_its_command_at_once(
 ) -> None:
     board.write({**reply, "seq": 3, "id": 2})  # the next command's id
     with pytest.raises(RefusedError, match=f"unreadable reply .*{field}"):
-        board.host.request("moves", timeout_s=30, attempts=1)
+        board.host.request(AskMoves(), timeout_s=30, attempts=1)
     [line] = board.logged
     assert f" {field} " in line
     board.write(move(seq=4))

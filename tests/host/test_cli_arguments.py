@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.command_line import CLOSED_OUTPUT, says_nothing
+from reedboard.link.messages import Mark, TakeBack
 from reedboard_host.cli import _status
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.ports import usb_serial_ports
@@ -63,9 +64,9 @@ def test_the_boards_refusal_of_an_argument_is_exit_status_2() -> None:
         connection.open()
         try:
             with pytest.raises(RefusedError) as bad:
-                connection.request("mark", squares=["e9"])
+                connection.request(Mark(("e9",)))
             with pytest.raises(RefusedError) as not_now:
-                connection.request("takeback")
+                connection.request(TakeBack())
         finally:
             connection.close()
     assert (bad.value.code, _status(bad.value)) == ("bad_argument", 2)

@@ -3,10 +3,13 @@ board has it when takebacks change it under the fetch."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from reedboard.board_game import BoardGame
-from reedboard.link.messages import Command
+from reedboard.link.board_messages import MovesPage, Reply
+from reedboard.link.messages import AskMoves, WireCommand
 from reedboard.rules.game import Game
 from reedboard_host.fetch import fetch_game
 
@@ -29,22 +32,22 @@ class Board:
     def between(self, n: int) -> None:
         """Nothing happens between pages."""
 
-    def request_many(
-        self, kind: str, fields: list[dict[str, Any]], **_options: Any
-    ) -> list[dict[str, Any]]:
-        replies = []
-        for f in fields:
+    def request_many(self, commands: Sequence[WireCommand], **_options: Any) -> list[Reply]:
+        replies: list[Reply] = []
+        for command in commands:
             self.asked += 1
             self.between(self.asked)
-            answer = self.board_game.command(Command(kind, self.asked, dict(f)), 0)
+            assert isinstance(command, AskMoves)
+            answer = self.board_game.command(command, 0)
             self.seq += 1
-            replies.append({"type": answer.kind, "seq": self.seq, "game": 1, **answer.fields})
+            assert isinstance(answer.reply, MovesPage)
+            replies.append(replace(answer.reply, seq=self.seq, game=1))
         return replies
 
 
 def test_a_long_game_arrives_whole() -> None:
     state = fetch_game(Board(30))
-    assert state["moves"] == MOVES and state["start_fen"] == Game().start.fen()
+    assert list(state.moves) == MOVES and state.start_fen == Game().start.fen()
 
 
 class Growing(Board):
@@ -56,7 +59,7 @@ class Growing(Board):
 
 def test_moves_made_during_the_fetch_are_picked_up() -> None:
     board = Growing(20)
-    assert fetch_game(board)["moves"] == MOVES[:22]
+    assert list(fetch_game(board).moves) == MOVES[:22]
 
 
 class TakenBack(Board):
@@ -78,5 +81,5 @@ def test_takebacks_under_the_fetch_give_the_game_as_it_now_stands() -> None:
     board = TakenBack(20)
     state = fetch_game(board)
     game = board.board_game.game
-    assert state["moves"] == [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
-    assert state["moves"] != MOVES[:20]
+    assert list(state.moves) == [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+    assert list(state.moves) != MOVES[:20]

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from reedboard.link.board_messages import BoardMessage, read_board_message
 from reedboard.rules.fen import STARTING_FEN
 from reedboard_host.mirror import GameMirror, MirroredGame
 
 MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 
 
-def _effect(seq: int, event: str, **fields: Any) -> dict[str, Any]:
-    return {"type": "effect", "seq": seq, "event": event, "game": 7, **fields}
+def _read(wire: dict[str, Any]) -> BoardMessage:
+    """The message as the host's link reads it, checked."""
+    message, problem = read_board_message(wire)
+    assert message is not None and problem is None, problem
+    return message
+
+
+def _effect(seq: int, event: str, **fields: Any) -> BoardMessage:
+    return _read({"type": "effect", "seq": seq, "event": event, "game": 7, **fields})
 
 
 def _ending(game: MirroredGame) -> tuple[str | None, str | None, int]:
@@ -23,7 +31,7 @@ def test_a_mate_taken_back_clears_the_result_and_play_goes_on() -> None:
     mirror = GameMirror()
     state = {"type": "state", "seq": 1, "game": 7, "start_fen": STARTING_FEN,
              "chess960": False, "moves": [], "result": None, "reason": None}  # fmt: skip
-    assert mirror.apply(state)
+    assert mirror.apply(_read(state))
     for seq, uci in enumerate(MATE, start=2):
         assert mirror.apply(_effect(seq, "move", uci=uci, ply=seq - 1))
     assert mirror.apply(_effect(6, "game_over", result="0-1", reason="checkmate"))

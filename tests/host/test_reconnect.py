@@ -39,7 +39,7 @@ def _play(board: RunningBoard, position: Position, uci: str, seed: int) -> Posit
 def test_a_reconnection_asks_only_for_what_was_missed() -> None:
     delivered: list[dict[str, Any]] = []
     with RunningBoard(speed=10) as board:
-        follower = Follower(board.port, on_message=delivered.append)
+        follower = Follower(board.port, on_message=lambda m: delivered.append(m.to_wire()))
         try:
             follower.connect()
             position = _play(board, Position.standard(), "e2e4", seed=1)

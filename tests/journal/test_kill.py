@@ -14,8 +14,10 @@ import signal
 from pathlib import Path
 
 from reedboard.app import App
+from reedboard.arbiter.effects import MoveMade
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
+from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
@@ -39,9 +41,9 @@ def _child(db: Path, script: str, report_fd: int, kill_after: int) -> None:
     parsed = parse_script(script)
     board = ScriptedBoard(parsed, electrical=False)
 
-    def report(message: dict[str, object]) -> None:
-        if message["event"] == "move":
-            os.write(report_fd, f"{message['ply']} {message['uci']}\n".encode())
+    def report(message: EffectMessage) -> None:
+        if isinstance(message.effect, MoveMade):
+            os.write(report_fd, f"{message.effect.ply} {message.effect.uci}\n".encode())
 
     app = App(
         board,

@@ -53,11 +53,14 @@ def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[s
             start=Game(script.start),
             source=board,
             settings=Settings(mode=mode),
-            on_effect=sent.append,
+            on_effect=lambda message: sent.append(message.to_wire()),
             log=lambda _text: None,
         )
         app.run(until_done=True)
-    return [{k: v for k, v in m.items() if k not in ("game", "chess960", "variant")} for m in sent]
+    return [
+        {k: v for k, v in m.items() if k not in ("type", "seq", "game", "chess960", "variant")}
+        for m in sent
+    ]
 
 
 def _export(journal_path: Path) -> tuple[int, str, str]:

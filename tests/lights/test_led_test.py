@@ -19,7 +19,7 @@ from reedboard.hal.clock import MonotonicClock, VirtualClock
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.led_test import COLOURS, DOT, duration_ms
 from reedboard.lights.palette import RGB
-from reedboard.link.messages import Command
+from reedboard.link.messages import LedTest
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
@@ -48,7 +48,7 @@ def test_the_led_test_runs_the_chain_then_the_colours_then_the_scene(count: int)
     scene = strip.last
     assert scene is not None and lit(scene)  # 1. e4 glows as the last move
     before = len(strip.frames)
-    app.local_command(Command("led_test"), 1000)
+    app.local_command(LedTest(), 1000)
     for now in range(1000, 1000 + duration_ms(count) + 100, 5):
         app.step(now)
     shown = list(strip.frames)[before:]

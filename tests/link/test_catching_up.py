@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from reedboard.link.board import COPIES, BoardEndpoint
+from reedboard.link.board_messages import BoardHello, BoardMessage, EventMessage
 from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.host import (
     DEFAULT_POLL_MS,
@@ -21,8 +22,10 @@ from reedboard.link.host import (
     REQUEST_COPIES,
     HostEndpoint,
 )
-from reedboard.link.messages import Command
+from reedboard.link.messages import Hello, Resync
 from reedboard_host.connection import HANDSHAKE_NOISY_S, BoardConnection, HostError
+
+from tests.link.raw import Raw, effect
 
 
 def _frames(data: bytes) -> list[dict[str, Any]]:
@@ -71,13 +74,13 @@ def test_filling_the_gap_delivers_the_run_held_beyond_it_in_order() -> None:
     for seq in (3, 4, 5):
         assert host.receive_data(_effect(seq), 0) == []
     delivered = host.receive_data(_effect(2), 10)
-    assert [m["seq"] for m in delivered] == [2, 3, 4, 5] and not host.in_gap
+    assert [m.seq for m in delivered] == [2, 3, 4, 5] and not host.in_gap
 
 
 def test_the_board_resends_only_the_gap_and_several_times_over() -> None:
     board = BoardEndpoint("s")
     for _ in range(10):
-        board.send("effect", {"event": "touch"})
+        board.send(effect(event="touch"))
     board.data_to_send()
     request = {"type": "resend", "after": 3, "until": 6, "session": "s"}
     assert board.receive_data(encode_frame(request)) == []
@@ -87,7 +90,7 @@ def test_the_board_resends_only_the_gap_and_several_times_over() -> None:
 def test_without_until_the_board_resends_everything_after() -> None:
     board = BoardEndpoint("s")
     for _ in range(5):
-        board.send("effect", {"event": "touch"})
+        board.send(effect(event="touch"))
     board.data_to_send()
     board.receive_data(encode_frame({"type": "resend", "after": 2, "session": "s"}))
     assert [m["seq"] for m in _frames(board.data_to_send())] == [3, 4, 5] * COPIES
@@ -95,17 +98,17 @@ def test_without_until_the_board_resends_everything_after() -> None:
 
 def test_a_lost_last_frame_is_asked_for_before_the_next_alive() -> None:
     board, host = BoardEndpoint("s"), _followed(last=0)
-    board.send("effect", {"event": "move", "uci": "e2e4"})
+    board.send(effect(event="move", uci="e2e4"))
     board.data_to_send()  # lost on the way: the board says nothing more for a while
     host.tick(DEFAULT_POLL_MS)
     assert board.receive_data(host.data_to_send()) == []
     delivered = host.receive_data(board.data_to_send(), DEFAULT_POLL_MS + 5)
-    assert [m["seq"] for m in delivered] == [1]  # once, though it came three times
+    assert [m.seq for m in delivered] == [1]  # once, though it came three times
 
 
 def test_a_poll_with_nothing_missed_gets_no_answer() -> None:
     board, host = BoardEndpoint("s"), _followed(last=0)
-    board.send("effect", {"event": "touch"})
+    board.send(effect(event="touch"))
     host.receive_data(board.data_to_send(), 0)
     host.tick(DEFAULT_POLL_MS)
     board.receive_data(host.data_to_send())
@@ -115,17 +118,17 @@ def test_a_poll_with_nothing_missed_gets_no_answer() -> None:
 def test_a_board_that_cannot_resend_answers_with_a_short_hello_when_asked_to() -> None:
     board = BoardEndpoint("s", history=4)
     for _ in range(10):
-        board.send("effect", {"event": "touch"})
+        board.send(effect(event="touch"))
     board.data_to_send()
     request = {"type": "resend", "after": 2, "session": "s", "resync": "hello"}
     [command] = board.receive_data(encode_frame(request))
-    assert command == Command("hello", None, {"resync": True})
-    board.reply(command, "hello", {"session": "s", "protocol": 1})
+    assert command == Resync("hello")
+    board.reply(command, BoardHello("s", protocol=1))
     replies = _frames(board.data_to_send())
     assert [(r["type"], r["seq"], r["resync"]) for r in replies] == [("hello", 11, True)] * COPIES
     old = {"type": "resend", "after": 2, "session": "s"}
     [command] = board.receive_data(encode_frame(old))  # a host that did not say
-    assert command.kind == "state"
+    assert command == Resync("state")
 
 
 def test_the_host_goes_on_from_a_resync_hello_and_delivers_what_it_held_beyond() -> None:
@@ -133,7 +136,7 @@ def test_the_host_goes_on_from_a_resync_hello_and_delivers_what_it_held_beyond()
     host.receive_data(_effect(30), 0)  # beyond the gap: held
     hello = {"type": "hello", "seq": 29, "session": "s", "resync": True, "id": None}
     delivered = host.receive_data(encode_frame(hello), 5)
-    assert [(m["type"], m["seq"]) for m in delivered] == [("hello", 29), ("effect", 30)]
+    assert [(type(m), m.seq) for m in delivered] == [(BoardHello, 29), (EventMessage, 30)]
     assert not host.in_gap
     assert host.receive_data(encode_frame(hello), 6) == []  # its copies change nothing
 
@@ -146,12 +149,12 @@ def test_a_reply_to_the_hosts_hello_is_taken_ahead_of_the_gap_and_not_delivered(
     host.data_to_send()
     answer = {"type": "hello", "seq": 20, "session": "s", "id": command_id, "protocol": 1}
     assert host.receive_data(encode_frame(answer), 0) == []
-    assert host.replies[command_id]["seq"] == 20
+    assert host.replies[command_id].seq == 20
     [request, *_] = _frames(host.data_to_send() or _tick(host, DEFAULT_RETRY_MS))
     assert (request["after"], request["until"]) == (5, 20)
     missed = b"".join(_effect(seq) for seq in range(6, 20))
     delivered = host.receive_data(missed, 10)
-    assert [m["seq"] for m in delivered] == list(range(6, 20))  # the hello is no news
+    assert [m.seq for m in delivered] == list(range(6, 20))  # the hello is no news
 
 
 def _tick(host: HostEndpoint, now_ms: int) -> bytes:
@@ -163,8 +166,8 @@ def test_a_new_session_starts_afresh_and_forgets_what_was_held() -> None:
     host = _followed(session="old", last=1)
     host.receive_data(_effect(9), 0)
     delivered = host.receive_data(encode_frame({"type": "hello", "seq": 1, "session": "new"}), 5)
-    assert [m["type"] for m in delivered] == ["hello"] and not host.in_gap
-    assert [m["seq"] for m in host.receive_data(_effect(2), 6)] == [2]
+    assert [type(m) for m in delivered] == [BoardHello] and not host.in_gap
+    assert [m.seq for m in host.receive_data(_effect(2), 6)] == [2]
 
 
 # ----- the pair over a bad line, with a board that keeps little history -----
@@ -192,15 +195,15 @@ def test_every_effect_arrives_once_in_order_or_is_covered_by_a_resync(seed: int)
     rng = random.Random(seed)
     line = _damaging_line(rng, 0.01, 0.002)
     board, host = BoardEndpoint("s", history=16), HostEndpoint()
-    delivered: list[dict[str, Any]] = []
+    delivered: list[BoardMessage] = []
     host.hello()
     count = 300
     for now in range(0, 120_000, 5):
         for command in board.receive_data(line(host.data_to_send())):
-            if command.kind == "hello":
-                board.reply(command, "hello", {"session": "s", "protocol": 1})
+            if isinstance(command, Hello):
+                board.reply(command, BoardHello("s", protocol=1))
         if host.session is not None and board.seq < count and now % 25 == 0:
-            board.send("effect", {"event": "touch", "n": board.seq})
+            board.send(effect(event="touch", n=board.seq))
         if now % 1000 == 0:
             board.alive()
         delivered += host.receive_data(line(board.data_to_send()), now)
@@ -209,13 +212,13 @@ def test_every_effect_arrives_once_in_order_or_is_covered_by_a_resync(seed: int)
             host.hello()
         if board.seq >= count and host.last_seq == board.seq and not host.in_gap:
             break
-    seqs = [m["seq"] for m in delivered]
+    seqs = [m.seq for m in delivered]
     assert len(seqs) == len(set(seqs)) and seqs == sorted(seqs)  # none twice, in order
     assert seqs[-1] == board.seq  # caught up with the last
     for before, after in itertools.pairwise(seqs):
         if after != before + 1:  # a hole only where the board said it could not resend
             resync = delivered[seqs.index(after)]
-            assert resync["type"] == "hello" and resync["resync"] is True
+            assert isinstance(resync, BoardHello) and resync.resync
 
 
 # ----- the handshake, through the host's real connection code -----
@@ -236,8 +239,8 @@ class BoardOnAWire:
         if self.deaf:
             return
         for command in self.board.receive_data(data):
-            if command.kind == "hello":
-                self.board.reply(command, "hello", {"session": "s", "protocol": 1})
+            if isinstance(command, Hello):
+                self.board.reply(command, BoardHello("s", protocol=1))
         self.pending += self.board.data_to_send()
 
     def read(self, wait_s: float = 0.0) -> bytes:
@@ -258,13 +261,13 @@ def _connection(port: BoardOnAWire, clock: list[float]) -> BoardConnection:
 def test_a_reconnection_shakes_hands_on_the_reply_though_frames_were_missed() -> None:
     clock = [0.0]
     connection = _connection(BoardOnAWire(clock), clock)
-    assert connection.handshake()["session"] == "s"
+    assert connection.handshake().session == "s"
     connection.endpoint.receive_data(b"", 0)
     # The board went on to 40 while the cable was out; its answer comes after.
     connection._port = BoardOnAWire(clock, first_seq=40)
     started = clock[0]
     hello = connection.handshake()
-    assert hello["seq"] > 40
+    assert hello.seq > 40
     assert clock[0] - started < 1.0  # one round, not a wait for 40 frames (virtual time)
     assert connection.endpoint.in_gap  # and the missed frames are asked for next
 
@@ -283,6 +286,6 @@ def test_a_silent_port_after_an_earlier_connection_is_given_up_on_time() -> None
 
 def test_short_frames_go_out_twice_and_a_long_state_once() -> None:
     board = BoardEndpoint("s")
-    board.send("effect", {"event": "touch"})
-    board.send("state", {"moves": ["e2e4"] * 300})
+    board.send(effect(event="touch"))
+    board.send(Raw("state", {"moves": ["e2e4"] * 300}))
     assert [m["seq"] for m in _frames(board.data_to_send())] == [1, 1, 2]

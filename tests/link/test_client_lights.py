@@ -5,14 +5,20 @@ through the endpoint to a running App."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
 from reedboard.app import App, RecordingLights
+from reedboard.arbiter.effects import MoveMade, Touched
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.lights.scenes import scene_for
+from reedboard.link.board_events import MoveEvent
+from reedboard.link.board_messages import EffectMessage
 from reedboard.link.chesslink import DARK, Brightness, ChessLinkBoard
 from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.emulation import EmulatedEndpoint
-from reedboard.link.messages import Command
+from reedboard.link.messages import Mark, SetBrightness, ShowMove
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
@@ -26,12 +32,12 @@ def _bb(*names: str) -> int:
     return sum(1 << parse_square(name) for name in names)
 
 
-def _show(uci: str | None) -> Command:
-    return Command("show", None, {"uci": uci})
+def _show(uci: str | None) -> ShowMove:
+    return ShowMove(uci)
 
 
-def _mark(squares: list[str], blink: list[str] | None = None) -> Command:
-    return Command("mark", None, {"squares": squares, "blink": blink or []})
+def _mark(squares: list[str], blink: list[str] | None = None) -> Mark:
+    return Mark(tuple(squares), tuple(blink or ()))
 
 
 # ----- the codecs -----
@@ -116,12 +122,26 @@ def test_chesslink_wishes_become_show_mark_and_brightness() -> None:
         _mark(["a1"], ["h8"]),
     ]
     assert link.receive_data(chesslink_message("X")) == [_mark([])]
-    assert link.receive_data(chesslink_message("W0400")) == [
-        Command("brightness", None, {"percent": 25})
-    ]
+    assert link.receive_data(chesslink_message("W0400")) == [SetBrightness(25)]
 
 
-def test_a_committed_move_clears_and_the_same_wish_is_sent_again() -> None:
+_START = Position.standard()
+MOVE_MADE = MoveMade(0, "e2e4", "e4", _START.play(_START.parse_uci("e2e4")).fen(), 1)
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        # On the board: the arbiter's effect, as the app sends it to its endpoint.
+        lambda link: link.send(EffectMessage(MOVE_MADE, 1)),
+        # On the PC: the event as the host read it off the link.
+        lambda link: link.effect(MoveEvent("e2e4", 1)),
+    ],
+    ids=["board", "pc"],
+)
+def test_a_committed_move_clears_and_the_same_wish_is_sent_again(
+    told: Callable[[EmulatedEndpoint], object],
+) -> None:
     """The board drops the marks with the position they were about; a client that lights
     the same squares again must see them lit again."""
     position = Position.standard()
@@ -130,7 +150,9 @@ def test_a_committed_move_clears_and_the_same_wish_is_sent_again() -> None:
     pattern = chesslink_lights({"d5": 0xFF})
     assert link.receive_data(pattern) == [_mark(["d5"])]
     assert link.receive_data(pattern) == []
-    link.send("effect", {"event": "move", "uci": "e2e4"})
+    link.send(EffectMessage(Touched(0, parse_square("e2"), "P"), 1))  # not a change of game
+    assert link.receive_data(pattern) == []
+    told(link)
     assert link.receive_data(pattern) == [_mark(["d5"])]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import chess
 import pytest
+from reedboard.link.board_events import MoveEvent
 from reedboard.link.dgt import DgtBoard, LedCommand, board_dump, our_square
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.rules.position import Position
@@ -175,7 +176,7 @@ def test_a_state_from_before_the_commit_does_not_use_up_the_correction() -> None
     emulation.receive_data(bytes((0x42, 0x44)))  # the board, then field updates
     in_hand = before.occupied & ~_bb("d2", "e1")
     emulation.observe(before, in_hand, 100)
-    emulation.send("effect", {"event": "move", "uci": "d2e1b", "ply": 1, "game": 1})
+    emulation.effect(MoveEvent("d2e1b", 1))
     emulation.observe(before, in_hand, 200)  # the state produced before the commit
     emulation.observe(after, after.occupied, 300)
     client = DgtClient()

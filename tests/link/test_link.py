@@ -6,9 +6,20 @@ import random
 
 import pytest
 from reedboard.link.board import BoardEndpoint
+from reedboard.link.board_messages import Ack, BoardHello, MovesPage
 from reedboard.link.frame import FrameDecoder, decode_line, encode_frame
 from reedboard.link.host import HostEndpoint
-from reedboard.link.messages import ProtocolError, parse_command
+from reedboard.link.messages import (
+    AskState,
+    Hello,
+    Mark,
+    ProtocolError,
+    SetBrightness,
+    SetMode,
+    parse_command,
+)
+
+from tests.link.raw import effect
 
 
 def test_a_frame_round_trips_and_is_one_ascii_line() -> None:
@@ -65,9 +76,9 @@ def test_two_flipped_bits_are_never_mended_into_another_frame() -> None:
 
 
 def test_commands_are_checked() -> None:
-    assert parse_command({"type": "mode", "mode": "strict", "id": 3}).args == {"mode": "strict"}
-    assert parse_command({"type": "mark"}).args == {"squares": [], "blink": []}
-    assert parse_command({"type": "brightness", "percent": 0}).args == {"percent": 0}
+    assert parse_command({"type": "mode", "mode": "strict", "id": 3}) == SetMode("strict", 3)
+    assert parse_command({"type": "mark"}) == Mark((), ())
+    assert parse_command({"type": "brightness", "percent": 0}) == SetBrightness(0)
     for bad in (
         {"type": "fly"},
         {"type": "mode", "mode": "hard"},
@@ -102,7 +113,7 @@ def test_a_retried_command_is_carried_out_once_and_answered_again() -> None:
     board = BoardEndpoint("s")
     frame = encode_frame({"type": "takeback", "id": 9})
     [command] = board.receive_data(frame)
-    board.reply(command, "ack", {"uci": "e2e4"})
+    board.reply(command, Ack(uci="e2e4"))
     first = board.data_to_send()
     assert board.receive_data(frame) == []
     assert board.data_to_send() == first
@@ -132,15 +143,15 @@ def _exchange(loss: float, corrupt: float, seed: int, count: int = 400) -> tuple
     while (not delivered or delivered[-1] < count + 1 or host.in_gap) and now < 200_000:
         now += 10
         for command in board.receive_data(line(host.data_to_send())):
-            if command.kind == "hello":
-                board.reply(command, "hello", {"session": board.session, "protocol": 1})
+            if isinstance(command, Hello):
+                board.reply(command, BoardHello(board.session, protocol=1))
         if host.session is not None and board.seq < count + 1 and now % 30 == 0:
-            board.send("effect", {"event": "move", "n": board.seq})
+            board.send(effect(event="move", n=board.seq))
         if now % 500 == 0:
             board.alive()
         for message in host.receive_data(line(board.data_to_send()), now):
-            if (message["type"] == "hello" and not delivered) or message["type"] != "hello":
-                delivered.append(message["seq"])
+            if not isinstance(message, BoardHello) or not delivered:
+                delivered.append(message.seq)
         host.tick(now)
         if host.session is None and now % 300 == 0:
             host.hello()
@@ -166,23 +177,23 @@ def test_lost_and_corrupted_frames_are_asked_for_again_and_arrive_once_in_order(
 def test_a_new_hosts_hello_forgets_the_ids_an_earlier_host_used() -> None:
     board = BoardEndpoint("s")
     [command] = board.receive_data(encode_frame({"type": "takeback", "id": 2}))
-    board.reply(command, "ack", {"uci": "e2e4"})
+    board.reply(command, Ack(uci="e2e4"))
     board.data_to_send()
     board.receive_data(encode_frame({"type": "hello", "id": 1, "protocol": 1}))
     [again] = board.receive_data(encode_frame({"type": "state", "id": 2}))
-    assert again.kind == "state"  # carried out, not taken for the takeback's repeat
+    assert again == AskState(2)  # carried out, not taken for the takeback's repeat
 
 
 def test_a_reply_is_handed_over_ahead_of_a_gap() -> None:
     board, host = BoardEndpoint("s"), HostEndpoint()
     host.receive_data(encode_frame({"type": "hello", "seq": 1, "session": "s"}), 0)
     board.seq = 1
-    board.send("effect", {"event": "touch"})  # seq 2: lost on the way
+    board.send(effect(event="touch"))  # seq 2: lost on the way
     board.data_to_send()
     [command] = board.receive_data(encode_frame({"type": "moves", "id": 5}))
-    board.reply(command, "moves", {"from": 0, "moves": [], "plies": 0, "digest": "0" * 8})
+    board.reply(command, MovesPage(0, (), 0, "0" * 8))
     assert host.receive_data(board.data_to_send(), 10) == []  # held behind the gap
-    assert host.replies[5]["type"] == "moves"
+    assert isinstance(host.replies[5], MovesPage)
 
 
 def test_one_resend_is_bounded() -> None:
@@ -190,7 +201,7 @@ def test_one_resend_is_bounded() -> None:
 
     board = BoardEndpoint("s")
     for _ in range(200):
-        board.send("effect", {"event": "move", "fen": "x" * 60})
+        board.send(effect(event="move", fen="x" * 60))
     board.data_to_send()
     board.receive_data(encode_frame({"type": "resend", "after": 0, "session": "s"}))
     resent = board.data_to_send()

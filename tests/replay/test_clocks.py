@@ -11,7 +11,7 @@ from reedboard.arbiter.effects import effect_json
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ScriptError
-from reedboard.link.messages import parse_command
+from reedboard.link.messages import StartGame
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.rules.game import Game
@@ -192,6 +192,6 @@ def test_a_new_game_starts_the_clocks_anew() -> None:
     board.advance(20_000)
     assert board.timer is not None and board.timer.left(20_000) == (58_600, 41_400)
     fen = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
-    answer = board.carry_out(parse_command({"type": "new_game", "fen": fen}), 25_000)
+    answer = board.carry_out(StartGame(fen=fen), 25_000)
     assert [effect_json(e)["event"] for e in answer.effects] == ["new_game"]
     assert board.timer.left(30_000) == (60_000, 55_000)  # Black to move: Black's runs

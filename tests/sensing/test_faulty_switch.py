@@ -15,6 +15,7 @@ from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.lights.scenes import scene_roles
+from reedboard.link.board_messages import EventMessage
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square, squares_of
 from reedboard.sensing.debounce import (
@@ -128,7 +129,7 @@ def test_the_board_plays_on_beside_a_chattering_switch() -> None:
         clock,
         matrix=config,
         render=renderer,
-        on_effect=effects.append,
+        on_effect=lambda message: effects.append(message.to_wire()),
         log=lines.append,
     )
     app.start()
@@ -152,7 +153,9 @@ def test_the_board_plays_on_beside_a_chattering_switch() -> None:
     assert fault["pins"] == sorted([config.rows[row], config.columns[column]])
     assert any("h5" in line and "GPIO" in line for line in lines)
     # What a host watching the board prints of it.
-    assert effect_line(fault).startswith("sensor     switch chattering: h5 (ROW")
+    assert effect_line(EventMessage.from_wire(fault)).startswith(
+        "sensor     switch chattering: h5 (ROW"
+    )
     assert not [e for e in effects if e["event"] == "illegal"]
     assert scene_roles(renderer.views[-1][1])[H5] == "fault"
 
@@ -167,7 +170,13 @@ def test_the_board_finds_a_switch_stuck_closed_and_plays_on() -> None:
     scanner = MatrixScanner(gpio, config.rows, config.columns, layout, sleep=lambda _s: None)
     effects: list[dict[str, Any]] = []
     clock = VirtualClock()
-    app = App(scanner, clock, matrix=config, on_effect=effects.append, log=lambda _line: None)
+    app = App(
+        scanner,
+        clock,
+        matrix=config,
+        on_effect=lambda message: effects.append(message.to_wire()),
+        log=lambda _line: None,
+    )
     app.start()
     for now in range(0, 1000 + 2500 + STUCK_MS, 5):
         clock.sleep_until(now)

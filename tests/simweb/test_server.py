@@ -16,6 +16,7 @@ pytest.importorskip("aiohttp")
 
 from aiohttp.test_utils import TestClient, TestServer
 from reedboard.errors import InvalidInputError
+from reedboard.link.messages import SetMode
 from reedboard.simweb.board import SimBoard
 from reedboard.simweb.server import make_app
 from reedboard_host.connection import BoardConnection
@@ -146,10 +147,10 @@ def test_an_event_script_is_played_visibly(board: SimBoard) -> None:
 
 def test_a_host_on_the_pty_sees_the_page_s_moves(board: SimBoard) -> None:
     seen: list[dict[str, Any]] = []
-    host = BoardConnection(board.link.path, on_message=seen.append)
+    host = BoardConnection(board.link.path, on_message=lambda m: seen.append(m.to_wire()))
     hello = host.open()
     try:
-        assert hello["board"] == "reedboard"
+        assert hello.board == "reedboard"
         board.gesture("touch", {"square": "g1"})
         board.gesture("touch", {"square": "f3"})
         deadline = time.monotonic() + 5
@@ -159,7 +160,7 @@ def test_a_host_on_the_pty_sees_the_page_s_moves(board: SimBoard) -> None:
         move = next(m for m in seen if m.get("event") == "move")
         assert move["san"] == "Nf3"
         # A host's command and the page agree: the mode the host sets is the page's.
-        host.request("mode", mode="strict")
+        host.request(SetMode("strict"))
         assert board.snapshot()["mode"] == "strict"
     finally:
         host.close()

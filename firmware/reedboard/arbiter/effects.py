@@ -1,13 +1,13 @@
 """What the arbiter tells the rest of the board: small frozen values, one per kind.
 
-Each has `kind` (the `event` name of `reedboard replay`'s JSON Lines) and `to_json()`,
-which gives the fields that the replay contract fixes, plus a few more.
+Each has `kind` (the `event` name of `reedboard replay`'s JSON Lines); `effect_json`
+writes one as that JSON object.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, square_names_of
 
@@ -25,17 +25,6 @@ class MoveMade:
     # A timed game: both players' time left just after the move, (White's, Black's) in ms.
     clock: tuple[int, int] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        fields: dict[str, Any] = {
-            "uci": self.uci,
-            "san": self.san,
-            "fen": self.fen,
-            "ply": self.ply,
-        }
-        if self.clock is not None:
-            fields["clock"] = {"white_ms": self.clock[0], "black_ms": self.clock[1]}
-        return fields
-
 
 @dataclass(frozen=True, slots=True)
 class ClockPressed:
@@ -47,9 +36,6 @@ class ClockPressed:
     black_ms: int
     kind: str = "clock"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"white_ms": self.white_ms, "black_ms": self.black_ms}
-
 
 @dataclass(frozen=True, slots=True)
 class Touched:
@@ -59,9 +45,6 @@ class Touched:
     square: Square
     piece: str
     kind: str = "touch"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"square": SQUARE_NAMES[self.square], "piece": self.piece}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +59,6 @@ class Mismatch:
     pairs: tuple[tuple[Square, Square], ...] = ()
     kind: str = "illegal"
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "missing": square_names_of(self.missing),
-            "extra": square_names_of(self.extra),
-            "pairs": [[SQUARE_NAMES[a], SQUARE_NAMES[b]] for a, b in self.pairs],
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Restored:
@@ -90,9 +66,6 @@ class Restored:
 
     t_ms: int
     kind: str = "restored"
-
-    def to_json(self) -> dict[str, Any]:
-        return {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +78,6 @@ class Violation:
     message: str
     kind: str = "violation"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "square": SQUARE_NAMES[self.square], "message": self.message}
-
 
 @dataclass(frozen=True, slots=True)
 class TakenBack:
@@ -118,9 +88,6 @@ class TakenBack:
     fen: str
     kind: str = "takeback"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"uci": self.uci, "fen": self.fen}
-
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
@@ -129,9 +96,6 @@ class NewGame:
     t_ms: int
     fen: str
     kind: str = "new_game"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"fen": self.fen}
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +107,6 @@ class GameOver:
     reason: str
     kind: str = "game_over"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"result": self.result, "reason": self.reason}
-
 
 @dataclass(frozen=True, slots=True)
 class PromotionChosen:
@@ -154,9 +115,6 @@ class PromotionChosen:
     t_ms: int
     piece: str
     kind: str = "promotion"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"piece": self.piece}
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +127,6 @@ class Offered:
     state: str
     kind: str = "offer"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"offer": self.offer, "state": self.state}
-
 
 @dataclass(frozen=True, slots=True)
 class SetupStarted:
@@ -182,9 +137,6 @@ class SetupStarted:
     number: int
     fen: str
     kind: str = "setup"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"chess960": self.number, "fen": self.fen}
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,9 +151,6 @@ class SensorFault:
     fault: str
     occupied: bool
     kind: str = "sensor"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"square": SQUARE_NAMES[self.square], "fault": self.fault, "occupied": self.occupied}
 
 
 Effect = (
@@ -222,5 +171,48 @@ Effect = (
 
 
 def effect_json(effect: Effect) -> dict[str, Any]:
-    """The effect as one JSON object: `event`, `t_ms`, then its fields."""
-    return {"event": effect.kind, "t_ms": effect.t_ms, **effect.to_json()}
+    """The effect as one JSON object: `event`, `t_ms`, then its fields (those the replay
+    contract fixes, plus a few more). `match` over every kind: an effect added above is a
+    type error here until it is written out."""
+    return {"event": effect.kind, "t_ms": effect.t_ms, **_fields(effect)}
+
+
+def _fields(effect: Effect) -> dict[str, object]:
+    match effect:
+        case MoveMade():
+            move = {"uci": effect.uci, "san": effect.san, "fen": effect.fen, "ply": effect.ply}
+            if effect.clock is not None:
+                move["clock"] = {"white_ms": effect.clock[0], "black_ms": effect.clock[1]}
+            return move
+        case Touched():
+            return {"square": SQUARE_NAMES[effect.square], "piece": effect.piece}
+        case Mismatch():
+            return {
+                "missing": square_names_of(effect.missing),
+                "extra": square_names_of(effect.extra),
+                "pairs": [[SQUARE_NAMES[a], SQUARE_NAMES[b]] for a, b in effect.pairs],
+            }
+        case Restored():
+            return {}
+        case Violation():
+            square = SQUARE_NAMES[effect.square]
+            return {"rule": effect.rule, "square": square, "message": effect.message}
+        case TakenBack():
+            return {"uci": effect.uci, "fen": effect.fen}
+        case NewGame():
+            return {"fen": effect.fen}
+        case GameOver():
+            return {"result": effect.result, "reason": effect.reason}
+        case PromotionChosen():
+            return {"piece": effect.piece}
+        case Offered():
+            return {"offer": effect.offer, "state": effect.state}
+        case SetupStarted():
+            return {"chess960": effect.number, "fen": effect.fen}
+        case SensorFault():
+            square = SQUARE_NAMES[effect.square]
+            return {"square": square, "fault": effect.fault, "occupied": effect.occupied}
+        case ClockPressed():
+            return {"white_ms": effect.white_ms, "black_ms": effect.black_ms}
+        case _:
+            assert_never(effect)

@@ -19,12 +19,13 @@ import json
 import secrets
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 import serial
 
-from reedboard.app import App, Identity, LinkPort
+from reedboard.app import App, Endpoint, Identity, LinkPort, Renderer
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
@@ -40,11 +41,13 @@ from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
+from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import ScriptedBoard
 from reedboard.rules.game import Game
+from reedboard.rules.pieces import Color
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
@@ -182,7 +185,7 @@ def assemble(
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
-    line: dict[str, Any] = {}
+    bytesize, parity = serial.EIGHTBITS, serial.PARITY_NONE
     emulation: EmulatedEndpoint | None = None
     if args.protocol != "native":
         # The client software opens the port as the emulated board's own serial settings.
@@ -190,11 +193,11 @@ def assemble(
         emulation = EmulatedEndpoint(emulated, secrets.token_hex(4))
         baud = dgt.BAUD if emulated == "dgt" else chesslink.BAUD
         if emulated == "chesslink":
-            line = {"bytesize": serial.SEVENBITS, "parity": serial.PARITY_ODD}
+            bytesize, parity = serial.SEVENBITS, serial.PARITY_ODD
 
     def reopen() -> LinkPort:
         assert url is not None
-        return open_port(url, baud=baud, **line)
+        return open_port(url, baud=baud, bytesize=bytesize, parity=parity)
 
     # The port is opened by the loop, and a port that is not there (a USB gadget port
     # appears only when a PC plugs in) or goes away is tried again every second, whatever
@@ -204,9 +207,10 @@ def assemble(
     journal = open_journal(journal_path, log=_log) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
 
-    def show(message: dict[str, Any]) -> None:
-        message = {k: v for k, v in message.items() if k not in ("type", "seq", "game")}
-        sys.stdout.write(json.dumps(message) + "\n")
+    def show(message: EffectMessage) -> None:
+        wire = message.to_wire()
+        printed = {k: v for k, v in wire.items() if k not in ("type", "seq", "game")}
+        sys.stdout.write(json.dumps(printed) + "\n")
         sys.stdout.flush()
 
     app = App(
@@ -225,14 +229,24 @@ def assemble(
         matrix=config.matrix,
         buttons=buttons,
         **lights_seams(config.leds, strip),
-        **(_emulating(emulation) if emulation is not None else {}),
+        **_emulating(emulation),
     )
     return Assembled(app, journal, scanner)
 
 
-def lights_seams(config: LedConfig, strip: LedStrip) -> dict[str, Any]:
+class LightsSeams(TypedDict):
+    """The App's seams for its lights, as keyword arguments."""
+
+    render: Renderer
+    animate: Callable[[int], None]
+    brightness: Callable[[float, int], None]
+    led_test: Callable[[int], None]
+    show_low_time: Callable[[Color | None, int], None]
+
+
+def lights_seams(config: LedConfig, strip: LedStrip) -> LightsSeams:
     """The App's lights on a strip: the scenes, their animation, the host's dimming and
-    the LED test the host asks for."""
+    the LED test the host asks for, and whose time runs low."""
     lights = LightsRenderer(LightsOutput(strip_layout(config), strip))
     return {
         "render": lights.render,
@@ -264,8 +278,17 @@ def _log(text: str) -> None:
     print(f"reedboard: {text}", file=sys.stderr, flush=True)
 
 
-def _emulating(emulation: EmulatedEndpoint) -> dict[str, Any]:
+class EmulationSeams(TypedDict):
+    """The App's seams for an emulated protocol, as keyword arguments (None: native)."""
+
+    endpoint: Callable[[str], Endpoint] | None
+    watch: Callable[[BoardGame, int], None] | None
+
+
+def _emulating(emulation: EmulatedEndpoint | None) -> EmulationSeams:
     """The App's seams for an emulated protocol: its endpoint, fed the board each turn."""
+    if emulation is None:
+        return {"endpoint": None, "watch": None}
 
     def watch(board_game: BoardGame, now: int) -> None:
         emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)

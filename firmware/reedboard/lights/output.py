@@ -15,8 +15,8 @@ from reedboard.lights.dimming import dimmed
 from reedboard.lights.frame import Frame
 from reedboard.lights.palette import RGB
 from reedboard.lights.scenes import scene_for
-from reedboard.rules.pieces import Color
 from reedboard.lights.strip_layout import StripLayout
+from reedboard.rules.pieces import Color
 
 
 class LightsOutput:

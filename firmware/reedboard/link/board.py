@@ -17,10 +17,19 @@ or two each time.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from typing import Any
+from dataclasses import replace
 
+from reedboard.link.board_messages import (
+    Alive,
+    BoardHello,
+    ErrorReply,
+    Reply,
+    StateMessage,
+    WireMessage,
+)
 from reedboard.link.frame import FrameDecoder, encode_frame
-from reedboard.link.messages import Command, ProtocolError, message_id, parse_command
+from reedboard.link.messages import Command, Hello, Resend, Resync, message_id, parse_command
+from reedboard.link.wire_fields import ProtocolError
 
 DEFAULT_HISTORY = 4096
 # At most this much is resent for one `resend`: on a line that loses many frames, a host
@@ -53,19 +62,25 @@ class BoardEndpoint:
 
     # ----- out -----
 
-    def send(self, kind: str, fields: dict[str, Any] | None = None) -> int:
+    def send(self, message: WireMessage) -> int:
         """Queue one numbered message; returns its sequence number."""
         self.seq += 1
-        frame = encode_frame({"type": kind, "seq": self.seq, **(fields or {})})
+        wire = message.to_wire()
+        wire["seq"] = self.seq  # in the place the message keeps for it, after `type`
+        frame = encode_frame(wire)
         self._history.append((self.seq, frame))
         self._outbox += frame * _copies(frame)
         return self.seq
 
-    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
+    def reply(self, command: Command, message: Reply) -> int:
         """Queue the answer to `command` (`ack`, `error`, `state`, ...), with its id."""
-        resync = {"resync": True} if command.args.get("resync") is True else {}
-        seq = self.send(kind, {"id": command.id, **(fields or {}), **resync})
-        if kind == "hello":
+        resync = isinstance(command, Resync)
+        if isinstance(message, BoardHello):
+            message = replace(message, answers=True, resync=message.resync or resync)
+        elif isinstance(message, StateMessage):
+            message = replace(message, resync=message.resync or resync)
+        seq = self.send(replace(message, id=command.id))
+        if isinstance(message, BoardHello):
             # The reply a (re)connecting host waits on before anything else: it goes out
             # a few times, so that one noisy moment does not cost the host a round trip.
             frame = self._history[-1][1]
@@ -79,7 +94,7 @@ class BoardEndpoint:
     def alive(self) -> None:
         """A keep-alive naming the latest sequence number, so that a host that lost the
         last frames notices even when nothing else follows. It is not numbered itself."""
-        self._outbox += encode_frame({"type": "alive", "seq": self.seq})
+        self._outbox += encode_frame(Alive(self.seq).to_wire())
 
     def data_to_send(self) -> bytes:
         """The bytes to write. Each batch starts with a newline: it ends a line that the
@@ -101,9 +116,9 @@ class BoardEndpoint:
             try:
                 command = parse_command(message)
             except ProtocolError as error:
-                self.send("error", {"id": message_id(message), **error.reply_fields()})
+                self.send(_error_reply(error, message_id(message)))
                 continue
-            if command.kind == "hello":
+            if isinstance(command, Hello):
                 # A host starting a conversation numbers its commands afresh: an id that
                 # another (earlier) host used is not a repeat of that host's command.
                 self._replies.clear()
@@ -111,14 +126,12 @@ class BoardEndpoint:
                 if not self._resend_one(self._replies[command.id]):
                     commands.append(command)  # the reply is gone: answer afresh
                 continue
-            if command.kind == "resend":
-                args = command.args
-                if not self._resend_after(args["after"], args["session"], args.get("until")):
+            if isinstance(command, Resend):
+                if not self._resend_after(command.after, command.session, command.until):
                     # Too far back to resend: a host that fetches the game page by page
                     # asks for a short `hello` to start again from (a `state` of a long
                     # game is a frame of kilobytes, which a noisy line rarely carries).
-                    kind = "hello" if args.get("resync") == "hello" else "state"
-                    commands.append(Command(kind, command.id, {"resync": True}))
+                    commands.append(Resync(command.resync, command.id))
                 continue
             commands.append(command)
         return commands
@@ -156,6 +169,11 @@ class BoardEndpoint:
                 self._outbox += frame * _copies(frame)
                 return True
         return False
+
+
+def _error_reply(error: ProtocolError, command_id: int | None) -> ErrorReply:
+    """The `error` reply to a command the board could not read."""
+    return ErrorReply(error.code, str(error), error.command, error.field, command_id)
 
 
 def _copies(frame: bytes) -> int:

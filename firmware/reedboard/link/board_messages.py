@@ -1,250 +1,456 @@
-"""The checks a message from the board must pass before a host acts on it: every field of
-every message type (docs/protocol.md), in one place, so that what reads the messages (the
-game mirror, the page fetcher, the bridges) only ever meets values it can use. Pure.
+"""The messages of protocol version 1 (docs/protocol.md) that the board sends: one frozen
+value per message type, written for the wire by the board (`to_wire`) and read from it by
+a host (`read_board_message`), after every field has passed the checks of
+`board_checks`. Pure.
 
 A well-framed message with a wrong field (a `game` that is text or `Infinity`, a `ply`
 that is not a number, a move that is not UCI) is a board or a line gone wrong, not a
-reason for the host to stop: `check_board_message` turns it into a numbered stand-in that
-keeps the sequence whole (a skipped number would be asked for again and again) and says
-what was wrong, for one line in the log."""
+reason for the host to stop: it is read as a numbered stand-in that keeps the sequence
+whole (a skipped number would be asked for again and again), and what was wrong comes
+with it, for one line in the log.
+
+An effect is written from the arbiter's `Effect` (`EffectMessage`, the board's side) and
+read as an `EventMessage` whose event holds what the wire carries, optional fields and
+all (the host's side).
+"""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from typing import Any
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeAlias
 
-from reedboard.errors import InvalidInputError
-from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES
+from reedboard.arbiter.effects import Effect, effect_json
+from reedboard.link.board_checks import board_message_problem, count
+from reedboard.link.board_events import WireEvent, event_from_wire, event_to_wire
+from reedboard.link.frame import Wire
+from reedboard.sensing.selftest import SwitchPlace
 
-MAX_NUMBER = 2**53 - 1  # JSON's exact integers
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 REPLY_TYPES = ("ack", "error", "state", "moves", "hello")
-# The stand-in for a message that failed its checks; hosts ignore types they do not know.
+# The stand-in for a message that failed its checks; hosts ignore it.
 SKIPPED = "skipped"
 
-_UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
-_HEX8 = re.compile(r"[0-9a-f]{8}")
-_HEX16 = re.compile(r"[0-9a-f]{16}")
 
-Check = Callable[[Any], bool]
+class Unsent(enum.Enum):
+    """A field the message does not carry, where null is a value of its own."""
 
-
-def _count(low: int = 0) -> Check:
-    def check(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= MAX_NUMBER
-
-    check.__doc__ = f"an integer {low}..2^53-1"
-    return check
+    UNSENT = "unsent"
 
 
-def _described(doc: str, check: Check) -> Check:
-    check.__doc__ = doc
-    return check
+UNSENT = Unsent.UNSENT
 
 
-_text = _described("a string", lambda v: isinstance(v, str))
-_flag = _described("true or false", lambda v: isinstance(v, bool))
-_square = _described("a square such as e4", lambda v: isinstance(v, str) and v in SQUARE_NAMES)
-_uci = _described(
-    "a move such as e2e4", lambda v: isinstance(v, str) and _UCI.fullmatch(v) is not None
-)
-_squares = _described(
-    "a list of squares",
-    lambda v: isinstance(v, list) and all(isinstance(s, str) and s in SQUARE_NAMES for s in v),
-)
-_ucis = _described(
-    "a list of moves such as e2e4",
-    lambda v: isinstance(v, list) and all(isinstance(u, str) and _UCI.fullmatch(u) for u in v),
-)
-_texts = _described(
-    "a list of strings", lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v)
-)
-_list = _described("a list", lambda v: isinstance(v, list))
-_pair = _described(
-    "null or two squares",
-    lambda v: (
-        v is None
-        or (
-            isinstance(v, list)
-            and len(v) == 2
-            and all(isinstance(s, str) and s in SQUARE_NAMES for s in v)
+def _given(**fields: object) -> Wire:
+    """The fields that are not None: the ones a message leaves out when it has none."""
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def _sent(**fields: object) -> Wire:
+    return {name: value for name, value in fields.items() if value is not UNSENT}
+
+
+def _names(value: Any) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
+
+
+def _list(names: tuple[str, ...] | None) -> list[str] | None:
+    return None if names is None else list(names)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardHello:
+    """The board's handshake, sent when it starts and in answer to a host's `hello`
+    (`answers`: it then carries the command's `id`) or to a `resend` it could not serve
+    (`resync`)."""
+
+    TYPE: ClassVar[str] = "hello"
+    session: str
+    protocol: int | None = None
+    firmware: str | None = None
+    board: str | None = None
+    variant: str | None = None
+    mode: str | None = None
+    game: int | None = None
+    resync: bool = False
+    id: int | None = None
+    answers: bool = False
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        wire: Wire = {"type": self.TYPE, "seq": self.seq}
+        if self.answers:
+            wire["id"] = self.id
+        wire |= _given(
+            protocol=self.protocol,
+            firmware=self.firmware,
+            board=self.board,
+            session=self.session,
+            variant=self.variant,
+            mode=self.mode,
+            game=self.game,
         )
-    ),
+        if self.resync:
+            wire["resync"] = True
+        return wire
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> BoardHello:
+        return cls(
+            wire["session"],
+            wire.get("protocol"),
+            wire.get("firmware"),
+            wire.get("board"),
+            wire.get("variant"),
+            wire.get("mode"),
+            wire.get("game"),
+            wire.get("resync") is True,
+            wire.get("id"),
+            "id" in wire,
+            wire["seq"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EffectMessage:
+    """The board's side of an `effect`: the arbiter's effect, the journal's number of the
+    game it belongs to, and what the board adds (a new game's variant, a faulty
+    switch's place)."""
+
+    TYPE: ClassVar[str] = "effect"
+    effect: Effect
+    game: int
+    chess960: bool | None = None
+    variant: str | None = None
+    place: SwitchPlace | None = None
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        wire: Wire = {"type": self.TYPE, "seq": self.seq, **effect_json(self.effect)}
+        wire["game"] = self.game
+        wire |= _given(chess960=self.chess960, variant=self.variant)
+        if self.place is not None:
+            place = self.place
+            wire |= {
+                "row": place.row,
+                "column": place.column,
+                "pins": list(place.pins),
+                "where": place.where,
+            }
+        return wire
+
+
+@dataclass(frozen=True, slots=True)
+class EventMessage:
+    """A host's side of an `effect`: the event as the wire carries it."""
+
+    TYPE: ClassVar[str] = "effect"
+    event: WireEvent
+    game: int | None = None
+    t_ms: int | None = None
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        head: Wire = {"type": self.TYPE, "seq": self.seq}
+        head |= event_to_wire(self.event)
+        return head | _given(t_ms=self.t_ms, game=self.game)
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> EventMessage:
+        return cls(event_from_wire(wire), wire.get("game"), wire.get("t_ms"), wire["seq"])
+
+
+@dataclass(frozen=True, slots=True)
+class StateMessage:
+    """The whole state: the game, the sensors, what the lights show."""
+
+    TYPE: ClassVar[str] = "state"
+    chess960: bool
+    start_fen: str
+    moves: tuple[str, ...]
+    variant: str | None = None
+    fen: str | None = None
+    san: tuple[str, ...] | None = None
+    mode: str | None = None
+    occupancy: str | None = None
+    lifted: tuple[str, ...] | None = None
+    missing: tuple[str, ...] | None = None
+    extra: tuple[str, ...] | None = None
+    hint: tuple[str, str] | None = None
+    marked: tuple[str, ...] | None = None
+    marked_blink: tuple[str, ...] | None = None
+    last_move: tuple[str, str] | None = None
+    result: str | None = None
+    reason: str | None = None
+    game: int | None = None
+    resync: bool = False
+    id: int | None = None
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
+        wire |= _given(variant=self.variant)
+        wire |= {"chess960": self.chess960, "start_fen": self.start_fen}
+        wire |= _given(fen=self.fen)
+        wire["moves"] = list(self.moves)
+        wire |= _given(
+            san=_list(self.san),
+            mode=self.mode,
+            occupancy=self.occupancy,
+            lifted=_list(self.lifted),
+            missing=_list(self.missing),
+            extra=_list(self.extra),
+        )
+        wire["hint"] = _list(self.hint)
+        wire |= _given(marked=_list(self.marked), marked_blink=_list(self.marked_blink))
+        wire |= {"last_move": _list(self.last_move), "result": self.result}
+        wire["reason"] = self.reason
+        return wire | _given(game=self.game) | {"resync": self.resync}
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> StateMessage:
+        hint, last = wire.get("hint"), wire.get("last_move")
+        return cls(
+            chess960=wire["chess960"],
+            start_fen=wire["start_fen"],
+            moves=tuple(wire["moves"]),
+            variant=wire.get("variant"),
+            fen=wire.get("fen"),
+            san=_names(wire.get("san")),
+            mode=wire.get("mode"),
+            occupancy=wire.get("occupancy"),
+            lifted=_names(wire.get("lifted")),
+            missing=_names(wire.get("missing")),
+            extra=_names(wire.get("extra")),
+            hint=None if hint is None else (hint[0], hint[1]),
+            marked=_names(wire.get("marked")),
+            marked_blink=_names(wire.get("marked_blink")),
+            last_move=None if last is None else (last[0], last[1]),
+            result=wire.get("result"),
+            reason=wire.get("reason"),
+            game=wire.get("game"),
+            resync=wire.get("resync") is True,
+            id=wire.get("id"),
+            seq=wire["seq"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MovesPage:
+    """A few of the game's moves from ply `start` (the wire's `from`)."""
+
+    TYPE: ClassVar[str] = "moves"
+    start: int
+    moves: tuple[str, ...]
+    plies: int
+    digest: str
+    start_fen: str | None = None
+    chess960: bool | None = None
+    result: str | None = None
+    reason: str | None = None
+    game: int | None = None
+    id: int | None = None
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id, "from": self.start}
+        wire |= {"moves": list(self.moves), "plies": self.plies, "digest": self.digest}
+        wire |= _given(start_fen=self.start_fen, chess960=self.chess960)
+        return wire | _given(result=self.result, reason=self.reason, game=self.game)
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> MovesPage:
+        return cls(
+            wire["from"],
+            tuple(wire["moves"]),
+            wire["plies"],
+            wire["digest"],
+            wire.get("start_fen"),
+            wire.get("chess960"),
+            wire.get("result"),
+            wire.get("reason"),
+            wire.get("game"),
+            wire.get("id"),
+            wire["seq"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """A command carried out, with what was done: each command's ack carries its own few
+    fields (a new game's `fen`, the settings, a move shown or taken back, ...)."""
+
+    TYPE: ClassVar[str] = "ack"
+    fen: str | None = None
+    mode: str | None = None
+    settle_ms: int | None = None
+    castle_wait_ms: int | None = None
+    uci: str | Unsent | None = UNSENT  # null: the lit move cleared
+    piece: str | None = None
+    result: str | None = None
+    reason: str | None = None
+    percent: int | None = None
+    squares: tuple[str, ...] | None = None
+    blink: tuple[str, ...] | None = None
+    id: int | None = None
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
+        wire |= _given(
+            fen=self.fen,
+            mode=self.mode,
+            settle_ms=self.settle_ms,
+            castle_wait_ms=self.castle_wait_ms,
+        )
+        wire |= _sent(uci=self.uci)
+        wire |= _given(piece=self.piece, result=self.result, reason=self.reason)
+        return wire | _given(
+            percent=self.percent, squares=_list(self.squares), blink=_list(self.blink)
+        )
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Ack:
+        return cls(
+            fen=wire.get("fen"),
+            mode=wire.get("mode"),
+            settle_ms=wire.get("settle_ms"),
+            castle_wait_ms=wire.get("castle_wait_ms"),
+            uci=wire.get("uci", UNSENT),
+            piece=wire.get("piece"),
+            result=wire.get("result"),
+            reason=wire.get("reason"),
+            percent=wire.get("percent"),
+            squares=_names(wire.get("squares")),
+            blink=_names(wire.get("blink")),
+            id=wire.get("id"),
+            seq=wire["seq"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReply:
+    """A command refused (`code` refused, bad_argument, unknown_type; for a command the
+    board could not read also `command` and `field`), or a journal failure (`id` null)."""
+
+    TYPE: ClassVar[str] = "error"
+    code: str | None = None
+    message: str | None = None
+    command: str | Unsent | None = UNSENT
+    field: str | Unsent | None = UNSENT
+    id: int | None = None
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
+        wire |= _given(code=self.code, message=self.message)
+        return wire | _sent(command=self.command, field=self.field)
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> ErrorReply:
+        return cls(
+            wire.get("code"),
+            wire.get("message"),
+            wire.get("command", UNSENT),
+            wire.get("field", UNSENT),
+            wire.get("id"),
+            wire["seq"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Alive:
+    """The keep-alive: `seq` is the latest number sent (it is not numbered itself)."""
+
+    TYPE: ClassVar[str] = "alive"
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        return {"type": self.TYPE, "seq": self.seq}
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> Alive:
+        return cls(wire["seq"])
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """The stand-in for a message that failed its checks: it only takes up its number."""
+
+    TYPE: ClassVar[str] = SKIPPED
+    seq: int = 0
+
+    def to_wire(self) -> Wire:
+        return {"type": self.TYPE, "seq": self.seq}
+
+
+@dataclass(frozen=True, slots=True)
+class OtherMessage:
+    """A message of a type this host does not know (the protocol may add some): it takes
+    up its number, and nothing reads it."""
+
+    type: str
+    seq: int
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+    def to_wire(self) -> Wire:
+        return {"type": self.type, "seq": self.seq, **self.fields}
+
+
+class WireMessage(Protocol):
+    """Anything the board's endpoint can number and send: its `to_wire` has `type`, then
+    `seq` (the endpoint fills it in), then the fields."""
+
+    def to_wire(self) -> Wire: ...
+
+
+Reply: TypeAlias = BoardHello | StateMessage | MovesPage | Ack | ErrorReply
+# What the board sends, as it sends it.
+Outgoing: TypeAlias = Reply | EffectMessage | Alive
+# What a host reads.
+BoardMessage: TypeAlias = (
+    BoardHello
+    | EventMessage
+    | StateMessage
+    | MovesPage
+    | Ack
+    | ErrorReply
+    | Alive
+    | Skipped
+    | OtherMessage
 )
-_result = _described(f"one of {', '.join(RESULTS)}", lambda v: v in RESULTS)
-_maybe_result = _described(
-    f"null or one of {', '.join(RESULTS)}", lambda v: v is None or v in RESULTS
-)
-_maybe_text = _described("null or a string", lambda v: v is None or isinstance(v, str))
-_maybe_uci = _described("null or a move such as e2e4", lambda v: v is None or _uci(v))
-_maybe_id = _described("null or an integer 0..2^53-1", lambda v: v is None or _count()(v))
-_digest = _described(
-    "8 hexadecimal digits", lambda v: isinstance(v, str) and _HEX8.fullmatch(v) is not None
-)
-_occupancy = _described(
-    "16 hexadecimal digits", lambda v: isinstance(v, str) and _HEX16.fullmatch(v) is not None
-)
 
-
-def _fen_ok(value: Any, chess960: bool) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        Position.from_fen(value, chess960=chess960)
-    except InvalidInputError:
-        return False
-    return True
-
-
-# The FEN fields are checked against the message's own `chess960` flag (see _fens).
-_FEN = "a FEN of a legal position"
-
-# (check, required) for each field a message type has; fields not named here pass.
-Fields = dict[str, tuple[Check, bool]]
-_MESSAGES: dict[str, Fields] = {
-    "hello": {
-        "protocol": (_count(), False),  # the handshake says what a missing one means
-        "session": (_text, True),
-        "firmware": (_text, False),
-        "board": (_text, False),
-        "variant": (_text, False),
-        "mode": (_text, False),
-        "game": (_count(), False),
-        "id": (_maybe_id, False),
-    },
-    "effect": {"event": (_text, True), "t_ms": (_count(), False), "game": (_count(), False)},
-    "state": {
-        "id": (_maybe_id, False),
-        "game": (_count(), False),
-        "variant": (_text, False),
-        "chess960": (_flag, True),
-        "start_fen": (_text, True),
-        "fen": (_text, False),
-        "moves": (_ucis, True),
-        "san": (_texts, False),
-        "mode": (_text, False),
-        "occupancy": (_occupancy, False),
-        "lifted": (_squares, False),
-        "missing": (_squares, False),
-        "extra": (_squares, False),
-        "hint": (_pair, False),
-        "last_move": (_pair, False),
-        "marked": (_squares, False),
-        "marked_blink": (_squares, False),
-        "result": (_maybe_result, False),
-        "reason": (_maybe_text, False),
-        "resync": (_flag, False),
-    },
-    "moves": {
-        "id": (_maybe_id, False),
-        "game": (_count(), False),
-        "from": (_count(), True),
-        "moves": (_ucis, True),
-        "plies": (_count(), True),
-        "digest": (_digest, True),
-        "start_fen": (_text, False),
-        "chess960": (_flag, False),
-        "result": (_maybe_result, False),
-        "reason": (_maybe_text, False),
-    },
-    "ack": {
-        "id": (_maybe_id, False),
-        "fen": (_text, False),
-        "mode": (_text, False),
-        "uci": (_maybe_uci, False),
-        "piece": (_text, False),
-        "result": (_result, False),
-        "reason": (_text, False),
-        "settle_ms": (_count(), False),
-        "castle_wait_ms": (_count(), False),
-        "percent": (_count(), False),
-        "squares": (_squares, False),
-        "blink": (_squares, False),
-    },
-    "error": {
-        "id": (_maybe_id, False),
-        "code": (_text, False),
-        "message": (_text, False),
-        "command": (_maybe_text, False),
-        "field": (_maybe_text, False),
-    },
-    "alive": {},
+_READERS: dict[str, Callable[[Mapping[str, Any]], BoardMessage]] = {
+    "hello": BoardHello.from_wire,
+    "effect": EventMessage.from_wire,
+    "state": StateMessage.from_wire,
+    "moves": MovesPage.from_wire,
+    "ack": Ack.from_wire,
+    "error": ErrorReply.from_wire,
+    "alive": Alive.from_wire,
 }
-_EVENTS: dict[str, Fields] = {
-    "move": {
-        "uci": (_uci, True),
-        "san": (_text, False),
-        "fen": (_text, False),
-        "ply": (_count(1), True),
-    },
-    "touch": {"square": (_square, False), "piece": (_text, False)},
-    "illegal": {"missing": (_squares, False), "extra": (_squares, False), "pairs": (_list, False)},
-    "violation": {"rule": (_text, False), "square": (_square, False), "message": (_text, False)},
-    "takeback": {"uci": (_uci, False), "fen": (_text, False)},
-    "new_game": {"fen": (_text, True), "chess960": (_flag, False), "variant": (_text, False)},
-    "game_over": {"result": (_result, True), "reason": (_text, True)},
-    "promotion": {"piece": (_text, False)},
-}
-# The positions a host builds games from: each must be one the rules can set up.
-_FENS = {("state", None): "start_fen", ("moves", None): "start_fen", ("effect", "new_game"): "fen"}
 
 
-def board_message_problem(message: dict[str, Any]) -> str | None:
-    """What is wrong with a decoded board message, in a few words naming the message and
-    the field; None when it may be acted on. Unknown types and events pass (the protocol
-    adds them), with their `seq` checked."""
-    kind = message.get("type")
-    if not isinstance(kind, str):
-        return "a message without a type"
-    name = kind if kind != "effect" else f"{message.get('event')!s:.20} effect"
-    if not _count()(message.get("seq")):
-        return f"{name:.40}: seq must be {_count().__doc__}, not {_shown(message.get('seq'))}"
-    fields = dict(_MESSAGES.get(kind, {}))
-    event = message.get("event") if kind == "effect" else None
-    if kind == "effect" and isinstance(event, str):
-        fields |= _EVENTS.get(event, {})
-    for field, (check, required) in fields.items():
-        if field not in message:
-            if required:
-                return f"{name}: {field} is missing"
-            continue
-        if not check(message[field]):
-            return f"{name}: {field} must be {check.__doc__}, not {_shown(message[field])}"
-    fen_field = _FENS.get((kind, event if kind == "effect" else None))
-    chess960 = bool(message.get("chess960"))
-    if fen_field in message and not _fen_ok(message[fen_field], chess960):
-        return f"{name}: {fen_field} must be {_FEN}, not {_shown(message[fen_field])}"
-    return None
+def read_board_message(wire: Mapping[str, Any]) -> tuple[BoardMessage | None, str | None]:
+    """A decoded board message as a typed value, and what was wrong with it, if anything.
 
-
-def check_board_message(message: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
-    """The message to act on and what was wrong with it, if anything.
-
-    A good message comes back as it is. A bad one with a usable `seq` comes back as a
+    A good message comes back whole. A bad one with a usable `seq` comes back as a
     stand-in with that `seq`: an `error` reply to its `id` when it was a reply (so the
-    command that asked fails at once, in words), otherwise a `skipped` message that hosts
-    ignore. One whose `seq` cannot be placed comes back as None."""
-    problem = board_message_problem(message)
+    command that asked fails at once, in words), otherwise `Skipped`. One whose `seq`
+    cannot be placed comes back as None."""
+    problem = board_message_problem(wire)
     if problem is None:
-        return message, None
-    seq = message.get("seq")
-    if not _count()(seq):
+        kind = wire["type"]
+        read = _READERS.get(kind)
+        if read is None:
+            others = {k: v for k, v in wire.items() if k not in ("type", "seq")}
+            return OtherMessage(kind, wire["seq"], others), None
+        return read(wire), None
+    seq = wire.get("seq")
+    if not isinstance(seq, int) or not count()(seq):
         return None, problem
-    reply_id = message.get("id")
-    if message.get("type") in REPLY_TYPES and _count()(reply_id):
-        stand_in = {
-            "type": "error",
-            "seq": seq,
-            "id": reply_id,
-            "code": "bad_reply",
-            "message": f"an unreadable reply ({problem})",
-        }
-        return stand_in, problem
-    return {"type": SKIPPED, "seq": seq}, problem
-
-
-def _shown(value: Any) -> str:
-    text = "null" if value is None else repr(value)
-    return text if len(text) <= 24 else text[:21] + "..."
+    reply_id = wire.get("id")
+    if wire.get("type") in REPLY_TYPES and count()(reply_id):
+        message = f"an unreadable reply ({problem})"
+        return ErrorReply("bad_reply", message, id=reply_id, seq=seq), problem
+    return Skipped(seq), problem

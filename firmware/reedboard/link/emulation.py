@@ -16,22 +16,41 @@ Pure: time and the board's facts come in as arguments.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
+from reedboard.arbiter.effects import Effect, MoveMade, NewGame, Restored, TakenBack
+from reedboard.link.board_events import (
+    MoveEvent,
+    NewGameEvent,
+    RestoredEvent,
+    TakebackEvent,
+    WireEvent,
+)
+from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
 from reedboard.link.chesslink import Brightness, ChessLinkBoard, LedPattern, square_corners
 from reedboard.link.dgt import DgtBoard, LedCommand
-from reedboard.link.messages import Command
+from reedboard.link.messages import Command, Mark, SetBrightness, ShowMove
 from reedboard.link.tracking import PieceTracker
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square, parse_square, square_names_of
 
 Emulated = Literal["dgt", "chesslink"]
 
-# Effects after which the client's board must become the game's.
-_SYNC_EVENTS = frozenset({"move", "new_game", "takeback", "restored"})
+# Effects after which the client's board must become the game's (as the board makes them,
+# and as a host reads them from the link).
+_SYNCING = (
+    MoveMade,
+    NewGame,
+    TakenBack,
+    Restored,
+    MoveEvent,
+    NewGameEvent,
+    TakebackEvent,
+    RestoredEvent,
+)
 # Effects after which the board has dropped the client's hint and marks: the client's next
 # wish is new to the board even when it repeats the last one.
-_CLEARING_EVENTS = frozenset({"move", "new_game", "takeback"})
+_CLEARING = (MoveMade, NewGame, TakenBack, MoveEvent, NewGameEvent, TakebackEvent)
 
 Marks = tuple[Bitboard, Bitboard]  # steady, blinking
 
@@ -53,15 +72,20 @@ class EmulatedEndpoint:
 
     # ----- the App's endpoint interface -----
 
-    def send(self, kind: str, fields: dict[str, Any] | None = None) -> int:
-        event = (fields or {}).get("event") if kind == "effect" else None
-        if event in _SYNC_EVENTS:
-            self._sync = True
-        if event in _CLEARING_EVENTS:
-            self._hint, self._marks = None, (0, 0)
+    def send(self, message: Outgoing) -> int:
+        if isinstance(message, EffectMessage):
+            self.effect(message.effect)
         return 0
 
-    def reply(self, command: Command, kind: str, fields: dict[str, Any] | None = None) -> int:
+    def effect(self, effect: Effect | WireEvent) -> None:
+        """What the board did (on the PC: what the link said it did); the client hears of
+        it through `observe`."""
+        if isinstance(effect, _SYNCING):
+            self._sync = True
+        if isinstance(effect, _CLEARING):
+            self._hint, self._marks = None, (0, 0)
+
+    def reply(self, command: Command, message: Reply) -> int:
         return 0  # the commands are the emulation's own (`show`): nobody waits for a reply
 
     def alive(self) -> None:
@@ -74,17 +98,17 @@ class EmulatedEndpoint:
         commands: list[Command] = []
         for wish in self.codec.receive_data(data):
             if isinstance(wish, Brightness):
-                commands.append(Command("brightness", None, {"percent": wish.percent}))
+                commands.append(SetBrightness(wish.percent))
                 continue
             uci = self._move_to_show(wish)
             marks = (0, 0) if uci is not None else _marks(wish)
             if uci != self._hint:
                 self._hint = uci
-                commands.append(Command("show", None, {"uci": uci}))
+                commands.append(ShowMove(uci))
             if marks != self._marks:
                 self._marks = marks
                 steady, blinking = (square_names_of(bb) for bb in marks)
-                commands.append(Command("mark", None, {"squares": steady, "blink": blinking}))
+                commands.append(Mark(tuple(steady), tuple(blinking)))
         return commands
 
     # ----- the board's facts -----

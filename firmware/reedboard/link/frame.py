@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import json
 import zlib
-from typing import Any
+from typing import Any, TypeAlias
 
 # A `state` message of a very long game stays well below this; anything longer is noise
 # (a lost newline joining frames, or a peer speaking something else).
@@ -30,25 +30,30 @@ MAX_FRAME = 65536
 # mended when one bit flipped on the way.
 MEND_UP_TO = 256
 
+# One message as JSON has it: an object with a string `type`. The link's one untyped
+# value: the codec reads and writes it, and the typed messages are made from it and
+# written to it (`messages`, `board_messages`), nowhere else.
+Wire: TypeAlias = dict[str, Any]
+
 
 def crc32_hex(payload: bytes) -> str:
     return f"{zlib.crc32(payload) & 0xFFFFFFFF:08x}"
 
 
-def encode_frame(message: dict[str, Any]) -> bytes:
+def encode_frame(message: Wire) -> bytes:
     """One message as its frame, newline included."""
     payload = json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode("ascii")
     return payload + b"*" + crc32_hex(payload).encode("ascii") + b"\n"
 
 
-def decode_line(line: bytes) -> dict[str, Any] | None:
+def decode_line(line: bytes) -> Wire | None:
     """The message in one line (without its newline), or None when the line is not a
     good frame: no CRC, a wrong CRC that one flipped bit does not explain, not JSON, not
     an object with a string `type`."""
     return _decode(line)[0]
 
 
-def _decode(line: bytes) -> tuple[dict[str, Any] | None, bool]:
+def _decode(line: bytes) -> tuple[Wire | None, bool]:
     """The message and whether it had to be mended."""
     payload, star, field = line.rstrip(b"\r").rpartition(b"*")
     if not star or len(field) != 8:
@@ -91,7 +96,7 @@ def _one_bit_syndromes(length: int) -> dict[int, int]:
     return syndromes
 
 
-def _message(payload: bytes) -> dict[str, Any] | None:
+def _message(payload: bytes) -> Wire | None:
     try:
         message = json.loads(payload.decode("ascii"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -112,8 +117,8 @@ class FrameDecoder:
         self._buffer = bytearray()
         self._skipping = False  # inside an overlong line: drop up to its newline
 
-    def feed(self, data: bytes) -> list[dict[str, Any]]:
-        messages: list[dict[str, Any]] = []
+    def feed(self, data: bytes) -> list[Wire]:
+        messages: list[Wire] = []
         self._buffer += data
         while True:
             end = self._buffer.find(b"\n")

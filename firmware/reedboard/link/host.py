@@ -25,11 +25,16 @@ host that comes back after a cut asks only for what it missed.
 
 from __future__ import annotations
 
-from typing import Any
-
-from reedboard.link.board_messages import check_board_message
+from reedboard.link.board_messages import (
+    Alive,
+    BoardHello,
+    BoardMessage,
+    Reply,
+    StateMessage,
+    read_board_message,
+)
 from reedboard.link.frame import FrameDecoder, encode_frame
-from reedboard.link.messages import PROTOCOL_VERSION
+from reedboard.link.messages import PROTOCOL_VERSION, Hello, Resend, WireCommand
 
 # A round trip over any serial line takes a few milliseconds; a request or its answer is
 # lost often on a noisy line, and asking again soon is what keeps the host close behind.
@@ -45,7 +50,6 @@ FRAME_MS = 15
 MAX_FRAMES_PER_ANSWER = 25
 MAX_HELD = 8192
 MAX_REPLIES = 256
-REPLY_TYPES = ("ack", "error", "state", "moves", "hello")
 
 
 class HostEndpoint:
@@ -67,12 +71,12 @@ class HostEndpoint:
         self.highest_seen = 0
         self._asked_at: int | None = None  # when the board was last asked for frames
         self._asked_after: int | None = None  # and the number the request went on from
-        self._held: dict[int, dict[str, Any]] = {}  # messages that came after a gap
+        self._held: dict[int, BoardMessage] = {}  # messages that came after a gap
         self._next_id = 1
         self._outbox = bytearray()
         # Replies to commands, handed over as soon as they arrive, even ahead of a gap:
         # a reply answers one question and need not wait for the effects before it.
-        self.replies: dict[int, dict[str, Any]] = {}
+        self.replies: dict[int, Reply] = {}
         # What was wrong with each board message that failed its checks (skipped).
         self.problems: list[str] = []
 
@@ -87,18 +91,21 @@ class HostEndpoint:
     # ----- out -----
 
     def hello(self) -> int:
-        return self.request("hello", protocol=PROTOCOL_VERSION, client=self.client)
+        return self.request(Hello(PROTOCOL_VERSION, self.client))
 
-    def request(self, kind: str, **fields: Any) -> int:
-        """Queue a command; returns its id (retry with `request_again`)."""
+    def request(self, command: WireCommand) -> int:
+        """Queue a command under a new id (its own is not used); returns the id (retry
+        with `request_again`)."""
         command_id = self._next_id
         self._next_id += 1
-        self.request_again(command_id, kind, **fields)
+        self.request_again(command_id, command)
         return command_id
 
-    def request_again(self, command_id: int, kind: str, **fields: Any) -> None:
+    def request_again(self, command_id: int, command: WireCommand) -> None:
         """The same command once more: the board carries out an id only once."""
-        self._outbox += encode_frame({"type": kind, "id": command_id, **fields})
+        wire = command.to_wire()
+        wire.pop("id", None)
+        self._outbox += encode_frame({"type": wire.pop("type"), "id": command_id} | wire)
 
     def data_to_send(self) -> bytes:
         """The bytes to write, after a newline that ends any line damaged before."""
@@ -110,53 +117,53 @@ class HostEndpoint:
 
     # ----- in -----
 
-    def receive_data(self, data: bytes, now_ms: int) -> list[dict[str, Any]]:
-        delivered: list[dict[str, Any]] = []
+    def receive_data(self, data: bytes, now_ms: int) -> list[BoardMessage]:
+        delivered: list[BoardMessage] = []
         for decoded in self.decoder.feed(data):
-            message, problem = check_board_message(decoded)
+            message, problem = read_board_message(decoded)
             if problem is not None:
                 self.problems.append(problem)  # for the connection's log, one line each
-            if message is None:
-                continue
-            seq = message.get("seq")
-            if isinstance(seq, bool) or not isinstance(seq, int):
-                continue  # every board message is numbered; this one cannot be placed
-            kind = message["type"]
-            reply_id = message.get("id")
-            if kind in REPLY_TYPES and isinstance(reply_id, int) and not isinstance(reply_id, bool):
-                self.replies[reply_id] = message
-                if len(self.replies) > MAX_REPLIES:  # replies nobody waited for
-                    del self.replies[min(self.replies)]
-            if kind == "hello" and (message.get("session") != self.session):
-                # The board started afresh (or this is the first contact): numbering
-                # starts from here; whatever came before belongs to another session.
-                self.session = str(message.get("session"))
-                self._held.clear()
-                self._restart(seq, message, delivered)
-                continue
-            if self.session is None:
-                continue  # before the handshake nothing can be placed in order
-            if kind == "hello" and message.get("resync") is True:
-                if seq > self.last_seq:
-                    # What the host asked for is gone: go on from here (the application
-                    # fetches the game when it sees the hello).
-                    self._restart(seq, message, delivered)
-                continue
-            if kind == "alive":
-                self._saw(seq, now_ms)
-                continue
-            if seq <= self.last_seq:
-                continue  # a repeat: already delivered
-            if seq == self.last_seq + 1 or kind == "state":
-                self._deliver(message, delivered)
-                continue
+            if message is not None:  # None: a message whose number cannot be placed
+                self._take(message, now_ms, delivered)
+        return delivered
+
+    def _take(self, message: BoardMessage, now_ms: int, delivered: list[BoardMessage]) -> None:
+        seq = message.seq
+        self._keep_reply(message)
+        if isinstance(message, BoardHello) and message.session != self.session:
+            # The board started afresh (or this is the first contact): numbering
+            # starts from here; whatever came before belongs to another session.
+            self.session = message.session
+            self._held.clear()
+            self._restart(message, delivered)
+        elif self.session is None:
+            return  # before the handshake nothing can be placed in order
+        elif isinstance(message, BoardHello) and message.resync:
+            if seq > self.last_seq:
+                # What the host asked for is gone: go on from here (the application
+                # fetches the game when it sees the hello).
+                self._restart(message, delivered)
+        elif isinstance(message, Alive):
+            self._saw(seq, now_ms)
+        elif seq <= self.last_seq:
+            return  # a repeat: already delivered
+        elif seq == self.last_seq + 1 or isinstance(message, StateMessage):
+            self._deliver(message, delivered)
+        else:
             # Ahead of a gap: kept, so one resend that fills the gap completes the run.
             if len(self._held) < MAX_HELD:
                 self._held[seq] = message
             self._saw(seq, now_ms)
-        return delivered
 
-    def _restart(self, seq: int, message: dict[str, Any], delivered: list[dict[str, Any]]) -> None:
+    def _keep_reply(self, message: BoardMessage) -> None:
+        """A reply is handed over at once, ahead of any gap, to whoever waits on its id."""
+        if isinstance(message, Reply) and message.id is not None:
+            self.replies[message.id] = message
+            if len(self.replies) > MAX_REPLIES:  # replies nobody waited for
+                del self.replies[min(self.replies)]
+
+    def _restart(self, message: BoardMessage, delivered: list[BoardMessage]) -> None:
+        seq = message.seq
         self.last_seq = seq
         self.highest_seen = max(seq, max(self._held, default=seq))
         self._held = {s: m for s, m in self._held.items() if s > seq}
@@ -164,14 +171,14 @@ class HostEndpoint:
         delivered.append(message)  # news the application must hear: fetch the game
         self._deliver_held(delivered)
 
-    def _deliver(self, message: dict[str, Any], delivered: list[dict[str, Any]]) -> None:
-        self.last_seq = message["seq"]
+    def _deliver(self, message: BoardMessage, delivered: list[BoardMessage]) -> None:
+        self.last_seq = message.seq
         self.highest_seen = max(self.highest_seen, self.last_seq)
         if not _answers_own_hello(message):
             delivered.append(message)
         self._deliver_held(delivered)
 
-    def _deliver_held(self, delivered: list[dict[str, Any]]) -> None:
+    def _deliver_held(self, delivered: list[BoardMessage]) -> None:
         for seq in [s for s in self._held if s <= self.last_seq]:
             del self._held[seq]  # a state message covers everything before it
         while self.last_seq + 1 in self._held:
@@ -204,21 +211,13 @@ class HostEndpoint:
             self.asked += 1
         else:
             self.polls += 1
-        request: dict[str, Any] = {
-            "type": "resend",
-            "after": self.last_seq,
-            "session": self.session,
-            "resync": "hello",
-        }
-        if self.in_gap:
-            request["until"] = min(self._held, default=self.highest_seen + 1)
-        self._outbox += encode_frame(request) * REQUEST_COPIES
+        until = min(self._held, default=self.highest_seen + 1) if self.in_gap else None
+        request = Resend(self.last_seq, self.session or "", until, resync="hello")
+        self._outbox += encode_frame(request.to_wire()) * REQUEST_COPIES
 
 
-def _answers_own_hello(message: dict[str, Any]) -> bool:
+def _answers_own_hello(message: BoardMessage) -> bool:
     """A `hello` of the session already followed that answers the host's own `hello` (it
     has an id): a reply, taken from `replies`; in the sequence it only takes up its
     number, for nothing was lost."""
-    return (
-        message["type"] == "hello" and message.get("id") is not None and not message.get("resync")
-    )
+    return isinstance(message, BoardHello) and message.id is not None and not message.resync

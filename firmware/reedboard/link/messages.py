@@ -1,279 +1,374 @@
-"""The messages of protocol version 1 (docs/protocol.md): what each side may send, and
-the checks a message from the host must pass before the board acts on it. Pure."""
+"""The commands of protocol version 1 (docs/protocol.md) that a host sends the board: one
+frozen value per command, read from the wire with every field checked (`from_wire`, the
+one place where what a host sends is judged) and written back to it (`to_wire`). Pure.
+
+`Command` is the union the board dispatches on with `match`: a command added here is a
+type error in every handler until it is handled there.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
-from reedboard.arbiter.mode import MODES
+from reedboard.arbiter.mode import MODES, Mode
 from reedboard.errors import InvalidInputError
-from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES
+from reedboard.link.frame import Wire
+from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, WireFields, shown
+
+__all__ = ["MAX_ID", "MAX_PLY", "ProtocolError"]
 
 PROTOCOL_VERSION = 1
 
 # Board -> host. Every one carries `seq`.
 BOARD_TYPES = ("hello", "effect", "state", "moves", "ack", "error", "alive")
-# Host -> board.
-HOST_TYPES = (
-    "hello",
-    "resend",
-    "state",
-    "moves",
-    "new_game",
-    "mode",
-    "promotion",
-    "takeback",
-    "show",
-    "mark",
-    "brightness",
-    "draw",
-    "resign",
-    "led_test",
-    "settings",
-)
 SETTINGS = {"settle_ms": (1, 60_000), "castle_wait_ms": (1, 60_000)}
+Variant = Literal["standard", "chess960"]
+Piece = Literal["q", "r", "b", "n"]
+Color = Literal["white", "black"]
+ResyncAnswer = Literal["state", "hello"]
+VARIANTS: tuple[Variant, ...] = get_args(Variant)
+PIECES: tuple[Piece, ...] = get_args(Piece)
+COLORS: tuple[Color, ...] = get_args(Color)
+RESYNC_ANSWERS: tuple[ResyncAnswer, ...] = get_args(ResyncAnswer)
 
 
-class ProtocolError(InvalidInputError):
-    """A message that is well framed but cannot be acted on. `code` names the fault for
-    the `error` reply (`unknown_type`, `bad_argument`); `command` and `field` name the
-    command and the field that are wrong, so a client's author sees at once what to fix."""
+def _given(**fields: object) -> Wire:
+    """The fields that are not None: for these, absent and null mean the same."""
+    return {name: value for name, value in fields.items() if value is not None}
 
-    def __init__(
-        self, code: str, message: str, *, command: str | None = None, field: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.command = command
-        self.field = field
 
-    def reply_fields(self) -> dict[str, Any]:
-        """The fields of the `error` reply, besides `id`."""
-        return {
-            "code": self.code,
-            "message": str(self),
-            "command": self.command,
-            "field": self.field,
-        }
+def _wire(kind: str, command_id: int | None, **fields: object) -> Wire:
+    """A command as the wire carries it: `type`, `id` when it has one, then its fields."""
+    head: Wire = {"type": kind} if command_id is None else {"type": kind, "id": command_id}
+    return head | fields
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
-    """A checked message from the host: `kind` is its `type`, `id` the number the host
-    gave it (echoed in the reply), `args` its fields with defaults filled in."""
+class Hello:
+    """The handshake: `protocol` the host speaks (None: not said), `client` its name."""
 
-    kind: str
+    TYPE: ClassVar[str] = "hello"
+    protocol: int | None = None
+    client: str = ""
     id: int | None = None
-    args: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> Hello:
+        protocol = f.integer("protocol", 0, MAX_PLY, None)
+        return cls(protocol, f.text("client", ""), command_id)
+
+    def to_wire(self) -> Wire:
+        protocol = {} if self.protocol is None else {"protocol": self.protocol}
+        return _wire(self.TYPE, self.id, **protocol, client=self.client)
 
 
-# Every number a host sends fits JSON's exact integers; anything larger is noise or an
-# attack, and would only make the board compute with it.
-MAX_ID = 2**53 - 1
-MAX_PLY = 2**31 - 1
-_MISSING = object()
+@dataclass(frozen=True, slots=True)
+class Resend:
+    """The frames after `after` again (up to `until` - 1 when given)."""
+
+    TYPE: ClassVar[str] = "resend"
+    after: int
+    session: str = ""
+    until: int | None = None
+    resync: ResyncAnswer = "state"  # how to answer when the history does not reach back
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> Resend:
+        after = f.integer("after", 0, MAX_ID)
+        until = f.integer("until", 0, MAX_ID, None)
+        if until is not None and until <= after:
+            raise f.bad("until", "must be beyond after")
+        resync = f.choice("resync", RESYNC_ANSWERS, RESYNC_ANSWERS[0])
+        return cls(after, f.text("session", ""), until, resync, command_id)
+
+    def to_wire(self) -> Wire:
+        wire = _wire(self.TYPE, self.id, after=self.after, session=self.session)
+        wire["resync"] = self.resync
+        if self.until is not None:
+            wire["until"] = self.until
+        return wire
 
 
-class _Fields:
-    """The fields of one command, read with a check each: the first wrong one raises a
-    `ProtocolError` naming the command and the field."""
+@dataclass(frozen=True, slots=True)
+class AskState:
+    """The whole state."""
 
-    def __init__(self, message: dict[str, Any], kind: str) -> None:
-        self.message = message
-        self.kind = kind
+    TYPE: ClassVar[str] = "state"
+    id: int | None = None
 
-    def bad(self, name: str, text: str) -> ProtocolError:
-        return ProtocolError(
-            "bad_argument", f"{self.kind}: {name} {text}", command=self.kind, field=name
+    @classmethod
+    def from_wire(cls, _f: WireFields, command_id: int | None) -> AskState:
+        return cls(command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class AskMoves:
+    """A page of the game's moves from ply `start` (the wire's `from`)."""
+
+    TYPE: ClassVar[str] = "moves"
+    start: int = 0
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> AskMoves:
+        return cls(f.integer("from", 0, MAX_PLY, 0), command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id) | {"from": self.start}
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    """A new game: standard, a Chess960 start (`number`, None: at random), or `fen`."""
+
+    TYPE: ClassVar[str] = "new_game"
+    variant: Variant = "standard"
+    number: int | None = None
+    fen: str | None = None
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> StartGame:
+        variant = f.choice("variant", VARIANTS, VARIANTS[0])
+        number = f.integer("number", 0, 959, None)
+        fen = f.fen("fen", chess960=variant == "chess960")
+        if number is not None and variant != "chess960":
+            raise f.bad("number", "needs variant chess960")
+        return cls(variant, number, fen, command_id)
+
+    def to_wire(self) -> Wire:
+        # Null is not a number: absent means at random. Absent and null are one for fen.
+        return _wire(self.TYPE, self.id, variant=self.variant) | _given(
+            number=self.number, fen=self.fen
         )
 
-    def integer(self, name: str, low: int, high: int, default: Any = _MISSING) -> Any:
-        """An integer low..high; absent: the default. Null is not a number: refused."""
-        value = self.message.get(name, _MISSING)
-        if value is _MISSING:
-            if default is _MISSING:
-                raise self.bad(name, f"is missing: an integer {low}..{high}")
-            return default
-        # bool is an int to Python, and a float (1.0, NaN, Infinity) is not a count.
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.bad(name, f"must be an integer {low}..{high}, not {_shown(value)}")
-        return value
 
-    # In the text, choice and list fields null stands for absent: a host sends
-    # `"uci": null` to clear a lit move and `"color": null` for the side to move.
+@dataclass(frozen=True, slots=True)
+class SetMode:
+    """Touch-move rules: casual or strict."""
 
-    def text(self, name: str, default: Any = _MISSING, *, limit: int = 200) -> Any:
-        value = self.message.get(name, _MISSING)
-        if value is _MISSING or (value is None and default is not _MISSING):
-            if default is _MISSING:
-                raise self.bad(name, "is missing: a string")
-            return default
-        if not isinstance(value, str) or len(value) > limit:
-            raise self.bad(name, f"must be a string of at most {limit} characters")
-        return value
+    TYPE: ClassVar[str] = "mode"
+    mode: Mode
+    id: int | None = None
 
-    def choice(self, name: str, choices: tuple[str, ...], default: Any = _MISSING) -> Any:
-        value = self.message.get(name, _MISSING)
-        if value is _MISSING or (value is None and default is not _MISSING):
-            if default is _MISSING:
-                raise self.bad(name, f"is missing: one of {', '.join(choices)}")
-            return default
-        if not isinstance(value, str) or value not in choices:
-            raise self.bad(name, f"must be one of {', '.join(choices)}, not {_shown(value)}")
-        return value
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> SetMode:
+        return cls(f.choice("mode", MODES), command_id)
 
-    def boolean(self, name: str, default: bool) -> bool:
-        value = self.message.get(name, default)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise self.bad(name, f"must be true or false, not {_shown(value)}")
-        return value
-
-    def squares(self, name: str) -> list[str]:
-        value = self.message.get(name)
-        if value is None:
-            return []
-        if not isinstance(value, list) or len(value) > 64:
-            raise self.bad(name, "must be a list of squares such as e4")
-        for item in value:
-            if not isinstance(item, str) or item not in SQUARE_NAMES:
-                raise self.bad(name, f"must be a list of squares such as e4, not {_shown(item)}")
-        return list(dict.fromkeys(value))
-
-    def uci(self, name: str) -> str | None:
-        """A move in UCI notation (its legality is the game's to judge), or None."""
-        value = self.message.get(name)
-        if value is None:
-            return None
-        if not isinstance(value, str) or not _is_uci(value):
-            raise self.bad(name, f"must be a move such as e2e4 or e7e8q, not {_shown(value)}")
-        return value
-
-    def fen(self, name: str, *, chess960: bool) -> str | None:
-        value = self.message.get(name)
-        if value is None:
-            return None
-        if not isinstance(value, str) or len(value) > 120:
-            raise self.bad(name, "must be a FEN string")
-        try:
-            Position.from_fen(value, chess960=chess960)
-        except InvalidInputError as error:
-            raise self.bad(name, f"is not a position: {error}") from None
-        return value
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id, mode=self.mode)
 
 
-def _is_uci(text: str) -> bool:
-    if len(text) not in (4, 5) or text[:2] not in SQUARE_NAMES or text[2:4] not in SQUARE_NAMES:
-        return False
-    return len(text) == 4 or text[4] in "qrbn"
+@dataclass(frozen=True, slots=True)
+class ChoosePromotion:
+    """The piece for the next promotion."""
+
+    TYPE: ClassVar[str] = "promotion"
+    piece: Piece
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> ChoosePromotion:
+        return cls(f.choice("piece", PIECES), command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id, piece=self.piece)
 
 
-def _shown(value: Any) -> str:
-    """A wrong value as the error message shows it: short, whatever was sent."""
-    text = "null" if value is None else repr(value)
-    return text if len(text) <= 24 else text[:21] + "..."
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Undo the last move."""
+
+    TYPE: ClassVar[str] = "takeback"
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, _f: WireFields, command_id: int | None) -> TakeBack:
+        return cls(command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id)
 
 
-def _hello(f: _Fields) -> dict[str, Any]:
-    return {"protocol": f.integer("protocol", 0, MAX_PLY, None), "client": f.text("client", "")}
+@dataclass(frozen=True, slots=True)
+class ShowMove:
+    """Light a move for the player to carry out; None clears it."""
+
+    TYPE: ClassVar[str] = "show"
+    uci: str | None = None
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> ShowMove:
+        return cls(f.uci("uci"), command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id, uci=self.uci)
 
 
-def _resend(f: _Fields) -> dict[str, Any]:
-    after = f.integer("after", 0, MAX_ID)
-    until = f.integer("until", 0, MAX_ID, None)
-    if until is not None and until <= after:
-        raise f.bad("until", "must be beyond after")
-    return {
-        "after": after,
-        "session": f.text("session", ""),
-        "until": until,
-        "resync": f.choice("resync", ("state", "hello"), "state"),
-    }
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Light these squares, steady or blinking (each square once; steady wins)."""
+
+    TYPE: ClassVar[str] = "mark"
+    squares: tuple[str, ...] = ()
+    blink: tuple[str, ...] = ()
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> Mark:
+        squares = f.squares("squares")
+        blink = tuple(name for name in f.squares("blink") if name not in squares)
+        return cls(squares, blink, command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id, squares=list(self.squares), blink=list(self.blink))
 
 
-def _moves(f: _Fields) -> dict[str, Any]:
-    return {"from": f.integer("from", 0, MAX_PLY, 0)}
+@dataclass(frozen=True, slots=True)
+class SetBrightness:
+    """The LEDs at `percent` of the board's own brightness setting."""
+
+    TYPE: ClassVar[str] = "brightness"
+    percent: int
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> SetBrightness:
+        return cls(f.integer("percent", 0, 100), command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id, percent=self.percent)
 
 
-def _new_game(f: _Fields) -> dict[str, Any]:
-    variant = f.choice("variant", ("standard", "chess960"), "standard")
-    number = f.integer("number", 0, 959, None)
-    fen = f.fen("fen", chess960=variant == "chess960")
-    if number is not None and variant != "chess960":
-        raise f.bad("number", "needs variant chess960")
-    return {"variant": variant, "number": number, "fen": fen}
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A draw by agreement, or claimed."""
+
+    TYPE: ClassVar[str] = "draw"
+    agreed: bool = False
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> Draw:
+        return cls(f.boolean("agreed", False), command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id, agreed=self.agreed)
 
 
-def _mode(f: _Fields) -> dict[str, Any]:
-    return {"mode": f.choice("mode", MODES)}
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """A resignation by `color` (None: the side to move)."""
+
+    TYPE: ClassVar[str] = "resign"
+    color: Color | None = None
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> Resign:
+        return cls(f.optional_choice("color", COLORS), command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id, **_given(color=self.color))  # absent: side to move
 
 
-def _promotion(f: _Fields) -> dict[str, Any]:
-    return {"piece": f.choice("piece", ("q", "r", "b", "n"))}
+@dataclass(frozen=True, slots=True)
+class LedTest:
+    """The LED test."""
+
+    TYPE: ClassVar[str] = "led_test"
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, _f: WireFields, command_id: int | None) -> LedTest:
+        return cls(command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id)
 
 
-def _show(f: _Fields) -> dict[str, Any]:
-    return {"uci": f.uci("uci")}
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    """New values for the settings given (None: unchanged)."""
+
+    TYPE: ClassVar[str] = "settings"
+    settle_ms: int | None = None
+    castle_wait_ms: int | None = None
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> ChangeSettings:
+        values: dict[str, int] = {}
+        for name in f.message:
+            if name in ("type", "id"):
+                continue
+            if name not in SETTINGS:
+                raise f.bad(name, f"is not a setting ({', '.join(SETTINGS)})")
+            low, high = SETTINGS[name]
+            values[name] = f.integer(name, low, high)
+        return cls(values.get("settle_ms"), values.get("castle_wait_ms"), command_id)
+
+    def to_wire(self) -> Wire:
+        given = {"settle_ms": self.settle_ms, "castle_wait_ms": self.castle_wait_ms}
+        return _wire(self.TYPE, self.id, **{k: v for k, v in given.items() if v is not None})
 
 
-def _mark(f: _Fields) -> dict[str, Any]:
-    squares = f.squares("squares")
-    blink = [name for name in f.squares("blink") if name not in squares]
-    return {"squares": squares, "blink": blink}
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """Not a host's command: what a `resend` the history cannot serve becomes, answered
+    with the whole `state` or a `hello` (`resync: true`) for the host to start from."""
+
+    answer: ResyncAnswer
+    id: int | None = None
 
 
-def _brightness(f: _Fields) -> dict[str, Any]:
-    return {"percent": f.integer("percent", 0, 100)}
+WireCommand: TypeAlias = (
+    Hello
+    | Resend
+    | AskState
+    | AskMoves
+    | StartGame
+    | SetMode
+    | ChoosePromotion
+    | TakeBack
+    | ShowMove
+    | Mark
+    | SetBrightness
+    | Draw
+    | Resign
+    | LedTest
+    | ChangeSettings
+)
+Command: TypeAlias = WireCommand | Resync
+
+# Read from the union itself: a command added there is read from the wire at once.
+_COMMANDS: tuple[type[WireCommand], ...] = get_args(WireCommand)
+_BY_TYPE: dict[str, type[WireCommand]] = {c.TYPE: c for c in _COMMANDS}
+# Host -> board.
+HOST_TYPES = tuple(_BY_TYPE)
 
 
-def _draw(f: _Fields) -> dict[str, Any]:
-    return {"agreed": f.boolean("agreed", False)}
+def promotion_piece(letter: str) -> Piece:
+    """The piece a promotion letter (a UCI move's fifth) names."""
+    for piece in PIECES:
+        if piece == letter:
+            return piece
+    raise InvalidInputError(f"{letter!r} is not a promotion piece (q, r, b, n)")
 
 
-def _resign(f: _Fields) -> dict[str, Any]:
-    return {"color": f.choice("color", ("white", "black"), None)}
+def command_type(command: Command) -> str:
+    """The `type` a command has on the wire; a resync, the type of its answer."""
+    return command.answer if isinstance(command, Resync) else command.TYPE
 
 
-def _settings(f: _Fields) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for name in f.message:
-        if name in ("type", "id"):
-            continue
-        if name not in SETTINGS:
-            raise f.bad(name, f"is not a setting ({', '.join(SETTINGS)})")
-        low, high = SETTINGS[name]
-        values[name] = f.integer(name, low, high)
-    return values
-
-
-def _nothing(_f: _Fields) -> dict[str, Any]:
-    return {}
-
-
-_ARGUMENTS: dict[str, Callable[[_Fields], dict[str, Any]]] = {
-    "hello": _hello,
-    "resend": _resend,
-    "state": _nothing,
-    "moves": _moves,
-    "new_game": _new_game,
-    "mode": _mode,
-    "promotion": _promotion,
-    "takeback": _nothing,
-    "show": _show,
-    "mark": _mark,
-    "brightness": _brightness,
-    "draw": _draw,
-    "resign": _resign,
-    "led_test": _nothing,
-    "settings": _settings,
-}
-
-
-def message_id(message: dict[str, Any]) -> int | None:
+def message_id(message: Mapping[str, Any]) -> int | None:
     """The message's `id` when it is a usable one, for the reply; otherwise None."""
     value = message.get("id")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
@@ -281,21 +376,21 @@ def message_id(message: dict[str, Any]) -> int | None:
     return value
 
 
-def parse_command(message: dict[str, Any]) -> Command:
-    """A decoded frame from the host as a `Command` whose every field has been checked,
-    or a `ProtocolError` naming the command and the field: the one place where what a
-    host sends is judged, so the board acts only on values it can carry out."""
+def parse_command(message: Mapping[str, Any]) -> WireCommand:
+    """A decoded frame from the host as a command whose every field has been checked, or
+    a `ProtocolError` naming the command and the field: the board acts only on values it
+    can carry out."""
     kind = message.get("type")
     if not isinstance(kind, str):
         raise ProtocolError(
             "bad_argument", "a message needs a string type", command=None, field="type"
         )
-    check = _ARGUMENTS.get(kind)
-    if check is None:
+    command = _BY_TYPE.get(kind)
+    if command is None:
         raise ProtocolError(
-            "unknown_type", f"unknown message type {_shown(kind)}", command=kind[:40], field="type"
+            "unknown_type", f"unknown message type {shown(kind)}", command=kind[:40], field="type"
         )
-    fields = _Fields(message, kind)
+    fields = WireFields(message, kind)
     if "id" in message and message["id"] is not None and message_id(message) is None:
-        raise fields.bad("id", f"must be an integer 0..{MAX_ID}, not {_shown(message['id'])}")
-    return Command(kind, message_id(message), check(fields))
+        raise fields.bad("id", f"must be an integer 0..{MAX_ID}, not {shown(message['id'])}")
+    return command.from_wire(fields, message_id(message))

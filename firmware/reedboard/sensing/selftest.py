@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from reedboard.errors import HardwareError
 from reedboard.hal.matrix_layout import MatrixWiring
@@ -77,17 +76,27 @@ def self_test(
     return _Checker(wiring).run([scans] if isinstance(scans, int) else list(scans), expected)
 
 
-def switch_place(square: Square, wiring: MatrixWiring) -> dict[str, Any]:
-    """Where `square`'s switch sits on the matrix, for a fault found during play: its row
-    and column lines, their GPIO pins, and the two in words as the self-test names them."""
+@dataclass(frozen=True, slots=True)
+class SwitchPlace:
+    """Where a switch sits on the matrix: its row and column lines (`ROW3`, `COL5`), their
+    GPIO pins, and the two in words as the self-test names them."""
+
+    row: str
+    column: str
+    pins: tuple[int, ...]
+    where: str
+
+
+def switch_place(square: Square, wiring: MatrixWiring) -> SwitchPlace:
+    """Where `square`'s switch sits on the matrix, for a fault found during play."""
     checker = _Checker(wiring)
     row, column = checker.layout.cell_of(square)
-    return {
-        "row": f"ROW{row + 1}",
-        "column": f"COL{column + 1}",
-        "pins": list(checker.pins_of((square,))),
-        "where": checker.where(square),
-    }
+    return SwitchPlace(
+        f"ROW{row + 1}",
+        f"COL{column + 1}",
+        tuple(checker.pins_of((square,))),
+        checker.where(square),
+    )
 
 
 # A matrix line: "row" or "column", its index, its squares, its name, its GPIO pin.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -31,7 +31,17 @@ from reedboard.hal.live_board import LiveBoard
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
-from reedboard.link.messages import parse_command
+from reedboard.link.board_messages import Ack, ErrorReply
+from reedboard.link.messages import (
+    ChoosePromotion,
+    Hello,
+    LedTest,
+    Resend,
+    StartGame,
+    WireCommand,
+    parse_command,
+    promotion_piece,
+)
 from reedboard.replay.script import Script, ScriptLine
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
@@ -91,7 +101,7 @@ class SimBoard:
             render=self._render,
             animate=self.lights.animate,
             brightness=self.lights.dim,
-            on_effect=self.effects.append,
+            on_effect=lambda message: self.effects.append(message.to_wire()),
             scan_hz=self.config.matrix.scan_hz,
             log=self._log,
             source=self,
@@ -159,7 +169,7 @@ class SimBoard:
 
     # ----- the page's gestures and commands -----
 
-    def gesture(self, op: str, message: dict[str, Any]) -> None:
+    def gesture(self, op: str, message: Mapping[str, Any]) -> None:
         """A hand on the board: `lift`, `place` or `touch` (either) a square; `select` a held piece; put the
         last one taken `to_tray`, or take one `from_tray`. `InvalidInputError` if the
         world does not allow it."""
@@ -234,34 +244,39 @@ class SimBoard:
         for sq in range(8 * seventh, 8 * seventh + 8):
             found = position.piece_at(sq)
             if lifted >> sq & 1 and found is not None and found.symbol() == pawn:
-                self._command({"type": "promotion", "piece": piece.lower()})
+                self._command(ChoosePromotion(promotion_piece(piece.lower())))
                 return
 
-    def command(self, message: dict[str, Any]) -> dict[str, Any]:
+    def command(self, message: Mapping[str, Any]) -> dict[str, Any]:
         """A host command from the page, checked like one from the serial link; a new
         game also sets the pieces up, as the players would."""
-        if message.get("type") == "new_game":
-            args = parse_command(message).args
-            if args["variant"] == "chess960" and args["fen"] is None:
+        command = parse_command(message)
+        if isinstance(command, StartGame):
+            new_game = command
+            if new_game.variant == "chess960" and new_game.fen is None:
                 with self.lock:
-                    answer = self._command(message)
-                    if answer.kind == "ack":
-                        self._guided_setup(answer.fields["fen"])
+                    answer = self._command(new_game)
+                    if isinstance(answer.reply, Ack) and answer.reply.fen is not None:
+                        self._guided_setup(answer.reply.fen)
             else:
-                fen = args["fen"] or STARTING_FEN
-                Position.from_fen(fen, chess960=args["variant"] == "chess960")  # checked first
-                answer = self._start_on(fen, message)
+                fen = new_game.fen or STARTING_FEN
+                Position.from_fen(fen, chess960=new_game.variant == "chess960")  # checked first
+                answer = self._start_on(fen, new_game)
         else:
             with self.lock:
-                answer = self._command(message)
-        return {"kind": answer.kind, **answer.fields}
+                answer = self._command(command)
+        # The page reads the reply's fields as the wire has them, named by `kind`.
+        wire = answer.reply.to_wire()
+        return {"kind": wire.pop("type")} | {
+            k: v for k, v in wire.items() if k not in ("seq", "id")
+        }
 
-    def _start_on(self, fen: str, new_game: dict[str, Any]) -> Answer:
+    def _start_on(self, fen: str, new_game: StartGame) -> Answer:
         """Start the new game, then set its pieces up as players would at once; the
         answer comes once the board has seen them (or `SEEN_S` has passed)."""
         with self.lock:
             answer = self._command(new_game)
-            if answer.kind != "ack":
+            if not isinstance(answer.reply, Ack):
                 return answer
             self._timeline = []
             self._script_ends_ms = 0
@@ -284,10 +299,9 @@ class SimBoard:
             self._set_out.set()
             self._set_out = None
 
-    def _command(self, message: dict[str, Any]) -> Answer:
-        command = parse_command(message)
-        if command.kind in ("hello", "resend", "led_test"):
-            raise InvalidInputError(f"{command.kind} is for the serial link")
+    def _command(self, command: WireCommand) -> Answer:
+        if isinstance(command, Hello | Resend | LedTest):
+            raise InvalidInputError(f"{command.TYPE} is for the serial link")
         return self.app.local_command(command, self.clock.now_ms())
 
     def _guided_setup(self, fen: str) -> None:
@@ -313,15 +327,13 @@ class SimBoard:
         """Play an event script on the world, visibly, from now: the pieces are set up as
         the script starts and each line happens at its time."""
         fen = script.start.fen()
-        new_game: dict[str, Any] = {"type": "new_game", "fen": fen}
-        if script.start.chess960:
-            new_game["variant"] = "chess960"
+        new_game = StartGame("chess960" if script.start.chess960 else "standard", fen=fen)
         answer = self._start_on(fen, new_game)
-        if answer.kind != "ack":
-            raise InvalidInputError(str(answer.fields.get("message")))
+        if isinstance(answer.reply, ErrorReply):
+            raise InvalidInputError(str(answer.reply.message))
         with self.lock:
             if script.mode:
-                self._command({"type": "mode", "mode": script.mode})
+                self._command(parse_command({"type": "mode", "mode": script.mode}))
             base = self.clock.now_ms()
             self._timeline = [
                 (base + line.t_ms, partial(self._line, line)) for line in script.lines
@@ -373,20 +385,18 @@ class SimBoard:
                     targets += square_names_of(bb)
             state = board_game.state()
             position = board_game.game.position
-            result = (
-                None if state["result"] is None else result_words(state["result"], state["reason"])
-            )
+            result = None if state.result is None else result_words(state.result, state.reason)
             return {
                 "type": "state",
                 **self.world.snapshot(),
                 "leds": ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in colours],
                 "roles": roles,
                 "targets": targets,
-                "fen": state["fen"],
-                "san": state["san"],
-                "moves": state["moves"],
-                "result": state["result"],
-                "reason": state["reason"],
+                "fen": state.fen,
+                "san": list(state.san or ()),
+                "moves": list(state.moves),
+                "result": state.result,
+                "reason": state.reason,
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
