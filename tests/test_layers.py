@@ -94,6 +94,7 @@ HOST_MAY_USE = (
     "reedboard.errors",
     "reedboard.command_line",
     "reedboard.rules",
+    "reedboard.chess_clock",
     "reedboard.sensing",
     "reedboard.arbiter",
     "reedboard.lights",

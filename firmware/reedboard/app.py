@@ -372,7 +372,13 @@ class App:
             message = EffectMessage(effect, game_id)
             if isinstance(effect, NewGame):
                 game = self._board_game().game
-                message = replace(message, chess960=game.chess960, variant=variant_of(game))
+                control = self._board_game().settings.time_control
+                message = replace(
+                    message,
+                    chess960=game.chess960,
+                    variant=variant_of(game),
+                    time_control=None if control is None else control.text(),
+                )
             elif isinstance(effect, SensorFault) and self.matrix is not None:
                 place = switch_place(effect.square, matrix_wiring(self.matrix))
                 message = replace(message, place=place)

@@ -39,7 +39,7 @@ from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.mating_material import can_checkmate
-from reedboard.chess_clock.time_control import TimeControl
+from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.link.board_messages import Ack, ErrorReply, MovesPage, Reply, StateMessage
 from reedboard.link.messages import (
@@ -428,6 +428,10 @@ class BoardGame:
                 assert_never(command)
 
     def _new_game(self, command: StartGame, now: int) -> Answer:
+        if command.clock is not None:
+            # A timed game from now on: this one, and those set up on the board after it.
+            control = parse_time_control(command.clock)
+            self.settings = replace(self.settings, time_control=control)
         if command.fen is not None:
             game = Game(Position.from_fen(command.fen, chess960=command.variant == "chess960"))
         elif command.variant == "chess960":

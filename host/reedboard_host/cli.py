@@ -37,6 +37,7 @@ from reedboard.command_line import (
 )
 from reedboard.errors import ReedboardError
 from reedboard.link.board_events import (
+    ClockEvent,
     IllegalEvent,
     MoveEvent,
     NewGameEvent,
@@ -60,7 +61,7 @@ from reedboard.link.messages import (
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
-from reedboard_host.board_text import board_text, effect_line
+from reedboard_host.board_text import board_text, clock_text, effect_line
 from reedboard_host.connection import BoardConnection, HostError, RefusedError, choose_port
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
@@ -103,6 +104,8 @@ def build_parser() -> OneLineParser:
     p.add_argument("--chess960", nargs="?", const=-1, type=whole_number_in(0, 959), metavar="N",
                    help="Chess960: start position N (0..959), random without N")  # fmt: skip
     p.add_argument("--fen", type=arguments.fen, help="start from this position")
+    p.add_argument("--clock", type=arguments.time_control, metavar="CONTROL",
+                   help="a timed game: 5+3, 15, 0.5+0, 90/40:30+30")  # fmt: skip
     p = command("mode", "set the touch-move rules", _simple("mode", "mode"), "strict")
     p.add_argument("mode", choices=MODES)
     p = command("promote", "the piece for the next promotion", _simple("promotion", "piece"),
@@ -227,6 +230,7 @@ def _record(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     recent: list[str] = []
     hands = _Hands()
+    clocks: list[tuple[int, int]] = []  # a timed game's latest times, White's and Black's
 
     def draw(mirror: GameMirror) -> None:
         if mirror.current is None:
@@ -234,6 +238,8 @@ def _watch(args: argparse.Namespace) -> int:
         sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
         current = mirror.current
         sys.stdout.write(board_text(current.game, hands.lifted, hands.wrong) + "\n\n")
+        if clocks:
+            sys.stdout.write(clock_text(*clocks[-1]) + "\n")
         if current.result:
             sys.stdout.write(f"result {current.result} ({current.reason})\n")
         sys.stdout.write("\n".join(recent[-10:]) + "\n")
@@ -245,6 +251,13 @@ def _watch(args: argparse.Namespace) -> int:
         elif isinstance(m, EventMessage):
             recent.append(effect_line(m))
             hands.follow(m.event)
+            match m.event:
+                case MoveEvent(clock=clock) if clock is not None:
+                    clocks.append(clock)
+                case ClockEvent(white_ms=white, black_ms=black):
+                    clocks.append((white, black))
+                case NewGameEvent():
+                    clocks.clear()
         draw(follower.mirror)
 
     follower = Follower(choose_port(args.port), on_message=message, log=_log)
@@ -344,7 +357,8 @@ def _new(args: argparse.Namespace) -> int:
             raise BadArgumentError("--chess960 N and --fen name two start positions: give one")
         arguments.check_start_fen(args.fen, chess960=chess960)
     variant: Variant = "chess960" if chess960 else "standard"
-    _print_reply(_ask(args, StartGame(variant, number, args.fen or None)))
+    start = StartGame(variant, number, args.fen or None, clock=args.clock)
+    _print_reply(_ask(args, start))
     return 0
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from reedboard.errors import InvalidInputError
 from reedboard.link.board_events import (
+    ClockEvent,
     GameOverEvent,
     MoveEvent,
     NewGameEvent,
@@ -28,6 +29,10 @@ class MirroredGame:
     result: str | None = None
     reason: str | None = None
     comments: dict[int, str] = field(default_factory=dict)
+    # A timed game: its time control as `@clock` writes it, and both clocks (White's,
+    # Black's ms) after each ply the board told of.
+    time_control: str | None = None
+    clocks: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -94,7 +99,7 @@ class GameMirror:
         if isinstance(event, NewGameEvent):
             self._finish_current()
             start = Position.from_fen(event.fen, chess960=bool(event.chess960))
-            self.current = MirroredGame(Game(start), m.game or 0)
+            self.current = MirroredGame(Game(start), m.game or 0, time_control=event.time_control)
             return True
         current = self.current
         if current is None or (m.game is not None and current.id != m.game):
@@ -108,11 +113,18 @@ class GameMirror:
                     self.needs_state = True
                     return False
                 current.game.push_uci(uci)
+                if event.clock is not None:
+                    current.clocks[ply] = event.clock
+                return True
+            case ClockEvent(white_ms=white, black_ms=black) if len(current.game):
+                # A press: the time its player is left with, increment included.
+                current.clocks[len(current.game)] = (white, black)
                 return True
             case TakebackEvent():
                 if len(current.game):
                     current.game.pop()
                     current.comments.pop(len(current.game) + 1, None)
+                    current.clocks.pop(len(current.game) + 1, None)
                     current.result = current.reason = None  # a mate taken back: play goes on
                     return True
                 return False

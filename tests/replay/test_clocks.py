@@ -195,3 +195,18 @@ def test_a_new_game_starts_the_clocks_anew() -> None:
     answer = board.carry_out(StartGame(fen=fen), 25_000)
     assert [effect_json(e)["event"] for e in answer.effects] == ["new_game"]
     assert board.timer.left(30_000) == (60_000, 55_000)  # Black to move: Black's runs
+
+
+def test_a_hosts_new_game_with_a_clock_is_timed() -> None:
+    game = Game()
+    board = BoardGame(game, game.position.occupied)
+    assert board.timer is None
+    answer = board.carry_out(StartGame(clock="5+3"), 2_000)
+    assert [effect_json(e)["event"] for e in answer.effects] == ["new_game"]
+    board.sense(12, False, 3_000)
+    board.sense(28, True, 3_400)
+    moved = board.advance(4_000)
+    assert effect_json(moved[-1])["clock"] == {
+        "white_ms": 300_000 - 1_400 + 3_000,
+        "black_ms": 300_000,
+    }
