@@ -9,6 +9,10 @@ mode for half, a random or an engine-like (greedy) game, and the hands that play
 The arbiter's moves are compared with the game's ply by ply (UCI); after the first
 difference the rest of the game counts as missed and the rest of the board's as false.
 Latency is measured from each move's decisive sensor change to the move's effect.
+Every game is timed (a long control, so no flag falls): for each move recognised, the
+clock error is the time at which the board stopped its player's clock minus the model's
+true completion time (the decisive sensor change); the goal is 0 ms at the median and
+under one scan period (5 ms at 200 Hz) at p99.
 
 Then each family of situations in `reedboard.sim.episodes` (knocked neighbours, takebacks,
 sweeps, overlapping blitz hands, same-scan lifts) is added to games played with clean
@@ -30,10 +34,14 @@ from pathlib import Path
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
 from reedboard.arbiter.effects import Effect, TakenBack
 from reedboard.arbiter.mode import Mode
+from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.replay.runner import Replay
 from reedboard.rules.attacks import BETWEEN
+from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import KNIGHT
 from reedboard.rules.position import Position
+from reedboard.rules.squares import parse_square
 from reedboard.sim.check import judge, replay_human
 from reedboard.sim.episodes import FAMILIES, check_lines, net_moves
 from reedboard.sim.games import greedy_game, random_game
@@ -41,6 +49,8 @@ from reedboard.sim.human import HumanScript, human_script
 from reedboard.sim.settings import HumanSettings
 
 BATCH = 25  # games per CPU-time sample
+TIMED = parse_time_control("180+0")  # long enough that no flag falls in a benchmark game
+SCAN_PERIOD_MS = 5  # the board's scan at 200 Hz
 MAX_PLIES = 80
 
 
@@ -79,6 +89,7 @@ class Tally:
     raw_events: int = 0
     latency_fixed: list[int] = field(default_factory=list)
     latency_all: list[int] = field(default_factory=list)
+    clock_error: list[int] = field(default_factory=list)
     cpu_per_event: list[float] = field(default_factory=list)
     failing: list[int] = field(default_factory=list)
 
@@ -88,9 +99,10 @@ def run_game(seed: int, settings: HumanSettings, tally: Tally, dump: Path | None
     script = game_for_seed(seed, settings)
     started = time.process_time()
     effects: list[Effect]
+    stops: list[int] = []
     crashed = False
     try:
-        effects = replay_human(script, settings.settle_ms)
+        effects, stops = timed_replay(script, settings.settle_ms)
     except Exception:  # a crash is a result: every move of the game is missed
         effects, crashed = [], True
     cpu = time.process_time() - started
@@ -113,6 +125,8 @@ def run_game(seed: int, settings: HumanSettings, tally: Tally, dump: Path | None
         tally.latency_all.append(latency)
         if cannot_extend(position, move):
             tally.latency_fixed.append(latency)
+        if ply < len(stops):
+            tally.clock_error.append(stops[ply] - script.decisive_ms[ply])
         position = position.play(move)
     if not verdict.ok:
         tally.failing.append(seed)
@@ -123,6 +137,21 @@ def run_game(seed: int, settings: HumanSettings, tally: Tally, dump: Path | None
                 note += " (replay raised)"
             (dump / f"seed-{seed}.events").write_text(script.text(note))
     return cpu
+
+
+def timed_replay(script: HumanScript, settle_ms: int) -> tuple[list[Effect], list[int]]:
+    """The game replayed as a timed game: its effects, and for each move the board kept,
+    the time at which it stopped its player's clock."""
+    run = Replay(Game(script.start), mode=script.mode, settle_ms=settle_ms, clock=TIMED)
+    for t_ms, action, argument in script.lines:
+        if action == "choose":
+            run.choose(argument, t_ms)
+        else:
+            run.sensor(parse_square(argument), action == "place", t_ms)
+    run.finish(script.end_ms)
+    timer = run.board_game.timer
+    stops = [] if timer is None else [kept.since_ms for kept in timer.history]
+    return run.effects, stops
 
 
 def run_batch(seeds: range, settings: HumanSettings, dump: Path | None) -> Tally:
@@ -173,6 +202,21 @@ def report(tally: Tally, first_seed: int, settle_ms: int, wall: float) -> str:
             "latency, all moves: p99",
             f"{percentile(tally.latency_all, 0.99):.0f} ms",
             f"<= {settle_ms + 20} ms",
+        ),
+        (
+            "clock error (charged - true): median",
+            f"{statistics.median(tally.clock_error) if tally.clock_error else float('nan'):.0f} ms",
+            "0 ms",
+        ),
+        (
+            "clock error: p99 of |error|",
+            f"{percentile([abs(e) for e in tally.clock_error], 0.99):.0f} ms",
+            f"< {SCAN_PERIOD_MS} ms",
+        ),
+        (
+            "clock error: moves off by any ms",
+            f"{sum(1 for e in tally.clock_error if e)} of {len(tally.clock_error)}",
+            "",
         ),
         ("CPU per raw event (median of batches)", f"{cpu:.3f} ms", "< 0.2 ms"),
     ]
@@ -270,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     games = 100 if args.quick else args.games
-    family_games = 40 if args.quick else args.family_games
+    family_games = min(40, args.family_games) if args.quick else args.family_games
     settings = HumanSettings(settle_ms=args.settle_ms)
     tally = Tally()
     wall = time.perf_counter()

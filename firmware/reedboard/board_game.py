@@ -150,6 +150,9 @@ class BoardGame:
         # Clock presses (White's?, when) waiting for the sensors to settle what the hands
         # did before them: whether the move was complete then.
         self._presses: list[tuple[bool, int]] = []
+        # When each move shown complete was first complete, by (ply, from-to squares):
+        # the time its player's clock stops at, whenever the arbiter decides it.
+        self._complete_seen: dict[tuple[int, str], int] = {}
         if self.settings.time_control is not None and not game.is_game_over():
             self.timer = self._new_timer(self.settings.time_control, 0, game.position.turn)
 
@@ -219,10 +222,10 @@ class BoardGame:
                 # Only when something falls due: a tick weighs the whole position (is the
                 # game over? can a draw be claimed?), too much for every scan.
                 before = len(effects)
-                pending = self._completion_pending()
+                self._completion_pending()  # noted before the arbiter may decide it
                 effects += self.arbiter.tick(due)
                 effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
-                self._time(effects, before, pending)
+                self._time(effects, before)
                 self._stepped(effects, due)
                 then = self.arbiter.next_deadline()
                 if len(effects) == before and then is not None and then <= due:
@@ -232,9 +235,10 @@ class BoardGame:
         """The debouncer's decided changes to the arbiter, after any switch it found faulty."""
         effects += sensor_faults(self.debouncer, self.arbiter)
         for change in changes:
-            before, pending = len(effects), self._completion_pending()
+            before = len(effects)
+            self._completion_pending()  # noted before the arbiter may decide it
             effects += self.arbiter.feed(change, now_ms)
-            self._time(effects, before, pending)
+            self._time(effects, before)
             self._stepped(effects, now_ms)
 
     def _stepped(self, effects: list[Effect], now_ms: int) -> None:
@@ -283,28 +287,35 @@ class BoardGame:
 
     def _completion_pending(self) -> int | None:
         """When the move the board shows complete, not yet decided, was complete: the
-        sensor change that completed it, which the move's player's time stops at."""
-        complete = self.arbiter._complete
+        sensor change that completed it, which the move's player's time stops at. Noted
+        for the move's ply: a move decided later (after the opponent's own began, say)
+        still stops its player's time there."""
+        arbiter = self.arbiter
+        complete = arbiter._complete
         if complete is None:
             return None
-        return self.arbiter._first_complete.get(complete.code)
+        since = arbiter._first_complete.get(complete.code)
+        if since is not None:
+            key = (len(arbiter.game) + 1, arbiter.position.uci(complete.move)[:4])
+            self._complete_seen.setdefault(key, since)
+        return since
 
-    def _completed_ms(self, pending: int | None, first: bool, last: bool) -> int | None:
-        """When one of the moves a step of the arbiter decided was complete: the one it
-        was waiting on when the step began, or the one it just decided."""
+    def _completed_ms(self, move: MoveMade, last: bool) -> int | None:
+        """When a move the arbiter decided was complete: as seen while it waited to be
+        decided, or (the step's last move) as the arbiter says."""
+        seen = self._complete_seen.get((move.ply, move.uci[:4]))
+        if seen is not None:
+            return seen
         moved = self.arbiter._moved
-        if first and pending is not None and not last:
-            return pending
-        if moved is not None:
-            return moved[0]
-        return pending
+        return moved[0] if last and moved is not None else None
 
-    def _time(self, effects: list[Effect], start: int, pending: int | None) -> None:
+    def _time(self, effects: list[Effect], start: int) -> None:
         """The clocks follow what a step of the game decided (`effects[start:]`): a move
         stops its player's time and carries both times, a takeback gives the time back,
         a new game starts the clocks anew, the end of the game stops them."""
         if self.settings.time_control is None:
             return
+        self._completion_pending()  # a move complete by the end of the step
         moves = [i for i in range(start, len(effects)) if isinstance(effects[i], MoveMade)]
         for index in range(start, len(effects)):
             effect = effects[index]
@@ -312,16 +323,20 @@ class BoardGame:
             if isinstance(effect, NewGame):
                 turn = effect.fen.split()[1] == "w"
                 self.timer = self._new_timer(self.settings.time_control, effect.t_ms, turn)
+                self._complete_seen = {}
             elif timer is None:
                 continue
             elif isinstance(effect, MoveMade):
                 white_moved = effect.fen.split()[1] == "b"
-                first, last = index == moves[0], index == moves[-1]
-                completed = self._completed_ms(pending, first, last)
+                completed = self._completed_ms(effect, index == moves[-1])
                 done = effect.t_ms if completed is None else min(completed, effect.t_ms)
                 effects[index] = replace(effect, clock=timer.move_made(white_moved, done))
+                self._complete_seen = {
+                    key: t for key, t in self._complete_seen.items() if key[0] > effect.ply
+                }
             elif isinstance(effect, TakenBack):
                 timer.taken_back(effect.t_ms)
+                self._complete_seen = {}
             elif isinstance(effect, GameOver):
                 timer.halt(effect.t_ms)
 
@@ -374,7 +389,7 @@ class BoardGame:
 
     def command(self, command: GameCommand, now_ms: int) -> Answer:
         """Carry out a host command about the game (the rest are the app's)."""
-        pending = self._completion_pending()
+        self._completion_pending()  # noted before the command may decide it
         try:
             answer = self._dispatch(command, now_ms)
         except InvalidInputError as error:
@@ -382,7 +397,7 @@ class BoardGame:
         if self.timer is None and self.settings.time_control is None:
             return answer
         effects = list(answer.effects)
-        self._time(effects, 0, pending)
+        self._time(effects, 0)
         return replace(answer, effects=tuple(effects))
 
     def _dispatch(self, command: GameCommand, now: int) -> Answer:
