@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
-from reedboard.arbiter.effects import Effect, TakenBack
+from reedboard.arbiter.effects import Effect, MoveMade, TakenBack
 from reedboard.arbiter.mode import Mode
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.replay.runner import Replay
@@ -42,7 +42,7 @@ from reedboard.rules.moves import Move
 from reedboard.rules.pieces import KNIGHT
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
-from reedboard.sim.check import judge, replay_human
+from reedboard.sim.check import judge
 from reedboard.sim.episodes import FAMILIES, check_lines, net_moves
 from reedboard.sim.games import greedy_game, random_game
 from reedboard.sim.human import HumanScript, human_script
@@ -241,6 +241,7 @@ class FamilyTally:
     false: int = 0
     missed: int = 0
     takebacks: int = 0  # seen by the host (a takeback family's own ones included)
+    clock_off: int = 0  # moves whose clock stopped elsewhere than at their completion
     latency_fixed: list[int] = field(default_factory=list)
     failing: list[int] = field(default_factory=list)
 
@@ -256,11 +257,17 @@ def run_family(name: str, seeds: range, settings: HumanSettings) -> FamilyTally:
         if script is None:
             continue
         check_lines(script)
+        stops: list[int] = []
         try:
-            effects = replay_human(script, settings.settle_ms)
+            effects, stops = timed_replay(script, settings.settle_ms)
         except Exception:
             effects = []
         made = net_moves(effects)
+        tally.clock_off += sum(
+            1
+            for ply, stop in enumerate(stops[: exact_count(made, script.ucis)])
+            if stop != script.decisive_ms[ply]
+        )
         exact = 0
         for effect, expected in zip(made, script.ucis, strict=False):
             if effect.uci != expected:
@@ -283,10 +290,19 @@ def run_family(name: str, seeds: range, settings: HumanSettings) -> FamilyTally:
     return tally
 
 
+def exact_count(made: list[MoveMade], ucis: tuple[str, ...]) -> int:
+    exact = 0
+    for effect, expected in zip(made, ucis, strict=False):
+        if effect.uci != expected:
+            break
+        exact += 1
+    return exact
+
+
 def family_report(results: dict[str, FamilyTally]) -> str:
     lines = [
         f"{'family':<18} {'games':>6} {'moves':>7} {'exact':>16} {'false':>6} {'missed':>7}"
-        f" {'takebacks':>10} {'latency median':>15}"
+        f" {'takebacks':>10} {'latency median':>15} {'clock off':>10}"
     ]
     for name, t in results.items():
         rate = 100.0 * t.exact / t.moves if t.moves else 0.0
@@ -294,10 +310,14 @@ def family_report(results: dict[str, FamilyTally]) -> str:
         lines.append(
             f"{name:<18} {t.games:>6} {t.moves:>7} {f'{t.exact} ({rate:.2f}%)':>16}"
             f" {t.false:>6} {t.missed:>7} {t.takebacks:>10} {f'{median:.0f} ms':>15}"
+            f" {t.clock_off:>10}"
         )
         if t.failing:
             lines.append(f"  failing seeds: {' '.join(str(s) for s in t.failing[:10])}")
-    lines.append("goal: 100.00 %, 0 false, 0 missed; latency median (cannot extend) <= 50 ms")
+    lines.append(
+        "goal: 100.00 %, 0 false, 0 missed; latency median (cannot extend) <= 50 ms;"
+        " clock off 0 (moves whose clock stopped elsewhere than at their completion)"
+    )
     return "\n".join(lines)
 
 

@@ -60,6 +60,7 @@ from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
+from reedboard.rules.moves import move_of_code
 from reedboard.rules.pieces import Color, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
@@ -152,7 +153,8 @@ class BoardGame:
         self._presses: list[tuple[bool, int]] = []
         # When each move shown complete was first complete, by (ply, from-to squares):
         # the time its player's clock stops at, whenever the arbiter decides it.
-        self._complete_seen: dict[tuple[int, str], int] = {}
+        self._complete_seen: dict[tuple[int, Square, Square], int] = {}
+        self._changed_at: dict[Square, int] = {}  # each square's latest decided change
         if self.settings.time_control is not None and not game.is_game_over():
             self.timer = self._new_timer(self.settings.time_control, 0, game.position.turn)
 
@@ -235,6 +237,7 @@ class BoardGame:
         """The debouncer's decided changes to the arbiter, after any switch it found faulty."""
         effects += sensor_faults(self.debouncer, self.arbiter)
         for change in changes:
+            self._changed_at[change.square] = change.t_ms
             before = len(effects)
             self._completion_pending()  # noted before the arbiter may decide it
             effects += self.arbiter.feed(change, now_ms)
@@ -291,21 +294,33 @@ class BoardGame:
         for the move's ply: a move decided later (after the opponent's own began, say)
         still stops its player's time there."""
         arbiter = self.arbiter
+        ply = len(arbiter.game) + 1
+        for code, first in arbiter._first_complete.items():
+            move = move_of_code(code)
+            self._complete_seen.setdefault((ply, move.from_square, move.to_square), first)
         complete = arbiter._complete
-        if complete is None:
-            return None
-        since = arbiter._first_complete.get(complete.code)
-        if since is not None:
-            key = (len(arbiter.game) + 1, arbiter.position.uci(complete.move)[:4])
-            self._complete_seen.setdefault(key, since)
-        return since
+        return None if complete is None else arbiter._first_complete.get(complete.code)
 
     def _completed_ms(self, move: MoveMade, last: bool) -> int | None:
         """When a move the arbiter decided was complete: as seen while it waited to be
         decided, or (the step's last move) as the arbiter says."""
-        seen = self._complete_seen.get((move.ply, move.uci[:4]))
-        if seen is not None:
-            return seen
+        game = self.game
+        if 0 < move.ply <= len(game):
+            made = game.moves[move.ply - 1]
+            seen = self._complete_seen.get((move.ply, made.from_square, made.to_square))
+            if seen is not None:
+                return seen
+            if not last:
+                # Never shown complete on its own (the opponent's hand was already in
+                # the air): the last change on the squares it landed on completed it.
+                before = game.positions[move.ply - 1]
+                landed = [made.to_square]
+                if before.is_castling(made):
+                    _kf, king_to, _rf, rook_to = before.castling_squares(made)
+                    landed = [king_to, rook_to]
+                times = [self._changed_at[sq] for sq in landed if sq in self._changed_at]
+                if times:
+                    return max(times)
         moved = self.arbiter._moved
         return moved[0] if last and moved is not None else None
 
