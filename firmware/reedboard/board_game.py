@@ -148,6 +148,7 @@ class BoardGame:
         self._reached: int | None = None  # the latest time the game was driven to
         # A timed game's clocks, started at t=0 (a resumed game's are set by the caller).
         self.timer: GameTimer | None = None
+        self._own_control = self.settings.time_control  # the board's configured control
         # Clock presses (White's?, when) waiting for the sensors to settle what the hands
         # did before them: whether the move was complete then.
         self._presses: list[tuple[bool, int]] = []
@@ -458,10 +459,10 @@ class BoardGame:
                 assert_never(command)
 
     def _new_game(self, command: StartGame, now: int) -> Answer:
-        if command.clock is not None:
-            # A timed game from now on: this one, and those set up on the board after it.
-            control = parse_time_control(command.clock)
-            self.settings = replace(self.settings, time_control=control)
+        # The host's clock for this game and those set up on the board after it; none
+        # said, the board's own.
+        control = self._own_control if command.clock is None else parse_time_control(command.clock)
+        self.settings = replace(self.settings, time_control=control)
         if command.fen is not None:
             game = Game(Position.from_fen(command.fen, chess960=command.variant == "chess960"))
         elif command.variant == "chess960":
