@@ -87,3 +87,16 @@ def test_a_damaged_clock_row_is_named(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute("UPDATE clocks SET running = 'red'")
     assert journal_problem(path) == "a clock's running side is not white, black or none"
+
+
+def test_a_journal_from_before_the_clocks_is_taken_and_gains_their_table(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    play(path, SCRIPT, 4_000, Settings())
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE clocks")  # as a journal written before the clocks were kept
+    assert journal_problem(path) is None
+    with Journal(path) as journal:
+        tables = {row[0] for row in journal.connection.execute("SELECT name FROM sqlite_master")}
+        current = journal.current()
+        assert "clocks" in tables and current is not None
+        assert journal.clocks(current.id) is None  # an untimed game
