@@ -30,7 +30,7 @@ import queue
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeGuard
 
 from reedboard.errors import LinkError, ReedboardError
 from reedboard.link.board_events import NewGameEvent
@@ -47,6 +47,7 @@ from reedboard.link.messages import (
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
 
+from reedboard_host.board_text import clock_text
 from reedboard_host.connection import HostError, choose_port
 from reedboard_host.follow import Follower
 from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, LichessError, RateLimited
@@ -390,6 +391,14 @@ class LichessBridge:
         kept = common_prefix(before, game.lichess.ucis)
         if kept < len(before):
             self._lichess_took_back(game, kept, before)
+        white_ms, black_ms = state.get("wtime"), state.get("btime")
+        if (
+            len(game.lichess.ucis) > len(before)
+            and _milliseconds(white_ms)
+            and _milliseconds(black_ms)
+        ):
+            # Lichess keeps the game's clocks: shown as its state gives them, each move.
+            self.log(f"clocks on Lichess: {clock_text(white_ms, black_ms)}")
         news = game.offers.read(
             state, game.we_white, playing=status not in OVER, taken=kept < len(before)
         )
@@ -691,3 +700,8 @@ def lichess(
         return bridge.run(seek=seek, challenge=challenge)
     finally:
         follower.connection.close()
+
+
+def _milliseconds(value: object) -> TypeGuard[int]:
+    """A time as Lichess's game state gives it: whole milliseconds, not negative."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
