@@ -63,6 +63,8 @@ class GameMirror:
                     return self._state(message)
                 case EventMessage() if message.seq > self.stands_at:
                     return self._effect(message)
+                case EventMessage(event=MoveEvent(clock=clock, ply=ply)) if clock is not None:
+                    return self._late_clock(message.game, ply, clock)
         except InvalidInputError:
             self.needs_state = True  # a message that does not fit: start again from the board
         return False
@@ -108,7 +110,11 @@ class GameMirror:
         match event:
             case MoveEvent(ply=ply, uci=uci):
                 if ply <= len(current.game):
-                    return False  # already known (the state came first)
+                    # Already known (the state came first, without the clocks).
+                    if event.clock is None or current.clocks.get(ply) == event.clock:
+                        return False
+                    current.clocks[ply] = event.clock
+                    return True
                 if ply != len(current.game) + 1:
                     self.needs_state = True
                     return False
@@ -138,6 +144,17 @@ class GameMirror:
                 )
                 return True
         return False
+
+    def _late_clock(self, game_id: int | None, ply: int, clock: tuple[int, int]) -> bool:
+        """A move's clocks, from an effect older than the state that told of the move
+        (a state carries no clocks)."""
+        current = self.current
+        if current is None or (game_id is not None and current.id != game_id):
+            return False
+        if ply > len(current.game) or current.clocks.get(ply) == clock:
+            return False
+        current.clocks[ply] = clock
+        return True
 
     @staticmethod
     def _result(current: MirroredGame, result: str | None, reason: str | None) -> bool:

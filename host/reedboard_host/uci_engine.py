@@ -43,6 +43,7 @@ from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
+from reedboard_host.board_text import clock_text
 from reedboard_host.connection import HostError, RefusedError, choose_port
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
@@ -59,6 +60,7 @@ Asked = Literal["done", "refused", "failed"]
 class _Search:
     gui: Game  # the GUI's game at `go`; its last position is the one the person moves from
     infinite: bool  # `go infinite` / `go ponder`: the answer waits for `stop`
+    gui_clock: bool = False  # the GUI sent its own clock (`wtime`, `btime`) with `go`
     found: str | None = None  # the person's move, in the GUI's notation
     shown: str | None = None  # the GUI's move lit on the board (board notation)
     shown_after: int = -1  # the count of the board's changes when it was lit
@@ -213,7 +215,8 @@ class UciBoard:
             self.send(f"bestmove {NO_MOVE}")
             return
         infinite = "infinite" in words or "ponder" in words
-        self.search = _Search(self.gui.copy(), infinite)
+        gui_clock = "wtime" in words or "btime" in words
+        self.search = _Search(self.gui.copy(), infinite, gui_clock)
         self.send("info string make your move on the board")
 
     def _finish(self, answer: str | None) -> None:
@@ -323,6 +326,10 @@ class UciBoard:
                 played = before.uci(board.moves[-back])
                 search.found = gui.position.uci(gui.position.parse_uci(played))
                 self.log(f"the board plays {search.found}")
+                times = current.clocks.get(len(board) - back + 1)
+                if times is not None and not search.gui_clock:
+                    # A GUI that keeps no clock of its own is told the board's.
+                    self.send(f"info string clock {clock_text(*times)}")
                 if not search.infinite:
                     self._finish(search.found)
                 return

@@ -23,6 +23,9 @@ from typing import IO
 import chess
 import chess.engine
 import pytest
+from chess.engine import INFO_ALL
+from reedboard.board_game import Settings
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
@@ -754,3 +757,27 @@ def test_the_persons_move_and_an_early_move_for_the_gui_at_once(
     assert played[:3] == ["e2e4", "e7e5", "b1c3"] and reply == [f"bestmove {played[3]}"]
     assert _new_games(board) == []
     assert not [line for line in gui.said if "new game" in line], gui.said
+
+
+def test_a_gui_without_a_clock_is_told_the_boards() -> None:
+    """A timed game on the board (its own `[clock]`): a GUI that sends no `wtime` or
+    `btime` hears the board's clock with the person's move."""
+    settings = Settings(time_control=parse_time_control("5+3"))
+    said: list[chess.engine.PlayResult] = []
+    gui_board = chess.Board()
+
+    def gui() -> None:
+        with chess.engine.SimpleEngine.popen_uci(
+            host_command("uci", "--port", board.port), timeout=20
+        ) as engine:
+            said.append(engine.play(gui_board, chess.engine.Limit(time=15), info=INFO_ALL))
+
+    with RunningBoard(speed=20, settings=settings) as board:
+        thread = threading.Thread(target=gui, daemon=True)
+        thread.start()
+        person = Person(board, random.Random(3), white=True)
+        person.play(thread.is_alive, timeout_s=60)
+        thread.join(30)
+    assert said, "the GUI got no move"
+    told = str(said[0].info.get("string", ""))
+    assert told.startswith("clock White "), told
