@@ -45,11 +45,11 @@ def board_child(start_s: float, speed: float, pty: str, script_path: str, db: st
     from reedboard.hal.clock import MonotonicClock
     from reedboard.link.serial_port import open_port
     from reedboard.replay.script import parse_script
-    from reedboard.replay.scripted_board import ScriptedBoard
+    from reedboard.replay.scripted_board import scripted_board
     from reedboard.rules.game import Game
 
     script = parse_script(Path(script_path).read_text())
-    board = ScriptedBoard(script)
+    board = scripted_board(script)
     with Journal(db) as journal:
         app = App(
             board,

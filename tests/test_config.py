@@ -111,6 +111,7 @@ def test_values_are_read() -> None:
         ),
         ('[serial]\nport = ""', "serial.port: expected a non-empty string"),
         ('[arbiter]\nmode = "blitz"', "arbiter.mode: 'blitz' is not one of"),
+        ("[arbiter]\nknock_wait_ms = 0", "arbiter.knock_wait_ms: 0 is outside"),
         ("matrix = 3", "matrix: expected a table"),
         ("[lights]\nx = 1", "lights: unknown key"),
         ("[matrix\n", "not valid TOML"),

@@ -35,7 +35,9 @@ FIRMWARE_LAYERS = (
     Layer("hardware", ("reedboard.hal",)),
     Layer("sensing", ("reedboard.sensing",)),
     Layer("arbiter", ("reedboard.arbiter",)),
-    Layer("outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal")),
+    Layer(
+        "outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal", "reedboard.voice")
+    ),
     Layer("game", ("reedboard.board_game",)),
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
@@ -45,6 +47,7 @@ FIRMWARE_LAYERS = (
             "reedboard.config",
             "reedboard.wiring",
             "reedboard.game_record",
+            "reedboard.speaking",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",
@@ -59,6 +62,7 @@ HOST_LAYERS = (
         (
             "reedboard_host",
             "reedboard_host.ports",
+            "reedboard_host.transport",
             "reedboard_host.stopping",
             "reedboard_host.arguments",
             "reedboard_host.board_text",
@@ -73,6 +77,11 @@ HOST_LAYERS = (
             "reedboard_host.lichess_feeds",
             "reedboard_host.lichess_game",
             "reedboard_host.lichess_offers",
+            "reedboard_host.lichess_actions",
+            "reedboard_host.lichess_events",
+            "reedboard_host.lichess_sync",
+            "reedboard_host.uci_protocol",
+            "reedboard_host.uci_bridge",
         ),
         open=True,
     ),
@@ -99,6 +108,10 @@ HOST_MAY_USE = (
     "reedboard.arbiter",
     "reedboard.lights",
     "reedboard.link",
+    "reedboard.voice",
+    # Only for the voice's espeak-ng adapter, which speaks on a PC as on the board: the
+    # hardware libraries are imported only inside their own adapters.
+    "reedboard.hal",
 )
 
 

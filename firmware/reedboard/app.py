@@ -14,7 +14,7 @@ Everything the loop touches comes in through the constructor (the seams):
 - `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
   changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
   view; `led_test(t_ms)` runs the LED test the host asks for;
-- `source`: an `EventSource` (a `ScriptedBoard`, the simulator) whose changes fall due
+- `source`: an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due
   at board times: `run` wakes for them, and its promotion choices are applied as if the
   host had sent them; `guard` is held through each turn (the simulator's lock);
 - `endpoint`: makes the link's protocol endpoint from the session id (default the native
@@ -69,13 +69,15 @@ from reedboard.link.messages import (
     LedTest,
     Resend,
     Resync,
+    Say,
     SetBrightness,
     SetMode,
 )
+from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import self_test, switch_place
+from reedboard.sensing.selftest import SelfTestReport, self_test, switch_place
 from reedboard.wiring import matrix_wiring
 
 Renderer = Callable[[BoardView, int], None]
@@ -83,12 +85,6 @@ Renderer = Callable[[BoardView, int], None]
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
 ALIVE_MS = 1000
 REOPEN_MS = 1000
-
-
-class LinkPort(Protocol):
-    def read(self, wait_s: float = 0.0) -> bytes: ...
-
-    def write(self, data: bytes) -> None: ...
 
 
 class Endpoint(Protocol):
@@ -175,6 +171,8 @@ class App:
         guard: AbstractContextManager[object] | None = None,
         buttons: ButtonsPort | None = None,
         show_low_time: Callable[[Color | None, int], None] | None = None,
+        on_self_test: Callable[[SelfTestReport], None] | None = None,
+        say: Callable[[str], str] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -197,6 +195,8 @@ class App:
         self.log = log or _stderr
         self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
         self.watch = watch
+        self.on_self_test = on_self_test  # told the start-up self-test's faults (the voice)
+        self.say = say  # the voice's answer to a question, said aloud (None: no voice)
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = guard or nullcontext()
@@ -258,6 +258,8 @@ class App:
         if not report.ok:
             for line in report.lines():
                 self.log(f"self-test: {line.strip()}")
+            if self.on_self_test is not None:
+                self.on_self_test(report)
 
     # ----- the loop -----
 
@@ -434,6 +436,10 @@ class App:
                 if self.brightness is not None:
                     self.brightness(percent / 100, now)
                 return Answer(Ack(percent=percent))
+            case Say(what=what):
+                if self.say is None:
+                    return Answer(ErrorReply("unsupported", "the board's voice is off"))
+                return Answer(Ack(text=self.say(what)))
             case Resend():
                 # The endpoint answers it, or turns it into a Resync.
                 return Answer(ErrorReply("unsupported", "resend is the link's"))

@@ -6,9 +6,9 @@ replay` and the simulator all drive it the same way. Pure: time comes in as argu
 the answers go out as values; `app.py` does the I/O.
 
 Some host commands need more than the arbiter offers; they are built here from its public
-parts. A takeback (or a resumed game) is a fresh `Arbiter` on the shortened game with the
-sensors as they are, so a board that no longer matches is reported as a mismatch and the
-lights guide the players back. A resignation or a draw by agreement or claim is recorded
+parts. A resumed game is a fresh `Arbiter` with the sensors as they are, and a takeback
+the arbiter's own (`Arbiter.take_back`), so a board that no longer matches is reported as a
+mismatch and the lights guide the players back. A resignation or a draw by agreement or claim is recorded
 here, and later moves are not reported until a new game starts.
 
 It is the board's game, not a "session": the link keeps that word for one run of the
@@ -24,6 +24,7 @@ from typing import TypeAlias, assert_never
 
 from reedboard.arbiter.arbiter import (
     DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
     DEFAULT_SETTLE_MS,
     Arbiter,
 )
@@ -100,6 +101,7 @@ class Settings:
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
+    knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
     hold_ms: int = DEFAULT_HOLD_MS
     # A timed game's control (None: untimed), and whether clock buttons stop the time.
     time_control: TimeControl | None = None
@@ -169,6 +171,7 @@ class BoardGame:
             mode=s.mode,
             settle_ms=s.settle_ms,
             castle_wait_ms=s.castle_wait_ms,
+            knock_wait_ms=s.knock_wait_ms,
             occupancy=occupancy,
             rng=self.rng,
         )
@@ -216,8 +219,8 @@ class BoardGame:
                 self._reached = max(self._reached or 0, flag)
                 continue
             if self._reached is not None and due < self._reached:
-                # Overdue (a fresh arbiter after a takeback counts from its own start):
-                # decided now, for time never runs backwards for the debouncer.
+                # Overdue (a fresh arbiter, on a board set out at once, counts from its
+                # own start): decided now, for time never runs backwards for the debouncer.
                 due = self._reached
             self._reached = due
             self._feed(self.debouncer.tick(due), due, effects)
@@ -426,7 +429,7 @@ class BoardGame:
                 return self._new_game(command, now)
             case SetMode(mode=mode):
                 self.settings = replace(self.settings, mode=mode)
-                self.arbiter.mode = mode
+                self.arbiter.configure(mode=mode)
                 return Answer(Ack(mode=mode))
             case ChoosePromotion(piece=piece):
                 effects = self.arbiter.choose_promotion(piece_type_from_symbol(piece), now)
@@ -482,21 +485,13 @@ class BoardGame:
         return Answer(Ack(fen=game.start.fen()), tuple(effects))
 
     def _take_back(self, now: int) -> Answer:
-        game = self.game.copy()
-        if not len(game):
-            raise InvalidInputError("there is no move to take back")
-        if game.declared is not None:
-            # Mate or stalemate can be taken back (the host is the arbiter of a casual
-            # game); a resignation, an agreement or a claim ends the game for good.
-            raise InvalidInputError(f"the game ended by {game.declared.reason}: no takeback")
-        before = game.positions[-2]
-        uci = before.uci(game.pop())
-        self.arbiter = self._arbiter(game, self.debouncer.occupancy)
-        effect = TakenBack(now, uci, game.position.fen())
-        # The pieces still stand as after the move. To the fresh arbiter that looks like
-        # the same move in progress, which it would wait on in silence: say at once where
-        # the pieces must go back, so that the lights show it.
-        return Answer(Ack(uci=uci), (effect, *self.arbiter.show_mismatch(now)))
+        # Mate or stalemate can be taken back (the host is the arbiter of a casual game);
+        # a resignation, an agreement or a claim ends the game for good: the arbiter
+        # refuses with an InvalidInputError, which `command` answers with an error.
+        effects = self.arbiter.take_back(now)
+        taken = effects[0]
+        assert isinstance(taken, TakenBack)
+        return Answer(Ack(uci=taken.uci), tuple(effects))
 
     def _ended(self, effects: list[Effect]) -> Answer:
         over = effects[-1]
@@ -506,11 +501,10 @@ class BoardGame:
     def _change_settings(self, command: ChangeSettings) -> Answer:
         if command.settle_ms is not None:
             self.settings = replace(self.settings, settle_ms=command.settle_ms)
-            self.arbiter.settle_ms = command.settle_ms
         if command.castle_wait_ms is not None:
             self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
-        self.arbiter.castle_wait_ms = max(self.settings.castle_wait_ms, self.arbiter.settle_ms)
         s = self.settings
+        self.arbiter.configure(settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms)
         return Answer(Ack(mode=s.mode, settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms))
 
     def _refuse_if_over(self) -> None:

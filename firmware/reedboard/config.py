@@ -14,10 +14,15 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from reedboard.arbiter.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
+from reedboard.arbiter.arbiter import (
+    DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
+    DEFAULT_SETTLE_MS,
+)
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ConfigError, InvalidInputError
+from reedboard.voice.languages import LANGUAGES
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
 # the parts take plain values and know nothing of the file.
@@ -90,6 +95,20 @@ class ArbiterConfig:
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
+    knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """The board's voice (espeak-ng): off unless enabled. Empty `voice` and `device` mean
+    the language's own espeak-ng voice and the system's default audio output."""
+
+    enabled: bool = False
+    language: str = "fr"
+    voice: str = ""
+    rate: int = 160  # words per minute
+    volume: int = 100  # espeak-ng's amplitude: 0..200
+    device: str = ""  # an ALSA device ("plughw:1,0"), or the default output
 
 
 @dataclass(frozen=True)
@@ -110,6 +129,7 @@ class BoardConfig:
     serial: SerialConfig = field(default_factory=SerialConfig)
     arbiter: ArbiterConfig = field(default_factory=ArbiterConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
 
 def load_config(path: str | Path | None = None) -> BoardConfig:
@@ -142,6 +162,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         serial=_serial(sections.table("serial")),
         arbiter=_arbiter(sections.table("arbiter")),
         clock=_clock(sections.table("clock")),
+        voice=_voice(sections.table("voice")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
@@ -286,6 +307,29 @@ def _arbiter(s: _Section) -> ArbiterConfig:
         mode=s.choice("mode", d.mode, MODES),
         settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
         castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
+        knock_wait_ms=s.integer("knock_wait_ms", d.knock_wait_ms, 1, 60_000),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _voice(s: _Section) -> VoiceConfig:
+    d = VoiceConfig()
+    enabled = s._get("enabled", d.enabled)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"{s.key('enabled')}: expected true or false, got {enabled!r}")
+    optional: dict[str, str] = {}
+    for name in ("voice", "device"):
+        value = s._get(name, getattr(d, name))
+        if not isinstance(value, str):
+            raise ConfigError(f"{s.key(name)}: expected a string, got {value!r}")
+        optional[name] = value
+    config = VoiceConfig(
+        enabled=enabled,
+        language=s.choice("language", d.language, tuple(sorted(LANGUAGES))),
+        rate=s.integer("rate", d.rate, 80, 450),
+        volume=s.integer("volume", d.volume, 0, 200),
+        **optional,
     )
     s.refuse_unknown()
     return config

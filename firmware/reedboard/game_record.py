@@ -25,9 +25,10 @@ from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings, variant_of
 from reedboard.chess_clock.clocks import Clocks
 from reedboard.errors import InvalidInputError
-from reedboard.journal.store import Journal, JournalError, SensorLine
+from reedboard.hal.sensor_line import Action, SensorLine
+from reedboard.journal.store import Journal, JournalError, KeptLines
 from reedboard.rules.game import Game
-from reedboard.rules.squares import Bitboard, parse_square, square_name, squares_of
+from reedboard.rules.squares import Bitboard, square_name, squares_of
 
 # A game resumed after the board was off: its sensor lines go on this long after the last
 # one kept, so that the script's times never go backwards.
@@ -51,7 +52,7 @@ class GameRecord:
         self.resumed = False
         self._origin_ms = 0  # the board time at which the game's sensor lines start
         self._keeping = False  # whether this game's sensor lines reach back to its start
-        self._lines: list[tuple[int, str, str]] = []  # taken, not yet written
+        self._lines: list[SensorLine] = []  # taken, not yet written
         self._next_seq = 1  # the number of the next sensor line written
         # A resumed timed game's clocks as the journal kept them (the running player's
         # time counted from 0): the loop picks them up at the time it resumes.
@@ -94,11 +95,11 @@ class GameRecord:
         except JournalError as error:
             self.failed(error)
             return
-        self._keeping = bool(kept) and kept[0].seq == 0
+        self._keeping = kept.start_sensors is not None
         if not self._keeping:
             return
-        self._next_seq = kept[-1].seq + 1
-        t_ms = kept[-1].t_ms + RESUME_GAP_MS
+        self._next_seq = kept.next_seq
+        t_ms = kept.last_ms + RESUME_GAP_MS
         self._origin_ms = now_ms - t_ms
         self._changes(_sensors_after(kept) ^ sensors, sensors, now_ms)
 
@@ -115,7 +116,7 @@ class GameRecord:
             self.game_id = journal.start_game(
                 game.start.fen(), chess960=game.chess960, variant=variant_of(game), mode=mode
             )
-            journal.append_sensor_lines(self.game_id, 0, [(0, "sensors", f"{sensors:016x}")])
+            journal.keep_start_sensors(self.game_id, sensors)
 
         self._write(write)
 
@@ -130,18 +131,20 @@ class GameRecord:
             return
         t_ms = self._since_origin(now_ms)
         for square in squares_of(changed):  # the order the board's game takes them
-            action = "place" if sensors >> square & 1 else "lift"
-            self._lines.append((t_ms, action, square_name(square)))
+            action: Action = "place" if sensors >> square & 1 else "lift"
+            self._lines.append(SensorLine(t_ms, action, square_name(square)))
 
     def chose(self, piece: str, now_ms: int) -> None:
         """The piece for the next promotion was chosen (by the host, or a script)."""
         if self._keeping:
-            self._lines.append((self._since_origin(now_ms), "choose", piece))
+            self._lines.append(SensorLine(self._since_origin(now_ms), "choose", piece))
 
     def pressed(self, white: bool, now_ms: int) -> None:
         """A player pressed their side of the clock (a button, or a script)."""
         if self._keeping:
-            self._lines.append((self._since_origin(now_ms), "press", "white" if white else "black"))
+            self._lines.append(
+                SensorLine(self._since_origin(now_ms), "press", "white" if white else "black")
+            )
 
     def _since_origin(self, now_ms: int) -> int:
         # A loop that caught up with a script (changes due before it started) takes them
@@ -216,11 +219,12 @@ class GameRecord:
             self.failed(error)
 
 
-def _sensors_after(lines: list[SensorLine]) -> Bitboard:
-    """What the sensors read after the kept lines (the first is the start's `sensors`)."""
-    sensors = int(lines[0].arg, 16)
-    for line in lines[1:]:
+def _sensors_after(kept: KeptLines) -> Bitboard:
+    """What the sensors read after the kept lines (from the start's sensors)."""
+    assert kept.start_sensors is not None
+    sensors = kept.start_sensors
+    for line in kept.lines:
         if line.action in ("lift", "place"):
-            bit = 1 << parse_square(line.arg)
+            bit = 1 << line.square
             sensors = sensors | bit if line.action == "place" else sensors & ~bit
     return sensors

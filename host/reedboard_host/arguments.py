@@ -28,6 +28,15 @@ def square(text: str) -> str:
     return text
 
 
+def question(text: str) -> str:
+    """What the board's voice is asked: the position, the last move or a square."""
+    if text not in ("position", "last") and text not in SQUARE_NAMES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a question: position, last or a square such as e4"
+        )
+    return text
+
+
 def uci_move(text: str) -> str:
     if not _UCI_MOVE.fullmatch(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a move in UCI, such as e2e4 or e7e8q")

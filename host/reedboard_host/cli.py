@@ -1,10 +1,11 @@
 """The `reedboard-host` command: the PC side of a reedboard.
 
     reedboard-host record --port URL --out FILE      every game to a PGN file, as it is played
-    reedboard-host watch [--port P]                  the live board in the terminal
+    reedboard-host watch [--port P] [--say fr|en]    the live board in the terminal, spoken
     reedboard-host play --engine stockfish [--level N] [--color white|black] [--new]
     reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show, mark,
                                                      draw, resign, led-test, settings, state
+    reedboard-host say position|last|SQUARE         the board's voice says it
     reedboard-host ports                             serial ports that may be a board
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
     reedboard-host uci                               the board as a UCI engine for a chess GUI
@@ -36,6 +37,7 @@ from reedboard.command_line import (
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
+from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
 from reedboard.link.board_events import (
     ClockEvent,
     IllegalEvent,
@@ -46,23 +48,27 @@ from reedboard.link.board_events import (
     TouchEvent,
     WireEvent,
 )
-from reedboard.link.board_messages import BoardMessage, EventMessage, Reply, StateMessage
+from reedboard.link.board_messages import Ack, BoardMessage, EventMessage, Reply, StateMessage
 from reedboard.link.messages import (
     AskState,
     ChangeSettings,
     Draw,
     Mark,
+    Say,
     ShowMove,
     StartGame,
     Variant,
     WireCommand,
     parse_command,
 )
+from reedboard.rules.position import Position
+from reedboard.voice.languages import LANGUAGES, phrasebook
+from reedboard.voice.narrator import FLEETING, Narrator
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
 from reedboard_host.board_text import board_text, clock_text, effect_line
-from reedboard_host.connection import BoardConnection, HostError, RefusedError, choose_port
+from reedboard_host.connection import BoardConnection, HostError, RefusedError
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
@@ -97,7 +103,11 @@ def build_parser() -> OneLineParser:
     p = command("record", "append every game to a PGN file, flushed after every move", _record,
                 "--port /dev/ttyACM0 --out games.pgn")  # fmt: skip
     p.add_argument("--out", required=True, metavar="FILE", help="the PGN file")
-    command("watch", "show the live board and its effects as they come", _watch, "")
+    p = command("watch", "show the live board and its effects as they come", _watch,
+                "", "--say fr")  # fmt: skip
+    p.add_argument("--say", choices=sorted(LANGUAGES), metavar="LANG",
+                   help="also say each effect aloud with espeak-ng, in this language "
+                        f"({', '.join(sorted(LANGUAGES))})")  # fmt: skip
     command("state", "print the board's whole state as JSON", _state, "")
     command("ports", "list the USB serial ports that may be a board", _ports, "")
     p = command("new", "start a new game on the board", _new, "--chess960 518")
@@ -114,6 +124,10 @@ def build_parser() -> OneLineParser:
     command("takeback", "take back the last move", _simple("takeback"), "")
     p = command("show", "show a move on the LEDs for the player to carry out", _show, "e2e4")
     p.add_argument("uci", nargs="?", type=arguments.uci_move, help="the move in UCI (none: clear)")
+    p = command("say", "have the board's voice say the position, the last move or a square",
+                _say, "position", "last", "e4")  # fmt: skip
+    p.add_argument("what", type=arguments.question, metavar="WHAT",
+                   help="position, last, or a square such as e4")  # fmt: skip
     p = command("mark", "light squares on the LEDs until the next move (none: clear)", _mark,
                 "c6 d4 --blink f6")  # fmt: skip
     p.add_argument("squares", nargs="*", type=arguments.square, metavar="SQ",
@@ -212,7 +226,7 @@ def _record(args: argparse.Namespace) -> int:
         out = PgnFile(args.out)
     except OSError as error:
         raise HostError(f"cannot write {args.out}: {error.strerror or error}") from None
-    follower = Follower(choose_port(args.port), on_change=out.update, log=_log)
+    follower = Follower(args.port, on_change=out.update, log=_log)
     # SIGINT or SIGTERM ends it at once, wherever it waits (a handshake or a long game's
     # fetch on a noisy line): the game as far as it came is written on the way out.
     with stop_on_signals():
@@ -231,6 +245,8 @@ def _watch(args: argparse.Namespace) -> int:
     recent: list[str] = []
     hands = _Hands()
     clocks: list[tuple[int, int]] = []  # a timed game's latest times, White's and Black's
+    voice = HostVoice(args.say) if args.say else None
+    mode: list[str | None] = [None]  # the board's mode, from its state
 
     def draw(mirror: GameMirror) -> None:
         if mirror.current is None:
@@ -258,9 +274,12 @@ def _watch(args: argparse.Namespace) -> int:
                     clocks.append((white, black))
                 case NewGameEvent():
                     clocks.clear()
+            said = voice.hear(m) if voice is not None else None
+            if said:
+                recent.append(f"say {said}")
         draw(follower.mirror)
 
-    follower = Follower(choose_port(args.port), on_message=message, log=_log)
+    follower = Follower(args.port, on_message=message, log=_log)
     with stop_on_signals():
         try:
             follower.connect()
@@ -270,31 +289,70 @@ def _watch(args: argparse.Namespace) -> int:
                 reply = follower.connection.request(AskState())
                 if isinstance(reply, StateMessage):
                     hands.stand(reply)
+                    mode[0] = reply.mode
             except HostError as error:
                 _log(f"{error}; the board shows without what is in hand")
+            if voice is not None:
+                current = follower.mirror.current
+                position = current.game.position if current else Position.standard()
+                voice.follow(position, strict=mode[0] == "strict")
             draw(follower.mirror)
             follower.run(lambda: False)
         finally:
             follower.connection.close()
+            if voice is not None:
+                voice.close()
     return 0
+
+
+class HostVoice:
+    """The board's sentences said on the PC, through the same espeak-ng adapter as on the
+    board: the narrator follows the game from the position the watch found."""
+
+    def __init__(self, language: str) -> None:
+        self.book = phrasebook(language)
+        self.speaker = EspeakSpeaker(EspeakSettings(voice=self.book.espeak_voice), log=_log)
+        self.narrator: Narrator | None = None
+
+    def follow(self, position: Position, *, strict: bool = False) -> None:
+        self.narrator = Narrator(self.book, position, strict=strict)
+
+    def hear(self, message: EventMessage) -> str | None:
+        if self.narrator is None:
+            return None
+        wire = message.to_wire()
+        text = self.narrator.hear_message(wire)
+        if text:
+            self.speaker.say(text, fleeting=wire.get("event") in FLEETING)
+        return text
+
+    def close(self) -> None:
+        self.speaker.close()
 
 
 def _emulate(args: argparse.Namespace) -> int:
     stop = _stop_flag()
-    connection = _connected(args)
-    pty = PtyEnd(args.pty)
-    _log(f"{args.protocol} board on {args.pty}")
+    follower = Follower(args.port, log=_log)
     try:
-        emulate(args.protocol, connection, pty, stop, _log)
+        follower.connect()
+        pty = PtyEnd(args.pty)
+        _log(f"{args.protocol} board on {args.pty}")
+        try:
+            emulate(args.protocol, follower, pty, stop, _log)
+        finally:
+            pty.close()
     finally:
-        pty.close()
-        connection.close()
+        follower.connection.close()
     return 0
 
 
 def _connected(args: argparse.Namespace) -> BoardConnection:
-    connection = BoardConnection(choose_port(args.port))
-    connection.open()
+    connection = BoardConnection(args.port)
+    try:
+        connection.open()
+    except BaseException:
+        connection.close()
+        raise
     return connection
 
 
@@ -374,6 +432,13 @@ def _simple(kind: str, argument: str | None = None) -> Callable[[argparse.Namesp
 
 def _show(args: argparse.Namespace) -> int:
     _print_reply(_ask(args, ShowMove(args.uci)))
+    return 0
+
+
+def _say(args: argparse.Namespace) -> int:
+    """The board says it aloud; the sentence is printed here too."""
+    reply = _ask(args, Say(args.what))
+    print(reply.text if isinstance(reply, Ack) else "")
     return 0
 
 

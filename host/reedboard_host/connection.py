@@ -1,19 +1,19 @@
-"""The host's connection to a board: a serial port, the host end of the link protocol, the
-handshake, and commands that are retried until the board answers. All waiting happens here;
-the protocol itself (`reedboard.link.host`) is pure."""
+"""The host's connection to a board: a port (opened by the `open_port` it is given: a
+serial port, or a board in memory), the host end of the link protocol, the handshake, and
+commands that are retried until the board answers. All waiting happens here, on the clock
+it is given; the protocol itself (`reedboard.link.host`) is pure."""
 
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from reedboard.errors import LinkError, ReedboardError
 from reedboard.link.board_messages import BoardHello, BoardMessage, ErrorReply, Reply
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION, WireCommand
-from reedboard.link.serial_port import open_port
+
+from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
 
 HANDSHAKE_S = 3.0
 # A board that answers with good frames, but not yet with its hello (a noisy line), gets
@@ -38,16 +38,6 @@ class RefusedError(HostError):
         self.code = code
 
 
-class BoardPort(Protocol):
-    """What the connection uses of its port: an open serial port, or a test's wire."""
-
-    def read(self, wait_s: float = 0.0) -> bytes: ...
-
-    def write(self, data: bytes) -> None: ...
-
-    def close(self) -> None: ...
-
-
 def choose_port(port: str | None) -> str:
     """The port named, else the first USB serial port."""
     if port:
@@ -63,19 +53,23 @@ def choose_port(port: str | None) -> str:
 class BoardConnection:
     def __init__(
         self,
-        url: str,
+        port: str | None,
         *,
         client: str = "reedboard-host",
         on_message: Callable[[BoardMessage], object] | None = None,  # its result is unused
-        monotonic: Callable[[], float] = time.monotonic,
+        open_port: PortOpener = open_port,
+        clock: HostClock = REAL_TIME,
         log: Callable[[str], None] | None = None,
     ) -> None:
-        self.url = url
+        self.port = port  # as given; None: the first USB serial port, looked for at `open`
+        self.url = port or "the first USB serial port"  # the one opened, once it is
         self.log = log or _stderr
         self.endpoint = HostEndpoint(client=client)
         self.on_message = on_message
         self.hello: BoardHello | None = None
-        self._monotonic = monotonic
+        self.clock = clock
+        self._monotonic = clock.monotonic
+        self._open_port = open_port
         self._port: BoardPort | None = None
         self._replies = self.endpoint.replies  # filled by the endpoint as replies arrive
 
@@ -86,7 +80,8 @@ class BoardConnection:
 
     def open(self, timeout_s: float = HANDSHAKE_S) -> BoardHello:
         """Open the port and shake hands; returns the board's hello."""
-        self._port = open_port(self.url)
+        self.url = choose_port(self.port)
+        self._port = self._open_port(self.url)
         return self.handshake(timeout_s)
 
     def handshake(self, timeout_s: float = HANDSHAKE_S) -> BoardHello:

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import time
 import tty
 from collections.abc import Callable
+from typing import Protocol
 
-from reedboard.errors import InvalidInputError
+from reedboard.errors import InvalidInputError, LinkError
 from reedboard.link.board_messages import BoardMessage, EventMessage, StateMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
-from reedboard.link.messages import AskState, Resync
+from reedboard.link.messages import AskState, Command, Resync
 from reedboard.link.outbox import Outbox
 from reedboard.rules.position import Position
 
-from reedboard_host.connection import BoardConnection, HostError
+from reedboard_host.connection import HostError
+from reedboard_host.follow import Follower
 
 POLL_S = 0.1
 
@@ -76,43 +77,67 @@ class PtyEnd:
                 os.close(fd)
 
 
+class SoftwareEnd(Protocol):
+    """The chess software's end of the line: the pty, or a test's bytes."""
+
+    def read(self) -> bytes: ...
+
+    def write(self, data: bytes) -> None: ...
+
+
 def emulate(
     protocol: Emulated,
-    connection: BoardConnection,
-    pty: PtyEnd,
+    follower: Follower,
+    pty: SoftwareEnd,
     stop: Callable[[], bool],
     log: Callable[[str], None],
 ) -> None:
-    hello = connection.hello or connection.open()
+    hello = follower.connection.hello or follower.connect()
     emulation = EmulatedEndpoint(protocol, hello.session)
 
     def message(m: BoardMessage) -> None:
         if isinstance(m, EventMessage):
             emulation.effect(m.event)
 
-    connection.on_message = message
-    started = time.monotonic()
+    follower.on_message_hook = message
+    clock = follower.clock
+    started = clock.monotonic()
     next_poll = 0.0
     while not stop():
-        now = time.monotonic()
-        if now >= next_poll:
-            next_poll = now + POLL_S
-            state = connection.request(AskState())
-            try:
-                if not isinstance(state, StateMessage) or state.fen is None:
-                    raise InvalidInputError("it has no position")
-                position = Position.from_fen(state.fen, chess960=state.chess960)
-                sensors = int(state.occupancy or "", 16)
-            except (ValueError, InvalidInputError) as error:
-                log(f"the board's state cannot be read: {error}")
-                continue
-            emulation.observe(position, sensors, int((now - started) * 1000))
-        for command in emulation.receive_data(pty.read()):
-            if isinstance(command, Resync):
-                continue  # the native link's own, never an emulation's
-            try:
-                connection.request(command)
-            except HostError as error:
-                log(str(error))
+        now = clock.monotonic()
+        try:
+            if follower.connected and now >= next_poll:
+                next_poll = now + POLL_S
+                _observe(follower, emulation, int((now - started) * 1000), log)
+            for command in emulation.receive_data(pty.read()):
+                _carry_out(follower, command, log)
+        except LinkError as error:
+            follower.lost(error)  # `keep_up` below looks for the board again
         pty.write(emulation.data_to_send())
-        connection.poll(min(POLL_S / 4, max(0.0, next_poll - time.monotonic())))
+        follower.keep_up(min(POLL_S / 4, max(0.0, next_poll - clock.monotonic())))
+
+
+def _observe(
+    follower: Follower, emulation: EmulatedEndpoint, t_ms: int, log: Callable[[str], None]
+) -> None:
+    """The board's position and sensors, from its state, for the emulation to report."""
+    state = follower.connection.request(AskState())
+    try:
+        if not isinstance(state, StateMessage) or state.fen is None:
+            raise InvalidInputError("it has no position")
+        position = Position.from_fen(state.fen, chess960=state.chess960)
+        sensors = int(state.occupancy or "", 16)
+    except (ValueError, InvalidInputError) as error:
+        log(f"the board's state cannot be read: {error}")
+        return
+    emulation.observe(position, sensors, t_ms)
+
+
+def _carry_out(follower: Follower, command: Command, log: Callable[[str], None]) -> None:
+    """What the software asked of the board's LEDs; a board without a link drops it."""
+    if not follower.connected or isinstance(command, Resync):
+        return  # a Resync is the native link's own, never an emulation's
+    try:
+        follower.connection.request(command)
+    except HostError as error:
+        log(str(error))

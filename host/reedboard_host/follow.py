@@ -1,11 +1,15 @@
 """Following a board for as long as the user wants: the connection, the mirror of its
-games, and reconnecting after the link drops (an unplugged cable, a board that restarts).
-After every (re)connection the board's game is fetched (page by page, see `fetch`), so the
-mirror is the board's game whatever was missed."""
+games, and the one place that keeps the link up. Every command that stays connected
+(record, watch, play, uci, lichess, emulate) turns `keep_up` and calls `lost` when a
+request finds the link gone; a port that is absent or vanishes is tried again every
+`RECONNECT_S`, with one line in the log when the wait begins and one when the board is
+back.
+
+After every (re)connection the board's game is fetched (page by page, see `fetch`) when
+the board started afresh, so the mirror is the board's game whatever was missed."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from reedboard.errors import LinkError
@@ -14,25 +18,40 @@ from reedboard.link.board_messages import BoardHello, BoardMessage
 from reedboard_host.connection import BoardConnection, HostError
 from reedboard_host.fetch import fetch_game
 from reedboard_host.mirror import GameMirror
+from reedboard_host.transport import REAL_TIME, HostClock, PortOpener, open_port
 
-RECONNECT_S = 0.2  # how often an absent port is looked for again
+# How often an absent or vanished port is looked for again: often, for a host that comes
+# back within a fifth of a second of its cable catches up before the next move (the board
+# looks for its own port once a second, where nothing waits on it).
+RECONNECT_S = 0.2
+RECONNECT_HANDSHAKE_S = 1.0  # short: a command waiting for the board answers meanwhile
 
 
 class Follower:
     def __init__(
         self,
-        url: str,
+        port: str | None,
         *,
         on_change: Callable[[GameMirror], None] | None = None,
         on_message: Callable[[BoardMessage], None] | None = None,
+        on_connect: Callable[[], None] | None = None,
         log: Callable[[str], None] = lambda _text: None,
+        open_port: PortOpener = open_port,
+        clock: HostClock = REAL_TIME,
     ) -> None:
         self.mirror = GameMirror()
         self.on_change = on_change
         self.on_message_hook = on_message
+        self.on_connect = on_connect  # after each connection, the game fetched
         self.log = log
-        self.connection = BoardConnection(url, on_message=self._message, log=log)
+        self.clock = clock
+        self.connection = BoardConnection(
+            port, on_message=self._message, log=log, open_port=open_port, clock=clock
+        )
         self.connected = False
+        self._was_connected = False  # a later connection is a reconnection
+        self._retry_at: float | None = None  # when to look for the port again
+        self._waiting_told = False  # the log already says the board is being waited for
         # While the game is being fetched, the board's effects wait here: the fetched game
         # stands at one sequence number, and only what came after it applies on top.
         self._held: list[BoardMessage] | None = None
@@ -52,17 +71,15 @@ class Follower:
     def connect(self) -> BoardHello:
         """The first connection: its failure is the user's to hear about."""
         hello = self.connection.open()
-        self.connected = True
+        self.connected = self._was_connected = True
         try:
             self.sync()
         except HostError as error:
-            # A noisy line can keep a long state message from arriving: `run` asks again.
+            # A noisy line can keep a long state message from arriving: `keep_up` asks again.
             self.log(f"{error}; asking again")
         except LinkError as error:
-            # Unplugged while the game was being fetched: `run` connects again.
-            self.log(f"lost the board: {error}; reconnecting")
-            self.connection.close()
-            self.connected = False
+            # Unplugged while the game was being fetched: `keep_up` connects again.
+            self.lost(error)
         return hello
 
     def sync(self) -> None:
@@ -80,32 +97,60 @@ class Follower:
 
     def run(self, stop: Callable[[], bool], wait_s: float = 0.1) -> None:
         while not stop():
-            try:
-                if not self.connected:
-                    self._reconnect()
-                    continue
-                self.connection.poll(wait_s)
-                if self.mirror.needs_state:
-                    self.sync()
-            except HostError as error:
-                self.log(f"{error}; asking again")
-            except LinkError as error:
-                if self.connected:
-                    self.log(f"lost the board: {error}; reconnecting")
-                self.connection.close()
-                self.connected = False
-                time.sleep(wait_s)
+            self.keep_up(wait_s)
 
-    def _reconnect(self) -> None:
+    def keep_up(self, wait_s: float, *, idle: bool = True) -> bool:
+        """One turn of keeping the link up: read what has come (waiting up to `wait_s`)
+        and fetch the game when the mirror lost track of it; or, without a link, look for
+        the board once a second. With `idle`, a turn without a link waits `wait_s` too;
+        a caller with something else to wait on (a GUI's input) passes False. Whether the
+        board is connected at the end."""
+        if not self.connected:
+            if not self._reconnect() and idle:
+                self.clock.sleep(wait_s)
+            return self.connected
         try:
-            self.connection.open(timeout_s=1.0)
-        except (LinkError, HostError):
+            self.connection.poll(wait_s)
+            if self.mirror.needs_state:
+                self.sync()
+        except HostError as error:
+            self.log(f"{error}; asking again")
+        except LinkError as error:
+            self.lost(error)
+        return self.connected
+
+    def lost(self, error: Exception) -> None:
+        """The link failed under a request or a read: close it and look for the board
+        again from the next turn."""
+        if self.connected and not self._waiting_told:
+            self.log(f"lost the board: {error}; trying again every {RECONNECT_S:g} s")
+            self._waiting_told = True
+        self.connection.close()
+        self.connected = False
+        self._retry_at = None  # at once: a pty or a cable put back may be there already
+
+    def _reconnect(self) -> bool:
+        now = self.clock.monotonic()
+        if self._retry_at is not None and now < self._retry_at:
+            return False
+        self._retry_at = now + RECONNECT_S
+        try:
+            self.connection.open(timeout_s=RECONNECT_HANDSHAKE_S)
+            self.connected = True
+            # The same run of the board: the link asks for what was missed meanwhile. The
+            # game is fetched again only when the board started afresh (its hello says so).
+            if self.mirror.needs_state:
+                self.sync()
+        except (LinkError, HostError) as error:
             self.connection.close()
-            time.sleep(RECONNECT_S)
-            return
-        self.connected = True
-        self.log("connected again")
-        # The same run of the board: the link asks for what was missed meanwhile. The game
-        # is fetched again only when the board started afresh (its new hello says so).
-        if self.mirror.needs_state:
-            self.sync()
+            self.connected = False
+            if not self._waiting_told:
+                self.log(f"{error}; trying again every {RECONNECT_S:g} s")
+                self._waiting_told = True
+            return False
+        again = " again" if self._was_connected else ""
+        self.log(f"connected{again} to the board on {self.connection.url}")
+        self._was_connected, self._waiting_told = True, False
+        if self.on_connect is not None:
+            self.on_connect()
+        return True

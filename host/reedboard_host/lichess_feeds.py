@@ -14,19 +14,14 @@ from __future__ import annotations
 
 import queue
 import threading
-import urllib.parse
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from reedboard_host.lichess_actions import quote
 from reedboard_host.lichess_api import LichessApi, LichessError, RateLimited
 
 RETRY_S = 1.0  # before a stream that ended is opened again
 BACKOFF_MAX_S = 30.0  # the longest wait before a stream that keeps failing is tried again
-
-
-def quote(text: str) -> str:
-    """`text` as one segment of a Lichess path."""
-    return urllib.parse.quote(text, safe="")
 
 
 class LichessFeeds:

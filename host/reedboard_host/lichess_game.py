@@ -1,21 +1,30 @@
 """The Lichess side of a game, as values: the clock on the command line, the forms of a
 seek and a challenge, Lichess's moves read into the board's notation, where a game starts
-and who plays it, which of the board's moves to undo when Lichess takes moves back. Pure:
-no network, no board."""
+and who plays it, which of the board's moves to undo when Lichess takes moves back, and
+one game as the bridge keeps it in both places (`BridgedGame`). Pure: no network, no
+board."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass, field
 from typing import Any
 
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
+from reedboard_host.lichess_offers import Offers
 from reedboard_host.lichess_settings import BadSetting
+from reedboard_host.mirror import MirroredGame
 
 # What the board can play: Chess960 and games from a position use the board's Chess960
 # rules (Lichess plays games from a position as Chess960 too).
 PLAYABLE = ("standard", "chess960", "fromPosition")
+OVER = {"aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
+        "noStart", "unknownFinish", "insufficientMaterialClaim", "variantEnd"}  # fmt: skip
+# Endings the board reaches by itself once the last move stands on it.
+ON_THE_BOARD = {"mate", "stalemate"}
+NO_RESULT = {"aborted", "noStart"}
 # A challenge's initial time in seconds: these few, or whole minutes up to three hours.
 SHORT_LIMITS = (0, 15, 30, 45, 60, 90)
 
@@ -110,3 +119,30 @@ def plies_to_undo(played: list[str], before: list[str], kept: int) -> int:
     if len(played) <= kept or played[kept:] != before[kept : len(played)]:
         return 0
     return len(played) - kept
+
+
+@dataclass
+class BridgedGame:
+    """One Lichess game played on the board: Lichess's moves, the board's game for it, and
+    where the two stand with each other."""
+
+    id: str
+    we_white: bool
+    lichess: LichessMoves
+    start_ply: int = 0  # Lichess's plies before the board's game starts
+    board: MirroredGame | None = None  # the board's game for this one, once it started
+    new_games_asked: int | None = None  # the board's new games when one was asked for
+    shown: tuple[int, str] | None = None  # (board ply, uci) lit on the board
+    posted: int = 0  # board plies sent to Lichess (or found there)
+    status: str = "started"
+    board_ended: bool = False  # the board's own end of the game was handled
+    offers: Offers = field(default_factory=Offers)
+    board_draw: bool = False  # the draw was agreed on the board, Lichess not yet
+    # Lichess took its game back: (board plies it kept, the board's moves it had before).
+    undone: tuple[int, list[str]] | None = None
+    plies_seen: int | None = None  # the board's plies at the last step
+    waiting: tuple[int, str] | None = None  # (board ply, uci) kept through a 429's pause
+
+    @property
+    def over(self) -> bool:
+        return self.status in OVER

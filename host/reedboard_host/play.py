@@ -17,11 +17,12 @@ import datetime
 import getpass
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from reedboard.errors import LinkError
 from reedboard.link.messages import ChoosePromotion, ShowMove, StartGame, TakeBack, promotion_piece
 
-from reedboard_host.connection import HostError, choose_port
+from reedboard_host.connection import HostError
 from reedboard_host.engine import UciEngine
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import MirroredGame
@@ -51,88 +52,135 @@ def play(
     *,
     log: Callable[[str], None],
     stop: Callable[[], bool] = lambda: False,
+    follower: Follower | None = None,
 ) -> int:
     """Play until the game ends on the board or `stop()` says so (the command line ends
-    it with a signal instead, wherever it waits: see `stopping`)."""
+    it with a signal instead, wherever it waits: see `stopping`). `follower` is the
+    board's (default: on the port `args.port` names)."""
     engine = UciEngine(args.engine)
     try:
         engine.start(level=args.level, chess960=False, handshake_s=HANDSHAKE_S)
-        return _play(args, engine, log, stop)
+        return _play(args, engine, follower or Follower(args.port, log=log), log, stop)
     finally:
         engine.close()
+
+
+@dataclass
+class _EngineSide:
+    """The engine's side of the game on the board: its moves lit, and checked once played."""
+
+    follower: Follower
+    engine: UciEngine
+    engine_white: bool
+    movetime_ms: int
+    log: Callable[[str], None]
+    shown: tuple[int, str] | None = None  # (ply, uci) asked of the engine's side
+
+    def turn(self) -> bool:
+        """One look at the board's game: check the move made for the engine, or ask the
+        engine for its next one. False once the game is over."""
+        current = self.follower.mirror.current
+        if current is None:
+            return True
+        if current.result is not None:
+            return False
+        game = current.game
+        ply = len(game)
+        shown = self.shown
+        if shown is not None and ply == shown[0] + 1:
+            played = game.positions[-2].uci(game.moves[-1])
+            if played != shown[1]:
+                self.log(f"{played} is not the engine's move {shown[1]}: take it back")
+                self.follower.connection.request(TakeBack())
+                _show(self.follower, shown[1])
+                self.follower.sync()
+                return True
+            self.shown = None
+        if game.position.turn == self.engine_white and self.shown is None:
+            moves = [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+            best = self.engine.best_move(game.start.fen(), moves, self.movetime_ms)
+            _show(self.follower, best)
+            self.shown = (ply, best)
+            self.log(f"engine plays {best}: carry it out on the board")
+        return True
 
 
 def _play(
     args: argparse.Namespace,
     engine: UciEngine,
+    follower: Follower,
     log: Callable[[str], None],
     stop: Callable[[], bool],
 ) -> int:
     engine_name = f"{engine.id_name or args.engine} (level {args.level})"
     person = args.name or person_name()
     players = (person, engine_name) if args.color == "white" else (engine_name, person)
-    engine_white = args.color == "black"
-    follower = Follower(choose_port(args.port), log=log)
+    side = _EngineSide(follower, engine, args.color == "black", args.movetime_ms, log)
     out: PgnFile | None = None
-    shown: tuple[int, str] | None = None  # (ply, uci) asked of the engine's side
     started = False  # the board's game is this program's: its PGN is printed at the end
     try:
-        follower.connect()
-        under_way = game_under_way(follower)
-        if under_way is not None:
-            if not args.new:
-                raise HostError(
-                    f"a game is under way on the board ({len(under_way.game)} plies): "
-                    "finish it, or give --new to replace it"
-                )
-            log(f"the game under way on the board ({len(under_way.game)} plies) is replaced")
-        out = PgnFile(args.out, players=players) if args.out else None
-        if out is not None:
-            follower.on_change = out.update
+        out = _start(args, follower, players, log)
         follower.connection.request(StartGame("standard"))
         started = True
         follower.sync()
         log(f"you play {args.color} against {engine_name}; its moves light up on the board")
         while not stop():
-            follower.connection.poll(0.05)
-            if follower.mirror.needs_state:
-                follower.sync()
-            current = follower.mirror.current
-            if current is None:
+            if not follower.keep_up(0.05):
                 continue
-            if current.result is not None:
-                break
-            game = current.game
-            ply = len(game)
-            if shown is not None and ply == shown[0] + 1:
-                played = game.positions[-2].uci(game.moves[-1])
-                if played != shown[1]:
-                    log(f"{played} is not the engine's move {shown[1]}: take it back")
-                    follower.connection.request(TakeBack())
-                    _show(follower, shown[1])
-                    follower.sync()
-                    continue
-                shown = None
-            if game.position.turn == engine_white and shown is None:
-                moves = [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
-                best = engine.best_move(game.start.fen(), moves, args.movetime_ms)
-                _show(follower, best)
-                shown = (ply, best)
-                log(f"engine plays {best}: carry it out on the board")
+            try:
+                if not side.turn():
+                    break
+            except LinkError as error:
+                follower.lost(error)  # the next turns connect again; the game goes on
     finally:
-        if started:
-            _catch_up(follower, log)
-        follower.connection.close()
-        current = follower.mirror.current
-        if out is not None:
-            out.update(follower.mirror)
-            out.close()
-        if started and current is not None:
-            today = datetime.date.today()
-            text = pgn_text(current, site="reedboard", date=today, round_="-", players=players)
-            sys.stdout.write(text)
-            sys.stdout.flush()
+        _finish(follower, out, players, started=started, log=log)
     return 0
+
+
+def _start(
+    args: argparse.Namespace,
+    follower: Follower,
+    players: tuple[str, str],
+    log: Callable[[str], None],
+) -> PgnFile | None:
+    """Connect, and check that this program's game may replace the board's (a game under
+    way only with `--new`); the PGN file to record it to, if any."""
+    follower.connect()
+    under_way = game_under_way(follower)
+    if under_way is not None:
+        if not args.new:
+            raise HostError(
+                f"a game is under way on the board ({len(under_way.game)} plies): "
+                "finish it, or give --new to replace it"
+            )
+        log(f"the game under way on the board ({len(under_way.game)} plies) is replaced")
+    out = PgnFile(args.out, players=players) if args.out else None
+    if out is not None:
+        follower.on_change = out.update
+    return out
+
+
+def _finish(
+    follower: Follower,
+    out: PgnFile | None,
+    players: tuple[str, str],
+    *,
+    started: bool,
+    log: Callable[[str], None],
+) -> None:
+    """Write and print the game on the way out, however play ended."""
+    if started:
+        _catch_up(follower, log)
+    follower.connection.close()
+    current = follower.mirror.current
+    if out is not None:
+        out.update(follower.mirror)
+        out.close()
+    if started and current is not None:
+        today = datetime.date.today()
+        text = pgn_text(current, site="reedboard", date=today, round_="-", players=players)
+        sys.stdout.write(text)
+        sys.stdout.flush()
 
 
 def _show(follower: Follower, uci: str) -> None:

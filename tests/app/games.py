@@ -1,10 +1,12 @@
-"""Whole games for tests: seeded random legal games, and event scripts of clean hands
-carrying them out (each move's lifts and places a few hundred ms apart)."""
+"""Whole games for tests: seeded random legal games, and the sensor lines and event
+scripts of clean hands carrying them out (each move's lifts and places a few hundred ms
+apart)."""
 
 from __future__ import annotations
 
 import random
 
+from reedboard.hal.sensor_line import Action, SensorLine
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
@@ -25,11 +27,11 @@ def random_game(seed: int, plies: int) -> list[str]:
 
 def move_lines(
     position: Position, uci: str, t: int, gap: int = 300, pause: int = 1200
-) -> tuple[list[str], int]:
+) -> tuple[list[SensorLine], int]:
     """Timed lines for one move by a clean hand; returns them and the next free time."""
     move = position.parse_uci(uci)
     names = SQUARE_NAMES
-    steps: list[tuple[str, int]] = []
+    steps: list[tuple[Action, int]] = []
     if position.is_castling(move):
         kf, kt, rf, rt = position.castling_squares(move)
         steps = [("lift", kf), ("place", kt), ("lift", rf), ("place", rt)]
@@ -44,7 +46,7 @@ def move_lines(
             steps = [("lift", f), ("place", to)]
     lines = []
     for action, sq in steps:
-        lines.append(f"{t} {action} {names[sq]}")
+        lines.append(SensorLine(t, action, names[sq]))
         t += gap
     return lines, t + pause
 
@@ -62,6 +64,6 @@ def game_script(
     t = t0
     for uci in moves:
         more, t = move_lines(position, uci, t, gap, pause)
-        lines += more
+        lines += [line.text() for line in more]
         position = position.play(position.parse_uci(uci))
     return "\n".join(lines) + "\n"

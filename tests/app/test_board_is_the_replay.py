@@ -14,7 +14,7 @@ from reedboard.board_game import Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ SCRIPTS = sorted(
 
 def _on_the_board(text: str) -> list[dict[str, Any]]:
     script = parse_script(text)
-    board = ScriptedBoard(script)
+    board = scripted_board(script)
     sent: list[dict[str, Any]] = []
     app = App(
         board,

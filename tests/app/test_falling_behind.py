@@ -9,7 +9,7 @@ from reedboard.app import App
 from reedboard.arbiter.effects import MoveMade
 from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
@@ -40,7 +40,7 @@ class LaggingClock:
 
 def _moves(text: str, lag_ms: int) -> list[str]:
     script = parse_script(text)
-    board = ScriptedBoard(script, electrical=False)
+    board = scripted_board(script, electrical=False)
     moves: list[str] = []
 
     def effect(message: EffectMessage) -> None:

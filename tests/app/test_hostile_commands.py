@@ -27,7 +27,7 @@ from reedboard.journal.store import Journal
 from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
 from reedboard.link.messages import HOST_TYPES
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 from tests.app.wire_link import WireLink
@@ -43,7 +43,7 @@ class Board:
 
     def __init__(self, tmp_path: Path) -> None:
         script = parse_script(SCRIPT)
-        source = ScriptedBoard(script)
+        source = scripted_board(script)
         self.journal = Journal(tmp_path / "journal.sqlite")
         self.link = WireLink()
         self.app = App(
@@ -123,6 +123,7 @@ BAD_FIELDS: list[tuple[str, str, list[Any]]] = [
     ("settings", "settle_ms", ints(1, 60_000)),
     ("settings", "castle_wait_ms", ints(1, 60_000)),
     ("settings", "speed", [1, "fast", None]),
+    ("say", "what", ["", "e9", "E4", "everything", "x" * 201, *NOT_TEXT]),
 ]
 # What each command needs beside the field under test, to be otherwise right.
 CONTEXT: dict[str, dict[str, Any]] = {

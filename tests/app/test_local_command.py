@@ -16,7 +16,7 @@ from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import parse_command
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 
@@ -30,7 +30,7 @@ class Board:
 
     def __init__(self, tmp_path: Path) -> None:
         script = parse_script(SCRIPT)
-        board = ScriptedBoard(script)
+        board = scripted_board(script)
         self.journal = Journal(tmp_path / "journal.sqlite")
         self.link = WireLink()
         self.lights = RecordingLights()

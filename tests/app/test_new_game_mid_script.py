@@ -8,7 +8,7 @@ from reedboard.hal.clock import VirtualClock
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import StartGame
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
@@ -16,7 +16,7 @@ SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
 
 def test_a_new_game_from_a_fen_mid_script_keeps_the_board_running() -> None:
     script = parse_script(SCRIPT)
-    board = ScriptedBoard(script)
+    board = scripted_board(script)
     app = App(board, VirtualClock(), start=Game(script.start), source=board)
     for now in range(0, 2600, 5):
         app.step(now)

@@ -48,7 +48,7 @@ def test_a_game_just_begun_exports_its_start(
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         game = journal.start_game(STARTING_FEN, chess960=False, variant="standard", mode="strict")
-        journal.append_sensor_lines(game, 0, [(0, "sensors", "ffff00000000ffff")])
+        journal.keep_start_sensors(game, 0xFFFF00000000FFFF)
     code, out, err = _export(path, capsys)
     assert (code, err) == (0, "")
     assert [line for line in out.splitlines() if not line.startswith("#")] == [

@@ -19,11 +19,13 @@ from reedboard.cli import build_parser
 from reedboard.commands.run import assemble
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError
+from reedboard.hal.espeak import EspeakSpeaker
 from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.lights.output import LightsRenderer
 from reedboard.link.serial_port import SerialPort
+from reedboard.speaking import BoardVoice
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "board.example.toml"
 
@@ -52,6 +54,13 @@ CHANGES = [
     ("clock", "control", "5+3", "settings"),
     ("clock", "white_pin", 2, "pins"),
     ("clock", "black_pin", 3, "pins"),
+    ("arbiter", "knock_wait_ms", 900, "settings"),
+    ("voice", "enabled", True, "voice"),
+    ("voice", "language", "en", "voice"),
+    ("voice", "voice", "en-us", "voice"),
+    ("voice", "rate", 200, "voice"),
+    ("voice", "volume", 150, "voice"),
+    ("voice", "device", "plughw:1,0", "voice"),
 ]
 
 PAIRED = {("clock", "white_pin"): "black_pin = 3\n", ("clock", "black_pin"): "white_pin = 2\n"}
@@ -113,10 +122,21 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "driver": made,
             "chain": renderer.output.layout.sources,
             "link": link,
+            "voice": heard(board.voice),
         }
     finally:
+        if board.voice is not None:
+            board.voice.close()
         if board.journal is not None:
             board.journal.close()
+
+
+def heard(voice: BoardVoice | None) -> Any:
+    """The voice's language and how espeak-ng is run, or None without a voice."""
+    if voice is None:
+        return None
+    assert isinstance(voice.speaker, EspeakSpeaker)
+    return voice.book.code, voice.speaker.settings
 
 
 def test_every_key_of_the_example_file_is_covered() -> None:
@@ -132,6 +152,8 @@ def test_each_key_changes_the_board(
 ) -> None:  # fmt: skip
     # The baud rate shows on a port that opens here.
     base = 'port = "loop://"\n' if (section, key) == ("serial", "baud") else ""
+    if section == "voice" and key != "enabled":
+        base = "enabled = true\n"  # the other keys show on a voice that speaks
     default = observe(tmp_path, monkeypatch, f"[{section}]\n{base}")
     # Clock buttons come in pairs: the other one is set with the one that changes.
     base += PAIRED.get((section, key), "")

@@ -18,6 +18,7 @@ from reedboard.rules.squares import Bitboard, square_name, squares_of
 from reedboard.sim.human import human_script
 
 from tests.host.running_board import RunningBoard
+from tests.support.board_pair import BoardPair
 
 Chooser = Callable[[Position, list[Move], random.Random], Move]
 HAND_MS = 300  # between two pieces the hands put on or take off while setting up
@@ -39,7 +40,9 @@ def castle_first(position: Position, legal: list[Move], rng: random.Random) -> M
 
 @dataclass
 class Person:
-    board: RunningBoard
+    # A board running in a thread (`play` waits on it), or the pair in memory (which calls
+    # `step` after each of its own steps: `pair.watch(person.step)`).
+    board: RunningBoard | BoardPair
     rng: random.Random
     white: bool  # the side they play; the other side's moves are lit for them
     choose: Chooser = random_move
@@ -56,10 +59,12 @@ class Person:
 
     def play(self, busy: Callable[[], bool], timeout_s: float) -> None:
         """Act on what the board shows for as long as `busy` (the other side plays)."""
+        board = self.board
+        assert isinstance(board, RunningBoard), "on the pair, the pair calls `step`"
         deadline = time.monotonic() + timeout_s
         while busy() and time.monotonic() < deadline:
-            with self.board.changed:
-                self.board.changed.wait(0.2)  # until the board shows something new
+            with board.changed:
+                board.changed.wait(0.2)  # until the board shows something new
             self.step()
 
     def step(self) -> None:

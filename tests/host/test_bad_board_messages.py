@@ -1,21 +1,17 @@
 """A board message with a wrong field never stops the host: it is checked where the host
 decodes it, logged in one line naming the message and the field, and skipped, and the
-messages after it go on as before. Through the host's real connection on a real pty
-(the test writes the board's side), its endpoint, and the game mirror."""
+messages after it go on as before. Through the host's real connection, its endpoint, and
+the game mirror, on a wire in memory whose board side the test writes."""
 
 from __future__ import annotations
 
 import math
-import os
-import select
-import tty
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
 from reedboard.link.messages import AskMoves
-from reedboard.link.serial_port import open_port
 from reedboard.rules.fen import STARTING_FEN
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.mirror import GameMirror
@@ -24,22 +20,54 @@ INF, NAN = math.inf, math.nan
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
 
-class Board:
-    """The board's end of a pty, written by the test; the host's connection on the other."""
+class _Wire:
+    """The line between the test, writing the board's side, and the host's connection: the
+    host's `BoardPort`. What the test wrote is there to read at once; waiting for more
+    moves the host's virtual clock on (nothing else will come)."""
 
     def __init__(self) -> None:
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
+        self.to_host = bytearray()
+        self.from_host = bytearray()
+        self.now_s = 0.0
+
+    def read(self, wait_s: float = 0.0) -> bytes:
+        data = bytes(self.to_host)
+        self.to_host.clear()
+        if not data:
+            self.now_s += wait_s
+        return data
+
+    def write(self, data: bytes) -> None:
+        self.from_host += data
+
+    def close(self) -> None:
+        pass
+
+    # the host's clock
+    def monotonic(self) -> float:
+        return self.now_s
+
+    def sleep(self, seconds: float) -> None:
+        self.now_s += seconds
+
+
+class Board:
+    """The board's end of the wire, written by the test; the host's connection on the other."""
+
+    def __init__(self) -> None:
+        self.wire = _Wire()
         self.mirror = GameMirror()
         self.logged: list[str] = []
         self.host = BoardConnection(
-            os.ttyname(self.slave), on_message=self.mirror.apply, log=self.logged.append
+            "wire",
+            on_message=self.mirror.apply,
+            log=self.logged.append,
+            open_port=lambda _url: self.wire,
+            clock=self.wire,
         )
         self.decoder = FrameDecoder()
-        # The port first (opening it empties what waits in it), then the board's hello.
-        self.host._port = open_port(os.ttyname(self.slave))
         self.write({"type": "hello", "seq": 1, "id": 1, "protocol": 1, "session": "s", "game": 7})
-        self.host.handshake()
+        self.host.open()
         self.write(
             {"type": "state", "seq": 2, "game": 7, "start_fen": STARTING_FEN, "chess960": False,
              "moves": ["e2e4"], "result": None, "reason": None}
@@ -48,11 +76,11 @@ class Board:
         assert self.moves() == ["e2e4"]
 
     def write(self, message: dict[str, Any]) -> None:
-        os.write(self.master, encode_frame(message))
+        self.wire.to_host += encode_frame(message)
 
     def write_raw(self, text: str) -> None:
         payload = text.encode()
-        os.write(self.master, payload + b"*" + crc32_hex(payload).encode() + b"\n")
+        self.wire.to_host += payload + b"*" + crc32_hex(payload).encode() + b"\n"
 
     def moves(self) -> list[str]:
         current = self.mirror.current
@@ -62,9 +90,8 @@ class Board:
 
     def heard(self) -> list[dict[str, Any]]:
         """What the host has written to the board so far."""
-        out: list[dict[str, Any]] = []
-        while select.select([self.master], [], [], 0)[0]:
-            out += self.decoder.feed(os.read(self.master, 65536))
+        out = self.decoder.feed(bytes(self.wire.from_host))
+        self.wire.from_host.clear()
         return out
 
     def poll_until(self, done: Any) -> None:
@@ -76,8 +103,6 @@ class Board:
 
     def close(self) -> None:
         self.host.close()
-        os.close(self.master)
-        os.close(self.slave)
 
 
 @pytest.fixture

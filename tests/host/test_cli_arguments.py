@@ -20,6 +20,7 @@ from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.ports import usb_serial_ports
 
 from tests.host.running_board import RunningBoard
+from tests.support.board_pair import BoardPair
 
 NO_PORT = "/dev/no-such-port"  # were the port opened, the error would be another
 
@@ -61,16 +62,13 @@ def test_a_bad_argument_is_one_line_and_exit_status_2(argv: list[str], says: str
 
 
 def test_the_boards_refusal_of_an_argument_is_exit_status_2() -> None:
-    with RunningBoard() as board:
-        connection = BoardConnection(board.port)
-        connection.open()
-        try:
-            with pytest.raises(RefusedError) as bad:
-                connection.request(Mark(("e9",)))
-            with pytest.raises(RefusedError) as not_now:
-                connection.request(TakeBack())
-        finally:
-            connection.close()
+    pair = BoardPair()
+    connection = BoardConnection("memory", open_port=pair.open_port, clock=pair.host_clock)
+    connection.open()
+    with pytest.raises(RefusedError) as bad:
+        connection.request(Mark(("e9",)))
+    with pytest.raises(RefusedError) as not_now:
+        connection.request(TakeBack())
     assert (bad.value.code, _status(bad.value)) == ("bad_argument", 2)
     assert (not_now.value.code, _status(not_now.value)) == ("refused", 1)
 

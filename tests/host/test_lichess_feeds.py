@@ -11,8 +11,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from reedboard_host.lichess_actions import quote
 from reedboard_host.lichess_api import RATE_LIMIT_S, LichessApi, RateLimited
-from reedboard_host.lichess_feeds import BACKOFF_MAX_S, LichessFeeds, quote
+from reedboard_host.lichess_feeds import BACKOFF_MAX_S, LichessFeeds
 
 from tests.host.lichess_standin import ManualClock, StandIn
 

@@ -1,31 +1,36 @@
-"""`reedboard-host play` against real Stockfish: a person (the human model) plays on a
-running board; the engine's moves light up and the person carries them out."""
+"""`reedboard-host play`: a person (the human model) plays on the board; the engine's
+moves light up and the person carries them out. The program against real Stockfish and a
+board on a real pty once; its cases in memory, on the board and host pair."""
 
 from __future__ import annotations
 
+import argparse
 import random
 import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
-from functools import partial
 from pathlib import Path
 
 import pytest
+from reedboard.arbiter.effects import NewGame
 from reedboard.rules.pgn import read_pgn
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 from reedboard_host.cli import build_parser
+from reedboard_host.engine import EngineError
+from reedboard_host.follow import Follower
 from reedboard_host.play import play
 
-from tests.children import child, stop
+from tests.children import child
 from tests.host.running_board import RunningBoard, host_command, next_move
+from tests.support.board_pair import BoardPair
 
 pytestmark = pytest.mark.timeout(180)  # a 16-ply game against the engine, with its own 90 s limit
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+LIMIT_MS = 600_000  # a bound in the pair's board time for a stuck game, never a wait
 PLIES = 16  # enough to see both sides move many times; a whole game adds nothing
 
 
@@ -78,52 +83,38 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
     assert "engine plays" in err
 
 
+def _follower(pair: BoardPair) -> Follower:
+    return Follower("memory", open_port=pair.open_port, clock=pair.host_clock)
+
+
+def _args(*words: str) -> argparse.Namespace:
+    return build_parser().parse_args(["play", *words])
+
+
 @pytest.mark.skipif(STOCKFISH is None, reason="needs stockfish (apt-get install stockfish)")
 def test_ctrl_c_just_after_a_move_prints_the_game_with_that_move(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Ctrl-C comes after the board has committed the person's move but before the host
-    has read it off the line: the PGN printed is still the board's whole game. The host
-    runs in a thread here, so that Ctrl-C (its `stop`) can come at exactly that moment."""
+    has read it off the line: the PGN printed is still the board's whole game. On the
+    pair, the host's `stop` is where the person makes the move: the host reads nothing
+    meanwhile."""
     assert STOCKFISH is not None
-    args = build_parser().parse_args(
-        ["play", "--engine", STOCKFISH, "--level", "0", "--color", "white", "--port", ""]
-    )
-    pressed = threading.Event()  # the person presses Ctrl-C ...
-    host_in_stop = threading.Event()  # ... and the host is asking whether to stop
+    args = _args("--engine", STOCKFISH, "--level", "0", "--color", "white")
+    pair = BoardPair()
     said: list[str] = []
-    ended: list[int | BaseException] = []
-    with RunningBoard(speed=20) as board:
-        args.port = board.port
 
-        def stop() -> bool:
-            if not pressed.is_set():
-                return False
-            host_in_stop.set()
-            # The host reads nothing meanwhile: the move is made and committed behind it.
-            board.wait_until(lambda: board.moves() == ["e2e4"], "the board's e2e4")
-            return True
+    def stop() -> bool:
+        assert pair.clock.now_ms() < LIMIT_MS, said
+        if not any("you play white" in line for line in said):
+            return False
+        pair.run_until(lambda: pair.quiet_view() is not None, "a quiet board")
+        start = Position.standard()
+        pair.live.push(human_script(start, [start.parse_uci("e2e4")], seed=5).lines)
+        pair.run_until(lambda: pair.moves() == ["e2e4"], "the board's e2e4")
+        return True  # Ctrl-C
 
-        def host() -> None:
-            try:
-                ended.append(play(args, stop=stop, log=said.append))
-            except BaseException as error:  # handed to the test's thread
-                ended.append(error)
-
-        thread = threading.Thread(target=host, daemon=True)
-        thread.start()
-        try:
-            board.wait_until(lambda: any("you play white" in line for line in said), "the start")
-            board.wait_until(lambda: board.quiet_view() is not None, "a quiet board")
-            pressed.set()
-            assert host_in_stop.wait(30), said
-            start = Position.standard()
-            board.live.push(human_script(start, [start.parse_uci("e2e4")], seed=5).lines)
-        finally:
-            pressed.set()
-            thread.join(60)
-        assert not thread.is_alive(), said
-    assert ended == [0], said
+    assert play(args, stop=stop, log=said.append, follower=_follower(pair)) == 0
     game = read_pgn(capsys.readouterr().out).game
     assert [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)] == ["e2e4"]
 
@@ -154,53 +145,54 @@ def scripted_engine(path: Path, moves: list[str]) -> Path:
     return path
 
 
-def test_the_engines_underpromotion_is_the_piece_the_board_takes(tmp_path: Path) -> None:
+class _ScriptedPerson:
+    """White at the board: plays `moves` in turn, and carries out each move lit for Black
+    (a promotion as lifts and places alone: the board is told the piece)."""
+
+    def __init__(self, pair: BoardPair, moves: list[str], rng: random.Random) -> None:
+        self.pair, self.moves, self.rng = pair, moves, rng
+        self._acted_at: int | None = None  # the ply the person last acted at
+
+    def step(self) -> None:
+        pair = self.pair
+        view = pair.quiet_view()
+        started = any(isinstance(m.effect, NewGame) for m in pair.effects)
+        ply = len(pair.moves())
+        if view is None or not started or ply == self._acted_at or view.result is not None:
+            return
+        position = _after(pair)
+        if ply % 2 == 0 and ply // 2 < len(self.moves):
+            move = position.parse_uci(self.moves[ply // 2])
+        elif ply % 2 == 1 and view.hint is not None:
+            move = next_move(position, view.hint, self.rng)
+        else:
+            return
+        pair.live.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+        self._acted_at = ply
+
+
+def test_the_engines_underpromotion_is_the_piece_the_board_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The person carries out the lit pawn move; the board, told which piece the engine
     chose, promotes to it (sensors cannot tell a knight from a queen)."""
     engine = scripted_engine(tmp_path / "engine", ENGINE_MOVES)
-    rng = random.Random(1)
-    with RunningBoard(speed=20) as board:
-        command = host_command("play", "--engine", str(engine), "--color", "white",
-                               "--port", board.port)  # fmt: skip
-        with child(command, sig=signal.SIGINT, stdout=subprocess.PIPE,
-                   stderr=subprocess.PIPE, text=True) as play:  # fmt: skip
-            board.wait_until(lambda: any(e["event"] == "new_game" for e in board.effects),
-                             "the new game")  # fmt: skip
-            position = Position.standard()
-            for ply, person in enumerate(PERSON_MOVES):
-                board.wait_until(partial(_quiet_at, board, 2 * ply), f"a quiet board at {ply}")
-                move = position.parse_uci(person)
-                board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
-                position = position.play(move)
-                board.wait_until(
-                    partial(_hint_lit_at, board, 2 * ply + 1),
-                    f"the engine's move lit after {person}",
-                )
-                assert board.view is not None
-                reply = next_move(position, board.view.hint, rng)  # lifts and places alone
-                board.live.push(human_script(position, [reply], seed=rng.randrange(1 << 30)).lines)
-                board.wait_until(partial(_played_at_least, board, 2 * ply + 2), "the reply made")
-                position = _after(board)  # the board's game: the piece it promoted to
-            assert board.moves()[-1] == "c2d1n", board.moves()
-            assert stop(play, signal.SIGINT) == 0
-            out, err = play.communicate(timeout=30)
-    assert "take it back" not in err, err
-    assert "cxd1=N" in out
+    pair = BoardPair()
+    pair.watch(_ScriptedPerson(pair, PERSON_MOVES, random.Random(1)).step)
+    said: list[str] = []
+
+    def stop() -> bool:
+        assert pair.clock.now_ms() < LIMIT_MS, (pair.moves(), said)
+        return len(pair.moves()) == 10 and pair.quiet_view() is not None
+
+    args = _args("--engine", str(engine), "--color", "white")
+    assert play(args, stop=stop, log=said.append, follower=_follower(pair)) == 0
+    assert pair.moves()[-1] == "c2d1n", pair.moves()
+    assert not [line for line in said if "take it back" in line], said
+    assert "cxd1=N" in capsys.readouterr().out
 
 
-def _quiet_at(board: RunningBoard, plies: int) -> bool:
-    return len(board.moves()) == plies and board.quiet_view() is not None
-
-
-def _hint_lit_at(board: RunningBoard, plies: int) -> bool:
-    return _quiet_at(board, plies) and board.view is not None and board.view.hint is not None
-
-
-def _played_at_least(board: RunningBoard, plies: int) -> bool:
-    return len(board.moves()) >= plies
-
-
-def _after(board: RunningBoard) -> Position:
+def _after(board: BoardPair) -> Position:
     board_game = board.app.board_game
     assert board_game is not None
     return board_game.game.position
@@ -218,13 +210,10 @@ def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:
         "    elif word == 'go': sys.exit(3)\n"
     )
     engine.chmod(0o755)
-    with RunningBoard() as board:
-        result = subprocess.run(
-            host_command("play", "--engine", str(engine), "--color", "black", "--port", board.port),
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-    assert result.returncode == 1
-    lines = result.stderr.strip().splitlines()
-    assert lines[-1].startswith("reedboard-host play: the engine ")
-    assert lines[-1].endswith("dying-engine stopped (exit status 3)")
-    assert "Traceback" not in result.stderr
+    pair = BoardPair()
+    args = _args("--engine", str(engine), "--color", "black")
+    with pytest.raises(EngineError) as raised:
+        play(args, log=lambda _text: None, follower=_follower(pair))
+    message = str(raised.value)
+    assert message.startswith("the engine ") and "\n" not in message
+    assert message.endswith("dying-engine stopped (exit status 3)")

@@ -1,19 +1,26 @@
 """The host coming back to the same run of the board (a cable pulled and put back): it
-asks only for what it missed, and does not fetch the whole game again."""
+asks only for what it missed, and does not fetch the whole game again; a port that is
+absent at first is looked for again and again, with one line in the log. On the board and
+the host in memory, on a virtual clock."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+import itertools
 from typing import Any
 
+from reedboard.link.board_events import MoveEvent
+from reedboard.link.board_messages import (
+    BoardHello,
+    BoardMessage,
+    EventMessage,
+    MovesPage,
+    StateMessage,
+)
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
-from reedboard_host.follow import Follower
+from reedboard_host.follow import RECONNECT_S, Follower
 
-from tests.host.running_board import RunningBoard
-
-BOUND_S = 60.0  # a generous bound on waiting for a condition, never a measured time
+from tests.support.board_pair import BoardPair, HostEnd
 
 
 def _mirrored(follower: Follower) -> list[str]:
@@ -24,37 +31,79 @@ def _mirrored(follower: Follower) -> list[str]:
     return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
 
 
-def _follow_until(follower: Follower, done: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + BOUND_S
-    follower.run(lambda: done() or time.monotonic() > deadline, wait_s=0.05)
-    assert done()
+def _follow_until(follower: Follower, pair: BoardPair, done: Any, what: str) -> None:
+    end = pair.clock.now_ms() + 600_000  # a bound in board time, never a wait
+    follower.run(lambda: done() or pair.clock.now_ms() > end, wait_s=0.05)
+    assert done(), what
 
 
-def _play(board: RunningBoard, position: Position, uci: str, seed: int) -> Position:
+def _play(pair: BoardPair, position: Position, uci: str, seed: int) -> Position:
     move = position.parse_uci(uci)
-    board.live.push(human_script(position, [move], seed=seed).lines)
+    pair.live.push(human_script(position, [move], seed=seed).lines)
     return position.play(move)
 
 
+def _follower(pair: BoardPair, **hooks: Any) -> Follower:
+    return Follower("memory", open_port=pair.open_port, clock=pair.host_clock, **hooks)
+
+
 def test_a_reconnection_asks_only_for_what_was_missed() -> None:
-    delivered: list[dict[str, Any]] = []
-    with RunningBoard(speed=10) as board:
-        follower = Follower(board.port, on_message=lambda m: delivered.append(m.to_wire()))
-        try:
-            follower.connect()
-            position = _play(board, Position.standard(), "e2e4", seed=1)
-            _follow_until(follower, lambda: _mirrored(follower) == ["e2e4"])
-            # The cable is pulled: the host loses its port while the board plays on.
-            follower.connection.close()
-            follower.connected = False
-            position = _play(board, position, "e7e5", seed=2)
-            deadline = time.monotonic() + BOUND_S
-            while board.moves() != ["e2e4", "e7e5"] and time.monotonic() < deadline:
-                time.sleep(0.05)  # waiting for the board, not timing it
-            seen = len(delivered)
-            _follow_until(follower, lambda: _mirrored(follower) == ["e2e4", "e7e5"])
-        finally:
-            follower.connection.close()
+    pair = BoardPair()
+    delivered: list[BoardMessage] = []
+    logged: list[str] = []
+    follower = _follower(pair, on_message=delivered.append, log=logged.append)
+    follower.connect()
+    position = _play(pair, Position.standard(), "e2e4", seed=1)
+    _follow_until(follower, pair, lambda: _mirrored(follower) == ["e2e4"], "e2e4 mirrored")
+    # The cable is pulled: the host loses its port while the board plays on.
+    pair.unplug()
+    position = _play(pair, position, "e7e5", seed=2)
+    pair.run_until(lambda: pair.moves() == ["e2e4", "e7e5"], "e7e5 on the board")
+    assert not follower.keep_up(0.05)  # the host finds the link gone
+    seen = len(delivered)
+    unplugged_at = pair.clock.now_ms()
+    follower.run(lambda: pair.clock.now_ms() > unplugged_at + 3500, wait_s=0.05)
+    pair.plug()
+    plugged_at = pair.clock.now_ms()
+    _follow_until(follower, pair, lambda: _mirrored(follower) == ["e2e4", "e7e5"], "e7e5")
     after = delivered[seen:]
-    assert [m["uci"] for m in after if m.get("event") == "move"] == ["e7e5"]
-    assert not [m for m in after if m["type"] in ("moves", "state", "hello")]  # no refetch
+    moves = [
+        m.event.uci for m in after if isinstance(m, EventMessage) and isinstance(m.event, MoveEvent)
+    ]
+    assert moves == ["e7e5"]
+    refetched = [m for m in after if isinstance(m, MovesPage | StateMessage | BoardHello)]
+    assert not refetched  # the link asked only for what it missed
+    # Looked for every RECONNECT_S: back that soon after the cable, told once each way.
+    assert pair.clock.now_ms() - plugged_at < RECONNECT_S * 1000 + 200
+    # One line when the wait begins, one when the board is back.
+    assert [line.split(":")[0] for line in logged] == [
+        "lost the board",
+        "connected again to the board on memory",
+    ]
+    assert logged[0].endswith(f"; trying again every {RECONNECT_S:g} s")
+
+
+def test_a_board_plugged_in_later_is_found() -> None:
+    pair = BoardPair()
+    pair.unplug()
+    logged: list[str] = []
+    opened: list[int] = []  # the board time of each attempt to open the port
+
+    def open_port(url: str) -> HostEnd:
+        opened.append(pair.clock.now_ms())
+        return pair.open_port(url)
+
+    follower = Follower("memory", open_port=open_port, clock=pair.host_clock, log=logged.append)
+    for _ in range(60):  # three seconds of turns without a board
+        assert not follower.keep_up(0.05)
+    # Each attempt RECONNECT_S after the last, give or take the turn it falls in (50 ms).
+    gaps = [later - earlier for earlier, later in itertools.pairwise(opened)]
+    assert len(opened) >= 3000 // (RECONNECT_S * 1000 + 50)
+    assert all(RECONNECT_S * 1000 <= gap <= RECONNECT_S * 1000 + 50 for gap in gaps), gaps
+    pair.plug()
+    _follow_until(follower, pair, lambda: follower.connected, "the board found")
+    assert follower.mirror.current is not None and not follower.mirror.needs_state
+    assert logged == [
+        f"no serial port memory; trying again every {RECONNECT_S:g} s",
+        "connected to the board on memory",
+    ]

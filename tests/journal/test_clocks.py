@@ -15,7 +15,7 @@ from reedboard.journal.check import journal_problem
 from reedboard.journal.store import Journal
 from reedboard.replay.journal_events import events_text
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 SCRIPT = """@clock 1+2
@@ -28,7 +28,7 @@ SCRIPT = """@clock 1+2
 
 def play(path: Path, text: str, until_ms: int, settings: Settings) -> App:
     script = parse_script(text)
-    board = ScriptedBoard(script, electrical=False)
+    board = scripted_board(script, electrical=False)
     with Journal(path) as journal:
         app = App(
             board,
@@ -77,7 +77,7 @@ def test_the_export_says_the_clock_and_the_presses(tmp_path: Path) -> None:
         exported = events_text(game, journal.sensor_lines(game.id), control.control)
     script = parse_script(exported)
     assert script.clock == parse_time_control("1+2")
-    presses = [(line.t_ms, line.side) for line in script.lines if line.action == "press"]
+    presses = [(line.t_ms, line.what) for line in script.lines if line.action == "press"]
     assert presses == [(1500, "white"), (3000, "black")]
 
 

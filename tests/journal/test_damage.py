@@ -21,7 +21,7 @@ from reedboard.hal.clock import VirtualClock
 from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.fen import STARTING_FEN
 
 from tests.app.games import random_game
@@ -187,7 +187,7 @@ def test_a_damaged_journal_is_set_aside_and_never_resumed(tmp_path: Path, kind: 
         assert aside.read_bytes() == damaged, "the damaged file is kept as it was"
         # A fresh journal, and a board on it starts a new game instead of resuming.
         assert journal.current() is None and journal.finished_games() == []
-        board = ScriptedBoard(parse_script("@start standard\n"))
+        board = scripted_board(parse_script("@start standard\n"))
         app = App(board, VirtualClock(), journal=journal, source=board, log=logged.append)
         app.start()
         assert not app.resumed and app.board_game is not None and len(app.board_game.game) == 0

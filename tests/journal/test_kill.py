@@ -19,7 +19,7 @@ from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 from tests.app.games import game_script, random_game
@@ -39,7 +39,7 @@ def _child(db: Path, script: str, report_fd: int, kill_after: int) -> None:
         return 0
 
     parsed = parse_script(script)
-    board = ScriptedBoard(parsed, electrical=False)
+    board = scripted_board(parsed, electrical=False)
 
     def report(message: EffectMessage) -> None:
         if isinstance(message.effect, MoveMade):

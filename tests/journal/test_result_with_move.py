@@ -13,7 +13,7 @@ from reedboard.app import App
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 from tests.app.games import game_script
@@ -38,7 +38,7 @@ def _board(db: Path) -> None:
             committed[0] = True
 
     script = parse_script(game_script(FOOLS_MATE, t0=50, gap=150, pause=500))
-    board = ScriptedBoard(script, electrical=False)
+    board = scripted_board(script, electrical=False)
     app = App(
         board,
         VirtualClock(),

@@ -18,11 +18,12 @@ from reedboard.arbiter.mode import Mode
 from reedboard.board_game import Settings
 from reedboard.cli import main
 from reedboard.hal.clock import VirtualClock
+from reedboard.hal.sensor_line import SensorLine
 from reedboard.journal.check import journal_problem
-from reedboard.journal.store import SENSOR_LINES_KEPT, Journal
+from reedboard.journal.store import SENSOR_LINES_KEPT, Journal, JournalError, KeptLines
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import square_name, squares_of
@@ -43,7 +44,7 @@ def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[s
     mode: Mode = "strict" if strict else "casual"
     human = human_script(game.start, game.moves, seed, mode=mode, settings=NOISY)
     script = parse_script(human.text())
-    board = ScriptedBoard(script)
+    board = scripted_board(script)
     sent: list[dict[str, Any]] = []
     with Journal(journal_path) as journal:
         app = App(
@@ -104,7 +105,7 @@ def test_a_journal_from_before_sensor_lines_is_taken_and_brought_up_to_date(
     with Journal(path) as journal:
         saved = journal.current()
         assert saved is not None and [m.uci for m in saved.moves] == ["e2e4"]
-        assert journal.sensor_lines(1) == []
+        assert journal.sensor_lines(1) == KeptLines()
     assert journal_problem(path) is None
     code, text, err = _export(path)
     assert code == 2 and text == ""
@@ -122,22 +123,46 @@ def test_a_bad_sensor_line_is_named_by_the_check(tmp_path: Path) -> None:
     assert journal_problem(path) == "a sensor line is not a script line"
 
 
+def test_a_line_that_is_no_sensor_change_is_refused_when_read(tmp_path: Path) -> None:
+    """A journal written by something else: reading its lines names the bad one."""
+    path = tmp_path / "journal.sqlite"
+    _play(path, 5)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sensor_lines SET action = 'drop' WHERE seq = 2")
+    db.commit()
+    db.close()
+    with Journal(path) as journal, pytest.raises(JournalError) as refused:
+        journal.sensor_lines(1)
+    assert str(refused.value) == "sensor line 2 of game 1 is not a script line: drop " + (
+        _arg_of(path, 2)
+    )
+
+
+def _arg_of(path: Path, seq: int) -> str:
+    db = sqlite3.connect(path)
+    try:
+        return str(db.execute("SELECT arg FROM sensor_lines WHERE seq = ?", (seq,)).fetchone()[0])
+    finally:
+        db.close()
+
+
 def test_only_the_latest_lines_are_kept_and_an_export_says_so(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         game_id = journal.start_game(
             Position.standard().fen(), chess960=False, variant="standard", mode="casual"
         )
-        journal.append_sensor_lines(
-            game_id, 0, [(0, "sensors", f"{Position.standard().occupied:016x}")]
-        )
+        journal.keep_start_sensors(game_id, Position.standard().occupied)
         flicks = [
-            (t, "lift" if t % 2 == 0 else "place", "e2") for t in range(SENSOR_LINES_KEPT + 10)
+            SensorLine(t, "lift" if t % 2 == 0 else "place", "e2")
+            for t in range(SENSOR_LINES_KEPT + 10)
         ]
         journal.append_sensor_lines(game_id, 1, flicks)
         kept = journal.sensor_lines(game_id)
-        assert len(kept) == SENSOR_LINES_KEPT + 1  # the start's sensors, then the latest
-        assert kept[0].seq == 0 and kept[1].seq == 11 and kept[-1].seq == SENSOR_LINES_KEPT + 10
+        assert kept.start_sensors == Position.standard().occupied
+        assert len(kept.lines) == SENSOR_LINES_KEPT  # the latest
+        assert kept.first_seq == 11 and kept.next_seq == SENSOR_LINES_KEPT + 11
+        assert kept.lines == tuple(flicks[10:])
     code, text, err = _export(path)
     assert code == 2 and text == ""
     assert "the first 10 sensor changes of game 1 were dropped" in err
@@ -148,16 +173,16 @@ def test_a_new_game_drops_the_lines_of_the_one_before(tmp_path: Path) -> None:
     _play(path, 4)
     with Journal(path) as journal:
         first = journal.latest_game()
-        assert first is not None and journal.sensor_lines(first.id)
+        assert first is not None and journal.sensor_lines(first.id).lines
         second = journal.start_game(
             Position.standard().fen(), chess960=False, variant="standard", mode="casual"
         )
-        assert journal.sensor_lines(first.id) == [] and journal.sensor_lines(second) == []
+        assert journal.sensor_lines(first.id) == KeptLines() == journal.sensor_lines(second)
 
 
 def _run_script(journal: Journal, text: str, start: Game) -> None:
     script = parse_script(text)
-    board = ScriptedBoard(script, electrical=False)
+    board = scripted_board(script, electrical=False)
     app = App(
         board, VirtualClock(), journal=journal, start=start, source=board, log=lambda _t: None
     )

@@ -22,7 +22,7 @@ from reedboard.lights.palette import RGB
 from reedboard.link.messages import LedTest
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 
 from tests.link.ptybridge import PtyBridge
 
@@ -41,7 +41,7 @@ def expected_frames(count: int) -> list[tuple[RGB, ...]]:
 @pytest.mark.parametrize("count", [64, 81])
 def test_the_led_test_runs_the_chain_then_the_colours_then_the_scene(count: int) -> None:
     strip = RecordingStrip(count)
-    board = ScriptedBoard(parse_script("@start standard\n100 lift e2\n400 place e4\n"))
+    board = scripted_board(parse_script("@start standard\n100 lift e2\n400 place e4\n"))
     app = App(board, VirtualClock(), source=board, **lights_seams(LedConfig(count=count), strip))
     for now in range(0, 1000, 5):
         app.step(now)
@@ -65,7 +65,7 @@ def test_reedboard_host_led_test_lights_the_running_board() -> None:
                 strip.show(pixels)
                 seen.notify_all()
 
-    board = ScriptedBoard(parse_script("@start standard\n"))
+    board = scripted_board(parse_script("@start standard\n"))
     stop = threading.Event()
     with PtyBridge() as bridge:
         app = App(board, MonotonicClock(), link=open_port(bridge.board_path), source=board,

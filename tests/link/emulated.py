@@ -5,12 +5,13 @@ script, with the client's bytes fed to it and every byte it writes kept."""
 from __future__ import annotations
 
 import chess
-from reedboard.app import App, LinkPort
+from reedboard.app import App
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.port import LinkPort
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 DGT_LETTERS = ".PRNBKQprnbkq"
@@ -48,7 +49,7 @@ def emulated_app(
 ) -> App:
     """A board that plays the script on a virtual clock and speaks `protocol` on `link`."""
     script = parse_script(script_text)
-    source = ScriptedBoard(script)
+    source = scripted_board(script)
     emulation = EmulatedEndpoint(protocol, "test")
 
     def watch(board_game: BoardGame, now: int) -> None:

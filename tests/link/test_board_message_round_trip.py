@@ -119,6 +119,7 @@ MESSAGES: st.SearchStrategy[BoardMessage] = st.one_of(
         uci=_maybe(UCI),
         result=_maybe(RESULT),
         squares=_maybe(NAMES),
+        text=_maybe(TEXT),
         id=_maybe(COUNT),
         seq=SEQ,
     ),

@@ -252,8 +252,21 @@ class BoardOnAWire:
         pass
 
 
+class _ListClock:
+    """The host's clock, read from the wire's: waiting is the wire's to do."""
+
+    def __init__(self, clock: list[float]) -> None:
+        self.clock = clock
+
+    def monotonic(self) -> float:
+        return self.clock[0]
+
+    def sleep(self, seconds: float) -> None:
+        self.clock[0] += seconds
+
+
 def _connection(port: BoardOnAWire, clock: list[float]) -> BoardConnection:
-    connection = BoardConnection("wire", monotonic=lambda: clock[0])
+    connection = BoardConnection("wire", clock=_ListClock(clock))
     connection._port = port
     return connection
 

@@ -20,7 +20,7 @@ from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.link.messages import Mark, SetBrightness, ShowMove
 from reedboard.replay.script import parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
@@ -164,7 +164,7 @@ def test_a_clients_pattern_lights_the_board_until_the_next_move() -> None:
     are lit as marked squares (blinking where the client blinks), its brightness reaches
     the lights, and the move that follows clears the marks."""
     script = parse_script("@start standard\n3000 lift e2\n3300 place e4\n")
-    source = ScriptedBoard(script)
+    source = scripted_board(script)
     emulation = EmulatedEndpoint("chesslink", "test")
     client = chesslink_message("W0405") + chesslink_lights({"c6": 0xFF, "f6": 0x0F})
     lights = RecordingLights()

@@ -234,7 +234,7 @@ def test_a_whole_game_through_the_hosts_chesslink_emulation() -> None:
         position = Position.standard()
         for uci in SPECIAL:
             lines, _end = move_lines(position, uci, 0)
-            board.live.push(_pushed(lines))
+            board.live.push(lines)
             position = position.play(position.parse_uci(uci))
             game.push_uci(uci)
             _committed(board, len(game.move_stack))
@@ -320,15 +320,6 @@ def _committed(board: RunningBoard, plies: int, limit_s: float = 60) -> None:
 
 def _statuses(replies: list[str]) -> list[str]:
     return [r for r in replies if r.startswith("s")]
-
-
-def _pushed(lines: list[str]) -> list[tuple[int, str, str]]:
-    """`move_lines` text ("300 lift e2") as `PushedBoard.push` lines."""
-    pushed = []
-    for line in lines:
-        t, action, square = line.split()
-        pushed.append((int(t), action, square))
-    return pushed
 
 
 # ----- a slide's waypoint, with the registers python-mchess sets -----
@@ -428,7 +419,7 @@ def test_an_under_promotion_with_capture_reaches_the_client_through_the_host(
         position = Position.standard()
         for uci in TO_THE_PROMOTION:
             lines, _end = move_lines(position, uci, 0)
-            board.live.push(_pushed(lines))
+            board.live.push(lines)
             position = position.play(position.parse_uci(uci))
             game.push_uci(uci)
             _committed(board, len(game.move_stack))

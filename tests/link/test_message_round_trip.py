@@ -71,6 +71,7 @@ FIELDS: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "draw": _fields(agreed=_maybe(st.none() | st.booleans())),
     "resign": _fields(color=_maybe(st.none() | st.sampled_from(["white", "black"]))),
     "led_test": st.just({}),
+    "say": _fields(what=st.sampled_from(["position", "last"]) | SQUARE),
     "settings": _fields(
         **{name: _maybe(st.integers(low, high)) for name, (low, high) in SETTINGS.items()}
     ),

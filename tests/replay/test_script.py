@@ -16,12 +16,12 @@ def test_headers_comments_and_lines_are_read() -> None:
     )
     assert script.start.fen(shredder=True) == chess960_fen(2)
     assert script.start.chess960 and script.mode == "strict"
-    assert [(line.line_no, line.t_ms, line.action) for line in script.lines] == [
-        (5, 1000, "lift"),
-        (6, 1400, "place"),
-        (7, 1500, "choose"),
+    assert [(line.t_ms, line.action) for line in script.lines] == [
+        (1000, "lift"),
+        (1400, "place"),
+        (1500, "choose"),
     ]
-    assert script.lines[0].square == parse_square("g2") and script.lines[2].piece == "n"
+    assert script.lines[0].square == parse_square("g2") and script.lines[2].what == "n"
 
 
 def test_a_fen_start_with_chess960_rights_is_a_chess960_game() -> None:

@@ -289,3 +289,70 @@ def test_a_timed_game_shows_both_clocks_running_and_the_flag(board: Board, artef
     final = page.locator("#clocks").inner_text()
     assert final.endswith("Black 0:00.0") and "▶" not in final, final
     page.screenshot(path=str(artefacts / "sim-clocks.png"))
+
+
+def spoken(page: Any) -> list[str]:
+    return list(page.locator("#spoken li").all_inner_texts())
+
+
+def expect_said(board: Board, text: str) -> None:
+    """Wait until the live region's latest sentence is `text`."""
+    board.page.wait_for_function(
+        "text => { const said = document.querySelectorAll('#spoken li');"
+        " return said.length && said[said.length - 1].textContent === text; }",
+        arg=text,
+    )
+
+
+def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path) -> None:
+    """A player who cannot see the board types moves and questions; the board's sentences
+    come in the live region a screen reader reads, and go to the browser's speech."""
+    page = board.page
+    page.evaluate(
+        "() => { window.heard = []; const speak = speechSynthesis.speak.bind(speechSynthesis);"
+        " speechSynthesis.speak = (u) => { window.heard.push(u.text); speak(u); }; }"
+    )
+    log = page.locator("#spoken")
+    assert log.get_attribute("role") == "log"
+    assert log.get_attribute("aria-live") == "polite"
+
+    def type_line(text: str) -> None:
+        page.focus("#move-text")
+        page.keyboard.type(text)
+        page.keyboard.press("Enter")
+
+    type_line("e2e4")
+    board.expect_move("e4")
+    expect_said(board, "Pawn e2 to e4.")
+    type_line("Nf6")
+    expect_said(board, "Knight g8 to f6.")
+    type_line("?e4")
+    expect_said(board, "e4: white pawn.")
+    type_line("!")
+    expect_said(board, "Last move: knight g8 to f6.")
+    type_line("e2e5")
+    page.wait_for_function("() => document.querySelector('#message').textContent !== ''")
+    assert "e2e5" in page.locator("#message").inner_text()
+    type_line("e5")
+    expect_said(board, "Pawn e4 to e5.")
+    # In French, and a capture en passant typed in SAN.
+    page.select_option("#language", "fr")
+    page.wait_for_function("() => document.querySelector('#language').value === 'fr'")
+    type_line("d5")
+    expect_said(board, "Pion d7 d5.")
+    type_line("exd6")
+    expect_said(board, "Pion e5 prend d6 en passant.")
+    type_line("?")
+    expect_said(
+        board,
+        "Blancs : roi e1, dame d1, tours a1 et h1, fous c1 et f1, cavaliers b1 et g1, "
+        "pions a2, b2, c2, d2, f2, g2, h2 et d6. Noirs : roi e8, dame d8, tours a8 et h8, "
+        "fous c8 et f8, cavaliers f6 et b8, pions a7, b7, c7, e7, f7, g7 et h7. "
+        "Trait aux noirs.",
+    )
+    assert page.locator("#moves li").all_inner_texts() == ["e4 Nf6", "e5 d5", "exd6"]
+    heard = page.evaluate("() => window.heard")
+    assert heard[-2:] == spoken(page)[-2:]
+    assert "Pion e5 prend d6 en passant." in heard
+    page.screenshot(path=str(artefacts / "sim-voice.png"))
+    page.select_option("#language", "en")

@@ -1,4 +1,4 @@
-"""The simulator's physical pieces and its live switch matrix."""
+"""The simulator's physical pieces."""
 
 from __future__ import annotations
 
@@ -6,21 +6,11 @@ from collections.abc import Callable
 
 import pytest
 from reedboard.errors import InvalidInputError
-from reedboard.hal.live_board import LiveBoard
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
-from reedboard.simweb.placing import likeliest
+from reedboard.sensing.held import likeliest
 from reedboard.simweb.world import World
-
-
-def test_the_live_board_is_read_through_the_real_scanner() -> None:
-    board = LiveBoard(0xFFFF00000000FFFF)
-    assert board.scan() == 0xFFFF00000000FFFF
-    board.set_square(parse_square("e2"), False)
-    board.set_square(parse_square("e4"), True)
-    assert board.scan() == (0xFFFF00000000FFFF & ~(1 << 12)) | 1 << 28
-    board.close()
 
 
 def test_a_capture_puts_the_taken_piece_beside_the_board() -> None:

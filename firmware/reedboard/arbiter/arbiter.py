@@ -13,15 +13,33 @@ How it decides (the README, "How the board reads a game"):
   change is a move in progress (a lifted piece, a king on its castling square waiting
   for the rook). Anything else that stays still for `settle_ms` is a mismatch: the
   effect names the squares to put right.
+
+This module is the facade: the state of one board, its inputs (`feed`, `tick`, the host's
+commands, `configure`) and the commit of a move. The ideas live beside it, each a module
+of functions over that state: `inference` (an episode read change by change), `split` (a
+move complete earlier and what followed it), `two_hands` (overlapping blitz hands),
+`knock` (a knocked piece told from a move), `fork` (the other reading followed
+alongside), `verdicts` (mismatches, touch-move breaches), `deadlines` (time passing),
+`takeback`, `promotion`, `endings` (games started and ended by hand), `stuck` (a stuck
+switch), and the pure ones: `view` (the lights' view as a function), `marks`, `waits`,
+`hands`, `table`, `overlap`, `touch_move`, `gestures`, `setup`.
 """
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Callable
-from dataclasses import replace
 
+from reedboard.arbiter import (
+    deadlines,
+    endings,
+    fork,
+    inference,
+    knock,
+    promotion,
+    stuck,
+    takeback,
+    verdicts,
+)
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
@@ -32,74 +50,32 @@ from reedboard.arbiter.effects import (
     PromotionChosen,
     Restored,
     SetupStarted,
-    TakenBack,
-    Touched,
     Violation,
 )
 from reedboard.arbiter.gestures import GestureTracker
-from reedboard.arbiter.hands import UNKNOWN, Hands
+from reedboard.arbiter.hands import hands_for
+from reedboard.arbiter.marks import HostMarks
 from reedboard.arbiter.mode import MODES, Mode
-from reedboard.arbiter.overlap import untangle
-from reedboard.arbiter.setup import GestureWatch, SetupGuide, draw_chess960
-from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable, placement_of
-from reedboard.arbiter.touch_move import Breach, TouchRecord
-from reedboard.arbiter.view import BoardView, Targets
+from reedboard.arbiter.setup import GestureWatch, SetupGuide
+from reedboard.arbiter.table import MoveShape, MoveTable, placement_of, shown_move
+from reedboard.arbiter.touch_move import TouchRecord
+from reedboard.arbiter.verdicts import pair_squares
+from reedboard.arbiter.view import BoardView, Shown, board_view
+from reedboard.arbiter.waits import (
+    ARRIVE_MS,
+    DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
+    DEFAULT_SETTLE_MS,
+    KNOCK_MS,
+    STUCK_MS,
+)
 from reedboard.errors import IllegalMoveError, InvalidInputError
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
 from reedboard.rules.position import Position
-from reedboard.rules.squares import BB_RANKS, Bitboard, Square, squares_of
+from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
-
-# A sliding piece rests on each square it passes for 20-150 ms; a player who stops
-# usually lifts a hand within 100 ms and rarely takes longer than 250 ms to go on after a
-# pause. 300 ms is twice the longest waypoint, and short enough that a move that could
-# still grow is committed before the opponent's hand arrives (see bench/accuracy.py).
-DEFAULT_SETTLE_MS = 300
-# A move that castling may still follow (the king's single step in Chess960, or the rook
-# moved first in casual mode) waits longer: the other hand must fetch the second piece.
-# The opponent starting to move still commits it at once.
-DEFAULT_CASTLE_WAIT_MS = 2000
-# A piece put down while no square has been emptied may be a move seen arriving before it
-# is seen leaving (a slide's next switch closing first, a promoted queen set down before
-# the pawn is cleared): the lift follows within a second or two. A piece that stays alone
-# longer came from off the board, and the lights show it.
-STRAY_WAIT_MS = 2000
-# The hand that has just set a piece down withdraws over its neighbours and may knock one of
-# its own pieces (FIDE 4.3 binds only the player having the move). A lift of a piece of
-# the player who moved, within this time of the move's completion and two squares of where
-# a piece landed, is that hand: the opponent's hand, even in a fast reply, goes for the
-# opponent's own pieces first, and a touch of the mover's piece later still binds.
-MOVERS_HAND_MS = 400
-MOVERS_HAND_REACH = 2
-
-# A switch stuck open or closed makes no edge: the board shows a mismatch that one square
-# alone keeps up, and nothing the hands do changes it. After this long with the board
-# still and the lights asking, that square's switch is taken as stuck (a piece left
-# lying there that long is as well ignored; the square is trusted again once it reads
-# what the game says).
-STUCK_MS = 30_000
-
-# A move that could still grow is committed when the opponent's hand starts the reply. A
-# lift of the opponent's piece alone waits this long first: hands sweeping the pieces off
-# after a result the board does not know clear them tens of ms apart, and the moved piece
-# may be among them, leaving its target just after (then the move was never made). The
-# opponent setting a piece down, or completing a reply, decides at once.
-SWEEP_MS = 100
-# A neighbour knocked by the hand carrying a piece falls back or is put back within a
-# quarter of a second; a capture whose victim's square was empty for less, with the
-# capturer already in the hand, may be that knock (see Arbiter._knocked_victim).
-KNOCK_MS = 250
-# A piece seen arriving before it is seen leaving (the magnet over both switches) opens
-# its origin within this long (up to 40 ms, and the switch's bounce); the opponent's
-# hand, even in blitz, rarely lifts a neighbour of that square so fast.
-ARRIVE_MS = 50
-# A piece knocked aside by the hand carrying another one lands on the next square within
-# tens of ms; a piece lifted and set down deliberately takes longer.
-STEP_KNOCK_MS = 90
-
-START_OCCUPANCY: Bitboard = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
 
 
 class Arbiter:
@@ -112,19 +88,23 @@ class Arbiter:
         mode: Mode = "casual",
         settle_ms: int = DEFAULT_SETTLE_MS,
         castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS,
+        knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS,
         occupancy: Bitboard | None = None,
         rng: random.Random | None = None,
     ) -> None:
         """`rng` draws the Chess960 position the board's own gesture asks for; the caller
         owns it (a fixed seed by default, so a replay is the same every time)."""
-        if mode not in MODES:
-            raise InvalidInputError(f"mode is casual or strict, not {mode!r}")
-        if settle_ms < 1:
-            raise InvalidInputError(f"settle_ms must be at least 1, not {settle_ms}")
         self.game = game if game is not None else Game()
-        self.mode: Mode = mode
-        self.settle_ms = settle_ms
-        self.castle_wait_ms = max(castle_wait_ms, settle_ms)
+        self.mode: Mode = "casual"
+        self.settle_ms = DEFAULT_SETTLE_MS
+        self.castle_wait_ms = DEFAULT_CASTLE_WAIT_MS
+        self.knock_wait_ms = DEFAULT_KNOCK_WAIT_MS
+        self.configure(
+            mode=mode,
+            settle_ms=settle_ms,
+            castle_wait_ms=castle_wait_ms,
+            knock_wait_ms=knock_wait_ms,
+        )
         self.sensors: Bitboard = self.game.position.occupied if occupancy is None else occupancy
         self.last_change_ms = 0
         self.promotion_choice: PieceType | None = None
@@ -136,10 +116,7 @@ class Arbiter:
         # When the last move was complete, and the squares where its pieces landed.
         self._moved: tuple[int, tuple[Square, ...]] | None = None
         self._result_sensors: Bitboard | None = None  # the board as the kings told a result
-        self.hint: Move | None = None
-        # Squares the host lights for its own reasons (steady, blinking): a client's LED
-        # pattern that is not a move.
-        self.marked: tuple[Bitboard, Bitboard] = (0, 0)
+        self.marks = HostMarks()
         # Squares whose switch the debouncer left out as faulty, for the lights.
         self.sensor_faults: Bitboard = 0
         self.gestures = GestureTracker()
@@ -151,8 +128,34 @@ class Arbiter:
         # placement may still show that reading right (see _fork): the arbiter, the
         # game's length when it forked, and the effects it has made since.
         self._alternative: tuple[Arbiter, int, list[Effect]] | None = None
+        # While it is followed: what the board made of the changes since, held back from
+        # the host, and until when (knock_wait_ms after the fork) it may still be taken.
+        self._held: list[Effect] = []
+        self._fork_until = 0
         self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self._new_episode()
+
+    def configure(
+        self,
+        *,
+        mode: Mode | None = None,
+        settle_ms: int | None = None,
+        castle_wait_ms: int | None = None,
+        knock_wait_ms: int | None = None,
+    ) -> None:
+        """Change how the board reads the hands (what is not given stays). The longer
+        waits are never shorter than `settle_ms`. A bad value raises InvalidInputError
+        and changes nothing."""
+        if mode is not None and mode not in MODES:
+            raise InvalidInputError(f"mode is casual or strict, not {mode!r}")
+        if settle_ms is not None and settle_ms < 1:
+            raise InvalidInputError(f"settle_ms must be at least 1, not {settle_ms}")
+        self.mode = self.mode if mode is None else mode
+        self.settle_ms = self.settle_ms if settle_ms is None else settle_ms
+        castle = self.castle_wait_ms if castle_wait_ms is None else castle_wait_ms
+        knock = self.knock_wait_ms if knock_wait_ms is None else knock_wait_ms
+        self.castle_wait_ms = max(castle, self.settle_ms)
+        self.knock_wait_ms = max(knock, self.settle_ms)
 
     # ----- the episode: everything since the last committed position -----
 
@@ -168,12 +171,12 @@ class Arbiter:
         self._hands = hands_for(position, self.sensors)
         self._start_hands = self._hands.copy()
         # The origin of a capture just committed whose victim may only have been knocked
-        # (see _knocked_victim), until the next change; and when that change is a
+        # (see knock.knocked_victim), until the next change; and when that change is a
         # placement both readings explain, until when and for which origin the amend
         # waits for the opponent's lift that would make it a piece arriving first.
         self._knocked_from: Square | None = None
         self._amend_due: tuple[int, Square] | None = None
-        # The board is a legal move only as a piece knocked aside (see _knocked_step).
+        # The board is a legal move only as a piece knocked aside (see knock.knocked_step).
         self._knocked_only = False
         self._overlap_tried = -1  # last_change_ms when overlapping moves were last tried
         # The complete move is a capture whose victim may only have been knocked; and the
@@ -214,121 +217,25 @@ class Arbiter:
         self.last_change_ms = change.t_ms
         self._chess960_watch.update(self.sensors, change.t_ms)
         if self.setup is not None:
-            self._follow_setup(now, effects, by_hand=True)
+            endings.follow_setup(self, now, effects, by_hand=True)
             return effects  # no moves while the pieces are being set up
-        self._apply(change, now, effects, report=True)
-        self._follow_alternative(change, now, effects)
-        return effects
+        inference.apply(self, change, now, effects, report=True)
+        fork.follow_alternative(self, change, now, effects)
+        return fork.hold(self, effects, now)
 
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""
-        effects = self._tick(now_ms)
-        self._follow_alternative(None, now_ms, effects)
-        return effects
-
-    def _tick(self, now_ms: int) -> list[Effect]:
-        effects: list[Effect] = []
-        if self._chess960_watch.update(self.sensors, now_ms):
-            return self.start_setup(draw_chess960(self.rng), now_ms)
-        if self.setup is not None:
-            return effects
-        if not self.game.is_game_over():
-            result = self.gestures.tick(now_ms)
-            if result is not None:
-                effects.append(Offered(now_ms, result, "confirmed"))
-                effects.extend(self._end_by_kings(result, now_ms))
-                return effects
-        if self._split_due is not None and now_ms >= self._split_due:
-            self._split(now_ms, effects)
-        if self._other_reading is not None and now_ms >= self._other_reading[1]:
-            other, _due = self._other_reading
-            self._other_reading = None
-            self._take_other_reading(other, now_ms, effects)
-        if self._amend_due is not None and now_ms >= self._amend_due[0]:
-            _due, origin = self._amend_due
-            self._amend_due = None
-            if len(self._events) == 1:
-                self._amend_knocked_capture(origin, self._events[0], now_ms, effects)
-        quiet = now_ms - self.last_change_ms
-        if self._complete is not None:
-            if quiet >= self._wait_ms:
-                self._commit(self._complete, now_ms, effects)
-            return effects
-        if quiet < self.settle_ms:
-            return effects
-        if self._breaching is not None:
-            self._report_violation(self._breaching, now_ms, effects)
-            return effects
-        if self._overlap_due() is not None:
-            self._overlap_tried = self.last_change_ms
-            if self._untangle(now_ms, effects, final_only=False):
-                return effects
-        stray = quiet >= STRAY_WAIT_MS and self._stray()
-        if self._unexplained() or self._outdated_mismatch() or stray:
-            self._report_mismatch(now_ms, effects)
-        return effects
+        effects = deadlines.tick(self, now_ms)
+        fork.follow_alternative(self, None, now_ms, effects)
+        return fork.hold(self, effects, now_ms)
 
     def next_deadline(self) -> int | None:
         """The time at which `tick` may decide something, if any."""
-        due = None
-        if self._complete is not None:
-            due = self.last_change_ms + self._wait_ms
-        elif self._unreported():
-            due = self.last_change_ms + self.settle_ms
-        elif self._stray() and not self._mismatch_shown():
-            due = self.last_change_ms + STRAY_WAIT_MS
-        overlap = self._overlap_due()
-        other = self._other_reading[1] if self._other_reading else None
-        amend = self._amend_due[0] if self._amend_due else None
-        for soon in (self._split_due, amend, overlap, other):
-            if soon is not None:
-                due = soon if due is None else min(due, soon)
-        gesture = self.gestures.next_deadline()
-        if gesture is not None and not self.game.is_game_over():
-            due = gesture if due is None else min(due, gesture)
-        stuck = self._stuck_since()
-        if stuck is not None:
-            due = stuck + STUCK_MS if due is None else min(due, stuck + STUCK_MS)
-        setup = self._chess960_watch.deadline()
-        if setup is not None:
-            due = setup if due is None else min(due, setup)
-        if self._alternative is not None:
-            other_due = self._alternative[0].next_deadline()
-            if other_due is not None:
-                due = other_due if due is None else min(due, other_due)
-        return due
+        return deadlines.next_deadline(self)
 
     def stuck_switch(self, now_ms: int) -> tuple[Square, bool] | None:
-        """A switch the game shows stuck, and the state it should read: a mismatch is on
-        show, the board has been still for STUCK_MS since, and one square alone, read the
-        other way, makes the board the position or one legal move (see STUCK_MS)."""
-        since = self._stuck_since()
-        if since is None or now_ms - since < STUCK_MS:
-            return None
-        return self._stuck_candidate()
-
-    def _stuck_since(self) -> int | None:
-        if self.mismatch is None or self.setup is not None or not self._mismatch_shown():
-            return None
-        if self._stuck_candidate() is None:
-            return None
-        return max(self.mismatch.t_ms, self.last_change_ms)
-
-    def _stuck_candidate(self) -> tuple[Square, bool] | None:
-        table = self.table
-        found: set[tuple[Square, bool]] = set()
-        for board in (table.occupancy, *(shape.occupancy for shape in table.shapes)):
-            differ = self.sensors ^ board
-            if differ and not differ & (differ - 1):
-                sq = differ.bit_length() - 1
-                found.add((sq, bool(board >> sq & 1)))
-        # A switch seen changing since the position stood was working then: of two
-        # readings, the one that needs a square that never changed is the stuck one.
-        changed = {event.square for event in self._events}
-        quiet = {candidate for candidate in found if candidate[0] not in changed}
-        if len(quiet) == 1:
-            return quiet.pop()
-        return found.pop() if len(found) == 1 and not quiet else None
+        """A switch the game shows stuck, and the state it should read (see stuck.py)."""
+        return stuck.stuck_switch(self, now_ms)
 
     def commit_shown(self, now_ms: int) -> list[Effect]:
         """At start-up: the sensors show the position plus one legal move (the power went
@@ -355,19 +262,8 @@ class Arbiter:
         self.setup = SetupGuide(start, clear_first=True)
         self.setup_number = number
         effects: list[Effect] = [SetupStarted(now_ms, number, start.fen())]
-        self._follow_setup(now_ms, effects)
+        endings.follow_setup(self, now_ms, effects)
         return effects
-
-    def _follow_setup(self, now: int, effects: list[Effect], by_hand: bool = False) -> None:
-        assert self.setup is not None
-        if self.setup.step(self.sensors).done:
-            start = self.setup.target
-            effects.extend(self.start_game(Game(start), now))
-        elif by_hand and self.sensors == START_OCCUPANCY:
-            # The standard start set up complete, not in the guide's order: whatever the
-            # guide asked, the players want a standard game (the kings put back after the
-            # gesture, or a set-up done the usual way).
-            effects.extend(self.start_game(Game(), now))
 
     def choose_promotion(self, piece_type: PieceType, now_ms: int) -> list[Effect]:
         """The host picks the piece for the next promotion (queen by default)."""
@@ -381,6 +277,18 @@ class Arbiter:
         self.game = game
         self.setup = None
         self.setup_number = None
+        self.forget_position()
+        effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
+        return effects
+
+    def take_back(self, now_ms: int) -> list[Effect]:
+        """The host takes the last move back (see takeback.take_back_for_host);
+        `InvalidInputError` when there is none or the game was declared over."""
+        return takeback.take_back_for_host(self, now_ms)
+
+    def forget_position(self) -> None:
+        """Read on from the game's position as a board starting afresh there: nothing
+        shown, held or touched about the position before stays."""
         self.mismatch = None
         self.violation = None
         self.touches = TouchRecord()
@@ -389,19 +297,18 @@ class Arbiter:
         self.promotion_choice = None
         self._exchange_square = None
         self._choice_lift = None
-        self.hint = None
-        self.marked = (0, 0)
+        self.marks = HostMarks()
         self.gestures.reset()
+        self._alternative = None
+        self._held = []
         self._new_episode()
-        effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
-        return effects
 
     def resign(self, white: bool, now_ms: int) -> list[Effect]:
         """The host (or the board's gesture) says a player resigns."""
-        return self._end(lambda: self.game.resign(white), now_ms)
+        return endings.end(self, lambda: self.game.resign(white), now_ms)
 
     def agree_draw(self, now_ms: int) -> list[Effect]:
-        return self._end(self.game.agree_draw, now_ms)
+        return endings.end(self, self.game.agree_draw, now_ms)
 
     def claim_draw(self, now_ms: int, move: Move | None = None) -> list[Effect]:
         """A draw claim (threefold repetition, 50 moves), optionally with the move about to
@@ -416,722 +323,46 @@ class Arbiter:
                 MoveMade(now_ms, uci, san, self.position.fen(), len(self.game))
             ]
             self._new_episode()
-            return effects + self._end(None, now_ms)
-        return self._end(self.game.claim_draw, now_ms)
-
-    def _end(self, declare: Callable[[], object] | None, now_ms: int) -> list[Effect]:
-        if declare is not None:
-            declare()
-        outcome = self.game.outcome()
-        assert outcome is not None
-        self.gestures.reset()
-        self._table = None
-        self._new_episode()
-        return [GameOver(now_ms, outcome.result, outcome.reason)]
-
-    def _follow_gestures(self, t_ms: int, now: int, effects: list[Effect]) -> None:
-        before = self.gestures.offer
-        news = self.gestures.update(self._hands.start, self._hands.states, t_ms)
-        if news == "made" and self.gestures.offer is not None:
-            effects.append(Offered(now, self.gestures.offer, "made"))
-        elif news == "cancelled" and before is not None:
-            effects.append(Offered(now, before, "cancelled"))
-
-    def _end_by_kings(self, result: str, now: int) -> list[Effect]:
-        """The kings in the centre confirmed a result: the loser resigns; a draw is a claim
-        when one is valid, else agreed. The kings may stay there: that is no mismatch."""
-        if result == "1-0":
-            effects = self.resign(False, now)
-        elif result == "0-1":
-            effects = self.resign(True, now)
-        elif self.game.claimable_now() is not None:
-            effects = self._end(self.game.claim_draw, now)
-        else:
-            effects = self.agree_draw(now)
-        self._result_sensors = self.sensors
-        return effects
-
-    def _watch_promotion_choice(self, sq: Square, piece: str) -> None:
-        """After a promotion and before the opponent moves, lifting and replacing one of
-        the promoting side's own rooks, bishops or knights (or the queen) chooses that
-        piece instead: the board's own way to under-promote."""
-        if self._exchange_square is None:
-            return
-        promoter_white = not self.position.turn
-        if piece.isupper() != promoter_white:
-            self._exchange_square = None  # the opponent has started: the choice is final
-            return
-        kind = PIECE_SYMBOLS.index(piece.lower())
-        if kind in (QUEEN, 4, 3, 2):
-            self._choice_lift = (sq, kind)
-
-    def _promotion_choices(self) -> Bitboard:
-        """While a promotion may still be changed: the promoting side's rooks, bishops and
-        knights (and queens, to go back), whose touch chooses their kind."""
-        if self._exchange_square is None:
-            return 0
-        position = self.position
-        side = not position.turn
-        choices = 0
-        for kind in (QUEEN, 4, 3, 2):
-            choices |= position.pieces_of(kind, side)
-        return choices & ~(1 << self._exchange_square)
-
-    def _amend_promotion(self, piece_type: PieceType, now: int, effects: list[Effect]) -> None:
-        last = self.game.peek()
-        if last is None or last.promotion is None or last.promotion == piece_type:
-            return
-        before = self.game.positions[-2]
-        old_uci = before.uci(last)
-        self.game.pop()
-        effects.append(TakenBack(now, old_uci, self.position.fen()))
-        move = Move(last.from_square, last.to_square, piece_type)
-        san = self.game.san(move)
-        self.game.push(move)
-        effects.append(MoveMade(now, before.uci(move), san, self.position.fen(), len(self.game)))
-        self._table = None
-        self._new_episode()
-        outcome = self.game.outcome()
-        if outcome is not None:
-            effects.append(GameOver(now, outcome.result, outcome.reason))
+            return effects + endings.end(self, None, now_ms)
+        return endings.end(self, self.game.claim_draw, now_ms)
 
     def show_move(self, move: Move | None) -> None:
         """The host asks the player to carry out `move` (an engine's reply); None clears."""
-        self.hint = move
+        self.marks = self.marks.hinting(move)
 
     def mark(self, steady: Bitboard, blinking: Bitboard = 0) -> None:
-        """The host lights these squares (0, 0 clears). They belong to the position they
-        were lit in: the next move or a new game clears them."""
-        self.marked = (steady, blinking & ~steady)
+        """The host lights these squares (0, 0 clears), until the position changes."""
+        self.marks = self.marks.marking(steady, blinking)
+
+    @property
+    def hint(self) -> Move | None:
+        return self.marks.hint
+
+    @property
+    def marked(self) -> tuple[Bitboard, Bitboard]:
+        return (self.marks.steady, self.marks.blinking)
 
     def view(self) -> BoardView:
         """What the board is now, for the lights."""
-        position = self.position
-        expected = self.table.occupancy
-        lifted = expected & ~self.sensors
-        targets = []
-        capturers = 0
-        over = self.game.outcome()
-        if over is None:
-            for shape in self.table.shapes:
-                if not lifted >> shape.from_square & 1:
-                    continue
-                targets.append(shape)
-            for sq in _squares(lifted):
-                piece = position.piece_at(sq)
-                if piece is not None and piece.color != position.turn:
-                    for shape in self.table.shapes:
-                        if shape.is_capture and shape.captured and _victim(position, shape) == sq:
-                            capturers |= 1 << shape.from_square
-        grouped: dict[Square, dict[str, int]] = {}
-        for shape in targets:
-            kinds = grouped.setdefault(
-                shape.from_square,
-                {"quiet": 0, "captures": 0, "en_passant": 0, "castling": 0, "promotions": 0},
-            )
-            if shape.is_castling:
-                kinds["castling"] |= 1 << position.castling_squares(shape.move)[1]
-                continue
-            bit = 1 << shape.to_square
-            if shape.is_promotion:
-                kinds["promotions"] |= bit
-            if position.is_en_passant(shape.move):
-                kinds["en_passant"] |= bit
-            elif shape.is_capture:
-                kinds["captures"] |= bit
-            else:
-                kinds["quiet"] |= bit
-        pending = None
-        pending_next = 0
-        if self._complete is not None:
-            pending = (self._complete.from_square, self._complete.to_square)
-            changed = self.sensors ^ expected
-            for shape in self.table.shapes:
-                if shape is not self._complete and not changed & ~shape.footprint:
-                    pending_next |= shape.footprint & ~changed
-        last = self.game.peek()
-        last_move = None
-        if last is not None:
-            before = self.game.positions[-2]
-            if before.is_castling(last):
-                king_from, king_to, _rook_from, _rook_to = before.castling_squares(last)
-                last_move = (king_from, king_to)
-            else:
-                last_move = (last.from_square, last.to_square)
-        king = position.king(position.turn)
-        mismatch = self.mismatch
-        return BoardView(
-            fen=position.fen(),
-            turn_white=position.turn,
-            sensors=self.sensors,
-            lifted=lifted,
-            targets=tuple(Targets(origin, **kinds) for origin, kinds in sorted(grouped.items())),
-            capturers=capturers,
-            pending=pending,
-            pending_next=pending_next,
-            missing=mismatch.missing if mismatch else 0,
-            extra=mismatch.extra if mismatch else 0,
-            pairs=mismatch.pairs if mismatch else (),
-            must_move=self.touches.obliged_square(position) if self.mode == "strict" else None,
+        shown = Shown(
+            pending=self._complete,
+            mismatch=self.mismatch,
+            must_move=self.touches.obliged_square(self.position) if self.mode == "strict" else None,
             violation=self.violation.square if self.violation else None,
-            last_move=last_move,
-            check=king if king is not None and position.is_check() else None,
-            hint=(self.hint.from_square, self.hint.to_square) if self.hint else None,
-            marked=self.marked[0],
-            marked_blink=self.marked[1],
+            marks=self.marks,
             promotion=self._exchange_square,
-            promotion_choices=self._promotion_choices(),
-            result=over.result if over else None,
-            reason=over.reason if over else None,
+            promotion_choices=promotion.promotion_choices(self),
             setup=self.setup.step(self.sensors) if self.setup is not None else None,
             offer=self.gestures.offer,
             offer_squares=sum(1 << sq for sq in self.gestures.squares or ()),
             faults=self.sensor_faults,
         )
+        return board_view(self.game, self.table, self.sensors, shown)
 
     # ----- the core -----
 
-    def _apply(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
-        sq = change.square
-        knocked_from, self._knocked_from = self._knocked_from, None
-        if knocked_from is not None and change.occupied and not self._events:
-            if self._amend_knocked_capture(knocked_from, change, now, effects):
-                return
-        elif self._other_reading is not None:
-            other, due = self._other_reading
-            self._other_reading = None
-            placed = self._events[-1].square
-            doubted = self._doubted
-            after = self.position.play_code(doubted.code) if doubted is not None else None
-            if not self._arrived_from(change, due, placed, after):
-                self._take_other_reading(other, now, effects)
-            elif report:
-                self._fork(change, now, lambda alt, out: alt._take_other_reading(other, now, out))
-        elif self._amend_due is not None:
-            due, origin = self._amend_due
-            self._amend_due = None
-            first = self._events[0]
-            if not self._arrived_from(change, due, first.square, self.position):
-                # No lift came to make that placement the opponent's arriving first.
-                self._amend_knocked_capture(origin, first, now, effects, 1 << sq)
-            elif report:
-                self._fork(
-                    change,
-                    now,
-                    lambda alt, out: alt._amend_knocked_capture(origin, first, now, out, 1 << sq),
-                )
-        self._follow(change, now, effects, report)
-
-    def _follow(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
-        """`change` read into the episode, once the readings it decides are settled."""
-        sq = change.square
-        self._events.append(change)
-        if change.occupied:
-            self._hands.place(sq)
-            self._forget_knocked_touch(change)
-            choice = self._choice_lift
-            self._choice_lift = None
-            if choice is not None and choice[0] == sq and self._exchange_square is not None:
-                self._amend_promotion(choice[1], now, effects)
-        else:
-            piece = self._hands.piece_at(sq)
-            self._hands.lift(sq)
-            if piece not in (EMPTY, UNKNOWN) and sq != self._exchange_square:
-                if report:
-                    effects.append(Touched(now, sq, piece))
-                if not self._movers_hand(sq, piece, change.t_ms):
-                    self.touches.touch(sq, piece, self.position, change.t_ms)
-                self._watch_promotion_choice(sq, piece)
-        self._evaluate(now, effects)
-        if report and not self.game.is_game_over():
-            self._follow_gestures(change.t_ms, now, effects)
-
-    def _evaluate(self, now: int, effects: list[Effect]) -> None:
-        table = self.table
-        changed = self.sensors ^ table.occupancy
-        matches = self._matches(table)
-        knocks = [m for m in matches if self._knocked_step(m)]
-        self._knocked_only = bool(knocks) and len(knocks) == len(matches)
-        if self._knocked_only:
-            matches = []
-        self._breaching = None
-        for shape in matches:
-            self._first_complete.setdefault(shape.code, self.last_change_ms)
-        if matches and self.mode == "strict":
-            allowed = [m for m in matches if self._breach(m) is None]
-            if not allowed:
-                self._breaching = self._best(matches)
-            matches = allowed
-        if matches:
-            best = self._best(matches)
-            doubted = self._doubted
-            if (
-                doubted is not None
-                and not best.is_capture
-                and best.from_square == doubted.from_square
-                and self._events[-1].occupied
-            ):
-                # The capturer set down elsewhere, or the opponent's piece arriving
-                # before it is seen leaving: the lift that would follow decides.
-                self._complete = doubted
-                if not self._promoted_first(doubted, self._events[-1].square):
-                    self._other_reading = (best, self._events[-1].t_ms + ARRIVE_MS)
-                return
-            if (
-                doubted is not None
-                and best.is_capture
-                and best.code != doubted.code
-                and best.from_square == doubted.from_square
-            ):
-                # A second neighbour lifted and put back at once: the opponent touching
-                # a piece, likelier than a knock followed by a capture swapped as fast.
-                self._complete = doubted
-                return
-            self._other_reading = None
-            self._complete = best
-            self._pending_index = len(self._events)
-            growth = table.growth(best, changed, rook_first=self.mode == "casual")
-            self._complete_knock = growth is None and self._knocked_victim(best)
-            self._doubted = best if self._complete_knock else None
-            if self._complete_knock:
-                growth = "knock"  # a capture the next placement may still undo
-            self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
-            if growth is None:
-                self._commit(best, now, effects)
-            return
-        self._complete = None
-        if self._breaching is not None:
-            if table.growth(self._breaching, changed, rook_first=False) is None:
-                self._report_violation(self._breaching, now, effects)
-            return
-        if not changed:
-            # The board shows the position again. Whatever the hands did, the sensors cannot
-            # tell one piece from another: take every piece to be on its own square (after a
-            # host's new game, or pieces rearranged by hand, no hypothesis may say so).
-            self._restore(now, effects)
-            arrival_lifted = self._lifted_arrivals()
-            self._new_episode()
-            self._arrival_lifted = arrival_lifted
-            return
-        if self._try_takeback(now, effects):
-            return
-        if self._try_new_game(now, effects):
-            return
-        if not self._pending_index and (self._events[-1].occupied or not table.is_prefix(changed)):
-            # A placement that makes no move may still end one of two overlapping moves,
-            # though the board looks like a move in progress (a capture on a line).
-            if not self._untangle(now, effects, final_only=True) and not self._events[-1].occupied:
-                # A lift that starts the next move: the two before it were complete.
-                self._untangle(now, effects, final_only=False, before_last=True)
-            return
-        if not self._pending_index or not self._events:
-            return
-        if not table.is_prefix(changed):
-            if self._events[-1].occupied:
-                self._split(now, effects)
-            elif self._split_due is None:
-                # The opponent's hand has lifted a piece: it may be the sweep that clears
-                # the board, the moved piece's own lift just behind (see SWEEP_MS).
-                self._split_due = self._events[-1].t_ms + SWEEP_MS
-        elif self._split_completes():
-            self._split(now, effects)
-
-    def _matches(self, table: MoveTable) -> list[MoveShape]:
-        found: dict[int, MoveShape] = {}
-        for state in self._hands.states:
-            for shape in table.by_state.get(state, ()):
-                found[shape.code] = shape
-        return list(found.values())
-
-    def _best(self, matches: list[MoveShape]) -> MoveShape:
-        """Of several moves the hands may have made, the likeliest: castling over anything
-        (king and rook in the hands together), then the move whose destination was placed
-        last (the capture is the last thing a hand does), then the promotion asked for."""
-        last_place: dict[Square, int] = {}
-        for index, event in enumerate(self._events):
-            if event.occupied:
-                last_place[event.square] = index
-        choice = self.promotion_choice or QUEEN
-
-        def rank(shape: MoveShape) -> tuple[int, int, int]:
-            if shape.is_castling:
-                destination = self.position.castling_squares(shape.move)[1]
-            else:
-                destination = shape.to_square
-            return (
-                int(shape.is_castling),
-                last_place.get(destination, -1),
-                int(shape.move.promotion == choice),
-            )
-
-        return max(matches, key=rank)
-
-    def _split(self, now: int, effects: list[Effect]) -> None:
-        """The move completed earlier was the whole move: commit it and read what followed
-        as the next episode, from the sensors as they were when it was complete."""
-        self._split_due = None
-        tail = self._events[self._pending_index :]
-        shape = self._complete_at(self._pending_index)
-        if shape is None or not self._still_standing(shape):
-            return
-        final = self.sensors
-        for change in tail:
-            self.sensors ^= 1 << change.square
-        self._commit(shape, now, effects)
-        for change in tail:
-            self.sensors ^= 1 << change.square
-            self._apply(change, now, effects, report=False)
-        assert self.sensors == final
-
-    def _overlap_due(self) -> int | None:
-        """When the board, still for `settle_ms`, is to be read as two overlapping moves
-        once more, now allowing a move that could have grown (a slide stopped short): an
-        own and an opponent's piece have been lifted, no move is complete, and this
-        stillness has not been tried yet."""
-        if self._pending_index or self._complete is not None or not self._events:
-            return None
-        if self._overlap_tried == self.last_change_ms:
-            return None
-        turn = self.position.turn
-        colours = {
-            self.table.placement[e.square].isupper() == turn
-            for e in self._events
-            if not e.occupied and self.table.placement[e.square] != EMPTY
-        }
-        if len(colours) < 2:
-            return None
-        return self.last_change_ms + self.settle_ms
-
-    def _untangle(
-        self, now: int, effects: list[Effect], final_only: bool, before_last: bool = False
-    ) -> bool:
-        """Blitz hands overlapping (see overlap.py): commit the player's move read out of
-        the episode, then follow the opponent's changes as the next episode. With
-        `before_last`, the changes before the last one must make both moves complete."""
-        if self._knocked_only or not self._events or self.game.is_game_over():
-            return False
-        start_sensors = self.sensors
-        for event in self._events:
-            start_sensors ^= 1 << event.square
-        events = self._events[:-1] if before_last else self._events
-        found = untangle(
-            self.table, self._start_hands, start_sensors, events, final_only=final_only
-        )
-        if found is None or (before_last and not found.reply_complete):
-            return False
-        if self.mode == "strict":
-            # Touch-move binds the player's own hand only: the opponent's lifts are theirs.
-            record = TouchRecord()
-            for event in found.mine:
-                piece = self.table.placement[event.square]
-                if not event.occupied and piece != EMPTY:
-                    record.touch(event.square, piece, self.position, event.t_ms)
-            if record.breach(self.position, found.shape.move) is not None:
-                return False
-        theirs = [*found.theirs, self._events[-1]] if before_last else list(found.theirs)
-        final = self.sensors
-        self.sensors = found.shape.occupancy
-        self._commit(found.shape, now, effects)
-        for change in theirs:
-            self.sensors ^= 1 << change.square
-            self._apply(change, now, effects, report=False)
-        assert self.sensors == final
-        return True
-
-    def _knocked_step(self, shape: MoveShape) -> bool:
-        """A one-square move made faster than STEP_KNOCK_MS from lift to place while the
-        hand held another piece: a neighbour knocked aside by the hand carrying a piece,
-        not a move (the other piece put back makes the board that move). The board asks
-        for it back. A quick step with nothing else in the hand is a move."""
-        if shape.is_capture or shape.is_castling:
-            return False
-        f, t = shape.from_square, shape.to_square
-        if max(abs((f & 7) - (t & 7)), abs((f >> 3) - (t >> 3))) != 1:
-            return False
-        lifted_at = placed_at = None
-        held: set[Square] = set()  # squares emptied and not yet filled again
-        held_then = False
-        for event in self._events:
-            if event.square == f and not event.occupied:
-                lifted_at = event.t_ms
-                held_then = bool(held - {f})
-            elif event.square == t and event.occupied:
-                placed_at = event.t_ms
-            if event.occupied:
-                held.discard(event.square)
-            else:
-                held.add(event.square)
-        if lifted_at is None or placed_at is None or placed_at < lifted_at:
-            return False
-        return held_then and placed_at - lifted_at < STEP_KNOCK_MS
-
-    def _knocked_victim(self, shape: MoveShape) -> bool:
-        """A capture whose victim's square was empty only briefly, while the capturer was
-        already in the hand: the sensors of a one-motion swap, and of a neighbour knocked
-        by the hand carrying a piece elsewhere and falling back. Only what comes next can
-        tell: such a capture waits `settle_ms` like a move that may grow, and once
-        committed, a placement that only the other reading explains amends it."""
-        if not shape.is_capture or self.position.is_en_passant(shape.move):
-            return False
-        origin, victim = shape.from_square, shape.to_square
-        origin_lifted = False
-        lifted_at: int | None = None
-        vacant_ms: int | None = None
-        for event in self._events:
-            if event.square == origin and not event.occupied:
-                origin_lifted = True
-            elif event.square == victim and not event.occupied:
-                lifted_at = event.t_ms if origin_lifted else None
-            elif event.square == victim and lifted_at is not None:
-                vacant_ms = event.t_ms - lifted_at
-        return vacant_ms is not None and vacant_ms < KNOCK_MS
-
-    def _promoted_first(
-        self, capture: MoveShape | None, placed: Square, sensors: Bitboard | None = None
-    ) -> bool:
-        """Whether the board (`sensors`, by default the sensors now) is, after `capture`
-        (by default the move just committed), the opponent's promotion on `placed` with
-        the new piece set down before the pawn is cleared: the pawn's lift may follow a
-        second or two later (see STRAY_WAIT_MS), so the capture's reading explains that
-        placement as well as a move of the capturer there does."""
-        if capture is None:
-            table = self.table
-        else:
-            table = MoveTable(self.position.play_code(capture.code), legal=True)
-        changed = (self.sensors if sensors is None else sensors) ^ table.occupancy
-        return any(
-            shape.is_promotion and shape.to_square == placed and not changed & ~shape.footprint
-            for shape in table.shapes
-        )
-
-    @staticmethod
-    def _arrived_from(
-        change: SquareChange, due: int, placed: Square, position: Position | None
-    ) -> bool:
-        """Whether `change`, coming by `due`, opens the neighbouring square of a piece that
-        can step in `position` to where a piece was just set down: that piece arrived
-        first (only a step puts a magnet over both switches at once)."""
-        if change.occupied or change.t_ms >= due or position is None:
-            return False
-        sq = change.square
-        if max(abs((sq & 7) - (placed & 7)), abs((sq >> 3) - (placed >> 3))) != 1:
-            return False
-        return any(move.to_square == placed for move in position.legal_moves_from(sq))
-
-    def _fork(
-        self, change: SquareChange, now: int, other: Callable[[Arbiter, list[Effect]], object]
-    ) -> None:
-        """A lift just behind a placement kept a doubted capture, as the opponent's piece
-        seen arriving before it is seen leaving; read the other way (`other`), the
-        capture's victim was only knocked and that lift is the next move's start. Both
-        readings explain the sensors until a placement, so the board follows the other
-        one alongside: a placement that only it explains makes it the game (see
-        _follow_alternative)."""
-        if self._alternative is not None:
-            return
-        alternative = copy.deepcopy(self)
-        out: list[Effect] = []
-        other(alternative, out)
-        alternative._follow(change, now, out, report=True)
-        self._alternative = (alternative, len(self.game), out)
-
-    def _follow_alternative(
-        self, change: SquareChange | None, now: int, effects: list[Effect]
-    ) -> None:
-        """Feed the other reading what the board sees (`change`, or time passing), and
-        take it when a placement leaves the board in no state the game explains while the
-        other reading explains it exactly: the moves since the fork are taken back and the
-        other reading's made. It is dropped as soon as it goes wrong itself, or once the
-        game has gone two moves past the fork."""
-        if self._alternative is None:
-            return
-        alternative, forked, out = self._alternative
-        if change is None:
-            out += alternative.tick(now)
-        else:
-            out += alternative.feed(change, now)
-        if (
-            alternative.mismatch is not None
-            or alternative.violation is not None
-            or alternative.setup is not None
-            or len(self.game) > forked + 2
-            or len(alternative.game) > forked + 2
-        ):
-            self._alternative = None
-            return
-        if change is None or not change.occupied or self._explains_board():
-            return
-        if not alternative._explains_board():
-            return
-        self._alternative = None
-        common = 0
-        for mine, theirs in zip(self.game.moves, alternative.game.moves, strict=False):
-            if mine != theirs:
-                break
-            common += 1
-        while len(self.game) > common:
-            uci = self.game.positions[-2].uci(self.game.moves[-1])
-            self.game.pop()
-            effects.append(TakenBack(now, uci, self.position.fen()))
-        if self.mismatch is not None or self.violation is not None:
-            effects.append(Restored(now))
-        made: dict[int, Effect] = {}
-        for effect in out:
-            if isinstance(effect, MoveMade) and effect.ply > common:
-                made[effect.ply] = replace(effect, t_ms=now)
-        effects += [made[ply] for ply in sorted(made) if ply <= len(alternative.game)]
-        outcome = alternative.game.outcome()
-        if outcome is not None:
-            effects.append(GameOver(now, outcome.result, outcome.reason))
-        self.__dict__.update(alternative.__dict__)
-        self._alternative = None
-
-    def _explains_board(self) -> bool:
-        """The sensors show the position, or a move the board is about to commit."""
-        return self._complete is not None or self.sensors == self.table.occupancy
-
-    def _take_other_reading(self, other: MoveShape, now: int, effects: list[Effect]) -> None:
-        """No lift came: the piece in the hand was set down elsewhere, the doubted
-        capture's victim only knocked. That move is the complete one now."""
-        self._complete = other
-        self._complete_knock = False
-        self._doubted = None
-        self._pending_index = len(self._events)
-        changed = self.sensors ^ self.table.occupancy
-        growth = self.table.growth(other, changed, rook_first=self.mode == "casual")
-        self._wait_ms = self.castle_wait_ms if growth == "castling" else self.settle_ms
-        if growth is None:
-            self._commit(other, now, effects)
-
-    def _forget_knocked_touch(self, change: SquareChange) -> None:
-        """An opponent's piece lifted and back within KNOCK_MS while an own piece was in
-        the hand was knocked by that hand, not touched (FIDE 4.3 binds deliberate
-        touches): it obliges nothing. Taken for a capture, the capture still stands."""
-        lifted = [e for e in self._events[:-1] if e.square == change.square and not e.occupied]
-        if not lifted or change.t_ms - lifted[-1].t_ms >= KNOCK_MS:
-            return
-        touches = self.touches.touches
-        knocked = next((t for t in touches if t.square == change.square and not t.own), None)
-        if knocked is None or not any(t.own and t.t_ms < lifted[-1].t_ms for t in touches):
-            return
-        touches.remove(knocked)
-
-    def _amend_knocked_capture(
-        self,
-        origin: Square,
-        change: SquareChange,
-        now: int,
-        effects: list[Effect],
-        later: Bitboard = 0,
-    ) -> bool:
-        """The first placement after a capture `_knocked_victim` doubted: when the board
-        it makes is, read from the position before the capture, a move of the capturer
-        in progress (the pawn set down on e5, not on d5), the victim was only knocked:
-        take the capture back and follow the hands from there.
-
-        The capture's reading may explain the placement too, as the opponent's piece seen
-        arriving before it is seen leaving: then the lift that follows within ARRIVE_MS
-        decides (`_amend_due`, `later` the changes seen since the placement)."""
-        if not len(self.game) or self.game.declared is not None:
-            return False
-        previous = self.game.positions[-2]
-        before = self.sensors ^ later ^ (1 << change.square)  # as the capture left them
-        if before != (previous.occupied & ~(1 << origin)):
-            return False
-        table = MoveTable(previous, legal=True)
-        placed = before | 1 << change.square
-        changed = placed ^ previous.occupied
-        if not changed or not any(
-            shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
-        ):
-            return False  # (the piece back home: no move either way, the capture stands)
-        if self._promoted_first(None, change.square, placed):
-            return False  # the opponent's new queen set down before the pawn is cleared
-        if not later and not self._events and self.table.is_prefix(placed ^ self.table.occupancy):
-            self._amend_due = (change.t_ms + ARRIVE_MS, origin)
-            return False
-        last = self.game.moves[-1]
-        uci = previous.uci(last)
-        self.game.pop()
-        effects.append(TakenBack(now, uci, self.position.fen()))
-        self.touches = TouchRecord()
-        self.hint = None
-        self.marked = (0, 0)
-        self._exchange_square = None
-        self.sensors = before
-        self._new_episode()
-        self.sensors ^= 1 << change.square
-        self._apply(change, now, effects, report=True)
-        self.sensors ^= later
-        return True
-
-    def _still_standing(self, shape: MoveShape) -> bool:
-        """Whether the squares the complete move put its pieces on are occupied now. Once
-        its piece has left its target (a bishop dragged on and off the board as the pieces
-        are swept away), a move complete earlier was not the move: it is never committed.
-        (The opponent taking that piece sets the capturer down there: the move stands.)"""
-        if shape.is_castling:
-            _king_from, king_to, _rook_from, rook_to = self.position.castling_squares(shape.move)
-            arrived = (1 << king_to) | (1 << rook_to)
-        else:
-            arrived = 1 << shape.to_square
-        return self.sensors & arrived == arrived
-
-    def _split_completes(self) -> bool:
-        """Whether what followed the complete move is itself a complete reply: the
-        opponent answered before this player's move could still grow (a piece that
-        stopped on a line where it could go on and take is taken at once)."""
-        shape = self._complete_at(self._pending_index)
-        if shape is None:
-            return False
-        tail = self._events[self._pending_index :]
-        sensors = self.sensors
-        for change in tail:
-            sensors ^= 1 << change.square
-        after = self.position.play_code(shape.code)
-        table = MoveTable(after, legal=True)
-        hands = hands_for(after, sensors)
-        for change in tail:
-            if change.occupied:
-                hands.place(change.square)
-            else:
-                hands.lift(change.square)
-        return any(state in table.by_state for state in hands.states)
-
-    def _complete_at(self, index: int) -> MoveShape | None:
-        """The complete move after the first `index` events of this episode."""
-        hands = self._start_hands.copy()
-        for change in self._events[:index]:
-            if change.occupied:
-                hands.place(change.square)
-            else:
-                hands.lift(change.square)
-        table = self.table
-        found: dict[int, MoveShape] = {}
-        for state in hands.states:
-            for shape in table.by_state.get(state, ()):
-                found[shape.code] = shape
-        if not found:
-            return None
-        saved = self._events
-        self._events = self._events[:index]
-        best = self._best(list(found.values()))
-        self._events = saved
-        return best
-
-    def _movers_hand(self, sq: Square, piece: str, t_ms: int) -> bool:
-        """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
-        moved (see MOVERS_HAND_MS): not a touch of the player having the move."""
-        if self._moved is None or piece.isupper() == self.position.turn:
-            return False
-        done_ms, landed = self._moved
-        return t_ms - done_ms <= MOVERS_HAND_MS and any(
-            max(abs((sq & 7) - (to & 7)), abs((sq >> 3) - (to >> 3))) <= MOVERS_HAND_REACH
-            for to in landed
-        )
-
     def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
-        knocked = self._knocked_victim(shape)
+        knocked = knock.knocked_victim(self, shape)
         move = shape.move
         position = self.position
         if position.is_castling(move):
@@ -1155,8 +386,7 @@ class Arbiter:
         if shape.is_promotion:
             self.promotion_choice = None  # the host's choice is for the next promotion only
         self.touches = TouchRecord()
-        self.hint = None  # a move the host asked for is done, or overtaken
-        self.marked = (0, 0)  # what the host marked was about the position before
+        self.marks = HostMarks()  # what the host asked was about the position before
         self._exchange_square = move.to_square if shape.is_promotion else None
         self._new_episode()
         if knocked:
@@ -1171,274 +401,24 @@ class Arbiter:
             self.mismatch = None
             self.violation = None
 
-    def _try_takeback(self, now: int, effects: list[Effect]) -> bool:
-        # A game the position ended (mate, stalemate) may be taken back in casual play; a
-        # resignation, an agreement or a claim stands.
-        if self.mode != "casual" or not len(self.game) or self.game.declared is not None:
-            return False
-        previous = self.game.positions[-2]
-        if self.sensors != previous.occupied:
-            return False
-        last = self.game.moves[-1]
-        # Taking a move back lifts a piece it put down. Without that lift the same sensors
-        # can be a piece put down where the last move emptied a square (a capture's
-        # origin): the next move arriving before it is seen leaving, or a stray piece.
-        # The captured piece may be put back first, on the square the capturer has just
-        # left: the board then reads the position again, and only the capturer, put down
-        # next on its own square, says it was a takeback.
-        carried = self._arrival_lifted if len(self._events) == 1 else 0
-        if not self._lifted_arrivals() and not carried:
-            return False
-        uci = previous.uci(last)
-        self.game.pop()
-        self._restore(now, effects)
-        effects.append(TakenBack(now, uci, self.position.fen()))
-        self.touches = TouchRecord()
-        self._moved = None
-        self.hint = None  # what the host lit and marked was about the position now gone
-        self.marked = (0, 0)
-        self._new_episode()
-        return True
-
-    def _lifted_arrivals(self) -> Bitboard:
-        """The squares the last move put a piece on that were lifted in this episode
-        (casual mode: what a takeback needs)."""
-        if self.mode != "casual" or not len(self.game) or self.game.declared is not None:
-            return 0
-        previous = self.game.positions[-2]
-        last = self.game.moves[-1]
-        if previous.is_castling(last):
-            _, king_to, _, rook_to = previous.castling_squares(last)
-            arrived = (1 << king_to) | (1 << rook_to)
-        else:
-            arrived = 1 << last.to_square
-        lifted = 0
-        for event in self._events:
-            if not event.occupied:
-                lifted |= 1 << event.square
-        return lifted & arrived
-
-    def _try_new_game(self, now: int, effects: list[Effect]) -> bool:
-        if self.sensors != START_OCCUPANCY:
-            return False
-        game = self.game
-        if len(game) < 2 and not game.is_game_over() and game.start.occupied == START_OCCUPANCY:
-            return False
-        self.mismatch = None
-        effects.extend(self.start_game(Game(), now))
-        return True
-
-    def _unreported(self) -> bool:
-        """Something unexplained that `tick` has not reported yet."""
-        if self._breaching is not None:
-            breach = self._breach(self._breaching)
-            return breach is not None and (
-                self.violation is None
-                or (self.violation.rule, self.violation.square) != (breach.rule, breach.square)
-            )
-        if not self._unexplained() and not self._outdated_mismatch():
-            return False
-        if self._mismatch_shown():
-            return False
-        missing = self.table.occupancy & ~self.sensors
-        return self.violation is None or self._king_after_rook_first(missing) is None
-
-    def _mismatch_shown(self) -> bool:
-        """The mismatch on show is the board's state now."""
-        expected = self.table.occupancy
-        state = (expected & ~self.sensors, self.sensors & ~expected)
-        return self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == state
-
-    def _stray(self) -> bool:
-        """Pieces have been put down and nothing taken off: no move yet, and none at all
-        unless a lift follows (see STRAY_WAIT_MS)."""
-        if self._complete is not None:
-            return False
-        expected = self.table.occupancy
-        return not expected & ~self.sensors and bool(self.sensors & ~expected)
-
-    def _outdated_mismatch(self) -> bool:
-        """A mismatch is shown, and the board has since gone wrong in a way it does not
-        show: a square emptied or filled that is not lit. That state may look like the
-        start of a move (a piece put on a square a move could reach), but with pieces
-        still out of place it is none: the lights must show what is wrong now. (Part of
-        the shown mismatch put right is not outdated: the lights guide on from there.)"""
-        if self.mismatch is None or self._complete is not None or self._reply_in_progress():
-            return False
-        expected = self.table.occupancy
-        missing, extra = expected & ~self.sensors, self.sensors & ~expected
-        return bool(missing & ~self.mismatch.missing or extra & ~self.mismatch.extra)
-
-    def _unexplained(self) -> bool:
-        """The board is in no state that the game explains: not the position, not a move,
-        not a move in progress."""
-        if self._complete is not None:
-            return False
-        if self._breaching is not None or self._knocked_only:
-            return True
-        if self.gestures.making or self._choice_lift is not None:
-            return False  # a result told with the kings, or a promotion choice, in the making
-        if self.sensors == self._result_sensors:
-            return False  # the kings still tell the result they just gave
-        changed = self.sensors ^ self.table.occupancy
-        if self._exchange_square is not None and changed == 1 << self._exchange_square:
-            return False  # the promoted pawn is off while the new piece is fetched
-        king = self.position.king(self.position.turn)
-        if king is not None and self.sensors ^ self.table.occupancy == 1 << king:
-            return False  # the own king in the hand: a move, or a player thinking
-        changed = self.sensors ^ self.table.occupancy
-        if not changed:
-            return False
-        if self.table.is_prefix(changed) or self._reply_in_progress():
-            return False
-        return not self._both_hands_in_the_air(changed)
-
-    def _both_hands_in_the_air(self, changed: Bitboard) -> bool:
-        """Blitz: the player's piece still in the hand (a move begun) and the opponent
-        already holding one of theirs, nothing set down yet: two moves under way."""
-        if changed & self.sensors or self.mismatch is not None:
-            return False
-        theirs = changed & self.position.occupied_by(not self.position.turn)
-        mine = changed & ~theirs
-        return bool(mine and theirs) and not theirs & (theirs - 1) and self.table.is_prefix(mine)
-
-    def _reply_in_progress(self) -> bool:
-        """A move complete earlier whose piece has left its target, and what the hands did
-        since may be the opponent taking that piece (the victim lifted first, the capturer
-        not yet set down): a reply in progress, which the capturer set down on the target
-        completes. Hands sweeping the pieces off make no such reply."""
-        if not self._pending_index or self._complete is not None:
-            return False
-        key = (self._pending_index, len(self._events))
-        if self._reply_known is not None and self._reply_known[0] == key:
-            return self._reply_known[1]
-        shape = self._complete_at(self._pending_index)
-        in_progress = False
-        if shape is not None and not self._still_standing(shape):
-            table = MoveTable(self.position.play_code(shape.code), legal=True)
-            changed = self.sensors ^ table.occupancy
-            in_progress = bool(changed) and table.is_prefix(changed)
-        self._reply_known = (key, in_progress)
-        return in_progress
-
-    def _breach(self, shape: MoveShape) -> Breach | None:
-        """Touch-move's verdict on a finished move, counting the touches made until the
-        move was first complete."""
-        return self.touches.breach(self.position, shape.move, self._first_complete.get(shape.code))
-
-    def _report_violation(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
-        breach = self._breach(shape)
-        if breach is None:
-            return
-        if self.violation is not None and (self.violation.rule, self.violation.square) == (
-            breach.rule,
-            breach.square,
-        ):
-            return
-        self.violation = Violation(now, breach.rule, breach.square, breach.message)
-        effects.append(self.violation)
-
     def show_mismatch(self, now_ms: int) -> list[Effect]:
         """Report at once, without waiting for the board to settle, where it differs from
         the position (nothing when it does not)."""
         effects: list[Effect] = []
         if self.sensors != self.table.occupancy:
-            self._report_mismatch(now_ms, effects)
+            verdicts.report_mismatch(self, now_ms, effects)
         return effects
 
-    def _report_mismatch(self, now: int, effects: list[Effect]) -> None:
-        expected = self.table.occupancy
-        missing = expected & ~self.sensors
-        extra = self.sensors & ~expected
-        king = self._king_after_rook_first(missing)
-        if king is not None:
-            if self.violation is None:
-                self.violation = Violation(
-                    now, "4.4b", king, "rook touched before the king: the rook move stands"
-                )
-                effects.append(self.violation)
-            return
-        if self.mismatch is not None and (self.mismatch.missing, self.mismatch.extra) == (
-            missing,
-            extra,
-        ):
-            return
-        self.mismatch = Mismatch(now, missing, extra, pair_squares(missing, extra))
-        effects.append(self.mismatch)
 
-    def _king_after_rook_first(self, missing: Bitboard) -> Square | None:
-        """Strict mode: the player who just moved a rook to its castling square now moves
-        the king too. The rook move stands (FIDE 4.4b); the king's move is a breach."""
-        if self.mode != "strict" or len(self.game) == 0:
-            return None
-        before = self.game.positions[-2]
-        last = self.game.moves[-1]
-        king = before.king(before.turn)
-        if king is None or not missing >> king & 1:
-            return None
-        for code_move in before.legal_moves():
-            if before.is_castling(code_move) and code_move.to_square == last.from_square:
-                rook_to = before.castling_squares(code_move)[3]
-                if last.to_square == rook_to:
-                    return king
-        return None
-
-
-def shown_move(table: MoveTable, sensors: Bitboard) -> MoveShape | None:
-    """The one legal move whose board the sensors show (a promotion as a queen), or None
-    when they show the position itself, no move, or several (a piece that could have
-    taken on either of two squares leaves the same sensors)."""
-    if sensors == table.occupancy:
-        return None
-    shapes = [shape for shape in table.shapes if shape.occupancy == sensors]
-    if len({(shape.from_square, shape.to_square) for shape in shapes}) != 1:
-        return None
-    return next((shape for shape in shapes if shape.move.promotion in (None, QUEEN)), shapes[0])
-
-
-def hands_for(position: Position, sensors: Bitboard) -> Hands:
-    """Hypotheses that start from the position as the sensors show it: a piece missing
-    from its square is in the hands, an unexpected one is unknown."""
-    placement = placement_of(position)
-    cells = list(placement)
-    in_hands = ""
-    for sq in range(64):
-        on_sensor = bool(sensors >> sq & 1)
-        if cells[sq] != EMPTY and not on_sensor:
-            in_hands += cells[sq]
-            cells[sq] = EMPTY
-        elif cells[sq] == EMPTY and on_sensor:
-            cells[sq] = UNKNOWN
-    return Hands("".join(cells), in_hands, start=placement)
-
-
-def _squares(bb: Bitboard) -> list[Square]:
-    return list(squares_of(bb))
-
-
-def _victim(position: Position, shape: MoveShape) -> Square:
-    if position.is_en_passant(shape.move):
-        return shape.to_square - 8 if position.turn else shape.to_square + 8
-    return shape.to_square
-
-
-def pair_squares(missing: Bitboard, extra: Bitboard) -> tuple[tuple[Square, Square], ...]:
-    """Pair each extra square with the nearest missing square (king distance, then file
-    and rank), greedily from the closest pair: where a piece most likely came from."""
-    extras = list(squares_of(extra))
-    missings = list(squares_of(missing))
-    candidates = sorted(
-        (max(abs((e & 7) - (m & 7)), abs((e >> 3) - (m >> 3))), e, m)
-        for e in extras
-        for m in missings
-    )
-    pairs: list[tuple[Square, Square]] = []
-    used_e: set[Square] = set()
-    used_m: set[Square] = set()
-    for _distance, e, m in candidates:
-        if e in used_e or m in used_m:
-            continue
-        pairs.append((e, m))
-        used_e.add(e)
-        used_m.add(m)
-    return tuple(sorted(pairs))
+__all__ = [
+    "ARRIVE_MS",
+    "DEFAULT_CASTLE_WAIT_MS",
+    "DEFAULT_KNOCK_WAIT_MS",
+    "DEFAULT_SETTLE_MS",
+    "KNOCK_MS",
+    "STUCK_MS",
+    "Arbiter",
+    "hands_for",
+    "pair_squares",
+    "shown_move",
+]

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from heapq import nsmallest
 
-from reedboard.rules.squares import Square
+from reedboard.arbiter.table import placement_of
+from reedboard.rules.position import Position
+from reedboard.rules.squares import Bitboard, Square
 
 UNKNOWN = "?"
 EMPTY = "."
@@ -76,16 +78,34 @@ class Hands:
         self._cap()
 
     def place(self, sq: Square) -> None:
-        start = self.start
-        here = start[sq]
+        here = self.start[sq]
         empty_differed = here != EMPTY  # sq empty differed from the start
         limit = self._place_limit(sq, here, empty_differed)
+        states, cut = self._placed(sq, limit)
+        if cut and len(states) < MAX_HYPOTHESES:
+            # Branches of different hypotheses that met in one state were counted apart,
+            # so the limit cut too soon: build them all and let the cap choose.
+            states, _cut = self._placed(sq, 1 << 30)
+        if not states:
+            placement, hands = min(self.states)
+            state = (placement[:sq] + UNKNOWN + placement[sq + 1 :], hands)
+            states = {state: self.distance(state)}
+        self.states = states
+        self._cap()
+
+    def _placed(self, sq: Square, limit: int) -> tuple[dict[State, int], bool]:
+        """Every hypothesis's branches for a piece put down on `sq` no further than
+        `limit` from the start, and whether any was left out for being further."""
+        here = self.start[sq]
+        empty_differed = here != EMPTY
         states: dict[State, int] = {}
+        cut = False
         for (placement, hands), distance in self.states.items():
             if placement[sq] != EMPTY:
                 continue
             base = distance - empty_differed  # sq no longer empty
             if base - 1 > limit:
+                cut = True
                 continue  # none of its branches is near enough to be kept
             before, after = placement[:sq], placement[sq + 1 :]
             if not hands:
@@ -99,12 +119,9 @@ class Hands:
                 branch = base + (piece != here) - 1
                 if branch <= limit:
                     states[(before + piece + after, hands[:index] + hands[index + 1 :])] = branch
-        if not states:
-            placement, hands = min(self.states)
-            state = (placement[:sq] + UNKNOWN + placement[sq + 1 :], hands)
-            states = {state: self.distance(state)}
-        self.states = states
-        self._cap()
+                else:
+                    cut = True
+        return states, cut
 
     def _place_limit(self, sq: Square, here: str, empty_differed: bool) -> int:
         """The greatest distance a branch of a place on `sq` can have and still be kept,
@@ -138,6 +155,13 @@ class Hands:
                 return distance
         return 1 << 30
 
+    def keep_where(self, sq: Square, piece: str) -> None:
+        """Drop the hypotheses that do not have `piece` on `sq`, when some do: what has
+        since become certain about that square."""
+        kept = {state: d for state, d in self.states.items() if state[0][sq] == piece}
+        if kept:
+            self.states = kept
+
     def piece_at(self, sq: Square) -> str:
         """What stands on `sq` in most hypotheses ('.' if nothing, '?' if unknown)."""
         counts: dict[str, int] = {}
@@ -161,3 +185,19 @@ class Hands:
         if len(self.states) > MAX_HYPOTHESES:
             kept = nsmallest(MAX_HYPOTHESES, [(d, s) for s, d in self.states.items()])
             self.states = {state: distance for distance, state in kept}
+
+
+def hands_for(position: Position, sensors: Bitboard) -> Hands:
+    """Hypotheses that start from the position as the sensors show it: a piece missing
+    from its square is in the hands, an unexpected one is unknown."""
+    placement = placement_of(position)
+    cells = list(placement)
+    in_hands = ""
+    for sq in range(64):
+        on_sensor = bool(sensors >> sq & 1)
+        if cells[sq] != EMPTY and not on_sensor:
+            in_hands += cells[sq]
+            cells[sq] = EMPTY
+        elif cells[sq] == EMPTY and on_sensor:
+            cells[sq] = UNKNOWN
+    return Hands("".join(cells), in_hands, start=placement)

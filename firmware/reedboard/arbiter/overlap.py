@@ -48,63 +48,28 @@ def untangle(
     cannot grow (a slide that stops on a waypoint could still be going on)."""
     if len(events) > MAX_EVENTS:
         return None
-    white = table.position.turn
-    # Changes that go to the same hand: a waypoint (a square set down and lifted again
-    # at once) is one slide's.
-    group = list(range(len(events)))
-    for index, event in enumerate(events):
-        if not event.occupied:
-            continue
-        for later in range(index + 1, len(events)):
-            other = events[later]
-            if other.square == event.square:
-                if not other.occupied and other.t_ms - event.t_ms <= WAYPOINT_MS:
-                    group[later] = index
-                break
-    # A waypoint on a square no other change touches is neutral: set down and lifted
-    # again, it changes neither hand's sensors nor pieces, so whichever hand it is given
-    # to, the same moves fit (given to the player's, the opponent's first change and the
-    # player's last are no less overlapping). It is read as the player's, not tried both
-    # ways: a long slide overlapping the reply stays within the bound on the ways tried.
-    touches: dict[int, int] = {}
-    for event in events:
-        touches[event.square] = touches.get(event.square, 0) + 1
-    neutral = {
-        index
-        for index in range(len(events))
-        if group[index] != index and touches[events[index].square] == 2
-    }
-    neutral |= {group[index] for index in neutral}
+    group = _groups(events)
+    neutral = _neutral(events, group)
     if len(events) - len(neutral) > MAX_CHANGES:
         return None
-    pinned: set[int] = set()  # groups that are the player's for sure
-    seen: set[int] = set()
-    for index, event in enumerate(events):
-        piece = table.placement[event.square]
-        first_lift = not event.occupied and event.square not in seen
-        if first_lift and piece != EMPTY and piece.isupper() == white:
-            pinned.add(group[index])
-        seen.add(event.square)
-    free = sorted({group[index] for index in range(len(events))} - pinned - neutral)
-    if not free or len(free) > MAX_FREE:
+    pinned = _pinned(table, events, group)
+    free = sorted(set(group) - pinned - neutral)
+    if not free or len(free) > MAX_FREE or _too_many(table, events, group, pinned):
         return None
-    # Two moves lift at most two own pieces (castling) and three of the opponent's (a
-    # victim, the reply's piece and its victim), and set down at most four apart from a
-    # slide's waypoints: more is pieces being set up or cleared, not two moves.
-    opponents = sum(
-        1
-        for index, event in enumerate(events)
-        if not event.occupied
-        and group[index] == index
-        and index not in pinned
-        and table.placement[event.square] != EMPTY
-    )
-    waypoints = {group[index] for index in range(len(events)) if group[index] != index}
-    places = sum(
-        1 for index, event in enumerate(events) if event.occupied and index not in waypoints
-    )
-    if len(pinned) > 2 or opponents > 3 or places > 4:
-        return None
+    return _only_reading(table, start, start_sensors, events, group, free, final_only)
+
+
+def _only_reading(
+    table: MoveTable,
+    start: Hands,
+    start_sensors: Bitboard,
+    events: list[SquareChange],
+    group: list[int],
+    free: list[int],
+    final_only: bool,
+) -> Untangled | None:
+    """Every way of giving the `free` groups to the opponent's hand tried: the one move
+    of the player's that fits, with the reply read furthest."""
     found: Untangled | None = None
     for mask in range(1, 1 << len(free)):
         chosen = {free[bit] for bit in range(len(free)) if mask >> bit & 1}
@@ -121,6 +86,75 @@ def untangle(
         if found is None or (reading.reply_complete and not found.reply_complete):
             found = reading
     return found
+
+
+def _groups(events: list[SquareChange]) -> list[int]:
+    """For each change, the first change of its group: changes that go to the same hand.
+    A waypoint (a square set down and lifted again at once) is one slide's."""
+    group = list(range(len(events)))
+    for index, event in enumerate(events):
+        if not event.occupied:
+            continue
+        for later in range(index + 1, len(events)):
+            other = events[later]
+            if other.square == event.square:
+                if not other.occupied and other.t_ms - event.t_ms <= WAYPOINT_MS:
+                    group[later] = index
+                break
+    return group
+
+
+def _neutral(events: list[SquareChange], group: list[int]) -> set[int]:
+    """A waypoint on a square no other change touches is neutral: set down and lifted
+    again, it changes neither hand's sensors nor pieces, so whichever hand it is given
+    to, the same moves fit (given to the player's, the opponent's first change and the
+    player's last are no less overlapping). It is read as the player's, not tried both
+    ways: a long slide overlapping the reply stays within the bound on the ways tried."""
+    touches: dict[int, int] = {}
+    for event in events:
+        touches[event.square] = touches.get(event.square, 0) + 1
+    neutral = {
+        index
+        for index in range(len(events))
+        if group[index] != index and touches[events[index].square] == 2
+    }
+    return neutral | {group[index] for index in neutral}
+
+
+def _pinned(table: MoveTable, events: list[SquareChange], group: list[int]) -> set[int]:
+    """The groups that are the player's for sure: the first lift of a square holding one
+    of the player's pieces."""
+    white = table.position.turn
+    pinned: set[int] = set()
+    seen: set[int] = set()
+    for index, event in enumerate(events):
+        piece = table.placement[event.square]
+        first_lift = not event.occupied and event.square not in seen
+        if first_lift and piece != EMPTY and piece.isupper() == white:
+            pinned.add(group[index])
+        seen.add(event.square)
+    return pinned
+
+
+def _too_many(
+    table: MoveTable, events: list[SquareChange], group: list[int], pinned: set[int]
+) -> bool:
+    """Two moves lift at most two own pieces (castling) and three of the opponent's (a
+    victim, the reply's piece and its victim), and set down at most four apart from a
+    slide's waypoints: more is pieces being set up or cleared, not two moves."""
+    opponents = sum(
+        1
+        for index, event in enumerate(events)
+        if not event.occupied
+        and group[index] == index
+        and index not in pinned
+        and table.placement[event.square] != EMPTY
+    )
+    waypoints = {group[index] for index in range(len(events)) if group[index] != index}
+    places = sum(
+        1 for index, event in enumerate(events) if event.occupied and index not in waypoints
+    )
+    return len(pinned) > 2 or opponents > 3 or places > 4
 
 
 def _overlaps(table: MoveTable, mine: list[SquareChange], theirs: list[SquareChange]) -> bool:

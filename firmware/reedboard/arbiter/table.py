@@ -20,7 +20,7 @@ from reedboard.rules.moves import (
     Move,
     move_of_code,
 )
-from reedboard.rules.pieces import PIECE_SYMBOLS, ROOK
+from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, ROOK
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square, squares_of
 
@@ -197,3 +197,15 @@ class MoveTable:
         del king_from
         piece_type = self.position.piece_type_at(shape.from_square)
         return piece_type == ROOK and shape.from_square == rook_from and shape.to_square == rook_to
+
+
+def shown_move(table: MoveTable, sensors: Bitboard) -> MoveShape | None:
+    """The one legal move whose board the sensors show (a promotion as a queen), or None
+    when they show the position itself, no move, or several (a piece that could have
+    taken on either of two squares leaves the same sensors)."""
+    if sensors == table.occupancy:
+        return None
+    shapes = [shape for shape in table.shapes if shape.occupancy == sensors]
+    if len({(shape.from_square, shape.to_square) for shape in shapes}) != 1:
+        return None
+    return next((shape for shape in shapes if shape.move.promotion in (None, QUEEN)), shapes[0])

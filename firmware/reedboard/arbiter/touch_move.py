@@ -99,84 +99,136 @@ class TouchRecord:
         if until_ms is not None:
             touches = [t for t in touches if t.t_ms <= until_ms]
         victims, castlings = self._facts(position)
-        legal = list(victims)
+        facts = _Facts(position, move, victims, castlings)
         own = [t for t in touches if t.own]
-        theirs = [t for t in touches if not t.own]
-        is_castling = move in castlings
+        for rule in (_king_and_rook(facts, own), _capture_with_first(facts, touches)):
+            if rule is not None:
+                return rule.breach
+        return _first_binding(facts, touches)
 
-        # 4.4: the king and a rook. A rook touched at the same moment as the king counts
-        # as touched with it (4.4a), never before it.
-        king = next((t for t in own if position.piece_type_at(t.square) == KING), None)
-        if king is not None:
-            rooks = [t for t in own if position.piece_type_at(t.square) == ROOK]
-            before = [t for t in rooks if t.t_ms < king.t_ms]
-            after = [t for t in rooks if t.t_ms >= king.t_ms]
-            for rook in before:
-                if is_castling and move.to_square == rook.square:
-                    return Breach(
-                        "4.4b",
-                        rook.square,
-                        "rook touched before the king: no castling with it on this move",
-                    )
-            if after and own[0].t_ms == king.t_ms:
-                first = after[0].t_ms
-                castles = [
-                    Move(king.square, rook.square)
-                    for rook in after
-                    if rook.t_ms == first and Move(king.square, rook.square) in legal
-                ]
-                if castles:
-                    if move not in castles:
-                        return Breach(
-                            "4.4a", king.square, "king and then rook touched: castle on that side"
-                        )
-                    return None
-                king_moves = [m for m in legal if m.from_square == king.square]
-                if king_moves and move.from_square != king.square:
-                    return Breach(
-                        "4.4c", king.square, "castling with that rook is illegal: move the king"
-                    )
-                if king_moves:
-                    return None
 
-        movable = {m.from_square for m in legal}
-        capturable = {victim for victim in victims.values() if victim is not None}
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the rules ask about the position and the move played."""
 
-        # 4.3c: own and opponent's pieces touched: the first own piece touched that can
-        # move must capture a touched opponent's piece if it legally can (the first of them
-        # it can take); another own piece taking it does not fulfil the obligation.
-        first_own = next((t for t in own if t.square in movable), None)
-        if first_own is not None:
-            for target in theirs:
-                captures = [
-                    m
-                    for m in legal
-                    if m.from_square == first_own.square and victims[m] == target.square
-                ]
-                if captures:
-                    if move in captures:
-                        return None
-                    return Breach(
-                        "4.3c",
-                        first_own.square,
-                        "own and opponent's piece touched: capture it with this piece",
-                    )
-        # Otherwise (4.3c, and 4.3a/4.3b alone): the first touched piece that can be moved
-        # or captured binds; it is named by the article that makes it bind. Pieces touched
-        # at the same moment are one step: any of them may be the one moved (or, with no
-        # own piece among them that can move, taken).
-        for group in _same_moment(touches):
-            mine = [t.square for t in group if t.own and t.square in movable]
-            if mine:
-                if move.from_square not in mine:
-                    return Breach("4.3a", mine[0], "a touched piece must be moved")
-                return None
-            prey = [t.square for t in group if not t.own and t.square in capturable]
-            if prey:
-                if victims.get(move) not in prey:
-                    return Breach("4.3b", prey[0], "a touched opponent's piece must be captured")
-                return None
-        return None  # 4.5: nothing touched can move or be taken: any legal move
+    position: Position
+    move: Move
+    victims: dict[Move, Square | None]  # the legal moves, with the square each takes
+    castlings: set[Move]
+
+    @property
+    def legal(self) -> list[Move]:
+        return list(self.victims)
+
+
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """A rule settled the move: `breach`, or allowed (None)."""
+
+    breach: Breach | None
+
+
+def _king_and_rook(facts: _Facts, own: list[Touch]) -> _Decided | None:
+    """4.4: the king and a rook. A rook touched at the same moment as the king counts as
+    touched with it (4.4a), never before it."""
+    position = facts.position
+    king = next((t for t in own if position.piece_type_at(t.square) == KING), None)
+    if king is None:
+        return None
+    rooks = [t for t in own if position.piece_type_at(t.square) == ROOK]
+    rook_first = _rook_first(facts, [t for t in rooks if t.t_ms < king.t_ms])
+    if rook_first is not None:
+        return rook_first
+    after = [t for t in rooks if t.t_ms >= king.t_ms]
+    if not after or own[0].t_ms != king.t_ms:
+        return None
+    return _king_then_rook(facts, king, after)
+
+
+def _rook_first(facts: _Facts, rooks_before: list[Touch]) -> _Decided | None:
+    """4.4b: a rook touched before the king may not castle on this move."""
+    move = facts.move
+    for rook in rooks_before:
+        if move in facts.castlings and move.to_square == rook.square:
+            return _Decided(
+                Breach(
+                    "4.4b",
+                    rook.square,
+                    "rook touched before the king: no castling with it on this move",
+                )
+            )
+    return None
+
+
+def _king_then_rook(facts: _Facts, king: Touch, after: list[Touch]) -> _Decided | None:
+    """4.4a and 4.4c: the king touched first, then (or with it) a rook."""
+    move = facts.move
+    castles = [
+        Move(king.square, rook.square)
+        for rook in after
+        if rook.t_ms == after[0].t_ms and Move(king.square, rook.square) in facts.victims
+    ]
+    if castles:
+        if move not in castles:
+            return _Decided(
+                Breach("4.4a", king.square, "king and then rook touched: castle on that side")
+            )
+        return _Decided(None)
+    if not any(m.from_square == king.square for m in facts.legal):
+        return None
+    if move.from_square != king.square:
+        return _Decided(
+            Breach("4.4c", king.square, "castling with that rook is illegal: move the king")
+        )
+    return _Decided(None)
+
+
+def _capture_with_first(facts: _Facts, touches: list[Touch]) -> _Decided | None:
+    """4.3c: own and opponent's pieces touched: the first own piece touched that can move
+    must capture a touched opponent's piece if it legally can (the first of them it can
+    take); another own piece taking it does not fulfil the obligation."""
+    movable = {m.from_square for m in facts.legal}
+    first_own = next((t for t in touches if t.own and t.square in movable), None)
+    if first_own is None:
+        return None
+    for target in (t for t in touches if not t.own):
+        captures = [
+            m
+            for m, victim in facts.victims.items()
+            if m.from_square == first_own.square and victim == target.square
+        ]
+        if captures:
+            if facts.move in captures:
+                return _Decided(None)
+            return _Decided(
+                Breach(
+                    "4.3c",
+                    first_own.square,
+                    "own and opponent's piece touched: capture it with this piece",
+                )
+            )
+    return None
+
+
+def _first_binding(facts: _Facts, touches: list[Touch]) -> Breach | None:
+    """Otherwise (4.3c, and 4.3a/4.3b alone): the first touched piece that can be moved
+    or captured binds; it is named by the article that makes it bind. Pieces touched at
+    the same moment are one step: any of them may be the one moved (or, with no own
+    piece among them that can move, taken)."""
+    movable = {m.from_square for m in facts.legal}
+    capturable = {victim for victim in facts.victims.values() if victim is not None}
+    for group in _same_moment(touches):
+        mine = [t.square for t in group if t.own and t.square in movable]
+        if mine:
+            if facts.move.from_square not in mine:
+                return Breach("4.3a", mine[0], "a touched piece must be moved")
+            return None
+        prey = [t.square for t in group if not t.own and t.square in capturable]
+        if prey:
+            if facts.victims.get(facts.move) not in prey:
+                return Breach("4.3b", prey[0], "a touched opponent's piece must be captured")
+            return None
+    return None  # 4.5: nothing touched can move or be taken: any legal move
 
 
 def _same_moment(touches: list[Touch]) -> list[list[Touch]]:

@@ -1,6 +1,7 @@
-"""`reedboard replay SCRIPT [--mode casual|strict] [--settle-ms N] [--lights]`: an event
-script through the board's debouncer and arbiter, effects out as JSON Lines; with
-`--lights`, also what the LEDs show each time it changes."""
+"""`reedboard replay SCRIPT [--mode casual|strict] [--settle-ms N] [--lights] [--say LANG]`:
+an event script through the board's debouncer and arbiter, effects out as JSON Lines;
+with `--lights`, also what the LEDs show each time it changes; with `--say`, after each
+effect the board speaks, the sentence its voice says."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import json
 import sys
 from typing import Any
 
-from reedboard.arbiter.effects import effect_json
+from reedboard.arbiter.effects import Effect, effect_json
 from reedboard.arbiter.mode import MODES
 from reedboard.command_line import example, whole_number_in
 from reedboard.errors import ScriptError
 from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
-from reedboard.replay.script import parse_script
+from reedboard.replay.script import Script, parse_script
+from reedboard.voice.languages import LANGUAGES, phrasebook
+from reedboard.voice.narrator import Narrator
 
 
 def register(subparsers: Any) -> None:
@@ -38,6 +41,12 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="also print what the LEDs show each time it changes",
     )
+    parser.add_argument(
+        "--say",
+        choices=sorted(LANGUAGES),
+        metavar="LANG",
+        help=f"also print what the board's voice says, in that language ({', '.join(sorted(LANGUAGES))})",
+    )
     parser.set_defaults(run=run)
 
 
@@ -60,17 +69,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"reedboard replay: {args.script}: {error}", file=sys.stderr)
         return 2
     out = sys.stdout
+    narrator = _narrator(script, args)
+    if narrator is not None and hasattr(out, "reconfigure"):
+        # The sentences are written as they read ("échec"), whatever the locale says.
+        out.reconfigure(encoding="utf-8")
+    items: list[Effect | LightsChange]
     if args.lights:
-        for item in replay_with_lights(script, mode=args.mode, settle_ms=args.settle_ms):
-            if isinstance(item, LightsChange):
-                line = {"event": item.kind, "t_ms": item.t_ms, **item.to_json()}
-            else:
-                line = effect_json(item)
-            out.write(json.dumps(line) + "\n")
-        out.flush()
-        return 0
-    effects = replay_script(script, mode=args.mode, settle_ms=args.settle_ms)
-    for effect in effects:
-        out.write(json.dumps(effect_json(effect)) + "\n")
+        items = replay_with_lights(script, mode=args.mode, settle_ms=args.settle_ms)
+    else:
+        items = list(replay_script(script, mode=args.mode, settle_ms=args.settle_ms))
+    for item in items:
+        if isinstance(item, LightsChange):
+            out.write(json.dumps({"event": item.kind, "t_ms": item.t_ms, **item.to_json()}) + "\n")
+            continue
+        out.write(json.dumps(effect_json(item)) + "\n")
+        text = narrator.hear(item) if narrator is not None else None
+        if text:
+            said = {"event": "say", "t_ms": item.t_ms, "text": text}
+            out.write(json.dumps(said, ensure_ascii=False) + "\n")
     out.flush()
     return 0
+
+
+def _narrator(script: Script, args: argparse.Namespace) -> Narrator | None:
+    if args.say is None:
+        return None
+    strict = (args.mode or script.mode) == "strict"
+    return Narrator(phrasebook(args.say), script.start, strict=strict)

@@ -25,29 +25,35 @@ from typing import Any, TypedDict
 
 import serial
 
-from reedboard.app import App, Endpoint, Identity, LinkPort, Renderer
+from reedboard.app import App, Endpoint, Identity, Renderer
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.command_line import example, number_in, whole_number_in
-from reedboard.config import BoardConfig, LedConfig, load_config
+from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.clock_buttons import ClockButtons, open_clock_buttons
+from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
+from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.gpio import GpioModule
 from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
+from reedboard.hal.speech import Speaker
 from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.port import LinkPort
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
-from reedboard.replay.scripted_board import ScriptedBoard
+from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
+from reedboard.speaking import BoardVoice, chained
+from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
@@ -127,6 +133,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         app.run(lambda: bool(stopping), until_done=args.until_done)
     finally:
+        if board.voice is not None:
+            board.voice.close()
         if journal is not None:
             journal.close()
         close = getattr(scanner, "close", None)
@@ -142,6 +150,7 @@ class Assembled:
     app: App
     journal: Journal | None
     scanner: SwitchMatrix
+    voice: BoardVoice | None = None
 
 
 def assemble(
@@ -150,9 +159,11 @@ def assemble(
     script: Script | None,
     *,
     gpio: GpioModule | None = None,
+    speaker: Speaker | None = None,
 ) -> Assembled:
     """The board `reedboard run` runs, from its arguments and its configuration (every key
-    of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO."""
+    of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO, `speaker`
+    for espeak-ng."""
     settings = board_settings(config, mode=args.mode or (script.mode if script else None),
                               settle_ms=args.settle_ms)  # fmt: skip
     if script is not None and script.clock is not None:
@@ -163,13 +174,13 @@ def assemble(
             clock_buttons=script.clock_buttons or settings.clock_buttons,
         )
 
-    source: ScriptedBoard | None = None
+    source: FakeBoard | None = None
     buttons: ClockButtons | None = None
     scanner: SwitchMatrix
     strip: LedStrip
     if args.fake:
         wiring = matrix_wiring(config.matrix)
-        source = ScriptedBoard(
+        source = scripted_board(
             script or parse_script(""),
             rows=wiring.rows,
             columns=wiring.columns,
@@ -213,6 +224,8 @@ def assemble(
         sys.stdout.write(json.dumps(printed) + "\n")
         sys.stdout.flush()
 
+    voice = board_voice(config.voice, speaker)
+    emulating = _emulating(emulation)
     app = App(
         scanner,
         MonotonicClock(args.speed),
@@ -225,13 +238,33 @@ def assemble(
         identity=Identity(board=args.board_id),
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
-        on_effect=show if printing else None,
+        on_effect=chained(show if printing else None, voice.effect if voice else None),
         matrix=config.matrix,
         buttons=buttons,
         **lights_seams(config.leds, strip),
-        **_emulating(emulation),
+        endpoint=emulating["endpoint"],
+        watch=chained(emulating["watch"], voice.watch if voice else None),
+        on_self_test=voice.self_test if voice else None,
+        say=voice.ask if voice else None,
     )
-    return Assembled(app, journal, scanner)
+    return Assembled(app, journal, scanner, voice)
+
+
+def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoice | None:
+    """The board's voice from `[voice]`: espeak-ng (or `speaker`) in the configured
+    language, or None when the voice is not enabled."""
+    if not config.enabled:
+        return None
+    book = phrasebook(config.language)
+    if speaker is None:
+        settings = EspeakSettings(
+            voice=config.voice or book.espeak_voice,
+            rate=config.rate,
+            volume=config.volume,
+            device=config.device or None,
+        )
+        speaker = EspeakSpeaker(settings, log=_log)
+    return BoardVoice(speaker, book)
 
 
 class LightsSeams(TypedDict):
@@ -268,6 +301,7 @@ def board_settings(
         mode=chosen,
         settle_ms=settle_ms or config.arbiter.settle_ms,
         castle_wait_ms=config.arbiter.castle_wait_ms,
+        knock_wait_ms=config.arbiter.knock_wait_ms,
         hold_ms=config.debounce.hold_ms,
         time_control=parse_time_control(clock.control) if clock.control else None,
         clock_buttons=bool(clock.white_pin),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -20,8 +20,10 @@ from types import TracebackType
 from reedboard.chess_clock.clocks import Clocks
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError, ReedboardError
+from reedboard.hal.sensor_line import SensorLine, action_named
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
+from reedboard.rules.squares import Bitboard
 
 # The sensor lines' and the clocks' tables come first: a journal's last pages then hold
 # its moves, as they did before those tables were added, and a file cut short loses moves
@@ -106,14 +108,23 @@ class JournalGame:
 
 
 @dataclass(frozen=True, slots=True)
-class SensorLine:
-    """One kept line of an event script: `seq` 0 is `sensors` (the occupancy at the
-    game's start, 16 hex digits); then `lift`/`place` a square or `choose` a piece."""
+class KeptLines:
+    """The raw sensor changes kept of a game: what the sensors read at its start (None
+    when the journal keeps nothing of it) and the latest lines, the first of them the
+    game's line number `first_seq` (1 when none was dropped)."""
 
-    seq: int
-    t_ms: int
-    action: str
-    arg: str
+    start_sensors: Bitboard | None = None
+    lines: tuple[SensorLine, ...] = ()
+    first_seq: int = 1
+
+    @property
+    def next_seq(self) -> int:
+        """The number the next line written gets."""
+        return self.first_seq + len(self.lines)
+
+    @property
+    def last_ms(self) -> int:
+        return self.lines[-1].t_ms if self.lines else 0
 
 
 class Journal:
@@ -178,15 +189,32 @@ class Journal:
             moves, row[6], row[7],
         )  # fmt: skip
 
-    def sensor_lines(self, game_id: int) -> list[SensorLine]:
-        """The raw sensor changes kept of a game, in order (see `SENSOR_LINES_KEPT`)."""
-        return [
-            SensorLine(int(seq), int(t_ms), str(action), str(arg))
-            for seq, t_ms, action, arg in self._db.execute(
-                "SELECT seq, t_ms, action, arg FROM sensor_lines WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
-        ]
+    def sensor_lines(self, game_id: int) -> KeptLines:
+        """The raw sensor changes kept of a game, in order (see `SENSOR_LINES_KEPT`).
+        Raises `JournalError` on a line that is none (a journal written by something
+        else)."""
+        start: Bitboard | None = None
+        lines: list[SensorLine] = []
+        first_seq = 1
+        for seq, t_ms, action, arg in self._db.execute(
+            "SELECT seq, t_ms, action, arg FROM sensor_lines WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        ):
+            known = action_named(str(action))
+            try:
+                if seq == 0 and action == "sensors":
+                    start = int(str(arg), 16)
+                    continue
+                if known is None:
+                    raise ValueError(action)
+            except ValueError:
+                raise JournalError(
+                    f"sensor line {seq} of game {game_id} is not a script line: {action} {arg}"
+                ) from None
+            if not lines:
+                first_seq = int(seq)
+            lines.append(SensorLine(int(t_ms), known, str(arg)))
+        return KeptLines(start, tuple(lines), first_seq)
 
     def clocks(self, game_id: int) -> Clocks | None:
         """A timed game's clocks as last written (None: untimed, or written by nothing
@@ -236,13 +264,22 @@ class Journal:
             db.execute("DELETE FROM sensor_lines")  # only the game in progress keeps them
         return int(cursor.lastrowid or 0)
 
+    def keep_start_sensors(self, game_id: int, sensors: Bitboard) -> None:
+        """Record what the sensors read at the start of the game in progress: its line 0,
+        from which its sensor lines count."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO sensor_lines (game_id, seq, t_ms, action, arg) VALUES (?, 0, 0, ?, ?)",
+                (game_id, "sensors", f"{sensors:016x}"),
+            )
+
     def append_sensor_lines(
-        self, game_id: int, first_seq: int, lines: list[tuple[int, str, str]]
+        self, game_id: int, first_seq: int, lines: Sequence[SensorLine]
     ) -> None:
-        """Record raw sensor changes of the game in progress, `(t_ms, action, arg)` each in
-        the order the board took them, numbered from `first_seq`; the oldest beyond
-        `SENSOR_LINES_KEPT` are dropped (the sensors at the start, line 0, are kept: an
-        export then says what is missing)."""
+        """Record raw sensor changes of the game in progress, in the order the board took
+        them, numbered from `first_seq`; the oldest beyond `SENSOR_LINES_KEPT` are dropped
+        (the sensors at the start, line 0, are kept: an export then says what is
+        missing)."""
         if not lines:
             return
         with self._transaction() as db:

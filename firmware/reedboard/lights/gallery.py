@@ -28,24 +28,25 @@ from reedboard.rules.game import Game
 from reedboard.rules.pieces import BLACK, WHITE
 from reedboard.rules.squares import Square, parse_square
 from reedboard.sensing.debounce import SquareChange
+from reedboard.sensing.held import Held, likeliest
 
 Scene = tuple[str, Frame, str]  # board FEN (pieces to draw), frame, title
 
 
 def _play(fen: str, changes: str, *, settle: int = 0) -> Scene:
     """Feed the arbiter `changes` ("lift e2, place e4"), 400 ms apart, and let it settle;
-    the pieces drawn follow the hands (a placed piece is the last one lifted)."""
+    the pieces drawn follow the hands (a placed piece is the likeliest one held)."""
     arbiter = Arbiter(Game.from_fen(fen))
     pieces = pieces_of_fen(fen)
-    hand: list[str] = []
+    hand: list[Held] = []
     t = 1000
     for part in changes.split(","):
         action, name = part.split()
         sq = parse_square(name)
         if action == "lift":
-            hand.append(pieces.pop(sq))
+            hand.append(Held(pieces.pop(sq), sq))
         else:
-            pieces[sq] = hand.pop()
+            pieces[sq] = hand.pop(likeliest(hand, sq, arbiter.game.position)).piece
         arbiter.feed(SquareChange(sq, action == "place", t))
         t += 400
     if settle:

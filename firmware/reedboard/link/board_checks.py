@@ -160,6 +160,7 @@ _MESSAGES: dict[str, Fields] = {
         "percent": (count(), False),
         "squares": (_squares, False),
         "blink": (_squares, False),
+        "text": (_text, False),
     },
     "error": {
         "id": (_maybe_id, False),

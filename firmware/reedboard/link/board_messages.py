@@ -293,6 +293,7 @@ class Ack:
     percent: int | None = None
     squares: tuple[str, ...] | None = None
     blink: tuple[str, ...] | None = None
+    text: str | None = None  # what the board's voice said (`say`)
     id: int | None = None
     seq: int = 0
 
@@ -307,7 +308,10 @@ class Ack:
         wire |= _sent(uci=self.uci)
         wire |= _given(piece=self.piece, result=self.result, reason=self.reason)
         return wire | _given(
-            percent=self.percent, squares=_list(self.squares), blink=_list(self.blink)
+            percent=self.percent,
+            squares=_list(self.squares),
+            blink=_list(self.blink),
+            text=self.text,
         )
 
     @classmethod
@@ -324,6 +328,7 @@ class Ack:
             percent=wire.get("percent"),
             squares=_names(wire.get("squares")),
             blink=_names(wire.get("blink")),
+            text=wire.get("text"),
             id=wire.get("id"),
             seq=wire["seq"],
         )

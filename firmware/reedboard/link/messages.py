@@ -17,6 +17,7 @@ from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.link.frame import Wire
 from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, WireFields, shown
+from reedboard.rules.squares import SQUARE_NAMES
 
 __all__ = ["MAX_ID", "MAX_PLY", "ProtocolError"]
 
@@ -303,6 +304,25 @@ class LedTest:
 
 
 @dataclass(frozen=True, slots=True)
+class Say:
+    """The board's voice says `what`: "position", "last" (the last move) or a square."""
+
+    TYPE: ClassVar[str] = "say"
+    what: str
+    id: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> Say:
+        what = f.text("what", limit=8)
+        if what not in ("position", "last") and what not in SQUARE_NAMES:
+            raise f.bad("what", f"must be position, last or a square such as e4, not {shown(what)}")
+        return cls(what, command_id)
+
+    def to_wire(self) -> Wire:
+        return _wire(self.TYPE, self.id, what=self.what)
+
+
+@dataclass(frozen=True, slots=True)
 class ChangeSettings:
     """New values for the settings given (None: unchanged)."""
 
@@ -353,6 +373,7 @@ WireCommand: TypeAlias = (
     | Resign
     | LedTest
     | ChangeSettings
+    | Say
 )
 Command: TypeAlias = WireCommand | Resync
 

@@ -4,9 +4,10 @@ the board the client has been told (`shown`, one FEN letter or "" per square, a1
 turns sensor changes and committed moves into square changes:
 
 - a lift empties the square at once, and the lifted piece goes into the hand;
-- a placement shows a piece from the hand: the latest lifted one that can legally go
-  there (so "lift own piece, lift victim, place" shows the capturer, not the victim),
-  else the latest lifted one; a pawn placed on its last rank shows a queen;
+- a placement shows a piece from the hand, the likeliest to go there (`likeliest`: the
+  king or rook whose castling square it is, one that can legally go there, so "lift own
+  piece, lift victim, place" shows the capturer, not the victim; then one of the side to
+  move, then the latest lifted); a pawn placed on its last rank shows a queen;
 - after a committed move (or a new game, a takeback, a restored board) the shown board is
   made equal to the game wherever the sensors agree, so castling moves the rook, en
   passant empties the passed pawn's square and a promotion shows the chosen piece.
@@ -18,21 +19,11 @@ hear of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square, squares_of
+from reedboard.sensing.held import Held, likeliest
 
 Change = tuple[Square, str]  # a square and the FEN letter it now shows, "" for empty
-
-
-@dataclass(frozen=True, slots=True)
-class Held:
-    """A piece in the hand: where it was lifted from in the game's position (`origin`)
-    and its FEN letter."""
-
-    origin: Square
-    piece: str
 
 
 class PieceTracker:
@@ -41,7 +32,7 @@ class PieceTracker:
         self.hand: list[Held] = []
         self.sensors = sensors
         # Where the piece now standing on a square came from this move (slides, waypoints).
-        self._origin: dict[Square, Square] = {}
+        self._origin: dict[Square, Square | None] = {}
         self.sync(position, sensors)
 
     def sensed(self, position: Position, sensors: Bitboard) -> list[Change]:
@@ -53,12 +44,12 @@ class PieceTracker:
         for sq in _squares(lifted):
             piece = self.shown[sq] or _letter(position, sq)
             if piece:
-                self.hand.append(Held(self._origin.pop(sq, sq), piece))
+                self.hand.append(Held(piece, self._origin.pop(sq, sq)))
             if self.shown[sq]:
                 self.shown[sq] = ""
                 changed.append((sq, ""))
         for sq in _squares(placed):
-            held = self._choose(position, sq)
+            held = self.hand[likeliest(self.hand, sq, position)] if self.hand else None
             if held is None:
                 piece = _letter(position, sq)
             else:
@@ -85,36 +76,12 @@ class PieceTracker:
                 changed.append((sq, want))
         # Pieces still off the board stay in the hand, as the game now knows them.
         self.hand = [
-            Held(sq, _letter(position, sq))
-            for sq in [held.origin for held in self.hand]
+            Held(_letter(position, sq), sq)
+            for sq in [held.origin for held in self.hand if held.origin is not None]
             if not sensors >> sq & 1 and _letter(position, sq)
         ]
         self._origin.clear()
         return changed
-
-    def _choose(self, position: Position, sq: Square) -> Held | None:
-        if not self.hand:
-            return None
-        for held in reversed(self.hand):
-            if sq in _destinations(position, held.origin):
-                return held
-        return self.hand[-1]
-
-
-def _destinations(position: Position, origin: Square) -> set[Square]:
-    """Where the piece on `origin` may go in a legal move, the rook's castling square
-    included (castling is stored as king takes rook)."""
-    found: set[Square] = set()
-    for move in position.legal_moves():
-        if position.is_castling(move):
-            king_from, king_to, rook_from, rook_to = position.castling_squares(move)
-            if origin == king_from:
-                found.add(king_to)
-            if origin == rook_from:
-                found.add(rook_to)
-        elif move.from_square == origin:
-            found.add(move.to_square)
-    return found
 
 
 def _letter(position: Position, sq: Square) -> str:

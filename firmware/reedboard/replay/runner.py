@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, Arbiter
+from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings, promotion_command
@@ -49,6 +49,7 @@ class Replay:
         *,
         mode: Mode = "casual",
         settle_ms: int = DEFAULT_SETTLE_MS,
+        knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS,
         hold_ms: int = DEFAULT_HOLD_MS,
         lights: bool = False,
         sensors: Bitboard | None = None,
@@ -60,6 +61,7 @@ class Replay:
         settings = Settings(
             mode=mode,
             settle_ms=settle_ms,
+            knock_wait_ms=knock_wait_ms,
             hold_ms=hold_ms,
             time_control=clock,
             clock_buttons=clock_buttons,
@@ -151,9 +153,9 @@ def _run(script: Script, mode: Mode | None, settle_ms: int | None, *, lights: bo
     )
     for line in script.lines:
         if line.action == "choose":
-            run.choose(line.piece, line.t_ms)
+            run.choose(line.what, line.t_ms)
         elif line.action == "press":
-            run.press(line.side == "white", line.t_ms)
+            run.press(line.what == "white", line.t_ms)
         else:
             run.sensor(line.square, line.action == "place", line.t_ms)
     run.finish(script.end_ms)

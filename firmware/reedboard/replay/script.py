@@ -9,32 +9,20 @@ Parsing is strict: a script that cannot be read raises `ScriptError` naming the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reedboard.arbiter.mode import MODES
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError, ScriptError
+from reedboard.hal.sensor_line import SensorLine
 from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, parse_square
 
-ACTIONS = ("lift", "place", "choose", "press")
 SIDES = ("white", "black")
 PROMOTION_LETTERS = "qrbn"
-
-
-@dataclass(frozen=True, slots=True)
-class ScriptLine:
-    """One timed line: `square` for lift and place, `piece` (q, r, b, n) for choose,
-    `side` (white, black) for press."""
-
-    line_no: int
-    t_ms: int
-    action: str
-    square: Square = -1
-    piece: str = ""
-    side: str = ""
 
 
 @dataclass(frozen=True)
@@ -42,7 +30,7 @@ class Script:
     start: Position
     start_label: str  # "standard", "chess960 N" or "fen <FEN>"
     mode: str | None
-    lines: tuple[ScriptLine, ...]
+    lines: tuple[SensorLine, ...]
     sensors: Bitboard | None = None  # what the sensors read at the start, if not `start`'s
     clock: TimeControl | None = None  # a timed game's control (`@clock`)
 
@@ -90,7 +78,7 @@ class _Reader:
         self.start = Position.standard()
         self.label = "standard"
         self.mode: str | None = None
-        self.lines: list[ScriptLine] = []
+        self.lines: list[SensorLine] = []
         self.sensors: Bitboard | None = None
         self.clock: TimeControl | None = None
         self.occupancy: Bitboard | None = None  # the sensors as the lines so far leave them
@@ -127,19 +115,19 @@ class _Reader:
         if action == "choose":
             if arg not in PROMOTION_LETTERS:
                 raise ScriptError(f"line {line_no}: choose takes q, r, b or n, not {arg!r}")
-            self.lines.append(ScriptLine(line_no, t_ms, action, piece=arg))
+            self.lines.append(SensorLine(t_ms, "choose", arg))
             return
         if action == "press":
             if arg not in SIDES:
                 raise ScriptError(f"line {line_no}: press takes white or black, not {arg!r}")
-            self.lines.append(ScriptLine(line_no, t_ms, action, side=arg))
+            self.lines.append(SensorLine(t_ms, "press", arg))
             return
         if action not in ("lift", "place"):
             raise ScriptError(
                 f"line {line_no}: unknown action {action!r} (lift, place, choose, press)"
             )
-        square = self._sensor_change(action, arg, line_no)
-        self.lines.append(ScriptLine(line_no, t_ms, action, square=square))
+        self._sensor_change(action, arg, line_no)
+        self.lines.append(SensorLine(t_ms, "lift" if action == "lift" else "place", arg))
 
     def _time(self, t_text: str, line_no: int) -> int:
         if not t_text.isdigit():
@@ -208,13 +196,13 @@ def _parse_start(words: list[str], line_no: int) -> tuple[Position, str]:
 
 
 def format_script(
-    script_lines: list[tuple[int, str, str]],
+    script_lines: Iterable[SensorLine],
     start_label: str = "standard",
     mode: str | None = None,
     sensors: Bitboard | None = None,
     clock: TimeControl | None = None,
 ) -> str:
-    """Text of a script from (t_ms, action, argument) tuples: the inverse of parsing."""
+    """Text of a script from its lines: the inverse of parsing."""
     out = [f"@start {start_label}"]
     if mode:
         out.append(f"@mode {mode}")
@@ -222,5 +210,5 @@ def format_script(
         out.append(f"@clock {clock.text()}")
     if sensors is not None:
         out.append(f"@sensors {sensors:016x}")
-    out += [f"{t} {action} {arg}" for t, action, arg in script_lines]
+    out += [line.text() for line in script_lines]
     return "\n".join(out) + "\n"

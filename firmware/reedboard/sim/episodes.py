@@ -28,13 +28,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from reedboard.arbiter.effects import Effect, MoveMade, TakenBack
+from reedboard.hal.sensor_line import SensorLine
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import BISHOP, QUEEN, ROOK
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, squares_of
 from reedboard.sim.geometry import distance, path
 from reedboard.sim.human import HumanScript
-from reedboard.sim.timeline import Line
 
 Family = Callable[[HumanScript, random.Random, int], HumanScript | None]
 SQUARE = {name: index for index, name in enumerate(SQUARE_NAMES)}
@@ -55,18 +55,18 @@ def _bounds(script: HumanScript, index: int) -> tuple[int, int]:
 
 
 def _with_lines(
-    script: HumanScript, lines: list[Line], decisive: list[int], starts: list[int]
+    script: HumanScript, lines: list[SensorLine], decisive: list[int], starts: list[int]
 ) -> HumanScript:
     lines.sort(key=lambda line: line[0])  # stable: same-time lines keep their order
     return replace(script, lines=tuple(lines), decisive_ms=tuple(decisive), starts=tuple(starts))
 
 
-def _shifted(script: HumanScript, at: int, delta: int) -> tuple[list[Line], list[int]]:
+def _shifted(script: HumanScript, at: int, delta: int) -> tuple[list[SensorLine], list[int]]:
     """The lines with every line from index `at` on later by `delta`, and the decisive
     times of the moves from the one that starts there."""
     lines = [
-        (t + delta, action, arg) if index >= at else (t, action, arg)
-        for index, (t, action, arg) in enumerate(script.lines)
+        line.at(line.t_ms + delta) if index >= at else line
+        for index, line in enumerate(script.lines)
     ]
     first_moved = next((i for i, s in enumerate(script.starts) if s >= at), len(script.starts))
     decisive = [d + delta if i >= first_moved else d for i, d in enumerate(script.decisive_ms)]
@@ -116,7 +116,7 @@ def knock_capturable(script: HumanScript, rng: random.Random, settle_ms: int) ->
         at = rng.randint(lifted + 10, max(lifted + 10, placed - fall - 30))
         if at + fall >= placed - 20:
             continue
-        lines += [(at, "lift", victim), (at + fall, "place", victim)]
+        lines += [SensorLine(at, "lift", victim), SensorLine(at + fall, "place", victim)]
     return _with_lines(script, lines, list(script.decisive_ms), list(script.starts))
 
 
@@ -148,19 +148,19 @@ def knock_onto_legal(script: HumanScript, rng: random.Random, settle_ms: int) ->
     home, landed = SQUARE_NAMES[knocked.from_square], SQUARE_NAMES[knocked.to_square]
     at = script.starts[index]
     t = script.lines[at][0] if at < len(script.lines) else script.end_ms + 500
-    episode: list[Line] = []
+    episode: list[SensorLine] = []
     t0 = t
-    episode.append((t, "lift", mover))
+    episode.append(SensorLine(t, "lift", mover))
     t += rng.randint(100, 300)
-    episode.append((t, "lift", home))
+    episode.append(SensorLine(t, "lift", home))
     t += rng.randint(15, 70)
-    episode.append((t, "place", landed))
+    episode.append(SensorLine(t, "place", landed))
     t += rng.randint(100, 300)
-    episode.append((t, "place", mover))
+    episode.append(SensorLine(t, "place", mover))
     t += settle_ms + rng.randint(150, 900)  # the board complains meanwhile
-    episode.append((t, "lift", landed))
+    episode.append(SensorLine(t, "lift", landed))
     t += rng.randint(150, 600)
-    episode.append((t, "place", home))
+    episode.append(SensorLine(t, "place", home))
     t += rng.randint(400, 1500)
     lines, decisive = _shifted(script, at, t - t0)
     complaints = script.complaints + 1
@@ -188,20 +188,20 @@ def takeback(script: HumanScript, rng: random.Random, settle_ms: int) -> HumanSc
     move_lines = script.lines[first:end]
     t = script.decisive_ms[index] + rng.randint(400, 1500)
     order = rng.choice(("capturer_home_first", "victim_first", "victim_first_pause"))
-    episode: list[Line] = [(t, "lift", t_sq)]
+    episode: list[SensorLine] = [SensorLine(t, "lift", t_sq)]
     t += rng.randint(150, 600)
     if order == "capturer_home_first":
-        episode.append((t, "place", f))
+        episode.append(SensorLine(t, "place", f))
         t += rng.randint(150, 900)
-        episode.append((t, "place", t_sq))
+        episode.append(SensorLine(t, "place", t_sq))
     else:
-        episode.append((t, "place", t_sq))
+        episode.append(SensorLine(t, "place", t_sq))
         t += rng.randint(100, 400) if order == "victim_first" else rng.randint(800, 2500)
-        episode.append((t, "place", f))
+        episode.append(SensorLine(t, "place", f))
     t += rng.randint(600, 1500)
     # The capture played again, as the hands first played it.
     base = move_lines[0][0]
-    again = [(t + (lt - base), action, arg) for lt, action, arg in move_lines]
+    again = [line.at(t + (line.t_ms - base)) for line in move_lines]
     replayed_decisive = t + (script.decisive_ms[index] - base)
     last_of_move = max(line[0] for line in again)
     delta = (
@@ -237,23 +237,23 @@ def sweep(script: HumanScript, rng: random.Random, settle_ms: int) -> HumanScrip
         return None
     move: Move = rng.choice(lines_of)
     t = script.end_ms + rng.randint(500, 2000)
-    out: list[Line] = [(t, "lift", SQUARE_NAMES[move.from_square])]
+    out: list[SensorLine] = [SensorLine(t, "lift", SQUARE_NAMES[move.from_square])]
     for sq in path(move.from_square, move.to_square):
         t += rng.randint(30, 80)
-        out.append((t, "place", SQUARE_NAMES[sq]))
+        out.append(SensorLine(t, "place", SQUARE_NAMES[sq]))
         t += rng.randint(20, 150)
-        out.append((t, "lift", SQUARE_NAMES[sq]))
+        out.append(SensorLine(t, "lift", SQUARE_NAMES[sq]))
     t += rng.randint(30, 80)
-    out.append((t, "place", SQUARE_NAMES[move.to_square]))
+    out.append(SensorLine(t, "place", SQUARE_NAMES[move.to_square]))
     t += rng.randint(40, 150)
     off = t
-    out.append((off, "lift", SQUARE_NAMES[move.to_square]))
+    out.append(SensorLine(off, "lift", SQUARE_NAMES[move.to_square]))
     # The other hand clears the opponent's pieces, starting just before or after.
     bb = position.occupied_by(not position.turn)
     theirs = list(squares_of(bb))
     t = off + rng.randint(-60, 80)
     for sq in rng.sample(theirs, min(len(theirs), rng.randint(2, 5))):
-        out.append((t, "lift", SQUARE_NAMES[sq]))
+        out.append(SensorLine(t, "lift", SQUARE_NAMES[sq]))
         t += rng.randint(80, 250)
     return _with_lines(
         script, list(script.lines) + out, list(script.decisive_ms), list(script.starts)
@@ -290,7 +290,7 @@ def overlap(script: HumanScript, rng: random.Random, settle_ms: int) -> HumanScr
         early = rng.randint(lifted + 20, placed - 10)
         if index and early < script.decisive_ms[index - 1] + settle_ms + 50:
             continue  # the replier's own last move must have been decided first
-        lines[first] = (early, action, arg)
+        lines[first] = script.lines[first].at(early)
         changed = True
         overlapped = index
     if not changed:
@@ -319,7 +319,7 @@ def same_scan(script: HumanScript, rng: random.Random, settle_ms: int) -> HumanS
         a, b = lifts[0], lifts[1]
         if any(lines[i][1] == "place" for i in range(a, b)):
             continue  # one piece already down: not lifted together
-        lines[b] = (lines[a][0], "lift", lines[b][2])
+        lines[b] = lines[b].at(lines[a].t_ms)
         changed = True
     if not changed:
         return None

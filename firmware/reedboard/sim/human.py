@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from reedboard.arbiter.mode import Mode
+from reedboard.hal.sensor_line import SensorLine
 from reedboard.replay.script import format_script
 from reedboard.rules.chess960 import chess960_fen, chess960_number
 from reedboard.rules.fen import STARTING_FEN
@@ -31,7 +32,7 @@ from reedboard.sim.castling import play_castling
 from reedboard.sim.geometry import distance
 from reedboard.sim.gestures import Complaints, play_ordinary
 from reedboard.sim.settings import DEFAULT_SETTINGS, HumanSettings
-from reedboard.sim.timeline import Line, Timeline
+from reedboard.sim.timeline import Timeline
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class HumanScript:
     start: Position
     start_label: str  # as in `@start`: "standard", "chess960 N" or "fen <FEN>"
     mode: Mode
-    lines: tuple[Line, ...]
+    lines: tuple[SensorLine, ...]
     ucis: tuple[str, ...]  # the moves as the board prints them
     decisive_ms: tuple[int, ...]  # per move: its last completing sensor change
     tags: tuple[frozenset[str], ...]  # per move: the behaviours it showed

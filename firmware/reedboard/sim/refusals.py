@@ -18,29 +18,29 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from reedboard.hal.sensor_line import SensorLine
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import KING
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square
-from reedboard.sim.timeline import Line
 
 
 @dataclass(frozen=True)
 class Refusal:
     rule: str
     square: Square  # the square the violation names
-    lines: tuple[Line, ...]
+    lines: tuple[SensorLine, ...]
     moves_before: tuple[str, ...]  # moves the board commits before the breach (4.4b)
 
 
-def _touch(t: int, sq: Square) -> list[Line]:
-    return [(t, "lift", SQUARE_NAMES[sq]), (t + 300, "place", SQUARE_NAMES[sq])]
+def _touch(t: int, sq: Square) -> list[SensorLine]:
+    return [SensorLine(t, "lift", SQUARE_NAMES[sq]), SensorLine(t + 300, "place", SQUARE_NAMES[sq])]
 
 
-def _move(t: int, move: Move) -> list[Line]:
+def _move(t: int, move: Move) -> list[SensorLine]:
     return [
-        (t, "lift", SQUARE_NAMES[move.from_square]),
-        (t + 400, "place", SQUARE_NAMES[move.to_square]),
+        SensorLine(t, "lift", SQUARE_NAMES[move.from_square]),
+        SensorLine(t + 400, "place", SQUARE_NAMES[move.to_square]),
     ]
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import random
 
+from reedboard.hal.sensor_line import Action, SensorLine
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square
 from reedboard.sim.settings import HumanSettings
-
-Line = tuple[int, str, str]  # (t_ms, "lift" | "place" | "choose", square name or letter)
 
 
 class SensorError(AssertionError):
@@ -26,7 +25,7 @@ class Timeline:
         self.rng = rng
         self.settings = settings
         self.t = 0
-        self.lines: list[Line] = []
+        self.lines: list[SensorLine] = []
         self.tags: set[str] = set()  # behaviours shown by the move being generated
 
     # ----- time -----
@@ -69,7 +68,7 @@ class Timeline:
         self.tags.add("flicker")
 
     def choose(self, letter: str) -> None:
-        self.lines.append((self.t, "choose", letter))
+        self.lines.append(SensorLine(self.t, "choose", letter))
 
     def _change(self, sq: Square, occupied: bool, bounce: bool) -> int:
         bit = 1 << sq
@@ -77,8 +76,8 @@ class Timeline:
             state = "occupied" if occupied else "empty"
             raise SensorError(f"{SQUARE_NAMES[sq]} already reads {state} at {self.t} ms")
         start = self.t
-        action = "place" if occupied else "lift"
-        self.lines.append((start, action, SQUARE_NAMES[sq]))
+        name = SQUARE_NAMES[sq]
+        self.lines.append(SensorLine(start, "place" if occupied else "lift", name))
         self.occupied ^= bit
         if bounce and self.chance(self.settings.bounce):
             # One or two extra open/close pairs, all within bounce_ms of the real edge,
@@ -86,10 +85,11 @@ class Timeline:
             low, high = self.settings.bounce_ms
             pairs = self.rng.randint(1, 2)
             offsets = sorted(self.rng.sample(range(low, high + 1), 2 * pairs))
-            back, again = ("lift", "place") if occupied else ("place", "lift")
+            back: Action = "lift" if occupied else "place"
+            again: Action = "place" if occupied else "lift"
             for index, offset in enumerate(offsets):
                 self.lines.append(
-                    (start + offset, back if index % 2 == 0 else again, SQUARE_NAMES[sq])
+                    SensorLine(start + offset, back if index % 2 == 0 else again, name)
                 )
             self.t = start + offsets[-1]
             self.tags.add("bounce")

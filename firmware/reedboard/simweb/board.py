@@ -3,10 +3,11 @@ pieces it cannot see, in one object the web server drives.
 
 The board's own loop (`App.run`) turns in a thread on a real clock, exactly as on the
 board: scan, decide, journal, tell the host on the pty, light the (fake) strip. The
-simulator has no loop of its own: it is the loop's event source, whose timeline (a played
-script, a guided setup, the second half of a capture) changes the world at board times,
-and whose scripted promotion choices reach the game as a host's would. The page's
-gestures change the world, whose occupancy closes and opens the fake switches; the page's
+simulator has no loop of its own: its switches are a `FakeBoard`, the loop's event
+source, whose scheduled lines (a played script, a guided setup, the second half of a
+capture) the world of pieces follows at their board times, and whose scripted promotion
+choices reach the game as a host's would. The page's gestures change the world, whose
+occupancy closes and opens the fake switches; the page's
 commands are the app's local commands, carried out like a host's (their effects reach the
 host too) and answered to the page. One lock, held by the loop through each turn, keeps a
 gesture, a command or a snapshot from landing in the middle of one.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -27,11 +28,13 @@ from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
 from reedboard.errors import InvalidInputError
 from reedboard.hal.clock import MonotonicClock
-from reedboard.hal.live_board import LiveBoard
+from reedboard.hal.fake_board import FakeBoard
+from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
+from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.placement import pieces_of_fen
-from reedboard.link.board_messages import Ack, ErrorReply
+from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
 from reedboard.link.messages import (
     ChoosePromotion,
     Hello,
@@ -43,19 +46,23 @@ from reedboard.link.messages import (
     parse_command,
     promotion_piece,
 )
-from reedboard.replay.script import Script, ScriptLine
+from reedboard.replay.script import Script
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
 from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
-from reedboard.rules.squares import SQUARE_NAMES, Square, square_names_of
-from reedboard.simweb.placing import likeliest
+from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_names_of
+from reedboard.sensing.held import Held, likeliest
 from reedboard.simweb.pty_link import PtyLink
+from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
 from reedboard.simweb.words import notice, result_words, setup_words
 from reedboard.simweb.world import World
+from reedboard.speaking import BoardVoice
+from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, strip_layout
 
 EFFECTS_KEPT = 200
+SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
 SEEN_S = 1.0  # how long a new position may take to pass the debouncer
 SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
 # From taking the captured piece off to putting the capturing one down, as a hand would:
@@ -63,13 +70,10 @@ SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen o
 CAPTURE_STEP_MS = 150
 
 
-def _choosing_nothing(action: Callable[[], None]) -> Callable[[], str | None]:
-    """A change of the world that chooses no promotion piece, as the timeline holds it."""
-
-    def run() -> None:
-        action()
-
-    return run
+def _by_origin(hand: list[Held], _square: Square, *, origin: Square) -> int:
+    """The held piece lifted from `origin` (the last one taken if none was)."""
+    found = [i for i, held in enumerate(hand) if held.origin == origin]
+    return found[-1] if found else len(hand) - 1
 
 
 def _piece_words(letter: str, colour: bool = True) -> str:
@@ -79,12 +83,22 @@ def _piece_words(letter: str, colour: bool = True) -> str:
 
 
 class SimBoard:
-    def __init__(self, config: BoardConfig | None = None, *, settings: Settings | None = None):
+    def __init__(
+        self,
+        config: BoardConfig | None = None,
+        *,
+        settings: Settings | None = None,
+        language: str = "en",
+    ):
         self.config = config or BoardConfig()
         self.world = World("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         wiring = matrix_wiring(self.config.matrix)
-        self.switches = LiveBoard(
-            self.world.occupancy, rows=wiring.rows, columns=wiring.columns, layout=wiring.layout
+        self.switches = FakeBoard(
+            self.world.occupancy,
+            rows=wiring.rows,
+            columns=wiring.columns,
+            layout=wiring.layout,
+            follow=self._follow,
         )
         self.strip = RecordingStrip(self.config.leds.count, keep=4)
         self.lights = LightsRenderer(LightsOutput(strip_layout(self.config.leds), self.strip))
@@ -94,6 +108,10 @@ class SimBoard:
         self.view: BoardView | None = None
         self.lock = threading.RLock()
         self.log: deque[str] = deque(maxlen=20)
+        # The board's voice: the page says its sentences with the browser's own speech
+        # and shows them in a live region for screen readers.
+        self.speaker = RecordingSpeaker(keep=SPOKEN_KEPT)
+        self.voice = BoardVoice(self.speaker, phrasebook(language))
         self.app = App(
             self.switches,
             self.clock,
@@ -102,15 +120,21 @@ class SimBoard:
             render=self._render,
             animate=self.lights.animate,
             brightness=self.lights.dim,
-            on_effect=lambda message: self.effects.append(message.to_wire()),
+            on_effect=self._effect,
+            watch=self.voice.watch,
             scan_hz=self.config.matrix.scan_hz,
             log=self._log,
             source=self,
             guard=self.lock,
         )
-        # World changes due at board times (a played script, a guided setup); each gives
-        # the promotion piece a script chose, or None.
-        self._timeline: list[tuple[int, Callable[[], str | None]]] = []
+        # The piece a scheduled placement puts down, when it is not the world's guess: the
+        # capturing piece of a capture, a piece out of the box in a guided setup.
+        self._promised: dict[Square, Held | str] = {}
+        # A typed move's placements: the piece lifted from this origin goes on the square.
+        self._from_origin: dict[Square, Square] = {}
+        # A typed move's lifts whose piece goes beside the board at once (a victim, or a
+        # pawn making way for its promotion piece).
+        self._trayed: set[Square] = set()
         self._script_ends_ms = 0  # board time of a played script's last line
         # Set when the board has seen the pieces of a new game set out at once.
         self._set_out: threading.Event | None = None
@@ -134,28 +158,45 @@ class SimBoard:
         self.switches.close()
 
     def advance(self, t_ms: int) -> list[str]:
-        """The world changes due by `t_ms` (the loop calls it, holding the lock, before
-        it scans); the promotion pieces a played script chose among them."""
+        """The lines due by `t_ms` (the loop calls it, holding the lock, before it
+        scans), which the world follows; the promotion pieces a played script chose
+        among them."""
         self._take_set_out_board()
-        chosen: list[str] = []
-        while self._timeline and self._timeline[0][0] <= t_ms:
-            _t, action = self._timeline.pop(0)
-            try:
-                piece = action()
-            except InvalidInputError as error:
-                self._log(f"script: {error}")
-                piece = None
-            if piece is not None:
-                chosen.append(piece)
+        chosen = self.switches.advance(t_ms)
+        if self.switches.occupancy != self.world.occupancy:  # a line the world refused
             self.switches.set_occupancy(self.world.occupancy)
         return chosen
 
+    def _follow(self, line: SensorLine) -> None:
+        """The world follows a lift or a placement as the board applies it."""
+        world = self.world
+        try:
+            if line.action == "lift":
+                world.lift(line.what)
+                if line.square in self._trayed:
+                    self._trayed.discard(line.square)
+                    world.to_tray()
+                return
+            promised = self._promised.pop(line.square, None)
+            origin = self._from_origin.pop(line.square, None)
+            if isinstance(promised, Held):
+                world.put_down(promised, line.what)
+            elif promised is not None:
+                world.squares[line.square] = promised
+            elif origin is not None:
+                world.place(line.what, partial(_by_origin, origin=origin))
+            else:
+                position = self.board_game().game.position
+                world.place(line.what, partial(likeliest, position=position))
+        except InvalidInputError as error:
+            self._log(f"script: {error}")
+
     def next_change_ms(self) -> int | None:
-        return self._timeline[0][0] if self._timeline else None
+        return self.switches.next_change_ms()
 
     @property
     def done(self) -> bool:
-        return not self._timeline
+        return self.switches.pending == 0
 
     @property
     def end_ms(self) -> int:
@@ -167,6 +208,61 @@ class SimBoard:
 
     def _log(self, text: str) -> None:
         self.log.append(text)
+
+    def _effect(self, message: EffectMessage) -> None:
+        self.effects.append(message.to_wire())
+        self.voice.effect(message)
+
+    # ----- the voice, and play from the keyboard -----
+
+    def type_move(self, text: str) -> str:
+        """Carry out a typed move (`e2e4`, `Nf3`) on the board as hands would, from now;
+        its UCI is returned. InvalidInputError when it is not a legal move, or while the
+        hands are busy with another."""
+        with self.lock:
+            if self.switches.pending:
+                raise InvalidInputError("the hands are still busy: wait for the last move")
+            if self.world.hand:
+                raise InvalidInputError("put down the pieces in hand first")
+            position = self.board_game().game.position
+            move = typed_move(position, text)
+            now = self.clock.now_ms()
+            for index, line in enumerate(self._typed_lines(hand_steps(position, move)), 1):
+                self.switches.insert(line.at(now + index * STEP_MS))
+            return position.uci(move)
+
+    def _typed_lines(self, steps: list[Step]) -> list[SensorLine]:
+        """The sensor lines of a typed move's steps (times to be set); what the hands do
+        beside the board (a piece put aside, a spare taken) becomes what the world does
+        when it follows those lines."""
+        lines: list[SensorLine] = []
+        spare: str | None = None
+        for step in steps:
+            if step.action == "lift":
+                lines.append(SensorLine(0, "lift", SQUARE_NAMES[step.square]))
+            elif step.action == "tray":
+                self._trayed.add(lines[-1].square)  # the piece just lifted
+            elif step.action == "spare":
+                spare = step.piece
+            elif step.action == "choose":
+                lines.append(SensorLine(0, "choose", step.piece))
+            else:
+                if spare is not None:
+                    self._promised[step.square] = spare
+                elif step.origin is not None:
+                    self._from_origin[step.square] = step.origin
+                lines.append(SensorLine(0, "place", SQUARE_NAMES[step.square]))
+        return lines
+
+    def ask(self, question: str) -> str:
+        """What a player asks the voice: "position", "last" or a square."""
+        with self.lock:
+            return self.voice.ask(question)
+
+    def set_language(self, code: str) -> None:
+        with self.lock:
+            self.voice.book = phrasebook(code)
+            self.voice.narrator = None  # follows the game afresh in the new language
 
     # ----- the page's gestures and commands -----
 
@@ -222,12 +318,17 @@ class SimBoard:
             )
         world.lift(name)
         world.to_tray()
-        self._at(self.clock.now_ms() + CAPTURE_STEP_MS, partial(world.put_down, mover, name))
+        square = parse_square(str(name))  # the world has checked the name
+        self._promised[square] = mover
+        when = self.clock.now_ms() + CAPTURE_STEP_MS
+        self.switches.insert(SensorLine(when, "place", SQUARE_NAMES[square]))
 
-    def _at(self, t_ms: int, action: Callable[[], None]) -> None:
-        """Make `action` happen to the world at board time `t_ms`."""
-        self._timeline.append((t_ms, _choosing_nothing(action)))
-        self._timeline.sort(key=lambda entry: entry[0])
+    def _drop_scheduled(self) -> None:
+        self.switches.clear()
+        self._promised.clear()
+        self._from_origin.clear()
+        self._trayed.clear()
+        self._script_ends_ms = 0
 
     def _promotion_piece(self, piece: str) -> None:
         """A queen, rook, bishop or knight fetched from beside the board while a pawn of
@@ -279,8 +380,7 @@ class SimBoard:
             answer = self._command(new_game)
             if not isinstance(answer.reply, Ack):
                 return answer
-            self._timeline = []
-            self._script_ends_ms = 0
+            self._drop_scheduled()
             self.world.set_up(fen)
             self.switches.set_occupancy(self.world.occupancy)
             seen = self._set_out = threading.Event()
@@ -312,17 +412,15 @@ class SimBoard:
         target = pieces_of_fen(fen)
         self.world.set_up("8/8/8/8/8/8/8/8 w - - 0 1")
         self.switches.set_occupancy(0)
-        now = self.clock.now_ms()
-        self._timeline = []
-        self._script_ends_ms = 0
+        self._drop_scheduled()
+        lines: list[SensorLine] = []
         for step, kind in enumerate(SETUP_ORDER, start=1):
             letter = PIECE_SYMBOLS[kind]
-            squares = {sq: p for sq, p in target.items() if p.lower() == letter}
-            put = _choosing_nothing(partial(self._put, squares))
-            self._timeline.append((now + step * SETUP_STEP_MS, put))
-
-    def _put(self, pieces: dict[Square, str]) -> None:
-        self.world.squares.update(pieces)
+            for sq, piece in target.items():
+                if piece.lower() == letter:
+                    self._promised[sq] = piece
+                    lines.append(SensorLine(step * SETUP_STEP_MS, "place", SQUARE_NAMES[sq]))
+        self.switches.schedule(lines, start_ms=self.clock.now_ms())
 
     def play_script(self, script: Script) -> None:
         """Play an event script on the world, visibly, from now: the pieces are set up as
@@ -338,22 +436,8 @@ class SimBoard:
             if script.mode:
                 self._command(parse_command({"type": "mode", "mode": script.mode}))
             base = self.clock.now_ms()
-            self._timeline = [
-                (base + line.t_ms, partial(self._line, line)) for line in script.lines
-            ]
-            self._script_ends_ms = base + max((line.t_ms for line in script.lines), default=0)
-
-    def _line(self, line: ScriptLine) -> str | None:
-        if line.action == "lift":
-            self.world.lift(SQUARE_NAMES[line.square])
-        elif line.action == "place":
-            position = self.board_game().game.position
-            self.world.place(SQUARE_NAMES[line.square], partial(likeliest, position=position))
-        elif line.action == "press":
-            return line.side  # a clock button: the loop hands it to the game
-        else:
-            return line.piece  # the host's choice: the loop hands it to the game
-        return None
+            self._drop_scheduled()
+            self._script_ends_ms = self.switches.schedule(script.lines, start_ms=base)
 
     # ----- what the page shows -----
 
@@ -366,6 +450,15 @@ class SimBoard:
         turn = "White" if self.board_game().game.position.turn else "Black"
         playing = " · playing a script" if now < self._script_ends_ms else ""
         return f"{turn} to move{playing}"
+
+    def _spoken(self) -> list[dict[str, Any]]:
+        """The latest sentences, numbered from the first ever said: the page says each
+        new one once."""
+        said = list(self.speaker.said)
+        first = self.speaker.count - len(said)
+        return [
+            {"n": first + i, "text": u.text, "fleeting": u.fleeting} for i, u in enumerate(said)
+        ]
 
     def board_game(self) -> BoardGame:
         assert self.app.board_game is not None, "start() comes first"
@@ -407,11 +500,13 @@ class SimBoard:
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
                 "effects": list(self.effects)[-40:],
-                "script": len(self._timeline),
+                "script": self.switches.pending,
                 "status": self._status(view, result, now),
                 "result_text": result,
                 "notice": notice(self.effects, position),
                 "pty": self.link.path,
+                "language": self.voice.book.code,
+                "spoken": self._spoken(),
                 "log": list(self.log),
             }
 

@@ -1,7 +1,7 @@
 """The simulator's web side: the page, its WebSocket, and the game as PGN.
 
-The page sends small JSON messages (a gesture, a host command, a script to play), one at
-a time in order, and is sent the whole board state whenever it changes, checked 20 times
+The page sends small JSON messages (a gesture, a host command, a script to play, a typed
+move, a question for the voice, the voice's language), one at a time in order, and is sent the whole board state whenever it changes, checked 20 times
 a second: blinking and pulsing LEDs show at the pace the strip would, and a still board
 sends nothing. Whatever the page sends, the answer is at worst an error message back:
 the board runs on.
@@ -106,6 +106,13 @@ async def _push(board: SimBoard, ws: web.WebSocketResponse) -> None:
         await asyncio.sleep(PUSH_S)
 
 
+def _text(message: dict[str, Any]) -> str:
+    text = message.get("text")
+    if not isinstance(text, str):
+        raise ReedboardError(f"{message.get('op')} needs its text")
+    return text
+
+
 def handle(board: SimBoard, data: str) -> dict[str, Any] | None:
     """Carry out one message from the page; the reply to send back, if any."""
     try:
@@ -121,6 +128,13 @@ def handle(board: SimBoard, data: str) -> dict[str, Any] | None:
             if not isinstance(command, dict) or not isinstance(command.get("type"), str):
                 raise ReedboardError("a command is an object with a type")
             return {"type": "reply", **board.command(command)}
+        if op == "move":
+            return {"type": "reply", "kind": "ack", "uci": board.type_move(_text(message))}
+        if op == "ask":
+            return {"type": "reply", "kind": "ack", "said": board.ask(_text(message))}
+        if op == "language":
+            board.set_language(_text(message))
+            return {"type": "reply", "kind": "ack", "language": _text(message)}
         if op == "script":
             text = message.get("text")
             if not isinstance(text, str):

@@ -11,23 +11,15 @@ real board could not be in.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from reedboard.errors import InvalidInputError
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, parse_square
+from reedboard.sensing.held import Held
 
 # Spare pieces lie beside the board for promotions, as in a set with extra queens.
 SPARES = "QRBNqrbn"
 PIECE_LETTERS = frozenset("KQRBNPkqrbnp")
-
-
-@dataclass(frozen=True, slots=True)
-class Held:
-    """A piece in the player's hand, and the square it came from (None: from the tray)."""
-
-    piece: str
-    origin: Square | None
 
 
 class World:

@@ -9,6 +9,8 @@ let socket = null;
 let state = null;
 let flipped = false;
 let drag = null; // the square a drag started on, while the button is down
+let lastSpoken = -1; // the number of the last sentence said here
+let sayingFleeting = false; // whether the sentence being spoken may be cut
 
 const $ = (id) => document.getElementById(id);
 
@@ -159,6 +161,7 @@ function draw(s) {
     li.textContent = `${(t_ms / 1000).toFixed(1)}s ${event} ${JSON.stringify(rest)}`;
     effects.appendChild(li);
   }
+  speakNew(s);
   $("status").textContent = s.status;
   $("pty").textContent = "serial: " + s.pty;
   if (document.activeElement !== $("mode")) $("mode").value = s.mode;
@@ -174,6 +177,53 @@ function trayPiece(letter) {
   return span;
 }
 
+// ----- the voice: the board's sentences, read by screen readers and spoken -----
+
+function speakNew(s) {
+  if (document.activeElement !== $("language")) $("language").value = s.language;
+  const fresh = s.spoken.filter((said) => said.n > lastSpoken);
+  if (lastSpoken < 0) {
+    // A page opened mid-game says nothing of the past.
+    lastSpoken = s.spoken.length ? s.spoken[s.spoken.length - 1].n : 0;
+    return;
+  }
+  for (const said of fresh) {
+    lastSpoken = said.n;
+    const li = document.createElement("li");
+    li.textContent = said.text;
+    const log = $("spoken");
+    log.appendChild(li);
+    while (log.childElementCount > 30) log.removeChild(log.firstChild);
+    speak(said.text, said.fleeting, s.language);
+  }
+}
+
+// The board's own rule: a new sentence cuts one that only said what was wrong a moment
+// ago; a move or a result is never cut, and the next one waits for it.
+function speak(text, fleeting, language) {
+  if (!$("speak").checked || !("speechSynthesis" in window)) return;
+  if (sayingFleeting) speechSynthesis.cancel();
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = language === "fr" ? "fr-FR" : "en-GB";
+  utterance.onend = () => {
+    sayingFleeting = false;
+  };
+  sayingFleeting = fleeting;
+  speechSynthesis.speak(utterance);
+}
+
+function typed(event) {
+  event.preventDefault();
+  const input = $("move-text");
+  const text = input.value.trim();
+  if (!text) return;
+  if (text === "?") send({ op: "ask", text: "position" });
+  else if (text === "!") send({ op: "ask", text: "last" });
+  else if (/^\?[a-h][1-8]$/i.test(text)) send({ op: "ask", text: text.slice(1).toLowerCase() });
+  else send({ op: "move", text });
+  input.value = "";
+}
+
 // ----- the link to the board -----
 
 function connect() {
@@ -185,6 +235,7 @@ function connect() {
       draw(state);
     } else if (message.type === "error") {
       $("message").textContent = message.message;
+      if (state) speak(message.message, true, state.language);
     } else if (message.type === "reply") {
       $("message").textContent = message.kind === "error" ? message.message : "";
     }
@@ -223,6 +274,8 @@ function controls() {
   for (const button of document.querySelectorAll(".promote"))
     button.addEventListener("click", () => command({ type: "promotion", piece: button.dataset.piece }));
   $("play").addEventListener("click", () => send({ op: "script", text: $("script").value }));
+  $("type-move").addEventListener("submit", typed);
+  $("language").addEventListener("change", () => send({ op: "language", text: $("language").value }));
 }
 
 buildBoard();

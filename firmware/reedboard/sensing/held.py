@@ -1,17 +1,32 @@
-"""Which held piece a played script puts down: a script says only "place e4", and with
-two pieces in hand (a capture, a castling) the world must still show the right one."""
+"""Which piece a hand puts down. A presence-only board's switches say that a square
+filled, not which of the pieces in the hand went there: with two in the hand (a capture,
+a castling) something must still say which. The simulator's world asks when a script
+says only "place e4"; the emulations ask to tell a client that expects piece codes.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Square
-from reedboard.simweb.world import Held
 
 
-def likeliest(hand: list[Held], target: Square, position: Position) -> int:
-    """The index of the held piece that most likely goes to `target`: with a king and its
-    rook in hand, the one whose castling square it is; then one with a legal move there;
-    then one of the side to move; then the last taken."""
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A piece in the hand (its FEN letter) and the square it was lifted from (None: it
+    came from beside the board)."""
+
+    piece: str
+    origin: Square | None
+
+
+def likeliest(hand: Sequence[Held], target: Square, position: Position) -> int:
+    """The index in `hand` (not empty; the last taken last) of the piece that most
+    likely goes to `target`: with a king and its rook in hand, the one whose castling
+    square it is; then one with a legal move there; then one of the side to move; then
+    the last taken."""
     origins = {held.origin for held in hand}
     castled: set[tuple[Square, Square]] = set()  # (origin, landing) of castlings in hand
     landings: set[tuple[Square, Square]] = set()

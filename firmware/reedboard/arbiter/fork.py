@@ -1,0 +1,107 @@
+"""Following the other reading alongside: while a lift just behind a placement may be the
+opponent's piece arriving first or the start of the next move after a knock, the board
+follows a copy of itself that reads it the other way, holds back what it makes meanwhile,
+and takes the copy when a placement only the copy explains."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from reedboard.arbiter import inference
+from reedboard.arbiter.effects import Effect, GameOver, MoveMade
+from reedboard.sensing.debounce import SquareChange
+
+if TYPE_CHECKING:
+    from reedboard.arbiter.arbiter import Arbiter
+
+
+def hold(arbiter: Arbiter, effects: list[Effect], now: int) -> list[Effect]:
+    """While another reading is followed alongside (see _fork), nothing reaches the
+    host: if that reading is taken, the host never saw the moves it replaces. Once
+    it is dropped, what was held goes out, as of now."""
+    if arbiter._alternative is not None:
+        arbiter._held += effects
+        return []
+    if not arbiter._held:
+        return effects
+    held, arbiter._held = arbiter._held, []
+    return [replace(effect, t_ms=now) for effect in held] + effects
+
+
+def fork(
+    arbiter: Arbiter,
+    change: SquareChange,
+    now: int,
+    other: Callable[[Arbiter, list[Effect]], object],
+) -> None:
+    """A lift just behind a placement kept a doubted capture, as the opponent's piece
+    seen arriving before it is seen leaving; read the other way (`other`), the
+    capture's victim was only knocked and that lift is the next move's start. Both
+    readings explain the sensors until a placement, so the board follows the other
+    one alongside: a placement that only it explains makes it the game (see
+    _follow_alternative)."""
+    if arbiter._alternative is not None:
+        return
+    alternative = copy.deepcopy(arbiter)
+    out: list[Effect] = []
+    alternative.sensors ^= 1 << change.square  # as before `change` (see _apply)
+    other(alternative, out)
+    alternative.sensors ^= 1 << change.square
+    inference.follow(alternative, change, now, out, report=True)
+    arbiter._alternative = (alternative, len(arbiter.game), out)
+    arbiter._fork_until = now + arbiter.knock_wait_ms
+
+
+def follow_alternative(
+    arbiter: Arbiter, change: SquareChange | None, now: int, effects: list[Effect]
+) -> None:
+    """Feed the other reading what the board sees (`change`, or time passing), and
+    take it when a placement leaves the board in no state the game explains while the
+    other reading explains it exactly: what the board made of the changes since the
+    fork, held back (see _hold), is dropped and the other reading's moves made. It is
+    dropped itself as soon as it goes wrong, once the game has gone two moves past
+    the fork, or knock_wait_ms after it."""
+    if arbiter._alternative is None:
+        return
+    alternative, forked, out = arbiter._alternative
+    if change is None:
+        out += alternative.tick(now)
+    else:
+        out += alternative.feed(change, now)
+    if (
+        alternative.mismatch is not None
+        or alternative.violation is not None
+        or alternative.setup is not None
+        or len(arbiter.game) > forked + 2
+        or len(alternative.game) > forked + 2
+        or now >= arbiter._fork_until
+    ):
+        arbiter._alternative = None
+        return
+    if change is None or not change.occupied or explains_board(arbiter):
+        return
+    if not explains_board(alternative):
+        return
+    # The host has seen neither this reading's moves since the fork nor anything
+    # else it made of the changes since (the game over of a move now replaced
+    # included): all of it was held.
+    effects.clear()
+    made: dict[int, Effect] = {}
+    for effect in out:
+        if isinstance(effect, MoveMade) and effect.ply > forked:
+            made[effect.ply] = replace(effect, t_ms=now)
+    effects += [made[ply] for ply in sorted(made) if ply <= len(alternative.game)]
+    outcome = alternative.game.outcome()
+    if outcome is not None:
+        effects.append(GameOver(now, outcome.result, outcome.reason))
+    arbiter.__dict__.update(alternative.__dict__)
+    arbiter._alternative = None
+    arbiter._held = []
+
+
+def explains_board(arbiter: Arbiter) -> bool:
+    """The sensors show the position, or a move the board is about to commit."""
+    return arbiter._complete is not None or arbiter.sensors == arbiter.table.occupancy

@@ -1,0 +1,154 @@
+"""The board's voice through espeak-ng (Debian's `espeak-ng`, on every Pi): a `Speaker`.
+
+The scan loop only queues a sentence (`say` takes a lock and returns); a worker thread
+runs one `espeak-ng` process per sentence, so a scan never waits on speech. A sentence
+that a newer one makes stale is cut by ending its process (`hal/speech.py` has the rule).
+
+Without a `device`, espeak-ng plays on the system's default output (the Pi's audio out,
+or whatever ALSA or PulseAudio make the default: a USB speaker, a Bluetooth one). With a
+`device` (an ALSA name like `plughw:1,0`), espeak-ng writes the sound to `aplay -D device`.
+The text goes in on stdin, never as an argument, so no sentence can read as an option.
+A missing espeak-ng is said once in the log, and the board plays on in silence.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from reedboard.hal.speech import SpeechQueue, Utterance
+
+PROGRAM = "espeak-ng"
+
+
+@dataclass(frozen=True, slots=True)
+class EspeakSettings:
+    voice: str = "fr"  # espeak-ng's voice name (`espeak-ng --voices`)
+    rate: int = 160  # words per minute
+    volume: int = 100  # espeak-ng's amplitude, 0..200
+    device: str | None = None  # an ALSA device for aplay; None: the default output
+    program: str = PROGRAM  # another program taking espeak-ng's options (tests use one)
+
+    def command(self, *extra: str) -> list[str]:
+        return [self.program, "--stdin", "-v", self.voice, "-s", str(self.rate), "-a",
+                str(self.volume), *extra]  # fmt: skip
+
+
+def render_wav(text: str, path: str | Path, settings: EspeakSettings) -> None:
+    """Write `text` as spoken to a WAV file (the test of the real voice, a maker's check)."""
+    subprocess.run(
+        settings.command("-w", str(path)),
+        input=text.encode("utf-8"),
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+class EspeakSpeaker:
+    def __init__(
+        self,
+        settings: EspeakSettings,
+        *,
+        log: Callable[[str], None] = lambda _text: None,
+    ) -> None:
+        self.settings = settings
+        self.log = log
+        self.queue = SpeechQueue()
+        self.spoken = 0  # sentences said to the end (or cut): a count tests and logs read
+        self._lock = threading.Condition()
+        self._processes: list[subprocess.Popen[bytes]] = []
+        self._closing = False
+        self._told_missing = False
+        self._worker = threading.Thread(target=self._work, name="espeak", daemon=True)
+        self._worker.start()
+
+    def say(self, text: str, *, fleeting: bool = False) -> None:
+        with self._lock:
+            if self._closing:
+                return
+            if self.queue.add(Utterance(text, fleeting)):
+                self._stop_processes()
+            self._lock.notify_all()
+
+    def close(self) -> None:
+        """Stop at once: what is being said is cut, what waits is dropped."""
+        with self._lock:
+            self._closing = True
+            self.queue.waiting.clear()
+            self._stop_processes()
+            self._lock.notify_all()
+        self._worker.join(timeout=5)
+
+    def idle(self, timeout_s: float) -> bool:
+        """Wait until everything queued has been said; False if it takes longer."""
+        with self._lock:
+            return self._lock.wait_for(
+                lambda: self.queue.current is None and not self.queue.waiting, timeout_s
+            )
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                self._lock.wait_for(lambda: self._closing or bool(self.queue.waiting))
+                if self._closing:
+                    return
+                utterance = self.queue.take()
+                assert utterance is not None
+                started = self._start(utterance.text)
+            for process in started:
+                process.wait()
+            with self._lock:
+                self._processes = []
+                self.queue.finished()
+                self.spoken += 1
+                self._lock.notify_all()
+
+    def _start(self, text: str) -> list[subprocess.Popen[bytes]]:
+        """The processes that say `text` (called with the lock held, never waits)."""
+        settings = self.settings
+        try:
+            if settings.device is None:
+                speak = subprocess.Popen(
+                    settings.command(), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL
+                )
+                processes = [speak]
+            else:
+                speak = subprocess.Popen(
+                    settings.command("--stdout"),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                )
+                assert speak.stdout is not None
+                play = subprocess.Popen(
+                    ["aplay", "-q", "-D", settings.device],
+                    stdin=speak.stdout,
+                    stderr=subprocess.DEVNULL,
+                )
+                speak.stdout.close()  # aplay holds the pipe now
+                processes = [speak, play]
+        except OSError as error:
+            if not self._told_missing:
+                self._told_missing = True
+                self.log(f"voice: cannot run {settings.program}: {error.strerror or error}")
+            return []
+        assert speak.stdin is not None
+        try:
+            speak.stdin.write(text.encode("utf-8"))
+            speak.stdin.close()
+        except OSError:
+            pass  # cut before it read the text: nothing to say
+        self._processes = processes
+        return processes
+
+    def _stop_processes(self) -> None:
+        for process in self._processes:
+            if process.poll() is None:
+                process.terminate()
+
+
+__all__ = ["EspeakSettings", "EspeakSpeaker", "render_wav"]

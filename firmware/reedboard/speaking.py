@@ -1,0 +1,134 @@
+"""The board's voice in its loop: effects said as they are published, a move the host
+lights said as the move to play, and the questions a player asks by tapping
+(`voice/taps.py`) or the host asks (`say`), answered from the game itself.
+
+`BoardVoice.effect` is the App's `on_effect` and `BoardVoice.watch` its `watch`: both run
+in the loop's turn and only queue sentences on the `Speaker`, which says them off the loop.
+`tournament` is the one switch that silences it all: in a tournament the board never
+speaks (a relay sets it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reedboard.board_game import BoardGame
+from reedboard.errors import InvalidInputError
+from reedboard.hal.speech import Speaker
+from reedboard.link.board_messages import EffectMessage
+from reedboard.rules.game import Game
+from reedboard.rules.moves import Move
+from reedboard.rules.squares import parse_square
+from reedboard.sensing.selftest import SelfTestReport
+from reedboard.voice import sentences
+from reedboard.voice.narrator import FLEETING, Narrator
+from reedboard.voice.phrasebook import Phrasebook
+from reedboard.voice.taps import Taps
+
+QUESTIONS = ("position", "last")  # and any square's name
+
+
+def answer(book: Phrasebook, game: Game, question: str) -> str:
+    """The sentence that answers `question`: "position", "last", or a square ("e4").
+    An unknown question raises InvalidInputError naming it."""
+    if question == "position":
+        return sentences.position_words(book, game.position)
+    if question == "last":
+        if not game.moves:
+            return sentences.last_move_words(book, None, None)
+        return sentences.last_move_words(book, game.positions[-2], game.moves[-1])
+    try:
+        square = parse_square(question)
+    except InvalidInputError:
+        raise InvalidInputError(
+            f"cannot say {question!r}: ask for position, last or a square (e4)"
+        ) from None
+    return sentences.square_words(book, game.position, square)
+
+
+class BoardVoice:
+    def __init__(self, speaker: Speaker, book: Phrasebook) -> None:
+        self.speaker = speaker
+        self.book = book
+        self.tournament = False  # the switch: never a word while it is set
+        self.narrator: Narrator | None = None
+        self.taps = Taps()
+        self._board_game: BoardGame | None = None
+        self._hint: Move | None = None
+        self._seen: tuple[int, int] | None = None  # occupancy and position, last turn
+
+    def say(self, text: str, *, fleeting: bool = False) -> None:
+        if not self.tournament and text:
+            self.speaker.say(text, fleeting=fleeting)
+
+    def effect(self, message: EffectMessage) -> None:
+        """An effect as the App publishes it."""
+        if self.narrator is None:
+            return
+        text = self.narrator.hear_message(message.to_wire())
+        if text:
+            self.say(text, fleeting=message.effect.kind in FLEETING)
+
+    def watch(self, board_game: BoardGame, now: int) -> None:
+        """Each turn of the loop: the game as it stands."""
+        if self.narrator is None or board_game is not self._board_game:
+            # The first turn, or a fresh game object: follow it from where it stands.
+            self.narrator = Narrator(self.book, board_game.game.position)
+            self._board_game = board_game
+        self.narrator.strict = board_game.settings.mode == "strict"
+        self._lit_move(board_game)
+        self._tapped(board_game, now)
+
+    def ask(self, question: str) -> str:
+        """Answer a question (`answer`) aloud; the sentence is returned too."""
+        if self._board_game is None:
+            raise InvalidInputError("the board has not started yet")
+        text = answer(self.book, self._board_game.game, question)
+        self.say(text)
+        return text
+
+    def _lit_move(self, board_game: BoardGame) -> None:
+        hint = board_game.arbiter.hint
+        if hint is not None and hint != self._hint:
+            self.say(sentences.to_play_words(self.book, board_game.game.position, hint))
+        self._hint = hint
+
+    def _tapped(self, board_game: BoardGame, now: int) -> None:
+        seen = (board_game.debouncer.occupancy, board_game.game.position.occupied)
+        if seen != self._seen:
+            self._seen = seen
+            self.taps.changed(*seen, now)
+        asked = self.taps.due(now)
+        if asked is None:
+            return
+        # The tapped square blinks: a sighted player sees that the board heard.
+        board_game.arbiter.mark(0, 1 << asked.square)
+        self.say(answer(self.book, board_game.game, asked.what))
+
+    def self_test(self, report: SelfTestReport) -> None:
+        """The start-up self-test's faults, naming their squares."""
+        squares = 0
+        for fault in report.faults:
+            for square in fault.squares:
+                squares |= 1 << square
+        if squares:
+            self.say(sentences.start_fault_words(self.book, squares))
+
+    def close(self) -> None:
+        self.speaker.close()
+
+
+def chained(*calls: Callable[..., None] | None) -> Callable[..., None] | None:
+    """One callback that calls each given one in turn (None when none is given)."""
+    present = [call for call in calls if call is not None]
+    if not present:
+        return None
+    if len(present) == 1:
+        return present[0]
+
+    def call_all(*args: Any) -> None:
+        for call in present:
+            call(*args)
+
+    return call_all

@@ -1,0 +1,122 @@
+"""The espeak-ng adapter: the real voice renders speech; the worker says sentences in
+order off the caller's thread and cuts a stale one (with a stand-in program that takes
+espeak-ng's options and notes what it was given)."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import wave
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker, render_wav
+from reedboard.voice.languages import phrasebook
+
+STAND_IN = """#!/bin/sh
+# Takes espeak-ng's options; notes each sentence's start and end in $NOTES.
+text=$(cat)
+echo "start $text" >> "{notes}"
+case "$text" in
+  slow*) sleep 30 ;;
+esac
+echo "end $text" >> "{notes}"
+"""
+
+
+def stand_in(tmp_path: Path) -> tuple[EspeakSettings, Path]:
+    notes = tmp_path / "notes.txt"
+    program = tmp_path / "fake-espeak"
+    program.write_text(STAND_IN.format(notes=notes))
+    program.chmod(0o755)
+    return EspeakSettings(program=str(program)), notes
+
+
+def lines(notes: Path) -> list[str]:
+    return notes.read_text().splitlines() if notes.exists() else []
+
+
+@pytest.fixture
+def speakers() -> Iterator[list[EspeakSpeaker]]:
+    made: list[EspeakSpeaker] = []
+    yield made
+    for speaker in made:
+        speaker.close()
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("fr", "Dame h5 prend pion f7, échec et mat. Les blancs gagnent."),
+        ("en", "Illegal: put the knight back on g1, from g3."),
+    ],
+)
+def test_the_real_voice_renders_speech(tmp_path: Path, language: str, text: str) -> None:
+    path = tmp_path / "said.wav"
+    render_wav(text, path, EspeakSettings(voice=phrasebook(language).espeak_voice))
+    with wave.open(str(path)) as wav:
+        assert wav.getsampwidth() == 2
+        rate, frames = wav.getframerate(), wav.getnframes()
+        samples = struct.unpack(f"<{frames * wav.getnchannels()}h", wav.readframes(frames))
+    seconds = frames / rate
+    assert 1.0 < seconds < 15.0  # a sentence of a dozen words
+    loud = [s for s in samples if abs(s) > 1000]
+    assert len(loud) > len(samples) / 10  # speech, not silence
+    assert max(abs(s) for s in samples) > 5000
+
+
+def test_sentences_are_said_in_order(tmp_path: Path, speakers: list[EspeakSpeaker]) -> None:
+    settings, notes = stand_in(tmp_path)
+    speaker = EspeakSpeaker(settings)
+    speakers.append(speaker)
+    for text in ("Pion e2 e4.", "Pion e7 e5.", "Cavalier g1 f3."):
+        speaker.say(text)
+    assert speaker.idle(20)
+    assert lines(notes) == [
+        "start Pion e2 e4.", "end Pion e2 e4.",
+        "start Pion e7 e5.", "end Pion e7 e5.",
+        "start Cavalier g1 f3.", "end Cavalier g1 f3.",
+    ]  # fmt: skip
+
+
+def test_say_returns_while_the_sentence_is_being_said(
+    tmp_path: Path, speakers: list[EspeakSpeaker]
+) -> None:
+    """The scan loop never waits on speech: `say` returns with the 30 s sentence under way,
+    and a newer sentence cuts it, being stale."""
+    settings, notes = stand_in(tmp_path)
+    speaker = EspeakSpeaker(settings)
+    speakers.append(speaker)
+    speaker.say("slow: illegal, put the knight back on g1", fleeting=True)
+    assert not speaker.idle(0.5)  # still being said
+    speaker.say("Board restored.")
+    assert speaker.idle(20)  # long before the 30 s: the stale sentence was cut
+    assert lines(notes) == [
+        "start slow: illegal, put the knight back on g1",
+        "start Board restored.",
+        "end Board restored.",
+    ]
+
+
+def test_a_missing_program_is_logged_once(tmp_path: Path, speakers: list[EspeakSpeaker]) -> None:
+    logged: list[str] = []
+    settings = EspeakSettings(program=str(tmp_path / "no-such-program"))
+    speaker = EspeakSpeaker(settings, log=logged.append)
+    speakers.append(speaker)
+    speaker.say("Pion e2 e4.")
+    speaker.say("Pion e7 e5.")
+    assert speaker.idle(10)
+    assert len(logged) == 1
+    assert "no-such-program" in logged[0]
+
+
+def test_close_cuts_what_is_said(tmp_path: Path) -> None:
+    settings, notes = stand_in(tmp_path)
+    speaker = EspeakSpeaker(settings)
+    speaker.say("slow and lasting")
+    assert not speaker.idle(0.5)
+    speaker.close()
+    assert lines(notes) == ["start slow and lasting"]
+    speaker.say("after the end")  # ignored, no error

@@ -1,0 +1,108 @@
+"""`reedboard-host watch --say LANG`: the board's sentences printed and said on the PC,
+through the espeak-ng adapter (here a stand-in `espeak-ng` first on the PATH, which notes
+what it is given to say); `reedboard-host say WHAT`: the board's own voice asked."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from reedboard.hal.recording_speaker import RecordingSpeaker
+from reedboard.rules.position import Position
+from reedboard.sim.human import human_script
+from reedboard.speaking import BoardVoice
+from reedboard.voice.languages import phrasebook
+
+from tests.children import child, stop
+from tests.host.running_board import RunningBoard
+
+pytestmark = pytest.mark.timeout(120)
+
+STAND_IN = """#!/bin/sh
+cat >> "{notes}"
+echo >> "{notes}"
+"""
+
+
+def test_watch_says_each_move(tmp_path: Path) -> None:
+    notes = tmp_path / "said.txt"
+    program = tmp_path / "espeak-ng"
+    program.write_text(STAND_IN.format(notes=notes))
+    program.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
+    with RunningBoard(speed=10) as board:
+        command = [sys.executable, "-m", "reedboard_host.cli", "watch", "--say", "fr",
+                   "--port", board.port]  # fmt: skip
+        with child(command, sig=signal.SIGINT, stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True, env=env) as watch:  # fmt: skip
+            seen: list[str] = []
+            said = threading.Event()
+
+            def read() -> None:
+                assert watch.stdout is not None
+                for line in watch.stdout:
+                    seen.append(line)
+                    if line.startswith("say Cavalier g1 f3."):
+                        said.set()
+
+            reader = threading.Thread(target=read, daemon=True)
+            reader.start()
+            board.wait_until(
+                lambda: "hello" in board.answered and "state" in board.answered,
+                "the watcher's handshake and its request of the state",
+            )
+            start = Position.standard()
+            script = human_script(start, [start.parse_uci("g1f3")], seed=2)
+            board.live.push(script.lines)
+            assert said.wait(30), "".join(seen)
+            deadline = time.monotonic() + 10
+            while "Cavalier g1 f3." not in (notes.read_text() if notes.exists() else ""):
+                assert time.monotonic() < deadline, "espeak-ng was never asked to say it"
+                time.sleep(0.05)
+            assert stop(watch, signal.SIGINT) == 0, watch.stderr and watch.stderr.read()
+            reader.join(10)
+    assert notes.read_text().splitlines() == ["Cavalier g1 f3."]
+
+
+def host(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reedboard_host.cli", *args],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_say_asks_the_board_s_voice() -> None:
+    speaker = RecordingSpeaker()
+    voice = BoardVoice(speaker, phrasebook("en"))
+    board = RunningBoard()
+    board.app.say = voice.ask
+    board.app.watch = voice.watch
+    with board:
+        position = host("say", "position", "--port", board.port)
+        square = host("say", "e1", "--port", board.port)
+        last = host("say", "last", "--port", board.port)
+    assert position.returncode == 0, position.stderr
+    assert position.stdout.startswith("White: king e1, queen d1, rooks a1 and h1")
+    assert position.stdout.endswith(". White to move.\n")
+    assert square.stdout == "e1: white king.\n"
+    assert last.stdout == "No move yet.\n"
+    assert speaker.texts == [position.stdout.strip(), "e1: white king.", "No move yet."]
+
+
+def test_say_on_a_board_without_a_voice_says_so() -> None:
+    with RunningBoard() as board:
+        result = host("say", "last", "--port", board.port)
+    assert result.returncode == 1
+    assert "the board's voice is off" in result.stderr
+
+
+def test_a_question_the_board_cannot_answer_is_refused_before_the_port() -> None:
+    result = host("say", "everything", "--port", "/dev/no-such-port")
+    assert result.returncode == 2
+    assert "'everything' is not a question" in result.stderr
