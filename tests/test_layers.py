@@ -31,6 +31,7 @@ class Layer:
 FIRMWARE_LAYERS = (
     Layer("foundation", ("reedboard", "reedboard.errors", "reedboard.command_line")),
     Layer("rules", ("reedboard.rules",)),
+    Layer("chess clock", ("reedboard.chess_clock",)),
     Layer("hardware", ("reedboard.hal",)),
     Layer("sensing", ("reedboard.sensing",)),
     Layer("arbiter", ("reedboard.arbiter",)),
@@ -91,8 +92,10 @@ HOST_LAYERS = (
             "reedboard_host.play",
             "reedboard_host.uci_engine",
             "reedboard_host.lichess",
+            "reedboard_host.publish",
         ),
     ),
+    Layer("relay", ("reedboard_host.relay",)),
     Layer("host command", ("reedboard_host.cli",)),
 )
 # The firmware's packages that run on a PC without the board: no hardware, no journal,
@@ -102,6 +105,7 @@ HOST_MAY_USE = (
     "reedboard.errors",
     "reedboard.command_line",
     "reedboard.rules",
+    "reedboard.chess_clock",
     "reedboard.sensing",
     "reedboard.arbiter",
     "reedboard.lights",

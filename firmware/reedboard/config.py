@@ -20,7 +20,8 @@ from reedboard.arbiter.arbiter import (
     DEFAULT_SETTLE_MS,
 )
 from reedboard.arbiter.mode import MODES, Mode
-from reedboard.errors import ConfigError
+from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.errors import ConfigError, InvalidInputError
 from reedboard.voice.languages import LANGUAGES
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
@@ -90,11 +91,23 @@ class SerialConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    """Publishing the game to an MQTT broker as well as the serial link ("": not at all)."""
+
+    url: str = ""
+    board_id: str = ""
+    username: str = ""
+    password_file: str = ""
+    ca_file: str = ""
+
+
+@dataclass(frozen=True)
 class ArbiterConfig:
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
     knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
+    tournament: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,12 +124,24 @@ class VoiceConfig:
 
 
 @dataclass(frozen=True)
+class ClockConfig:
+    """Timed games: the time control ("" for none) and the GPIOs of two momentary clock
+    buttons, each wired to ground (0 for none: then a move's completion stops the time)."""
+
+    control: str = ""
+    white_pin: int = 0
+    black_pin: int = 0
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     matrix: MatrixConfig = field(default_factory=MatrixConfig)
     debounce: DebounceConfig = field(default_factory=DebounceConfig)
     leds: LedConfig = field(default_factory=LedConfig)
     serial: SerialConfig = field(default_factory=SerialConfig)
     arbiter: ArbiterConfig = field(default_factory=ArbiterConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
 
 
@@ -149,6 +174,8 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         leds=_leds(sections.table("leds")),
         serial=_serial(sections.table("serial")),
         arbiter=_arbiter(sections.table("arbiter")),
+        mqtt=_mqtt(sections.table("mqtt")),
+        clock=_clock(sections.table("clock")),
         voice=_voice(sections.table("voice")),
     )
     sections.refuse_unknown()
@@ -197,6 +224,19 @@ class _Section:
         value = self._get(name, default)
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{self.key(name)}: expected a non-empty string, got {value!r}")
+        return value
+
+    def boolean(self, name: str, default: bool) -> bool:
+        value = self._get(name, default)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{self.key(name)}: expected true or false, got {value!r}")
+        return value
+
+    def optional_text(self, name: str) -> str:
+        """A string that may be empty (a setting left out)."""
+        value = self._get(name, "")
+        if not isinstance(value, str):
+            raise ConfigError(f"{self.key(name)}: expected a string, got {value!r}")
         return value
 
     def choice(self, name: str, default: str, choices: tuple[str, ...]) -> Any:
@@ -295,6 +335,19 @@ def _arbiter(s: _Section) -> ArbiterConfig:
         settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
         castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
         knock_wait_ms=s.integer("knock_wait_ms", d.knock_wait_ms, 1, 60_000),
+        tournament=s.boolean("tournament", d.tournament),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _mqtt(s: _Section) -> MqttConfig:
+    config = MqttConfig(
+        url=s.optional_text("url"),
+        board_id=s.optional_text("board_id"),
+        username=s.optional_text("username"),
+        password_file=s.optional_text("password_file"),
+        ca_file=s.optional_text("ca_file"),
     )
     s.refuse_unknown()
     return config
@@ -322,9 +375,61 @@ def _voice(s: _Section) -> VoiceConfig:
     return config
 
 
+def _clock(s: _Section) -> ClockConfig:
+    d = ClockConfig()
+    control = s._get("control", d.control)
+    if not isinstance(control, str):
+        raise ConfigError(
+            f'{s.key("control")}: expected a time control like "5+3", got {control!r}'
+        )
+    if control:
+        try:
+            parse_time_control(control)
+        except InvalidInputError as error:
+            raise ConfigError(f"{s.key('control')}: {error}") from None
+    config = ClockConfig(
+        control=control,
+        white_pin=s.integer("white_pin", d.white_pin, 0, 27),
+        black_pin=s.integer("black_pin", d.black_pin, 0, 27),
+    )
+    s.refuse_unknown()
+    pins = {"white_pin": config.white_pin, "black_pin": config.black_pin}
+    if (config.white_pin == 0) != (config.black_pin == 0):
+        raise ConfigError(
+            f"{s.key('white_pin')}: clock buttons come in pairs: set both pins or neither"
+        )
+    for name, pin in pins.items():
+        if pin and pin not in _HEADER_GPIOS:
+            raise ConfigError(f"{s.key(name)}: GPIO{pin} is not usable (use GPIO2..GPIO27)")
+    if config.white_pin and config.white_pin == config.black_pin:
+        raise ConfigError(f"{s.key('black_pin')}: GPIO{config.black_pin} is also white_pin")
+    return config
+
+
 def _check_pin_conflicts(config: BoardConfig) -> None:
     led_pin = LED_DATA_PIN[config.leds.driver]
     uart = config.serial.port in _UART_PORTS
+    matrix_pins = {
+        pin: f"matrix.{name}"
+        for name in ("rows", "columns")
+        for pin in getattr(config.matrix, name)
+    }
+    for name in ("white_pin", "black_pin"):
+        pin = getattr(config.clock, name)
+        if not pin:
+            continue
+        if pin in matrix_pins:
+            raise ConfigError(
+                f"clock.{name}: GPIO{pin} is a matrix line ({matrix_pins[pin]}); pick another pin"
+            )
+        if pin == led_pin or (config.leds.driver == "spi" and pin in _SPI0_PINS):
+            raise ConfigError(
+                f"clock.{name}: GPIO{pin} drives the LEDs (leds.driver = {config.leds.driver!r}); pick another pin"
+            )
+        if uart and pin in _UART_PINS:
+            raise ConfigError(
+                f"clock.{name}: GPIO{pin} is {_UART_PINS[pin]}, which the link to the PC uses; pick another pin"
+            )
     for name in ("rows", "columns"):
         for pin in getattr(config.matrix, name):
             if pin == led_pin:

@@ -7,6 +7,7 @@
                                                      draw, resign, led-test, settings, state
     reedboard-host say position|last|SQUARE         the board's voice says it
     reedboard-host ports                             serial ports that may be a board
+    reedboard-host publish --mqtt URL --board-id ID  the board on an MQTT broker, for a relay
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
     reedboard-host uci                               the board as a UCI engine for a chess GUI
     reedboard-host lichess --token-file F [--seek 15+10 | --challenge USER] [--accept [USER]]
@@ -41,6 +42,7 @@ from reedboard.command_line import (
 from reedboard.errors import ReedboardError
 from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
 from reedboard.link.board_events import (
+    ClockEvent,
     IllegalEvent,
     MoveEvent,
     NewGameEvent,
@@ -68,7 +70,7 @@ from reedboard.voice.narrator import FLEETING, Narrator
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
-from reedboard_host.board_text import board_text, effect_line
+from reedboard_host.board_text import board_text, clock_text, effect_line
 from reedboard_host.connection import BoardConnection, HostError, RefusedError
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
@@ -121,6 +123,8 @@ def build_parser() -> OneLineParser:
     p.add_argument("--chess960", nargs="?", const=-1, type=whole_number_in(0, 959), metavar="N",
                    help="Chess960: start position N (0..959), random without N")  # fmt: skip
     p.add_argument("--fen", type=arguments.fen, help="start from this position")
+    p.add_argument("--clock", type=arguments.time_control, metavar="CONTROL",
+                   help="a timed game: 5+3, 15, 0.5+0, 90/40:30+30")  # fmt: skip
     p = command("mode", "set the touch-move rules", _simple("mode", "mode"), "strict")
     p.add_argument("mode", choices=MODES)
     p = command("promote", "the piece for the next promotion", _simple("promotion", "piece"),
@@ -171,6 +175,14 @@ def build_parser() -> OneLineParser:
     p.add_argument("protocol", choices=("dgt", "chesslink"))
     p.add_argument("--pty", required=True, metavar="PATH", help="the link to the pty to make")
     command("uci", "be a UCI engine whose moves are the ones played on the board", _uci, "")
+    p = command("publish", "publish the board to an MQTT broker, for reedboard-relay", _publish,
+                "--port /dev/ttyACM0 --mqtt mqtt://club.local --board-id b7")  # fmt: skip
+    p.add_argument("--mqtt", required=True, metavar="URL",
+                   help="the broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")  # fmt: skip
+    p.add_argument("--board-id", required=True, metavar="ID", help="the board's name there")
+    p.add_argument("--username", default="", help="the broker's user")
+    p.add_argument("--password-file", default="", metavar="FILE", help="the broker's password")
+    p.add_argument("--ca-file", default="", metavar="FILE", help="the CA to trust (mqtts://)")
     p = command("lichess", "play on Lichess from the board (the Board API)", _lichess,
                 "--token-file lichess.token --seek 15+10")  # fmt: skip
     from reedboard_host.lichess import add_arguments
@@ -205,6 +217,24 @@ def _log_prefix(command: str) -> str:
     """Each log line starts with the program's name; a bridge's lines also name the bridge,
     for they show among other programs' lines (a chess GUI's engine log)."""
     return f"reedboard-host: {command}" if command in BRIDGES_NAMED_IN_LOG else "reedboard-host"
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from reedboard.link.mqtt_client import BrokerSettings
+    from reedboard.link.mqtt_topics import check_board_id, parse_url
+
+    from reedboard_host.connection import choose_port
+    from reedboard_host.publish import publish
+
+    try:
+        parse_url(args.mqtt)
+        check_board_id(args.board_id)
+    except ReedboardError as error:
+        raise BadArgumentError(str(error)) from None
+    settings = BrokerSettings(
+        args.mqtt, args.board_id, args.username, args.password_file, args.ca_file
+    )
+    return publish(choose_port(args.port), settings, _stop_flag())
 
 
 def _status(error: BaseException) -> int:
@@ -252,6 +282,7 @@ def _record(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     recent: list[str] = []
     hands = _Hands()
+    clocks: list[tuple[int, int]] = []  # a timed game's latest times, White's and Black's
     voice = HostVoice(args.say) if args.say else None
     mode: list[str | None] = [None]  # the board's mode, from its state
 
@@ -261,6 +292,8 @@ def _watch(args: argparse.Namespace) -> int:
         sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
         current = mirror.current
         sys.stdout.write(board_text(current.game, hands.lifted, hands.wrong) + "\n\n")
+        if clocks:
+            sys.stdout.write(clock_text(*clocks[-1]) + "\n")
         if current.result:
             sys.stdout.write(f"result {current.result} ({current.reason})\n")
         sys.stdout.write("\n".join(recent[-10:]) + "\n")
@@ -272,6 +305,13 @@ def _watch(args: argparse.Namespace) -> int:
         elif isinstance(m, EventMessage):
             recent.append(effect_line(m))
             hands.follow(m.event)
+            match m.event:
+                case MoveEvent(clock=clock) if clock is not None:
+                    clocks.append(clock)
+                case ClockEvent(white_ms=white, black_ms=black):
+                    clocks.append((white, black))
+                case NewGameEvent():
+                    clocks.clear()
             said = voice.hear(m) if voice is not None else None
             if said:
                 recent.append(f"say {said}")
@@ -413,7 +453,8 @@ def _new(args: argparse.Namespace) -> int:
             raise BadArgumentError("--chess960 N and --fen name two start positions: give one")
         arguments.check_start_fen(args.fen, chess960=chess960)
     variant: Variant = "chess960" if chess960 else "standard"
-    _print_reply(_ask(args, StartGame(variant, number, args.fen or None)))
+    start = StartGame(variant, number, args.fen or None, clock=args.clock)
+    _print_reply(_ask(args, start))
     return 0
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
+from reedboard.board_game import Settings
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.link.board import BoardEndpoint
@@ -43,7 +44,9 @@ class _HeardEndpoint(BoardEndpoint):
 
 
 class RunningBoard:
-    def __init__(self, *, speed: float = 1.0, corrupt: float = 0.0) -> None:
+    def __init__(
+        self, *, speed: float = 1.0, corrupt: float = 0.0, settings: Settings | None = None
+    ) -> None:
         self.clock = MonotonicClock(speed)
         self.live = FakeBoard(Position.standard().occupied, electrical=False)
         self.effects: list[dict[str, Any]] = []
@@ -61,6 +64,7 @@ class RunningBoard:
             self.clock,
             link=self.link,
             source=self.live,
+            settings=settings,
             render=self._render,
             on_effect=self._effect,
             endpoint=lambda session: _HeardEndpoint(session, self._answered),

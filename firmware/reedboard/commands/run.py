@@ -20,7 +20,7 @@ import secrets
 import signal
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 import serial
@@ -28,10 +28,12 @@ import serial
 from reedboard.app import App, Endpoint, Identity, Renderer
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.command_line import example, number_in, whole_number_in
 from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.clock_buttons import ClockButtons, open_clock_buttons
 from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.gpio import GpioModule
@@ -42,13 +44,17 @@ from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
+from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
+from reedboard.link.mqtt_endpoint import BrokerTee
 from reedboard.link.port import LinkPort
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
+from reedboard.rules.pieces import Color
 from reedboard.speaking import BoardVoice, chained
 from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
@@ -81,7 +87,14 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="stillness before deciding (default: the config's)",
     )
-    parser.add_argument("--board-id", default="reedboard", help="the name the host sees")
+    parser.add_argument(
+        "--board-id", help="the name the host and the broker see (default: reedboard)"
+    )
+    parser.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="publish the game to this MQTT broker too: mqtt://HOST[:PORT] or mqtts://...",
+    )
     parser.add_argument(
         "--protocol",
         choices=("native", "dgt", "chesslink"),
@@ -119,7 +132,7 @@ def _run(args: argparse.Namespace) -> int:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
     board = assemble(args, config, script)
-    app, journal, scanner = board.app, board.journal, board.scanner
+    app, journal, scanner, broker = board.app, board.journal, board.scanner, board.broker
     stopping = []
 
     def stop(_signum: int, _frame: object) -> None:
@@ -134,6 +147,8 @@ def _run(args: argparse.Namespace) -> int:
             board.voice.close()
         if journal is not None:
             journal.close()
+        if broker is not None:
+            broker.close()
         close = getattr(scanner, "close", None)
         if close is not None:
             close()
@@ -148,6 +163,7 @@ class Assembled:
     journal: Journal | None
     scanner: SwitchMatrix
     voice: BoardVoice | None = None
+    broker: BoardBroker | None = None
 
 
 def assemble(
@@ -163,8 +179,16 @@ def assemble(
     for espeak-ng."""
     settings = board_settings(config, mode=args.mode or (script.mode if script else None),
                               settle_ms=args.settle_ms)  # fmt: skip
+    if script is not None and script.clock is not None:
+        # The script's own game is timed as it says, its presses its players' buttons.
+        settings = replace(
+            settings,
+            time_control=script.clock,
+            clock_buttons=script.clock_buttons or settings.clock_buttons,
+        )
 
     source: FakeBoard | None = None
+    buttons: ClockButtons | None = None
     scanner: SwitchMatrix
     strip: LedStrip
     if args.fake:
@@ -180,6 +204,8 @@ def assemble(
     else:
         scanner = open_scanner(config.matrix, gpio=gpio)
         strip = open_strip(config.leds)
+        if config.clock.white_pin:
+            buttons = open_clock_buttons(config.clock.white_pin, config.clock.black_pin, gpio=gpio)
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
@@ -204,6 +230,7 @@ def assemble(
     journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
     journal = open_journal(journal_path) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
+    broker = _broker(args, config)
 
     def show(message: EffectMessage) -> None:
         wire = message.to_wire()
@@ -211,8 +238,9 @@ def assemble(
         sys.stdout.write(json.dumps(printed) + "\n")
         sys.stdout.flush()
 
-    voice = board_voice(config.voice, speaker)
-    emulating = _emulating(emulation)
+    # Tournament mode: the voice is silent (fair play), whatever [voice] says.
+    voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
+    emulating = _emulating(emulation, broker)
     app = App(
         scanner,
         MonotonicClock(args.speed),
@@ -222,18 +250,19 @@ def assemble(
         settings=settings,
         start=Game(script.start) if script else None,
         source=source,
-        identity=Identity(board=args.board_id),
+        identity=Identity(board=args.board_id or "reedboard"),
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
         on_effect=chained(show if printing else None, voice.effect if voice else None),
         matrix=config.matrix,
-        **lights_seams(config.leds, strip),
+        buttons=buttons,
+        **lights_seams(config.leds, strip, tournament=config.arbiter.tournament),
         endpoint=emulating["endpoint"],
         watch=chained(emulating["watch"], voice.watch if voice else None),
         on_self_test=voice.self_test if voice else None,
         say=voice.ask if voice else None,
     )
-    return Assembled(app, journal, scanner, voice)
+    return Assembled(app, journal, scanner, voice, broker)
 
 
 def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoice | None:
@@ -260,32 +289,38 @@ class LightsSeams(TypedDict):
     animate: Callable[[int], None]
     brightness: Callable[[float, int], None]
     led_test: Callable[[int], None]
+    show_low_time: Callable[[Color | None, int], None]
 
 
-def lights_seams(config: LedConfig, strip: LedStrip) -> LightsSeams:
+def lights_seams(config: LedConfig, strip: LedStrip, *, tournament: bool = False) -> LightsSeams:
     """The App's lights on a strip: the scenes, their animation, the host's dimming and
-    the LED test the host asks for."""
-    lights = LightsRenderer(LightsOutput(strip_layout(config), strip))
+    the LED test the host asks for, and whose time runs low; in tournament mode, no
+    assistance (fair play)."""
+    lights = LightsRenderer(LightsOutput(strip_layout(config), strip), tournament=tournament)
     return {
         "render": lights.render,
         "animate": lights.animate,
         "brightness": lights.dim,
         "led_test": lights.led_test,
+        "show_low_time": lights.show_low_time,
     }
 
 
 def board_settings(
     config: BoardConfig, *, mode: str | None = None, settle_ms: int | None = None
 ) -> Settings:
-    """The game's settings from the board's configuration (every key of `[arbiter]` and
-    `[debounce]`), with what the command line or the script names instead."""
+    """The game's settings from the board's configuration (every key of `[arbiter]`,
+    `[debounce]` and `[clock]`), with what the command line or the script names instead."""
     chosen: Mode = "strict" if (mode or config.arbiter.mode) == "strict" else "casual"
+    clock = config.clock
     return Settings(
         mode=chosen,
         settle_ms=settle_ms or config.arbiter.settle_ms,
         castle_wait_ms=config.arbiter.castle_wait_ms,
         knock_wait_ms=config.arbiter.knock_wait_ms,
         hold_ms=config.debounce.hold_ms,
+        time_control=parse_time_control(clock.control) if clock.control else None,
+        clock_buttons=bool(clock.white_pin),
     )
 
 
@@ -296,8 +331,33 @@ class EmulationSeams(TypedDict):
     watch: Callable[[BoardGame, int], None] | None
 
 
-def _emulating(emulation: EmulatedEndpoint | None) -> EmulationSeams:
-    """The App's seams for an emulated protocol: its endpoint, fed the board each turn."""
+def _broker(args: argparse.Namespace, config: BoardConfig) -> BoardBroker | None:
+    """The broker the game is published to as well, from `--mqtt` or `[mqtt]`, or None."""
+    url = args.mqtt or config.mqtt.url
+    if not url:
+        return None
+    settings = BrokerSettings(
+        url,
+        args.board_id or config.mqtt.board_id or "reedboard",
+        config.mqtt.username,
+        config.mqtt.password_file,
+        config.mqtt.ca_file,
+    )
+    return BoardBroker(settings)
+
+
+def _emulating(
+    emulation: EmulatedEndpoint | None, broker: BoardBroker | None = None
+) -> EmulationSeams:
+    """The App's seams for an emulated protocol: its endpoint, fed the board each turn;
+    with a broker, the endpoint's talk published there too."""
+    if broker is not None:
+        inner: Callable[[str], Endpoint] = (
+            BoardEndpoint if emulation is None else (lambda _session_id: emulation)
+        )
+        seams = _emulating(emulation)
+        seams["endpoint"] = lambda session_id: BrokerTee(inner(session_id), broker)
+        return seams
     if emulation is None:
         return {"endpoint": None, "watch": None}
 
