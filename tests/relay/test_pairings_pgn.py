@@ -8,6 +8,7 @@ from pathlib import Path
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard_host.mirror import MirroredGame
+from reedboard_host.relay.boards import Board
 from reedboard_host.relay.pairings import Pairing, Pairings
 from reedboard_host.relay.pgn import board_pgn
 
@@ -55,3 +56,20 @@ def test_a_chess960_game_has_its_tags_and_a_finished_one_its_result() -> None:
     assert '[Variant "Chess960"]' in text and '[SetUp "1"]' in text
     assert '[Round "?"]' in text and '[White "?"]' in text
     assert '[Result "0-1"]' in text and text.rstrip().endswith("0-1")
+
+
+def test_a_timed_game_from_the_boards_stream_has_its_clocks_in_the_pgn() -> None:
+    board = Board("b3")
+    fen = Position.standard().fen()
+    stream: list[dict[str, object]] = [
+        {"type": "effect", "seq": 1, "event": "new_game", "fen": fen, "time_control": "5+3"},
+        {"type": "effect", "seq": 2, "event": "move", "uci": "e2e4", "ply": 1,
+         "clock": {"white_ms": 299_000, "black_ms": 300_000}},
+        {"type": "effect", "seq": 3, "event": "move", "uci": "e7e5", "ply": 2,
+         "clock": {"white_ms": 299_000, "black_ms": 61_500}},
+    ]  # fmt: skip
+    for wire in stream:
+        board.deliver(wire)
+    text = board_pgn("b3", board.mirror.current, Pairing())
+    assert '[TimeControl "300+3"]' in text
+    assert "1. e4 {[%clk 0:04:59]} 1... e5 {[%clk 0:01:01]}" in text
