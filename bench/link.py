@@ -42,12 +42,14 @@ def board_child(start_s: float, speed: float, pty: str, script_path: str, db: st
     """The board: `reedboard run --fake` wired by hand, so that its clock starts at a
     moment this process knows. Prints its RSS when the script is over."""
     from reedboard.app import App
+    from reedboard.command_line import log_to_stderr
     from reedboard.hal.clock import MonotonicClock
     from reedboard.link.serial_port import open_port
     from reedboard.replay.script import parse_script
     from reedboard.replay.scripted_board import scripted_board
     from reedboard.rules.game import Game
 
+    log_to_stderr("reedboard")  # the board's lines, as `reedboard run` prints them
     script = parse_script(Path(script_path).read_text())
     board = scripted_board(script)
     with Journal(db) as journal:

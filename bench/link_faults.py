@@ -26,6 +26,7 @@ as a USB cable pulled and put back). The faults come from `--seed`. Prints:
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import statistics
@@ -57,12 +58,14 @@ def board_child(start_s: float, pty: str, script_path: str, db: str) -> None:
     """The board: `reedboard run --fake` wired by hand, its clock starting at a moment
     this process knows."""
     from reedboard.app import App
+    from reedboard.command_line import log_to_stderr
     from reedboard.hal.clock import MonotonicClock
     from reedboard.link.serial_port import open_port
     from reedboard.replay.script import parse_script
     from reedboard.replay.scripted_board import scripted_board
     from reedboard.rules.game import Game
 
+    log_to_stderr("reedboard")  # the board's lines, as `reedboard run` prints them
     script = parse_script(Path(script_path).read_text())
     board = scripted_board(script)
     with Journal(db) as journal:
@@ -157,13 +160,8 @@ def run(args: argparse.Namespace) -> None:
              script_path, db],
         )  # fmt: skip
 
-        def log(text: str) -> None:
-            if args.verbose:
-                print(f"  [{time.monotonic() - start_s:6.1f} s] host: {text}", file=sys.stderr)
-
-        follower = Follower(
-            bridge.host_path, on_change=watcher.changed, on_message=watcher.message, log=log
-        )
+        _host_log(start_s, verbose=args.verbose)
+        follower = Follower(bridge.host_path, on_change=watcher.changed, on_message=watcher.message)
         faults = Faults(bridge, args.cut_every, args.cut_s)
         faults.start()
         synced: list[float] = []  # when the host was connected and in step, each check
@@ -262,6 +260,25 @@ def report(
 def p99(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+class _HostLines(logging.Handler):
+    """The host's log lines, each with the seconds since the run began."""
+
+    def __init__(self, start_s: float) -> None:
+        super().__init__(logging.INFO)
+        self.start_s = start_s
+
+    def emit(self, record: logging.LogRecord) -> None:
+        at = time.monotonic() - self.start_s
+        print(f"  [{at:6.1f} s] host: {record.getMessage()}", file=sys.stderr)
+
+
+def _host_log(start_s: float, *, verbose: bool) -> None:
+    """With --verbose, the host's lines on stderr; without, none (not even its warnings)."""
+    logger = logging.getLogger("reedboard_host")
+    logger.setLevel(logging.INFO)
+    logger.addHandler(_HostLines(start_s) if verbose else logging.NullHandler())
 
 
 def main() -> None:

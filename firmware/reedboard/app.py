@@ -25,8 +25,8 @@ Everything the loop touches comes in through the constructor (the seams):
 
 from __future__ import annotations
 
+import logging
 import random
-import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
@@ -85,6 +85,8 @@ Renderer = Callable[[BoardView, int], None]
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
 ALIVE_MS = 1000
 REOPEN_MS = 1000
+
+logger = logging.getLogger(__name__)
 
 
 class Endpoint(Protocol):
@@ -163,7 +165,6 @@ class App:
         session_id: str = "0",
         scan_hz: float = 200.0,
         on_effect: Callable[[EffectMessage], None] | None = None,
-        log: Callable[[str], None] | None = None,
         rng: random.Random | None = None,
         matrix: MatrixConfig | None = None,
         endpoint: Callable[[str], Endpoint] | None = None,
@@ -192,7 +193,6 @@ class App:
         self.identity = identity
         self.period_ms = max(1, round(1000 / scan_hz))
         self.on_effect = on_effect
-        self.log = log or _stderr
         self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
         self.watch = watch
         self.on_self_test = on_self_test  # told the start-up self-test's faults (the voice)
@@ -221,7 +221,7 @@ class App:
             # Only what stands at time 0: later lines are applied each at its own time.
             self.source.advance(min(now, 0))
         occupancy = self.scanner.scan()
-        game, settings = self.record.resume(self._settings, self.log)
+        game, settings = self.record.resume(self._settings)
         if game is None:
             game = self._start if self._start is not None else Game()  # an empty Game is falsy
         # The power may have gone while a move waited to settle: the board then shows the
@@ -257,7 +257,7 @@ class App:
         report = self_test(scans, expected, matrix_wiring(self.matrix))
         if not report.ok:
             for line in report.lines():
-                self.log(f"self-test: {line.strip()}")
+                logger.warning("self-test: %s", line.strip())
             if self.on_self_test is not None:
                 self.on_self_test(report)
 
@@ -385,7 +385,7 @@ class App:
             elif isinstance(effect, SensorFault) and self.matrix is not None:
                 place = switch_place(effect.square, matrix_wiring(self.matrix))
                 message = replace(message, place=place)
-                self.log(f"switch fault: {place.where} {effect.fault}")
+                logger.warning("switch fault: %s %s", place.where, effect.fault)
             self.endpoint.send(message)
             if self.on_effect is not None:
                 self.on_effect(message)
@@ -393,7 +393,7 @@ class App:
     def _journal_failed(self, error: JournalError) -> None:
         # The game goes on without a record rather than stopping the board; the host
         # hears of it.
-        self.log(str(error))
+        logger.error("%s", error)
         self.endpoint.send(ErrorReply("journal", str(error)))
 
     # ----- the host -----
@@ -502,7 +502,7 @@ class App:
             self._link_failed(error)
 
     def _link_failed(self, error: LinkError) -> None:
-        self.log(f"{error}; trying again every {REOPEN_MS / 1000:g} s")
+        logger.warning("%s; trying again every %g s", error, REOPEN_MS / 1000)
         self._link_told = True
         close = getattr(self.link, "close", None)
         if close is not None:
@@ -521,13 +521,13 @@ class App:
             # An absent port (no PC plugged in yet, a cable pulled) is waited for: one
             # line when the wait begins, then quiet until the port is back.
             if not self._link_told:
-                self.log(f"{error}; trying again every {REOPEN_MS / 1000:g} s")
+                logger.warning("%s; trying again every %g s", error, REOPEN_MS / 1000)
                 self._link_told = True
             self._link_down_at = self.clock.now_ms()
             return
         self._link_down_at = None
         if self._link_told:
-            self.log("the serial link is open again")
+            logger.info("the serial link is open again")
             self._link_told = False
 
     # ----- the lights -----
@@ -544,7 +544,3 @@ class App:
             self.render(board_game.arbiter.view(), now)
         elif self.animate is not None:
             self.animate(now)  # blinking and pulsing squares move on with the clock
-
-
-def _stderr(text: str) -> None:
-    print(f"reedboard: {text}", file=sys.stderr, flush=True)

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from reedboard import __version__
-from reedboard.command_line import OneLineParser, closed_output
+from reedboard.command_line import OneLineParser, closed_output, log_to_stderr
 from reedboard.commands import COMMANDS
 
 
@@ -27,6 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        log_to_stderr("reedboard")
         if args.command is None:
             parser.print_help(sys.stderr)
             return 2

@@ -5,6 +5,7 @@ the board would refuse, and a quiet end when the reader of stdout goes away."""
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import sys
@@ -85,3 +86,28 @@ def closed_output() -> int:
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
     return CLOSED_OUTPUT
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever `sys.stderr` is when a record comes (a test may swap it)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+def log_to_stderr(prefix: str, packages: tuple[str, ...] = ("reedboard", "reedboard_host")) -> None:
+    """Send the log records of our packages to stderr, one line each, as `prefix: text`:
+    the lines a person running the command reads. Called once, at the start of a command
+    line; a second call replaces the first's handler rather than doubling every line."""
+    handler = _StderrHandler()
+    handler.setFormatter(logging.Formatter(f"{prefix}: %(message)s"))
+    for name in packages:
+        logger = logging.getLogger(name)
+        for old in [h for h in logger.handlers if isinstance(h, _StderrHandler)]:
+            logger.removeHandler(old)
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)

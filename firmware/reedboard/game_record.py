@@ -10,6 +10,7 @@ on without a record and `failed` says why.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -39,6 +40,8 @@ LINES_HELD = 100
 # The effects the journal records.
 RECORDED = (MoveMade, TakenBack, NewGame, GameOver, ClockPressed)
 
+logger = logging.getLogger(__name__)
+
 
 class GameRecord:
     """The journal's side of the board's loop: which game is in progress (`game_id`), how
@@ -60,9 +63,7 @@ class GameRecord:
 
     # ----- the game in progress -----
 
-    def resume(
-        self, settings: Settings, log: Callable[[str], None]
-    ) -> tuple[Game | None, Settings]:
+    def resume(self, settings: Settings) -> tuple[Game | None, Settings]:
         """The journal's game in progress, if any, with its mode."""
         if self.journal is None:
             return None, settings
@@ -72,7 +73,7 @@ class GameRecord:
                 return None, settings
             game = saved.to_game()
         except (JournalError, InvalidInputError) as error:
-            log(f"the journal's game in progress cannot be resumed: {error}")
+            logger.warning("the journal's game in progress cannot be resumed: %s", error)
             return None, settings
         self.game_id = saved.id
         self.plies = len(saved.moves)
@@ -81,7 +82,7 @@ class GameRecord:
         try:
             self.resumed_clocks = self.journal.clocks(saved.id)
         except JournalError as error:
-            log(f"the clocks of the game in progress cannot be resumed: {error}")
+            logger.warning("the clocks of the game in progress cannot be resumed: %s", error)
         control = None if self.resumed_clocks is None else self.resumed_clocks.control
         return game, replace(settings, mode=mode, time_control=control)
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -35,6 +36,7 @@ from reedboard.command_line import (
     OneLineParser,
     closed_output,
     example,
+    log_to_stderr,
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
@@ -76,6 +78,12 @@ from reedboard_host.mirror import GameMirror
 from reedboard_host.pgn_file import PgnFile
 from reedboard_host.ports import usb_serial_ports
 from reedboard_host.stopping import stop_on_signals
+
+BRIDGES_NAMED_IN_LOG = ("uci", "lichess")
+
+# Named, not `__name__`: run as `python -m reedboard_host.cli`, this module is `__main__`,
+# outside the package whose lines the command line prints.
+logger = logging.getLogger("reedboard_host.cli")
 
 
 def build_parser() -> OneLineParser:
@@ -190,6 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return BAD_ARGUMENTS
+        log_to_stderr(_log_prefix(args.command))
         try:
             result: int = args.run(args)
             sys.stdout.flush()  # a closed pipe shows here, not at exit
@@ -202,6 +211,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `reedboard-host state | head -c 100`: the reader has what it wanted.
         return closed_output()
+
+
+def _log_prefix(command: str) -> str:
+    """Each log line starts with the program's name; a bridge's lines also name the bridge,
+    for they show among other programs' lines (a chess GUI's engine log)."""
+    return f"reedboard-host: {command}" if command in BRIDGES_NAMED_IN_LOG else "reedboard-host"
 
 
 def _publish(args: argparse.Namespace) -> int:
@@ -244,16 +259,12 @@ def _stop_flag() -> Callable[[], bool]:
     return lambda: bool(stopping)
 
 
-def _log(text: str) -> None:
-    print(f"reedboard-host: {text}", file=sys.stderr, flush=True)
-
-
 def _record(args: argparse.Namespace) -> int:
     try:
         out = PgnFile(args.out)
     except OSError as error:
         raise HostError(f"cannot write {args.out}: {error.strerror or error}") from None
-    follower = Follower(args.port, on_change=out.update, log=_log)
+    follower = Follower(args.port, on_change=out.update)
     # SIGINT or SIGTERM ends it at once, wherever it waits (a handshake or a long game's
     # fetch on a noisy line): the game as far as it came is written on the way out.
     with stop_on_signals():
@@ -306,7 +317,7 @@ def _watch(args: argparse.Namespace) -> int:
                 recent.append(f"say {said}")
         draw(follower.mirror)
 
-    follower = Follower(args.port, on_message=message, log=_log)
+    follower = Follower(args.port, on_message=message)
     with stop_on_signals():
         try:
             follower.connect()
@@ -318,7 +329,7 @@ def _watch(args: argparse.Namespace) -> int:
                     hands.stand(reply)
                     mode[0] = reply.mode
             except HostError as error:
-                _log(f"{error}; the board shows without what is in hand")
+                logger.warning("%s; the board shows without what is in hand", error)
             if voice is not None:
                 current = follower.mirror.current
                 position = current.game.position if current else Position.standard()
@@ -338,7 +349,7 @@ class HostVoice:
 
     def __init__(self, language: str) -> None:
         self.book = phrasebook(language)
-        self.speaker = EspeakSpeaker(EspeakSettings(voice=self.book.espeak_voice), log=_log)
+        self.speaker = EspeakSpeaker(EspeakSettings(voice=self.book.espeak_voice))
         self.narrator: Narrator | None = None
 
     def follow(self, position: Position, *, strict: bool = False) -> None:
@@ -359,13 +370,13 @@ class HostVoice:
 
 def _emulate(args: argparse.Namespace) -> int:
     stop = _stop_flag()
-    follower = Follower(args.port, log=_log)
+    follower = Follower(args.port)
     try:
         follower.connect()
         pty = PtyEnd(args.pty)
-        _log(f"{args.protocol} board on {args.pty}")
+        logger.info("%s board on %s", args.protocol, args.pty)
         try:
-            emulate(args.protocol, follower, pty, stop, _log)
+            emulate(args.protocol, follower, pty, stop)
         finally:
             pty.close()
     finally:
@@ -428,7 +439,7 @@ def _state(args: argparse.Namespace) -> int:
 def _ports(_args: argparse.Namespace) -> int:
     found = usb_serial_ports()
     if not found:
-        _log("no USB serial port found: is the board's USB cable in?")
+        logger.warning("no USB serial port found: is the board's USB cable in?")
     for device in found:
         print(device)
     return 0
@@ -494,7 +505,7 @@ def _play(args: argparse.Namespace) -> int:
 
     # Ctrl-C or SIGTERM ends the game wherever the host waits; the PGN is printed on the way.
     with stop_on_signals():
-        return play(args, log=_log)
+        return play(args)
     return 0
 
 
@@ -502,13 +513,13 @@ def _uci(args: argparse.Namespace) -> int:
     from reedboard_host.uci_engine import run_uci
 
     # stdout is the GUI's: every word for a person goes to stderr.
-    return run_uci(args.port, stop=_stop_flag(), log=lambda text: _log(f"uci: {text}"))
+    return run_uci(args.port, stop=_stop_flag())
 
 
 def _lichess(args: argparse.Namespace) -> int:
     from reedboard_host.lichess import lichess
 
-    return lichess(args, stop=_stop_flag(), log=lambda text: _log(f"lichess: {text}"))
+    return lichess(args, stop=_stop_flag())
 
 
 if __name__ == "__main__":

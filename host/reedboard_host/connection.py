@@ -5,7 +5,7 @@ it is given; the protocol itself (`reedboard.link.host`) is pure."""
 
 from __future__ import annotations
 
-import sys
+import logging
 from collections.abc import Callable, Sequence
 
 from reedboard.errors import LinkError, ReedboardError
@@ -14,6 +14,8 @@ from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION, WireCommand
 
 from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
+
+logger = logging.getLogger(__name__)
 
 HANDSHAKE_S = 3.0
 # A board that answers with good frames, but not yet with its hello (a noisy line), gets
@@ -59,11 +61,9 @@ class BoardConnection:
         on_message: Callable[[BoardMessage], object] | None = None,  # its result is unused
         open_port: PortOpener = open_port,
         clock: HostClock = REAL_TIME,
-        log: Callable[[str], None] | None = None,
     ) -> None:
         self.port = port  # as given; None: the first USB serial port, looked for at `open`
         self.url = port or "the first USB serial port"  # the one opened, once it is
-        self.log = log or _stderr
         self.endpoint = HostEndpoint(client=client)
         self.on_message = on_message
         self.hello: BoardHello | None = None
@@ -205,7 +205,7 @@ class BoardConnection:
         data = self._port.read(wait_s)
         messages = self.endpoint.receive_data(data, self.now_ms())
         for problem in self.endpoint.problems:
-            self.log(f"skipped a board message: {problem}")
+            logger.warning("skipped a board message: %s", problem)
         self.endpoint.problems.clear()
         self.endpoint.tick(self.now_ms())
         self._port.write(self.endpoint.data_to_send())
@@ -214,7 +214,3 @@ class BoardConnection:
                 self.hello = message  # the board started afresh, or started over
             if self.on_message is not None:
                 self.on_message(message)
-
-
-def _stderr(text: str) -> None:
-    print(f"reedboard-host: {text}", file=sys.stderr, flush=True)

@@ -13,6 +13,7 @@ to the pty's device, made at start and removed at the end.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import tty
 from collections.abc import Callable
@@ -29,6 +30,8 @@ from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
 
 POLL_S = 0.1
+
+logger = logging.getLogger(__name__)
 
 
 class PtyEnd:
@@ -90,7 +93,6 @@ def emulate(
     follower: Follower,
     pty: SoftwareEnd,
     stop: Callable[[], bool],
-    log: Callable[[str], None],
 ) -> None:
     hello = follower.connection.hello or follower.connect()
     emulation = EmulatedEndpoint(protocol, hello.session)
@@ -108,18 +110,16 @@ def emulate(
         try:
             if follower.connected and now >= next_poll:
                 next_poll = now + POLL_S
-                _observe(follower, emulation, int((now - started) * 1000), log)
+                _observe(follower, emulation, int((now - started) * 1000))
             for command in emulation.receive_data(pty.read()):
-                _carry_out(follower, command, log)
+                _carry_out(follower, command)
         except LinkError as error:
             follower.lost(error)  # `keep_up` below looks for the board again
         pty.write(emulation.data_to_send())
         follower.keep_up(min(POLL_S / 4, max(0.0, next_poll - clock.monotonic())))
 
 
-def _observe(
-    follower: Follower, emulation: EmulatedEndpoint, t_ms: int, log: Callable[[str], None]
-) -> None:
+def _observe(follower: Follower, emulation: EmulatedEndpoint, t_ms: int) -> None:
     """The board's position and sensors, from its state, for the emulation to report."""
     state = follower.connection.request(AskState())
     try:
@@ -128,16 +128,16 @@ def _observe(
         position = Position.from_fen(state.fen, chess960=state.chess960)
         sensors = int(state.occupancy or "", 16)
     except (ValueError, InvalidInputError) as error:
-        log(f"the board's state cannot be read: {error}")
+        logger.warning("the board's state cannot be read: %s", error)
         return
     emulation.observe(position, sensors, t_ms)
 
 
-def _carry_out(follower: Follower, command: Command, log: Callable[[str], None]) -> None:
+def _carry_out(follower: Follower, command: Command) -> None:
     """What the software asked of the board's LEDs; a board without a link drops it."""
     if not follower.connected or isinstance(command, Resync):
         return  # a Resync is the native link's own, never an emulation's
     try:
         follower.connection.request(command)
     except HostError as error:
-        log(str(error))
+        logger.warning("%s", error)

@@ -10,6 +10,7 @@ the board started afresh, so the mirror is the board's game whatever was missed.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from reedboard.errors import LinkError
@@ -26,6 +27,8 @@ from reedboard_host.transport import REAL_TIME, HostClock, PortOpener, open_port
 RECONNECT_S = 0.2
 RECONNECT_HANDSHAKE_S = 1.0  # short: a command waiting for the board answers meanwhile
 
+logger = logging.getLogger(__name__)
+
 
 class Follower:
     def __init__(
@@ -35,7 +38,6 @@ class Follower:
         on_change: Callable[[GameMirror], None] | None = None,
         on_message: Callable[[BoardMessage], None] | None = None,
         on_connect: Callable[[], None] | None = None,
-        log: Callable[[str], None] = lambda _text: None,
         open_port: PortOpener = open_port,
         clock: HostClock = REAL_TIME,
     ) -> None:
@@ -43,10 +45,9 @@ class Follower:
         self.on_change = on_change
         self.on_message_hook = on_message
         self.on_connect = on_connect  # after each connection, the game fetched
-        self.log = log
         self.clock = clock
         self.connection = BoardConnection(
-            port, on_message=self._message, log=log, open_port=open_port, clock=clock
+            port, on_message=self._message, open_port=open_port, clock=clock
         )
         self.connected = False
         self._was_connected = False  # a later connection is a reconnection
@@ -76,7 +77,7 @@ class Follower:
             self.sync()
         except HostError as error:
             # A noisy line can keep a long state message from arriving: `keep_up` asks again.
-            self.log(f"{error}; asking again")
+            logger.warning("%s; asking again", error)
         except LinkError as error:
             # Unplugged while the game was being fetched: `keep_up` connects again.
             self.lost(error)
@@ -114,7 +115,7 @@ class Follower:
             if self.mirror.needs_state:
                 self.sync()
         except HostError as error:
-            self.log(f"{error}; asking again")
+            logger.warning("%s; asking again", error)
         except LinkError as error:
             self.lost(error)
         return self.connected
@@ -123,7 +124,7 @@ class Follower:
         """The link failed under a request or a read: close it and look for the board
         again from the next turn."""
         if self.connected and not self._waiting_told:
-            self.log(f"lost the board: {error}; trying again every {RECONNECT_S:g} s")
+            logger.warning("lost the board: %s; trying again every %g s", error, RECONNECT_S)
             self._waiting_told = True
         self.connection.close()
         self.connected = False
@@ -145,11 +146,11 @@ class Follower:
             self.connection.close()
             self.connected = False
             if not self._waiting_told:
-                self.log(f"{error}; trying again every {RECONNECT_S:g} s")
+                logger.warning("%s; trying again every %g s", error, RECONNECT_S)
                 self._waiting_told = True
             return False
         again = " again" if self._was_connected else ""
-        self.log(f"connected{again} to the board on {self.connection.url}")
+        logger.info("connected%s to the board on %s", again, self.connection.url)
         self._was_connected, self._waiting_told = True, False
         if self.on_connect is not None:
             self.on_connect()

@@ -26,6 +26,7 @@ move, and the board's moves go to Lichess in the board's notation, which Lichess
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import queue
 import sys
@@ -57,6 +58,8 @@ from reedboard_host.lichess_sync import LichessSync
 POLL_S = 0.05
 EVENTS_OPEN_S = 15.0  # to wait for the event stream before seeking or challenging
 
+logger = logging.getLogger(__name__)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--token-file", metavar="F", help="the API token (else LICHESS_TOKEN)")
@@ -81,7 +84,6 @@ class LichessBridge:
         follower: Follower,
         *,
         stop: Callable[[], bool],
-        log: Callable[[str], None],
         accept: list[str] | None = None,
         commands: TextIO | None = None,
     ) -> None:
@@ -89,7 +91,6 @@ class LichessBridge:
         self.commands = sys.stdin if commands is None else commands  # the typed commands
         self.follower = follower
         self.stop = stop
-        self.log = log
         self.feeds = LichessFeeds(api, stop)
         self.sync = LichessSync(follower.mirror, accept=accept)
         follower.on_message_hook = self.sync.board_message
@@ -103,28 +104,28 @@ class LichessBridge:
         if account is None:
             return 0  # stopped while Lichess asked for a pause
         me = self.sync.me = str(account.get("id") or account.get("username") or "").lower()
-        self.log(f"signed in to {self.api.server} as {account.get('username', me)}")
+        logger.info("signed in to %s as %s", self.api.server, account.get("username", me))
         self.follower.connect()
         # The event stream first: a seek or challenge answered at once must not be missed.
         self.feeds.follow_events()
         self.feeds.read_stdin(self.commands)
         if (seek or challenge) and not self.feeds.events_open.wait(EVENTS_OPEN_S):
-            self.log("the event stream has not opened yet: a game may start unnoticed")
+            logger.warning("the event stream has not opened yet: a game may start unnoticed")
         if seek is not None:
             self.feeds.hold_open("/api/board/seek", seek)
-            self.log(f"seeking a {seek['time']}+{seek['increment']} game")
+            logger.info("seeking a %s+%s game", seek["time"], seek["increment"])
         if challenge is not None:
             user, form = challenge
             self.feeds.hold_open(f"/api/challenge/{quote(user)}", form)
             clock = f"{form['clock.limit'] / 60:g}+{form['clock.increment']}"
-            self.log(f"challenging {user} to {form.get('variant', 'standard')} {clock}")
+            logger.info("challenging %s to %s %s", user, form.get("variant", "standard"), clock)
         while not self.stop():
             try:
                 self._turn()
             except LinkError as error:
                 self.follower.lost(error)
             except (HostError, ReedboardError) as error:
-                self.log(str(error))
+                logger.warning("%s", error)
         return 0
 
     def _account(self) -> dict[str, Any] | None:
@@ -133,7 +134,7 @@ class LichessBridge:
             try:
                 return self.api.get("/api/account")
             except RateLimited as error:
-                self.log(str(error))
+                logger.warning("%s", error)
                 self.api.wait_turn(self.stop)
         return None
 
@@ -149,7 +150,9 @@ class LichessBridge:
                 self._carry_out(self.sync.item(kind, item))
             except (KeyError, TypeError, ValueError, AttributeError) as error:
                 # Lichess (or a stand-in) sent something of another shape: skip it.
-                self.log(f"ignored an odd {kind} message: {type(error).__name__}: {error}")
+                logger.warning(
+                    "ignored an odd %s message: %s: %s", kind, type(error).__name__, error
+                )
         self._carry_out(self.sync.step())
 
     def _carry_out(self, steps: Steps) -> None:
@@ -184,15 +187,13 @@ class LichessBridge:
             case PausedFor():
                 return self.api.paused_for()
             case Tell(text):
-                self.log(text)
+                logger.info("%s", text)
             case _:
                 assert_never(action)
         return None
 
 
-def lichess(
-    args: argparse.Namespace, *, stop: Callable[[], bool], log: Callable[[str], None]
-) -> int:
+def lichess(args: argparse.Namespace, *, stop: Callable[[], bool]) -> int:
     try:
         token = read_token(args.token_file, os.environ)
         api = LichessApi(args.server, token)
@@ -206,8 +207,8 @@ def lichess(
         # A bad argument, in one line: exit status 2, as for the ones the parser refuses.
         print(f"reedboard-host lichess: {error}", file=sys.stderr)
         return 2
-    follower = Follower(args.port, log=log)
-    bridge = LichessBridge(api, follower, stop=stop, log=log, accept=args.accept)
+    follower = Follower(args.port)
+    bridge = LichessBridge(api, follower, stop=stop, accept=args.accept)
     try:
         return bridge.run(seek=seek, challenge=challenge)
     finally:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import getpass
+import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from reedboard_host.mirror import MirroredGame
 from reedboard_host.pgn_file import PgnFile, pgn_text
 
 HANDSHAKE_S = 5.0  # a UCI engine answers `uci` at once; a program that does not is no engine
+
+logger = logging.getLogger(__name__)
 
 
 def person_name() -> str:
@@ -50,7 +53,6 @@ def game_under_way(follower: Follower) -> MirroredGame | None:
 def play(
     args: argparse.Namespace,
     *,
-    log: Callable[[str], None],
     stop: Callable[[], bool] = lambda: False,
     follower: Follower | None = None,
 ) -> int:
@@ -60,7 +62,7 @@ def play(
     engine = UciEngine(args.engine)
     try:
         engine.start(level=args.level, chess960=False, handshake_s=HANDSHAKE_S)
-        return _play(args, engine, follower or Follower(args.port, log=log), log, stop)
+        return _play(args, engine, follower or Follower(args.port), stop)
     finally:
         engine.close()
 
@@ -73,7 +75,6 @@ class _EngineSide:
     engine: UciEngine
     engine_white: bool
     movetime_ms: int
-    log: Callable[[str], None]
     shown: tuple[int, str] | None = None  # (ply, uci) asked of the engine's side
 
     def turn(self) -> bool:
@@ -90,7 +91,7 @@ class _EngineSide:
         if shown is not None and ply == shown[0] + 1:
             played = game.positions[-2].uci(game.moves[-1])
             if played != shown[1]:
-                self.log(f"{played} is not the engine's move {shown[1]}: take it back")
+                logger.info("%s is not the engine's move %s: take it back", played, shown[1])
                 self.follower.connection.request(TakeBack())
                 _show(self.follower, shown[1])
                 self.follower.sync()
@@ -101,7 +102,7 @@ class _EngineSide:
             best = self.engine.best_move(game.start.fen(), moves, self.movetime_ms)
             _show(self.follower, best)
             self.shown = (ply, best)
-            self.log(f"engine plays {best}: carry it out on the board")
+            logger.info("engine plays %s: carry it out on the board", best)
         return True
 
 
@@ -109,21 +110,22 @@ def _play(
     args: argparse.Namespace,
     engine: UciEngine,
     follower: Follower,
-    log: Callable[[str], None],
     stop: Callable[[], bool],
 ) -> int:
     engine_name = f"{engine.id_name or args.engine} (level {args.level})"
     person = args.name or person_name()
     players = (person, engine_name) if args.color == "white" else (engine_name, person)
-    side = _EngineSide(follower, engine, args.color == "black", args.movetime_ms, log)
+    side = _EngineSide(follower, engine, args.color == "black", args.movetime_ms)
     out: PgnFile | None = None
     started = False  # the board's game is this program's: its PGN is printed at the end
     try:
-        out = _start(args, follower, players, log)
+        out = _start(args, follower, players)
         follower.connection.request(StartGame("standard"))
         started = True
         follower.sync()
-        log(f"you play {args.color} against {engine_name}; its moves light up on the board")
+        logger.info(
+            "you play %s against %s; its moves light up on the board", args.color, engine_name
+        )
         while not stop():
             if not follower.keep_up(0.05):
                 continue
@@ -133,7 +135,7 @@ def _play(
             except LinkError as error:
                 follower.lost(error)  # the next turns connect again; the game goes on
     finally:
-        _finish(follower, out, players, started=started, log=log)
+        _finish(follower, out, players, started=started)
     return 0
 
 
@@ -141,7 +143,6 @@ def _start(
     args: argparse.Namespace,
     follower: Follower,
     players: tuple[str, str],
-    log: Callable[[str], None],
 ) -> PgnFile | None:
     """Connect, and check that this program's game may replace the board's (a game under
     way only with `--new`); the PGN file to record it to, if any."""
@@ -153,7 +154,7 @@ def _start(
                 f"a game is under way on the board ({len(under_way.game)} plies): "
                 "finish it, or give --new to replace it"
             )
-        log(f"the game under way on the board ({len(under_way.game)} plies) is replaced")
+        logger.info("the game under way on the board (%d plies) is replaced", len(under_way.game))
     out = PgnFile(args.out, players=players) if args.out else None
     if out is not None:
         follower.on_change = out.update
@@ -166,11 +167,10 @@ def _finish(
     players: tuple[str, str],
     *,
     started: bool,
-    log: Callable[[str], None],
 ) -> None:
     """Write and print the game on the way out, however play ended."""
     if started:
-        _catch_up(follower, log)
+        _catch_up(follower)
     follower.connection.close()
     current = follower.mirror.current
     if out is not None:
@@ -191,11 +191,11 @@ def _show(follower: Follower, uci: str) -> None:
     follower.connection.request(ShowMove(uci))
 
 
-def _catch_up(follower: Follower, log: Callable[[str], None]) -> None:
+def _catch_up(follower: Follower) -> None:
     """Fetch the board's game before printing it: Ctrl-C can come just after a move the
     board has committed and sent but this side has not read yet, and that move belongs in
     the PGN. A board that no longer answers leaves the game as last heard."""
     try:
         follower.sync()
     except (HostError, LinkError) as error:
-        log(f"{error}: the game printed may lack the last moves")
+        logger.warning("%s: the game printed may lack the last moves", error)

@@ -25,6 +25,7 @@ GUI, asks the board through the follower (which keeps the link up) and tells the
 
 from __future__ import annotations
 
+import logging
 import queue
 import sys
 import threading
@@ -43,6 +44,8 @@ from reedboard_host.uci_protocol import Quit, read_line
 
 POLL_S = 0.05  # how long one turn of the loop waits for the board: the GUI's latency
 
+logger = logging.getLogger(__name__)
+
 
 class GuiOut(Protocol):
     """Where the lines for the GUI go: stdout, or a test's list."""
@@ -58,10 +61,8 @@ class UciBoard:
         follower: Follower,
         *,
         out: GuiOut,
-        log: Callable[[str], None],
     ) -> None:
         self.out = out
-        self.log = log
         self.bridge = UciBridge()
         self.follower = follower
         follower.on_change = self._board_changed
@@ -82,7 +83,7 @@ class UciBoard:
                 return False
             self._carry_out(self.bridge.gui_command(command))
         except (ReedboardError, ValueError, IndexError, KeyError) as error:
-            self.log(f"ignored {line.strip()!r}: {error}")
+            logger.warning("ignored %r: %s", line.strip(), error)
         return True
 
     # ----- the board's side -----
@@ -106,7 +107,7 @@ class UciBoard:
                 case SendToGui(line):
                     self.send(line)
                 case Tell(text):
-                    self.log(text)
+                    logger.info("%s", text)
                 case AskBoard(command, then):
                     outcome = self._ask(command)
                     if then is not None:
@@ -121,10 +122,10 @@ class UciBoard:
             self.follower.connection.request(command)
             self.follower.sync()
         except RefusedError as error:
-            self.log(str(error))
+            logger.warning("%s", error)
             return "refused"
         except HostError as error:
-            self.log(str(error))
+            logger.warning("%s", error)
             return "failed"
         except LinkError as error:
             self.follower.lost(error)
@@ -148,16 +149,15 @@ def run_uci(
     port: str | None,
     *,
     stop: Callable[[], bool],
-    log: Callable[[str], None],
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
 ) -> int:
-    engine = UciBoard(Follower(port, log=log), out=stdout, log=log)
+    engine = UciBoard(Follower(port), out=stdout)
     lines: queue.Queue[str | None] = queue.Queue()
     # stdin is read in a thread: the loop must keep the board's link alive while the GUI
     # says nothing, and answer the GUI while the board is quiet.
     threading.Thread(target=_read_lines, args=(stdin, lines), daemon=True).start()
-    log(f"reedboard {__version__}: the board as a UCI engine")
+    logger.info("reedboard %s: the board as a UCI engine", __version__)
     try:
         while not stop():
             while True:

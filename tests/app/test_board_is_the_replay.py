@@ -42,7 +42,6 @@ def _on_the_board(text: str) -> list[dict[str, Any]]:
             clock_buttons=script.clock_buttons,
         ),
         on_effect=lambda message: sent.append(message.to_wire()),
-        log=lambda _text: None,
     )
     app.run(until_done=True)
     return [

@@ -43,7 +43,6 @@ def board(text: str, language: str = "fr") -> tuple[App, BoardVoice, RecordingSp
         ),
         on_effect=voice.effect,
         watch=voice.watch,
-        log=lambda _text: None,
     )
     return app, voice, speaker
 
@@ -137,7 +136,6 @@ def test_a_fault_found_at_start_is_said_naming_the_square() -> None:
         VirtualClock(),
         matrix=MatrixConfig(),
         on_self_test=voice.self_test,
-        log=lambda _text: None,
     )
     app.start()
     assert speaker.texts == ["Fault found at start: e2."]

@@ -53,7 +53,6 @@ class Board:
             journal=self.journal,
             start=Game(script.start),
             source=source,
-            log=lambda _text: None,
         )
         self.now = 0
         for self.now in range(0, 3000, 5):

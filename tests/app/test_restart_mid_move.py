@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from reedboard.app import App
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
@@ -26,7 +27,9 @@ def scanner_showing(occupancy: Bitboard) -> MatrixScanner:
     return MatrixScanner(gpio, config.rows, config.columns, layout, sleep=lambda _s: None)
 
 
-def restart(tmp_path: Path, journaled: list[str], on_board: list[str]) -> tuple[Any, ...]:
+def restart(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, journaled: list[str], on_board: list[str]
+) -> tuple[Any, ...]:
     """A journal holding `journaled`, a board showing the game after `on_board`; start
     the board and return (log lines, effects, journaled moves after the start)."""
     with Journal(tmp_path / "journal.sqlite") as journal:
@@ -38,7 +41,6 @@ def restart(tmp_path: Path, journaled: list[str], on_board: list[str]) -> tuple[
     shown = Game()
     for uci in on_board:
         shown.push_uci(uci)
-    lines: list[str] = []
     effects: list[dict[str, Any]] = []
     with Journal(tmp_path / "journal.sqlite") as journal:
         app = App(
@@ -46,7 +48,6 @@ def restart(tmp_path: Path, journaled: list[str], on_board: list[str]) -> tuple[
             VirtualClock(),
             journal=journal,
             matrix=MatrixConfig(),
-            log=lines.append,
             on_effect=lambda message: effects.append(message.to_wire()),
         )
         app.start()
@@ -55,35 +56,43 @@ def restart(tmp_path: Path, journaled: list[str], on_board: list[str]) -> tuple[
         current = journal.current()
         assert current is not None
         moves = [m.uci for m in current.moves]
-    return lines, effects, moves
+    return caplog.messages, effects, moves
 
 
-def test_the_move_made_before_the_power_went_is_committed(tmp_path: Path) -> None:
-    lines, effects, moves = restart(tmp_path, ["e2e4"], ["e2e4", "g8f6"])
+def test_the_move_made_before_the_power_went_is_committed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    lines, effects, moves = restart(tmp_path, caplog, ["e2e4"], ["e2e4", "g8f6"])
     assert not [line for line in lines if line.startswith("self-test")]
     assert [e["uci"] for e in effects if e["event"] == "move"] == ["g8f6"]
     assert not [e for e in effects if e["event"] == "illegal"]
     assert moves == ["e2e4", "g8f6"]
 
 
-def test_a_capture_made_before_the_power_went_is_committed(tmp_path: Path) -> None:
-    lines, effects, moves = restart(tmp_path, ["e2e4", "d7d5"], ["e2e4", "d7d5", "e4d5"])
+def test_a_capture_made_before_the_power_went_is_committed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    lines, effects, moves = restart(tmp_path, caplog, ["e2e4", "d7d5"], ["e2e4", "d7d5", "e4d5"])
     assert not [line for line in lines if line.startswith("self-test")]
     assert [e["san"] for e in effects if e["event"] == "move"] == ["exd5"]
     assert moves == ["e2e4", "d7d5", "e4d5"]
 
 
-def test_two_moves_on_the_board_are_no_move_and_the_self_test_speaks(tmp_path: Path) -> None:
-    lines, effects, moves = restart(tmp_path, ["e2e4"], ["e2e4", "e7e5", "g1f3"])
+def test_two_moves_on_the_board_are_no_move_and_the_self_test_speaks(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    lines, effects, moves = restart(tmp_path, caplog, ["e2e4"], ["e2e4", "e7e5", "g1f3"])
     assert [line for line in lines if line.startswith("self-test")]
     assert not [e for e in effects if e["event"] == "move"]
     assert moves == ["e2e4"]
 
 
-def test_a_capture_the_sensors_cannot_tell_is_not_guessed(tmp_path: Path) -> None:
+def test_a_capture_the_sensors_cannot_tell_is_not_guessed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """1.e4 d5 2.c4: the pawn on d5 taking on c4 or on e4 leaves the same sensors."""
     journaled = ["e2e4", "d7d5", "c2c4"]
-    lines, effects, moves = restart(tmp_path, journaled, [*journaled, "d5c4"])
+    lines, effects, moves = restart(tmp_path, caplog, journaled, [*journaled, "d5c4"])
     assert not [e for e in effects if e["event"] == "move"]
     assert [line for line in lines if line.startswith("self-test")]  # it shows a fault
     assert moves == journaled

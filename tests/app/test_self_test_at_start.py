@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from reedboard.app import App
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
@@ -23,19 +24,18 @@ def board(stuck_empty: str | None = None) -> MatrixScanner:
     return MatrixScanner(gpio, config.rows, config.columns, layout, sleep=lambda _s: None)
 
 
-def started(scanner: MatrixScanner) -> list[str]:
-    lines: list[str] = []
-    app = App(scanner, VirtualClock(), matrix=MatrixConfig(), log=lines.append)
+def started(scanner: MatrixScanner, caplog: pytest.LogCaptureFixture) -> list[str]:
+    app = App(scanner, VirtualClock(), matrix=MatrixConfig())
     app.start()
-    return lines
+    return caplog.messages
 
 
-def test_a_sound_board_in_the_start_position_says_nothing() -> None:
-    assert started(board()) == []
+def test_a_sound_board_in_the_start_position_says_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    assert started(board(), caplog) == []
 
 
-def test_a_stuck_switch_is_named_with_its_square_and_pins() -> None:
-    lines = started(board(stuck_empty="e2"))
+def test_a_stuck_switch_is_named_with_its_square_and_pins(caplog: pytest.LogCaptureFixture) -> None:
+    lines = started(board(stuck_empty="e2"), caplog)
     text = "\n".join(lines)
     assert lines and all(line.startswith("self-test:") for line in lines)
     assert "e2" in text and "GPIO" in text

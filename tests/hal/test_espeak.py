@@ -100,16 +100,17 @@ def test_say_returns_while_the_sentence_is_being_said(
     ]
 
 
-def test_a_missing_program_is_logged_once(tmp_path: Path, speakers: list[EspeakSpeaker]) -> None:
-    logged: list[str] = []
+def test_a_missing_program_is_logged_once(
+    tmp_path: Path, speakers: list[EspeakSpeaker], caplog: pytest.LogCaptureFixture
+) -> None:
     settings = EspeakSettings(program=str(tmp_path / "no-such-program"))
-    speaker = EspeakSpeaker(settings, log=logged.append)
+    speaker = EspeakSpeaker(settings)
     speakers.append(speaker)
     speaker.say("Pion e2 e4.")
     speaker.say("Pion e7 e5.")
     assert speaker.idle(10)
-    assert len(logged) == 1
-    assert "no-such-program" in logged[0]
+    assert len(caplog.messages) == 1
+    assert "no-such-program" in caplog.messages[0]
 
 
 def test_close_cuts_what_is_said(tmp_path: Path) -> None:

@@ -8,10 +8,11 @@ import threading
 import pytest
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_board import FakeBoard
-from reedboard.hal.pushed_board import LEAD_MS, PushedBoard
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
+
+from tests.support.pushed_lines import LEAD_MS, push
 
 START = Position.standard().occupied
 E2, E4 = 1 << parse_square("e2"), 1 << parse_square("e4")
@@ -63,13 +64,13 @@ def test_lines_scheduled_later_never_fall_before_those_already_scheduled() -> No
     assert board.advance(1050) == [] and board.scan() == START & ~(1 << parse_square("d2"))
 
 
-def test_a_pushed_board_counts_from_the_push_and_refuses_an_unknown_action() -> None:
+def test_lines_pushed_count_from_the_push_and_an_unknown_action_is_refused() -> None:
     clock = VirtualClock(1000)
-    board = PushedBoard(START, clock)
-    assert board.push([(0, "lift", "e2"), (300, "place", "e4")]) == 1000 + LEAD_MS + 300
+    board = FakeBoard(START, electrical=False)
+    assert push(board, clock, [(0, "lift", "e2"), (300, "place", "e4")]) == 1000 + LEAD_MS + 300
     assert board.next_change_ms() == 1000 + LEAD_MS and not board.done
     with pytest.raises(ValueError, match="unknown action 'drop'"):
-        board.push([(0, "drop", "e2")])
+        push(board, clock, [(0, "drop", "e2")])
 
 
 def test_a_scan_never_sees_the_switches_half_set() -> None:

@@ -103,7 +103,7 @@ class Person:
                 self.mistakes.append(f"{position.uci(move)} instead of {lit}")
                 self._after_mistake = True
         script = human_script(position, [move], seed=self.rng.randrange(1 << 30))
-        self.board.live.push(script.lines)
+        self.board.push(script.lines)
         self._acted_on = view.fen
         self.plies += 1
 
@@ -119,7 +119,7 @@ class Person:
             return False
         # Pieces go on before others come off: a board with pieces only added never looks
         # like the position after a move, which always empties a square.
-        self.board.live.push(_lines("place", places, 0) + _lines("lift", lifts, len(places)))
+        self.board.push(_lines("place", places, 0) + _lines("lift", lifts, len(places)))
         self._acted_on = None
         self.fixes += 1
         return True

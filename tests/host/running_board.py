@@ -1,4 +1,4 @@
-"""A whole board running in a thread of the test (the firmware's loop on a `PushedBoard`),
+"""A whole board running in a thread of the test (the firmware's loop on a `FakeBoard`),
 its link on a real pty behind a relay, for `reedboard-host` commands run as real programs
 against it. The test sees what the LEDs show (the latest view) and moves the pieces with
 `push`; it can wait for what the board has done (`wait_until`), such as answering a host's
@@ -10,14 +10,14 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Settings
 from reedboard.hal.clock import MonotonicClock
-from reedboard.hal.pushed_board import PushedBoard
+from reedboard.hal.fake_board import FakeBoard
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Reply
 from reedboard.link.messages import Command, command_type
@@ -27,6 +27,7 @@ from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 
 from tests.link.ptybridge import PtyBridge
+from tests.support.pushed_lines import push
 
 
 class _HeardEndpoint(BoardEndpoint):
@@ -47,7 +48,7 @@ class RunningBoard:
         self, *, speed: float = 1.0, corrupt: float = 0.0, settings: Settings | None = None
     ) -> None:
         self.clock = MonotonicClock(speed)
-        self.live = PushedBoard(Position.standard().occupied, self.clock)
+        self.live = FakeBoard(Position.standard().occupied, electrical=False)
         self.effects: list[dict[str, Any]] = []
         self.answered: list[str] = []  # the kinds of the host commands answered, in order
         self.view: BoardView | None = None
@@ -66,11 +67,14 @@ class RunningBoard:
             settings=settings,
             render=self._render,
             on_effect=self._effect,
-            log=lambda _text: None,
             endpoint=lambda session: _HeardEndpoint(session, self._answered),
         )
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def push(self, lines: Iterable[tuple[int, str, str]]) -> int:
+        """Move the pieces: `(t_ms, action, what)` lines from now on the board's clock."""
+        return push(self.live, self.clock, lines)
 
     @property
     def port(self) -> str:

@@ -16,6 +16,8 @@ from reedboard.rules.fen import STARTING_FEN
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.mirror import GameMirror
 
+from tests.support.logged import logged
+
 INF, NAN = math.inf, math.nan
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
@@ -54,14 +56,13 @@ class _Wire:
 class Board:
     """The board's end of the wire, written by the test; the host's connection on the other."""
 
-    def __init__(self) -> None:
+    def __init__(self, caplog: pytest.LogCaptureFixture) -> None:
         self.wire = _Wire()
         self.mirror = GameMirror()
-        self.logged: list[str] = []
+        self.caplog = caplog
         self.host = BoardConnection(
             "wire",
             on_message=self.mirror.apply,
-            log=self.logged.append,
             open_port=lambda _url: self.wire,
             clock=self.wire,
         )
@@ -101,13 +102,18 @@ class Board:
             self.host.poll(0.1)
         assert done()
 
+    @property
+    def logged(self) -> list[str]:
+        """What the host's connection logged."""
+        return logged(self.caplog, "reedboard_host")
+
     def close(self) -> None:
         self.host.close()
 
 
 @pytest.fixture
-def board() -> Iterator[Board]:
-    board = Board()
+def board(caplog: pytest.LogCaptureFixture) -> Iterator[Board]:
+    board = Board(caplog)
     yield board
     board.close()
 

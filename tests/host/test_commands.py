@@ -99,7 +99,7 @@ def test_watch_shows_the_board_and_the_effects() -> None:
             )
             start = Position.standard()
             script = human_script(start, [start.parse_uci("e2e4")], seed=2)
-            board.live.push(script.lines)
+            board.push(script.lines)
             assert moved.wait(30), "".join(seen)
             assert stop(watch, signal.SIGINT) == 0, watch.stderr and watch.stderr.read()
             reader.join(10)

@@ -48,11 +48,11 @@ def test_the_software_sees_the_board_and_a_move_made_on_it() -> None:
     def stop() -> bool:
         assert pair.clock.now_ms() < LIMIT_MS, bytes(software.received).hex()
         if not pushed and client().board_fen() == chess.Board().board_fen():
-            pair.live.push(human_script(start, [start.parse_uci("e2e4")], seed=3).lines)
+            pair.push(human_script(start, [start.parse_uci("e2e4")], seed=3).lines)
             pushed.append(True)
         return client().board_fen() == after_e4.board_fen()
 
-    emulate("dgt", follower, software, stop, lambda _text: None)
+    emulate("dgt", follower, software, stop)
     assert pushed and pair.moves() == ["e2e4"]
     assert (chess.E4, 1) in [  # the pawn's arrival, reported as a field update
         (chess.parse_square(name), code)

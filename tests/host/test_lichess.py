@@ -11,6 +11,7 @@ bad token or server one line with exit status 2."""
 from __future__ import annotations
 
 import io
+import logging
 import os
 import random
 import signal
@@ -35,6 +36,7 @@ from reedboard_host.lichess_api import RATE_LIMIT_S, LichessApi
 from tests.children import stop
 from tests.host.lichess_standin import OPPONENT, HeaderRecorder, ManualClock, StandIn
 from tests.host.running_board import RunningBoard, host_command
+from tests.support.logged import logged
 
 TOKEN = "lip_secretStandInToken42"
 HAND_MS = 300  # between two pieces the hands set down or take off while setting up
@@ -88,7 +90,7 @@ class Person:
             move = self._own(position, legal)
         else:
             return  # the opponent's move has not come yet
-        self.board.live.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+        self.board.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
         self._acted_on = key
 
     def _at_limit(self) -> bool:
@@ -111,7 +113,7 @@ class Person:
         lines = [(i * HAND_MS, "place", sq) for i, sq in enumerate(places)]
         lines += [((len(places) + i) * HAND_MS, "lift", sq) for i, sq in enumerate(lifts)]
         if lines:
-            self.board.live.push(lines)
+            self.board.push(lines)
             self._acted_on = None
 
     def take_back(self) -> None:
@@ -122,7 +124,7 @@ class Person:
         wait_until(lambda: self.board.quiet_view() is not None, None)
         last = board_game.game.moves[-1]
         to, back = square_name(last.to_square), square_name(last.from_square)
-        self.board.live.push([(0, "lift", to), (400, "place", back)])
+        self.board.push([(0, "lift", to), (400, "place", back)])
 
     def agree_draw(self) -> None:
         """Both kings lifted and set in the centre, one on a light and one on a dark
@@ -135,7 +137,7 @@ class Person:
         ]
         light = next(sq for sq in ("d5", "e4") if position.piece_at(parse_square(sq)) is None)
         dark = next(sq for sq in ("d4", "e5") if position.piece_at(parse_square(sq)) is None)
-        self.board.live.push([(0, "lift", kings[0]), (100, "lift", kings[1]),
+        self.board.push([(0, "lift", kings[0]), (100, "lift", kings[1]),
                               (600, "place", light), (700, "place", dark),
                               (4500, "lift", light), (4600, "lift", dark),
                               (5000, "place", kings[0]), (5100, "place", kings[1])])  # fmt: skip
@@ -201,25 +203,30 @@ def bridge_to(
 class InProcessBridge:
     """The bridge in a thread of the test, for what needs the API on the test's clock."""
 
-    def __init__(self, lichess: StandIn, board: RunningBoard, clock: ManualClock) -> None:
-        self.err: list[str] = []
+    def __init__(
+        self,
+        lichess: StandIn,
+        board: RunningBoard,
+        clock: ManualClock,
+        caplog: pytest.LogCaptureFixture,
+    ) -> None:
+        caplog.set_level(logging.INFO, logger="reedboard_host")
+        self.caplog = caplog
         self.api = LichessApi(lichess.url, TOKEN, clock=clock)
-        self.follower = Follower(board.port, log=self._log)
+        self.follower = Follower(board.port)
         self.stopped = threading.Event()
         self.bridge = LichessBridge(
-            self.api, self.follower, stop=self.stopped.is_set, log=self._log,
+            self.api, self.follower, stop=self.stopped.is_set,
             commands=io.StringIO(),
         )  # fmt: skip
         self.thread = threading.Thread(
             target=self.bridge.run, kwargs={"seek": None, "challenge": None}, daemon=True
         )
 
-    def _log(self, text: str) -> None:
-        self.err.append(text + "\n")
-
     @property
     def stderr(self) -> str:
-        return "".join(self.err)
+        """What the bridge logged, as the command line would print it (without prefix)."""
+        return "".join(f"{line}\n" for line in logged(self.caplog, "reedboard_host"))
 
     def said(self, text: str) -> bool:
         return text in self.stderr
@@ -230,9 +237,9 @@ class InProcessBridge:
 
 @contextmanager
 def bridge_in_process(
-    lichess: StandIn, board: RunningBoard, clock: ManualClock
+    lichess: StandIn, board: RunningBoard, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> Iterator[InProcessBridge]:
-    bridge = InProcessBridge(lichess, board, clock)
+    bridge = InProcessBridge(lichess, board, clock, caplog)
     bridge.thread.start()
     try:
         yield bridge
@@ -702,14 +709,16 @@ def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) ->
     assert board.moves()[0] == "d2d4"
 
 
-def test_a_move_refused_with_429_waits_on_the_board_for_the_minute() -> None:
+def test_a_move_refused_with_429_waits_on_the_board_for_the_minute(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     # Lichess answers the person's move with 429: the move stays on the board (no
     # takeback, nothing else to play), and goes to Lichess once its minute is over.
     clock = ManualClock()
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         lichess.start_game("wait0001")
         lichess.opponent_script = ["e7e5", "b8c6"]
-        with bridge_in_process(lichess, board, clock) as bridge:
+        with bridge_in_process(lichess, board, clock, caplog) as bridge:
             person = Person(board, True, random.Random(17), script=["e2e4", "g1f3"], limit=2)
             play_until(person, bridge, in_step(lichess, board, 2))
             lichess.refuse_next["move"] = [429]

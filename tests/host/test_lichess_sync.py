@@ -125,7 +125,7 @@ class _World:
         assert board_game is not None
         position = board_game.game.position
         move = position.parse_uci(uci)
-        self.pair.live.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+        self.pair.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
 
 
 def test_moves_go_both_ways() -> None:

@@ -5,6 +5,7 @@ board on a real pty once; its cases in memory, on the board and host pair."""
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import shutil
 import signal
@@ -26,6 +27,7 @@ from reedboard_host.play import play
 from tests.children import child
 from tests.host.running_board import RunningBoard, host_command, next_move
 from tests.support.board_pair import BoardPair
+from tests.support.logged import logged
 
 pytestmark = pytest.mark.timeout(180)  # a 16-ply game against the engine, with its own 90 s limit
 
@@ -67,7 +69,7 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
                     position = Position.from_fen(view.fen)
                     move = next_move(position, None if view.turn_white else view.hint, rng)
                     script = human_script(position, [move], seed=rng.randrange(1 << 30))
-                    board.live.push(script.lines)
+                    board.push(script.lines)
                     acted_on = view.fen
                 # A move the person began just as the game reached its length is finished
                 # before Ctrl-C, so the board's game is the one to compare with.
@@ -93,7 +95,7 @@ def _args(*words: str) -> argparse.Namespace:
 
 @pytest.mark.skipif(STOCKFISH is None, reason="needs stockfish (apt-get install stockfish)")
 def test_ctrl_c_just_after_a_move_prints_the_game_with_that_move(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     """Ctrl-C comes after the board has committed the person's move but before the host
     has read it off the line: the PGN printed is still the board's whole game. On the
@@ -102,19 +104,22 @@ def test_ctrl_c_just_after_a_move_prints_the_game_with_that_move(
     assert STOCKFISH is not None
     args = _args("--engine", STOCKFISH, "--level", "0", "--color", "white")
     pair = BoardPair()
-    said: list[str] = []
+    caplog.set_level(logging.INFO, logger="reedboard_host")
+
+    def said() -> list[str]:
+        return logged(caplog, "reedboard_host")
 
     def stop() -> bool:
-        assert pair.clock.now_ms() < LIMIT_MS, said
-        if not any("you play white" in line for line in said):
+        assert pair.clock.now_ms() < LIMIT_MS, said()
+        if not any("you play white" in line for line in said()):
             return False
         pair.run_until(lambda: pair.quiet_view() is not None, "a quiet board")
         start = Position.standard()
-        pair.live.push(human_script(start, [start.parse_uci("e2e4")], seed=5).lines)
+        pair.push(human_script(start, [start.parse_uci("e2e4")], seed=5).lines)
         pair.run_until(lambda: pair.moves() == ["e2e4"], "the board's e2e4")
         return True  # Ctrl-C
 
-    assert play(args, stop=stop, log=said.append, follower=_follower(pair)) == 0
+    assert play(args, stop=stop, follower=_follower(pair)) == 0
     game = read_pgn(capsys.readouterr().out).game
     assert [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)] == ["e2e4"]
 
@@ -167,28 +172,31 @@ class _ScriptedPerson:
             move = next_move(position, view.hint, self.rng)
         else:
             return
-        pair.live.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+        pair.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
         self._acted_at = ply
 
 
 def test_the_engines_underpromotion_is_the_piece_the_board_takes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     """The person carries out the lit pawn move; the board, told which piece the engine
     chose, promotes to it (sensors cannot tell a knight from a queen)."""
     engine = scripted_engine(tmp_path / "engine", ENGINE_MOVES)
     pair = BoardPair()
     pair.watch(_ScriptedPerson(pair, PERSON_MOVES, random.Random(1)).step)
-    said: list[str] = []
+    caplog.set_level(logging.INFO, logger="reedboard_host")
+
+    def said() -> list[str]:
+        return logged(caplog, "reedboard_host")
 
     def stop() -> bool:
-        assert pair.clock.now_ms() < LIMIT_MS, (pair.moves(), said)
+        assert pair.clock.now_ms() < LIMIT_MS, (pair.moves(), said())
         return len(pair.moves()) == 10 and pair.quiet_view() is not None
 
     args = _args("--engine", str(engine), "--color", "white")
-    assert play(args, stop=stop, log=said.append, follower=_follower(pair)) == 0
+    assert play(args, stop=stop, follower=_follower(pair)) == 0
     assert pair.moves()[-1] == "c2d1n", pair.moves()
-    assert not [line for line in said if "take it back" in line], said
+    assert not [line for line in said() if "take it back" in line], said()
     assert "cxd1=N" in capsys.readouterr().out
 
 
@@ -213,7 +221,7 @@ def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:
     pair = BoardPair()
     args = _args("--engine", str(engine), "--color", "black")
     with pytest.raises(EngineError) as raised:
-        play(args, log=lambda _text: None, follower=_follower(pair))
+        play(args, follower=_follower(pair))
     message = str(raised.value)
     assert message.startswith("the engine ") and "\n" not in message
     assert message.endswith("dying-engine stopped (exit status 3)")

@@ -5,6 +5,7 @@ the board and host pair in memory (the engines are real programs)."""
 from __future__ import annotations
 
 import io
+import logging
 import shutil
 
 import chess.pgn
@@ -18,6 +19,7 @@ from reedboard_host.follow import Follower
 from reedboard_host.play import play
 
 from tests.support.board_pair import BoardPair
+from tests.support.logged import logged
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 LIMIT_MS = 600_000  # a bound in the pair's board time for a stuck run, never a wait
@@ -26,7 +28,7 @@ LIMIT_MS = 600_000  # a bound in the pair's board time for a stuck run, never a 
 def play_e4(pair: BoardPair) -> None:
     """The person plays 1. e4 on the board, and the board has it."""
     start = Position.standard()
-    pair.live.push(human_script(start, [start.parse_uci("e2e4")], seed=1).lines)
+    pair.push(human_script(start, [start.parse_uci("e2e4")], seed=1).lines)
     pair.run_until(lambda: pair.moves() == ["e2e4"], "e2e4 on the board")
 
 
@@ -39,35 +41,41 @@ def test_a_program_that_is_no_uci_engine_is_one_line_and_the_game_stays() -> Non
     play_e4(pair)
     args = build_parser().parse_args(["play", "--engine", "/bin/cat"])
     with pytest.raises(EngineError) as raised:
-        play(args, log=lambda _text: None, follower=_follower(pair))
+        play(args, follower=_follower(pair))
     assert str(raised.value) == "/bin/cat is not a UCI engine: no uciok within 5 s"
     assert pair.answered == []  # the board was never asked anything
     assert pair.moves() == ["e2e4"]  # the board's game is untouched
 
 
 @pytest.mark.skipif(STOCKFISH is None, reason="needs stockfish (apt-get install stockfish)")
-def test_a_game_under_way_is_replaced_only_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_game_under_way_is_replaced_only_when_asked(
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
     pair = BoardPair()
     play_e4(pair)
     refused = build_parser().parse_args(["play", "--level", "0"])
     with pytest.raises(HostError) as raised:
-        play(refused, log=lambda _text: None, follower=_follower(pair))
+        play(refused, follower=_follower(pair))
     assert str(raised.value) == (
         "a game is under way on the board (1 plies): finish it, or give --new to replace it"
     )
     assert pair.moves() == ["e2e4"]
-    said: list[str] = []
+    caplog.set_level(logging.INFO, logger="reedboard_host")
+
+    def said() -> list[str]:
+        return logged(caplog, "reedboard_host")
+
     args = build_parser().parse_args(
         ["play", "--new", "--level", "3", "--color", "black", "--name", "Ada",
          "--movetime-ms", "50"]
     )  # fmt: skip
 
     def stop() -> bool:  # Ctrl-C once the engine's move lights up
-        assert pair.clock.now_ms() < LIMIT_MS, said
+        assert pair.clock.now_ms() < LIMIT_MS, said()
         return pair.view is not None and pair.view.hint is not None
 
-    assert play(args, stop=stop, log=said.append, follower=_follower(pair)) == 0
-    assert "the game under way on the board (1 plies) is replaced" in said
+    assert play(args, stop=stop, follower=_follower(pair)) == 0
+    assert "the game under way on the board (1 plies) is replaced" in said()
     game = chess.pgn.read_game(io.StringIO(capsys.readouterr().out))
     assert game is not None and not game.errors
     assert game.headers["White"].startswith("Stockfish")

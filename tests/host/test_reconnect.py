@@ -6,8 +6,10 @@ the host in memory, on a virtual clock."""
 from __future__ import annotations
 
 import itertools
+import logging
 from typing import Any
 
+import pytest
 from reedboard.link.board_events import MoveEvent
 from reedboard.link.board_messages import (
     BoardHello,
@@ -21,6 +23,7 @@ from reedboard.sim.human import human_script
 from reedboard_host.follow import RECONNECT_S, Follower
 
 from tests.support.board_pair import BoardPair, HostEnd
+from tests.support.logged import logged
 
 
 def _mirrored(follower: Follower) -> list[str]:
@@ -39,7 +42,7 @@ def _follow_until(follower: Follower, pair: BoardPair, done: Any, what: str) -> 
 
 def _play(pair: BoardPair, position: Position, uci: str, seed: int) -> Position:
     move = position.parse_uci(uci)
-    pair.live.push(human_script(position, [move], seed=seed).lines)
+    pair.push(human_script(position, [move], seed=seed).lines)
     return position.play(move)
 
 
@@ -47,11 +50,11 @@ def _follower(pair: BoardPair, **hooks: Any) -> Follower:
     return Follower("memory", open_port=pair.open_port, clock=pair.host_clock, **hooks)
 
 
-def test_a_reconnection_asks_only_for_what_was_missed() -> None:
+def test_a_reconnection_asks_only_for_what_was_missed(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
     pair = BoardPair()
     delivered: list[BoardMessage] = []
-    logged: list[str] = []
-    follower = _follower(pair, on_message=delivered.append, log=logged.append)
+    follower = _follower(pair, on_message=delivered.append)
     follower.connect()
     position = _play(pair, Position.standard(), "e2e4", seed=1)
     _follow_until(follower, pair, lambda: _mirrored(follower) == ["e2e4"], "e2e4 mirrored")
@@ -76,24 +79,25 @@ def test_a_reconnection_asks_only_for_what_was_missed() -> None:
     # Looked for every RECONNECT_S: back that soon after the cable, told once each way.
     assert pair.clock.now_ms() - plugged_at < RECONNECT_S * 1000 + 200
     # One line when the wait begins, one when the board is back.
-    assert [line.split(":")[0] for line in logged] == [
+    lines = logged(caplog, "reedboard_host")
+    assert [line.split(":")[0] for line in lines] == [
         "lost the board",
         "connected again to the board on memory",
     ]
-    assert logged[0].endswith(f"; trying again every {RECONNECT_S:g} s")
+    assert lines[0].endswith(f"; trying again every {RECONNECT_S:g} s")
 
 
-def test_a_board_plugged_in_later_is_found() -> None:
+def test_a_board_plugged_in_later_is_found(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
     pair = BoardPair()
     pair.unplug()
-    logged: list[str] = []
     opened: list[int] = []  # the board time of each attempt to open the port
 
     def open_port(url: str) -> HostEnd:
         opened.append(pair.clock.now_ms())
         return pair.open_port(url)
 
-    follower = Follower("memory", open_port=open_port, clock=pair.host_clock, log=logged.append)
+    follower = Follower("memory", open_port=open_port, clock=pair.host_clock)
     for _ in range(60):  # three seconds of turns without a board
         assert not follower.keep_up(0.05)
     # Each attempt RECONNECT_S after the last, give or take the turn it falls in (50 ms).
@@ -103,7 +107,7 @@ def test_a_board_plugged_in_later_is_found() -> None:
     pair.plug()
     _follow_until(follower, pair, lambda: follower.connected, "the board found")
     assert follower.mirror.current is not None and not follower.mirror.needs_state
-    assert logged == [
+    assert logged(caplog, "reedboard_host") == [
         f"no serial port memory; trying again every {RECONNECT_S:g} s",
         "connected to the board on memory",
     ]

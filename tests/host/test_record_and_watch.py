@@ -87,7 +87,7 @@ def test_record_on_sigterm_keeps_the_game(
         for uci in moves:
             played.append(position.parse_uci(uci))
             position = position.play(played[-1])
-        board.live.push(human_script(start_position, played, seed=5).lines)
+        board.push(human_script(start_position, played, seed=5).lines)
         deadline = time.monotonic() + 90
         while "Nc6" not in (out.read_text() if out.exists() else ""):
             assert record.poll() is None, record.communicate()[1]

@@ -11,6 +11,7 @@ The program itself, against a board on a real pty: test_uci_command.py."""
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from functools import partial
@@ -29,6 +30,7 @@ from reedboard_host.uci_engine import POLL_S, UciBoard
 
 from tests.host.board_person import Chooser, Person, castle_first, random_move
 from tests.support.board_pair import BoardPair
+from tests.support.logged import logged
 
 LIMIT_S = 600.0  # a bound in board time on any wait below: a stuck run fails, nothing sleeps
 
@@ -54,15 +56,19 @@ class _Engine:
     lines out. Waiting for an answer turns the engine's loop (the board's link, then the
     search), and with it the board's virtual time."""
 
-    def __init__(self, pair: BoardPair) -> None:
+    def __init__(self, pair: BoardPair, caplog: pytest.LogCaptureFixture) -> None:
         self.pair = pair
-        self.said: list[str] = []  # what it told the person (stderr)
+        caplog.set_level(logging.INFO, logger="reedboard_host")
+        self.caplog = caplog
         self._out = _Out()
         self.read = 0  # the lines of `out` already taken by `expect`
-        follower = Follower(
-            "memory", open_port=pair.open_port, clock=pair.host_clock, log=self.said.append
-        )
-        self.uci = UciBoard(follower, out=self._out, log=self.said.append)
+        follower = Follower("memory", open_port=pair.open_port, clock=pair.host_clock)
+        self.uci = UciBoard(follower, out=self._out)
+
+    @property
+    def said(self) -> list[str]:
+        """What it told the person (stderr)."""
+        return logged(self.caplog, "reedboard_host")
 
     @property
     def out(self) -> list[str]:
@@ -103,8 +109,8 @@ class _Engine:
         return any(line.startswith("bestmove") for line in self.out[self.read :])
 
 
-def _engine(pair: BoardPair) -> _Engine:
-    engine = _Engine(pair)
+def _engine(pair: BoardPair, caplog: pytest.LogCaptureFixture) -> _Engine:
+    engine = _Engine(pair, caplog)
     engine.send("uci")
     engine.expect("uciok")
     engine.send("isready")
@@ -253,11 +259,11 @@ def _person(
     return person
 
 
-def test_a_gui_plays_the_person_at_the_board() -> None:
+def test_a_gui_plays_the_person_at_the_board(caplog: pytest.LogCaptureFixture) -> None:
     rng = random.Random(8)
     gui_board = chess.Board()
     pair = BoardPair()
-    gui = _Gui(_engine(pair), gui_board, gui_white=True, plies=10, rng=rng)
+    gui = _Gui(_engine(pair, caplog), gui_board, gui_white=True, plies=10, rng=rng)
     person = _person(pair, rng, white=False, waits_for=gui.waits_for)
     gui.play()
     assert len(gui_board.move_stack) >= 10 or gui_board.is_game_over()
@@ -279,11 +285,13 @@ MIDDLEGAME_BLACK = "r1bq1rk1/pppnbppp/4pn2/3p2B1/2PP4/2N1PN2/PP3PPP/2RQKB1R b K 
     ],
     ids=["gui-white-first", "person-white-first", "person-black-first", "gui-black-first"],
 )
-def test_the_gui_starts_from_another_position(fen: str, person_white: bool) -> None:
+def test_the_gui_starts_from_another_position(
+    fen: str, person_white: bool, caplog: pytest.LogCaptureFixture
+) -> None:
     rng = random.Random(11)
     gui_board = chess.Board(fen)
     board = BoardPair()
-    engine = _engine(board)
+    engine = _engine(board, caplog)
     gui = _Gui(engine, gui_board, gui_white=not person_white, plies=6, rng=rng)
     person = _person(board, rng, white=person_white, waits_for=gui.waits_for)
     gui.play()
@@ -297,19 +305,21 @@ def test_the_gui_starts_from_another_position(fen: str, person_white: bool) -> N
     assert person.fixes  # the position was set up as the lights asked
 
 
-def test_a_new_game_is_asked_again_when_the_board_starts_its_own_meanwhile() -> None:
+def test_a_new_game_is_asked_again_when_the_board_starts_its_own_meanwhile(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     rng = random.Random(10)
     gui_board = chess.Board(MIDDLEGAME)
     wanted = Position.from_fen(MIDDLEGAME).fen()
     board = BoardPair()
-    engine = _engine(board)
+    engine = _engine(board, caplog)
     gui = _Gui(engine, gui_board, gui_white=False, plies=4, rng=rng)
     assert gui.ask()
     engine.run_until(lambda: _board_game(board).start.fen() == wanted, "the GUI's new game")
     # Before setting it up, the person touches a pawn of the start position still on
     # the board: the pieces stand as at the start, and the board starts a game of its
     # own from there.
-    board.live.push([(0, "lift", "a2"), (300, "place", "a2")])
+    board.push([(0, "lift", "a2"), (300, "place", "a2")])
     engine.run_until(lambda: chess.STARTING_FEN in _new_games(board), "its own game")
     _person(board, rng, white=True, waits_for=gui.waits_for)
     gui.play()
@@ -317,7 +327,7 @@ def test_a_new_game_is_asked_again_when_the_board_starts_its_own_meanwhile() -> 
     _assert_same_game(gui_board, board)
 
 
-def test_a_game_under_way_in_the_gui_is_lit_move_by_move() -> None:
+def test_a_game_under_way_in_the_gui_is_lit_move_by_move(caplog: pytest.LogCaptureFixture) -> None:
     # The GUI's game went through the board's position (the start): rather than a set-up,
     # the board lights the GUI's moves one by one, so it ends with the whole game.
     rng = random.Random(13)
@@ -325,7 +335,7 @@ def test_a_game_under_way_in_the_gui_is_lit_move_by_move() -> None:
     for san in ("e4", "c5", "Nf3", "d6", "d4"):
         gui_board.push_san(san)
     board = BoardPair()
-    engine = _engine(board)
+    engine = _engine(board, caplog)
     gui = _Gui(engine, gui_board, gui_white=True, plies=4, rng=rng)
     # They play their own move only where the GUI asks for it: until then, the game's
     # moves light up for them to carry out, their own side's as well.
@@ -337,11 +347,13 @@ def test_a_game_under_way_in_the_gui_is_lit_move_by_move() -> None:
     assert not person.fixes
 
 
-def test_a_gui_that_sends_only_the_position_keeps_one_game_on_the_board() -> None:
+def test_a_gui_that_sends_only_the_position_keeps_one_game_on_the_board(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     rng = random.Random(17)
     gui_board = chess.Board()
     board = BoardPair()
-    engine = _engine(board)
+    engine = _engine(board, caplog)
     gui = _Gui(engine, gui_board, gui_white=True, plies=8, rng=rng, fen_only=True)
     person = _person(board, rng, white=False, waits_for=gui.waits_for)
     gui.play()
@@ -355,13 +367,15 @@ def _underpromoting_gui_move(board: chess.Board, rng: random.Random) -> chess.Mo
     return rng.choice(knights or list(board.legal_moves))
 
 
-def test_an_underpromotion_by_the_gui_is_chosen_on_the_board() -> None:
+def test_an_underpromotion_by_the_gui_is_chosen_on_the_board(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     # The person carries out what is lit (a pawn to the last rank); the board must record
     # the knight the GUI chose, not the queen it takes by default.
     rng = random.Random(3)
     gui_board = chess.Board("8/P6k/7p/8/8/8/8/K7 b - - 0 1")
     board = BoardPair()
-    engine = _engine(board)
+    engine = _engine(board, caplog)
     gui = _Gui(engine, gui_board, gui_white=True, plies=4, rng=rng,
         choose=_underpromoting_gui_move,
     )  # fmt: skip
@@ -388,11 +402,13 @@ def _castlings(board: chess.Board, white: bool) -> list[str]:
         (80, True),  # king and rook swap squares, the person first (the board sees no change)
     ],
 )
-def test_chess960_with_castling_as_king_takes_rook(number: int, person_white: bool) -> None:
+def test_chess960_with_castling_as_king_takes_rook(
+    number: int, person_white: bool, caplog: pytest.LogCaptureFixture
+) -> None:
     rng = random.Random(5)
     gui_board = chess.Board.from_chess960_pos(number)
     board = BoardPair()
-    engine = _engine(board)
+    engine = _engine(board, caplog)
     gui = _Gui(engine, gui_board, gui_white=not person_white, plies=6, rng=rng,
         choose=_castling_gui_move,
     )  # fmt: skip
@@ -407,11 +423,13 @@ def test_chess960_with_castling_as_king_takes_rook(number: int, person_white: bo
     assert _castlings(gui_board, not person_white), "the GUI did not castle"
 
 
-def test_a_move_carried_out_otherwise_is_taken_back_and_shown_again() -> None:
+def test_a_move_carried_out_otherwise_is_taken_back_and_shown_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     rng = random.Random(21)
     gui_board = chess.Board()
     board = BoardPair()
-    engine = _engine(board)
+    engine = _engine(board, caplog)
     gui = _Gui(engine, gui_board, gui_white=True, plies=6, rng=rng)
     person = _person(board, rng, white=False, wrong=1, waits_for=gui.waits_for)
     gui.play()
@@ -428,9 +446,9 @@ def test_a_move_carried_out_otherwise_is_taken_back_and_shown_again() -> None:
 
 
 @pytest.fixture
-def gui_and_board() -> tuple[_Engine, BoardPair]:
+def gui_and_board(caplog: pytest.LogCaptureFixture) -> tuple[_Engine, BoardPair]:
     pair = BoardPair()
-    return _engine(pair), pair
+    return _engine(pair, caplog), pair
 
 
 def _wait_lit(gui: _Engine, board: BoardPair, uci: str) -> None:
@@ -451,7 +469,7 @@ def _carry_out(gui: _Engine, board: BoardPair, uci: str, rng: random.Random) -> 
     assert view is not None
     position = Position.from_fen(view.fen)
     move = position.parse_uci(uci)
-    board.live.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
+    board.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
 
 
 def test_stop_before_the_person_moves_answers_no_move(
@@ -509,7 +527,7 @@ def test_the_lit_move_lights_again_after_the_person_takes_it_back(
     _carry_out(gui, board, "e2e4", rng)
     gui.run_until(lambda: board.moves() == ["e2e4"], "e2e4 on the board")
     # Second thoughts: the pawn goes back by hand, which takes the move back on the board.
-    board.live.push([(0, "lift", "e4"), (400, "place", "e2")])
+    board.push([(0, "lift", "e4"), (400, "place", "e2")])
     gui.run_until(lambda: board.moves() == [], "the move taken back on the board")
     gui.run_until(lambda: board.view is not None and board.view.hint is not None, "e2e4 lit again")
     _carry_out(gui, board, "e2e4", rng)
@@ -626,7 +644,7 @@ def test_a_move_for_the_gui_in_a_game_resigned_since_gives_way_to_a_new_game(
     rng = random.Random(15)
     _carry_out(gui, board, "e2e4", rng)
     gui.run_until(lambda: board.moves() == ["e2e4"], "e2e4 on the board")
-    board.live.push(
+    board.push(
         [(0, "lift", "e4"), (300, "lift", "e1"), (400, "lift", "e8"),
          (900, "place", "e4"), (1000, "place", "d5")]
     )  # fmt: skip
@@ -647,11 +665,11 @@ def test_a_move_for_the_gui_in_a_game_resigned_since_gives_way_to_a_new_game(
     assert len(played) == 1 and answer == [f"bestmove {played[0]}"]
 
 
-def test_ucinewgame_then_a_new_game_on_the_board() -> None:
+def test_ucinewgame_then_a_new_game_on_the_board(caplog: pytest.LogCaptureFixture) -> None:
     rng = random.Random(9)
     first = chess.Board()
     board = BoardPair()
-    engine = _engine(board)
+    engine = _engine(board, caplog)
     gui = _Gui(engine, first, gui_white=True, plies=4, rng=rng)
     person = _person(board, rng, white=False, waits_for=gui.waits_for)
     gui.play()
@@ -688,7 +706,7 @@ def test_the_persons_move_and_an_early_move_for_the_gui_at_once(
     else:
         _carry_out(gui, board, "e2e4", rng)
     gui.run_until(lambda: board.moves() == ["e2e4"], "e2e4 on the board")
-    board.live.push(BOTH_AT_ONCE)
+    board.push(BOTH_AT_ONCE)
     gui.run_until(lambda: board.moves() == ["e2e4", "e7e5", "g1f3"], "both moves on the board")
     if not go_first:
         gui.send("go")
@@ -711,13 +729,15 @@ def test_the_persons_move_and_an_early_move_for_the_gui_at_once(
 
 
 @pytest.mark.parametrize("gui_clock", [False, True], ids=["no-gui-clock", "gui-clock"])
-def test_a_gui_without_a_clock_is_told_the_boards(gui_clock: bool) -> None:
+def test_a_gui_without_a_clock_is_told_the_boards(
+    gui_clock: bool, caplog: pytest.LogCaptureFixture
+) -> None:
     """A timed game on the board (its own `[clock]`): a GUI that sends no `wtime` or
     `btime` hears the board's clock with the person's move; one that keeps its own does
     not."""
     rng = random.Random(3)
     pair = BoardPair(settings=Settings(time_control=parse_time_control("5+3")))
-    engine = _engine(pair)
+    engine = _engine(pair, caplog)
     _person(pair, rng, white=True, waits_for=lambda fen: _position_key(fen) == _START_KEY)
     engine.send("position startpos", "go wtime 300000 btime 300000" if gui_clock else "go")
     answer, before = engine.expect("bestmove")

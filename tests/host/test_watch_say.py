@@ -59,7 +59,7 @@ def test_watch_says_each_move(tmp_path: Path) -> None:
             )
             start = Position.standard()
             script = human_script(start, [start.parse_uci("g1f3")], seed=2)
-            board.live.push(script.lines)
+            board.push(script.lines)
             assert said.wait(30), "".join(seen)
             deadline = time.monotonic() + 10
             while "Cavalier g1 f3." not in (notes.read_text() if notes.exists() else ""):

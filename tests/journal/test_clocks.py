@@ -37,7 +37,6 @@ def play(path: Path, text: str, until_ms: int, settings: Settings) -> App:
             start=Game(script.start),
             source=board,
             settings=settings,
-            log=lambda _text: None,
         )
         app.start()
         for now in range(0, until_ms, 5):

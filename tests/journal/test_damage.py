@@ -170,16 +170,17 @@ def test_there_are_enough_kinds_of_damage() -> None:
 
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
-def test_a_damaged_journal_is_set_aside_and_never_resumed(tmp_path: Path, kind: str) -> None:
+def test_a_damaged_journal_is_set_aside_and_never_resumed(
+    tmp_path: Path, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "board.journal"
     _write_journal(path)
     DAMAGE[kind](path)
     damaged = path.read_bytes()
-    logged: list[str] = []
 
-    journal = open_journal(path, log=logged.append, wall=lambda: NOW)
+    journal = open_journal(path, wall=lambda: NOW)
     try:
-        [line] = logged
+        [line] = caplog.messages
         aside = tmp_path / "board.journal.damaged-20260921T141320Z"
         assert (
             "\n" not in line and "is damaged (" in line and f"set aside as {aside.name}" in line
@@ -188,7 +189,7 @@ def test_a_damaged_journal_is_set_aside_and_never_resumed(tmp_path: Path, kind: 
         # A fresh journal, and a board on it starts a new game instead of resuming.
         assert journal.current() is None and journal.finished_games() == []
         board = scripted_board(parse_script("@start standard\n"))
-        app = App(board, VirtualClock(), journal=journal, source=board, log=logged.append)
+        app = App(board, VirtualClock(), journal=journal, source=board)
         app.start()
         assert not app.resumed and app.board_game is not None and len(app.board_game.game) == 0
         pgn = Path(f"{aside}.pgn")
@@ -203,7 +204,9 @@ def test_a_damaged_journal_is_set_aside_and_never_resumed(tmp_path: Path, kind: 
         journal.close()
 
 
-def test_lost_index_entries_hide_no_move_from_the_recovery(tmp_path: Path) -> None:
+def test_lost_index_entries_hide_no_move_from_the_recovery(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """The damage that once resumed 42 of 72 plies in silence: the recovery reads the
     table itself, and finds all 72."""
     path = tmp_path / "board.journal"
@@ -213,40 +216,41 @@ def test_lost_index_entries_hide_no_move_from_the_recovery(tmp_path: Path) -> No
     seen = db.execute("SELECT count(*) FROM moves WHERE game_id = 3").fetchone()[0]
     db.close()
     assert seen < 72, "the damage hides moves from ordinary queries"
-    logged: list[str] = []
-    open_journal(path, log=logged.append, wall=lambda: NOW).close()
-    assert "integrity check failed" in logged[0]
+    open_journal(path, wall=lambda: NOW).close()
+    assert "integrity check failed" in caplog.messages[0]
     pgn = tmp_path / "board.journal.damaged-20260921T141320Z.pgn"
     assert _recovered(pgn)[3] == IN_PROGRESS
 
 
-def test_a_sound_journal_is_resumed_untouched(tmp_path: Path) -> None:
+def test_a_sound_journal_is_resumed_untouched(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "board.journal"
     _write_journal(path)
-    logged: list[str] = []
-    with open_journal(path, log=logged.append) as journal:
+    with open_journal(path) as journal:
         current = journal.current()
         assert current is not None and [m.uci for m in current.moves] == IN_PROGRESS
-    assert logged == []
+    assert caplog.messages == []
     assert [p.name for p in tmp_path.iterdir() if "damaged" in p.name] == []
 
 
 @pytest.mark.parametrize("content", [None, b""], ids=["absent", "empty"])
-def test_no_journal_yet_is_a_fresh_one(tmp_path: Path, content: bytes | None) -> None:
+def test_no_journal_yet_is_a_fresh_one(
+    tmp_path: Path, content: bytes | None, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "board.journal"
     if content is not None:
         path.write_bytes(content)
-    logged: list[str] = []
-    with open_journal(path, log=logged.append) as journal:
+    with open_journal(path) as journal:
         assert journal.current() is None
-    assert logged == []
+    assert caplog.messages == []
 
 
 def test_a_second_damage_the_same_second_gets_its_own_name(tmp_path: Path) -> None:
     path = tmp_path / "board.journal"
     for _ in range(2):
         path.write_bytes(b"not a journal" * 100)
-        open_journal(path, log=lambda _text: None, wall=lambda: NOW).close()
+        open_journal(path, wall=lambda: NOW).close()
     names = sorted(p.name for p in tmp_path.iterdir() if "damaged" in p.name)
     assert names == [
         "board.journal.damaged-20260921T141320Z",

@@ -46,7 +46,6 @@ def _board(db: Path) -> None:
         start=Game(script.start),
         source=board,
         scan_hz=100,
-        log=lambda _text: None,
     )
     app.start()
     journal.connection.set_trace_callback(trace)

@@ -55,7 +55,6 @@ def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[s
             source=board,
             settings=Settings(mode=mode),
             on_effect=lambda message: sent.append(message.to_wire()),
-            log=lambda _text: None,
         )
         app.run(until_done=True)
     return [
@@ -183,9 +182,7 @@ def test_a_new_game_drops_the_lines_of_the_one_before(tmp_path: Path) -> None:
 def _run_script(journal: Journal, text: str, start: Game) -> None:
     script = parse_script(text)
     board = scripted_board(script, electrical=False)
-    app = App(
-        board, VirtualClock(), journal=journal, start=start, source=board, log=lambda _t: None
-    )
+    app = App(board, VirtualClock(), journal=journal, start=start, source=board)
     app.run(until_done=True)
 
 

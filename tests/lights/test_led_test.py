@@ -69,7 +69,7 @@ def test_reedboard_host_led_test_lights_the_running_board() -> None:
     stop = threading.Event()
     with PtyBridge() as bridge:
         app = App(board, MonotonicClock(), link=open_port(bridge.board_path), source=board,
-                  log=lambda _t: None, **lights_seams(LedConfig(), Watched(64)))  # fmt: skip
+                  **lights_seams(LedConfig(), Watched(64)))  # fmt: skip
         app.start()
         runner = threading.Thread(target=app.run, args=(stop.is_set,), daemon=True)
         runner.start()

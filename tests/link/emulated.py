@@ -63,7 +63,6 @@ def emulated_app(
         start=Game(script.start),
         endpoint=lambda _id: emulation,
         watch=watch,
-        log=lambda _text: None,
     )
 
 

@@ -183,7 +183,6 @@ def test_a_clients_pattern_lights_the_board_until_the_next_move() -> None:
         brightness=lambda share, _t: shares.append(share),
         endpoint=lambda _id: emulation,
         watch=watch,
-        log=lambda _text: None,
     )
     app.run(until_done=True)
     assert shares == [0.5]

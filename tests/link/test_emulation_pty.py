@@ -234,7 +234,7 @@ def test_a_whole_game_through_the_hosts_chesslink_emulation() -> None:
         position = Position.standard()
         for uci in SPECIAL:
             lines, _end = move_lines(position, uci, 0)
-            board.live.push(lines)
+            board.push(lines)
             position = position.play(position.parse_uci(uci))
             game.push_uci(uci)
             _committed(board, len(game.move_stack))
@@ -386,7 +386,7 @@ def test_a_slides_waypoint_is_not_a_move_for_python_mchess_through_the_host() ->
     with RunningBoard() as board, _host_emulation(board.port, "chesslink") as (fd, _host):
         client = _ChessLinkClient(fd)
         before = _configured_as_python_mchess(client)
-        board.live.push(SLIDE)
+        board.push(SLIDE)
         _committed(board, 1)
         assert board.moves() == ["b2b4"]
         _waypoint_never_shown(client, before)
@@ -419,17 +419,17 @@ def test_an_under_promotion_with_capture_reaches_the_client_through_the_host(
         position = Position.standard()
         for uci in TO_THE_PROMOTION:
             lines, _end = move_lines(position, uci, 0)
-            board.live.push(lines)
+            board.push(lines)
             position = position.play(position.parse_uci(uci))
             game.push_uci(uci)
             _committed(board, len(game.move_stack))
         client.shows(game.board_fen())
         a8, b7 = chess.A8, chess.B7
-        board.live.push([(0, "choose", "b"), (0, "lift", "a8"), (300, "lift", "b7")])
+        board.push([(0, "choose", "b"), (0, "lift", "a8"), (300, "lift", "b7")])
         _lit(board, lambda v: v.lifted == 1 << a8 | 1 << b7)
         line.hold()
         _until(lambda: b'"type":"state"' in line.held())  # asked with both in the hand
-        board.live.push([(0, "place", "a8")])
+        board.push([(0, "place", "a8")])
         _committed(board, len(game.move_stack) + 1)
         _until(lambda: b'"event":"move"' in line.held())
         # The host reads all that came meanwhile at once: paused while it arrives.

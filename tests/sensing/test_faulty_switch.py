@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from reedboard.app import App, RecordingLights
 from reedboard.arbiter.arbiter import STUCK_MS
@@ -114,14 +115,13 @@ def test_a_slow_magnet_settling_for_40_ms_is_not_a_fault() -> None:
 # ----- the running board: real scanner code over the fake GPIO -----
 
 
-def test_the_board_plays_on_beside_a_chattering_switch() -> None:
+def test_the_board_plays_on_beside_a_chattering_switch(caplog: pytest.LogCaptureFixture) -> None:
     config = MatrixConfig()
     layout = MatrixLayout(config.a1, config.rows_are)
     gpio = FakeGPIO(config.rows, config.columns)
     gpio.set_closed(layout.cell_of(sq) for sq in squares_of(START))
     scanner = MatrixScanner(gpio, config.rows, config.columns, layout, sleep=lambda _s: None)
     effects: list[dict[str, Any]] = []
-    lines: list[str] = []
     renderer = RecordingLights()
     clock = VirtualClock()
     app = App(
@@ -130,7 +130,6 @@ def test_the_board_plays_on_beside_a_chattering_switch() -> None:
         matrix=config,
         render=renderer,
         on_effect=lambda message: effects.append(message.to_wire()),
-        log=lines.append,
     )
     app.start()
     h5 = layout.cell_of(H5)
@@ -151,7 +150,7 @@ def test_the_board_plays_on_beside_a_chattering_switch() -> None:
     row, column = h5
     assert fault["row"] == f"ROW{row + 1}" and fault["column"] == f"COL{column + 1}"
     assert fault["pins"] == sorted([config.rows[row], config.columns[column]])
-    assert any("h5" in line and "GPIO" in line for line in lines)
+    assert any("h5" in line and "GPIO" in line for line in caplog.messages)
     # What a host watching the board prints of it.
     assert effect_line(EventMessage.from_wire(fault)).startswith(
         "sensor     switch chattering: h5 (ROW"
@@ -175,7 +174,6 @@ def test_the_board_finds_a_switch_stuck_closed_and_plays_on() -> None:
         clock,
         matrix=config,
         on_effect=lambda message: effects.append(message.to_wire()),
-        log=lambda _line: None,
     )
     app.start()
     for now in range(0, 1000 + 2500 + STUCK_MS, 5):

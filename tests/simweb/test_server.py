@@ -229,3 +229,11 @@ def test_the_page_is_told_what_is_happening_in_words(board: SimBoard) -> None:
 
 def _has_plies(board: SimBoard, plies: int) -> bool:
     return len(board.snapshot()["san"]) == plies
+
+
+def test_the_board_s_log_lines_reach_the_page(board: SimBoard) -> None:
+    """A script line the simulated world refuses: one line on the page's log, and the
+    board goes on."""
+    board.play_script(_script("0 place e4\n"))
+    wait_for(lambda: bool(board.snapshot()["log"]))
+    assert board.snapshot()["log"] == ["script: the hand is empty"]

@@ -1,5 +1,5 @@
 """A board and the host's end of its link in one process, on one virtual clock: the
-firmware's real `App` (on a `PushedBoard` whose pieces the test moves) at one end, the
+firmware's real `App` (on a `FakeBoard` whose pieces the test moves with `push`) at one end, the
 host's real connection at the other, the bytes passed in memory.
 
 Nothing runs by itself: time passes only when the host waits (its port's `read(wait_s)`,
@@ -17,20 +17,22 @@ what its lights show; `unplug()` and `plug()` pull the host's cable and put it b
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Settings
 from reedboard.errors import LinkError
 from reedboard.hal.clock import VirtualClock
-from reedboard.hal.pushed_board import PushedBoard
+from reedboard.hal.fake_board import FakeBoard
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Reply
 from reedboard.link.messages import Command, command_type
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard
+
+from tests.support.pushed_lines import push
 
 ALIVE_MS = 1000  # the board's `alive` period: a moment the board is stepped at
 
@@ -120,7 +122,7 @@ class BoardPair:
         self.clock = VirtualClock()
         if occupancy is None:
             occupancy = (start.position if start is not None else Position.standard()).occupied
-        self.live = PushedBoard(occupancy, self.clock)
+        self.live = FakeBoard(occupancy, electrical=False)
         self.effects: list[EffectMessage] = []
         self.answered: list[str] = []  # the kinds of the host commands answered, in order
         self.view: BoardView | None = None
@@ -139,7 +141,6 @@ class BoardPair:
             settings=settings,
             render=self._render,
             on_effect=self.effects.append,
-            log=lambda _text: None,
             endpoint=lambda session: _HeardEndpoint(session, self.answered.append),
         )
         self.app.start()
@@ -151,6 +152,10 @@ class BoardPair:
         if not self.plugged:
             raise LinkError(f"no serial port {url}")
         return HostEnd(self)
+
+    def push(self, lines: Iterable[tuple[int, str, str]]) -> int:
+        """Move the pieces: `(t_ms, action, what)` lines from now on the board's clock."""
+        return push(self.live, self.clock, lines)
 
     def unplug(self) -> None:
         """Pull the host's cable: its port fails and cannot be opened; the board plays on."""

@@ -228,7 +228,7 @@ def assemble(
     # the protocol: the board never stops for want of a link.
     link: LinkPort | None = None
     journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
-    journal = open_journal(journal_path, log=_log) if journal_path else None
+    journal = open_journal(journal_path) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
     broker = _broker(args, config)
 
@@ -278,7 +278,7 @@ def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoi
             volume=config.volume,
             device=config.device or None,
         )
-        speaker = EspeakSpeaker(settings, log=_log)
+        speaker = EspeakSpeaker(settings)
     return BoardVoice(speaker, book)
 
 
@@ -322,10 +322,6 @@ def board_settings(
         time_control=parse_time_control(clock.control) if clock.control else None,
         clock_buttons=bool(clock.white_pin),
     )
-
-
-def _log(text: str) -> None:
-    print(f"reedboard: {text}", file=sys.stderr, flush=True)
 
 
 class EmulationSeams(TypedDict):

@@ -13,15 +13,17 @@ A missing espeak-ng is said once in the log, and the board plays on in silence.
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from reedboard.hal.speech import SpeechQueue, Utterance
 
 PROGRAM = "espeak-ng"
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +51,8 @@ def render_wav(text: str, path: str | Path, settings: EspeakSettings) -> None:
 
 
 class EspeakSpeaker:
-    def __init__(
-        self,
-        settings: EspeakSettings,
-        *,
-        log: Callable[[str], None] = lambda _text: None,
-    ) -> None:
+    def __init__(self, settings: EspeakSettings) -> None:
         self.settings = settings
-        self.log = log
         self.queue = SpeechQueue()
         self.spoken = 0  # sentences said to the end (or cut): a count tests and logs read
         self._lock = threading.Condition()
@@ -134,7 +130,9 @@ class EspeakSpeaker:
         except OSError as error:
             if not self._told_missing:
                 self._told_missing = True
-                self.log(f"voice: cannot run {settings.program}: {error.strerror or error}")
+                logger.warning(
+                    "voice: cannot run %s: %s", settings.program, error.strerror or error
+                )
             return []
         assert speak.stdin is not None
         try:

@@ -8,6 +8,7 @@ all of it. The damaged file itself is kept as it was, for whoever wants to dig f
 from __future__ import annotations
 
 import datetime
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -20,18 +21,19 @@ from reedboard.journal.store import Journal, JournalError
 # SQLite's companions of a WAL database: they belong to the file they were written for.
 _COMPANIONS = ("-wal", "-shm")
 
+logger = logging.getLogger(__name__)
+
 
 def open_journal(
     path: str | Path,
     *,
-    log: Callable[[str], None],
     wall: Callable[[], float] = time.time,
 ) -> Journal:
     """The journal at `path`, checked; a damaged one is set aside and a fresh one started."""
     path = Path(path)
     problem = journal_problem(path)
     if problem is not None:
-        log(set_aside(path, problem, wall()))
+        logger.warning("%s", set_aside(path, problem, wall()))
     return Journal(path, wall=wall)
 
 

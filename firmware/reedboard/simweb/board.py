@@ -15,6 +15,7 @@ gesture, a command or a snapshot from landing in the middle of one.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -53,6 +54,7 @@ from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_s
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_names_of
 from reedboard.sensing.held import Held, likeliest
+from reedboard.simweb.page_log import PageLog
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
 from reedboard.simweb.words import notice, result_words, setup_words
@@ -62,12 +64,15 @@ from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, strip_layout
 
 EFFECTS_KEPT = 200
+LOG_KEPT = 20  # the board's log lines the page shows
 SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
 SEEN_S = 1.0  # how long a new position may take to pass the debouncer
 SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
 # From taking the captured piece off to putting the capturing one down, as a hand would:
 # long enough for the switches to see the square empty in between.
 CAPTURE_STEP_MS = 150
+
+logger = logging.getLogger(__name__)
 
 
 def _by_origin(hand: list[Held], _square: Square, *, origin: Square) -> int:
@@ -107,7 +112,7 @@ class SimBoard:
         self.effects: deque[dict[str, Any]] = deque(maxlen=EFFECTS_KEPT)
         self.view: BoardView | None = None
         self.lock = threading.RLock()
-        self.log: deque[str] = deque(maxlen=20)
+        self.log = PageLog(keep=LOG_KEPT)
         # The board's voice: the page says its sentences with the browser's own speech
         # and shows them in a live region for screen readers.
         self.speaker = RecordingSpeaker(keep=SPOKEN_KEPT)
@@ -123,7 +128,6 @@ class SimBoard:
             on_effect=self._effect,
             watch=self.voice.watch,
             scan_hz=self.config.matrix.scan_hz,
-            log=self._log,
             source=self,
             guard=self.lock,
         )
@@ -146,6 +150,7 @@ class SimBoard:
     # ----- the board's loop, and the simulator as its event source -----
 
     def start(self) -> None:
+        self.log.attach()
         with self.lock:
             self.app.start()
         self._thread.start()
@@ -156,6 +161,7 @@ class SimBoard:
             self._thread.join(2)
         self.link.close()
         self.switches.close()
+        self.log.detach()
 
     def advance(self, t_ms: int) -> list[str]:
         """The lines due by `t_ms` (the loop calls it, holding the lock, before it
@@ -189,7 +195,7 @@ class SimBoard:
                 position = self.board_game().game.position
                 world.place(line.what, partial(likeliest, position=position))
         except InvalidInputError as error:
-            self._log(f"script: {error}")
+            logger.warning("script: %s", error)
 
     def next_change_ms(self) -> int | None:
         return self.switches.next_change_ms()
@@ -205,9 +211,6 @@ class SimBoard:
     def _render(self, view: BoardView, t_ms: int) -> None:
         self.view = view
         self.lights.render(view, t_ms)
-
-    def _log(self, text: str) -> None:
-        self.log.append(text)
 
     def _effect(self, message: EffectMessage) -> None:
         self.effects.append(message.to_wire())
@@ -507,7 +510,7 @@ class SimBoard:
                 "pty": self.link.path,
                 "language": self.voice.book.code,
                 "spoken": self._spoken(),
-                "log": list(self.log),
+                "log": list(self.log.lines),
             }
 
 
