@@ -73,7 +73,7 @@ HOST_LAYERS = (
             "reedboard_host.follow",
             "reedboard_host.lichess_settings",
             "reedboard_host.lichess_api",
-            "reedboard_host.lichess_feeds",
+            "reedboard_host.lichess_streams",
             "reedboard_host.lichess_game",
             "reedboard_host.lichess_offers",
             "reedboard_host.lichess_actions",
