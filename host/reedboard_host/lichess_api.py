@@ -12,7 +12,11 @@ Requests), wait a full minute before using the API again. So a 429 on any call p
 every call for `RATE_LIMIT_S` (or longer, if its Retry-After says so): a call made
 meanwhile is refused here without reaching Lichess (`RateLimited`, which says when the
 pause ends), and the tasks that would call wait for its end on the API's clock (a test's
-clock need not wait a real minute)."""
+clock need not wait a real minute).
+
+aiohttp is imported when the first call is made, not with this module: every
+`reedboard-host` command reads the `lichess` command's arguments, and none of them should
+wait for aiohttp's import to do so."""
 
 from __future__ import annotations
 
@@ -22,12 +26,13 @@ import time
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
-
-import aiohttp
+from typing import TYPE_CHECKING, Any, Protocol
 
 from reedboard_host.connection import HostError
 from reedboard_host.lichess_settings import server_url
+
+if TYPE_CHECKING:
+    import aiohttp
 
 DEFAULT_SERVER = "https://lichess.org"
 REQUEST_S = 15.0
@@ -125,10 +130,15 @@ class LichessApi:
         form: Mapping[str, Any] | None,
         *,
         accept: str = "application/json",
-        timeout: aiohttp.ClientTimeout,
+        total_s: float | None,
+        idle_s: float | None = None,
     ) -> AsyncIterator[aiohttp.ClientResponse]:
         """The server's answer of 2xx to one call (redirects on its own origin followed),
-        or the `LichessError` that says in one line why not."""
+        or the `LichessError` that says in one line why not. `total_s`: the longest the
+        call may take; `idle_s`: the longest its answer may be silent."""
+        import aiohttp
+
+        timeout = aiohttp.ClientTimeout(total=total_s, sock_connect=REQUEST_S, sock_read=idle_s)
         what = f"{method} {path}"
         paused = self.paused_for()
         if paused > 0:
@@ -198,13 +208,13 @@ class LichessApi:
         return LichessError(f"Lichess refused {what}: {response.status} {detail}", response.status)
 
     async def get(self, path: str) -> JsonObject:
-        async with self._open("GET", path, None, timeout=_call_timeout(REQUEST_S)) as response:
+        async with self._open("GET", path, None, total_s=REQUEST_S) as response:
             return _json_object(await response.read())
 
     async def post(
         self, path: str, form: Mapping[str, Any] | None = None, *, timeout: float = REQUEST_S
     ) -> JsonObject:
-        async with self._open("POST", path, form or {}, timeout=_call_timeout(timeout)) as response:
+        async with self._open("POST", path, form or {}, total_s=timeout) as response:
             return _json_object(await response.read())
 
     async def stream(
@@ -218,10 +228,11 @@ class LichessApi:
         `form` (a seek, a challenge kept alive). Lines that are not JSON objects are
         skipped: a stream must not die of one odd line. `opened` is called once the
         server has answered."""
-        timeout = aiohttp.ClientTimeout(total=None, sock_connect=REQUEST_S, sock_read=STREAM_IDLE_S)
+        import aiohttp
+
         method = "GET" if form is None else "POST"
         async with self._open(
-            method, path, form, accept="application/x-ndjson", timeout=timeout
+            method, path, form, accept="application/x-ndjson", total_s=None, idle_s=STREAM_IDLE_S
         ) as response:
             opened()
             while True:
@@ -239,10 +250,6 @@ class LichessApi:
                     continue
                 if isinstance(item, dict):
                     yield item
-
-
-def _call_timeout(seconds: float) -> aiohttp.ClientTimeout:
-    return aiohttp.ClientTimeout(total=seconds)
 
 
 def _reason(error: BaseException) -> str:
@@ -274,6 +281,8 @@ def _json_object(body: bytes) -> JsonObject:
 
 async def _error_text(response: aiohttp.ClientResponse) -> str:
     # Lichess explains a refusal as {"error": "..."}; anything else is summed up briefly.
+    import aiohttp
+
     try:
         body = await response.content.read(2000)
     except (TimeoutError, aiohttp.ClientError, OSError):

@@ -7,6 +7,8 @@ clock is the test's: a minute's pause is waited out at once."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
@@ -194,3 +196,16 @@ def test_a_longer_retry_after_is_waited_for_never_a_shorter(retry_after: str, pa
         assert clock.wait_asked(0) == pause
         clock.advance(pause)
         assert feeds.events_open()
+
+
+def test_the_host_commands_arguments_do_not_import_aiohttp() -> None:
+    # Every `reedboard-host` command builds the parser, the `lichess` command's arguments
+    # with it: none of them waits for aiohttp's import, which only a call to Lichess needs.
+    code = (
+        "import sys; from reedboard_host.cli import build_parser; build_parser(); "
+        "print('aiohttp' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True
+    )
+    assert result.stdout.strip() == "False", result.stderr
