@@ -72,6 +72,7 @@ HOST_LAYERS = (
             "reedboard_host.fetch",
             "reedboard_host.follow",
             "reedboard_host.lichess_settings",
+            "reedboard_host.lichess_shapes",
             "reedboard_host.lichess_api",
             "reedboard_host.lichess_streams",
             "reedboard_host.lichess_game",
