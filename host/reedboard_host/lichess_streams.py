@@ -64,7 +64,15 @@ class LichessStreams:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)  # kept: the loop holds only weak references to tasks
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._said_if_failed)
         return task
+
+    def _said_if_failed(self, task: asyncio.Task[None]) -> None:
+        """A task ended by something unforeseen is told, not lost without a word."""
+        if not task.cancelled() and (error := task.exception()) is not None:
+            self.inbox.put_nowait(
+                ("log", f"a Lichess task stopped: {type(error).__name__}: {error}")
+            )
 
     # ----- the tasks -----
 

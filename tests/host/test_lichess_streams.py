@@ -10,7 +10,7 @@ import asyncio
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -209,3 +209,20 @@ def test_the_host_commands_arguments_do_not_import_aiohttp() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True
     )
     assert result.stdout.strip() == "False", result.stderr
+
+
+class _BrokenApi(LichessApi):
+    async def post(
+        self, path: str, form: Mapping[str, Any] | None = None, *, timeout: float = 15.0
+    ) -> dict[str, Any]:
+        raise RuntimeError(f"no answer shaped for {path}")
+
+
+def test_a_task_ended_by_something_unforeseen_says_so() -> None:
+    with feeds_on(_BrokenApi("http://127.0.0.1:9", TOKEN)) as feeds:
+        feeds.call(lambda s: s.post_later("/api/board/game/odd00001/draw/yes"))
+        said = _log_with(feeds, "stopped")
+        assert said == (
+            "a Lichess task stopped: RuntimeError: no answer shaped for "
+            "/api/board/game/odd00001/draw/yes"
+        )
