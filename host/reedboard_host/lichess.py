@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TextIO, TypeVar, assert_never
 
@@ -111,8 +111,9 @@ class LichessBridge:
         finally:
             self._board_thread.shutdown(wait=True)  # its call in progress ends within POLL_S
 
-    async def _until_stopped(self, work: Any) -> int:
-        """`work`, cancelled once `stop()` says so (a signal sets it, outside the loop)."""
+    async def _until_stopped(self, work: Coroutine[Any, Any, int]) -> int:
+        """`work`, cancelled once `stop()` says so. A signal handler sets that flag,
+        which the loop cannot await: it is looked at every `POLL_S`."""
         task: asyncio.Task[int] = asyncio.ensure_future(work)
         while not task.done():
             if self.stop():
