@@ -92,8 +92,10 @@ HOST_LAYERS = (
             "reedboard_host.play",
             "reedboard_host.uci_engine",
             "reedboard_host.lichess",
+            "reedboard_host.publish",
         ),
     ),
+    Layer("relay", ("reedboard_host.relay",)),
     Layer("host command", ("reedboard_host.cli",)),
 )
 # The firmware's packages that run on a PC without the board: no hardware, no journal,

@@ -311,10 +311,11 @@ class App:
         effects = board_game.scan(occupancy, now)
         self._publish(effects, now)
         changed = changed or bool(effects)
-        if data:
-            for command in self.endpoint.receive_data(data):
-                self._command(command, now)
-                changed = True
+        # Asked every turn, also without bytes: an endpoint may have commands from
+        # elsewhere (a broker's requests).
+        for command in self.endpoint.receive_data(data):
+            self._command(command, now)
+            changed = True
         if now >= self._next_alive:
             self.endpoint.alive()
             self._next_alive = now + ALIVE_MS

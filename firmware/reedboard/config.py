@@ -90,11 +90,23 @@ class SerialConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    """Publishing the game to an MQTT broker as well as the serial link ("": not at all)."""
+
+    url: str = ""
+    board_id: str = ""
+    username: str = ""
+    password_file: str = ""
+    ca_file: str = ""
+
+
+@dataclass(frozen=True)
 class ArbiterConfig:
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
     knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
+    tournament: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,6 +129,7 @@ class BoardConfig:
     leds: LedConfig = field(default_factory=LedConfig)
     serial: SerialConfig = field(default_factory=SerialConfig)
     arbiter: ArbiterConfig = field(default_factory=ArbiterConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
 
 
@@ -149,6 +162,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         leds=_leds(sections.table("leds")),
         serial=_serial(sections.table("serial")),
         arbiter=_arbiter(sections.table("arbiter")),
+        mqtt=_mqtt(sections.table("mqtt")),
         voice=_voice(sections.table("voice")),
     )
     sections.refuse_unknown()
@@ -197,6 +211,19 @@ class _Section:
         value = self._get(name, default)
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{self.key(name)}: expected a non-empty string, got {value!r}")
+        return value
+
+    def boolean(self, name: str, default: bool) -> bool:
+        value = self._get(name, default)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{self.key(name)}: expected true or false, got {value!r}")
+        return value
+
+    def optional_text(self, name: str) -> str:
+        """A string that may be empty (a setting left out)."""
+        value = self._get(name, "")
+        if not isinstance(value, str):
+            raise ConfigError(f"{self.key(name)}: expected a string, got {value!r}")
         return value
 
     def choice(self, name: str, default: str, choices: tuple[str, ...]) -> Any:
@@ -295,6 +322,19 @@ def _arbiter(s: _Section) -> ArbiterConfig:
         settle_ms=s.integer("settle_ms", d.settle_ms, 1, 60_000),
         castle_wait_ms=s.integer("castle_wait_ms", d.castle_wait_ms, 1, 60_000),
         knock_wait_ms=s.integer("knock_wait_ms", d.knock_wait_ms, 1, 60_000),
+        tournament=s.boolean("tournament", d.tournament),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _mqtt(s: _Section) -> MqttConfig:
+    config = MqttConfig(
+        url=s.optional_text("url"),
+        board_id=s.optional_text("board_id"),
+        username=s.optional_text("username"),
+        password_file=s.optional_text("password_file"),
+        ca_file=s.optional_text("ca_file"),
     )
     s.refuse_unknown()
     return config

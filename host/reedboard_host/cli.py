@@ -7,6 +7,7 @@
                                                      draw, resign, led-test, settings, state
     reedboard-host say position|last|SQUARE         the board's voice says it
     reedboard-host ports                             serial ports that may be a board
+    reedboard-host publish --mqtt URL --board-id ID  the board on an MQTT broker, for a relay
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
     reedboard-host uci                               the board as a UCI engine for a chess GUI
     reedboard-host lichess --token-file F [--seek 15+10 | --challenge USER] [--accept [USER]]
@@ -163,6 +164,14 @@ def build_parser() -> OneLineParser:
     p.add_argument("protocol", choices=("dgt", "chesslink"))
     p.add_argument("--pty", required=True, metavar="PATH", help="the link to the pty to make")
     command("uci", "be a UCI engine whose moves are the ones played on the board", _uci, "")
+    p = command("publish", "publish the board to an MQTT broker, for reedboard-relay", _publish,
+                "--port /dev/ttyACM0 --mqtt mqtt://club.local --board-id b7")  # fmt: skip
+    p.add_argument("--mqtt", required=True, metavar="URL",
+                   help="the broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")  # fmt: skip
+    p.add_argument("--board-id", required=True, metavar="ID", help="the board's name there")
+    p.add_argument("--username", default="", help="the broker's user")
+    p.add_argument("--password-file", default="", metavar="FILE", help="the broker's password")
+    p.add_argument("--ca-file", default="", metavar="FILE", help="the CA to trust (mqtts://)")
     p = command("lichess", "play on Lichess from the board (the Board API)", _lichess,
                 "--token-file lichess.token --seek 15+10")  # fmt: skip
     from reedboard_host.lichess import add_arguments
@@ -190,6 +199,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `reedboard-host state | head -c 100`: the reader has what it wanted.
         return closed_output()
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from reedboard.link.mqtt_client import BrokerSettings
+    from reedboard.link.mqtt_topics import check_board_id, parse_url
+
+    from reedboard_host.connection import choose_port
+    from reedboard_host.publish import publish
+
+    try:
+        parse_url(args.mqtt)
+        check_board_id(args.board_id)
+    except ReedboardError as error:
+        raise BadArgumentError(str(error)) from None
+    settings = BrokerSettings(
+        args.mqtt, args.board_id, args.username, args.password_file, args.ca_file
+    )
+    return publish(choose_port(args.port), settings, _stop_flag())
 
 
 def _status(error: BaseException) -> int:

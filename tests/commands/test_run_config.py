@@ -52,6 +52,13 @@ CHANGES = [
     ("arbiter", "settle_ms", 500, "settings"),
     ("arbiter", "castle_wait_ms", 700, "settings"),
     ("arbiter", "knock_wait_ms", 900, "settings"),
+    ("arbiter", "tournament", True, "fair_play"),
+    # A broker on a port where none listens: the board publishes (queues) all the same.
+    ("mqtt", "url", "mqtt://127.0.0.1:1", "broker"),
+    ("mqtt", "board_id", "club-7", "broker"),
+    ("mqtt", "username", "board7", "broker"),
+    ("mqtt", "password_file", "/dev/null", "broker"),
+    ("mqtt", "ca_file", "/dev/null", "broker"),
     ("voice", "enabled", True, "voice"),
     ("voice", "language", "en", "voice"),
     ("voice", "voice", "en-us", "voice"),
@@ -116,7 +123,9 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "settings": app._settings,
             "driver": made,
             "chain": renderer.output.layout.sources,
+            "fair_play": renderer.tournament,
             "link": link,
+            "broker": None if board.broker is None else board.broker.settings,
             "voice": heard(board.voice),
         }
     finally:
@@ -124,6 +133,8 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             board.voice.close()
         if board.journal is not None:
             board.journal.close()
+        if board.broker is not None:
+            board.broker.close(timeout_s=0.1)
 
 
 def heard(voice: BoardVoice | None) -> Any:
@@ -147,6 +158,8 @@ def test_each_key_changes_the_board(
 ) -> None:  # fmt: skip
     # The baud rate shows on a port that opens here.
     base = 'port = "loop://"\n' if (section, key) == ("serial", "baud") else ""
+    if section == "mqtt" and key != "url":
+        base = 'url = "mqtt://127.0.0.1:1"\n'  # the other keys matter only with a broker
     if section == "voice" and key != "enabled":
         base = "enabled = true\n"  # the other keys show on a voice that speaks
     default = observe(tmp_path, monkeypatch, f"[{section}]\n{base}")

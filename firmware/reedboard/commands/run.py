@@ -42,8 +42,11 @@ from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
+from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
+from reedboard.link.mqtt_endpoint import BrokerTee
 from reedboard.link.port import LinkPort
 from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
@@ -81,7 +84,14 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="stillness before deciding (default: the config's)",
     )
-    parser.add_argument("--board-id", default="reedboard", help="the name the host sees")
+    parser.add_argument(
+        "--board-id", help="the name the host and the broker see (default: reedboard)"
+    )
+    parser.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="publish the game to this MQTT broker too: mqtt://HOST[:PORT] or mqtts://...",
+    )
     parser.add_argument(
         "--protocol",
         choices=("native", "dgt", "chesslink"),
@@ -119,7 +129,7 @@ def _run(args: argparse.Namespace) -> int:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
     board = assemble(args, config, script)
-    app, journal, scanner = board.app, board.journal, board.scanner
+    app, journal, scanner, broker = board.app, board.journal, board.scanner, board.broker
     stopping = []
 
     def stop(_signum: int, _frame: object) -> None:
@@ -134,6 +144,8 @@ def _run(args: argparse.Namespace) -> int:
             board.voice.close()
         if journal is not None:
             journal.close()
+        if broker is not None:
+            broker.close()
         close = getattr(scanner, "close", None)
         if close is not None:
             close()
@@ -148,6 +160,7 @@ class Assembled:
     journal: Journal | None
     scanner: SwitchMatrix
     voice: BoardVoice | None = None
+    broker: BoardBroker | None = None
 
 
 def assemble(
@@ -204,6 +217,7 @@ def assemble(
     journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
     journal = open_journal(journal_path, log=_log) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
+    broker = _broker(args, config)
 
     def show(message: EffectMessage) -> None:
         wire = message.to_wire()
@@ -211,8 +225,9 @@ def assemble(
         sys.stdout.write(json.dumps(printed) + "\n")
         sys.stdout.flush()
 
-    voice = board_voice(config.voice, speaker)
-    emulating = _emulating(emulation)
+    # Tournament mode: the voice is silent (fair play), whatever [voice] says.
+    voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
+    emulating = _emulating(emulation, broker)
     app = App(
         scanner,
         MonotonicClock(args.speed),
@@ -222,18 +237,18 @@ def assemble(
         settings=settings,
         start=Game(script.start) if script else None,
         source=source,
-        identity=Identity(board=args.board_id),
+        identity=Identity(board=args.board_id or "reedboard"),
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
         on_effect=chained(show if printing else None, voice.effect if voice else None),
         matrix=config.matrix,
-        **lights_seams(config.leds, strip),
+        **lights_seams(config.leds, strip, tournament=config.arbiter.tournament),
         endpoint=emulating["endpoint"],
         watch=chained(emulating["watch"], voice.watch if voice else None),
         on_self_test=voice.self_test if voice else None,
         say=voice.ask if voice else None,
     )
-    return Assembled(app, journal, scanner, voice)
+    return Assembled(app, journal, scanner, voice, broker)
 
 
 def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoice | None:
@@ -262,10 +277,10 @@ class LightsSeams(TypedDict):
     led_test: Callable[[int], None]
 
 
-def lights_seams(config: LedConfig, strip: LedStrip) -> LightsSeams:
+def lights_seams(config: LedConfig, strip: LedStrip, *, tournament: bool = False) -> LightsSeams:
     """The App's lights on a strip: the scenes, their animation, the host's dimming and
-    the LED test the host asks for."""
-    lights = LightsRenderer(LightsOutput(strip_layout(config), strip))
+    the LED test the host asks for; in tournament mode, no assistance (fair play)."""
+    lights = LightsRenderer(LightsOutput(strip_layout(config), strip), tournament=tournament)
     return {
         "render": lights.render,
         "animate": lights.animate,
@@ -300,8 +315,33 @@ class EmulationSeams(TypedDict):
     watch: Callable[[BoardGame, int], None] | None
 
 
-def _emulating(emulation: EmulatedEndpoint | None) -> EmulationSeams:
-    """The App's seams for an emulated protocol: its endpoint, fed the board each turn."""
+def _broker(args: argparse.Namespace, config: BoardConfig) -> BoardBroker | None:
+    """The broker the game is published to as well, from `--mqtt` or `[mqtt]`, or None."""
+    url = args.mqtt or config.mqtt.url
+    if not url:
+        return None
+    settings = BrokerSettings(
+        url,
+        args.board_id or config.mqtt.board_id or "reedboard",
+        config.mqtt.username,
+        config.mqtt.password_file,
+        config.mqtt.ca_file,
+    )
+    return BoardBroker(settings)
+
+
+def _emulating(
+    emulation: EmulatedEndpoint | None, broker: BoardBroker | None = None
+) -> EmulationSeams:
+    """The App's seams for an emulated protocol: its endpoint, fed the board each turn;
+    with a broker, the endpoint's talk published there too."""
+    if broker is not None:
+        inner: Callable[[str], Endpoint] = (
+            BoardEndpoint if emulation is None else (lambda _session_id: emulation)
+        )
+        seams = _emulating(emulation)
+        seams["endpoint"] = lambda session_id: BrokerTee(inner(session_id), broker)
+        return seams
     if emulation is None:
         return {"endpoint": None, "watch": None}
 

@@ -12,6 +12,7 @@ from reedboard.arbiter.view import BoardView
 from reedboard.hal.ports import LedStrip
 from reedboard.lights import led_test
 from reedboard.lights.dimming import dimmed
+from reedboard.lights.fair_play import fair_play
 from reedboard.lights.frame import Frame
 from reedboard.lights.palette import RGB
 from reedboard.lights.scenes import scene_for
@@ -66,13 +67,14 @@ class LightsRenderer:
     `led_test(t_ms)` runs the LED test (`lights/led_test.py`) for a few seconds, after
     which the board's scene stands again."""
 
-    def __init__(self, output: LightsOutput) -> None:
+    def __init__(self, output: LightsOutput, *, tournament: bool = False) -> None:
         self.output = output
+        self.tournament = tournament  # fair play: no assistance on the LEDs
         self.frame: Frame | None = None
         self.testing_since: int | None = None
 
     def render(self, view: BoardView, t_ms: int) -> None:
-        self.frame = scene_for(view)
+        self.frame = scene_for(fair_play(view) if self.tournament else view)
         if not self._testing(t_ms):
             self.output.update(self.frame, t_ms)
 

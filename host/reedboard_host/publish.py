@@ -1,0 +1,75 @@
+"""`reedboard-host publish`: a board that has only a serial line (on USB to a laptop),
+published to an MQTT broker for a relay, as a board with its own network publishes itself.
+
+The bridge passes frames both ways without reading them: the board's numbered stream
+goes to the board's stream topic, and the relay's requests (`resend`, `state`, `hello`)
+go down the line, so the relay talks to the board as a host on the line would. The
+copies the board sends of each short frame (for a noisy line) are published once."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from reedboard.errors import LinkError
+from reedboard.link.frame import FrameDecoder, encode_frame
+from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
+
+from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
+
+REOPEN_S = 1.0
+
+
+def publish(
+    port_url: str,
+    settings: BrokerSettings,
+    stop: Callable[[], bool],
+    *,
+    opener: PortOpener = open_port,
+    clock: HostClock = REAL_TIME,
+) -> int:
+    """Bridge the board at `port_url` (opened by `opener`, the host's transport seam) and
+    the broker until `stop()` says so."""
+    broker = BoardBroker(settings)
+    port: BoardPort | None = None
+    told = False
+    decoder = FrameDecoder()
+    previous: bytes | None = None  # the frame published last: its copies are not
+    try:
+        while not stop():
+            if port is None:
+                try:
+                    port = opener(port_url)
+                except LinkError as error:
+                    if not told:
+                        _log(f"{error}; trying again every {REOPEN_S:g} s")
+                        told = True
+                    clock.sleep(REOPEN_S)  # waiting for a port to come back
+                    continue
+                told = False
+            try:
+                data = port.read(0.05)
+                fresh: list[bytes] = []
+                for wire in decoder.feed(data):
+                    frame = encode_frame(wire).rstrip(b"\n")
+                    if frame != previous:
+                        fresh.append(frame)
+                        previous = frame
+                broker.publish_frames(fresh)
+                requests = broker.take_requests()
+                if requests:
+                    previous = None  # the answer may repeat what went out last
+                    port.write(b"".join(request + b"\n" for request in requests))
+            except LinkError as error:
+                _log(f"{error}; trying again every {REOPEN_S:g} s")
+                port.close()
+                port = None
+    finally:
+        if port is not None:
+            port.close()
+        broker.close()
+    return 0
+
+
+def _log(text: str) -> None:
+    print(f"reedboard-host publish: {text}", file=sys.stderr, flush=True)

@@ -1,0 +1,1 @@
+"""`reedboard-relay`: every board on an MQTT broker, kept durably, broadcast over HTTP."""

@@ -1,0 +1,78 @@
+"""Every board the relay knows: its place in its stream, its games, whether it is online.
+Pure apart from the store it writes through: a message in, what to ask the board out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from reedboard.link.board_messages import Alive, read_board_message
+
+from reedboard_host.mirror import GameMirror
+from reedboard_host.relay.feed import BoardFeed, Wire
+from reedboard_host.relay.store import RelayStore
+
+
+@dataclass
+class Board:
+    id: str
+    feed: BoardFeed = field(default_factory=BoardFeed)
+    mirror: GameMirror = field(default_factory=GameMirror)
+    online: bool = False
+    board_seq: int | None = None  # the latest number the board says it has sent
+    version: int = 0  # grows with every change a spectator would see
+
+    def deliver(self, wire: Wire) -> bool:
+        message, _problem = read_board_message(wire)
+        if message is None:
+            return False
+        return self.mirror.apply(message)
+
+    def wants(self) -> Wire | None:
+        return self.feed.request(self.board_seq, needs_state=self.mirror.needs_state)
+
+
+class Boards:
+    def __init__(self, store: RelayStore) -> None:
+        self.store = store
+        self.boards: dict[str, Board] = {}
+        for board_id, session, last, online in store.boards():
+            board = Board(board_id, BoardFeed(session, last), online=online)
+            for wire in store.messages(board_id):
+                board.deliver(wire)
+            self.boards[board_id] = board
+
+    def board(self, board_id: str) -> Board:
+        board = self.boards.get(board_id)
+        if board is None:
+            board = self.boards[board_id] = Board(board_id)
+        return board
+
+    def heard(self, board_id: str, wire: dict[str, Any]) -> tuple[bool, Wire | None]:
+        """A frame from the board's stream: (whether its games changed, what to ask it)."""
+        board = self.board(board_id)
+        if wire.get("type") == "alive":
+            message, _ = read_board_message(wire)
+            if isinstance(message, Alive):
+                board.board_seq = message.seq
+            return False, board.wants()
+        before = board.feed.last, board.feed.session
+        delivered = board.feed.take(wire)
+        changed = False
+        for wire_message in delivered:
+            changed = board.deliver(wire_message) or changed
+        if delivered or (board.feed.last, board.feed.session) != before:
+            kept = [m for m in delivered if m.get("type") in ("hello", "effect", "state")]
+            self.store.delivered(board_id, board.feed.session, board.feed.last, kept)
+        if changed:
+            board.version += 1
+        return changed, board.wants()
+
+    def status(self, board_id: str, online: bool) -> bool:
+        board = self.board(board_id)
+        if board.online == online:
+            return False
+        board.online = online
+        board.version += 1
+        self.store.set_online(board_id, online)
+        return True

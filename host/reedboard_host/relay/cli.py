@@ -1,0 +1,135 @@
+"""`reedboard-relay --mqtt URL [--http HOST:PORT] [--db FILE] [--pairings FILE]`
+
+Subscribes to every board on the broker, keeps every board's game in SQLite, and serves
+the spectator page and the PGN over HTTP. The first line on stdout is the page's URL.
+SIGINT or SIGTERM ends it cleanly, exit status 0."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from collections.abc import Callable
+
+from aiohttp import web
+from reedboard.errors import ReedboardError
+from reedboard.link.mqtt_client import BrokerSettings
+from reedboard.link.mqtt_topics import parse_url
+
+from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
+from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.service import RelayService
+from reedboard_host.relay.store import RelayStore
+from reedboard_host.relay.web import RelayWeb, make_app
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="reedboard-relay",
+        description="Every board on an MQTT broker, kept durably and broadcast over HTTP.",
+    )
+    p.add_argument("--mqtt", required=True, metavar="URL", help="mqtt://HOST[:PORT] or mqtts://")
+    p.add_argument("--http", default="127.0.0.1:0", metavar="HOST:PORT",
+                   help="where to serve the page (default 127.0.0.1 and a free port)")  # fmt: skip
+    p.add_argument("--db", default="relay.sqlite", metavar="FILE", help="the SQLite store")
+    p.add_argument("--pairings", metavar="FILE", help="CSV: board,round,board_number,white,black")
+    p.add_argument("--username", default="", help="the broker's user")
+    p.add_argument("--password-file", default="", metavar="FILE", help="the broker's password")
+    p.add_argument("--ca-file", default="", metavar="FILE", help="CA for mqtts://")
+    p.add_argument("--lichess-round", action="append", default=[], metavar="ROUND_ID",
+                   help="push the games to this Lichess broadcast round; given again, the "
+                        "boards beyond the 64 a round holds go to the next")  # fmt: skip
+    p.add_argument("--token-file", metavar="FILE", help="the Lichess API token (broadcast)")
+    p.add_argument("--lichess-url", default="https://lichess.org", metavar="URL",
+                   help="the Lichess server (default https://lichess.org)")  # fmt: skip
+    p.add_argument("--client-id", default="reedboard-relay", help="the relay's MQTT client id")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        host, port = _address(args.http)
+        parse_url(args.mqtt)
+        if args.lichess_round and not args.token_file:
+            raise ValueError("--lichess-round needs --token-file")
+        token = read_token(args.token_file) if args.lichess_round else ""
+        store = RelayStore(args.db)
+    except (ReedboardError, ValueError, OSError) as error:
+        print(f"reedboard-relay: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:  # sqlite3.DatabaseError: a file that is not a database
+        print(f"reedboard-relay: cannot open {args.db}: {error}", file=sys.stderr)
+        return 2
+    settings = BrokerSettings(args.mqtt, "relay", args.username, args.password_file, args.ca_file)
+    try:
+        pairings = Pairings(args.pairings)
+        return asyncio.run(_serve(settings, store, pairings, host, port, args, token))
+    finally:
+        store.close()
+
+
+async def _serve(
+    settings: BrokerSettings,
+    store: RelayStore,
+    pairings: Pairings,
+    host: str,
+    port: int,
+    args: argparse.Namespace,
+    token: str,
+) -> int:
+    relay: RelayWeb | None = None
+    pushes: list[LichessPush] = []
+
+    def changed(board: str) -> None:
+        if relay is not None:
+            relay.changed(board)
+        for push in pushes:
+            push.changed()
+
+    service = RelayService(settings, Boards(store), client_id=args.client_id, changed=changed)
+    web_side = relay = RelayWeb(service, pairings)
+
+    def round_pgn(round_id: str) -> Callable[[], str]:
+        def pgn() -> str:
+            ids = rounds_for(web_side.board_ids(), args.lichess_round).get(round_id, [])
+            return web_side.pgn_of(ids)
+
+        return pgn
+
+    for round_id in args.lichess_round:
+        push_settings = PushSettings(round_id, token, args.lichess_url)
+        pushes.append(LichessPush(push_settings, round_pgn(round_id)))
+    relay.loop = asyncio.get_running_loop()
+    runner = web.AppRunner(make_app(relay), shutdown_timeout=0.5)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    server = site._server
+    sockets = getattr(server, "sockets", None) or []
+    bound = sockets[0].getsockname()[1] if sockets else port
+    print(f"http://{host}:{bound}/", flush=True)
+    service.start()
+    for push in pushes:
+        push.start()
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
+    try:
+        await stopping.wait()
+    finally:
+        service.stop()
+        for push in pushes:
+            push.stop()
+        await runner.cleanup()
+    return 0
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--http {text!r}: write HOST:PORT, such as 127.0.0.1:8080")
+    return host, int(port)

@@ -1,0 +1,82 @@
+"""One board's stream as the relay hears it, put in order. Pure.
+
+A broker delivers each message at least once (QoS 1), and loses what was queued for the
+relay when it restarts without its store: the relay delivers messages in `seq` order, each
+once, holds those beyond a gap and asks the board for the gap (`resend`), as a serial host
+does (docs/protocol.md). A relay that does not know the board's session (its first
+start, or the board restarted) asks for a `hello` and then the whole `state`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Wire = dict[str, Any]
+
+
+@dataclass
+class BoardFeed:
+    session: str | None = None
+    last: int = 0  # the latest seq delivered
+    held: dict[int, Wire] = field(default_factory=dict)
+    _next_id: int = 0
+
+    def take(self, wire: Wire) -> list[Wire]:
+        """The messages `wire` lets through, in order (none, itself, or itself and those it
+        held behind a gap)."""
+        kind = wire.get("type")
+        seq = wire.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return []
+        if kind == "alive":
+            return []  # only tells what the board has sent: `request` looks at it
+        if kind == "hello":
+            session = str(wire.get("session"))
+            # Ours already: a repeat, or the answer to our own hello (nothing new), unless
+            # the board could not resend and starts us again from here.
+            if session == self.session and not wire.get("resync"):
+                return []
+            self.session = session
+            self.last = seq
+            self.held.clear()
+            return [wire]
+        if self.session is None:
+            return []
+        if kind == "state" and wire.get("id") is not None and seq > self.last:
+            # Our own question's answer: the whole game up to its number, ahead of a gap.
+            # One no newer than what was delivered (a late repeat) would take moves back.
+            self.last = seq
+            delivered = [wire]
+        elif seq <= self.last:
+            return []
+        elif seq > self.last + 1:
+            self.held[seq] = wire
+            return []
+        else:
+            self.last = seq
+            delivered = [wire]
+        while self.last + 1 in self.held:
+            self.last += 1
+            delivered.append(self.held.pop(self.last))
+        for number in [n for n in self.held if n <= self.last]:
+            del self.held[number]
+        return delivered
+
+    def request(self, board_seq: int | None, *, needs_state: bool) -> Wire | None:
+        """What to ask the board now: its `hello` when its session is unknown, the `state`
+        when the game must be fetched whole, the frames of a gap, or nothing. `board_seq` is
+        the latest number the board says it has sent (its `alive`), when known."""
+        if self.session is None:
+            return self._command("hello", protocol=1, client="reedboard-relay")
+        if needs_state:
+            return self._command("state")
+        if self.held:
+            until = min(self.held)
+            return {"type": "resend", "after": self.last, "until": until, "session": self.session}
+        if board_seq is not None and board_seq > self.last:
+            return {"type": "resend", "after": self.last, "session": self.session}
+        return None
+
+    def _command(self, kind: str, **fields: Any) -> Wire:
+        self._next_id += 1
+        return {"type": kind, "id": self._next_id, **fields}

@@ -1,0 +1,110 @@
+"""The relay's MQTT side: subscribes to every board, keeps their games through `Boards`,
+asks boards for what it missed. paho's thread calls in; the web side reads under a lock.
+
+A message is stored before paho acknowledges it to the broker (paho acknowledges a QoS 1
+message when its callback returns), so a relay killed at any moment has stored all that
+the broker will not send again; what the broker lost is asked of the board."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from reedboard.link import mqtt_topics
+from reedboard.link.frame import decode_line, encode_frame
+from reedboard.link.mqtt_client import BrokerSettings, new_client
+
+from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.feed import Wire
+
+ASK_AGAIN_S = 1.0  # a request not answered within this is sent again
+
+
+class RelayService:
+    def __init__(
+        self,
+        settings: BrokerSettings,
+        boards: Boards,
+        *,
+        client_id: str = "reedboard-relay",
+        changed: Callable[[str], None] = lambda _board: None,
+    ) -> None:
+        self.boards = boards
+        self.lock = threading.Lock()
+        self.changed = changed
+        self._asked: dict[str, tuple[str, float]] = {}  # board -> (request, when)
+        self.client, address = new_client(client_id, settings)
+        self.client.on_connect = self._connected
+        self.client.on_message = self._message
+        self.client.connect_async(address.host, address.port, keepalive=10)
+        self._ticking = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="relay-asks", daemon=True)
+
+    def start(self) -> None:
+        self.client.loop_start()
+        self._ticker.start()
+
+    def stop(self) -> None:
+        self._ticking.set()
+        self.client.disconnect()
+        self.client.loop_stop()
+        self._ticker.join(2.0)
+
+    def _connected(
+        self, client: mqtt.Client, _u: object, _f: object, reason: object, _p: object = None
+    ) -> None:
+        if getattr(reason, "is_failure", False):
+            return
+        client.subscribe(
+            [
+                (f"{mqtt_topics.PREFIX}/+/stream", 1),
+                (f"{mqtt_topics.PREFIX}/+/status", 1),
+            ]
+        )
+
+    def _message(self, _client: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
+        place = mqtt_topics.board_of(message.topic)
+        if place is None:
+            return
+        board, kind = place
+        with self.lock:
+            if kind == "status":
+                changed = self.boards.status(board, bytes(message.payload) == b"online")
+                wanted = None
+            elif kind == "stream":
+                wire = decode_line(bytes(message.payload))
+                if wire is None:
+                    return
+                changed, wanted = self.boards.heard(board, wire)
+            else:
+                return
+        if wanted is not None:
+            self._ask(board, wanted)
+        if changed:
+            self.changed(board)
+
+    def _ask(self, board: str, request: Wire, *, again: bool = False) -> None:
+        key = json.dumps({k: v for k, v in request.items() if k != "id"}, sort_keys=True)
+        now = time.monotonic()
+        last = self._asked.get(board)
+        if last is not None and last[0] == key and now - last[1] < ASK_AGAIN_S and not again:
+            return
+        self._asked[board] = (key, now)
+        frame = encode_frame(request).rstrip(b"\n")
+        self.client.publish(mqtt_topics.request(board), frame, qos=1)
+
+    def _tick(self) -> None:
+        while not self._ticking.wait(ASK_AGAIN_S):
+            with self.lock:
+                wanted = [(b.id, b.wants()) for b in self.boards.boards.values() if b.online]
+            for board, request in wanted:
+                if request is not None:
+                    self._ask(board, request)
+
+    def snapshot(self, read: Callable[[Boards], Any]) -> Any:
+        with self.lock:
+            return read(self.boards)

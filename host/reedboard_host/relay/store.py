@@ -1,0 +1,85 @@
+"""The relay's SQLite store: every board's session, its latest delivered number, and the
+messages delivered, in one transaction per message, so a relay killed at any moment
+comes back with everything it acknowledged to the broker, and nothing twice."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS boards (
+    board TEXT PRIMARY KEY,
+    session TEXT,
+    last INTEGER NOT NULL DEFAULT 0,
+    online INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS messages (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    board TEXT NOT NULL,
+    wire TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_board ON messages (board, number);
+"""
+
+
+class RelayStore:
+    def __init__(self, path: str) -> None:
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def boards(self) -> Iterator[tuple[str, str | None, int, bool]]:
+        for board, session, last, online in self.db.execute(
+            "SELECT board, session, last, online FROM boards ORDER BY board"
+        ):
+            yield board, session, last, bool(online)
+
+    def messages(self, board: str) -> Iterator[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT wire FROM messages WHERE board = ? ORDER BY number", (board,)
+        )
+        for (wire,) in rows:
+            yield json.loads(wire)
+
+    def delivered(
+        self, board: str, session: str | None, last: int, messages: list[dict[str, Any]]
+    ) -> None:
+        """The board's new place in its stream and the messages that took it there, at once."""
+        with self._transaction():
+            self._board(board)
+            self.db.execute(
+                "UPDATE boards SET session = ?, last = ? WHERE board = ?", (session, last, board)
+            )
+            self.db.executemany(
+                "INSERT INTO messages (board, wire) VALUES (?, ?)",
+                [(board, json.dumps(m, separators=(",", ":"))) for m in messages],
+            )
+
+    def set_online(self, board: str, online: bool) -> None:
+        with self._transaction():
+            self._board(board)
+            self.db.execute("UPDATE boards SET online = ? WHERE board = ?", (online, board))
+
+    def _board(self, board: str) -> None:
+        self.db.execute("INSERT OR IGNORE INTO boards (board) VALUES (?)", (board,))
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, _value: object, _trace: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")

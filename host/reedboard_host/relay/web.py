@@ -1,0 +1,189 @@
+"""The relay's HTTP side (aiohttp): the spectator page, the PGN, the boards as JSON, and
+server-sent events that tell the page when a board changed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from html import escape
+from typing import Any
+
+from aiohttp import web
+from reedboard.lights.frame import Frame
+from reedboard.lights.render_svg import render_svg
+
+from reedboard_host.relay.boards import Board, Boards
+from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.pgn import board_pgn
+from reedboard_host.relay.service import RelayService
+
+DARK = Frame(tuple([None] * 64))
+
+
+class RelayWeb:
+    def __init__(self, service: RelayService, pairings: Pairings) -> None:
+        self.service = service
+        self.pairings = pairings
+        self.listeners: set[asyncio.Queue[str]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def changed(self, board: str) -> None:
+        """Called from paho's thread: the page's listeners hear of it on the web's loop."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._notify, board)
+
+    def _notify(self, board: str) -> None:
+        for queue in self.listeners:
+            queue.put_nowait(board)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return list(self.service.snapshot(lambda boards: [self._summary(b) for b in _all(boards)]))
+
+    def _summary(self, board: Board) -> dict[str, Any]:
+        pairing = self.pairings.get(board.id)
+        current = board.mirror.current
+        game = current.game if current is not None else None
+        last = None
+        if game is not None and len(game):
+            last = game.positions[-2].uci(game.moves[-1]) if len(game.positions) > 1 else None
+        return {
+            "id": board.id,
+            "online": board.online,
+            "fen": game.position.fen() if game is not None else None,
+            "ply": len(game) if game is not None else 0,
+            "last_move": last,
+            "result": current.result if current is not None else None,
+            "white": pairing.white,
+            "black": pairing.black,
+        }
+
+    def board_ids(self) -> list[str]:
+        ids: list[str] = self.service.snapshot(lambda boards: sorted(boards.boards))
+        return ids
+
+    def pgn_of(self, ids: list[str]) -> str:
+        texts = [self.pgn(board_id) for board_id in ids]
+        return "\n".join(text for text in texts if text)
+
+    def pgn(self, board_id: str | None = None) -> str | None:
+        def read(boards: Boards) -> str | None:
+            if board_id is not None:
+                board = boards.boards.get(board_id)
+                if board is None:
+                    return None
+                return board_pgn(board.id, board.mirror.current, self.pairings.get(board.id))
+            texts = [
+                board_pgn(b.id, b.mirror.current, self.pairings.get(b.id)) for b in _all(boards)
+            ]
+            return "\n".join(text for text in texts if text)
+
+        result: str | None = self.service.snapshot(read)
+        return result
+
+
+BOARDS_KEY: web.AppKey[RelayWeb] = web.AppKey("relay", RelayWeb)
+
+
+def _all(boards: Boards) -> list[Board]:
+    return [boards.boards[name] for name in sorted(boards.boards)]
+
+
+async def page(request: web.Request) -> web.Response:
+    return web.Response(text=PAGE, content_type="text/html")
+
+
+async def games_pgn(request: web.Request) -> web.Response:
+    text = request.app[BOARDS_KEY].pgn() or ""
+    return web.Response(text=text, content_type="application/x-chess-pgn")
+
+
+async def one_pgn(request: web.Request) -> web.Response:
+    text = request.app[BOARDS_KEY].pgn(request.match_info["board"])
+    if text is None:
+        raise web.HTTPNotFound(text=f"no board {request.match_info['board']!r}\n")
+    return web.Response(text=text, content_type="application/x-chess-pgn")
+
+
+async def api_boards(request: web.Request) -> web.Response:
+    return web.json_response(request.app[BOARDS_KEY].summaries())
+
+
+async def board_svg(request: web.Request) -> web.Response:
+    relay = request.app[BOARDS_KEY]
+    found = [s for s in relay.summaries() if s["id"] == request.match_info["board"]]
+    if not found:
+        raise web.HTTPNotFound(text="no such board\n")
+    fen = found[0]["fen"] or "8/8/8/8/8/8/8/8 w - - 0 1"
+    svg = render_svg(fen, DARK, title=escape(found[0]["id"]), animate=False)
+    return web.Response(text=svg, content_type="image/svg+xml")
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """Server-sent events: the boards' summaries now, and again after every change."""
+    relay = request.app[BOARDS_KEY]
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+    await response.prepare(request)
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    relay.listeners.add(queue)
+    try:
+        while True:
+            data = json.dumps(relay.summaries())
+            await response.write(f"data: {data}\n\n".encode())
+            await queue.get()
+            while not queue.empty():  # many changes at once: one message
+                queue.get_nowait()
+    finally:
+        relay.listeners.discard(queue)
+
+
+def make_app(relay: RelayWeb) -> web.Application:
+    app = web.Application()
+    app[BOARDS_KEY] = relay
+    app.router.add_get("/", page)
+    app.router.add_get("/games.pgn", games_pgn)
+    app.router.add_get("/boards/{board}.pgn", one_pgn)
+    app.router.add_get("/boards/{board}.svg", board_svg)
+    app.router.add_get("/api/boards", api_boards)
+    app.router.add_get("/events", events)
+    return app
+
+
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>reedboard relay</title>
+<style>
+body { font-family: sans-serif; margin: 1em; }
+#boards { display: flex; flex-wrap: wrap; gap: 1em; }
+.board { width: 260px; }
+.board img { width: 260px; }
+.off { opacity: 0.5; }
+</style></head>
+<body><h1>reedboard relay</h1><div id="boards"></div>
+<script>
+const shown = new Map();
+function draw(list) {
+  const root = document.getElementById("boards");
+  for (const b of list) {
+    let el = shown.get(b.id);
+    if (!el) {
+      el = document.createElement("div");
+      el.className = "board";
+      el.dataset.board = b.id;
+      el.innerHTML = '<div class="players"></div><img alt=""><div class="last"></div>';
+      root.appendChild(el);
+      shown.set(b.id, el);
+    }
+    el.classList.toggle("off", !b.online);
+    el.querySelector(".players").textContent = b.white + " - " + b.black;
+    el.querySelector(".last").textContent =
+      "ply " + b.ply + (b.last_move ? ", last " + b.last_move : "") +
+      (b.result ? ", " + b.result : "");
+    el.dataset.ply = b.ply;
+    const src = "/boards/" + encodeURIComponent(b.id) + ".svg?ply=" + b.ply;
+    const img = el.querySelector("img");
+    if (img.getAttribute("src") !== src) img.setAttribute("src", src);
+  }
+}
+new EventSource("/events").onmessage = (e) => draw(JSON.parse(e.data));
+</script></body></html>
+"""

@@ -1,0 +1,83 @@
+"""The relay's ordering of one board's stream: each message once, in order, gaps asked for."""
+
+from __future__ import annotations
+
+from reedboard_host.relay.feed import BoardFeed, Wire
+
+
+def hello(seq: int, session: str = "s1", **more: object) -> Wire:
+    return {"type": "hello", "seq": seq, "session": session, **more}
+
+
+def effect(seq: int) -> Wire:
+    return {"type": "effect", "seq": seq, "event": "touch"}
+
+
+def test_an_unknown_session_is_asked_for_its_hello_and_nothing_is_taken() -> None:
+    feed = BoardFeed()
+    assert feed.take(effect(5)) == []
+    request = feed.request(5, needs_state=False)
+    assert request is not None and request["type"] == "hello"
+
+
+def test_messages_are_delivered_in_order_each_once() -> None:
+    feed = BoardFeed()
+    assert feed.take(hello(1)) == [hello(1)]
+    assert feed.take(effect(2)) == [effect(2)]
+    assert feed.take(effect(2)) == []  # QoS 1 delivers at least once
+    assert feed.take(hello(1)) == []  # a repeat of the session's hello
+    assert feed.last == 2
+
+
+def test_a_gap_is_held_and_asked_for_then_filled() -> None:
+    feed = BoardFeed()
+    feed.take(hello(1))
+    assert feed.take(effect(4)) == []
+    assert feed.take(effect(5)) == []
+    assert feed.request(5, needs_state=False) == {
+        "type": "resend",
+        "after": 1,
+        "until": 4,
+        "session": "s1",
+    }
+    assert feed.take(effect(3)) == []
+    assert feed.take(effect(2)) == [effect(2), effect(3), effect(4), effect(5)]
+    assert feed.request(5, needs_state=False) is None
+
+
+def test_a_lost_last_frame_is_noticed_from_the_boards_latest_number() -> None:
+    feed = BoardFeed()
+    feed.take(hello(1))
+    assert feed.request(3, needs_state=False) == {"type": "resend", "after": 1, "session": "s1"}
+
+
+def test_a_state_that_answers_the_relay_stands_for_everything_before_it() -> None:
+    feed = BoardFeed()
+    feed.take(hello(1))
+    feed.take(effect(5))  # held behind a gap
+    asked = feed.request(5, needs_state=True)
+    assert asked is not None and asked["type"] == "state"
+    state = {"type": "state", "seq": 7, "id": asked["id"]}
+    assert feed.take(state) == [state]
+    assert feed.held == {} and feed.last == 7
+    assert feed.take(effect(6)) == []  # older than the state: already in it
+
+
+def test_a_new_session_starts_the_numbering_again() -> None:
+    feed = BoardFeed()
+    feed.take(hello(1))
+    feed.take(effect(2))
+    assert feed.take(hello(1, "s2")) == [hello(1, "s2")]
+    assert (feed.session, feed.last) == ("s2", 1)
+    assert feed.take(effect(2)) == [effect(2)]
+
+
+def test_a_late_answer_older_than_what_was_delivered_is_dropped() -> None:
+    """A state the relay asked for that arrives after newer messages (a broker's retry)
+    would take the game back: it is a repeat of what the relay has."""
+    feed = BoardFeed()
+    feed.take(hello(1))
+    for seq in range(2, 9):
+        feed.take(effect(seq))
+    assert feed.take({"type": "state", "seq": 5, "id": 1}) == []
+    assert feed.last == 8

@@ -1,0 +1,161 @@
+"""Two fake boards, a real Mosquitto and the relay, as processes: the broker killed and
+restarted mid-game, the relay killed and restarted: every board's game in /games.pgn
+equals the game the board itself played, nothing lost, nothing doubled."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.children import child, stop
+from tests.link.ptybridge import PtyBridge
+from tests.relay.broker import Broker, running_broker
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+SCRIPTS = {
+    "b1": ROOT / "docs" / "examples" / "italian-opening.events",
+    "b2": ROOT / "docs" / "examples" / "chess960-castling.events",
+}
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    with running_broker(tmp_path) as running:
+        yield running
+
+
+def relay_command(broker: Broker, db: Path) -> list[str]:
+    return [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--db", str(db)]
+
+
+def relay(broker: Broker, db: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        relay_command(broker, db), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def board(broker: Broker, board_id: str) -> list[str]:
+    return [
+        str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS[board_id]),
+        "--speed", "1", "--until-done", "--mqtt", broker.url, "--board-id", board_id,
+    ]  # fmt: skip
+
+
+def get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as answer:
+        text: str = answer.read().decode()
+        return text
+
+
+def sans_of(pgn: str) -> list[str]:
+    body = "\n".join(line for line in pgn.splitlines() if not line.startswith("["))
+    body = re.sub(r"\{[^}]*\}", " ", body)
+    return [t for t in body.split() if not re.fullmatch(r"\d+\.+|\*|1-0|0-1|1/2-1/2", t)]
+
+
+def games_of(pgn: str) -> dict[str, list[str]]:
+    games: dict[str, list[str]] = {}
+    for text in pgn.split("[Event ")[1:]:
+        site = re.search(r'\[Site "reedboard ([^"]+)"\]', text)
+        assert site is not None
+        assert site.group(1) not in games, "a board's game twice"
+        games[site.group(1)] = sans_of("[Event " + text)
+    return games
+
+
+def boards_moves(output: str) -> list[str]:
+    return [
+        effect["san"]
+        for effect in map(json.loads, output.splitlines())
+        if effect.get("event") == "move"
+    ]
+
+
+def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_path: Path) -> None:
+    db = tmp_path / "relay.sqlite"
+    first = relay(broker, db)
+    try:
+        assert first.stdout is not None
+        url = first.stdout.readline().strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
+        with (
+            child(board(broker, "b1"), stdout=subprocess.PIPE, text=True) as b1,
+            child(board(broker, "b2"), stdout=subprocess.PIPE, text=True) as b2,
+        ):
+            time.sleep(3.5)  # the broker dies mid-game: moves are made while it is away
+            broker.kill()
+            time.sleep(1.5)
+            broker.start()
+            time.sleep(2)  # then the relay dies, and the boards play on without it
+            assert stop(first, signal.SIGKILL) != 0
+            time.sleep(1.5)
+            first = relay(broker, db)
+            assert first.stdout is not None
+            url = first.stdout.readline().strip()
+            outputs = {}
+            for name, process in (("b1", b1), ("b2", b2)):
+                out, _ = process.communicate(timeout=60)
+                assert process.returncode == 0
+                outputs[name] = boards_moves(out)
+        assert all(len(moves) >= 5 for moves in outputs.values()), outputs
+        deadline = time.monotonic() + 20
+        games: dict[str, list[str]] = {}
+        while time.monotonic() < deadline:
+            games = games_of(get(url + "games.pgn"))
+            if games == outputs:
+                break
+            time.sleep(0.2)  # polling the relay until it has caught up, not timing it
+        assert games == outputs
+        one = get(url + "boards/b2.pgn")
+        assert '[Variant "Chess960"]' in one and sans_of(one) == outputs["b2"]
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            get(url + "boards/nobody.pgn")
+        assert missing.value.code == 404
+        listed = json.loads(get(url + "api/boards"))
+        assert [entry["id"] for entry in listed] == ["b1", "b2"]
+        assert set(listed[0]) >= {"id", "online", "fen", "ply", "last_move", "result"}
+        assert listed[0]["ply"] == len(outputs["b1"])
+        assert stop(first, signal.SIGTERM) == 0
+    finally:
+        stop(first)
+        for stream in (first.stdout, first.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def test_a_board_on_a_serial_line_is_published_by_the_host(broker: Broker, tmp_path: Path) -> None:
+    bridge = PtyBridge()
+    try:
+        with (
+            child(relay_command(broker, tmp_path / "relay.sqlite"), stdout=subprocess.PIPE,
+                  stderr=subprocess.PIPE, text=True) as watcher,
+            child([str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
+                   "--mqtt", broker.url, "--board-id", "usb1"]) as publisher,
+            child([*board(broker, "b1")[:7], "--until-done", "--print",
+                   "--serial", bridge.board_path], stdout=subprocess.PIPE, text=True) as b1,
+        ):  # fmt: skip
+            assert watcher.stdout is not None
+            url = watcher.stdout.readline().strip()
+            out, _ = b1.communicate(timeout=60)
+            moves = boards_moves(out)
+            assert len(moves) == 7
+            games: dict[str, list[str]] = {}
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and games.get("usb1") != moves:
+                games = games_of(get(url + "games.pgn"))
+                time.sleep(0.2)  # polling the relay until it has caught up, not timing it
+            assert games == {"usb1": moves}
+            assert stop(publisher) == 0
+    finally:
+        bridge.close()
