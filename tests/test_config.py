@@ -168,3 +168,26 @@ def test_bus_pins_are_free_when_the_bus_is_not_used() -> None:
         "[matrix]\nrows = [4, 7, 8, 9, 11, 14, 15, 19]"
     )
     assert config.matrix.rows == (4, 7, 8, 9, 11, 14, 15, 19)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('[clock]\ncontrol = "5+"\n', "clock.control: time control '5.': expected MIN"),
+        ("[clock]\ncontrol = 5\n", "clock.control: expected a time control"),
+        ("[clock]\nwhite_pin = 2\n", "clock.white_pin: clock buttons come in pairs"),
+        ("[clock]\nwhite_pin = 2\nblack_pin = 2\n", "clock.black_pin: GPIO2 is also white_pin"),
+        ("[clock]\nwhite_pin = 1\nblack_pin = 2\n", "clock.white_pin: GPIO1 is not usable"),
+        ("[clock]\nwhite_pin = 4\nblack_pin = 2\n", "clock.white_pin: GPIO4 is a matrix line"),
+        ("[clock]\nwhite_pin = 10\nblack_pin = 2\n", "clock.white_pin: GPIO10 drives the LEDs"),
+        ("[clock]\nwhite_pin = 14\nblack_pin = 2\n", "clock.white_pin: GPIO14 is the UART's"),
+    ],
+)
+def test_clock_keys_are_checked(text: str, words: str) -> None:
+    with pytest.raises(ConfigError, match=words):
+        parse_config(text)
+
+
+def test_clock_buttons_on_the_free_pins() -> None:
+    clock = parse_config('[clock]\ncontrol = "90/40:30+30"\nwhite_pin = 2\nblack_pin = 3\n').clock
+    assert (clock.control, clock.white_pin, clock.black_pin) == ("90/40:30+30", 2, 3)

@@ -31,6 +31,7 @@ class Layer:
 FIRMWARE_LAYERS = (
     Layer("foundation", ("reedboard", "reedboard.errors", "reedboard.command_line")),
     Layer("rules", ("reedboard.rules",)),
+    Layer("chess clock", ("reedboard.chess_clock",)),
     Layer("hardware", ("reedboard.hal",)),
     Layer("sensing", ("reedboard.sensing",)),
     Layer("arbiter", ("reedboard.arbiter",)),
@@ -105,6 +106,7 @@ HOST_MAY_USE = (
     "reedboard.errors",
     "reedboard.command_line",
     "reedboard.rules",
+    "reedboard.chess_clock",
     "reedboard.sensing",
     "reedboard.arbiter",
     "reedboard.lights",

@@ -42,6 +42,7 @@ from reedboard.arbiter.effects import (
 from reedboard.arbiter.table import MoveTable
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings, promotion_command, variant_of
+from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
 from reedboard.errors import LinkError
 from reedboard.game_record import GameRecord
@@ -74,6 +75,7 @@ from reedboard.link.messages import (
 )
 from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
+from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard
 from reedboard.sensing.selftest import SelfTestReport, self_test, switch_place
 from reedboard.wiring import matrix_wiring
@@ -109,6 +111,12 @@ class EventSource(Protocol):
 
     @property
     def end_ms(self) -> int: ...
+
+
+class ButtonsPort(Protocol):
+    def presses(self, t_ms: int) -> list[tuple[bool, int]]:
+        """The clock presses settled by `t_ms`: (White's?, when) each."""
+        ...
 
 
 def no_lights(view: BoardView, t_ms: int) -> None:
@@ -161,6 +169,8 @@ class App:
         endpoint: Callable[[str], Endpoint] | None = None,
         watch: Callable[[BoardGame, int], None] | None = None,
         guard: AbstractContextManager[object] | None = None,
+        buttons: ButtonsPort | None = None,
+        show_low_time: Callable[[Color | None, int], None] | None = None,
         on_self_test: Callable[[SelfTestReport], None] | None = None,
         say: Callable[[str], str] | None = None,
     ) -> None:
@@ -175,6 +185,10 @@ class App:
         self.led_test = led_test
         self.brightness = brightness
         self.source = source
+        self.buttons = buttons  # the players' clock buttons, if the board has them
+        # Tells the lights whose time runs low in a timed game (None: nobody's).
+        self.show_low_time = show_low_time
+        self._low_shown: Color | None = None
         self.identity = identity
         self.period_ms = max(1, round(1000 / scan_hz))
         self.on_effect = on_effect
@@ -216,10 +230,15 @@ class App:
         shown = shown_move(table, occupancy)
         self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
         self.board_game = BoardGame(game, occupancy, settings, rng=self._rng)
+        kept = self.record.resumed_clocks
+        if kept is not None and not game.is_game_over():
+            # A power cut: the running player's time goes on from what the journal kept.
+            self.board_game.timer = GameTimer.resumed(kept, now, buttons=settings.clock_buttons)
         if self.record.resumed:
             self.record.go_on(occupancy, now)
         else:
             self.record.begin(game, settings.mode, occupancy, now)
+        self.record.note_clocks(self.board_game, now)
         if self.watch is not None:
             self.watch(self.board_game, now)
         self.endpoint.send(self._hello())
@@ -302,9 +321,15 @@ class App:
         board_game = self.board_game or self.start()
         changed = False
         if self.source is not None:
-            for letter in self.source.advance(now):
-                answer = self._carry_out(promotion_command(letter), now)
+            for action in self.source.advance(now):
+                if action in ("white", "black"):
+                    changed = self._pressed(action == "white", now) or changed
+                    continue
+                answer = self._carry_out(promotion_command(action), now)
                 changed = changed or bool(answer.effects)
+        if self.buttons is not None:
+            for white, when in self.buttons.presses(now):
+                changed = self._pressed(white, when) or changed
         before = board_game.debouncer.raw
         occupancy = self.scanner.scan()
         self.record.sensed(before, occupancy, now)
@@ -335,13 +360,28 @@ class App:
 
     # ----- effects: journal first, then the host -----
 
+    def _pressed(self, white: bool, when: int) -> bool:
+        """A player pressed their side of the clock at `when`: whether anything came of
+        it."""
+        board_game = self._board_game()
+        self.record.pressed(white, when)
+        effects = board_game.press(white, when)
+        self._publish(effects, when)
+        return bool(effects)
+
     def _publish(self, effects: list[Effect], now: int) -> None:
         games = self.record.record(effects, self._board_game(), now)
         for effect, game_id in zip(effects, games, strict=True):
             message = EffectMessage(effect, game_id)
             if isinstance(effect, NewGame):
                 game = self._board_game().game
-                message = replace(message, chess960=game.chess960, variant=variant_of(game))
+                control = self._board_game().settings.time_control
+                message = replace(
+                    message,
+                    chess960=game.chess960,
+                    variant=variant_of(game),
+                    time_control=None if control is None else control.text(),
+                )
             elif isinstance(effect, SensorFault) and self.matrix is not None:
                 place = switch_place(effect.square, matrix_wiring(self.matrix))
                 message = replace(message, place=place)
@@ -495,6 +535,10 @@ class App:
     def _render(self, now: int, *, force: bool) -> None:
         board_game = self._board_game()
         occupancy = board_game.debouncer.occupancy
+        low = board_game.low_time(now)
+        if low != self._low_shown and self.show_low_time is not None:
+            self._low_shown = low
+            self.show_low_time(low, now)
         if force or occupancy != self._rendered_occupancy:
             self._rendered_occupancy = occupancy
             self.render(board_game.arbiter.view(), now)

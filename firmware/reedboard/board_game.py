@@ -28,9 +28,19 @@ from reedboard.arbiter.arbiter import (
     DEFAULT_SETTLE_MS,
     Arbiter,
 )
-from reedboard.arbiter.effects import Effect, GameOver, TakenBack
+from reedboard.arbiter.effects import (
+    ClockPressed,
+    Effect,
+    GameOver,
+    MoveMade,
+    NewGame,
+    TakenBack,
+)
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
+from reedboard.chess_clock.game_timer import GameTimer
+from reedboard.chess_clock.mating_material import can_checkmate
+from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.link.board_messages import Ack, ErrorReply, MovesPage, Reply, StateMessage
 from reedboard.link.messages import (
@@ -51,7 +61,8 @@ from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
-from reedboard.rules.pieces import piece_type_from_symbol
+from reedboard.rules.moves import move_of_code
+from reedboard.rules.pieces import Color, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
 from reedboard.rules.squares import (
@@ -65,6 +76,8 @@ from reedboard.rules.squares import (
 )
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer, SquareChange
 
+# A player with less time than this sees it on their back rank.
+LOW_TIME_MS = 10_000
 # The host commands about the game; the app answers the others (hello, led_test, ...).
 GameCommand: TypeAlias = (
     AskState
@@ -90,6 +103,9 @@ class Settings:
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
     knock_wait_ms: int = DEFAULT_KNOCK_WAIT_MS
     hold_ms: int = DEFAULT_HOLD_MS
+    # A timed game's control (None: untimed), and whether clock buttons stop the time.
+    time_control: TimeControl | None = None
+    clock_buttons: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +148,21 @@ class BoardGame:
         # the time: a replay notes there each change of what the lights show.
         self.on_step: Callable[[list[Effect], int], None] | None = None
         self._reached: int | None = None  # the latest time the game was driven to
+        # A timed game's clocks, started at t=0 (a resumed game's are set by the caller).
+        self.timer: GameTimer | None = None
+        self._own_control = self.settings.time_control  # the board's configured control
+        # Clock presses (White's?, when) waiting for the sensors to settle what the hands
+        # did before them: whether the move was complete then.
+        self._presses: list[tuple[bool, int]] = []
+        # When each move shown complete was first complete, by (ply, from-to squares):
+        # the time its player's clock stops at, whenever the arbiter decides it.
+        self._complete_seen: dict[tuple[int, Square, Square], int] = {}
+        self._changed_at: dict[Square, int] = {}  # each square's latest decided change
+        if self.settings.time_control is not None and not game.is_game_over():
+            self.timer = self._new_timer(self.settings.time_control, 0, game.position.turn)
+
+    def _new_timer(self, control: TimeControl, start_ms: int, turn: Color) -> GameTimer:
+        return GameTimer(control, start_ms, buttons=self.settings.clock_buttons, turn=turn)
 
     def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
         s = self.settings
@@ -176,10 +207,17 @@ class BoardGame:
         at its own time."""
         effects: list[Effect] = []
         while True:
+            if self._presses and not self.debouncer.busy:
+                self._pressed(effects)
             due = self.next_deadline()
             if due is None or due > now_ms:
                 self._reached = now_ms if self._reached is None else max(self._reached, now_ms)
                 return effects
+            flag = self._flag_due()
+            if flag is not None and flag <= due:
+                self._flag(flag, effects)
+                self._reached = max(self._reached or 0, flag)
+                continue
             if self._reached is not None and due < self._reached:
                 # Overdue (a fresh arbiter, on a board set out at once, counts from its
                 # own start): decided now, for time never runs backwards for the debouncer.
@@ -190,8 +228,10 @@ class BoardGame:
                 # Only when something falls due: a tick weighs the whole position (is the
                 # game over? can a draw be claimed?), too much for every scan.
                 before = len(effects)
+                self._completion_pending()  # noted before the arbiter may decide it
                 effects += self.arbiter.tick(due)
                 effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
+                self._time(effects, before)
                 self._stepped(effects, due)
                 then = self.arbiter.next_deadline()
                 if len(effects) == before and then is not None and then <= due:
@@ -201,7 +241,11 @@ class BoardGame:
         """The debouncer's decided changes to the arbiter, after any switch it found faulty."""
         effects += sensor_faults(self.debouncer, self.arbiter)
         for change in changes:
+            self._changed_at[change.square] = change.t_ms
+            before = len(effects)
+            self._completion_pending()  # noted before the arbiter may decide it
             effects += self.arbiter.feed(change, now_ms)
+            self._time(effects, before)
             self._stepped(effects, now_ms)
 
     def _stepped(self, effects: list[Effect], now_ms: int) -> None:
@@ -215,7 +259,135 @@ class BoardGame:
             arbiter_due = self.arbiter.next_deadline()
             if arbiter_due is not None and (due is None or arbiter_due < due):
                 due = arbiter_due
+        flag = self._flag_due()
+        if flag is not None and (due is None or flag < due):
+            due = flag
         return due
+
+    # ----- the clocks of a timed game -----
+
+    def press(self, white: bool, now_ms: int) -> list[Effect]:
+        """A player pressed their side of the clock at `now_ms`: their time stops if their
+        move is complete (decided, or complete on the board and waiting to be)."""
+        self._presses.append((white, now_ms))
+        return self.advance(now_ms)
+
+    def _pressed(self, effects: list[Effect]) -> None:
+        presses, self._presses = self._presses, []
+        timer = self.timer
+        if timer is None:
+            return
+        for white, t_ms in presses:
+            pending = self._completion_pending()
+            if timer.press(white, t_ms, completed_ms=pending):
+                effects.append(ClockPressed(t_ms, *timer.left(t_ms)))
+
+    def low_time(self, now_ms: int) -> Color | None:
+        """The player whose time runs and is under `LOW_TIME_MS` at `now_ms`, if any."""
+        timer = self.timer
+        if timer is None or timer.over:
+            return None
+        running = timer.clocks.running
+        assert running is not None
+        left = timer.clocks.left_ms(running, now_ms)
+        return running if 0 < left < LOW_TIME_MS else None
+
+    def _completion_pending(self) -> int | None:
+        """When the move the board shows complete, not yet decided, was complete: the
+        sensor change that completed it, which the move's player's time stops at. Noted
+        for the move's ply: a move decided later (after the opponent's own began, say)
+        still stops its player's time there."""
+        arbiter = self.arbiter
+        ply = len(arbiter.game) + 1
+        for code, first in arbiter._first_complete.items():
+            move = move_of_code(code)
+            self._complete_seen.setdefault((ply, move.from_square, move.to_square), first)
+        complete = arbiter._complete
+        return None if complete is None else arbiter._first_complete.get(complete.code)
+
+    def _completed_ms(self, move: MoveMade, last: bool) -> int | None:
+        """When a move the arbiter decided was complete: as seen while it waited to be
+        decided, or (the step's last move) as the arbiter says."""
+        game = self.game
+        if 0 < move.ply <= len(game):
+            made = game.moves[move.ply - 1]
+            seen = self._complete_seen.get((move.ply, made.from_square, made.to_square))
+            if seen is not None:
+                return seen
+            if not last:
+                # Never shown complete on its own (the opponent's hand was already in
+                # the air): the last change on the squares it landed on completed it.
+                before = game.positions[move.ply - 1]
+                landed = [made.to_square]
+                if before.is_castling(made):
+                    _kf, king_to, _rf, rook_to = before.castling_squares(made)
+                    landed = [king_to, rook_to]
+                times = [self._changed_at[sq] for sq in landed if sq in self._changed_at]
+                if times:
+                    return max(times)
+        moved = self.arbiter._moved
+        return moved[0] if last and moved is not None else None
+
+    def _time(self, effects: list[Effect], start: int) -> None:
+        """The clocks follow what a step of the game decided (`effects[start:]`): a move
+        stops its player's time and carries both times, a takeback gives the time back,
+        a new game starts the clocks anew, the end of the game stops them."""
+        if self.settings.time_control is None:
+            return
+        self._completion_pending()  # a move complete by the end of the step
+        moves = [i for i in range(start, len(effects)) if isinstance(effects[i], MoveMade)]
+        for index in range(start, len(effects)):
+            effect = effects[index]
+            timer = self.timer
+            if isinstance(effect, NewGame):
+                turn = effect.fen.split()[1] == "w"
+                self.timer = self._new_timer(self.settings.time_control, effect.t_ms, turn)
+                self._complete_seen = {}
+            elif timer is None:
+                continue
+            elif isinstance(effect, MoveMade):
+                white_moved = effect.fen.split()[1] == "b"
+                completed = self._completed_ms(effect, index == moves[-1])
+                done = effect.t_ms if completed is None else min(completed, effect.t_ms)
+                effects[index] = replace(effect, clock=timer.move_made(white_moved, done))
+                self._complete_seen = {
+                    key: t for key, t in self._complete_seen.items() if key[0] > effect.ply
+                }
+            elif isinstance(effect, TakenBack):
+                timer.taken_back(effect.t_ms)
+                self._complete_seen = {}
+            elif isinstance(effect, GameOver):
+                timer.halt(effect.t_ms)
+
+    def _flag_due(self) -> int | None:
+        """When the running player's flag falls, unless a move of theirs complete before
+        then waits to be decided (without buttons it stopped their time), or the sensors
+        are still settling what the hands did."""
+        timer = self.timer
+        if timer is None or timer.over:
+            return None
+        flag = timer.flag_ms()
+        if flag is None or self.debouncer.busy:
+            return None
+        pending = self._completion_pending()
+        if not timer.buttons and pending is not None and pending <= flag:
+            return None
+        return flag
+
+    def _flag(self, t_ms: int, effects: list[Effect]) -> None:
+        """The running player's time ran out at `t_ms`: lost, or drawn when the opponent
+        could not checkmate (FIDE 6.9). The game ends there; a fresh arbiter follows the
+        board as after any ended game."""
+        timer = self.timer
+        assert timer is not None and timer.clocks.running is not None
+        loser = timer.clocks.running
+        timer.halt(t_ms)
+        if self.game.is_game_over():
+            return
+        outcome = self.game.flag_fell(loser, can_checkmate(self.game.position, not loser))
+        self.arbiter = self._arbiter(self.game, self.debouncer.occupancy)
+        effects.append(GameOver(t_ms, outcome.result, outcome.reason))
+        self._stepped(effects, t_ms)
 
     def take_board_as_start(self) -> None:
         """The pieces were set out for the game all at once, faster than hands could (the
@@ -236,10 +408,16 @@ class BoardGame:
 
     def command(self, command: GameCommand, now_ms: int) -> Answer:
         """Carry out a host command about the game (the rest are the app's)."""
+        self._completion_pending()  # noted before the command may decide it
         try:
-            return self._dispatch(command, now_ms)
+            answer = self._dispatch(command, now_ms)
         except InvalidInputError as error:
             return Answer(ErrorReply("refused", str(error)))
+        if self.timer is None and self.settings.time_control is None:
+            return answer
+        effects = list(answer.effects)
+        self._time(effects, 0)
+        return replace(answer, effects=tuple(effects))
 
     def _dispatch(self, command: GameCommand, now: int) -> Answer:
         match command:
@@ -284,6 +462,10 @@ class BoardGame:
                 assert_never(command)
 
     def _new_game(self, command: StartGame, now: int) -> Answer:
+        # The host's clock for this game and those set up on the board after it; none
+        # said, the board's own.
+        control = self._own_control if command.clock is None else parse_time_control(command.clock)
+        self.settings = replace(self.settings, time_control=control)
         if command.fen is not None:
             game = Game(Position.from_fen(command.fen, chess960=command.variant == "chess960"))
         elif command.variant == "chess960":

@@ -20,7 +20,8 @@ from reedboard.arbiter.arbiter import (
     DEFAULT_SETTLE_MS,
 )
 from reedboard.arbiter.mode import MODES, Mode
-from reedboard.errors import ConfigError
+from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.errors import ConfigError, InvalidInputError
 from reedboard.voice.languages import LANGUAGES
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
@@ -123,6 +124,16 @@ class VoiceConfig:
 
 
 @dataclass(frozen=True)
+class ClockConfig:
+    """Timed games: the time control ("" for none) and the GPIOs of two momentary clock
+    buttons, each wired to ground (0 for none: then a move's completion stops the time)."""
+
+    control: str = ""
+    white_pin: int = 0
+    black_pin: int = 0
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     matrix: MatrixConfig = field(default_factory=MatrixConfig)
     debounce: DebounceConfig = field(default_factory=DebounceConfig)
@@ -130,6 +141,7 @@ class BoardConfig:
     serial: SerialConfig = field(default_factory=SerialConfig)
     arbiter: ArbiterConfig = field(default_factory=ArbiterConfig)
     mqtt: MqttConfig = field(default_factory=MqttConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
 
 
@@ -163,6 +175,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         serial=_serial(sections.table("serial")),
         arbiter=_arbiter(sections.table("arbiter")),
         mqtt=_mqtt(sections.table("mqtt")),
+        clock=_clock(sections.table("clock")),
         voice=_voice(sections.table("voice")),
     )
     sections.refuse_unknown()
@@ -362,9 +375,61 @@ def _voice(s: _Section) -> VoiceConfig:
     return config
 
 
+def _clock(s: _Section) -> ClockConfig:
+    d = ClockConfig()
+    control = s._get("control", d.control)
+    if not isinstance(control, str):
+        raise ConfigError(
+            f'{s.key("control")}: expected a time control like "5+3", got {control!r}'
+        )
+    if control:
+        try:
+            parse_time_control(control)
+        except InvalidInputError as error:
+            raise ConfigError(f"{s.key('control')}: {error}") from None
+    config = ClockConfig(
+        control=control,
+        white_pin=s.integer("white_pin", d.white_pin, 0, 27),
+        black_pin=s.integer("black_pin", d.black_pin, 0, 27),
+    )
+    s.refuse_unknown()
+    pins = {"white_pin": config.white_pin, "black_pin": config.black_pin}
+    if (config.white_pin == 0) != (config.black_pin == 0):
+        raise ConfigError(
+            f"{s.key('white_pin')}: clock buttons come in pairs: set both pins or neither"
+        )
+    for name, pin in pins.items():
+        if pin and pin not in _HEADER_GPIOS:
+            raise ConfigError(f"{s.key(name)}: GPIO{pin} is not usable (use GPIO2..GPIO27)")
+    if config.white_pin and config.white_pin == config.black_pin:
+        raise ConfigError(f"{s.key('black_pin')}: GPIO{config.black_pin} is also white_pin")
+    return config
+
+
 def _check_pin_conflicts(config: BoardConfig) -> None:
     led_pin = LED_DATA_PIN[config.leds.driver]
     uart = config.serial.port in _UART_PORTS
+    matrix_pins = {
+        pin: f"matrix.{name}"
+        for name in ("rows", "columns")
+        for pin in getattr(config.matrix, name)
+    }
+    for name in ("white_pin", "black_pin"):
+        pin = getattr(config.clock, name)
+        if not pin:
+            continue
+        if pin in matrix_pins:
+            raise ConfigError(
+                f"clock.{name}: GPIO{pin} is a matrix line ({matrix_pins[pin]}); pick another pin"
+            )
+        if pin == led_pin or (config.leds.driver == "spi" and pin in _SPI0_PINS):
+            raise ConfigError(
+                f"clock.{name}: GPIO{pin} drives the LEDs (leds.driver = {config.leds.driver!r}); pick another pin"
+            )
+        if uart and pin in _UART_PINS:
+            raise ConfigError(
+                f"clock.{name}: GPIO{pin} is {_UART_PINS[pin]}, which the link to the PC uses; pick another pin"
+            )
     for name in ("rows", "columns"):
         for pin in getattr(config.matrix, name):
             if pin == led_pin:

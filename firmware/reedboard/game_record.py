@@ -13,9 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from reedboard.arbiter.effects import Effect, GameOver, MoveMade, NewGame, TakenBack
+from reedboard.arbiter.effects import (
+    ClockPressed,
+    Effect,
+    GameOver,
+    MoveMade,
+    NewGame,
+    TakenBack,
+)
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings, variant_of
+from reedboard.chess_clock.clocks import Clocks
 from reedboard.errors import InvalidInputError
 from reedboard.hal.sensor_line import Action, SensorLine
 from reedboard.journal.store import Journal, JournalError, KeptLines
@@ -28,7 +36,8 @@ RESUME_GAP_MS = 1000
 # Sensor lines are written with the effects they lead to, or on their own once this many
 # wait (a switch chattering, pieces moved about with no move made).
 LINES_HELD = 100
-RECORDED = (MoveMade, TakenBack, NewGame, GameOver)  # the effects the journal records
+# The effects the journal records.
+RECORDED = (MoveMade, TakenBack, NewGame, GameOver, ClockPressed)
 
 
 class GameRecord:
@@ -45,6 +54,9 @@ class GameRecord:
         self._keeping = False  # whether this game's sensor lines reach back to its start
         self._lines: list[SensorLine] = []  # taken, not yet written
         self._next_seq = 1  # the number of the next sensor line written
+        # A resumed timed game's clocks as the journal kept them (the running player's
+        # time counted from 0): the loop picks them up at the time it resumes.
+        self.resumed_clocks: Clocks | None = None
 
     # ----- the game in progress -----
 
@@ -66,7 +78,12 @@ class GameRecord:
         self.plies = len(saved.moves)
         self.resumed = True
         mode: Mode = "strict" if saved.mode == "strict" else "casual"
-        return game, replace(settings, mode=mode)
+        try:
+            self.resumed_clocks = self.journal.clocks(saved.id)
+        except JournalError as error:
+            log(f"the clocks of the game in progress cannot be resumed: {error}")
+        control = None if self.resumed_clocks is None else self.resumed_clocks.control
+        return game, replace(settings, mode=mode, time_control=control)
 
     def go_on(self, sensors: Bitboard, now_ms: int) -> None:
         """Sensor lines for a game resumed at `now_ms` with the sensors reading `sensors`:
@@ -122,6 +139,13 @@ class GameRecord:
         if self._keeping:
             self._lines.append(SensorLine(self._since_origin(now_ms), "choose", piece))
 
+    def pressed(self, white: bool, now_ms: int) -> None:
+        """A player pressed their side of the clock (a button, or a script)."""
+        if self._keeping:
+            self._lines.append(
+                SensorLine(self._since_origin(now_ms), "press", "white" if white else "black")
+            )
+
     def _since_origin(self, now_ms: int) -> int:
         # A loop that caught up with a script (changes due before it started) takes them
         # at their own times: those before the game's start count as at its start.
@@ -175,6 +199,16 @@ class GameRecord:
             self.begin(game, mode, board_game.debouncer.raw, now_ms)
         elif isinstance(effect, GameOver):
             self._write(lambda j: j.finish(self.game_id, effect.result, effect.reason))
+        if isinstance(effect, RECORDED):
+            self.note_clocks(board_game, now_ms)
+
+    def note_clocks(self, board_game: BoardGame, now_ms: int) -> None:
+        """A timed game's clocks as they now stand, with what changed them: on resuming
+        after a power cut the running player's time goes on from there."""
+        timer = board_game.timer
+        if timer is not None:
+            clocks, ply = timer.clocks, self.plies
+            self._write(lambda j: j.set_clocks(self.game_id, ply, clocks, now_ms))
 
     def _write(self, write: Callable[[Journal], None]) -> None:
         if self.journal is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import re
 
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError, ReedboardError
 from reedboard.link.messages import SETTINGS
 from reedboard.rules.game import Game
@@ -39,6 +40,15 @@ def question(text: str) -> str:
 def uci_move(text: str) -> str:
     if not _UCI_MOVE.fullmatch(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a move in UCI, such as e2e4 or e7e8q")
+    return text
+
+
+def time_control(text: str) -> str:
+    """A time control as players write it (5+3, 15, 90/40:30+30)."""
+    try:
+        parse_time_control(text)
+    except InvalidInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return text
 
 

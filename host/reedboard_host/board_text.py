@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import assert_never
 
 from reedboard.link.board_events import (
+    ClockEvent,
     GameOverEvent,
     IllegalEvent,
     MoveEvent,
@@ -53,6 +54,19 @@ def board_text(game: Game, lifted: Iterable[str] = (), wrong: Iterable[str] = ()
     return "\n".join(lines)
 
 
+def clock_text(white_ms: int, black_ms: int) -> str:
+    """Both clocks as a player reads them: `White 4:58.2  Black 5:00.0`."""
+    return f"White {_clock(white_ms)}  Black {_clock(black_ms)}"
+
+
+def _clock(ms: int) -> str:
+    tenths = ms // 100
+    hours, rest = divmod(tenths, 36_000)
+    minutes, tenths = divmod(rest, 600)
+    shown = f"{minutes}:{tenths // 10:02d}.{tenths % 10}"
+    return f"{hours}:{minutes:02d}:{tenths // 10:02d}" if hours else shown
+
+
 def effect_line(message: EventMessage) -> str:
     """One effect as a short line."""
     event = message.event
@@ -62,7 +76,10 @@ def effect_line(message: EventMessage) -> str:
 def _details(event: WireEvent) -> str:
     match event:
         case MoveEvent():
-            return f"{event.ply}: {event.san} ({event.uci})"
+            line = f"{event.ply}: {event.san} ({event.uci})"
+            return line if event.clock is None else f"{line}  {clock_text(*event.clock)}"
+        case ClockEvent():
+            return f"pressed: {clock_text(event.white_ms, event.black_ms)}"
         case TouchEvent():
             return f"{event.piece} on {event.square}"
         case IllegalEvent():

@@ -40,6 +40,7 @@ from reedboard.command_line import (
 from reedboard.errors import ReedboardError
 from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
 from reedboard.link.board_events import (
+    ClockEvent,
     IllegalEvent,
     MoveEvent,
     NewGameEvent,
@@ -67,7 +68,7 @@ from reedboard.voice.narrator import FLEETING, Narrator
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
-from reedboard_host.board_text import board_text, effect_line
+from reedboard_host.board_text import board_text, clock_text, effect_line
 from reedboard_host.connection import BoardConnection, HostError, RefusedError
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
@@ -114,6 +115,8 @@ def build_parser() -> OneLineParser:
     p.add_argument("--chess960", nargs="?", const=-1, type=whole_number_in(0, 959), metavar="N",
                    help="Chess960: start position N (0..959), random without N")  # fmt: skip
     p.add_argument("--fen", type=arguments.fen, help="start from this position")
+    p.add_argument("--clock", type=arguments.time_control, metavar="CONTROL",
+                   help="a timed game: 5+3, 15, 0.5+0, 90/40:30+30")  # fmt: skip
     p = command("mode", "set the touch-move rules", _simple("mode", "mode"), "strict")
     p.add_argument("mode", choices=MODES)
     p = command("promote", "the piece for the next promotion", _simple("promotion", "piece"),
@@ -268,6 +271,7 @@ def _record(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     recent: list[str] = []
     hands = _Hands()
+    clocks: list[tuple[int, int]] = []  # a timed game's latest times, White's and Black's
     voice = HostVoice(args.say) if args.say else None
     mode: list[str | None] = [None]  # the board's mode, from its state
 
@@ -277,6 +281,8 @@ def _watch(args: argparse.Namespace) -> int:
         sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
         current = mirror.current
         sys.stdout.write(board_text(current.game, hands.lifted, hands.wrong) + "\n\n")
+        if clocks:
+            sys.stdout.write(clock_text(*clocks[-1]) + "\n")
         if current.result:
             sys.stdout.write(f"result {current.result} ({current.reason})\n")
         sys.stdout.write("\n".join(recent[-10:]) + "\n")
@@ -288,6 +294,13 @@ def _watch(args: argparse.Namespace) -> int:
         elif isinstance(m, EventMessage):
             recent.append(effect_line(m))
             hands.follow(m.event)
+            match m.event:
+                case MoveEvent(clock=clock) if clock is not None:
+                    clocks.append(clock)
+                case ClockEvent(white_ms=white, black_ms=black):
+                    clocks.append((white, black))
+                case NewGameEvent():
+                    clocks.clear()
             said = voice.hear(m) if voice is not None else None
             if said:
                 recent.append(f"say {said}")
@@ -429,7 +442,8 @@ def _new(args: argparse.Namespace) -> int:
             raise BadArgumentError("--chess960 N and --fen name two start positions: give one")
         arguments.check_start_fen(args.fen, chess960=chess960)
     variant: Variant = "chess960" if chess960 else "standard"
-    _print_reply(_ask(args, StartGame(variant, number, args.fen or None)))
+    start = StartGame(variant, number, args.fen or None, clock=args.clock)
+    _print_reply(_ask(args, start))
     return 0
 
 

@@ -16,7 +16,7 @@ What it does, and why, is told in `lichess`'s introduction."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from reedboard.link.board_events import NewGameEvent
 from reedboard.link.board_messages import BoardMessage, EventMessage
@@ -24,6 +24,7 @@ from reedboard.link.messages import Color, Draw, Resign, ShowMove, StartGame, Ta
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
 
+from reedboard_host.board_text import clock_text
 from reedboard_host.connection import HostError
 from reedboard_host.lichess_actions import (
     Action,
@@ -199,6 +200,14 @@ class LichessSync:
         kept = common_prefix(before, game.lichess.ucis)
         if kept < len(before):
             yield from self._lichess_took_back(game, kept, before)
+        white_ms, black_ms = state.get("wtime"), state.get("btime")
+        if (
+            len(game.lichess.ucis) > len(before)
+            and _milliseconds(white_ms)
+            and _milliseconds(black_ms)
+        ):
+            # Lichess keeps the game's clocks: shown as its state gives them, each move.
+            yield Tell(f"clocks on Lichess: {clock_text(white_ms, black_ms)}")
         news = game.offers.read(
             state, game.we_white, playing=status not in OVER, taken=kept < len(before)
         )
@@ -477,3 +486,8 @@ class LichessSync:
         else:
             # Mate, stalemate and the like: Lichess sees it in the moves themselves.
             yield Tell(f"the board ends the game: {result} ({reason})")
+
+
+def _milliseconds(value: object) -> TypeGuard[int]:
+    """A time as Lichess's game state gives it: whole milliseconds, not negative."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from reedboard.errors import InvalidInputError
 from reedboard.link.board_events import (
+    ClockEvent,
     GameOverEvent,
     MoveEvent,
     NewGameEvent,
@@ -28,6 +29,10 @@ class MirroredGame:
     result: str | None = None
     reason: str | None = None
     comments: dict[int, str] = field(default_factory=dict)
+    # A timed game: its time control as `@clock` writes it, and both clocks (White's,
+    # Black's ms) after each ply the board told of.
+    time_control: str | None = None
+    clocks: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -58,6 +63,8 @@ class GameMirror:
                     return self._state(message)
                 case EventMessage() if message.seq > self.stands_at:
                     return self._effect(message)
+                case EventMessage(event=MoveEvent(clock=clock, ply=ply)) if clock is not None:
+                    return self._late_clock(message.game, ply, clock)
         except InvalidInputError:
             self.needs_state = True  # a message that does not fit: start again from the board
         return False
@@ -94,7 +101,7 @@ class GameMirror:
         if isinstance(event, NewGameEvent):
             self._finish_current()
             start = Position.from_fen(event.fen, chess960=bool(event.chess960))
-            self.current = MirroredGame(Game(start), m.game or 0)
+            self.current = MirroredGame(Game(start), m.game or 0, time_control=event.time_control)
             return True
         current = self.current
         if current is None or (m.game is not None and current.id != m.game):
@@ -103,16 +110,27 @@ class GameMirror:
         match event:
             case MoveEvent(ply=ply, uci=uci):
                 if ply <= len(current.game):
-                    return False  # already known (the state came first)
+                    # Already known (the state came first, without the clocks).
+                    if event.clock is None or current.clocks.get(ply) == event.clock:
+                        return False
+                    current.clocks[ply] = event.clock
+                    return True
                 if ply != len(current.game) + 1:
                     self.needs_state = True
                     return False
                 current.game.push_uci(uci)
+                if event.clock is not None:
+                    current.clocks[ply] = event.clock
+                return True
+            case ClockEvent(white_ms=white, black_ms=black) if len(current.game):
+                # A press: the time its player is left with, increment included.
+                current.clocks[len(current.game)] = (white, black)
                 return True
             case TakebackEvent():
                 if len(current.game):
                     current.game.pop()
                     current.comments.pop(len(current.game) + 1, None)
+                    current.clocks.pop(len(current.game) + 1, None)
                     current.result = current.reason = None  # a mate taken back: play goes on
                     return True
                 return False
@@ -126,6 +144,17 @@ class GameMirror:
                 )
                 return True
         return False
+
+    def _late_clock(self, game_id: int | None, ply: int, clock: tuple[int, int]) -> bool:
+        """A move's clocks, from an effect older than the state that told of the move
+        (a state carries no clocks)."""
+        current = self.current
+        if current is None or (game_id is not None and current.id != game_id):
+            return False
+        if ply > len(current.game) or current.clocks.get(ply) == clock:
+            return False
+        current.clocks[ply] = clock
+        return True
 
     @staticmethod
     def _result(current: MirroredGame, result: str | None, reason: str | None) -> bool:

@@ -12,6 +12,7 @@ import datetime
 import os
 from typing import IO
 
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.rules.pgn import write_pgn
 
 from reedboard_host.mirror import GameMirror, MirroredGame
@@ -28,8 +29,11 @@ TERMINATIONS = {
     "aborted": "abandoned",
     "adjudication": "adjudication",
     "rules_infraction": "rules infraction",
+    "time": "time forfeit",  # the board's own flag
+    "time_insufficient_material": "time forfeit",
 }
 _DRAWS = {
+    "time_insufficient_material": "Draw: a flag fell, and the other side cannot checkmate",
     "stalemate": "Draw by stalemate",
     "insufficient_material": "Draw by insufficient material",
     "seventyfive_moves": "Draw by the 75-move rule",
@@ -53,6 +57,8 @@ def reason_comment(reason: str, result: str | None) -> str:
         return f"{winner} wins by checkmate"
     if reason == "resignation" and loser:
         return f"{loser} resigns"
+    if reason == "time" and winner:
+        return f"{winner} wins on time"
     if reason in _DRAWS:
         return _DRAWS[reason]
     words = reason.replace("_", " ")
@@ -78,12 +84,26 @@ def pgn_text(
         "Black": players[1],
     }
     comments = dict(game.comments)
+    if game.time_control is not None:
+        headers["TimeControl"] = parse_time_control(game.time_control).pgn_tag()
+    white_first = game.game.start.turn
+    for ply, (white_ms, black_ms) in game.clocks.items():
+        # The mover's time left after the move, as broadcasts show it (`[%clk]`).
+        white_moved = (ply % 2 == 1) == white_first
+        clk = f"[%clk {_hms(white_ms if white_moved else black_ms)}]"
+        comments[ply] = f"{clk} {comments[ply]}" if comments.get(ply) else clk
     if game.reason:
         headers["Termination"] = termination(game.reason)
         ply = len(game.game)
         said = reason_comment(game.reason, game.result)
         comments[ply] = f"{comments[ply]}; {said}" if comments.get(ply) else said
     return write_pgn(game.game, headers, comments, result=game.result or "*")
+
+
+def _hms(ms: int) -> str:
+    """H:MM:SS, whole seconds (the `%clk` command's form)."""
+    seconds = ms // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
 class PgnFile:

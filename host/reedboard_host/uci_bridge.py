@@ -27,6 +27,7 @@ from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
+from reedboard_host.board_text import clock_text
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.uci_protocol import (
     IDENTITY,
@@ -74,6 +75,7 @@ Action = SendToGui | Tell | AskBoard
 class _Search:
     gui: Game  # the GUI's game at `go`; its last position is the one the person moves from
     infinite: bool  # `go infinite` / `go ponder`: the answer waits for `stop`
+    gui_clock: bool = False  # the GUI sent its own clock (`wtime`, `btime`) with `go`
     found: str | None = None  # the person's move, in the GUI's notation
     shown: str | None = None  # the GUI's move lit on the board (board notation)
     shown_after: int = -1  # the count of the board's changes when it was lit
@@ -151,8 +153,8 @@ class UciBridge:
             case SetPosition(game, problem):
                 self.gui = game
                 return [] if game is not None else [Tell(problem)]
-            case Go(infinite):
-                return self._go(infinite)
+            case Go(infinite, gui_clock):
+                return self._go(infinite, gui_clock)
             case Stop():
                 if self.search is None:
                     return []
@@ -166,7 +168,7 @@ class UciBridge:
             case Quit() | Ignored():
                 return []
 
-    def _go(self, infinite: bool) -> list[Action]:
+    def _go(self, infinite: bool, gui_clock: bool = False) -> list[Action]:
         actions: list[Action] = []
         if self.search is not None:
             # A GUI that did not stop the last search.
@@ -175,7 +177,7 @@ class UciBridge:
             return [*actions, Tell("no position to play from"), SendToGui(bestmove(NO_MOVE))]
         if self.gui.is_game_over():
             return [*actions, SendToGui(bestmove(NO_MOVE))]
-        self.search = _Search(self.gui.copy(), infinite)
+        self.search = _Search(self.gui.copy(), infinite, gui_clock)
         return [*actions, SendToGui(info_string("make your move on the board"))]
 
     def _finish(self, answer: str | None) -> list[Action]:
@@ -216,19 +218,24 @@ class UciBridge:
         # stands if it is the GUI's, else it is taken back then and the GUI's lit.
         for back in (1, 2):
             if same_rules and len(board) >= back and _key(board.positions[-1 - back]) == target:
-                return self._found(search, board, back)
+                return self._found(search, current, back)
         if same_rules:
             caught_up = self._catch_up(search, board, over=current.result is not None)
             if caught_up is not None:
                 return caught_up
         return self._new_game(search)
 
-    def _found(self, search: _Search, board: Game, back: int) -> list[Action]:
+    def _found(self, search: _Search, current: MirroredGame, back: int) -> list[Action]:
+        board = current.game
         before = board.positions[-1 - back]
         played = before.uci(board.moves[-back])
         gui = search.gui
         search.found = gui.position.uci(gui.position.parse_uci(played))
         actions: list[Action] = [Tell(f"the board plays {search.found}")]
+        times = current.clocks.get(len(board) - back + 1)
+        if times is not None and not search.gui_clock:
+            # A GUI that keeps no clock of its own is told the board's.
+            actions.append(SendToGui(info_string(f"clock {clock_text(*times)}")))
         if not search.infinite:
             actions += self._finish(search.found)
         return actions

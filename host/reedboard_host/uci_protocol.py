@@ -52,6 +52,7 @@ class SetPosition:
 @dataclass(frozen=True)
 class Go:
     infinite: bool  # `go infinite` or `go ponder`: the answer waits for `stop`/`ponderhit`
+    gui_clock: bool = False  # the GUI sent its own clock (`wtime`, `btime`)
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,10 @@ def read_line(line: str, *, chess960: bool) -> GuiCommand:
         case "position":
             return read_position(rest, chess960=chess960)
         case "go":
-            return Go(infinite="infinite" in rest or "ponder" in rest)
+            return Go(
+                infinite="infinite" in rest or "ponder" in rest,
+                gui_clock="wtime" in rest or "btime" in rest,
+            )
         case "stop":
             return Stop()
         case "ponderhit":

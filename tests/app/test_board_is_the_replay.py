@@ -22,6 +22,7 @@ SCRIPTS = sorted(
     [
         *(ROOT / "docs" / "examples").glob("*.events"),
         *(ROOT / "tests" / "arbiter" / "cases").glob("*.events"),
+        *(ROOT / "tests" / "replay").glob("*.events"),
     ]
 )
 
@@ -35,7 +36,11 @@ def _on_the_board(text: str) -> list[dict[str, Any]]:
         VirtualClock(),
         start=Game(script.start),
         source=board,
-        settings=Settings(mode="strict" if script.mode == "strict" else "casual"),
+        settings=Settings(
+            mode="strict" if script.mode == "strict" else "casual",
+            time_control=script.clock,
+            clock_buttons=script.clock_buttons,
+        ),
         on_effect=lambda message: sent.append(message.to_wire()),
         log=lambda _text: None,
     )

@@ -36,7 +36,11 @@ def board(text: str, language: str = "fr") -> tuple[App, BoardVoice, RecordingSp
         VirtualClock(),
         start=Game(script.start),
         source=scanned,
-        settings=Settings(mode="strict" if script.mode == "strict" else "casual"),
+        settings=Settings(
+            mode="strict" if script.mode == "strict" else "casual",
+            time_control=script.clock,
+            clock_buttons=script.clock_buttons,
+        ),
         on_effect=voice.effect,
         watch=voice.watch,
         log=lambda _text: None,

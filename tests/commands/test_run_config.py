@@ -51,6 +51,9 @@ CHANGES = [
     ("arbiter", "mode", "strict", "settings"),
     ("arbiter", "settle_ms", 500, "settings"),
     ("arbiter", "castle_wait_ms", 700, "settings"),
+    ("clock", "control", "5+3", "settings"),
+    ("clock", "white_pin", 2, "pins"),
+    ("clock", "black_pin", 3, "pins"),
     ("arbiter", "knock_wait_ms", 900, "settings"),
     ("arbiter", "tournament", True, "fair_play"),
     # A broker on a port where none listens: the board publishes (queues) all the same.
@@ -66,6 +69,8 @@ CHANGES = [
     ("voice", "volume", 150, "voice"),
     ("voice", "device", "plughw:1,0", "voice"),
 ]
+
+PAIRED = {("clock", "white_pin"): "black_pin = 3\n", ("clock", "black_pin"): "white_pin = 2\n"}
 
 
 def stand_in_neopixel(monkeypatch: pytest.MonkeyPatch, made: list[Any]) -> None:
@@ -163,6 +168,8 @@ def test_each_key_changes_the_board(
     if section == "voice" and key != "enabled":
         base = "enabled = true\n"  # the other keys show on a voice that speaks
     default = observe(tmp_path, monkeypatch, f"[{section}]\n{base}")
+    # Clock buttons come in pairs: the other one is set with the one that changes.
+    base += PAIRED.get((section, key), "")
     changed = observe(tmp_path, monkeypatch, f"[{section}]\n{base}{key} = {json.dumps(value)}\n")
     assert changed[seen] != default[seen]
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
+from reedboard.board_game import Settings
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.pushed_board import PushedBoard
 from reedboard.link.board import BoardEndpoint
@@ -42,7 +43,9 @@ class _HeardEndpoint(BoardEndpoint):
 
 
 class RunningBoard:
-    def __init__(self, *, speed: float = 1.0, corrupt: float = 0.0) -> None:
+    def __init__(
+        self, *, speed: float = 1.0, corrupt: float = 0.0, settings: Settings | None = None
+    ) -> None:
         self.clock = MonotonicClock(speed)
         self.live = PushedBoard(Position.standard().occupied, self.clock)
         self.effects: list[dict[str, Any]] = []
@@ -60,6 +63,7 @@ class RunningBoard:
             self.clock,
             link=self.link,
             source=self.live,
+            settings=settings,
             render=self._render,
             on_effect=self._effect,
             log=lambda _text: None,

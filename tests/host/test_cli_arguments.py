@@ -38,6 +38,8 @@ def host(*args: str) -> subprocess.CompletedProcess[str]:
         (["new", "--chess960", "-5"], "argument --chess960: '-5' is not a whole number 0..959"),
         (["new", "--chess960", "960"], "argument --chess960: '960' is not a whole number 0..959"),
         (["new", "--fen", "not a position"], "argument --fen: bad FEN"),
+        (["new", "--clock", "fast"], "argument --clock: time control 'fast'"),
+        (["new", "--clock", "0+3"], "argument --clock: time control '0+3': a game needs some"),
         (["new", "--fen", "7k/5QQQ/8/8/8/8/8/K7 b - - 0 1"], "--fen: the game would be over"),
         (["new", "--chess960", "7", "--fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"], "give one"),
         (["mark", "e9"], "argument SQ: 'e9' is not a square"),

@@ -414,6 +414,8 @@ def test_a_mate_on_the_board_reaches_lichess(tmp_path: Path) -> None:
             person = Person(board, white=True, rng=random.Random(1), script=["a1a8"])
             play_until(person, bridge, lambda: lichess.status == "mate")
             wait_until(lambda: bridge.said("over on Lichess: mate, white wins"), bridge)
+            # Lichess's clocks, as its game state gives them (the stand-in's 15+10).
+            assert bridge.said("clocks on Lichess: White 15:00.0  Black 15:00.0")
     assert game_over_reason(board) == "checkmate"
     assert lichess.moves() == ["a1a8"]
 

@@ -18,6 +18,8 @@ from functools import partial
 import chess
 import pytest
 from reedboard.arbiter.effects import GameOver, NewGame
+from reedboard.board_game import Settings
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
@@ -706,3 +708,25 @@ def test_the_persons_move_and_an_early_move_for_the_gui_at_once(
     assert played[:3] == ["e2e4", "e7e5", "b1c3"] and reply == [f"bestmove {played[3]}"]
     assert _new_games(board) == []
     assert not [line for line in gui.said if "new game" in line], gui.said
+
+
+@pytest.mark.parametrize("gui_clock", [False, True], ids=["no-gui-clock", "gui-clock"])
+def test_a_gui_without_a_clock_is_told_the_boards(gui_clock: bool) -> None:
+    """A timed game on the board (its own `[clock]`): a GUI that sends no `wtime` or
+    `btime` hears the board's clock with the person's move; one that keeps its own does
+    not."""
+    rng = random.Random(3)
+    pair = BoardPair(settings=Settings(time_control=parse_time_control("5+3")))
+    engine = _engine(pair)
+    _person(pair, rng, white=True, waits_for=lambda fen: _position_key(fen) == _START_KEY)
+    engine.send("position startpos", "go wtime 300000 btime 300000" if gui_clock else "go")
+    answer, before = engine.expect("bestmove")
+    assert answer != "bestmove 0000", engine.said
+    told = [line for line in before if line.startswith("info string clock ")]
+    if gui_clock:
+        assert told == [], before
+    else:
+        assert len(told) == 1 and told[0].startswith("info string clock White "), before
+
+
+_START_KEY = _position_key(chess.STARTING_FEN)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from reedboard.arbiter.arbiter import Arbiter
 from reedboard.arbiter.view import BoardView, Targets
-from reedboard.lights.scenes import scene_for
+from reedboard.lights.scenes import scene_for, scene_roles
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
-from reedboard.rules.squares import BB_RANKS
+from reedboard.rules.pieces import BLACK, WHITE
+from reedboard.rules.squares import BB_RANKS, squares_of
 from reedboard.rules.squares import parse_square as sq
+from reedboard.sensing.debounce import SquareChange
 
 from tests.lights.support import bits, named, play
 
@@ -265,3 +267,19 @@ def test_a_new_game_clears_the_marks_and_the_hint() -> None:
     arbiter.show_move(Game().position.parse_uci("e2e4"))
     arbiter.start_game(Game(), 100)
     assert named(arbiter.view()) == {}
+
+
+def test_a_flag_fallen_pulses_on_the_losers_king() -> None:
+    game = Game.from_fen("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")
+    game.flag_fell(BLACK, opponent_can_mate=True)
+    roles = scene_roles(Arbiter(game).view())
+    assert roles[sq("g8")] == "flag" and roles[sq("g1")] == "result"
+
+
+def test_low_time_lights_the_players_back_rank_only_when_idle() -> None:
+    arbiter = Arbiter(Game())
+    idle = scene_roles(arbiter.view(), low_time=BLACK)
+    assert {s for s, role in idle.items() if role == "low_time"} == set(squares_of(BB_RANKS[7]))
+    arbiter.feed(SquareChange(sq("e2"), False, 1000))
+    busy = scene_roles(arbiter.view(), low_time=WHITE)
+    assert "low_time" not in busy.values()  # a piece in the hand: its guidance first

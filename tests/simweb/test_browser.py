@@ -273,6 +273,24 @@ def test_the_whole_board_fits_a_phone(board: Board, artefacts: Path) -> None:
     page.screenshot(path=str(artefacts / "sim-phone.png"), full_page=True)
 
 
+def test_a_timed_game_shows_both_clocks_running_and_the_flag(board: Board, artefacts: Path) -> None:
+    # 0.05 minutes (3 s) each: White moves at 1.4 s, then Black's time runs out.
+    board.play_script("@clock 0.05+0\n@start standard\n1000 lift e2\n1400 place e4\n")
+    page = board.page
+    page.wait_for_selector("#clocks:not([hidden])")
+    shown = page.locator("#clocks").inner_text()
+    assert shown.startswith("▶ White 0:0") and "Black 0:03.0" in shown, shown
+    board.expect_move("e4")
+    # Black's clock runs now: it shows less than 3 s, then the flag.
+    page.wait_for_function(
+        "() => /▶ Black 0:0[0-2]\\./.test(document.querySelector('#clocks').textContent)"
+    )
+    board.expect_text("#result", "White wins on time")
+    final = page.locator("#clocks").inner_text()
+    assert final.endswith("Black 0:00.0") and "▶" not in final, final
+    page.screenshot(path=str(artefacts / "sim-clocks.png"))
+
+
 def spoken(page: Any) -> list[str]:
     return list(page.locator("#spoken li").all_inner_texts())
 

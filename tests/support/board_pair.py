@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
+from reedboard.board_game import Settings
 from reedboard.errors import LinkError
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.pushed_board import PushedBoard
@@ -108,7 +109,14 @@ class PairClock:
 
 
 class BoardPair:
-    def __init__(self, *, start: Game | None = None, occupancy: Bitboard | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        start: Game | None = None,
+        occupancy: Bitboard | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        """`settings`: the board's game settings (a timed game's control, say)."""
         self.clock = VirtualClock()
         if occupancy is None:
             occupancy = (start.position if start is not None else Position.standard()).occupied
@@ -128,6 +136,7 @@ class BoardPair:
             link=_BoardEnd(self),
             source=self.live,
             start=start,
+            settings=settings,
             render=self._render,
             on_effect=self.effects.append,
             log=lambda _text: None,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 from reedboard.arbiter.effects import (
+    ClockPressed,
     Effect,
     GameOver,
     Mismatch,
@@ -293,6 +294,7 @@ CASES = (
         "Result offer cancelled.",
     ),
     Case("a result offer confirmed", STARTING_FEN, (Offered(0, "1-0", "confirmed"),), None, None),
+    Case("a clock pressed", STARTING_FEN, (ClockPressed(0, 300_000, 297_500),), None, None),
     Case(
         "Chess960 setup",
         STARTING_FEN,

@@ -22,6 +22,19 @@ class MoveMade:
     fen: str
     ply: int
     kind: str = "move"
+    # A timed game: both players' time left just after the move, (White's, Black's) in ms.
+    clock: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPressed:
+    """A player pressed their side of the clock and their time stopped: both players'
+    time left then, in ms."""
+
+    t_ms: int
+    white_ms: int
+    black_ms: int
+    kind: str = "clock"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +166,7 @@ Effect = (
     | Offered
     | SetupStarted
     | SensorFault
+    | ClockPressed
 )
 
 
@@ -166,7 +180,10 @@ def effect_json(effect: Effect) -> dict[str, Any]:
 def _fields(effect: Effect) -> dict[str, object]:
     match effect:
         case MoveMade():
-            return {"uci": effect.uci, "san": effect.san, "fen": effect.fen, "ply": effect.ply}
+            move = {"uci": effect.uci, "san": effect.san, "fen": effect.fen, "ply": effect.ply}
+            if effect.clock is not None:
+                move["clock"] = {"white_ms": effect.clock[0], "black_ms": effect.clock[1]}
+            return move
         case Touched():
             return {"square": SQUARE_NAMES[effect.square], "piece": effect.piece}
         case Mismatch():
@@ -195,5 +212,7 @@ def _fields(effect: Effect) -> dict[str, object]:
         case SensorFault():
             square = SQUARE_NAMES[effect.square]
             return {"square": square, "fault": effect.fault, "occupied": effect.occupied}
+        case ClockPressed():
+            return {"white_ms": effect.white_ms, "black_ms": effect.black_ms}
         case _:
             assert_never(effect)

@@ -57,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
             game = journal.latest_game()
             if game is None:
                 return _refuse(f"the journal {path} holds no game")
-            text = events_text(game, journal.sensor_lines(game.id))
+            clocks = journal.clocks(game.id)
+            control = None if clocks is None else clocks.control
+            text = events_text(game, journal.sensor_lines(game.id), control)
     except (JournalError, InvalidInputError) as error:
         return _refuse(str(error))
     sys.stdout.write(text)

@@ -20,7 +20,7 @@ import secrets
 import signal
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 import serial
@@ -28,10 +28,12 @@ import serial
 from reedboard.app import App, Endpoint, Identity, Renderer
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.command_line import example, number_in, whole_number_in
 from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
 from reedboard.errors import ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.clock_buttons import ClockButtons, open_clock_buttons
 from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.gpio import GpioModule
@@ -52,6 +54,7 @@ from reedboard.link.serial_port import open_port
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
+from reedboard.rules.pieces import Color
 from reedboard.speaking import BoardVoice, chained
 from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
@@ -176,8 +179,16 @@ def assemble(
     for espeak-ng."""
     settings = board_settings(config, mode=args.mode or (script.mode if script else None),
                               settle_ms=args.settle_ms)  # fmt: skip
+    if script is not None and script.clock is not None:
+        # The script's own game is timed as it says, its presses its players' buttons.
+        settings = replace(
+            settings,
+            time_control=script.clock,
+            clock_buttons=script.clock_buttons or settings.clock_buttons,
+        )
 
     source: FakeBoard | None = None
+    buttons: ClockButtons | None = None
     scanner: SwitchMatrix
     strip: LedStrip
     if args.fake:
@@ -193,6 +204,8 @@ def assemble(
     else:
         scanner = open_scanner(config.matrix, gpio=gpio)
         strip = open_strip(config.leds)
+        if config.clock.white_pin:
+            buttons = open_clock_buttons(config.clock.white_pin, config.clock.black_pin, gpio=gpio)
 
     url = args.serial or (None if args.fake else config.serial.port)
     baud = config.serial.baud
@@ -242,6 +255,7 @@ def assemble(
         scan_hz=config.matrix.scan_hz,
         on_effect=chained(show if printing else None, voice.effect if voice else None),
         matrix=config.matrix,
+        buttons=buttons,
         **lights_seams(config.leds, strip, tournament=config.arbiter.tournament),
         endpoint=emulating["endpoint"],
         watch=chained(emulating["watch"], voice.watch if voice else None),
@@ -275,32 +289,38 @@ class LightsSeams(TypedDict):
     animate: Callable[[int], None]
     brightness: Callable[[float, int], None]
     led_test: Callable[[int], None]
+    show_low_time: Callable[[Color | None, int], None]
 
 
 def lights_seams(config: LedConfig, strip: LedStrip, *, tournament: bool = False) -> LightsSeams:
     """The App's lights on a strip: the scenes, their animation, the host's dimming and
-    the LED test the host asks for; in tournament mode, no assistance (fair play)."""
+    the LED test the host asks for, and whose time runs low; in tournament mode, no
+    assistance (fair play)."""
     lights = LightsRenderer(LightsOutput(strip_layout(config), strip), tournament=tournament)
     return {
         "render": lights.render,
         "animate": lights.animate,
         "brightness": lights.dim,
         "led_test": lights.led_test,
+        "show_low_time": lights.show_low_time,
     }
 
 
 def board_settings(
     config: BoardConfig, *, mode: str | None = None, settle_ms: int | None = None
 ) -> Settings:
-    """The game's settings from the board's configuration (every key of `[arbiter]` and
-    `[debounce]`), with what the command line or the script names instead."""
+    """The game's settings from the board's configuration (every key of `[arbiter]`,
+    `[debounce]` and `[clock]`), with what the command line or the script names instead."""
     chosen: Mode = "strict" if (mode or config.arbiter.mode) == "strict" else "casual"
+    clock = config.clock
     return Settings(
         mode=chosen,
         settle_ms=settle_ms or config.arbiter.settle_ms,
         castle_wait_ms=config.arbiter.castle_wait_ms,
         knock_wait_ms=config.arbiter.knock_wait_ms,
         hold_ms=config.debounce.hold_ms,
+        time_control=parse_time_control(clock.control) if clock.control else None,
+        clock_buttons=bool(clock.white_pin),
     )
 
 

@@ -5,9 +5,10 @@ the tests all run the firmware on it.
 Its switches change two ways. A hand outside the loop changes them at once (`lift("e2")`,
 `place("e4")`, `set_occupancy`), as the simulator's page does. Or sensor lines are
 scheduled (`schedule(lines)`) and the loop applies each when its time comes
-(`advance(t_ms)`), as a script or a player model does; their `choose` lines are handed to
-the loop as the promotion pieces chosen, and `follow` hears of the others as they are
-applied (the simulator's world of pieces follows them so).
+(`advance(t_ms)`), as a script or a player model does; their `choose` and `press` lines
+are handed to the loop as the promotion pieces chosen and the clock buttons pressed, and
+`follow` hears of the others as they are applied (the simulator's world of pieces follows
+them so).
 
 By default the real `MatrixScanner` reads a `FakeGPIO` wired like the board's matrix, so
 the firmware sees exactly what it would on the board; `electrical=False` reads the
@@ -138,7 +139,8 @@ class FakeBoard:
             return self._lines[self._next].t_ms if self._next < len(self._lines) else None
 
     def advance(self, t_ms: int) -> list[str]:
-        """Apply the lines due by `t_ms`; the promotion pieces chosen among them."""
+        """Apply the lines due by `t_ms`; the host's and the players' own actions among
+        them: the promotion pieces chosen (q r b n) and the clock presses (white, black)."""
         choices: list[str] = []
         with self._lock:
             first = self._next
@@ -146,7 +148,7 @@ class FakeBoard:
             while self._next < len(lines) and lines[self._next].t_ms <= t_ms:
                 line = lines[self._next]
                 self._next += 1
-                if line.action == "choose":
+                if line.action in ("choose", "press"):
                     choices.append(line.what)
                     continue
                 if self._follow is not None:

@@ -70,6 +70,7 @@ class FakeGPIO:
         self._reversed_diode = [0] * 8
         self._broken_rows = 0
         self._broken_columns = 0
+        self._grounded: set[int] = set()  # pins a closed switch ties to ground
         # What HIGH outputs reach, cached until the electrics change (None).
         self._columns_high: int | None = None
         self._rows_high = 0
@@ -125,6 +126,13 @@ class FakeGPIO:
         """Cut the wire between column line `column` and its pin."""
         self._broken_columns |= 1 << column
         self._columns_high = None
+
+    def ground(self, pin: int, grounded: bool = True) -> None:
+        """A switch between `pin` and ground closes (a clock button held down) or opens."""
+        if grounded:
+            self._grounded.add(pin)
+        else:
+            self._grounded.discard(pin)
 
     def is_closed(self, row: int, column: int) -> bool:
         """Whether the switch conducts now, faults included."""
@@ -198,6 +206,8 @@ class FakeGPIO:
         row = self._row_of_pin.get(channel)
         if row is not None and not self._broken_rows >> row & 1 and self._rows_high >> row & 1:
             return self.HIGH
+        if channel in self._grounded:
+            return self.LOW
         return self.HIGH if self._pull.get(channel) == self.PUD_UP else self.LOW
 
     def cleanup(self, channel: int | Iterable[int] | None = None, *_: Any) -> None:

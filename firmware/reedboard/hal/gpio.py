@@ -1,4 +1,5 @@
-"""The slice of the `RPi.GPIO` API that the matrix scanner uses, as a protocol.
+"""The slice of the `RPi.GPIO` API that the matrix scanner and the clock buttons use, as a
+protocol.
 
 `RPi.GPIO` on a Pi 4, `rpi-lgpio` (same module name) on a Pi 5 and `FakeGPIO` on a PC all
 satisfy it, so the scanner takes any of them through its constructor.
@@ -17,6 +18,7 @@ class GpioModule(Protocol):
     HIGH: int
     LOW: int
     PUD_DOWN: int
+    PUD_UP: int
 
     def setmode(self, mode: int) -> None: ...
 

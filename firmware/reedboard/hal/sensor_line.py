@@ -1,6 +1,6 @@
-"""A sensor line: one change of one square's switch at a board time (`lift`, `place`), or
-the promotion piece a player chose at a time (`choose`), as the board's sensors and its
-host report them.
+"""A sensor line: one change of one square's switch at a board time (`lift`, `place`), the
+promotion piece a player chose at a time (`choose`), or a player's press of their clock
+button (`press`), as the board's sensors, its buttons and its host report them.
 
 The one shape of a sensor change everywhere: an event script's timed lines, the changes
 a fake board applies, the lines the journal keeps of the game in progress and those the
@@ -13,8 +13,8 @@ from typing import Literal, NamedTuple
 
 from reedboard.rules.squares import Square, parse_square
 
-Action = Literal["lift", "place", "choose"]
-ACTIONS: tuple[Action, ...] = ("lift", "place", "choose")
+Action = Literal["lift", "place", "choose", "press"]
+ACTIONS: tuple[Action, ...] = ("lift", "place", "choose", "press")
 
 
 def action_named(text: str) -> Action | None:
@@ -24,7 +24,7 @@ def action_named(text: str) -> Action | None:
 
 class SensorLine(NamedTuple):
     """`what` is a square's name (a1 .. h8) for `lift` and `place`, a promotion letter
-    (q, r, b, n) for `choose`. A tuple, so lines sort by time and unpack in place."""
+    (q, r, b, n) for `choose`, the side (white, black) for `press`. A tuple, so lines sort by time and unpack in place."""
 
     t_ms: int
     action: Action

@@ -45,6 +45,16 @@ ADDED_COLUMNS = {
         "action": "TEXT",
         "arg": "TEXT",
     },
+    "clocks": {
+        "game_id": "INTEGER",
+        "ply": "INTEGER",
+        "control": "TEXT",
+        "white_ms": "INTEGER",
+        "black_ms": "INTEGER",
+        "running": "TEXT",
+        "white_moves": "INTEGER",
+        "black_moves": "INTEGER",
+    },
 }
 _NUMBER = "('integer', 'real')"
 # Each query counts the rows that break one rule; the text says the rule.
@@ -115,7 +125,8 @@ SENSOR_RULES = (
         " OR NOT ((action = 'sensors' AND seq = 0 AND length(arg) = 16"
         " AND arg NOT GLOB '*[^0-9a-f]*')"
         " OR (action IN ('lift', 'place') AND seq > 0 AND arg GLOB '[a-h][1-8]')"
-        " OR (action = 'choose' AND seq > 0 AND arg IN ('q', 'r', 'b', 'n')))",
+        " OR (action = 'choose' AND seq > 0 AND arg IN ('q', 'r', 'b', 'n'))"
+        " OR (action = 'press' AND seq > 0 AND arg IN ('white', 'black')))",
         "a sensor line is not a script line",
     ),
     (
@@ -123,6 +134,29 @@ SENSOR_RULES = (
         "a sensor line belongs to no game",
     ),
 )
+
+CLOCK_RULES = (
+    (
+        "SELECT count(*) FROM clocks WHERE typeof(game_id) != 'integer'"
+        " OR typeof(ply) != 'integer' OR ply < 0 OR typeof(control) != 'text'",
+        "a clock row's game, ply or time control is not what it should be",
+    ),
+    (
+        "SELECT count(*) FROM clocks WHERE typeof(white_ms) != 'integer' OR white_ms < 0"
+        " OR typeof(black_ms) != 'integer' OR black_ms < 0"
+        " OR typeof(white_moves) != 'integer' OR typeof(black_moves) != 'integer'",
+        "a clock's time or count of moves is not a whole number",
+    ),
+    (
+        "SELECT count(*) FROM clocks WHERE running NOT IN ('white', 'black', 'none')",
+        "a clock's running side is not white, black or none",
+    ),
+    (
+        "SELECT count(*) FROM clocks WHERE game_id NOT IN (SELECT id FROM games)",
+        "a clock row belongs to no game",
+    ),
+)
+ADDED_RULES = {"sensor_lines": SENSOR_RULES, "clocks": CLOCK_RULES}
 
 
 def journal_problem(path: str | Path) -> str | None:
@@ -185,7 +219,7 @@ def _added_tables_problem(db: sqlite3.Connection) -> str | None:
         for name, kind in columns.items():
             if found.get(name) != kind:
                 return f"its {table} table has no {kind} column {name}"
-        for query, rule in SENSOR_RULES:
+        for query, rule in ADDED_RULES[table]:
             if db.execute(query).fetchone()[0]:
                 return rule
     return None

@@ -17,21 +17,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from reedboard.errors import ReedboardError
+from reedboard.chess_clock.clocks import Clocks
+from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.errors import InvalidInputError, ReedboardError
 from reedboard.hal.sensor_line import SensorLine, action_named
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard
 
-# The sensor lines' table comes first: a journal's last pages then hold its moves, as they
-# did before the table was added, and a file cut short loses moves the check can see.
+# The sensor lines' and the clocks' tables come first: a journal's last pages then hold
+# its moves, as they did before those tables were added, and a file cut short loses moves
+# the check can see.
 SCHEMA = """
+CREATE TABLE IF NOT EXISTS clocks (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    ply         INTEGER NOT NULL,   -- 0: at the game's start; n: after move n (or a press)
+    control     TEXT NOT NULL,      -- the time control, as `@clock` writes it
+    white_ms    INTEGER NOT NULL,   -- time left when the row was written
+    black_ms    INTEGER NOT NULL,
+    running     TEXT NOT NULL,      -- whose time runs: white, black, or none
+    white_moves INTEGER NOT NULL,   -- moves made, for the periods of a classical control
+    black_moves INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
 CREATE TABLE IF NOT EXISTS sensor_lines (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq     INTEGER NOT NULL,       -- 0: the sensors at the game's start; then 1, 2, 3...
     t_ms    INTEGER NOT NULL,       -- ms from the game's start, never decreasing
-    action  TEXT NOT NULL,          -- sensors, lift, place or choose
-    arg     TEXT NOT NULL,          -- the occupancy (16 hex digits), a square, a piece
+    action  TEXT NOT NULL,          -- sensors, lift, place, choose or press
+    arg     TEXT NOT NULL,          -- the occupancy (16 hex digits), a square, a piece, a side
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -202,6 +216,23 @@ class Journal:
             lines.append(SensorLine(int(t_ms), known, str(arg)))
         return KeptLines(start, tuple(lines), first_seq)
 
+    def clocks(self, game_id: int) -> Clocks | None:
+        """A timed game's clocks as last written (None: untimed, or written by nothing
+        this board reads), the running player's time counted from 0."""
+        row = self._db.execute(
+            "SELECT control, white_ms, black_ms, running, white_moves, black_moves FROM clocks"
+            " WHERE game_id = ? ORDER BY ply DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            control = parse_time_control(str(row[0]))
+        except InvalidInputError:
+            return None
+        running = {"white": True, "black": False}.get(str(row[3]))
+        return Clocks(control, int(row[1]), int(row[2]), running, 0, int(row[4]), int(row[5]))
+
     def latest_game(self) -> JournalGame | None:
         """The game in progress, or the one played last."""
         row = self._db.execute("SELECT max(id) FROM games").fetchone()
@@ -287,6 +318,27 @@ class Journal:
                 "UPDATE games SET result = NULL, reason = NULL, finished_at = NULL"
                 " WHERE id = ? AND result IS NOT NULL",
                 (game_id,),
+            )
+
+    def set_clocks(self, game_id: int, ply: int, clocks: Clocks, now_ms: int) -> None:
+        """The clocks of a timed game as they stand at `now_ms`, after move `ply` (0: at
+        the start); rows of later plies (taken back) go."""
+        running = {True: "white", False: "black", None: "none"}[clocks.running]
+        with self._transaction() as db:
+            db.execute("DELETE FROM clocks WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            db.execute(
+                "INSERT INTO clocks (game_id, ply, control, white_ms, black_ms, running,"
+                " white_moves, black_moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    ply,
+                    clocks.control.text(),
+                    clocks.left_ms(True, now_ms),
+                    clocks.left_ms(False, now_ms),
+                    running,
+                    clocks.white_moves,
+                    clocks.black_moves,
+                ),
             )
 
     def set_mode(self, game_id: int, mode: str) -> None:

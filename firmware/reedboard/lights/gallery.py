@@ -25,6 +25,7 @@ from reedboard.lights.scenes import scene_for
 from reedboard.lights.selftest import sweep_scene
 from reedboard.lights.setup import PAWN_SQUARES, SetupGuide, setup_scene
 from reedboard.rules.game import Game
+from reedboard.rules.pieces import BLACK, WHITE
 from reedboard.rules.squares import Square, parse_square
 from reedboard.sensing.debounce import SquareChange
 from reedboard.sensing.held import Held, likeliest
@@ -109,6 +110,16 @@ SCENES: dict[str, Callable[[], Scene]] = {
         _play("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "lift a1, place a8", settle=3000),
         "Checkmate: 1-0",
     ),
+    "flag": lambda: (
+        "6k1/5ppp/8/8/8/8/8/R5K1",
+        scene_for(_flagged()),
+        "Black's flag fell, White can mate: 1-0 on time",
+    ),
+    "low-time": lambda: (
+        _play(START, "lift e2, place e4, lift e7, place e5", settle=3000)[0],
+        scene_for(_play_view(START, "e2e4 e7e5"), low_time=WHITE),
+        "White has under 10 s: White's back rank",
+    ),
     "result-offer": lambda: _titled(
         _play(
             "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
@@ -127,6 +138,20 @@ SCENES: dict[str, Callable[[], Scene]] = {
         "Self-test: the sweep, two faulty squares",
     ),
 }
+
+
+def _flagged() -> BoardView:
+    game = Game.from_fen("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")
+    game.flag_fell(BLACK, opponent_can_mate=True)
+    return Arbiter(game).view()
+
+
+def _play_view(fen: str, ucis: str) -> BoardView:
+    """The idle board after the moves `ucis`, played in the game."""
+    game = Game.from_fen(fen)
+    for uci in ucis.split():
+        game.push_uci(uci)
+    return Arbiter(game).view()
 
 
 def _hinted() -> BoardView:

@@ -17,6 +17,7 @@ from reedboard.lights.frame import Frame
 from reedboard.lights.palette import RGB
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.strip_layout import StripLayout
+from reedboard.rules.pieces import Color
 
 
 class LightsOutput:
@@ -72,11 +73,20 @@ class LightsRenderer:
         self.tournament = tournament  # fair play: no assistance on the LEDs
         self.frame: Frame | None = None
         self.testing_since: int | None = None
+        self.low_time: Color | None = None  # whose time runs low, in a timed game
+        self._view: BoardView | None = None
 
     def render(self, view: BoardView, t_ms: int) -> None:
-        self.frame = scene_for(fair_play(view) if self.tournament else view)
+        self._view = view
+        self.frame = scene_for(fair_play(view) if self.tournament else view, low_time=self.low_time)
         if not self._testing(t_ms):
             self.output.update(self.frame, t_ms)
+
+    def show_low_time(self, color: Color | None, t_ms: int) -> None:
+        """A player's time began (or ceased) to run low: their back rank lights."""
+        self.low_time = color
+        if self._view is not None:
+            self.render(self._view, t_ms)
 
     def animate(self, t_ms: int) -> None:
         if self._testing(t_ms):

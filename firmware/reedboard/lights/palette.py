@@ -55,6 +55,8 @@ PALETTE: dict[Role, Look] = {
     "marked_blink": Look((128, 255, 0), "blink"),  # lime, light
     "offer": Look((0, 255, 80), "pulse"),  # green, pulsing: the result about to stand
     "result": Look((0, 255, 80), "steady"),  # green
+    "flag": Look((255, 0, 0), "pulse"),  # red, pulsing: apart from a mated king's blink
+    "low_time": Look((255, 120, 0), "steady"),  # orange, between last_move and marked
     "fault": Look((255, 0, 0), "blink"),  # red
     "sweep": Look((255, 255, 255), "steady"),  # white
 }
@@ -63,13 +65,24 @@ PALETTE: dict[Role, Look] = {
 TOGETHER: tuple[frozenset[Role], ...] = (
     frozenset({"origin", "target", "capture", "en_passant", "castle", "hint", "must_move"}),
     frozenset({"origin", "target", "capture", "en_passant", "castle", "capturer", "hint"}),
-    frozenset({"last_move", "check", "hint", "must_move", "promotion", "marked", "marked_blink"}),
+    frozenset(
+        {
+            "last_move",
+            "check",
+            "hint",
+            "must_move",
+            "promotion",
+            "marked",
+            "marked_blink",
+            "low_time",
+        }
+    ),
     frozenset({"pending", "target", "origin", "hint", "capture"}),
     frozenset({"missing", "extra"}),
     frozenset({"violation", "missing", "extra", "must_move"}),
     frozenset({"setup", "missing", "extra"}),
     frozenset({"offer"}),
-    frozenset({"result", "check", "last_move"}),
+    frozenset({"result", "check", "last_move", "flag"}),
     frozenset({"sweep", "fault"}),
 )
 

@@ -30,6 +30,8 @@ Role = Literal[
     "marked_blink",  # the same, blinking as the host asks
     "offer",  # the kings set in the centre to tell a result, waiting for the confirmation
     "result",  # the game is over: the winner's king, or both kings for a draw
+    "flag",  # the king of the player whose time ran out
+    "low_time",  # a timed game: the back rank of a player whose time is running low
     "fault",  # the self-test found this square's switch faulty
     "sweep",  # the self-test lights every LED in turn
 ]

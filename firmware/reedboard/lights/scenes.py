@@ -3,8 +3,9 @@
 The arbiter's `BoardView` is all a scene reads; the result is a `Frame`. One state
 dominates at a time, in this order, because a player can act on one thing at a time:
 
-1. game over: the result on the kings' squares, and the last move; before it, the
-   kings set in the centre to tell a result, pulsing until it stands;
+1. game over: the result on the kings' squares, and the last move (a flag fallen: the
+   loser's king pulses); before it, the kings set in the centre to tell a result,
+   pulsing until it stands;
 2. strict mode, a rule broken: its square, and where the board differs from the position;
 3. a mismatch: squares a piece must come back to and squares a piece must leave;
 4. play: the lifted pieces and where they may go, a pending move and what can still
@@ -12,7 +13,8 @@ dominates at a time, in this order, because a player can act on one thing at a t
    with nothing in the hands, the last move (dim), the squares the host marks and a
    checked king. The host's marks step back while a piece is in the hand: then the
    board's guidance for that piece is what the player needs, and a marked square would
-   read as one more place to put it.
+   read as one more place to put it. In a timed game, a player whose time runs low
+   sees their own back rank lit, where they look, at those same idle moments.
 """
 
 from __future__ import annotations
@@ -23,22 +25,41 @@ from reedboard.lights.frame import Frame
 from reedboard.lights.palette import PALETTE, Palette
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.lights.roles import Role
-from reedboard.rules.squares import Bitboard, Square, squares_of
+from reedboard.rules.pieces import Color
+from reedboard.rules.squares import BB_RANKS, Bitboard, Square, squares_of
 
 Roles = dict[Square, Role]
 
 
-def scene_for(view: BoardView, palette: Palette = PALETTE) -> Frame:
-    """The frame the board shows for `view`."""
-    return Frame.from_roles(scene_roles(view), palette)
+def scene_for(
+    view: BoardView, palette: Palette = PALETTE, *, low_time: Color | None = None
+) -> Frame:
+    """The frame the board shows for `view`; `low_time`: the player whose time runs low
+    in a timed game, if any."""
+    return Frame.from_roles(scene_roles(view, low_time), palette)
 
 
-def scene_roles(view: BoardView) -> Roles:
+def scene_roles(view: BoardView, low_time: Color | None = None) -> Roles:
     """{square: role} for every lit square of `view`'s scene; a square whose switch was
     found faulty during play shows the fault over anything else."""
     roles = _scene_roles(view)
+    if low_time is not None and view.result is None and _idle(view, roles):
+        back_rank = BB_RANKS[0 if low_time else 7]
+        for sq in squares_of(back_rank):
+            roles.setdefault(sq, "low_time")
     _put(roles, view.faults, "fault")
     return roles
+
+
+def _idle(view: BoardView, roles: Roles) -> bool:
+    """Play with nothing in the hands: when the board shows what a player may look up for."""
+    busy = view.lifted or view.pending is not None or view.setup is not None
+    return (
+        not busy
+        and view.offer is None
+        and not (view.missing or view.extra)
+        and (view.violation is None)
+    )
 
 
 def _scene_roles(view: BoardView) -> Roles:
@@ -78,6 +99,8 @@ def _game_over(view: BoardView) -> Roles:
             roles[sq] = "result"
         elif view.reason == "checkmate":
             roles[sq] = "check"
+        elif view.reason == "time":
+            roles[sq] = "flag"
     return roles
 
 

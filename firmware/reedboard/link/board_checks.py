@@ -44,6 +44,10 @@ _square = _described("a square such as e4", lambda v: isinstance(v, str) and v i
 _uci = _described(
     "a move such as e2e4", lambda v: isinstance(v, str) and _UCI.fullmatch(v) is not None
 )
+_clock = _described(
+    "an object of white_ms and black_ms, integers 0..2^53-1",
+    lambda v: isinstance(v, dict) and count()(v.get("white_ms")) and count()(v.get("black_ms")),
+)
 _squares = _described(
     "a list of squares",
     lambda v: isinstance(v, list) and all(isinstance(s, str) and s in SQUARE_NAMES for s in v),
@@ -173,12 +177,19 @@ _EVENTS: dict[str, Fields] = {
         "san": (_text, False),
         "fen": (_text, False),
         "ply": (count(1), True),
+        "clock": (_clock, False),
     },
+    "clock": {"white_ms": (count(), True), "black_ms": (count(), True)},
     "touch": {"square": (_square, False), "piece": (_text, False)},
     "illegal": {"missing": (_squares, False), "extra": (_squares, False), "pairs": (_list, False)},
     "violation": {"rule": (_text, False), "square": (_square, False), "message": (_text, False)},
     "takeback": {"uci": (_uci, False), "fen": (_text, False)},
-    "new_game": {"fen": (_text, True), "chess960": (_flag, False), "variant": (_text, False)},
+    "new_game": {
+        "fen": (_text, True),
+        "chess960": (_flag, False),
+        "variant": (_text, False),
+        "time_control": (_text, False),
+    },
     "game_over": {"result": (_result, True), "reason": (_text, True)},
     "promotion": {"piece": (_text, False)},
 }

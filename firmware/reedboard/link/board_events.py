@@ -37,13 +37,35 @@ class MoveEvent:
     ply: int
     san: str | None = None
     fen: str | None = None
+    clock: tuple[int, int] | None = None  # a timed game: (White's, Black's) ms left after it
 
     def fields(self) -> Wire:
-        return {"uci": self.uci} | _given(san=self.san, fen=self.fen) | {"ply": self.ply}
+        wire: Wire = {"uci": self.uci} | _given(san=self.san, fen=self.fen) | {"ply": self.ply}
+        if self.clock is not None:
+            wire["clock"] = {"white_ms": self.clock[0], "black_ms": self.clock[1]}
+        return wire
 
     @classmethod
     def read(cls, wire: Mapping[str, Any]) -> MoveEvent:
-        return cls(wire["uci"], wire["ply"], wire.get("san"), wire.get("fen"))
+        clock = wire.get("clock")
+        times = None if clock is None else (clock["white_ms"], clock["black_ms"])
+        return cls(wire["uci"], wire["ply"], wire.get("san"), wire.get("fen"), times)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockEvent:
+    """A player pressed their clock and their time stopped: both players' ms left."""
+
+    EVENT: ClassVar[str] = "clock"
+    white_ms: int
+    black_ms: int
+
+    def fields(self) -> Wire:
+        return {"white_ms": self.white_ms, "black_ms": self.black_ms}
+
+    @classmethod
+    def read(cls, wire: Mapping[str, Any]) -> ClockEvent:
+        return cls(wire["white_ms"], wire["black_ms"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,13 +163,16 @@ class NewGameEvent:
     fen: str
     chess960: bool | None = None
     variant: str | None = None
+    time_control: str | None = None  # a timed game's, as `@clock` writes it
 
     def fields(self) -> Wire:
-        return {"fen": self.fen} | _given(chess960=self.chess960, variant=self.variant)
+        return {"fen": self.fen} | _given(
+            chess960=self.chess960, variant=self.variant, time_control=self.time_control
+        )
 
     @classmethod
     def read(cls, wire: Mapping[str, Any]) -> NewGameEvent:
-        return cls(wire["fen"], wire.get("chess960"), wire.get("variant"))
+        return cls(wire["fen"], wire.get("chess960"), wire.get("variant"), wire.get("time_control"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +231,7 @@ WireEvent: TypeAlias = (
     | NewGameEvent
     | GameOverEvent
     | PromotionEvent
+    | ClockEvent
     | OtherEvent
 )
 _KNOWN = (
@@ -218,6 +244,7 @@ _KNOWN = (
     NewGameEvent,
     GameOverEvent,
     PromotionEvent,
+    ClockEvent,
 )
 _READERS = {known.EVENT: known.read for known in _KNOWN}
 # The fields of the message around the event's own.

@@ -124,11 +124,12 @@ class EffectMessage:
     variant: str | None = None
     place: SwitchPlace | None = None
     seq: int = 0
+    time_control: str | None = None  # a new timed game's
 
     def to_wire(self) -> Wire:
         wire: Wire = {"type": self.TYPE, "seq": self.seq, **effect_json(self.effect)}
         wire["game"] = self.game
-        wire |= _given(chess960=self.chess960, variant=self.variant)
+        wire |= _given(chess960=self.chess960, variant=self.variant, time_control=self.time_control)
         if self.place is not None:
             place = self.place
             wire |= {

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
 from reedboard.arbiter.mode import MODES, Mode
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.link.frame import Wire
 from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, WireFields, shown
@@ -133,6 +134,7 @@ class StartGame:
     number: int | None = None
     fen: str | None = None
     id: int | None = None
+    clock: str | None = None  # a time control (5+3, 90/40:30+30): the game is timed
 
     @classmethod
     def from_wire(cls, f: WireFields, command_id: int | None) -> StartGame:
@@ -141,12 +143,18 @@ class StartGame:
         fen = f.fen("fen", chess960=variant == "chess960")
         if number is not None and variant != "chess960":
             raise f.bad("number", "needs variant chess960")
-        return cls(variant, number, fen, command_id)
+        clock = f.text("clock", None, limit=40)
+        if clock is not None:
+            try:
+                parse_time_control(clock)
+            except InvalidInputError as error:
+                raise f.bad("clock", f"is not a time control: {error}") from None
+        return cls(variant, number, fen, command_id, clock)
 
     def to_wire(self) -> Wire:
         # Null is not a number: absent means at random. Absent and null are one for fen.
         return _wire(self.TYPE, self.id, variant=self.variant) | _given(
-            number=self.number, fen=self.fen
+            number=self.number, fen=self.fen, clock=self.clock
         )
 
 

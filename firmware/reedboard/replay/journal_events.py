@@ -4,6 +4,7 @@ game (`reedboard journal export --events`)."""
 
 from __future__ import annotations
 
+from reedboard.chess_clock.time_control import TimeControl
 from reedboard.errors import InvalidInputError
 from reedboard.journal.store import JournalGame, KeptLines
 from reedboard.replay.script import format_script
@@ -12,9 +13,10 @@ from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 
 
-def events_text(game: JournalGame, kept: KeptLines) -> str:
-    """The script of `game` from its `kept` lines; `InvalidInputError` when they do not
-    reach back to the game's start (none kept, or the oldest dropped)."""
+def events_text(game: JournalGame, kept: KeptLines, clock: TimeControl | None = None) -> str:
+    """The script of `game` from its `kept` lines (a timed game's `clock` control too);
+    `InvalidInputError` when they do not reach back to the game's start (none kept, or the
+    oldest dropped)."""
     if kept.start_sensors is None:
         raise InvalidInputError(f"game {game.id} has no sensor changes kept")
     if kept.lines and kept.first_seq != 1:
@@ -33,6 +35,7 @@ def events_text(game: JournalGame, kept: KeptLines) -> str:
         _start_label(game, start),
         game.mode,
         None if sensors == start.occupied else sensors,
+        clock,
     )
     return "\n".join(header) + "\n" + text
 

@@ -13,6 +13,7 @@ from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, 
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings, promotion_command
+from reedboard.chess_clock.time_control import TimeControl
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
@@ -52,10 +53,18 @@ class Replay:
         hold_ms: int = DEFAULT_HOLD_MS,
         lights: bool = False,
         sensors: Bitboard | None = None,
+        clock: TimeControl | None = None,
+        clock_buttons: bool = False,
     ) -> None:
-        """`sensors`: what the sensors read at the start (default: the start position)."""
+        """`sensors`: what the sensors read at the start (default: the start position);
+        `clock`: a timed game's control, its time stopped by presses with `clock_buttons`."""
         settings = Settings(
-            mode=mode, settle_ms=settle_ms, knock_wait_ms=knock_wait_ms, hold_ms=hold_ms
+            mode=mode,
+            settle_ms=settle_ms,
+            knock_wait_ms=knock_wait_ms,
+            hold_ms=hold_ms,
+            time_control=clock,
+            clock_buttons=clock_buttons,
         )
         occupancy = game.position.occupied if sensors is None else sensors
         self.board_game = BoardGame(game, occupancy, settings, rng=random.Random(REPLAY_SEED))
@@ -100,6 +109,10 @@ class Replay:
         if self.lights is not None:
             self._observe(0, t_ms)
 
+    def press(self, white: bool, t_ms: int) -> None:
+        """A player presses their side of the clock."""
+        self.effects += self.board_game.press(white, t_ms)
+
     def finish(self, t_ms: int) -> None:
         self.advance(t_ms + TAIL_MS)
 
@@ -135,10 +148,14 @@ def _run(script: Script, mode: Mode | None, settle_ms: int | None, *, lights: bo
         settle_ms=DEFAULT_SETTLE_MS if settle_ms is None else settle_ms,
         lights=lights,
         sensors=script.sensors,
+        clock=script.clock,
+        clock_buttons=script.clock_buttons,
     )
     for line in script.lines:
         if line.action == "choose":
             run.choose(line.what, line.t_ms)
+        elif line.action == "press":
+            run.press(line.what == "white", line.t_ms)
         else:
             run.sensor(line.square, line.action == "place", line.t_ms)
     run.finish(script.end_ms)

@@ -1,8 +1,9 @@
 """Event scripts: what a board's sensors saw, one change of one square per line.
 
-The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` headers
-(and `@sensors <16 hex digits>`, what the sensors read at the start when that is not the
-start position, as a board's own record may say), then `<t_ms> lift|place <square>` and `<t_ms> choose <q|r|b|n>` lines, `#` comments.
+The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` and `@clock`
+headers (and `@sensors <16 hex digits>`, what the sensors read at the start when that is
+not the start position, as a board's own record may say), then `<t_ms> lift|place
+<square>`, `<t_ms> choose <q|r|b|n>` and `<t_ms> press white|black` lines, `#` comments.
 Parsing is strict: a script that cannot be read raises `ScriptError` naming the line.
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reedboard.arbiter.mode import MODES
+from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError, ScriptError
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.rules.chess960 import chess960_fen
@@ -19,6 +21,7 @@ from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square, parse_square
 
+SIDES = ("white", "black")
 PROMOTION_LETTERS = "qrbn"
 
 
@@ -29,6 +32,13 @@ class Script:
     mode: str | None
     lines: tuple[SensorLine, ...]
     sensors: Bitboard | None = None  # what the sensors read at the start, if not `start`'s
+    clock: TimeControl | None = None  # a timed game's control (`@clock`)
+
+    @property
+    def clock_buttons(self) -> bool:
+        """Whether the players press a clock (`press` lines): then the press stops a
+        player's time, not the move."""
+        return any(line.action == "press" for line in self.lines)
 
     @property
     def first_sensors(self) -> Bitboard:
@@ -50,7 +60,14 @@ def parse_script(text: str) -> Script:
             reader.header(words, line_no)
         else:
             reader.timed(words, line, line_no)
-    return Script(reader.start, reader.label, reader.mode, tuple(reader.lines), reader.sensors)
+    return Script(
+        reader.start,
+        reader.label,
+        reader.mode,
+        tuple(reader.lines),
+        reader.sensors,
+        reader.clock,
+    )
 
 
 class _Reader:
@@ -63,6 +80,7 @@ class _Reader:
         self.mode: str | None = None
         self.lines: list[SensorLine] = []
         self.sensors: Bitboard | None = None
+        self.clock: TimeControl | None = None
         self.occupancy: Bitboard | None = None  # the sensors as the lines so far leave them
         self.last_t = 0
         self.seen_start = False
@@ -79,6 +97,8 @@ class _Reader:
             if len(words) != 2 or words[1] not in MODES:
                 raise ScriptError(f"line {line_no}: @mode is casual or strict")
             self.mode = words[1]
+        elif words[0] == "@clock":
+            self.clock = _parse_clock(words[1:], line_no)
         elif words[0] == "@sensors":
             self.sensors = _parse_sensors(words[1:], line_no)
         else:
@@ -87,7 +107,8 @@ class _Reader:
     def timed(self, words: list[str], line: str, line_no: int) -> None:
         if len(words) != 3:
             raise ScriptError(
-                f"line {line_no}: expected '<t_ms> lift|place <square>' or '<t_ms> choose <q|r|b|n>', got {line!r}"
+                f"line {line_no}: expected '<t_ms> lift|place <square>', '<t_ms> choose <q|r|b|n>'"
+                f" or '<t_ms> press white|black', got {line!r}"
             )
         t_text, action, arg = words
         t_ms = self._time(t_text, line_no)
@@ -96,8 +117,15 @@ class _Reader:
                 raise ScriptError(f"line {line_no}: choose takes q, r, b or n, not {arg!r}")
             self.lines.append(SensorLine(t_ms, "choose", arg))
             return
+        if action == "press":
+            if arg not in SIDES:
+                raise ScriptError(f"line {line_no}: press takes white or black, not {arg!r}")
+            self.lines.append(SensorLine(t_ms, "press", arg))
+            return
         if action not in ("lift", "place"):
-            raise ScriptError(f"line {line_no}: unknown action {action!r} (lift, place, choose)")
+            raise ScriptError(
+                f"line {line_no}: unknown action {action!r} (lift, place, choose, press)"
+            )
         self._sensor_change(action, arg, line_no)
         self.lines.append(SensorLine(t_ms, "lift" if action == "lift" else "place", arg))
 
@@ -132,6 +160,15 @@ class _Reader:
         return square
 
 
+def _parse_clock(words: list[str], line_no: int) -> TimeControl:
+    if len(words) != 1:
+        raise ScriptError(f"line {line_no}: @clock takes one time control (5+3, 90/40:30+30)")
+    try:
+        return parse_time_control(words[0])
+    except InvalidInputError as error:
+        raise ScriptError(f"line {line_no}: {error}") from None
+
+
 def _parse_sensors(words: list[str], line_no: int) -> Bitboard:
     text = words[0] if len(words) == 1 else ""
     if len(text) != 16 or any(c not in "0123456789abcdef" for c in text):
@@ -163,11 +200,14 @@ def format_script(
     start_label: str = "standard",
     mode: str | None = None,
     sensors: Bitboard | None = None,
+    clock: TimeControl | None = None,
 ) -> str:
     """Text of a script from its lines: the inverse of parsing."""
     out = [f"@start {start_label}"]
     if mode:
         out.append(f"@mode {mode}")
+    if clock is not None:
+        out.append(f"@clock {clock.text()}")
     if sensors is not None:
         out.append(f"@sensors {sensors:016x}")
     out += [line.text() for line in script_lines]

@@ -1,5 +1,6 @@
 """A fake board played from an event script: its switches start as the script's sensors
-read and its lines fall due at their times, as on the board that wrote it."""
+read and its lines (a clock's presses too) fall due at their times, as on the board
+that wrote it."""
 
 from __future__ import annotations
 

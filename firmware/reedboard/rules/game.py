@@ -18,6 +18,8 @@ from reedboard.rules.outcome import (
     SEVENTYFIVE_MOVES,
     STALEMATE,
     THREEFOLD_REPETITION,
+    TIME,
+    TIME_INSUFFICIENT_MATERIAL,
     Outcome,
 )
 from reedboard.rules.pieces import PAWN, Color
@@ -199,6 +201,15 @@ class Game:
     def resign(self, color: Color) -> Outcome:
         """`color` resigns (FIDE 5.1.2): the opponent wins."""
         self._end(Outcome(RESIGNATION, not color))
+        return self.outcome_or_raise()
+
+    def flag_fell(self, color: Color, opponent_can_mate: bool) -> Outcome:
+        """`color`'s time ran out (FIDE 6.9): the opponent wins, or it is a draw when the
+        opponent could not checkmate by any series of legal moves."""
+        if opponent_can_mate:
+            self._end(Outcome(TIME, not color))
+        else:
+            self._end(Outcome(TIME_INSUFFICIENT_MATERIAL, None))
         return self.outcome_or_raise()
 
     def agree_draw(self) -> Outcome:

@@ -15,6 +15,8 @@ FIFTY_MOVES = "fifty_moves"
 THREEFOLD_REPETITION = "threefold_repetition"
 RESIGNATION = "resignation"
 AGREEMENT = "agreement"
+TIME = "time"  # a flag fell (FIDE 6.9)
+TIME_INSUFFICIENT_MATERIAL = "time_insufficient_material"  # ... with no mate left to win
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ from reedboard.link.messages import (
     LedTest,
     Resend,
     StartGame,
+    Variant,
     WireCommand,
     parse_command,
     promotion_piece,
@@ -425,7 +426,9 @@ class SimBoard:
         """Play an event script on the world, visibly, from now: the pieces are set up as
         the script starts and each line happens at its time."""
         fen = script.start.fen()
-        new_game = StartGame("chess960" if script.start.chess960 else "standard", fen=fen)
+        variant: Variant = "chess960" if script.start.chess960 else "standard"
+        clock = None if script.clock is None else script.clock.text()
+        new_game = StartGame(variant, fen=fen, clock=clock)
         answer = self._start_on(fen, new_game)
         if isinstance(answer.reply, ErrorReply):
             raise InvalidInputError(str(answer.reply.message))
@@ -492,6 +495,7 @@ class SimBoard:
                 "moves": list(state.moves),
                 "result": state.result,
                 "reason": state.reason,
+                "clock": _clock_shown(board_game, now),
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
@@ -505,3 +509,14 @@ class SimBoard:
                 "spoken": self._spoken(),
                 "log": list(self.log),
             }
+
+
+def _clock_shown(board_game: BoardGame, now: int) -> dict[str, Any] | None:
+    """A timed game's clocks for the page: both times left now, and whose runs."""
+    timer = board_game.timer
+    if timer is None:
+        return None
+    white, black = timer.left(now)
+    running = timer.clocks.running
+    side = None if running is None else ("white" if running else "black")
+    return {"white_ms": white, "black_ms": black, "running": side}

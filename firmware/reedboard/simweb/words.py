@@ -38,6 +38,10 @@ def result_words(result: str, reason: str | None) -> str:
         return f"{winner} wins: {loser} resigned"
     if reason == "agreement" and result == "1/2-1/2":
         return "Draw by agreement"
+    if reason == "time" and winner is not None:
+        return f"{winner} wins on time"
+    if reason == "time_insufficient_material":
+        return "Draw: a flag fell, and the other side cannot checkmate"
     said = REASONS.get(reason or "", (reason or "").replace("_", " "))
     if winner is not None:
         return f"{winner} wins: {said}" if said else f"{winner} wins"

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from reedboard.arbiter.effects import (
+    ClockPressed,
     Effect,
     GameOver,
     Mismatch,
@@ -46,8 +47,14 @@ def _effect(m: Mapping[str, Any]) -> Effect | None:
     t = int(m.get("t_ms", 0))
     match m.get("event"):
         case "move":
+            clock = m.get("clock")
             return MoveMade(
-                t, str(m["uci"]), str(m.get("san", "")), str(m["fen"]), int(m.get("ply", 0))
+                t,
+                str(m["uci"]),
+                str(m.get("san", "")),
+                str(m["fen"]),
+                int(m.get("ply", 0)),
+                clock=None if clock is None else (int(clock["white_ms"]), int(clock["black_ms"])),
             )
         case "touch":
             return Touched(t, parse_square(m["square"]), str(m["piece"]))
@@ -74,4 +81,6 @@ def _effect(m: Mapping[str, Any]) -> Effect | None:
             return SetupStarted(t, int(m["chess960"]), str(m["fen"]))
         case "sensor":
             return SensorFault(t, parse_square(m["square"]), str(m["fault"]), bool(m["occupied"]))
+        case "clock":
+            return ClockPressed(t, int(m["white_ms"]), int(m["black_ms"]))
     return None

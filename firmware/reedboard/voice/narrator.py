@@ -13,6 +13,7 @@ from contextlib import suppress
 from typing import Any
 
 from reedboard.arbiter.effects import (
+    ClockPressed,
     Effect,
     GameOver,
     Mismatch,
@@ -102,6 +103,8 @@ class Narrator:
                 return words.setup_words(book, effect.number)
             case SensorFault():
                 return words.sensor_words(book, effect.square, effect.fault)
+            case ClockPressed():
+                return None  # every move's press: the flag, when it falls, is said
         return None
 
     def hear_message(self, message: Mapping[str, Any]) -> str | None:

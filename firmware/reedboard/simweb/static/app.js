@@ -144,6 +144,13 @@ function draw(s) {
     li.textContent = s.san.slice(i, i + 2).join(" ");
     moves.appendChild(li);
   }
+  const clocks = $("clocks");
+  clocks.hidden = !s.clock;
+  if (s.clock) {
+    const side = (name, ms) =>
+      `${s.clock.running === name ? "▶ " : ""}${name === "white" ? "White" : "Black"} ${clockText(ms)}`;
+    clocks.textContent = `${side("white", s.clock.white_ms)} · ${side("black", s.clock.black_ms)}`;
+  }
   $("result").textContent = s.result_text || "";
   $("notice").textContent = s.notice || "";
   const effects = $("effects");
@@ -274,3 +281,15 @@ function controls() {
 buildBoard();
 controls();
 connect();
+
+// A clock's time as players read it: 4:58.2, or 1:30:00 from an hour up.
+function clockText(ms) {
+  const tenths = Math.floor(ms / 100);
+  const hours = Math.floor(tenths / 36000);
+  const minutes = Math.floor((tenths % 36000) / 600);
+  const seconds = Math.floor((tenths % 600) / 10);
+  const two = (n) => String(n).padStart(2, "0");
+  if (hours) return `${hours}:${two(minutes)}:${two(seconds)}`;
+  return `${minutes}:${two(seconds)}.${tenths % 10}`;
+}
+

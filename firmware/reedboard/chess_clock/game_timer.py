@@ -1,0 +1,110 @@
+"""The timing of one game: the clocks, and what moves them.
+
+- Without clock buttons a player's time stops when their move is complete on the board,
+  at the time of the sensor change that completed it (the caller says when that was),
+  not at the later moment the board decided.
+- With buttons the press stops it (FIDE 6.2), and a press before the player's move is
+  complete does nothing. A move complete but not yet decided counts as complete.
+- A takeback gives both players their time back as it stood when the move was complete
+  (the increment it earned is taken back too), and the mover's time runs again.
+- The flag: when the running player's time runs out, `flag_ms` says when.
+
+Pure and mutable: one value per game, driven with times as arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reedboard.chess_clock.clocks import Clocks
+from reedboard.chess_clock.time_control import TimeControl
+from reedboard.rules.pieces import WHITE, Color
+
+
+class GameTimer:
+    def __init__(
+        self, control: TimeControl, start_ms: int, *, buttons: bool = False, turn: Color = WHITE
+    ) -> None:
+        self.control = control
+        self.buttons = buttons
+        self.clocks = Clocks.start(control, start_ms, turn)
+        # The clocks as they stood when each move of the game was complete, its mover's
+        # time running: what a takeback gives back.
+        self.history: list[Clocks] = []
+        # Buttons: the players whose move is complete and who have not pressed yet.
+        self._owed: set[Color] = set()
+        # Buttons: a press that stopped a move not yet decided (its clocks as they stood
+        # when the move was complete), until the move is decided.
+        self._pressed_ahead: Clocks | None = None
+
+    @classmethod
+    def resumed(cls, clocks: Clocks, now_ms: int, *, buttons: bool = False) -> GameTimer:
+        """A game's timing picked up again at `now_ms` from clocks kept earlier (after a
+        power cut): the times as kept, the running player's from `now_ms`."""
+        timer = cls(clocks.control, now_ms, buttons=buttons)
+        timer.clocks = clocks if clocks.running is None else replace(clocks, since_ms=now_ms)
+        return timer
+
+    @property
+    def over(self) -> bool:
+        return self.clocks.running is None
+
+    def left(self, now_ms: int) -> tuple[int, int]:
+        """(White's, Black's) time left at `now_ms`."""
+        return self.clocks.left_ms(WHITE, now_ms), self.clocks.left_ms(not WHITE, now_ms)
+
+    def flag_ms(self) -> int | None:
+        return self.clocks.flag_ms()
+
+    def move_made(self, mover: Color, completed_ms: int) -> tuple[int, int]:
+        """`mover`'s move was decided; it was complete on the board at `completed_ms`.
+        Both players' time left just after it: (White's, Black's)."""
+        at = max(completed_ms, self.clocks.since_ms)
+        if self.over:
+            return self.left(at)
+        if self._pressed_ahead is not None and self._pressed_ahead.running is mover:
+            self.history.append(self._pressed_ahead)
+            self._pressed_ahead = None
+            return self.left(at)
+        running = self.clocks.running
+        if running is mover:
+            self.history.append(self.clocks.at(at))
+        else:
+            # The mover's time was not running (they moved before the opponent pressed):
+            # the clocks as they are, for a takeback to give back.
+            self.history.append(replace(self.clocks.at(at), running=mover, since_ms=at))
+        if self.buttons:
+            self._owed.add(mover)
+        elif running is mover:
+            self.clocks = self.clocks.stop(at)
+        return self.left(at)
+
+    def press(self, color: Color, now_ms: int, *, completed_ms: int | None = None) -> bool:
+        """`color` pressed their side at `now_ms`; `completed_ms`: when their move was
+        complete if it is complete on the board but not decided yet. Whether the press
+        stopped their time (False: not their time, or their move is not complete)."""
+        if not self.buttons or self.over or self.clocks.running is not color:
+            return False
+        if color in self._owed:
+            self._owed.discard(color)
+        elif completed_ms is not None and completed_ms <= now_ms:
+            self._pressed_ahead = self.clocks.at(max(completed_ms, self.clocks.since_ms))
+        else:
+            return False
+        self.clocks = self.clocks.stop(now_ms)
+        return True
+
+    def taken_back(self, now_ms: int) -> None:
+        """The last move was taken back at `now_ms`: the times as they stood when it was
+        complete, and its mover's time runs from `now_ms`."""
+        if not self.history:
+            return
+        before = self.history.pop()
+        assert before.running is not None
+        self._owed.discard(before.running)
+        self._pressed_ahead = None
+        self.clocks = replace(before, since_ms=now_ms)
+
+    def halt(self, now_ms: int) -> None:
+        """The game is over at `now_ms`: both clocks stop."""
+        self.clocks = self.clocks.halt(now_ms)

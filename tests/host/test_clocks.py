@@ -1,0 +1,82 @@
+"""A timed game on the host's side: the clocks read from the board's messages, shown by
+`watch`, and written to the PGN (`[TimeControl]` per the PGN standard, `[%clk]` after
+every move), which python-chess (the test oracle) reads back."""
+
+from __future__ import annotations
+
+import datetime
+import io
+
+import chess.pgn
+import pytest
+from reedboard.arbiter.effects import ClockPressed, MoveMade, NewGame
+from reedboard.link.board_checks import board_message_problem
+from reedboard.link.board_events import ClockEvent, MoveEvent, NewGameEvent, TakebackEvent
+from reedboard.link.board_messages import EffectMessage, EventMessage
+from reedboard.link.messages import StartGame
+from reedboard.link.wire_fields import ProtocolError
+from reedboard.rules.fen import STARTING_FEN
+from reedboard_host.board_text import clock_text, effect_line
+from reedboard_host.mirror import GameMirror
+from reedboard_host.pgn_file import pgn_text
+
+
+def sent(effect: MoveMade | NewGame | ClockPressed, seq: int, **extra: str) -> EventMessage:
+    """The board's effect as the host reads it off the wire, checked on the way."""
+    wire = EffectMessage(effect, 1, seq=seq, **extra).to_wire()  # type: ignore[arg-type]
+    assert board_message_problem(wire) is None
+    return EventMessage.from_wire(wire)
+
+
+def test_the_clocks_travel_the_link() -> None:
+    move = sent(MoveMade(1412, "e2e4", "e4", "fen", 1, clock=(301_600, 300_000)), 2)
+    assert move.event == MoveEvent("e2e4", 1, "e4", "fen", (301_600, 300_000))
+    press = sent(ClockPressed(1500, 301_500, 300_000), 3)
+    assert press.event == ClockEvent(301_500, 300_000)
+    new = sent(NewGame(0, STARTING_FEN), 1, time_control="5+3")
+    assert isinstance(new.event, NewGameEvent) and new.event.time_control == "5+3"
+    assert effect_line(press) == "clock      pressed: White 5:01.5  Black 5:00.0"
+
+
+def test_a_bad_clock_field_is_named() -> None:
+    wire = EffectMessage(MoveMade(1, "e2e4", "e4", "fen", 1, clock=(1, 2)), 1, seq=2).to_wire()
+    wire["clock"] = {"white_ms": -1, "black_ms": 2}
+    problem = board_message_problem(wire)
+    assert problem is not None
+    assert problem.startswith("move effect: clock must be an object of white_ms and black_ms")
+
+
+def test_new_clock_is_a_time_control() -> None:
+    assert StartGame(clock="5+3").to_wire()["clock"] == "5+3"
+    with pytest.raises(ProtocolError, match="clock"):
+        from reedboard.link.messages import parse_command
+
+        parse_command({"type": "new_game", "clock": "fast"})
+
+
+def test_clock_text_reads_as_a_clock() -> None:
+    assert clock_text(301_600, 59_999) == "White 5:01.6  Black 0:59.9"
+    assert clock_text(5_400_000, 0) == "White 1:30:00  Black 0:00.0"
+
+
+def test_the_pgn_has_the_time_control_and_every_moves_clock() -> None:
+    mirror = GameMirror()
+    mirror.needs_state = False
+    messages = [
+        EventMessage(NewGameEvent(STARTING_FEN, time_control="90/40:30+30"), 1, 0, 1),
+        EventMessage(MoveEvent("e2e4", 1, "e4", None, (5_428_600, 5_400_000)), 1, 1412, 2),
+        EventMessage(MoveEvent("e7e5", 2, "e5", None, (5_428_600, 5_425_000)), 1, 6012, 3),
+        EventMessage(MoveEvent("g1f3", 3, "Nf3", None, (5_400_000, 5_425_000)), 1, 9012, 4),
+        EventMessage(TakebackEvent("g1f3"), 1, 9500, 5),
+        EventMessage(MoveEvent("d2d4", 3, "d4", None, (5_399_000, 5_425_000)), 1, 9900, 6),
+    ]
+    for message in messages:
+        mirror.apply(message)
+    assert mirror.current is not None
+    text = pgn_text(mirror.current, site="here", date=datetime.date(2026, 1, 1), round_="1")
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors
+    assert game.headers["TimeControl"] == "40/5400+30:1800+30"
+    clocks = [node.clock() for node in game.mainline()]
+    assert clocks == [5428.0, 5425.0, 5399.0]
+    assert "[%clk 1:30:28]" in text
