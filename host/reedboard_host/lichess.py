@@ -7,10 +7,10 @@ opponent's piece moved elsewhere than shown, a move Lichess refused) takes its l
 back and is shown the right one. A move Lichess turns away for its rate limit (429) is
 not refused: it waits on the board through Lichess's minute and goes then.
 
-Two streams run in threads (`lichess_feeds.py`): the account's events (a game starts, a
-challenge arrives) and the game in progress. Their objects, and the lines typed on stdin
-(`COMMANDS`), reach the one loop that talks to the board through a queue, so only that
-loop touches the board. What to do about each is decided by the synchroniser
+The bridge is one asyncio loop (`LichessBridge.run`). The account's events and the game
+in progress are aiohttp streams, tasks of the loop (`lichess_streams.py`); they and the
+lines typed on stdin (`COMMANDS`) go into a queue that the board task empties, so only
+that task talks to the board. What to do about each is decided by the synchroniser
 (`lichess_sync.py`), which does no I/O: this module carries out its actions.
 
 A takeback is Lichess's to make: the board takes its moves back once Lichess's game is
@@ -26,12 +26,14 @@ move, and the board's moves go to Lichess in the board's notation, which Lichess
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import logging
 import os
-import queue
 import sys
-from collections.abc import Callable
-from typing import Any, TextIO, assert_never
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TextIO, TypeVar, assert_never
 
 from reedboard.errors import LinkError, ReedboardError
 
@@ -49,11 +51,13 @@ from reedboard_host.lichess_actions import (
     Tell,
     quote,
 )
-from reedboard_host.lichess_api import DEFAULT_SERVER, LichessApi, RateLimited
-from reedboard_host.lichess_feeds import LichessFeeds
+from reedboard_host.lichess_api import DEFAULT_SERVER, JsonObject, LichessApi, RateLimited
 from reedboard_host.lichess_game import challenge_form, parse_clock, seek_form
 from reedboard_host.lichess_settings import BadSetting, read_token
+from reedboard_host.lichess_streams import LichessStreams
 from reedboard_host.lichess_sync import LichessSync
+
+T = TypeVar("T")
 
 POLL_S = 0.05
 EVENTS_OPEN_S = 15.0  # to wait for the event stream before seeking or challenging
@@ -91,99 +95,174 @@ class LichessBridge:
         self.commands = sys.stdin if commands is None else commands  # the typed commands
         self.follower = follower
         self.stop = stop
-        self.feeds = LichessFeeds(api, stop)
         self.sync = LichessSync(follower.mirror, accept=accept)
         follower.on_message_hook = self.sync.board_message
+        # The board's port is a blocking serial port, which asyncio cannot await. Every
+        # call on it goes to this one thread, in the order the board task makes them, so
+        # a read that waits for the board's bytes never holds the streams up; polling the
+        # port from the loop instead would either spin or answer the person late.
+        self._board_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board")
+        self.streams: LichessStreams | None = None  # made in the loop
 
     # ----- the loop -----
 
-    def run(
-        self, *, seek: dict[str, Any] | None, challenge: tuple[str, dict[str, Any]] | None
-    ) -> int:
-        account = self._account()
-        if account is None:
-            return 0  # stopped while Lichess asked for a pause
-        me = self.sync.me = str(account.get("id") or account.get("username") or "").lower()
-        logger.info("signed in to %s as %s", self.api.server, account.get("username", me))
-        self.follower.connect()
-        # The event stream first: a seek or challenge answered at once must not be missed.
-        self.feeds.follow_events()
-        self.feeds.read_stdin(self.commands)
-        if (seek or challenge) and not self.feeds.events_open.wait(EVENTS_OPEN_S):
-            logger.warning("the event stream has not opened yet: a game may start unnoticed")
-        if seek is not None:
-            self.feeds.hold_open("/api/board/seek", seek)
-            logger.info("seeking a %s+%s game", seek["time"], seek["increment"])
-        if challenge is not None:
-            user, form = challenge
-            self.feeds.hold_open(f"/api/challenge/{quote(user)}", form)
-            clock = f"{form['clock.limit'] / 60:g}+{form['clock.increment']}"
-            logger.info("challenging %s to %s %s", user, form.get("variant", "standard"), clock)
-        while not self.stop():
-            try:
-                self._turn()
-            except LinkError as error:
-                self.follower.lost(error)
-            except (HostError, ReedboardError) as error:
-                logger.warning("%s", error)
-        return 0
+    def run(self, *, seek: JsonObject | None, challenge: tuple[str, JsonObject] | None) -> int:
+        try:
+            return asyncio.run(self._until_stopped(self._run(seek, challenge)))
+        finally:
+            self._board_thread.shutdown(wait=True)  # its call in progress ends within POLL_S
 
-    def _account(self) -> dict[str, Any] | None:
+    async def _until_stopped(self, work: Coroutine[Any, Any, int]) -> int:
+        """`work`, cancelled once `stop()` says so. A signal handler sets that flag,
+        which the loop cannot await: it is looked at every `POLL_S`."""
+        task: asyncio.Task[int] = asyncio.ensure_future(work)
+        while not task.done():
+            if self.stop():
+                task.cancel()
+                break
+            await asyncio.wait({task}, timeout=POLL_S)
+        try:
+            return await task
+        except asyncio.CancelledError:
+            return 0
+
+    async def _run(self, seek: JsonObject | None, challenge: tuple[str, JsonObject] | None) -> int:
+        streams = self.streams = LichessStreams(self.api)
+        commands = None
+        try:
+            account = await self._account()
+            me = self.sync.me = str(account.get("id") or account.get("username") or "").lower()
+            logger.info("signed in to %s as %s", self.api.server, account.get("username", me))
+            await self._on_board(self.follower.connect)
+            # The event stream first: a seek or challenge answered at once must not be missed.
+            streams.follow_events()
+            commands = await self._read_commands()
+            if seek or challenge:
+                try:
+                    await asyncio.wait_for(streams.events_open.wait(), EVENTS_OPEN_S)
+                except TimeoutError:
+                    logger.warning(
+                        "the event stream has not opened yet: a game may start unnoticed"
+                    )
+            if seek is not None:
+                streams.hold_open("/api/board/seek", seek)
+                logger.info("seeking a %s+%s game", seek["time"], seek["increment"])
+            if challenge is not None:
+                user, form = challenge
+                streams.hold_open(f"/api/challenge/{quote(user)}", form)
+                clock = f"{form['clock.limit'] / 60:g}+{form['clock.increment']}"
+                logger.info("challenging %s to %s %s", user, form.get("variant", "standard"), clock)
+            while True:
+                try:
+                    await self._turn(streams)
+                except LinkError as error:
+                    await self._on_board(self.follower.lost, error)
+                except (HostError, ReedboardError) as error:
+                    logger.warning("%s", error)
+        finally:
+            if commands is not None:
+                commands.cancel()
+            await streams.close()
+            await self.api.close()
+
+    async def _on_board(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._board_thread, call, *args)
+
+    async def _account(self) -> JsonObject:
         """The account; a bad token fails here, in one line."""
-        while not self.stop():
+        while True:
             try:
-                return self.api.get("/api/account")
+                return await self.api.get("/api/account")
             except RateLimited as error:
                 logger.warning("%s", error)
-                self.api.wait_turn(self.stop)
+                await self.api.wait_turn()
+
+    async def _read_commands(self) -> asyncio.Task[None] | None:
+        """The lines typed, into the inbox as they come: a task reading stdin's pipe or
+        terminal, or, for what the loop cannot watch (a file, text in memory), every line
+        at once, as reading them cannot block."""
+        assert self.streams is not None
+        inbox = self.streams.inbox
+        try:
+            fd = os.dup(self.commands.fileno())  # the loop closes its own copy, not stdin
+        except (OSError, ValueError):
+            fd = None
+        if fd is not None:
+            loop = asyncio.get_running_loop()
+            reader = asyncio.StreamReader()
+            pipe = os.fdopen(fd, "rb", buffering=0)
+            try:
+                transport, _ = await loop.connect_read_pipe(
+                    lambda: asyncio.StreamReaderProtocol(reader), pipe
+                )
+            except (OSError, ValueError):
+                pipe.close()
+            else:
+
+                async def read() -> None:
+                    try:
+                        while line := await reader.readline():
+                            inbox.put_nowait(
+                                ("command", line.decode(errors="replace").strip().lower())
+                            )
+                    finally:
+                        transport.close()
+                        with contextlib.suppress(OSError, ValueError):
+                            os.set_blocking(self.commands.fileno(), True)  # as the shell had it
+
+                return asyncio.get_running_loop().create_task(read())
+        for text in self.commands:
+            inbox.put_nowait(("command", text.strip().lower()))
         return None
 
-    def _turn(self) -> None:
-        if not self.follower.keep_up(POLL_S):
+    async def _turn(self, streams: LichessStreams) -> None:
+        if not await self._on_board(self.follower.keep_up, POLL_S):
             return  # Lichess's news waits in the inbox until the board is back
         while True:
             try:
-                kind, item = self.feeds.inbox.get_nowait()
-            except queue.Empty:
+                kind, item = streams.inbox.get_nowait()
+            except asyncio.QueueEmpty:
                 break
             try:
-                self._carry_out(self.sync.item(kind, item))
+                await self._carry_out(self.sync.item(kind, item))
             except (KeyError, TypeError, ValueError, AttributeError) as error:
                 # Lichess (or a stand-in) sent something of another shape: skip it.
                 logger.warning(
                     "ignored an odd %s message: %s: %s", kind, type(error).__name__, error
                 )
-        self._carry_out(self.sync.step())
+        await self._carry_out(self.sync.step())
 
-    def _carry_out(self, steps: Steps) -> None:
+    async def _carry_out(self, steps: Steps) -> None:
         """Drive the synchroniser: carry out each action it yields and send it the answer,
         or throw in the error met; an error it does not catch goes on to the loop."""
+        assert self.streams is not None
         answer: Any = None
         error: BaseException | None = None
         while True:
-            self.sync.game_followed = self.feeds.game_followed  # a 404 may have left it
+            self.sync.game_followed = self.streams.game_followed  # a 404 may have left it
             try:
                 action = steps.send(answer) if error is None else steps.throw(error)
             except StopIteration:
                 return
             answer, error = None, None
             try:
-                answer = self._do(action)
+                answer = await self._do(action)
             except (HostError, LinkError) as met:
                 error = met
 
-    def _do(self, action: Action) -> Any:
+    async def _do(self, action: Action) -> Any:
+        assert self.streams is not None
         match action:
             case AskBoard(command):
-                return self.follower.connection.request(command)
+                return await self._on_board(self.follower.connection.request, command)
             case SyncBoard():
-                self.follower.sync()
+                await self._on_board(self.follower.sync)
             case PostNow(path):
-                return self.api.post(path)
+                return await self.api.post(path)
             case PostLater(path, form):
-                self.feeds.post_later(path, form)
+                self.streams.post_later(path, form)
             case FollowGame(game_id):
-                self.feeds.follow_game(game_id)
+                self.streams.follow_game(game_id)
             case PausedFor():
                 return self.api.paused_for()
             case Tell(text):

@@ -1,31 +1,38 @@
-"""The few Lichess API calls the Board API bridge needs, on the standard library alone, so
-the host needs no extra package for them.
+"""The few Lichess API calls the Board API bridge needs, on aiohttp, in the bridge's one
+asyncio loop.
 
 Lichess streams events and games as ndjson: one JSON object a line, with empty lines as
 keep-alives. The token goes in the `Authorization` header and nowhere else: it is in no
 message, no log line and no exception text this module makes, and it goes to the server
-given and no other: a redirect to another host is not followed.
+given and no other: a redirect is followed only on the server's own scheme, host and
+port (aiohttp would copy the header to any host, so redirects are followed here, by hand).
 
 Lichess asks one thing of clients on rate limits: after an answer of 429 (Too Many
 Requests), wait a full minute before using the API again. So a 429 on any call pauses
-every call for `RATE_LIMIT_S` (or longer, if its Retry-After says so): a call made meanwhile is refused here without reaching
-Lichess (`RateLimited`, which says when the pause ends), and the threads that would call
-wait for its end on the API's clock (a test's clock need not wait a real minute)."""
+every call for `RATE_LIMIT_S` (or longer, if its Retry-After says so): a call made
+meanwhile is refused here without reaching Lichess (`RateLimited`, which says when the
+pause ends), and the tasks that would call wait for its end on the API's clock (a test's
+clock need not wait a real minute).
+
+aiohttp is imported when the first call is made, not with this module: every
+`reedboard-host` command reads the `lichess` command's arguments, and none of them should
+wait for aiohttp's import to do so."""
 
 from __future__ import annotations
 
-import http.client
+import asyncio
 import json
-import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, Protocol
 
 from reedboard_host.connection import HostError
 from reedboard_host.lichess_settings import server_url
+
+if TYPE_CHECKING:
+    import aiohttp
 
 DEFAULT_SERVER = "https://lichess.org"
 REQUEST_S = 15.0
@@ -34,6 +41,9 @@ REQUEST_S = 15.0
 STREAM_IDLE_S = 30.0
 RATE_LIMIT_S = 60.0  # Lichess: after a 429, "wait a full minute before resuming"
 LONGEST_PAUSE_S = 3600.0  # a Retry-After longer than this is read as this
+MAX_REDIRECTS = 5
+
+JsonObject = dict[str, Any]  # a JSON object as Lichess sent it, before it is read
 
 
 class LichessError(HostError):
@@ -57,23 +67,17 @@ class Clock(Protocol):
         """Seconds, from any start."""
         ...
 
-    def wait_until(self, deadline: float, stop: Callable[[], bool]) -> None:
-        """Return once `now()` has reached `deadline`, or sooner once `stop()`."""
+    async def wait_until(self, deadline: float) -> None:
+        """Return once `now()` has reached `deadline` (a stop cancels the waiting task)."""
         ...
 
 
 class SystemClock:
-    STEP_S = 0.25  # how soon a wait notices `stop`
-
     def now(self) -> float:
         return time.monotonic()
 
-    def wait_until(self, deadline: float, stop: Callable[[], bool]) -> None:
-        while not stop():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return
-            time.sleep(min(left, self.STEP_S))
+    async def wait_until(self, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
@@ -86,67 +90,56 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return parts.scheme, (parts.hostname or "").lower(), port or default
 
 
-class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
-    """Follows a redirect only on the server's own scheme, host and port: elsewhere the
-    token, which urllib copies into the redirected request, would go too."""
-
-    def redirect_request(
-        self,
-        req: urllib.request.Request,
-        fp: Any,
-        code: int,
-        msg: str,
-        headers: Any,
-        newurl: str,
-    ) -> urllib.request.Request | None:
-        if _origin(newurl) != _origin(req.full_url):
-            scheme, host, port = _origin(newurl)
-            fp.close()
-            raise LichessError(
-                f"the server sent {req.get_method()} {req.selector} on to "
-                f"{scheme}://{host}:{port}: not followed, the token goes to the server "
-                "given and nowhere else"
-            )
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
 class LichessApi:
     def __init__(self, server: str, token: str, *, clock: Clock | None = None) -> None:
         self.server = server_url(server)
         self._token = token
         self.clock: Clock = clock or SystemClock()
-        self._opener = urllib.request.build_opener(_SameOriginRedirects)
-        self._lock = threading.Lock()  # calls come from several threads
+        self._session: aiohttp.ClientSession | None = None  # made in the loop, when first used
         self._resume_at: float | None = None  # the end of the pause after a 429
 
     def __repr__(self) -> str:  # never the token
         return f"LichessApi({self.server!r})"
 
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
     def paused_for(self) -> float:
         """Seconds before the API may be used again after a 429 (0: it may now)."""
-        with self._lock:
-            resume_at = self._resume_at
+        resume_at = self._resume_at
         return 0.0 if resume_at is None else max(0.0, resume_at - self.clock.now())
 
-    def wait_turn(self, stop: Callable[[], bool]) -> None:
-        """Wait out the pause after a 429, if one lasts (or until `stop`)."""
-        with self._lock:
-            resume_at = self._resume_at
-        if resume_at is not None:
-            self.clock.wait_until(resume_at, stop)
+    async def wait_turn(self) -> None:
+        """Wait out the pause after a 429, if one lasts."""
+        if self._resume_at is not None and self.paused_for() > 0:
+            await self.clock.wait_until(self._resume_at)
 
-    def _request(
-        self, method: str, path: str, form: Mapping[str, Any] | None
-    ) -> urllib.request.Request:
-        data = None
-        headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json"}
-        if form is not None:
-            data = urllib.parse.urlencode({k: str(v) for k, v in form.items()}).encode()
+    def _headers(self, accept: str, form: bool) -> dict[str, str]:
+        headers = {"Authorization": f"Bearer {self._token}", "Accept": accept}
+        if form:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        return urllib.request.Request(self.server + path, data=data, headers=headers, method=method)
+        return headers
 
-    def _open(self, request: urllib.request.Request, timeout: float) -> Any:
-        what = f"{request.get_method()} {request.selector}"
+    @asynccontextmanager
+    async def _open(
+        self,
+        method: str,
+        path: str,
+        form: Mapping[str, Any] | None,
+        *,
+        accept: str = "application/json",
+        total_s: float | None,
+        idle_s: float | None = None,
+    ) -> AsyncIterator[aiohttp.ClientResponse]:
+        """The server's answer of 2xx to one call (redirects on its own origin followed),
+        or the `LichessError` that says in one line why not. `total_s`: the longest the
+        call may take; `idle_s`: the longest its answer may be silent."""
+        import aiohttp
+
+        timeout = aiohttp.ClientTimeout(total=total_s, sock_connect=REQUEST_S, sock_read=idle_s)
+        what = f"{method} {path}"
         paused = self.paused_for()
         if paused > 0:
             raise RateLimited(
@@ -154,70 +147,99 @@ class LichessApi:
                 "(429 Too Many Requests)",
                 self.clock.now() + paused,
             )
+        if self._session is None:
+            self._session = aiohttp.ClientSession()
+        data = (
+            None if form is None else urllib.parse.urlencode({k: str(v) for k, v in form.items()})
+        )
+        url = self.server + path
         try:
-            return self._opener.open(request, timeout=timeout)
-        except urllib.error.HTTPError as error:
-            detail = _error_text(error)
-            error.close()
-            if error.code == 429:
-                pause = _pause_after_429(error.headers.get("Retry-After"))
-                with self._lock:
-                    self._resume_at = resume_at = self.clock.now() + pause
-                raise RateLimited(
-                    f"Lichess refused {what}: 429 Too Many Requests; no call to Lichess "
-                    f"for {pause:g} s, as it asks",
-                    resume_at,
-                ) from None
-            if error.code == 401:
-                raise LichessError(
-                    "Lichess refused the token (401 Unauthorized): check the token and its "
-                    "board:play scope",
-                    401,
-                ) from None
-            raise LichessError(
-                f"Lichess refused {what}: {error.code} {detail}", error.code
-            ) from None
-        except (urllib.error.URLError, OSError) as error:
-            reason = getattr(error, "reason", None) or error
-            raise LichessError(f"cannot reach {self.server}: {reason}") from None
-        except (http.client.HTTPException, ValueError) as error:
+            for _ in range(MAX_REDIRECTS + 1):
+                async with self._session.request(
+                    method, url, data=data, headers=self._headers(accept, data is not None),
+                    allow_redirects=False, timeout=timeout,
+                ) as response:  # fmt: skip
+                    if response.status in (301, 302, 303, 307, 308):
+                        url = self._redirected(what, url, response)
+                        if response.status == 303:
+                            method, data = "GET", None
+                        continue
+                    if response.status >= 400:
+                        raise await self._refused(what, response)
+                    yield response
+                    return
+            raise LichessError(f"cannot reach {self.server}: too many redirects on {what}")
+        except (TimeoutError, aiohttp.ClientError, OSError) as error:
+            raise LichessError(f"cannot reach {self.server}: {_reason(error)}") from None
+        except ValueError as error:
             # Not the error's text: a header refused (a ValueError) is quoted in it whole.
             raise LichessError(
                 f"cannot reach {self.server}: {type(error).__name__} on {what}"
             ) from None
 
-    def get(self, path: str) -> dict[str, Any]:
-        with self._open(self._request("GET", path, None), REQUEST_S) as response:
-            return _json_object(response.read())
+    def _redirected(self, what: str, url: str, response: aiohttp.ClientResponse) -> str:
+        """Where a redirect goes, if that is the server's own origin: elsewhere the token
+        would go too."""
+        location = urllib.parse.urljoin(url, response.headers.get("Location", ""))
+        if _origin(location) != _origin(url):
+            scheme, host, port = _origin(location)
+            raise LichessError(
+                f"the server sent {what} on to {scheme}://{host}:{port}: not followed, the "
+                "token goes to the server given and nowhere else"
+            )
+        return location
 
-    def post(
+    async def _refused(self, what: str, response: aiohttp.ClientResponse) -> LichessError:
+        detail = await _error_text(response)
+        if response.status == 429:
+            pause = _pause_after_429(response.headers.get("Retry-After"))
+            self._resume_at = resume_at = self.clock.now() + pause
+            return RateLimited(
+                f"Lichess refused {what}: 429 Too Many Requests; no call to Lichess "
+                f"for {pause:g} s, as it asks",
+                resume_at,
+            )
+        if response.status == 401:
+            return LichessError(
+                "Lichess refused the token (401 Unauthorized): check the token and its "
+                "board:play scope",
+                401,
+            )
+        return LichessError(f"Lichess refused {what}: {response.status} {detail}", response.status)
+
+    async def get(self, path: str) -> JsonObject:
+        async with self._open("GET", path, None, total_s=REQUEST_S) as response:
+            return _json_object(await response.read())
+
+    async def post(
         self, path: str, form: Mapping[str, Any] | None = None, *, timeout: float = REQUEST_S
-    ) -> dict[str, Any]:
-        with self._open(self._request("POST", path, form or {}), timeout) as response:
-            return _json_object(response.read())
+    ) -> JsonObject:
+        async with self._open("POST", path, form or {}, total_s=timeout) as response:
+            return _json_object(await response.read())
 
-    def stream(
+    async def stream(
         self,
         path: str,
         form: Mapping[str, Any] | None = None,
         *,
-        closed: Callable[[], bool] = lambda: False,
         opened: Callable[[], None] = lambda: None,
-    ) -> Iterator[dict[str, Any]]:
-        """The objects of an ndjson stream until the server ends it (or `closed`): a GET,
-        or a POST of `form` (a seek, a challenge kept alive). Lines that are not JSON
-        objects are skipped: a stream must not die of one odd line. `opened` is called
-        once the server has answered."""
-        request = self._request("GET" if form is None else "POST", path, form)
-        request.add_header("Accept", "application/x-ndjson")
-        with self._open(request, STREAM_IDLE_S) as response:
+    ) -> AsyncIterator[JsonObject]:
+        """The objects of an ndjson stream until the server ends it: a GET, or a POST of
+        `form` (a seek, a challenge kept alive). Lines that are not JSON objects are
+        skipped: a stream must not die of one odd line. `opened` is called once the
+        server has answered."""
+        import aiohttp
+
+        method = "GET" if form is None else "POST"
+        async with self._open(
+            method, path, form, accept="application/x-ndjson", total_s=None, idle_s=STREAM_IDLE_S
+        ) as response:
             opened()
-            while not closed():
+            while True:
                 try:
-                    line = response.readline()
-                except (OSError, ValueError, http.client.HTTPException) as error:
-                    reason = str(error) or type(error).__name__
-                    raise LichessError(f"the stream {path} broke: {reason}") from None
+                    line = await response.content.readline()
+                except (TimeoutError, aiohttp.ClientError, OSError, ValueError) as error:
+                    raise LichessError(f"the stream {path} broke: {_reason(error)}") from None
                 if not line:
                     return
                 if not line.strip():
@@ -228,6 +250,12 @@ class LichessApi:
                     continue
                 if isinstance(item, dict):
                     yield item
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, TimeoutError):
+        return "timed out"
+    return str(error) or type(error).__name__
 
 
 def _pause_after_429(retry_after: str | None) -> float:
@@ -242,7 +270,7 @@ def _pause_after_429(retry_after: str | None) -> float:
     return min(max(RATE_LIMIT_S, asked), LONGEST_PAUSE_S)
 
 
-def _json_object(body: bytes) -> dict[str, Any]:
+def _json_object(body: bytes) -> JsonObject:
     # Some answers (a seek that was accepted) have no body worth reading.
     try:
         value = json.loads(body or b"{}")
@@ -251,12 +279,14 @@ def _json_object(body: bytes) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _error_text(error: urllib.error.HTTPError) -> str:
+async def _error_text(response: aiohttp.ClientResponse) -> str:
     # Lichess explains a refusal as {"error": "..."}; anything else is summed up briefly.
+    import aiohttp
+
     try:
-        body = error.read(2000)
-    except OSError:
+        body = await response.content.read(2000)
+    except (TimeoutError, aiohttp.ClientError, OSError):
         body = b""
     value = _json_object(body)
-    text = value.get("error") if isinstance(value.get("error"), str) else error.reason
+    text = value.get("error") if isinstance(value.get("error"), str) else response.reason
     return " ".join(str(text).split())[:200]

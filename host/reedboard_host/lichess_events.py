@@ -3,14 +3,19 @@ opponent's coming and going, read into what the bridge does and says. Pure."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from reedboard_host.lichess_actions import FollowGame, PostLater, Steps, Tell, quote
 from reedboard_host.lichess_game import PLAYABLE
+from reedboard_host.lichess_shapes import (
+    AccountEvent,
+    Challenge,
+    Compat,
+    GameEventInfo,
+    OpponentGone,
+)
 
 
 def account_event(
-    event: dict[str, Any], *, me: str, accept: set[str] | None, playing: str | None
+    event: AccountEvent, *, me: str, accept: set[str] | None, playing: str | None
 ) -> Steps:
     """One event of the account's stream. `me`: our id; `accept`: whose challenges to
     accept (None: none, only reported; empty: anyone's); `playing`: the game on the board,
@@ -35,7 +40,7 @@ def account_event(
         yield Tell(f"challenge {event['challenge']['id']} was cancelled")
 
 
-def _game_start(info: dict[str, Any], playing: str | None) -> Steps:
+def _game_start(info: GameEventInfo, playing: str | None) -> Steps:
     game_id = str(info.get("gameId") or info["id"])
     variant = (info.get("variant") or {}).get("key", "standard")
     if variant not in PLAYABLE:
@@ -48,7 +53,7 @@ def _game_start(info: dict[str, Any], playing: str | None) -> Steps:
 
 
 def _challenge(
-    c: dict[str, Any], compat: Any, *, me: str, accept: set[str] | None, playing: str | None
+    c: Challenge, compat: Compat | None, *, me: str, accept: set[str] | None, playing: str | None
 ) -> Steps:
     challenger = c.get("challenger") or {}
     if c.get("direction") == "out" or str(challenger.get("id", "")).lower() == me:
@@ -80,7 +85,7 @@ def _challenge(
         yield PostLater(f"{base}/accept")
 
 
-def opponent_gone_news(item: dict[str, Any]) -> str:
+def opponent_gone_news(item: OpponentGone) -> str:
     """What the person hears of an `opponentGone` item of the game stream."""
     seconds = item.get("claimWinInSeconds")
     claim = "type `claim` for the win, or `claim-draw` for a draw"

@@ -15,6 +15,7 @@ from reedboard.rules.position import Position
 
 from reedboard_host.lichess_offers import Offers
 from reedboard_host.lichess_settings import BadSetting
+from reedboard_host.lichess_shapes import Player
 from reedboard_host.mirror import MirroredGame
 
 # What the board can play: Chess960 and games from a position use the board's Chess960
@@ -90,14 +91,14 @@ class LichessMoves:
         self.game, self.ucis, self.raw = game, ucis, list(raw)
 
 
-def player_name(player: dict[str, Any]) -> str:
+def player_name(player: Player) -> str:
     # A game against Lichess's own engine names no user, only the engine's level.
     if "aiLevel" in player:
         return f"Stockfish level {player['aiLevel']}"
     return str(player.get("name") or player.get("id") or "?")
 
 
-def initial_position(fen: Any, variant: str) -> Position:
+def initial_position(fen: str | None, variant: str) -> Position:
     if not fen or fen == "startpos":
         return Position.standard()
     return Position.from_fen(str(fen), chess960=variant == "chess960")

@@ -9,15 +9,20 @@ proposal on the stream: once Lichess has taken our call, a state without it is t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from reedboard_host.lichess_shapes import GameState
 
 # What a game state brought, for the bridge to tell the person (and act on).
 News = Literal["draw offered", "draw declined", "takeback proposed", "takeback declined"]
 
 
-def offer_flags(state: dict[str, Any], we_white: bool, what: str) -> tuple[bool, bool]:
+def offer_flags(state: GameState, we_white: bool, what: str) -> tuple[bool, bool]:
     """(ours, theirs) of an offer in a game state: `what` is `draw` or `takeback`."""
-    white, black = bool(state.get(f"w{what}")), bool(state.get(f"b{what}"))
+    if what == "draw":
+        white, black = bool(state.get("wdraw")), bool(state.get("bdraw"))
+    else:
+        white, black = bool(state.get("wtakeback")), bool(state.get("btakeback"))
     return (white, black) if we_white else (black, white)
 
 
@@ -35,9 +40,7 @@ class Offers:
         """Our takeback waits for an answer: the board is left as it is meanwhile."""
         return self.takeback_asked or self.our_takeback
 
-    def read(
-        self, state: dict[str, Any], we_white: bool, *, playing: bool, taken: bool
-    ) -> list[News]:
+    def read(self, state: GameState, we_white: bool, *, playing: bool, taken: bool) -> list[News]:
         """Take in a game state (`taken`: its moves are fewer than before, a takeback
         made); what changed for the person. A game over declines nothing."""
         news: list[News] = []

@@ -16,7 +16,7 @@ What it does, and why, is told in `lichess`'s introduction."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
 from reedboard.link.board_events import NewGameEvent
 from reedboard.link.board_messages import BoardMessage, EventMessage
@@ -38,7 +38,7 @@ from reedboard_host.lichess_actions import (
     Tell,
     quote,
 )
-from reedboard_host.lichess_api import LichessError, RateLimited
+from reedboard_host.lichess_api import JsonObject, LichessError, RateLimited
 from reedboard_host.lichess_events import account_event, opponent_gone_news
 from reedboard_host.lichess_game import (
     NO_RESULT,
@@ -52,6 +52,7 @@ from reedboard_host.lichess_game import (
     player_name,
     plies_to_undo,
 )
+from reedboard_host.lichess_shapes import ChatLine, GameFull, GameState, OpponentGone
 from reedboard_host.mirror import GameMirror, MirroredGame
 
 COMMANDS = ("resign", "draw", "takeback", "no", "abort", "claim", "claim-draw")
@@ -114,20 +115,22 @@ class LichessSync:
         if game.shown is not None:
             yield AskBoard(ShowMove(None))
 
-    def _game_item(self, game_id: str, item: dict[str, Any]) -> Steps:
+    def _game_item(self, game_id: str, item: JsonObject) -> Steps:
+        """A line of the game's stream, read as the shape its `type` names."""
         if game_id != self.game_followed:
             return  # a stream that was left
         kind = item.get("type")
         if kind == "gameFull":
-            yield from self._game_full(game_id, item)
+            yield from self._game_full(game_id, cast(GameFull, item))
         elif kind == "gameState":
-            yield from self._game_state(item)
+            yield from self._game_state(cast(GameState, item))
         elif kind == "chatLine":
-            yield Tell(f"chat {item.get('username')}: {item.get('text')}")
+            chat = cast(ChatLine, item)
+            yield Tell(f"chat {chat.get('username')}: {chat.get('text')}")
         elif kind == "opponentGone":
-            yield Tell(opponent_gone_news(item))
+            yield Tell(opponent_gone_news(cast(OpponentGone, item)))
 
-    def _game_full(self, game_id: str, full: dict[str, Any]) -> Steps:
+    def _game_full(self, game_id: str, full: GameFull) -> Steps:
         game = self.game
         if game is not None and game.id == game_id:
             yield from self._game_state(
@@ -151,7 +154,7 @@ class LichessSync:
         moves.update(str(full["state"].get("moves", "")).split())
         game = BridgedGame(game_id, white == self.me, moves)
         self.game = game
-        opponent = player_name(full.get("black" if game.we_white else "white") or {})
+        opponent = player_name((full.get("black") if game.we_white else full.get("white")) or {})
         clock = full.get("clock") or {}
         pace = (
             f"{clock['initial'] / 60000:g}+{clock['increment'] // 1000}"
@@ -187,7 +190,7 @@ class LichessSync:
             if set_up:
                 yield Tell("set up the game's position as the lights show")
 
-    def _game_state(self, state: dict[str, Any]) -> Steps:
+    def _game_state(self, state: GameState) -> Steps:
         game = self.game
         if game is None:
             return

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from reedboard_host.lichess_offers import Offers, offer_flags
+from reedboard_host.lichess_shapes import GameState
 
-MOVES = {"type": "gameState", "moves": "e2e4 e7e5", "status": "started"}
+MOVES: GameState = {"type": "gameState", "moves": "e2e4 e7e5", "status": "started"}
 
 
 def test_offers_are_read_for_either_colour() -> None:
-    state = {**MOVES, "wdraw": True, "btakeback": True}
+    state: GameState = {**MOVES, "wdraw": True, "btakeback": True}
     assert offer_flags(state, True, "draw") == (True, False)
     assert offer_flags(state, False, "draw") == (False, True)
     assert offer_flags(state, True, "takeback") == (False, True)
@@ -17,7 +18,7 @@ def test_offers_are_read_for_either_colour() -> None:
 
 def test_the_opponents_offers_are_news_once_and_no_declines_both() -> None:
     offers = Offers()
-    state = {**MOVES, "bdraw": True, "btakeback": True}
+    state: GameState = {**MOVES, "bdraw": True, "btakeback": True}
     news = offers.read(state, True, playing=True, taken=False)
     assert news == ["takeback proposed", "draw offered"]
     assert offers.read(state, True, playing=True, taken=False) == []
