@@ -302,6 +302,8 @@ def _watch(args: argparse.Namespace) -> int:
     def message(m: BoardMessage) -> None:
         if isinstance(m, StateMessage):
             hands.stand(m)
+            if m.clock is not None:  # a timed game joined late: its clocks at once
+                clocks.append((m.clock.white_ms, m.clock.black_ms))
         elif isinstance(m, EventMessage):
             recent.append(effect_line(m))
             hands.follow(m.event)
@@ -328,6 +330,8 @@ def _watch(args: argparse.Namespace) -> int:
                 if isinstance(reply, StateMessage):
                     hands.stand(reply)
                     mode[0] = reply.mode
+                    if reply.clock is not None:
+                        clocks.append((reply.clock.white_ms, reply.clock.black_ms))
             except HostError as error:
                 logger.warning("%s; the board shows without what is in hand", error)
             if voice is not None:
