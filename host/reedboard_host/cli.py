@@ -5,7 +5,7 @@
     reedboard-host play --engine stockfish [--level N] [--color white|black] [--new]
     reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show, mark,
                                                      draw, resign, led-test, settings, state
-    reedboard-host say position|last|SQUARE         the board's voice says it
+    reedboard-host say position|last|clock|SQUARE    the board's voice says it
     reedboard-host ports                             serial ports that may be a board
     reedboard-host publish --mqtt URL --board-id ID  the board on an MQTT broker, for a relay
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
@@ -133,10 +133,10 @@ def build_parser() -> OneLineParser:
     command("takeback", "take back the last move", _simple("takeback"), "")
     p = command("show", "show a move on the LEDs for the player to carry out", _show, "e2e4")
     p.add_argument("uci", nargs="?", type=arguments.uci_move, help="the move in UCI (none: clear)")
-    p = command("say", "have the board's voice say the position, the last move or a square",
-                _say, "position", "last", "e4")  # fmt: skip
+    p = command("say", "have the board's voice say the position, the last move, the clocks"
+                " or a square", _say, "position", "last", "clock", "e4")  # fmt: skip
     p.add_argument("what", type=arguments.question, metavar="WHAT",
-                   help="position, last, or a square such as e4")  # fmt: skip
+                   help="position, last, clock, or a square such as e4")  # fmt: skip
     p = command("mark", "light squares on the LEDs until the next move (none: clear)", _mark,
                 "c6 d4 --blink f6")  # fmt: skip
     p.add_argument("squares", nargs="*", type=arguments.square, metavar="SQ",
