@@ -42,7 +42,14 @@ from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
-from reedboard.link.board_messages import Ack, ErrorReply, MovesPage, Reply, StateMessage
+from reedboard.link.board_messages import (
+    Ack,
+    ErrorReply,
+    MovesPage,
+    Reply,
+    StateClock,
+    StateMessage,
+)
 from reedboard.link.messages import (
     AskMoves,
     AskState,
@@ -62,7 +69,7 @@ from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
 from reedboard.rules.moves import move_of_code
-from reedboard.rules.pieces import Color, piece_type_from_symbol
+from reedboard.rules.pieces import WHITE, Color, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
 from reedboard.rules.squares import (
@@ -422,9 +429,9 @@ class BoardGame:
     def _dispatch(self, command: GameCommand, now: int) -> Answer:
         match command:
             case AskState():
-                return Answer(self.state())
+                return Answer(self.state(now))
             case AskMoves(start=start):
-                return Answer(self.moves_page(start))
+                return Answer(self.moves_page(start, now))
             case StartGame():
                 return self._new_game(command, now)
             case SetMode(mode=mode):
@@ -517,7 +524,7 @@ class BoardGame:
         outcome = self.game.outcome()
         return None if outcome is None else (outcome.result, outcome.reason)
 
-    def moves_page(self, start: int) -> MovesPage:
+    def moves_page(self, start: int, now_ms: int | None = None) -> MovesPage:
         """A few of the game's moves from ply `start` (0-based), with what a host needs to
         piece the game together: each page is one short frame, so that it gets through a
         line too noisy for a whole `state` of a long game."""
@@ -534,9 +541,12 @@ class BoardGame:
             chess960=game.chess960 if first else None,
             result=None if result is None else result[0],
             reason=None if result is None else result[1],
+            clock=self.clock_now(now_ms),
         )
 
-    def state(self) -> StateMessage:
+    def state(self, now_ms: int | None = None) -> StateMessage:
+        """The whole state; a timed game's clocks as they stand at `now_ms` (absent: the
+        latest time the game was driven to)."""
         game = self.game
         view = self.arbiter.view()
         sans, ucis = [], []
@@ -562,7 +572,20 @@ class BoardGame:
             last_move=_squares(view.last_move),
             result=result[0] if result else None,
             reason=result[1] if result else None,
+            clock=self.clock_now(now_ms),
         )
+
+    def clock_now(self, now_ms: int | None = None) -> StateClock | None:
+        """A timed game's clocks at `now_ms` (absent: the latest time the game was driven
+        to); None when the game is not timed."""
+        timer = self.timer
+        if timer is None:
+            return None
+        now = max(now_ms or 0, self._reached or 0, timer.clocks.since_ms)
+        white_ms, black_ms = timer.left(now)
+        running = timer.clocks.running
+        side = None if running is None else ("white" if running == WHITE else "black")
+        return StateClock(white_ms, black_ms, side, timer.control.text())
 
 
 def _squares(pair: tuple[int, int] | None) -> tuple[str, str] | None:

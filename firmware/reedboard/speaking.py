@@ -26,12 +26,17 @@ from reedboard.voice.narrator import FLEETING, Narrator
 from reedboard.voice.phrasebook import Phrasebook
 from reedboard.voice.taps import Taps
 
-QUESTIONS = ("position", "last")  # and any square's name
+QUESTIONS = ("position", "last", "clock")  # and any square's name
 
 
-def answer(book: Phrasebook, game: Game, question: str) -> str:
-    """The sentence that answers `question`: "position", "last", or a square ("e4").
+def answer(
+    book: Phrasebook, game: Game, question: str, clocks: tuple[int, int] | None = None
+) -> str:
+    """The sentence that answers `question`: "position", "last", "clock" (`clocks`: both
+    players' time left, None when the game is not timed), or a square ("e4").
     An unknown question raises InvalidInputError naming it."""
+    if question == "clock":
+        return sentences.clock_words(book, clocks)
     if question == "position":
         return sentences.position_words(book, game.position)
     if question == "last":
@@ -42,7 +47,7 @@ def answer(book: Phrasebook, game: Game, question: str) -> str:
         square = parse_square(question)
     except InvalidInputError:
         raise InvalidInputError(
-            f"cannot say {question!r}: ask for position, last or a square (e4)"
+            f"cannot say {question!r}: ask for position, last, clock or a square (e4)"
         ) from None
     return sentences.square_words(book, game.position, square)
 
@@ -84,7 +89,8 @@ class BoardVoice:
         """Answer a question (`answer`) aloud; the sentence is returned too."""
         if self._board_game is None:
             raise InvalidInputError("the board has not started yet")
-        text = answer(self.book, self._board_game.game, question)
+        board_game = self._board_game
+        text = answer(self.book, board_game.game, question, _clocks(board_game))
         self.say(text)
         return text
 
@@ -104,7 +110,7 @@ class BoardVoice:
             return
         # The tapped square blinks: a sighted player sees that the board heard.
         board_game.arbiter.mark(0, 1 << asked.square)
-        self.say(answer(self.book, board_game.game, asked.what))
+        self.say(answer(self.book, board_game.game, asked.what, _clocks(board_game, now)))
 
     def self_test(self, report: SelfTestReport) -> None:
         """The start-up self-test's faults, naming their squares."""
@@ -117,6 +123,11 @@ class BoardVoice:
 
     def close(self) -> None:
         self.speaker.close()
+
+
+def _clocks(board_game: BoardGame, now_ms: int | None = None) -> tuple[int, int] | None:
+    clock = board_game.clock_now(now_ms)
+    return None if clock is None else (clock.white_ms, clock.black_ms)
 
 
 def chained(*calls: Callable[..., None] | None) -> Callable[..., None] | None:

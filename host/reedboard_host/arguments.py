@@ -29,10 +29,11 @@ def square(text: str) -> str:
 
 
 def question(text: str) -> str:
-    """What the board's voice is asked: the position, the last move or a square."""
-    if text not in ("position", "last") and text not in SQUARE_NAMES:
+    """What the board's voice is asked: the position, the last move, the clocks or a
+    square."""
+    if text not in ("position", "last", "clock") and text not in SQUARE_NAMES:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a question: position, last or a square such as e4"
+            f"{text!r} is not a question: position, last, clock or a square such as e4"
         )
     return text
 

@@ -5,7 +5,7 @@
     reedboard-host play --engine stockfish [--level N] [--color white|black] [--new]
     reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show, mark,
                                                      draw, resign, led-test, settings, state
-    reedboard-host say position|last|SQUARE         the board's voice says it
+    reedboard-host say position|last|clock|SQUARE    the board's voice says it
     reedboard-host ports                             serial ports that may be a board
     reedboard-host publish --mqtt URL --board-id ID  the board on an MQTT broker, for a relay
     reedboard-host emulate dgt|chesslink --pty PATH  a DGT or ChessLink board for other software
@@ -133,10 +133,10 @@ def build_parser() -> OneLineParser:
     command("takeback", "take back the last move", _simple("takeback"), "")
     p = command("show", "show a move on the LEDs for the player to carry out", _show, "e2e4")
     p.add_argument("uci", nargs="?", type=arguments.uci_move, help="the move in UCI (none: clear)")
-    p = command("say", "have the board's voice say the position, the last move or a square",
-                _say, "position", "last", "e4")  # fmt: skip
+    p = command("say", "have the board's voice say the position, the last move, the clocks"
+                " or a square", _say, "position", "last", "clock", "e4")  # fmt: skip
     p.add_argument("what", type=arguments.question, metavar="WHAT",
-                   help="position, last, or a square such as e4")  # fmt: skip
+                   help="position, last, clock, or a square such as e4")  # fmt: skip
     p = command("mark", "light squares on the LEDs until the next move (none: clear)", _mark,
                 "c6 d4 --blink f6")  # fmt: skip
     p.add_argument("squares", nargs="*", type=arguments.square, metavar="SQ",
@@ -302,6 +302,8 @@ def _watch(args: argparse.Namespace) -> int:
     def message(m: BoardMessage) -> None:
         if isinstance(m, StateMessage):
             hands.stand(m)
+            if m.clock is not None:  # a timed game joined late: its clocks at once
+                clocks.append((m.clock.white_ms, m.clock.black_ms))
         elif isinstance(m, EventMessage):
             recent.append(effect_line(m))
             hands.follow(m.event)
@@ -328,6 +330,8 @@ def _watch(args: argparse.Namespace) -> int:
                 if isinstance(reply, StateMessage):
                     hands.stand(reply)
                     mode[0] = reply.mode
+                    if reply.clock is not None:
+                        clocks.append((reply.clock.white_ms, reply.clock.black_ms))
             except HostError as error:
                 logger.warning("%s; the board shows without what is in hand", error)
             if voice is not None:

@@ -40,7 +40,7 @@ class Requester(Protocol):
 
 def fetch_game(connection: Requester) -> StateMessage:
     """The game in progress as a `state` message of what the pages give (`game`,
-    `start_fen`, `chess960`, `moves`, `result`, `reason`, and `seq`: the sequence number
+    `start_fen`, `chess960`, `moves`, `result`, `reason`, a timed game's `clock`, and `seq`: the sequence number
     it stands at)."""
     for _ in range(MAX_RESTARTS):
         [first] = _pages(connection, [0])
@@ -66,6 +66,7 @@ def fetch_game(connection: Requester) -> StateMessage:
                     result=latest.result,
                     reason=latest.reason,
                     game=first.game or 0,
+                    clock=latest.clock,
                     seq=latest.seq,
                 )
     raise HostError("the board's game kept changing while it was being read")

@@ -86,15 +86,31 @@ class GameMirror:
             if mine == moves[: len(mine)]:
                 for uci in moves[len(mine) :]:
                     current.game.push_uci(uci)
-                changed = len(moves) > len(mine)
+                changed = self._clock(current, m) or len(moves) > len(mine)
                 return self._result(current, m.result, m.reason) or changed
         self._finish_current()
         game = Game(start)
         for uci in moves:
             game.push_uci(uci)
         self.current = MirroredGame(game, game_id)
+        self._clock(self.current, m)
         self._result(self.current, m.result, m.reason)
         return True
+
+    @staticmethod
+    def _clock(current: MirroredGame, m: StateMessage) -> bool:
+        """A timed game's control and clocks from a state (a board that sends them): the
+        last move's clocks when no effect told of them yet, so a host that joined late
+        has them at once."""
+        if m.clock is None:
+            return False
+        changed = current.time_control != m.clock.time_control
+        current.time_control = m.clock.time_control
+        ply = len(current.game)
+        if ply and ply not in current.clocks:
+            current.clocks[ply] = (m.clock.white_ms, m.clock.black_ms)
+            changed = True
+        return changed
 
     def _effect(self, m: EventMessage) -> bool:
         event = m.event
@@ -110,7 +126,7 @@ class GameMirror:
         match event:
             case MoveEvent(ply=ply, uci=uci):
                 if ply <= len(current.game):
-                    # Already known (the state came first, without the clocks).
+                    # Already known (the state came first, maybe without the clocks).
                     if event.clock is None or current.clocks.get(ply) == event.clock:
                         return False
                     current.clocks[ply] = event.clock
@@ -147,7 +163,7 @@ class GameMirror:
 
     def _late_clock(self, game_id: int | None, ply: int, clock: tuple[int, int]) -> bool:
         """A move's clocks, from an effect older than the state that told of the move
-        (a state carries no clocks)."""
+        (a state carries at most the last move's)."""
         current = self.current
         if current is None or (game_id is not None and current.id != game_id):
             return False

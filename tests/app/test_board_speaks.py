@@ -109,6 +109,24 @@ def test_three_taps_ask_for_the_whole_position() -> None:
     assert speaker.texts[-1].endswith("pawns a7, b7, c7, d7, e7, f7, g7 and h7. Black to move.")
 
 
+def test_four_taps_ask_for_the_clocks() -> None:
+    four = "3800 place d5\n3950 lift d5\n4200 place d5\n4350 lift d5\n"
+    app, _voice, speaker = board(TAPS + four)
+    app.run(until_done=True)
+    assert speaker.texts[-1] == "La partie n'est pas chronométrée."
+    # A timed game (5 minutes): White took 1.4 s; Black's time runs from then to the
+    # question, asked 0.9 s after the last tap (4.35 s): 300 - 3.85 s = 4 minutes 56.
+    app, _voice, speaker = board(
+        TAPS.replace("@start standard", "@start standard\n@clock 5") + four
+    )
+    app.run(until_done=True)
+    # (the script runs on until Black's flag falls: the result comes after the answer)
+    assert speaker.texts[-2:] == [
+        "Blancs 4 minutes 58, noirs 4 minutes 56.",
+        "Les blancs gagnent : temps dépassé.",
+    ]
+
+
 def test_the_taps_leave_the_game_alone() -> None:
     """The arbiter decides the same with and without the taps."""
     effects = []

@@ -10,15 +10,22 @@ import io
 import chess.pgn
 import pytest
 from reedboard.arbiter.effects import ClockPressed, MoveMade, NewGame
+from reedboard.board_game import Settings
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.link.board_checks import board_message_problem
 from reedboard.link.board_events import ClockEvent, MoveEvent, NewGameEvent, TakebackEvent
-from reedboard.link.board_messages import EffectMessage, EventMessage
-from reedboard.link.messages import StartGame
+from reedboard.link.board_messages import EffectMessage, EventMessage, StateMessage
+from reedboard.link.messages import AskState, StartGame
 from reedboard.link.wire_fields import ProtocolError
 from reedboard.rules.fen import STARTING_FEN
+from reedboard.rules.position import Position
+from reedboard.sim.human import human_script
 from reedboard_host.board_text import clock_text, effect_line
+from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
 from reedboard_host.pgn_file import pgn_text
+
+from tests.support.board_pair import BoardPair
 
 
 def sent(effect: MoveMade | NewGame | ClockPressed, seq: int, **extra: str) -> EventMessage:
@@ -80,3 +87,32 @@ def test_the_pgn_has_the_time_control_and_every_moves_clock() -> None:
     clocks = [node.clock() for node in game.mainline()]
     assert clocks == [5428.0, 5425.0, 5399.0]
     assert "[%clk 1:30:28]" in text
+
+
+def test_a_host_that_joins_a_timed_game_late_has_its_clocks_at_once() -> None:
+    pair = BoardPair(settings=Settings(time_control=parse_time_control("5+0")))
+    position = Position.standard()
+    for seed, uci in enumerate(["e2e4", "e7e5"]):
+        move = position.parse_uci(uci)
+        pair.push(human_script(position, [move], seed=seed).lines)
+        position = position.play(move)
+    pair.run_until(lambda: pair.moves() == ["e2e4", "e7e5"], "two moves on the board")
+    pair.advance(3.0)  # White thinks: their time runs
+    follower = Follower("memory", open_port=pair.open_port, clock=pair.host_clock)
+    follower.connect()  # no move after this: the clocks come with the game fetched
+    current = follower.mirror.current
+    assert current is not None and len(current.game) == 2
+    assert current.time_control == "5+0"
+    white_ms, black_ms = current.clocks[2]
+    assert 0 < black_ms < 300_000 and 0 < white_ms < 300_000
+    text = pgn_text(current, site="here", date=datetime.date(2026, 1, 1), round_="1")
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and game.headers["TimeControl"] == "300"
+    assert [node.clock() for node in game.mainline()][-1] == black_ms // 1000
+    # The board's own state a second later: Black's time as it was, White's running.
+    pair.advance(1.0)
+    reply = follower.connection.request(AskState())
+    assert isinstance(reply, StateMessage) and reply.clock is not None
+    assert reply.clock.running == "white" and reply.clock.black_ms == black_ms
+    assert white_ms - 1100 <= reply.clock.white_ms <= white_ms - 1000
+    assert board_message_problem(reply.to_wire()) is None

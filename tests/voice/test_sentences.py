@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from reedboard.board_game import BoardGame, Settings
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError
+from reedboard.hal.recording_speaker import RecordingSpeaker
+from reedboard.link.messages import Say
+from reedboard.link.wire_fields import WireFields
+from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import bitboard_of, parse_square
+from reedboard.speaking import BoardVoice, answer
 from reedboard.voice import sentences
 from reedboard.voice.languages import LANGUAGES, phrasebook
 
@@ -95,3 +102,41 @@ def test_every_language_has_every_word() -> None:
 def test_an_unknown_language_is_refused_by_name() -> None:
     with pytest.raises(InvalidInputError, match=r"'de'.*en, fr"):
         phrasebook("de")
+
+
+@pytest.mark.parametrize(
+    ("language", "clocks", "expected"),
+    [
+        ("fr", (299_400, 61_000), "Blancs 4 minutes 59, noirs 1 minute 1."),
+        ("en", (299_400, 61_000), "White 4 minutes 59, black 1 minute 1."),
+        ("fr", (300_000, 59_999), "Blancs 5 minutes, noirs 59 secondes."),
+        ("en", (300_000, 59_999), "White 5 minutes, black 59 seconds."),
+        ("fr", (1_200, 0), "Blancs 1 seconde, noirs 0 seconde."),
+        ("en", (1_200, 0), "White 1 second, black 0 seconds."),
+        ("fr", None, "La partie n'est pas chronométrée."),
+        ("en", None, "The game is not timed."),
+    ],
+)
+def test_the_clocks_on_request(
+    language: str, clocks: tuple[int, int] | None, expected: str
+) -> None:
+    assert sentences.clock_words(phrasebook(language), clocks) == expected
+
+
+def test_the_board_answers_say_clock_from_its_own_clocks() -> None:
+    timed = BoardGame(
+        Game(Position.standard()),
+        Position.standard().occupied,
+        Settings(time_control=parse_time_control("5+0")),
+    )
+    timed.advance(1_000)  # White's time has run a second
+    assert answer(phrasebook("en"), timed.game, "clock", (299_000, 300_000)) == (
+        "White 4 minutes 59, black 5 minutes."
+    )
+    voice = BoardVoice(RecordingSpeaker(), phrasebook("en"))
+    voice.watch(timed, 1_000)
+    assert voice.ask("clock") == "White 4 minutes 59, black 5 minutes."
+    untimed = BoardGame(Game(Position.standard()), Position.standard().occupied)
+    voice.watch(untimed, 0)
+    assert voice.ask("clock") == "The game is not timed."
+    assert Say.from_wire(WireFields({"what": "clock"}, "say"), 1) == Say("clock", 1)

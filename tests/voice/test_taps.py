@@ -33,6 +33,14 @@ def test_three_taps_ask_for_the_position() -> None:
     assert taps.due(end + 1000) == Asked("position", E4, end + 1000)
 
 
+def test_four_taps_or_more_ask_for_the_clocks() -> None:
+    for times in ((1000, 1400, 1800, 2200), (1000, 1400, 1800, 2200, 2600)):
+        taps = Taps()
+        for at in times:
+            end = tap(taps, at)
+        assert taps.due(end + 1000) == Asked("clock", E4, end + 1000)
+
+
 def test_one_tap_asks_nothing() -> None:
     taps = Taps()
     end = tap(taps, 1000)

@@ -48,6 +48,17 @@ _clock = _described(
     "an object of white_ms and black_ms, integers 0..2^53-1",
     lambda v: isinstance(v, dict) and count()(v.get("white_ms")) and count()(v.get("black_ms")),
 )
+_state_clock = _described(
+    "an object of white_ms and black_ms (integers 0..2^53-1), running (white, black or"
+    " null) and time_control (a string)",
+    lambda v: (
+        isinstance(v, dict)
+        and count()(v.get("white_ms"))
+        and count()(v.get("black_ms"))
+        and v.get("running") in ("white", "black", None)
+        and isinstance(v.get("time_control"), str)
+    ),
+)
 _squares = _described(
     "a list of squares",
     lambda v: isinstance(v, list) and all(isinstance(s, str) and s in SQUARE_NAMES for s in v),
@@ -134,6 +145,7 @@ _MESSAGES: dict[str, Fields] = {
         "result": (_maybe_result, False),
         "reason": (_maybe_text, False),
         "resync": (_flag, False),
+        "clock": (_state_clock, False),
     },
     "moves": {
         "id": (_maybe_id, False),
@@ -146,6 +158,7 @@ _MESSAGES: dict[str, Fields] = {
         "chess960": (_flag, False),
         "result": (_maybe_result, False),
         "reason": (_maybe_text, False),
+        "clock": (_state_clock, False),
     },
     "ack": {
         "id": (_maybe_id, False),

@@ -162,6 +162,29 @@ class EventMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class StateClock:
+    """A timed game's clocks as they stand when the state is sent: both players' time
+    left, whose runs (None: neither, the game over or a press awaited), the control."""
+
+    white_ms: int
+    black_ms: int
+    running: str | None  # "white", "black" or None
+    time_control: str
+
+    def to_wire(self) -> Wire:
+        return {
+            "white_ms": self.white_ms,
+            "black_ms": self.black_ms,
+            "running": self.running,
+            "time_control": self.time_control,
+        }
+
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> StateClock:
+        return cls(wire["white_ms"], wire["black_ms"], wire.get("running"), wire["time_control"])
+
+
+@dataclass(frozen=True, slots=True)
 class StateMessage:
     """The whole state: the game, the sensors, what the lights show."""
 
@@ -185,6 +208,7 @@ class StateMessage:
     reason: str | None = None
     game: int | None = None
     resync: bool = False
+    clock: StateClock | None = None  # a timed game's clocks (an addition: older hosts ignore it)
     id: int | None = None
     seq: int = 0
 
@@ -206,6 +230,7 @@ class StateMessage:
         wire |= _given(marked=_list(self.marked), marked_blink=_list(self.marked_blink))
         wire |= {"last_move": _list(self.last_move), "result": self.result}
         wire["reason"] = self.reason
+        wire |= _given(clock=None if self.clock is None else self.clock.to_wire())
         return wire | _given(game=self.game) | {"resync": self.resync}
 
     @classmethod
@@ -231,6 +256,7 @@ class StateMessage:
             reason=wire.get("reason"),
             game=wire.get("game"),
             resync=wire.get("resync") is True,
+            clock=None if wire.get("clock") is None else StateClock.from_wire(wire["clock"]),
             id=wire.get("id"),
             seq=wire["seq"],
         )
@@ -252,11 +278,13 @@ class MovesPage:
     game: int | None = None
     id: int | None = None
     seq: int = 0
+    clock: StateClock | None = None  # a timed game's clocks, as in `state` (an addition)
 
     def to_wire(self) -> Wire:
         wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id, "from": self.start}
         wire |= {"moves": list(self.moves), "plies": self.plies, "digest": self.digest}
         wire |= _given(start_fen=self.start_fen, chess960=self.chess960)
+        wire |= _given(clock=None if self.clock is None else self.clock.to_wire())
         return wire | _given(result=self.result, reason=self.reason, game=self.game)
 
     @classmethod
@@ -273,6 +301,7 @@ class MovesPage:
             wire.get("game"),
             wire.get("id"),
             wire["seq"],
+            None if wire.get("clock") is None else StateClock.from_wire(wire["clock"]),
         )
 
 

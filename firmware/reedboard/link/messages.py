@@ -305,7 +305,8 @@ class LedTest:
 
 @dataclass(frozen=True, slots=True)
 class Say:
-    """The board's voice says `what`: "position", "last" (the last move) or a square."""
+    """The board's voice says `what`: "position", "last" (the last move), "clock" (both
+    players' time left) or a square."""
 
     TYPE: ClassVar[str] = "say"
     what: str
@@ -314,8 +315,10 @@ class Say:
     @classmethod
     def from_wire(cls, f: WireFields, command_id: int | None) -> Say:
         what = f.text("what", limit=8)
-        if what not in ("position", "last") and what not in SQUARE_NAMES:
-            raise f.bad("what", f"must be position, last or a square such as e4, not {shown(what)}")
+        if what not in ("position", "last", "clock") and what not in SQUARE_NAMES:
+            raise f.bad(
+                "what", f"must be position, last, clock or a square such as e4, not {shown(what)}"
+            )
         return cls(what, command_id)
 
     def to_wire(self) -> Wire:

@@ -258,7 +258,7 @@ class SimBoard:
         return lines
 
     def ask(self, question: str) -> str:
-        """What a player asks the voice: "position", "last" or a square."""
+        """What a player asks the voice: "position", "last", "clock" or a square."""
         with self.lock:
             return self.voice.ask(question)
 

@@ -17,20 +17,22 @@ from reedboard.rules.position import Position
 from reedboard.voice.languages import LANGUAGES
 from reedboard.voice.narrator import Narrator
 from reedboard.voice.phrasebook import Phrasebook, template_fields
+from reedboard.voice.sentences import clock_words
 
 HEAD = """# What the board says
 
 The board's voice (`[voice]` in the board's TOML file, `reedboard-host watch --say`,
 `reedboard replay --say`, the simulator's page) speaks after each effect worth saying:
 every move, what is wrong on the board and how to put it right, the result, and on request
-the last move, the whole position or one square. This page lists every sentence in every
-language; it is made from the phrase files in `firmware/reedboard/voice/`
+the last move, the whole position, one square or the clocks. This page lists every
+sentence in every language; it is made from the phrase files in `firmware/reedboard/voice/`
 (`python -m reedboard.voice.catalogue > docs/voice.md`).
 
 In a template, `{piece}` is a piece's name, `{origin}` and `{target}` squares, `{move}` a
 whole move as the move templates say it, `{the_piece}` a piece with its article,
-`{steps}` the steps to put the board right, `{article}` a FIDE article (`4.3a`). The board
-adds the capital letter and the full stop. A new language is one more phrase file, and one
+`{steps}` the steps to put the board right, `{article}` a FIDE article (`4.3a`), `{white}`
+and `{black}` each player's time left (whole minutes and seconds, with the time words).
+The board adds the capital letter and the full stop. A new language is one more phrase file, and one
 line in `languages.py`.
 
 Touches are not said (they are too frequent), except in strict mode the first touch that
@@ -77,6 +79,13 @@ EXAMPLES: tuple[tuple[str, str, Effect], ...] = (
     ("a touch-move breach", STARTING_FEN, Violation(0, "4.3a", 6, "")),
 )
 
+# The clocks, asked for (`say clock`): (what, White's and Black's ms left or None).
+CLOCKS: tuple[tuple[str, tuple[int, int] | None], ...] = (
+    ("the clocks", (299_400, 61_000)),
+    ("the clocks, under a minute", (42_000, 1_500)),
+    ("the clocks, untimed", None),
+)
+
 
 def examples(books: Mapping[str, Phrasebook] = LANGUAGES) -> list[str]:
     columns = list(books.values())
@@ -88,6 +97,9 @@ def examples(books: Mapping[str, Phrasebook] = LANGUAGES) -> list[str]:
             Narrator(book, Position.from_fen(fen), strict=True).hear(effect) for book in columns
         ]
         lines.append(f"| {what} | " + " | ".join(s or "" for s in said) + " |")
+    for what, clocks in CLOCKS:
+        answered = [clock_words(book, clocks) for book in columns]
+        lines.append(f"| {what} | " + " | ".join(answered) + " |")
     lines += ["", "## Every template", ""]
     return lines
 

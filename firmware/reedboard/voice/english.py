@@ -108,4 +108,10 @@ PHRASES = Phrasebook(
     kind_on="{piece} {squares}",
     square_holds="{square}: {piece}",
     square_empty="{square}: empty",
+    clocks="white {white}, black {black}",
+    not_timed="the game is not timed",
+    minute="minute",
+    minutes="minutes",
+    second="second",
+    seconds="seconds",
 )

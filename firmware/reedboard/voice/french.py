@@ -108,4 +108,11 @@ PHRASES = Phrasebook(
     kind_on="{piece} {squares}",
     square_holds="{square} : {piece}",
     square_empty="{square} : vide",
+    clocks="blancs {white}, noirs {black}",
+    not_timed="la partie n'est pas chronométrée",
+    minute="minute",
+    minutes="minutes",
+    second="seconde",
+    seconds="secondes",
+    zero_is_singular=True,
 )

@@ -88,6 +88,14 @@ class Phrasebook:
     kind_on: str = field(metadata=_said("pieces of one kind: {piece} {squares}"))
     square_holds: str = field(metadata=_said("what is on a square: {square} {piece}"))
     square_empty: str = field(metadata=_said("an empty square: {square}"))
+    clocks: str = field(metadata=_said("the clocks, asked for: {white} {black}, each a time"))
+    not_timed: str = field(metadata=_said("the clocks, asked for in a game without them"))
+    minute: str = field(metadata=_said("a time's word for one minute"))
+    minutes: str = field(metadata=_said("a time's word for several minutes"))
+    second: str = field(metadata=_said("a time's word for one second, under a minute"))
+    seconds: str = field(metadata=_said("a time's word for several seconds, under a minute"))
+    # Whether a count of zero takes the singular ("0 seconde") or the plural ("0 seconds").
+    zero_is_singular: bool = False
 
 
 def template_fields() -> list[tuple[str, str]]:

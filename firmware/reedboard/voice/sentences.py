@@ -238,3 +238,24 @@ def position_words(book: Phrasebook, position: Position) -> str:
         )
     said.append(sentence(book.to_move[position.turn]))
     return " ".join(said)
+
+
+def clock_words(book: Phrasebook, clocks: tuple[int, int] | None) -> str:
+    """ "Blancs 4 minutes 59, noirs 1 minute 1.": both players' time left (White's,
+    Black's ms), in whole seconds as a clock shows them; None: the game is not timed."""
+    if clocks is None:
+        return sentence(book.not_timed)
+    white, black = (_time_words(book, ms) for ms in clocks)
+    return sentence(book.clocks.format(white=white, black=black))
+
+
+def _time_words(book: Phrasebook, ms: int) -> str:
+    minutes, seconds = divmod(max(0, ms) // 1000, 60)
+    if not minutes:
+        return f"{seconds} {book.second if _singular(book, seconds) else book.seconds}"
+    said = f"{minutes} {book.minute if _singular(book, minutes) else book.minutes}"
+    return f"{said} {seconds}" if seconds else said
+
+
+def _singular(book: Phrasebook, count: int) -> bool:
+    return count == 1 or (count == 0 and book.zero_is_singular)

@@ -1,8 +1,8 @@
 """The board's own way to ask the voice something: tapping on an empty square.
 
 A player puts any spare piece (one taken earlier will do) on an empty square and takes it
-off again at once: a tap. Two taps on the same square ask for the last move; three or
-more for the whole position, piece by piece. Play never makes it: no move puts a piece on
+off again at once: a tap. Two taps on the same square ask for the last move; three for
+the whole position, piece by piece; four or more for the clocks of a timed game. Play never makes it: no move puts a piece on
 an empty square without lifting one first, and the arbiter lets a piece that comes and
 goes this fast pass unnoticed (it is gone before any move or mismatch is decided). The
 tapped square blinks to tell a sighted player that the board heard.
@@ -18,12 +18,12 @@ from reedboard.rules.squares import Bitboard, Square, squares_of
 
 TAP_MAX_MS = 700  # a tap's piece stays no longer than this
 GAP_MAX_MS = 900  # taps of one request follow each other within this; then it is asked
-REQUESTS = {2: "last", 3: "position"}  # taps -> what is asked (3 or more: the position)
+REQUESTS = {2: "last", 3: "position", 4: "clock"}  # taps -> what is asked (4 or more: clock)
 
 
 @dataclass(frozen=True, slots=True)
 class Asked:
-    what: str  # "last" or "position"
+    what: str  # "last", "position" or "clock"
     square: Square  # where the player tapped
     t_ms: int
 
@@ -72,4 +72,4 @@ class Taps:
         self.reset()
         if count < 2:
             return None
-        return Asked(REQUESTS.get(count, "position"), square, t_ms)
+        return Asked(REQUESTS.get(count, "clock"), square, t_ms)
