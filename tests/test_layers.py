@@ -94,6 +94,7 @@ HOST_LAYERS = (
             "reedboard_host.uci_engine",
             "reedboard_host.lichess",
             "reedboard_host.publish",
+            "reedboard_host.watch",
         ),
     ),
     Layer("relay", ("reedboard_host.relay",)),
