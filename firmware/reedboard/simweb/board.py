@@ -57,6 +57,7 @@ from reedboard.sensing.held import Held, likeliest
 from reedboard.simweb.page_log import PageLog
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
+from reedboard.simweb.typed_lines import typed_lines
 from reedboard.simweb.words import notice, result_words, setup_words
 from reedboard.simweb.world import World
 from reedboard.speaking import BoardVoice
@@ -235,27 +236,13 @@ class SimBoard:
             return position.uci(move)
 
     def _typed_lines(self, steps: list[Step]) -> list[SensorLine]:
-        """The sensor lines of a typed move's steps (times to be set); what the hands do
-        beside the board (a piece put aside, a spare taken) becomes what the world does
-        when it follows those lines."""
-        lines: list[SensorLine] = []
-        spare: str | None = None
-        for step in steps:
-            if step.action == "lift":
-                lines.append(SensorLine(0, "lift", SQUARE_NAMES[step.square]))
-            elif step.action == "tray":
-                self._trayed.add(lines[-1].square)  # the piece just lifted
-            elif step.action == "spare":
-                spare = step.piece
-            elif step.action == "choose":
-                lines.append(SensorLine(0, "choose", step.piece))
-            else:
-                if spare is not None:
-                    self._promised[step.square] = spare
-                elif step.origin is not None:
-                    self._from_origin[step.square] = step.origin
-                lines.append(SensorLine(0, "place", SQUARE_NAMES[step.square]))
-        return lines
+        """The sensor lines of a typed move's steps; what the hands do beside the board
+        becomes what the world does when it follows those lines."""
+        typed = typed_lines(steps)
+        self._trayed |= typed.trayed
+        self._promised.update(typed.promised)
+        self._from_origin.update(typed.from_origin)
+        return typed.lines
 
     def ask(self, question: str) -> str:
         """What a player asks the voice: "position", "last" or a square."""
