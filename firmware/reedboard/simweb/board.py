@@ -23,7 +23,6 @@ from functools import partial
 from typing import Any
 
 from reedboard.app import App
-from reedboard.arbiter.setup import SETUP_ORDER
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
@@ -34,7 +33,6 @@ from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
-from reedboard.lights.placement import pieces_of_fen
 from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
 from reedboard.link.messages import (
     ChoosePromotion,
@@ -50,10 +48,11 @@ from reedboard.link.messages import (
 from reedboard.replay.script import Script
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
-from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
+from reedboard.rules.pieces import PIECE_NAMES, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_names_of
 from reedboard.sensing.held import Held, likeliest
+from reedboard.simweb.guided_setup import setup_lines
 from reedboard.simweb.page_log import PageLog
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
@@ -68,7 +67,6 @@ EFFECTS_KEPT = 200
 LOG_KEPT = 20  # the board's log lines the page shows
 SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
 SEEN_S = 1.0  # how long a new position may take to pass the debouncer
-SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
 # From taking the captured piece off to putting the capturing one down, as a hand would:
 # long enough for the switches to see the square empty in between.
 CAPTURE_STEP_MS = 150
@@ -396,20 +394,13 @@ class SimBoard:
         return self.app.local_command(command, self.clock.now_ms())
 
     def _guided_setup(self, fen: str) -> None:
-        """A Chess960 start is set up as the board guides it: every piece off, then one
-        piece type after another (the sensors only see squares fill, so the order is what
-        tells the board which piece stands where)."""
-        target = pieces_of_fen(fen)
+        """A Chess960 start set up as the board guides it: every piece off, then the
+        lines that put them down type by type."""
+        lines, pieces = setup_lines(fen)
         self.world.set_up("8/8/8/8/8/8/8/8 w - - 0 1")
         self.switches.set_occupancy(0)
         self._drop_scheduled()
-        lines: list[SensorLine] = []
-        for step, kind in enumerate(SETUP_ORDER, start=1):
-            letter = PIECE_SYMBOLS[kind]
-            for sq, piece in target.items():
-                if piece.lower() == letter:
-                    self._promised[sq] = piece
-                    lines.append(SensorLine(step * SETUP_STEP_MS, "place", SQUARE_NAMES[sq]))
+        self._promised.update(pieces)
         self.switches.schedule(lines, start_ms=self.clock.now_ms())
 
     def play_script(self, script: Script) -> None:
