@@ -48,7 +48,6 @@ from reedboard.link.messages import (
 from reedboard.replay.script import Script
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
-from reedboard.rules.pieces import PIECE_NAMES, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_names_of
 from reedboard.sensing.held import Held, likeliest
@@ -57,7 +56,7 @@ from reedboard.simweb.page_log import PageLog
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
 from reedboard.simweb.typed_lines import typed_lines
-from reedboard.simweb.words import notice, result_words, setup_words
+from reedboard.simweb.words import notice, piece_words, result_words, setup_words
 from reedboard.simweb.world import World
 from reedboard.speaking import BoardVoice
 from reedboard.voice.languages import phrasebook
@@ -78,12 +77,6 @@ def _by_origin(hand: list[Held], _square: Square, *, origin: Square) -> int:
     """The held piece lifted from `origin` (the last one taken if none was)."""
     found = [i for i, held in enumerate(hand) if held.origin == origin]
     return found[-1] if found else len(hand) - 1
-
-
-def _piece_words(letter: str, colour: bool = True) -> str:
-    """ "black pawn", or just "pawn"."""
-    name = PIECE_NAMES[piece_type_from_symbol(letter)]
-    return f"{'white' if letter.isupper() else 'black'} {name}" if colour else name
 
 
 class SimBoard:
@@ -301,7 +294,7 @@ class SimBoard:
         mover = world.hand[-1]
         if victim.isupper() == mover.piece.isupper():
             raise InvalidInputError(
-                f"{name} holds a {_piece_words(victim)}: put the {_piece_words(mover.piece, False)}"
+                f"{name} holds a {piece_words(victim)}: put the {piece_words(mover.piece, False)}"
                 " down elsewhere"
             )
         world.lift(name)
