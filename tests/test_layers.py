@@ -48,6 +48,7 @@ FIRMWARE_LAYERS = (
             "reedboard.wiring",
             "reedboard.game_record",
             "reedboard.speaking",
+            "reedboard.kept_link",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",
