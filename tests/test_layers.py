@@ -38,6 +38,7 @@ FIRMWARE_LAYERS = (
     Layer(
         "outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal", "reedboard.voice")
     ),
+    Layer("game clocks", ("reedboard.game_clocks",)),
     Layer("game", ("reedboard.board_game",)),
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
