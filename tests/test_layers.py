@@ -38,6 +38,7 @@ FIRMWARE_LAYERS = (
     Layer(
         "outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal", "reedboard.voice")
     ),
+    Layer("game clocks", ("reedboard.game_clocks",)),
     Layer("game", ("reedboard.board_game",)),
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
@@ -48,6 +49,7 @@ FIRMWARE_LAYERS = (
             "reedboard.wiring",
             "reedboard.game_record",
             "reedboard.speaking",
+            "reedboard.kept_link",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",
@@ -94,6 +96,7 @@ HOST_LAYERS = (
             "reedboard_host.uci_engine",
             "reedboard_host.lichess",
             "reedboard_host.publish",
+            "reedboard_host.watch",
         ),
     ),
     Layer("relay", ("reedboard_host.relay",)),

@@ -44,11 +44,11 @@ from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings, promotion_command, variant_of
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
-from reedboard.errors import LinkError
 from reedboard.game_record import GameRecord
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.journal.store import Journal, JournalError
+from reedboard.kept_link import KeptLink
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import (
     Ack,
@@ -84,7 +84,6 @@ Renderer = Callable[[BoardView, int], None]
 
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
 ALIVE_MS = 1000
-REOPEN_MS = 1000
 
 logger = logging.getLogger(__name__)
 
@@ -177,7 +176,7 @@ class App:
     ) -> None:
         self.scanner = scanner
         self.clock = clock
-        self.link = link
+        self.link = KeptLink(link, reopen, clock)
         self.reopen = reopen
         self.journal = journal
         self.render = render
@@ -205,9 +204,6 @@ class App:
         self._start = start
         self._rng = rng
         self._next_alive = ALIVE_MS
-        # Without a link but able to open one: try at once, then every REOPEN_MS.
-        self._link_down_at: int | None = -REOPEN_MS if link is None and reopen else None
-        self._link_told = False  # the log already says the link is down
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.board_game: BoardGame | None = None
@@ -482,53 +478,10 @@ class App:
     # ----- the link -----
 
     def _read(self, wait_s: float) -> bytes:
-        if self.link is None:
-            return b""
-        try:
-            return self.link.read(wait_s)
-        except LinkError as error:
-            self._link_failed(error)
-            return b""
+        return self.link.read(wait_s)
 
     def _flush(self) -> None:
-        if self.link is None:
-            self._try_reopen()
-        data = self.endpoint.data_to_send()
-        if self.link is None:
-            return  # nobody to tell: a host that connects later asks for what it missed
-        try:
-            self.link.write(data)
-        except LinkError as error:
-            self._link_failed(error)
-
-    def _link_failed(self, error: LinkError) -> None:
-        logger.warning("%s; trying again every %g s", error, REOPEN_MS / 1000)
-        self._link_told = True
-        close = getattr(self.link, "close", None)
-        if close is not None:
-            close()
-        self.link = None
-        self._link_down_at = self.clock.now_ms()
-
-    def _try_reopen(self) -> None:
-        if self.reopen is None or self._link_down_at is None:
-            return
-        if self.clock.now_ms() - self._link_down_at < REOPEN_MS:
-            return
-        try:
-            self.link = self.reopen()
-        except LinkError as error:
-            # An absent port (no PC plugged in yet, a cable pulled) is waited for: one
-            # line when the wait begins, then quiet until the port is back.
-            if not self._link_told:
-                logger.warning("%s; trying again every %g s", error, REOPEN_MS / 1000)
-                self._link_told = True
-            self._link_down_at = self.clock.now_ms()
-            return
-        self._link_down_at = None
-        if self._link_told:
-            logger.info("the serial link is open again")
-            self._link_told = False
+        self.link.write(self.endpoint.data_to_send())
 
     # ----- the lights -----
 

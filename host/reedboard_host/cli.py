@@ -40,18 +40,7 @@ from reedboard.command_line import (
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
-from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
-from reedboard.link.board_events import (
-    ClockEvent,
-    IllegalEvent,
-    MoveEvent,
-    NewGameEvent,
-    RestoredEvent,
-    TakebackEvent,
-    TouchEvent,
-    WireEvent,
-)
-from reedboard.link.board_messages import Ack, BoardMessage, EventMessage, Reply, StateMessage
+from reedboard.link.board_messages import Ack, Reply
 from reedboard.link.messages import (
     AskState,
     ChangeSettings,
@@ -64,20 +53,17 @@ from reedboard.link.messages import (
     WireCommand,
     parse_command,
 )
-from reedboard.rules.position import Position
-from reedboard.voice.languages import LANGUAGES, phrasebook
-from reedboard.voice.narrator import FLEETING, Narrator
+from reedboard.voice.languages import LANGUAGES
 
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
-from reedboard_host.board_text import board_text, clock_text, effect_line
 from reedboard_host.connection import BoardConnection, HostError, RefusedError
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
-from reedboard_host.mirror import GameMirror
 from reedboard_host.pgn_file import PgnFile
 from reedboard_host.ports import usb_serial_ports
 from reedboard_host.stopping import stop_on_signals
+from reedboard_host.watch import watch
 
 BRIDGES_NAMED_IN_LOG = ("uci", "lichess")
 
@@ -112,7 +98,7 @@ def build_parser() -> OneLineParser:
     p = command("record", "append every game to a PGN file, flushed after every move", _record,
                 "--port /dev/ttyACM0 --out games.pgn")  # fmt: skip
     p.add_argument("--out", required=True, metavar="FILE", help="the PGN file")
-    p = command("watch", "show the live board and its effects as they come", _watch,
+    p = command("watch", "show the live board and its effects as they come", watch,
                 "", "--say fr")  # fmt: skip
     p.add_argument("--say", choices=sorted(LANGUAGES), metavar="LANG",
                    help="also say each effect aloud with espeak-ng, in this language "
@@ -279,99 +265,6 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
-def _watch(args: argparse.Namespace) -> int:
-    recent: list[str] = []
-    hands = _Hands()
-    clocks: list[tuple[int, int]] = []  # a timed game's latest times, White's and Black's
-    voice = HostVoice(args.say) if args.say else None
-    mode: list[str | None] = [None]  # the board's mode, from its state
-
-    def draw(mirror: GameMirror) -> None:
-        if mirror.current is None:
-            return
-        sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
-        current = mirror.current
-        sys.stdout.write(board_text(current.game, hands.lifted, hands.wrong) + "\n\n")
-        if clocks:
-            sys.stdout.write(clock_text(*clocks[-1]) + "\n")
-        if current.result:
-            sys.stdout.write(f"result {current.result} ({current.reason})\n")
-        sys.stdout.write("\n".join(recent[-10:]) + "\n")
-        sys.stdout.flush()
-
-    def message(m: BoardMessage) -> None:
-        if isinstance(m, StateMessage):
-            hands.stand(m)
-            if m.clock is not None:  # a timed game joined late: its clocks at once
-                clocks.append((m.clock.white_ms, m.clock.black_ms))
-        elif isinstance(m, EventMessage):
-            recent.append(effect_line(m))
-            hands.follow(m.event)
-            match m.event:
-                case MoveEvent(clock=clock) if clock is not None:
-                    clocks.append(clock)
-                case ClockEvent(white_ms=white, black_ms=black):
-                    clocks.append((white, black))
-                case NewGameEvent():
-                    clocks.clear()
-            said = voice.hear(m) if voice is not None else None
-            if said:
-                recent.append(f"say {said}")
-        draw(follower.mirror)
-
-    follower = Follower(args.port, on_message=message)
-    with stop_on_signals():
-        try:
-            follower.connect()
-            # The board as it stands, at once: the pieces in hand and the squares to put
-            # right come with its state (the game itself came with the connection).
-            try:
-                reply = follower.connection.request(AskState())
-                if isinstance(reply, StateMessage):
-                    hands.stand(reply)
-                    mode[0] = reply.mode
-                    if reply.clock is not None:
-                        clocks.append((reply.clock.white_ms, reply.clock.black_ms))
-            except HostError as error:
-                logger.warning("%s; the board shows without what is in hand", error)
-            if voice is not None:
-                current = follower.mirror.current
-                position = current.game.position if current else Position.standard()
-                voice.follow(position, strict=mode[0] == "strict")
-            draw(follower.mirror)
-            follower.run(lambda: False)
-        finally:
-            follower.connection.close()
-            if voice is not None:
-                voice.close()
-    return 0
-
-
-class HostVoice:
-    """The board's sentences said on the PC, through the same espeak-ng adapter as on the
-    board: the narrator follows the game from the position the watch found."""
-
-    def __init__(self, language: str) -> None:
-        self.book = phrasebook(language)
-        self.speaker = EspeakSpeaker(EspeakSettings(voice=self.book.espeak_voice))
-        self.narrator: Narrator | None = None
-
-    def follow(self, position: Position, *, strict: bool = False) -> None:
-        self.narrator = Narrator(self.book, position, strict=strict)
-
-    def hear(self, message: EventMessage) -> str | None:
-        if self.narrator is None:
-            return None
-        wire = message.to_wire()
-        text = self.narrator.hear_message(wire)
-        if text:
-            self.speaker.say(text, fleeting=wire.get("event") in FLEETING)
-        return text
-
-    def close(self) -> None:
-        self.speaker.close()
-
-
 def _emulate(args: argparse.Namespace) -> int:
     stop = _stop_flag()
     follower = Follower(args.port)
@@ -396,30 +289,6 @@ def _connected(args: argparse.Namespace) -> BoardConnection:
         connection.close()
         raise
     return connection
-
-
-class _Hands:
-    """What the players hold and must put right, as the board's messages tell it."""
-
-    def __init__(self) -> None:
-        self.lifted: list[str] = []
-        self.wrong: list[str] = []  # squares missing a piece or holding one too many
-
-    def stand(self, state: StateMessage) -> None:
-        """The board's state says it all, where it says it."""
-        if state.lifted is not None:
-            self.lifted = list(state.lifted)
-        if state.missing is not None or state.extra is not None:
-            self.wrong = [*(state.missing or ()), *(state.extra or ())]
-
-    def follow(self, event: WireEvent) -> None:
-        match event:
-            case TouchEvent(square=square) if square is not None:
-                self.lifted = [*self.lifted, square]
-            case MoveEvent() | RestoredEvent() | NewGameEvent() | TakebackEvent():
-                self.lifted, self.wrong = [], []
-            case IllegalEvent(missing=missing, extra=extra):
-                self.wrong = [*(missing or ()), *(extra or ())]
 
 
 def _ask(args: argparse.Namespace, command: WireCommand) -> Reply:

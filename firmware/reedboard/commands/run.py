@@ -177,6 +177,47 @@ def assemble(
     """The board `reedboard run` runs, from its arguments and its configuration (every key
     of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO, `speaker`
     for espeak-ng."""
+    settings = _game_settings(args, config, script)
+    parts = _board_parts(args, config, script, gpio)
+    link = _link_settings(args, config)
+    journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
+    journal = open_journal(journal_path) if journal_path else None
+    printing = args.print or (args.fake and not args.serial)
+    broker = _broker(args, config)
+    # Tournament mode: the voice is silent (fair play), whatever [voice] says.
+    voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
+    emulating = _emulating(link.emulation, broker)
+    app = App(
+        parts.scanner,
+        MonotonicClock(args.speed),
+        # The port is opened by the loop, and a port that is not there (a USB gadget port
+        # appears only when a PC plugs in) or goes away is tried again every second,
+        # whatever the protocol: the board never stops for want of a link.
+        link=None,
+        reopen=link.reopen if link.url is not None else None,
+        journal=journal,
+        settings=settings,
+        start=Game(script.start) if script else None,
+        source=parts.source,
+        identity=Identity(board=args.board_id or "reedboard"),
+        session_id=secrets.token_hex(4),
+        scan_hz=config.matrix.scan_hz,
+        on_effect=chained(_show if printing else None, voice.effect if voice else None),
+        matrix=config.matrix,
+        buttons=parts.buttons,
+        **lights_seams(config.leds, parts.strip, tournament=config.arbiter.tournament),
+        endpoint=emulating["endpoint"],
+        watch=chained(emulating["watch"], voice.watch if voice else None),
+        on_self_test=voice.self_test if voice else None,
+        say=voice.ask if voice else None,
+    )
+    return Assembled(app, journal, parts.scanner, voice, broker)
+
+
+def _game_settings(
+    args: argparse.Namespace, config: BoardConfig, script: Script | None
+) -> Settings:
+    """The game's settings from the configuration, the command line and the script."""
     settings = board_settings(config, mode=args.mode or (script.mode if script else None),
                               settle_ms=args.settle_ms)  # fmt: skip
     if script is not None and script.clock is not None:
@@ -186,11 +227,27 @@ def assemble(
             time_control=script.clock,
             clock_buttons=script.clock_buttons or settings.clock_buttons,
         )
+    return settings
 
-    source: FakeBoard | None = None
-    buttons: ClockButtons | None = None
+
+@dataclass
+class BoardParts:
+    """What the board senses and lights with: a fake, scripted matrix or the real one."""
+
     scanner: SwitchMatrix
     strip: LedStrip
+    source: FakeBoard | None = None
+    buttons: ClockButtons | None = None
+
+
+def _board_parts(
+    args: argparse.Namespace,
+    config: BoardConfig,
+    script: Script | None,
+    gpio: GpioModule | None,
+) -> BoardParts:
+    """The fake board playing the script with `--fake`; otherwise the GPIO matrix, the
+    LED strip and the clock's buttons if they are wired."""
     if args.fake:
         wiring = matrix_wiring(config.matrix)
         source = scripted_board(
@@ -199,70 +256,51 @@ def assemble(
             columns=wiring.columns,
             layout=wiring.layout,
         )
-        scanner = source
-        strip = RecordingStrip(config.leds.count, keep=8)
-    else:
-        scanner = open_scanner(config.matrix, gpio=gpio)
-        strip = open_strip(config.leds)
-        if config.clock.white_pin:
-            buttons = open_clock_buttons(config.clock.white_pin, config.clock.black_pin, gpio=gpio)
-
-    url = args.serial or (None if args.fake else config.serial.port)
-    baud = config.serial.baud
-    bytesize, parity = serial.EIGHTBITS, serial.PARITY_NONE
-    emulation: EmulatedEndpoint | None = None
-    if args.protocol != "native":
-        # The client software opens the port as the emulated board's own serial settings.
-        emulated: Emulated = "dgt" if args.protocol == "dgt" else "chesslink"
-        emulation = EmulatedEndpoint(emulated, secrets.token_hex(4))
-        baud = dgt.BAUD if emulated == "dgt" else chesslink.BAUD
-        if emulated == "chesslink":
-            bytesize, parity = serial.SEVENBITS, serial.PARITY_ODD
-
-    def reopen() -> LinkPort:
-        assert url is not None
-        return open_port(url, baud=baud, bytesize=bytesize, parity=parity)
-
-    # The port is opened by the loop, and a port that is not there (a USB gadget port
-    # appears only when a PC plugs in) or goes away is tried again every second, whatever
-    # the protocol: the board never stops for want of a link.
-    link: LinkPort | None = None
-    journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
-    journal = open_journal(journal_path) if journal_path else None
-    printing = args.print or (args.fake and not args.serial)
-    broker = _broker(args, config)
-
-    def show(message: EffectMessage) -> None:
-        wire = message.to_wire()
-        printed = {k: v for k, v in wire.items() if k not in ("type", "seq", "game")}
-        sys.stdout.write(json.dumps(printed) + "\n")
-        sys.stdout.flush()
-
-    # Tournament mode: the voice is silent (fair play), whatever [voice] says.
-    voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
-    emulating = _emulating(emulation, broker)
-    app = App(
-        scanner,
-        MonotonicClock(args.speed),
-        link=link,
-        reopen=reopen if url is not None else None,
-        journal=journal,
-        settings=settings,
-        start=Game(script.start) if script else None,
-        source=source,
-        identity=Identity(board=args.board_id or "reedboard"),
-        session_id=secrets.token_hex(4),
-        scan_hz=config.matrix.scan_hz,
-        on_effect=chained(show if printing else None, voice.effect if voice else None),
-        matrix=config.matrix,
-        buttons=buttons,
-        **lights_seams(config.leds, strip, tournament=config.arbiter.tournament),
-        endpoint=emulating["endpoint"],
-        watch=chained(emulating["watch"], voice.watch if voice else None),
-        on_self_test=voice.self_test if voice else None,
-        say=voice.ask if voice else None,
+        return BoardParts(source, RecordingStrip(config.leds.count, keep=8), source=source)
+    buttons = None
+    if config.clock.white_pin:
+        buttons = open_clock_buttons(config.clock.white_pin, config.clock.black_pin, gpio=gpio)
+    return BoardParts(
+        open_scanner(config.matrix, gpio=gpio), open_strip(config.leds), buttons=buttons
     )
-    return Assembled(app, journal, scanner, voice, broker)
+
+
+@dataclass
+class LinkSettings:
+    """Where the link goes and at which serial settings, and the emulated board if any."""
+
+    url: str | None
+    baud: int
+    bytesize: int = serial.EIGHTBITS
+    parity: str = serial.PARITY_NONE
+    emulation: EmulatedEndpoint | None = None
+
+    def reopen(self) -> LinkPort:
+        assert self.url is not None
+        return open_port(self.url, baud=self.baud, bytesize=self.bytesize, parity=self.parity)
+
+
+def _link_settings(args: argparse.Namespace, config: BoardConfig) -> LinkSettings:
+    """The link from `--serial` (or the configured port on the board) and `--protocol`."""
+    url = args.serial or (None if args.fake else config.serial.port)
+    if args.protocol == "native":
+        return LinkSettings(url, config.serial.baud)
+    # The client software opens the port as the emulated board's own serial settings.
+    emulated: Emulated = "dgt" if args.protocol == "dgt" else "chesslink"
+    emulation = EmulatedEndpoint(emulated, secrets.token_hex(4))
+    if emulated == "dgt":
+        return LinkSettings(url, dgt.BAUD, emulation=emulation)
+    return LinkSettings(
+        url, chesslink.BAUD, serial.SEVENBITS, serial.PARITY_ODD, emulation=emulation
+    )
+
+
+def _show(message: EffectMessage) -> None:
+    """Print an effect as a JSON line, without the link's envelope."""
+    wire = message.to_wire()
+    printed = {k: v for k, v in wire.items() if k not in ("type", "seq", "game")}
+    sys.stdout.write(json.dumps(printed) + "\n")
+    sys.stdout.flush()
 
 
 def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoice | None:

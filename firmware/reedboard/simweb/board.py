@@ -23,7 +23,6 @@ from functools import partial
 from typing import Any
 
 from reedboard.app import App
-from reedboard.arbiter.setup import SETUP_ORDER
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
@@ -34,7 +33,6 @@ from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
-from reedboard.lights.placement import pieces_of_fen
 from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
 from reedboard.link.messages import (
     ChoosePromotion,
@@ -50,14 +48,15 @@ from reedboard.link.messages import (
 from reedboard.replay.script import Script
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn
-from reedboard.rules.pieces import PIECE_NAMES, PIECE_SYMBOLS, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_names_of
 from reedboard.sensing.held import Held, likeliest
+from reedboard.simweb.guided_setup import setup_lines
 from reedboard.simweb.page_log import PageLog
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
-from reedboard.simweb.words import notice, result_words, setup_words
+from reedboard.simweb.typed_lines import typed_lines
+from reedboard.simweb.words import notice, piece_words, result_words, setup_words
 from reedboard.simweb.world import World
 from reedboard.speaking import BoardVoice
 from reedboard.voice.languages import phrasebook
@@ -67,7 +66,6 @@ EFFECTS_KEPT = 200
 LOG_KEPT = 20  # the board's log lines the page shows
 SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
 SEEN_S = 1.0  # how long a new position may take to pass the debouncer
-SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
 # From taking the captured piece off to putting the capturing one down, as a hand would:
 # long enough for the switches to see the square empty in between.
 CAPTURE_STEP_MS = 150
@@ -79,12 +77,6 @@ def _by_origin(hand: list[Held], _square: Square, *, origin: Square) -> int:
     """The held piece lifted from `origin` (the last one taken if none was)."""
     found = [i for i, held in enumerate(hand) if held.origin == origin]
     return found[-1] if found else len(hand) - 1
-
-
-def _piece_words(letter: str, colour: bool = True) -> str:
-    """ "black pawn", or just "pawn"."""
-    name = PIECE_NAMES[piece_type_from_symbol(letter)]
-    return f"{'white' if letter.isupper() else 'black'} {name}" if colour else name
 
 
 class SimBoard:
@@ -235,27 +227,13 @@ class SimBoard:
             return position.uci(move)
 
     def _typed_lines(self, steps: list[Step]) -> list[SensorLine]:
-        """The sensor lines of a typed move's steps (times to be set); what the hands do
-        beside the board (a piece put aside, a spare taken) becomes what the world does
-        when it follows those lines."""
-        lines: list[SensorLine] = []
-        spare: str | None = None
-        for step in steps:
-            if step.action == "lift":
-                lines.append(SensorLine(0, "lift", SQUARE_NAMES[step.square]))
-            elif step.action == "tray":
-                self._trayed.add(lines[-1].square)  # the piece just lifted
-            elif step.action == "spare":
-                spare = step.piece
-            elif step.action == "choose":
-                lines.append(SensorLine(0, "choose", step.piece))
-            else:
-                if spare is not None:
-                    self._promised[step.square] = spare
-                elif step.origin is not None:
-                    self._from_origin[step.square] = step.origin
-                lines.append(SensorLine(0, "place", SQUARE_NAMES[step.square]))
-        return lines
+        """The sensor lines of a typed move's steps; what the hands do beside the board
+        becomes what the world does when it follows those lines."""
+        typed = typed_lines(steps)
+        self._trayed |= typed.trayed
+        self._promised.update(typed.promised)
+        self._from_origin.update(typed.from_origin)
+        return typed.lines
 
     def ask(self, question: str) -> str:
         """What a player asks the voice: "position", "last", "clock" or a square."""
@@ -316,7 +294,7 @@ class SimBoard:
         mover = world.hand[-1]
         if victim.isupper() == mover.piece.isupper():
             raise InvalidInputError(
-                f"{name} holds a {_piece_words(victim)}: put the {_piece_words(mover.piece, False)}"
+                f"{name} holds a {piece_words(victim)}: put the {piece_words(mover.piece, False)}"
                 " down elsewhere"
             )
         world.lift(name)
@@ -409,20 +387,13 @@ class SimBoard:
         return self.app.local_command(command, self.clock.now_ms())
 
     def _guided_setup(self, fen: str) -> None:
-        """A Chess960 start is set up as the board guides it: every piece off, then one
-        piece type after another (the sensors only see squares fill, so the order is what
-        tells the board which piece stands where)."""
-        target = pieces_of_fen(fen)
+        """A Chess960 start set up as the board guides it: every piece off, then the
+        lines that put them down type by type."""
+        lines, pieces = setup_lines(fen)
         self.world.set_up("8/8/8/8/8/8/8/8 w - - 0 1")
         self.switches.set_occupancy(0)
         self._drop_scheduled()
-        lines: list[SensorLine] = []
-        for step, kind in enumerate(SETUP_ORDER, start=1):
-            letter = PIECE_SYMBOLS[kind]
-            for sq, piece in target.items():
-                if piece.lower() == letter:
-                    self._promised[sq] = piece
-                    lines.append(SensorLine(step * SETUP_STEP_MS, "place", SQUARE_NAMES[sq]))
+        self._promised.update(pieces)
         self.switches.schedule(lines, start_ms=self.clock.now_ms())
 
     def play_script(self, script: Script) -> None:

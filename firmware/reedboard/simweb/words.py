@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from reedboard.arbiter.setup import SetupProgress
-from reedboard.rules.pieces import PIECE_NAMES, PieceType
+from reedboard.rules.pieces import PIECE_NAMES, PieceType, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, parse_square, square_names_of
 
@@ -54,6 +54,12 @@ def piece_name(position: Position, square: str) -> str:
     """ "knight", or "piece" for an empty square."""
     piece = position.piece_at(parse_square(square))
     return "piece" if piece is None else PIECE_NAMES[piece.piece_type]
+
+
+def piece_words(letter: str, colour: bool = True) -> str:
+    """ "black pawn", or just "pawn"."""
+    name = PIECE_NAMES[piece_type_from_symbol(letter)]
+    return f"{'white' if letter.isupper() else 'black'} {name}" if colour else name
 
 
 def notice(effects: Iterable[Mapping[str, Any]], position: Position) -> str | None:

@@ -1,0 +1,31 @@
+"""A Chess960 start set up as the board guides it: after every piece is off, one piece
+type after another in the board's order, for the sensors only see squares fill and the
+order is what tells the board which piece stands where.
+
+Pure: the start's FEN in, the sensor lines (from the setup's start) and the piece each
+one puts down out.
+"""
+
+from __future__ import annotations
+
+from reedboard.arbiter.setup import SETUP_ORDER
+from reedboard.hal.sensor_line import SensorLine
+from reedboard.lights.placement import pieces_of_fen
+from reedboard.rules.pieces import PIECE_SYMBOLS
+from reedboard.rules.squares import SQUARE_NAMES, Square
+
+SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
+
+
+def setup_lines(fen: str) -> tuple[list[SensorLine], dict[Square, str]]:
+    """The lines that set out `fen` piece type by piece type, and each square's piece."""
+    target = pieces_of_fen(fen)
+    lines: list[SensorLine] = []
+    pieces: dict[Square, str] = {}
+    for step, kind in enumerate(SETUP_ORDER, start=1):
+        letter = PIECE_SYMBOLS[kind]
+        for sq, piece in target.items():
+            if piece.lower() == letter:
+                pieces[sq] = piece
+                lines.append(SensorLine(step * SETUP_STEP_MS, "place", SQUARE_NAMES[sq]))
+    return lines, pieces
