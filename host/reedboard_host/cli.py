@@ -65,7 +65,7 @@ from reedboard_host.ports import usb_serial_ports
 from reedboard_host.stopping import stop_on_signals
 from reedboard_host.watch import watch
 
-BRIDGES_NAMED_IN_LOG = ("uci", "lichess")
+BRIDGES_NAMED_IN_LOG = ("uci", "lichess", "publish")
 
 # Named, not `__name__`: run as `python -m reedboard_host.cli`, this module is `__main__`,
 # outside the package whose lines the command line prints.

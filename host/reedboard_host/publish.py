@@ -8,7 +8,7 @@ copies the board sends of each short frame (for a noisy line) are published once
 
 from __future__ import annotations
 
-import sys
+import logging
 from collections.abc import Callable
 
 from reedboard.errors import LinkError
@@ -18,6 +18,8 @@ from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
 from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
 
 REOPEN_S = 1.0
+
+logger = logging.getLogger(__name__)
 
 
 def publish(
@@ -42,7 +44,7 @@ def publish(
                     port = opener(port_url)
                 except LinkError as error:
                     if not told:
-                        _log(f"{error}; trying again every {REOPEN_S:g} s")
+                        logger.warning("%s; trying again every %g s", error, REOPEN_S)
                         told = True
                     clock.sleep(REOPEN_S)  # waiting for a port to come back
                     continue
@@ -61,7 +63,7 @@ def publish(
                     previous = None  # the answer may repeat what went out last
                     port.write(b"".join(request + b"\n" for request in requests))
             except LinkError as error:
-                _log(f"{error}; trying again every {REOPEN_S:g} s")
+                logger.warning("%s; trying again every %g s", error, REOPEN_S)
                 port.close()
                 port = None
     finally:
@@ -69,7 +71,3 @@ def publish(
             port.close()
         broker.close()
     return 0
-
-
-def _log(text: str) -> None:
-    print(f"reedboard-host publish: {text}", file=sys.stderr, flush=True)

@@ -91,6 +91,10 @@ class StandIn:
         self.winner: str | None = None
         self.draw_offer = {"white": False, "black": False}
         self.takeback_offer = {"white": False, "black": False}
+        # The last version a game stream has sent: a state the bridge reads before any later
+        # one. Versions are not each sent: a stream sends the latest it finds, so two changes
+        # made before it looks reach the bridge as one.
+        self.streamed_version = -1
         self.claimable = False  # the opponent left long enough ago for a claim
         self.version = 0  # bumped on every change of the game
         self.generation = 0  # bumped to drop every open stream
@@ -553,6 +557,7 @@ class StandIn:
     def _game_lines(self, sent: dict[str, int]) -> list[str]:
         if "version" not in sent:
             sent["version"], sent["news"] = self.version, len(self.game_news)
+            self.streamed_version = self.version
             first = self.stream_opens["game"] == 1
             chat = {
                 "type": "chatLine",
@@ -566,7 +571,7 @@ class StandIn:
         sent["news"] = len(self.game_news)
         if sent["version"] == self.version:
             return news
-        sent["version"] = self.version
+        sent["version"] = self.streamed_version = self.version
         return [*news, json.dumps(self._state())]
 
     # ----- the shapes -----

@@ -496,6 +496,12 @@ def test_the_opponents_takeback_declined_then_accepted(tmp_path: Path) -> None:
             wait_until(lambda: bridge.said("your opponent proposes a takeback"), bridge)
             bridge.type("no")
             wait_until(lambda: "takeback/no" in lichess.posts, bridge)
+            # The state without the proposal must reach the bridge before the next proposal:
+            # else the stream sends only the latest state, which looks like the first
+            # proposal still standing, and nothing new is told.
+            with lichess.changed:  # the post is handled under this lock: its change is made
+                declined = lichess.version
+            wait_until(lambda: lichess.streamed_version >= declined, bridge)
             assert lichess.moves() == board.moves() == ["e2e4", "e7e5", "g1f3", "b8c6"]
             # Asked again, and taken: Lichess goes back to before b8c6, the opponent plays
             # another move, and the board takes b8c6 back and lights the new one.

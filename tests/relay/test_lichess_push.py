@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, rounds_for
 
 from tests.relay.broadcast_standin import BroadcastStandIn
+from tests.support.logged import logged
 
 
 class Source:
@@ -22,12 +24,11 @@ class Source:
             return self.text
 
 
-def test_changes_are_pushed_coalesced_with_the_token() -> None:
+def test_changes_are_pushed_coalesced_with_the_token(caplog: pytest.LogCaptureFixture) -> None:
     source = Source()
-    logs: list[str] = []
     with BroadcastStandIn() as lichess:
         settings = PushSettings("r1", "s3cret", lichess.url, min_interval_s=0.5)
-        push = LichessPush(settings, source, log=logs.append)
+        push = LichessPush(settings, source)
         push.start()
         try:
             lichess.wait_for(lambda s: len(s.pushes) == 1)
@@ -39,17 +40,18 @@ def test_changes_are_pushed_coalesced_with_the_token() -> None:
             push.stop()
     (_, round_id, token, first), (_, _, _, second) = lichess.pushes
     assert (round_id, token, first, second) == ("r1", "s3cret", "first", "change 4")
-    assert not any("s3cret" in line for line in logs)
+    assert not any("s3cret" in line for line in logged(caplog, "reedboard_host"))
 
 
-def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes() -> None:
+def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     source = Source()
-    logs: list[str] = []
     with BroadcastStandIn() as lichess:
         lichess.refuse_next = [429, 503]
         settings = PushSettings("r1", "t", lichess.url, min_interval_s=0.1,
                                 pause_after_429_s=1.5)  # fmt: skip
-        push = LichessPush(settings, source, log=logs.append)
+        push = LichessPush(settings, source)
         push.start()
         try:
             lichess.wait_for(lambda s: len(s.refused) == 1)
@@ -62,7 +64,7 @@ def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes() -> None:
     assert status == 503
     assert second_at - refused_at >= 1.5  # the 429's pause was kept whole
     assert lichess.pushes[0][3] == "latest"
-    assert any("429" in line for line in logs)
+    assert any("429" in line for line in logged(caplog, "reedboard_host.relay"))
 
 
 def test_more_than_64_boards_are_split_over_the_rounds() -> None:

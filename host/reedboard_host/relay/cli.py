@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 
 from aiohttp import web
+from reedboard.command_line import log_to_stderr
 from reedboard.errors import ReedboardError
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.link.mqtt_topics import parse_url
@@ -50,6 +51,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    log_to_stderr("reedboard-relay")
     try:
         host, port = _address(args.http)
         parse_url(args.mqtt)

@@ -9,7 +9,7 @@ the Authorization header only, never printed."""
 
 from __future__ import annotations
 
-import sys
+import logging
 import threading
 import urllib.error
 import urllib.request
@@ -20,6 +20,8 @@ MAX_GAMES = 64  # a Lichess broadcast round holds at most this many games
 PAUSE_AFTER_429_S = 60.0
 MIN_INTERVAL_S = 2.0  # between two pushes of one round
 MAX_BACKOFF_S = 60.0
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -32,16 +34,9 @@ class PushSettings:
 
 
 class LichessPush:
-    def __init__(
-        self,
-        settings: PushSettings,
-        pgn: Callable[[], str],
-        *,
-        log: Callable[[str], None] | None = None,
-    ) -> None:
+    def __init__(self, settings: PushSettings, pgn: Callable[[], str]) -> None:
         self.settings = settings
         self.pgn = pgn
-        self.log = log or _stderr
         self.pushes = 0  # accepted pushes, for the curious
         self._dirty = threading.Event()
         self._stopping = threading.Event()
@@ -79,7 +74,7 @@ class LichessPush:
                 else:
                     backoff = min(MAX_BACKOFF_S, max(2.0, backoff * 2))
                     pause = backoff
-                self.log(f"Lichess refused the push ({status}); again in {pause:g} s")
+                logger.warning("Lichess refused the push (%s); again in %g s", status, pause)
             self._stopping.wait(pause)
 
     def _post(self, text: str) -> int:
@@ -120,7 +115,3 @@ def read_token(path: str) -> str:
     if not token:
         raise ValueError(f"the token file {path} is empty")
     return token
-
-
-def _stderr(text: str) -> None:
-    print(f"reedboard-relay: {text}", file=sys.stderr, flush=True)
