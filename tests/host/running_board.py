@@ -27,6 +27,7 @@ from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 
 from tests.link.ptybridge import PtyBridge
+from tests.support.board_views import board_moves, quiet
 from tests.support.pushed_lines import push
 
 
@@ -110,20 +111,11 @@ class RunningBoard:
 
     def moves(self) -> list[str]:
         """The board's own game, as UCI moves."""
-        board_game = self.app.board_game
-        assert board_game is not None
-        game = board_game.game
-        return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+        return board_moves(self.app)
 
     def quiet_view(self) -> BoardView | None:
-        """The board's view when a person could act on it: nothing in the hand or still
-        to be applied, no mismatch, no move waiting to be decided; else None."""
-        view = self.view
-        if view is None or self.live.pending:
-            return None
-        if view.lifted or view.missing or view.extra or view.pending:
-            return None
-        return view
+        """The board's view when a person could act on it; else None."""
+        return quiet(self.view, self.live.pending)
 
     def __enter__(self) -> RunningBoard:
         try:

@@ -32,6 +32,7 @@ from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard
 
+from tests.support.board_views import board_moves, quiet
 from tests.support.pushed_lines import push
 
 ALIVE_MS = 1000  # the board's `alive` period: a moment the board is stepped at
@@ -224,17 +225,8 @@ class BoardPair:
 
     def moves(self) -> list[str]:
         """The board's own game, as UCI moves."""
-        board_game = self.app.board_game
-        assert board_game is not None
-        game = board_game.game
-        return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+        return board_moves(self.app)
 
     def quiet_view(self) -> BoardView | None:
-        """The board's view when a person could act on it: nothing in the hand or still
-        to be applied, no mismatch, no move waiting to be decided; else None."""
-        view = self.view
-        if view is None or self.live.pending:
-            return None
-        if view.lifted or view.missing or view.extra or view.pending:
-            return None
-        return view
+        """The board's view when a person could act on it; else None."""
+        return quiet(self.view, self.live.pending)
