@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from reedboard.rules.game import Game
 from reedboard_host.mirror import MirroredGame
+from reedboard_host.relay.cli import parser
 from reedboard_host.relay.pairing import Pairing
 from reedboard_host.relay.pairings import Pairings
 from reedboard_host.relay.pairings_trf import TrfError, looks_like_trf, read_trf, trf_pairings
@@ -167,3 +168,12 @@ def test_the_relay_reads_a_trf_again_when_it_changes_and_keeps_it_when_it_breaks
     assert pairings.get("b1").black == "Brown, Tom"  # the last good pairings stay
     assert pairings.problem is not None
     assert "pairings.txt: line 11, rating (columns 49-52): '25 8' is not" in pairings.problem
+
+
+def test_the_relays_round_and_boards_options_are_checked() -> None:
+    args = parser().parse_args(["--mqtt", "mqtt://x", "--round", "2", "--boards", "b1, b2"])
+    assert (args.round, args.boards) == (2, ("b1", "b2"))
+    assert parser().parse_args(["--mqtt", "mqtt://x"]).boards == ()
+    for wrong in (["--round", "0"], ["--boards", "b1,,b2"], ["--boards", "b1,b1"]):
+        with pytest.raises(SystemExit):
+            parser().parse_args(["--mqtt", "mqtt://x", *wrong])
