@@ -35,6 +35,7 @@ def scripts() -> dict[str, tuple[Script, str]]:
     mate = board_scripts.fools_mate()
     mate.sweep(seed=1)
     resigned = board_scripts.resignation()
+    resigned.headers.append("@mode strict")  # touch-move binds: still no move after the result
     resigned.drag("f3g5")  # White's knight to a square it could go to, left, then off
     resigned.sweep(seed=2)
     drawn = board_scripts.draw()
