@@ -71,15 +71,16 @@ class Tournament:
 
     def paired_rounds(self) -> list[int]:
         """The rounds, from 1, in which at least one game is paired."""
-        return [n for n in range(1, self.rounds() + 1) if self.games(n)]
+        players = self.players.values()
+        return [n for n in range(1, self.rounds() + 1) if any(_paired(p, n) for p in players)]
 
     def games(self, round_: int) -> list[tuple[Player, Player]]:
         """(White, Black) of every game of the round, in board order."""
-        games = []
-        for player in self.players.values():
-            played = _round(player, round_)
-            if played.opponent and played.colour == "w":
-                games.append((player, self.players[played.opponent]))
+        games = [
+            (player, self.players[_round(player, round_).opponent])
+            for player in self.players.values()
+            if _paired(player, round_)
+        ]
 
         def order(game: tuple[Player, Player]) -> tuple[float, float, int]:
             scores = [self.score_before(p, round_) for p in game]
@@ -136,12 +137,12 @@ def trf_pairings(
     elif round_ not in paired:
         raise TrfError(f"round {round_} has no pairings (rounds paired: {_listed(paired)})")
     table: dict[str, Pairing] = {}
-    for k, (white, black) in enumerate(tournament.games(round_), start=1):
-        if boards and k > len(boards):
-            raise TrfError(
-                f"round {round_} has {len(tournament.games(round_))} games and --boards "
-                f"names {len(boards)} boards"
-            )
+    games = tournament.games(round_)
+    if boards and len(games) > len(boards):
+        raise TrfError(
+            f"round {round_} has {len(games)} games and --boards names {len(boards)} boards"
+        )
+    for k, (white, black) in enumerate(games, start=1):
         board = boards[k - 1] if boards else str(k)
         table[board] = Pairing(
             round=f"{round_}.{k}",
@@ -225,6 +226,12 @@ def _check_opponents(players: dict[int, Player]) -> None:
                     f"{where}: plays {played.opponent} with {played.colour}, but line "
                     f"{other.line} does not have {player.rank} with {expected} in round {n}"
                 )
+
+
+def _paired(player: Player, round_: int) -> bool:
+    """White in a game of the round (each game counted once, from White's line)."""
+    played = _round(player, round_)
+    return played.opponent != 0 and played.colour == "w"
 
 
 def _round(player: Player, round_: int) -> Played:
