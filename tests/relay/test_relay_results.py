@@ -3,12 +3,14 @@ processes) end their games by mate, by the kings' resignation and draw, and by a
 then have their pieces swept off (lifted one by one, several at once, slid and dragged
 to where a move could go), one of them set up again; a real Mosquitto carries their
 streams to the relay. The relay shows each result with the game's moves, and no board
-publishes a move after its result: only a set-up start position begins a new game."""
+publishes a move after its result: only a set-up start position begins a new game. The
+relay names the players from a TRF, and keeps them when the file is broken meanwhile."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import time
@@ -134,7 +136,18 @@ def test_results_from_the_board_reach_the_relay_and_a_sweep_makes_no_move(
         resigned = get(url + "boards/resign.pgn")
         for tag in ('[Round "3.2"]', '[White "Brown, Tom"]', '[Event "Spring Open 2026"]'):
             assert tag in resigned
+
+        # A file broken while the relay runs: the names stay, the relay says what is wrong.
+        pairings.write_text(SPRING_OPEN.replace("2598 NGR", "25 8 NGR"), encoding="utf-8")
+        os.utime(pairings, (1, 1))  # a different time, however fast the test wrote it
+        looked = time.monotonic() + 3  # the relay looks at the file once a second
+        while time.monotonic() < looked:
+            names = {e["id"]: e["white"] for e in json.loads(get(url + "api/boards"))}
+            assert names["resign"] == "Brown, Tom"
+            time.sleep(0.3)  # asking again while the relay reads the file; not timing it
         assert stop(relay, signal.SIGTERM) == 0
+        _, said = relay.communicate()
+        assert "line 11, rating (columns 49-52): '25 8' is not a number" in said
 
     # The game ended before the set-up is kept whole in the relay's store.
     store = RelayStore(str(db))
