@@ -1,4 +1,5 @@
-"""`reedboard-relay --mqtt URL [--http HOST:PORT] [--db FILE] [--pairings FILE]`
+"""`reedboard-relay --mqtt URL [--http HOST:PORT] [--db FILE] [--pairings FILE]
+[--round N] [--boards ID,ID,...]`
 
 Subscribes to every board on the broker, keeps every board's game in SQLite, and serves
 the spectator page and the PGN over HTTP. The first line on stdout is the page's URL.
@@ -35,7 +36,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--http", default="127.0.0.1:0", metavar="HOST:PORT",
                    help="where to serve the page (default 127.0.0.1 and a free port)")  # fmt: skip
     p.add_argument("--db", default="relay.sqlite", metavar="FILE", help="the SQLite store")
-    p.add_argument("--pairings", metavar="FILE", help="CSV: board,round,board_number,white,black")
+    p.add_argument("--pairings", metavar="FILE",
+                   help="who plays on which board: a CSV (board,round,board_number,white,"
+                        "black) or FIDE's Tournament Report File (TRF), told by its content")  # fmt: skip
+    p.add_argument("--round", type=_round_number, metavar="N",
+                   help="a TRF's round to show (default: its last round with pairings)")  # fmt: skip
+    p.add_argument("--boards", type=_board_ids, default=(), metavar="ID,ID,...",
+                   help="a TRF's board numbers 1, 2... are played on these boards "
+                        "(default: the board whose id is the board number)")  # fmt: skip
     p.add_argument("--username", default="", help="the broker's user")
     p.add_argument("--password-file", default="", metavar="FILE", help="the broker's password")
     p.add_argument("--ca-file", default="", metavar="FILE", help="CA for mqtts://")
@@ -67,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = BrokerSettings(args.mqtt, "relay", args.username, args.password_file, args.ca_file)
     try:
-        pairings = Pairings(args.pairings)
+        pairings = Pairings(args.pairings, round_=args.round, boards=args.boards)
         return asyncio.run(_serve(settings, store, pairings, host, port, args, token))
     finally:
         store.close()
@@ -135,3 +143,18 @@ def _address(text: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise ValueError(f"--http {text!r}: write HOST:PORT, such as 127.0.0.1:8080")
     return host, int(port)
+
+
+def _round_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a round is a number from 1")
+    return int(text)
+
+
+def _board_ids(text: str) -> tuple[str, ...]:
+    ids = tuple(part.strip() for part in text.split(","))
+    if not all(ids):
+        raise argparse.ArgumentTypeError(f"{text!r}: write board ids separated by commas")
+    if len(set(ids)) != len(ids):
+        raise argparse.ArgumentTypeError(f"{text!r}: a board id is named twice")
+    return ids

@@ -1,32 +1,41 @@
-"""Who plays on which board: a CSV file (`board,round,board_number,white,black`, and
-optionally `white_elo,black_elo,white_title,black_title`), read again when it changes."""
+"""Who plays on which board, read again when the file changes. Two formats, told apart by
+their content (not the file's name): a CSV (`board,round,board_number,white,black`, and
+optionally `white_elo,black_elo,white_title,black_title,white_fide_id,black_fide_id,
+event`), or FIDE's Tournament Report File (`pairings_trf`). A file that cannot be read
+leaves the pairings as they were and says why (`problem`, and the log)."""
 
 from __future__ import annotations
 
 import csv
+import io
+import logging
 import os
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+
+from reedboard_host.relay.pairing import Pairing
+from reedboard_host.relay.pairings_trf import looks_like_trf, trf_pairings
+
+__all__ = ["Pairing", "Pairings"]
 
 CHECK_EVERY_S = 1.0
 
-
-@dataclass(frozen=True)
-class Pairing:
-    round: str = "?"
-    board_number: str = ""
-    white: str = "?"
-    black: str = "?"
-    white_elo: str = ""
-    black_elo: str = ""
-    white_title: str = ""
-    black_title: str = ""
+log = logging.getLogger(__name__)
 
 
 class Pairings:
-    def __init__(self, path: str | None, *, check_every_s: float = CHECK_EVERY_S) -> None:
+    def __init__(
+        self,
+        path: str | None,
+        *,
+        check_every_s: float = CHECK_EVERY_S,
+        round_: int | None = None,
+        boards: Sequence[str] = (),
+    ) -> None:
         self.path = path
         self.check_every_s = check_every_s
+        self.round = round_  # a TRF's round to show; None: its last round with pairings
+        self.boards = tuple(boards)  # a TRF's board numbers 1, 2... are these board ids
         self.problem: str | None = None
         self._stamp: tuple[float, int] | None = None
         self._table: dict[str, Pairing] = {}
@@ -46,28 +55,52 @@ class Pairings:
         try:
             stat = os.stat(self.path)
         except OSError as error:
-            self.problem = f"cannot read the pairings {self.path}: {error.strerror}"
+            self._trouble(f"cannot read the pairings {self.path}: {error.strerror}")
             return
         stamp = (stat.st_mtime, stat.st_size)
         if stamp == self._stamp:
             return
         self._stamp = stamp
         try:
-            with open(self.path, encoding="utf-8", newline="") as handle:
-                rows = list(csv.DictReader(handle))
-        except (OSError, UnicodeDecodeError, csv.Error) as error:
-            self.problem = f"cannot read the pairings {self.path}: {error}"
+            with open(self.path, "rb") as handle:
+                text = _decoded(handle.read())
+            if looks_like_trf(text):
+                table = trf_pairings(text, round_=self.round, boards=self.boards)
+            else:
+                table = _csv_pairings(text)
+        except (OSError, ValueError, csv.Error) as error:
+            self._trouble(f"cannot read the pairings {self.path}: {error}")
             return
-        table: dict[str, Pairing] = {}
-        for row in rows:
-            board = (row.get("board") or "").strip()
-            if not board:
-                continue
-            values = {
-                name: (row.get(name) or "").strip()
-                for name in Pairing.__dataclass_fields__
-                if (row.get(name) or "").strip()
-            }
-            table[board] = Pairing(**values)
         self._table = table
+        if self.problem is not None:
+            log.info("pairings %s read again", self.path)
         self.problem = None
+
+    def _trouble(self, problem: str) -> None:
+        if problem != self.problem:
+            log.warning("%s (the pairings stay as they were)", problem)
+        self.problem = problem
+
+
+def _decoded(data: bytes) -> str:
+    """UTF-8 (with or without its mark), else Windows' code page, which pairing programs
+    on Windows write: a name is never a reason to refuse the file."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _csv_pairings(text: str) -> dict[str, Pairing]:
+    table: dict[str, Pairing] = {}
+    for row in csv.DictReader(io.StringIO(text, newline="")):
+        board = (row.get("board") or "").strip()
+        if not board:
+            continue
+        values = {
+            name: (row.get(name) or "").strip()
+            for name in Pairing.__dataclass_fields__
+            if (row.get(name) or "").strip()
+        }
+        table[board] = Pairing(**values)
+    return table

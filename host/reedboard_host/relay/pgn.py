@@ -27,8 +27,18 @@ def board_pgn(board: str, game: MirroredGame | None, pairing: Pairing) -> str:
         "BlackElo": pairing.black_elo,
         "WhiteTitle": pairing.white_title,
         "BlackTitle": pairing.black_title,
+        "WhiteFideId": pairing.white_fide_id,
+        "BlackFideId": pairing.black_fide_id,
     }
     lines = text.split("\n")
+    if pairing.event:
+        lines = [f'[Event "{_escaped(pairing.event)}"]' if line.startswith("[Event ") else line
+                 for line in lines]  # fmt: skip
     at = next(i for i, line in enumerate(lines) if line.startswith("[Result "))
-    added = [f'[{tag} "{value}"]' for tag, value in extra.items() if value]
+    added = [f'[{tag} "{_escaped(value)}"]' for tag, value in extra.items() if value]
     return "\n".join([*lines[: at + 1], *added, *lines[at + 1 :]])
+
+
+def _escaped(value: str) -> str:
+    """A PGN tag's value: a quote or a backslash in a name must not end it."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
