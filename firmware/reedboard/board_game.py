@@ -403,9 +403,20 @@ class BoardGame:
             self.settings = replace(self.settings, settle_ms=command.settle_ms)
         if command.castle_wait_ms is not None:
             self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
+        if command.knock_wait_ms is not None:
+            self.settings = replace(self.settings, knock_wait_ms=command.knock_wait_ms)
         s = self.settings
-        self.arbiter.configure(settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms)
-        return Answer(Ack(mode=s.mode, settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms))
+        self.arbiter.configure(
+            settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms, knock_wait_ms=s.knock_wait_ms
+        )
+        return Answer(
+            Ack(
+                mode=s.mode,
+                settle_ms=s.settle_ms,
+                castle_wait_ms=s.castle_wait_ms,
+                knock_wait_ms=s.knock_wait_ms,
+            )
+        )
 
     def _refuse_if_over(self) -> None:
         if self.game.is_game_over():
