@@ -36,6 +36,7 @@ from reedboard.arbiter.effects import (
 from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
 from reedboard.arbiter.mode import Mode
 from reedboard.chess_clock.game_timer import GameTimer
+from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.game_clocks import GameClocks
@@ -65,7 +66,7 @@ from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
-from reedboard.rules.pieces import WHITE, piece_type_from_symbol
+from reedboard.rules.pieces import WHITE, Color, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.san import san
 from reedboard.rules.squares import (
@@ -130,9 +131,7 @@ def variant_of(game: Game) -> str:
     return "standard" if game.start.fen() == STARTING_FEN else "fen"
 
 
-class BoardGame(GameClocks):
-    settings: Settings  # all of them, the clocks' and the arbiter's
-
+class BoardGame:
     def __init__(
         self,
         game: Game,
@@ -151,18 +150,8 @@ class BoardGame(GameClocks):
         # the time: a replay notes there each change of what the lights show.
         self.on_step: Callable[[list[Effect], int], None] | None = None
         self._reached: int | None = None  # the latest time the game was driven to
-        # A timed game's clocks, started at t=0 (a resumed game's are set by the caller).
-        self.timer: GameTimer | None = None
+        self.clocks = GameClocks(self.settings, game)
         self._own_control = self.settings.time_control  # the board's configured control
-        # Clock presses (White's?, when) waiting for the sensors to settle what the hands
-        # did before them: whether the move was complete then.
-        self._presses: list[tuple[bool, int]] = []
-        # When each move shown complete was first complete, by (ply, from-to squares):
-        # the time its player's clock stops at, whenever the arbiter decides it.
-        self._complete_seen: dict[tuple[int, Square, Square], int] = {}
-        self._changed_at: dict[Square, int] = {}  # each square's latest decided change
-        if self.settings.time_control is not None and not game.is_game_over():
-            self.timer = self._new_timer(self.settings.time_control, 0, game.position.turn)
 
     def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
         s = self.settings
@@ -179,6 +168,15 @@ class BoardGame(GameClocks):
     @property
     def game(self) -> Game:
         return self.arbiter.game
+
+    @property
+    def timer(self) -> GameTimer | None:
+        """A timed game's clocks (None: untimed); a resumed game's are set from outside."""
+        return self.clocks.timer
+
+    @timer.setter
+    def timer(self, timer: GameTimer | None) -> None:
+        self.clocks.timer = timer
 
     # ----- the sensors and time: the one way they reach the game -----
     #
@@ -207,8 +205,8 @@ class BoardGame(GameClocks):
         at its own time."""
         effects: list[Effect] = []
         while True:
-            if self._presses and not self.debouncer.busy:
-                self._pressed(effects)
+            if self.clocks.presses_waiting and not self.debouncer.busy:
+                self.clocks.take_presses(self.arbiter, effects)
             due = self.next_deadline()
             if due is None or due > now_ms:
                 self._reached = now_ms if self._reached is None else max(self._reached, now_ms)
@@ -228,10 +226,10 @@ class BoardGame(GameClocks):
                 # Only when something falls due: a tick weighs the whole position (is the
                 # game over? can a draw be claimed?), too much for every scan.
                 before = len(effects)
-                self._completion_pending()  # noted before the arbiter may decide it
+                self.clocks.note_completions(self.arbiter)  # before the arbiter decides
                 effects += self.arbiter.tick(due)
                 effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
-                self._time(effects, before)
+                self.clocks.follow(effects, before, self.arbiter, self.settings)
                 self._stepped(effects, due)
                 then = self.arbiter.next_deadline()
                 if len(effects) == before and then is not None and then <= due:
@@ -241,16 +239,43 @@ class BoardGame(GameClocks):
         """The debouncer's decided changes to the arbiter, after any switch it found faulty."""
         effects += sensor_faults(self.debouncer, self.arbiter)
         for change in changes:
-            self._changed_at[change.square] = change.t_ms
+            self.clocks.square_changed(change.square, change.t_ms)
             before = len(effects)
-            self._completion_pending()  # noted before the arbiter may decide it
+            self.clocks.note_completions(self.arbiter)  # before the arbiter decides
             effects += self.arbiter.feed(change, now_ms)
-            self._time(effects, before)
+            self.clocks.follow(effects, before, self.arbiter, self.settings)
             self._stepped(effects, now_ms)
 
     def _stepped(self, effects: list[Effect], now_ms: int) -> None:
         if self.on_step is not None:
             self.on_step(effects, now_ms)
+
+    # ----- the clocks -----
+
+    def press(self, white: bool, now_ms: int) -> list[Effect]:
+        """A player pressed their side of the clock at `now_ms`: their time stops if their
+        move is complete (decided, or complete on the board and waiting to be)."""
+        self.clocks.press(white, now_ms)
+        return self.advance(now_ms)
+
+    def low_time(self, now_ms: int) -> Color | None:
+        """The player whose time runs low at `now_ms`, if any (see GameClocks.low_time)."""
+        return self.clocks.low_time(now_ms)
+
+    def _flag_due(self) -> int | None:
+        return self.clocks.flag_due(self.arbiter, self.debouncer.busy)
+
+    def _flag(self, t_ms: int, effects: list[Effect]) -> None:
+        """The running player's time ran out at `t_ms`: lost, or drawn when the opponent
+        could not checkmate (FIDE 6.9). The game ends there; a fresh arbiter follows the
+        board as after any ended game."""
+        loser = self.clocks.flag_fell(t_ms)
+        if self.game.is_game_over():
+            return
+        outcome = self.game.flag_fell(loser, can_checkmate(self.game.position, not loser))
+        self.arbiter = self._arbiter(self.game, self.debouncer.occupancy)
+        effects.append(GameOver(t_ms, outcome.result, outcome.reason))
+        self._stepped(effects, t_ms)
 
     def next_deadline(self) -> int | None:
         """When something may be decided even if no sensor changes."""
@@ -283,7 +308,7 @@ class BoardGame(GameClocks):
 
     def command(self, command: GameCommand, now_ms: int) -> Answer:
         """Carry out a host command about the game (the rest are the app's)."""
-        self._completion_pending()  # noted before the command may decide it
+        self.clocks.note_completions(self.arbiter)  # before the command decides
         try:
             answer = self._dispatch(command, now_ms)
         except InvalidInputError as error:
@@ -291,7 +316,7 @@ class BoardGame(GameClocks):
         if self.timer is None and self.settings.time_control is None:
             return answer
         effects = list(answer.effects)
-        self._time(effects, 0)
+        self.clocks.follow(effects, 0, self.arbiter, self.settings)
         return replace(answer, effects=tuple(effects))
 
     def _dispatch(self, command: GameCommand, now: int) -> Answer:
@@ -378,9 +403,20 @@ class BoardGame(GameClocks):
             self.settings = replace(self.settings, settle_ms=command.settle_ms)
         if command.castle_wait_ms is not None:
             self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
+        if command.knock_wait_ms is not None:
+            self.settings = replace(self.settings, knock_wait_ms=command.knock_wait_ms)
         s = self.settings
-        self.arbiter.configure(settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms)
-        return Answer(Ack(mode=s.mode, settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms))
+        self.arbiter.configure(
+            settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms, knock_wait_ms=s.knock_wait_ms
+        )
+        return Answer(
+            Ack(
+                mode=s.mode,
+                settle_ms=s.settle_ms,
+                castle_wait_ms=s.castle_wait_ms,
+                knock_wait_ms=s.knock_wait_ms,
+            )
+        )
 
     def _refuse_if_over(self) -> None:
         if self.game.is_game_over():

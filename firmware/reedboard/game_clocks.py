@@ -1,9 +1,10 @@
-"""The clocks of the board's timed game, as part of `BoardGame`: presses of the clock's
+"""The clocks of the board's timed game, held by `BoardGame`: presses of the clock's
 buttons, a move stopping its player's time when it was complete on the board (not when
 the arbiter decided it), a takeback giving the time back, and the flag falling.
 
-Pure, like the game it is part of: time comes in as arguments. `BoardGame` holds the
-state these read and brings the arbiter they step.
+Pure, like the game that holds them: time comes in as arguments, and so does the arbiter
+they read (the game replaces it at times), through its public account of when moves were
+complete.
 """
 
 from __future__ import annotations
@@ -14,13 +15,10 @@ from typing import Protocol
 from reedboard.arbiter.arbiter import Arbiter
 from reedboard.arbiter.effects import ClockPressed, Effect, GameOver, MoveMade, NewGame, TakenBack
 from reedboard.chess_clock.game_timer import GameTimer
-from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.rules.game import Game
-from reedboard.rules.moves import move_of_code
 from reedboard.rules.pieces import Color
-from reedboard.rules.squares import Bitboard, Square
-from reedboard.sensing.debounce import Debouncer
+from reedboard.rules.squares import Square
 
 # A player with less time than this sees it on their back rank.
 LOW_TIME_MS = 10_000
@@ -37,51 +35,95 @@ class ClockSettings(Protocol):
 
 
 class GameClocks:
-    """The clock side of `BoardGame`, which sets these attributes up."""
+    """A timed game's clocks (`timer`, None when untimed) and what they note of the board
+    to stop each move's time where it was complete."""
 
-    settings: ClockSettings
-    arbiter: Arbiter
-    debouncer: Debouncer
-    timer: GameTimer | None
-    # Clock presses (White's?, when) waiting for the sensors to settle what the hands
-    # did before them: whether the move was complete then.
-    _presses: list[tuple[bool, int]]
-    # When each move shown complete was first complete, by (ply, from-to squares):
-    # the time its player's clock stops at, whenever the arbiter decides it.
-    _complete_seen: dict[tuple[int, Square, Square], int]
-    _changed_at: dict[Square, int]  # each square's latest decided change
+    def __init__(self, settings: ClockSettings, game: Game) -> None:
+        """The clocks of `game`, started at t=0 when `settings` time it (a resumed game's
+        are set by the caller)."""
+        self.timer: GameTimer | None = None
+        # Clock presses (White's?, when) waiting for the sensors to settle what the hands
+        # did before them: whether the move was complete then.
+        self._presses: list[tuple[bool, int]] = []
+        # When each move shown complete was first complete, by (ply, from-to squares):
+        # the time its player's clock stops at, whenever the arbiter decides it.
+        self._complete_seen: dict[tuple[int, Square, Square], int] = {}
+        self._changed_at: dict[Square, int] = {}  # each square's latest decided change
+        if settings.time_control is not None and not game.is_game_over():
+            self.timer = _new_timer(settings, settings.time_control, 0, game.position.turn)
+
+    # ----- what the game tells the clocks -----
+
+    def square_changed(self, square: Square, t_ms: int) -> None:
+        """The debouncer decided that `square` changed at `t_ms`."""
+        self._changed_at[square] = t_ms
+
+    def press(self, white: bool, now_ms: int) -> None:
+        """A player pressed their side of the clock at `now_ms`: it counts once the sensors
+        have settled what the hands did before (see `take_presses`)."""
+        self._presses.append((white, now_ms))
 
     @property
-    def game(self) -> Game:
-        return self.arbiter.game
+    def presses_waiting(self) -> bool:
+        return bool(self._presses)
 
-    def advance(self, now_ms: int) -> list[Effect]:
-        raise NotImplementedError
-
-    def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
-        raise NotImplementedError
-
-    def _stepped(self, effects: list[Effect], now_ms: int) -> None:
-        raise NotImplementedError
-
-    def _new_timer(self, control: TimeControl, start_ms: int, turn: Color) -> GameTimer:
-        return GameTimer(control, start_ms, buttons=self.settings.clock_buttons, turn=turn)
-
-    def press(self, white: bool, now_ms: int) -> list[Effect]:
-        """A player pressed their side of the clock at `now_ms`: their time stops if their
-        move is complete (decided, or complete on the board and waiting to be)."""
-        self._presses.append((white, now_ms))
-        return self.advance(now_ms)
-
-    def _pressed(self, effects: list[Effect]) -> None:
+    def take_presses(self, arbiter: Arbiter, effects: list[Effect]) -> None:
+        """The presses waiting, now that the sensors are settled: a player's time stops if
+        their move is complete (decided, or complete on the board and waiting to be)."""
         presses, self._presses = self._presses, []
         timer = self.timer
         if timer is None:
             return
         for white, t_ms in presses:
-            pending = self._completion_pending()
+            pending = self.note_completions(arbiter)
             if timer.press(white, t_ms, completed_ms=pending):
                 effects.append(ClockPressed(t_ms, *timer.left(t_ms)))
+
+    def note_completions(self, arbiter: Arbiter) -> int | None:
+        """Note when each move the board shows complete, not yet decided, was complete:
+        the sensor change that completed it, which the move's player's time stops at.
+        Noted for the move's ply: a move decided later (after the opponent's own began,
+        say) still stops its player's time there. Returns the time of the move the
+        arbiter would commit now, if any."""
+        ply = len(arbiter.game) + 1
+        for move, first in arbiter.completions():
+            self._complete_seen.setdefault((ply, move.from_square, move.to_square), first)
+        return arbiter.pending_completed_ms
+
+    def follow(
+        self, effects: list[Effect], start: int, arbiter: Arbiter, settings: ClockSettings
+    ) -> None:
+        """The clocks follow what a step of the game decided (`effects[start:]`): a move
+        stops its player's time and carries both times, a takeback gives the time back,
+        a new game starts the clocks anew, the end of the game stops them."""
+        if settings.time_control is None:
+            return
+        self.note_completions(arbiter)  # a move complete by the end of the step
+        moves = [i for i in range(start, len(effects)) if isinstance(effects[i], MoveMade)]
+        for index in range(start, len(effects)):
+            effect = effects[index]
+            timer = self.timer
+            if isinstance(effect, NewGame):
+                turn = effect.fen.split()[1] == "w"
+                self.timer = _new_timer(settings, settings.time_control, effect.t_ms, turn)
+                self._complete_seen = {}
+            elif timer is None:
+                continue
+            elif isinstance(effect, MoveMade):
+                white_moved = effect.fen.split()[1] == "b"
+                completed = self._completed_ms(effect, arbiter, index == moves[-1])
+                done = effect.t_ms if completed is None else min(completed, effect.t_ms)
+                effects[index] = replace(effect, clock=timer.move_made(white_moved, done))
+                self._complete_seen = {
+                    key: t for key, t in self._complete_seen.items() if key[0] > effect.ply
+                }
+            elif isinstance(effect, TakenBack):
+                timer.taken_back(effect.t_ms)
+                self._complete_seen = {}
+            elif isinstance(effect, GameOver):
+                timer.halt(effect.t_ms)
+
+    # ----- what the game asks of the clocks -----
 
     def low_time(self, now_ms: int) -> Color | None:
         """The player whose time runs and is under `LOW_TIME_MS` at `now_ms`, if any."""
@@ -93,23 +135,33 @@ class GameClocks:
         left = timer.clocks.left_ms(running, now_ms)
         return running if 0 < left < LOW_TIME_MS else None
 
-    def _completion_pending(self) -> int | None:
-        """When the move the board shows complete, not yet decided, was complete: the
-        sensor change that completed it, which the move's player's time stops at. Noted
-        for the move's ply: a move decided later (after the opponent's own began, say)
-        still stops its player's time there."""
-        arbiter = self.arbiter
-        ply = len(arbiter.game) + 1
-        for code, first in arbiter._first_complete.items():
-            move = move_of_code(code)
-            self._complete_seen.setdefault((ply, move.from_square, move.to_square), first)
-        complete = arbiter._complete
-        return None if complete is None else arbiter._first_complete.get(complete.code)
+    def flag_due(self, arbiter: Arbiter, settling: bool) -> int | None:
+        """When the running player's flag falls, unless a move of theirs complete before
+        then waits to be decided (without buttons it stopped their time), or the sensors
+        are still settling what the hands did (`settling`)."""
+        timer = self.timer
+        if timer is None or timer.over:
+            return None
+        flag = timer.flag_ms()
+        if flag is None or settling:
+            return None
+        pending = self.note_completions(arbiter)
+        if not timer.buttons and pending is not None and pending <= flag:
+            return None
+        return flag
 
-    def _completed_ms(self, move: MoveMade, last: bool) -> int | None:
+    def flag_fell(self, t_ms: int) -> Color:
+        """The running player's time ran out at `t_ms`: the clocks stop; returns whose."""
+        timer = self.timer
+        assert timer is not None and timer.clocks.running is not None
+        loser = timer.clocks.running
+        timer.halt(t_ms)
+        return loser
+
+    def _completed_ms(self, move: MoveMade, arbiter: Arbiter, last: bool) -> int | None:
         """When a move the arbiter decided was complete: as seen while it waited to be
         decided, or (the step's last move) as the arbiter says."""
-        game = self.game
+        game = arbiter.game
         if 0 < move.ply <= len(game):
             made = game.moves[move.ply - 1]
             seen = self._complete_seen.get((move.ply, made.from_square, made.to_square))
@@ -126,66 +178,10 @@ class GameClocks:
                 times = [self._changed_at[sq] for sq in landed if sq in self._changed_at]
                 if times:
                     return max(times)
-        moved = self.arbiter._moved
-        return moved[0] if last and moved is not None else None
+        return arbiter.last_completed_ms if last else None
 
-    def _time(self, effects: list[Effect], start: int) -> None:
-        """The clocks follow what a step of the game decided (`effects[start:]`): a move
-        stops its player's time and carries both times, a takeback gives the time back,
-        a new game starts the clocks anew, the end of the game stops them."""
-        if self.settings.time_control is None:
-            return
-        self._completion_pending()  # a move complete by the end of the step
-        moves = [i for i in range(start, len(effects)) if isinstance(effects[i], MoveMade)]
-        for index in range(start, len(effects)):
-            effect = effects[index]
-            timer = self.timer
-            if isinstance(effect, NewGame):
-                turn = effect.fen.split()[1] == "w"
-                self.timer = self._new_timer(self.settings.time_control, effect.t_ms, turn)
-                self._complete_seen = {}
-            elif timer is None:
-                continue
-            elif isinstance(effect, MoveMade):
-                white_moved = effect.fen.split()[1] == "b"
-                completed = self._completed_ms(effect, index == moves[-1])
-                done = effect.t_ms if completed is None else min(completed, effect.t_ms)
-                effects[index] = replace(effect, clock=timer.move_made(white_moved, done))
-                self._complete_seen = {
-                    key: t for key, t in self._complete_seen.items() if key[0] > effect.ply
-                }
-            elif isinstance(effect, TakenBack):
-                timer.taken_back(effect.t_ms)
-                self._complete_seen = {}
-            elif isinstance(effect, GameOver):
-                timer.halt(effect.t_ms)
 
-    def _flag_due(self) -> int | None:
-        """When the running player's flag falls, unless a move of theirs complete before
-        then waits to be decided (without buttons it stopped their time), or the sensors
-        are still settling what the hands did."""
-        timer = self.timer
-        if timer is None or timer.over:
-            return None
-        flag = timer.flag_ms()
-        if flag is None or self.debouncer.busy:
-            return None
-        pending = self._completion_pending()
-        if not timer.buttons and pending is not None and pending <= flag:
-            return None
-        return flag
-
-    def _flag(self, t_ms: int, effects: list[Effect]) -> None:
-        """The running player's time ran out at `t_ms`: lost, or drawn when the opponent
-        could not checkmate (FIDE 6.9). The game ends there; a fresh arbiter follows the
-        board as after any ended game."""
-        timer = self.timer
-        assert timer is not None and timer.clocks.running is not None
-        loser = timer.clocks.running
-        timer.halt(t_ms)
-        if self.game.is_game_over():
-            return
-        outcome = self.game.flag_fell(loser, can_checkmate(self.game.position, not loser))
-        self.arbiter = self._arbiter(self.game, self.debouncer.occupancy)
-        effects.append(GameOver(t_ms, outcome.result, outcome.reason))
-        self._stepped(effects, t_ms)
+def _new_timer(
+    settings: ClockSettings, control: TimeControl, start_ms: int, turn: Color
+) -> GameTimer:
+    return GameTimer(control, start_ms, buttons=settings.clock_buttons, turn=turn)

@@ -71,7 +71,7 @@ class BoardVoice:
         """An effect as the App publishes it."""
         if self.narrator is None:
             return
-        text = self.narrator.hear_message(message.to_wire())
+        text = self.narrator.hear(message.effect, chess960=bool(message.chess960))
         if text:
             self.say(text, fleeting=message.effect.kind in FLEETING)
 

@@ -20,6 +20,7 @@ from reedboard.link.board_events import (
     WireEvent,
 )
 from reedboard.link.board_messages import BoardMessage, EventMessage, StateMessage
+from reedboard.link.event_effects import effect_of_event
 from reedboard.link.messages import AskState
 from reedboard.rules.position import Position
 from reedboard.voice.languages import phrasebook
@@ -117,10 +118,14 @@ class HostVoice:
     def hear(self, message: EventMessage) -> str | None:
         if self.narrator is None:
             return None
-        wire = message.to_wire()
-        text = self.narrator.hear_message(wire)
+        effect = effect_of_event(message.event, message.t_ms)
+        if effect is None:
+            return None
+        event = message.event
+        chess960 = isinstance(event, NewGameEvent) and bool(event.chess960)
+        text = self.narrator.hear(effect, chess960=chess960)
         if text:
-            self.speaker.say(text, fleeting=wire.get("event") in FLEETING)
+            self.speaker.say(text, fleeting=effect.kind in FLEETING)
         return text
 
     def close(self) -> None:

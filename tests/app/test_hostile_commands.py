@@ -121,6 +121,7 @@ BAD_FIELDS: list[tuple[str, str, list[Any]]] = [
     ("resign", "color", ["red", "", "White", *NOT_TEXT]),
     ("settings", "settle_ms", ints(1, 60_000)),
     ("settings", "castle_wait_ms", ints(1, 60_000)),
+    ("settings", "knock_wait_ms", ints(1, 60_000)),
     ("settings", "speed", [1, "fast", None]),
     ("say", "what", ["", "e9", "E4", "everything", "x" * 201, *NOT_TEXT]),
 ]
@@ -254,6 +255,7 @@ field_names = st.sampled_from(
         "color",
         "settle_ms",
         "castle_wait_ms",
+        "knock_wait_ms",
     ]
 ) | st.text(max_size=6)
 messages = st.builds(
@@ -310,7 +312,13 @@ good_commands = st.one_of(
     st.booleans().map(lambda a: {"type": "draw", "agreed": a}),
     st.sampled_from(["white", "black", None]).map(lambda c: {"type": "resign", "color": c}),
     st.builds(
-        lambda s, c: {"type": "settings", "settle_ms": s, "castle_wait_ms": c},
+        lambda s, c, k: {
+            "type": "settings",
+            "settle_ms": s,
+            "castle_wait_ms": c,
+            "knock_wait_ms": k,
+        },
+        st.integers(1, 60_000),
         st.integers(1, 60_000),
         st.integers(1, 60_000),
     ),

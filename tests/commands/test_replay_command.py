@@ -8,7 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS
 from reedboard.cli import main
+
+from tests.arbiter.support import steps
 
 GOOD = "@start standard\n1000 lift e2\n1400 place e3\n"
 
@@ -38,6 +41,26 @@ def test_options_override_the_header(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["replay", write(tmp_path, text), "--mode", "strict"]) == 0
     events = [json.loads(line)["event"] for line in capsys.readouterr().out.splitlines()]
     assert "violation" in events and "move" not in events
+
+
+@pytest.mark.parametrize("knock_wait_ms", [None, 800, 3000])
+def test_the_knock_wait_option_sets_how_long_a_swapped_capture_waits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], knock_wait_ms: int | None
+) -> None:
+    # 1.e4 d5 2.Nf3 e6, then exd5 swapped in one motion (d5 empty for 40 ms): the victim
+    # may only have been knocked, so the capture waits for knock_wait_ms of stillness.
+    opening = "lift e2, +300 place e4; lift d7, +300 place d5; lift g1, +300 place f3"
+    body = steps(
+        f"{opening}; lift e7, +300 place e6; lift e4, +200 lift d5, +40 place d5", gap_ms=0
+    )
+    placed = int(body.splitlines()[-1].split()[0])
+    body += f"\n{placed + 5000} lift g8\n{placed + 5300} place f6\n"
+    option = [] if knock_wait_ms is None else ["--knock-wait-ms", str(knock_wait_ms)]
+    assert main(["replay", write(tmp_path, "@start standard\n" + body), *option]) == 0
+    effects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    capture = next(e for e in effects if e["event"] == "move" and e["uci"] == "e4d5")
+    waited = DEFAULT_KNOCK_WAIT_MS if knock_wait_ms is None else knock_wait_ms
+    assert capture["t_ms"] == placed + waited
 
 
 @pytest.mark.parametrize(

@@ -71,7 +71,7 @@ from reedboard.arbiter.waits import (
 )
 from reedboard.errors import IllegalMoveError, InvalidInputError
 from reedboard.rules.game import Game
-from reedboard.rules.moves import Move
+from reedboard.rules.moves import Move, move_of_code
 from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square
@@ -341,6 +341,25 @@ class Arbiter:
     @property
     def marked(self) -> tuple[Bitboard, Bitboard]:
         return (self.marks.steady, self.marks.blinking)
+
+    # ----- when moves were complete on the board: a player's time stops there -----
+
+    def completions(self) -> list[tuple[Move, int]]:
+        """The moves the board has shown complete since the last committed position, each
+        with when it first was, whenever the board decides it."""
+        return [(move_of_code(code), first) for code, first in self._first_complete.items()]
+
+    @property
+    def pending_completed_ms(self) -> int | None:
+        """When the move the board shows complete, not yet decided, was first complete."""
+        complete = self._complete
+        return None if complete is None else self._first_complete.get(complete.code)
+
+    @property
+    def last_completed_ms(self) -> int | None:
+        """When the last committed move was complete on the board (None once the position
+        was started afresh or taken back)."""
+        return None if self._moved is None else self._moved[0]
 
     def view(self) -> BoardView:
         """What the board is now, for the lights."""

@@ -1,7 +1,7 @@
-"""`reedboard replay SCRIPT [--mode casual|strict] [--settle-ms N] [--lights] [--say LANG]`:
-an event script through the board's debouncer and arbiter, effects out as JSON Lines;
-with `--lights`, also what the LEDs show each time it changes; with `--say`, after each
-effect the board speaks, the sentence its voice says."""
+"""`reedboard replay SCRIPT [--mode casual|strict] [--settle-ms N] [--knock-wait-ms N]
+[--lights] [--say LANG]`: an event script through the board's debouncer and arbiter,
+effects out as JSON Lines; with `--lights`, also what the LEDs show each time it changes;
+with `--say`, after each effect the board speaks, the sentence its voice says."""
 
 from __future__ import annotations
 
@@ -35,6 +35,12 @@ def register(subparsers: Any) -> None:
         type=whole_number_in(1, 60_000),
         metavar="N",
         help="how long the board must be still before a pending move is decided",
+    )
+    parser.add_argument(
+        "--knock-wait-ms",
+        type=whole_number_in(1, 60_000),
+        metavar="N",
+        help="how long a capture that may be a knocked neighbour waits for the opponent",
     )
     parser.add_argument(
         "--lights",
@@ -75,9 +81,15 @@ def run(args: argparse.Namespace) -> int:
         out.reconfigure(encoding="utf-8")
     items: list[Effect | LightsChange]
     if args.lights:
-        items = replay_with_lights(script, mode=args.mode, settle_ms=args.settle_ms)
+        items = replay_with_lights(
+            script, mode=args.mode, settle_ms=args.settle_ms, knock_wait_ms=args.knock_wait_ms
+        )
     else:
-        items = list(replay_script(script, mode=args.mode, settle_ms=args.settle_ms))
+        items = list(
+            replay_script(
+                script, mode=args.mode, settle_ms=args.settle_ms, knock_wait_ms=args.knock_wait_ms
+            )
+        )
     for item in items:
         if isinstance(item, LightsChange):
             out.write(json.dumps({"event": item.kind, "t_ms": item.t_ms, **item.to_json()}) + "\n")

@@ -170,6 +170,7 @@ _MESSAGES: dict[str, Fields] = {
         "reason": (_text, False),
         "settle_ms": (count(), False),
         "castle_wait_ms": (count(), False),
+        "knock_wait_ms": (count(), False),
         "percent": (count(), False),
         "squares": (_squares, False),
         "blink": (_squares, False),

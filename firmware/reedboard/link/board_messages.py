@@ -315,6 +315,7 @@ class Ack:
     mode: str | None = None
     settle_ms: int | None = None
     castle_wait_ms: int | None = None
+    knock_wait_ms: int | None = None
     uci: str | Unsent | None = UNSENT  # null: the lit move cleared
     piece: str | None = None
     result: str | None = None
@@ -333,6 +334,7 @@ class Ack:
             mode=self.mode,
             settle_ms=self.settle_ms,
             castle_wait_ms=self.castle_wait_ms,
+            knock_wait_ms=self.knock_wait_ms,
         )
         wire |= _sent(uci=self.uci)
         wire |= _given(piece=self.piece, result=self.result, reason=self.reason)
@@ -350,6 +352,7 @@ class Ack:
             mode=wire.get("mode"),
             settle_ms=wire.get("settle_ms"),
             castle_wait_ms=wire.get("castle_wait_ms"),
+            knock_wait_ms=wire.get("knock_wait_ms"),
             uci=wire.get("uci", UNSENT),
             piece=wire.get("piece"),
             result=wire.get("result"),

@@ -25,7 +25,7 @@ PROTOCOL_VERSION = 1
 
 # Board -> host. Every one carries `seq`.
 BOARD_TYPES = ("hello", "effect", "state", "moves", "ack", "error", "alive")
-SETTINGS = {"settle_ms": (1, 60_000), "castle_wait_ms": (1, 60_000)}
+SETTINGS = {"settle_ms": (1, 60_000), "castle_wait_ms": (1, 60_000), "knock_wait_ms": (1, 60_000)}
 Variant = Literal["standard", "chess960"]
 Piece = Literal["q", "r", "b", "n"]
 Color = Literal["white", "black"]
@@ -332,6 +332,7 @@ class ChangeSettings:
     TYPE: ClassVar[str] = "settings"
     settle_ms: int | None = None
     castle_wait_ms: int | None = None
+    knock_wait_ms: int | None = None
     id: int | None = None
 
     @classmethod
@@ -344,10 +345,19 @@ class ChangeSettings:
                 raise f.bad(name, f"is not a setting ({', '.join(SETTINGS)})")
             low, high = SETTINGS[name]
             values[name] = f.integer(name, low, high)
-        return cls(values.get("settle_ms"), values.get("castle_wait_ms"), command_id)
+        return cls(
+            values.get("settle_ms"),
+            values.get("castle_wait_ms"),
+            values.get("knock_wait_ms"),
+            id=command_id,
+        )
 
     def to_wire(self) -> Wire:
-        given = {"settle_ms": self.settle_ms, "castle_wait_ms": self.castle_wait_ms}
+        given = {
+            "settle_ms": self.settle_ms,
+            "castle_wait_ms": self.castle_wait_ms,
+            "knock_wait_ms": self.knock_wait_ms,
+        }
         return _wire(self.TYPE, self.id, **{k: v for k, v in given.items() if v is not None})
 
 

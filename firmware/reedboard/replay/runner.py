@@ -118,16 +118,24 @@ class Replay:
 
 
 def replay_script(
-    script: Script, *, mode: Mode | None = None, settle_ms: int | None = None
+    script: Script,
+    *,
+    mode: Mode | None = None,
+    settle_ms: int | None = None,
+    knock_wait_ms: int | None = None,
 ) -> list[Effect]:
-    return _run(script, mode, settle_ms, lights=False).effects
+    return _run(script, mode, settle_ms, knock_wait_ms, lights=False).effects
 
 
 def replay_with_lights(
-    script: Script, *, mode: Mode | None = None, settle_ms: int | None = None
+    script: Script,
+    *,
+    mode: Mode | None = None,
+    settle_ms: int | None = None,
+    knock_wait_ms: int | None = None,
 ) -> list[Effect | LightsChange]:
     """The effects, and after each batch of them every change of what the LEDs show."""
-    run = _run(script, mode, settle_ms, lights=True)
+    run = _run(script, mode, settle_ms, knock_wait_ms, lights=True)
     out: list[Effect | LightsChange] = []
     changes = run.lights or []
     next_change = 0
@@ -140,12 +148,20 @@ def replay_with_lights(
     return out
 
 
-def _run(script: Script, mode: Mode | None, settle_ms: int | None, *, lights: bool) -> Replay:
+def _run(
+    script: Script,
+    mode: Mode | None,
+    settle_ms: int | None,
+    knock_wait_ms: int | None,
+    *,
+    lights: bool,
+) -> Replay:
     chosen: Mode = mode or ("strict" if script.mode == "strict" else "casual")
     run = Replay(
         Game(script.start),
         mode=chosen,
         settle_ms=DEFAULT_SETTLE_MS if settle_ms is None else settle_ms,
+        knock_wait_ms=DEFAULT_KNOCK_WAIT_MS if knock_wait_ms is None else knock_wait_ms,
         lights=lights,
         sensors=script.sensors,
         clock=script.clock,

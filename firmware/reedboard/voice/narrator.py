@@ -8,9 +8,7 @@ in strict mode. Pure: `hear(effect)` gives the sentence, or None for silence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextlib import suppress
-from typing import Any
 
 from reedboard.arbiter.effects import (
     ClockPressed,
@@ -33,7 +31,6 @@ from reedboard.rules.moves import Move
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.voice import sentences as words
-from reedboard.voice.messages import effect_of
 from reedboard.voice.phrasebook import Phrasebook
 
 STANDARD_CASTLING = set("KQkq-")
@@ -55,8 +52,10 @@ class Narrator:
         self._bound = False  # a touch already bound this turn
         self._chess960_setup = False
 
-    def hear(self, effect: Effect) -> str | None:
-        """The sentence for `effect`, or None when the board says nothing of it."""
+    def hear(self, effect: Effect, *, chess960: bool = False) -> str | None:
+        """The sentence for `effect`, or None when the board says nothing of it.
+        `chess960`: a new game is Chess960, as the link's `effect` message says (a
+        Chess960 start may look like any other)."""
         book = self.book
         match effect:
             case MoveMade():
@@ -69,6 +68,7 @@ class Narrator:
                     return None
                 return words.taken_back_words(book, self.position, move)
             case NewGame():
+                self._chess960_setup |= chess960
                 self._follow(effect.fen, new=True)
                 self.last = None
                 return words.new_game_words(book, self.position.turn)
@@ -106,15 +106,6 @@ class Narrator:
             case ClockPressed():
                 return None  # every move's press: the flag, when it falls, is said
         return None
-
-    def hear_message(self, message: Mapping[str, Any]) -> str | None:
-        """The same, for an effect as JSON (the link's `effect` message)."""
-        effect = effect_of(message)
-        if effect is None:
-            return None
-        if isinstance(effect, NewGame) and message.get("chess960"):
-            self._chess960_setup = True
-        return self.hear(effect)
 
     def _moved(self, effect: MoveMade) -> str | None:
         before = self.position
