@@ -18,6 +18,7 @@ _UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
 SETTLE_MS = SETTINGS["settle_ms"]
 CASTLE_WAIT_MS = SETTINGS["castle_wait_ms"]
+KNOCK_WAIT_MS = SETTINGS["knock_wait_ms"]
 LEVELS = (0, 20)  # the UCI skill levels Stockfish knows
 MOVETIME_MS = (1, 600_000)  # up to ten minutes a move
 

@@ -143,6 +143,8 @@ def build_parser() -> OneLineParser:
                    help="stillness before a move that may grow counts, ms")  # fmt: skip
     p.add_argument("--castle-wait-ms", type=whole_number_in(*arguments.CASTLE_WAIT_MS),
                    metavar="N", help="how long a move castling may follow waits, ms")  # fmt: skip
+    p.add_argument("--knock-wait-ms", type=whole_number_in(*arguments.KNOCK_WAIT_MS),
+                   metavar="N", help="how long a capture that may be a knock waits, ms")  # fmt: skip
     p = command("play", "play against a UCI engine on the board", _play,
                 "--engine stockfish --level 5 --color white --out games.pgn")  # fmt: skip
     p.add_argument("--engine", default="stockfish", help="the engine's program")
@@ -369,7 +371,9 @@ def _resign(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, ChangeSettings(args.settle_ms, args.castle_wait_ms)))
+    _print_reply(
+        _ask(args, ChangeSettings(args.settle_ms, args.castle_wait_ms, args.knock_wait_ms))
+    )
     return 0
 
 

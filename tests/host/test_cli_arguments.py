@@ -47,6 +47,7 @@ def host(*args: str) -> subprocess.CompletedProcess[str]:
         (["show", "e2-e4"], "argument uci: 'e2-e4' is not a move in UCI"),
         (["settings", "--settle-ms", "0"], "argument --settle-ms: '0' is not a whole number"),
         (["settings", "--castle-wait-ms", "70000"], "argument --castle-wait-ms: '70000'"),
+        (["settings", "--knock-wait-ms", "-1"], "argument --knock-wait-ms: '-1'"),
         (["promote", "k"], "argument piece: invalid choice: 'k'"),
         (["mode", "blitz"], "argument mode: invalid choice: 'blitz'"),
         (["play", "--level", "99"], "argument --level: '99' is not a whole number 0..20"),

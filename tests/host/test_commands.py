@@ -64,6 +64,15 @@ def test_mark_lights_squares_and_clears_them() -> None:
     )
 
 
+def test_settings_change_the_board_and_show_what_it_holds() -> None:
+    with RunningBoard() as board:
+        changed = reply(host("settings", "--knock-wait-ms", "900", "--settle-ms", "200",
+                             "--port", board.port))  # fmt: skip
+        shown = reply(host("settings", "--port", board.port))
+    assert (changed["knock_wait_ms"], changed["settle_ms"]) == (900, 200)
+    assert (shown["knock_wait_ms"], shown["settle_ms"]) == (900, 200)
+
+
 def test_a_refused_command_is_one_line_and_changes_nothing() -> None:
     with RunningBoard() as board:
         result = host("takeback", "--port", board.port)  # no move to take back
