@@ -11,7 +11,6 @@ from typing import Any
 
 from reedboard.arbiter.effects import MoveMade, TakenBack
 from reedboard.errors import LinkError
-from reedboard.sim.human import human_script
 from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
 from reedboard_host.lichess_actions import (
@@ -28,6 +27,7 @@ from reedboard_host.lichess_api import LichessError, RateLimited
 from reedboard_host.lichess_sync import LichessSync
 
 from tests.support.board_pair import BoardPair
+from tests.support.person import Person
 
 ME = {"id": "me", "name": "Me"}
 THEM = {"id": "them", "name": "Them", "rating": 1500}
@@ -51,7 +51,8 @@ class _World:
         self.refuse: list[LichessError] = []  # the next PostNow calls' refusals
         self.paused = 0.0
         self.lichess_moves: list[str] = []
-        self.rng = random.Random(5)
+        # White at the board, doing what the test tells them.
+        self.person = Person(self.pair, random.Random(5), white=True)
 
     def run(self, steps: Steps) -> None:
         answer: Any = None
@@ -121,11 +122,7 @@ class _World:
     def play(self, uci: str) -> None:
         """The person carries out `uci` on the board, once it is quiet."""
         self.until(lambda: self.pair.quiet_view() is not None, "a quiet board")
-        board_game = self.pair.app.board_game
-        assert board_game is not None
-        position = board_game.game.position
-        move = position.parse_uci(uci)
-        self.pair.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+        self.person.carry_out(uci)
 
 
 def test_moves_go_both_ways() -> None:
