@@ -233,12 +233,15 @@ def test_a_challenge_accepted_and_draw_offers_answered(tmp_path: Path) -> None:
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         args = ("--challenge", "Friend", "--clock", "5+3", "--rated")
         with bridge_to(lichess, board, tmp_path, *args) as bridge:
-            person = Person(board, random.Random(3), white=True)
+            # No move of the person's under way when the opponent offers a draw: a move
+            # on Lichess ends the offer before the person could answer it.
+            person = Person(board, random.Random(3), white=True, limit=4)
             play_until(person, bridge, in_step(lichess, board, 4))
             lichess.offer_draw()
             wait_until(lambda: bridge.said("your opponent offers a draw"), bridge)
             bridge.type("no")
             wait_until(lambda: "draw/no" in lichess.posts, bridge)
+            person.limit = 6
             play_until(person, bridge, in_step(lichess, board, 6))
             lichess.offer_draw()
             wait_until(lambda: bridge.stderr.count("your opponent offers a draw") == 2, bridge)
