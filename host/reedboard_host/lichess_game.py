@@ -1,8 +1,8 @@
 """The Lichess side of a game, as values: the clock on the command line, the forms of a
 seek and a challenge, Lichess's moves read into the board's notation, where a game starts
-and who plays it, which of the board's moves to undo when Lichess takes moves back, and
-one game as the bridge keeps it in both places (`BridgedGame`). Pure: no network, no
-board."""
+and who plays it, which of the board's moves to undo when Lichess takes moves back, the
+moves taken back by hand on the board, and one game as the bridge keeps it in both places
+(`BridgedGame`). Pure: no network, no board."""
 
 from __future__ import annotations
 
@@ -123,6 +123,33 @@ def plies_to_undo(played: list[str], before: list[str], kept: int) -> int:
 
 
 @dataclass
+class HandTakebacks:
+    """The board's moves taken back by hand, told from the bridge's own takebacks by
+    counting the board's `takeback` events. A count of the board's plies would miss a move
+    made and taken back between two looks: the plies are as many as before."""
+
+    seen: int | None = None  # the board's takeback events at the last look; None: uncounted
+    own: int = 0  # the bridge's own takebacks done, not yet seen among the events
+
+    def since(self, events: int) -> int:
+        """How many moves were taken back by hand since the last look, the board having
+        sent `events` takebacks in all. The event of an own takeback may come after its
+        reply (a reply overtakes a gap on a noisy line): it is waited for, not counted."""
+        if self.seen is None:
+            self.seen, self.own = events, 0  # the first look: nothing to compare with yet
+            return 0
+        new = events - self.seen
+        own = min(new, self.own)
+        self.seen, self.own = events, self.own - own
+        return new - own
+
+    def forget(self) -> None:
+        """Count afresh from the next look: a takeback of the bridge's that may or may not
+        have been made (its request unanswered), or a game begun again."""
+        self.seen, self.own = None, 0
+
+
+@dataclass
 class BridgedGame:
     """One Lichess game played on the board: Lichess's moves, the board's game for it, and
     where the two stand with each other."""
@@ -141,7 +168,7 @@ class BridgedGame:
     board_draw: bool = False  # the draw was agreed on the board, Lichess not yet
     # Lichess took its game back: (board plies it kept, the board's moves it had before).
     undone: tuple[int, list[str]] | None = None
-    plies_seen: int | None = None  # the board's plies at the last step
+    taken_back: HandTakebacks = field(default_factory=HandTakebacks)
     waiting: tuple[int, str] | None = None  # (board ply, uci) kept through a 429's pause
 
     @property

@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any, TypeGuard, cast
 
-from reedboard.link.board_events import NewGameEvent
-from reedboard.link.board_messages import BoardMessage, EventMessage
+from reedboard.errors import LinkError
+from reedboard.link.board_events import NewGameEvent, TakebackEvent
+from reedboard.link.board_messages import BoardHello, BoardMessage, EventMessage
 from reedboard.link.messages import Color, Draw, Resign, ShowMove, StartGame, TakeBack, Variant
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
@@ -70,11 +71,15 @@ class LichessSync:
         self.game: BridgedGame | None = None
         self.game_followed: str | None = None  # the game whose stream is followed
         self._new_games = 0  # `new_game` effects the board sent
+        self._takebacks = 0  # `takeback` effects the board sent
 
     def board_message(self, message: BoardMessage) -> None:
         """A message from the board, as it comes."""
-        if isinstance(message, EventMessage) and isinstance(message.event, NewGameEvent):
-            self._new_games += 1
+        event = message.event if isinstance(message, EventMessage) else None
+        self._new_games += isinstance(event, NewGameEvent)
+        self._takebacks += isinstance(event, TakebackEvent)
+        if isinstance(message, BoardHello) and self.game is not None:
+            self.game.taken_back.forget()  # the board started afresh: events may be lost
 
     def item(self, kind: str, item: Any) -> Steps:
         """One thing from outside: a Lichess event or game item, a typed command, the
@@ -133,9 +138,8 @@ class LichessSync:
     def _game_full(self, game_id: str, full: GameFull) -> Steps:
         game = self.game
         if game is not None and game.id == game_id:
-            yield from self._game_state(
-                full["state"]
-            )  # the stream was opened again: the game goes on
+            # The stream was opened again: the game goes on.
+            yield from self._game_state(full["state"])
             return
         variant = (full.get("variant") or {}).get("key", "standard")
         if variant not in PLAYABLE:
@@ -175,7 +179,8 @@ class LichessSync:
         moves = game.lichess
         game.start_ply = len(moves.ucis)
         game.board, game.shown, game.posted, game.board_ended = None, None, 0, False
-        game.undone, game.plies_seen = None, None
+        game.undone = None
+        game.taken_back.forget()
         game.new_games_asked = self._new_games
         position = moves.game.position
         number = start_number_of(position) if not moves.ucis else None
@@ -201,11 +206,8 @@ class LichessSync:
         if kept < len(before):
             yield from self._lichess_took_back(game, kept, before)
         white_ms, black_ms = state.get("wtime"), state.get("btime")
-        if (
-            len(game.lichess.ucis) > len(before)
-            and _milliseconds(white_ms)
-            and _milliseconds(black_ms)
-        ):
+        moved = len(game.lichess.ucis) > len(before)
+        if moved and _milliseconds(white_ms) and _milliseconds(black_ms):
             # Lichess keeps the game's clocks: shown as its state gives them, each move.
             yield Tell(f"clocks on Lichess: {clock_text(white_ms, black_ms)}")
         news = game.offers.read(
@@ -386,10 +388,9 @@ class LichessSync:
             game.shown = None
 
     def _seen_taken_back(self, game: BridgedGame, played: list[str], lichess: list[str]) -> Steps:
-        """A move of Lichess's taken back by hand on the board (the bridge's own takebacks
-        forget the count): propose the takeback on Lichess, or accept the opponent's."""
-        seen, game.plies_seen = game.plies_seen, len(played)
-        if seen is None or len(played) >= seen or game.over:
+        """A move of Lichess's taken back by hand on the board (seen in the board's
+        takebacks, not in its plies): propose the takeback on Lichess, or accept theirs."""
+        if not game.taken_back.since(self._takebacks) or game.over:
             return
         if len(played) >= len(lichess) or played != lichess[: len(played)]:
             return  # a move Lichess never had: nothing to take back there
@@ -433,8 +434,12 @@ class LichessSync:
         yield Tell(f"{who} {uci}: carry it out on the board")
 
     def _take_back(self, game: BridgedGame) -> Steps:
-        game.plies_seen = None  # not the person's takeback
-        yield AskBoard(TakeBack())
+        try:
+            yield AskBoard(TakeBack())
+        except (HostError, LinkError):
+            game.taken_back.forget()  # made or not, it is not the person's
+            raise
+        game.taken_back.own += 1  # not the person's takeback
         game.shown = None
         yield SyncBoard()
 

@@ -6,7 +6,6 @@ against it. The test sees what the LEDs show (the latest view) and moves the pie
 
 from __future__ import annotations
 
-import random
 import sys
 import threading
 import time
@@ -22,8 +21,6 @@ from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Reply
 from reedboard.link.messages import Command, command_type
 from reedboard.link.serial_port import open_port
-from reedboard.rules.moves import Move
-from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 
 from tests.link.ptybridge import PtyBridge
@@ -117,6 +114,21 @@ class RunningBoard:
         """The board's view when a person could act on it; else None."""
         return quiet(self.view, self.live.pending)
 
+    def effect_kinds(self) -> list[str]:
+        """The kinds of the board's effects so far, in order (`move`, `takeback`, ...)."""
+        return [str(e["event"]) for e in self.effects]
+
+    def play_along(
+        self, step: Callable[[], None], busy: Callable[[], bool], timeout_s: float
+    ) -> None:
+        """Call `step` (a person's) each time the board shows something new, for as long
+        as `busy()` (the other side plays) and at most `timeout_s`."""
+        deadline = time.monotonic() + timeout_s
+        while busy() and time.monotonic() < deadline:
+            with self.changed:
+                self.changed.wait(0.2)  # until the board shows something new
+            step()
+
     def __enter__(self) -> RunningBoard:
         try:
             self.app.start()
@@ -144,12 +156,3 @@ class RunningBoard:
 def host_command(*args: str) -> list[str]:
     """The `reedboard-host` command line, run with this Python."""
     return [sys.executable, "-m", "reedboard_host.cli", *args]
-
-
-def next_move(position: Position, hint: tuple[int, int] | None, rng: random.Random) -> Move:
-    """The person at the board: carries out the move the LEDs show, else plays at random
-    (promotions to a queen)."""
-    legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
-    if hint is None:
-        return rng.choice(legal)
-    return next(m for m in legal if (m.from_square, m.to_square) == hint)

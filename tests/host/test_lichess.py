@@ -20,15 +20,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from reedboard.rules.moves import Move
-from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Bitboard, parse_square, square_name, squares_of
-from reedboard.sim.human import human_script
 from reedboard_host.follow import Follower
 from reedboard_host.lichess import LichessBridge
 from reedboard_host.lichess_api import RATE_LIMIT_S, LichessApi
@@ -37,110 +32,12 @@ from tests.children import stop
 from tests.host.lichess_standin import OPPONENT, HeaderRecorder, ManualClock, StandIn
 from tests.host.running_board import RunningBoard, host_command
 from tests.support.logged import logged
+from tests.support.person import Person
 
 TOKEN = "lip_secretStandInToken42"
-HAND_MS = 300  # between two pieces the hands set down or take off while setting up
 # Chess960 with the kings beside their rooks: after one knight move each side may castle
 # by moving the rook alone (king takes rook: g1h1), a castling the hands must show.
 CHESS960_FEN = "rnbbqnkr/pppppppp/8/8/8/8/PPPPPPPP/RNBBQNKR w KQkq - 0 1"
-
-
-@dataclass
-class Person:
-    """The person at the board: puts right what the lights ask (a set-up, a mismatch, a
-    move taken back), carries out the lit move, and plays their own: `script` first
-    while it is legal, then at random."""
-
-    board: RunningBoard
-    white: bool
-    rng: random.Random
-    script: list[str] = field(default_factory=list)
-    limit: int | None = None  # no own move once the board's game is this long
-    _acted_on: tuple[str, int] | None = None
-
-    def step(self) -> None:
-        view, live = self.board.view, self.board.live
-        if view is None or live.pending or view.sensors != live.occupancy:
-            return  # the hands are busy, or the board has not taken in their last change
-        if view.setup is not None:
-            self._fix(view.setup.needed | view.setup.missing, view.setup.wrong)
-        elif view.missing or view.extra:
-            self._fix(view.missing, view.extra)
-        elif view.sensors != Position.from_fen(view.fen).occupied:
-            return  # a new position the pieces do not show yet: the lights will say what to do
-        elif not (view.lifted or view.pending or view.result or view.offer):
-            self._move(view.fen, view.turn_white, view.hint)
-
-    def _move(self, fen: str, turn_white: bool, hint: tuple[int, int] | None) -> None:
-        # Once for each state of the board's game: a move taken back is a new state.
-        changes = [
-            e["event"] for e in self.board.effects if e["event"] in ("move", "takeback", "new_game")
-        ]
-        key = (fen, len(changes))
-        board_game = self.board.app.board_game
-        if key == self._acted_on or board_game is None or "new_game" not in changes:
-            return  # done already, or the host has not started its game yet
-        if board_game.game.position.fen() != fen:
-            return  # the lights have not caught up with the board's game yet
-        position = Position.from_fen(fen, chess960=board_game.game.chess960)
-        legal = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
-        if hint is not None:
-            move = next(m for m in legal if (m.from_square, m.to_square) == hint)
-        elif turn_white == self.white and not self._at_limit():
-            move = self._own(position, legal)
-        else:
-            return  # the opponent's move has not come yet
-        self.board.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
-        self._acted_on = key
-
-    def _at_limit(self) -> bool:
-        return self.limit is not None and len(self.board.moves()) >= self.limit
-
-    def _own(self, position: Position, legal: list[Move]) -> Move:
-        while self.script:
-            try:
-                return position.parse_uci(self.script.pop(0))
-            except ValueError:
-                continue
-        return self.rng.choice(legal)
-
-    def _fix(self, to_fill: Bitboard, to_clear: Bitboard) -> None:
-        occupancy = self.board.live.occupancy
-        places = [square_name(sq) for sq in squares_of(to_fill & ~occupancy)]
-        lifts = [square_name(sq) for sq in squares_of(to_clear & occupancy)]
-        # Pieces go on before others come off: a board with pieces only added never looks
-        # like the position after a move.
-        lines = [(i * HAND_MS, "place", sq) for i, sq in enumerate(places)]
-        lines += [((len(places) + i) * HAND_MS, "lift", sq) for i, sq in enumerate(lifts)]
-        if lines:
-            self.board.push(lines)
-            self._acted_on = None
-
-    def take_back(self) -> None:
-        """The board's last move put back by hand: the piece lifted from where it went and
-        set down where it came from (a quiet move: no piece to put back beside it)."""
-        board_game = self.board.app.board_game
-        assert board_game is not None and len(board_game.game)
-        wait_until(lambda: self.board.quiet_view() is not None, None)
-        last = board_game.game.moves[-1]
-        to, back = square_name(last.to_square), square_name(last.from_square)
-        self.board.push([(0, "lift", to), (400, "place", back)])
-
-    def agree_draw(self) -> None:
-        """Both kings lifted and set in the centre, one on a light and one on a dark
-        square, left there for the result to stand, then put back: a draw by agreement."""
-        view = self.board.view
-        assert view is not None
-        position = Position.from_fen(view.fen)
-        kings = [
-            square_name(k) for k in (position.king(True), position.king(False)) if k is not None
-        ]
-        light = next(sq for sq in ("d5", "e4") if position.piece_at(parse_square(sq)) is None)
-        dark = next(sq for sq in ("d4", "e5") if position.piece_at(parse_square(sq)) is None)
-        self.board.push([(0, "lift", kings[0]), (100, "lift", kings[1]),
-                              (600, "place", light), (700, "place", dark),
-                              (4500, "lift", light), (4600, "lift", dark),
-                              (5000, "place", kings[0]), (5100, "place", kings[1])])  # fmt: skip
 
 
 class Bridge:
@@ -252,7 +149,7 @@ def bridge_in_process(
 
 
 def play_until(
-    person: Person,
+    person: Person[RunningBoard],
     bridge: Bridge | InProcessBridge,
     done: Callable[[], bool],
     timeout_s: float = 30,
@@ -275,6 +172,12 @@ def _history(board: RunningBoard) -> str:
         f"{e['event']} {e.get('fen') or e.get('uci') or e.get('square') or e.get('extra') or ''} {e.get('t_ms')}"
         for e in board.effects
     )
+
+
+def take_back(person: Person[RunningBoard], bridge: Bridge | InProcessBridge) -> None:
+    """The person puts the board's last move back by hand, once the board is quiet."""
+    wait_until(lambda: person.board.quiet_view() is not None, bridge)
+    person.take_back()
 
 
 def in_step(
@@ -306,7 +209,7 @@ def test_a_seek_game_with_a_refused_move_and_dropped_streams(tmp_path: Path) -> 
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         lichess.refuse_plies = {3}  # the person's second move
         with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
-            person = Person(board, white=True, rng=random.Random(11))
+            person = Person(board, random.Random(11), white=True)
             play_until(person, bridge, in_step(lichess, board, 6))
             lichess.drop_streams()
             wait_until(lambda: lichess.stream_opens.get("game", 0) >= 2, bridge)
@@ -330,12 +233,15 @@ def test_a_challenge_accepted_and_draw_offers_answered(tmp_path: Path) -> None:
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         args = ("--challenge", "Friend", "--clock", "5+3", "--rated")
         with bridge_to(lichess, board, tmp_path, *args) as bridge:
-            person = Person(board, white=True, rng=random.Random(3))
+            # No move of the person's under way when the opponent offers a draw: a move
+            # on Lichess ends the offer before the person could answer it.
+            person = Person(board, random.Random(3), white=True, limit=4)
             play_until(person, bridge, in_step(lichess, board, 4))
             lichess.offer_draw()
             wait_until(lambda: bridge.said("your opponent offers a draw"), bridge)
             bridge.type("no")
             wait_until(lambda: "draw/no" in lichess.posts, bridge)
+            person.limit = 6
             play_until(person, bridge, in_step(lichess, board, 6))
             lichess.offer_draw()
             wait_until(lambda: bridge.stderr.count("your opponent offers a draw") == 2, bridge)
@@ -372,7 +278,7 @@ def test_incoming_challenges_and_a_chess960_game_drawn_on_the_board(tmp_path: Pa
         lichess.send_challenge("c9600001", OPPONENT, variant="chess960", fen=CHESS960_FEN)
         lichess.opponent_script = ["f8g6", "g8h8"]  # a knight out, then castling
         with bridge_to(lichess, board, tmp_path, "--accept", "StandIn") as bridge:
-            person = Person(board, white=True, rng=random.Random(7), script=["f1g3", "g1h1"])
+            person = Person(board, random.Random(7), white=True, script=["f1g3", "g1h1"])
             person.limit = 4  # then the board stays still for the draw
             play_until(person, bridge, in_step(lichess, board, 4))
             assert board.moves() == ["f1g3", "f8g6", "g1h1", "g8h8"]  # both castled
@@ -404,7 +310,7 @@ def test_a_game_from_a_position_with_castling_in_both_notations(tmp_path: Path) 
         lichess.start_game("frompos1", variant="fromPosition", fen=fen)
         lichess.opponent_script = ["e8h8"]
         with bridge_to(lichess, board, tmp_path) as bridge:
-            person = Person(board, white=True, rng=random.Random(9), script=["e1c1"])
+            person = Person(board, random.Random(9), white=True, script=["e1c1"])
             play_until(person, bridge, in_step(lichess, board, 4))
     # Lichess writes castling as king takes rook; the board as the king's two steps.
     assert lichess.lichess_moves().split()[:2] == ["e1a1", "e8h8"]
@@ -418,7 +324,7 @@ def test_a_mate_on_the_board_reaches_lichess(tmp_path: Path) -> None:
             "mate0001", variant="fromPosition", fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
         )
         with bridge_to(lichess, board, tmp_path) as bridge:
-            person = Person(board, white=True, rng=random.Random(1), script=["a1a8"])
+            person = Person(board, random.Random(1), white=True, script=["a1a8"])
             play_until(person, bridge, lambda: lichess.status == "mate")
             wait_until(lambda: bridge.said("over on Lichess: mate, white wins"), bridge)
             # Lichess's clocks, as its game state gives them (the stand-in's 15+10).
@@ -434,7 +340,7 @@ def test_joining_a_game_in_progress_through_odd_lines(tmp_path: Path) -> None:
         lichess.garbage = True
         lichess.start_game("going123", me_white=False, moves=moves)
         with bridge_to(lichess, board, tmp_path) as bridge:
-            person = Person(board, white=False, rng=random.Random(5))
+            person = Person(board, random.Random(5), white=False)
             play_until(person, bridge, in_step(lichess, board, 4, start=len(moves)))
             lichess.say({"type": "opponentGone", "gone": True, "claimWinInSeconds": 8})
             lichess.say({"type": "opponentGone", "gone": False})
@@ -489,7 +395,7 @@ def test_the_opponents_takeback_declined_then_accepted(tmp_path: Path) -> None:
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         lichess.opponent_script = ["e7e5", "b8c6"]
         with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
-            person = Person(board, white=True, rng=random.Random(4), script=["e2e4", "g1f3"])
+            person = Person(board, random.Random(4), white=True, script=["e2e4", "g1f3"])
             person.limit = 4
             play_until(person, bridge, in_step(lichess, board, 4))
             lichess.propose_takeback()
@@ -524,7 +430,7 @@ def test_a_typed_takeback_declined_and_then_taken(tmp_path: Path) -> None:
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         lichess.opponent_script = ["e7e5", "b8c6"]
         with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
-            person = Person(board, white=True, rng=random.Random(6), script=["e2e4", "g1f3"])
+            person = Person(board, random.Random(6), white=True, script=["e2e4", "g1f3"])
             person.limit = 4
             play_until(person, bridge, in_step(lichess, board, 4))
             bridge.type("takeback")
@@ -549,18 +455,18 @@ def test_a_move_taken_back_by_hand_proposes_a_takeback(tmp_path: Path) -> None:
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         lichess.opponent_script = ["e7e5", "b8c6", "g8f6"]
         with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
-            person = Person(board, white=True, rng=random.Random(8), script=["e2e4", "g1f3"])
+            person = Person(board, random.Random(8), white=True, script=["e2e4", "g1f3"])
             person.limit = 4
             play_until(person, bridge, in_step(lichess, board, 4))
             # The opponent's move put back by hand: a takeback proposed, which the
             # opponent declines, and the move is lit again for the person to carry out.
-            person.take_back()
+            take_back(person, bridge)
             wait_until(lambda: lichess.takeback_offer["white"], bridge)
             assert board.moves() == ["e2e4", "e7e5", "g1f3"]
             lichess.answer_takeback(False)
             play_until(person, bridge, in_step(lichess, board, 4))
             # Again, and this time taken: Lichess goes back two plies, the board one more.
-            person.take_back()
+            take_back(person, bridge)
             wait_until(lambda: lichess.takeback_offer["white"], bridge)
             person.script = ["b1c3"]
             lichess.answer_takeback(True)
@@ -569,7 +475,7 @@ def test_a_move_taken_back_by_hand_proposes_a_takeback(tmp_path: Path) -> None:
             # With the opponent's proposal standing, a move put back by hand accepts it.
             lichess.propose_takeback()
             wait_until(lambda: bridge.stderr.count("proposes a takeback") == 1, bridge)
-            person.take_back()
+            take_back(person, bridge)
             wait_until(lambda: "accepting the takeback" in bridge.stderr, bridge)
             play_until(
                 person, bridge, lambda: len(lichess.moves()) == 4 and in_step(lichess, board, 4)()
@@ -585,7 +491,7 @@ def test_the_persons_own_move_put_back_before_the_reply(tmp_path: Path) -> None:
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         lichess.opponent_script = ["e7e5"]
         with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
-            person = Person(board, white=True, rng=random.Random(12), script=["e2e4", "g1f3"])
+            person = Person(board, random.Random(12), white=True, script=["e2e4", "g1f3"])
             person.limit = 2
             play_until(person, bridge, in_step(lichess, board, 2))
             lichess.replies = False  # the opponent thinks
@@ -594,13 +500,13 @@ def test_the_persons_own_move_put_back_before_the_reply(tmp_path: Path) -> None:
             # g1f3 put back by hand: a takeback proposed; declined, g1f3 is lit again and
             # carried out, and is not sent to Lichess again.
             person.limit = 2
-            person.take_back()
+            take_back(person, bridge)
             wait_until(lambda: lichess.takeback_offer["white"], bridge)
             lichess.answer_takeback(False)
             play_until(person, bridge, lambda: bridge.said("Lichess has g1f3"))
             play_until(person, bridge, in_step(lichess, board, 3))
             # Again, and taken: one ply back on Lichess too, and the person plays another.
-            person.take_back()
+            take_back(person, bridge)
             wait_until(lambda: lichess.takeback_offer["white"], bridge)
             person.script, person.limit = ["b1c3"], 3
             lichess.answer_takeback(True)
@@ -616,7 +522,7 @@ def test_a_move_put_back_by_hand_while_the_reply_is_lit(tmp_path: Path) -> None:
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         lichess.opponent_script = ["e7e5", "b8c6"]
         with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
-            person = Person(board, white=True, rng=random.Random(16), script=["e2e4", "g1f3"])
+            person = Person(board, random.Random(16), white=True, script=["e2e4", "g1f3"])
             person.limit = 2
             play_until(person, bridge, in_step(lichess, board, 2))
             lichess.replies = False
@@ -626,7 +532,7 @@ def test_a_move_put_back_by_hand_while_the_reply_is_lit(tmp_path: Path) -> None:
             wait_until(lambda: bridge.said("your opponent plays b8c6"), bridge)
             # g1f3 put back by hand with b8c6 lit: the light goes out, a takeback is
             # proposed, and taken: two plies back on Lichess, none more on the board.
-            person.take_back()
+            take_back(person, bridge)
             wait_until(lambda: board.view is not None and board.view.hint is None, bridge)
             wait_until(lambda: lichess.takeback_offer["white"], bridge)
             person.script = ["d2d4"]
@@ -645,7 +551,7 @@ def test_claims_when_the_opponent_has_left(tmp_path: Path) -> None:
         RunningBoard(speed=20) as board,
         bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge,
     ):
-        person = Person(board, white=True, rng=random.Random(2), limit=2)
+        person = Person(board, random.Random(2), white=True, limit=2)
         play_until(person, bridge, in_step(lichess, board, 2))
         bridge.type("hello")
         wait_until(lambda: bridge.said("unknown command 'hello'"), bridge)
@@ -683,7 +589,7 @@ def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) ->
         lichess.start_game("joined12", moves=tuple(moves))
         lichess.opponent_script = ["g8f6"]
         with bridge_to(lichess, board, tmp_path) as bridge:
-            person = Person(board, white=True, rng=random.Random(14), script=["f1c4"], limit=2)
+            person = Person(board, random.Random(14), white=True, script=["f1c4"], limit=2)
             play_until(person, bridge, in_step(lichess, board, 2, start=4))
             person.limit = 0
             bridge.type("takeback")
@@ -725,7 +631,7 @@ def test_a_move_refused_with_429_waits_on_the_board_for_the_minute(
         lichess.start_game("wait0001")
         lichess.opponent_script = ["e7e5", "b8c6"]
         with bridge_in_process(lichess, board, clock, caplog) as bridge:
-            person = Person(board, True, random.Random(17), script=["e2e4", "g1f3"], limit=2)
+            person = Person(board, random.Random(17), True, script=["e2e4", "g1f3"], limit=2)
             play_until(person, bridge, in_step(lichess, board, 2))
             lichess.refuse_next["move"] = [429]
             person.limit = 3
@@ -746,7 +652,7 @@ def test_a_game_gone_from_lichess_is_left_for_the_next(tmp_path: Path) -> None:
     with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
         lichess.start_game("gone0001")
         with bridge_to(lichess, board, tmp_path) as bridge:
-            person = Person(board, white=True, rng=random.Random(19), limit=2)
+            person = Person(board, random.Random(19), white=True, limit=2)
             play_until(person, bridge, in_step(lichess, board, 2))
             lichess.forget_game()  # its stream answers 404 from now on
             wait_until(lambda: bridge.said("game gone0001 is gone from Lichess (404)"), bridge)

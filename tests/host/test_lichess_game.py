@@ -1,5 +1,6 @@
 """The Lichess side of a game as values: Lichess's moves in the board's notation, the
-forms of a challenge and a seek, the clock on the command line."""
+forms of a challenge and a seek, the clock on the command line, the board's moves taken
+back by hand."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from reedboard.errors import InvalidInputError
 from reedboard.rules.position import Position
 from reedboard_host.connection import HostError
 from reedboard_host.lichess_game import (
+    HandTakebacks,
     LichessMoves,
     challenge_form,
     common_prefix,
@@ -81,3 +83,25 @@ def test_the_board_undoes_only_the_old_moves_lichess_took_back() -> None:
     assert plies_to_undo(before[:2], before, 2) == 0
     # A move made on the board in place of an old one stays.
     assert plies_to_undo(["e2e4", "e7e5", "d2d4"], before, 2) == 0
+
+
+def test_takebacks_by_hand_are_the_boards_takebacks_less_the_bridges_own() -> None:
+    taken = HandTakebacks()
+    assert taken.since(3) == 0  # the first look counts nothing: it sets where to count from
+    assert taken.since(4) == 1  # one by hand
+    taken.own += 1  # the bridge's own, answered before its event arrived
+    assert taken.since(4) == 0
+    assert taken.since(5) == 0  # its event, come late
+    taken.own += 1
+    assert taken.since(7) == 1  # its event and one by hand, in one batch
+    assert taken.since(7) == 0
+
+
+def test_takebacks_are_counted_afresh_once_forgotten() -> None:
+    taken = HandTakebacks()
+    taken.since(2)
+    taken.own += 1  # a takeback of the bridge's that may or may not have been made
+    taken.forget()
+    assert taken.since(3) == 0  # whatever came meanwhile is no one's
+    assert taken.own == 0
+    assert taken.since(4) == 1

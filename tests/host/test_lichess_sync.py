@@ -1,8 +1,9 @@
 """The Lichess synchroniser without HTTP: Lichess is played by the test (its game items
 handed in, its calls recorded and answered as the test says), the board is the real
 firmware on the in-memory pair, and the synchroniser's actions are carried out here as
-the bridge's shell carries them out. Moves both ways, a move Lichess refuses, and one
-kept on the board through a 429's pause."""
+the bridge's shell carries them out. Moves both ways, a move Lichess refuses, one kept
+on the board through a 429's pause, and moves taken back on the board: by hand (also
+made and taken back between two of the bridge's steps) or by the bridge."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 
 from reedboard.arbiter.effects import MoveMade, TakenBack
 from reedboard.errors import LinkError
-from reedboard.sim.human import human_script
 from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
 from reedboard_host.lichess_actions import (
@@ -28,6 +28,7 @@ from reedboard_host.lichess_api import LichessError, RateLimited
 from reedboard_host.lichess_sync import LichessSync
 
 from tests.support.board_pair import BoardPair
+from tests.support.person import Person
 
 ME = {"id": "me", "name": "Me"}
 THEM = {"id": "them", "name": "Them", "rating": 1500}
@@ -51,7 +52,8 @@ class _World:
         self.refuse: list[LichessError] = []  # the next PostNow calls' refusals
         self.paused = 0.0
         self.lichess_moves: list[str] = []
-        self.rng = random.Random(5)
+        # White at the board; the test tells them what to do, or lets them watch it.
+        self.person = Person(self.pair, random.Random(5), white=True)
 
     def run(self, steps: Steps) -> None:
         answer: Any = None
@@ -118,14 +120,25 @@ class _World:
             assert self.pair.clock.now_ms() < end, f"{what}; said: {self.said}"
             self.turn()
 
-    def play(self, uci: str) -> None:
-        """The person carries out `uci` on the board, once it is quiet."""
-        self.until(lambda: self.pair.quiet_view() is not None, "a quiet board")
-        board_game = self.pair.app.board_game
-        assert board_game is not None
-        position = board_game.game.position
-        move = position.parse_uci(uci)
-        self.pair.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
+    def play(self, uci: str, *, between_steps: bool = False) -> None:
+        """The person carries out `uci` on the board, once it is quiet (`between_steps`:
+        waiting on the board alone, with no turn of the bridge meanwhile)."""
+        self._quiet(between_steps)
+        self.person.carry_out(uci)
+
+    def take_back(self, *, between_steps: bool = False) -> None:
+        """The person puts the board's last move back by hand, once it is quiet."""
+        self._quiet(between_steps)
+        self.person.take_back()
+
+    def _quiet(self, between_steps: bool) -> None:
+        def quiet() -> bool:
+            return self.pair.quiet_view() is not None
+
+        if between_steps:
+            self.pair.run_until(quiet, "a quiet board")
+        else:
+            self.until(quiet, "a quiet board")
 
 
 def test_moves_go_both_ways() -> None:
@@ -182,3 +195,53 @@ def test_a_move_waits_on_the_board_through_a_429s_pause() -> None:
     world.until(lambda: world.lichess_moves == ["d2d4"], "d2d4 posted after the pause")
     assert "d2d4 went to Lichess after the pause" in world.said
     assert world.pair.moves() == ["d2d4"]  # never taken back
+
+
+def test_a_move_made_and_taken_back_between_two_steps_proposes_a_takeback() -> None:
+    # The lit e7e5 carried out and put back by hand while the bridge looked elsewhere:
+    # its next step finds as many plies on the board as at its last, and must still see
+    # the move Lichess has taken back on the board.
+    world = _World()
+    world.start()
+    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
+                "the board's game adopted")  # fmt: skip
+    world.play("e2e4")
+    world.until(lambda: world.lichess_moves == ["e2e4"], "e2e4 posted")
+    world.lichess_moves.append("e7e5")
+    world.lichess_state()
+    world.until(lambda: world.pair.view is not None and world.pair.view.hint is not None,
+                "e7e5 lit")  # fmt: skip
+    # The board alone from here: the host reads nothing, the synchroniser takes no step.
+    world.play("e7e5", between_steps=True)
+    world.pair.run_until(lambda: world.pair.moves() == ["e2e4", "e7e5"], "e7e5 on the board")
+    world.take_back(between_steps=True)
+    world.pair.run_until(lambda: world.pair.moves() == ["e2e4"], "e7e5 taken back")
+    world.turn()  # the whole batch at once
+    proposal = "e7e5 taken back on the board: proposing a takeback on Lichess"
+    assert any(line.startswith(proposal) for line in world.said), world.said
+    assert world.later == [f"/api/board/game/{GAME}/takeback/yes"]
+    assert world.pair.view is not None and world.pair.view.hint is None  # e7e5 not lit
+
+
+def test_the_bridges_own_takeback_is_not_taken_for_one_by_hand() -> None:
+    world = _World()
+    world.start()
+    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
+                "the board's game adopted")  # fmt: skip
+    world.play("e2e4")
+    world.until(lambda: world.lichess_moves == ["e2e4"], "e2e4 posted")
+    world.lichess_moves.append("e7e5")
+    world.lichess_state()
+    world.play("e7e6")  # not the lit move: the bridge takes it back, and lights e7e5 again
+    world.until(lambda: any("e7e6 is not the game's move" in line for line in world.said),
+                "e7e6 refused")  # fmt: skip
+    world.until(lambda: world.pair.moves() == ["e2e4"], "e7e6 taken back")
+    # The person puts the pawn back as the lights show and carries out e7e5, lit again.
+    world.person.limit = 2
+    world.pair.watch(world.person.step)
+    world.until(lambda: world.pair.moves() == ["e2e4", "e7e5"], "e7e5 on the board")
+    for _ in range(5):
+        world.turn()
+    assert world.person.fixes
+    assert world.later == []  # no takeback proposed on Lichess
+    assert not any("taken back on the board" in line for line in world.said), world.said

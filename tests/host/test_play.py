@@ -11,11 +11,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from reedboard.arbiter.effects import NewGame
 from reedboard.rules.pgn import read_pgn
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
@@ -25,9 +23,10 @@ from reedboard_host.follow import Follower
 from reedboard_host.play import play
 
 from tests.children import child
-from tests.host.running_board import RunningBoard, host_command, next_move
+from tests.host.running_board import RunningBoard, host_command
 from tests.support.board_pair import BoardPair
 from tests.support.logged import logged
+from tests.support.person import Person
 
 pytestmark = pytest.mark.timeout(180)  # a 16-ply game against the engine, with its own 90 s limit
 
@@ -51,26 +50,16 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
         )  # fmt: skip
         with child(command, sig=signal.SIGINT, stdout=subprocess.PIPE,
                    stderr=subprocess.PIPE, text=True) as play:  # fmt: skip
-            acted_on: str | None = None
-            deadline = time.monotonic() + 90
+            # White: their own moves at random, and the engine's moves carried out as lit.
+            person = Person(board, rng, white=True)
+
+            def playing() -> bool:
+                assert play.poll() is None, play.communicate()[1]
+                over = board.view is not None and board.view.result is not None
+                return len(board.moves()) < PLIES and not over
+
             try:
-                while len(board.moves()) < PLIES and time.monotonic() < deadline:
-                    assert play.poll() is None, play.communicate()[1]
-                    with board.changed:
-                        board.changed.wait(0.2)  # until the board shows something new
-                    view = board.quiet_view()
-                    started = any(e["event"] == "new_game" for e in board.effects)
-                    if view is None or not started:
-                        continue
-                    if view.result is not None:
-                        break
-                    if view.fen == acted_on or (not view.turn_white and view.hint is None):
-                        continue  # the engine has not answered yet
-                    position = Position.from_fen(view.fen)
-                    move = next_move(position, None if view.turn_white else view.hint, rng)
-                    script = human_script(position, [move], seed=rng.randrange(1 << 30))
-                    board.push(script.lines)
-                    acted_on = view.fen
+                board.play_along(person.step, playing, timeout_s=90)
                 # A move the person began just as the game reached its length is finished
                 # before Ctrl-C, so the board's game is the one to compare with.
                 board.wait_until(lambda: board.quiet_view() is not None, "the last move done")
@@ -150,32 +139,6 @@ def scripted_engine(path: Path, moves: list[str]) -> Path:
     return path
 
 
-class _ScriptedPerson:
-    """White at the board: plays `moves` in turn, and carries out each move lit for Black
-    (a promotion as lifts and places alone: the board is told the piece)."""
-
-    def __init__(self, pair: BoardPair, moves: list[str], rng: random.Random) -> None:
-        self.pair, self.moves, self.rng = pair, moves, rng
-        self._acted_at: int | None = None  # the ply the person last acted at
-
-    def step(self) -> None:
-        pair = self.pair
-        view = pair.quiet_view()
-        started = any(isinstance(m.effect, NewGame) for m in pair.effects)
-        ply = len(pair.moves())
-        if view is None or not started or ply == self._acted_at or view.result is not None:
-            return
-        position = _after(pair)
-        if ply % 2 == 0 and ply // 2 < len(self.moves):
-            move = position.parse_uci(self.moves[ply // 2])
-        elif ply % 2 == 1 and view.hint is not None:
-            move = next_move(position, view.hint, self.rng)
-        else:
-            return
-        pair.push(human_script(position, [move], seed=self.rng.randrange(1 << 30)).lines)
-        self._acted_at = ply
-
-
 def test_the_engines_underpromotion_is_the_piece_the_board_takes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -183,7 +146,10 @@ def test_the_engines_underpromotion_is_the_piece_the_board_takes(
     chose, promotes to it (sensors cannot tell a knight from a queen)."""
     engine = scripted_engine(tmp_path / "engine", ENGINE_MOVES)
     pair = BoardPair()
-    pair.watch(_ScriptedPerson(pair, PERSON_MOVES, random.Random(1)).step)
+    # White plays PERSON_MOVES and carries out the engine's moves as lit (a promotion as
+    # lifts and places alone: the board is told the piece).
+    person = Person(pair, random.Random(1), white=True, script=list(PERSON_MOVES), limit=10)
+    pair.watch(person.step)
     caplog.set_level(logging.INFO, logger="reedboard_host")
 
     def said() -> list[str]:
@@ -198,12 +164,6 @@ def test_the_engines_underpromotion_is_the_piece_the_board_takes(
     assert pair.moves()[-1] == "c2d1n", pair.moves()
     assert not [line for line in said() if "take it back" in line], said()
     assert "cxd1=N" in capsys.readouterr().out
-
-
-def _after(board: BoardPair) -> Position:
-    board_game = board.app.board_game
-    assert board_game is not None
-    return board_game.game.position
 
 
 def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:

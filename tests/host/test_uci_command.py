@@ -14,8 +14,8 @@ import chess
 import chess.engine
 import pytest
 
-from tests.host.board_person import Person
 from tests.host.running_board import RunningBoard, host_command
+from tests.support.person import Person
 
 
 def test_odd_input_is_ignored_and_quit_ends_it() -> None:
@@ -139,9 +139,9 @@ def test_a_gui_plays_the_person_at_the_board() -> None:
     gui_board = chess.Board()
     with RunningBoard(speed=20) as board:
         gui = _Gui(board.port, gui_board, gui_white=True, plies=10, rng=rng)
-        person = Person(board, rng, white=False, waits_for=gui.waits_for)
+        person = Person(board, rng, white=False, waits_for=gui.waits_for, await_new_game=False)
         gui.start()
-        person.play(gui.is_alive, timeout_s=60)
+        board.play_along(person.step, gui.is_alive, timeout_s=60)
         gui.join(30)
         played = board.moves()
     assert not gui.errors, gui.errors

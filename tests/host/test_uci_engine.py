@@ -24,13 +24,12 @@ from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
-from reedboard.sim.human import human_script
 from reedboard_host.follow import Follower
 from reedboard_host.uci_engine import POLL_S, UciBoard
 
-from tests.host.board_person import Chooser, Person, castle_first, random_move
 from tests.support.board_pair import BoardPair
 from tests.support.logged import logged
+from tests.support.person import Chooser, Person, castle_first, random_move
 
 LIMIT_S = 600.0  # a bound in board time on any wait below: a stuck run fails, nothing sleeps
 
@@ -252,9 +251,11 @@ def _person(
     waits_for: Callable[[str], bool],
     choose: Chooser = random_move,
     wrong: int = 0,
-) -> Person:
+) -> Person[BoardPair]:
     """The person at the pair's board, looking at it after each of its steps."""
-    person = Person(pair, rng, white, choose=choose, wrong=wrong, waits_for=waits_for)
+    person = Person(
+        pair, rng, white, choose=choose, wrong=wrong, waits_for=waits_for, await_new_game=False
+    )
     pair.watch(person.step)
     return person
 
@@ -465,11 +466,7 @@ def _ready_and_no_answer(gui: _Engine) -> None:
 def _carry_out(gui: _Engine, board: BoardPair, uci: str, rng: random.Random) -> None:
     """The person carries out `uci` from the board's position (once it is quiet)."""
     gui.run_until(lambda: board.quiet_view() is not None, "a quiet board")
-    view = board.quiet_view()
-    assert view is not None
-    position = Position.from_fen(view.fen)
-    move = position.parse_uci(uci)
-    board.push(human_script(position, [move], seed=rng.randrange(1 << 30)).lines)
+    Person(board, rng, white=True).carry_out(uci)
 
 
 def test_stop_before_the_person_moves_answers_no_move(

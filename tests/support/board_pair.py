@@ -12,7 +12,8 @@ fast as the CPU, without threads or a pty, and the same every time.
     follower = Follower("memory", open_port=pair.open_port, clock=pair.host_clock)
 
 `watch(callback)` calls back after each step of the board, for a person who reacts to
-what its lights show; `unplug()` and `plug()` pull the host's cable and put it back."""
+what its lights show (`person.py`); `unplug()` and `plug()` pull the host's cable and put
+it back."""
 
 from __future__ import annotations
 
@@ -230,3 +231,7 @@ class BoardPair:
     def quiet_view(self) -> BoardView | None:
         """The board's view when a person could act on it; else None."""
         return quiet(self.view, self.live.pending)
+
+    def effect_kinds(self) -> list[str]:
+        """The kinds of the board's effects so far, in order (`move`, `takeback`, ...)."""
+        return [message.effect.kind for message in self.effects]
