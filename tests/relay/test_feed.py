@@ -72,6 +72,40 @@ def test_a_new_session_starts_the_numbering_again() -> None:
     assert feed.take(effect(2)) == [effect(2)]
 
 
+def test_a_board_that_restarted_unheard_is_asked_for_its_hello() -> None:
+    """The board's new session lost on the way (its hello, its first frames): its `alive`
+    falls behind what the relay holds, so the relay asks who it is, and takes the new
+    session from its answer, whatever the old one's numbers were."""
+    feed = BoardFeed()
+    feed.take(hello(1))
+    for seq in range(2, 31):
+        feed.take(effect(seq))
+    feed.alive(30)  # all there
+    assert feed.request(30, needs_state=False) is None
+    feed.alive(12)
+    for needs_state in (False, True):
+        asked = feed.request(12, needs_state=needs_state)
+        assert asked is not None and asked["type"] == "hello"
+    assert feed.take(effect(13)) == []  # the new session's, but nothing tells the relay so
+    assert feed.take(hello(14, "s2", answers=True)) == [hello(14, "s2", answers=True)]
+    assert feed.request(14, needs_state=False) is None
+    assert feed.take(effect(15)) == [effect(15)]
+
+
+def test_a_hello_of_the_known_session_keeps_its_place_in_the_numbering() -> None:
+    """The relay asked twice (the first answer was slow): the second answer is a frame of
+    the session it knows. Nothing new, but the frames after it must not wait for it."""
+    feed = BoardFeed()
+    feed.take(hello(1))
+    assert feed.take(effect(3)) == []
+    assert feed.take(hello(2, answers=True)) == [effect(3)]
+    assert feed.last == 3 and feed.held == {}
+    feed.take(effect(5))
+    feed.take(effect(6))
+    assert feed.take(hello(4, answers=True)) == [effect(5), effect(6)]  # held, then let go
+    assert feed.request(6, needs_state=False) is None
+
+
 def test_a_late_answer_older_than_what_was_delivered_is_dropped() -> None:
     """A state the relay asked for that arrives after newer messages (a broker's retry)
     would take the game back: it is a repeat of what the relay has."""

@@ -55,6 +55,7 @@ class Boards:
             message, _ = read_board_message(wire)
             if isinstance(message, Alive):
                 board.board_seq = message.seq
+                board.feed.alive(message.seq)
             return False, board.wants()
         before = board.feed.last, board.feed.session
         delivered = board.feed.take(wire)

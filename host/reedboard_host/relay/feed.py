@@ -19,7 +19,17 @@ class BoardFeed:
     session: str | None = None
     last: int = 0  # the latest seq delivered
     held: dict[int, Wire] = field(default_factory=dict)
+    # The board said it has sent less than we hold: it runs another session, whose hello
+    # never reached us (a broker restarted without our session drops what the board says
+    # meanwhile). Its numbers mean nothing to us until it tells us who it is.
+    unsure: bool = False
     _next_id: int = 0
+
+    def alive(self, board_seq: int) -> None:
+        """The board's keep-alive: the latest number it has sent. Nothing the board sends
+        after it reaches us before it, so a number behind what we hold is not ours."""
+        if self.session is not None and board_seq < self.last:
+            self.unsure = True
 
     def take(self, wire: Wire) -> list[Wire]:
         """The messages `wire` lets through, in order (none, itself, or itself and those it
@@ -32,14 +42,16 @@ class BoardFeed:
             return []  # only tells what the board has sent: `request` looks at it
         if kind == "hello":
             session = str(wire.get("session"))
-            # Ours already: a repeat, or the answer to our own hello (nothing new), unless
-            # the board could not resend and starts us again from here.
-            if session == self.session and not wire.get("resync"):
-                return []
-            self.session = session
-            self.last = seq
-            self.held.clear()
-            return [wire]
+            if session != self.session or wire.get("resync"):
+                # Another session, or the board could not resend and starts us again.
+                self.session = session
+                self.last = seq
+                self.held.clear()
+                self.unsure = False
+                return [wire]
+            # Ours already: a repeat, or the answer to our own hello. It says nothing new,
+            # but it holds its place in the numbering, or the stream would stop at it.
+            self.unsure = False
         if self.session is None:
             return []
         if kind == "state" and wire.get("id") is not None and seq > self.last:
@@ -60,13 +72,14 @@ class BoardFeed:
             delivered.append(self.held.pop(self.last))
         for number in [n for n in self.held if n <= self.last]:
             del self.held[number]
-        return delivered
+        return [m for m in delivered if m.get("type") != "hello"]  # ours, said again
 
     def request(self, board_seq: int | None, *, needs_state: bool) -> Wire | None:
-        """What to ask the board now: its `hello` when its session is unknown, the `state`
+        """What to ask the board now: its `hello` when its session is unknown (or in doubt),
+        the `state`
         when the game must be fetched whole, the frames of a gap, or nothing. `board_seq` is
         the latest number the board says it has sent (its `alive`), when known."""
-        if self.session is None:
+        if self.session is None or self.unsure:
             return self._command("hello", protocol=1, client="reedboard-relay")
         if needs_state:
             return self._command("state")

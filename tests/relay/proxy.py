@@ -1,0 +1,106 @@
+"""A TCP proxy between one board and the broker, standing for the board's network: `cut()`
+drops every connection through it at once (reset, as when a board's Wi-Fi goes) and
+refuses new ones until `restore()`. Threads of its own, stopped by `close()`."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import struct
+import threading
+from collections.abc import Iterator
+
+CHUNK = 65536
+
+
+class NetworkProxy:
+    def __init__(self, target_port: int) -> None:
+        self.target = ("127.0.0.1", target_port)
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self._listener.getsockname()[1]
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()
+        self._cut = False
+        self._closed = False
+        self.cuts = 0  # connections dropped or refused while cut
+        self._thread = threading.Thread(target=self._accept, name="proxy", daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def cut(self) -> None:
+        with self._lock:
+            self._cut = True
+            dropped = list(self._open)
+            self._open.clear()
+        for sock in dropped:
+            _reset(sock)
+        self.cuts += len(dropped)
+
+    def restore(self) -> None:
+        with self._lock:
+            self._cut = False
+
+    def close(self) -> None:
+        self._closed = True
+        self.cut()
+        self._listener.close()
+        self._thread.join(5)
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            with self._lock:
+                refused = self._cut
+            if refused:
+                self.cuts += 1
+                _reset(client)
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=2)
+            except OSError:
+                _reset(client)  # the broker itself is away: the board sees it as it is
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                if self._cut:
+                    for sock in (client, upstream):
+                        _reset(sock)
+                    continue
+                self._open.update((client, upstream))
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(CHUNK):
+                sink.sendall(data)
+        with self._lock:
+            pair = [s for s in (source, sink) if s in self._open]
+            self._open.difference_update(pair)
+        for sock in pair:
+            _reset(sock)
+
+
+def _reset(sock: socket.socket) -> None:
+    """Close with a reset, not a polite goodbye: the far end learns at once, as it would
+    when a link goes down under it."""
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()
+
+
+@contextlib.contextmanager
+def network_proxy(target_port: int) -> Iterator[NetworkProxy]:
+    proxy = NetworkProxy(target_port)
+    try:
+        yield proxy
+    finally:
+        proxy.close()
