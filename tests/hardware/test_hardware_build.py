@@ -42,17 +42,10 @@ def test_regenerating_gives_the_committed_files(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def build(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+def build(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     monkeypatch.syspath_prepend(str(HARDWARE))
-    # SKiDL opens its log files in the working folder when first imported and deletes them
-    # by that relative name when a circuit turns files off: in a folder of this process's
-    # own, so that test processes running side by side never delete each other's.
-    with monkeypatch.context() as inside:
-        inside.chdir(tmp_path_factory.mktemp("skidl"))
-        import build as module
-        from skidl.logger import stop_log_file_output
+    import build as module
 
-        stop_log_file_output()
     return module
 
 
