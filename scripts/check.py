@@ -1,7 +1,8 @@
 """The one command that checks everything: ruff, mypy, then the test suite.
 
 Run it as `python -m scripts.check` from the repository's top folder (inside the venv).
-Extra arguments go to pytest.
+Extra arguments go to pytest. The suite runs in four pytest-xdist workers unless the
+arguments choose (`-n 0` runs it in one process).
 """
 
 from __future__ import annotations
@@ -15,6 +16,19 @@ def run(step: str, command: list[str]) -> int:
     return subprocess.run(command, check=False).returncode
 
 
+# Most of the suite's wall time is waiting (programs starting, ptys, sockets, the browser,
+# the broker), not CPU: more workers than this machine's two cores still pay.
+WORKERS = "4"
+
+
+def with_workers(pytest_args: list[str]) -> list[str]:
+    """The arguments with `-n 4` added, unless they already say how to run in parallel."""
+    chosen = any(
+        arg.startswith(("-n", "--numprocesses")) or arg.endswith("no:xdist") for arg in pytest_args
+    )
+    return pytest_args if chosen else ["-n", WORKERS, *pytest_args]
+
+
 def main(pytest_args: list[str]) -> int:
     python = sys.executable
     failed = []
@@ -24,7 +38,7 @@ def main(pytest_args: list[str]) -> int:
         failed.append("ruff format")
     if run("mypy", [python, "-m", "mypy"]):
         failed.append("mypy")
-    if run("pytest", [python, "-m", "pytest", *pytest_args]):
+    if run("pytest", [python, "-m", "pytest", *with_workers(pytest_args)]):
         failed.append("pytest")
     if failed:
         print(f"FAILED: {', '.join(failed)}", flush=True)

@@ -13,6 +13,7 @@ import random
 import signal
 from pathlib import Path
 
+import pytest
 from reedboard.app import App
 from reedboard.arbiter.effects import MoveMade
 from reedboard.hal.clock import VirtualClock
@@ -26,6 +27,9 @@ from tests.app.games import game_script, random_game
 
 GAMES = 5
 PLIES = 40
+# 200 kills in all, 40 in each game: each game is a test of its own, so that test processes
+# running side by side share the games out.
+KILLS_PER_GAME = 40
 
 
 def _child(db: Path, script: str, report_fd: int, kill_after: int) -> None:
@@ -104,32 +108,32 @@ def _journal_moves(db: Path) -> list[str]:
         return [m.uci for m in game.moves]
 
 
-def test_no_reported_move_is_lost_or_doubled_across_200_kills(tmp_path: Path) -> None:
-    rng = random.Random(20240)
+@pytest.mark.parametrize("number", range(GAMES))
+def test_no_reported_move_is_lost_or_doubled_across_200_kills(tmp_path: Path, number: int) -> None:
+    rng = random.Random(20240 + number)
     kills = 0
-    for number in range(GAMES):
-        db = tmp_path / f"game{number}.sqlite"
-        moves = random_game(1000 + number, PLIES)
-        reported: dict[int, str] = {}
-        for _attempt in range(400):
-            done = _journal_moves(db)
-            assert done == moves[: len(done)], "the journal holds exactly the game's moves"
-            for ply, uci in reported.items():
-                assert ply <= len(done) and done[ply - 1] == uci, f"reported ply {ply} lost"
-            if len(done) == len(moves):
-                break
-            position = Game()
-            for uci in done:
-                position.push_uci(uci)
-            script = game_script(
-                moves[len(done) :], position.position if done else None, t0=50, gap=150, pause=500
-            )
-            # A move's writing (with the sensor lines that led to it) takes about 110
-            # SQLite steps: the kills land before, inside and after it.
-            new, killed = _run_child(db, script, rng.randrange(1, 200))
-            for ply, uci in new:
-                assert ply not in reported, f"ply {ply} reported twice"
-                reported[ply] = uci
-            kills += killed
-        assert _journal_moves(db) == moves
-    assert kills >= 200, f"only {kills} kills"
+    db = tmp_path / f"game{number}.sqlite"
+    moves = random_game(1000 + number, PLIES)
+    reported: dict[int, str] = {}
+    for _attempt in range(400):
+        done = _journal_moves(db)
+        assert done == moves[: len(done)], "the journal holds exactly the game's moves"
+        for ply, uci in reported.items():
+            assert ply <= len(done) and done[ply - 1] == uci, f"reported ply {ply} lost"
+        if len(done) == len(moves):
+            break
+        position = Game()
+        for uci in done:
+            position.push_uci(uci)
+        script = game_script(
+            moves[len(done) :], position.position if done else None, t0=50, gap=150, pause=500
+        )
+        # A move's writing (with the sensor lines that led to it) takes about 110
+        # SQLite steps: the kills land before, inside and after it.
+        new, killed = _run_child(db, script, rng.randrange(1, 200))
+        for ply, uci in new:
+            assert ply not in reported, f"ply {ply} reported twice"
+            reported[ply] = uci
+        kills += killed
+    assert _journal_moves(db) == moves
+    assert kills >= KILLS_PER_GAME, f"only {kills} kills"
