@@ -19,7 +19,12 @@ class Board:
     feed: BoardFeed = field(default_factory=BoardFeed)
     mirror: GameMirror = field(default_factory=GameMirror)
     online: bool = False
-    board_seq: int | None = None  # the latest number the board says it has sent
+    # The number the board said it had sent one `alive` ago: a tail missing still (after
+    # a second's grace) is lost. The latest `alive` alone proves nothing: sent at QoS 0,
+    # it overtakes QoS 1 messages the broker holds for the relay, and taken at its word
+    # it makes a storm of `resend`s under load.
+    board_seq: int | None = None
+    alive_seq: int | None = None  # the number in the latest `alive`
     version: int = 0  # grows with every change a spectator would see
 
     def deliver(self, wire: Wire) -> bool:
@@ -54,7 +59,7 @@ class Boards:
         if wire.get("type") == "alive":
             message, _ = read_board_message(wire)
             if isinstance(message, Alive):
-                board.board_seq = message.seq
+                board.board_seq, board.alive_seq = board.alive_seq, message.seq
             return False, board.wants()
         before = board.feed.last, board.feed.session
         delivered = board.feed.take(wire)
