@@ -11,6 +11,8 @@ from typing import Any
 from aiohttp import web
 from reedboard.lights.frame import Frame
 from reedboard.lights.render_svg import render_svg
+from reedboard.rules.game import Game
+from reedboard.rules.moves import Move
 
 from reedboard_host.relay.boards import Board, Boards
 from reedboard_host.relay.pairings import Pairings
@@ -26,6 +28,7 @@ class RelayWeb:
         self.pairings = pairings
         self.listeners: set[asyncio.Queue[str]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._fens: dict[str, tuple[Game, int, Move | None, str]] = {}
 
     def changed(self, board: str) -> None:
         """Called from paho's thread: the page's listeners hear of it on the web's loop."""
@@ -50,13 +53,24 @@ class RelayWeb:
         return {
             "id": board.id,
             "online": board.online,
-            "fen": game.position.fen() if game is not None else None,
+            "fen": self._fen(board.id, game) if game is not None else None,
             "ply": len(game) if game is not None else 0,
             "last_move": last,
             "result": current.result if current is not None else None,
             "white": pairing.white,
             "black": pairing.black,
         }
+
+    def _fen(self, board_id: str, game: Game) -> str:
+        """The game's position as FEN, written once per move: a page or a poller asking
+        often, with a thousand boards, would otherwise write each one out every time."""
+        last = game.moves[-1] if len(game) else None
+        known = self._fens.get(board_id)
+        if known is not None and known[0] is game and known[1] == len(game) and known[2] == last:
+            return known[3]
+        fen = game.position.fen()
+        self._fens[board_id] = (game, len(game), last, fen)
+        return fen
 
     def board_ids(self) -> list[str]:
         ids: list[str] = self.service.snapshot(lambda boards: sorted(boards.boards))
