@@ -11,11 +11,9 @@ from typing import Any
 from aiohttp import web
 from reedboard.lights.frame import Frame
 from reedboard.lights.render_svg import render_svg
-from reedboard.rules.game import Game
-from reedboard.rules.moves import Move
 
 from reedboard_host.relay.boards import Board, Boards
-from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.pairings import Pairing, Pairings
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
 
@@ -28,7 +26,9 @@ class RelayWeb:
         self.pairings = pairings
         self.listeners: set[asyncio.Queue[str]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._fens: dict[str, tuple[Game, int, Move | None, str]] = {}
+        # Each board's summary as of its version and pairing: a page or a poller asking
+        # often, with a thousand boards, would otherwise write every board out each time.
+        self._summaries: dict[str, tuple[int, Pairing, dict[str, Any]]] = {}
 
     def changed(self, board: str) -> None:
         """Called from paho's thread: the page's listeners hear of it on the web's loop."""
@@ -45,6 +45,14 @@ class RelayWeb:
 
     def _summary(self, board: Board) -> dict[str, Any]:
         pairing = self.pairings.get(board.id)
+        known = self._summaries.get(board.id)
+        if known is not None and known[0] == board.version and known[1] == pairing:
+            return known[2]
+        summary = self._summarise(board, pairing)
+        self._summaries[board.id] = (board.version, pairing, summary)
+        return summary
+
+    def _summarise(self, board: Board, pairing: Pairing) -> dict[str, Any]:
         current = board.mirror.current
         game = current.game if current is not None else None
         last = None
@@ -53,24 +61,13 @@ class RelayWeb:
         return {
             "id": board.id,
             "online": board.online,
-            "fen": self._fen(board.id, game) if game is not None else None,
+            "fen": game.position.fen() if game is not None else None,
             "ply": len(game) if game is not None else 0,
             "last_move": last,
             "result": current.result if current is not None else None,
             "white": pairing.white,
             "black": pairing.black,
         }
-
-    def _fen(self, board_id: str, game: Game) -> str:
-        """The game's position as FEN, written once per move: a page or a poller asking
-        often, with a thousand boards, would otherwise write each one out every time."""
-        last = game.moves[-1] if len(game) else None
-        known = self._fens.get(board_id)
-        if known is not None and known[0] is game and known[1] == len(game) and known[2] == last:
-            return known[3]
-        fen = game.position.fen()
-        self._fens[board_id] = (game, len(game), last, fen)
-        return fen
 
     def board_ids(self) -> list[str]:
         ids: list[str] = self.service.snapshot(lambda boards: sorted(boards.boards))
