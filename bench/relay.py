@@ -22,7 +22,7 @@ import multiprocessing
 import os
 import random
 import re
-import select
+import selectors
 import signal
 import socket
 import statistics
@@ -153,8 +153,12 @@ def start_broker(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def start_relay(url: str, folder: Path) -> tuple[subprocess.Popen[str], str]:
+    command = [str(BIN / "reedboard-relay"), "--mqtt", url, "--db", str(folder / "relay.sqlite")]
+    profile = os.environ.get("RELAY_PROFILE")  # a file: the relay runs under cProfile
+    if profile:
+        command = [sys.executable, "-m", "cProfile", "-o", profile, *command]
     relay = subprocess.Popen(
-        [str(BIN / "reedboard-relay"), "--mqtt", url, "--db", str(folder / "relay.sqlite")],
+        command,
         stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert relay.stdout is not None
@@ -358,7 +362,30 @@ def replay(
         client.subscribe(f"reedboard/boards/{board}/request", qos=1)
         client.publish(f"reedboard/boards/{board}/status", b"online", qos=1, retain=True)
         clients.append(client)
-    by_socket = {sock: c for c in clients if (sock := c.socket()) is not None}
+    selector = selectors.DefaultSelector()  # epoll: select() stops at descriptor 1023
+    watched: list[Any] = [None] * len(clients)
+    drops = 0
+
+    def watch(n: int) -> None:
+        """(Re)register client n's socket; reconnect it (same session) if it dropped."""
+        nonlocal drops
+        sock = clients[n].socket()
+        if sock is None or sock.fileno() < 0:
+            drops += 1
+            with contextlib.suppress(OSError):
+                clients[n].reconnect()
+            sock = clients[n].socket()
+        if watched[n] is not None and watched[n] is not sock:
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                selector.unregister(watched[n])
+            watched[n] = None
+        if sock is not None and watched[n] is None and sock.fileno() >= 0:
+            selector.register(sock, selectors.EVENT_READ, n)
+            watched[n] = sock
+
+    for n in range(len(clients)):
+        watch(n)
+    moves = [set(r.moves) for r in recordings]
     began = time.monotonic() + 1.0
     due = [(began + rng.uniform(0, 5.0), n, 0) for n in range(len(ids))]
     heapq.heapify(due)
@@ -372,25 +399,25 @@ def replay(
             qos = 0 if recording.seqs[i] == 0 else 1
             clients[n].publish(f"reedboard/boards/{ids[n]}/stream", frame, qos)
             published[n] = i + 1
-            if i in recording.moves:
+            if i in moves[n % len(recordings)]:
                 times[ids[n]].append(time.monotonic())
             if i + 1 < len(recording.frames):
                 step = (recording.frames[i + 1][0] - recording.frames[i][0]) / pace
                 heapq.heappush(due, (_t + step, n, i + 1))
         wait = min(0.01, max(0.0, due[0][0] - time.monotonic())) if due else 0.01
-        readable, _w, _x = select.select(list(by_socket), [], [], wait)
-        for sock in readable:
-            by_socket[sock].loop_read()
+        for key, _events in selector.select(wait):
+            clients[key.data].loop_read()
         for client in clients:
             if client.want_write():
                 client.loop_write()
         if now - last_misc > 1.0:
             last_misc = now
-            for client in clients:
+            for n, client in enumerate(clients):
                 client.loop_misc()
+                watch(n)
     for client in clients:
         client.disconnect()
-    out.write_text(json.dumps({"times": times, "asked": asked}))
+    out.write_text(json.dumps({"times": times, "asked": asked, "drops": drops}))
 
 
 def run_light(
@@ -431,6 +458,8 @@ def run_light(
         if publisher.is_alive():
             publisher.terminate()
         stop_all([relay, broker])
+    if sent["drops"]:
+        print(f"  light boards' connections dropped: {sent['drops']}", file=sys.stderr)
     if sent["asked"]:
         print(f"  the relay asked the light boards: {sent['asked']}", file=sys.stderr)
     slowest = statistics.median(poller.polls) if poller.polls else float("nan")
