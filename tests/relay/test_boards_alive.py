@@ -34,3 +34,18 @@ def test_a_tail_still_missing_an_alive_later_is_asked_for(tmp_path: Path) -> Non
     boards.heard("b1", Alive(3).to_wire())
     _changed, wanted = boards.heard("b1", Alive(3).to_wire())
     assert wanted == {"type": "resend", "after": 2, "session": "s1"}
+
+
+def test_a_tail_arriving_slowly_is_not_asked_for(tmp_path: Path) -> None:
+    """A relay seconds behind: every alive names messages not yet in, but each second
+    brings some of them: they are on their way."""
+    boards = Boards(RelayStore(str(tmp_path / "relay.sqlite")))
+    hello, state, move = frames()
+    boards.heard("b1", hello)
+    boards.heard("b1", Alive(3).to_wire())
+    boards.heard("b1", state)
+    _changed, wanted = boards.heard("b1", Alive(4).to_wire())
+    assert wanted is None
+    boards.heard("b1", move)
+    _changed, wanted = boards.heard("b1", Alive(5).to_wire())
+    assert wanted is None
