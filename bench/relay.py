@@ -271,6 +271,7 @@ class Recording:
 
     frames: list[tuple[float, bytes]]
     seqs: list[int]  # each frame's seq (0 for an `alive`)
+    kinds: list[str]  # each frame's type
     moves: list[int]  # the indexes of the frames that are moves
     sans: list[str]
 
@@ -322,6 +323,7 @@ def record(url: str, folder: Path, games: int, plies: int, speed: float) -> list
         recordings.append(Recording(
             frames=[(t - frames[0][0], frame) for t, frame in frames],
             seqs=[int(w.get("seq", 0)) if w and w.get("type") != "alive" else 0 for w in wires],
+            kinds=[str((w or {}).get("type")) for w in wires],
             moves=moves,
             sans=[str((wires[i] or {})["san"]) for i in moves],
         ))  # fmt: skip
@@ -343,15 +345,19 @@ def replay(
     times: dict[str, list[float]] = {b: [] for b in ids}
 
     def answer(n: int, request: bytes) -> None:
-        wire = decode_line(request)
-        kind = str(wire.get("type")) if wire else "?"
+        """As a board would: a `resend` with the frames asked for, a `hello` or a `state`
+        with the recorded one (a real board writes a new one), if sent already."""
+        wire = decode_line(request) or {}
+        kind = str(wire.get("type", "?"))
         asked[kind] = asked.get(kind, 0) + 1
         recording = recordings[n % len(recordings)]
-        after = int(wire.get("after", 0)) if wire and kind == "resend" else 0
-        until = int(wire.get("until") or 1 << 30) if wire and kind == "resend" else 1 << 30
-        for i in range(published[n]):
-            if after < recording.seqs[i] < until:
-                clients[n].publish(f"reedboard/boards/{ids[n]}/stream", recording.frames[i][1], 1)
+        if kind == "resend":
+            after, until = int(wire.get("after", 0)), int(wire.get("until") or 1 << 30)
+            wanted = [i for i in range(published[n]) if after < recording.seqs[i] < until]
+        else:
+            wanted = [i for i in range(published[n]) if recording.kinds[i] == kind][:1]
+        for i in wanted:
+            clients[n].publish(f"reedboard/boards/{ids[n]}/stream", recording.frames[i][1], 1)
 
     for n, board in enumerate(ids):
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"reedboard-board-{board}",
