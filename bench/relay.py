@@ -1,15 +1,24 @@
 """The relay under load: N fake boards (whole firmware processes, each playing a
 human-model game at 10x speed) publishing to one Mosquitto on this machine, and one
-`reedboard-relay` carrying them.
+`reedboard-relay` carrying them; then N light publishers: one process replaying board
+streams recorded once from whole fake boards, each board with its own MQTT connection,
+session and last will (all turned by one loop), at a real board's pace, answering the
+relay's requests from the recording.
 
 Prints, for each number of boards: the moves carried per second, the latency from a
-board's commit (the moment the board prints the move, after its journal has it) to the
-move being in the relay's games (polled on `/api/boards`, which reads what `/games.pgn`
-writes, every 20 ms: the figures include up to 20 ms of polling), median and p99, the
-relay's CPU time per move, its memory, and whether `/games.pgn` equals every board's
-own game (nothing lost, nothing doubled).
+board's commit (a whole board: the moment it prints the move, after its journal has it;
+a light one: the moment it publishes the move) to the move being in the relay's games
+(polled on `/api/boards`, which reads what `/games.pgn` writes, every 20 ms plus the
+poll's own time: the figures include that), median and p99, the relay's CPU time per
+move (its polls included), its memory, and whether `/games.pgn` equals every board's
+own game (nothing lost, nothing doubled). A board stays up after its game, as a real
+one does, until the relay has all of it.
 
-    python bench/relay.py [--boards 10 50 100] [--plies 60] [--speed 10]
+    python bench/relay.py [--boards 10 50 100] [--light 200 500 1000] [--plies 60]
+                          [--speed 10] [--pace 1]
+
+`--boards` or `--light` with no number skips that half. RELAY_PROFILE=FILE runs the relay
+under cProfile; BENCH_DUMP=FILE appends each move's commit time and latency.
 """
 
 from __future__ import annotations
@@ -192,6 +201,14 @@ def figures(
         for k in range(min(len(seen[b]), len(times[b])))
     ]
     moves = sum(len(times[b]) for b in ids)
+    dump = os.environ.get("BENCH_DUMP")  # a file: each move's commit time and latency
+    if dump:
+        with open(dump, "a") as out:
+            for b in ids:
+                for k in range(min(len(seen[b]), len(times[b]))):
+                    out.write(
+                        f"{len(ids)} {times[b][k]:.3f} {(seen[b][k] - times[b][k]) * 1000:.1f}\n"
+                    )
     return {
         "moves": moves,
         "per_s": moves / elapsed,
