@@ -1,24 +1,37 @@
 """The relay under load: N fake boards (whole firmware processes, each playing a
 human-model game at 10x speed) publishing to one Mosquitto on this machine, and one
-`reedboard-relay` carrying them.
+`reedboard-relay` carrying them; then N light publishers: one process replaying board
+streams recorded once from whole fake boards, each board with its own MQTT connection,
+session and last will (all turned by one loop), at a real board's pace, answering the
+relay's requests from the recording.
 
 Prints, for each number of boards: the moves carried per second, the latency from a
-board's commit (the moment the board prints the move, after its journal has it) to the
-move being in the relay's games (polled on `/api/boards`, which reads what `/games.pgn`
-writes, every 20 ms: the figures include up to 20 ms of polling), median and p99, the
-relay's CPU time per move, its memory, and whether `/games.pgn` equals every board's
-own game (nothing lost, nothing doubled).
+board's commit (a whole board: the moment it prints the move, after its journal has it;
+a light one: the moment it publishes the move) to the move being in the relay's games
+(polled on `/api/boards`, which reads what `/games.pgn` writes, every 20 ms plus the
+poll's own time: the figures include that), median and p99, the relay's CPU time per
+move (its polls included), its memory, and whether `/games.pgn` equals every board's
+own game (nothing lost, nothing doubled). A board stays up after its game, as a real
+one does, until the relay has all of it.
 
-    python bench/relay.py [--boards 10 50 100] [--plies 60] [--speed 10]
+    python bench/relay.py [--boards 10 50 100] [--light 200 500 1000] [--plies 60]
+                          [--speed 10] [--pace 1]
+
+`--boards` or `--light` with no number skips that half. RELAY_PROFILE=FILE runs the relay
+under cProfile; BENCH_DUMP=FILE appends each move's commit time and latency.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import heapq
 import json
+import multiprocessing
 import os
 import random
 import re
+import selectors
 import signal
 import socket
 import statistics
@@ -28,9 +41,14 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from reedboard.link.frame import decode_line
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
@@ -100,80 +118,97 @@ def sans_by_board(pgn: str) -> dict[str, list[str]]:
     return games
 
 
-def run(boards: int, plies: int, speed: float, folder: Path) -> dict[str, float]:
+class Poller:
+    """Reads `/api/boards` every POLL_S in a thread of its own, from before the first board
+    starts: `seen[board][k]` is when the relay first showed the board's move k+1."""
+
+    def __init__(self, page: str, ids: list[str]) -> None:
+        self.page = page
+        self.seen: dict[str, list[float]] = {b: [] for b in ids}
+        self.polls: list[float] = []  # how long each poll took (ms)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            began = time.monotonic()
+            entries = json.loads(get(self.page + "api/boards"))
+            now = time.monotonic()
+            self.polls.append((now - began) * 1000)
+            for entry in entries:
+                marks = self.seen.get(entry["id"])
+                if marks is not None:
+                    while len(marks) < entry["ply"]:
+                        marks.append(now)
+            self._stop.wait(POLL_S)  # the polling interval, part of the figures
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+
+def start_broker(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     config = folder / "mosquitto.conf"
     config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n")
     broker = subprocess.Popen([MOSQUITTO, "-c", str(config)], stderr=subprocess.DEVNULL)
-    url = f"mqtt://127.0.0.1:{port}"
-    time.sleep(0.5)  # the broker opening its port (not a measured time)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            break
+        time.sleep(0.05)  # waiting for the port to open, not timing anything
+    return broker, f"mqtt://127.0.0.1:{port}"
+
+
+def start_relay(url: str, folder: Path) -> tuple[subprocess.Popen[str], str]:
+    command = [str(BIN / "reedboard-relay"), "--mqtt", url, "--db", str(folder / "relay.sqlite")]
+    profile = os.environ.get("RELAY_PROFILE")  # a file: the relay runs under cProfile
+    if profile:
+        command = [sys.executable, "-m", "cProfile", "-o", profile, *command]
     relay = subprocess.Popen(
-        [str(BIN / "reedboard-relay"), "--mqtt", url, "--db", str(folder / "relay.sqlite")],
+        command,
         stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert relay.stdout is not None
-    page = relay.stdout.readline().strip()
-    ids = [f"b{n:04}" for n in range(boards)]
-    times: dict[str, list[float]] = {b: [] for b in ids}
-    sans: dict[str, list[str]] = {b: [] for b in ids}
-    seen: dict[str, list[float]] = {b: [] for b in ids}
-    processes: list[subprocess.Popen[str]] = []
-    readers = []
-    try:
-        for n, board in enumerate(ids):
-            script = folder / f"{board}.events"
-            script.write_text(game_script(plies, seed=n + 1))
-            process = subprocess.Popen(
-                [str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed",
-                 str(speed), "--until-done", "--mqtt", url, "--board-id", board],
-                stdout=subprocess.PIPE, text=True,
-            )  # fmt: skip
-            processes.append(process)
-            assert process.stdout is not None
-            reader = threading.Thread(
-                target=read_moves, args=(process.stdout, times[board], sans[board]), daemon=True
-            )
-            reader.start()
-            readers.append(reader)
-        cpu_before = cpu_s(relay.pid)
-        started = time.monotonic()
-        while any(p.poll() is None for p in processes) or any(
-            len(seen[b]) < len(sans[b]) for b in ids
-        ):
-            now = time.monotonic()
-            for entry in json.loads(get(page + "api/boards")):
-                marks = seen.get(entry["id"])
-                if marks is not None:
-                    while len(marks) < entry["ply"]:
-                        marks.append(now)
-            if now - started > 600:
-                break
-            time.sleep(POLL_S)  # the polling interval, part of the figures
-        elapsed = time.monotonic() - started
-        for reader in readers:
-            reader.join(5)
-        cpu = cpu_s(relay.pid) - cpu_before
-        memory = rss_mb(relay.pid)
-        carried = sans_by_board(get(page + "games.pgn"))
-        exact = all(carried.get(b) == sans[b] for b in ids)
-    finally:
-        children: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [
-            *processes, relay, broker
-        ]  # fmt: skip
-        for running in children:
-            if running.poll() is None:
-                running.send_signal(signal.SIGTERM)
-                try:
-                    running.wait(10)
-                except subprocess.TimeoutExpired:
-                    running.kill()
-                    running.wait()
+    return relay, relay.stdout.readline().strip()
+
+
+def stop_all(children: Sequence[subprocess.Popen[str] | subprocess.Popen[bytes]]) -> None:
+    for running in children:
+        if running.poll() is None:
+            running.send_signal(signal.SIGTERM)
+    for running in children:
+        try:
+            running.wait(15)
+        except subprocess.TimeoutExpired:
+            running.kill()
+            running.wait()
+
+
+def figures(
+    ids: list[str],
+    times: dict[str, list[float]],
+    seen: dict[str, list[float]],
+    elapsed: float,
+    cpu: float,
+    memory: float,
+    exact: bool,
+) -> dict[str, float]:
     latencies = [
         (seen[b][k] - times[b][k]) * 1000
         for b in ids
         for k in range(min(len(seen[b]), len(times[b])))
     ]
-    moves = sum(len(sans[b]) for b in ids)
+    moves = sum(len(times[b]) for b in ids)
+    dump = os.environ.get("BENCH_DUMP")  # a file: each move's commit time and latency
+    if dump:
+        with open(dump, "a") as out:
+            for b in ids:
+                for k in range(min(len(seen[b]), len(times[b]))):
+                    out.write(
+                        f"{len(ids)} {times[b][k]:.3f} {(seen[b][k] - times[b][k]) * 1000:.1f}\n"
+                    )
     return {
         "moves": moves,
         "per_s": moves / elapsed,
@@ -185,19 +220,312 @@ def run(boards: int, plies: int, speed: float, folder: Path) -> dict[str, float]
     }
 
 
+def check(page: str, ids: list[str], sans: dict[str, list[str]]) -> bool:
+    carried = sans_by_board(get(page + "games.pgn"))
+    wrong = [b for b in ids if carried.get(b) != sans[b]]
+    for b in wrong:
+        got = carried.get(b, [])
+        print(f"  {b}: board {len(sans[b])} moves, relay {len(got)}", file=sys.stderr)
+    return not wrong
+
+
+def run(boards: int, plies: int, speed: float, folder: Path) -> dict[str, float]:
+    broker, url = start_broker(folder)
+    relay, page = start_relay(url, folder)
+    ids = [f"b{n:04}" for n in range(boards)]
+    times: dict[str, list[float]] = {b: [] for b in ids}
+    sans: dict[str, list[str]] = {b: [] for b in ids}
+    processes: list[subprocess.Popen[str]] = []
+    poller = Poller(page, ids)
+    try:
+        scripts = []
+        for n, board in enumerate(ids):
+            script = folder / f"{board}.events"
+            script.write_text(game_script(plies, seed=n + 1))
+            scripts.append(script)
+        cpu_before = cpu_s(relay.pid)
+        started = time.monotonic()
+        for board, script in zip(ids, scripts, strict=True):
+            # No --until-done: a board stays up after its game, as a real one does, so the
+            # relay can still ask it for what it missed.
+            process = subprocess.Popen(
+                [str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed",
+                 str(speed), "--mqtt", url, "--board-id", board],
+                stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            processes.append(process)
+            assert process.stdout is not None
+            threading.Thread(
+                target=read_moves, args=(process.stdout, times[board], sans[board]), daemon=True
+            ).start()
+        seen = poller.seen
+        # Done once every board has played its plies (or stopped) and the relay shows them.
+        while not all(
+            len(seen[b]) >= len(sans[b]) and (len(sans[b]) >= plies or p.poll() is not None)
+            for b, p in zip(ids, processes, strict=True)
+        ):
+            if time.monotonic() - started > 900:
+                break
+            time.sleep(0.1)  # waiting for the boards and the relay, not timing anything
+        elapsed = time.monotonic() - started
+        poller.stop()
+        cpu = cpu_s(relay.pid) - cpu_before
+        memory = rss_mb(relay.pid)
+        exact = check(page, ids, sans)
+    finally:
+        poller.stop()
+        stop_all([*processes, relay, broker])
+    return figures(ids, times, poller.seen, elapsed, cpu, memory, exact)
+
+
+# ----- light publishers: recorded board streams replayed, many boards in one process -----
+
+
+@dataclass
+class Recording:
+    """One whole board's stream as the broker carried it: each frame and when (seconds
+    after the first), and the moves it played."""
+
+    frames: list[tuple[float, bytes]]
+    seqs: list[int]  # each frame's seq (0 for an `alive`)
+    kinds: list[str]  # each frame's type
+    moves: list[int]  # the indexes of the frames that are moves
+    sans: list[str]
+
+
+def record(url: str, folder: Path, games: int, plies: int, speed: float) -> list[Recording]:
+    """Play `games` whole fake boards through the broker once and keep their frames."""
+    heard: dict[str, list[tuple[float, bytes]]] = {f"rec{n}": [] for n in range(games)}
+    ready = threading.Event()
+    listener = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-recorder")
+    listener.on_connect = lambda c, *_: c.subscribe("reedboard/boards/+/stream", qos=1)
+    listener.on_subscribe = lambda *_: ready.set()
+
+    def keep(_c: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
+        board = message.topic.split("/")[2]
+        heard[board].append((time.monotonic(), bytes(message.payload)))
+
+    listener.on_message = keep
+    address = url.rsplit(":", 1)
+    listener.connect(address[0].removeprefix("mqtt://"), int(address[1]))
+    listener.loop_start()
+    processes = []
+    try:
+        assert ready.wait(10)
+        for n, board in enumerate(heard):
+            script = folder / f"{board}.events"
+            script.write_text(game_script(plies, seed=1000 + n))
+            processes.append(subprocess.Popen(
+                [str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed",
+                 str(speed), "--until-done", "--mqtt", url, "--board-id", board],
+                stdout=subprocess.DEVNULL,
+            ))  # fmt: skip
+        for process in processes:
+            process.wait(600)
+    finally:
+        stop_all(processes)
+        listener.disconnect()
+        listener.loop_stop()
+    recordings = []
+    for board, frames in heard.items():
+        # Forget the recording boards, so the relay never hears of them.
+        clear = mqtt.Client(CallbackAPIVersion.VERSION2)
+        clear.connect(address[0].removeprefix("mqtt://"), int(address[1]))
+        clear.publish(f"reedboard/boards/{board}/status", b"", qos=1, retain=True).wait_for_publish(
+            5
+        )
+        clear.disconnect()
+        wires = [decode_line(frame) for _t, frame in frames]
+        moves = [i for i, w in enumerate(wires) if w and w.get("event") == "move"]
+        recordings.append(Recording(
+            frames=[(t - frames[0][0], frame) for t, frame in frames],
+            seqs=[int(w.get("seq", 0)) if w and w.get("type") != "alive" else 0 for w in wires],
+            kinds=[str((w or {}).get("type")) for w in wires],
+            moves=moves,
+            sans=[str((wires[i] or {})["san"]) for i in moves],
+        ))  # fmt: skip
+    return recordings
+
+
+def replay(
+    url: str, recordings: list[Recording], ids: list[str], pace: float, out: Path, stop: Any
+) -> None:
+    """The publishing process: one paho client (connection, session, last will) per board,
+    all turned by one loop, each board replaying a recording at `pace` times the recorded
+    speed; answers the relay's `resend`, `hello` and `state` from the recording. Writes
+    when each move went out, and what the relay asked, to `out`."""
+    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
+    rng = random.Random(1)
+    clients: list[mqtt.Client] = []
+    published = [0] * len(ids)  # frames of its recording each board has sent
+    asked: dict[str, int] = {}
+    times: dict[str, list[float]] = {b: [] for b in ids}
+
+    def answer(n: int, request: bytes) -> None:
+        """As a board would: a `resend` with the frames asked for, a `hello` or a `state`
+        with the recorded one (a real board writes a new one), if sent already."""
+        wire = decode_line(request) or {}
+        kind = str(wire.get("type", "?"))
+        asked[kind] = asked.get(kind, 0) + 1
+        recording = recordings[n % len(recordings)]
+        if kind == "resend":
+            after, until = int(wire.get("after", 0)), int(wire.get("until") or 1 << 30)
+            wanted = [i for i in range(published[n]) if after < recording.seqs[i] < until]
+        else:
+            wanted = [i for i in range(published[n]) if recording.kinds[i] == kind][:1]
+        for i in wanted:
+            clients[n].publish(f"reedboard/boards/{ids[n]}/stream", recording.frames[i][1], 1)
+
+    for n, board in enumerate(ids):
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"reedboard-board-{board}",
+                             clean_session=False, protocol=mqtt.MQTTv311)  # fmt: skip
+        client.will_set(f"reedboard/boards/{board}/status", b"offline", qos=1, retain=True)
+        client.on_message = lambda _c, _u, m, n=n: answer(n, bytes(m.payload))
+        client.connect(host, int(port), keepalive=30)
+        client.subscribe(f"reedboard/boards/{board}/request", qos=1)
+        client.publish(f"reedboard/boards/{board}/status", b"online", qos=1, retain=True)
+        clients.append(client)
+    selector = selectors.DefaultSelector()  # epoll: select() stops at descriptor 1023
+    watched: list[Any] = [None] * len(clients)
+    drops = 0
+
+    def watch(n: int) -> None:
+        """(Re)register client n's socket; reconnect it (same session) if it dropped."""
+        nonlocal drops
+        sock = clients[n].socket()
+        if sock is None or sock.fileno() < 0:
+            drops += 1
+            with contextlib.suppress(OSError):
+                clients[n].reconnect()
+            sock = clients[n].socket()
+        if watched[n] is not None and watched[n] is not sock:
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                selector.unregister(watched[n])
+            watched[n] = None
+        if sock is not None and watched[n] is None and sock.fileno() >= 0:
+            selector.register(sock, selectors.EVENT_READ, n)
+            watched[n] = sock
+
+    for n in range(len(clients)):
+        watch(n)
+    moves = [set(r.moves) for r in recordings]
+    began = time.monotonic() + 1.0
+    due = [(began + rng.uniform(0, 5.0), n, 0) for n in range(len(ids))]
+    heapq.heapify(due)
+    last_misc = 0.0
+    while not stop.is_set():
+        now = time.monotonic()
+        while due and due[0][0] <= now:
+            _t, n, i = heapq.heappop(due)
+            recording = recordings[n % len(recordings)]
+            frame = recording.frames[i][1]
+            qos = 0 if recording.seqs[i] == 0 else 1
+            clients[n].publish(f"reedboard/boards/{ids[n]}/stream", frame, qos)
+            published[n] = i + 1
+            if i in moves[n % len(recordings)]:
+                times[ids[n]].append(time.monotonic())
+            if i + 1 < len(recording.frames):
+                step = (recording.frames[i + 1][0] - recording.frames[i][0]) / pace
+                heapq.heappush(due, (_t + step, n, i + 1))
+        wait = min(0.01, max(0.0, due[0][0] - time.monotonic())) if due else 0.01
+        for key, _events in selector.select(wait):
+            clients[key.data].loop_read()
+        for client in clients:
+            if client.want_write():
+                client.loop_write()
+        if now - last_misc > 1.0:
+            last_misc = now
+            for n, client in enumerate(clients):
+                client.loop_misc()
+                watch(n)
+    for client in clients:
+        client.disconnect()
+    out.write_text(json.dumps({"times": times, "asked": asked, "drops": drops}))
+
+
+def run_light(
+    boards: int, recordings: list[Recording], pace: float, folder: Path
+) -> dict[str, float]:
+    broker, url = start_broker(folder)
+    relay, page = start_relay(url, folder)
+    ids = [f"l{n:04}" for n in range(boards)]
+    sans = {b: recordings[n % len(recordings)].sans for n, b in enumerate(ids)}
+    out = folder / "published.json"
+    stop = multiprocessing.Event()
+    publisher = multiprocessing.Process(
+        target=replay, args=(url, recordings, ids, pace, out, stop), daemon=True
+    )
+    poller = Poller(page, ids)
+    try:
+        cpu_before = cpu_s(relay.pid)
+        started = time.monotonic()
+        publisher.start()
+        longest = max(r.frames[-1][0] for r in recordings) / pace + 6.0
+        while time.monotonic() - started < longest or not all(
+            len(poller.seen[b]) >= len(sans[b]) for b in ids
+        ):
+            if time.monotonic() - started > longest + 600:
+                break
+            time.sleep(0.1)  # waiting for the relay, not timing anything
+        elapsed = time.monotonic() - started
+        poller.stop()
+        cpu = cpu_s(relay.pid) - cpu_before
+        memory = rss_mb(relay.pid)
+        exact = check(page, ids, sans)
+        stop.set()
+        publisher.join(60)
+        sent = json.loads(out.read_text())
+    finally:
+        poller.stop()
+        stop.set()
+        if publisher.is_alive():
+            publisher.terminate()
+        stop_all([relay, broker])
+    if sent["drops"]:
+        print(f"  light boards' connections dropped: {sent['drops']}", file=sys.stderr)
+    if sent["asked"]:
+        print(f"  the relay asked the light boards: {sent['asked']}", file=sys.stderr)
+    slowest = statistics.median(poller.polls) if poller.polls else float("nan")
+    print(f"  /api/boards poll: median {slowest:.1f} ms", file=sys.stderr)
+    return figures(ids, sent["times"], poller.seen, elapsed, cpu, memory, exact)
+
+
+def row(size: int, r: dict[str, float]) -> str:
+    return (f"{size:6}  {r['moves']:5.0f}  {r['per_s']:7.1f}  {r['median']:9.1f}  "
+            f"{r['p99']:6.1f}  {r['cpu_ms']:17.2f}  {r['rss']:12.1f}  "
+            f"{'yes' if r['exact'] else 'NO'}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--boards", type=int, nargs="+", default=[10, 50, 100])
+    parser.add_argument("--boards", type=int, nargs="*", default=[10, 50, 100])
+    parser.add_argument("--light", type=int, nargs="*", default=[200, 500, 1000])
     parser.add_argument("--plies", type=int, default=60)
     parser.add_argument("--speed", type=float, default=10.0)
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="light boards replay at this many times a real board's pace")  # fmt: skip
     args = parser.parse_args()
-    print("boards  moves  moves/s  median ms  p99 ms  relay CPU/move ms  relay RSS MB  exact")
+    header = "boards  moves  moves/s  median ms  p99 ms  relay CPU/move ms  relay RSS MB  exact"
+    if args.boards:
+        print(f"whole firmware processes at {args.speed:g}x\n{header}")
     for boards in args.boards:
         with tempfile.TemporaryDirectory() as tmp:
-            r = run(boards, args.plies, args.speed, Path(tmp))
-        print(f"{boards:6}  {r['moves']:5.0f}  {r['per_s']:7.1f}  {r['median']:9.1f}  "
-              f"{r['p99']:6.1f}  {r['cpu_ms']:17.2f}  {r['rss']:12.1f}  "
-              f"{'yes' if r['exact'] else 'NO'}", flush=True)  # fmt: skip
+            print(row(boards, run(boards, args.plies, args.speed, Path(tmp))), flush=True)
+    if not args.light:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        broker, url = start_broker(Path(tmp))
+        try:
+            recordings = record(url, Path(tmp), 4, args.plies, args.speed)
+        finally:
+            stop_all([broker])
+    # Recorded at `speed`: replayed `speed` times slower is a real board's pace.
+    for recording in recordings:
+        recording.frames = [(t * args.speed, f) for t, f in recording.frames]
+    print(f"light publishers at {args.pace:g}x a real board's pace\n{header}", flush=True)
+    for boards in args.light:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(row(boards, run_light(boards, recordings, args.pace, Path(tmp))), flush=True)
 
 
 if __name__ == "__main__":

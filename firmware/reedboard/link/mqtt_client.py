@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ssl
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from reedboard.link import mqtt_topics
 
 QUEUE_FRAMES = 50_000  # about an hour of a busy board's frames
 PAHO_QUEUE = 1000  # frames paho holds unacknowledged beyond its window
+CLOSE_WAIT_S = 10.0  # how long a board going away waits for the broker to take its tail
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,43 @@ def new_client(
     return client, address
 
 
+class Acks:
+    """Which QoS 1 messages the broker has not acknowledged yet, by paho's message id.
+
+    paho calls `on_publish` from its own thread, possibly before `publish` has returned
+    the id to the thread that published, so an acknowledgement may come first; a QoS 0
+    message is "published" once written, and is no one's concern here."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: set[int] = set()
+        self._early: set[int] = set()  # acknowledged before `sent` heard of them
+        self._quiet: set[int] = set()  # QoS 0 ids whose `on_publish` has not come yet
+
+    def sent(self, mid: int, qos: int) -> None:
+        with self._lock:
+            early = mid in self._early
+            self._early.discard(mid)
+            if qos == 0:
+                if not early:
+                    self._quiet.add(mid)
+            elif not early:
+                self._waiting.add(mid)
+
+    def acknowledged(self, mid: int) -> None:
+        with self._lock:
+            if mid in self._waiting:
+                self._waiting.discard(mid)
+            elif mid in self._quiet:
+                self._quiet.discard(mid)
+            else:
+                self._early.add(mid)
+
+    def waiting(self) -> int:
+        with self._lock:
+            return len(self._waiting)
+
+
 class BoardBroker:
     """The board's side: publishes its frames, collects the relay's requests."""
 
@@ -76,11 +115,14 @@ class BoardBroker:
         self._wake = threading.Condition()
         self._requests: deque[bytes] = deque()
         self._stopping = False
+        self._in_hand = False  # the pump holds a frame taken from the queue, not yet in paho's
+        self._acks = Acks()
         self.client, address = new_client(f"reedboard-board-{self.board}", settings)
         self.client.max_queued_messages_set(PAHO_QUEUE)
         self.client.will_set(mqtt_topics.status(self.board), b"offline", qos=1, retain=True)
         self.client.on_connect = self._connected
         self.client.on_message = self._message
+        self.client.on_publish = self._published
         self.client.connect_async(address.host, address.port, keepalive=10)
         self.client.loop_start()
         self._thread = threading.Thread(target=self._pump, name="mqtt-publish", daemon=True)
@@ -131,24 +173,43 @@ class BoardBroker:
                 if self._stopping:
                     return
                 frame = self._queue.popleft()
+                self._in_hand = True
             # alive frames are only a nudge: a lost one is harmless.
             qos = 0 if frame.startswith(b'{"type":"alive"') else 1
             while not self._stopping:
                 info = self.client.publish(stream, frame, qos=qos)
                 if info.rc != mqtt.MQTT_ERR_QUEUE_SIZE:
+                    # paho keeps a QoS 1 message for a broker that is away, not a QoS 0.
+                    if qos or info.rc == mqtt.MQTT_ERR_SUCCESS:
+                        self._acks.sent(info.mid, qos)
                     break
                 with self._wake:  # paho's own queue is full: the broker is away or slow
                     self._wake.wait(0.05)
+            with self._wake:
+                self._in_hand = False
 
-    def close(self, timeout_s: float = 2.0) -> None:
-        """Hand paho what is queued (within `timeout_s`), then say goodbye."""
+    def _published(
+        self, _client: mqtt.Client, _userdata: object, mid: int, _reason: object, _p: object
+    ) -> None:
+        self._acks.acknowledged(mid)
+
+    def _handed_over(self) -> bool:
+        """Whether the broker has acknowledged every frame queued so far."""
         with self._wake:
-            deadline = threading.Event()
+            return not self._queue and not self._in_hand and not self._acks.waiting()
+
+    def close(self, timeout_s: float = CLOSE_WAIT_S) -> None:
+        """Wait (up to `timeout_s`) until the broker has acknowledged every frame, then say
+        goodbye. Handing frames to paho is not enough: paho sends at most its window
+        ahead of the broker's acknowledgements, and a client that disconnects drops
+        what it still holds, so a board stopped right after its last move would lose
+        its game's tail (the relay could not ask a board that is gone)."""
+        with self._wake:
             self._wake.notify()
-        waited = 0.0
-        while (self._queue or self.client.want_write()) and waited < timeout_s:
-            deadline.wait(0.02)
-            waited += 0.02
+        pause = threading.Event()
+        deadline = time.monotonic() + timeout_s
+        while not self._handed_over() and time.monotonic() < deadline:
+            pause.wait(0.02)
         with self._wake:
             self._stopping = True
             self._wake.notify()

@@ -19,7 +19,13 @@ class Board:
     feed: BoardFeed = field(default_factory=BoardFeed)
     mirror: GameMirror = field(default_factory=GameMirror)
     online: bool = False
-    board_seq: int | None = None  # the latest number the board says it has sent
+    # The number the board said it had sent one `alive` ago, when nothing of its stream
+    # came in since: that tail is lost. The latest `alive` alone proves nothing: sent at
+    # QoS 0, it overtakes the QoS 1 messages the broker holds for a busy relay, and
+    # taken at its word it made a storm of `resend`s, each making the relay busier.
+    board_seq: int | None = None
+    alive_seq: int | None = None  # the number in the latest `alive`
+    alive_last: int | None = None  # the latest number delivered when it came
     version: int = 0  # grows with every change a spectator would see
 
     def deliver(self, wire: Wire) -> bool:
@@ -54,8 +60,10 @@ class Boards:
         if wire.get("type") == "alive":
             message, _ = read_board_message(wire)
             if isinstance(message, Alive):
-                board.board_seq = message.seq
-                board.feed.alive(message.seq)
+                board.feed.alive(message.seq)  # a number behind ours: another session
+                stalled = board.alive_last == board.feed.last
+                board.board_seq = board.alive_seq if stalled else None
+                board.alive_seq, board.alive_last = message.seq, board.feed.last
             return False, board.wants()
         before = board.feed.last, board.feed.session
         delivered = board.feed.take(wire)

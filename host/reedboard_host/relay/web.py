@@ -13,7 +13,7 @@ from reedboard.lights.frame import Frame
 from reedboard.lights.render_svg import render_svg
 
 from reedboard_host.relay.boards import Board, Boards
-from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.pairings import Pairing, Pairings
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
 
@@ -26,6 +26,9 @@ class RelayWeb:
         self.pairings = pairings
         self.listeners: set[asyncio.Queue[str]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
+        # Each board's summary as of its version and pairing: a page or a poller asking
+        # often, with a thousand boards, would otherwise write every board out each time.
+        self._summaries: dict[str, tuple[int, Pairing, dict[str, Any]]] = {}
 
     def changed(self, board: str) -> None:
         """Called from paho's thread: the page's listeners hear of it on the web's loop."""
@@ -42,6 +45,14 @@ class RelayWeb:
 
     def _summary(self, board: Board) -> dict[str, Any]:
         pairing = self.pairings.get(board.id)
+        known = self._summaries.get(board.id)
+        if known is not None and known[0] == board.version and known[1] == pairing:
+            return known[2]
+        summary = self._summarise(board, pairing)
+        self._summaries[board.id] = (board.version, pairing, summary)
+        return summary
+
+    def _summarise(self, board: Board, pairing: Pairing) -> dict[str, Any]:
         current = board.mirror.current
         game = current.game if current is not None else None
         last = None

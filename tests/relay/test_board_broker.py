@@ -1,0 +1,78 @@
+"""The board's MQTT connection going away: it hands the broker every frame first, so a
+board stopped right after its last move leaves nothing that only it held."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from reedboard.link import mqtt_topics
+from reedboard.link.mqtt_client import Acks, BoardBroker, BrokerSettings
+
+from tests.relay.broker import Broker, running_broker
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    with running_broker(tmp_path) as running:
+        yield running
+
+
+def test_an_acknowledgement_may_come_before_the_id_is_known() -> None:
+    acks = Acks()
+    acks.sent(1, qos=1)
+    acks.acknowledged(2)  # paho's thread was quicker than the publishing one
+    acks.sent(2, qos=1)
+    assert acks.waiting() == 1
+    acks.acknowledged(1)
+    assert acks.waiting() == 0
+
+
+def test_qos_0_messages_are_never_waited_for() -> None:
+    acks = Acks()
+    acks.sent(7, qos=0)
+    assert acks.waiting() == 0
+    acks.acknowledged(7)  # written to the socket: not an acknowledgement to wait for
+    acks.sent(7, qos=1)  # the id used again, later
+    assert acks.waiting() == 1
+
+
+class Listener:
+    """A client of the broker that collects what one board's stream carries."""
+
+    def __init__(self, broker: Broker, board: str) -> None:
+        self.frames: list[bytes] = []
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="listener")
+        self.client.on_connect = lambda c, *_: c.subscribe(mqtt_topics.stream(board), qos=1)
+        self.client.on_subscribe = lambda *_: self.subscribed.set()
+        self.client.on_message = lambda _c, _u, m: self.frames.append(bytes(m.payload))
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_board_closing_hands_the_broker_every_frame_first(broker: Broker) -> None:
+    listener = Listener(broker, "b1")
+    try:
+        assert listener.subscribed.wait(10)
+        board = BoardBroker(BrokerSettings(broker.url, "b1"))
+        # Far more than paho sends ahead of the broker's acknowledgements (its window)
+        # and holds beyond it: closing right away used to drop what paho still held.
+        sent = [b'{"type":"effect","seq":%d}' % n for n in range(1, 2001)]
+        board.publish_frames(sent)
+        board.close(timeout_s=60)  # a busy machine is slow, never incomplete
+        deadline = time.monotonic() + 30
+        while len(listener.frames) < len(sent) and time.monotonic() < deadline:
+            time.sleep(0.05)  # waiting for the broker to deliver, not timing anything
+        assert listener.frames == sent
+    finally:
+        listener.stop()
