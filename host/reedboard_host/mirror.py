@@ -88,6 +88,14 @@ class GameMirror:
                     current.game.push_uci(uci)
                 changed = self._clock(current, m) or len(moves) > len(mine)
                 return self._result(current, m.result, m.reason) or changed
+            # The same game with moves taken back (an arbiter's correction, takebacks
+            # whose effects were missed), and maybe others played since: one game whose
+            # record is rewritten from where the two part, not a new game.
+            self._rewrite(current, mine, moves)
+            self._clock(current, m)
+            current.result = current.reason = None
+            self._result(current, m.result, m.reason)
+            return True
         self._finish_current()
         game = Game(start)
         for uci in moves:
@@ -96,6 +104,19 @@ class GameMirror:
         self._clock(self.current, m)
         self._result(self.current, m.result, m.reason)
         return True
+
+    @staticmethod
+    def _rewrite(current: MirroredGame, mine: list[str], moves: list[str]) -> None:
+        kept = 0
+        while kept < min(len(mine), len(moves)) and mine[kept] == moves[kept]:
+            kept += 1
+        while len(current.game) > kept:
+            current.game.pop()
+        for ply in [p for p in (*current.comments, *current.clocks) if p > kept]:
+            current.comments.pop(ply, None)
+            current.clocks.pop(ply, None)
+        for uci in moves[kept:]:
+            current.game.push_uci(uci)
 
     @staticmethod
     def _clock(current: MirroredGame, m: StateMessage) -> bool:
