@@ -119,4 +119,4 @@ def test_an_arbiter_takes_back_to_a_ply_and_the_lights_guide_the_players_there()
     again = board.command(TakeBack(to_ply=1), 32000)  # sent twice: nothing more happens
     assert isinstance(again.reply, Ack) and again.effects == () and len(board.game) == 1
     beyond = board.command(TakeBack(to_ply=5), 32000)
-    assert isinstance(beyond.reply, ErrorReply) and "1 plies, not 5" in beyond.reply.message
+    assert isinstance(beyond.reply, ErrorReply) and "1 plies, not 5" in str(beyond.reply.message)
