@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.children import child
+from tests.link.ptybridge import PtyBridge
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_relay_end_to_end import BIN, get, relay_command
 
@@ -168,34 +169,59 @@ def test_results_and_players_show_at_once_and_survive_a_restart(
         assert '[Result "*"]' in text and "Arbiter" not in text
 
 
-def _restarted_pgn(broker: Broker, db: Path) -> str:
+def _restarted_pgn(broker: Broker, db: Path, name: str = "b1") -> str:
     with relay_urls(broker, db) as (page, _console, _relay):
-        return get(page + "boards/b1.pgn")
+        return get(page + f"boards/{name}.pgn")
 
 
+@contextmanager
+def correctable_board(
+    broker: Broker, tmp_path: Path, line: str
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """A board playing CORRECTED, on its own network or on a serial line published by
+    `reedboard-host publish`: (its id, its process)."""
+    command = scripted_board(broker, tmp_path, "b1", CORRECTED)
+    if line == "mqtt":
+        with child(command, stdout=subprocess.PIPE, text=True) as process:
+            yield "b1", process
+        return
+    bridge = PtyBridge()
+    publish = [str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
+               "--mqtt", broker.url, "--board-id", "usb1"]  # fmt: skip
+    try:
+        with (
+            child(publish),
+            child([*command[:7], "--until-done", "--print", "--serial", bridge.board_path],
+                  stdout=subprocess.PIPE, text=True) as process,
+        ):  # fmt: skip
+            yield "usb1", process
+    finally:
+        bridge.close()
+
+
+@pytest.mark.parametrize("line", ["mqtt", "serial"])
 def test_a_correction_reinstates_the_position_on_the_board_and_in_the_broadcast(
-    broker: Broker, tmp_path: Path
+    broker: Broker, tmp_path: Path, line: str
 ) -> None:
     db = tmp_path / "relay.sqlite"
-    command = scripted_board(broker, tmp_path, "b1", CORRECTED)
     with relay_urls(broker, db) as (page, console, _relay):
-        with child(command, stdout=subprocess.PIPE, text=True) as b1:
-            until(lambda: summary(page, "b1").get("ply") == 3, "2.Nf3 at the relay")
-            assert post(console, "correct", {"board": "b1", "ply": 3, "note": "knight"}) == 200
-            shown = summary(page, "b1")  # at once, before the board answers
+        with correctable_board(broker, tmp_path, line) as (name, b1):
+            until(lambda: summary(page, name).get("ply") == 3, "2.Nf3 at the relay")
+            assert post(console, "correct", {"board": name, "ply": 3, "note": "knight"}) == 200
+            shown = summary(page, name)  # at once, before the board answers
             assert shown["ply"] == 2 and shown["last_move"] == "e7e5"
             out, _ = b1.communicate(timeout=WAIT_S)
             assert b1.returncode == 0
-        until(lambda: summary(page, "b1").get("ply") == 3 and
-              summary(page, "b1").get("last_move") == "b1c3", "2.Nc3 at the relay")  # fmt: skip
-        pgn = get(page + "boards/b1.pgn")
+        until(lambda: summary(page, name).get("ply") == 3 and
+              summary(page, name).get("last_move") == "b1c3", "2.Nc3 at the relay")  # fmt: skip
+        pgn = get(page + f"boards/{name}.pgn")
     # The board itself took the move back at the arbiter's word and read 2.Nc3 after it.
     events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     told = [(e["event"], e.get("uci")) for e in events if e["event"] in ("move", "takeback")]
     assert told == [("move", "e2e4"), ("move", "e7e5"), ("move", "g1f3"),
                     ("takeback", "g1f3"), ("move", "b1c3")]  # fmt: skip
     # One clean mainline with the arbiter's comment, no variation; the same after a restart.
-    for text in (pgn, _restarted_pgn(broker, db)):
+    for text in (pgn, _restarted_pgn(broker, db, name)):
         moves = " ".join(text.split("\n\n", 1)[1].split())
         assert "(" not in moves.replace("(FIDE 7.5.1)", "").replace("(knight)", "")
         assert moves.startswith("1. e4 e5 {Arbiter: the illegal move 2. Nf3 cancelled")
