@@ -20,6 +20,7 @@ import pytest
 
 from tests.children import child
 from tests.link.ptybridge import PtyBridge
+from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_relay_end_to_end import BIN, get, relay_command
 
@@ -144,7 +145,13 @@ def test_results_and_players_show_at_once_and_survive_a_restart(
     broker: Broker, tmp_path: Path
 ) -> None:
     db = tmp_path / "relay.sqlite"
-    with relay_urls(broker, db) as (page, console, _relay):
+    token = tmp_path / "lichess.token"
+    token.write_text("lip_test\n")
+    lichess = ["--lichess-round", "r1", "--token-file", str(token), "--lichess-url"]
+    with (
+        BroadcastStandIn() as standin,
+        relay_urls(broker, db, *lichess, standin.url) as (page, console, _relay),
+    ):
         quick = scripted_board(broker, tmp_path, "b1", QUICK)
         with child(quick, stdout=subprocess.DEVNULL) as b1:
             assert b1.wait(WAIT_S) == 0
@@ -157,6 +164,9 @@ def test_results_and_players_show_at_once_and_survive_a_restart(
         assert (shown["result"], shown["white"], shown["black"]) == (
             "1-0", "Carlsen, Magnus", "Nepo, Ian")  # fmt: skip
         pgn = get(page + "boards/b1.pgn")
+        # The Lichess push follows at once (as soon as the API allows).
+        standin.wait_for(lambda s: bool(s.pushes) and "Magnus" in s.pushes[-1][3])
+        assert "Arbiter: 1-0" in standin.pushes[-1][3]
     for text in (pgn, _restarted_pgn(broker, db)):
         assert '[Result "1-0"]' in text and '[White "Carlsen, Magnus"]' in text
         assert '[WhiteElo "2830"]' in text and '[WhiteTitle "GM"]' in text
