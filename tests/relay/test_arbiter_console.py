@@ -136,6 +136,7 @@ def test_the_console_needs_its_token_and_is_not_on_the_spectators_port(
         # Bad input: a clear refusal, nothing changed.
         assert post(console, "result", {"board": "b1", "result": "2-0"}) == 400
         assert post(console, "result", {"board": "nope", "result": "1-0"}) == 404
+        assert post(console, "result", {"result": "1-0"}) == 400
         assert post(console, "players", {"board": "b1", "white_elo": "strong"}) == 400
         assert post(console, "correct", {"board": "b1", "ply": 99}) == 400
         assert get(page + "games.pgn") == before

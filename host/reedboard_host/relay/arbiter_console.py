@@ -281,30 +281,34 @@ async def _body(request: web.Request) -> dict[str, Any]:
         raise Refused("the request's body is not JSON") from None
     if not isinstance(body, dict):
         raise Refused("the request's body must be a JSON object")
-    board = body.get("board")
-    if "board" in body and not isinstance(board, str):
+    if not isinstance(body.get("board", ""), str):
         raise Refused("board must be a board's id")
     return body
 
 
+def _board_named(body: dict[str, Any]) -> str:
+    board = body.get("board")
+    if not board or not isinstance(board, str):
+        raise Refused("board is missing: the id of the board the decision is about")
+    return board
+
+
 async def _result(request: web.Request) -> web.Response:
     body = await _body(request)
-    request.app[DESK_KEY].set_result(
-        str(body.get("board")), body.get("result", ""), body.get("reason")
-    )
+    request.app[DESK_KEY].set_result(_board_named(body), body.get("result", ""), body.get("reason"))
     return web.json_response({"ok": True})
 
 
 async def _players(request: web.Request) -> web.Response:
     body = await _body(request)
     fields = {k: v for k, v in body.items() if k != "board"}
-    request.app[DESK_KEY].set_players(str(body.get("board")), fields)
+    request.app[DESK_KEY].set_players(_board_named(body), fields)
     return web.json_response({"ok": True})
 
 
 async def _correct(request: web.Request) -> web.Response:
     body = await _body(request)
-    request.app[DESK_KEY].correct(str(body.get("board")), body.get("ply"), body.get("note"))
+    request.app[DESK_KEY].correct(_board_named(body), body.get("ply"), body.get("note"))
     return web.json_response({"ok": True})
 
 

@@ -14,6 +14,7 @@ import secrets
 import signal
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from aiohttp import web
 from reedboard.command_line import log_to_stderr
@@ -137,7 +138,7 @@ async def _serve(
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     token = secrets.token_urlsafe(18)  # new at every start: the printed URL is the key
-    console, console_url = await _listen(console_app(desk, token), args.arbiter_http)
+    console, console_url = await _listen(console_app(desk, token), args.arbiter_http, logged=False)
     print(f"{url}/", flush=True)
     print(f"arbiter: {console_url}/arbiter?token={token}", flush=True)
     service.start()
@@ -182,10 +183,14 @@ def _board_ids(text: str) -> tuple[str, ...]:
     return ids
 
 
-async def _listen(app: web.Application, address: str) -> tuple[web.AppRunner, str]:
-    """The app served at `address`; its runner and `http://HOST:PORT` as bound."""
+async def _listen(
+    app: web.Application, address: str, *, logged: bool = True
+) -> tuple[web.AppRunner, str]:
+    """The app served at `address`; its runner and `http://HOST:PORT` as bound. The
+    console's requests are not logged: their URLs carry the token."""
     host, port = _address(address)
-    runner = web.AppRunner(app, shutdown_timeout=0.5)
+    quiet: dict[str, Any] = {} if logged else {"access_log": None}
+    runner = web.AppRunner(app, shutdown_timeout=0.5, **quiet)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
