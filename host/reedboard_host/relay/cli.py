@@ -137,10 +137,10 @@ async def _serve(
         pushes.append(LichessPush(push_settings, round_pgn(round_id)))
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
-    token = secrets.token_urlsafe(18)  # new at every start: the printed URL is the key
-    console, console_url = await _listen(console_app(desk, token), args.arbiter_http, logged=False)
+    key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
+    console, console_url = await _listen(console_app(desk, key), args.arbiter_http, logged=False)
     print(f"{url}/", flush=True)
-    print(f"arbiter: {console_url}/arbiter?token={token}", flush=True)
+    print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
     service.start()
     if args.tournament:
         desk.set_tournament(True)
