@@ -245,17 +245,20 @@ def test_tournament_mode_reaches_a_board_that_says_hello(broker: Broker, tmp_pat
         base = console.partition("/arbiter?")[0]
         token = console.partition("token=")[2]
         with child(command, stdout=subprocess.DEVNULL) as b1:
-            # The board's acknowledgement of `settings` says tournament mode is on.
-            def acknowledged() -> bool:
+            # The board's acknowledgement of `settings` says what it set.
+            def acknowledged(on: bool) -> bool:
                 request = urllib.request.Request(
                     base + "/arbiter/api/boards", headers={"X-Arbiter-Token": token}
                 )
                 with urllib.request.urlopen(request, timeout=5) as answer:
                     listed = json.loads(answer.read())
-                return listed["tournament"] is True and any(
-                    b["id"] == "b1" and b["tournament"] is True for b in listed["boards"]
+                return listed["tournament"] is on and any(
+                    b["id"] == "b1" and b["tournament"] is on for b in listed["boards"]
                 )
 
-            until(acknowledged, "b1 in tournament mode")
+            until(lambda: acknowledged(True), "b1 in tournament mode")
+            assert post(console, "tournament", {"on": False}) == 200  # the console's switch
+            until(lambda: acknowledged(False), "b1 out of tournament mode")
+            assert post(console, "tournament", {"on": "yes"}) == 400
             b1.terminate()
         assert summary(page, "b1")["id"] == "b1"
