@@ -63,6 +63,7 @@ from reedboard.link.board_messages import (
 from reedboard.link.messages import (
     PROTOCOL_VERSION,
     AskState,
+    ChangeSettings,
     ChoosePromotion,
     Command,
     Hello,
@@ -72,6 +73,7 @@ from reedboard.link.messages import (
     Say,
     SetBrightness,
     SetMode,
+    TakeBack,
 )
 from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
@@ -173,6 +175,7 @@ class App:
         show_low_time: Callable[[Color | None, int], None] | None = None,
         on_self_test: Callable[[SelfTestReport], None] | None = None,
         say: Callable[[str], str] | None = None,
+        fair_play: Callable[[bool], None] | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -196,6 +199,9 @@ class App:
         self.watch = watch
         self.on_self_test = on_self_test  # told the start-up self-test's faults (the voice)
         self.say = say  # the voice's answer to a question, said aloud (None: no voice)
+        # Tournament mode switched by the host (a relay, for a round): the lights and the
+        # voice follow it.
+        self.fair_play = fair_play
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = guard or nullcontext()
@@ -440,6 +446,13 @@ class App:
             case Resend():
                 # The endpoint answers it, or turns it into a Resync.
                 return Answer(ErrorReply("unsupported", "resend is the link's"))
+            case TakeBack(game=game) if game is not None and game != self.game_id:
+                # An arbiter's correction meant for a game that is no longer on the board.
+                return Answer(
+                    ErrorReply(
+                        "refused", f"game {game} is not in progress (game {self.game_id} is)"
+                    )
+                )
             case _:
                 answer = board_game.carry_out(command, now)
                 done = isinstance(answer.reply, Ack)
@@ -448,6 +461,9 @@ class App:
                 self._publish(list(answer.effects), now)
                 if isinstance(command, SetMode) and done:
                     self.record.set_mode(command.mode)
+                switch = command.tournament if isinstance(command, ChangeSettings) else None
+                if done and switch is not None and self.fair_play is not None:
+                    self.fair_play(switch)
                 return answer
 
     def _hello(self) -> BoardHello:

@@ -108,6 +108,7 @@ class Settings:
     # A timed game's control (None: untimed), and whether clock buttons stop the time.
     time_control: TimeControl | None = None
     clock_buttons: bool = False
+    tournament: bool = False  # fair play: the lights and the voice give no assistance
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,8 +335,8 @@ class BoardGame:
             case ChoosePromotion(piece=piece):
                 effects = self.arbiter.choose_promotion(piece_type_from_symbol(piece), now)
                 return Answer(Ack(piece=piece), tuple(effects))
-            case TakeBack():
-                return self._take_back(now)
+            case TakeBack(to_ply=to_ply):
+                return self._take_back(now) if to_ply is None else self._take_back_to(to_ply, now)
             case ShowMove(uci=uci):
                 self.arbiter.show_move(None if uci is None else self.game.position.parse_uci(uci))
                 return Answer(Ack(uci=uci))
@@ -393,6 +394,20 @@ class BoardGame:
         assert isinstance(taken, TakenBack)
         return Answer(Ack(uci=taken.uci), tuple(effects))
 
+    def _take_back_to(self, ply: int, now: int) -> Answer:
+        """Every move after `ply` taken back at once (an arbiter reinstating the position
+        before an irregularity, FIDE 7.5.1), each told as a takeback, and the lights then
+        guide the players to the position at `ply`. Already there: nothing to do, so the
+        command may be sent again safely."""
+        game = self.game
+        if ply > len(game):
+            raise InvalidInputError(f"the game has {len(game)} plies, not {ply}")
+        if ply == len(game):
+            return Answer(Ack(uci=None))
+        effects = self.arbiter.take_back_to(ply, now)
+        earliest = [e for e in effects if isinstance(e, TakenBack)][-1]  # the irregular move
+        return Answer(Ack(uci=earliest.uci), tuple(effects))
+
     def _ended(self, effects: list[Effect]) -> Answer:
         over = effects[-1]
         assert isinstance(over, GameOver)
@@ -405,6 +420,8 @@ class BoardGame:
             self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
         if command.knock_wait_ms is not None:
             self.settings = replace(self.settings, knock_wait_ms=command.knock_wait_ms)
+        if command.tournament is not None:
+            self.settings = replace(self.settings, tournament=command.tournament)
         s = self.settings
         self.arbiter.configure(
             settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms, knock_wait_ms=s.knock_wait_ms
@@ -415,6 +432,7 @@ class BoardGame:
                 settle_ms=s.settle_ms,
                 castle_wait_ms=s.castle_wait_ms,
                 knock_wait_ms=s.knock_wait_ms,
+                tournament=s.tournament,
             )
         )
 

@@ -57,6 +57,7 @@ class BoardVoice:
         self.speaker = speaker
         self.book = book
         self.tournament = False  # the switch: never a word while it is set
+        self._round = False  # the same switch, set by the host (a relay) for a round
         self.narrator: Narrator | None = None
         self.taps = Taps()
         self._board_game: BoardGame | None = None
@@ -64,7 +65,7 @@ class BoardVoice:
         self._seen: tuple[int, int] | None = None  # occupancy and position, last turn
 
     def say(self, text: str, *, fleeting: bool = False) -> None:
-        if not self.tournament and text:
+        if not (self.tournament or self._round) and text:
             self.speaker.say(text, fleeting=fleeting)
 
     def effect(self, message: EffectMessage) -> None:
@@ -82,6 +83,7 @@ class BoardVoice:
             self.narrator = Narrator(self.book, board_game.game.position)
             self._board_game = board_game
         self.narrator.strict = board_game.settings.mode == "strict"
+        self._round = board_game.settings.tournament  # set by the host for a round
         self._lit_move(board_game)
         self._tapped(board_game, now)
 

@@ -88,6 +88,17 @@ class GameMirror:
                     current.game.push_uci(uci)
                 changed = self._clock(current, m) or len(moves) > len(mine)
                 return self._result(current, m.result, m.reason) or changed
+            # The same game with moves taken back (an arbiter's correction, takebacks
+            # whose effects were missed), and maybe others played since: one game whose
+            # record is rewritten from where the two part, not a new game. A board
+            # without a journal numbers every game 0: there, a record that shares no
+            # move with the host's is taken for a new game.
+            if game_id or _shared(mine, moves):
+                self._rewrite(current, _shared(mine, moves), moves)
+                self._clock(current, m)
+                current.result = current.reason = None
+                self._result(current, m.result, m.reason)
+                return True
         self._finish_current()
         game = Game(start)
         for uci in moves:
@@ -96,6 +107,17 @@ class GameMirror:
         self._clock(self.current, m)
         self._result(self.current, m.result, m.reason)
         return True
+
+    @staticmethod
+    def _rewrite(current: MirroredGame, kept: int, moves: list[str]) -> None:
+        """The game's record cut after ply `kept` and played on with `moves`' rest."""
+        while len(current.game) > kept:
+            current.game.pop()
+        for ply in [p for p in (*current.comments, *current.clocks) if p > kept]:
+            current.comments.pop(ply, None)
+            current.clocks.pop(ply, None)
+        for uci in moves[kept:]:
+            current.game.push_uci(uci)
 
     @staticmethod
     def _clock(current: MirroredGame, m: StateMessage) -> bool:
@@ -187,3 +209,11 @@ class GameMirror:
 
 def _ucis(game: Game) -> list[str]:
     return [before.uci(move) for before, move in zip(game.positions, game.moves, strict=False)]
+
+
+def _shared(mine: list[str], moves: list[str]) -> int:
+    """How many first moves two records of a game have in common."""
+    kept = 0
+    while kept < min(len(mine), len(moves)) and mine[kept] == moves[kept]:
+        kept += 1
+    return kept

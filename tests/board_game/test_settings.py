@@ -47,6 +47,7 @@ def test_a_new_knock_wait_decides_when_a_swapped_capture_is_made(knock_wait_ms: 
         settle_ms=DEFAULT_SETTLE_MS,
         castle_wait_ms=board.settings.castle_wait_ms,
         knock_wait_ms=knock_wait_ms,
+        tournament=False,
     )
     assert capture_made_at(board, 1_000) == knock_wait_ms
 

@@ -87,3 +87,36 @@ def test_a_mate_can_be_taken_back_a_resignation_cannot() -> None:
     assert isinstance(answer.reply, ErrorReply) and answer.reply.code == "refused"
     assert "resignation" in str(answer.reply.message)
     assert len(board.game) == 1 and board.game.is_game_over()
+
+
+D7, D5 = (1 << parse_square(name) for name in ("d7", "d5"))
+
+
+def test_an_arbiter_takes_back_to_a_ply_and_the_lights_guide_the_players_there() -> None:
+    # FIDE 7.5.1: the position before the irregular move (here ply 2) is reinstated, the
+    # moves after it taken back each as a takeback, at once.
+    board = BoardGame(Game(), START, rng=random.Random(1))
+    after_e4 = START & ~E2 | E4
+    settled(board, START & ~E2, 1000)
+    settled(board, after_e4, 4000)
+    after_d5 = after_e4 & ~D7 | D5
+    settled(board, after_e4 & ~D7, 8000)
+    settled(board, after_d5, 12000)
+    after_nf3 = after_d5 & ~G1 | F3
+    settled(board, after_d5 & ~G1, 16000)
+    settled(board, after_nf3, 20000)
+    assert len(board.game) == 3
+
+    answer = board.command(TakeBack(to_ply=1), 24000)
+    assert isinstance(answer.reply, Ack)
+    assert answer.reply.uci == "d7d5"  # the earliest move taken back
+    assert [e.kind for e in answer.effects] == ["takeback", "takeback", "illegal"]
+    view = board.arbiter.view()
+    assert len(board.game) == 1
+    assert (view.missing, view.extra) == (D7 | G1, D5 | F3)  # where the pieces go back
+    assert settled(board, after_e4, 28000) == ["restored"]
+
+    again = board.command(TakeBack(to_ply=1), 32000)  # sent twice: nothing more happens
+    assert isinstance(again.reply, Ack) and again.effects == () and len(board.game) == 1
+    beyond = board.command(TakeBack(to_ply=5), 32000)
+    assert isinstance(beyond.reply, ErrorReply) and "1 plies, not 5" in str(beyond.reply.message)

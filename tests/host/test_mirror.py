@@ -41,3 +41,34 @@ def test_a_mate_taken_back_clears_the_result_and_play_goes_on() -> None:
     assert _ending(current) == (None, None, 3)
     assert mirror.apply(_effect(8, "move", uci="e5e4", ply=4))
     assert mirror.finished == [] and len(current.game) == 4
+
+
+def test_a_state_with_fewer_moves_of_the_same_game_rewrites_it_not_a_new_game() -> None:
+    # An arbiter's correction took the board back two plies and another move was played;
+    # the host missed the effects and hears only the state: still game 7, one record.
+    mirror = GameMirror()
+    state = {"type": "state", "seq": 1, "game": 7, "start_fen": STARTING_FEN,
+             "chess960": False, "moves": MATE[:3], "result": None, "reason": None}  # fmt: skip
+    assert mirror.apply(_read(state))
+    assert mirror.apply(_effect(2, "violation", rule="4.3", square="e2", message="touched"))
+    current = mirror.current
+    assert current is not None and 3 in current.comments
+    assert mirror.apply(_read(state | {"seq": 9, "moves": ["f2f3", "e7e5", "e2e4"]}))
+    assert mirror.current is current and mirror.finished == []
+    assert [m.uci() for m in current.game.moves] == ["f2f3", "e7e5", "e2e4"]
+    assert current.comments == {}  # the comment was about the move taken back
+    assert mirror.apply(_read(state | {"seq": 10, "moves": ["f2f3"]}))
+    assert mirror.current is current and len(current.game) == 1
+
+
+def test_without_a_journal_a_record_sharing_no_move_is_a_new_game() -> None:
+    mirror = GameMirror()
+    state = {"type": "state", "seq": 1, "game": 0, "start_fen": STARTING_FEN,
+             "chess960": False, "moves": MATE[:2], "result": None, "reason": None}  # fmt: skip
+    assert mirror.apply(_read(state))
+    assert mirror.apply(_read(state | {"seq": 5, "moves": ["e2e4"]}))
+    assert len(mirror.finished) == 1 and mirror.current is not None
+    assert len(mirror.current.game) == 1
+    assert mirror.apply(_read(state | {"seq": 6, "moves": ["e2e4", "e7e5", "g1f3"]}))
+    assert mirror.apply(_read(state | {"seq": 7, "moves": ["e2e4", "c7c5"]}))  # shares e4
+    assert len(mirror.finished) == 1 and len(mirror.current.game) == 2

@@ -64,7 +64,7 @@ FIELDS: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "new_game": _new_game(),
     "mode": _fields(mode=st.sampled_from(["casual", "strict"])),
     "promotion": _fields(piece=st.sampled_from(["q", "r", "b", "n"])),
-    "takeback": st.just({}),
+    "takeback": _fields(to_ply=_maybe(st.integers(0, MAX_PLY)), game=_maybe(st.integers(0, 99))),
     "show": _fields(uci=_maybe(st.none() | UCI)),
     "mark": _fields(squares=_maybe(SQUARES), blink=_maybe(SQUARES)),
     "brightness": _fields(percent=st.integers(0, 100)),
@@ -73,7 +73,8 @@ FIELDS: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "led_test": st.just({}),
     "say": _fields(what=st.sampled_from(["position", "last"]) | SQUARE),
     "settings": _fields(
-        **{name: _maybe(st.integers(low, high)) for name, (low, high) in SETTINGS.items()}
+        **{name: _maybe(st.integers(low, high)) for name, (low, high) in SETTINGS.items()},
+        tournament=_maybe(st.booleans()),
     ),
 }
 IDS = st.just(OPTIONAL) | st.none() | st.integers(0, MAX_ID)

@@ -286,6 +286,10 @@ class Arbiter:
         `InvalidInputError` when there is none or the game was declared over."""
         return takeback.take_back_for_host(self, now_ms)
 
+    def take_back_to(self, ply: int, now_ms: int) -> list[Effect]:
+        """The host takes back every move after `ply` (takeback.take_back_to_for_host)."""
+        return takeback.take_back_to_for_host(self, ply, now_ms)
+
     def forget_position(self) -> None:
         """Read on from the game's position as a board starting afresh there: nothing
         shown, held or touched about the position before stays."""

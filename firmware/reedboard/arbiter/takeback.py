@@ -70,6 +70,22 @@ def take_back_for_host(arbiter: Arbiter, now: int) -> list[Effect]:
     return effects + arbiter.show_mismatch(now)
 
 
+def take_back_to_for_host(arbiter: Arbiter, ply: int, now: int) -> list[Effect]:
+    """The host takes back every move after `ply` (an arbiter reinstating the position
+    before an irregularity): each told, then the board reads on from the position at
+    `ply` and shows at once where the pieces must go, as after one takeback."""
+    game = arbiter.game
+    if not 0 <= ply < len(game):
+        raise InvalidInputError(f"no move after ply {ply} to take back")
+    if game.declared is not None:
+        raise InvalidInputError(f"the game ended by {game.declared.reason}: no takeback")
+    effects: list[Effect] = []
+    while len(game) > ply:
+        take_back_last(arbiter, now, effects)
+    arbiter.forget_position()
+    return effects + arbiter.show_mismatch(now)
+
+
 def lifted_arrivals(arbiter: Arbiter) -> Bitboard:
     """The squares the last move put a piece on that were lifted in this episode
     (casual mode: what a takeback needs)."""

@@ -328,6 +328,7 @@ class LightsSeams(TypedDict):
     brightness: Callable[[float, int], None]
     led_test: Callable[[int], None]
     show_low_time: Callable[[Color | None, int], None]
+    fair_play: Callable[[bool], None]
 
 
 def lights_seams(config: LedConfig, strip: LedStrip, *, tournament: bool = False) -> LightsSeams:
@@ -341,6 +342,7 @@ def lights_seams(config: LedConfig, strip: LedStrip, *, tournament: bool = False
         "brightness": lights.dim,
         "led_test": lights.led_test,
         "show_low_time": lights.show_low_time,
+        "fair_play": lights.fair_play,
     }
 
 
@@ -359,6 +361,7 @@ def board_settings(
         hold_ms=config.debounce.hold_ms,
         time_control=parse_time_control(clock.control) if clock.control else None,
         clock_buttons=bool(clock.white_pin),
+        tournament=config.arbiter.tournament,
     )
 
 

@@ -82,6 +82,11 @@ class LightsRenderer:
         if not self._testing(t_ms):
             self.output.update(self.frame, t_ms)
 
+    def fair_play(self, tournament: bool) -> None:
+        """Tournament mode switched on or off (by the host, for a round): the next view
+        is shown with or without assistance."""
+        self.tournament = tournament
+
     def show_low_time(self, color: Color | None, t_ms: int) -> None:
         """A player's time began (or ceased) to run low: their back rank lights."""
         self.low_time = color

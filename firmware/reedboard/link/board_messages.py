@@ -326,6 +326,7 @@ class Ack:
     text: str | None = None  # what the board's voice said (`say`)
     id: int | None = None
     seq: int = 0
+    tournament: bool | None = None  # the settings' fair-play switch
 
     def to_wire(self) -> Wire:
         wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
@@ -343,6 +344,7 @@ class Ack:
             squares=_list(self.squares),
             blink=_list(self.blink),
             text=self.text,
+            tournament=self.tournament,
         )
 
     @classmethod
@@ -363,6 +365,7 @@ class Ack:
             text=wire.get("text"),
             id=wire.get("id"),
             seq=wire["seq"],
+            tournament=wire.get("tournament"),
         )
 
 

@@ -192,17 +192,22 @@ class ChoosePromotion:
 
 @dataclass(frozen=True, slots=True)
 class TakeBack:
-    """Undo the last move."""
+    """Undo the last move, or every move after ply `to_ply` (an arbiter reinstating the
+    position before an irregularity; nothing to do when the game stands there already).
+    `game` (the journal's number), when given, must be the game in progress."""
 
     TYPE: ClassVar[str] = "takeback"
     id: int | None = None
+    to_ply: int | None = None
+    game: int | None = None
 
     @classmethod
-    def from_wire(cls, _f: WireFields, command_id: int | None) -> TakeBack:
-        return cls(command_id)
+    def from_wire(cls, f: WireFields, command_id: int | None) -> TakeBack:
+        to_ply = f.integer("to_ply", 0, MAX_PLY, None)
+        return cls(command_id, to_ply, f.integer("game", 0, MAX_ID, None))
 
     def to_wire(self) -> Wire:
-        return _wire(self.TYPE, self.id)
+        return _wire(self.TYPE, self.id, **_given(to_ply=self.to_ply, game=self.game))
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,15 +339,21 @@ class ChangeSettings:
     castle_wait_ms: int | None = None
     knock_wait_ms: int | None = None
     id: int | None = None
+    tournament: bool | None = None  # fair play: no assistance on the LEDs, the voice silent
 
     @classmethod
     def from_wire(cls, f: WireFields, command_id: int | None) -> ChangeSettings:
         values: dict[str, int] = {}
+        tournament: bool | None = None
         for name in f.message:
             if name in ("type", "id"):
                 continue
+            if name == "tournament":
+                if f.message[name] is not None:  # null: unchanged, as for the others
+                    tournament = f.boolean(name, False)
+                continue
             if name not in SETTINGS:
-                raise f.bad(name, f"is not a setting ({', '.join(SETTINGS)})")
+                raise f.bad(name, f"is not a setting ({', '.join([*SETTINGS, 'tournament'])})")
             low, high = SETTINGS[name]
             values[name] = f.integer(name, low, high)
         return cls(
@@ -350,6 +361,7 @@ class ChangeSettings:
             values.get("castle_wait_ms"),
             values.get("knock_wait_ms"),
             id=command_id,
+            tournament=tournament,
         )
 
     def to_wire(self) -> Wire:
@@ -357,6 +369,7 @@ class ChangeSettings:
             "settle_ms": self.settle_ms,
             "castle_wait_ms": self.castle_wait_ms,
             "knock_wait_ms": self.knock_wait_ms,
+            "tournament": self.tournament,
         }
         return _wire(self.TYPE, self.id, **{k: v for k, v in given.items() if v is not None})
 

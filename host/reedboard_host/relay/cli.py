@@ -2,16 +2,19 @@
 [--round N] [--boards ID,ID,...]`
 
 Subscribes to every board on the broker, keeps every board's game in SQLite, and serves
-the spectator page and the PGN over HTTP. The first line on stdout is the page's URL.
+the spectator page and the PGN over HTTP. The first line on stdout is the page's URL, the
+second the arbiter's console's (`arbiter: URL`, with its token).
 SIGINT or SIGTERM ends it cleanly, exit status 0."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import secrets
 import signal
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from aiohttp import web
 from reedboard.command_line import log_to_stderr
@@ -19,7 +22,10 @@ from reedboard.errors import ReedboardError
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.link.mqtt_topics import parse_url
 
+from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
+from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.feed import Wire
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
 from reedboard_host.relay.pairings import Pairings
 from reedboard_host.relay.service import RelayService
@@ -54,6 +60,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lichess-url", default="https://lichess.org", metavar="URL",
                    help="the Lichess server (default https://lichess.org)")  # fmt: skip
     p.add_argument("--client-id", default="reedboard-relay", help="the relay's MQTT client id")
+    p.add_argument("--arbiter-http", default="127.0.0.1:0", metavar="HOST:PORT",
+                   help="where to serve the arbiter's console (default 127.0.0.1 and a free "
+                        "port: only this machine); its URL, with its token, is printed")  # fmt: skip
+    p.add_argument("--tournament", action="store_true",
+                   help="tournament mode for the round: every board told, and kept")  # fmt: skip
     return p
 
 
@@ -62,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     log_to_stderr("reedboard-relay")
     try:
         host, port = _address(args.http)
+        _address(args.arbiter_http, "--arbiter-http")
         parse_url(args.mqtt)
         if args.lichess_round and not args.token_file:
             raise ValueError("--lichess-round needs --token-file")
@@ -91,6 +103,7 @@ async def _serve(
     token: str,
 ) -> int:
     relay: RelayWeb | None = None
+    desk: ArbiterDesk | None = None
     pushes: list[LichessPush] = []
 
     def changed(board: str) -> None:
@@ -98,9 +111,19 @@ async def _serve(
             relay.changed(board)
         for push in pushes:
             push.changed()
+        if desk is not None:
+            desk.settle(board)
 
-    service = RelayService(settings, Boards(store), client_id=args.client_id, changed=changed)
-    web_side = relay = RelayWeb(service, pairings)
+    def heard(board: str, wire: Wire) -> None:
+        if desk is not None:
+            desk.heard(board, wire)
+
+    service = RelayService(
+        settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
+    )
+    decisions = ArbiterStore(store.db)
+    desk = ArbiterDesk(service, decisions, pairings, changed)
+    web_side = relay = RelayWeb(service, pairings, decisions.of)
 
     def round_pgn(round_id: str) -> Callable[[], str]:
         def pgn() -> str:
@@ -113,15 +136,14 @@ async def _serve(
         push_settings = PushSettings(round_id, token, args.lichess_url)
         pushes.append(LichessPush(push_settings, round_pgn(round_id)))
     relay.loop = asyncio.get_running_loop()
-    runner = web.AppRunner(make_app(relay), shutdown_timeout=0.5)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    server = site._server
-    sockets = getattr(server, "sockets", None) or []
-    bound = sockets[0].getsockname()[1] if sockets else port
-    print(f"http://{host}:{bound}/", flush=True)
+    runner, url = await _listen(make_app(relay), f"{host}:{port}")
+    key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
+    console, console_url = await _listen(console_app(desk, key), args.arbiter_http, logged=False)
+    print(f"{url}/", flush=True)
+    print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
     service.start()
+    if args.tournament:
+        desk.set_tournament(True)
     for push in pushes:
         push.start()
     stopping = asyncio.Event()
@@ -134,14 +156,15 @@ async def _serve(
         service.stop()
         for push in pushes:
             push.stop()
+        await console.cleanup()
         await runner.cleanup()
     return 0
 
 
-def _address(text: str) -> tuple[str, int]:
+def _address(text: str, option: str = "--http") -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ValueError(f"--http {text!r}: write HOST:PORT, such as 127.0.0.1:8080")
+        raise ValueError(f"{option} {text!r}: write HOST:PORT, such as 127.0.0.1:8080")
     return host, int(port)
 
 
@@ -158,3 +181,19 @@ def _board_ids(text: str) -> tuple[str, ...]:
     if len(set(ids)) != len(ids):
         raise argparse.ArgumentTypeError(f"{text!r}: a board id is named twice")
     return ids
+
+
+async def _listen(
+    app: web.Application, address: str, *, logged: bool = True
+) -> tuple[web.AppRunner, str]:
+    """The app served at `address`; its runner and `http://HOST:PORT` as bound. The
+    console's requests are not logged: their URLs carry the token."""
+    host, port = _address(address)
+    quiet: dict[str, Any] = {} if logged else {"access_log": None}
+    runner = web.AppRunner(app, shutdown_timeout=0.5, **quiet)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    sockets = getattr(site._server, "sockets", None) or []
+    bound = sockets[0].getsockname()[1] if sockets else port
+    return runner, f"http://{host}:{bound}"

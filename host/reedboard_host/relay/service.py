@@ -32,10 +32,14 @@ class RelayService:
         *,
         client_id: str = "reedboard-relay",
         changed: Callable[[str], None] = lambda _board: None,
+        heard: Callable[[str, Wire], None] = lambda _board, _wire: None,
     ) -> None:
         self.boards = boards
         self.lock = threading.Lock()
         self.changed = changed
+        # Told of each `hello`, `ack` and `error` a board sends (the arbiter's console
+        # follows the answers to its commands), outside the lock.
+        self.heard = heard
         self._asked: dict[str, tuple[str, float]] = {}  # board -> (request, when)
         self.client, address = new_client(client_id, settings)
         self.client.on_connect = self._connected
@@ -71,6 +75,7 @@ class RelayService:
         if place is None:
             return
         board, kind = place
+        wire: Wire | None = None
         with self.lock:
             if kind == "status":
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
@@ -86,6 +91,13 @@ class RelayService:
             self._ask(board, wanted)
         if changed:
             self.changed(board)
+        if kind == "stream" and wire is not None and wire.get("type") in ("hello", "ack", "error"):
+            self.heard(board, wire)
+
+    def command(self, board: str, command: Wire) -> None:
+        """A command for the board on its request topic (QoS 1: a broker that keeps the
+        board's session hands it over when the board is back)."""
+        self.client.publish(mqtt_topics.request(board), encode_frame(command).rstrip(b"\n"), qos=1)
 
     def _ask(self, board: str, request: Wire, *, again: bool = False) -> None:
         key = json.dumps({k: v for k, v in request.items() if k != "id"}, sort_keys=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -12,7 +13,9 @@ from aiohttp import web
 from reedboard.lights.frame import Frame
 from reedboard.lights.render_svg import render_svg
 
+from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.boards import Board, Boards
+from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
 from reedboard_host.relay.pairings import Pairing, Pairings
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
@@ -21,14 +24,20 @@ DARK = Frame(tuple([None] * 64))
 
 
 class RelayWeb:
-    def __init__(self, service: RelayService, pairings: Pairings) -> None:
+    def __init__(
+        self,
+        service: RelayService,
+        pairings: Pairings,
+        decisions: Callable[[str], Decisions] = lambda _board: Decisions(),
+    ) -> None:
         self.service = service
         self.pairings = pairings
+        self.decisions = decisions  # the arbiter's, over what the board and pairings say
         self.listeners: set[asyncio.Queue[str]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         # Each board's summary as of its version and pairing: a page or a poller asking
         # often, with a thousand boards, would otherwise write every board out each time.
-        self._summaries: dict[str, tuple[int, Pairing, dict[str, Any]]] = {}
+        self._summaries: dict[str, tuple[tuple[int, Pairing, Decisions], dict[str, Any]]] = {}
 
     def changed(self, board: str) -> None:
         """Called from paho's thread: the page's listeners hear of it on the web's loop."""
@@ -43,17 +52,25 @@ class RelayWeb:
     def summaries(self) -> list[dict[str, Any]]:
         return list(self.service.snapshot(lambda boards: [self._summary(b) for b in _all(boards)]))
 
+    def shown(self, board: Board) -> tuple[MirroredGame | None, Pairing]:
+        """The board's game and players as the broadcast shows them."""
+        decisions = self.decisions(board.id)
+        pairing = shown_pairing(self.pairings.get(board.id), decisions)
+        return shown_game(board.mirror.current, decisions), pairing
+
     def _summary(self, board: Board) -> dict[str, Any]:
-        pairing = self.pairings.get(board.id)
+        # The arbiter's decisions are part of the key: a correction or a result changes
+        # what is shown without a new message from the board.
+        key = (board.version, self.pairings.get(board.id), self.decisions(board.id))
         known = self._summaries.get(board.id)
-        if known is not None and known[0] == board.version and known[1] == pairing:
-            return known[2]
-        summary = self._summarise(board, pairing)
-        self._summaries[board.id] = (board.version, pairing, summary)
+        if known is not None and known[0] == key:
+            return known[1]
+        summary = self._summarise(board)
+        self._summaries[board.id] = (key, summary)
         return summary
 
-    def _summarise(self, board: Board, pairing: Pairing) -> dict[str, Any]:
-        current = board.mirror.current
+    def _summarise(self, board: Board) -> dict[str, Any]:
+        current, pairing = self.shown(board)
         game = current.game if current is not None else None
         last = None
         if game is not None and len(game):
@@ -83,10 +100,8 @@ class RelayWeb:
                 board = boards.boards.get(board_id)
                 if board is None:
                     return None
-                return board_pgn(board.id, board.mirror.current, self.pairings.get(board.id))
-            texts = [
-                board_pgn(b.id, b.mirror.current, self.pairings.get(b.id)) for b in _all(boards)
-            ]
+                return board_pgn(board.id, *self.shown(board))
+            texts = [board_pgn(b.id, *self.shown(b)) for b in _all(boards)]
             return "\n".join(text for text in texts if text)
 
         result: str | None = self.service.snapshot(read)

@@ -1,0 +1,451 @@
+"""The arbiter's console: what the arbiter decides (results, players, FIDE 7.5
+corrections, the round's tournament mode), kept in the relay's store, shown at once
+everywhere the relay broadcasts, and told to the boards over their `request` topic.
+
+`ArbiterDesk` does the deciding under the relay's lock; `console_app` is its HTTP side
+(aiohttp), on a listener of its own, every request checked against a token."""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from reedboard_host.relay.arbiter_store import ArbiterStore
+from reedboard_host.relay.boards import Board, Boards
+from reedboard_host.relay.corrections import (
+    PLAYER_FIELDS,
+    RESULTS,
+    TITLES,
+    cancelled_moves,
+    shown_game,
+    shown_pairing,
+)
+from reedboard_host.relay.feed import Wire
+from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.service import RelayService
+
+# The ids of the console's commands, far above those the relay's catching up uses.
+TAKEBACK_IDS = 1_000_000_000  # + the correction's number
+SETTINGS_IDS = 2_000_000_000  # + 1 for tournament mode on, + 0 for off
+MAX_TEXT = 200
+
+
+class Refused(Exception):
+    """A decision that cannot be taken, in words for the arbiter; nothing changed."""
+
+    def __init__(self, text: str, status: int = 400) -> None:
+        super().__init__(text)
+        self.status = status
+
+
+class ArbiterDesk:
+    def __init__(
+        self,
+        service: RelayService,
+        store: ArbiterStore,
+        pairings: Pairings,
+        changed: Callable[[str], None],
+    ) -> None:
+        self.service = service
+        self.store = store
+        self.pairings = pairings
+        self.changed = changed
+        self.fair_play: dict[str, bool] = {}  # what each board last acknowledged
+        # A board's ack of a correction heard before the takebacks it follows (they wait
+        # behind a gap): (correction, the ack's number), settled once they are in.
+        self._waiting: dict[str, list[tuple[int, int]]] = {}
+
+    # ----- what the console shows -----
+
+    def boards(self) -> list[dict[str, Any]]:
+        def read(boards: Boards) -> list[dict[str, Any]]:
+            return [self._board(boards.boards[name]) for name in sorted(boards.boards)]
+
+        listed: list[dict[str, Any]] = self.service.snapshot(read)
+        return listed
+
+    def _board(self, board: Board) -> dict[str, Any]:
+        decisions = self.store.of(board.id)
+        current = board.mirror.current
+        shown = shown_game(current, decisions)
+        pairing = shown_pairing(self.pairings.get(board.id), decisions)
+        game_id = current.id if current is not None else None
+        ruled = decisions.result_for(game_id) if game_id is not None else None
+        return {
+            "id": board.id,
+            "online": board.online,
+            "game": game_id,
+            "moves": shown.game.san_moves() if shown is not None else [],
+            "result": shown.result if shown is not None else None,
+            "board_result": current.result if current is not None else None,
+            "arbiter_result": None if ruled is None else ruled.result,
+            "players": {name: getattr(pairing, name) for name in PLAYER_FIELDS},
+            "corrections": [
+                {
+                    "ply": c.to_ply + 1,
+                    "cancelled": list(c.cancelled),
+                    "note": c.note,
+                    "state": c.state,
+                    "answer": c.answer,
+                }
+                for c in decisions.corrections
+                if c.game == game_id
+            ],
+            "tournament": self.fair_play.get(board.id),
+        }
+
+    # ----- decisions -----
+
+    def set_result(self, board_id: str, result: Any, reason: Any) -> None:
+        if result not in RESULTS:
+            raise Refused(f"result {result!r}: write one of {', '.join(RESULTS)}")
+        with self.service.lock:
+            current = self._board_of(board_id).mirror.current
+            if current is None:
+                raise Refused(f"board {board_id} has no game yet")
+            self.store.set_result(board_id, current.id, result, _text("reason", reason))
+        self.changed(board_id)
+
+    def set_players(self, board_id: str, fields: dict[str, Any]) -> None:
+        checked: dict[str, str] = {}
+        for name, value in fields.items():
+            if name not in PLAYER_FIELDS:
+                raise Refused(f"{name!r} is not a player's field ({', '.join(PLAYER_FIELDS)})")
+            text = _text(name, value).strip()
+            if name.endswith("_elo") and text and not (text.isdigit() and len(text) <= 4):
+                raise Refused(f"{name} {text!r}: a rating is a number such as 2345")
+            if name.endswith("_title") and text.upper() not in TITLES:
+                raise Refused(f"{name} {text!r}: one of {', '.join(TITLES[1:])}, or none")
+            checked[name] = text.upper() if name.endswith("_title") else text
+        with self.service.lock:
+            self._board_of(board_id)
+            self.store.set_players(board_id, checked)
+        self.changed(board_id)
+
+    def correct(self, board_id: str, ply: Any, note: Any) -> None:
+        """FIDE 7.5.1: the move at `ply` (1-based, as the console lists the game) was
+        illegal; the position before it is reinstated on the board and in the record."""
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise Refused(f"ply {ply!r}: the number of the illegal move's ply, 1 for White's first")
+        with self.service.lock:
+            current = self._board_of(board_id).mirror.current
+            shown = shown_game(current, self.store.of(board_id))
+            if current is None or shown is None:
+                raise Refused(f"board {board_id} has no game yet")
+            if not 1 <= ply <= len(shown.game):
+                raise Refused(f"ply {ply}: the game has plies 1 to {len(shown.game)}")
+            made = self.store.add_correction(
+                board_id, current.id, ply - 1, cancelled_moves(shown.game, ply), _text("note", note)
+            )
+            game_id = current.id
+        self.service.command(
+            board_id,
+            {
+                "type": "takeback",
+                "id": TAKEBACK_IDS + made.number,
+                "to_ply": ply - 1,
+                "game": game_id,
+            },
+        )
+        self.changed(board_id)
+
+    def set_tournament(self, on: bool) -> None:
+        """The round's tournament mode, kept, and told to every board the relay knows."""
+        with self.service.lock:
+            self.store.set_tournament(on)
+            names = sorted(self.service.boards.boards)
+        for name in names:
+            self.service.command(name, _settings(on))
+
+    def tournament(self) -> bool:
+        with self.service.lock:
+            return self.store.tournament()
+
+    # ----- what the boards answer (paho's thread) -----
+
+    def heard(self, board_id: str, wire: Wire) -> None:
+        kind, command_id = wire.get("type"), wire.get("id")
+        if kind == "hello":
+            # A board (re)starting, or answering the relay: in a tournament round it is
+            # told at once (a board that had it from its own TOML is never told off).
+            if self.tournament():
+                self.service.command(board_id, _settings(True))
+            return
+        if not isinstance(command_id, int) or isinstance(command_id, bool):
+            return
+        if command_id in (SETTINGS_IDS, SETTINGS_IDS + 1) and kind == "ack":
+            self.fair_play[board_id] = bool(wire.get("tournament"))
+            return
+        number = command_id - TAKEBACK_IDS
+        if not 0 < number < SETTINGS_IDS - TAKEBACK_IDS:
+            return
+        with self.service.lock:
+            if kind == "ack":
+                self._waiting.setdefault(board_id, []).append((number, _seq(wire)))
+                changed = self._settle(board_id)
+            else:
+                said = str(wire.get("message") or wire.get("code") or "refused")
+                changed = self.store.answer(board_id, number, "refused", said[:MAX_TEXT])
+        if changed:
+            self.changed(board_id)
+
+    def settle(self, board_id: str) -> None:
+        """The board's game changed: a correction whose ack came early may be done now."""
+        if board_id in self._waiting:
+            with self.service.lock:
+                changed = self._settle(board_id)
+            if changed:
+                self.changed(board_id)
+
+    def _settle(self, board_id: str) -> bool:
+        """Corrections the board took back whose takebacks the relay has delivered (the
+        board tells them before its ack): done, and the broadcast follows the board."""
+        board = self.service.boards.boards.get(board_id)
+        waiting = self._waiting.get(board_id, [])
+        if board is None:
+            return False
+        done = [(number, seq) for number, seq in waiting if board.feed.last >= seq]
+        self._waiting[board_id] = [w for w in waiting if w not in done]
+        if not self._waiting[board_id]:
+            del self._waiting[board_id]
+        changed = False
+        for number, _ in done:
+            changed = self.store.answer(board_id, number, "done") or changed
+        return changed
+
+    def _board_of(self, board_id: str) -> Board:
+        board = self.service.boards.boards.get(board_id)
+        if board is None:
+            raise Refused(f"no board {board_id!r}", 404)
+        return board
+
+
+def _seq(wire: Wire) -> int:
+    seq = wire.get("seq")
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
+
+
+def _settings(on: bool) -> Wire:
+    return {"type": "settings", "id": SETTINGS_IDS + int(on), "tournament": on}
+
+
+def _text(name: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise Refused(f"{name} must be text, not {json.dumps(value)[:40]}")
+    if len(value) > MAX_TEXT:
+        raise Refused(f"{name} is longer than {MAX_TEXT} characters")
+    return value
+
+
+# ----- HTTP -----
+
+DESK_KEY: web.AppKey[ArbiterDesk] = web.AppKey("desk", ArbiterDesk)
+TOKEN_KEY: web.AppKey[str] = web.AppKey("token", str)
+
+
+@web.middleware
+async def _token_checked(
+    request: web.Request, handler: Callable[[web.Request], Any]
+) -> web.StreamResponse:
+    """Every request of the console carries the token (in the page's URL, or the
+    `X-Arbiter-Token` header the page's script sends): otherwise 403, nothing done."""
+    given = request.headers.get("X-Arbiter-Token") or request.query.get("token") or ""
+    if not hmac.compare_digest(given.encode(), request.app[TOKEN_KEY].encode()):
+        return web.Response(status=403, text="403: the arbiter's token is missing or wrong\n")
+    try:
+        response: web.StreamResponse = await handler(request)
+    except Refused as refused:
+        return web.json_response({"error": str(refused)}, status=refused.status)
+    return response
+
+
+async def _page(_request: web.Request) -> web.Response:
+    return web.Response(text=PAGE, content_type="text/html")
+
+
+async def _boards(request: web.Request) -> web.Response:
+    desk = request.app[DESK_KEY]
+    return web.json_response({"tournament": desk.tournament(), "boards": desk.boards()})
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise Refused("the request's body is not JSON") from None
+    if not isinstance(body, dict):
+        raise Refused("the request's body must be a JSON object")
+    if not isinstance(body.get("board", ""), str):
+        raise Refused("board must be a board's id")
+    return body
+
+
+def _board_named(body: dict[str, Any]) -> str:
+    board = body.get("board")
+    if not board or not isinstance(board, str):
+        raise Refused("board is missing: the id of the board the decision is about")
+    return board
+
+
+async def _result(request: web.Request) -> web.Response:
+    body = await _body(request)
+    request.app[DESK_KEY].set_result(_board_named(body), body.get("result", ""), body.get("reason"))
+    return web.json_response({"ok": True})
+
+
+async def _players(request: web.Request) -> web.Response:
+    body = await _body(request)
+    fields = {k: v for k, v in body.items() if k != "board"}
+    request.app[DESK_KEY].set_players(_board_named(body), fields)
+    return web.json_response({"ok": True})
+
+
+async def _correct(request: web.Request) -> web.Response:
+    body = await _body(request)
+    request.app[DESK_KEY].correct(_board_named(body), body.get("ply"), body.get("note"))
+    return web.json_response({"ok": True})
+
+
+async def _tournament(request: web.Request) -> web.Response:
+    body = await _body(request)
+    on = body.get("on")
+    if not isinstance(on, bool):
+        raise Refused("on must be true or false")
+    request.app[DESK_KEY].set_tournament(on)
+    return web.json_response({"ok": True})
+
+
+def console_app(desk: ArbiterDesk, token: str) -> web.Application:
+    app = web.Application(middlewares=[_token_checked])
+    app[DESK_KEY] = desk
+    app[TOKEN_KEY] = token
+    app.router.add_get("/arbiter", _page)
+    app.router.add_get("/arbiter/api/boards", _boards)
+    app.router.add_post("/arbiter/api/result", _result)
+    app.router.add_post("/arbiter/api/players", _players)
+    app.router.add_post("/arbiter/api/correct", _correct)
+    app.router.add_post("/arbiter/api/tournament", _tournament)
+    return app
+
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>reedboard relay: arbiter</title>
+<style>
+body { font-family: sans-serif; margin: 1em; max-width: 60em; }
+fieldset { margin: 0.8em 0; }
+label { display: inline-block; margin: 0.2em 0.6em 0.2em 0; }
+#moves { font-family: monospace; }
+#status { font-weight: bold; min-height: 1.4em; }
+</style></head>
+<body>
+<h1>Arbiter</h1>
+<p id="status" role="status" aria-live="polite"></p>
+<form id="round"><fieldset><legend>The round</legend>
+<label><input type="checkbox" id="tournament"> Tournament mode on every board
+(no assistance on the LEDs, the voice silent)</label>
+<button type="submit">Apply</button></fieldset></form>
+<label>Board <select id="board"></select></label>
+<p id="game"></p>
+<p>Moves (ply numbers): <span id="moves"></span></p>
+<ul id="corrections"></ul>
+<form id="result"><fieldset><legend>Result</legend>
+<label>Result <select id="result-value">
+<option>1-0</option><option>0-1</option><option>1/2-1/2</option>
+<option value="*">* (undo: the board's own)</option></select></label>
+<label>Reason <input id="result-reason" size="30"></label>
+<button type="submit">Set the result</button></fieldset></form>
+<form id="players"><fieldset><legend>Players</legend>
+<label>White <input id="white"></label><label>Elo <input id="white_elo" size="5"></label>
+<label>Title <input id="white_title" size="4"></label><br>
+<label>Black <input id="black"></label><label>Elo <input id="black_elo" size="5"></label>
+<label>Title <input id="black_title" size="4"></label>
+<button type="submit">Fix the players</button></fieldset></form>
+<form id="correct"><fieldset><legend>Illegal move found later (FIDE 7.5.1)</legend>
+<label>Ply of the illegal move <input id="ply" type="number" min="1"></label>
+<label>Note <input id="note" size="30"></label>
+<button type="submit">Reinstate the position before it</button></fieldset></form>
+<script>
+const token = new URLSearchParams(location.search).get("token") || "";
+const FIELDS = ["white", "black", "white_elo", "black_elo", "white_title", "black_title"];
+let boards = [];
+let shownBoard = null;
+function say(text) { document.getElementById("status").textContent = text; }
+async function call(path, body) {
+  const answer = await fetch("/arbiter/api/" + path, {
+    method: body ? "POST" : "GET",
+    headers: {"X-Arbiter-Token": token, "Content-Type": "application/json"},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await answer.json().catch(() => ({error: "answer " + answer.status}));
+  if (!answer.ok) throw new Error(data.error || ("answer " + answer.status));
+  return data;
+}
+function chosen() { return boards.find((b) => b.id === document.getElementById("board").value); }
+function show() {
+  const b = chosen();
+  if (!b) return;
+  document.getElementById("game").textContent =
+    (b.online ? "online" : "offline") + ", game " + b.game + ", result " + (b.result || "*") +
+    (b.arbiter_result ? " (set by the arbiter; the board says " + (b.board_result || "*") + ")" : "") +
+    (b.tournament === null ? "" : ", tournament mode " + (b.tournament ? "on" : "off"));
+  document.getElementById("moves").textContent =
+    b.moves.map((m, i) => (i + 1) + ":" + m).join(" ");
+  const list = document.getElementById("corrections");
+  list.replaceChildren(...b.corrections.map((c) => {
+    const item = document.createElement("li");
+    item.textContent = "ply " + c.ply + " (" + c.cancelled.join(" ") + ") cancelled: " +
+      c.state + (c.answer ? ": " + c.answer : "");
+    return item;
+  }));
+  if (shownBoard !== b.id) {  // the fields the arbiter edits are filled once per board
+    shownBoard = b.id;
+    for (const f of FIELDS) document.getElementById(f).value = b.players[f] || "";
+  }
+  document.body.dataset.board = b.id;
+  document.body.dataset.ply = b.moves.length;
+  document.body.dataset.result = b.result || "*";
+}
+async function refresh() {
+  try {
+    const data = await call("boards");
+    boards = data.boards;
+    const select = document.getElementById("board");
+    for (const b of boards) {
+      if (![...select.options].some((o) => o.value === b.id)) select.add(new Option(b.id, b.id));
+    }
+    if (document.activeElement !== document.getElementById("tournament"))
+      document.getElementById("tournament").checked = data.tournament;
+    show();
+  } catch (error) { say("Cannot read the boards: " + error.message); }
+}
+function act(form, path, body, done) {
+  document.getElementById(form).addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await call(path, body()); say(done()); await refresh(); }
+    catch (error) { say("Refused: " + error.message); }
+  });
+}
+const board = () => document.getElementById("board").value;
+act("result", "result", () => ({board: board(),
+  result: document.getElementById("result-value").value,
+  reason: document.getElementById("result-reason").value}), () => "Result set on " + board());
+act("players", "players", () => Object.assign({board: board()},
+  Object.fromEntries(FIELDS.map((f) => [f, document.getElementById(f).value]))),
+  () => "Players fixed on " + board());
+act("correct", "correct", () => ({board: board(),
+  ply: parseInt(document.getElementById("ply").value, 10),
+  note: document.getElementById("note").value}),
+  () => "Position reinstated on " + board() + "; the board guides the players back");
+act("round", "tournament", () => ({on: document.getElementById("tournament").checked}),
+  () => "Tournament mode told to every board");
+document.getElementById("board").addEventListener("change", show);
+refresh();
+setInterval(refresh, 1000);
+</script></body></html>
+"""

@@ -1,0 +1,164 @@
+"""The arbiter's decisions, kept in the relay's own SQLite file beside the boards' games:
+results, players, FIDE 7.5 corrections and the round's tournament switch. Each decision
+is one transaction, so a relay restarted shows what the arbiter decided before."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+
+from reedboard_host.relay.corrections import (
+    ArbiterResult,
+    Correction,
+    CorrectionState,
+    Decisions,
+)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS arbiter_results (
+    board TEXT NOT NULL, game INTEGER NOT NULL, result TEXT NOT NULL, reason TEXT NOT NULL,
+    PRIMARY KEY (board, game)
+);
+CREATE TABLE IF NOT EXISTS arbiter_players (
+    board TEXT NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY (board, field)
+);
+CREATE TABLE IF NOT EXISTS arbiter_corrections (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    board TEXT NOT NULL, game INTEGER NOT NULL, to_ply INTEGER NOT NULL,
+    cancelled TEXT NOT NULL, note TEXT NOT NULL, state TEXT NOT NULL, answer TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS arbiter_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+STATES: tuple[CorrectionState, ...] = ("sent", "done", "refused")
+
+
+class ArbiterStore:
+    """Reads everything once; each change written at once and kept in memory."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.db.executescript(SCHEMA)
+        self._boards: dict[str, Decisions] = {}
+        for board, game, result, reason in db.execute(
+            "SELECT board, game, result, reason FROM arbiter_results ORDER BY rowid"
+        ):
+            self._put(board, results=(*self.of(board).results, ArbiterResult(game, result, reason)))
+        for board, name, value in db.execute(
+            "SELECT board, field, value FROM arbiter_players ORDER BY rowid"
+        ):
+            self._put(board, players=(*self.of(board).players, (name, value)))
+        for number, board, game, to_ply, cancelled, note, state, answer in db.execute(
+            "SELECT number, board, game, to_ply, cancelled, note, state, answer "
+            "FROM arbiter_corrections ORDER BY number"
+        ):
+            kept = Correction(
+                number, game, to_ply, tuple(json.loads(cancelled)), note, _state(state), answer
+            )
+            self._put(board, corrections=(*self.of(board).corrections, kept))
+
+    def of(self, board: str) -> Decisions:
+        return self._boards.get(board, Decisions())
+
+    def set_result(self, board: str, game: int, result: str, reason: str) -> None:
+        """`*` undoes the arbiter's result: the board's own stands again."""
+        with _transaction(self.db):
+            if result == "*":
+                self.db.execute(
+                    "DELETE FROM arbiter_results WHERE board = ? AND game = ?", (board, game)
+                )
+            else:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO arbiter_results VALUES (?, ?, ?, ?)",
+                    (board, game, result, reason),
+                )
+        others = tuple(r for r in self.of(board).results if r.game != game)
+        ruled = () if result == "*" else (ArbiterResult(game, result, reason),)
+        self._put(board, results=(*others, *ruled))
+
+    def set_players(self, board: str, fields: dict[str, str]) -> None:
+        """Each field given replaces the pairing's; an empty one gives it back."""
+        with _transaction(self.db):
+            for name, value in fields.items():
+                self.db.execute(
+                    "DELETE FROM arbiter_players WHERE board = ? AND field = ?", (board, name)
+                )
+                if value:
+                    self.db.execute(
+                        "INSERT INTO arbiter_players VALUES (?, ?, ?)", (board, name, value)
+                    )
+        kept = dict(self.of(board).players)
+        kept.update(fields)
+        self._put(board, players=tuple((k, v) for k, v in kept.items() if v))
+
+    def add_correction(
+        self, board: str, game: int, to_ply: int, cancelled: tuple[str, ...], note: str
+    ) -> Correction:
+        with _transaction(self.db):
+            cursor = self.db.execute(
+                "INSERT INTO arbiter_corrections "
+                "(board, game, to_ply, cancelled, note, state, answer) "
+                "VALUES (?, ?, ?, ?, ?, 'sent', '')",
+                (board, game, to_ply, json.dumps(list(cancelled)), note),
+            )
+        number = cursor.lastrowid
+        assert number is not None
+        made = Correction(number, game, to_ply, cancelled, note)
+        self._put(board, corrections=(*self.of(board).corrections, made))
+        return made
+
+    def answer(self, board: str, number: int, state: CorrectionState, answer: str = "") -> bool:
+        """The board's answer to a correction sent to it; False when nothing changed."""
+        found = [c for c in self.of(board).corrections if c.number == number]
+        if not found or found[0].state == state:
+            return False
+        with _transaction(self.db):
+            self.db.execute(
+                "UPDATE arbiter_corrections SET state = ?, answer = ? WHERE number = ?",
+                (state, answer, number),
+            )
+        changed = replace(found[0], state=state, answer=answer)
+        corrections = tuple(
+            changed if c.number == number else c for c in self.of(board).corrections
+        )
+        self._put(board, corrections=corrections)
+        return True
+
+    def tournament(self) -> bool:
+        row = self.db.execute(
+            "SELECT value FROM arbiter_settings WHERE name = 'tournament'"
+        ).fetchone()
+        return row is not None and row[0] == "1"
+
+    def set_tournament(self, on: bool) -> None:
+        with _transaction(self.db):
+            self.db.execute(
+                "INSERT OR REPLACE INTO arbiter_settings VALUES ('tournament', ?)",
+                ("1" if on else "0",),
+            )
+
+    def _put(self, board: str, **changes: object) -> None:
+        self._boards[board] = replace(self.of(board), **changes)  # type: ignore[arg-type]
+
+
+def _state(text: str) -> CorrectionState:
+    for state in STATES:
+        if state == text:
+            return state
+    return "sent"
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One decision, all or nothing (the relay's connection is in autocommit mode)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")

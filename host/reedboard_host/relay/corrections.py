@@ -1,0 +1,127 @@
+"""What the arbiter decided about a board's game, and the game as the broadcast shows it
+then. Pure.
+
+- A result set by the arbiter (`1-0`, `0-1`, `1/2-1/2`) stands over the board's own until
+  undone (`*`); the PGN says `[Termination "adjudication"]` and the arbiter's reason.
+- Players fixed by the arbiter stand over the pairings, field by field.
+- A FIDE 7.5.1 correction: an illegal move found later, at ply N. The position before it
+  is reinstated: the board is told to take back to ply N - 1, and the broadcast shows one
+  mainline, the moves up to N - 1 and then those played after the correction, with a
+  comment saying what was cancelled; never a variation. Until the board has taken the
+  moves back (its `ack`), the broadcast already shows the game cut at N - 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from reedboard.rules.game import Game
+
+from reedboard_host.mirror import MirroredGame
+from reedboard_host.relay.pairings import Pairing
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+PLAYER_FIELDS = ("white", "black", "white_elo", "black_elo", "white_title", "black_title")
+TITLES = ("", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
+CorrectionState = Literal["sent", "done", "refused"]
+
+
+@dataclass(frozen=True)
+class ArbiterResult:
+    game: int
+    result: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Correction:
+    number: int  # the relay's own, in the order the arbiter made them
+    game: int
+    to_ply: int  # the position reinstated: after this many plies
+    cancelled: tuple[str, ...]  # the moves taken out of the record, in SAN
+    note: str = ""
+    state: CorrectionState = "sent"
+    answer: str = ""  # the board's refusal, in its words
+
+    def comment(self, start: Game) -> str:
+        """What the PGN says at the reinstated position."""
+        first = _move_number(start, self.to_ply + 1)
+        what = f"the illegal move {first} {self.cancelled[0]}" if self.cancelled else "a move"
+        after = len(self.cancelled) - 1
+        later = f" and {after} later {'ply' if after == 1 else 'plies'}" if after > 0 else ""
+        note = f" ({self.note})" if self.note else ""
+        return (
+            f"Arbiter: {what}{later} cancelled (FIDE 7.5.1); the position before it "
+            f"reinstated{note}"
+        )
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """Everything the arbiter decided about one board."""
+
+    results: tuple[ArbiterResult, ...] = ()
+    players: tuple[tuple[str, str], ...] = ()  # (field, value) over the pairing
+    corrections: tuple[Correction, ...] = ()
+
+    def result_for(self, game: int) -> ArbiterResult | None:
+        found = [r for r in self.results if r.game == game]
+        return found[-1] if found else None
+
+
+def shown_game(game: MirroredGame | None, decisions: Decisions) -> MirroredGame | None:
+    """The board's game as the broadcast shows it, the arbiter's decisions applied."""
+    if game is None:
+        return None
+    mine = [c for c in decisions.corrections if c.game == game.id]
+    ruled = decisions.result_for(game.id)
+    if not mine and ruled is None:
+        return game
+    shown = _copy(game)
+    for correction in mine:
+        if correction.state != "done":
+            _cut(shown, correction.to_ply)  # the board has not taken them back yet
+        if correction.to_ply <= len(shown.game):
+            said = correction.comment(shown.game)
+            ply = correction.to_ply
+            have = shown.comments.get(ply)
+            shown.comments[ply] = f"{have}; {said}" if have else said
+    if ruled is not None and ruled.result != "*":
+        shown.result, shown.reason = ruled.result, "adjudication"
+        said = f"Arbiter: {ruled.result}" + (f", {ruled.reason}" if ruled.reason else "")
+        ply = len(shown.game)
+        have = shown.comments.get(ply)
+        shown.comments[ply] = f"{have}; {said}" if have else said
+    return shown
+
+
+def shown_pairing(pairing: Pairing, decisions: Decisions) -> Pairing:
+    fixed = {name: value for name, value in decisions.players if name in PLAYER_FIELDS}
+    return replace(pairing, **fixed) if fixed else pairing
+
+
+def cancelled_moves(game: Game, ply: int) -> tuple[str, ...]:
+    """The moves from ply `ply` (1-based) on, in SAN: what a correction there cancels."""
+    return tuple(game.san_moves()[ply - 1 :])
+
+
+def _move_number(game: Game, ply: int) -> str:
+    before = game.positions[ply - 1] if ply - 1 < len(game.positions) else game.position
+    return f"{before.fullmove_number}." if before.turn else f"{before.fullmove_number}..."
+
+
+def _copy(game: MirroredGame) -> MirroredGame:
+    copy = Game(game.game.start)
+    for move in game.game.moves:
+        copy.push(move)
+    return replace(game, game=copy, comments=dict(game.comments), clocks=dict(game.clocks))
+
+
+def _cut(game: MirroredGame, ply: int) -> None:
+    while len(game.game) > ply:
+        game.game.pop()
+    for later in [p for p in (*game.comments, *game.clocks) if p > ply]:
+        game.comments.pop(later, None)
+        game.clocks.pop(later, None)
+    game.result = game.reason = None

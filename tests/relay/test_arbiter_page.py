@@ -1,0 +1,76 @@
+"""The arbiter's console in a real browser (Debian's chromium, driven by Playwright), used
+with the keyboard: a result, the players and a correction typed and sent with Enter, and
+the broadcast showing each at once."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.children import child
+from tests.relay.broker import Broker
+from tests.relay.test_arbiter_console import QUICK, relay_urls, scripted_board, summary, until
+from tests.relay.test_relay_end_to_end import get
+from tests.relay.test_spectator_page import CHROMIUM, FLAGS, TIMEOUT_MS, broker, playwright_api
+
+__all__ = ["broker"]  # the fixture: chromium and a real Mosquitto
+
+
+def test_the_arbiter_works_the_console_with_the_keyboard(broker: Broker, tmp_path: Path) -> None:
+    with (
+        relay_urls(broker, tmp_path / "relay.sqlite") as (page_url, console, _relay),
+        playwright_api.sync_playwright() as p,
+    ):
+        quick = scripted_board(broker, tmp_path, "b1", QUICK)
+        with child(quick, stdout=subprocess.DEVNULL) as b1:
+            assert b1.wait(60) == 0
+        until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
+        context: Any = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS
+        )
+        try:
+            page = context.new_page()
+            page.goto(console)
+            page.wait_for_selector('body[data-board="b1"][data-ply="3"]', timeout=TIMEOUT_MS)
+            assert "1:e4 2:e5 3:Nf3" in page.inner_text("#moves")
+
+            page.focus("#result-value")
+            page.keyboard.press("ArrowDown")  # 1-0, then 0-1
+            page.focus("#result-reason")
+            page.keyboard.type("Black's flag fell")
+            page.keyboard.press("Enter")
+            page.wait_for_selector('body[data-result="0-1"]', timeout=TIMEOUT_MS)
+            assert "Result set on b1" in page.inner_text("#status")
+            assert summary(page_url, "b1")["result"] == "0-1"
+
+            page.focus("#white")
+            page.keyboard.press("Control+A")
+            page.keyboard.type("Anand, Viswanathan")
+            page.keyboard.press("Tab")
+            page.keyboard.type("2750")
+            page.keyboard.press("Enter")
+            until(lambda: summary(page_url, "b1")["white"] == "Anand, Viswanathan", "White")
+            assert '[WhiteElo "2750"]' in get(page_url + "boards/b1.pgn")
+
+            page.focus("#ply")
+            page.keyboard.type("3")
+            page.keyboard.press("Enter")
+            page.wait_for_selector('body[data-ply="2"]', timeout=TIMEOUT_MS)
+            assert "ply 3 (Nf3) cancelled: sent" in page.inner_text("#corrections")
+            assert summary(page_url, "b1")["ply"] == 2
+
+            page.focus("#ply")
+            page.keyboard.press("Control+A")
+            page.keyboard.type("9")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "() => document.getElementById('status').textContent.startsWith('Refused')",
+                timeout=TIMEOUT_MS,
+            )
+            assert "the game has plies 1 to 2" in page.inner_text("#status")
+            listed = json.loads(get(page_url + "api/boards"))
+            assert listed[0]["ply"] == 2  # the refusal changed nothing
+        finally:
+            context.close()
