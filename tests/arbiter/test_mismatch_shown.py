@@ -4,7 +4,7 @@ lights do not show, they show the new state, even one that looks like the start 
 from __future__ import annotations
 
 from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.effects import Effect, Mismatch
+from reedboard.arbiter.effects import Effect, Illegal
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange
@@ -55,7 +55,7 @@ def test_a_piece_put_where_a_move_could_go_is_shown_as_extra() -> None:
     hands.do("-f5", "+e3", "+e2")
     effects = hands.wait()
     assert kinds(effects) == ["illegal"]
-    assert isinstance(effects[0], Mismatch) and (effects[0].missing, effects[0].extra) == (
+    assert isinstance(effects[0], Illegal) and (effects[0].missing, effects[0].extra) == (
         0,
         bb("e3"),
     )

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reedboard.arbiter.effects import (
     GameOver,
-    Mismatch,
+    Illegal,
     MoveMade,
     NewGame,
     PromotionChosen,
@@ -141,7 +141,7 @@ def test_a_board_message_reads_back_as_itself(message: BoardMessage) -> None:
 EFFECTS = st.one_of(
     st.builds(MoveMade, COUNT, UCI, TEXT, TEXT, st.integers(1, 500)),
     st.builds(Touched, COUNT, st.integers(0, 63), TEXT),
-    st.builds(Mismatch, COUNT, st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1)),
+    st.builds(Illegal, COUNT, st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1)),
     st.builds(Restored, COUNT),
     st.builds(Violation, COUNT, TEXT, st.integers(0, 63), TEXT),
     st.builds(TakenBack, COUNT, UCI, TEXT),

@@ -9,7 +9,7 @@ from reedboard.arbiter.effects import (
     ClockPressed,
     Effect,
     GameOver,
-    Mismatch,
+    Illegal,
     MoveMade,
     NewGame,
     Offered,
@@ -192,7 +192,7 @@ CASES = (
     Case(
         "illegal: a pair",
         STARTING_FEN,
-        (Mismatch(0, bb("g1"), bb("g3"), ((sq("g3"), sq("g1")),)),),
+        (Illegal(0, bb("g1"), bb("g3"), ((sq("g3"), sq("g1")),)),),
         "Illégal : remettez le cavalier en g1, depuis g3.",
         "Illegal: put the knight back on g1, from g3.",
     ),
@@ -200,7 +200,7 @@ CASES = (
         "illegal: one pair at a time, then what no pair explains",
         STARTING_FEN,
         (
-            Mismatch(
+            Illegal(
                 0,
                 bb("d1", "g1", "a2"),
                 bb("g3", "d4"),
@@ -213,14 +213,14 @@ CASES = (
     Case(
         "illegal: the second pair once the first is put right",
         STARTING_FEN,
-        (Mismatch(0, bb("d1"), bb("d4"), ((sq("d4"), sq("d1")),)),),
+        (Illegal(0, bb("d1"), bb("d4"), ((sq("d4"), sq("d1")),)),),
         "Illégal : remettez la dame en d1, depuis d4.",
         "Illegal: put the queen back on d1, from d4.",
     ),
     Case(
         "illegal: a board being set up says the first steps and how many more",
         STARTING_FEN,
-        (Mismatch(0, bb("a1", "b1", "c1", "d1", "e1", "a2"), 0),),
+        (Illegal(0, bb("a1", "b1", "c1", "d1", "e1", "a2"), 0),),
         "Illégal : remettez la tour en a1, remettez le cavalier en b1, remettez le fou en c1, "
         "et 3 autres.",
         "Illegal: put the rook back on a1, put the knight back on b1, put the bishop back on c1, "
@@ -229,7 +229,7 @@ CASES = (
     Case(
         "illegal: a piece too many",
         STARTING_FEN,
-        (Mismatch(0, 0, bb("e4")),),
+        (Illegal(0, 0, bb("e4")),),
         "Illégal : enlevez la pièce de e4.",
         "Illegal: take the piece off e4.",
     ),

@@ -43,7 +43,7 @@ from reedboard.arbiter import (
 from reedboard.arbiter.effects import (
     Effect,
     GameOver,
-    Mismatch,
+    Illegal,
     MoveMade,
     NewGame,
     Offered,
@@ -108,7 +108,7 @@ class Arbiter:
         self.sensors: Bitboard = self.game.position.occupied if occupancy is None else occupancy
         self.last_change_ms = 0
         self.promotion_choice: PieceType | None = None
-        self.mismatch: Mismatch | None = None
+        self.mismatch: Illegal | None = None
         self.violation: Violation | None = None
         self.touches = TouchRecord()
         self._exchange_square: Square | None = None  # a promotion square, until the opponent moves

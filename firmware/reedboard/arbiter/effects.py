@@ -48,8 +48,9 @@ class Touched:
 
 
 @dataclass(frozen=True, slots=True)
-class Mismatch:
-    """The board settled in no legal state: pieces must come back to `missing` and leave
+class Illegal:
+    """Sent as the link's `illegal` event (the lights call what they show a mismatch).
+    The board settled in no legal state: pieces must come back to `missing` and leave
     `extra`. `pairs` suggests, for each extra square, the missing square its piece most
     likely came from."""
 
@@ -156,7 +157,7 @@ class SensorFault:
 Effect = (
     MoveMade
     | Touched
-    | Mismatch
+    | Illegal
     | Restored
     | Violation
     | TakenBack
@@ -186,7 +187,7 @@ def _fields(effect: Effect) -> dict[str, object]:
             return move
         case Touched():
             return {"square": SQUARE_NAMES[effect.square], "piece": effect.piece}
-        case Mismatch():
+        case Illegal():
             return {
                 "missing": square_names_of(effect.missing),
                 "extra": square_names_of(effect.extra),

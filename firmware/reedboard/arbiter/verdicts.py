@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reedboard.arbiter import split
-from reedboard.arbiter.effects import Effect, Mismatch, Violation
+from reedboard.arbiter.effects import Effect, Illegal, Violation
 from reedboard.arbiter.table import MoveShape
 from reedboard.arbiter.touch_move import Breach
 from reedboard.rules.squares import Bitboard, Square, squares_of
@@ -140,7 +140,7 @@ def report_mismatch(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
         extra,
     ):
         return
-    arbiter.mismatch = Mismatch(now, missing, extra, pair_squares(missing, extra))
+    arbiter.mismatch = Illegal(now, missing, extra, pair_squares(missing, extra))
     effects.append(arbiter.mismatch)
 
 

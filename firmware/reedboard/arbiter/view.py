@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reedboard.arbiter.effects import Mismatch
+from reedboard.arbiter.effects import Illegal
 from reedboard.arbiter.marks import HostMarks
 from reedboard.arbiter.setup import SetupProgress
 from reedboard.arbiter.table import MoveShape, MoveTable
@@ -86,7 +86,7 @@ class Shown:
     """The arbiter's state beyond the game and the sensors that the lights show."""
 
     pending: MoveShape | None = None  # a finished move that may still grow
-    mismatch: Mismatch | None = None
+    mismatch: Illegal | None = None
     must_move: Square | None = None
     violation: Square | None = None
     marks: HostMarks = field(default_factory=HostMarks)

@@ -14,7 +14,7 @@ from reedboard.arbiter.effects import (
     ClockPressed,
     Effect,
     GameOver,
-    Mismatch,
+    Illegal,
     MoveMade,
     NewGame,
     Offered,
@@ -64,7 +64,7 @@ def _effect(event: WireEvent, t: int) -> Effect | None:
         case TouchEvent(square=square, piece=piece):
             return Touched(t, _square(square), _given(piece))
         case IllegalEvent(missing=missing, extra=extra, pairs=pairs):
-            return Mismatch(t, _squares(missing), _squares(extra), _pairs(pairs or ()))
+            return Illegal(t, _squares(missing), _squares(extra), _pairs(pairs or ()))
         case RestoredEvent():
             return Restored(t)
         case ViolationEvent(rule=rule, square=square, message=message):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reedboard.arbiter.effects import Effect, GameOver, Mismatch, MoveMade, Violation
+from reedboard.arbiter.effects import Effect, GameOver, Illegal, MoveMade, Violation
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pieces import COLOR_NAMES, PIECE_NAMES
 from reedboard.rules.position import Position
@@ -62,7 +62,7 @@ def _moved(fen: str, uci: str) -> tuple[str, MoveMade]:
     return fen, MoveMade(0, uci, "", after.fen(), 1)
 
 
-_KNIGHT_ASTRAY = Mismatch(0, 1 << 6, 1 << 22, ((22, 6),))  # the knight of g1 on g3
+_KNIGHT_ASTRAY = Illegal(0, 1 << 6, 1 << 22, ((22, 6),))  # the knight of g1 on g3
 # Whole sentences, as the board says them: (what happened, the position before, the effect).
 EXAMPLES: tuple[tuple[str, str, Effect], ...] = (
     ("a move", *_moved(STARTING_FEN, "g1f3")),

@@ -14,7 +14,7 @@ from reedboard.arbiter.effects import (
     ClockPressed,
     Effect,
     GameOver,
-    Mismatch,
+    Illegal,
     MoveMade,
     NewGame,
     Offered,
@@ -80,7 +80,7 @@ class Narrator:
                 return words.game_over_words(book, effect.result, effect.reason)
             case Touched():
                 return self._touched(effect)
-            case Mismatch():
+            case Illegal():
                 return words.illegal_words(
                     book, self.position, effect.missing, effect.extra, effect.pairs
                 )
