@@ -1,7 +1,7 @@
 """Each game's players: the pairings file's while the game is played, kept once it is over.
 
-A pairing program writes the next round only when every game of the round has a result,
-and it rewrites the round while it is played when a name is misspelt or colours are
+A Swiss is paired round by round when every game has its result, and a pairing program
+rewrites the round while it is played only when a name is misspelt or colours are
 swapped. So a game in progress takes the file as it is now, and a game that is over
 keeps the pairing in force when it ended, in the relay's SQLite beside the boards' games:
 the next round written while a board still holds its finished game (its pieces not yet
