@@ -60,14 +60,16 @@ class GamePairings:
 
     def of(self, board: Board, decisions: Decisions) -> Pairing:
         """The pairing of the board's current game (before the arbiter's players)."""
-        now = self.pairings.get(board.id)
         game = board.mirror.current
         if game is None:
-            return now
+            return self.pairings.get(board.id)
         key = (board.id, len(board.mirror.finished), game.id)
+        kept = self._kept.get(key)
+        if kept is not None:
+            return kept  # without asking the file: the page asks for every board often
         ruled = decisions.result_for(game.id)
         over = game.result is not None or (ruled is not None and ruled.result != "*")
-        pairing, keep = game_pairing(self._kept.get(key), now, over)
+        pairing, keep = game_pairing(kept, self.pairings.get(board.id), over)
         if keep:
             self.db.execute(
                 "INSERT OR REPLACE INTO game_pairings VALUES (?, ?, ?, ?)",
