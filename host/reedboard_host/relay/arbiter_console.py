@@ -25,7 +25,7 @@ from reedboard_host.relay.corrections import (
     shown_pairing,
 )
 from reedboard_host.relay.feed import Wire
-from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.service import RelayService
 
 # The ids of the console's commands, far above those the relay's catching up uses.
@@ -47,7 +47,7 @@ class ArbiterDesk:
         self,
         service: RelayService,
         store: ArbiterStore,
-        pairings: Pairings,
+        pairings: GamePairings,
         changed: Callable[[str], None],
     ) -> None:
         self.service = service
@@ -72,7 +72,7 @@ class ArbiterDesk:
         decisions = self.store.of(board.id)
         current = board.mirror.current
         shown = shown_game(current, decisions)
-        pairing = shown_pairing(self.pairings.get(board.id), decisions)
+        pairing = shown_pairing(self.pairings.of(board, decisions), decisions)
         game_id = current.id if current is not None else None
         ruled = decisions.result_for(game_id) if game_id is not None else None
         return {

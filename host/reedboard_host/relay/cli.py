@@ -26,6 +26,7 @@ from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
 from reedboard_host.relay.feed import Wire
+from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
 from reedboard_host.relay.pairings import Pairings
 from reedboard_host.relay.service import RelayService
@@ -122,8 +123,9 @@ async def _serve(
         settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
     )
     decisions = ArbiterStore(store.db)
-    desk = ArbiterDesk(service, decisions, pairings, changed)
-    web_side = relay = RelayWeb(service, pairings, decisions.of)
+    games = GamePairings(pairings, store.db)
+    desk = ArbiterDesk(service, decisions, games, changed)
+    web_side = relay = RelayWeb(service, games, decisions.of)
 
     def round_pgn(round_id: str) -> Callable[[], str]:
         def pgn() -> str:

@@ -16,7 +16,8 @@ from reedboard.lights.render_svg import render_svg
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.boards import Board, Boards
 from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
-from reedboard_host.relay.pairings import Pairing, Pairings
+from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.pairings import Pairing
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
 
@@ -27,7 +28,7 @@ class RelayWeb:
     def __init__(
         self,
         service: RelayService,
-        pairings: Pairings,
+        pairings: GamePairings,
         decisions: Callable[[str], Decisions] = lambda _board: Decisions(),
     ) -> None:
         self.service = service
@@ -40,10 +41,17 @@ class RelayWeb:
         self._summaries: dict[str, tuple[tuple[int, Pairing, Decisions], dict[str, Any]]] = {}
 
     def changed(self, board: str) -> None:
-        """Called from paho's thread: the page's listeners hear of it on the web's loop."""
+        """Called from paho's thread: the page's listeners hear of it on the web's loop.
+        A game just over keeps its pairing now, whoever asks for it later."""
+        self.service.snapshot(lambda boards: self._settle(boards, board))
         loop = self.loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._notify, board)
+
+    def _settle(self, boards: Boards, board_id: str) -> None:
+        board = boards.boards.get(board_id)
+        if board is not None:
+            self.pairings.of(board, self.decisions(board_id))
 
     def _notify(self, board: str) -> None:
         for queue in self.listeners:
@@ -55,13 +63,14 @@ class RelayWeb:
     def shown(self, board: Board) -> tuple[MirroredGame | None, Pairing]:
         """The board's game and players as the broadcast shows them."""
         decisions = self.decisions(board.id)
-        pairing = shown_pairing(self.pairings.get(board.id), decisions)
+        pairing = shown_pairing(self.pairings.of(board, decisions), decisions)
         return shown_game(board.mirror.current, decisions), pairing
 
     def _summary(self, board: Board) -> dict[str, Any]:
         # The arbiter's decisions are part of the key: a correction or a result changes
         # what is shown without a new message from the board.
-        key = (board.version, self.pairings.get(board.id), self.decisions(board.id))
+        decisions = self.decisions(board.id)
+        key = (board.version, self.pairings.of(board, decisions), decisions)
         known = self._summaries.get(board.id)
         if known is not None and known[0] == key:
             return known[1]
