@@ -43,7 +43,8 @@ CHESS960_FEN = "rnbbqnkr/pppppppp/8/8/8/8/PPPPPPPP/RNBBQNKR w KQkq - 0 1"
 class Bridge:
     """`reedboard-host lichess` as a program: its stderr collected, lines typed to it."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, board: RunningBoard, *args: str) -> None:
+        self.board = board
         self.err: list[str] = []
         self.process = subprocess.Popen(
             host_command("lichess", *args),
@@ -86,8 +87,9 @@ def bridge_to(
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN + "\n")
     bridge = Bridge(
-        "--token-file", str(token_file), "--port", board.port, "--server", lichess.url, *args
-    )
+        board, "--token-file", str(token_file), "--port", board.port, "--server", lichess.url,
+        *args,
+    )  # fmt: skip
     try:
         yield bridge
     finally:
@@ -108,6 +110,7 @@ class InProcessBridge:
         caplog: pytest.LogCaptureFixture,
     ) -> None:
         caplog.set_level(logging.INFO, logger="reedboard_host")
+        self.board = board
         self.caplog = caplog
         self.api = LichessApi(lichess.url, TOKEN, clock=clock)
         self.follower = Follower(board.port)
@@ -148,17 +151,43 @@ def bridge_in_process(
     assert TOKEN not in bridge.stderr, bridge.stderr
 
 
+# How long the bridge and the board may both stay silent before a wait fails: a bound for
+# a stuck run. It is not a bound on the whole wait, which a loaded machine may stretch as
+# far as it likes while the two go on doing things (pytest's time-out bounds the test).
+STILL_S = 30
+
+
+class _Stall:
+    """Fails a wait once neither the bridge has said anything new nor the board has had
+    a new effect for `still_s` seconds."""
+
+    def __init__(self, bridge: Bridge | InProcessBridge, still_s: float) -> None:
+        self.bridge, self.still_s = bridge, still_s
+        self.seen = self._activity()
+        self.deadline = time.monotonic() + still_s
+
+    def _activity(self) -> tuple[int, int]:
+        return len(self.bridge.stderr), len(self.bridge.board.effects)
+
+    def stuck(self) -> bool:
+        now, activity = time.monotonic(), self._activity()
+        if activity != self.seen:
+            self.seen, self.deadline = activity, now + self.still_s
+        return now >= self.deadline
+
+
 def play_until(
     person: Person[RunningBoard],
     bridge: Bridge | InProcessBridge,
     done: Callable[[], bool],
-    timeout_s: float = 30,
+    still_s: float = STILL_S,
 ) -> None:
-    """The person plays on until `done`; fails, with what the bridge said, after the time."""
-    deadline = time.monotonic() + timeout_s
+    """The person plays on until `done`; fails, with what the bridge said, once nothing
+    has happened for `still_s`."""
+    stall = _Stall(bridge, still_s)
     while not done():
-        assert time.monotonic() < deadline, (
-            f"timed out; the bridge said:\n{bridge.stderr}{_history(person.board)}"
+        assert not stall.stuck(), (
+            f"stuck for {still_s} s; the bridge said:\n{bridge.stderr}{_history(person.board)}"
         )
         assert bridge.alive(), bridge.stderr
         with person.board.changed:
@@ -191,12 +220,12 @@ def in_step(
 
 
 def wait_until(
-    condition: Callable[[], bool], bridge: Bridge | InProcessBridge | None, timeout_s: float = 30
+    condition: Callable[[], bool], bridge: Bridge | InProcessBridge, still_s: float = STILL_S
 ) -> None:
-    deadline = time.monotonic() + timeout_s
+    """Poll `condition` until it holds; fail once nothing has happened for `still_s`."""
+    stall = _Stall(bridge, still_s)
     while not condition():
-        said = "" if bridge is None else bridge.stderr
-        assert time.monotonic() < deadline, f"timed out; the bridge said:\n{said}"
+        assert not stall.stuck(), f"stuck for {still_s} s; the bridge said:\n{bridge.stderr}"
         time.sleep(0.02)
 
 
