@@ -225,7 +225,9 @@ def wait_until(
     """Poll `condition` until it holds; fail once nothing has happened for `still_s`."""
     stall = _Stall(bridge, still_s)
     while not condition():
-        assert not stall.stuck(), f"stuck for {still_s} s; the bridge said:\n{bridge.stderr}"
+        assert not stall.stuck(), (
+            f"stuck for {still_s} s; the bridge said:\n{bridge.stderr}{_history(bridge.board)}"
+        )
         time.sleep(0.02)
 
 

@@ -66,7 +66,8 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
                 out, err = play.communicate(timeout=30)
         played = board.moves()
     assert play.returncode == 0, err
-    assert len(played) >= PLIES
+    # A game stuck short of its length: what the lights showed, and what the host said.
+    assert len(played) >= PLIES, f"{board.view}\n{board.effects[-3:]}\n{err}"
     game = read_pgn(out).game
     assert [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)] == played
     assert "engine plays" in err
