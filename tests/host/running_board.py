@@ -119,15 +119,19 @@ class RunningBoard:
         return [str(e["event"]) for e in self.effects]
 
     def play_along(
-        self, step: Callable[[], None], busy: Callable[[], bool], timeout_s: float
+        self, step: Callable[[], None], busy: Callable[[], bool], still_s: float
     ) -> None:
         """Call `step` (a person's) each time the board shows something new, for as long
-        as `busy()` (the other side plays) and at most `timeout_s`."""
-        deadline = time.monotonic() + timeout_s
+        as `busy()` (the other side plays), until the board has had no new effect for
+        `still_s`: a bound for a stuck game, not for a slow one (a loaded machine may
+        take as long as it likes over a game that goes on)."""
+        seen, deadline = len(self.effects), time.monotonic() + still_s
         while busy() and time.monotonic() < deadline:
             with self.changed:
                 self.changed.wait(0.2)  # until the board shows something new
             step()
+            if len(self.effects) != seen:
+                seen, deadline = len(self.effects), time.monotonic() + still_s
 
     def __enter__(self) -> RunningBoard:
         try:

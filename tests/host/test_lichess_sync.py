@@ -3,7 +3,8 @@ handed in, its calls recorded and answered as the test says), the board is the r
 firmware on the in-memory pair, and the synchroniser's actions are carried out here as
 the bridge's shell carries them out. Moves both ways, a move Lichess refuses, one kept
 on the board through a 429's pause, and moves taken back on the board: by hand (also
-made and taken back between two of the bridge's steps) or by the bridge."""
+made and taken back between two of the bridge's steps) or by the bridge. Takebacks by
+hand proposed to Lichess, declined and then taken, or accepting the opponent's."""
 
 from __future__ import annotations
 
@@ -52,6 +53,13 @@ class _World:
         self.refuse: list[LichessError] = []  # the next PostNow calls' refusals
         self.paused = 0.0
         self.lichess_moves: list[str] = []
+        # Lichess's side, as the stand-in plays it: the opponent's replies (one each time
+        # the person's move reaches Lichess, while `replies`), and the takeback proposals
+        # standing. What Lichess does with a call reaches the synchroniser at the next turn.
+        self.opponent: list[str] = []
+        self.replies = True
+        self.takeback_offer = {"white": False, "black": False}
+        self._news: list[str] = []  # the calls made for later, to be answered
         # White at the board; the test tells them what to do, or lets them watch it.
         self.person = Person(self.pair, random.Random(5), white=True)
 
@@ -82,8 +90,12 @@ class _World:
                     raise self.refuse.pop(0)
                 if "/move/" in path:
                     self.lichess_moves.append(path.rsplit("/", 1)[1])
+                    if self.replies and self.opponent:
+                        self.lichess_moves.append(self.opponent.pop(0))
+                    self._news.append("")  # Lichess's state with the move (and reply)
             case PostLater(path, _form):
                 self.later.append(path)
+                self._news.append(path)
             case FollowGame():
                 pass
             case PausedFor():
@@ -104,14 +116,65 @@ class _World:
         self.run(self.sync.item("game", (GAME, full)))
 
     def lichess_state(self) -> None:
-        state = {"type": "gameState", "moves": " ".join(self.lichess_moves), "status": "started"}
+        state: dict[str, Any] = {
+            "type": "gameState", "moves": " ".join(self.lichess_moves), "status": "started"
+        }  # fmt: skip
+        for colour, offered in self.takeback_offer.items():
+            if offered:
+                state[f"{colour[0]}takeback"] = True
         self.run(self.sync.item("game", (GAME, state)))
+
+    def propose_takeback(self) -> None:
+        """The opponent (black) proposes a takeback on Lichess."""
+        self.takeback_offer["black"] = True
+        self.lichess_state()
+
+    def answer_takeback(self, accept: bool) -> None:
+        """The opponent answers the person's takeback proposal."""
+        assert self.takeback_offer["white"], "no takeback proposed"
+        if accept:
+            self._take_back(proposer_white=True)
+        else:
+            self.takeback_offer["white"] = False
+        self.lichess_state()
+
+    def opponent_plays(self) -> None:
+        """The opponent's reply held back while `replies` is off."""
+        self.lichess_moves.append(self.opponent.pop(0))
+        self.lichess_state()
+
+    def _answer(self, path: str) -> None:
+        """Lichess took the call `path` made for later: the synchroniser is told, and
+        Lichess's game changes as the call asks."""
+        if path:
+            self.run(self.sync.item("posted", path))
+        if path.endswith("/takeback/yes"):
+            if self.takeback_offer["black"]:
+                self._take_back(proposer_white=False)
+            else:
+                self.takeback_offer["white"] = True
+        elif path.endswith("/takeback/no"):
+            self.takeback_offer = {"white": False, "black": False}
+        self.lichess_state()
+
+    def _take_back(self, *, proposer_white: bool) -> None:
+        """Back to the proposer's turn, as Lichess does: one ply if they moved last, else
+        two; then the opponent replies if it is their turn."""
+        white_to_move = len(self.lichess_moves) % 2 == 0
+        plies = 1 if white_to_move != proposer_white else 2
+        del self.lichess_moves[-plies:]
+        self.takeback_offer = {"white": False, "black": False}
+        if len(self.lichess_moves) % 2 == 1 and self.replies and self.opponent:
+            self.lichess_moves.append(self.opponent.pop(0))
 
     # ----- time passes -----
 
     def turn(self) -> None:
         """One turn of the bridge's loop: the link kept up, then a step of the sync."""
         self.follower.keep_up(0.05)
+        news, self._news = self._news, []
+        for path in news:
+            self._answer(path)
         self.run(self.sync.step())
 
     def until(self, done: Any, what: str) -> None:
@@ -245,3 +308,91 @@ def test_the_bridges_own_takeback_is_not_taken_for_one_by_hand() -> None:
     assert world.person.fixes
     assert world.later == []  # no takeback proposed on Lichess
     assert not any("taken back on the board" in line for line in world.said), world.said
+
+
+def _in_step(world: _World, plies: int) -> bool:
+    """The board and Lichess have the same game, of `plies` plies or more."""
+    played = world.pair.moves()
+    return len(played) >= plies and world.lichess_moves == played
+
+
+def _taken_back(world: _World) -> list[str]:
+    return [m.effect.uci for m in world.pair.effects if isinstance(m.effect, TakenBack)]
+
+
+def _playing(world: _World, script: list[str], limit: int) -> Person[BoardPair]:
+    """The game adopted, and the person playing along (`script`, up to `limit` plies)."""
+    world.start()
+    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
+                "the board's game adopted")  # fmt: skip
+    person = world.person
+    person.script, person.limit = script, limit
+    world.pair.watch(person.step)
+    return person
+
+
+def test_a_move_taken_back_by_hand_proposes_a_takeback() -> None:
+    world = _World()
+    world.opponent = ["e7e5", "b8c6", "g8f6", "d7d6"]
+    person = _playing(world, ["e2e4", "g1f3"], limit=4)
+    world.until(lambda: _in_step(world, 4), "four plies on both")
+    # The opponent's move put back by hand: a takeback proposed, which the opponent
+    # declines, and the move is lit again for the person to carry out.
+    world.take_back()
+    world.until(lambda: world.takeback_offer["white"], "the takeback proposed")
+    assert world.pair.moves() == ["e2e4", "e7e5", "g1f3"]
+    assert any(line.startswith("b8c6 taken back on the board: proposing a takeback")
+               for line in world.said), world.said  # fmt: skip
+    world.answer_takeback(False)
+    world.until(lambda: _in_step(world, 4), "b8c6 carried out again")
+    assert "your opponent declined the takeback: the game goes on" in world.said
+    # Again, and this time taken: Lichess goes back two plies, the board one more.
+    world.take_back()
+    world.until(lambda: world.takeback_offer["white"], "the takeback proposed again")
+    person.script = ["b1c3"]
+    world.answer_takeback(True)
+    world.until(lambda: world.pair.moves()[2:3] == ["b1c3"], "b1c3 on the board")
+    world.until(lambda: _in_step(world, 4), "g8f6 carried out")
+    # With the opponent's proposal standing, a move put back by hand accepts it.
+    world.propose_takeback()
+    world.until(lambda: any("proposes a takeback" in line for line in world.said),
+                "the opponent's proposal told")  # fmt: skip
+    world.take_back()
+    world.until(lambda: any("accepting the takeback" in line for line in world.said),
+                "the proposal accepted")  # fmt: skip
+    world.until(lambda: len(world.lichess_moves) == 4 and _in_step(world, 4), "d7d6 played")
+    assert world.lichess_moves == ["e2e4", "e7e5", "b1c3", "d7d6"]
+    assert _taken_back(world)[:3] == ["b8c6", "b8c6", "g1f3"], _taken_back(world)
+    assert world.later.count(f"/api/board/game/{GAME}/takeback/yes") == 3
+    assert world.posts.count(f"/api/board/game/{GAME}/move/g1f3") == 1
+
+
+def test_the_persons_own_move_put_back_before_the_reply() -> None:
+    world = _World()
+    world.opponent = ["e7e5", "b8c6"]
+    person = _playing(world, ["e2e4", "g1f3"], limit=2)
+    world.until(lambda: _in_step(world, 2), "two plies on both")
+    world.replies = False  # the opponent thinks
+    person.limit = 3
+    world.until(lambda: _in_step(world, 3), "g1f3 on both")
+    # g1f3 put back by hand: a takeback proposed; declined, g1f3 is lit again and
+    # carried out, and is not sent to Lichess again.
+    person.limit = 2
+    world.take_back()
+    world.until(lambda: world.takeback_offer["white"], "the takeback proposed")
+    world.answer_takeback(False)
+    world.until(lambda: "Lichess has g1f3: carry it out on the board" in world.said,
+                "g1f3 lit again")  # fmt: skip
+    world.until(lambda: _in_step(world, 3), "g1f3 carried out again")
+    # Again, and taken: one ply back on Lichess too, and the person plays another.
+    world.take_back()
+    world.until(lambda: world.takeback_offer["white"], "the takeback proposed again")
+    person.script, person.limit = ["b1c3"], 3
+    world.answer_takeback(True)
+    world.until(lambda: world.lichess_moves == ["e2e4", "e7e5", "b1c3"], "b1c3 on Lichess")
+    world.opponent_plays()
+    world.until(lambda: _in_step(world, 4), "b8c6 carried out")
+    move = f"/api/board/game/{GAME}/move/"
+    assert world.posts.count(move + "g1f3") == 1 and move + "b1c3" in world.posts
+    assert _taken_back(world) == ["g1f3", "g1f3"]
+    assert "your opponent declined the takeback: the game goes on" in world.said

@@ -141,7 +141,7 @@ def test_a_gui_plays_the_person_at_the_board() -> None:
         gui = _Gui(board.port, gui_board, gui_white=True, plies=10, rng=rng)
         person = Person(board, rng, white=False, waits_for=gui.waits_for, await_new_game=False)
         gui.start()
-        board.play_along(person.step, gui.is_alive, timeout_s=60)
+        board.play_along(person.step, gui.is_alive, still_s=60)
         gui.join(30)
         played = board.moves()
     assert not gui.errors, gui.errors
