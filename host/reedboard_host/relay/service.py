@@ -74,17 +74,20 @@ class RelayService:
             return
         board, kind = place
         wire: Wire | None = None
+        if kind == "stream":
+            # Read before taking the lock: the web side waits on it, and reading needs
+            # nothing the lock guards.
+            wire = decode_line(bytes(message.payload))
+            if wire is None:
+                return
+        elif kind != "status":
+            return
         with self.lock:
-            if kind == "status":
+            if wire is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
                 wanted = None
-            elif kind == "stream":
-                wire = decode_line(bytes(message.payload))
-                if wire is None:
-                    return
-                changed, wanted = self.boards.heard(board, wire)
             else:
-                return
+                changed, wanted = self.boards.heard(board, wire)
             if wanted is None:
                 self._pacer.settled(board)
             else:
