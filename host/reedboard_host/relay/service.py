@@ -7,7 +7,6 @@ the broker will not send again; what the broker lost is asked of the board."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable
@@ -18,10 +17,9 @@ from reedboard.link import mqtt_topics
 from reedboard.link.frame import decode_line, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 
+from reedboard_host.relay.asking import FIRST_S, AskPacer
 from reedboard_host.relay.boards import Boards
 from reedboard_host.relay.feed import Wire
-
-ASK_AGAIN_S = 1.0  # a request not answered within this is sent again
 
 
 class RelayService:
@@ -40,7 +38,7 @@ class RelayService:
         # Told of each `hello`, `ack` and `error` a board sends (the arbiter's console
         # follows the answers to its commands), outside the lock.
         self.heard = heard
-        self._asked: dict[str, tuple[str, float]] = {}  # board -> (request, when)
+        self._pacer = AskPacer()  # guarded by `lock`
         self.client, address = new_client(client_id, settings)
         self.client.on_connect = self._connected
         self.client.on_message = self._message
@@ -76,19 +74,26 @@ class RelayService:
             return
         board, kind = place
         wire: Wire | None = None
+        if kind == "stream":
+            # Read before taking the lock: the web side waits on it, and reading needs
+            # nothing the lock guards.
+            wire = decode_line(bytes(message.payload))
+            if wire is None:
+                return
+        elif kind != "status":
+            return
         with self.lock:
-            if kind == "status":
+            if wire is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
                 wanted = None
-            elif kind == "stream":
-                wire = decode_line(bytes(message.payload))
-                if wire is None:
-                    return
-                changed, wanted = self.boards.heard(board, wire)
             else:
-                return
+                changed, wanted = self.boards.heard(board, wire)
+            if wanted is None:
+                self._pacer.settled(board)
+            else:
+                wanted = self._due(board, wanted)
         if wanted is not None:
-            self._ask(board, wanted)
+            self._send(board, wanted)
         if changed:
             self.changed(board)
         if kind == "stream" and wire is not None and wire.get("type") in ("hello", "ack", "error"):
@@ -99,23 +104,31 @@ class RelayService:
         board's session hands it over when the board is back)."""
         self.client.publish(mqtt_topics.request(board), encode_frame(command).rstrip(b"\n"), qos=1)
 
-    def _ask(self, board: str, request: Wire, *, again: bool = False) -> None:
-        key = json.dumps({k: v for k, v in request.items() if k != "id"}, sort_keys=True)
-        now = time.monotonic()
-        last = self._asked.get(board)
-        if last is not None and last[0] == key and now - last[1] < ASK_AGAIN_S and not again:
-            return
-        self._asked[board] = (key, now)
+    def _due(self, board: str, request: Wire) -> Wire | None:
+        """`request` if it is time to send it (under the lock). The same question is the
+        same kind of request in the same session: a `resend` whose start moved on is
+        still the question the board is answering."""
+        question = f"{request.get('type')} {request.get('session')}"
+        return request if self._pacer.ask(board, question, time.monotonic()) else None
+
+    def _send(self, board: str, request: Wire) -> None:
         frame = encode_frame(request).rstrip(b"\n")
         self.client.publish(mqtt_topics.request(board), frame, qos=1)
 
     def _tick(self) -> None:
-        while not self._ticking.wait(ASK_AGAIN_S):
+        while not self._ticking.wait(FIRST_S):
             with self.lock:
-                wanted = [(b.id, b.wants()) for b in self.boards.boards.values() if b.online]
-            for board, request in wanted:
-                if request is not None:
-                    self._ask(board, request)
+                due = []
+                for b in self.boards.boards.values():
+                    request = b.wants() if b.online else None
+                    if request is None:
+                        self._pacer.settled(b.id)
+                        continue
+                    request = self._due(b.id, request)
+                    if request is not None:
+                        due.append((b.id, request))
+            for board, request in due:
+                self._send(board, request)
 
     def snapshot(self, read: Callable[[Boards], Any]) -> Any:
         with self.lock:
