@@ -35,6 +35,10 @@ CREATE TABLE IF NOT EXISTS arbiter_settings (name TEXT PRIMARY KEY, value TEXT N
 """
 
 STATES: tuple[CorrectionState, ...] = ("sent", "done", "refused")
+# One shared value for every board the arbiter has not ruled on: the web side compares
+# what it shows with what it showed, a thousand boards at each poll, and one object is
+# equal to itself at once.
+NO_DECISIONS = Decisions()
 
 
 class ArbiterStore:
@@ -62,7 +66,7 @@ class ArbiterStore:
             self._put(board, corrections=(*self.of(board).corrections, kept))
 
     def of(self, board: str) -> Decisions:
-        return self._boards.get(board, Decisions())
+        return self._boards.get(board, NO_DECISIONS)
 
     def set_result(self, board: str, game: int, result: str, reason: str) -> None:
         """`*` undoes the arbiter's result: the board's own stands again."""

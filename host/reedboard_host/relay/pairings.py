@@ -19,6 +19,7 @@ from reedboard_host.relay.pairings_trf import looks_like_trf, trf_pairings
 __all__ = ["Pairing", "Pairings"]
 
 CHECK_EVERY_S = 1.0
+UNPAIRED = Pairing()  # shared: compared with itself at every poll, it is equal at once
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ class Pairings:
 
     def get(self, board: str) -> Pairing:
         self._reload()
-        return self._table.get(board, Pairing())
+        return self._table.get(board, UNPAIRED)
 
     def _reload(self) -> None:
         if self.path is None:
