@@ -107,6 +107,7 @@ class _World:
     # ----- Lichess's side -----
 
     def start(self) -> None:
+        """Lichess starts the game, and the bridge adopts the board's game for it."""
         full = {
             "type": "gameFull", "id": GAME, "variant": {"key": "standard"}, "speed": "rapid",
             "white": ME, "black": THEM, "initialFen": "startpos",
@@ -114,6 +115,8 @@ class _World:
             "state": {"type": "gameState", "moves": "", "status": "started"},
         }  # fmt: skip
         self.run(self.sync.item("game", (GAME, full)))
+        self.until(lambda: self.sync.game is not None and self.sync.game.board is not None,
+                   "the board's game adopted")  # fmt: skip
 
     def lichess_state(self) -> None:
         state: dict[str, Any] = {
@@ -207,8 +210,6 @@ class _World:
 def test_moves_go_both_ways() -> None:
     world = _World()
     world.start()
-    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
-                "the board's game adopted")  # fmt: skip
     world.play("e2e4")
     world.until(lambda: world.lichess_moves == ["e2e4"], "e2e4 posted")
     assert world.posts == [f"/api/board/game/{GAME}/move/e2e4"]
@@ -227,8 +228,6 @@ def test_moves_go_both_ways() -> None:
 def test_a_move_lichess_refuses_is_taken_back() -> None:
     world = _World()
     world.start()
-    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
-                "the board's game adopted")  # fmt: skip
     world.refuse = [LichessError("Lichess refused POST: 400 illegal", 400)]
     world.play("e2e4")
     world.until(lambda: len(world.posts) == 1, "e2e4 posted")
@@ -244,8 +243,6 @@ def test_a_move_lichess_refuses_is_taken_back() -> None:
 def test_a_move_waits_on_the_board_through_a_429s_pause() -> None:
     world = _World()
     world.start()
-    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
-                "the board's game adopted")  # fmt: skip
     world.refuse = [RateLimited("Lichess refused POST: 429 Too Many Requests", 60.0)]
     world.play("d2d4")
     world.until(lambda: any("stays on the board" in line for line in world.said), "the 429")
@@ -266,8 +263,6 @@ def test_a_move_made_and_taken_back_between_two_steps_proposes_a_takeback() -> N
     # the move Lichess has taken back on the board.
     world = _World()
     world.start()
-    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
-                "the board's game adopted")  # fmt: skip
     world.play("e2e4")
     world.until(lambda: world.lichess_moves == ["e2e4"], "e2e4 posted")
     world.lichess_moves.append("e7e5")
@@ -289,8 +284,6 @@ def test_a_move_made_and_taken_back_between_two_steps_proposes_a_takeback() -> N
 def test_the_bridges_own_takeback_is_not_taken_for_one_by_hand() -> None:
     world = _World()
     world.start()
-    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
-                "the board's game adopted")  # fmt: skip
     world.play("e2e4")
     world.until(lambda: world.lichess_moves == ["e2e4"], "e2e4 posted")
     world.lichess_moves.append("e7e5")
@@ -323,8 +316,6 @@ def _taken_back(world: _World) -> list[str]:
 def _playing(world: _World, script: list[str], limit: int) -> Person[BoardPair]:
     """The game adopted, and the person playing along (`script`, up to `limit` plies)."""
     world.start()
-    world.until(lambda: world.sync.game is not None and world.sync.game.board is not None,
-                "the board's game adopted")  # fmt: skip
     person = world.person
     person.script, person.limit = script, limit
     world.pair.watch(person.step)
