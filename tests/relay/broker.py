@@ -14,6 +14,7 @@ from pathlib import Path
 from tests.children import stop
 
 MOSQUITTO = "/usr/sbin/mosquitto"
+MAX_QUEUED = 100_000
 
 
 def free_port() -> int:
@@ -32,6 +33,10 @@ class Broker:
         self.config.write_text(
             f"listener {port} 127.0.0.1\nallow_anonymous true\n"
             f"persistence true\npersistence_location {folder}/\n"
+            # As docs/relay.md's club set-up says: Mosquitto drops the QoS 1 messages it
+            # holds for a client beyond this (1,000 by default), and a reader behind a
+            # whole room of boards, or a test's listener on a busy machine, falls that far.
+            f"max_queued_messages {MAX_QUEUED}\n"
         )
         self.process: subprocess.Popen[bytes] | None = None
 
