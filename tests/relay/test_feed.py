@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from reedboard_host.relay.feed import BoardFeed, Wire
+from reedboard.link.frame import Wire
+from reedboard_host.relay.feed import BoardFeed
 
 
 def hello(seq: int, session: str = "s1", **more: object) -> Wire:

@@ -32,7 +32,9 @@ MEND_UP_TO = 256
 
 # One message as JSON has it: an object with a string `type`. The link's one untyped
 # value: the codec reads and writes it, and the typed messages are made from it and
-# written to it (`messages`, `board_messages`), nowhere else.
+# written to it (`messages`, `board_messages`). What only orders, stores or passes
+# messages on (the relay, the simulator's page) holds them in it, checking any field
+# it reads.
 Wire: TypeAlias = dict[str, Any]
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
@@ -36,7 +35,7 @@ class LightsChange:
     lit: dict[str, str]
     kind: str = "lights"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, dict[str, str]]:
         return {"lit": self.lit}
 
 

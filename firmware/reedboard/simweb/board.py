@@ -20,7 +20,6 @@ import threading
 from collections import deque
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
@@ -34,8 +33,10 @@ from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
+from reedboard.link.frame import Wire
 from reedboard.link.messages import (
     ChoosePromotion,
+    Color,
     Hello,
     LedTest,
     Resend,
@@ -53,6 +54,7 @@ from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_n
 from reedboard.sensing.held import Held, likeliest
 from reedboard.simweb.guided_setup import setup_lines
 from reedboard.simweb.page_log import PageLog
+from reedboard.simweb.page_state import ClockShown, PageState, Spoken
 from reedboard.simweb.pty_link import PtyLink
 from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
 from reedboard.simweb.typed_lines import typed_lines
@@ -101,7 +103,7 @@ class SimBoard:
         self.lights = LightsRenderer(LightsOutput(strip_layout(self.config.leds), self.strip))
         self.link = PtyLink()
         self.clock = MonotonicClock()
-        self.effects: deque[dict[str, Any]] = deque(maxlen=EFFECTS_KEPT)
+        self.effects: deque[Wire] = deque(maxlen=EFFECTS_KEPT)
         self.view: BoardView | None = None
         self.lock = threading.RLock()
         self.log = PageLog(keep=LOG_KEPT)
@@ -247,7 +249,7 @@ class SimBoard:
 
     # ----- the page's gestures and commands -----
 
-    def gesture(self, op: str, message: Mapping[str, Any]) -> None:
+    def gesture(self, op: str, message: Mapping[str, object]) -> None:
         """A hand on the board: `lift`, `place` or `touch` (either) a square; `select` a held piece; put the
         last one taken `to_tray`, or take one `from_tray`. `InvalidInputError` if the
         world does not allow it."""
@@ -330,7 +332,7 @@ class SimBoard:
                 self._command(ChoosePromotion(promotion_piece(piece.lower())))
                 return
 
-    def command(self, message: Mapping[str, Any]) -> dict[str, Any]:
+    def command(self, message: Mapping[str, object]) -> dict[str, object]:
         """A host command from the page, checked like one from the serial link; a new
         game also sets the pieces up, as the players would."""
         command = parse_command(message)
@@ -425,7 +427,7 @@ class SimBoard:
         playing = " · playing a script" if now < self._script_ends_ms else ""
         return f"{turn} to move{playing}"
 
-    def _spoken(self) -> list[dict[str, Any]]:
+    def _spoken(self) -> list[Spoken]:
         """The latest sentences, numbered from the first ever said: the page says each
         new one once."""
         said = list(self.speaker.said)
@@ -442,7 +444,7 @@ class SimBoard:
         with self.lock:
             return write_pgn(self.board_game().game, {"Event": "reedboard sim"})
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> PageState:
         with self.lock:
             board_game = self.board_game()
             now = self.clock.now_ms()
@@ -464,7 +466,7 @@ class SimBoard:
                 "leds": ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in colours],
                 "roles": roles,
                 "targets": targets,
-                "fen": state.fen,
+                "fen": position.fen(),
                 "san": list(state.san or ()),
                 "moves": list(state.moves),
                 "result": state.result,
@@ -485,12 +487,12 @@ class SimBoard:
             }
 
 
-def _clock_shown(board_game: BoardGame, now: int) -> dict[str, Any] | None:
+def _clock_shown(board_game: BoardGame, now: int) -> ClockShown | None:
     """A timed game's clocks for the page: both times left now, and whose runs."""
     timer = board_game.timer
     if timer is None:
         return None
     white, black = timer.left(now)
     running = timer.clocks.running
-    side = None if running is None else ("white" if running else "black")
+    side: Color | None = None if running is None else ("white" if running else "black")
     return {"white_ms": white, "black_ms": black, "running": side}

@@ -14,9 +14,8 @@ import contextlib
 import json
 import logging
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -106,14 +105,14 @@ async def _push(board: SimBoard, ws: web.WebSocketResponse) -> None:
         await asyncio.sleep(PUSH_S)
 
 
-def _text(message: dict[str, Any]) -> str:
+def _text(message: Mapping[str, object]) -> str:
     text = message.get("text")
     if not isinstance(text, str):
         raise ReedboardError(f"{message.get('op')} needs its text")
     return text
 
 
-def handle(board: SimBoard, data: str) -> dict[str, Any] | None:
+def handle(board: SimBoard, data: str) -> dict[str, object] | None:
     """Carry out one message from the page; the reply to send back, if any."""
     try:
         message = json.loads(data)

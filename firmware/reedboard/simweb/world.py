@@ -11,6 +11,7 @@ real board could not be in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypedDict
 
 from reedboard.errors import InvalidInputError
 from reedboard.lights.placement import pieces_of_fen
@@ -20,6 +21,18 @@ from reedboard.sensing.held import Held
 # Spare pieces lie beside the board for promotions, as in a set with extra queens.
 SPARES = "QRBNqrbn"
 PIECE_LETTERS = frozenset("KQRBNPkqrbnp")
+
+# A piece in the hand, and the square it was lifted from (None: from beside the board).
+HeldShown = TypedDict("HeldShown", {"piece": str, "from": str | None})
+
+
+class WorldShown(TypedDict):
+    """The pieces as the page draws them."""
+
+    pieces: dict[str, str]  # {square: piece letter}
+    hand: list[HeldShown]
+    tray: list[str]
+    spares: str
 
 
 class World:
@@ -109,7 +122,7 @@ class World:
         self.hand.append(held)
         return held
 
-    def snapshot(self) -> dict[str, object]:
+    def snapshot(self) -> WorldShown:
         return {
             "pieces": {SQUARE_NAMES[sq]: piece for sq, piece in sorted(self.squares.items())},
             "hand": [

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hmac
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypedDict
 
 from aiohttp import web
+from reedboard.link.frame import Wire
 
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Board, Boards
@@ -20,11 +21,11 @@ from reedboard_host.relay.corrections import (
     PLAYER_FIELDS,
     RESULTS,
     TITLES,
+    CorrectionState,
     cancelled_moves,
     shown_game,
     shown_pairing,
 )
-from reedboard_host.relay.feed import Wire
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.service import RelayService
 
@@ -32,6 +33,29 @@ from reedboard_host.relay.service import RelayService
 TAKEBACK_IDS = 1_000_000_000  # + the correction's number
 SETTINGS_IDS = 2_000_000_000  # + 1 for tournament mode on, + 0 for off
 MAX_TEXT = 200
+
+
+class CorrectionRow(TypedDict):
+    ply: int  # the illegal move's, 1-based
+    cancelled: list[str]  # in SAN
+    note: str
+    state: CorrectionState
+    answer: str
+
+
+class BoardRow(TypedDict):
+    """One board as the console's page lists it (`/arbiter/api/boards`)."""
+
+    id: str
+    online: bool
+    game: int | None
+    moves: list[str]  # in SAN, as the broadcast shows the game
+    result: str | None
+    board_result: str | None
+    arbiter_result: str | None
+    players: dict[str, str]  # by the names in PLAYER_FIELDS
+    corrections: list[CorrectionRow]
+    tournament: bool | None  # as the board last acknowledged it; None before it has
 
 
 class Refused(Exception):
@@ -61,14 +85,13 @@ class ArbiterDesk:
 
     # ----- what the console shows -----
 
-    def boards(self) -> list[dict[str, Any]]:
-        def read(boards: Boards) -> list[dict[str, Any]]:
+    def boards(self) -> list[BoardRow]:
+        def read(boards: Boards) -> list[BoardRow]:
             return [self._board(boards.boards[name]) for name in sorted(boards.boards)]
 
-        listed: list[dict[str, Any]] = self.service.snapshot(read)
-        return listed
+        return self.service.snapshot(read)
 
-    def _board(self, board: Board) -> dict[str, Any]:
+    def _board(self, board: Board) -> BoardRow:
         decisions = self.store.of(board.id)
         current = board.mirror.current
         shown = shown_game(current, decisions)
@@ -100,7 +123,7 @@ class ArbiterDesk:
 
     # ----- decisions -----
 
-    def set_result(self, board_id: str, result: Any, reason: Any) -> None:
+    def set_result(self, board_id: str, result: object, reason: object) -> None:
         if result not in RESULTS:
             raise Refused(f"result {result!r}: write one of {', '.join(RESULTS)}")
         with self.service.lock:
@@ -110,7 +133,7 @@ class ArbiterDesk:
             self.store.set_result(board_id, current.id, result, _text("reason", reason))
         self.changed(board_id)
 
-    def set_players(self, board_id: str, fields: dict[str, Any]) -> None:
+    def set_players(self, board_id: str, fields: Mapping[str, object]) -> None:
         checked: dict[str, str] = {}
         for name, value in fields.items():
             if name not in PLAYER_FIELDS:
@@ -126,7 +149,7 @@ class ArbiterDesk:
             self.store.set_players(board_id, checked)
         self.changed(board_id)
 
-    def correct(self, board_id: str, ply: Any, note: Any) -> None:
+    def correct(self, board_id: str, ply: object, note: object) -> None:
         """FIDE 7.5.1: the move at `ply` (1-based, as the console lists the game) was
         illegal; the position before it is reinstated on the board and in the record."""
         if isinstance(ply, bool) or not isinstance(ply, int):
@@ -233,7 +256,7 @@ def _settings(on: bool) -> Wire:
     return {"type": "settings", "id": SETTINGS_IDS + int(on), "tournament": on}
 
 
-def _text(name: str, value: Any) -> str:
+def _text(name: str, value: object) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -274,7 +297,7 @@ async def _boards(request: web.Request) -> web.Response:
     return web.json_response({"tournament": desk.tournament(), "boards": desk.boards()})
 
 
-async def _body(request: web.Request) -> dict[str, Any]:
+async def _body(request: web.Request) -> Mapping[str, object]:
     try:
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -286,7 +309,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-def _board_named(body: dict[str, Any]) -> str:
+def _board_named(body: Mapping[str, object]) -> str:
     board = body.get("board")
     if not board or not isinstance(board, str):
         raise Refused("board is missing: the id of the board the decision is about")

@@ -4,12 +4,12 @@ Pure apart from the store it writes through: a message in, what to ask the board
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from reedboard.link.board_messages import Alive, read_board_message
+from reedboard.link.frame import Wire
 
 from reedboard_host.mirror import GameMirror
-from reedboard_host.relay.feed import BoardFeed, Wire
+from reedboard_host.relay.feed import BoardFeed
 from reedboard_host.relay.store import RelayStore
 
 
@@ -54,7 +54,7 @@ class Boards:
             board = self.boards[board_id] = Board(board_id)
         return board
 
-    def heard(self, board_id: str, wire: dict[str, Any]) -> tuple[bool, Wire | None]:
+    def heard(self, board_id: str, wire: Wire) -> tuple[bool, Wire | None]:
         """A frame from the board's stream: (whether its games changed, what to ask it)."""
         board = self.board(board_id)
         if wire.get("type") == "alive":

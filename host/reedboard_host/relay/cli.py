@@ -14,18 +14,18 @@ import secrets
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from aiohttp import web
+from aiohttp.log import access_logger
 from reedboard.command_line import log_to_stderr
 from reedboard.errors import ReedboardError
+from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.link.mqtt_topics import parse_url
 
 from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.feed import Wire
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
 from reedboard_host.relay.pairings import Pairings
@@ -191,8 +191,8 @@ async def _listen(
     """The app served at `address`; its runner and `http://HOST:PORT` as bound. The
     console's requests are not logged: their URLs carry the token."""
     host, port = _address(address)
-    quiet: dict[str, Any] = {} if logged else {"access_log": None}
-    runner = web.AppRunner(app, shutdown_timeout=0.5, **quiet)
+    access_log = access_logger if logged else None  # aiohttp's own logger, or none
+    runner = web.AppRunner(app, shutdown_timeout=0.5, access_log=access_log)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

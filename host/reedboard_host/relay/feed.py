@@ -9,9 +9,8 @@ start, or the board restarted) asks for a `hello` and then the whole `state`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-Wire = dict[str, Any]
+from reedboard.link.frame import Wire
 
 
 @dataclass
@@ -90,6 +89,6 @@ class BoardFeed:
             return {"type": "resend", "after": self.last, "session": self.session}
         return None
 
-    def _command(self, kind: str, **fields: Any) -> Wire:
+    def _command(self, kind: str, **fields: object) -> Wire:
         self._next_id += 1
         return {"type": kind, "id": self._next_id, **fields}

@@ -10,16 +10,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 import paho.mqtt.client as mqtt
 from reedboard.link import mqtt_topics
-from reedboard.link.frame import decode_line, encode_frame
+from reedboard.link.frame import Wire, decode_line, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 
 from reedboard_host.relay.asking import FIRST_S, AskPacer
 from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.feed import Wire
+
+T = TypeVar("T")
 
 
 class RelayService:
@@ -130,6 +131,6 @@ class RelayService:
             for board, request in due:
                 self._send(board, request)
 
-    def snapshot(self, read: Callable[[Boards], Any]) -> Any:
+    def snapshot(self, read: Callable[[Boards], T]) -> T:
         with self.lock:
             return read(self.boards)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
-from typing import Any
+
+from reedboard.link.frame import Wire
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS boards (
@@ -38,16 +39,14 @@ class RelayStore:
         ):
             yield board, session, last, bool(online)
 
-    def messages(self, board: str) -> Iterator[dict[str, Any]]:
+    def messages(self, board: str) -> Iterator[Wire]:
         rows = self.db.execute(
             "SELECT wire FROM messages WHERE board = ? ORDER BY number", (board,)
         )
         for (wire,) in rows:
             yield json.loads(wire)
 
-    def delivered(
-        self, board: str, session: str | None, last: int, messages: list[dict[str, Any]]
-    ) -> None:
+    def delivered(self, board: str, session: str | None, last: int, messages: list[Wire]) -> None:
         """The board's new place in its stream and the messages that took it there, at once."""
         with self._transaction():
             self._board(board)

@@ -7,7 +7,7 @@ import asyncio
 import json
 from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import TypedDict
 
 from aiohttp import web
 from reedboard.lights.frame import Frame
@@ -24,6 +24,19 @@ from reedboard_host.relay.service import RelayService
 DARK = Frame(tuple([None] * 64))
 
 
+class BoardSummary(TypedDict):
+    """One board as `/api/boards` and the page's events give it: the page draws from it."""
+
+    id: str
+    online: bool
+    fen: str | None  # None before the board's first game
+    ply: int
+    last_move: str | None  # in UCI
+    result: str | None
+    white: str
+    black: str
+
+
 class RelayWeb:
     def __init__(
         self,
@@ -38,7 +51,7 @@ class RelayWeb:
         self.loop: asyncio.AbstractEventLoop | None = None
         # Each board's summary as of its version and pairing: a page or a poller asking
         # often, with a thousand boards, would otherwise write every board out each time.
-        self._summaries: dict[str, tuple[tuple[int, Pairing, Decisions], dict[str, Any]]] = {}
+        self._summaries: dict[str, tuple[tuple[int, Pairing, Decisions], BoardSummary]] = {}
 
     def changed(self, board: str) -> None:
         """Called from paho's thread: the page's listeners hear of it on the web's loop.
@@ -57,7 +70,7 @@ class RelayWeb:
         for queue in self.listeners:
             queue.put_nowait(board)
 
-    def summaries(self) -> list[dict[str, Any]]:
+    def summaries(self) -> list[BoardSummary]:
         return list(self.service.snapshot(lambda boards: [self._summary(b) for b in _all(boards)]))
 
     def shown(self, board: Board) -> tuple[MirroredGame | None, Pairing]:
@@ -66,7 +79,7 @@ class RelayWeb:
         pairing = shown_pairing(self.pairings.of(board, decisions), decisions)
         return shown_game(board.mirror.current, decisions), pairing
 
-    def _summary(self, board: Board) -> dict[str, Any]:
+    def _summary(self, board: Board) -> BoardSummary:
         # The arbiter's decisions are part of the key: a correction or a result changes
         # what is shown without a new message from the board.
         decisions = self.decisions(board.id)
@@ -78,7 +91,7 @@ class RelayWeb:
         self._summaries[board.id] = (key, summary)
         return summary
 
-    def _summarise(self, board: Board) -> dict[str, Any]:
+    def _summarise(self, board: Board) -> BoardSummary:
         current, pairing = self.shown(board)
         game = current.game if current is not None else None
         last = None
