@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
@@ -27,11 +28,12 @@ from reedboard_host.relay.corrections import (
     shown_pairing,
 )
 from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.round_mode import SETTINGS_IDS, RoundMode
 from reedboard_host.relay.service import RelayService
 
-# The ids of the console's commands, far above those the relay's catching up uses.
+# The ids of the console's commands, far above those the relay's catching up uses
+# (`settings` has SETTINGS_IDS, in round_mode).
 TAKEBACK_IDS = 1_000_000_000  # + the correction's number
-SETTINGS_IDS = 2_000_000_000  # + 1 for tournament mode on, + 0 for off
 MAX_TEXT = 200
 
 
@@ -56,6 +58,7 @@ class BoardRow(TypedDict):
     players: dict[str, str]  # by the names in PLAYER_FIELDS
     corrections: list[CorrectionRow]
     tournament: bool | None  # as the board last acknowledged it; None before it has
+    tournament_confirmed: bool  # it acknowledged the mode the round is in
 
 
 class Refused(Exception):
@@ -78,7 +81,11 @@ class ArbiterDesk:
         self.store = store
         self.pairings = pairings
         self.changed = changed
-        self.fair_play: dict[str, bool] = {}  # what each board last acknowledged
+        # What each board acknowledged of the round's tournament mode (guarded by the
+        # relay's lock); a relay restarted on a tournament round tells each board again.
+        self.round = RoundMode(store.tournament())
+        with service.lock:
+            self.round.resumed(list(service.boards.boards))
         # A board's ack of a correction heard before the takebacks it follows (they wait
         # behind a gap): (correction, the ack's number), settled once they are in.
         self._waiting: dict[str, list[tuple[int, int]]] = {}
@@ -118,7 +125,8 @@ class ArbiterDesk:
                 for c in decisions.corrections
                 if c.game == game_id
             ],
-            "tournament": self.fair_play.get(board.id),
+            "tournament": self.round.acknowledged.get(board.id),
+            "tournament_confirmed": self.round.confirmed(board.id),
         }
 
     # ----- decisions -----
@@ -177,31 +185,42 @@ class ArbiterDesk:
         self.changed(board_id)
 
     def set_tournament(self, on: bool) -> None:
-        """The round's tournament mode, kept, and told to every board the relay knows."""
+        """The round's tournament mode, kept, and told to every board the relay knows
+        (again to each that has not acknowledged it when it is next heard)."""
         with self.service.lock:
             self.store.set_tournament(on)
             names = sorted(self.service.boards.boards)
+            told = self.round.switch(on, names, time.monotonic())
+        for name, command in told:
+            self.service.command(name, command)
         for name in names:
-            self.service.command(name, _settings(on))
+            self.changed(name)  # none has confirmed the new mode yet
 
     def tournament(self) -> bool:
         with self.service.lock:
-            return self.store.tournament()
+            return self.round.on
+
+    def tournament_confirmed(self, board_id: str) -> bool:
+        """Whether the board acknowledged the round's tournament mode (read under the
+        relay's lock, as the web side reads its summaries)."""
+        return self.round.confirmed(board_id)
 
     # ----- what the boards answer (paho's thread) -----
 
     def heard(self, board_id: str, wire: Wire) -> None:
+        """Every frame of a board's stream: its answers, and a chance to tell it the
+        round's mode again while it owes an acknowledgement."""
         kind, command_id = wire.get("type"), wire.get("id")
-        if kind == "hello":
-            # A board (re)starting, or answering the relay: in a tournament round it is
-            # told at once (a board that had it from its own TOML is never told off).
-            if self.tournament():
-                self.service.command(board_id, _settings(True))
-            return
-        if not isinstance(command_id, int) or isinstance(command_id, bool):
-            return
-        if command_id in (SETTINGS_IDS, SETTINGS_IDS + 1) and kind == "ack":
-            self.fair_play[board_id] = bool(wire.get("tournament"))
+        if kind in ("hello", "ack", "error") or board_id in self.round.owed:
+            with self.service.lock:
+                was = self.round.confirmed(board_id)
+                command = self.round.heard(board_id, wire, time.monotonic())
+                now = self.round.confirmed(board_id)
+            if command is not None:
+                self.service.command(board_id, command)
+            if now != was:
+                self.changed(board_id)
+        if kind == "hello" or not isinstance(command_id, int) or isinstance(command_id, bool):
             return
         number = command_id - TAKEBACK_IDS
         if not 0 < number < SETTINGS_IDS - TAKEBACK_IDS:
@@ -250,10 +269,6 @@ class ArbiterDesk:
 def _seq(wire: Wire) -> int:
     seq = wire.get("seq")
     return seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
-
-
-def _settings(on: bool) -> Wire:
-    return {"type": "settings", "id": SETTINGS_IDS + int(on), "tournament": on}
 
 
 def _text(name: str, value: object) -> str:
@@ -398,6 +413,7 @@ const token = new URLSearchParams(location.search).get("token") || "";
 const FIELDS = ["white", "black", "white_elo", "black_elo", "white_title", "black_title"];
 let boards = [];
 let shownBoard = null;
+let roundOn = false;  // the round's tournament mode
 function say(text) { document.getElementById("status").textContent = text; }
 async function call(path, body) {
   const answer = await fetch("/arbiter/api/" + path, {
@@ -416,7 +432,9 @@ function show() {
   document.getElementById("game").textContent =
     (b.online ? "online" : "offline") + ", game " + b.game + ", result " + (b.result || "*") +
     (b.arbiter_result ? " (set by the arbiter; the board says " + (b.board_result || "*") + ")" : "") +
-    (b.tournament === null ? "" : ", tournament mode " + (b.tournament ? "on" : "off"));
+    (b.tournament === null ? "" : ", tournament mode " + (b.tournament ? "on" : "off")) +
+    (b.tournament_confirmed ? " (the round's)" :
+      roundOn ? ", the round's tournament mode not confirmed yet" : "");
   document.getElementById("moves").textContent =
     b.moves.map((m, i) => (i + 1) + ":" + m).join(" ");
   const list = document.getElementById("corrections");
@@ -438,6 +456,7 @@ async function refresh() {
   try {
     const data = await call("boards");
     boards = data.boards;
+    roundOn = data.tournament;
     const select = document.getElementById("board");
     for (const b of boards) {
       if (![...select.options].some((o) => o.value === b.id)) select.add(new Option(b.id, b.id));

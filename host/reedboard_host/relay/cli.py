@@ -125,7 +125,7 @@ async def _serve(
     decisions = ArbiterStore(store.db)
     games = GamePairings(pairings, store.db)
     desk = ArbiterDesk(service, decisions, games, changed)
-    web_side = relay = RelayWeb(service, games, decisions.of)
+    web_side = relay = RelayWeb(service, games, decisions.of, desk.tournament_confirmed)
 
     def round_pgn(round_id: str) -> Callable[[], str]:
         def pgn() -> str:

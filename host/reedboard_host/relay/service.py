@@ -36,8 +36,9 @@ class RelayService:
         self.boards = boards
         self.lock = threading.Lock()
         self.changed = changed
-        # Told of each `hello`, `ack` and `error` a board sends (the arbiter's console
-        # follows the answers to its commands), outside the lock.
+        # Told of every frame of a board's stream, outside the lock: the arbiter's
+        # console follows the answers to its commands (`hello`, `ack`, `error`), and
+        # tells the round's mode again to a board heard while it owes an answer.
         self.heard = heard
         self._pacer = AskPacer()  # guarded by `lock`
         self.client, address = new_client(client_id, settings)
@@ -97,7 +98,7 @@ class RelayService:
             self._send(board, wanted)
         if changed:
             self.changed(board)
-        if kind == "stream" and wire is not None and wire.get("type") in ("hello", "ack", "error"):
+        if wire is not None:
             self.heard(board, wire)
 
     def command(self, board: str, command: Wire) -> None:

@@ -35,6 +35,7 @@ class BoardSummary(TypedDict):
     result: str | None
     white: str
     black: str
+    tournament_confirmed: bool  # the board acknowledged the round's tournament mode
 
 
 class RelayWeb:
@@ -43,15 +44,17 @@ class RelayWeb:
         service: RelayService,
         pairings: GamePairings,
         decisions: Callable[[str], Decisions] = lambda _board: Decisions(),
+        confirmed: Callable[[str], bool] = lambda _board: False,
     ) -> None:
         self.service = service
         self.pairings = pairings
         self.decisions = decisions  # the arbiter's, over what the board and pairings say
+        self.confirmed = confirmed  # whether the board acknowledged the round's mode
         self.listeners: set[asyncio.Queue[str]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         # Each board's summary as of its version and pairing: a page or a poller asking
         # often, with a thousand boards, would otherwise write every board out each time.
-        self._summaries: dict[str, tuple[tuple[int, Pairing, Decisions], BoardSummary]] = {}
+        self._summaries: dict[str, tuple[tuple[int, Pairing, Decisions, bool], BoardSummary]] = {}
 
     def changed(self, board: str) -> None:
         """Called from paho's thread: the page's listeners hear of it on the web's loop.
@@ -81,9 +84,11 @@ class RelayWeb:
 
     def _summary(self, board: Board) -> BoardSummary:
         # The arbiter's decisions are part of the key: a correction or a result changes
-        # what is shown without a new message from the board.
+        # what is shown without a new message from the board; so is a board's
+        # acknowledgement of the round's tournament mode.
         decisions = self.decisions(board.id)
-        key = (board.version, self.pairings.of(board, decisions), decisions)
+        confirmed = self.confirmed(board.id)
+        key = (board.version, self.pairings.of(board, decisions), decisions, confirmed)
         known = self._summaries.get(board.id)
         if known is not None and known[0] == key:
             return known[1]
@@ -106,6 +111,7 @@ class RelayWeb:
             "result": current.result if current is not None else None,
             "white": pairing.white,
             "black": pairing.black,
+            "tournament_confirmed": self.confirmed(board.id),
         }
 
     def board_ids(self) -> list[str]:

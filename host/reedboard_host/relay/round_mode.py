@@ -1,0 +1,103 @@
+"""The round's tournament mode, board by board: what the relay told each board, what
+each board acknowledged, and when to tell a board again. Pure: the time is given, and the
+caller sends the `settings` commands it is handed.
+
+A `settings` command can be lost on its way: a board away when the round was switched,
+whose broker then lost its session (a broker restarted without its store), never gets
+it; an `ack` can be lost too. So a board owes an acknowledgement of the mode it was told
+until its `ack` says that mode, and is told again when it is next heard (its `alive`
+every second, or any message), no sooner than `RETELL_FIRST_S` after the last telling,
+then after twice as long each time up to `RETELL_LONGEST_S` (a relay behind its broker
+hears every answer late: telling again at every `alive` would pile up more)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from reedboard.link.frame import Wire
+
+from reedboard_host.relay.asking import AskPacer
+
+SETTINGS_IDS = 2_000_000_000  # a `settings` command's id: + 1 for tournament mode on, + 0 off
+RETELL_FIRST_S = 3.0
+RETELL_LONGEST_S = 24.0
+
+
+def settings_command(on: bool) -> Wire:
+    return {"type": "settings", "id": SETTINGS_IDS + int(on), "tournament": on}
+
+
+def answers_settings(wire: Wire) -> bool:
+    """Whether `wire` is a board's `ack` or `error` answering a `settings` command."""
+    command_id = wire.get("id")
+    return (
+        wire.get("type") in ("ack", "error")
+        and isinstance(command_id, int)
+        and not isinstance(command_id, bool)
+        and command_id in (SETTINGS_IDS, SETTINGS_IDS + 1)
+    )
+
+
+@dataclass
+class RoundMode:
+    on: bool = False  # the round's tournament mode
+    # What each board's latest `ack` of `settings` says (absent: none since it started).
+    acknowledged: dict[str, bool] = field(default_factory=dict)
+    # The mode each board was told and has not yet acknowledged.
+    owed: dict[str, bool] = field(default_factory=dict)
+    pacer: AskPacer = field(
+        default_factory=lambda: AskPacer(first_s=RETELL_FIRST_S, longest_s=RETELL_LONGEST_S)
+    )
+
+    def switch(self, on: bool, boards: Iterable[str], now: float) -> list[tuple[str, Wire]]:
+        """The round switched (the console, `--tournament`): every board is told now."""
+        self.on = on
+        told = []
+        for board in boards:
+            self.owed[board] = on
+            self.pacer.settled(board)
+            told.append((board, self._telling(board, now)))
+        return [(board, command) for board, command in told if command is not None]
+
+    def resumed(self, boards: Iterable[str]) -> None:
+        """A relay (re)started on a round in tournament mode: it does not know what each
+        board acknowledged before, so each is told again when it is next heard."""
+        if self.on:
+            for board in boards:
+                self.owed[board] = True
+
+    def heard(self, board: str, wire: Wire, now: float) -> Wire | None:
+        """A frame from the board's stream: the `settings` to send the board now, if any."""
+        kind = wire.get("type")
+        if kind == "hello":
+            # A board (re)starting forgets what it was told: in a tournament round it is
+            # told at once; otherwise the relay tells it nothing (its own TOML stands).
+            self.acknowledged.pop(board, None)
+            self.pacer.settled(board)
+            if self.on:
+                self.owed[board] = True
+            else:
+                self.owed.pop(board, None)
+        elif answers_settings(wire):
+            if kind == "ack":
+                said = self.acknowledged[board] = bool(wire.get("tournament"))
+                if self.owed.get(board) == said:
+                    del self.owed[board]
+                    self.pacer.settled(board)
+            else:
+                # The board cannot take the setting (a firmware without it): told again,
+                # it would answer the same.
+                self.owed.pop(board, None)
+                self.pacer.settled(board)
+        return self._telling(board, now)
+
+    def confirmed(self, board: str) -> bool:
+        """Whether the board acknowledged the mode the round is in, and owes nothing."""
+        return board not in self.owed and self.acknowledged.get(board) == self.on
+
+    def _telling(self, board: str, now: float) -> Wire | None:
+        on = self.owed.get(board)
+        if on is None or not self.pacer.ask(board, f"settings {on}", now):
+            return None
+        return settings_command(on)
