@@ -39,6 +39,7 @@ FIRMWARE_LAYERS = (
         "outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal", "reedboard.voice")
     ),
     Layer("game clocks", ("reedboard.game_clocks",)),
+    Layer("game report", ("reedboard.game_report",)),
     Layer("game", ("reedboard.board_game",)),
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
@@ -50,6 +51,7 @@ FIRMWARE_LAYERS = (
             "reedboard.game_record",
             "reedboard.speaking",
             "reedboard.kept_link",
+            "reedboard.app_ports",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",

@@ -29,22 +29,20 @@ import logging
 import random
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, replace
-from typing import Protocol
+from dataclasses import replace
 
-from reedboard import __version__
+from reedboard.app_ports import ButtonsPort, Endpoint, EventSource, Identity, Renderer, no_lights
 from reedboard.arbiter.arbiter import shown_move
 from reedboard.arbiter.effects import (
     Effect,
-    NewGame,
     SensorFault,
 )
 from reedboard.arbiter.table import MoveTable
-from reedboard.arbiter.view import BoardView
-from reedboard.board_game import Answer, BoardGame, Settings, promotion_command, variant_of
+from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, promotion_command
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
 from reedboard.game_record import GameRecord
+from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.journal.store import Journal, JournalError
@@ -56,8 +54,6 @@ from reedboard.link.board_messages import (
     EffectMessage,
     ErrorReply,
     MovesPage,
-    Outgoing,
-    Reply,
     StateMessage,
 )
 from reedboard.link.messages import (
@@ -79,71 +75,13 @@ from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import SelfTestReport, self_test, switch_place
+from reedboard.sensing.selftest import SelfTestReport, self_test
 from reedboard.wiring import matrix_wiring
-
-Renderer = Callable[[BoardView, int], None]
 
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
 ALIVE_MS = 1000
 
 logger = logging.getLogger(__name__)
-
-
-class Endpoint(Protocol):
-    session: str  # the link's session id: this run of the firmware
-
-    def send(self, message: Outgoing) -> int: ...
-
-    def reply(self, command: Command, message: Reply) -> int: ...
-
-    def alive(self) -> None: ...
-
-    def data_to_send(self) -> bytes: ...
-
-    def receive_data(self, data: bytes) -> list[Command]: ...
-
-
-class EventSource(Protocol):
-    def advance(self, t_ms: int) -> list[str]: ...
-
-    def next_change_ms(self) -> int | None: ...
-
-    @property
-    def done(self) -> bool: ...
-
-    @property
-    def end_ms(self) -> int: ...
-
-
-class ButtonsPort(Protocol):
-    def presses(self, t_ms: int) -> list[tuple[bool, int]]:
-        """The clock presses settled by `t_ms`: (White's?, when) each."""
-        ...
-
-
-def no_lights(view: BoardView, t_ms: int) -> None:
-    """The default renderer: a board without LEDs."""
-
-
-class RecordingLights:
-    """A renderer that keeps every view it is given, for tests."""
-
-    def __init__(self) -> None:
-        self.views: list[tuple[int, BoardView]] = []
-        self.tests: list[int] = []
-
-    def __call__(self, view: BoardView, t_ms: int) -> None:
-        self.views.append((t_ms, view))
-
-    def led_test(self, t_ms: int) -> None:
-        self.tests.append(t_ms)
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    board: str = "reedboard"
-    firmware: str = __version__
 
 
 class App:
@@ -162,7 +100,7 @@ class App:
         settings: Settings | None = None,
         start: Game | None = None,
         source: EventSource | None = None,
-        identity: Identity = Identity(),
+        identity: Identity = Identity(),  # noqa: B008 - frozen: one shared value is safe
         session_id: str = "0",
         scan_hz: float = 200.0,
         on_effect: Callable[[EffectMessage], None] | None = None,
@@ -185,6 +123,7 @@ class App:
         self.render = render
         self.animate = animate
         self.matrix = matrix  # the pin map, for the self-test's messages (None: no self-test)
+        self.wiring = None if matrix is None else matrix_wiring(matrix)  # and a fault's place
         self.led_test = led_test
         self.brightness = brightness
         self.source = source
@@ -253,10 +192,10 @@ class App:
         """The start-up self-test: a few scans against the position the game stands in.
         Faults are logged naming the squares, matrix lines and GPIO pins; the lights then
         show any square that does not match as a mismatch."""
-        if self.matrix is None:
+        if self.wiring is None:
             return
         scans = [first, self.scanner.scan(), self.scanner.scan()]
-        report = self_test(scans, expected, matrix_wiring(self.matrix))
+        report = self_test(scans, expected, self.wiring)
         if not report.ok:
             for line in report.lines():
                 logger.warning("self-test: %s", line.strip())
@@ -372,22 +311,13 @@ class App:
         return bool(effects)
 
     def _publish(self, effects: list[Effect], now: int) -> None:
-        games = self.record.record(effects, self._board_game(), now)
+        board_game = self._board_game()
+        games = self.record.record(effects, board_game, now)
+        control = board_game.settings.time_control
         for effect, game_id in zip(effects, games, strict=True):
-            message = EffectMessage(effect, game_id)
-            if isinstance(effect, NewGame):
-                game = self._board_game().game
-                control = self._board_game().settings.time_control
-                message = replace(
-                    message,
-                    chess960=game.chess960,
-                    variant=variant_of(game),
-                    time_control=None if control is None else control.text(),
-                )
-            elif isinstance(effect, SensorFault) and self.matrix is not None:
-                place = switch_place(effect.square, matrix_wiring(self.matrix))
-                message = replace(message, place=place)
-                logger.warning("switch fault: %s %s", place.where, effect.fault)
+            message = effect_message(effect, game_id, board_game.game, control, self.wiring)
+            if isinstance(effect, SensorFault) and message.place is not None:
+                logger.warning("switch fault: %s %s", message.place.where, effect.fault)
             self.endpoint.send(message)
             if self.on_effect is not None:
                 self.on_effect(message)
@@ -421,28 +351,17 @@ class App:
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
-        board_game = self._board_game()
         match command:
-            case Hello():
+            case Hello() | Resync(answer="hello"):
                 return Answer(self._hello())
-            case Resync(answer=wanted):
-                if wanted == "hello":
-                    return Answer(self._hello())
-                return board_game.command(AskState(command.id), now)
+            case Resync():
+                return self._board_game().command(AskState(command.id), now)
             case LedTest():
-                if self.led_test is not None:
-                    self.led_test(now)
-                return Answer(Ack())
+                return self._led_test(now)
             case SetBrightness(percent=percent):
-                # The lights', not the game's: a board without LEDs acknowledges and
-                # carries on.
-                if self.brightness is not None:
-                    self.brightness(percent / 100, now)
-                return Answer(Ack(percent=percent))
+                return self._set_brightness(percent, now)
             case Say(what=what):
-                if self.say is None:
-                    return Answer(ErrorReply("unsupported", "the board's voice is off"))
-                return Answer(Ack(text=self.say(what)))
+                return self._say(what)
             case Resend():
                 # The endpoint answers it, or turns it into a Resync.
                 return Answer(ErrorReply("unsupported", "resend is the link's"))
@@ -454,17 +373,39 @@ class App:
                     )
                 )
             case _:
-                answer = board_game.carry_out(command, now)
-                done = isinstance(answer.reply, Ack)
-                if isinstance(command, ChoosePromotion) and done:
-                    self.record.chose(command.piece, now)
-                self._publish(list(answer.effects), now)
-                if isinstance(command, SetMode) and done:
-                    self.record.set_mode(command.mode)
-                switch = command.tournament if isinstance(command, ChangeSettings) else None
-                if done and switch is not None and self.fair_play is not None:
-                    self.fair_play(switch)
-                return answer
+                return self._game_command(command, now)
+
+    def _led_test(self, now: int) -> Answer:
+        if self.led_test is not None:
+            self.led_test(now)
+        return Answer(Ack())
+
+    def _set_brightness(self, percent: int, now: int) -> Answer:
+        # The lights', not the game's: a board without LEDs acknowledges and carries on.
+        if self.brightness is not None:
+            self.brightness(percent / 100, now)
+        return Answer(Ack(percent=percent))
+
+    def _say(self, what: str) -> Answer:
+        if self.say is None:
+            return Answer(ErrorReply("unsupported", "the board's voice is off"))
+        return Answer(Ack(text=self.say(what)))
+
+    def _game_command(self, command: GameCommand, now: int) -> Answer:
+        """A command about the game, carried out by the board's game; what it acknowledged
+        is journaled (a promotion piece, the mode) and fair play follows the tournament
+        switch."""
+        answer = self._board_game().carry_out(command, now)
+        done = isinstance(answer.reply, Ack)
+        if isinstance(command, ChoosePromotion) and done:
+            self.record.chose(command.piece, now)
+        self._publish(list(answer.effects), now)
+        if isinstance(command, SetMode) and done:
+            self.record.set_mode(command.mode)
+        switch = command.tournament if isinstance(command, ChangeSettings) else None
+        if done and switch is not None and self.fair_play is not None:
+            self.fair_play(switch)
+        return answer
 
     def _hello(self) -> BoardHello:
         board_game = self._board_game()

@@ -40,6 +40,7 @@ from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.game_clocks import GameClocks
+from reedboard.game_report import game_result, moves_page, state_clock, state_message
 from reedboard.link.board_messages import (
     Ack,
     ErrorReply,
@@ -62,22 +63,11 @@ from reedboard.link.messages import (
     TakeBack,
     promotion_piece,
 )
-from reedboard.link.moves_digest import moves_digest
 from reedboard.rules.chess960 import random_chess960_number
-from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
-from reedboard.rules.pieces import WHITE, Color, piece_type_from_symbol
+from reedboard.rules.pieces import Color, piece_type_from_symbol
 from reedboard.rules.position import Position
-from reedboard.rules.san import san
-from reedboard.rules.squares import (
-    SQUARE_NAMES,
-    Bitboard,
-    Square,
-    bitboard_of,
-    parse_square,
-    square_names_of,
-    squares_of,
-)
+from reedboard.rules.squares import Bitboard, Square, bitboard_of, parse_square, squares_of
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer, SquareChange
 
 # The host commands about the game; the app answers the others (hello, led_test, ...).
@@ -94,8 +84,6 @@ GameCommand: TypeAlias = (
     | Resign
     | ChangeSettings
 )
-
-MOVES_PAGE = 4  # moves per `moves` reply: with its other fields, about 150 bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,12 +112,6 @@ def promotion_command(piece: str) -> ChoosePromotion:
     """The host's choice of the next promotion's piece (q, r, b, n), as the link gives it:
     how a script's `choose` line and a simulated hand reach the game."""
     return ChoosePromotion(promotion_piece(piece))
-
-
-def variant_of(game: Game) -> str:
-    if game.chess960:
-        return "chess960"
-    return "standard" if game.start.fen() == STARTING_FEN else "fen"
 
 
 class BoardGame:
@@ -440,60 +422,24 @@ class BoardGame:
         if self.game.is_game_over():
             raise InvalidInputError("the game is already over")
 
-    # ----- the whole state -----
+    # ----- the whole state: what the link reports (game_report.py) -----
 
     def result(self) -> tuple[str, str] | None:
-        outcome = self.game.outcome()
-        return None if outcome is None else (outcome.result, outcome.reason)
+        return game_result(self.game)
 
     def moves_page(self, start: int, now_ms: int | None = None) -> MovesPage:
-        """A few of the game's moves from ply `start` (0-based), with what a host needs to
-        piece the game together: each page is one short frame, so that it gets through a
-        line too noisy for a whole `state` of a long game."""
-        game = self.game
-        ucis = [before.uci(move) for before, move in zip(game.positions, game.moves, strict=False)]
-        first = start == 0
-        result = self.result()
-        return MovesPage(
-            start,
-            tuple(ucis[start : start + MOVES_PAGE]),
-            len(ucis),
-            moves_digest(ucis),
-            start_fen=game.start.fen() if first else None,
-            chess960=game.chess960 if first else None,
-            result=None if result is None else result[0],
-            reason=None if result is None else result[1],
-            clock=self.clock_now(now_ms),
-        )
+        """A few of the game's moves from ply `start` (0-based), a timed game's clocks at
+        `now_ms` (see `clock_now`)."""
+        return moves_page(self.game, start, self.clock_now(now_ms))
 
     def state(self, now_ms: int | None = None) -> StateMessage:
         """The whole state; a timed game's clocks as they stand at `now_ms` (absent: the
         latest time the game was driven to)."""
-        game = self.game
-        view = self.arbiter.view()
-        sans, ucis = [], []
-        for before, move in zip(game.positions, game.moves, strict=False):
-            sans.append(san(before, move))
-            ucis.append(before.uci(move))
-        result = self.result()
-        return StateMessage(
-            variant=variant_of(game),
-            chess960=game.chess960,
-            start_fen=game.start.fen(),
-            fen=game.position.fen(),
-            moves=tuple(ucis),
-            san=tuple(sans),
+        return state_message(
+            self.game,
+            self.arbiter.view(),
             mode=self.settings.mode,
-            occupancy=f"{self.debouncer.occupancy:016x}",
-            lifted=tuple(square_names_of(view.lifted)),
-            missing=tuple(square_names_of(view.missing)),
-            extra=tuple(square_names_of(view.extra)),
-            hint=_squares(view.hint),
-            marked=tuple(square_names_of(view.marked)),
-            marked_blink=tuple(square_names_of(view.marked_blink)),
-            last_move=_squares(view.last_move),
-            result=result[0] if result else None,
-            reason=result[1] if result else None,
+            occupancy=self.debouncer.occupancy,
             clock=self.clock_now(now_ms),
         )
 
@@ -503,12 +449,4 @@ class BoardGame:
         timer = self.timer
         if timer is None:
             return None
-        now = max(now_ms or 0, self._reached or 0, timer.clocks.since_ms)
-        white_ms, black_ms = timer.left(now)
-        running = timer.clocks.running
-        side = None if running is None else ("white" if running == WHITE else "black")
-        return StateClock(white_ms, black_ms, side, timer.control.text())
-
-
-def _squares(pair: tuple[int, int] | None) -> tuple[str, str] | None:
-    return None if pair is None else (SQUARE_NAMES[pair[0]], SQUARE_NAMES[pair[1]])
+        return state_clock(timer, max(now_ms or 0, self._reached or 0, timer.clocks.since_ms))

@@ -23,9 +23,10 @@ from reedboard.arbiter.effects import (
     TakenBack,
 )
 from reedboard.arbiter.mode import Mode
-from reedboard.board_game import BoardGame, Settings, variant_of
+from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.clocks import Clocks
 from reedboard.errors import InvalidInputError
+from reedboard.game_report import variant_of
 from reedboard.hal.sensor_line import Action, SensorLine
 from reedboard.journal.store import Journal, JournalError, KeptLines
 from reedboard.rules.game import Game

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from reedboard.app import App, RecordingLights
+from reedboard.app import App
+from reedboard.app_ports import RecordingLights
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.board_messages import Ack, ErrorReply

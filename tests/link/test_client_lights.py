@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from reedboard.app import App, RecordingLights
+from reedboard.app import App
+from reedboard.app_ports import RecordingLights
 from reedboard.arbiter.effects import MoveMade, Touched
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock

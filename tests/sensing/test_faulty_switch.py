@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from hypothesis import given
-from reedboard.app import App, RecordingLights
+from reedboard.app import App
+from reedboard.app_ports import RecordingLights
 from reedboard.arbiter.arbiter import STUCK_MS
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock

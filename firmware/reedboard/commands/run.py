@@ -25,7 +25,8 @@ from typing import Any, TypedDict
 
 import serial
 
-from reedboard.app import App, Endpoint, Identity, Renderer
+from reedboard.app import App
+from reedboard.app_ports import Endpoint, Identity, Renderer
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
