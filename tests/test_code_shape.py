@@ -1,9 +1,10 @@
 """The code keeps its promised shape: small modules, no tangled functions.
 
 No product module over 500 lines (the rules core's position.py aside: the board's one hot
-path, kept whole for speed), and no function, method or class that radon ranks D or worse
-for cyclomatic complexity. Both fail naming the offenders, so a change that grows past
-either is split along its ideas rather than let through.
+path, kept whole for speed), no function, method or class that radon ranks D or worse
+for cyclomatic complexity, and fewer than 25 untyped `dict[str, Any]` (they belong at the
+edges, JSON in and out; a message or a shape the code reads has a type). Each fails naming
+the offenders, so a change that grows past one is split or typed rather than let through.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ PACKAGES = (ROOT / "firmware" / "reedboard", ROOT / "host" / "reedboard_host")
 MAX_LINES = 500
 LONG_ALLOWED = {ROOT / "firmware" / "reedboard" / "rules" / "position.py"}
 WORST_RANK = "C"  # radon's ranks run A (simplest) to F; D and worse are too tangled
+MAX_UNTYPED = 24
+UNTYPED = "dict[str, Any]"
 
 
 def product_modules() -> list[Path]:
@@ -72,6 +75,21 @@ def test_no_function_is_ranked_d_or_worse() -> None:
     assert not offenders, "blocks radon ranks D or worse:\n" + "\n".join(offenders)
 
 
+def untyped_places(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """Each line that spells out `dict[str, Any]`, as `path:line`."""
+    return [
+        f"{path.relative_to(root)}:{number}"
+        for path in paths
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if UNTYPED in line
+    ]
+
+
+def test_fewer_than_25_untyped_dicts() -> None:
+    places = untyped_places(product_modules())
+    assert len(places) <= MAX_UNTYPED, f"{len(places)} places of {UNTYPED}:\n" + "\n".join(places)
+
+
 def test_the_checks_catch_what_they_are_for(tmp_path: Path) -> None:
     # A long module and a tangled function are named; a short, plain one is not.
     long_module = tmp_path / "long.py"
@@ -83,3 +101,6 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path) -> None:
     tangled = f"def tangled(x: int) -> int:\n{branches}    return -1\n"
     assert too_complex(tangled, "t.py") == ["t.py:1 tangled - D (22)"]
     assert too_complex("def plain(x: int) -> int:\n    return x\n", "p.py") == []
+    json_edge = tmp_path / "edge.py"
+    json_edge.write_text(f"a: int = 1\nb: {UNTYPED} = {{}}\n", encoding="utf-8")
+    assert untyped_places([json_edge, short_module], tmp_path) == ["edge.py:2"]
