@@ -19,6 +19,10 @@ import termios
 import threading
 import tty
 
+# A pseudo-terminal's line discipline holds at most this much for its reader (4 KiB less
+# one); more waits in the kernel behind it, and FIONREAD counts only this much.
+READ_QUEUE_MAX = 4095
+
 
 class HeldLine:
     def __init__(self, board_path: str) -> None:
@@ -55,6 +59,12 @@ class HeldLine:
         count = array.array("i", [0])
         fcntl.ioctl(self._slave, termios.FIONREAD, count)
         return count[0]
+
+    def handed_over(self, released: int) -> bool:
+        """Whether the `released` bytes wait for the host, as far as its read queue holds
+        them: a busy machine holds the line longer (the host asks again meanwhile, the
+        board answers), and what piles up may pass 4 KiB."""
+        return self.waiting() >= min(released, READ_QUEUE_MAX)
 
     def _relay(self) -> None:
         while not self._stop.is_set():

@@ -437,7 +437,7 @@ def test_an_under_promotion_with_capture_reaches_the_client_through_the_host(
         try:
             _until(lambda: _process_state(host.pid) == "T")
             released = line.release()
-            _until(lambda: line.waiting() >= released)
+            _until(lambda: line.handed_over(released))
         finally:
             host.send_signal(signal.SIGCONT)
         game.push_uci(UNDER_PROMOTION)
