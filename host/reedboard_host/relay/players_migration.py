@@ -16,15 +16,14 @@ from reedboard_host.relay.corrections import NOT_STARTED, GameOnBoard
 OLD_TABLE = "arbiter_players"  # (board, field, value), PRIMARY KEY (board, field)
 
 
-def keyed_players(db: sqlite3.Connection, games: Mapping[str, GameOnBoard]) -> int:
+def keyed_players(db: sqlite3.Connection, games: Mapping[str, GameOnBoard]) -> None:
     """Moves the older table's rows, if there is one, and drops it (in the caller's
-    transaction, so a relay stopped halfway leaves the older table whole). The number
-    of fields moved."""
+    transaction, so a relay stopped halfway leaves the older table whole)."""
     found = db.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (OLD_TABLE,)
     ).fetchone()
     if found is None:
-        return 0
+        return
     rows = db.execute(f"SELECT board, field, value FROM {OLD_TABLE} ORDER BY rowid").fetchall()
     for board, field, value in rows:
         ordinal, game = games.get(board, (0, NOT_STARTED))
@@ -33,4 +32,3 @@ def keyed_players(db: sqlite3.Connection, games: Mapping[str, GameOnBoard]) -> i
             (board, ordinal, game, field, value),
         )
     db.execute(f"DROP TABLE {OLD_TABLE}")
-    return len(rows)
