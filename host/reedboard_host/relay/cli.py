@@ -123,11 +123,11 @@ async def _serve(
         settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
     )
     # The boards as rebuilt from the store: an older relay's players go to their games.
-    games = {board.id: game_on(board) for board in service.boards.boards.values()}
-    decisions = ArbiterStore(store.db, games)
-    game_pairings = GamePairings(pairings, store.db)
-    desk = ArbiterDesk(service, decisions, game_pairings, changed)
-    web_side = relay = RelayWeb(service, game_pairings, decisions.of, desk.tournament_confirmed)
+    games_now = {board.id: game_on(board) for board in service.boards.boards.values()}
+    decisions = ArbiterStore(store.db, games_now)
+    games = GamePairings(pairings, store.db)
+    desk = ArbiterDesk(service, decisions, games, changed)
+    web_side = relay = RelayWeb(service, games, decisions.of, desk.tournament_confirmed)
 
     def round_pgn(round_id: str) -> Callable[[], str]:
         def pgn() -> str:
