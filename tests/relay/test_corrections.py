@@ -5,9 +5,11 @@ from __future__ import annotations
 from reedboard.rules.game import Game
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.corrections import (
+    NOT_STARTED,
     ArbiterResult,
     Correction,
     Decisions,
+    PlayerFix,
     cancelled_moves,
     shown_game,
     shown_pairing,
@@ -56,10 +58,35 @@ def test_the_arbiters_result_stands_until_undone_and_players_over_the_pairing() 
     assert ruled is not None and (ruled.result, ruled.reason) == ("1/2-1/2", "adjudication")
     assert ruled.comments[4] == "Arbiter: 1/2-1/2, misread"
     pairing = Pairing(round="3", white="A", black="B", white_elo="2000")
-    fixed = shown_pairing(pairing, Decisions(players=(("white", "C"), ("black_title", "IM"))))
+    fixes = (PlayerFix((0, 4), "white", "C"), PlayerFix((0, 4), "black_title", "IM"))
+    fixed = shown_pairing(pairing, Decisions(players=fixes), (0, 4))
     assert (fixed.white, fixed.black, fixed.white_elo, fixed.black_title) == (
         "C",
         "B",
         "2000",
         "IM",
     )
+
+
+def test_the_arbiters_players_belong_to_one_game_on_the_board() -> None:
+    pairing = Pairing(round="1", white="Ann", black="Bob")
+    # A board without a journal numbers every game 0: its games are told apart by how
+    # many it finished before each.
+    fixed = Decisions(players=(PlayerFix((0, 0), "white", "Ann Smith"),))
+    assert shown_pairing(pairing, fixed, (0, 0)).white == "Ann Smith"
+    assert shown_pairing(pairing, fixed, (1, 0)) is pairing  # the board's next game
+    # A board with a journal: its next game has a new number, and the count is one more.
+    numbered = Decisions(players=(PlayerFix((2, 7), "black", "Rob"),))
+    assert shown_pairing(pairing, numbered, (2, 7)).black == "Rob"
+    assert shown_pairing(pairing, numbered, (3, 8)) is pairing
+    assert shown_pairing(pairing, numbered, (2, 8)) is pairing  # another game, same count
+
+
+def test_players_fixed_before_the_boards_first_game_are_that_games() -> None:
+    early = PlayerFix((0, NOT_STARTED), "white", "Early")
+    later = PlayerFix((0, 5), "black", "Later")
+    both = Decisions(players=(early, later, PlayerFix((0, 5), "white", "Over")))
+    assert both.players_for((0, 5)) == {"white": "Over", "black": "Later"}
+    assert Decisions(players=(early,)).players_for((0, 5)) == {"white": "Early"}
+    assert Decisions(players=(early,)).players_for((1, 6)) == {}  # not the next game's
+    assert Decisions(players=(early,)).players_for((0, NOT_STARTED)) == {"white": "Early"}

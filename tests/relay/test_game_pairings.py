@@ -14,7 +14,7 @@ import pytest
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.game_pairings import GamePairings, game_pairing
+from reedboard_host.relay.game_pairings import GamePairings, game_on, game_pairing
 from reedboard_host.relay.pairings import Pairing, Pairings
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
@@ -131,7 +131,7 @@ def test_a_finished_game_keeps_its_round_across_a_restart(paths: tuple[Path, Pat
         assert again.players() == {"b1": ("Eve", "Fay"), "b2": ("Cy", "Di")}
         assert '[Round "2"]' in (again.web.pgn("b1") or "")
         # The arbiter's players stand over a kept pairing too.
-        again.arbiter.set_players("b2", {"black": "Dee Smith"})
+        again.arbiter.set_players("b2", game_on(again.boards.boards["b2"]), {"black": "Dee Smith"})
         summaries = {s["id"]: s for s in again.web.summaries()}
         assert (summaries["b2"]["white"], summaries["b2"]["black"]) == ("Cy", "Dee Smith")
         assert json.loads(json.dumps(summaries))["b1"]["white"] == "Eve"

@@ -27,7 +27,7 @@ from reedboard_host.relay.corrections import (
     shown_game,
     shown_pairing,
 )
-from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.game_pairings import GamePairings, game_on
 from reedboard_host.relay.round_mode import SETTINGS_IDS, RoundMode
 from reedboard_host.relay.service import RelayService
 
@@ -102,7 +102,7 @@ class ArbiterDesk:
         decisions = self.store.of(board.id)
         current = board.mirror.current
         shown = shown_game(current, decisions)
-        pairing = shown_pairing(self.pairings.of(board, decisions), decisions)
+        pairing = shown_pairing(self.pairings.of(board, decisions), decisions, game_on(board))
         game_id = current.id if current is not None else None
         ruled = decisions.result_for(game_id) if game_id is not None else None
         return {
@@ -152,9 +152,8 @@ class ArbiterDesk:
             if name.endswith("_title") and text.upper() not in TITLES:
                 raise Refused(f"{name} {text!r}: one of {', '.join(TITLES[1:])}, or none")
             checked[name] = text.upper() if name.endswith("_title") else text
-        with self.service.lock:
-            self._board_of(board_id)
-            self.store.set_players(board_id, checked)
+        with self.service.lock:  # for the game on the board now, and only that game
+            self.store.set_players(board_id, game_on(self._board_of(board_id)), checked)
         self.changed(board_id)
 
     def correct(self, board_id: str, ply: object, note: object) -> None:
@@ -444,8 +443,9 @@ function show() {
       c.state + (c.answer ? ": " + c.answer : "");
     return item;
   }));
-  if (shownBoard !== b.id) {  // the fields the arbiter edits are filled once per board
-    shownBoard = b.id;
+  const players = b.id + " " + JSON.stringify(b.players);  // another board or game
+  if (shownBoard !== players) {  // the fields the arbiter edits, filled as they change
+    shownBoard = players;
     for (const f of FIELDS) document.getElementById(f).value = b.players[f] || "";
   }
   document.body.dataset.board = b.id;

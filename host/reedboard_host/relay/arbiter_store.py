@@ -6,25 +6,30 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
 from reedboard_host.relay.corrections import (
+    NOT_STARTED,
     ArbiterResult,
     Correction,
     CorrectionState,
     Decisions,
+    GameOnBoard,
+    PlayerFix,
 )
+from reedboard_host.relay.players_migration import keyed_players
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS arbiter_results (
     board TEXT NOT NULL, game INTEGER NOT NULL, result TEXT NOT NULL, reason TEXT NOT NULL,
     PRIMARY KEY (board, game)
 );
-CREATE TABLE IF NOT EXISTS arbiter_players (
-    board TEXT NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL,
-    PRIMARY KEY (board, field)
+CREATE TABLE IF NOT EXISTS arbiter_game_players (
+    board TEXT NOT NULL, ordinal INTEGER NOT NULL, game INTEGER NOT NULL,
+    field TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY (board, ordinal, game, field)
 );
 CREATE TABLE IF NOT EXISTS arbiter_corrections (
     number INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -44,18 +49,25 @@ NO_DECISIONS = Decisions()
 class ArbiterStore:
     """Reads everything once; each change written at once and kept in memory."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(
+        self, db: sqlite3.Connection, games: Mapping[str, GameOnBoard] | None = None
+    ) -> None:
+        """`games`: each board's current game as the relay rebuilt it, which players
+        fixed before they were kept game by game are taken to be about."""
         self.db = db
         self.db.executescript(SCHEMA)
+        with _transaction(db):
+            keyed_players(db, games or {})
         self._boards: dict[str, Decisions] = {}
         for board, game, result, reason in db.execute(
             "SELECT board, game, result, reason FROM arbiter_results ORDER BY rowid"
         ):
             self._put(board, results=(*self.of(board).results, ArbiterResult(game, result, reason)))
-        for board, name, value in db.execute(
-            "SELECT board, field, value FROM arbiter_players ORDER BY rowid"
+        for board, ordinal, game, name, value in db.execute(
+            "SELECT board, ordinal, game, field, value FROM arbiter_game_players ORDER BY rowid"
         ):
-            self._put(board, players=(*self.of(board).players, (name, value)))
+            fix = PlayerFix((ordinal, game), name, value)
+            self._put(board, players=(*self.of(board).players, fix))
         for number, board, game, to_ply, cancelled, note, state, answer in db.execute(
             "SELECT number, board, game, to_ply, cancelled, note, state, answer "
             "FROM arbiter_corrections ORDER BY number"
@@ -84,20 +96,27 @@ class ArbiterStore:
         ruled = () if result == "*" else (ArbiterResult(game, result, reason),)
         self._put(board, results=(*others, *ruled))
 
-    def set_players(self, board: str, fields: dict[str, str]) -> None:
-        """Each field given replaces the pairing's; an empty one gives it back."""
+    def set_players(self, board: str, game: GameOnBoard, fields: dict[str, str]) -> None:
+        """Each field given replaces the pairing's for the game (and one fixed before the
+        board had a game, when this is its first); an empty one gives the pairing's back."""
         with _transaction(self.db):
             for name, value in fields.items():
                 self.db.execute(
-                    "DELETE FROM arbiter_players WHERE board = ? AND field = ?", (board, name)
+                    "DELETE FROM arbiter_game_players WHERE board = ? AND ordinal = ? "
+                    "AND game IN (?, ?) AND field = ?",
+                    (board, game[0], game[1], NOT_STARTED, name),
                 )
                 if value:
                     self.db.execute(
-                        "INSERT INTO arbiter_players VALUES (?, ?, ?)", (board, name, value)
+                        "INSERT INTO arbiter_game_players VALUES (?, ?, ?, ?, ?)",
+                        (board, *game, name, value),
                     )
-        kept = dict(self.of(board).players)
-        kept.update(fields)
-        self._put(board, players=tuple((k, v) for k, v in kept.items() if v))
+        replaced = {game, (game[0], NOT_STARTED)}
+        kept = [
+            f for f in self.of(board).players if f.game not in replaced or f.field not in fields
+        ]
+        fixed = [PlayerFix(game, name, value) for name, value in fields.items() if value]
+        self._put(board, players=(*kept, *fixed))
 
     def add_correction(
         self, board: str, game: int, to_ply: int, cancelled: tuple[str, ...], note: str

@@ -26,7 +26,7 @@ from reedboard.link.mqtt_topics import parse_url
 from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.game_pairings import GamePairings, game_on
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
 from reedboard_host.relay.pairings import Pairings
 from reedboard_host.relay.service import RelayService
@@ -122,7 +122,9 @@ async def _serve(
     service = RelayService(
         settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
     )
-    decisions = ArbiterStore(store.db)
+    # The boards as rebuilt from the store: an older relay's players go to their games.
+    games_now = {board.id: game_on(board) for board in service.boards.boards.values()}
+    decisions = ArbiterStore(store.db, games_now)
     games = GamePairings(pairings, store.db)
     desk = ArbiterDesk(service, decisions, games, changed)
     web_side = relay = RelayWeb(service, games, decisions.of, desk.tournament_confirmed)

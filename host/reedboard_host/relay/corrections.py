@@ -3,7 +3,9 @@ then. Pure.
 
 - A result set by the arbiter (`1-0`, `0-1`, `1/2-1/2`) stands over the board's own until
   undone (`*`); the PGN says `[Termination "adjudication"]` and the arbiter's reason.
-- Players fixed by the arbiter stand over the pairings, field by field.
+- Players fixed by the arbiter stand over the pairings, field by field, for one game: the
+  one on the board when they were fixed (or, fixed before the board had any, its first),
+  that game ever after; the board's next game starts with what the pairings say.
 - A FIDE 7.5.1 correction: an illegal move found later, at ply N. The position before it
   is reinstated: the board is told to take back to ply N - 1, and the broadcast shows one
   mainline, the moves up to N - 1 and then those played after the correction, with a
@@ -25,6 +27,12 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 PLAYER_FIELDS = ("white", "black", "white_elo", "black_elo", "white_title", "black_title")
 TITLES = ("", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 CorrectionState = Literal["sent", "done", "refused"]
+
+# A game on its board, as the relay tells them apart: how many games the board finished
+# before it, and the number the board's journal gives it (a board without a journal
+# numbers every game 0, so the number alone does not part one game from the next).
+GameOnBoard = tuple[int, int]
+NOT_STARTED = -1  # in place of the number: the game a board without one yet will start
 
 
 @dataclass(frozen=True)
@@ -58,16 +66,31 @@ class Correction:
 
 
 @dataclass(frozen=True)
+class PlayerFix:
+    game: GameOnBoard
+    field: str  # one of PLAYER_FIELDS
+    value: str
+
+
+@dataclass(frozen=True)
 class Decisions:
     """Everything the arbiter decided about one board."""
 
     results: tuple[ArbiterResult, ...] = ()
-    players: tuple[tuple[str, str], ...] = ()  # (field, value) over the pairing
+    players: tuple[PlayerFix, ...] = ()  # over the pairing, each for its game
     corrections: tuple[Correction, ...] = ()
 
     def result_for(self, game: int) -> ArbiterResult | None:
         found = [r for r in self.results if r.game == game]
         return found[-1] if found else None
+
+    def players_for(self, game: GameOnBoard) -> dict[str, str]:
+        """The fields the arbiter fixed for the game: those fixed before the board had a
+        game (its first one), and over them those fixed while it was on the board."""
+        before = (game[0], NOT_STARTED)
+        fixes = [f for f in self.players if f.game == before]
+        fixes += [f for f in self.players if f.game == game and game != before]
+        return {f.field: f.value for f in fixes if f.field in PLAYER_FIELDS}
 
 
 def shown_game(game: MirroredGame | None, decisions: Decisions) -> MirroredGame | None:
@@ -96,8 +119,8 @@ def shown_game(game: MirroredGame | None, decisions: Decisions) -> MirroredGame 
     return shown
 
 
-def shown_pairing(pairing: Pairing, decisions: Decisions) -> Pairing:
-    fixed = {name: value for name, value in decisions.players if name in PLAYER_FIELDS}
+def shown_pairing(pairing: Pairing, decisions: Decisions, game: GameOnBoard) -> Pairing:
+    fixed = decisions.players_for(game)
     return replace(pairing, **fixed) if fixed else pairing
 
 

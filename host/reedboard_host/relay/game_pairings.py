@@ -16,7 +16,7 @@ import json
 import sqlite3
 
 from reedboard_host.relay.boards import Board
-from reedboard_host.relay.corrections import Decisions
+from reedboard_host.relay.corrections import NOT_STARTED, Decisions, GameOnBoard
 from reedboard_host.relay.pairings import Pairing, Pairings
 
 SCHEMA = """
@@ -33,6 +33,12 @@ CREATE TABLE IF NOT EXISTS game_pairings (
 GameKey = tuple[str, int, int]
 
 NOBODY = Pairing()
+
+
+def game_on(board: Board) -> GameOnBoard:
+    """The board's current game, told apart from its others as the arbiter's players are."""
+    current = board.mirror.current
+    return len(board.mirror.finished), NOT_STARTED if current is None else current.id
 
 
 def game_pairing(kept: Pairing | None, now: Pairing, over: bool) -> tuple[Pairing, bool]:

@@ -16,7 +16,7 @@ from reedboard.lights.render_svg import render_svg
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.boards import Board, Boards
 from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
-from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.game_pairings import GamePairings, game_on
 from reedboard_host.relay.pairings import Pairing
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
@@ -79,7 +79,7 @@ class RelayWeb:
     def shown(self, board: Board) -> tuple[MirroredGame | None, Pairing]:
         """The board's game and players as the broadcast shows them."""
         decisions = self.decisions(board.id)
-        pairing = shown_pairing(self.pairings.of(board, decisions), decisions)
+        pairing = shown_pairing(self.pairings.of(board, decisions), decisions, game_on(board))
         return shown_game(board.mirror.current, decisions), pairing
 
     def _summary(self, board: Board) -> BoardSummary:

@@ -1,0 +1,70 @@
+"""The console's player fields follow the board's game in a real browser (Debian's
+chromium, driven by Playwright): fixed on the first game, they show the pairing's names
+again once the board starts its next, so Enter on the form then does not carry the
+first game's fix over to it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.children import child
+from tests.relay.broker import Broker
+from tests.relay.test_arbiter_console import QUICK, relay_urls, scripted_board, summary, until
+from tests.relay.test_game_pairings import ROUND_1, rewrite
+from tests.relay.test_spectator_page import CHROMIUM, FLAGS, TIMEOUT_MS, broker, playwright_api
+
+__all__ = ["broker"]  # the fixture: chromium and a real Mosquitto
+
+OPENING = "@start standard\n1000 lift e2\n1400 place e4\n"
+
+
+def field_is(page: Any, name: str, value: str) -> None:
+    page.wait_for_function(
+        f"() => document.getElementById({name!r}).value === {value!r}", timeout=TIMEOUT_MS
+    )
+
+
+def test_the_player_fields_follow_the_boards_game(broker: Broker, tmp_path: Path) -> None:
+    pairings = tmp_path / "round.csv"
+    rewrite(pairings, ROUND_1, 1)  # b1: Ann - Bob
+    with (
+        relay_urls(broker, tmp_path / "relay.sqlite", "--pairings", str(pairings)) as (
+            page_url,
+            console,
+            _relay,
+        ),
+        playwright_api.sync_playwright() as p,
+    ):
+        with child(scripted_board(broker, tmp_path, "b1", QUICK), stdout=subprocess.DEVNULL) as b1:
+            assert b1.wait(60) == 0
+        until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
+        context: Any = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS
+        )
+        try:
+            page = context.new_page()
+            page.goto(console)
+            page.wait_for_selector('body[data-board="b1"][data-ply="3"]', timeout=TIMEOUT_MS)
+            field_is(page, "white", "Ann")
+            page.focus("#white")
+            page.keyboard.press("Control+A")
+            page.keyboard.type("Ann Smith")
+            page.keyboard.press("Enter")
+            until(lambda: summary(page_url, "b1")["white"] == "Ann Smith", "the fix")
+
+            # The board started afresh without a journal: its next game, one move in.
+            opening = scripted_board(broker, tmp_path, "b1", OPENING)
+            with child(opening, stdout=subprocess.DEVNULL) as b1:
+                assert b1.wait(60) == 0
+            page.wait_for_selector('body[data-ply="1"]', timeout=TIMEOUT_MS)
+            field_is(page, "white", "Ann")
+            page.focus("#black")
+            page.keyboard.press("Control+A")
+            page.keyboard.type("Bob Jones")
+            page.keyboard.press("Enter")
+            until(lambda: summary(page_url, "b1")["black"] == "Bob Jones", "the next fix")
+            assert summary(page_url, "b1")["white"] == "Ann"
+        finally:
+            context.close()
