@@ -11,10 +11,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.children import child
+from tests.children import child, stop
 from tests.relay.broker import Broker
 from tests.relay.test_arbiter_console import (
-    WAIT_S,
     broker,
     post,
     relay_urls,
@@ -65,9 +64,11 @@ def test_time_added_reaches_the_board_and_the_broadcast(broker: Broker, tmp_path
             shown = " ".join(get(page + "boards/b1.pgn").split())
             assert COMMENT in shown  # at once, before the board answers
             until(lambda: [a["state"] for a in listed(console, "b1")] == ["done"], "the ack")
-            out, _ = b1.communicate(timeout=WAIT_S)
-            assert b1.returncode == 0
-        until(lambda: summary(page, "b1").get("ply") == 4, "2...Nc6 at the relay")
+            until(lambda: summary(page, "b1").get("ply") == 4, "2...Nc6 at the relay")
+            # Not waiting for a flag to end the board's run: stopped, it ends cleanly.
+            assert stop(b1) == 0
+            assert b1.stdout is not None
+            out = b1.stdout.read()
         pgn = get(page + "boards/b1.pgn")
         [row] = listed(console, "b1")
         assert (row["ply"], row["color"], row["ms"]) == (3, "black", 120_000)
