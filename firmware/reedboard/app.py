@@ -38,7 +38,7 @@ from reedboard.arbiter.effects import (
     SensorFault,
 )
 from reedboard.arbiter.table import MoveTable
-from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, promotion_command
+from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, script_command
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
 from reedboard.game_record import GameRecord
@@ -58,6 +58,7 @@ from reedboard.link.board_messages import (
 )
 from reedboard.link.messages import (
     PROTOCOL_VERSION,
+    AddTime,
     AskState,
     ChangeSettings,
     ChoosePromotion,
@@ -266,7 +267,7 @@ class App:
                 if action in ("white", "black"):
                     changed = self._pressed(action == "white", now) or changed
                     continue
-                answer = self._carry_out(promotion_command(action), now)
+                answer = self._carry_out(script_command(action), now)
                 changed = changed or bool(answer.effects)
         if self.buttons is not None:
             for white, when in self.buttons.presses(now):
@@ -365,7 +366,9 @@ class App:
             case Resend():
                 # The endpoint answers it, or turns it into a Resync.
                 return Answer(ErrorReply("unsupported", "resend is the link's"))
-            case TakeBack(game=game) if game is not None and game != self.game_id:
+            case TakeBack(game=game) | AddTime(game=game) if (
+                game is not None and game != self.game_id
+            ):
                 # An arbiter's correction meant for a game that is no longer on the board.
                 return Answer(
                     ErrorReply(
@@ -399,6 +402,8 @@ class App:
         done = isinstance(answer.reply, Ack)
         if isinstance(command, ChoosePromotion) and done:
             self.record.chose(command.piece, now)
+        if isinstance(command, AddTime) and done:
+            self.record.added(command.color == "white", command.ms, now)
         self._publish(list(answer.effects), now)
         if isinstance(command, SetMode) and done:
             self.record.set_mode(command.mode)

@@ -1,7 +1,7 @@
 """The board's game logic between the sensors, the host and the journal: the debouncer and
 the arbiter, driven by sensor changes (one square's, or a whole scan's) and the passing of
-time, plus what the host may ask (a new game, the mode, a promotion piece, a takeback, a
-move to show, a draw, a resignation). It owns all timing: the board's loop, `reedboard
+time, plus what the host may ask (a new game, the mode, a promotion piece, a takeback,
+time added to a clock, a move to show, a draw, a resignation). It owns all timing: the board's loop, `reedboard
 replay` and the simulator all drive it the same way. Pure: time comes in as arguments and
 the answers go out as values; `app.py` does the I/O.
 
@@ -41,6 +41,7 @@ from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.game_clocks import GameClocks
 from reedboard.game_report import game_result, moves_page, state_clock, state_message
+from reedboard.hal.sensor_line import added_time
 from reedboard.link.board_messages import (
     Ack,
     ErrorReply,
@@ -50,6 +51,7 @@ from reedboard.link.board_messages import (
     StateMessage,
 )
 from reedboard.link.messages import (
+    AddTime,
     AskMoves,
     AskState,
     ChangeSettings,
@@ -78,6 +80,7 @@ GameCommand: TypeAlias = (
     | SetMode
     | ChoosePromotion
     | TakeBack
+    | AddTime
     | ShowMove
     | Mark
     | Draw
@@ -112,6 +115,16 @@ def promotion_command(piece: str) -> ChoosePromotion:
     """The host's choice of the next promotion's piece (q, r, b, n), as the link gives it:
     how a script's `choose` line and a simulated hand reach the game."""
     return ChoosePromotion(promotion_piece(piece))
+
+
+def script_command(what: str) -> ChoosePromotion | AddTime:
+    """A script's or a fake board's host action as the command it stands for: a promotion
+    piece (q, r, b, n), or time the arbiter added (`white:120000`)."""
+    added = added_time(what)
+    if added is None:
+        return promotion_command(what)
+    white, ms = added
+    return AddTime("white" if white else "black", ms)
 
 
 class BoardGame:
@@ -319,6 +332,8 @@ class BoardGame:
                 return Answer(Ack(piece=piece), tuple(effects))
             case TakeBack(to_ply=to_ply):
                 return self._take_back(now) if to_ply is None else self._take_back_to(to_ply, now)
+            case AddTime(color=color, ms=ms):
+                return self._add_time(color == "white", ms, now)
             case ShowMove(uci=uci):
                 self.arbiter.show_move(None if uci is None else self.game.position.parse_uci(uci))
                 return Answer(Ack(uci=uci))
@@ -389,6 +404,13 @@ class BoardGame:
         effects = self.arbiter.take_back_to(ply, now)
         earliest = [e for e in effects if isinstance(e, TakenBack)][-1]  # the irregular move
         return Answer(Ack(uci=earliest.uci), tuple(effects))
+
+    def _add_time(self, white: bool, ms: int, now: int) -> Answer:
+        """An arbiter's decision: `ms` more on a player's clock; the ack carries the
+        clocks after it."""
+        self._refuse_if_over()
+        added = self.clocks.add(white, ms, now)
+        return Answer(Ack(clock=self.clock_now(now)), (added,))
 
     def _ended(self, effects: list[Effect]) -> Answer:
         over = effects[-1]

@@ -13,9 +13,18 @@ from dataclasses import replace
 from typing import Protocol
 
 from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.effects import ClockPressed, Effect, GameOver, MoveMade, NewGame, TakenBack
+from reedboard.arbiter.effects import (
+    ClockPressed,
+    Effect,
+    GameOver,
+    MoveMade,
+    NewGame,
+    TakenBack,
+    TimeAdded,
+)
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.time_control import TimeControl
+from reedboard.errors import InvalidInputError
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Square
@@ -122,6 +131,17 @@ class GameClocks:
                 self._complete_seen = {}
             elif isinstance(effect, GameOver):
                 timer.halt(effect.t_ms)
+
+    def add(self, white: bool, ms: int, now_ms: int) -> TimeAdded:
+        """The arbiter gives `ms` more to a player at `now_ms` (White when `white`);
+        `InvalidInputError` when there is no running game's clock to add it to."""
+        timer = self.timer
+        if timer is None:
+            raise InvalidInputError("the game is not timed: there is no clock to add time to")
+        if timer.over:
+            raise InvalidInputError("the clocks are stopped: the game is over")
+        timer.add(white, ms)
+        return TimeAdded(now_ms, white, ms, *timer.left(now_ms))
 
     # ----- what the game asks of the clocks -----
 

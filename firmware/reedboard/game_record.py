@@ -21,13 +21,14 @@ from reedboard.arbiter.effects import (
     MoveMade,
     NewGame,
     TakenBack,
+    TimeAdded,
 )
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.clocks import Clocks
 from reedboard.errors import InvalidInputError
 from reedboard.game_report import variant_of
-from reedboard.hal.sensor_line import Action, SensorLine
+from reedboard.hal.sensor_line import Action, SensorLine, add_line
 from reedboard.journal.store import Journal, JournalError, KeptLines
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, square_name, squares_of
@@ -39,7 +40,7 @@ RESUME_GAP_MS = 1000
 # wait (a switch chattering, pieces moved about with no move made).
 LINES_HELD = 100
 # The effects the journal records.
-RECORDED = (MoveMade, TakenBack, NewGame, GameOver, ClockPressed)
+RECORDED = (MoveMade, TakenBack, NewGame, GameOver, ClockPressed, TimeAdded)
 
 logger = logging.getLogger(__name__)
 
@@ -147,6 +148,11 @@ class GameRecord:
             self._lines.append(
                 SensorLine(self._since_origin(now_ms), "press", "white" if white else "black")
             )
+
+    def added(self, white: bool, ms: int, now_ms: int) -> None:
+        """The arbiter added `ms` to a player's clock (White's when `white`)."""
+        if self._keeping:
+            self._lines.append(add_line(self._since_origin(now_ms), white, ms))
 
     def _since_origin(self, now_ms: int) -> int:
         # A loop that caught up with a script (changes due before it started) takes them

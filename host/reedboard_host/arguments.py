@@ -9,12 +9,14 @@ import re
 
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError, ReedboardError
+from reedboard.hal.sensor_line import MAX_ADDED_MS
 from reedboard.link.messages import SETTINGS
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 
 _UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+_AMOUNT = re.compile(r"(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?")
 
 SETTLE_MS = SETTINGS["settle_ms"]
 CASTLE_WAIT_MS = SETTINGS["castle_wait_ms"]
@@ -52,6 +54,23 @@ def time_control(text: str) -> str:
     except InvalidInputError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
+
+
+def added_ms(text: str) -> int:
+    """Time to add to a clock, in ms: `2m`, `30s`, `1m30s`, or minutes alone (`2`, `0.5`),
+    at most an hour."""
+    minutes_only = re.fullmatch(r"\d+(?:\.\d+)?", text)
+    found = _AMOUNT.fullmatch(text)
+    if minutes_only:
+        ms = round(float(text) * 60_000)
+    elif found and text:
+        minutes, seconds = (float(part or 0) for part in found.groups())
+        ms = round(minutes * 60_000 + seconds * 1000)
+    else:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time such as 2m, 30s or 1m30s")
+    if not 1 <= ms <= MAX_ADDED_MS:
+        raise argparse.ArgumentTypeError(f"{text!r}: more than 0 and at most 60 minutes")
+    return ms
 
 
 def fen(text: str) -> str:

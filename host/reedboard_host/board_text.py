@@ -79,7 +79,11 @@ def _details(event: WireEvent) -> str:
             line = f"{event.ply}: {event.san} ({event.uci})"
             return line if event.clock is None else f"{line}  {clock_text(*event.clock)}"
         case ClockEvent():
-            return f"pressed: {clock_text(event.white_ms, event.black_ms)}"
+            times = clock_text(event.white_ms, event.black_ms)
+            if event.added is None:
+                return f"pressed: {times}"
+            color, ms = event.added
+            return f"{ms // 1000}s added to {color}: {times}"
         case TouchEvent():
             return f"{event.piece} on {event.square}"
         case IllegalEvent():

@@ -5,6 +5,7 @@
     reedboard-host play --engine stockfish [--level N] [--color white|black] [--new]
     reedboard-host new [--chess960 [N]] [--fen FEN]  and mode, promote, takeback, show, mark,
                                                      draw, resign, led-test, settings, state
+    reedboard-host add-time white|black 2m           time added to a clock (FIDE 7.5.5)
     reedboard-host say position|last|clock|SQUARE    the board's voice says it
     reedboard-host ports                             serial ports that may be a board
     reedboard-host publish --mqtt URL --board-id ID  the board on an MQTT broker, for a relay
@@ -42,6 +43,7 @@ from reedboard.command_line import (
 from reedboard.errors import ReedboardError
 from reedboard.link.board_messages import Ack, Reply
 from reedboard.link.messages import (
+    AddTime,
     AskState,
     ChangeSettings,
     Draw,
@@ -117,6 +119,11 @@ def build_parser() -> OneLineParser:
                 "n")  # fmt: skip
     p.add_argument("piece", choices=("q", "r", "b", "n"))
     command("takeback", "take back the last move", _simple("takeback"), "")
+    p = command("add-time", "add time to a player's clock (an arbiter's decision, FIDE 7.5.5)",
+                _add_time, "black 2m", "white 30s")  # fmt: skip
+    p.add_argument("color", choices=("white", "black"), help="whose clock")
+    p.add_argument("amount", type=arguments.added_ms, metavar="TIME",
+                   help="2m, 30s, 1m30s, or minutes alone (at most 60 minutes)")  # fmt: skip
     p = command("show", "show a move on the LEDs for the player to carry out", _show, "e2e4")
     p.add_argument("uci", nargs="?", type=arguments.uci_move, help="the move in UCI (none: clear)")
     p = command("say", "have the board's voice say the position, the last move, the clocks"
@@ -341,6 +348,11 @@ def _simple(kind: str, argument: str | None = None) -> Callable[[argparse.Namesp
         return 0
 
     return run
+
+
+def _add_time(args: argparse.Namespace) -> int:
+    _print_reply(_ask(args, AddTime(args.color, args.amount)))
+    return 0
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -160,8 +160,9 @@ class GameMirror:
                 if event.clock is not None:
                     current.clocks[ply] = event.clock
                 return True
-            case ClockEvent(white_ms=white, black_ms=black) if len(current.game):
-                # A press: the time its player is left with, increment included.
+            case ClockEvent(white_ms=white, black_ms=black, added=None) if len(current.game):
+                # A press: the time its player is left with, increment included. (Time
+                # the arbiter added is not the clock after that move: its comment says it.)
                 current.clocks[len(current.game)] = (white, black)
                 return True
             case TakebackEvent():

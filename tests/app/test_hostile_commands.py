@@ -124,6 +124,9 @@ BAD_FIELDS: list[tuple[str, str, list[Any]]] = [
     ("settings", "knock_wait_ms", ints(1, 60_000)),
     ("settings", "speed", [1, "fast", None]),
     ("say", "what", ["", "e9", "E4", "everything", "x" * 201, *NOT_TEXT]),
+    ("clock_add", "color", [None, "red", "", "White", *NOT_TEXT]),
+    ("clock_add", "ms", [*ints(1, 3_600_000), 0]),
+    ("clock_add", "game", [n for n in ints(0, 2**53 - 1) if n is not None]),
 ]
 # What each command needs beside the field under test, to be otherwise right.
 CONTEXT: dict[str, dict[str, Any]] = {
@@ -132,6 +135,7 @@ CONTEXT: dict[str, dict[str, Any]] = {
     "mode": {"mode": "casual"},
     "promotion": {"piece": "q"},
     "brightness": {"percent": 50},
+    "clock_add": {"color": "white", "ms": 120_000},
 }
 CASES = [
     pytest.param(command, name, value, id=f"{command}.{name}={value!r:.30}")

@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from reedboard.hal.sensor_line import MAX_ADDED_MS
 from reedboard.link.messages import HOST_TYPES, MAX_ID, MAX_PLY, SETTINGS, parse_command
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.squares import SQUARE_NAMES
@@ -65,6 +66,11 @@ FIELDS: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "mode": _fields(mode=st.sampled_from(["casual", "strict"])),
     "promotion": _fields(piece=st.sampled_from(["q", "r", "b", "n"])),
     "takeback": _fields(to_ply=_maybe(st.integers(0, MAX_PLY)), game=_maybe(st.integers(0, 99))),
+    "clock_add": _fields(
+        color=st.sampled_from(["white", "black"]),
+        ms=st.integers(1, MAX_ADDED_MS),
+        game=_maybe(st.integers(0, 99)),
+    ),
     "show": _fields(uci=_maybe(st.none() | UCI)),
     "mark": _fields(squares=_maybe(SQUARES), blink=_maybe(SQUARES)),
     "brightness": _fields(percent=st.integers(0, 100)),

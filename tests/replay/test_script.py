@@ -24,6 +24,12 @@ def test_headers_comments_and_lines_are_read() -> None:
     assert script.lines[0].square == parse_square("g2") and script.lines[2].what == "n"
 
 
+def test_time_added_is_a_line_of_its_own() -> None:
+    script = parse_script("@clock 5+0\n1000 add black:120000\n")
+    assert [line.text() for line in script.lines] == ["1000 add black:120000"]
+    assert not script.clock_buttons
+
+
 def test_a_fen_start_with_chess960_rights_is_a_chess960_game() -> None:
     script = parse_script("@start fen 1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1\n")
     assert script.start.chess960
@@ -44,6 +50,11 @@ def test_a_fen_start_with_chess960_rights_is_a_chess960_game() -> None:
         ("@start blitz\n", 1, "@start is"),
         ("@colour white\n", 1, "unknown header"),
         ("1000 choose k\n", 1, "q, r, b or n"),
+        ("1000 add red:120000\n", 1, "add takes white:<ms> or black:<ms>"),
+        ("1000 add white:0\n", 1, "1..3600000 ms"),
+        ("1000 add white:3600001\n", 1, "not 'white:3600001'"),
+        ("1000 add white:2m\n", 1, "add takes"),
+        ("1000 add white\n", 1, "add takes"),
         ("ten lift e2\n", 1, "not a whole number"),
         ("1000 lift\n", 1, "expected"),
         ("@start standard\n@start standard\n", 2, "second @start"),

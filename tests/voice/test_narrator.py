@@ -18,6 +18,7 @@ from reedboard.arbiter.effects import (
     SensorFault,
     SetupStarted,
     TakenBack,
+    TimeAdded,
     Touched,
     Violation,
 )
@@ -295,6 +296,13 @@ CASES = (
     ),
     Case("a result offer confirmed", STARTING_FEN, (Offered(0, "1-0", "confirmed"),), None, None),
     Case("a clock pressed", STARTING_FEN, (ClockPressed(0, 300_000, 297_500),), None, None),
+    Case(
+        "time added by the arbiter (FIDE 7.5.5)",
+        STARTING_FEN,
+        (TimeAdded(0, False, 120_000, 301_000, 420_000),),
+        "2 minutes de plus pour les noirs. Blancs 5 minutes 1, noirs 7 minutes.",
+        "2 minutes added to black's clock. White 5 minutes 1, black 7 minutes.",
+    ),
     Case(
         "Chess960 setup",
         STARTING_FEN,

@@ -38,6 +38,19 @@ class ClockPressed:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeAdded:
+    """The arbiter gave `ms` more to a player (White's clock when `white`): the link's
+    `clock` event with `added`, both players' time left after it, in ms."""
+
+    t_ms: int
+    white: bool
+    ms: int
+    white_ms: int
+    black_ms: int
+    kind: str = "clock"
+
+
+@dataclass(frozen=True, slots=True)
 class Touched:
     """A piece was lifted: `piece` as in FEN."""
 
@@ -168,6 +181,7 @@ Effect = (
     | SetupStarted
     | SensorFault
     | ClockPressed
+    | TimeAdded
 )
 
 
@@ -215,5 +229,8 @@ def _fields(effect: Effect) -> dict[str, object]:
             return {"square": square, "fault": effect.fault, "occupied": effect.occupied}
         case ClockPressed():
             return {"white_ms": effect.white_ms, "black_ms": effect.black_ms}
+        case TimeAdded():
+            added = {"color": "white" if effect.white else "black", "ms": effect.ms}
+            return {"white_ms": effect.white_ms, "black_ms": effect.black_ms, "added": added}
         case _:
             assert_never(effect)

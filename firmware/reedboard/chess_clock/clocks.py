@@ -76,6 +76,14 @@ class Clocks:
         game)."""
         return replace(self.at(now_ms), running=color, since_ms=now_ms)
 
+    def added(self, color: Color, ms: int) -> Clocks:
+        """`ms` more for `color`, their time running or not (an arbiter's decision: FIDE
+        7.5.5's two minutes to the opponent of an illegal move, a disturbance, a faulty
+        clock)."""
+        if color:
+            return replace(self, white_ms=self.white_ms + ms)
+        return replace(self, black_ms=self.black_ms + ms)
+
     def _charged(self, color: Color, now_ms: int) -> Clocks:
         left = self.left_ms(color, now_ms)
         if color:

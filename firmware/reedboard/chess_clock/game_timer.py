@@ -7,6 +7,7 @@
   complete does nothing. A move complete but not yet decided counts as complete.
 - A takeback gives both players their time back as it stood when the move was complete
   (the increment it earned is taken back too), and the mover's time runs again.
+- Time added by the arbiter stays: a later takeback gives it back with the rest.
 - The flag: when the running player's time runs out, `flag_ms` says when.
 
 Pure and mutable: one value per game, driven with times as arguments.
@@ -104,6 +105,14 @@ class GameTimer:
         self._owed.discard(before.running)
         self._pressed_ahead = None
         self.clocks = replace(before, since_ms=now_ms)
+
+    def add(self, color: Color, ms: int) -> None:
+        """`ms` more for `color`, for good: the times a takeback gives back hold it too,
+        so taking back a move after the arbiter's decision does not undo the decision."""
+        self.clocks = self.clocks.added(color, ms)
+        self.history = [before.added(color, ms) for before in self.history]
+        if self._pressed_ahead is not None:
+            self._pressed_ahead = self._pressed_ahead.added(color, ms)
 
     def halt(self, now_ms: int) -> None:
         """The game is over at `now_ms`: both clocks stop."""

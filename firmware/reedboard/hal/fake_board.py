@@ -140,7 +140,8 @@ class FakeBoard:
 
     def advance(self, t_ms: int) -> list[str]:
         """Apply the lines due by `t_ms`; the host's and the players' own actions among
-        them: the promotion pieces chosen (q r b n) and the clock presses (white, black)."""
+        them: the promotion pieces chosen (q r b n), the clock presses (white, black) and
+        the time the arbiter added (white:120000)."""
         choices: list[str] = []
         with self._lock:
             first = self._next
@@ -148,7 +149,7 @@ class FakeBoard:
             while self._next < len(lines) and lines[self._next].t_ms <= t_ms:
                 line = lines[self._next]
                 self._next += 1
-                if line.action in ("choose", "press"):
+                if line.action in ("choose", "press", "add"):
                     choices.append(line.what)
                     continue
                 if self._follow is not None:

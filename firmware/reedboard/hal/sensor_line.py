@@ -1,6 +1,7 @@
 """A sensor line: one change of one square's switch at a board time (`lift`, `place`), the
-promotion piece a player chose at a time (`choose`), or a player's press of their clock
-button (`press`), as the board's sensors, its buttons and its host report them.
+promotion piece a player chose at a time (`choose`), a player's press of their clock
+button (`press`), or time the arbiter added to a player's clock (`add`, `white:120000`),
+as the board's sensors, its buttons and its host report them.
 
 The one shape of a sensor change everywhere: an event script's timed lines, the changes
 a fake board applies, the lines the journal keeps of the game in progress and those the
@@ -13,8 +14,10 @@ from typing import Literal, NamedTuple
 
 from reedboard.rules.squares import Square, parse_square
 
-Action = Literal["lift", "place", "choose", "press"]
-ACTIONS: tuple[Action, ...] = ("lift", "place", "choose", "press")
+Action = Literal["lift", "place", "choose", "press", "add"]
+ACTIONS: tuple[Action, ...] = ("lift", "place", "choose", "press", "add")
+# The most an arbiter adds at once, in ms (the `clock_add` command's bound).
+MAX_ADDED_MS = 60 * 60_000
 
 
 def action_named(text: str) -> Action | None:
@@ -24,7 +27,8 @@ def action_named(text: str) -> Action | None:
 
 class SensorLine(NamedTuple):
     """`what` is a square's name (a1 .. h8) for `lift` and `place`, a promotion letter
-    (q, r, b, n) for `choose`, the side (white, black) for `press`. A tuple, so lines sort by time and unpack in place."""
+        (q, r, b, n) for `choose`, the side (white, black) for `press`, the side and the ms
+    (`white:120000`) for `add`. A tuple, so lines sort by time and unpack in place."""
 
     t_ms: int
     action: Action
@@ -41,3 +45,19 @@ class SensorLine(NamedTuple):
 
     def text(self) -> str:
         return f"{self.t_ms} {self.action} {self.what}"
+
+
+def added_time(what: str) -> tuple[bool, int] | None:
+    """An `add` line's `white:120000` as (White's?, ms), or None when it is not one: a
+    side, a colon, and a whole number of ms 1..`MAX_ADDED_MS`."""
+    side, colon, ms = what.partition(":")
+    if side not in ("white", "black") or not colon or not ms.isdigit():
+        return None
+    if not 1 <= int(ms) <= MAX_ADDED_MS:
+        return None
+    return side == "white", int(ms)
+
+
+def add_line(t_ms: int, white: bool, ms: int) -> SensorLine:
+    """The line of `ms` added to a player's clock at `t_ms`."""
+    return SensorLine(t_ms, "add", f"{'white' if white else 'black'}:{ms}")

@@ -126,7 +126,9 @@ SENSOR_RULES = (
         " AND arg NOT GLOB '*[^0-9a-f]*')"
         " OR (action IN ('lift', 'place') AND seq > 0 AND arg GLOB '[a-h][1-8]')"
         " OR (action = 'choose' AND seq > 0 AND arg IN ('q', 'r', 'b', 'n'))"
-        " OR (action = 'press' AND seq > 0 AND arg IN ('white', 'black')))",
+        " OR (action = 'press' AND seq > 0 AND arg IN ('white', 'black'))"
+        " OR (action = 'add' AND seq > 0 AND (arg GLOB 'white:[1-9]*' OR arg GLOB 'black:[1-9]*')"
+        " AND arg NOT GLOB '*:*[^0-9]*'))",
         "a sensor line is not a script line",
     ),
     (

@@ -59,6 +59,12 @@ _state_clock = _described(
         and isinstance(v.get("time_control"), str)
     ),
 )
+_added = _described(
+    "an object of color (white or black) and ms (an integer 1..2^53-1)",
+    lambda v: (
+        isinstance(v, dict) and v.get("color") in ("white", "black") and count(1)(v.get("ms"))
+    ),
+)
 _squares = _described(
     "a list of squares",
     lambda v: isinstance(v, list) and all(isinstance(s, str) and s in SQUARE_NAMES for s in v),
@@ -175,6 +181,7 @@ _MESSAGES: dict[str, Fields] = {
         "squares": (_squares, False),
         "blink": (_squares, False),
         "text": (_text, False),
+        "clock": (_state_clock, False),
     },
     "error": {
         "id": (_maybe_id, False),
@@ -193,7 +200,7 @@ _EVENTS: dict[str, Fields] = {
         "ply": (count(1), True),
         "clock": (_clock, False),
     },
-    "clock": {"white_ms": (count(), True), "black_ms": (count(), True)},
+    "clock": {"white_ms": (count(), True), "black_ms": (count(), True), "added": (_added, False)},
     "touch": {"square": (_square, False), "piece": (_text, False)},
     "illegal": {"missing": (_squares, False), "extra": (_squares, False), "pairs": (_list, False)},
     "violation": {"rule": (_text, False), "square": (_square, False), "message": (_text, False)},

@@ -54,18 +54,25 @@ class MoveEvent:
 
 @dataclass(frozen=True, slots=True)
 class ClockEvent:
-    """A player pressed their clock and their time stopped: both players' ms left."""
+    """A player pressed their clock and their time stopped, or (`added`: the colour and
+    the ms) the arbiter gave a player more time: both players' ms left after it."""
 
     EVENT: ClassVar[str] = "clock"
     white_ms: int
     black_ms: int
+    added: tuple[str, int] | None = None
 
     def fields(self) -> Wire:
-        return {"white_ms": self.white_ms, "black_ms": self.black_ms}
+        wire: Wire = {"white_ms": self.white_ms, "black_ms": self.black_ms}
+        if self.added is not None:
+            wire["added"] = {"color": self.added[0], "ms": self.added[1]}
+        return wire
 
     @classmethod
     def read(cls, wire: Mapping[str, Any]) -> ClockEvent:
-        return cls(wire["white_ms"], wire["black_ms"])
+        added = wire.get("added")
+        given = None if added is None else (str(added["color"]), int(added["ms"]))
+        return cls(wire["white_ms"], wire["black_ms"], given)
 
 
 @dataclass(frozen=True, slots=True)

@@ -327,6 +327,7 @@ class Ack:
     id: int | None = None
     seq: int = 0
     tournament: bool | None = None  # the settings' fair-play switch
+    clock: StateClock | None = None  # the clocks after time was added (`clock_add`)
 
     def to_wire(self) -> Wire:
         wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
@@ -345,6 +346,7 @@ class Ack:
             blink=_list(self.blink),
             text=self.text,
             tournament=self.tournament,
+            clock=None if self.clock is None else self.clock.to_wire(),
         )
 
     @classmethod
@@ -366,6 +368,7 @@ class Ack:
             id=wire.get("id"),
             seq=wire["seq"],
             tournament=wire.get("tournament"),
+            clock=None if wire.get("clock") is None else StateClock.from_wire(wire["clock"]),
         )
 
 

@@ -23,6 +23,7 @@ from reedboard.arbiter.effects import (
     SensorFault,
     SetupStarted,
     TakenBack,
+    TimeAdded,
     Touched,
     Violation,
 )
@@ -77,8 +78,10 @@ def _effect(event: WireEvent, t: int) -> Effect | None:
             return GameOver(t, result, reason)
         case PromotionEvent(piece=piece):
             return PromotionChosen(t, _given(piece))
-        case ClockEvent(white_ms=white_ms, black_ms=black_ms):
-            return ClockPressed(t, white_ms, black_ms)
+        case ClockEvent(white_ms=white_ms, black_ms=black_ms, added=added):
+            if added is None:
+                return ClockPressed(t, white_ms, black_ms)
+            return TimeAdded(t, added[0] == "white", added[1], white_ms, black_ms)
         case OtherEvent():
             return _other(event, t)
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal, TypeAlias, get_args
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError
+from reedboard.hal.sensor_line import MAX_ADDED_MS
 from reedboard.link.frame import Wire
 from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, WireFields, shown
 from reedboard.rules.squares import SQUARE_NAMES
@@ -211,6 +212,29 @@ class TakeBack:
 
 
 @dataclass(frozen=True, slots=True)
+class AddTime:
+    """An arbiter's decision: `ms` more on `color`'s clock, running or not (FIDE 7.5.5's
+    two minutes to the opponent of an illegal move; a disturbance or a faulty clock,
+    6.10/6.11). `game` (the journal's number), when given, must be the game in progress."""
+
+    TYPE: ClassVar[str] = "clock_add"
+    color: Color
+    ms: int
+    id: int | None = None
+    game: int | None = None
+
+    @classmethod
+    def from_wire(cls, f: WireFields, command_id: int | None) -> AddTime:
+        color = f.choice("color", COLORS)
+        ms = f.integer("ms", 1, MAX_ADDED_MS)
+        return cls(color, ms, command_id, f.integer("game", 0, MAX_ID, None))
+
+    def to_wire(self) -> Wire:
+        fields = _given(color=self.color, ms=self.ms, game=self.game)
+        return _wire(self.TYPE, self.id, **fields)
+
+
+@dataclass(frozen=True, slots=True)
 class ShowMove:
     """Light a move for the player to carry out; None clears it."""
 
@@ -392,6 +416,7 @@ WireCommand: TypeAlias = (
     | SetMode
     | ChoosePromotion
     | TakeBack
+    | AddTime
     | ShowMove
     | Mark
     | SetBrightness

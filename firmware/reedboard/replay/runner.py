@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.mode import Mode
-from reedboard.board_game import BoardGame, Settings, promotion_command
+from reedboard.board_game import BoardGame, Settings, promotion_command, script_command
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
@@ -108,6 +108,10 @@ class Replay:
         if self.lights is not None:
             self._observe(0, t_ms)
 
+    def add_time(self, what: str, t_ms: int) -> None:
+        """The arbiter adds time to a player's clock (`white:120000`), as its command would."""
+        self.effects += self.board_game.carry_out(script_command(what), t_ms).effects
+
     def press(self, white: bool, t_ms: int) -> None:
         """A player presses their side of the clock."""
         self.effects += self.board_game.press(white, t_ms)
@@ -171,6 +175,8 @@ def _run(
             run.choose(line.what, line.t_ms)
         elif line.action == "press":
             run.press(line.what == "white", line.t_ms)
+        elif line.action == "add":
+            run.add_time(line.what, line.t_ms)
         else:
             run.sensor(line.square, line.action == "place", line.t_ms)
     run.finish(script.end_ms)

@@ -3,7 +3,8 @@
 The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` and `@clock`
 headers (and `@sensors <16 hex digits>`, what the sensors read at the start when that is
 not the start position, as a board's own record may say), then `<t_ms> lift|place
-<square>`, `<t_ms> choose <q|r|b|n>` and `<t_ms> press white|black` lines, `#` comments.
+<square>`, `<t_ms> choose <q|r|b|n>`, `<t_ms> press white|black` and `<t_ms> add
+white|black:<ms>` (time the arbiter added to a clock) lines, `#` comments.
 Parsing is strict: a script that cannot be read raises `ScriptError` naming the line.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from reedboard.arbiter.mode import MODES
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError, ScriptError
-from reedboard.hal.sensor_line import SensorLine
+from reedboard.hal.sensor_line import MAX_ADDED_MS, SensorLine, added_time
 from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
@@ -122,9 +123,17 @@ class _Reader:
                 raise ScriptError(f"line {line_no}: press takes white or black, not {arg!r}")
             self.lines.append(SensorLine(t_ms, "press", arg))
             return
+        if action == "add":
+            if added_time(arg) is None:
+                raise ScriptError(
+                    f"line {line_no}: add takes white:<ms> or black:<ms>, 1..{MAX_ADDED_MS}"
+                    f" ms, not {arg!r}"
+                )
+            self.lines.append(SensorLine(t_ms, "add", arg))
+            return
         if action not in ("lift", "place"):
             raise ScriptError(
-                f"line {line_no}: unknown action {action!r} (lift, place, choose, press)"
+                f"line {line_no}: unknown action {action!r} (lift, place, choose, press, add)"
             )
         self._sensor_change(action, arg, line_no)
         self.lines.append(SensorLine(t_ms, "lift" if action == "lift" else "place", arg))

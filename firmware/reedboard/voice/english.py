@@ -109,6 +109,7 @@ PHRASES = Phrasebook(
     square_holds="{square}: {piece}",
     square_empty="{square}: empty",
     clocks="white {white}, black {black}",
+    time_added="{time} added to {side}'s clock",
     not_timed="the game is not timed",
     minute="minute",
     minutes="minutes",

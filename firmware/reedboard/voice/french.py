@@ -109,6 +109,7 @@ PHRASES = Phrasebook(
     square_holds="{square} : {piece}",
     square_empty="{square} : vide",
     clocks="blancs {white}, noirs {black}",
+    time_added="{time} de plus pour {side}",
     not_timed="la partie n'est pas chronométrée",
     minute="minute",
     minutes="minutes",

@@ -23,6 +23,7 @@ from reedboard.arbiter.effects import (
     SensorFault,
     SetupStarted,
     TakenBack,
+    TimeAdded,
     Touched,
     Violation,
 )
@@ -105,6 +106,9 @@ class Narrator:
                 return words.sensor_words(book, effect.square, effect.fault)
             case ClockPressed():
                 return None  # every move's press: the flag, when it falls, is said
+            case TimeAdded():
+                clocks = (effect.white_ms, effect.black_ms)
+                return words.time_added_words(book, effect.white, effect.ms, clocks)
         return None
 
     def _moved(self, effect: MoveMade) -> str | None:

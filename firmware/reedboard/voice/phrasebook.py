@@ -89,6 +89,9 @@ class Phrasebook:
     square_holds: str = field(metadata=_said("what is on a square: {square} {piece}"))
     square_empty: str = field(metadata=_said("an empty square: {square}"))
     clocks: str = field(metadata=_said("the clocks, asked for: {white} {black}, each a time"))
+    time_added: str = field(
+        metadata=_said("the arbiter gave a player more time: {time} {side}, then the clocks")
+    )
     not_timed: str = field(metadata=_said("the clocks, asked for in a game without them"))
     minute: str = field(metadata=_said("a time's word for one minute"))
     minutes: str = field(metadata=_said("a time's word for several minutes"))

@@ -249,6 +249,14 @@ def clock_words(book: Phrasebook, clocks: tuple[int, int] | None) -> str:
     return sentence(book.clocks.format(white=white, black=black))
 
 
+def time_added_words(book: Phrasebook, white: bool, ms: int, clocks: tuple[int, int]) -> str:
+    """ "2 minutes added to white's clock. White 7 minutes, black 5 minutes.": the
+    arbiter's decision, then both players' time as it now stands."""
+    time = _time_words(book, ms)
+    said = sentence(book.time_added.format(time=time, side=book.sides[white]))
+    return f"{said} {clock_words(book, clocks)}"
+
+
 def _time_words(book: Phrasebook, ms: int) -> str:
     minutes, seconds = divmod(max(0, ms) // 1000, 60)
     if not minutes:

@@ -1,5 +1,6 @@
 """The arbiter's decisions, kept in the relay's own SQLite file beside the boards' games:
-results, players, FIDE 7.5 corrections and the round's tournament switch. Each decision
+results, players, FIDE 7.5 corrections, time added to a clock and the round's tournament
+switch. Each decision
 is one transaction, so a relay restarted shows what the arbiter decided before."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
+from reedboard_host.relay.added_time import AddedState, AddedTime
 from reedboard_host.relay.corrections import (
     NOT_STARTED,
     ArbiterResult,
@@ -35,6 +37,11 @@ CREATE TABLE IF NOT EXISTS arbiter_corrections (
     number INTEGER PRIMARY KEY AUTOINCREMENT,
     board TEXT NOT NULL, game INTEGER NOT NULL, to_ply INTEGER NOT NULL,
     cancelled TEXT NOT NULL, note TEXT NOT NULL, state TEXT NOT NULL, answer TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS arbiter_time_added (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    board TEXT NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL, color TEXT NOT NULL,
+    ms INTEGER NOT NULL, note TEXT NOT NULL, state TEXT NOT NULL, answer TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS arbiter_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -76,6 +83,12 @@ class ArbiterStore:
                 number, game, to_ply, tuple(json.loads(cancelled)), note, _state(state), answer
             )
             self._put(board, corrections=(*self.of(board).corrections, kept))
+        for number, board, game, ply, color, ms, note, state, answer in db.execute(
+            "SELECT number, board, game, ply, color, ms, note, state, answer "
+            "FROM arbiter_time_added ORDER BY number"
+        ):
+            added = AddedTime(number, game, ply, color == "white", ms, note, _state(state), answer)
+            self._put(board, added_times=(*self.of(board).added_times, added))
 
     def of(self, board: str) -> Decisions:
         return self._boards.get(board, NO_DECISIONS)
@@ -149,6 +162,38 @@ class ArbiterStore:
             changed if c.number == number else c for c in self.of(board).corrections
         )
         self._put(board, corrections=corrections)
+        return True
+
+    def add_time(
+        self, board: str, game: int, ply: int, white: bool, ms: int, note: str
+    ) -> AddedTime:
+        """Time the arbiter added to a player's clock, sent to the board."""
+        color = "white" if white else "black"
+        with _transaction(self.db):
+            cursor = self.db.execute(
+                "INSERT INTO arbiter_time_added (board, game, ply, color, ms, note, state, answer)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'sent', '')",
+                (board, game, ply, color, ms, note),
+            )
+        number = cursor.lastrowid
+        assert number is not None
+        made = AddedTime(number, game, ply, white, ms, note)
+        self._put(board, added_times=(*self.of(board).added_times, made))
+        return made
+
+    def answer_time(self, board: str, number: int, state: AddedState, answer: str = "") -> bool:
+        """The board's answer to time added; False when nothing changed."""
+        found = [a for a in self.of(board).added_times if a.number == number]
+        if not found or found[0].state == state:
+            return False
+        with _transaction(self.db):
+            self.db.execute(
+                "UPDATE arbiter_time_added SET state = ?, answer = ? WHERE number = ?",
+                (state, answer, number),
+            )
+        changed = replace(found[0], state=state, answer=answer)
+        added = tuple(changed if a.number == number else a for a in self.of(board).added_times)
+        self._put(board, added_times=added)
         return True
 
     def tournament(self) -> bool:

@@ -31,6 +31,7 @@ from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_to
 from reedboard_host.relay.pairings import Pairings
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
+from reedboard_host.relay.time_desk import heard_time, with_added_time
 from reedboard_host.relay.web import RelayWeb, make_app
 
 
@@ -118,6 +119,7 @@ async def _serve(
     def heard(board: str, wire: Wire) -> None:
         if desk is not None:
             desk.heard(board, wire)
+            heard_time(desk, board, wire)
 
     service = RelayService(
         settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
@@ -142,7 +144,8 @@ async def _serve(
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
-    console, console_url = await _listen(console_app(desk, key), args.arbiter_http, logged=False)
+    console_side = with_added_time(console_app(desk, key))
+    console, console_url = await _listen(console_side, args.arbiter_http, logged=False)
     print(f"{url}/", flush=True)
     print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
     service.start()

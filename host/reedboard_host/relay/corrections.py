@@ -11,6 +11,8 @@ then. Pure.
   mainline, the moves up to N - 1 and then those played after the correction, with a
   comment saying what was cancelled; never a variation. Until the board has taken the
   moves back (its `ack`), the broadcast already shows the game cut at N - 1.
+- Time added to a player's clock (FIDE 7.5.5, 6.10/6.11) is an arbiter's comment at the
+  ply the game stood at (unless the board refused it).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Literal
 from reedboard.rules.game import Game
 
 from reedboard_host.mirror import MirroredGame
+from reedboard_host.relay.added_time import AddedTime
 from reedboard_host.relay.pairings import Pairing
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -79,6 +82,7 @@ class Decisions:
     results: tuple[ArbiterResult, ...] = ()
     players: tuple[PlayerFix, ...] = ()  # over the pairing, each for its game
     corrections: tuple[Correction, ...] = ()
+    added_times: tuple[AddedTime, ...] = ()  # time added to a clock (added_time.py)
 
     def result_for(self, game: int) -> ArbiterResult | None:
         found = [r for r in self.results if r.game == game]
@@ -99,7 +103,8 @@ def shown_game(game: MirroredGame | None, decisions: Decisions) -> MirroredGame 
         return None
     mine = [c for c in decisions.corrections if c.game == game.id]
     ruled = decisions.result_for(game.id)
-    if not mine and ruled is None:
+    added = [a for a in decisions.added_times if a.game == game.id and a.state != "refused"]
+    if not mine and ruled is None and not added:
         return game
     shown = _copy(game)
     for correction in mine:
@@ -110,6 +115,8 @@ def shown_game(game: MirroredGame | None, decisions: Decisions) -> MirroredGame 
             ply = correction.to_ply
             have = shown.comments.get(ply)
             shown.comments[ply] = f"{have}; {said}" if have else said
+    for time in added:  # at the ply it was added at (or the game's end, cut back since)
+        _comment(shown, min(time.ply, len(shown.game)), time.comment())
     if ruled is not None and ruled.result != "*":
         shown.result, shown.reason = ruled.result, "adjudication"
         said = f"Arbiter: {ruled.result}" + (f", {ruled.reason}" if ruled.reason else "")
@@ -148,3 +155,8 @@ def _cut(game: MirroredGame, ply: int) -> None:
         game.comments.pop(later, None)
         game.clocks.pop(later, None)
     game.result = game.reason = None
+
+
+def _comment(game: MirroredGame, ply: int, said: str) -> None:
+    have = game.comments.get(ply)
+    game.comments[ply] = f"{have}; {said}" if have else said

@@ -1,0 +1,197 @@
+"""The arbiter's console adds time to a player's clock: FIDE 7.5.5's two minutes to the
+opponent of a player's first completed illegal move, or time after a disturbance or a
+faulty clock (6.10/6.11). The decision is kept in the arbiter's store, shown at once in
+the broadcast as an arbiter's comment, and sent to the board as `clock_add` over its
+`request` topic, as a correction's takeback is; the board's answer says whether it was
+done.
+
+Beside `arbiter_console`, which knows nothing of it: the desk's deciding (`add_time`,
+`heard_time`), its HTTP routes and the part of the page that asks for it, added to the
+console's app by `with_added_time`."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TypedDict
+
+from aiohttp import web
+from reedboard.link.frame import Wire
+
+from reedboard_host.relay.added_time import AddedState, minutes_in_ms
+from reedboard_host.relay.arbiter_console import (
+    DESK_KEY,
+    MAX_TEXT,
+    ArbiterDesk,
+    Refused,
+    _board_named,
+    _body,
+    _text,
+)
+from reedboard_host.relay.boards import Board
+from reedboard_host.relay.corrections import shown_game
+
+# The ids of `clock_add` commands: + the addition's number, apart from the corrections'
+# and the round's `settings` ids.
+ADD_TIME_IDS = 3_000_000_000
+COLORS = ("white", "black")
+
+
+class AddedRow(TypedDict):
+    """Time added on a board's game, as the console lists it (`/arbiter/api/time`)."""
+
+    ply: int
+    color: str
+    ms: int
+    note: str
+    state: AddedState
+    answer: str
+    comment: str
+
+
+def add_time(
+    desk: ArbiterDesk, board_id: str, color: object, minutes: object, note: object
+) -> None:
+    """`minutes` more on `color`'s clock, on the board's game in progress."""
+    if color not in COLORS:
+        raise Refused(f"color {color!r}: whose clock, white or black")
+    try:
+        ms = minutes_in_ms(minutes)
+    except ValueError as error:
+        raise Refused(str(error)) from None
+    said = _text("note", note)
+    with desk.service.lock:
+        current = _board(desk, board_id).mirror.current
+        shown = shown_game(current, desk.store.of(board_id))
+        if current is None or shown is None:
+            raise Refused(f"board {board_id} has no game yet")
+        if shown.result is not None and shown.result != "*":
+            raise Refused(f"board {board_id}'s game is over ({shown.result}): its clocks stopped")
+        if current.time_control is None:
+            raise Refused(f"board {board_id}'s game is not timed: there is no clock to add to")
+        made = desk.store.add_time(
+            board_id, current.id, len(shown.game), color == "white", ms, said
+        )
+        game_id = current.id
+    command = {"type": "clock_add", "id": ADD_TIME_IDS + made.number, "color": color, "ms": ms}
+    desk.service.command(board_id, command | {"game": game_id})
+    desk.changed(board_id)
+
+
+def heard_time(desk: ArbiterDesk, board_id: str, wire: Wire) -> None:
+    """A board's frame: its answer to time added, if it is one (paho's thread)."""
+    kind, command_id = wire.get("type"), wire.get("id")
+    if kind not in ("ack", "error") or not isinstance(command_id, int):
+        return
+    number = command_id - ADD_TIME_IDS
+    if isinstance(command_id, bool) or not 0 < number < ADD_TIME_IDS:
+        return
+    said = "" if kind == "ack" else str(wire.get("message") or wire.get("code") or "refused")
+    with desk.service.lock:
+        state: AddedState = "done" if kind == "ack" else "refused"
+        changed = desk.store.answer_time(board_id, number, state, said[:MAX_TEXT])
+    if changed:
+        desk.changed(board_id)
+
+
+def added_rows(desk: ArbiterDesk, board_id: str) -> list[AddedRow]:
+    """The time added on the board's game in progress, in the order it was decided."""
+    with desk.service.lock:
+        current = _board(desk, board_id).mirror.current
+        kept = desk.store.of(board_id).added_times
+    game = None if current is None else current.id
+    return [
+        {
+            "ply": a.ply,
+            "color": "white" if a.white else "black",
+            "ms": a.ms,
+            "note": a.note,
+            "state": a.state,
+            "answer": a.answer,
+            "comment": a.comment(),
+        }
+        for a in kept
+        if a.game == game
+    ]
+
+
+def _board(desk: ArbiterDesk, board_id: str) -> Board:
+    board = desk.service.boards.boards.get(board_id)
+    if board is None:
+        raise Refused(f"no board {board_id!r}", 404)
+    return board
+
+
+# ----- HTTP (behind the console's token, as every route of its app) -----
+
+
+async def _add(request: web.Request) -> web.Response:
+    body = await _body(request)
+    add_time(
+        request.app[DESK_KEY],
+        _board_named(body),
+        body.get("color"),
+        body.get("minutes", 2),
+        body.get("note"),
+    )
+    return web.json_response({"ok": True})
+
+
+async def _listed(request: web.Request) -> web.Response:
+    board = request.query.get("board", "")
+    if not board:
+        raise Refused("board is missing: the id of the board")
+    return web.json_response({"added": added_rows(request.app[DESK_KEY], board)})
+
+
+def with_added_time(app: web.Application) -> web.Application:
+    """The console's app (`console_app`) with the routes that add time and list it, and
+    its page with the form: inside the app's token check, as every other route."""
+    app.router.add_post("/arbiter/api/time", _add)
+    app.router.add_get("/arbiter/api/time", _listed)
+    app.middlewares.append(_page_with_form)
+    return app
+
+
+@web.middleware
+async def _page_with_form(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    response = await handler(request)
+    if request.path != "/arbiter" or not isinstance(response, web.Response):
+        return response
+    page = response.text or ""
+    return web.Response(
+        text=page.replace("</body>", TIME_FORM + "</body>"), content_type="text/html"
+    )
+
+
+# The console page's form, after its own script (whose `act`, `call`, `board` and `say`
+# it uses).
+TIME_FORM = """<form id="add-time"><fieldset><legend>Add time to a clock
+(FIDE 7.5.5: two minutes to the opponent of an illegal move; 6.10/6.11)</legend>
+<label>To <select id="time-color"><option>white</option><option>black</option></select></label>
+<label>Minutes <input id="time-minutes" type="number" min="0.5" max="60" step="0.5" value="2">
+</label><label>Note <input id="time-note" size="20" value="FIDE 7.5.5"></label>
+<button type="submit">Add the time</button></fieldset></form>
+<ul id="added"></ul>
+<script>
+act("add-time", "time", () => ({board: board(),
+  color: document.getElementById("time-color").value,
+  minutes: parseFloat(document.getElementById("time-minutes").value),
+  note: document.getElementById("time-note").value}),
+  () => "Time added on " + board() + "; the board's clock follows");
+async function showAdded() {
+  if (!board()) return;
+  try {
+    const data = await call("time?board=" + encodeURIComponent(board()));
+    document.getElementById("added").replaceChildren(...data.added.map((a) => {
+      const item = document.createElement("li");
+      item.textContent = "ply " + a.ply + ": " + a.comment + ": " + a.state +
+        (a.answer ? ": " + a.answer : "");
+      return item;
+    }));
+  } catch (error) { say("Cannot read the time added: " + error.message); }
+}
+setInterval(showAdded, 1000);
+</script>
+"""
