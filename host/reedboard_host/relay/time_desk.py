@@ -11,7 +11,6 @@ console's app by `with_added_time`."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import TypedDict
 
 from aiohttp import web
@@ -144,54 +143,9 @@ async def _listed(request: web.Request) -> web.Response:
 
 
 def with_added_time(app: web.Application) -> web.Application:
-    """The console's app (`console_app`) with the routes that add time and list it, and
-    its page with the form: inside the app's token check, as every other route."""
+    """The console's app (`console_app`) with the routes that add time and list it:
+    inside the app's token check, as every other route. The page's form is in
+    arbiter_page."""
     app.router.add_post("/arbiter/api/time", _add)
     app.router.add_get("/arbiter/api/time", _listed)
-    app.middlewares.append(_page_with_form)
     return app
-
-
-@web.middleware
-async def _page_with_form(
-    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-) -> web.StreamResponse:
-    response = await handler(request)
-    if request.path != "/arbiter" or not isinstance(response, web.Response):
-        return response
-    page = response.text or ""
-    return web.Response(
-        text=page.replace("</body>", TIME_FORM + "</body>"), content_type="text/html"
-    )
-
-
-# The console page's form, after its own script (whose `act`, `call`, `board` and `say`
-# it uses).
-TIME_FORM = """<form id="add-time"><fieldset><legend>Add time to a clock
-(FIDE 7.5.5: two minutes to the opponent of an illegal move; 6.10/6.11)</legend>
-<label>To <select id="time-color"><option>white</option><option>black</option></select></label>
-<label>Minutes <input id="time-minutes" type="number" min="0.5" max="60" step="0.5" value="2">
-</label><label>Note <input id="time-note" size="20" value="FIDE 7.5.5"></label>
-<button type="submit">Add the time</button></fieldset></form>
-<ul id="added"></ul>
-<script>
-act("add-time", "time", () => ({board: board(),
-  color: document.getElementById("time-color").value,
-  minutes: parseFloat(document.getElementById("time-minutes").value),
-  note: document.getElementById("time-note").value}),
-  () => "Time added on " + board() + "; the board's clock follows");
-async function showAdded() {
-  if (!board()) return;
-  try {
-    const data = await call("time?board=" + encodeURIComponent(board()));
-    document.getElementById("added").replaceChildren(...data.added.map((a) => {
-      const item = document.createElement("li");
-      item.textContent = "ply " + a.ply + ": " + a.comment + ": " + a.state +
-        (a.answer ? ": " + a.answer : "");
-      return item;
-    }));
-  } catch (error) { say("Cannot read the time added: " + error.message); }
-}
-setInterval(showAdded, 1000);
-</script>
-"""
