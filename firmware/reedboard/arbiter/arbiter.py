@@ -18,7 +18,8 @@ This module is the facade: the state of one board, its inputs (`feed`, `tick`, t
 commands, `configure`) and the commit of a move. The ideas live beside it, each a module
 of functions over that state: `inference` (an episode read change by change), `split` (a
 move complete earlier and what followed it), `two_hands` (overlapping blitz hands),
-`knock` (a knocked piece told from a move), `fork` (the other reading followed
+`knock` (a knocked piece told from a move), `put_back` (a doubted capturer put back
+or the reply arriving where it stood), `fork` (the other reading followed
 alongside), `verdicts` (mismatches, touch-move breaches), `deadlines` (time passing),
 `takeback`, `promotion`, `endings` (games started and ended by hand), `stuck` (a stuck
 switch), and the pure ones: `view` (the lights' view as a function), `marks`, `waits`,
@@ -185,6 +186,9 @@ class Arbiter:
         self._complete_knock = False
         self._doubted: MoveShape | None = None  # that capture, while the episode lasts
         self._other_reading: tuple[MoveShape, int] | None = None
+        # A placement on that capture's origin showing the position again, until when a
+        # lift may still make it the opponent's reply arriving first (see put_back).
+        self._put_back_due: int | None = None
         self._split_due: int | None = None  # when a move complete earlier is split off
         # _reply_in_progress's answer, for (pending index, events) it was found at.
         self._reply_known: tuple[tuple[int, int], bool] | None = None

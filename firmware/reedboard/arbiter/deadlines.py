@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from reedboard.arbiter import endings, knock, split, stuck, two_hands, verdicts
+from reedboard.arbiter import endings, knock, put_back, split, stuck, two_hands, verdicts
 from reedboard.arbiter.effects import Effect, Offered
 from reedboard.arbiter.setup import draw_chess960
 from reedboard.arbiter.waits import STRAY_WAIT_MS, STUCK_MS
@@ -52,6 +52,8 @@ def _readings_due(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
         other, _due = arbiter._other_reading
         arbiter._other_reading = None
         knock.take_other_reading(arbiter, other, now, effects)
+    if arbiter._put_back_due is not None and now >= arbiter._put_back_due:
+        put_back.take_back_home(arbiter, now, effects)
     if arbiter._amend_due is not None and now >= arbiter._amend_due[0]:
         _due, origin = arbiter._amend_due
         arbiter._amend_due = None
@@ -106,6 +108,7 @@ def _other_dues(arbiter: Arbiter) -> tuple[int | None, ...]:
     return (
         arbiter._split_due,
         amend,
+        arbiter._put_back_due,
         two_hands.overlap_due(arbiter),
         other,
         gesture,

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.arbiter import endings, fork, knock, promotion, split, takeback, two_hands, verdicts
+from reedboard.arbiter import (
+    endings,
+    fork,
+    knock,
+    promotion,
+    put_back,
+    split,
+    takeback,
+    two_hands,
+    verdicts,
+)
 from reedboard.arbiter.effects import Effect, Touched
 from reedboard.arbiter.hands import UNKNOWN
 from reedboard.arbiter.table import EMPTY, MoveShape, MoveTable
@@ -62,6 +72,8 @@ def apply(
                 now,
                 lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out, 1 << sq),
             )
+    elif arbiter._put_back_due is not None:
+        put_back.decide(arbiter, change, now, effects, report)
     follow(arbiter, change, now, effects, report)
 
 
@@ -174,13 +186,8 @@ def no_move(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
     that overlapped, or a move complete earlier that what followed splits off."""
     changed = arbiter.sensors ^ arbiter.table.occupancy
     if not changed:
-        # The board shows the position again. Whatever the hands did, the sensors cannot
-        # tell one piece from another: take every piece to be on its own square (after a
-        # host's new game, or pieces rearranged by hand, no hypothesis may say so).
-        arbiter._restore(now, effects)
-        arrival_lifted = takeback.lifted_arrivals(arbiter)
-        arbiter._new_episode()
-        arbiter._arrival_lifted = arrival_lifted
+        if not put_back.hold(arbiter):  # (the opponent's reply may be arriving first)
+            shown_again(arbiter, now, effects)
         return
     if takeback.try_takeback(arbiter, now, effects):
         return
@@ -193,6 +200,16 @@ def no_move(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
     if not arbiter._events:
         return
     after_complete(arbiter, changed, now, effects)
+
+
+def shown_again(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+    """The board shows the position again. Whatever the hands did, the sensors cannot
+    tell one piece from another: take every piece to be on its own square (after a
+    host's new game, or pieces rearranged by hand, no hypothesis may say so)."""
+    arbiter._restore(now, effects)
+    arrival_lifted = takeback.lifted_arrivals(arbiter)
+    arbiter._new_episode()
+    arbiter._arrival_lifted = arrival_lifted
 
 
 def overlapping(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
