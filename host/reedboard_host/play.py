@@ -88,11 +88,14 @@ class _EngineSide:
         game = current.game
         ply = len(game)
         shown = self.shown
-        if shown is not None and ply == shown[0] + 1:
-            played = game.positions[-2].uci(game.moves[-1])
+        if shown is not None and ply > shown[0]:
+            # The move made for the engine, and maybe the person's next one already: a
+            # busy host reads both at once, and the engine must answer the second.
+            asked = shown[0]
+            played = game.positions[asked].uci(game.moves[asked])
             if played != shown[1]:
                 logger.info("%s is not the engine's move %s: take it back", played, shown[1])
-                self.follower.connection.request(TakeBack())
+                self.follower.connection.request(TakeBack(to_ply=asked))
                 _show(self.follower, shown[1])
                 self.follower.sync()
                 return True

@@ -165,6 +165,46 @@ def test_the_engines_underpromotion_is_the_piece_the_board_takes(
     assert "cxd1=N" in capsys.readouterr().out
 
 
+def test_the_engine_answers_a_move_read_with_the_one_it_lit(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The person carries out the engine's lit move and plays their own at once: a busy
+    host reads both in one go. The engine's move is checked and the engine still answers
+    the person's (it used to wait for ever, its lit move never seen as made). On the pair,
+    the host's `stop` is where the person moves: the host reads nothing meanwhile."""
+    engine = scripted_engine(tmp_path / "engine", ENGINE_MOVES)
+    pair = BoardPair()
+    caplog.set_level(logging.INFO, logger="reedboard_host")
+
+    def said() -> list[str]:
+        return logged(caplog, "reedboard_host")
+
+    start = Position.standard()
+    after_b4 = start.play(start.parse_uci("b2b4"))
+    after_a5 = after_b4.play(after_b4.parse_uci("a7a5"))
+    both = [after_b4.parse_uci("a7a5"), after_a5.parse_uci("h2h3")]
+    stage = "start"
+
+    def stop() -> bool:
+        nonlocal stage
+        assert pair.clock.now_ms() < LIMIT_MS, (pair.moves(), said())
+        if stage == "start" and any("you play white" in line for line in said()):
+            pair.run_until(lambda: pair.quiet_view() is not None, "a quiet board")
+            pair.push(human_script(start, [start.parse_uci("b2b4")], seed=5).lines)
+            stage = "b4"
+        elif stage == "b4" and any("engine plays a7a5" in line for line in said()):
+            pair.run_until(lambda: pair.quiet_view() is not None, "the lit a7a5")
+            pair.push(human_script(after_b4, both, seed=6).lines)
+            pair.run_until(lambda: len(pair.moves()) == 3, "a7a5 carried out, then h2h3")
+            stage = "both"
+        return stage == "both" and any("engine plays a5b4" in line for line in said())
+
+    args = _args("--engine", str(engine), "--color", "white")
+    assert play(args, stop=stop, follower=_follower(pair)) == 0
+    assert pair.moves() == ["b2b4", "a7a5", "h2h3"]
+    assert not [line for line in said() if "take it back" in line], said()
+
+
 def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:
     engine = tmp_path / "dying-engine"
     engine.write_text(
