@@ -88,11 +88,14 @@ class _EngineSide:
         game = current.game
         ply = len(game)
         shown = self.shown
-        if shown is not None and ply == shown[0] + 1:
-            played = game.positions[-2].uci(game.moves[-1])
+        # The move made for the engine is checked even when the person's next move came
+        # in the same read (a busy PC reads the line late): the mirror may jump two plies.
+        if shown is not None and ply > shown[0]:
+            played = game.positions[shown[0]].uci(game.moves[shown[0]])
             if played != shown[1]:
                 logger.info("%s is not the engine's move %s: take it back", played, shown[1])
-                self.follower.connection.request(TakeBack())
+                undo = TakeBack() if ply == shown[0] + 1 else TakeBack(to_ply=shown[0])
+                self.follower.connection.request(undo)
                 _show(self.follower, shown[1])
                 self.follower.sync()
                 return True

@@ -184,3 +184,68 @@ def test_an_engine_that_dies_is_one_clear_line(tmp_path: Path) -> None:
     message = str(raised.value)
     assert message.startswith("the engine ") and "\n" not in message
     assert message.endswith("dying-engine stopped (exit status 3)")
+
+
+def test_the_engines_move_and_the_persons_next_read_at_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The person carries out the engine's lit move and makes their own next move before
+    the host reads the line again (a busy PC): both moves come in one read. The host must
+    still see the engine's move was the one lit, and ask the engine for the next one."""
+    engine = scripted_engine(tmp_path / "engine", ["e7e5", "b8c6", "g8f6"])
+    pair = BoardPair()
+    person = Person(pair, random.Random(2), white=True, script=["e2e4", "g1f3", "f1c4"], limit=5)
+    pair.watch(person.step)
+    caplog.set_level(logging.INFO, logger="reedboard_host")
+
+    def said() -> list[str]:
+        return logged(caplog, "reedboard_host")
+
+    def stop() -> bool:
+        assert pair.clock.now_ms() < LIMIT_MS, (pair.moves(), said())
+        if len(pair.moves()) == 1 and any("engine plays e7e5" in line for line in said()):
+            # The host reads nothing while the person carries out e7e5 and plays g1f3.
+            pair.run_until(lambda: len(pair.moves()) == 3, "the lit move and the next")
+        return len(pair.moves()) >= 6 and pair.quiet_view() is not None
+
+    args = _args("--engine", str(engine), "--color", "white")
+    assert play(args, stop=stop, follower=_follower(pair)) == 0
+    assert pair.moves() == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
+    assert not [line for line in said() if "take it back" in line], said()
+
+
+def test_another_move_than_the_lit_one_and_the_next_read_at_once_are_both_taken_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The engine's lit move carried out otherwise, and the person's next move made before
+    the host reads the line: the host takes both back and lights the engine's move again."""
+    engine = scripted_engine(tmp_path / "engine", ["e7e5", "b8c6"])
+    pair = BoardPair()
+    person = Person(pair, random.Random(3), white=True, script=["e2e4", "g1f3"], limit=3)
+    person.wrong = 1
+    pair.watch(person.step)
+    done: list[bool] = []
+    caplog.set_level(logging.INFO, logger="reedboard_host")
+
+    def said() -> list[str]:
+        return logged(caplog, "reedboard_host")
+
+    def stop() -> bool:
+        assert pair.clock.now_ms() < LIMIT_MS, (pair.moves(), said())
+        if person.plies == 2 and len(pair.moves()) == 1 and not done:
+            # The other move than e7e5 is under way: the host reads nothing while it is
+            # made and the person then plays their own next move.
+            done.append(True)
+            pair.run_until(lambda: len(pair.moves()) == 2, "the other move than e7e5")
+            pair.run_until(lambda: pair.quiet_view() is not None, "a quiet board")
+            assert pair.app.board_game is not None
+            position = pair.app.board_game.game.position
+            pair.push(human_script(position, [position.parse_uci("b1c3")], seed=6).lines)
+            pair.run_until(lambda: len(pair.moves()) == 3, "the person's next move")
+        return len(pair.moves()) >= 4 and pair.quiet_view() is not None
+
+    args = _args("--engine", str(engine), "--color", "white")
+    assert play(args, stop=stop, follower=_follower(pair)) == 0
+    assert pair.moves() == ["e2e4", "e7e5", "g1f3", "b8c6"], (pair.moves(), said())
+    [mistake] = person.mistakes
+    assert f"{mistake.split()[0]} is not the engine's move e7e5: take it back" in said()
