@@ -23,7 +23,7 @@ from reedboard_host.follow import Follower
 from reedboard_host.play import play
 
 from tests.children import child
-from tests.host.running_board import RunningBoard, host_command
+from tests.host.running_board import RunningBoard, debug_env, host_command, tail
 from tests.support.board_pair import BoardPair
 from tests.support.logged import logged
 from tests.support.person import Person
@@ -47,7 +47,7 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
             "--movetime-ms", "30", "--port", board.port, "--out", str(tmp_path / "g.pgn"),
         )  # fmt: skip
         with child(command, sig=signal.SIGINT, stdout=subprocess.PIPE,
-                   stderr=subprocess.PIPE, text=True) as play:  # fmt: skip
+                   stderr=subprocess.PIPE, text=True, env=debug_env()) as play:  # fmt: skip
             # White: their own moves at random, and the engine's moves carried out as lit.
             person = Person(board, rng, white=True)
 
@@ -66,8 +66,11 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
                 out, err = play.communicate(timeout=30)
         played = board.moves()
     assert play.returncode == 0, err
-    # A game stuck short of its length: what the lights showed, and what the host said.
-    assert len(played) >= PLIES, f"{board.view}\n{board.effects[-3:]}\n{err}"
+    # A game stuck short of its length: what the lights showed, what the host said and
+    # read (its log at debug), and what went over the board's link last.
+    assert len(played) >= PLIES, (
+        f"{board.view}\n{board.effects[-3:]}\n{tail(err)}\n{board.last_frames()}"
+    )
     game = read_pgn(out).game
     assert [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)] == played
     assert "engine plays" in err
