@@ -568,21 +568,20 @@ def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) ->
             bridge.type("takeback")
             wait_until(lambda: lichess.takeback_offer["white"], bridge)
             lichess.answer_takeback(True)  # two plies before it: the board starts again
-            person.script, person.limit = ["d2d4"], 2
+            # No move until the board's new game is there: until the bridge has read
+            # Lichess's news, the old game stands quiet with White to move, and a move
+            # made in it is lost with it.
             play_until(
-                person,
-                bridge,
-                lambda: (
-                    bridge.stderr.count("set up the game's position") == 2
-                    and in_step(lichess, board, 2, start=2)()
-                ),
+                person, bridge, lambda: bridge.stderr.count("set up the game's position") == 2
             )
+            person.script, person.limit = ["d2d4"], 2
+            play_until(person, bridge, in_step(lichess, board, 2, start=2))
     assert board.app.board_game is not None
     start = Position.standard()
     for uci in moves[:2]:
         start = start.play(start.parse_uci(uci))
     assert board.app.board_game.game.start.fen() == start.fen()
-    assert board.moves()[0] == "d2d4"
+    assert board.moves()[0] == "d2d4", _history(board)
 
 
 def test_a_move_refused_with_429_waits_on_the_board_for_the_minute(
