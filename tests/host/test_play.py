@@ -65,10 +65,12 @@ def test_a_person_plays_stockfish_on_the_board(tmp_path: Path) -> None:
                 play.send_signal(signal.SIGINT)
                 out, err = play.communicate(timeout=30)
         played = board.moves()
+        over = board.view is not None and board.view.result is not None
     assert play.returncode == 0, err
-    # A game stuck short of its length: what the lights showed, what the host said and
-    # read (its log at debug), and what went over the board's link last.
-    assert len(played) >= PLIES, (
+    # A game stuck short of its length (Stockfish may mate the random person before it,
+    # and that game is over): what the lights showed, what the host said and read (its
+    # log at debug), and what went over the board's link last.
+    assert len(played) >= PLIES or over, (
         f"{board.view}\n{board.effects[-3:]}\n{tail(err)}\n{board.last_frames()}"
     )
     game = read_pgn(out).game
