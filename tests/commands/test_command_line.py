@@ -118,8 +118,8 @@ def test_the_log_level_comes_from_the_environment(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv(LOG_LEVEL_VARIABLE, wanted)
-    log_to_stderr("tool", packages=("reedboard.test_log_level",))
-    logger = logging.getLogger("reedboard.test_log_level.part")
+    log_to_stderr("tool", packages=("log_level_test",))
+    logger = logging.getLogger("log_level_test.part")
     logger.debug("debug")
     logger.info("info")
     assert capsys.readouterr().err.splitlines() == [f"tool: {line}" for line in shown]
@@ -129,8 +129,8 @@ def test_a_log_level_that_is_none_is_one_line_naming_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv(LOG_LEVEL_VARIABLE, "loud")
-    log_to_stderr("tool", packages=("reedboard.test_log_level",))
-    logging.getLogger("reedboard.test_log_level").info("info")
+    log_to_stderr("tool", packages=("log_level_test",))
+    logging.getLogger("log_level_test").info("info")
     assert capsys.readouterr().err.splitlines() == [
         "tool: REEDBOARD_LOG=loud is not a log level (debug, info, warning): logging at info",
         "tool: info",
