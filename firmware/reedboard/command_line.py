@@ -99,15 +99,29 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
         super().emit(record)
 
 
+# The environment variable that sets how much the command lines log: `debug` adds what
+# the link carries and decides (for a run that misbehaves), `warning` keeps only trouble.
+LOG_LEVEL_VARIABLE = "REEDBOARD_LOG"
+LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING}
+
+
 def log_to_stderr(prefix: str, packages: tuple[str, ...] = ("reedboard", "reedboard_host")) -> None:
     """Send the log records of our packages to stderr, one line each, as `prefix: text`:
-    the lines a person running the command reads. Called once, at the start of a command
-    line; a second call replaces the first's handler rather than doubling every line."""
+    the lines a person running the command reads (at info, or the level `REEDBOARD_LOG`
+    names). Called once, at the start of a command line; a second call replaces the
+    first's handler rather than doubling every line."""
     handler = _StderrHandler()
     handler.setFormatter(logging.Formatter(f"{prefix}: %(message)s"))
+    wanted = os.environ.get(LOG_LEVEL_VARIABLE, "").strip().lower()
+    level = LOG_LEVELS.get(wanted or "info")
     for name in packages:
         logger = logging.getLogger(name)
         for old in [h for h in logger.handlers if isinstance(h, _StderrHandler)]:
             logger.removeHandler(old)
         logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
+        logger.setLevel(level or logging.INFO)
+    if level is None:
+        logging.getLogger(packages[0]).warning(
+            "%s=%s is not a log level (%s): logging at info",
+            LOG_LEVEL_VARIABLE, wanted, ", ".join(LOG_LEVELS),
+        )  # fmt: skip

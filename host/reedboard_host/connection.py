@@ -9,7 +9,14 @@ import logging
 from collections.abc import Callable, Sequence
 
 from reedboard.errors import LinkError, ReedboardError
-from reedboard.link.board_messages import BoardHello, BoardMessage, ErrorReply, Reply
+from reedboard.link.board_events import MoveEvent, event_name
+from reedboard.link.board_messages import (
+    BoardHello,
+    BoardMessage,
+    ErrorReply,
+    EventMessage,
+    Reply,
+)
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import PROTOCOL_VERSION, WireCommand
 
@@ -24,6 +31,7 @@ HANDSHAKE_NOISY_S = 20.0
 HELLO_EVERY_S = 0.1
 REPLY_S = 1.0
 ATTEMPTS = 4
+QUIET_READS_TOLD = 200  # at debug, one line for this many reads of nothing new
 
 
 class HostError(ReedboardError, RuntimeError):
@@ -72,6 +80,7 @@ class BoardConnection:
         self._open_port = open_port
         self._port: BoardPort | None = None
         self._replies = self.endpoint.replies  # filled by the endpoint as replies arrive
+        self._quiet_reads = 0  # reads of nothing new since the last debug line told of one
 
     def now_ms(self) -> int:
         return int(self._monotonic() * 1000)
@@ -209,8 +218,38 @@ class BoardConnection:
         self.endpoint.problems.clear()
         self.endpoint.tick(self.now_ms())
         self._port.write(self.endpoint.data_to_send())
+        if data and logger.isEnabledFor(logging.DEBUG):
+            self._log_read(len(data), messages)
         for message in messages:
             if isinstance(message, BoardHello):
                 self.hello = message  # the board started afresh, or started over
             if self.on_message is not None:
                 self.on_message(message)
+
+    def _log_read(self, size: int, messages: Sequence[BoardMessage]) -> None:
+        """One debug line a read that brought news: what came, in the order handed on,
+        and where the numbering stands (a gap the endpoint is asking the board to fill).
+        Reads of nothing new (an `alive`, a repeat) are counted, and told with the next
+        news or once every `QUIET_READS_TOLD` of them: a host that still reads the line."""
+        endpoint = self.endpoint
+        if not messages and not endpoint.in_gap:
+            self._quiet_reads += 1
+            if self._quiet_reads < QUIET_READS_TOLD:
+                return
+        quiet, self._quiet_reads = self._quiet_reads, 0
+        gap = f", missing up to {endpoint.highest_seen}" if endpoint.in_gap else ""
+        after = f" (after {quiet} reads of nothing new)" if quiet else ""
+        logger.debug(
+            "read %d bytes: %s; in order up to %d%s%s",
+            size, ", ".join(map(_described, messages)) or "nothing new", endpoint.last_seq, gap,
+            after,
+        )  # fmt: skip
+
+
+def _described(message: BoardMessage) -> str:
+    """A board message in a few words: its type, number, and the event an effect tells."""
+    text = f"{message.to_wire().get('type')} {message.seq}"
+    if isinstance(message, EventMessage):
+        uci = message.event.uci if isinstance(message.event, MoveEvent) else None
+        text += f" {event_name(message.event)}" + (f" {uci}" if uci else "")
+    return text

@@ -91,6 +91,9 @@ class Follower:
                 state = fetch_game(self.connection)
             finally:
                 held, self._held = self._held, None
+            logger.debug(
+                "fetched the board's game: %d plies, at number %d", len(state.moves), state.seq
+            )
             self._apply(state)
             for message in held:
                 if message.seq > state.seq:

@@ -88,14 +88,14 @@ class _EngineSide:
         game = current.game
         ply = len(game)
         shown = self.shown
+        # The move made for the engine is checked even when the person's next move came
+        # in the same read (a busy PC reads the line late): the mirror may jump two plies.
         if shown is not None and ply > shown[0]:
-            # The move made for the engine, and maybe the person's next one already: a
-            # busy host reads both at once, and the engine must answer the second.
-            asked = shown[0]
-            played = game.positions[asked].uci(game.moves[asked])
+            played = game.positions[shown[0]].uci(game.moves[shown[0]])
             if played != shown[1]:
                 logger.info("%s is not the engine's move %s: take it back", played, shown[1])
-                self.follower.connection.request(TakeBack(to_ply=asked))
+                undo = TakeBack() if ply == shown[0] + 1 else TakeBack(to_ply=shown[0])
+                self.follower.connection.request(undo)
                 _show(self.follower, shown[1])
                 self.follower.sync()
                 return True

@@ -5,6 +5,7 @@ status 2), the output may be cut short by its reader (`| head`) without a traceb
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import subprocess
 import sys
@@ -12,7 +13,12 @@ from pathlib import Path
 
 import pytest
 from reedboard.cli import build_parser, main
-from reedboard.command_line import CLOSED_OUTPUT, says_nothing
+from reedboard.command_line import (
+    CLOSED_OUTPUT,
+    LOG_LEVEL_VARIABLE,
+    log_to_stderr,
+    says_nothing,
+)
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n2000 lift e7\n2400 place e5\n"
 
@@ -100,3 +106,32 @@ def test_every_command_helps_with_defaults_and_an_example(
     for action in sub._actions:
         if not says_nothing(action.default) and action.help:
             assert f"(default: {action.default})" in " ".join(text.split()), action.dest
+
+
+@pytest.mark.parametrize(
+    ("wanted", "shown"), [("", ["info"]), ("debug", ["debug", "info"]), ("WARNING", [])]
+)
+def test_the_log_level_comes_from_the_environment(
+    wanted: str,
+    shown: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv(LOG_LEVEL_VARIABLE, wanted)
+    log_to_stderr("tool", packages=("log_level_test",))
+    logger = logging.getLogger("log_level_test.part")
+    logger.debug("debug")
+    logger.info("info")
+    assert capsys.readouterr().err.splitlines() == [f"tool: {line}" for line in shown]
+
+
+def test_a_log_level_that_is_none_is_one_line_naming_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(LOG_LEVEL_VARIABLE, "loud")
+    log_to_stderr("tool", packages=("log_level_test",))
+    logging.getLogger("log_level_test").info("info")
+    assert capsys.readouterr().err.splitlines() == [
+        "tool: REEDBOARD_LOG=loud is not a log level (debug, info, warning): logging at info",
+        "tool: info",
+    ]

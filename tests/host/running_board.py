@@ -6,21 +6,24 @@ against it. The test sees what the LEDs show (the latest view) and moves the pie
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from reedboard.app import App
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Settings
+from reedboard.command_line import LOG_LEVEL_VARIABLE
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Reply
 from reedboard.link.messages import Command, command_type
-from reedboard.link.serial_port import open_port
+from reedboard.link.serial_port import SerialPort, open_port
 from reedboard.rules.position import Position
 
 from tests.link.ptybridge import PtyBridge
@@ -41,6 +44,48 @@ class _HeardEndpoint(BoardEndpoint):
         return seq
 
 
+class _TappedPort:
+    """The board's port, keeping the latest bytes it wrote and read (with the wall time),
+    for a failure's message: what the board last said and heard."""
+
+    def __init__(self, port: SerialPort, keep: int = 256) -> None:
+        self.port = port
+        self.started = time.monotonic()
+        self.traffic: deque[tuple[float, str, bytes]] = deque(maxlen=keep)
+        self._lock = threading.Lock()
+
+    def read(self, wait_s: float = 0.0) -> bytes:
+        data = self.port.read(wait_s)
+        self._note("heard", data)
+        return data
+
+    def write(self, data: bytes) -> None:
+        self.port.write(data)
+        self._note("said", data)
+
+    def _note(self, what: str, data: bytes) -> None:
+        if data:
+            with self._lock:
+                self.traffic.append((time.monotonic() - self.started, what, data))
+
+    def last(self, lines: int) -> str:
+        """The board's latest `lines` frames, heard and said (queued for the line, not
+        yet taken by it when `pending` says so), one a line."""
+        with self._lock:
+            traffic = list(self.traffic)
+        text = [
+            f"{t:8.3f} s {what} {line.decode('ascii', 'replace')}"
+            for t, what, data in traffic
+            for line in data.split(b"\n")
+            if line.strip()
+        ]
+        pending = len(self.port.outbox)
+        return "\n".join([*text[-lines:], f"(bytes not yet taken by the line: {pending})"])
+
+    def close(self) -> None:
+        self.port.close()
+
+
 class RunningBoard:
     def __init__(
         self, *, speed: float = 1.0, corrupt: float = 0.0, settings: Settings | None = None
@@ -53,7 +98,7 @@ class RunningBoard:
         self.changed = threading.Condition()
         self.bridge = PtyBridge(corrupt=corrupt, seed=3)
         try:
-            self.link = open_port(self.bridge.board_path)
+            self.link = _TappedPort(open_port(self.bridge.board_path))
         except BaseException:
             self.bridge.close()
             raise
@@ -114,6 +159,10 @@ class RunningBoard:
         """The board's view when a person could act on it; else None."""
         return quiet(self.view, self.live.pending)
 
+    def last_frames(self, lines: int = 40) -> str:
+        """What the board last said and heard on its link, for a failure's message."""
+        return self.link.last(lines)
+
     def effect_kinds(self) -> list[str]:
         """The kinds of the board's effects so far, in order (`move`, `takeback`, ...)."""
         return [str(e["event"]) for e in self.effects]
@@ -160,3 +209,14 @@ class RunningBoard:
 def host_command(*args: str) -> list[str]:
     """The `reedboard-host` command line, run with this Python."""
     return [sys.executable, "-m", "reedboard_host.cli", *args]
+
+
+def debug_env() -> dict[str, str]:
+    """The environment for a `reedboard-host` whose log a failure's message shows: at
+    debug, so it tells what it read off the link and where the numbering stood."""
+    return {**os.environ, LOG_LEVEL_VARIABLE: "debug"}
+
+
+def tail(text: str, lines: int = 40) -> str:
+    """The last `lines` lines of a program's log, for a failure's message."""
+    return "\n".join(text.splitlines()[-lines:])

@@ -231,6 +231,15 @@ def wait_until(
         time.sleep(0.02)
 
 
+def streamed(lichess: StandIn, bridge: Bridge | InProcessBridge) -> None:
+    """Wait until the game's stream has sent the stand-in's latest change (an offer): it
+    sends only the latest state it finds, so an offer answered before it went out would
+    reach the bridge as no offer at all, and its answer as nothing new."""
+    with lichess.changed:
+        version = lichess.version
+    wait_until(lambda: lichess.streamed_version >= version, bridge)
+
+
 def game_over_reason(board: RunningBoard) -> str | None:
     over = [e for e in board.effects if e["event"] == "game_over"]
     return over[-1]["reason"] if over else None
@@ -317,6 +326,7 @@ def test_incoming_challenges_and_a_chess960_game_drawn_on_the_board(tmp_path: Pa
             # starts again from the position, and the game goes on.
             person.agree_draw()
             wait_until(lambda: "draw/yes" in lichess.posts, bridge)
+            streamed(lichess, bridge)  # the offer seen standing, then turned down
             lichess.decline_draw()
             wait_until(lambda: bridge.said("did not take the draw"), bridge)
             person.limit = 2  # moves of the board's new game
@@ -466,6 +476,7 @@ def test_a_typed_takeback_declined_and_then_taken(tmp_path: Path) -> None:
             play_until(person, bridge, in_step(lichess, board, 4))
             bridge.type("takeback")
             wait_until(lambda: lichess.takeback_offer["white"], bridge)
+            streamed(lichess, bridge)  # the proposal seen standing, then turned down
             lichess.answer_takeback(False)
             wait_until(lambda: bridge.said("your opponent declined the takeback"), bridge)
             bridge.type("takeback")
@@ -568,21 +579,20 @@ def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) ->
             bridge.type("takeback")
             wait_until(lambda: lichess.takeback_offer["white"], bridge)
             lichess.answer_takeback(True)  # two plies before it: the board starts again
-            person.script, person.limit = ["d2d4"], 2
+            # No move until the board's new game is there: until the bridge has read
+            # Lichess's news, the old game stands quiet with White to move, and a move
+            # made in it is lost with it.
             play_until(
-                person,
-                bridge,
-                lambda: (
-                    bridge.stderr.count("set up the game's position") == 2
-                    and in_step(lichess, board, 2, start=2)()
-                ),
+                person, bridge, lambda: bridge.stderr.count("set up the game's position") == 2
             )
+            person.script, person.limit = ["d2d4"], 2
+            play_until(person, bridge, in_step(lichess, board, 2, start=2))
     assert board.app.board_game is not None
     start = Position.standard()
     for uci in moves[:2]:
         start = start.play(start.parse_uci(uci))
     assert board.app.board_game.game.start.fen() == start.fen()
-    assert board.moves()[0] == "d2d4"
+    assert board.moves()[0] == "d2d4", _history(board)
 
 
 def test_a_move_refused_with_429_waits_on_the_board_for_the_minute(
