@@ -9,8 +9,7 @@ from pathlib import Path
 
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.corrections import NOT_STARTED
-from reedboard_host.relay.game_pairings import game_on
+from reedboard_host.relay.game_on_board import NOT_STARTED, BoardGames, game_on
 from reedboard_host.relay.store import RelayStore
 
 from tests.relay.test_game_pairings import (
@@ -62,14 +61,14 @@ def test_an_older_relays_players_go_to_the_game_each_board_has_now(tmp_path: Pat
             boards.heard("b1", frame)
         for frame in (hello(1, "s2"), state(2), *moves(3, ["e2e4"])):
             boards.heard("b2", frame)
-        games = {board.id: game_on(board) for board in boards.boards.values()}
-        assert games == {"b1": (1, 0), "b2": (0, 0)}
+        games = {board.id: BoardGames.of(board.mirror) for board in boards.boards.values()}
+        assert {name: had.now() for name, had in games.items()} == {"b1": (1, 0), "b2": (0, 0)}
         arbiter = ArbiterStore(store.db, games)
         b1, b2, b9 = (arbiter.of(b) for b in ("b1", "b2", "b9"))
         assert b1.players_for((1, 0)) == {"white": "Ann Smith", "white_elo": "2100"}
         assert b1.players_for((0, 0)) == {} and b1.players_for((2, 0)) == {}
         assert b2.players_for((0, 0)) == {"black_title": "IM"}
-        assert b2.result_for(0) is not None  # the rest of the older file read as before
+        assert b2.result_for((0, 0)) is not None  # the rest of the older file read as well
         assert b9.players_for((0, 4)) == {"black": "Zed"}  # its first game, when it comes
         tables = {row[0] for row in store.db.execute("SELECT name FROM sqlite_master")}
         assert "arbiter_players" not in tables and "arbiter_game_players" in tables
@@ -86,7 +85,9 @@ def test_a_new_game_on_the_board_starts_with_the_pairings_players(tmp_path: Path
     relay = Relay(db, pairings)
     try:
         relay.heard("b1", hello(1, "s1"), state(2), *moves(3, FOOLS_MATE[:2]))
-        relay.arbiter.set_players("b1", game_on(relay.boards.boards["b1"]), {"white": "A. Smith"})
+        relay.arbiter.set_players(
+            "b1", game_on(relay.boards.boards["b1"].mirror), {"white": "A. Smith"}
+        )
         relay.heard("b1", *moves(5, FOOLS_MATE[2:]), MATED)
         assert relay.players()["b1"] == ("A. Smith", "Bob")  # over, still that game's
         relay.heard("b1", new_game(8))  # no journal: numbered 0 again, yet another game
@@ -101,9 +102,9 @@ def test_a_new_game_on_the_board_starts_with_the_pairings_players(tmp_path: Path
         fixed = again.arbiter.of("b1")
         assert fixed.players_for((0, 0)) == {"white": "A. Smith"}
         # Fixed again on the new game, then given back: the pairing's.
-        again.arbiter.set_players("b1", game_on(board), {"black": "Rob"})
+        again.arbiter.set_players("b1", game_on(board.mirror), {"black": "Rob"})
         assert again.players()["b1"] == ("Ann", "Rob")
-        again.arbiter.set_players("b1", game_on(board), {"black": ""})
+        again.arbiter.set_players("b1", game_on(board.mirror), {"black": ""})
         assert again.players()["b1"] == ("Ann", "Bob")
     finally:
         again.close()
@@ -115,11 +116,11 @@ def test_players_fixed_before_the_boards_first_game_go_to_that_game(tmp_path: Pa
     relay = Relay(db, pairings)
     try:
         board = relay.boards.board("b1")  # known (say, from its status), no game yet
-        assert game_on(board) == (0, NOT_STARTED)
-        relay.arbiter.set_players("b1", game_on(board), {"white": "Early"})
+        assert game_on(board.mirror) == (0, NOT_STARTED)
+        relay.arbiter.set_players("b1", game_on(board.mirror), {"white": "Early"})
         relay.heard("b1", hello(1, "s1"), state(2), *moves(3, ["e2e4"]))
         assert relay.players()["b1"] == ("Early", "Bob")
-        relay.arbiter.set_players("b1", game_on(board), {"white": ""})  # given back
+        relay.arbiter.set_players("b1", game_on(board.mirror), {"white": ""})  # given back
         assert relay.players()["b1"] == ("Ann", "Bob")
     finally:
         relay.close()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from reedboard.rules.game import Game
 from reedboard_host.mirror import MirroredGame
+from reedboard_host.relay.added_time import AddedTime
 from reedboard_host.relay.corrections import (
-    NOT_STARTED,
     ArbiterResult,
     Correction,
     Decisions,
@@ -14,7 +14,10 @@ from reedboard_host.relay.corrections import (
     shown_game,
     shown_pairing,
 )
+from reedboard_host.relay.game_on_board import NOT_STARTED
 from reedboard_host.relay.pairings import Pairing
+
+ON = (0, 4)  # the game played() makes, on its board: the board's first, numbered 4
 
 
 def played(*sans: str, game_id: int = 4) -> MirroredGame:
@@ -30,8 +33,8 @@ def test_a_correction_not_yet_taken_back_cuts_the_game_with_a_comment() -> None:
     board = played("e4", "e5", "Nf3", "Nc6", "Bb5")
     cancelled = cancelled_moves(board.game, 4)
     assert cancelled == ("Nc6", "Bb5")
-    decisions = Decisions(corrections=(Correction(1, 4, 3, cancelled),))
-    shown = shown_game(board, decisions)
+    decisions = Decisions(corrections=(Correction(1, ON, 3, cancelled),))
+    shown = shown_game(board, decisions, ON)
     assert shown is not None and shown.game.san_moves() == ["e4", "e5", "Nf3"]
     assert shown.comments == {
         3: "Arbiter: the illegal move 2... Nc6 and 1 later ply cancelled (FIDE 7.5.1); "
@@ -43,18 +46,19 @@ def test_a_correction_not_yet_taken_back_cuts_the_game_with_a_comment() -> None:
 
 def test_once_the_board_took_back_the_moves_after_are_the_mainline() -> None:
     board = played("e4", "e5", "Nf3", "d6")  # the board took back to ply 3, then ...d6
-    decisions = Decisions(corrections=(Correction(1, 4, 3, ("Nc6",), state="done"),))
-    shown = shown_game(board, decisions)
+    decisions = Decisions(corrections=(Correction(1, ON, 3, ("Nc6",), state="done"),))
+    shown = shown_game(board, decisions, ON)
     assert shown is not None and shown.game.san_moves() == ["e4", "e5", "Nf3", "d6"]
     assert shown.comments[3].startswith("Arbiter: the illegal move 2... Nc6 cancelled")
-    other_game = Decisions(corrections=(Correction(1, 9, 1, ("e5",)),))
-    assert shown_game(board, other_game) is board  # a decision about another game
+    other_game = Decisions(corrections=(Correction(1, (0, 9), 1, ("e5",)),))
+    assert shown_game(board, other_game, ON) is board  # a decision about another game
 
 
 def test_the_arbiters_result_stands_until_undone_and_players_over_the_pairing() -> None:
     board = played("f3", "e5", "g4", "Qh4#")
     board.result, board.reason = "0-1", "checkmate"
-    ruled = shown_game(board, Decisions(results=(ArbiterResult(4, "1/2-1/2", "misread"),)))
+    ruling = Decisions(results=(ArbiterResult(ON, "1/2-1/2", "misread"),))
+    ruled = shown_game(board, ruling, ON)
     assert ruled is not None and (ruled.result, ruled.reason) == ("1/2-1/2", "adjudication")
     assert ruled.comments[4] == "Arbiter: 1/2-1/2, misread"
     pairing = Pairing(round="3", white="A", black="B", white_elo="2000")
@@ -90,3 +94,17 @@ def test_players_fixed_before_the_boards_first_game_are_that_games() -> None:
     assert Decisions(players=(early,)).players_for((0, 5)) == {"white": "Early"}
     assert Decisions(players=(early,)).players_for((1, 6)) == {}  # not the next game's
     assert Decisions(players=(early,)).players_for((0, NOT_STARTED)) == {"white": "Early"}
+
+
+def test_decisions_about_a_game_stay_off_the_boards_next_game_of_the_same_number() -> None:
+    # A board without a journal numbers every game 0: its second game is (1, 0).
+    first, second = (0, 0), (1, 0)
+    board = played("e4", "e5", "Nf3", game_id=0)
+    decisions = Decisions(
+        results=(ArbiterResult(first, "1-0", "forfeit"),),
+        corrections=(Correction(1, first, 1, ("e5", "Nf3")),),
+        added_times=(AddedTime(1, first, 1, False, 120_000),),
+    )
+    assert shown_game(board, decisions, second) is board
+    shown = shown_game(board, decisions, first)
+    assert shown is not None and (shown.result, shown.game.san_moves()) == ("1-0", ["e4"])

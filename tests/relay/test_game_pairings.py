@@ -14,7 +14,8 @@ import pytest
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.game_pairings import GamePairings, game_on, game_pairing
+from reedboard_host.relay.game_on_board import game_on
+from reedboard_host.relay.game_pairings import GamePairings, game_pairing
 from reedboard_host.relay.pairings import Pairing, Pairings
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
@@ -131,7 +132,9 @@ def test_a_finished_game_keeps_its_round_across_a_restart(paths: tuple[Path, Pat
         assert again.players() == {"b1": ("Eve", "Fay"), "b2": ("Cy", "Di")}
         assert '[Round "2"]' in (again.web.pgn("b1") or "")
         # The arbiter's players stand over a kept pairing too.
-        again.arbiter.set_players("b2", game_on(again.boards.boards["b2"]), {"black": "Dee Smith"})
+        again.arbiter.set_players(
+            "b2", game_on(again.boards.boards["b2"].mirror), {"black": "Dee Smith"}
+        )
         summaries = {s["id"]: s for s in again.web.summaries()}
         assert (summaries["b2"]["white"], summaries["b2"]["black"]) == ("Cy", "Dee Smith")
         assert json.loads(json.dumps(summaries))["b1"]["white"] == "Eve"
@@ -160,7 +163,7 @@ def test_the_arbiters_result_ends_a_game_for_its_pairing_too(paths: tuple[Path, 
     relay = Relay(db, pairings)
     try:
         relay.heard("b1", hello(1, "s1"), state(2), *moves(3, ["e2e4", "e7e5"]))
-        relay.arbiter.set_result("b1", 0, "1/2-1/2", "agreed")
+        relay.arbiter.set_result("b1", (0, 0), "1/2-1/2", "agreed")
         relay.web.changed("b1")  # as the console tells the relay
         rewrite(pairings, ROUND_2, 2)
         assert relay.players()["b1"] == ("Ann", "Bob")

@@ -9,6 +9,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from reedboard_host.relay.game_on_board import GameOnBoard
+
 AddedState = Literal["sent", "done", "refused"]
 MAX_MINUTES = 60  # the board's own bound for one addition (`clock_add`)
 SMALL_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -17,7 +19,7 @@ SMALL_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", 
 @dataclass(frozen=True)
 class AddedTime:
     number: int  # the relay's own, in the order the arbiter decided them
-    game: int
+    game: GameOnBoard
     ply: int  # the plies the game had when the time was added
     white: bool  # whose clock
     ms: int

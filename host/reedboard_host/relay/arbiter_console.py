@@ -28,7 +28,8 @@ from reedboard_host.relay.corrections import (
     shown_game,
     shown_pairing,
 )
-from reedboard_host.relay.game_pairings import GamePairings, game_on
+from reedboard_host.relay.game_on_board import game_on
+from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.round_mode import SETTINGS_IDS, RoundMode
 from reedboard_host.relay.service import RelayService
 
@@ -102,10 +103,11 @@ class ArbiterDesk:
     def _board(self, board: Board) -> BoardRow:
         decisions = self.store.of(board.id)
         current = board.mirror.current
-        shown = shown_game(current, decisions)
-        pairing = shown_pairing(self.pairings.of(board, decisions), decisions, game_on(board))
+        on = game_on(board.mirror)
+        shown = shown_game(current, decisions, on)
+        pairing = shown_pairing(self.pairings.of(board, decisions), decisions, on)
         game_id = current.id if current is not None else None
-        ruled = decisions.result_for(game_id) if game_id is not None else None
+        ruled = decisions.result_for(on) if current is not None else None
         return {
             "id": board.id,
             "online": board.online,
@@ -124,7 +126,7 @@ class ArbiterDesk:
                     "answer": c.answer,
                 }
                 for c in decisions.corrections
-                if c.game == game_id
+                if c.game == on
             ],
             "tournament": self.round.acknowledged.get(board.id),
             "tournament_confirmed": self.round.confirmed(board.id),
@@ -136,10 +138,10 @@ class ArbiterDesk:
         if result not in RESULTS:
             raise Refused(f"result {result!r}: write one of {', '.join(RESULTS)}")
         with self.service.lock:
-            current = self._board_of(board_id).mirror.current
-            if current is None:
+            mirror = self._board_of(board_id).mirror
+            if mirror.current is None:
                 raise Refused(f"board {board_id} has no game yet")
-            self.store.set_result(board_id, current.id, result, _text("reason", reason))
+            self.store.set_result(board_id, game_on(mirror), result, _text("reason", reason))
         self.changed(board_id)
 
     def set_players(self, board_id: str, fields: Mapping[str, object]) -> None:
@@ -154,7 +156,7 @@ class ArbiterDesk:
                 raise Refused(f"{name} {text!r}: one of {', '.join(TITLES[1:])}, or none")
             checked[name] = text.upper() if name.endswith("_title") else text
         with self.service.lock:  # for the game on the board now, and only that game
-            self.store.set_players(board_id, game_on(self._board_of(board_id)), checked)
+            self.store.set_players(board_id, game_on(self._board_of(board_id).mirror), checked)
         self.changed(board_id)
 
     def correct(self, board_id: str, ply: object, note: object) -> None:
@@ -163,14 +165,15 @@ class ArbiterDesk:
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise Refused(f"ply {ply!r}: the number of the illegal move's ply, 1 for White's first")
         with self.service.lock:
-            current = self._board_of(board_id).mirror.current
-            shown = shown_game(current, self.store.of(board_id))
+            mirror = self._board_of(board_id).mirror
+            current, on = mirror.current, game_on(mirror)
+            shown = shown_game(current, self.store.of(board_id), on)
             if current is None or shown is None:
                 raise Refused(f"board {board_id} has no game yet")
             if not 1 <= ply <= len(shown.game):
                 raise Refused(f"ply {ply}: the game has plies 1 to {len(shown.game)}")
             made = self.store.add_correction(
-                board_id, current.id, ply - 1, cancelled_moves(shown.game, ply), _text("note", note)
+                board_id, on, ply - 1, cancelled_moves(shown.game, ply), _text("note", note)
             )
             game_id = current.id
         self.service.command(

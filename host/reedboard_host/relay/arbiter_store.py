@@ -13,20 +13,20 @@ from dataclasses import replace
 
 from reedboard_host.relay.added_time import AddedState, AddedTime
 from reedboard_host.relay.corrections import (
-    NOT_STARTED,
     ArbiterResult,
     Correction,
     CorrectionState,
     Decisions,
-    GameOnBoard,
     PlayerFix,
 )
-from reedboard_host.relay.players_migration import keyed_players
+from reedboard_host.relay.decisions_migration import keyed_decisions
+from reedboard_host.relay.game_on_board import NOT_STARTED, BoardGames, GameOnBoard
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS arbiter_results (
-    board TEXT NOT NULL, game INTEGER NOT NULL, result TEXT NOT NULL, reason TEXT NOT NULL,
-    PRIMARY KEY (board, game)
+CREATE TABLE IF NOT EXISTS arbiter_game_results (
+    board TEXT NOT NULL, ordinal INTEGER NOT NULL, game INTEGER NOT NULL,
+    result TEXT NOT NULL, reason TEXT NOT NULL,
+    PRIMARY KEY (board, ordinal, game)
 );
 CREATE TABLE IF NOT EXISTS arbiter_game_players (
     board TEXT NOT NULL, ordinal INTEGER NOT NULL, game INTEGER NOT NULL,
@@ -36,12 +36,14 @@ CREATE TABLE IF NOT EXISTS arbiter_game_players (
 CREATE TABLE IF NOT EXISTS arbiter_corrections (
     number INTEGER PRIMARY KEY AUTOINCREMENT,
     board TEXT NOT NULL, game INTEGER NOT NULL, to_ply INTEGER NOT NULL,
-    cancelled TEXT NOT NULL, note TEXT NOT NULL, state TEXT NOT NULL, answer TEXT NOT NULL
+    cancelled TEXT NOT NULL, note TEXT NOT NULL, state TEXT NOT NULL, answer TEXT NOT NULL,
+    ordinal INTEGER
 );
 CREATE TABLE IF NOT EXISTS arbiter_time_added (
     number INTEGER PRIMARY KEY AUTOINCREMENT,
     board TEXT NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL, color TEXT NOT NULL,
-    ms INTEGER NOT NULL, note TEXT NOT NULL, state TEXT NOT NULL, answer TEXT NOT NULL
+    ms INTEGER NOT NULL, note TEXT NOT NULL, state TEXT NOT NULL, answer TEXT NOT NULL,
+    ordinal INTEGER
 );
 CREATE TABLE IF NOT EXISTS arbiter_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -54,56 +56,67 @@ NO_DECISIONS = Decisions()
 
 
 class ArbiterStore:
-    """Reads everything once; each change written at once and kept in memory."""
+    """Reads everything once; each change written at once and kept in memory. Every
+    decision is about one game, told apart from the board's others (game_on_board.py)."""
 
     def __init__(
-        self, db: sqlite3.Connection, games: Mapping[str, GameOnBoard] | None = None
+        self, db: sqlite3.Connection, games: Mapping[str, BoardGames] | None = None
     ) -> None:
-        """`games`: each board's current game as the relay rebuilt it, which players
-        fixed before they were kept game by game are taken to be about."""
+        """`games`: each board's games as the relay rebuilt them, which decisions an
+        older relay kept by board or by number alone are taken to be about."""
         self.db = db
         self.db.executescript(SCHEMA)
         with _transaction(db):
-            keyed_players(db, games or {})
+            keyed_decisions(db, games or {})
         self._boards: dict[str, Decisions] = {}
-        for board, game, result, reason in db.execute(
-            "SELECT board, game, result, reason FROM arbiter_results ORDER BY rowid"
+        for board, ordinal, game, result, reason in db.execute(
+            "SELECT board, ordinal, game, result, reason FROM arbiter_game_results ORDER BY rowid"
         ):
-            self._put(board, results=(*self.of(board).results, ArbiterResult(game, result, reason)))
+            ruled = ArbiterResult((ordinal, game), result, reason)
+            self._put(board, results=(*self.of(board).results, ruled))
         for board, ordinal, game, name, value in db.execute(
             "SELECT board, ordinal, game, field, value FROM arbiter_game_players ORDER BY rowid"
         ):
             fix = PlayerFix((ordinal, game), name, value)
             self._put(board, players=(*self.of(board).players, fix))
-        for number, board, game, to_ply, cancelled, note, state, answer in db.execute(
-            "SELECT number, board, game, to_ply, cancelled, note, state, answer "
+        for number, board, ordinal, game, to_ply, cancelled, note, state, answer in db.execute(
+            "SELECT number, board, ordinal, game, to_ply, cancelled, note, state, answer "
             "FROM arbiter_corrections ORDER BY number"
         ):
             kept = Correction(
-                number, game, to_ply, tuple(json.loads(cancelled)), note, _state(state), answer
+                number,
+                (ordinal, game),
+                to_ply,
+                tuple(json.loads(cancelled)),
+                note,
+                _state(state),
+                answer,
             )
             self._put(board, corrections=(*self.of(board).corrections, kept))
-        for number, board, game, ply, color, ms, note, state, answer in db.execute(
-            "SELECT number, board, game, ply, color, ms, note, state, answer "
+        for number, board, ordinal, game, ply, color, ms, note, state, answer in db.execute(
+            "SELECT number, board, ordinal, game, ply, color, ms, note, state, answer "
             "FROM arbiter_time_added ORDER BY number"
         ):
-            added = AddedTime(number, game, ply, color == "white", ms, note, _state(state), answer)
+            added = AddedTime(
+                number, (ordinal, game), ply, color == "white", ms, note, _state(state), answer
+            )
             self._put(board, added_times=(*self.of(board).added_times, added))
 
     def of(self, board: str) -> Decisions:
         return self._boards.get(board, NO_DECISIONS)
 
-    def set_result(self, board: str, game: int, result: str, reason: str) -> None:
+    def set_result(self, board: str, game: GameOnBoard, result: str, reason: str) -> None:
         """`*` undoes the arbiter's result: the board's own stands again."""
         with _transaction(self.db):
             if result == "*":
                 self.db.execute(
-                    "DELETE FROM arbiter_results WHERE board = ? AND game = ?", (board, game)
+                    "DELETE FROM arbiter_game_results WHERE board = ? AND ordinal = ? AND game = ?",
+                    (board, *game),
                 )
             else:
                 self.db.execute(
-                    "INSERT OR REPLACE INTO arbiter_results VALUES (?, ?, ?, ?)",
-                    (board, game, result, reason),
+                    "INSERT OR REPLACE INTO arbiter_game_results VALUES (?, ?, ?, ?, ?)",
+                    (board, *game, result, reason),
                 )
         others = tuple(r for r in self.of(board).results if r.game != game)
         ruled = () if result == "*" else (ArbiterResult(game, result, reason),)
@@ -132,14 +145,14 @@ class ArbiterStore:
         self._put(board, players=(*kept, *fixed))
 
     def add_correction(
-        self, board: str, game: int, to_ply: int, cancelled: tuple[str, ...], note: str
+        self, board: str, game: GameOnBoard, to_ply: int, cancelled: tuple[str, ...], note: str
     ) -> Correction:
         with _transaction(self.db):
             cursor = self.db.execute(
                 "INSERT INTO arbiter_corrections "
-                "(board, game, to_ply, cancelled, note, state, answer) "
-                "VALUES (?, ?, ?, ?, ?, 'sent', '')",
-                (board, game, to_ply, json.dumps(list(cancelled)), note),
+                "(board, ordinal, game, to_ply, cancelled, note, state, answer) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'sent', '')",
+                (board, *game, to_ply, json.dumps(list(cancelled)), note),
             )
         number = cursor.lastrowid
         assert number is not None
@@ -165,15 +178,16 @@ class ArbiterStore:
         return True
 
     def add_time(
-        self, board: str, game: int, ply: int, white: bool, ms: int, note: str
+        self, board: str, game: GameOnBoard, ply: int, white: bool, ms: int, note: str
     ) -> AddedTime:
         """Time the arbiter added to a player's clock, sent to the board."""
         color = "white" if white else "black"
         with _transaction(self.db):
             cursor = self.db.execute(
-                "INSERT INTO arbiter_time_added (board, game, ply, color, ms, note, state, answer)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'sent', '')",
-                (board, game, ply, color, ms, note),
+                "INSERT INTO arbiter_time_added "
+                "(board, ordinal, game, ply, color, ms, note, state, answer)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 'sent', '')",
+                (board, *game, ply, color, ms, note),
             )
         number = cursor.lastrowid
         assert number is not None

@@ -26,7 +26,8 @@ from reedboard.link.mqtt_topics import parse_url
 from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.game_pairings import GamePairings, game_on
+from reedboard_host.relay.game_on_board import BoardGames
+from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
 from reedboard_host.relay.pairings import Pairings
 from reedboard_host.relay.service import RelayService
@@ -124,9 +125,9 @@ async def _serve(
     service = RelayService(
         settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
     )
-    # The boards as rebuilt from the store: an older relay's players go to their games.
-    games_now = {board.id: game_on(board) for board in service.boards.boards.values()}
-    decisions = ArbiterStore(store.db, games_now)
+    # The boards as rebuilt from the store: an older relay's decisions go to their games.
+    rebuilt = {b.id: BoardGames.of(b.mirror) for b in service.boards.boards.values()}
+    decisions = ArbiterStore(store.db, rebuilt)
     games = GamePairings(pairings, store.db)
     desk = ArbiterDesk(service, decisions, games, changed)
     web_side = relay = RelayWeb(service, games, decisions.of, desk.tournament_confirmed)

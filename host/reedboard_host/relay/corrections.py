@@ -3,6 +3,7 @@ then. Pure.
 
 - A result set by the arbiter (`1-0`, `0-1`, `1/2-1/2`) stands over the board's own until
   undone (`*`); the PGN says `[Termination "adjudication"]` and the arbiter's reason.
+- Each decision is about one game on the board (game_on_board.py), never the board's next.
 - Players fixed by the arbiter stand over the pairings, field by field, for one game: the
   one on the board when they were fixed (or, fixed before the board had any, its first),
   that game ever after; the board's next game starts with what the pairings say.
@@ -24,6 +25,7 @@ from reedboard.rules.game import Game
 
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.added_time import AddedTime
+from reedboard_host.relay.game_on_board import NOT_STARTED, GameOnBoard
 from reedboard_host.relay.pairings import Pairing
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -31,16 +33,10 @@ PLAYER_FIELDS = ("white", "black", "white_elo", "black_elo", "white_title", "bla
 TITLES = ("", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 CorrectionState = Literal["sent", "done", "refused"]
 
-# A game on its board, as the relay tells them apart: how many games the board finished
-# before it, and the number the board's journal gives it (a board without a journal
-# numbers every game 0, so the number alone does not part one game from the next).
-GameOnBoard = tuple[int, int]
-NOT_STARTED = -1  # in place of the number: the game a board without one yet will start
-
 
 @dataclass(frozen=True)
 class ArbiterResult:
-    game: int
+    game: GameOnBoard
     result: str
     reason: str = ""
 
@@ -48,7 +44,7 @@ class ArbiterResult:
 @dataclass(frozen=True)
 class Correction:
     number: int  # the relay's own, in the order the arbiter made them
-    game: int
+    game: GameOnBoard
     to_ply: int  # the position reinstated: after this many plies
     cancelled: tuple[str, ...]  # the moves taken out of the record, in SAN
     note: str = ""
@@ -84,7 +80,7 @@ class Decisions:
     corrections: tuple[Correction, ...] = ()
     added_times: tuple[AddedTime, ...] = ()  # time added to a clock (added_time.py)
 
-    def result_for(self, game: int) -> ArbiterResult | None:
+    def result_for(self, game: GameOnBoard) -> ArbiterResult | None:
         found = [r for r in self.results if r.game == game]
         return found[-1] if found else None
 
@@ -97,13 +93,16 @@ class Decisions:
         return {f.field: f.value for f in fixes if f.field in PLAYER_FIELDS}
 
 
-def shown_game(game: MirroredGame | None, decisions: Decisions) -> MirroredGame | None:
-    """The board's game as the broadcast shows it, the arbiter's decisions applied."""
+def shown_game(
+    game: MirroredGame | None, decisions: Decisions, on: GameOnBoard
+) -> MirroredGame | None:
+    """The board's game (`on` the board: game_on_board.py) as the broadcast shows it, the
+    arbiter's decisions about it applied."""
     if game is None:
         return None
-    mine = [c for c in decisions.corrections if c.game == game.id]
-    ruled = decisions.result_for(game.id)
-    added = [a for a in decisions.added_times if a.game == game.id and a.state != "refused"]
+    mine = [c for c in decisions.corrections if c.game == on]
+    ruled = decisions.result_for(on)
+    added = [a for a in decisions.added_times if a.game == on and a.state != "refused"]
     if not mine and ruled is None and not added:
         return game
     shown = _copy(game)

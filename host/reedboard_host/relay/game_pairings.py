@@ -16,7 +16,8 @@ import json
 import sqlite3
 
 from reedboard_host.relay.boards import Board
-from reedboard_host.relay.corrections import NOT_STARTED, Decisions, GameOnBoard
+from reedboard_host.relay.corrections import Decisions
+from reedboard_host.relay.game_on_board import game_on
 from reedboard_host.relay.pairings import Pairing, Pairings
 
 SCHEMA = """
@@ -27,18 +28,10 @@ CREATE TABLE IF NOT EXISTS game_pairings (
 );
 """
 
-# A game, on its board: how many games the board finished before it (the relay rebuilds
-# the same games from its store at every start, so the count is the same) and the number
-# the board's journal gives it (0 on a board without a journal, so not enough alone).
+# A board's game: the board, then the game on it (game_on_board.py).
 GameKey = tuple[str, int, int]
 
 NOBODY = Pairing()
-
-
-def game_on(board: Board) -> GameOnBoard:
-    """The board's current game, told apart from its others as the arbiter's players are."""
-    current = board.mirror.current
-    return len(board.mirror.finished), NOT_STARTED if current is None else current.id
 
 
 def game_pairing(kept: Pairing | None, now: Pairing, over: bool) -> tuple[Pairing, bool]:
@@ -69,11 +62,12 @@ class GamePairings:
         game = board.mirror.current
         if game is None:
             return self.pairings.get(board.id)
-        key = (board.id, len(board.mirror.finished), game.id)
+        on = game_on(board.mirror)
+        key: GameKey = (board.id, *on)
         kept = self._kept.get(key)
         if kept is not None:
             return kept  # without asking the file: the page asks for every board often
-        ruled = decisions.result_for(game.id)
+        ruled = decisions.result_for(on)
         over = game.result is not None or (ruled is not None and ruled.result != "*")
         pairing, keep = game_pairing(kept, self.pairings.get(board.id), over)
         if keep:

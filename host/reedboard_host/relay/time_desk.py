@@ -28,6 +28,7 @@ from reedboard_host.relay.arbiter_console import (
 )
 from reedboard_host.relay.boards import Board
 from reedboard_host.relay.corrections import shown_game
+from reedboard_host.relay.game_on_board import game_on
 
 # The ids of `clock_add` commands: + the addition's number, apart from the corrections'
 # and the round's `settings` ids.
@@ -59,17 +60,16 @@ def add_time(
         raise Refused(str(error)) from None
     said = _text("note", note)
     with desk.service.lock:
-        current = _board(desk, board_id).mirror.current
-        shown = shown_game(current, desk.store.of(board_id))
+        mirror = _board(desk, board_id).mirror
+        current, on = mirror.current, game_on(mirror)
+        shown = shown_game(current, desk.store.of(board_id), on)
         if current is None or shown is None:
             raise Refused(f"board {board_id} has no game yet")
         if shown.result is not None and shown.result != "*":
             raise Refused(f"board {board_id}'s game is over ({shown.result}): its clocks stopped")
         if current.time_control is None:
             raise Refused(f"board {board_id}'s game is not timed: there is no clock to add to")
-        made = desk.store.add_time(
-            board_id, current.id, len(shown.game), color == "white", ms, said
-        )
+        made = desk.store.add_time(board_id, on, len(shown.game), color == "white", ms, said)
         game_id = current.id
     command = {"type": "clock_add", "id": ADD_TIME_IDS + made.number, "color": color, "ms": ms}
     desk.service.command(board_id, command | {"game": game_id})
@@ -95,9 +95,8 @@ def heard_time(desk: ArbiterDesk, board_id: str, wire: Wire) -> None:
 def added_rows(desk: ArbiterDesk, board_id: str) -> list[AddedRow]:
     """The time added on the board's game in progress, in the order it was decided."""
     with desk.service.lock:
-        current = _board(desk, board_id).mirror.current
+        on = game_on(_board(desk, board_id).mirror)
         kept = desk.store.of(board_id).added_times
-    game = None if current is None else current.id
     return [
         {
             "ply": a.ply,
@@ -109,7 +108,7 @@ def added_rows(desk: ArbiterDesk, board_id: str) -> list[AddedRow]:
             "comment": a.comment(),
         }
         for a in kept
-        if a.game == game
+        if a.game == on
     ]
 
 

@@ -16,7 +16,8 @@ from reedboard.lights.render_svg import render_svg
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.boards import Board, Boards
 from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
-from reedboard_host.relay.game_pairings import GamePairings, game_on
+from reedboard_host.relay.game_on_board import game_on
+from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.pairings import Pairing
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
@@ -79,8 +80,9 @@ class RelayWeb:
     def shown(self, board: Board) -> tuple[MirroredGame | None, Pairing]:
         """The board's game and players as the broadcast shows them."""
         decisions = self.decisions(board.id)
-        pairing = shown_pairing(self.pairings.of(board, decisions), decisions, game_on(board))
-        return shown_game(board.mirror.current, decisions), pairing
+        on = game_on(board.mirror)
+        pairing = shown_pairing(self.pairings.of(board, decisions), decisions, on)
+        return shown_game(board.mirror.current, decisions, on), pairing
 
     def _summary(self, board: Board) -> BoardSummary:
         # The arbiter's decisions are part of the key: a correction or a result changes
