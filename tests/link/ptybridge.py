@@ -7,9 +7,12 @@ cut the line for a while and unplug the host's end, to test the link under fault
 - `cuts_per_s`: random cuts (a pulled cable), on average that many a second, each
   100-400 ms long, of one direction or both; the relay loses every byte meanwhile.
 - `cut`: an event that cuts both directions while it is set.
-- `pluggable`: the host's path is a link to the current pty, so that `unplug(s)` can take
-  the host's end away (its reads and writes fail, as a pulled USB cable's do) and bring a
-  new one back at the same path `s` seconds later.
+- `pluggable`: `unplug(s)` can take the host's end away (its reads and writes fail, as a
+  pulled USB cable's do) and bring a new one back at the same path `s` seconds later.
+
+Both paths are links to the ptys, in a directory of the bridge's own that goes with it: a
+program a test left running (its test killed) that keeps reopening its path finds
+nothing there, never another test's pty under a reused /dev/pts number.
 
 The faults come from one seeded generator. Whatever the timing of a loaded machine, the
 faults only change how long recovery takes, never what the two sides must end up
@@ -44,14 +47,12 @@ class PtyBridge:
         self._lock = threading.Lock()
         self._board_master, self._board_slave = _raw_pty()
         self._host_master, self._host_slave = _raw_pty()
-        self.board_path = os.ttyname(self._board_slave)
-        self._link_dir: str | None = None
-        if pluggable:
-            self._link_dir = tempfile.mkdtemp(prefix="ptybridge-")
-            self.host_path = os.path.join(self._link_dir, "host")
-            os.symlink(os.ttyname(self._host_slave), self.host_path)
-        else:
-            self.host_path = os.ttyname(self._host_slave)
+        self.pluggable = pluggable
+        self._link_dir = tempfile.mkdtemp(prefix="ptybridge-")
+        self.board_path = os.path.join(self._link_dir, "board")
+        os.symlink(os.ttyname(self._board_slave), self.board_path)
+        self.host_path = os.path.join(self._link_dir, "host")
+        os.symlink(os.ttyname(self._host_slave), self.host_path)
         self.cut = threading.Event()  # while set, every byte is lost (a pulled cable)
         self.corrupted = 0
         self.dropped = 0
@@ -71,7 +72,7 @@ class PtyBridge:
 
     def unplug(self, seconds: float) -> None:
         """Take the host's end away now, and plug a new one in `seconds` later."""
-        assert self._link_dir is not None, "PtyBridge(pluggable=True) can be unplugged"
+        assert self.pluggable, "PtyBridge(pluggable=True) can be unplugged"
         with self._lock:
             for fd in (self._host_master, self._host_slave):
                 os.close(fd)
@@ -80,7 +81,6 @@ class PtyBridge:
             self._plug_at = time.monotonic() + seconds
 
     def _plug_in(self) -> None:
-        assert self._link_dir is not None
         self._host_master, self._host_slave = _raw_pty()
         fresh = os.path.join(self._link_dir, "fresh")
         os.symlink(os.ttyname(self._host_slave), fresh)
@@ -149,11 +149,10 @@ class PtyBridge:
         for fd in (self._board_master, self._board_slave, self._host_master, self._host_slave):
             if fd >= 0:
                 os.close(fd)
-        if self._link_dir is not None:
-            for name in ("host", "fresh"):
-                with contextlib.suppress(OSError):
-                    os.unlink(os.path.join(self._link_dir, name))
-            os.rmdir(self._link_dir)
+        for name in ("board", "host", "fresh"):
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(self._link_dir, name))
+        os.rmdir(self._link_dir)
 
     def __enter__(self) -> PtyBridge:
         return self
