@@ -14,7 +14,10 @@ from reedboard.lights.placement import pieces_of_fen
 from reedboard.rules.pieces import PIECE_SYMBOLS
 from reedboard.rules.squares import SQUARE_NAMES, Square
 
-SETUP_STEP_MS = 150  # between the piece types of a guided setup: each is seen on its own
+# Between the piece types of a guided setup: each is seen on its own by the board, and
+# its step ("place the rooks") stays on the page long enough for a person to read it
+# (and for a page that takes the board's state 20 times a second, on a busy machine).
+SETUP_STEP_MS = 500
 
 
 def setup_lines(fen: str) -> tuple[list[SensorLine], dict[Square, str]]:
