@@ -54,6 +54,7 @@ from reedboard.link.board_messages import (
     EffectMessage,
     ErrorReply,
     MovesPage,
+    Reply,
     StateMessage,
 )
 from reedboard.link.messages import (
@@ -71,6 +72,7 @@ from reedboard.link.messages import (
     SetBrightness,
     SetMode,
     TakeBack,
+    command_type,
 )
 from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
@@ -183,7 +185,8 @@ class App:
         self.record.note_clocks(self.board_game, now)
         if self.watch is not None:
             self.watch(self.board_game, now)
-        self.endpoint.send(self._hello())
+        hello = self._hello()
+        _told("started: told the host", hello, self.endpoint.send(hello))
         self._publish(self.board_game.arbiter.commit_shown(now), now)
         self._render(now, force=True)
         self._flush()
@@ -319,7 +322,7 @@ class App:
             message = effect_message(effect, game_id, board_game.game, control, self.wiring)
             if isinstance(effect, SensorFault) and message.place is not None:
                 logger.warning("switch fault: %s %s", message.place.where, effect.fault)
-            self.endpoint.send(message)
+            _told("told the host", message, self.endpoint.send(message))
             if self.on_effect is not None:
                 self.on_effect(message)
 
@@ -327,7 +330,8 @@ class App:
         # The game goes on without a record rather than stopping the board; the host
         # hears of it.
         logger.error("%s", error)
-        self.endpoint.send(ErrorReply("journal", str(error)))
+        failed = ErrorReply("journal", str(error))
+        _told("told the host", failed, self.endpoint.send(failed))
 
     # ----- the host -----
 
@@ -348,7 +352,8 @@ class App:
             reply = replace(reply, game=self.game_id, resync=isinstance(command, Resync))
         elif isinstance(reply, MovesPage):
             reply = replace(reply, game=self.game_id)
-        self.endpoint.reply(command, reply)
+        seq = self.endpoint.reply(command, reply)
+        _told(f"answered the host's {command_type(command)} (id {command.id})", reply, seq)
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
@@ -459,3 +464,12 @@ class App:
             self.render(board_game.arbiter.view(), now)
         elif self.animate is not None:
             self.animate(now)  # blinking and pulsing squares move on with the clock
+
+
+def _told(what: str, message: Reply | EffectMessage, seq: int) -> None:
+    """One debug line a numbered message queued for the host (`REEDBOARD_LOG=debug`): its
+    type, number and, for an effect, the event and move, to set beside the host's reads."""
+    if logger.isEnabledFor(logging.DEBUG):
+        wire = message.to_wire()
+        words = "".join(f" {wire[key]}" for key in ("event", "uci") if wire.get(key))
+        logger.debug("%s: %s %d%s", what, message.TYPE, seq, words)
