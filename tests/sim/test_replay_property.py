@@ -78,6 +78,9 @@ def _params() -> list[object]:
 @example(game_seed=1326, hands_seed=45192680, chess960=True, greedy=True, strict=False)
 # The same in a standard game, found by this test a second time before it was read right.
 @example(game_seed=209447, hands_seed=0, chess960=False, greedy=False, strict=False)
+# A Chess960 rook moved next to its king, the king knocked meanwhile: the same changes as
+# castling with the rook onto the king's square, begun with the rook.
+@example(game_seed=700, hands_seed=373250, chess960=True, greedy=False, strict=False)
 def test_a_game_played_by_hands_is_read_back_exactly(
     family: str, game_seed: int, hands_seed: int, chess960: bool, greedy: bool, strict: bool
 ) -> None:

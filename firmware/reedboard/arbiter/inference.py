@@ -255,13 +255,33 @@ def matching_moves(arbiter: Arbiter, table: MoveTable) -> list[MoveShape]:
 
 def likeliest(arbiter: Arbiter, matches: list[MoveShape]) -> MoveShape:
     """Of several moves the hands may have made, the likeliest: castling over anything
-    (king and rook in the hands together), then the move whose destination was placed
-    last (the capture is the last thing a hand does), then the promotion asked for."""
+    (king and rook in the hands together; see `castles` for the one exception), then the move whose destination was placed last (the capture is the last
+    thing a hand does), then the promotion asked for."""
     last_place: dict[Square, int] = {}
+    first_lift: dict[Square, int] = {}
     for index, event in enumerate(arbiter._events):
         if event.occupied:
             last_place[event.square] = index
+        else:
+            first_lift.setdefault(event.square, event.t_ms)
     choice = arbiter.promotion_choice or QUEEN
+    others = any(not shape.is_castling for shape in matches)
+
+    def castles(shape: MoveShape) -> bool:
+        """Castling, unless it puts the rook on the king's square (Chess960), the rook
+        was lifted first and another move fits the same changes: that is the rook's own
+        move with the king knocked (lifted and put back) as well, and the grammar reads
+        an order that can be another move as castling only in FIDE's order, the king
+        first (or both at once). A rook that castles elsewhere, lifted first, is the
+        casual order: castling."""
+        if not shape.is_castling or not others:
+            return shape.is_castling
+        king, _, rook, rook_to = arbiter.position.castling_squares(shape.move)
+        if rook_to != king:
+            return True
+        never = arbiter._events[-1].t_ms + 1 if arbiter._events else 0
+        # Both lifted in one scan (the same time) castle, as they do everywhere.
+        return first_lift.get(king, never) <= first_lift.get(rook, never)
 
     def rank(shape: MoveShape) -> tuple[int, int, int]:
         if shape.is_castling:
@@ -269,7 +289,7 @@ def likeliest(arbiter: Arbiter, matches: list[MoveShape]) -> MoveShape:
         else:
             destination = shape.to_square
         return (
-            int(shape.is_castling),
+            int(castles(shape)),
             last_place.get(destination, -1),
             int(shape.move.promotion == choice),
         )

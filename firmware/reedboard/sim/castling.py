@@ -43,7 +43,10 @@ def play_castling(tl: Timeline, position: Position, move: Move, strict: bool) ->
     if not strict and rt != kf and tl.chance(s.castle_rook_first):
         return _piece_by_piece(tl, (rf, rt), (kf, kt), "castle_rook_first")
     if tl.chance(s.castle_both_lifted):
-        return _both_lifted(tl, kf, kt, rf, rt, king_first=strict)
+        # A rook that goes onto the king's square, lifted before the king, is also the
+        # rook's own move with the king knocked: the grammar reads that as the rook's
+        # move, so a player castling so lifts the king first.
+        return _both_lifted(tl, kf, kt, rf, rt, king_first=strict or rt == kf)
     return _fide(tl, kf, kt, rf, rt)
 
 
