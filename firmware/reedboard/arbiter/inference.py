@@ -255,8 +255,9 @@ def matching_moves(arbiter: Arbiter, table: MoveTable) -> list[MoveShape]:
 
 def likeliest(arbiter: Arbiter, matches: list[MoveShape]) -> MoveShape:
     """Of several moves the hands may have made, the likeliest: castling over anything
-    (king and rook in the hands together; see `castles` for the one exception), then the move whose destination was placed last (the capture is the last
-    thing a hand does), then the promotion asked for."""
+    (king and rook in the hands together; `castles` says the one exception), then the
+    move whose destination was placed last (the capture is the last thing a hand does),
+    then the promotion asked for."""
     last_place: dict[Square, int] = {}
     first_lift: dict[Square, int] = {}
     for index, event in enumerate(arbiter._events):
