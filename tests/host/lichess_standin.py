@@ -520,15 +520,20 @@ class StandIn:
         h.wfile.write(data)
 
     def _stream(self, h: BaseHTTPRequestHandler, name: str, lines: Any) -> None:
+        sent: dict[str, int] = {}
         with self.changed:
             self.stream_opens[name] = self.stream_opens.get(name, 0) + 1
             generation = self.generation
+            # Where the stream starts is fixed before its headers go: once they have, the
+            # bridge counts it open and may act, and what follows must reach it.
+            out = lines(sent)
         h.send_response(200)
         h.send_header("Content-Type", "application/x-ndjson")
         h.end_headers()
-        sent: dict[str, int] = {}
         try:
             while True:
+                h.wfile.write("".join(line + "\n" for line in out).encode())
+                h.wfile.flush()
                 with self.changed:
                     if self.closing or self.generation != generation:
                         return
@@ -536,8 +541,6 @@ class StandIn:
                     if not out:
                         self.changed.wait(KEEPALIVE_S)
                         out = lines(sent) or [""]
-                h.wfile.write("".join(line + "\n" for line in out).encode())
-                h.wfile.flush()
         except OSError:
             return  # the bridge went away
 
