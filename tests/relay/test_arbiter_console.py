@@ -98,11 +98,13 @@ def summary(page: str, board_id: str) -> dict[str, Any]:
     return found[0] if found else {}
 
 
-def until(what: Callable[[], bool], text: str) -> None:
+def until(what: Callable[[], bool], text: str, seen: Callable[[], str] | None = None) -> None:
+    """Poll `what` until it holds; a failure says what was `seen` instead."""
     deadline = time.monotonic() + WAIT_S
     while not what():
         if time.monotonic() > deadline:
-            raise AssertionError(f"not within {WAIT_S} s: {text}")
+            instead = f"; instead:\n{seen()}" if seen is not None else ""
+            raise AssertionError(f"not within {WAIT_S} s: {text}{instead}")
         time.sleep(0.05)  # polling the relay's answer, not timing anything
 
 
@@ -192,22 +194,24 @@ def correctable_board(
     """A board playing CORRECTED, on its own network or on a serial line published by
     `reedboard-host publish`: (its id, its process)."""
     command = scripted_board(broker, tmp_path, "b1", CORRECTED)
-    if line == "mqtt":
-        with child(command, stdout=subprocess.PIPE, text=True) as process:
-            yield "b1", process
-        return
-    bridge = PtyBridge()
-    publish = [str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
-               "--mqtt", broker.url, "--board-id", "usb1"]  # fmt: skip
-    try:
-        with (
-            child(publish),
-            child([*command[:7], "--until-done", "--print", "--serial", bridge.board_path],
-                  stdout=subprocess.PIPE, text=True) as process,
-        ):  # fmt: skip
-            yield "usb1", process
-    finally:
-        bridge.close()
+    said = tmp_path / "said"  # what the board (and the publishing bridge) said on stderr
+    with said.open("w") as stderr:
+        if line == "mqtt":
+            with child(command, stdout=subprocess.PIPE, stderr=stderr, text=True) as process:
+                yield "b1", process
+            return
+        bridge = PtyBridge()
+        publish = [str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
+                   "--mqtt", broker.url, "--board-id", "usb1"]  # fmt: skip
+        try:
+            with (
+                child(publish, stderr=stderr),
+                child([*command[:7], "--until-done", "--print", "--serial", bridge.board_path],
+                      stdout=subprocess.PIPE, stderr=stderr, text=True) as process,
+            ):  # fmt: skip
+                yield "usb1", process
+        finally:
+            bridge.close()
 
 
 @pytest.mark.parametrize("line", ["mqtt", "serial"])
@@ -223,8 +227,16 @@ def test_a_correction_reinstates_the_position_on_the_board_and_in_the_broadcast(
             assert shown["ply"] == 2 and shown["last_move"] == "e7e5"
             out, _ = b1.communicate(timeout=WAIT_S)
             assert b1.returncode == 0
-        until(lambda: summary(page, name).get("ply") == 3 and
-              summary(page, name).get("last_move") == "b1c3", "2.Nc3 at the relay")  # fmt: skip
+
+            def seen() -> str:
+                said = (tmp_path / "said").read_text()
+                return f"the relay shows {summary(page, name)}\nthe board printed {out}{said}"
+
+            # Waited for while the bridge still runs: a move it has not yet published
+            # when the board leaves would be lost with the bridge, not by the relay.
+            until(lambda: summary(page, name).get("ply") == 3 and
+                  summary(page, name).get("last_move") == "b1c3", "2.Nc3 at the relay",
+                  seen)  # fmt: skip
         pgn = get(page + f"boards/{name}.pgn")
     # The board itself took the move back at the arbiter's word and read 2.Nc3 after it.
     events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
