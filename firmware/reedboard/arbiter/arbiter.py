@@ -135,6 +135,9 @@ class Arbiter:
         # the host, and until when (knock_wait_ms after the fork) it may still be taken.
         self._held: list[Effect] = []
         self._fork_until = 0
+        # A placement both readings explain, this board's as a piece arriving first: until
+        # when its lift may still come, the square, and the position it would move in.
+        self._fork_arrival: tuple[int, Square, Position] | None = None
         self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self._new_episode()
 
@@ -316,6 +319,7 @@ class Arbiter:
         self.marks = HostMarks()
         self.gestures.reset()
         self._alternative = None
+        self._fork_arrival = None
         self._held = []
         self._new_episode()
 
