@@ -1,6 +1,8 @@
 """A TCP proxy between one board and the broker, standing for the board's network: `cut()`
 drops every connection through it at once (reset, as when a board's Wi-Fi goes) and
-refuses new ones until `restore()`. Threads of its own, stopped by `close()`."""
+refuses new ones until `restore()`; `hold_answers()` keeps what the broker says from the
+board (a slow network on the way back) until `release_answers()`, and `accepted` counts
+the connections made through it. Threads of its own, stopped by `close()`."""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ class NetworkProxy:
         self._cut = False
         self._closed = False
         self.cuts = 0  # connections dropped or refused while cut
+        self.accepted = threading.Semaphore(0)  # released once per connection made
+        self._answers = threading.Event()  # set: the broker's bytes go through
+        self._answers.set()
         self._thread = threading.Thread(target=self._accept, name="proxy", daemon=True)
         self._thread.start()
 
@@ -43,8 +48,15 @@ class NetworkProxy:
         with self._lock:
             self._cut = False
 
+    def hold_answers(self) -> None:
+        self._answers.clear()
+
+    def release_answers(self) -> None:
+        self._answers.set()
+
     def close(self) -> None:
         self._closed = True
+        self._answers.set()
         self.cut()
         self._listener.close()
         self._thread.join(5)
@@ -73,12 +85,17 @@ class NetworkProxy:
                         _reset(sock)
                     continue
                 self._open.update((client, upstream))
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+            for source, sink, answers in ((client, upstream, False), (upstream, client, True)):
+                threading.Thread(
+                    target=self._pump, args=(source, sink, answers), daemon=True
+                ).start()
+            self.accepted.release()
 
-    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
         with contextlib.suppress(OSError):
             while data := source.recv(CHUNK):
+                if answers:
+                    self._answers.wait()
                 sink.sendall(data)
         with self._lock:
             pair = [s for s in (source, sink) if s in self._open]

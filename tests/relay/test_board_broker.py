@@ -15,6 +15,7 @@ from reedboard.link import mqtt_topics
 from reedboard.link.mqtt_client import Acks, BoardBroker, BrokerSettings
 
 from tests.relay.broker import Broker, running_broker
+from tests.relay.proxy import network_proxy
 
 
 @pytest.fixture
@@ -76,3 +77,30 @@ def test_a_board_closing_hands_the_broker_every_frame_first(broker: Broker) -> N
         assert listener.frames == sent
     finally:
         listener.stop()
+
+
+def test_frames_wait_for_the_brokers_answer_and_keep_their_order(broker: Broker) -> None:
+    """paho sends a message published after its socket is open at once, but those it
+    kept from before only when the broker's answer to the connection comes: handed to
+    paho as they came, frames from before a (re)connection reached the broker after
+    later ones."""
+    listener = Listener(broker, "b1")
+    with network_proxy(broker.port) as proxy:
+        try:
+            assert listener.subscribed.wait(10)
+            proxy.cut()  # the board's first attempt is refused: it tries again after 1 s
+            proxy.hold_answers()
+            board = BoardBroker(BrokerSettings(proxy.url, "b1"))
+            sent = [b'{"type":"effect","seq":%d}' % n for n in range(1, 201)]
+            board.publish_frames(sent[:100])
+            proxy.restore()
+            assert proxy.accepted.acquire(timeout=30)  # connected, the broker's answer held
+            board.publish_frames(sent[100:])
+            proxy.release_answers()
+            board.close(timeout_s=60)
+            deadline = time.monotonic() + 30
+            while len(listener.frames) < len(sent) and time.monotonic() < deadline:
+                time.sleep(0.05)  # waiting for the broker to deliver, not timing anything
+            assert listener.frames == sent
+        finally:
+            listener.stop()

@@ -81,6 +81,12 @@ def _params() -> list[object]:
 # A Chess960 rook moved next to its king, the king knocked meanwhile: the same changes as
 # castling with the rook onto the king's square, begun with the rook.
 @example(game_seed=700, hands_seed=373250, chess960=True, greedy=False, strict=False)
+# A Chess960 capture promoting to a knight, held as a possible knock, and the opponent's
+# host choosing a rook for its own promotion before that capture was committed.
+@example(game_seed=10064853, hands_seed=371, chess960=True, greedy=False, strict=False)
+# A capture held as a possible knock, the reply and then the next move each seen arriving
+# before leaving: the second arrival is also the other reading's lifted bishop set down.
+@example(game_seed=4269999930, hands_seed=799300433, chess960=False, greedy=False, strict=False)
 def test_a_game_played_by_hands_is_read_back_exactly(
     family: str, game_seed: int, hands_seed: int, chess960: bool, greedy: bool, strict: bool
 ) -> None:

@@ -108,7 +108,9 @@ class Arbiter:
         )
         self.sensors: Bitboard = self.game.position.occupied if occupancy is None else occupancy
         self.last_change_ms = 0
-        self.promotion_choice: PieceType | None = None
+        # The host's promotion choices (see promotion.choice_for): the first was in force
+        # when the episode began.
+        self._choices: list[promotion.Choice] = []
         self.mismatch: Illegal | None = None
         self.violation: Violation | None = None
         self.touches = TouchRecord()
@@ -133,6 +135,9 @@ class Arbiter:
         # the host, and until when (knock_wait_ms after the fork) it may still be taken.
         self._held: list[Effect] = []
         self._fork_until = 0
+        # A placement both readings explain, this board's as a piece arriving first: until
+        # when its lift may still come, the square, and the position it would move in.
+        self._fork_arrival: tuple[int, Square, Position] | None = None
         self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self._new_episode()
 
@@ -169,6 +174,7 @@ class Arbiter:
         self._pending_index = 0  # events that made up the complete move
         self._wait_ms = self.settle_ms  # how long the complete move waits to grow
         self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
+        self._choices = self._choices[-1:]  # no pawn has landed yet: the latest is in force
         self._hands = hands_for(position, self.sensors)
         self._start_hands = self._hands.copy()
         # The origin of a capture just committed whose victim may only have been knocked
@@ -196,6 +202,11 @@ class Arbiter:
         # ended with the board showing the position again: the victim of a capture put
         # back on its square before the capturer goes home (a takeback, see _try_takeback).
         self._arrival_lifted: Bitboard = 0
+
+    @property
+    def promotion_choice(self) -> PieceType | None:
+        """The host's latest choice, for the next promotion (None: a queen)."""
+        return self._choices[-1][1] if self._choices else None
 
     @property
     def table(self) -> MoveTable:
@@ -273,7 +284,7 @@ class Arbiter:
         """The host picks the piece for the next promotion (queen by default)."""
         if piece_type not in (QUEEN, 4, 3, 2):
             raise InvalidInputError("a pawn promotes to a queen, rook, bishop or knight")
-        self.promotion_choice = piece_type
+        promotion.note_choice(self._choices, piece_type, now_ms)
         return [PromotionChosen(now_ms, PIECE_SYMBOLS[piece_type])]
 
     def start_game(self, game: Game, now_ms: int) -> list[Effect]:
@@ -302,12 +313,13 @@ class Arbiter:
         self.touches = TouchRecord()
         self._moved = None
         self._result_sensors = None
-        self.promotion_choice = None
+        self._choices = []
         self._exchange_square = None
         self._choice_lift = None
         self.marks = HostMarks()
         self.gestures.reset()
         self._alternative = None
+        self._fork_arrival = None
         self._held = []
         self._new_episode()
 
@@ -397,9 +409,11 @@ class Arbiter:
             landed: tuple[Square, ...] = (king_to, rook_to)
         else:
             landed = (move.to_square,)
-        self._moved = (self._first_complete.get(shape.code, self.last_change_ms), landed)
+        completed_ms = self._first_complete.get(shape.code, self.last_change_ms)
+        self._moved = (completed_ms, landed)
         if shape.is_promotion:
-            move = Move(move.from_square, move.to_square, self.promotion_choice or QUEEN)
+            piece, self._choices = promotion.choice_for(self._choices, completed_ms)
+            move = Move(move.from_square, move.to_square, piece)
         self._restore(now, effects)
         # A king seen off its square while the move was still open was part of the move:
         # no resignation or draw gesture goes on across it.
@@ -410,8 +424,6 @@ class Arbiter:
         uci = self.position.uci(move)
         self.game.push(move)
         effects.append(MoveMade(now, uci, san, self.position.fen(), len(self.game)))
-        if shape.is_promotion:
-            self.promotion_choice = None  # the host's choice is for the next promotion only
         self.touches = TouchRecord()
         self.marks = HostMarks()  # what the host asked was about the position before
         self._exchange_square = move.to_square if shape.is_promotion else None

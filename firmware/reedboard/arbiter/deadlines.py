@@ -121,7 +121,8 @@ def _fork_dues(arbiter: Arbiter) -> tuple[int | None, ...]:
     """While the other reading is followed: its own deadlines, and its end."""
     if arbiter._alternative is None:
         return ()
-    return (arbiter._alternative[0].next_deadline(), arbiter._fork_until)
+    arrival = arbiter._fork_arrival[0] if arbiter._fork_arrival else None
+    return (arbiter._alternative[0].next_deadline(), arbiter._fork_until, arrival)
 
 
 def _earliest(times: Iterable[int | None]) -> int | None:

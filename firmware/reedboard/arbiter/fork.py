@@ -1,7 +1,8 @@
 """Following the other reading alongside: while a lift just behind a placement may be the
 opponent's piece arriving first or the start of the next move after a knock, the board
 follows a copy of itself that reads it the other way, holds back what it makes meanwhile,
-and takes the copy when a placement only the copy explains."""
+and takes the copy when a placement only the copy explains (or one that the board reads as
+a piece arriving first, when that piece's lift does not follow within ARRIVE_MS)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from reedboard.arbiter import inference
+from reedboard.arbiter import inference, knock
 from reedboard.arbiter.effects import Effect, GameOver, MoveMade
+from reedboard.arbiter.waits import ARRIVE_MS
+from reedboard.rules.attacks import KING_ATTACKS
+from reedboard.rules.squares import Square, squares_of
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
@@ -76,7 +80,9 @@ def follow_alternative(
     """Feed the other reading what the board sees (`change`, or time passing), and
     take it when a placement leaves the board in no state the game explains while the
     other reading explains it exactly: what the board made of the changes since the
-    fork, held back (see _hold), is dropped and the other reading's moves made. It is
+    fork, held back (see _hold), is dropped and the other reading's moves made. When the
+    board has that placement as the next move's piece seen arriving first, the lift of
+    a neighbour that can step there, within ARRIVE_MS, keeps the board's reading. It is
     dropped itself as soon as it goes wrong, once the game has gone two moves past
     the fork, or knock_wait_ms after it."""
     if arbiter._alternative is None:
@@ -95,11 +101,39 @@ def follow_alternative(
         or now >= arbiter._fork_until
     ):
         arbiter._alternative = None
+        arbiter._fork_arrival = None
         return
+    if arbiter._fork_arrival is not None:
+        due, placed, position = arbiter._fork_arrival
+        if change is None and now < due:
+            return
+        arbiter._fork_arrival = None
+        if change is not None and knock.arrived_from(change, due, placed, position):
+            return  # this board's reading: the piece arrived first, its lift is here
+        if change is None or not change.occupied:
+            _take(arbiter, alternative, forked, out, now, effects)
+            return
     if change is None or not change.occupied or explains_board(arbiter):
         return
     if not explains_board(alternative):
         return
+    if arriving(arbiter, change.square):
+        # This board reads the placement as the next move's piece seen arriving before
+        # it is seen leaving: the lift that follows within ARRIVE_MS decides.
+        arbiter._fork_arrival = (change.t_ms + ARRIVE_MS, change.square, arbiter.position)
+        return
+    _take(arbiter, alternative, forked, out, now, effects)
+
+
+def _take(
+    arbiter: Arbiter,
+    alternative: Arbiter,
+    forked: int,
+    out: list[Effect],
+    now: int,
+    effects: list[Effect],
+) -> None:
+    """Make the other reading the game."""
     # The host has seen neither this reading's moves since the fork nor anything
     # else it made of the changes since (the game over of a move now replaced
     # included): all of it was held.
@@ -115,6 +149,19 @@ def follow_alternative(
     arbiter.__dict__.update(alternative.__dict__)
     arbiter._alternative = None
     arbiter._held = []
+
+
+def arriving(arbiter: Arbiter, placed: Square) -> bool:
+    """Whether the sensors show the position and one piece more, on `placed`, where a
+    piece of the side to move next to it can step: that piece seen arriving first."""
+    if arbiter.sensors != arbiter.table.occupancy | 1 << placed:
+        return False
+    position = arbiter.position
+    return any(
+        move.to_square == placed
+        for sq in squares_of(KING_ATTACKS[placed] & position.occupied)
+        for move in position.legal_moves_from(sq)
+    )
 
 
 def explains_board(arbiter: Arbiter) -> bool:

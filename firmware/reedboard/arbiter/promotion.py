@@ -16,6 +16,36 @@ if TYPE_CHECKING:
     from reedboard.arbiter.arbiter import Arbiter
 
 
+# A host that repeats its choice many times within one episode keeps the first (in force
+# when the episode began) and this many of the latest: only the one in force when a pawn
+# landed and the last one are ever read.
+MAX_CHOICES = 16
+
+Choice = tuple[int, PieceType]  # when the host's choice came, and the piece
+
+
+def note_choice(choices: list[Choice], piece_type: PieceType, now_ms: int) -> None:
+    """Keep a choice of the host's, bounded (see MAX_CHOICES)."""
+    choices.append((now_ms, piece_type))
+    if len(choices) > MAX_CHOICES:
+        del choices[1]
+
+
+def choice_for(choices: list[Choice], landed_ms: int) -> tuple[PieceType, list[Choice]]:
+    """The piece of a promotion whose pawn landed at `landed_ms`, and the choices left for
+    the next one. The host chooses before the move: a choice that came once the pawn was on
+    the last rank is the next promotion's (the opponent, about to promote in turn, choosing
+    while the board still waits to commit this one)."""
+    piece = QUEEN
+    later: list[Choice] = []
+    for choice in choices:
+        if choice[0] <= landed_ms:
+            piece = choice[1]
+        else:
+            later.append(choice)
+    return piece, later[-1:]
+
+
 def watch_promotion_choice(arbiter: Arbiter, sq: Square, piece: str) -> None:
     """After a promotion and before the opponent moves, lifting and replacing one of
     the promoting side's own rooks, bishops or knights (or the queen) chooses that

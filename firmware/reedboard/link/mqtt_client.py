@@ -2,9 +2,14 @@
 
 `publish_frames` and `take_requests` never wait: frames go into a bounded queue that a
 thread of this class hands to paho, with QoS 1 on a persistent session, so what the broker
-has not acknowledged is sent again when it is back. When the queue is full (a broker away
-for a long time) the oldest frames are dropped: the relay sees the gap and asks for them
-(`resend`, or the whole `state`). The board's status topic says `online`, retained, and
+has not acknowledged is sent again when it is back. Frames are handed over only once the
+broker has answered the connection, and after a reconnection only once it has acknowledged
+what paho held from before: paho sends a message published while its socket is open at
+once, but those it kept only on the broker's answer, so handed over as they came, older
+frames reached the broker after newer ones. (A reconnection between the pump's look and
+its hand-over can still put one frame ahead: the relay orders frames by their `seq`.) When
+the queue is full (a broker away for a long time) the oldest frames are dropped: the relay
+sees the gap and asks for them (`resend`, or the whole `state`). The board's status topic says `online`, retained, and
 the broker says `offline` for it when it goes (its last will)."""
 
 from __future__ import annotations
@@ -116,6 +121,9 @@ class BoardBroker:
         self._requests: deque[bytes] = deque()
         self._stopping = False
         self._in_hand = False  # the pump holds a frame taken from the queue, not yet in paho's
+        self._answered = False  # the broker has answered the connection (CONNACK)
+        # And has acknowledged every frame paho was given before that: new frames may follow.
+        self._ready = False
         self._acks = Acks()
         self.client, address = new_client(f"reedboard-board-{self.board}", settings)
         self.client.max_queued_messages_set(PAHO_QUEUE)
@@ -123,6 +131,7 @@ class BoardBroker:
         self.client.on_connect = self._connected
         self.client.on_message = self._message
         self.client.on_publish = self._published
+        self.client.on_disconnect = self._disconnected
         self.client.connect_async(address.host, address.port, keepalive=10)
         self.client.loop_start()
         self._thread = threading.Thread(target=self._pump, name="mqtt-publish", daemon=True)
@@ -160,6 +169,22 @@ class BoardBroker:
             return
         client.subscribe(mqtt_topics.request(self.board), qos=1)
         client.publish(mqtt_topics.status(self.board), b"online", qos=1, retain=True)
+        with self._wake:
+            self._answered = True
+        self._check_ready()
+
+    def _disconnected(self, *_args: object) -> None:
+        with self._wake:
+            self._answered = False
+            self._ready = False
+
+    def _check_ready(self) -> None:
+        """Connected, and nothing given to paho before waits for the broker any more:
+        new frames may follow."""
+        with self._wake:
+            if self._answered and not self._ready and not self._acks.waiting():
+                self._ready = True
+                self._wake.notify()
 
     def _message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
         self._requests.append(bytes(message.payload))
@@ -168,7 +193,7 @@ class BoardBroker:
         stream = mqtt_topics.stream(self.board)
         while True:
             with self._wake:
-                while not self._queue and not self._stopping:
+                while not (self._queue and self._ready) and not self._stopping:
                     self._wake.wait()
                 if self._stopping:
                     return
@@ -192,6 +217,7 @@ class BoardBroker:
         self, _client: mqtt.Client, _userdata: object, mid: int, _reason: object, _p: object
     ) -> None:
         self._acks.acknowledged(mid)
+        self._check_ready()
 
     def _handed_over(self) -> bool:
         """Whether the broker has acknowledged every frame queued so far."""
