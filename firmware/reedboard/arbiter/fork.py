@@ -15,6 +15,7 @@ from reedboard.arbiter import inference, knock
 from reedboard.arbiter.effects import Effect, GameOver, MoveMade
 from reedboard.arbiter.waits import ARRIVE_MS
 from reedboard.rules.attacks import KING_ATTACKS
+from reedboard.rules.position import Position
 from reedboard.rules.squares import Square, squares_of
 from reedboard.sensing.debounce import SquareChange
 
@@ -92,26 +93,18 @@ def follow_alternative(
         out += alternative.tick(now)
     else:
         out += alternative.feed(change, now)
-    if (
-        alternative.mismatch is not None
-        or alternative.violation is not None
-        or alternative.setup is not None
-        or len(arbiter.game) > forked + 2
-        or len(alternative.game) > forked + 2
-        or now >= arbiter._fork_until
-    ):
+    if _over(arbiter, alternative, forked, now):
         arbiter._alternative = None
         arbiter._fork_arrival = None
         return
     if arbiter._fork_arrival is not None:
-        due, placed, position = arbiter._fork_arrival
-        if change is None and now < due:
-            return
+        if change is None and now < arbiter._fork_arrival[0]:
+            return  # still waiting for the lift
+        decided = _arrival_decided(arbiter._fork_arrival, change)
         arbiter._fork_arrival = None
-        if change is not None and knock.arrived_from(change, due, placed, position):
-            return  # this board's reading: the piece arrived first, its lift is here
-        if change is None or not change.occupied:
-            _take(arbiter, alternative, forked, out, now, effects)
+        if decided is not None:
+            if decided:
+                _take(arbiter, alternative, forked, out, now, effects)
             return
     if change is None or not change.occupied or explains_board(arbiter):
         return
@@ -123,6 +116,33 @@ def follow_alternative(
         arbiter._fork_arrival = (change.t_ms + ARRIVE_MS, change.square, arbiter.position)
         return
     _take(arbiter, alternative, forked, out, now, effects)
+
+
+def _over(arbiter: Arbiter, alternative: Arbiter, forked: int, now: int) -> bool:
+    """Whether the other reading has gone wrong or is followed no longer."""
+    return (
+        alternative.mismatch is not None
+        or alternative.violation is not None
+        or alternative.setup is not None
+        or len(arbiter.game) > forked + 2
+        or len(alternative.game) > forked + 2
+        or now >= arbiter._fork_until
+    )
+
+
+def _arrival_decided(
+    arrival: tuple[int, Square, Position], change: SquareChange | None
+) -> bool | None:
+    """Once a placement has waited for the lift that makes it a piece arriving first
+    (`change` the next one, or None when the wait is over): True to take the other
+    reading (no such lift), False to keep the board's (the lift), None when another
+    placement came first, to be judged as any."""
+    due, placed, position = arrival
+    if change is not None and knock.arrived_from(change, due, placed, position):
+        return False
+    if change is None or not change.occupied:
+        return True
+    return None
 
 
 def _take(
