@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 from reedboard.rules.game import Game
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.added_time import AddedTime
+from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.corrections import (
     ArbiterResult,
     Correction,
@@ -52,6 +56,38 @@ def test_once_the_board_took_back_the_moves_after_are_the_mainline() -> None:
     assert shown.comments[3].startswith("Arbiter: the illegal move 2... Nc6 cancelled")
     other_game = Decisions(corrections=(Correction(1, (0, 9), 1, ("e5",)),))
     assert shown_game(board, other_game, ON) is board  # a decision about another game
+
+
+def test_a_withdrawn_correction_leaves_the_boards_game_as_it_is() -> None:
+    board = played("e4", "e5", "Nf3", "Nc6", "Bb5")
+    withdrawn = Correction(1, ON, 3, ("Nc6", "Bb5"), state="withdrawn", answer="game over")
+    assert shown_game(board, Decisions(corrections=(withdrawn,)), ON) is board
+    refused = Decisions(corrections=(Correction(2, ON, 3, ("Nc6", "Bb5"), state="refused"),))
+    shown = shown_game(board, refused, ON)  # refused, not withdrawn: the arbiter's cut stands
+    assert shown is not None and len(shown.game) == 3
+
+
+def test_a_withdrawn_correction_is_kept_and_only_the_boards_ack_overrides_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "relay.sqlite"
+    store = ArbiterStore(sqlite3.connect(path, isolation_level=None))
+    first = store.add_correction("b1", ON, 2, ("Nf3",), "")
+    second = store.add_correction("b1", ON, 1, ("e5", "Nf3"), "")
+    assert store.answer("b1", first.number, "refused", "the game ended by resignation")
+    assert store.answer("b1", first.number, "withdrawn", "the game ended by resignation")
+    assert store.answer("b1", second.number, "withdrawn")
+    # A refusal heard again (QoS 1 delivers at least once) leaves it withdrawn; the board
+    # carrying it out after all (it was offline, the broker kept the command) makes it done.
+    assert not store.answer("b1", first.number, "refused", "again")
+    assert store.answer("b1", second.number, "done")
+    store.db.close()
+    again = ArbiterStore(sqlite3.connect(path, isolation_level=None))
+    assert [(c.state, c.answer) for c in again.of("b1").corrections] == [
+        ("withdrawn", "the game ended by resignation"),
+        ("done", ""),
+    ]
+    again.db.close()
 
 
 def test_the_arbiters_result_stands_until_undone_and_players_over_the_pairing() -> None:

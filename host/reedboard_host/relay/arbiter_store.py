@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import TypeVar
 
 from reedboard_host.relay.added_time import AddedState, AddedTime
 from reedboard_host.relay.corrections import (
@@ -48,7 +49,9 @@ CREATE TABLE IF NOT EXISTS arbiter_time_added (
 CREATE TABLE IF NOT EXISTS arbiter_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-STATES: tuple[CorrectionState, ...] = ("sent", "done", "refused")
+STATES: tuple[CorrectionState, ...] = ("sent", "done", "refused", "withdrawn")
+ADDED_STATES: tuple[AddedState, ...] = ("sent", "done", "refused")
+State = TypeVar("State", CorrectionState, AddedState)
 # One shared value for every board the arbiter has not ruled on: the web side compares
 # what it shows with what it showed, a thousand boards at each poll, and one object is
 # equal to itself at once.
@@ -89,7 +92,7 @@ class ArbiterStore:
                 to_ply,
                 tuple(json.loads(cancelled)),
                 note,
-                _state(state),
+                _state(state, STATES),
                 answer,
             )
             self._put(board, corrections=(*self.of(board).corrections, kept))
@@ -98,7 +101,14 @@ class ArbiterStore:
             "FROM arbiter_time_added ORDER BY number"
         ):
             added = AddedTime(
-                number, (ordinal, game), ply, color == "white", ms, note, _state(state), answer
+                number,
+                (ordinal, game),
+                ply,
+                color == "white",
+                ms,
+                note,
+                _state(state, ADDED_STATES),
+                answer,
             )
             self._put(board, added_times=(*self.of(board).added_times, added))
 
@@ -161,9 +171,13 @@ class ArbiterStore:
         return made
 
     def answer(self, board: str, number: int, state: CorrectionState, answer: str = "") -> bool:
-        """The board's answer to a correction sent to it; False when nothing changed."""
+        """The board's answer to a correction sent to it, or the arbiter withdrawing it;
+        False when nothing changed. A withdrawn one stays so unless the board carried it
+        out after all (then it is done: the board took the moves back)."""
         found = [c for c in self.of(board).corrections if c.number == number]
         if not found or found[0].state == state:
+            return False
+        if found[0].state == "withdrawn" and state != "done":
             return False
         with _transaction(self.db):
             self.db.execute(
@@ -227,11 +241,13 @@ class ArbiterStore:
         self._boards[board] = replace(self.of(board), **changes)  # type: ignore[arg-type]
 
 
-def _state(text: str) -> CorrectionState:
-    for state in STATES:
+def _state(text: str, states: tuple[State, ...]) -> State:
+    """The state the file names, of those a decision can be in (the first, "sent", for
+    one it does not know)."""
+    for state in states:
         if state == text:
             return state
-    return "sent"
+    return states[0]
 
 
 @contextmanager

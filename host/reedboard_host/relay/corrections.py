@@ -12,6 +12,10 @@ then. Pure.
   mainline, the moves up to N - 1 and then those played after the correction, with a
   comment saying what was cancelled; never a variation. Until the board has taken the
   moves back (its `ack`), the broadcast already shows the game cut at N - 1.
+- A correction the board has not carried out (it refused, or has not answered) can be
+  withdrawn: the broadcast shows the board's game again, as if it had never been made.
+  One the board carries out after all (it was offline and the broker kept the command)
+  is done: the board's game is what the broadcast follows.
 - Time added to a player's clock (FIDE 7.5.5, 6.10/6.11) is an arbiter's comment at the
   ply the game stood at (unless the board refused it).
 """
@@ -31,7 +35,7 @@ from reedboard_host.relay.pairings import Pairing
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 PLAYER_FIELDS = ("white", "black", "white_elo", "black_elo", "white_title", "black_title")
 TITLES = ("", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
-CorrectionState = Literal["sent", "done", "refused"]
+CorrectionState = Literal["sent", "done", "refused", "withdrawn"]
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,7 @@ def shown_game(
     arbiter's decisions about it applied."""
     if game is None:
         return None
-    mine = [c for c in decisions.corrections if c.game == on]
+    mine = [c for c in decisions.corrections if c.game == on and c.state != "withdrawn"]
     ruled = decisions.result_for(on)
     added = [a for a in decisions.added_times if a.game == on and a.state != "refused"]
     if not mine and ruled is None and not added:
