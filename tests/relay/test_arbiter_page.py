@@ -1,6 +1,6 @@
 """The arbiter's console in a real browser (Debian's chromium, driven by Playwright), used
-with the keyboard: a result, the players and a correction typed and sent with Enter, and
-the broadcast showing each at once."""
+with the keyboard: a result, the players and a correction typed and sent with Enter, the
+correction withdrawn, and the broadcast showing each at once."""
 
 from __future__ import annotations
 
@@ -72,5 +72,14 @@ def test_the_arbiter_works_the_console_with_the_keyboard(broker: Broker, tmp_pat
             assert "the game has plies 1 to 2" in page.inner_text("#status")
             listed = json.loads(get(page_url + "api/boards"))
             assert listed[0]["ply"] == 2  # the refusal changed nothing
+
+            # The board is gone and never answered: the arbiter withdraws the correction.
+            page.focus('button[aria-label="Withdraw the correction at ply 3"]')
+            page.keyboard.press("Enter")
+            page.wait_for_selector('body[data-ply="3"]', timeout=TIMEOUT_MS)
+            assert "ply 3 (Nf3) cancelled: withdrawn" in page.inner_text("#corrections")
+            assert "Correction at ply 3 withdrawn on b1" in page.inner_text("#status")
+            assert page.query_selector("#corrections button") is None  # nothing to withdraw
+            assert "cancelled" not in get(page_url + "boards/b1.pgn")
         finally:
             context.close()

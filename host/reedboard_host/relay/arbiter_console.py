@@ -40,6 +40,7 @@ MAX_TEXT = 200
 
 
 class CorrectionRow(TypedDict):
+    number: int  # the relay's own: what withdrawing it names
     ply: int  # the illegal move's, 1-based
     cancelled: list[str]  # in SAN
     note: str
@@ -119,6 +120,7 @@ class ArbiterDesk:
             "players": {name: getattr(pairing, name) for name in PLAYER_FIELDS},
             "corrections": [
                 {
+                    "number": c.number,
                     "ply": c.to_ply + 1,
                     "cancelled": list(c.cancelled),
                     "note": c.note,
@@ -186,6 +188,26 @@ class ArbiterDesk:
             },
         )
         self.changed(board_id)
+
+    def withdraw(self, board_id: str, number: object) -> None:
+        """The arbiter takes back a correction the board has not carried out (it refused,
+        or has not answered): the broadcast shows the board's game again. One the board
+        carried out cannot be: its moves are off the board, to be played again there."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise Refused(f"number {number!r}: the number of the correction, as listed")
+        with self.service.lock:
+            self._board_of(board_id)
+            found = [c for c in self.store.of(board_id).corrections if c.number == number]
+            if not found:
+                raise Refused(f"board {board_id} has no correction {number}", 404)
+            if found[0].state == "done":
+                raise Refused(
+                    f"correction {number} is done: the board took the moves back, so they "
+                    "are played again on the board"
+                )
+            changed = self.store.answer(board_id, number, "withdrawn", found[0].answer)
+        if changed:
+            self.changed(board_id)
 
     def set_tournament(self, on: bool) -> None:
         """The round's tournament mode, kept, and told to every board the relay knows
@@ -353,6 +375,12 @@ async def _correct(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
 
+async def _withdraw(request: web.Request) -> web.Response:
+    body = await _body(request)
+    request.app[DESK_KEY].withdraw(_board_named(body), body.get("number"))
+    return web.json_response({"ok": True})
+
+
 async def _tournament(request: web.Request) -> web.Response:
     body = await _body(request)
     on = body.get("on")
@@ -371,5 +399,6 @@ def console_app(desk: ArbiterDesk, token: str) -> web.Application:
     app.router.add_post("/arbiter/api/result", _result)
     app.router.add_post("/arbiter/api/players", _players)
     app.router.add_post("/arbiter/api/correct", _correct)
+    app.router.add_post("/arbiter/api/withdraw", _withdraw)
     app.router.add_post("/arbiter/api/tournament", _tournament)
     return app

@@ -43,6 +43,7 @@ const token = new URLSearchParams(location.search).get("token") || "";
 const FIELDS = ["white", "black", "white_elo", "black_elo", "white_title", "black_title"];
 let boards = [];
 let shownBoard = null;
+let shownCorrections = null;
 let roundOn = false;  // the round's tournament mode
 function say(text) { document.getElementById("status").textContent = text; }
 async function call(path, body) {
@@ -54,6 +55,26 @@ async function call(path, body) {
   const data = await answer.json().catch(() => ({error: "answer " + answer.status}));
   if (!answer.ok) throw new Error(data.error || ("answer " + answer.status));
   return data;
+}
+function correction(c) {
+  const item = document.createElement("li");
+  item.textContent = "ply " + c.ply + " (" + c.cancelled.join(" ") + ") cancelled: " +
+    c.state + (c.answer ? ": " + c.answer : "");
+  if (c.state === "sent" || c.state === "refused") {  // not carried out on the board
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Withdraw";
+    button.setAttribute("aria-label", "Withdraw the correction at ply " + c.ply);
+    button.addEventListener("click", async () => {
+      try {
+        await call("withdraw", {board: board(), number: c.number});
+        say("Correction at ply " + c.ply + " withdrawn on " + board());
+        await refresh();
+      } catch (error) { say("Refused: " + error.message); }
+    });
+    item.append(" ", button);
+  }
+  return item;
 }
 function chosen() { return boards.find((b) => b.id === document.getElementById("board").value); }
 function show() {
@@ -67,13 +88,11 @@ function show() {
       roundOn ? ", the round's tournament mode not confirmed yet" : "");
   document.getElementById("moves").textContent =
     b.moves.map((m, i) => (i + 1) + ":" + m).join(" ");
-  const list = document.getElementById("corrections");
-  list.replaceChildren(...b.corrections.map((c) => {
-    const item = document.createElement("li");
-    item.textContent = "ply " + c.ply + " (" + c.cancelled.join(" ") + ") cancelled: " +
-      c.state + (c.answer ? ": " + c.answer : "");
-    return item;
-  }));
+  const listed = b.id + " " + JSON.stringify(b.corrections);
+  if (shownCorrections !== listed) {  // redrawn only on a change: a focused button stays
+    shownCorrections = listed;
+    document.getElementById("corrections").replaceChildren(...b.corrections.map(correction));
+  }
   const players = b.id + " " + JSON.stringify(b.players);  // another board or game
   if (shownBoard !== players) {  // the fields the arbiter edits, filled as they change
     shownBoard = players;
