@@ -106,6 +106,11 @@ class GameClocks:
         stops its player's time and carries both times, a takeback gives the time back,
         a new game starts the clocks anew, the end of the game stops them."""
         if settings.time_control is None:
+            if any(isinstance(effect, NewGame) for effect in effects[start:]):
+                # An untimed game after a timed one: nothing of the old clocks is left
+                # to show, and no flag of theirs can fall in it.
+                self.timer = None
+                self._complete_seen = {}
             return
         self.note_completions(arbiter)  # a move complete by the end of the step
         moves = [i for i in range(start, len(effects)) if isinstance(effects[i], MoveMade)]
