@@ -291,6 +291,28 @@ def test_a_timed_game_shows_both_clocks_running_and_the_flag(board: Board, artef
     page.screenshot(path=str(artefacts / "sim-clocks.png"))
 
 
+def test_a_new_game_with_a_time_control_and_then_without(board: Board) -> None:
+    """The time control typed beside New game times that game; a bad one is named; an
+    empty field makes the next game untimed, with nothing of the last one's clocks."""
+    page = board.page
+    page.fill("#time-control", "3 minutes")
+    page.click("#new-game")
+    page.wait_for_function("() => document.querySelector('#message').textContent !== ''")
+    assert "clock" in page.locator("#message").inner_text()
+    assert page.locator("#clocks").is_hidden()
+    page.fill("#time-control", "3+2")
+    page.click("#new-game")
+    page.wait_for_selector("#clocks:not([hidden])")
+    assert "Black 3:00.0" in page.locator("#clocks").inner_text()
+    page.fill("#time-control", "")
+    board.new_game()
+    page.wait_for_selector("#clocks", state="hidden")
+    page.focus("#move-text")
+    page.keyboard.type("clock")
+    page.keyboard.press("Enter")
+    expect_said(board, "The game is not timed.")
+
+
 def spoken(page: Any) -> list[str]:
     return list(page.locator("#spoken li").all_inner_texts())
 
@@ -330,6 +352,8 @@ def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path)
     expect_said(board, "e4: white pawn.")
     type_line("!")
     expect_said(board, "Last move: knight g8 to f6.")
+    type_line("clock")
+    expect_said(board, "The game is not timed.")
     type_line("e2e5")
     page.wait_for_function("() => document.querySelector('#message').textContent !== ''")
     assert "e2e5" in page.locator("#message").inner_text()

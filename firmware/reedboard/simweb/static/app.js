@@ -219,6 +219,7 @@ function typed(event) {
   if (!text) return;
   if (text === "?") send({ op: "ask", text: "position" });
   else if (text === "!") send({ op: "ask", text: "last" });
+  else if (/^clocks?$/i.test(text)) send({ op: "ask", text: "clock" });
   else if (/^\?[a-h][1-8]$/i.test(text)) send({ op: "ask", text: text.slice(1).toLowerCase() });
   else send({ op: "move", text });
   input.value = "";
@@ -257,9 +258,15 @@ function controls() {
   });
   $("new-game").addEventListener("click", () => {
     const variant = $("variant").value;
-    if (variant === "standard") command({ type: "new_game" });
-    else if (variant === "random") command({ type: "new_game", variant: "chess960" });
-    else command({ type: "new_game", variant: "chess960", number: Number($("number").value) });
+    // A time control as players write it (5+3, 90/40:30+30); empty: an untimed game.
+    const clock = $("time-control").value.trim();
+    const timed = clock ? { clock } : {};
+    if (variant === "standard") command({ type: "new_game", ...timed });
+    else if (variant === "random") command({ type: "new_game", variant: "chess960", ...timed });
+    else {
+      const number = Number($("number").value);
+      command({ type: "new_game", variant: "chess960", number, ...timed });
+    }
   });
   $("mode").addEventListener("change", () => command({ type: "mode", mode: $("mode").value }));
   $("set-settle").addEventListener("click", () =>
