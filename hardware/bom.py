@@ -232,12 +232,14 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "clock buttons (optional)", 2, "pcs", "2 pcs", "16 mm momentary push button",
-            "for a chess clock: wired to a free GPIO; the firmware does not read them yet",
+            "the players' clock, pressed as FIDE 6 has it: GPIO2 and GPIO3 to ground, "
+            "[clock] in the board's TOML file (hardware/README.md, section 9)",
         ),
         BomLine(
             "speaker (optional)", 1, "pcs", "1 pcs",
-            "piezo buzzer, 3-5 V, active, 12 mm",
-            "for sounds: on a free GPIO; the firmware does not use it yet",
+            "powered speaker with a 3.5 mm plug (Pi 3, 4), or a USB speaker (Pi 5, Zero 2 W)",
+            "the board's voice (espeak-ng): every move and correction said aloud, [voice] "
+            "in the board's TOML file",
         ),
     ]  # fmt: skip
     return lines
