@@ -258,6 +258,15 @@ class BoardGame:
         """The player whose time runs low at `now_ms`, if any (see GameClocks.low_time)."""
         return self.clocks.low_time(now_ms)
 
+    @property
+    def reached(self) -> int | None:
+        """The latest time the game was driven to (None: not yet driven)."""
+        return self._reached
+
+    def low_time_from(self) -> int | None:
+        """When the running player's time will run low (GameClocks.low_time_from)."""
+        return self.clocks.low_time_from()
+
     def _flag_due(self) -> int | None:
         return self.clocks.flag_due(self.arbiter, self.debouncer.busy)
 

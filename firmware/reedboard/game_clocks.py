@@ -160,6 +160,13 @@ class GameClocks:
         left = timer.clocks.left_ms(running, now_ms)
         return running if 0 < left < LOW_TIME_MS else None
 
+    def low_time_from(self) -> int | None:
+        """When the running player's time falls under `LOW_TIME_MS`, as the clocks stand
+        now (None: no clock runs)."""
+        timer = self.timer
+        flag = None if timer is None or timer.over else timer.flag_ms()
+        return None if flag is None else flag - LOW_TIME_MS + 1
+
     def flag_due(self, arbiter: Arbiter, settling: bool) -> int | None:
         """When the running player's flag falls, unless a move of theirs complete before
         then waits to be decided (without buttons it stopped their time), or the sensors

@@ -100,3 +100,23 @@ def test_lights_add_lines_and_change_nothing_else(path: Path) -> None:
         events[i + 1]["event"] == "lights" and "origin" in events[i + 1]["lit"].values()
         for i in touches
     )
+
+
+def test_a_clock_under_ten_seconds_lights_its_players_back_rank_when_it_falls_under() -> None:
+    # 0.2 minutes (12 s) each: White moves in 1.4 s, then Black's clock runs from the
+    # move's completion and falls under 10 s 2 s later, and Black's flag 10 s after that
+    # (a pawn touched long after, so that the replay runs on past the flag).
+    script = "@clock 0.2+0\n1000 lift e2\n1400 place e4\n20000 lift a2\n20400 place a2\n"
+    items = replay_with_lights(parse_script(script))
+    low = [i for i in items if isinstance(i, LightsChange) and "low_time" in i.lit.values()]
+    assert low, "no back rank lit for low time"
+    # The pawn set down at 1.4 s completed the move: Black's 12 s run from then.
+    assert low[0].t_ms == 1_400 + 2_000 + 1  # under 10 s: 9.999 s left
+    assert {sq for sq, role in low[0].lit.items() if role == "low_time"} == {
+        f"{f}8" for f in "abcdefgh"
+    }
+    flag = next(i for i in items if not isinstance(i, LightsChange) and i.kind == "game_over")
+    after = [i for i in items if isinstance(i, LightsChange) and i.t_ms >= flag.t_ms]
+    assert after and "low_time" not in after[-1].lit.values()  # the game over: no more
+    effects = [i for i in items if not isinstance(i, LightsChange)]
+    assert effects == replay_script(parse_script(script))  # the lights change no effect

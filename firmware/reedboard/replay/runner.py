@@ -89,20 +89,35 @@ class Replay:
         """The arbiter may show something new: note it if the lit squares changed.
         `pending`: effects of the call under way, not yet in `effects`."""
         assert self.lights is not None
-        lit = scene_for(self.arbiter.view()).lit_roles()
+        low = self.board_game.low_time(t_ms)
+        lit = scene_for(self.arbiter.view(), low_time=low).lit_roles()
         if lit != self._lit:
             self._lit = lit
             self.lights.append(LightsChange(len(self.effects) + pending, t_ms, lit))
 
     def advance(self, t_ms: int) -> None:
         """Let time run to `t_ms`, deciding everything that falls due on the way."""
+        self._low_time_by(t_ms)
         self.effects += self.board_game.advance(t_ms)
 
+    def _low_time_by(self, t_ms: int) -> None:
+        """With lights on: a running clock that falls under ten seconds by `t_ms` lights
+        its player's back rank at that moment, as the board shows it within a scan. Time
+        runs to each such moment first (the board's loop passes through it too)."""
+        while self.lights is not None:
+            when = self.board_game.low_time_from()
+            if when is None or when > t_ms or when <= (self.board_game.reached or 0):
+                return  # none runs low by then, or it already did
+            self.effects += self.board_game.advance(when)  # the time reached: at most once
+            self._observe(0, when)
+
     def sensor(self, square: Square, occupied: bool, t_ms: int) -> None:
+        self._low_time_by(t_ms)
         self.effects += self.board_game.sense(square, occupied, t_ms)
 
     def choose(self, letter: str, t_ms: int) -> None:
         """The host picks the piece for the next promotion, as its command would."""
+        self._low_time_by(t_ms)
         answer = self.board_game.carry_out(promotion_command(letter), t_ms)
         self.effects += answer.effects
         if self.lights is not None:
@@ -110,10 +125,12 @@ class Replay:
 
     def add_time(self, what: str, t_ms: int) -> None:
         """The arbiter adds time to a player's clock (`white:120000`), as its command would."""
+        self._low_time_by(t_ms)
         self.effects += self.board_game.carry_out(script_command(what), t_ms).effects
 
     def press(self, white: bool, t_ms: int) -> None:
         """A player presses their side of the clock."""
+        self._low_time_by(t_ms)
         self.effects += self.board_game.press(white, t_ms)
 
     def finish(self, t_ms: int) -> None:
