@@ -1,5 +1,10 @@
 """A real Mosquitto for a test: on a free port of 127.0.0.1, with a configuration file of
-its own (persistence in the test's folder), stopped by its process id whatever happens."""
+its own (persistence in the test's folder), stopped by its process id whatever happens.
+
+A port found free may be taken by another test's server before Mosquitto binds it, and
+then a check that something answers on the port passes while our Mosquitto has exited:
+the relay and the boards would talk MQTT to someone else's web page. So the broker is up
+only once its own log says it is running, and a taken port is tried again with another."""
 
 from __future__ import annotations
 
@@ -15,6 +20,12 @@ from tests.children import stop
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 MAX_QUEUED = 100_000
+START_S = 10
+ATTEMPTS = 5
+
+
+class PortTaken(RuntimeError):
+    """Mosquitto could not bind its port: another server took it first."""
 
 
 def free_port() -> int:
@@ -41,18 +52,28 @@ class Broker:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        log = open(self.folder / "mosquitto.log", "ab")  # noqa: SIM115
-        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=log, stderr=log)
-        log.close()
-        deadline = time.monotonic() + 10
+        """Start Mosquitto and wait until it has bound its port (its log says "running",
+        which it writes once its listener is open)."""
+        log_path = self.folder / "mosquitto.log"
+        with open(log_path, "ab") as log:
+            begun = log.tell()  # a restart appends: only this start's lines count
+            process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=log, stderr=log)
+        self.process = process
+        deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), 0.2),
-            ):
+            with open(log_path, "rb") as log:
+                log.seek(begun)
+                said = log.read().decode(errors="replace")
+            if " running" in said:
                 return
-            time.sleep(0.05)  # waiting for the port to open, not timing anything
-        raise RuntimeError("mosquitto did not open its port")
+            if process.poll() is not None:
+                self.process = None
+                if "Address already in use" in said:
+                    raise PortTaken(f"port {self.port} was taken before mosquitto bound it")
+                raise RuntimeError(f"mosquitto exited with {process.returncode}: {said}")
+            time.sleep(0.05)  # waiting for the broker's log, not timing anything
+        self.kill()
+        raise RuntimeError(f"mosquitto did not start within {START_S} s")
 
     def kill(self) -> None:
         if self.process is not None:
@@ -62,8 +83,14 @@ class Broker:
 
 @contextlib.contextmanager
 def running_broker(folder: Path) -> Iterator[Broker]:
-    broker = Broker(folder, free_port())
-    broker.start()
+    for attempt in range(ATTEMPTS):
+        broker = Broker(folder, free_port())
+        try:
+            broker.start()
+            break
+        except PortTaken:
+            if attempt == ATTEMPTS - 1:
+                raise
     try:
         yield broker
     finally:

@@ -65,7 +65,11 @@ def test_a_refused_correction_cuts_the_broadcast_until_withdrawn(
             staying_up(scripted_board(broker, tmp_path, "b1", resigned)), stdout=subprocess.DEVNULL
         ),
     ):
-        until(lambda: summary(page, "b1").get("result") == "1-0", "b1's resignation")
+        until(
+            lambda: summary(page, "b1").get("result") == "1-0",
+            "b1's resignation",
+            lambda: json.dumps(summary(page, "b1")),
+        )
         assert post(console, "correct", {"board": "b1", "ply": 3, "note": "set up wrong"}) == 200
         until(
             lambda: [c["state"] for c in corrections(console, "b1")] == ["refused"],
