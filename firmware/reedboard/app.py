@@ -173,7 +173,9 @@ class App:
         table = MoveTable(game.position, legal=not game.is_game_over())
         shown = shown_move(table, occupancy)
         self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
-        self.board_game = BoardGame(game, occupancy, settings, rng=self._rng)
+        self.board_game = BoardGame(
+            game, occupancy, settings, rng=self._rng, configured=self._settings
+        )
         kept = self.record.resumed_clocks
         if kept is not None and not game.is_game_over():
             # A power cut: the running player's time goes on from what the journal kept.

@@ -135,9 +135,12 @@ class BoardGame:
         settings: Settings | None = None,
         *,
         rng: random.Random | None = None,
+        configured: Settings | None = None,
     ) -> None:
         """`occupancy` is the first scan: a resumed game whose position the board does not
-        show comes out as a mismatch at the first tick, and the lights show what to fix."""
+        show comes out as a mismatch at the first tick, and the lights show what to fix.
+        `configured`: the board's own settings, when `settings` are a resumed game's (its
+        mode and time control); the host's `new` without a clock goes back to them."""
         self.settings = settings or Settings()
         self.rng = rng or random.Random()
         self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
@@ -147,7 +150,9 @@ class BoardGame:
         self.on_step: Callable[[list[Effect], int], None] | None = None
         self._reached: int | None = None  # the latest time the game was driven to
         self.clocks = GameClocks(self.settings, game)
-        self._own_control = self.settings.time_control  # the board's configured control
+        # The board's configured control, not a resumed game's: a power cut must not
+        # change what a later `new` without a clock plays.
+        self._own_control = (configured or self.settings).time_control
 
     def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
         s = self.settings

@@ -7,12 +7,15 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from reedboard.app import App
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.check import journal_problem
 from reedboard.journal.store import Journal
+from reedboard.link.board_messages import Ack
+from reedboard.link.messages import StartGame
 from reedboard.replay.journal_events import events_text
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -62,6 +65,26 @@ def test_a_power_cut_resumes_the_running_players_time(tmp_path: Path) -> None:
     board_game = resumed.board_game
     assert board_game is not None and board_game.timer is not None
     assert board_game.timer.left(1_000) == (60_585 - 1_000, 60_500)
+
+
+@pytest.mark.parametrize(("own", "white_ms"), [(None, None), ("5+0", 300_000)])
+def test_a_new_game_after_a_power_cut_has_the_boards_own_clock(
+    tmp_path: Path, own: str | None, white_ms: int | None
+) -> None:
+    """The resumed game keeps its clocks; the host's next `new` without a clock plays
+    the board's configured control, as it would have without the power cut."""
+    path = tmp_path / "journal.sqlite"
+    play(path, SCRIPT, 10_000, Settings(time_control=parse_time_control("1+2")))
+    with Journal(path) as journal:
+        current = journal.current()
+        assert current is not None
+    configured = Settings(time_control=None if own is None else parse_time_control(own))
+    resumed = play(path, "@start fen " + current.to_game().position.fen() + "\n", 1_000, configured)
+    board_game = resumed.board_game
+    assert board_game is not None and board_game.timer is not None  # the 1+2 game goes on
+    assert isinstance(board_game.command(StartGame(), 2_000).reply, Ack)
+    clock = board_game.clock_now(2_000)
+    assert (None if clock is None else clock.white_ms) == white_ms
 
 
 def test_the_export_says_the_clock_and_the_presses(tmp_path: Path) -> None:
