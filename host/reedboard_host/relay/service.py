@@ -7,6 +7,7 @@ the broker will not send again; what the broker lost is asked of the board."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +22,8 @@ from reedboard_host.relay.asking import FIRST_S, AskPacer
 from reedboard_host.relay.boards import Boards
 
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 
 
 class RelayService:
@@ -71,6 +74,16 @@ class RelayService:
         )
 
     def _message(self, _client: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
+        """One message, whatever it does: an exception out of paho's callback ends paho's
+        thread, and the relay would go on serving its page while hearing nothing more.
+        A message that failed is logged; its board's next number shows the gap, which is
+        asked for again like any other."""
+        try:
+            self._take(message)
+        except Exception:
+            logger.exception("a message on %s was not taken", message.topic)
+
+    def _take(self, message: mqtt.MQTTMessage) -> None:
         place = mqtt_topics.board_of(message.topic)
         if place is None:
             return
@@ -119,18 +132,25 @@ class RelayService:
 
     def _tick(self) -> None:
         while not self._ticking.wait(FIRST_S):
-            with self.lock:
-                due = []
-                for b in self.boards.boards.values():
-                    request = b.wants() if b.online else None
-                    if request is None:
-                        self._pacer.settled(b.id)
-                        continue
-                    request = self._due(b.id, request)
-                    if request is not None:
-                        due.append((b.id, request))
-            for board, request in due:
-                self._send(board, request)
+            try:
+                self._ask_again()
+            except Exception:  # the asking must outlive one bad turn, as `_message` does
+                logger.exception("asking the boards again failed")
+
+    def _ask_again(self) -> None:
+        """Ask each board that is online for what the relay still misses of it."""
+        with self.lock:
+            due = []
+            for b in self.boards.boards.values():
+                request = b.wants() if b.online else None
+                if request is None:
+                    self._pacer.settled(b.id)
+                    continue
+                request = self._due(b.id, request)
+                if request is not None:
+                    due.append((b.id, request))
+        for board, request in due:
+            self._send(board, request)
 
     def snapshot(self, read: Callable[[Boards], T]) -> T:
         with self.lock:

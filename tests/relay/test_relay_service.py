@@ -1,0 +1,73 @@
+"""The relay's MQTT side with a real Mosquitto: one message that fails in the relay's
+hands (here, the callback that tells the page) is logged, and the relay goes on hearing
+the boards; an exception out of paho's callback used to end paho's thread, leaving a
+relay that served its page and heard nothing more."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from reedboard.link import mqtt_topics
+from reedboard.link.frame import encode_frame
+from reedboard.link.mqtt_client import BrokerSettings
+from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.service import RelayService
+from reedboard_host.relay.store import RelayStore
+
+from tests.relay.broker import Broker, running_broker
+from tests.relay.test_store import frames
+
+WAIT_S = 30
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    with running_broker(tmp_path) as running:
+        yield running
+
+
+def test_a_message_that_fails_does_not_deafen_the_relay(
+    broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    failed = threading.Event()
+
+    def changed(_board: str) -> None:
+        if not failed.is_set():
+            failed.set()
+            raise RuntimeError("the page could not be told")
+
+    store = RelayStore(str(tmp_path / "relay.sqlite"))
+    service = RelayService(BrokerSettings(broker.url, "relay"), Boards(store), changed=changed)
+    subscribed = threading.Event()
+    service.client.on_subscribe = lambda *_: subscribed.set()
+    board = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-b1")
+    caplog.set_level(logging.ERROR, logger="reedboard_host.relay.service")
+    service.start()
+    try:
+        assert subscribed.wait(WAIT_S)
+        board.connect("127.0.0.1", broker.port)
+        board.loop_start()
+        for frame in frames():  # hello, state, 1.e4: the first change fails to tell
+            board.publish(mqtt_topics.stream("b1"), encode_frame(frame).rstrip(b"\n"), qos=1)
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            current = service.snapshot(lambda boards: boards.board("b1").mirror.current)
+            if current is not None and len(current.game) == 1:
+                break
+            time.sleep(0.05)  # waiting for the broker to deliver, not timing anything
+        else:
+            pytest.fail("the relay stopped hearing the board after one message failed")
+    finally:
+        board.disconnect()
+        board.loop_stop()
+        service.stop()
+        store.close()
+    assert failed.is_set()
+    assert "was not taken" in caplog.text and "the page could not be told" in caplog.text
