@@ -138,8 +138,12 @@ def test_a_board_that_missed_the_switch_is_told_again_when_heard(
         until(lambda: confirmed(page, console, "b2"), "b2 acknowledged tournament mode")
 
         # The broker dies with the command it held for b1, never saved: lost.
+        watcher.subscribed.clear()
         broker.kill()
         broker.start()
+        # The watcher must be listening again before b1 is back, or the command sent
+        # to b1 anew could pass while it reconnects and go unseen.
+        assert watcher.subscribed.wait(15)
         assert not confirmed(page, console, "b1")
         assert console_row(console, "b1")["tournament"] is None  # b1 never answered
         proxy.restore()  # b1 is back, with nothing waiting for it at the broker
