@@ -104,3 +104,32 @@ def test_frames_wait_for_the_brokers_answer_and_keep_their_order(broker: Broker)
             assert listener.frames == sent
         finally:
             listener.stop()
+
+
+def test_every_acknowledgement_finds_its_message_across_reconnections(broker: Broker) -> None:
+    """The board's `online` status, said again at every connection, and its `offline`
+    at the end are acknowledged like frames: an acknowledgement whose id no one claimed
+    stayed behind, one a connection, and once paho's ids wrap (65,535 messages) it would
+    pass a later frame with that id off as already at the broker."""
+    listener = Listener(broker, "b1")
+    with network_proxy(broker.port) as proxy:
+        try:
+            assert listener.subscribed.wait(10)
+            board = BoardBroker(BrokerSettings(proxy.url, "b1"))
+            sent = [b'{"type":"effect","seq":%d}' % n for n in range(1, 31)]
+            for connection in range(3):
+                assert proxy.accepted.acquire(timeout=30)
+                board.publish_frames(sent[connection * 10 : connection * 10 + 10])
+                deadline = time.monotonic() + 30
+                while len(listener.frames) < 10 * (connection + 1):
+                    assert time.monotonic() < deadline, f"frames of connection {connection}"
+                    time.sleep(0.05)  # waiting for the broker to deliver, not timing anything
+                if connection < 2:
+                    proxy.cut()  # the board reconnects, and says `online` once more
+                    proxy.restore()
+            board.close(timeout_s=60)
+            # A frame whose acknowledgement the cut lost is sent again: at least once.
+            assert list(dict.fromkeys(listener.frames)) == sent
+            assert board.unclaimed_acknowledgements() == 0
+        finally:
+            listener.stop()

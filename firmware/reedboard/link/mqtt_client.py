@@ -107,6 +107,13 @@ class Acks:
         with self._lock:
             return len(self._waiting)
 
+    def unclaimed(self) -> int:
+        """Acknowledgements whose id no `sent` has claimed yet: for an instant one or two,
+        never more. One left behind would, once paho's ids wrap, pass a later frame with
+        that id off as acknowledged before the broker had it."""
+        with self._lock:
+            return len(self._early)
+
 
 class BoardBroker:
     """The board's side: publishes its frames, collects the relay's requests."""
@@ -168,7 +175,10 @@ class BoardBroker:
         if getattr(reason, "is_failure", False):
             return
         client.subscribe(mqtt_topics.request(self.board), qos=1)
-        client.publish(mqtt_topics.status(self.board), b"online", qos=1, retain=True)
+        status = client.publish(mqtt_topics.status(self.board), b"online", qos=1, retain=True)
+        # Booked as a message no frame waits for (its acknowledgement must find its id),
+        # not as one to wait for: the status need not reach the broker before the frames.
+        self._acks.sent(status.mid, qos=0)
         with self._wake:
             self._answered = True
         self._check_ready()
@@ -219,6 +229,11 @@ class BoardBroker:
         self._acks.acknowledged(mid)
         self._check_ready()
 
+    def unclaimed_acknowledgements(self) -> int:
+        """The broker's acknowledgements still waiting for their message's id (see
+        `Acks.unclaimed`)."""
+        return self._acks.unclaimed()
+
     def _handed_over(self) -> bool:
         """Whether the broker has acknowledged every frame queued so far."""
         with self._wake:
@@ -240,6 +255,7 @@ class BoardBroker:
             self._stopping = True
             self._wake.notify()
         self._thread.join(timeout_s)
-        self.client.publish(mqtt_topics.status(self.board), b"offline", qos=1, retain=True)
+        status = self.client.publish(mqtt_topics.status(self.board), b"offline", qos=1, retain=True)
+        self._acks.sent(status.mid, qos=0)
         self.client.disconnect()
         self.client.loop_stop()
