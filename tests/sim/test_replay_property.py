@@ -90,6 +90,24 @@ def _params() -> list[object]:
 def test_a_game_played_by_hands_is_read_back_exactly(
     family: str, game_seed: int, hands_seed: int, chess960: bool, greedy: bool, strict: bool
 ) -> None:
+    read_back(family, game_seed, hands_seed, chess960, greedy, strict)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known misreading, not fixed yet: the king taking the queen on d7 (ply 40)",
+)
+def test_a_kings_capture_arriving_first_after_a_queen_sacrifice() -> None:
+    """Found by the property test above: a Chess960 game whose ply 40, the king taking
+    the queen that just landed on d7, is read wrong when the hands set pieces down before
+    lifting them. Kept here, failing, so that it is seen until it is read right."""
+    read_back("arrive_first", 262145, 262145, chess960=True, greedy=True, strict=False)
+
+
+def read_back(
+    family: str, game_seed: int, hands_seed: int, chess960: bool, greedy: bool, strict: bool
+) -> None:
+    """Plays a seeded game by the family's hands and checks the board reads every move."""
     rng = random.Random(game_seed)
     start = Position.chess960_start(rng.randrange(960)) if chess960 else Position.standard()
     game = (greedy_game if greedy else random_game)(start, rng, 60)
