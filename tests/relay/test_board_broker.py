@@ -56,6 +56,13 @@ class Listener:
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
 
+    def wait_for(self, count: int, timeout_s: float = 30) -> None:
+        """Until `count` frames have come (or `timeout_s` passed: the caller's assertion
+        on the frames then says what is missing)."""
+        deadline = time.monotonic() + timeout_s
+        while len(self.frames) < count and time.monotonic() < deadline:
+            time.sleep(0.05)  # waiting for the broker to deliver, not timing anything
+
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
@@ -71,9 +78,7 @@ def test_a_board_closing_hands_the_broker_every_frame_first(broker: Broker) -> N
         sent = [b'{"type":"effect","seq":%d}' % n for n in range(1, 2001)]
         board.publish_frames(sent)
         board.close(timeout_s=60)  # a busy machine is slow, never incomplete
-        deadline = time.monotonic() + 30
-        while len(listener.frames) < len(sent) and time.monotonic() < deadline:
-            time.sleep(0.05)  # waiting for the broker to deliver, not timing anything
+        listener.wait_for(len(sent))
         assert listener.frames == sent
     finally:
         listener.stop()
@@ -98,9 +103,7 @@ def test_frames_wait_for_the_brokers_answer_and_keep_their_order(broker: Broker)
             board.publish_frames(sent[100:])
             proxy.release_answers()
             board.close(timeout_s=60)
-            deadline = time.monotonic() + 30
-            while len(listener.frames) < len(sent) and time.monotonic() < deadline:
-                time.sleep(0.05)  # waiting for the broker to deliver, not timing anything
+            listener.wait_for(len(sent))
             assert listener.frames == sent
         finally:
             listener.stop()
@@ -120,10 +123,7 @@ def test_every_acknowledgement_finds_its_message_across_reconnections(broker: Br
             for connection in range(3):
                 assert proxy.accepted.acquire(timeout=30)
                 board.publish_frames(sent[connection * 10 : connection * 10 + 10])
-                deadline = time.monotonic() + 30
-                while len(listener.frames) < 10 * (connection + 1):
-                    assert time.monotonic() < deadline, f"frames of connection {connection}"
-                    time.sleep(0.05)  # waiting for the broker to deliver, not timing anything
+                listener.wait_for(10 * (connection + 1))
                 if connection < 2:
                     proxy.cut()  # the board reconnects, and says `online` once more
                     proxy.restore()
