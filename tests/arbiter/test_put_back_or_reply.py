@@ -1,7 +1,8 @@
 """A capture doubted as a knock, then a piece set down on the capturer's own square: the
 board shows the position again. Alone, that is the capturer put back; with the lift of an
 opponent's neighbour that could step there after the capture just behind it (within
-ARRIVE_MS), it is the capture followed by the reply arriving first."""
+ARRIVE_MS, or for a pawn promoting there within STRAY_WAIT_MS), it is the capture
+followed by the reply arriving first."""
 
 from __future__ import annotations
 
@@ -74,4 +75,43 @@ def test_the_neighbour_set_back_shows_the_capturer_was_put_back(mode: str) -> No
     effects = replay(body, header=KING_TAKES, mode=mode)
     assert moves(effects) == ["c6d7"]
     assert next(e["t_ms"] for e in effects if e["event"] == "move") > 6000
+    assert "takeback" not in kinds(effects)
+
+
+# Black's king on e8, in check from the queen on d7, can take it; once it has, White's
+# pawn on e7 promotes on e8, the square the king left.
+KING_TAKES_QUEEN = "@start fen 4k3/p2QP3/8/8/8/8/8/6K1 b - - 0 40"
+# Kxd7 swapped in one motion: the queen's square empty only 151 ms, the king in the hand.
+QUEEN_SWAP = "1000 lift e8\n1441 lift d7\n1592 place d7\n"
+
+
+@BOTH
+def test_a_new_queen_set_on_the_square_the_capturer_left_waits_for_its_pawn(mode: str) -> None:
+    # White's new queen set down on e8 1.1 s after the swap, the pawn lifted from e7
+    # 0.84 s later: far past ARRIVE_MS, but a promotion piece comes before its pawn.
+    effects = replay(
+        QUEEN_SWAP + "2713 place e8\n3550 lift e7\n", header=KING_TAKES_QUEEN, mode=mode
+    )
+    assert moves(effects) == ["e8d7", "e7e8q"]
+    assert kinds(effects) == ["move", "move"]
+
+
+@BOTH
+def test_the_king_put_back_on_a_promotion_square_is_still_no_move(mode: str) -> None:
+    # The king set back on e8 and nothing after: once the pawn's lift can no longer
+    # come, no move; the capture made later, slowly, is the move.
+    body = QUEEN_SWAP + "2713 place e8\n" + "5000 lift e8\n5300 lift d7\n6000 place d7\n"
+    effects = replay(body, header=KING_TAKES_QUEEN, mode=mode)
+    assert moves(effects) == ["e8d7"]
+    assert next(e["t_ms"] for e in effects if e["event"] == "move") > 6000
+    assert kinds(effects) == ["move"]
+
+
+@BOTH
+def test_the_king_put_back_then_moved_at_once_is_that_move(mode: str) -> None:
+    # The king set back on e8, then at once lifted again and stepped to f7: the
+    # capture was never made, the step is the move.
+    body = QUEEN_SWAP + "2713 place e8\n3000 lift e8\n3400 place f7\n"
+    effects = replay(body, header=KING_TAKES_QUEEN, mode=mode)
+    assert moves(effects) == ["e8f7"]
     assert "takeback" not in kinds(effects)

@@ -8,7 +8,9 @@ with its magnet closing that switch before its own opens (see waits.ARRIVE_MS): 
 placement is then the reply arriving first, and the capture was complete. Only the lift
 just behind it tells: a lift within ARRIVE_MS of an opponent's piece that could step
 there after the capture keeps the capture (`hold`, then `decide`); anything else, or
-nothing, puts the capturer back (`take_back_home`). As for the knock's other readings,
+nothing, puts the capturer back (`take_back_home`). A pawn's promotion square is the
+exception: the new piece is set down there before the pawn is lifted, and that lift may
+come a second or two later (see STRAY_WAIT_MS), so the capture is kept that long. As for the knock's other readings,
 the board follows the put-back reading alongside (see fork.fork) until a placement
 shows which one the hands meant."""
 
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from reedboard.arbiter import fork, inference, knock
 from reedboard.arbiter.effects import Effect
-from reedboard.arbiter.waits import ARRIVE_MS
+from reedboard.arbiter.waits import ARRIVE_MS, STRAY_WAIT_MS
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
@@ -30,7 +32,9 @@ def hold(arbiter: Arbiter) -> bool:
     """The board shows the position again by a placement on the origin of a capture
     doubted as a knock, and an opponent's piece next to it could step there once the
     capture is made: keep the capture complete for ARRIVE_MS, for the lift that would
-    make the placement that piece arriving first. True when it is kept so."""
+    make the placement that piece arriving first (for a pawn's promotion there, for
+    STRAY_WAIT_MS: the new piece is set down before the pawn is lifted). True when it
+    is kept so."""
     doubted = arbiter._doubted
     if doubted is None or not arbiter._events:
         return False
@@ -40,7 +44,12 @@ def hold(arbiter: Arbiter) -> bool:
     if not _can_arrive(arbiter, doubted):
         return False
     arbiter._complete = doubted
-    arbiter._put_back_due = placed.t_ms + ARRIVE_MS
+    if knock.promoted_first(arbiter, doubted, placed.square):
+        arbiter._put_back_due = placed.t_ms + STRAY_WAIT_MS
+        # Not committed while the pawn's lift may still come: the due decides first.
+        arbiter._wait_ms = max(arbiter._wait_ms, STRAY_WAIT_MS)
+    else:
+        arbiter._put_back_due = placed.t_ms + ARRIVE_MS
     return True
 
 
