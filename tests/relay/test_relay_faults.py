@@ -77,6 +77,7 @@ class Board:
     planned: Game
     url: str
     process: subprocess.Popen[str] | None = None
+    reader: threading.Thread | None = None
     printed: list[str] = field(default_factory=list)
     changed: threading.Condition = field(default_factory=threading.Condition)
 
@@ -95,7 +96,8 @@ class Board:
                 stdout=subprocess.PIPE, stderr=log, text=True,
             )  # fmt: skip
         assert self.process.stdout is not None
-        threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
+        self.reader = threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True)
+        self.reader.start()
 
     def _read(self, stream: IO[str]) -> None:
         for line in stream:
@@ -117,13 +119,23 @@ class Board:
         self.power_on()
 
     def power_off(self) -> None:
-        assert self.process is not None
+        assert self.process is not None and self.reader is not None
         assert stop(self.process, signal.SIGKILL) == -signal.SIGKILL
+        # Every line the board printed before it died is read before it starts again.
+        self.reader.join(WAIT_S)
+        assert not self.reader.is_alive()
 
     def power_on(self) -> None:
         saved = journal_game(self.journal)
         played, planned = saved.san_moves(), self.planned.san_moves()
         assert played == planned[: len(played)] and len(played) < len(planned), played
+        with self.changed:
+            # The board journals a move before it prints it: power cut between the two,
+            # the journal holds one move more than was printed, never one fewer. What the
+            # board made is the journal's game, which it resumes.
+            assert self.printed == played[: len(self.printed)], (self.printed, played)
+            assert len(played) - len(self.printed) <= 1, (self.printed, played)
+            self.printed[:] = played
         rest = Game(saved.position)
         for move in self.planned.moves[len(played) :]:
             rest.push(move)
