@@ -10,9 +10,9 @@ just behind it tells: a lift within ARRIVE_MS of an opponent's piece that could 
 there after the capture keeps the capture (`hold`, then `decide`); anything else, or
 nothing, puts the capturer back (`take_back_home`). A pawn's promotion square is the
 exception: the new piece is set down there before the pawn is lifted, and that lift may
-come a second or two later (see STRAY_WAIT_MS), so the capture is kept that long. As for the knock's other readings,
-the board follows the put-back reading alongside (see fork.fork) until a placement
-shows which one the hands meant."""
+come a second or two later (see STRAY_WAIT_MS), so the capture is kept that long. As
+for the knock's other readings, the board follows the put-back reading alongside (see
+fork.fork) until a placement shows which one the hands meant."""
 
 from __future__ import annotations
 
