@@ -29,7 +29,7 @@ def test_case(path: Path) -> None:
     assert moves(replay(text)) == expected_moves(text)
 
 
-# The example scripts the README points to.
+# The example scripts the docs point to.
 EXAMPLES = sorted((Path(__file__).parents[2] / "docs" / "examples").glob("*.events"))
 
 

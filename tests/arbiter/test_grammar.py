@@ -1,4 +1,4 @@
-"""Every row of the physical grammar (the README, "How the board reads a game"), in both modes.
+"""Every row of the physical grammar (docs/hands.md, "How the board reads a game"), in both modes.
 
 Each case is what real hands do on the board, as raw sensor changes; the arbiter must
 give exactly the moves named, and nothing else."""

@@ -1,4 +1,4 @@
-"""The README's replay example is the shipped script and what `reedboard replay` prints for it."""
+"""The reference's replay example (docs/reference.md) is the shipped script and what `reedboard replay` prints for it."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ SCRIPT = "docs/examples/italian-opening.events"
 
 
 def readme_example() -> tuple[str, str]:
-    """The script and the output the README shows, as the text between its two commands."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The script and the output the reference shows, as the text between its two commands."""
+    text = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
     cat = f"$ cat {SCRIPT}\n"
     replay = f"$ reedboard replay {SCRIPT}\n"
-    assert cat in text and replay in text, f"the README shows no replay of {SCRIPT}"
+    assert cat in text and replay in text, f"docs/reference.md shows no replay of {SCRIPT}"
     script = text.split(cat, 1)[1].split(replay, 1)[0]
     output = text.split(replay, 1)[1].split("```", 1)[0]
     return script, output

@@ -1,7 +1,7 @@
 """Event scripts for fake boards that end a game each way the Laws and the sensors allow
 (mate, the kings' resignation and draw, a flag), then have the pieces swept off in any
 order, and maybe set up again. Each script is written out whole: a sensor change per
-line, the grammar of the README's "Command line"."""
+line, the grammar of docs/reference.md's "Command line"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The arbiter: from the order in which pieces are lifted and placed to moves, touches and
 mismatches. A pure state machine: `feed` a debounced change, `tick` the time, read effects.
 
-How it decides (the README, "How the board reads a game"):
+How it decides (docs/hands.md, "How the board reads a game"):
 - Since the last committed position, every lift and place is kept (an episode), and the
   hypotheses about which piece stands where (`Hands`).
 - When a hypothesis is exactly the placement after a legal move (`MoveTable`), that move

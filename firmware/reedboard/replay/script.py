@@ -1,6 +1,6 @@
 """Event scripts: what a board's sensors saw, one change of one square per line.
 
-The format is fixed (the README, under `reedboard replay`): `@start`, `@mode` and `@clock`
+The format is fixed (docs/reference.md, under `reedboard replay`): `@start`, `@mode` and `@clock`
 headers (and `@sensors <16 hex digits>`, what the sensors read at the start when that is
 not the start position, as a board's own record may say), then `<t_ms> lift|place
 <square>`, `<t_ms> choose <q|r|b|n>`, `<t_ms> press white|black` and `<t_ms> add

@@ -1,7 +1,7 @@
 """The human model: any game turned into the raw sensor changes of a real board.
 
 `human_script(start, moves, seed)` plays the moves with simulated hands and returns the
-timed lines of an event script (the format is in the README), the time of each move's decisive
+timed lines of an event script (the format is in docs/reference.md), the time of each move's decisive
 change (the last sensor change that completes it, from which the board's latency is
 measured), and the behaviours each move showed. All chance comes from one
 `random.Random(seed)`, so a seed names a script for good.
