@@ -67,8 +67,8 @@ def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
     assert any("429" in line for line in logged(caplog, "reedboard_host.relay"))
 
 
-def test_more_than_64_boards_are_split_over_the_rounds() -> None:
-    boards = [f"b{n:03}" for n in range(150)]
+def test_more_than_100_boards_are_split_over_the_rounds() -> None:
+    boards = [f"b{n:03}" for n in range(250)]
     split = rounds_for(boards, ["r1", "r2", "r3"])
-    assert [len(split[r]) for r in ("r1", "r2", "r3")] == [64, 64, 22]
-    assert split["r2"][0] == "b064"
+    assert [len(split[r]) for r in ("r1", "r2", "r3")] == [100, 100, 50]
+    assert split["r2"][0] == "b100"

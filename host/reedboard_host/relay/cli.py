@@ -58,8 +58,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ca-file", default="", metavar="FILE", help="CA for mqtts://")
     p.add_argument("--lichess-round", action="append", default=[], metavar="ROUND_ID",
                    help="push the games to this Lichess broadcast round; given again, the "
-                        "boards beyond the 64 a round holds go to the next")  # fmt: skip
-    p.add_argument("--token-file", metavar="FILE", help="the Lichess API token (broadcast)")
+                        "boards beyond the 100 a round takes go to the next")  # fmt: skip
+    p.add_argument("--token-file", metavar="FILE", help="the Lichess API token (scope study:write)")
     p.add_argument("--lichess-url", default="https://lichess.org", metavar="URL",
                    help="the Lichess server (default https://lichess.org)")  # fmt: skip
     p.add_argument("--client-id", default="reedboard-relay", help="the relay's MQTT client id")

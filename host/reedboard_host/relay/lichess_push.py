@@ -16,7 +16,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
-MAX_GAMES = 64  # a Lichess broadcast round holds at most this many games
+MAX_GAMES = 100  # a Lichess broadcast round takes at most this many games (chapters)
 PAUSE_AFTER_429_S = 60.0
 MIN_INTERVAL_S = 2.0  # between two pushes of one round
 MAX_BACKOFF_S = 60.0
@@ -101,7 +101,7 @@ class LichessPush:
 
 
 def rounds_for(boards: list[str], rounds: list[str]) -> dict[str, list[str]]:
-    """The boards of each round, in order: a round holds at most 64 games, so the boards
+    """The boards of each round, in order: a round takes at most 100 games, so the boards
     beyond are split over the next rounds given (boards beyond the last are not pushed)."""
     return {
         round_id: boards[index * MAX_GAMES : (index + 1) * MAX_GAMES]
