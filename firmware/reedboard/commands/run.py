@@ -2,9 +2,11 @@
 
     reedboard run [--config FILE] [--serial URL] [--journal FILE] [--protocol P]
     reedboard run --fake [--script SCRIPT] [--speed X] [--serial URL] [--until-done]
+    reedboard run --fake --random-game SEED [--plies N] [--speed X] [--until-done]
 
 On the Pi it scans the GPIO matrix; with `--fake` a fake matrix, played from an event
-script if one is given. `--speed X` runs the board's clock X times faster than real time,
+script if one is given, or a random legal game that the human model plays from a seed
+(`--random-game SEED`). `--speed X` runs the board's clock X times faster than real time,
 so every timing rule holds in the board's own milliseconds and the script's changes come
 at their times divided by X. Without `--serial`, a fake board prints its effects as JSON
 Lines on stdout. SIGINT or SIGTERM ends it cleanly, exit status 0. `--protocol dgt` or
@@ -56,6 +58,7 @@ from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
+from reedboard.sim.whole_games import RANDOM_GAME_PLIES, random_game_script
 from reedboard.speaking import BoardVoice, chained
 from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
@@ -72,6 +75,7 @@ def register(subparsers: Any) -> None:
         epilog=example(
             "reedboard run --config board.toml",
             "reedboard run --fake --script game.events --speed 10 --print",
+            "reedboard run --fake --random-game 7 --mqtt mqtt://localhost --board-id demo",
         ),
     )
     parser.add_argument("--config", metavar="FILE", help="board TOML file (default: built-in)")
@@ -106,6 +110,19 @@ def register(subparsers: Any) -> None:
     fake.add_argument("--fake", action="store_true", help="a fake matrix instead of the GPIO")
     fake.add_argument("--script", metavar="SCRIPT", help="play this event script on it")
     fake.add_argument(
+        "--random-game",
+        type=whole_number_in(0, 2**32 - 1),
+        metavar="SEED",
+        help="play a random legal game, chosen and played by the human model from SEED",
+    )
+    fake.add_argument(
+        "--plies",
+        type=whole_number_in(1, 1000),
+        default=RANDOM_GAME_PLIES,
+        metavar="N",
+        help=f"the random game's plies at most (default {RANDOM_GAME_PLIES})",
+    )
+    fake.add_argument(
         "--speed", type=number_in(0.001, 1000), default=1.0, metavar="X", help="clock speed-up"
     )
     fake.add_argument(
@@ -124,11 +141,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if not args.fake and (args.script or args.until_done or args.speed != 1.0):
-        print("reedboard run: --script, --speed and --until-done need --fake", file=sys.stderr)
+    random_game = args.random_game is not None
+    if not args.fake and (args.script or random_game or args.until_done or args.speed != 1.0):
+        print(
+            "reedboard run: --script, --random-game, --speed and --until-done need --fake",
+            file=sys.stderr,
+        )
+        return 2
+    if args.script and random_game:
+        print("reedboard run: give --script or --random-game, not both", file=sys.stderr)
         return 2
     config = load_config(args.config)
     script = _read_script(args.script) if args.script else None
+    if random_game:
+        script = parse_script(random_game_script(args.random_game, max_plies=args.plies).text())
     if script is None and args.until_done:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
