@@ -1,0 +1,143 @@
+"""docs/sim.png, the README's picture of the simulator, is taken here, so it shows the page
+as it is: Debian's chromium renders `reedboard sim` at a fixed size after fixed moves of a
+timed game (typed in the move box, said in the voice panel), a knight in the hand and its
+squares lit.
+
+The test compares the picture with the committed one and fails when more than
+`TOLERANCE` of the pixels differ: from run to run only the pty's name, the running clock
+and the effects' times change, a few hundred pixels; a changed panel, layout or colour
+changes tens of thousands. The new picture is left among the test's artefacts
+(REEDBOARD_ARTEFACTS, else the test's temporary folder). To take the new picture:
+
+    REEDBOARD_UPDATE_SCREENSHOT=1 .venv/bin/python -m pytest tests/simweb/test_screenshot.py -n 0
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.simweb.simproc import Sim, running_sim
+from tests.simweb.test_browser import CHROMIUM, FLAGS, _need_browser, playwright_api
+
+ROOT = Path(__file__).resolve().parents[2]
+PICTURE = ROOT / "docs" / "sim.png"
+SIZE = {"width": 1180, "height": 1000}
+MOVES = ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5")
+LIFTED = "f3"  # the knight: its quiet squares blue, the capture on e5 amber
+TARGETS = ("e5", "d4", "h4", "g5", "g1")
+TOLERANCE = 0.005  # the share of pixels that may differ: 10 times what runs differ by
+UPDATE = "REEDBOARD_UPDATE_SCREENSHOT"
+TIMEOUT_MS = 30_000  # each wait for the page: generous, for a loaded machine
+
+# Both pictures decoded by the browser itself (no image library): the share of pixels
+# whose colours differ by more than antialiasing does, or -1 for a different size.
+COMPARE = """async ([a, b]) => {
+  const load = src => new Promise((ok, fail) => {
+    const image = new Image(); image.onload = () => ok(image); image.onerror = fail;
+    image.src = src;
+  });
+  const [x, y] = await Promise.all([load(a), load(b)]);
+  if (x.width !== y.width || x.height !== y.height) return -1;
+  const pixels = image => {
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width; canvas.height = image.height;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    return context.getImageData(0, 0, image.width, image.height).data;
+  };
+  const p = pixels(x), q = pixels(y);
+  let differ = 0;
+  for (let i = 0; i < p.length; i += 4) {
+    const d = Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]);
+    if (d > 48) differ++;
+  }
+  return differ / (p.length / 4);
+}"""
+
+
+@pytest.fixture
+def sim() -> Iterator[Sim]:
+    _need_browser()
+    with running_sim() as running:
+        yield running
+
+
+@pytest.fixture
+def page(sim: Sim, tmp_path: Path) -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport=SIZE)
+            page.set_default_timeout(TIMEOUT_MS)
+            yield page
+        finally:
+            browser.close()
+
+
+def take_picture(page: Any, url: str) -> bytes:
+    page.goto(url)
+    page.wait_for_selector('.sq[data-square="e1"] .piece')
+    page.uncheck("#speak")
+    page.fill("#time-control", "5+3")
+    page.click("#new-game")
+    page.wait_for_selector("#clocks:not([hidden])")
+    for san in MOVES:
+        page.fill("#move-text", san)
+        page.press("#move-text", "Enter")
+        page.wait_for_function(
+            "san => [...document.querySelectorAll('#moves li')]"
+            ".some(li => li.textContent.split(' ').includes(san))",
+            arg=san,
+        )
+    said = f"() => document.querySelectorAll('#spoken li').length >= {len(MOVES)}"
+    page.wait_for_function(said)
+    page.locator(f'.sq[data-square="{LIFTED}"]').click()
+    # The knight's squares lit, as the board's scan and lights make them after the lift.
+    page.wait_for_function(
+        "squares => squares.every(sq => document.querySelector("
+        "`.sq[data-square=\"${sq}\"] .led`).classList.contains('on'))",
+        arg=[LIFTED, *TARGETS],
+    )
+    page.mouse.move(0, 0)  # no hover on the picture
+    shot: bytes = page.screenshot()
+    return shot
+
+
+def differing(page: Any, a: bytes, b: bytes) -> float:
+    page.goto("about:blank")
+    urls = [f"data:image/png;base64,{base64.b64encode(x).decode()}" for x in (a, b)]
+    share: float = page.evaluate(COMPARE, urls)
+    return share
+
+
+def test_the_readme_picture_is_the_page_as_it_is(page: Any, sim: Sim, tmp_path: Path) -> None:
+    taken = take_picture(page, sim.url)
+    folder = Path(os.environ.get("REEDBOARD_ARTEFACTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "sim.png").write_bytes(taken)
+    if os.environ.get(UPDATE):
+        PICTURE.write_bytes(taken)
+        return
+    share = differing(page, PICTURE.read_bytes(), taken)
+    assert share != -1, f"{PICTURE.name} is not {SIZE['width']}x{SIZE['height']}: take it again"
+    assert share <= TOLERANCE, (
+        f"docs/sim.png differs from the page in {share:.1%} of its pixels (the new picture: "
+        f"{folder / 'sim.png'}); if the page changed on purpose, take it again: "
+        f"{UPDATE}=1 .venv/bin/python -m pytest tests/simweb/test_screenshot.py -n 0"
+    )
+
+
+def test_the_comparison_sees_a_changed_picture(page: Any, sim: Sim) -> None:
+    """The same picture differs in nothing; the committed one against the starting page
+    (no moves, no lit squares, no words said) differs beyond the tolerance."""
+    committed = PICTURE.read_bytes()
+    assert differing(page, committed, committed) == 0
+    page.goto(sim.url)
+    page.wait_for_selector('.sq[data-square="e1"] .piece')
+    assert differing(page, committed, page.screenshot()) > TOLERANCE
