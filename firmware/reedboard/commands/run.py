@@ -120,7 +120,7 @@ def register(subparsers: Any) -> None:
         type=whole_number_in(1, 1000),
         default=RANDOM_GAME_PLIES,
         metavar="N",
-        help=f"the random game's plies at most (default {RANDOM_GAME_PLIES})",
+        help="the random game's plies at most",
     )
     fake.add_argument(
         "--speed", type=number_in(0.001, 1000), default=1.0, metavar="X", help="clock speed-up"
