@@ -1,0 +1,205 @@
+"""What the hardware libraries say when the Pi is not set up for the board, turned into one
+line that says what to do.
+
+The libraries under the adapters each report trouble their own way: Adafruit Blinka (over
+gpiod) a RuntimeError whose text names a missing platform library or one of the wrong
+version, Adafruit_PureIO an OSError without an errno for an SPI device that is not there,
+RPi.GPIO a RuntimeError ("No access to /dev/mem", "This module can only be run on a
+Raspberry Pi!"), rpi-lgpio lgpio's own `error` ("'GPIO busy'", "'can not open
+gpiochip'"), rpi_ws281x a RuntimeError asking for sudo. The adapters hand what they caught
+to `led_trouble` or `gpio_trouble` and raise what comes back: a `HardwareSetupError`
+naming the fix when the trouble is one a person must fix, or else a `HardwareError` with
+the library's own words on one line.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib.metadata
+import re
+
+from reedboard.errors import HardwareError, HardwareSetupError
+
+INSTALL_EXTRA = "install the board's extra (pip install 'reedboard[pi]')"
+ENABLE_SPI = "run sudo raspi-config nonint do_spi 0, then reboot"
+ON_A_PC = "on a PC, run with --fake"
+
+# Which group opens which device node; None: only root may.
+DEVICE_GROUPS: tuple[tuple[str, str | None], ...] = (
+    ("/dev/spidev", "spi"),
+    ("/dev/gpiomem", "gpio"),
+    ("/dev/gpiochip", "gpio"),
+    ("/dev/pio", "gpio"),
+    ("/dev/mem", None),
+)
+
+# Blinka's words, as its `importing` and `platform_dependencies` modules write them.
+_PLATFORM_MISSING = re.compile(
+    r"platform library '(?P<name>[^']+)' was not found\. To install, try typing: (?P<run>.+)"
+)
+_PLATFORM_VERSION = re.compile(
+    r"platform library '(?P<name>[^']+)' has unsupported installed version (?P<version>\S+)\. "
+    r"To install a supported version, run: (?P<run>.+?)(?: Then restart Python.*)?$"
+)
+_PLATFORM_VERSIONS = re.compile(
+    r"unsupported versions\. To install supported versions, run: (?P<run>.+?)"
+    r"(?: Then restart Python.*)?$"
+)
+_DEVICE = re.compile(r"/dev/[\w./-]+")
+_UNKNOWN_KEYWORD = re.compile(r"unexpected keyword argument '(?P<name>\w+)'")
+# The distributions that hold each LED driver's Python side.
+_LED_DISTRIBUTION = {"spi": "adafruit-circuitpython-neopixel-spi"}
+
+
+def one_line(error: BaseException) -> str:
+    """The error's text on one line (lgpio's error prints its text quoted: the quotes go)."""
+    text = " ".join(str(error).split())
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    return text or type(error).__name__
+
+
+def group_fix(group: str | None) -> str:
+    """How to get the permission a group gives (or root, for None)."""
+    if group is None:
+        return "only root may open it: set User=root in the service's unit"
+    return (
+        f"add the user to the {group} group (sudo usermod -aG {group} USER, then log in "
+        f"again; the service's unit has SupplementaryGroups={group})"
+    )
+
+
+def device_group(path: str) -> str | None:
+    for prefix, group in DEVICE_GROUPS:
+        if path.startswith(prefix):
+            return group
+    return None
+
+
+def led_trouble(error: Exception, driver: str, data_pin: int) -> HardwareError:
+    """The error to raise for `error`, met while starting the LEDs on `driver`."""
+    where = f"leds.driver = {driver!r}"
+    fix = (
+        _led_driver_trouble(error, where)
+        or _library_trouble(error, where, driver)
+        or _device_trouble(error, where, f"GPIO{data_pin} (the LEDs' data pin)")
+    )
+    if fix is not None:
+        return HardwareSetupError(fix)
+    return HardwareError(f"{where}: the LEDs did not start: {_named(error)}")
+
+
+def gpio_import_trouble(error: ImportError | RuntimeError) -> HardwareError:
+    """The error to raise when `import RPi.GPIO` fails with `error`."""
+    if isinstance(error, ImportError):
+        return HardwareSetupError(
+            "RPi.GPIO is not installed: on the board, " + INSTALL_EXTRA + "; on a Pi 5, "
+            "pip install rpi-lgpio instead; " + ON_A_PC
+        )
+    if "only be run on a Raspberry Pi" in str(error):
+        return HardwareSetupError(f"RPi.GPIO says this is not a Raspberry Pi: {ON_A_PC}")
+    return HardwareError(f"RPi.GPIO cannot run here: {one_line(error)}")
+
+
+def gpio_trouble(error: Exception, what: str) -> HardwareError:
+    """The error to raise for `error`, met while `RPi.GPIO` set up the pins of `what`
+    (`the switch matrix`, `the clock buttons`)."""
+    text = one_line(error)
+    fix = _device_trouble(error, what, "a pin")
+    if fix is None and ("peripheral base address" in text or "Mmap of GPIO" in text):
+        # RPi.GPIO knows the Pi 4's registers and older ones, not the Pi 5's.
+        fix = (
+            f"{what}: RPi.GPIO does not run on this Pi ({text}): on a Pi 5, "
+            "pip uninstall RPi.GPIO, then pip install rpi-lgpio"
+        )
+    if fix is not None:
+        return HardwareSetupError(fix)
+    return HardwareError(f"cannot set up {what}: {_named(error)}")
+
+
+def _library_trouble(error: Exception, where: str, driver: str) -> str | None:
+    """A library missing, of the wrong version, or one that does not know this machine."""
+    text = one_line(error)
+    if isinstance(error, ImportError):
+        if "cannot import name" in text:
+            return f"{where}: the LED libraries installed do not fit together ({text}): " + (
+                "re" + INSTALL_EXTRA
+            )
+        return f"{where} needs {error.name or 'its library'}, which is not installed: " + (
+            INSTALL_EXTRA
+        )
+    if found := _PLATFORM_MISSING.search(text):
+        return f"{where} needs {found['name']}, which is not installed: run {found['run']}"
+    if found := _PLATFORM_VERSION.search(text):
+        return (
+            f"{where}: {found['name']} {found['version']} is a version the LED library does "
+            f"not support: run {found['run']}"
+        )
+    if found := _PLATFORM_VERSIONS.search(text):
+        return f"{where}: a GPIO library has a version Blinka does not support: run {found['run']}"
+    if isinstance(error, NotImplementedError):  # Blinka's "Board not supported"
+        return (
+            f"{where}: the LED library does not know this machine ({text}): {ON_A_PC}; on a "
+            "Pi, pip install --upgrade adafruit-blinka adafruit-platformdetect"
+        )
+    if isinstance(error, TypeError) and (found := _UNKNOWN_KEYWORD.search(text)):
+        name = _LED_DISTRIBUTION.get(driver, "adafruit-circuitpython-neopixel")
+        return (
+            f"{where}: {name} {_version(name)} is too old (it has no {found['name']}): "
+            f"pip install --upgrade {name}"
+        )
+    return None
+
+
+def _led_driver_trouble(error: Exception, where: str) -> str | None:
+    """rpi_ws281x's own refusals (the `pwm` driver)."""
+    text = one_line(error)
+    if "requires running with sudo" in text:
+        return f"{where} needs root: set User=root in the service's unit, or use driver = 'spi'"
+    if "ws2811_init failed" in text:
+        return f"{where} cannot start ({text}): use driver = 'spi', which runs on every Pi"
+    return None
+
+
+def _device_trouble(error: Exception, where: str, pin: str) -> str | None:
+    """An interface not enabled, a device node not open to this user, a pin in use."""
+    text = one_line(error)
+    if "spidev" in text and ("does not exist" in text or _errno(error) == errno.ENOENT):
+        return f"{where} needs SPI, which is not enabled (no /dev/spidev0.0): {ENABLE_SPI}"
+    if "Make sure SPI is enabled" in text:
+        return f"{where} needs SPI, which is not enabled: {ENABLE_SPI}"
+    if isinstance(error, PermissionError) or "grant access to the gpio group" in text:
+        path = str(error.filename) if isinstance(error, OSError) and error.filename else ""
+        path = path or next(iter(_DEVICE.findall(text)), "/dev/gpiochip*")
+        return f"{where}: no permission to open {path}: {group_fix(device_group(path))}"
+    if "No access to /dev/mem" in text:
+        # RPi.GPIO opens /dev/gpiomem (the gpio group's) and names /dev/mem, its fallback.
+        return f"{where}: no permission to open /dev/gpiomem: {group_fix('gpio')}"
+    if text in ("can not open gpiochip", "no permission to access file") or (
+        "GPIO operation not permitted" in text
+    ):
+        return f"{where}: cannot open the GPIO chip ({text}): {group_fix('gpio')}"
+    if "GPIO busy" in text or _errno(error) == errno.EBUSY:
+        return (
+            f"{where}: {pin} is held by another program: stop it (gpioinfo names each "
+            "line's user) or wire the board to free pins"
+        )
+    return None
+
+
+def _errno(error: Exception) -> int | None:
+    return error.errno if isinstance(error, OSError) else None
+
+
+def _named(error: Exception) -> str:
+    return f"{type(error).__name__}: {one_line(error)}"
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "(version unknown)"
+
+
+__all__ = ["gpio_import_trouble", "gpio_trouble", "led_trouble", "one_line"]
