@@ -81,6 +81,13 @@ INSTALL = f"{sys.executable} -m pip install"
         ),
         pytest.param(
             "spi",
+            {"board": libs.BOARD_SPI_PORT_UNKNOWN, "neopixel_spi": libs.NEOPIXEL_SPI},
+            "leds.driver = 'spi' needs SPI, which is not enabled: run sudo raspi-config "
+            "nonint do_spi 0, then reboot",
+            id="spi-port-unknown",
+        ),
+        pytest.param(
+            "spi",
             {"board": libs.BOARD_SPI_DENIED, "neopixel_spi": libs.NEOPIXEL_SPI},
             "leds.driver = 'spi': no permission to open /dev/spidev0.0: add the user to the "
             "spi group (sudo usermod -aG spi USER, then log in again; the service's unit has "
@@ -213,6 +220,16 @@ def test_rpi_gpio_missing_says_what_to_install(stand_ins: StandIns) -> None:
     text = one_line_setup_error(caught.value)
     assert text.startswith("RPi.GPIO is not installed: on the board, install the board's extra")
     assert "on a Pi 5, pip install rpi-lgpio instead" in text
+
+
+def test_rpi_lgpio_without_lgpio_names_lgpio(stand_ins: StandIns) -> None:
+    stand_ins(RPi_GPIO="import lgpio\n")
+    with pytest.raises(HardwareError) as caught:
+        open_scanner(MatrixConfig())
+    assert one_line_setup_error(caught.value) == (
+        "RPi.GPIO needs lgpio, which does not load (No module named 'lgpio'): "
+        "pip install --force-reinstall lgpio in the board's venv"
+    )
 
 
 def test_clock_buttons_on_a_busy_pin(stand_ins: StandIns) -> None:

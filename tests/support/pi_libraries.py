@@ -67,6 +67,16 @@ def SPI():
     raise IOError("/dev/spidev0.0 does not exist")
 """
 
+# board.SPI() when Blinka's pin table has no SPI port for the pins: busio's words.
+BOARD_SPI_PORT_UNKNOWN = """
+D10 = "D10"
+def SPI():
+    raise ValueError(
+        "No Hardware SPI on (SCLK, MOSI, MISO)=(11, 10, 9)\\n"
+        "Valid SPI ports: ().\\nMake sure SPI is enabled."
+    )
+"""
+
 # board.SPI() as a user outside the spi group: PureIO's os.open.
 BOARD_SPI_DENIED = """
 D10 = "D10"

@@ -91,6 +91,12 @@ def led_trouble(error: Exception, driver: str, data_pin: int) -> HardwareError:
 
 def gpio_import_trouble(error: ImportError | RuntimeError) -> HardwareError:
     """The error to raise when `import RPi.GPIO` fails with `error`."""
+    if isinstance(error, ImportError) and error.name not in (None, "RPi", "RPi.GPIO"):
+        # rpi-lgpio is there but lgpio (or its C library) is not.
+        return HardwareSetupError(
+            f"RPi.GPIO needs {error.name}, which does not load ({one_line(error)}): "
+            f"pip install --force-reinstall {error.name.lstrip('_')} in the board's venv"
+        )
     if isinstance(error, ImportError):
         return HardwareSetupError(
             "RPi.GPIO is not installed: on the board, " + INSTALL_EXTRA + "; on a Pi 5, "
