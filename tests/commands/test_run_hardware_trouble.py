@@ -21,15 +21,17 @@ from tests.support import pi_libraries as libs
 SCRIPT = shutil.which("reedboard", path=str(Path(sys.executable).parent))
 
 
-def run_board(tmp_path: Path, config: str = "", **modules: str) -> subprocess.CompletedProcess[str]:
-    """`reedboard run` as the service runs it, with these stand-ins for the Pi's libraries;
-    ended (killed) if it is still running after a minute."""
+def run_board(
+    tmp_path: Path, config: str = "", log: str = "info", **modules: str
+) -> subprocess.CompletedProcess[str]:
+    """`reedboard run` as the service runs it, with these stand-ins for the Pi's libraries,
+    logging at `log`; ended (killed) if it is still running after a minute."""
     assert SCRIPT is not None, "the reedboard console script is not installed"
     site = tmp_path / "site"
     site.mkdir()
     libs.write_stand_ins(site, **modules)
     (tmp_path / "board.toml").write_text(config, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(site)}
+    env = {**os.environ, "PYTHONPATH": str(site), "REEDBOARD_LOG": log}
     command = [SCRIPT, "run", "--config", str(tmp_path / "board.toml")]
     command += ["--journal", str(tmp_path / "journal.sqlite")]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=False)
@@ -104,6 +106,18 @@ def test_a_failure_without_a_known_fix_is_one_line_and_status_1(tmp_path: Path) 
     result = run_board(tmp_path, RPi_GPIO=libs.RPI_GPIO, board=odd, neopixel_spi=libs.NEOPIXEL_SPI)
     assert said(result) == "leds.driver = 'spi': the LEDs did not start: ValueError: odd"
     assert result.returncode == 1
+
+
+def test_the_debug_log_keeps_the_librarys_traceback(tmp_path: Path) -> None:
+    # For a report: REEDBOARD_LOG=debug shows where the library failed, then the one line.
+    result = run_board(
+        tmp_path, log="debug", RPi_GPIO=libs.RPI_GPIO, board=libs.BOARD_WITHOUT_GPIOD
+    )
+    assert result.returncode == NEEDS_A_PERSON
+    assert "Traceback (most recent call last)" in result.stderr
+    assert "RuntimeError: The platform library 'gpiod' was not found." in result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("reedboard run: leds.driver = 'spi' needs gpiod")
 
 
 def unit_settings() -> dict[str, str]:
