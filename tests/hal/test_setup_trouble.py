@@ -153,6 +153,15 @@ def test_a_machine_blinka_does_not_know_says_fake(stand_ins: StandIns) -> None:
     assert "on a PC, run with --fake" in text
 
 
+@pytest.mark.parametrize("driver", ["spi", "pwm"])
+def test_a_board_without_the_pins_says_fake(stand_ins: StandIns, driver: LedDriver) -> None:
+    # Blinka on a PC it takes for a generic x86 machine: a `board` without SPI or D18.
+    stand_ins(board="", neopixel_spi=libs.NEOPIXEL_SPI, neopixel=libs.NEOPIXEL)
+    text = one_line_setup_error(leds_fail(driver))
+    assert text.startswith(f"leds.driver = '{driver}': the LED library does not know this")
+    assert "module 'board' has no attribute" in text and "on a PC, run with --fake" in text
+
+
 def test_the_stand_ins_that_work_light_the_strip(stand_ins: StandIns) -> None:
     # The failing cases above differ from these in the trouble only.
     stand_ins(board=libs.BOARD, neopixel_spi=libs.NEOPIXEL_SPI, neopixel=libs.NEOPIXEL)

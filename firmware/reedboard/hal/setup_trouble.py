@@ -143,7 +143,9 @@ def _library_trouble(error: Exception, where: str, driver: str) -> str | None:
         )
     if found := _PLATFORM_VERSIONS.search(text):
         return f"{where}: a GPIO library has a version Blinka does not support: run {found['run']}"
-    if isinstance(error, NotImplementedError):  # Blinka's "Board not supported"
+    # Blinka's "Board not supported"; or a `board` it made without SPI or the data pin,
+    # as on a PC it takes for a generic one.
+    if isinstance(error, NotImplementedError) or "module 'board' has no attribute" in text:
         return (
             f"{where}: the LED library does not know this machine ({text}): {ON_A_PC}; on a "
             "Pi, pip install --upgrade adafruit-blinka adafruit-platformdetect"
