@@ -162,6 +162,22 @@ def test_a_board_without_the_pins_says_fake(stand_ins: StandIns, driver: LedDriv
     assert "module 'board' has no attribute" in text and "on a PC, run with --fake" in text
 
 
+@pytest.mark.parametrize(
+    ("path", "fix"),
+    [
+        ("/dev/mem", "only root may open it: set User=root in the service's unit"),
+        ("/dev/ttyAMA0", "run the board as a user who may (ls -l shows the file's owner"),
+    ],
+)
+def test_a_permission_names_the_file_and_who_may_open_it(
+    stand_ins: StandIns, path: str, fix: str
+) -> None:
+    board = f'def SPI():\n    raise PermissionError(13, "Permission denied", "{path}")\n'
+    stand_ins(board=board, neopixel_spi=libs.NEOPIXEL_SPI)
+    text = one_line_setup_error(leds_fail("spi"))
+    assert text.startswith(f"leds.driver = 'spi': no permission to open {path}: {fix}")
+
+
 def test_the_stand_ins_that_work_light_the_strip(stand_ins: StandIns) -> None:
     # The failing cases above differ from these in the trouble only.
     stand_ins(board=libs.BOARD, neopixel_spi=libs.NEOPIXEL_SPI, neopixel=libs.NEOPIXEL)

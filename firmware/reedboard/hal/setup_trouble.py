@@ -24,13 +24,14 @@ INSTALL_EXTRA = "install the board's extra (pip install 'reedboard[pi]')"
 ENABLE_SPI = "run sudo raspi-config nonint do_spi 0, then reboot"
 ON_A_PC = "on a PC, run with --fake"
 
-# Which group opens which device node; None: only root may.
-DEVICE_GROUPS: tuple[tuple[str, str | None], ...] = (
+ROOT = "root"
+# Which group opens which device node (ROOT: only root may).
+DEVICE_GROUPS: tuple[tuple[str, str], ...] = (
     ("/dev/spidev", "spi"),
     ("/dev/gpiomem", "gpio"),
     ("/dev/gpiochip", "gpio"),
     ("/dev/pio", "gpio"),
-    ("/dev/mem", None),
+    ("/dev/mem", ROOT),
 )
 
 # Blinka's words, as its `importing` and `platform_dependencies` modules write them.
@@ -60,9 +61,11 @@ def one_line(error: BaseException) -> str:
 
 
 def group_fix(group: str | None) -> str:
-    """How to get the permission a group gives (or root, for None)."""
-    if group is None:
+    """How to get the permission a group gives (ROOT: root's; None: a group not known)."""
+    if group == ROOT:
         return "only root may open it: set User=root in the service's unit"
+    if group is None:
+        return "run the board as a user who may (ls -l shows the file's owner and group)"
     return (
         f"add the user to the {group} group (sudo usermod -aG {group} USER, then log in "
         f"again; the service's unit has SupplementaryGroups={group})"
