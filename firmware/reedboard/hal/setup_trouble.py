@@ -15,7 +15,6 @@ the library's own words on one line.
 from __future__ import annotations
 
 import errno
-import importlib.metadata
 import re
 
 from reedboard.errors import HardwareError, HardwareSetupError
@@ -34,20 +33,21 @@ DEVICE_GROUPS: tuple[tuple[str, str], ...] = (
     ("/dev/mem", ROOT),
 )
 
-# Blinka's words, as its `importing` and `platform_dependencies` modules write them.
-_PLATFORM_MISSING = re.compile(
+# Blinka's words, as its `importing` and `platform_dependencies` modules write them (kept
+# as text: compiled by `re` on the first failing start, not at every import).
+_PLATFORM_MISSING = (
     r"platform library '(?P<name>[^']+)' was not found\. To install, try typing: (?P<run>.+)"
 )
-_PLATFORM_VERSION = re.compile(
+_PLATFORM_VERSION = (
     r"platform library '(?P<name>[^']+)' has unsupported installed version (?P<version>\S+)\. "
     r"To install a supported version, run: (?P<run>.+?)(?: Then restart Python.*)?$"
 )
-_PLATFORM_VERSIONS = re.compile(
+_PLATFORM_VERSIONS = (
     r"unsupported versions\. To install supported versions, run: (?P<run>.+?)"
     r"(?: Then restart Python.*)?$"
 )
-_DEVICE = re.compile(r"/dev/[\w./-]+")
-_UNKNOWN_KEYWORD = re.compile(r"unexpected keyword argument '(?P<name>\w+)'")
+_DEVICE = r"/dev/[\w./-]+"
+_UNKNOWN_KEYWORD = r"unexpected keyword argument '(?P<name>\w+)'"
 # The distributions that hold each LED driver's Python side.
 _LED_DISTRIBUTION = {"spi": "adafruit-circuitpython-neopixel-spi"}
 
@@ -137,14 +137,14 @@ def _library_trouble(error: Exception, where: str, driver: str) -> str | None:
         return f"{where} needs {error.name or 'its library'}, which is not installed: " + (
             INSTALL_EXTRA
         )
-    if found := _PLATFORM_MISSING.search(text):
+    if found := re.search(_PLATFORM_MISSING, text):
         return f"{where} needs {found['name']}, which is not installed: run {found['run']}"
-    if found := _PLATFORM_VERSION.search(text):
+    if found := re.search(_PLATFORM_VERSION, text):
         return (
             f"{where}: {found['name']} {found['version']} is a version the LED library does "
             f"not support: run {found['run']}"
         )
-    if found := _PLATFORM_VERSIONS.search(text):
+    if found := re.search(_PLATFORM_VERSIONS, text):
         return f"{where}: a GPIO library has a version Blinka does not support: run {found['run']}"
     # Blinka's "Board not supported"; or a `board` it made without SPI or the data pin,
     # as on a PC it takes for a generic one.
@@ -153,7 +153,7 @@ def _library_trouble(error: Exception, where: str, driver: str) -> str | None:
             f"{where}: the LED library does not know this machine ({text}): {ON_A_PC}; on a "
             "Pi, pip install --upgrade adafruit-blinka adafruit-platformdetect"
         )
-    if isinstance(error, TypeError) and (found := _UNKNOWN_KEYWORD.search(text)):
+    if isinstance(error, TypeError) and (found := re.search(_UNKNOWN_KEYWORD, text)):
         name = _LED_DISTRIBUTION.get(driver, "adafruit-circuitpython-neopixel")
         return (
             f"{where}: {name} {_version(name)} is too old (it has no {found['name']}): "
@@ -181,7 +181,7 @@ def _device_trouble(error: Exception, where: str, pin: str) -> str | None:
         return f"{where} needs SPI, which is not enabled: {ENABLE_SPI}"
     if isinstance(error, PermissionError) or "grant access to the gpio group" in text:
         path = str(error.filename) if isinstance(error, OSError) and error.filename else ""
-        path = path or next(iter(_DEVICE.findall(text)), "/dev/gpiochip*")
+        path = path or next(iter(re.findall(_DEVICE, text)), "/dev/gpiochip*")
         return f"{where}: no permission to open {path}: {group_fix(device_group(path))}"
     if "No access to /dev/mem" in text:
         # RPi.GPIO opens /dev/gpiomem (the gpio group's) and names /dev/mem, its fallback.
@@ -207,6 +207,8 @@ def _named(error: Exception) -> str:
 
 
 def _version(distribution: str) -> str:
+    import importlib.metadata  # here: only a failing start needs it, and it is slow to load
+
     try:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
