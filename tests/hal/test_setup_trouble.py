@@ -74,6 +74,19 @@ INSTALL = f"{sys.executable} -m pip install"
         ),
         pytest.param(
             "spi",
+            {"board": libs.BOARD_INSTALL_REFUSED, "neopixel_spi": libs.NEOPIXEL_SPI},
+            f"leds.driver = 'spi': Blinka could not install what it needs: run {INSTALL} "
+            "'gpiod>=2.2.2,<3' (with sudo when the board's venv is root's)",
+            id="blinka-could-not-install",
+        ),
+        pytest.param(
+            "spi",
+            {"board": libs.BOARD_INSTALLED_NOW, "neopixel_spi": libs.NEOPIXEL_SPI},
+            "leds.driver = 'spi': Blinka has installed what it needs: start the board again",
+            id="blinka-installed-now",
+        ),
+        pytest.param(
+            "spi",
             {"board": libs.BOARD_WITHOUT_SPI, "neopixel_spi": libs.NEOPIXEL_SPI},
             "leds.driver = 'spi' needs SPI, which is not enabled (no /dev/spidev0.0): run "
             "sudo raspi-config nonint do_spi 0, then reboot",

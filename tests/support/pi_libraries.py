@@ -48,6 +48,25 @@ raise RuntimeError(
 )
 """
 
+# `import board` from a terminal, gpiod missing: Blinka asked, the person said yes, and its
+# pip could not write to the venv.
+BOARD_INSTALL_REFUSED = """
+import shlex, sys
+command = shlex.join([sys.executable, "-m", "pip", "install", "gpiod>=2.2.2,<3"])
+raise RuntimeError(f"Unable to install the platform dependencies. Try: {command}")
+"""
+
+# The same, pip succeeded: the gpiod just installed cannot load in this process.
+BOARD_INSTALLED_NOW = """
+import shlex, sys
+command = shlex.join([sys.executable, "-m", "pip", "install", "gpiod>=2.2.2,<3"])
+raise RuntimeError(
+    "Installation completed, but these platform dependencies are still missing or "
+    "incompatible in this Python process: gpiod>=2.2.2,<3. Restart Python before using "
+    f"Blinka. If the problem persists, try: {command}"
+)
+"""
+
 # `import board` on a machine adafruit-platformdetect does not know.
 BOARD_UNKNOWN_MACHINE = '''
 raise NotImplementedError(

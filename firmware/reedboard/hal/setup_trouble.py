@@ -46,6 +46,7 @@ _PLATFORM_VERSIONS = (
     r"unsupported versions\. To install supported versions, run: (?P<run>.+?)"
     r"(?: Then restart Python.*)?$"
 )
+_PLATFORM_INSTALL_FAILED = r"Unable to install the platform dependencies\. Try: (?P<run>.+)"
 _DEVICE = r"/dev/[\w./-]+"
 _UNKNOWN_KEYWORD = r"unexpected keyword argument '(?P<name>\w+)'"
 # The distributions that hold each LED driver's Python side.
@@ -137,15 +138,8 @@ def _library_trouble(error: Exception, where: str, driver: str) -> str | None:
         return f"{where} needs {error.name or 'its library'}, which is not installed: " + (
             INSTALL_EXTRA
         )
-    if found := re.search(_PLATFORM_MISSING, text):
-        return f"{where} needs {found['name']}, which is not installed: run {found['run']}"
-    if found := re.search(_PLATFORM_VERSION, text):
-        return (
-            f"{where}: {found['name']} {found['version']} is a version the LED library does "
-            f"not support: run {found['run']}"
-        )
-    if found := re.search(_PLATFORM_VERSIONS, text):
-        return f"{where}: a GPIO library has a version Blinka does not support: run {found['run']}"
+    if platform := _platform_trouble(text, where):
+        return platform
     # Blinka's "Board not supported"; or a `board` it made without SPI or the data pin,
     # as on a PC it takes for a generic one.
     if isinstance(error, NotImplementedError) or "module 'board' has no attribute" in text:
@@ -159,6 +153,29 @@ def _library_trouble(error: Exception, where: str, driver: str) -> str | None:
             f"{where}: {name} {_version(name)} is too old (it has no {found['name']}): "
             f"pip install --upgrade {name}"
         )
+    return None
+
+
+def _platform_trouble(text: str, where: str) -> str | None:
+    """Blinka's platform libraries (gpiod, rpi_ws281x, the Pi 5's PIO driver): missing, of
+    a version it does not support, or just installed by Blinka itself (it offers to when
+    run from a terminal)."""
+    if found := re.search(_PLATFORM_MISSING, text):
+        return f"{where} needs {found['name']}, which is not installed: run {found['run']}"
+    if found := re.search(_PLATFORM_VERSION, text):
+        return (
+            f"{where}: {found['name']} {found['version']} is a version the LED library does "
+            f"not support: run {found['run']}"
+        )
+    if found := re.search(_PLATFORM_VERSIONS, text):
+        return f"{where}: a GPIO library has a version Blinka does not support: run {found['run']}"
+    if found := re.search(_PLATFORM_INSTALL_FAILED, text):
+        return (
+            f"{where}: Blinka could not install what it needs: run {found['run']} (with sudo "
+            "when the board's venv is root's)"
+        )
+    if "Restart Python before using Blinka" in text:
+        return f"{where}: Blinka has installed what it needs: start the board again"
     return None
 
 
