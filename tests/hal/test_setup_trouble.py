@@ -150,6 +150,20 @@ INSTALL = f"{sys.executable} -m pip install"
             "gpio group",
             id="pwm-gpio-not-allowed",
         ),
+        pytest.param(
+            "pi5",
+            {"board": libs.BOARD, "neopixel": libs.NEOPIXEL_PIO_DENIED},
+            "leds.driver = 'pi5': no permission to open /dev/pio0: add the user to the gpio group",
+            id="pi5-pio-not-allowed",
+        ),
+        pytest.param(
+            "pi5",
+            {"board": libs.BOARD, "neopixel": libs.NEOPIXEL_PIO_MISSING},
+            "leds.driver = 'pi5': the Pi 5's PIO does not open (Failed to open PIO device "
+            "(error -2)): update Raspberry Pi OS (sudo apt full-upgrade) and reboot, or use "
+            "driver = 'spi'",
+            id="pi5-pio-missing",
+        ),
     ],
 )
 def test_led_trouble_is_one_line_saying_what_to_do(

@@ -167,6 +167,18 @@ NEOPIXEL_GPIO_DENIED = _NEOPIXEL_SENDING.format(
     transmit="pass",
 )
 
+# The Pi 5's PIO as a user outside the gpio group: its neopixel_write's first frame.
+NEOPIXEL_PIO_DENIED = _NEOPIXEL_SENDING.format(
+    open_pin="pass",
+    transmit='raise RuntimeError("Failed to open PIO device (error -13)")',
+)
+
+# The Pi 5's PIO on a system too old to have /dev/pio0.
+NEOPIXEL_PIO_MISSING = _NEOPIXEL_SENDING.format(
+    open_pin="pass",
+    transmit='raise RuntimeError("Failed to open PIO device (error -2)")',
+)
+
 # --- RPi.GPIO (and rpi-lgpio, which provides the same module) ---
 
 _GPIO_WORKING = """

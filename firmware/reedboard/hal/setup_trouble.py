@@ -47,6 +47,8 @@ _PLATFORM_VERSIONS = (
     r"(?: Then restart Python.*)?$"
 )
 _PLATFORM_INSTALL_FAILED = r"Unable to install the platform dependencies\. Try: (?P<run>.+)"
+# adafruit-blinka-raspberry-pi5-neopixel's words when /dev/pio0 does not open.
+_PIO_OPEN = r"Failed to open PIO device \(error (?P<code>-?\d+)\)"
 _DEVICE = r"/dev/[\w./-]+"
 _UNKNOWN_KEYWORD = r"unexpected keyword argument '(?P<name>\w+)'"
 # The distributions that hold each LED driver's Python side.
@@ -180,13 +182,24 @@ def _platform_trouble(text: str, where: str) -> str | None:
 
 
 def _led_driver_trouble(error: Exception, where: str) -> str | None:
-    """rpi_ws281x's own refusals (the `pwm` driver)."""
+    """The drivers' own refusals: rpi_ws281x's (`pwm`), the Pi 5's PIO's (`pi5`)."""
     text = one_line(error)
     if "requires running with sudo" in text:
         return f"{where} needs root: set User=root in the service's unit, or use driver = 'spi'"
     if "ws2811_init failed" in text:
         return f"{where} cannot start ({text}): use driver = 'spi', which runs on every Pi"
-    return None
+    found = re.search(_PIO_OPEN, text)
+    if found is None and "pio_init() failed" not in text:
+        return None
+    code = -int(found["code"]) if found else 0  # piolib's error is a negated errno
+    if code in (errno.EACCES, errno.EPERM):
+        return f"{where}: no permission to open /dev/pio0: {group_fix('gpio')}"
+    if code == errno.EBUSY:
+        return f"{where}: the Pi 5's PIO is held by another program: stop it"
+    return (
+        f"{where}: the Pi 5's PIO does not open ({text}): update Raspberry Pi OS (sudo apt "
+        "full-upgrade) and reboot, or use driver = 'spi'"
+    )
 
 
 def _device_trouble(error: Exception, where: str, pin: str) -> str | None:
