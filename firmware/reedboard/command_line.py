@@ -13,6 +13,10 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 BAD_ARGUMENTS = 2  # the exit status of a command line that cannot be carried out as given
+# Hardware the Pi is not set up for (a library, SPI, a permission, a busy pin): sysexits'
+# EX_CONFIG. Distinct from a crash (1), so the service's unit restarts after a crash but
+# not after this, which only a person can fix.
+NEEDS_A_PERSON = 78
 # A reader that went away (`reedboard perft 5 --divide | head -1`): the status of a Unix
 # tool killed by SIGPIPE (128 + 13), which shells treat as the pipe's ordinary end.
 CLOSED_OUTPUT = 141

@@ -54,5 +54,11 @@ class HardwareError(ReedboardError, OSError):
     """The hardware did not behave: a stuck switch, a broken wire, a missing driver."""
 
 
+class HardwareSetupError(HardwareError):
+    """Hardware the Pi is not set up for: a library missing or of the wrong version, an
+    interface not enabled, a permission not granted, a pin another program holds. Starting
+    again changes nothing until a person acts, so the message says what to do."""
+
+
 class LinkError(ReedboardError, OSError):
     """The serial link to the host failed."""

@@ -8,6 +8,7 @@ import shutil
 import struct
 import wave
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -82,7 +83,7 @@ def test_sentences_are_said_in_order(tmp_path: Path, speakers: list[EspeakSpeake
 
 
 def test_say_returns_while_the_sentence_is_being_said(
-    tmp_path: Path, speakers: list[EspeakSpeaker]
+    tmp_path: Path, speakers: list[EspeakSpeaker], caplog: pytest.LogCaptureFixture
 ) -> None:
     """The scan loop never waits on speech: `say` returns with the 30 s sentence under way,
     and a newer sentence cuts it, being stale."""
@@ -93,6 +94,7 @@ def test_say_returns_while_the_sentence_is_being_said(
     assert not speaker.idle(0.5)  # still being said
     speaker.say("Board restored.")
     assert speaker.idle(20)  # long before the 30 s: the stale sentence was cut
+    assert caplog.messages == []  # a sentence cut is no failure
     assert lines(notes) == [
         "start slow: illegal, put the knight back on g1",
         "start Board restored.",
@@ -111,6 +113,74 @@ def test_a_missing_program_is_logged_once(
     assert speaker.idle(10)
     assert len(caplog.messages) == 1
     assert "no-such-program" in caplog.messages[0]
+
+
+def test_a_missing_program_says_what_to_install(
+    tmp_path: Path, speakers: list[EspeakSpeaker], caplog: pytest.LogCaptureFixture
+) -> None:
+    speaker = EspeakSpeaker(EspeakSettings(program=str(tmp_path / "espeak-ng")))
+    speakers.append(speaker)
+    speaker.say("Pion e2 e4.")
+    assert speaker.idle(10)
+    assert caplog.messages == [
+        f"voice: cannot run {tmp_path / 'espeak-ng'}: No such file or directory: install it "
+        "(sudo apt-get install espeak-ng); the board plays on in silence"
+    ]
+
+
+def tools(tmp_path: Path, **scripts: str) -> Path:
+    """A directory to be the whole PATH: the tools the stand-in uses, and `scripts`."""
+    directory = tmp_path / "bin"
+    directory.mkdir()
+    for tool in ("cat", "sleep"):
+        found = shutil.which(tool)
+        assert found is not None
+        (directory / tool).symlink_to(found)
+    for name, text in scripts.items():
+        (directory / name).write_text(text)
+        (directory / name).chmod(0o755)
+    return directory
+
+
+def test_a_device_without_aplay_says_to_install_it(
+    tmp_path: Path,
+    speakers: list[EspeakSpeaker],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PATH", str(tools(tmp_path)))
+    settings, _ = stand_in(tmp_path)
+    speaker = EspeakSpeaker(replace(settings, device="plughw:1,0"))
+    speakers.append(speaker)
+    speaker.say("Pion e2 e4.")
+    speaker.say("Pion e7 e5.")
+    assert speaker.idle(10)
+    assert caplog.messages == [
+        "voice: cannot run aplay: No such file or directory: install it (sudo apt-get "
+        "install alsa-utils); the board plays on in silence"
+    ]
+
+
+def test_a_device_aplay_cannot_open_is_said_once(
+    tmp_path: Path,
+    speakers: list[EspeakSpeaker],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # aplay -D on a card that is not there: "audio open error", exit status 1.
+    aplay = "#!/bin/sh\necho 'aplay: main:831: audio open error: No such file or directory' >&2\nexit 1\n"
+    monkeypatch.setenv("PATH", str(tools(tmp_path, aplay=aplay)))
+    settings, notes = stand_in(tmp_path)
+    speaker = EspeakSpeaker(replace(settings, device="plughw:9,0"))
+    speakers.append(speaker)
+    speaker.say("Pion e2 e4.")
+    speaker.say("Pion e7 e5.")
+    assert speaker.idle(20)
+    assert caplog.messages == [
+        "voice: aplay failed (exit status 1): check [voice] in the board's config (aplay -L "
+        "lists the devices)"
+    ]
+    assert "end Pion e7 e5." in lines(notes)  # the board went on
 
 
 def test_close_cuts_what_is_said(tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ script if one is given, or a random legal game that the human model plays from a
 (`--random-game SEED`). `--speed X` runs the board's clock X times faster than real time,
 so every timing rule holds in the board's own milliseconds and the script's changes come
 at their times divided by X. Without `--serial`, a fake board prints its effects as JSON
-Lines on stdout. SIGINT or SIGTERM ends it cleanly, exit status 0. `--protocol dgt` or
+Lines on stdout. SIGINT or SIGTERM ends it cleanly, exit status 0. What stops it at start
+is one line on stderr: status 2 for a bad argument, config or script, 78 (NEEDS_A_PERSON)
+for a Pi not set up for the board, 1 for anything else. `--protocol dgt` or
 `chesslink` speaks the DGT or Millennium ChessLink protocol on the link instead of the
 board's own, at that board's serial settings (docs/emulation.md).
 """
@@ -32,9 +34,15 @@ from reedboard.app_ports import Endpoint, Identity, Renderer
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
-from reedboard.command_line import example, number_in, whole_number_in
+from reedboard.command_line import (
+    BAD_ARGUMENTS,
+    NEEDS_A_PERSON,
+    example,
+    number_in,
+    whole_number_in,
+)
 from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
-from reedboard.errors import ReedboardError, ScriptError
+from reedboard.errors import HardwareSetupError, ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.clock_buttons import ClockButtons, open_clock_buttons
 from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
@@ -137,7 +145,15 @@ def run(args: argparse.Namespace) -> int:
         return _run(args)
     except ReedboardError as error:
         print(f"reedboard run: {error}", file=sys.stderr)
-        return 2 if isinstance(error, ValueError) else 1
+        return exit_status(error)
+
+
+def exit_status(error: ReedboardError) -> int:
+    """Bad input (arguments, config, script) BAD_ARGUMENTS; hardware the Pi is not set up
+    for NEEDS_A_PERSON (the service's unit does not restart on either); anything else 1."""
+    if isinstance(error, HardwareSetupError):
+        return NEEDS_A_PERSON
+    return BAD_ARGUMENTS if isinstance(error, ValueError) else 1
 
 
 def _run(args: argparse.Namespace) -> int:

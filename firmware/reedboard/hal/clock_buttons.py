@@ -6,7 +6,7 @@ press is reported at the time it first read LOW, as the sensors' changes are."""
 from __future__ import annotations
 
 from reedboard.hal.gpio import GpioModule
-from reedboard.hal.rpi import import_rpi_gpio
+from reedboard.hal.rpi import import_rpi_gpio, set_up_pins
 
 BUTTON_HOLD_MS = 10
 
@@ -61,4 +61,8 @@ def open_clock_buttons(
     white_pin: int, black_pin: int, *, gpio: GpioModule | None = None
 ) -> ClockButtons:
     """The buttons on `RPi.GPIO` unless another module is given."""
-    return ClockButtons(gpio if gpio is not None else import_rpi_gpio(), white_pin, black_pin)
+    module = gpio if gpio is not None else import_rpi_gpio()
+    return set_up_pins(
+        f"the clock buttons (GPIO{white_pin}, GPIO{black_pin})",
+        lambda: ClockButtons(module, white_pin, black_pin),
+    )

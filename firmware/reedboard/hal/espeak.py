@@ -8,7 +8,8 @@ Without a `device`, espeak-ng plays on the system's default output (the Pi's aud
 or whatever ALSA or PulseAudio make the default: a USB speaker, a Bluetooth one). With a
 `device` (an ALSA name like `plughw:1,0`), espeak-ng writes the sound to `aplay -D device`.
 The text goes in on stdin, never as an argument, so no sentence can read as an option.
-A missing espeak-ng is said once in the log, and the board plays on in silence.
+A missing espeak-ng (or aplay), or one that fails on a wrong voice or device, is said once
+in the log with what to do, and the board plays on in silence.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from pathlib import Path
 from reedboard.hal.speech import SpeechQueue, Utterance
 
 PROGRAM = "espeak-ng"
+APLAY = "aplay"
+# The Debian package of each program the voice runs.
+PACKAGES = {PROGRAM: "espeak-ng", APLAY: "alsa-utils"}
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +62,7 @@ class EspeakSpeaker:
         self._lock = threading.Condition()
         self._processes: list[subprocess.Popen[bytes]] = []
         self._closing = False
-        self._told_missing = False
+        self._told: set[str] = set()  # the programs whose trouble the log has had
         self._worker = threading.Thread(target=self._work, name="espeak", daemon=True)
         self._worker.start()
 
@@ -97,6 +101,7 @@ class EspeakSpeaker:
                 started = self._start(utterance.text)
             for process in started:
                 process.wait()
+            self._tell_failures(started)
             with self._lock:
                 self._processes = []
                 self.queue.finished()
@@ -105,35 +110,18 @@ class EspeakSpeaker:
 
     def _start(self, text: str) -> list[subprocess.Popen[bytes]]:
         """The processes that say `text` (called with the lock held, never waits)."""
-        settings = self.settings
         try:
-            if settings.device is None:
-                speak = subprocess.Popen(
-                    settings.command(), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL
-                )
-                processes = [speak]
-            else:
-                speak = subprocess.Popen(
-                    settings.command("--stdout"),
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                )
-                assert speak.stdout is not None
-                play = subprocess.Popen(
-                    ["aplay", "-q", "-D", settings.device],
-                    stdin=speak.stdout,
-                    stderr=subprocess.DEVNULL,
-                )
-                speak.stdout.close()  # aplay holds the pipe now
-                processes = [speak, play]
+            processes = self._spawn()
         except OSError as error:
-            if not self._told_missing:
-                self._told_missing = True
-                logger.warning(
-                    "voice: cannot run %s: %s", settings.program, error.strerror or error
-                )
+            program = str(error.filename or self.settings.program)
+            self._tell_once(
+                program,
+                f"cannot run {program}: {error.strerror or error}: install it (sudo apt-get "
+                f"install {PACKAGES.get(Path(program).name, Path(program).name)}); the board "
+                "plays on in silence",
+            )
             return []
+        speak = processes[0]
         assert speak.stdin is not None
         try:
             speak.stdin.write(text.encode("utf-8"))
@@ -142,6 +130,54 @@ class EspeakSpeaker:
             pass  # cut before it read the text: nothing to say
         self._processes = processes
         return processes
+
+    def _spawn(self) -> list[subprocess.Popen[bytes]]:
+        """espeak-ng, and aplay after it with a `device`; none left running if one fails."""
+        settings = self.settings
+        if settings.device is None:
+            return [
+                subprocess.Popen(
+                    settings.command(), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL
+                )
+            ]
+        speak = subprocess.Popen(
+            settings.command("--stdout"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert speak.stdout is not None and speak.stdin is not None
+        try:
+            play = subprocess.Popen(
+                [APLAY, "-q", "-D", settings.device], stdin=speak.stdout, stderr=subprocess.DEVNULL
+            )
+        except OSError:
+            speak.stdin.close()  # espeak-ng reads nothing, says nothing and ends
+            speak.kill()
+            speak.wait()
+            speak.stdout.close()
+            raise
+        speak.stdout.close()  # aplay holds the pipe now
+        return [speak, play]
+
+    def _tell_failures(self, processes: list[subprocess.Popen[bytes]]) -> None:
+        """Say once per program that it ended in failure on its own (not cut by a newer
+        sentence: that is a signal). aplay fails so on a device that is not there, which
+        would otherwise leave the board silent unseen (espeak-ng with --stdin says even an
+        unknown voice, in its default one)."""
+        for program, process in zip((self.settings.program, APLAY), processes, strict=False):
+            if process.returncode > 0:
+                hint = " (aplay -L lists the devices)" if program == APLAY else ""
+                self._tell_once(
+                    program,
+                    f"{program} failed (exit status {process.returncode}): check [voice] in "
+                    f"the board's config{hint}",
+                )
+
+    def _tell_once(self, program: str, message: str) -> None:
+        if program not in self._told:
+            self._told.add(program)
+            logger.warning("voice: %s", message)
 
     def _stop_processes(self) -> None:
         for process in self._processes:

@@ -11,17 +11,22 @@ Three drivers, chosen by `[leds] driver`:
   `adafruit-blinka-raspberry-pi5-neopixel` package, which drives the Pi 5's RP1 PIO.
 
 The libraries (and `board`) are imported here only, inside `open_neopixel_strip`, so this
-module imports on any PC.
+module imports on any PC. What they raise at start is one `HardwareError` line
+(`hal/setup_trouble.py` knows their words).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
-from reedboard.errors import HardwareError
+from reedboard.errors import ReedboardError
 from reedboard.hal.led_power import DEFAULT_BUDGET_MA
 from reedboard.hal.pixelbuf_strip import PixelBufStrip
+from reedboard.hal.setup_trouble import led_trouble
+
+logger = logging.getLogger(__name__)
 
 RESET_S = {"ws2812": 300e-6, "sk6812": 80e-6}
 
@@ -45,14 +50,18 @@ def open_neopixel_strip(
 ) -> PixelBufStrip:
     """The chain, ready for `show`; the LEDs start dark."""
     try:
-        buffer = _buffer(chain)
-    except ImportError as error:
-        raise HardwareError(
-            f"leds.driver = {chain.driver!r} needs {error.name or 'its library'}: "
-            "install the board's extra (pip install 'reedboard[pi]')"
-        ) from error
-    strip = PixelBufStrip(buffer, budget_ma=budget_ma)
-    strip.show([(0, 0, 0)] * chain.count)
+        strip = PixelBufStrip(_buffer(chain), budget_ma=budget_ma)
+        # The first frame is where a driver that opens its device lazily (rpi_ws281x's
+        # PWM and DMA) meets its trouble: at start, not in the middle of a game.
+        strip.show([(0, 0, 0)] * chain.count)
+    except ReedboardError:
+        raise
+    except Exception as error:
+        # Whatever the libraries raise (ImportError, Blinka's RuntimeError about a missing
+        # platform library, OSError for SPI not enabled...) becomes one line saying what
+        # to do; the whole traceback stays in the debug log.
+        logger.debug("the LEDs did not start", exc_info=True)
+        raise led_trouble(error, chain.driver, chain.data_pin) from error
     return strip
 
 

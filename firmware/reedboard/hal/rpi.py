@@ -8,28 +8,42 @@ scanner runs there unchanged.
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from reedboard.errors import HardwareError
+from reedboard.errors import ReedboardError
 from reedboard.hal.gpio import GpioModule
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
+from reedboard.hal.setup_trouble import gpio_import_trouble, gpio_trouble
+
+T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 def import_rpi_gpio() -> GpioModule:
     """The `RPi.GPIO` module, or a `HardwareError` saying what to install."""
     try:
         module: GpioModule = importlib.import_module("RPi.GPIO")
-    except ImportError as exc:
-        raise HardwareError(
-            "RPi.GPIO is not installed (on the board: pip install 'reedboard[pi]'; on a Pi 5 "
-            "use rpi-lgpio); on a PC use --fake"
-        ) from exc
-    except RuntimeError as exc:
-        # RPi.GPIO refuses to import on a machine that is not a Raspberry Pi.
-        raise HardwareError(f"RPi.GPIO cannot run here: {exc}") from exc
+    except (ImportError, RuntimeError) as exc:
+        # RPi.GPIO (and rpi-lgpio) refuse to import on a machine that is not a Raspberry Pi.
+        raise gpio_import_trouble(exc) from exc
     return module
+
+
+def set_up_pins(what: str, make: Callable[[], T]) -> T:
+    """`make()`, which sets up the pins of `what` on RPi.GPIO; what the module raises
+    (RuntimeError from RPi.GPIO, lgpio's `error` from rpi-lgpio) becomes one line saying
+    what to do, and the traceback goes to the debug log."""
+    try:
+        return make()
+    except ReedboardError:
+        raise
+    except Exception as exc:
+        logger.debug("cannot set up %s", what, exc_info=True)
+        raise gpio_trouble(exc, what) from exc
 
 
 def open_matrix_scanner(
@@ -44,8 +58,7 @@ def open_matrix_scanner(
     """A scanner for the matrix on these BCM pins (row lines, column lines), lying under
     the board as `layout` says, on `RPi.GPIO` unless another module is given."""
     module = gpio if gpio is not None else import_rpi_gpio()
-    try:
-        return MatrixScanner(module, rows, columns, layout, settle_s=settle_us / 1e6, sleep=sleep)
-    except RuntimeError as exc:
-        # The real module reports missing permissions or a busy pin as RuntimeError.
-        raise HardwareError(f"cannot set up the matrix pins: {exc}") from exc
+    return set_up_pins(
+        "the switch matrix",
+        lambda: MatrixScanner(module, rows, columns, layout, settle_s=settle_us / 1e6, sleep=sleep),
+    )
