@@ -17,7 +17,8 @@ from collections.abc import Callable
 
 from aiohttp import web
 from aiohttp.log import access_logger
-from reedboard.command_line import log_to_stderr
+from reedboard import __version__
+from reedboard.command_line import OneLineParser, example, log_to_stderr
 from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings
@@ -37,10 +38,14 @@ from reedboard_host.relay.web import RelayWeb, make_app
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="reedboard-relay",
         description="Every board on an MQTT broker, kept durably and broadcast over HTTP.",
+        epilog=example(
+            "reedboard-relay --mqtt mqtt://127.0.0.1 --http 0.0.0.0:8080 --pairings round.csv"
+        ),
     )
+    p.add_argument("--version", action="version", version=f"reedboard-relay {__version__}")
     p.add_argument("--mqtt", required=True, metavar="URL", help="mqtt://HOST[:PORT] or mqtts://")
     p.add_argument("--http", default="127.0.0.1:0", metavar="HOST:PORT",
                    help="where to serve the page (default 127.0.0.1 and a free port)")  # fmt: skip
@@ -62,7 +67,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--token-file", metavar="FILE", help="the Lichess API token (broadcast)")
     p.add_argument("--lichess-url", default="https://lichess.org", metavar="URL",
                    help="the Lichess server (default https://lichess.org)")  # fmt: skip
-    p.add_argument("--client-id", default="reedboard-relay", help="the relay's MQTT client id")
+    p.add_argument("--client-id", metavar="ID",
+                   help="the relay's MQTT client id (default: reedboard-relay- and eight "
+                        "hex digits, made once and kept in the --db store)")  # fmt: skip
     p.add_argument("--arbiter-http", default="127.0.0.1:0", metavar="HOST:PORT",
                    help="where to serve the arbiter's console (default 127.0.0.1 and a free "
                         "port: only this machine); its URL, with its token, is printed")  # fmt: skip
@@ -123,7 +130,11 @@ async def _serve(
             heard_time(desk, board, wire)
 
     service = RelayService(
-        settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
+        settings,
+        Boards(store),
+        client_id=args.client_id or store.client_id(),
+        changed=changed,
+        heard=heard,
     )
     # The boards as rebuilt from the store: an older relay's decisions go to their games.
     rebuilt = {b.id: BoardGames.of(b.mirror) for b in service.boards.boards.values()}
