@@ -42,6 +42,12 @@ class SaidLines:
                     raise AssertionError(f"not {count} lines with {part!r} in {self.lines}")
                 self._changed.wait(left)
 
+    def wait_end(self, timeout_s: float = 30.0) -> list[str]:
+        """Every line, once the program has closed the pipe (it has ended)."""
+        self._thread.join(timeout_s)
+        assert not self._thread.is_alive(), "the program never closed its pipe"
+        return self.lines
+
     def with_part(self, part: str) -> list[str]:
         with self._changed:
             return [line for line in self.lines if part in line]
