@@ -30,7 +30,7 @@ from reedboard_host.relay.boards import Boards
 from reedboard_host.relay.game_on_board import BoardGames
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
-from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.pairings import Pairings, PairingsError
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
 from reedboard_host.relay.time_desk import heard_time, with_added_time
@@ -98,7 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = BrokerSettings(args.mqtt, "relay", args.username, args.password_file, args.ca_file)
     try:
         pairings = Pairings(args.pairings, round_=args.round, boards=args.boards)
+        pairings.load()
         return asyncio.run(_serve(settings, store, pairings, host, port, args, token))
+    except PairingsError as error:
+        print(f"reedboard-relay: {error}", file=sys.stderr)
+        return 2
     finally:
         store.close()
 
@@ -161,6 +165,9 @@ async def _serve(
     print(f"{url}/", flush=True)
     print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
     service.start()
+    # Read again as it changes, whether a page asks or not: a file broken between two
+    # rounds is said when it happens, not when a spectator comes.
+    watching = asyncio.create_task(_watch(pairings))
     if args.tournament:
         desk.set_tournament(True)
     for push in pushes:
@@ -172,12 +179,19 @@ async def _serve(
     try:
         await stopping.wait()
     finally:
+        watching.cancel()
         service.stop()
         for push in pushes:
             push.stop()
         await console.cleanup()
         await runner.cleanup()
     return 0
+
+
+async def _watch(pairings: Pairings) -> None:
+    while True:
+        pairings.reload()
+        await asyncio.sleep(pairings.check_every_s)
 
 
 def _address(text: str, option: str = "--http") -> tuple[str, int]:
