@@ -8,22 +8,42 @@ Without a `device`, espeak-ng plays on the system's default output (the Pi's aud
 or whatever ALSA or PulseAudio make the default: a USB speaker, a Bluetooth one). With a
 `device` (an ALSA name like `plughw:1,0`), espeak-ng writes the sound to `aplay -D device`.
 The text goes in on stdin, never as an argument, so no sentence can read as an option.
-A missing espeak-ng is said once in the log, and the board plays on in silence.
+A missing espeak-ng is said once in the log, and the board plays on in silence; so is
+speech that could not be played (no sound card: espeak-ng then complains on stderr, and
+still exits 0).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import subprocess
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from reedboard.hal.speech import SpeechQueue, Utterance
 
 PROGRAM = "espeak-ng"
 
 logger = logging.getLogger(__name__)
+
+# ALSA's lines start with where in its sources they come from: not a reason to read.
+ALSA_PLACE = re.compile(r"^ALSA lib [^ ]*:\(\w+\) ")
+
+
+def unplayed(complaint: bytes, status: int | None) -> str | None:
+    """Why a sentence was not heard, from what its program wrote on stderr and its exit
+    status; None when nothing says it went wrong, or when it was cut (a signal)."""
+    if status is not None and status < 0:
+        return None
+    lines = [line.strip() for line in complaint.decode(errors="replace").splitlines()]
+    said = [ALSA_PLACE.sub("", line) for line in lines if line]
+    if said:
+        return said[0] + (" (no sound card?)" if "card" in said[0] else "")
+    return f"exit status {status}" if status else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +79,7 @@ class EspeakSpeaker:
         self._processes: list[subprocess.Popen[bytes]] = []
         self._closing = False
         self._told_missing = False
+        self._told_unplayed = False
         self._worker = threading.Thread(target=self._work, name="espeak", daemon=True)
         self._worker.start()
 
@@ -95,21 +116,39 @@ class EspeakSpeaker:
                 utterance = self.queue.take()
                 assert utterance is not None
                 started = self._start(utterance.text)
-            for process in started:
-                process.wait()
+            self._heard(started)
             with self._lock:
                 self._processes = []
                 self.queue.finished()
                 self.spoken += 1
                 self._lock.notify_all()
 
-    def _start(self, text: str) -> list[subprocess.Popen[bytes]]:
-        """The processes that say `text` (called with the lock held, never waits)."""
+    def _heard(self, started: list[tuple[subprocess.Popen[bytes], IO[bytes]]]) -> None:
+        """Wait for the processes saying a sentence; say once if one could not play it."""
+        for process, complaints in started:
+            status = process.wait()
+            with complaints:
+                complaints.seek(0)
+                why = unplayed(complaints.read(), status)
+            if why is not None and not self._told_unplayed:
+                self._told_unplayed = True
+                program = process.args[0] if isinstance(process.args, list) else process.args
+                logger.warning(
+                    "voice: speech could not be played: %s says %r; going on in silence",
+                    program, why,
+                )  # fmt: skip
+
+    def _start(self, text: str) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:
+        """The processes that say `text`, each with the file its stderr goes to (called
+        with the lock held, never waits). A file, not a pipe: a process that lingers (a
+        child of a script) cannot keep the reader waiting, nor a long complaint fill it."""
         settings = self.settings
+        # Closed by `_heard` once read, or below when not needed.
+        complaints = [tempfile.TemporaryFile() for _ in range(2)]  # noqa: SIM115
         try:
             if settings.device is None:
                 speak = subprocess.Popen(
-                    settings.command(), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL
+                    settings.command(), stdin=subprocess.PIPE, stderr=complaints[0]
                 )
                 processes = [speak]
             else:
@@ -117,23 +156,28 @@ class EspeakSpeaker:
                     settings.command("--stdout"),
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
+                    stderr=complaints[0],
                 )
                 assert speak.stdout is not None
                 play = subprocess.Popen(
                     ["aplay", "-q", "-D", settings.device],
                     stdin=speak.stdout,
-                    stderr=subprocess.DEVNULL,
+                    stderr=complaints[1],
                 )
                 speak.stdout.close()  # aplay holds the pipe now
                 processes = [speak, play]
         except OSError as error:
+            for file in complaints:
+                file.close()
             if not self._told_missing:
                 self._told_missing = True
-                logger.warning(
-                    "voice: cannot run %s: %s", settings.program, error.strerror or error
-                )
+                logger.warning(  # the program named: espeak-ng, or aplay for a device
+                    "voice: cannot run %s: %s",
+                    error.filename or settings.program, error.strerror or error,
+                )  # fmt: skip
             return []
+        for file in complaints[len(processes) :]:
+            file.close()
         assert speak.stdin is not None
         try:
             speak.stdin.write(text.encode("utf-8"))
@@ -141,7 +185,7 @@ class EspeakSpeaker:
         except OSError:
             pass  # cut before it read the text: nothing to say
         self._processes = processes
-        return processes
+        return list(zip(processes, complaints, strict=False))
 
     def _stop_processes(self) -> None:
         for process in self._processes:
