@@ -166,3 +166,41 @@ def test_relays_on_their_own_stores_have_their_own_client_ids(tmp_path: Path) ->
         assert again.client_id() == ids[0]  # kept: the broker's session for it is found again
     finally:
         again.close()
+
+
+@pytest.fixture
+def tls_broker(tmp_path: Path) -> Iterator[Broker]:
+    """A Mosquitto that speaks TLS only, with a certificate signed by itself."""
+    folder = tmp_path / "tls"
+    folder.mkdir()
+    key, cert = folder / "key.pem", folder / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)  # fmt: skip
+    tls = Broker(folder, free_port())
+    tls.config.write_text(
+        f"listener {tls.port} 127.0.0.1\nallow_anonymous true\n"
+        f"certfile {cert}\nkeyfile {key}\nuser root\n"  # root: as in `guarded_broker`
+    )
+    try:
+        tls.start()
+    except PortTaken:
+        pytest.skip("another test took the port")
+    try:
+        yield tls
+    finally:
+        tls.kill()
+
+
+def test_a_certificate_not_trusted_is_said_once(tls_broker: Broker, tmp_path: Path) -> None:
+    command = [str(BIN / "reedboard-relay"), "--mqtt", f"mqtts://127.0.0.1:{tls_broker.port}",
+               "--db", str(tmp_path / "relay.sqlite")]  # fmt: skip
+    with child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+               env=debug_env()) as relay:  # fmt: skip
+        assert relay.stderr is not None
+        said = SaidLines(relay.stderr)
+        where = f"cannot reach the MQTT broker at 127.0.0.1:{tls_broker.port}"
+        said.wait_for(where, count=3)
+        assert said.with_part(TOLD) == [
+            f"reedboard-relay: {where} (TLS: self-signed certificate); {TOLD}"
+        ], said.lines
