@@ -33,9 +33,10 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefau
 
 
 def says_nothing(default: object) -> bool:
-    """A default not worth showing: none, a switch that is off, an empty list. (Not `in`:
-    a default of 0 equals False.)"""
-    return default is None or default is False or default == [] or default == argparse.SUPPRESS
+    """A default not worth showing: none, a switch that is off, an empty list or text
+    (help would read "(default: )"). (Not `in`: a default of 0 equals False.)"""
+    empty = isinstance(default, str | list | tuple) and not default
+    return default is None or default is False or empty or default == argparse.SUPPRESS
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -260,6 +260,10 @@ def _record(args: argparse.Namespace) -> int:
     except OSError as error:
         raise HostError(f"cannot write {args.out}: {error.strerror or error}") from None
     follower = Follower(args.port, on_change=out.update)
+    logger.info(
+        "recording the game of the board on %s to %s; Ctrl-C stops",
+        args.port or "the first USB serial port", args.out,
+    )  # fmt: skip
     # SIGINT or SIGTERM ends it at once, wherever it waits (a handshake or a long game's
     # fetch on a noisy line): the game as far as it came is written on the way out.
     with stop_on_signals():

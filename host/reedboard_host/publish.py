@@ -14,6 +14,7 @@ from collections.abc import Callable
 from reedboard.errors import LinkError
 from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
+from reedboard.link.mqtt_topics import parse_url
 
 from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
 
@@ -32,6 +33,11 @@ def publish(
 ) -> int:
     """Bridge the board at `port_url` (opened by `opener`, the host's transport seam) and
     the broker until `stop()` says so."""
+    address = parse_url(settings.url)
+    logger.info(
+        "publishing the board on %s to the MQTT broker at %s:%d as board %s; Ctrl-C stops",
+        port_url, address.host, address.port, settings.board_id,
+    )  # fmt: skip
     broker = BoardBroker(settings)
     port: BoardPort | None = None
     told = False

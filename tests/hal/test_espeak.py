@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker, render_wav
+from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker, render_wav, unplayed
 from reedboard.voice.languages import phrasebook
 
 STAND_IN = """#!/bin/sh
@@ -191,3 +191,37 @@ def test_close_cuts_what_is_said(tmp_path: Path) -> None:
     speaker.close()
     assert lines(notes) == ["start slow and lasting"]
     speaker.say("after the end")  # ignored, no error
+
+
+COMPLAINING = """#!/bin/sh
+cat > /dev/null
+echo "ALSA lib confmisc.c:855:(parse_card) cannot find card '0'" >&2
+echo "ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default" >&2
+"""
+
+
+def test_speech_that_could_not_be_played_is_logged_once(
+    tmp_path: Path, speakers: list[EspeakSpeaker], caplog: pytest.LogCaptureFixture
+) -> None:
+    # As espeak-ng does without a sound card: it complains on stderr, and exits 0.
+    program = tmp_path / "espeak-ng"
+    program.write_text(COMPLAINING)
+    program.chmod(0o755)
+    speaker = EspeakSpeaker(EspeakSettings(program=str(program)))
+    speakers.append(speaker)
+    speaker.say("Pion e2 e4.")
+    speaker.say("Pion e7 e5.")
+    assert speaker.idle(10)
+    assert caplog.messages == [
+        f"voice: speech could not be played: {program} says \"cannot find card '0' (no sound "
+        'card?)"; going on in silence'
+    ]
+
+
+def test_a_sentence_said_or_cut_is_no_complaint() -> None:
+    assert unplayed(b"", 0) is None
+    assert unplayed(b"", -15) is None  # cut by a newer sentence
+    assert unplayed(b"", 1) == "exit status 1"
+    assert unplayed(b"aplay: main:831: audio open error: No such file\n", 1) == (
+        "aplay: main:831: audio open error: No such file"
+    )

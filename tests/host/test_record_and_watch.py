@@ -71,6 +71,12 @@ def test_record_ends_at_once_while_a_noisy_board_keeps_it_waiting(
         board.close()
     print(f"record ended {took:.3f} s after the signal")
     assert status == 0, record.communicate()[1]
+    assert record.stderr is not None
+    said = record.stderr.readline()  # what it does, where, and how to stop it: one line
+    assert (
+        said
+        == f"reedboard-host: recording the game of the board on {board.path} to {out}; Ctrl-C stops\n"
+    )
     assert out.read_text() == kept
 
 

@@ -5,6 +5,7 @@ what it is given to say); `reedboard-host say WHAT`: the board's own voice asked
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from reedboard.voice.languages import phrasebook
 
 from tests.children import child, stop
 from tests.host.running_board import RunningBoard
+from tests.support.said_lines import SaidLines
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -106,3 +108,32 @@ def test_a_question_the_board_cannot_answer_is_refused_before_the_port() -> None
     result = host("say", "everything", "--port", "/dev/no-such-port")
     assert result.returncode == 2
     assert "'everything' is not a question" in result.stderr
+
+
+def sound_card() -> bool:
+    cards = Path("/proc/asound/cards")
+    return cards.exists() and "no soundcards" not in cards.read_text()
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+@pytest.mark.skipif(sound_card(), reason="this machine has a sound card: speech is played")
+def test_watch_without_a_sound_card_says_speech_is_not_played() -> None:
+    with RunningBoard(speed=10) as board:
+        command = [sys.executable, "-m", "reedboard_host.cli", "watch", "--say", "en",
+                   "--port", board.port]  # fmt: skip
+        with child(command, sig=signal.SIGINT, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.PIPE, text=True) as watch:  # fmt: skip
+            assert watch.stderr is not None
+            said = SaidLines(watch.stderr)
+            board.wait_until(
+                lambda: "hello" in board.answered and "state" in board.answered,
+                "the watcher's handshake and its request of the state",
+            )
+            start = Position.standard()
+            moves = [start.parse_uci("g1f3")]
+            moves.append(start.play(moves[0]).parse_uci("g8f6"))
+            board.push(human_script(start, moves, seed=2).lines)
+            line = said.wait_for("speech could not be played")
+            assert line.startswith("reedboard-host: voice: speech could not be played: espeak-ng")
+            assert stop(watch, signal.SIGINT) == 0
+            assert len(said.wait_end(30)) == 1, said.lines  # that line only

@@ -28,7 +28,7 @@ def test_pairings_name_the_players_and_are_read_again_when_the_file_changes(
 
 def test_a_missing_or_broken_file_keeps_the_last_pairings_and_says_why(tmp_path: Path) -> None:
     path = tmp_path / "round.csv"
-    path.write_text("board,white\nb1,Ann\n")
+    path.write_text("board,white,black\nb1,Ann,Bob\n")
     pairings = Pairings(str(path), check_every_s=0)
     assert pairings.get("b1").white == "Ann"
     path.unlink()

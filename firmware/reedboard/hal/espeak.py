@@ -9,16 +9,20 @@ or whatever ALSA or PulseAudio make the default: a USB speaker, a Bluetooth one)
 `device` (an ALSA name like `plughw:1,0`), espeak-ng writes the sound to `aplay -D device`.
 The text goes in on stdin, never as an argument, so no sentence can read as an option.
 A missing espeak-ng (or aplay), or one that fails on a wrong voice or device, is said once
-in the log with what to do, and the board plays on in silence.
+in the log with what to do, and the board plays on in silence; so is speech that could not
+be played (no sound card: espeak-ng then complains on stderr, and still exits 0).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import subprocess
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from reedboard.hal.speech import SpeechQueue, Utterance
 
@@ -28,6 +32,21 @@ APLAY = "aplay"
 PACKAGES = {PROGRAM: "espeak-ng", APLAY: "alsa-utils"}
 
 logger = logging.getLogger(__name__)
+
+# ALSA's lines start with where in its sources they come from: not a reason to read.
+ALSA_PLACE = re.compile(r"^ALSA lib [^ ]*:\(\w+\) ")
+
+
+def unplayed(complaint: bytes, status: int | None) -> str | None:
+    """Why a sentence was not heard, from what its program wrote on stderr and its exit
+    status; None when nothing says it went wrong, or when it was cut (a signal)."""
+    if status is not None and status < 0:
+        return None
+    lines = [line.strip() for line in complaint.decode(errors="replace").splitlines()]
+    said = [ALSA_PLACE.sub("", line) for line in lines if line]
+    if said:
+        return said[0] + (" (no sound card?)" if "card" in said[0] else "")
+    return f"exit status {status}" if status else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,20 +118,24 @@ class EspeakSpeaker:
                 utterance = self.queue.take()
                 assert utterance is not None
                 started = self._start(utterance.text)
-            for process in started:
-                process.wait()
-            self._tell_failures(started)
+            self._heard(started)
             with self._lock:
                 self._processes = []
                 self.queue.finished()
                 self.spoken += 1
                 self._lock.notify_all()
 
-    def _start(self, text: str) -> list[subprocess.Popen[bytes]]:
-        """The processes that say `text` (called with the lock held, never waits)."""
+    def _start(self, text: str) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:
+        """The processes that say `text`, each with the file its stderr goes to (called
+        with the lock held, never waits). A file, not a pipe: a process that lingers (a
+        child of a script) cannot keep the reader waiting, nor a long complaint fill it."""
+        # Closed by `_heard` once read, or below when not needed.
+        complaints = [tempfile.TemporaryFile() for _ in range(2)]  # noqa: SIM115
         try:
-            processes = self._spawn()
+            processes = self._spawn(complaints)
         except OSError as error:
+            for file in complaints:
+                file.close()
             program = str(error.filename or self.settings.program)
             self._tell_once(
                 program,
@@ -121,6 +144,8 @@ class EspeakSpeaker:
                 "plays on in silence",
             )
             return []
+        for file in complaints[len(processes) :]:
+            file.close()
         speak = processes[0]
         assert speak.stdin is not None
         try:
@@ -129,27 +154,27 @@ class EspeakSpeaker:
         except OSError:
             pass  # cut before it read the text: nothing to say
         self._processes = processes
-        return processes
+        return list(zip(processes, complaints, strict=False))
 
-    def _spawn(self) -> list[subprocess.Popen[bytes]]:
+    def _spawn(self, complaints: list[IO[bytes]]) -> list[subprocess.Popen[bytes]]:
         """espeak-ng, and aplay after it with a `device`; none left running if one fails."""
         settings = self.settings
         if settings.device is None:
             return [
                 subprocess.Popen(
-                    settings.command(), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL
+                    settings.command(), stdin=subprocess.PIPE, stderr=complaints[0]
                 )
             ]
         speak = subprocess.Popen(
             settings.command("--stdout"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=complaints[0],
         )
         assert speak.stdout is not None and speak.stdin is not None
         try:
             play = subprocess.Popen(
-                [APLAY, "-q", "-D", settings.device], stdin=speak.stdout, stderr=subprocess.DEVNULL
+                [APLAY, "-q", "-D", settings.device], stdin=speak.stdout, stderr=complaints[1]
             )
         except OSError:
             speak.stdin.close()  # espeak-ng reads nothing, says nothing and ends
@@ -160,18 +185,30 @@ class EspeakSpeaker:
         speak.stdout.close()  # aplay holds the pipe now
         return [speak, play]
 
-    def _tell_failures(self, processes: list[subprocess.Popen[bytes]]) -> None:
-        """Say once per program that it ended in failure on its own (not cut by a newer
-        sentence: that is a signal). aplay fails so on a device that is not there, which
-        would otherwise leave the board silent unseen (espeak-ng with --stdin says even an
-        unknown voice, in its default one)."""
-        for program, process in zip((self.settings.program, APLAY), processes, strict=False):
-            if process.returncode > 0:
+    def _heard(self, started: list[tuple[subprocess.Popen[bytes], IO[bytes]]]) -> None:
+        """Wait for the processes saying a sentence, then say once per program that it
+        ended in failure on its own (not cut by a newer sentence: that is a signal), and
+        once that speech was not heard although every program exited 0 (espeak-ng does so
+        without a sound card, complaining only on stderr). aplay fails on a device that is
+        not there, which would otherwise leave the board silent unseen (espeak-ng with
+        --stdin says even an unknown voice, in its default one)."""
+        programs = (self.settings.program, APLAY)
+        for program, (process, complaints) in zip(programs, started, strict=False):
+            status = process.wait()
+            with complaints:
+                complaints.seek(0)
+                why = unplayed(complaints.read(), status)
+            if status > 0:
                 hint = " (aplay -L lists the devices)" if program == APLAY else ""
                 self._tell_once(
                     program,
                     f"{program} failed (exit status {process.returncode}): check [voice] in "
                     f"the board's config{hint}",
+                )
+            elif why is not None:
+                self._tell_once(
+                    "speech",
+                    f"speech could not be played: {program} says {why!r}; going on in silence",
                 )
 
     def _tell_once(self, program: str, message: str) -> None:

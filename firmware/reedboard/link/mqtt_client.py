@@ -14,6 +14,7 @@ the broker says `offline` for it when it goes (its last will)."""
 
 from __future__ import annotations
 
+import logging
 import ssl
 import threading
 import time
@@ -25,6 +26,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from reedboard.errors import ConfigError
 from reedboard.link import mqtt_topics
+from reedboard.link.mqtt_health import BrokerHealth
+
+logger = logging.getLogger(__name__)
 
 QUEUE_FRAMES = 50_000  # about an hour of a busy board's frames
 PAHO_QUEUE = 1000  # frames paho holds unacknowledged beyond its window
@@ -132,7 +136,10 @@ class BoardBroker:
         # And has acknowledged every frame paho was given before that: new frames may follow.
         self._ready = False
         self._acks = Acks()
-        self.client, address = new_client(f"reedboard-board-{self.board}", settings)
+        client_id = f"reedboard-board-{self.board}"
+        self.client, address = new_client(client_id, settings)
+        self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
+        self.health.attach(self.client)
         self.client.max_queued_messages_set(PAHO_QUEUE)
         self.client.will_set(mqtt_topics.status(self.board), b"offline", qos=1, retain=True)
         self.client.on_connect = self._connected
@@ -172,7 +179,7 @@ class BoardBroker:
         reason: object,
         _properties: object = None,
     ) -> None:
-        if getattr(reason, "is_failure", False):
+        if not self.health.connected(reason):
             return
         client.subscribe(mqtt_topics.request(self.board), qos=1)
         status = client.publish(mqtt_topics.status(self.board), b"online", qos=1, retain=True)
@@ -183,7 +190,10 @@ class BoardBroker:
             self._answered = True
         self._check_ready()
 
-    def _disconnected(self, *_args: object) -> None:
+    def _disconnected(
+        self, _c: object, _u: object, _f: object, reason: object, _p: object = None
+    ) -> None:
+        self.health.disconnected(reason)
         with self._wake:
             self._answered = False
             self._ready = False
@@ -239,9 +249,13 @@ class BoardBroker:
         with self._wake:
             return not self._queue and not self._in_hand and not self._acks.waiting()
 
-    def close(self, timeout_s: float = CLOSE_WAIT_S) -> None:
+    def _undelivered(self) -> int:
+        with self._wake:
+            return len(self._queue) + self._in_hand + self._acks.waiting()
+
+    def close(self, timeout_s: float = CLOSE_WAIT_S) -> int:
         """Wait (up to `timeout_s`) until the broker has acknowledged every frame, then say
-        goodbye. Handing frames to paho is not enough: paho sends at most its window
+        goodbye; the number of frames the broker never acknowledged (said in the log). Handing frames to paho is not enough: paho sends at most its window
         ahead of the broker's acknowledgements, and a client that disconnects drops
         what it still holds, so a board stopped right after its last move would lose
         its game's tail (the relay could not ask a board that is gone)."""
@@ -255,7 +269,14 @@ class BoardBroker:
             self._stopping = True
             self._wake.notify()
         self._thread.join(timeout_s)
+        undelivered = self._undelivered()
+        if undelivered:
+            logger.warning(
+                "%d frames of this board never reached the MQTT broker at %s",
+                undelivered, self.health.where,
+            )  # fmt: skip
         status = self.client.publish(mqtt_topics.status(self.board), b"offline", qos=1, retain=True)
         self._acks.sent(status.mid, qos=0)
         self.client.disconnect()
         self.client.loop_stop()
+        return undelivered

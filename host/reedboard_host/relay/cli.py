@@ -17,7 +17,8 @@ from collections.abc import Callable
 
 from aiohttp import web
 from aiohttp.log import access_logger
-from reedboard.command_line import log_to_stderr
+from reedboard import __version__
+from reedboard.command_line import OneLineParser, example, log_to_stderr
 from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings
@@ -29,7 +30,7 @@ from reedboard_host.relay.boards import Boards
 from reedboard_host.relay.game_on_board import BoardGames
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
-from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.pairings import Pairings, PairingsError
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
 from reedboard_host.relay.time_desk import heard_time, with_added_time
@@ -37,10 +38,14 @@ from reedboard_host.relay.web import RelayWeb, make_app
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="reedboard-relay",
         description="Every board on an MQTT broker, kept durably and broadcast over HTTP.",
+        epilog=example(
+            "reedboard-relay --mqtt mqtt://127.0.0.1 --http 0.0.0.0:8080 --pairings round.csv"
+        ),
     )
+    p.add_argument("--version", action="version", version=f"reedboard-relay {__version__}")
     p.add_argument("--mqtt", required=True, metavar="URL", help="mqtt://HOST[:PORT] or mqtts://")
     p.add_argument("--http", default="127.0.0.1:0", metavar="HOST:PORT",
                    help="where to serve the page (default 127.0.0.1 and a free port)")  # fmt: skip
@@ -62,7 +67,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--token-file", metavar="FILE", help="the Lichess API token (scope study:write)")
     p.add_argument("--lichess-url", default="https://lichess.org", metavar="URL",
                    help="the Lichess server (default https://lichess.org)")  # fmt: skip
-    p.add_argument("--client-id", default="reedboard-relay", help="the relay's MQTT client id")
+    p.add_argument("--client-id", metavar="ID",
+                   help="the relay's MQTT client id (default: reedboard-relay- and eight "
+                        "hex digits, made once and kept in the --db store)")  # fmt: skip
     p.add_argument("--arbiter-http", default="127.0.0.1:0", metavar="HOST:PORT",
                    help="where to serve the arbiter's console (default 127.0.0.1 and a free "
                         "port: only this machine); its URL, with its token, is printed")  # fmt: skip
@@ -91,7 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = BrokerSettings(args.mqtt, "relay", args.username, args.password_file, args.ca_file)
     try:
         pairings = Pairings(args.pairings, round_=args.round, boards=args.boards)
+        pairings.load()
         return asyncio.run(_serve(settings, store, pairings, host, port, args, token))
+    except PairingsError as error:
+        print(f"reedboard-relay: {error}", file=sys.stderr)
+        return 2
     finally:
         store.close()
 
@@ -123,7 +134,11 @@ async def _serve(
             heard_time(desk, board, wire)
 
     service = RelayService(
-        settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
+        settings,
+        Boards(store),
+        client_id=args.client_id or store.client_id(),
+        changed=changed,
+        heard=heard,
     )
     # The boards as rebuilt from the store: an older relay's decisions go to their games.
     rebuilt = {b.id: BoardGames.of(b.mirror) for b in service.boards.boards.values()}
@@ -150,6 +165,9 @@ async def _serve(
     print(f"{url}/", flush=True)
     print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
     service.start()
+    # Read again as it changes, whether a page asks or not: a file broken between two
+    # rounds is said when it happens, not when a spectator comes.
+    watching = asyncio.create_task(_watch(pairings))
     if args.tournament:
         desk.set_tournament(True)
     for push in pushes:
@@ -161,12 +179,19 @@ async def _serve(
     try:
         await stopping.wait()
     finally:
+        watching.cancel()
         service.stop()
         for push in pushes:
             push.stop()
         await console.cleanup()
         await runner.cleanup()
     return 0
+
+
+async def _watch(pairings: Pairings) -> None:
+    while True:
+        pairings.reload()
+        await asyncio.sleep(pairings.check_every_s)
 
 
 def _address(text: str, option: str = "--http") -> tuple[str, int]:

@@ -1,22 +1,23 @@
 """Who plays on which board, read again when the file changes. Two formats, told apart by
 their content (not the file's name): a CSV (`board,round,board_number,white,black`, and
 optionally `white_elo,black_elo,white_title,black_title,white_fide_id,black_fide_id,
-event`), or FIDE's Tournament Report File (`pairings_trf`). A file that cannot be read
-leaves the pairings as they were and says why (`problem`, and the log)."""
+event`: `pairings_csv`), or FIDE's Tournament Report File (`pairings_trf`). At start, a
+file that cannot be read or is malformed is refused (`load`); later, it leaves the
+pairings as they were and says why (`problem`, and the log, once)."""
 
 from __future__ import annotations
 
 import csv
-import io
 import logging
 import os
 import time
 from collections.abc import Sequence
 
 from reedboard_host.relay.pairing import Pairing
+from reedboard_host.relay.pairings_csv import PairingsError, csv_pairings
 from reedboard_host.relay.pairings_trf import looks_like_trf, trf_pairings
 
-__all__ = ["Pairing", "Pairings"]
+__all__ = ["Pairing", "Pairings", "PairingsError"]
 
 CHECK_EVERY_S = 1.0
 UNPAIRED = Pairing()  # shared: compared with itself at every poll, it is equal at once
@@ -43,10 +44,25 @@ class Pairings:
         self._checked: float | None = None  # monotonic time the file was last looked at
 
     def get(self, board: str) -> Pairing:
-        self._reload()
+        self.reload()
         return self._table.get(board, UNPAIRED)
 
-    def _reload(self) -> None:
+    def load(self) -> None:
+        """Read the file at start: one that cannot be read or is malformed is refused
+        (`PairingsError`, naming the file, and the line and column where it can)."""
+        if self.path is None:
+            return
+        self._checked = time.monotonic()
+        try:
+            stamp = self._stamp_of(self.path)
+            self._table = self._read(self.path)
+        except (OSError, ValueError, csv.Error) as error:
+            raise PairingsError(_cannot(self.path, error)) from None
+        self._stamp = stamp
+
+    def reload(self) -> None:
+        """Read the file again if it changed (looked at every `check_every_s` at most);
+        one that cannot be read or is malformed keeps the last good pairings, said once."""
         if self.path is None:
             return
         now = time.monotonic()
@@ -54,28 +70,34 @@ class Pairings:
             return  # the page asks for every board many times a second
         self._checked = now
         try:
-            stat = os.stat(self.path)
+            stamp = self._stamp_of(self.path)
         except OSError as error:
-            self._trouble(f"cannot read the pairings {self.path}: {error.strerror}")
+            self._trouble(_cannot(self.path, error))
             return
-        stamp = (stat.st_mtime, stat.st_size)
         if stamp == self._stamp:
             return
         self._stamp = stamp
         try:
-            with open(self.path, "rb") as handle:
-                text = _decoded(handle.read())
-            if looks_like_trf(text):
-                table = trf_pairings(text, round_=self.round, boards=self.boards)
-            else:
-                table = _csv_pairings(text)
+            table = self._read(self.path)
         except (OSError, ValueError, csv.Error) as error:
-            self._trouble(f"cannot read the pairings {self.path}: {error}")
+            self._trouble(_cannot(self.path, error))
             return
         self._table = table
         if self.problem is not None:
             log.info("pairings %s read again", self.path)
         self.problem = None
+
+    @staticmethod
+    def _stamp_of(path: str) -> tuple[float, int]:
+        stat = os.stat(path)
+        return stat.st_mtime, stat.st_size
+
+    def _read(self, path: str) -> dict[str, Pairing]:
+        with open(path, "rb") as handle:
+            text = _decoded(handle.read())
+        if looks_like_trf(text):
+            return trf_pairings(text, round_=self.round, boards=self.boards)
+        return csv_pairings(text)
 
     def _trouble(self, problem: str) -> None:
         if problem != self.problem:
@@ -92,16 +114,6 @@ def _decoded(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def _csv_pairings(text: str) -> dict[str, Pairing]:
-    table: dict[str, Pairing] = {}
-    for row in csv.DictReader(io.StringIO(text, newline="")):
-        board = (row.get("board") or "").strip()
-        if not board:
-            continue
-        values = {
-            name: (row.get(name) or "").strip()
-            for name in Pairing.__dataclass_fields__
-            if (row.get(name) or "").strip()
-        }
-        table[board] = Pairing(**values)
-    return table
+def _cannot(path: str, error: Exception) -> str:
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+    return f"cannot read the pairings {path}: {reason}"

@@ -17,6 +17,7 @@ import paho.mqtt.client as mqtt
 from reedboard.link import mqtt_topics
 from reedboard.link.frame import Wire, decode_line, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings, new_client
+from reedboard.link.mqtt_health import BrokerHealth
 
 from reedboard_host.relay.asking import FIRST_S, AskPacer
 from reedboard_host.relay.boards import Boards
@@ -45,7 +46,10 @@ class RelayService:
         self.heard = heard
         self._pacer = AskPacer()  # guarded by `lock`
         self.client, address = new_client(client_id, settings)
+        self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
+        self.health.attach(self.client)
         self.client.on_connect = self._connected
+        self.client.on_disconnect = self._disconnected
         self.client.on_message = self._message
         self.client.connect_async(address.host, address.port, keepalive=10)
         self._ticking = threading.Event()
@@ -64,7 +68,7 @@ class RelayService:
     def _connected(
         self, client: mqtt.Client, _u: object, _f: object, reason: object, _p: object = None
     ) -> None:
-        if getattr(reason, "is_failure", False):
+        if not self.health.connected(reason):
             return
         client.subscribe(
             [
@@ -72,6 +76,11 @@ class RelayService:
                 (f"{mqtt_topics.PREFIX}/+/status", 1),
             ]
         )
+
+    def _disconnected(
+        self, _c: object, _u: object, _f: object, reason: object, _p: object = None
+    ) -> None:
+        self.health.disconnected(reason)
 
     def _message(self, _client: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
         """One message, whatever it does: an exception out of paho's callback ends paho's

@@ -5,6 +5,7 @@ comes back with everything it acknowledged to the broker, and nothing twice."""
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from collections.abc import Iterator
 
@@ -23,6 +24,10 @@ CREATE TABLE IF NOT EXISTS messages (
     wire TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS messages_board ON messages (board, number);
+CREATE TABLE IF NOT EXISTS relay (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 
 
@@ -32,6 +37,19 @@ class RelayStore:
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")
         self.db.executescript(SCHEMA)
+
+    def client_id(self) -> str:
+        """This store's MQTT client id, made the first time and kept: two relays on one
+        broker must not share an id (the broker would close one whenever the other
+        connects), and a relay started again on its store finds its session there."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR IGNORE INTO relay (key, value) VALUES ('client_id', ?)",
+                (f"reedboard-relay-{secrets.token_hex(4)}",),
+            )
+            row = self.db.execute("SELECT value FROM relay WHERE key = 'client_id'").fetchone()
+        value: str = row[0]
+        return value
 
     def boards(self) -> Iterator[tuple[str, str | None, int, bool]]:
         for board, session, last, online in self.db.execute(

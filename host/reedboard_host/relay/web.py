@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from html import escape
 from typing import TypedDict
@@ -21,6 +22,8 @@ from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.pairings import Pairing
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
+
+log = logging.getLogger(__name__)
 
 DARK = Frame(tuple([None] * 64))
 
@@ -189,8 +192,13 @@ async def events(request: web.Request) -> web.StreamResponse:
             await queue.get()
             while not queue.empty():  # many changes at once: one message
                 queue.get_nowait()
+    except ConnectionResetError:
+        # The spectator closed the page: found at the next write (aiohttp's
+        # ClientConnectionResetError is one of these). Nothing to tell anyone.
+        log.debug("a spectator's event stream closed")
     finally:
         relay.listeners.discard(queue)
+    return response
 
 
 def make_app(relay: RelayWeb) -> web.Application:

@@ -1,0 +1,206 @@
+"""A broker that cannot be reached, that refuses the connection, or that keeps closing it
+because another client took the same id: the board (`reedboard run`), the bridge
+(`reedboard-host publish`) and the relay each say it once, in one line, and keep trying;
+they say once when the broker is reached after that. Real programs, real Mosquitto."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from reedboard_host.relay.store import RelayStore
+
+from tests.children import child
+from tests.link.ptybridge import PtyBridge
+from tests.relay.broker import Broker, PortTaken, free_port, running_broker
+from tests.support.said_lines import SaidLines
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+SCRIPT = ROOT / "docs" / "examples" / "italian-opening.events"
+TOLD = "trying again every few seconds"  # the one warning; the retries after are debug lines
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    with running_broker(tmp_path) as running:
+        yield running
+
+
+def debug_env() -> dict[str, str]:
+    return {**os.environ, "REEDBOARD_LOG": "debug"}
+
+
+def test_a_scripted_board_says_its_broker_is_unreachable_and_fails() -> None:
+    port = free_port()  # nothing listens there
+    done = subprocess.run(
+        [str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPT), "--speed", "50",
+         "--until-done", "--mqtt", f"mqtt://127.0.0.1:{port}", "--board-id", "b1"],
+        capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    said = done.stderr.splitlines()
+    unreachable = [line for line in said if "cannot reach the MQTT broker" in line]
+    assert unreachable == [
+        f"reedboard: cannot reach the MQTT broker at 127.0.0.1:{port} (Connection refused); {TOLD}"
+    ], said
+    undelivered = [line for line in said if "never reached the MQTT broker" in line]
+    assert len(undelivered) == 1, said
+    assert done.returncode == 1  # the game was not delivered: not a success
+
+
+def test_the_relay_says_once_it_cannot_reach_the_broker_then_once_it_does(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    command = [str(BIN / "reedboard-relay"), "--mqtt", f"mqtt://127.0.0.1:{port}",
+               "--db", str(tmp_path / "relay.sqlite")]  # fmt: skip
+    with child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+               env=debug_env()) as relay:  # fmt: skip
+        assert relay.stderr is not None
+        said = SaidLines(relay.stderr)
+        unreachable = f"cannot reach the MQTT broker at 127.0.0.1:{port} (Connection refused)"
+        said.wait_for(unreachable, count=3)  # the first try and two more
+        assert len(said.with_part(TOLD)) == 1, said.lines
+        late = Broker(tmp_path, port)
+        try:
+            late.start()
+        except PortTaken:
+            pytest.skip("another test took the port")
+        try:
+            said.wait_for(f"connected to the MQTT broker at 127.0.0.1:{port}")
+        finally:
+            late.kill()
+
+
+@pytest.fixture
+def guarded_broker(tmp_path: Path) -> Iterator[Broker]:
+    """A Mosquitto that lets in only the user `arbiter` with the password `right`."""
+    folder = tmp_path / "guarded"
+    folder.mkdir()
+    passwords = folder / "passwords"
+    subprocess.run(["mosquitto_passwd", "-b", "-c", str(passwords), "arbiter", "right"],
+                   check=True, capture_output=True, timeout=30)  # fmt: skip
+    passwords.chmod(0o600)
+    guarded = Broker(folder, free_port())
+    guarded.config.write_text(
+        f"listener {guarded.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
+        # Started as root, Mosquitto would read the file as its own user, which cannot
+        # enter the test's folder; started as another user, it stays that user anyway.
+        "user root\n"
+    )
+    try:
+        guarded.start()
+    except PortTaken:
+        pytest.skip("another test took the port")
+    try:
+        yield guarded
+    finally:
+        guarded.kill()
+
+
+def test_a_refused_password_is_said_once(guarded_broker: Broker, tmp_path: Path) -> None:
+    wrong = tmp_path / "password"
+    wrong.write_text("wrong\n")
+    command = [str(BIN / "reedboard-relay"), "--mqtt", guarded_broker.url,
+               "--db", str(tmp_path / "relay.sqlite"), "--username", "arbiter",
+               "--password-file", str(wrong)]  # fmt: skip
+    with child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+               env=debug_env()) as relay:  # fmt: skip
+        assert relay.stderr is not None
+        said = SaidLines(relay.stderr)
+        refused = f"the MQTT broker at 127.0.0.1:{guarded_broker.port} refused the connection"
+        said.wait_for(refused, count=3)
+        told = said.with_part(TOLD)
+        assert told == [f"reedboard-relay: {refused} (Not authorized); {TOLD}"], said.lines
+
+
+def test_the_bridge_says_what_it_does_and_that_the_broker_is_unreachable() -> None:
+    port = free_port()
+    bridge = PtyBridge()
+    try:
+        command = [str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
+                   "--mqtt", f"mqtt://127.0.0.1:{port}", "--board-id", "usb1"]  # fmt: skip
+        with child(command, stderr=subprocess.PIPE, text=True, env=debug_env()) as publisher:
+            assert publisher.stderr is not None
+            said = SaidLines(publisher.stderr)
+            said.wait_for(f"cannot reach the MQTT broker at 127.0.0.1:{port}", count=3)
+            assert len(said.with_part(TOLD)) == 1, said.lines
+            started = said.lines[0]
+            assert started.startswith("reedboard-host: publish: publishing the board on ")
+            assert bridge.host_path in started and f"127.0.0.1:{port}" in started
+            assert "usb1" in started and "Ctrl-C" in started
+    finally:
+        bridge.close()
+
+
+def test_two_relays_with_one_client_id_are_told_of_it(broker: Broker, tmp_path: Path) -> None:
+    def relay(name: str) -> list[str]:
+        return [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--client-id", "same",
+                "--db", str(tmp_path / f"{name}.sqlite")]  # fmt: skip
+
+    pipes = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "text": True}
+    with child(relay("one"), **pipes) as one, child(relay("two"), **pipes) as two:
+        assert one.stderr is not None and two.stderr is not None
+        said_one, said_two = SaidLines(one.stderr), SaidLines(two.stderr)
+        # Each knocks the other off in turn: the first to be closed three times says it.
+        line = "another client with the same client id (same) may be connected"
+        said_one.wait_for(line, 120)
+        said_two.wait_for(line, 120)
+        assert len(said_one.with_part(line)) == 1
+
+
+def test_relays_on_their_own_stores_have_their_own_client_ids(tmp_path: Path) -> None:
+    first, second = RelayStore(str(tmp_path / "a.sqlite")), RelayStore(str(tmp_path / "b.sqlite"))
+    try:
+        ids = first.client_id(), second.client_id()
+        assert ids[0] != ids[1] and all(i.startswith("reedboard-relay-") for i in ids)
+    finally:
+        first.close()
+        second.close()
+    again = RelayStore(str(tmp_path / "a.sqlite"))
+    try:
+        assert again.client_id() == ids[0]  # kept: the broker's session for it is found again
+    finally:
+        again.close()
+
+
+@pytest.fixture
+def tls_broker(tmp_path: Path) -> Iterator[Broker]:
+    """A Mosquitto that speaks TLS only, with a certificate signed by itself."""
+    folder = tmp_path / "tls"
+    folder.mkdir()
+    key, cert = folder / "key.pem", folder / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)  # fmt: skip
+    tls = Broker(folder, free_port())
+    tls.config.write_text(
+        f"listener {tls.port} 127.0.0.1\nallow_anonymous true\n"
+        f"certfile {cert}\nkeyfile {key}\nuser root\n"  # root: as in `guarded_broker`
+    )
+    try:
+        tls.start()
+    except PortTaken:
+        pytest.skip("another test took the port")
+    try:
+        yield tls
+    finally:
+        tls.kill()
+
+
+def test_a_certificate_not_trusted_is_said_once(tls_broker: Broker, tmp_path: Path) -> None:
+    command = [str(BIN / "reedboard-relay"), "--mqtt", f"mqtts://127.0.0.1:{tls_broker.port}",
+               "--db", str(tmp_path / "relay.sqlite")]  # fmt: skip
+    with child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+               env=debug_env()) as relay:  # fmt: skip
+        assert relay.stderr is not None
+        said = SaidLines(relay.stderr)
+        where = f"cannot reach the MQTT broker at 127.0.0.1:{tls_broker.port}"
+        said.wait_for(where, count=3)
+        assert said.with_part(TOLD) == [
+            f"reedboard-relay: {where} (TLS: self-signed certificate); {TOLD}"
+        ], said.lines
