@@ -20,6 +20,7 @@ import re
 import subprocess
 import tempfile
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -156,14 +157,12 @@ class EspeakSpeaker:
         self._processes = processes
         return list(zip(processes, complaints, strict=False))
 
-    def _spawn(self, complaints: list[IO[bytes]]) -> list[subprocess.Popen[bytes]]:
+    def _spawn(self, complaints: Sequence[IO[bytes]]) -> list[subprocess.Popen[bytes]]:
         """espeak-ng, and aplay after it with a `device`; none left running if one fails."""
         settings = self.settings
         if settings.device is None:
             return [
-                subprocess.Popen(
-                    settings.command(), stdin=subprocess.PIPE, stderr=complaints[0]
-                )
+                subprocess.Popen(settings.command(), stdin=subprocess.PIPE, stderr=complaints[0])
             ]
         speak = subprocess.Popen(
             settings.command("--stdout"),
