@@ -2,14 +2,17 @@
 
 The App talks to its endpoint as to `link/board.py`'s (`send`, `reply`, `alive`,
 `receive_data`, `data_to_send`); an emulation has no use for the native messages, so it
-only notes which effects mean "the game changed" and otherwise listens to `observe`,
+only notes which effects mean "the game changed", and otherwise listens to `observe`,
 which the App calls once a turn with the game's position and the sensors. A position
 other than the last turn's also means the game changed, whether or not its effect has
-come yet: on the PC the effects and the polled state travel separately. The tracker
-turns those into square changes, the codec into bytes. What the client asks of the LEDs
-becomes native commands: squares that make a legal move become `show` (the lights show
-the move as one to carry out, the better display), any other squares `mark` (lit as the
-client lights them), and ChessLink's brightness register `brightness`.
+come yet. On the PC (`reedboard-host emulate`) the board's facts come from its link
+instead, in its order: each `state` is an `observe`, a `touch` effect a `lifted` (a
+piece gone from the sensors at once, between two states), a `move` effect a `moved`
+(the game's new position at once). The tracker turns those into square changes, the
+codec into bytes. What the client asks of the LEDs becomes native commands: squares
+that make a legal move become `show` (the lights show the move as one to carry out, the
+better display), any other squares `mark` (lit as the client lights them), and
+ChessLink's brightness register `brightness`.
 
 Pure: time and the board's facts come in as arguments.
 """
@@ -69,6 +72,7 @@ class EmulatedEndpoint:
         # (some send it every turn) does not repeat the command.
         self._hint: str | None = None
         self._marks: Marks = (0, 0)
+        self._now_ms = 0  # the latest time the board's facts came with
 
     # ----- the App's endpoint interface -----
 
@@ -84,6 +88,12 @@ class EmulatedEndpoint:
             self._sync = True
         if isinstance(effect, _CLEARING):
             self._hint, self._marks = None, (0, 0)
+
+    def tick(self, now_ms: int) -> None:
+        """Time passes: the reports that follow time (ChessLink's scans)."""
+        self._now_ms = max(self._now_ms, now_ms)
+        if isinstance(self.codec, ChessLinkBoard):
+            self.codec.tick(self._now_ms)
 
     def reply(self, command: Command, message: Reply) -> int:
         return 0  # the commands are the emulation's own (`show`): nobody waits for a reply
@@ -115,6 +125,7 @@ class EmulatedEndpoint:
 
     def observe(self, position: Position, sensors: Bitboard, now_ms: int) -> None:
         """Once a turn: the game's position and the debounced sensors."""
+        self._now_ms = max(self._now_ms, now_ms)
         if self.tracker is None:
             self.tracker = PieceTracker(position, sensors)
             self.codec.squares_changed(self.tracker.shown, [])
@@ -129,8 +140,35 @@ class EmulatedEndpoint:
                 self.codec.squares_changed(self.tracker.shown, changed)
         self._position = position
         self._sync = False
-        if isinstance(self.codec, ChessLinkBoard):
-            self.codec.tick(now_ms)
+        self.tick(now_ms)
+
+    def lifted(self, sq: Square) -> None:
+        """The board reports a piece lifted from `sq` (its `touch`): the client sees the
+        square empty now, and the piece goes into the hand, not at the next `observe`."""
+        tracker, position = self.tracker, self._position
+        if tracker is None or position is None or not tracker.sensors >> sq & 1:
+            return
+        changed = tracker.sensed(position, tracker.sensors & ~(1 << sq))
+        if changed:
+            self.codec.squares_changed(tracker.shown, changed)
+
+    def moved(self, position: Position) -> None:
+        """The board committed a move, `position` is the game's now (its `move` effect):
+        the client's board becomes the game's at once. The squares the move filled are
+        occupied whether or not a `state` has shown their placement yet."""
+        tracker, before = self.tracker, self._position
+        if tracker is None or before is None:
+            return
+        filled = 0
+        for sq in range(64):
+            piece = position.piece_at(sq)
+            if piece is not None and piece != before.piece_at(sq):
+                filled |= 1 << sq
+        changed = tracker.sync(position, tracker.sensors | filled)
+        if changed:
+            self.codec.squares_changed(tracker.shown, changed)
+        self._position = position
+        self._sync = False
 
     def _move_to_show(self, wish: LedCommand | LedPattern) -> str | None:
         """The legal move whose squares the client lights, or None (lights off, or they
