@@ -6,10 +6,10 @@ over in that order. Each fact is taken only when it is newer than the last one t
 `state` the board produced before a move or a lift can reach the host after it (it is a
 reply, and replies travel ahead of a gap), and it must not put the old piece back.
 
-- `state`: the game's position and the sensors (`observe`);
+- `state`: the game's position, the sensors, the clocks (`observe`, `clock_read`);
 - a `touch` effect: a piece lifted, shown gone at once (`lifted`);
 - a `move` effect with its FEN: the game's new position at once (`moved`);
-- every effect: what it says of the game (`effect`).
+- every effect: what it says of the game and the clocks (`effect`).
 
 Pure: the time comes in as an argument.
 """
@@ -21,11 +21,14 @@ import logging
 from reedboard.errors import InvalidInputError
 from reedboard.link.board_events import MoveEvent, TouchEvent
 from reedboard.link.board_messages import BoardHello, BoardMessage, EventMessage, StateMessage
+from reedboard.link.dgt_clock import Side
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
 
 logger = logging.getLogger(__name__)
+
+_SIDES: dict[str, Side] = {"white": "white", "black": "black"}
 
 
 class BoardFeed:
@@ -59,6 +62,12 @@ class BoardFeed:
         self.chess960 = state.chess960
         emulation = self.emulation
         emulation.observe(position, sensors, now_ms)
+        clock = state.clock
+        if clock is None:
+            emulation.untimed()
+        else:
+            running = _SIDES.get(clock.running or "")
+            emulation.clock_read(clock.white_ms, clock.black_ms, running)
 
     def _event(self, message: EventMessage) -> None:
         event, emulation = message.event, self.emulation

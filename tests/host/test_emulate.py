@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import chess
 import pytest
+from reedboard.arbiter.effects import MoveMade
+from reedboard.board_game import Settings
+from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 from reedboard_host.emulate import emulate
 from reedboard_host.follow import Follower
 
-from tests.link.emulated import DgtClient, dgt_messages
+from tests.link.emulated import DgtClient, dgt_clocks, dgt_messages
 from tests.support.board_pair import BoardPair, HostEnd
 
 LIMIT_MS = 600_000  # a bound in the pair's board time for a stuck run, never a wait
@@ -207,3 +210,42 @@ def test_the_client_is_answered_while_the_board_is_not() -> None:
     client = DgtClient()
     client.feed(bytes(software.received))
     assert client.board_fen() == chess.Board().board_fen()
+
+
+def test_the_clocks_of_a_timed_game_reach_the_client() -> None:
+    """A 5+0 game: after 1.e4 the client in update mode (`4b`, as picochess asks) gets
+    the clock (`BWTIME`) without asking: White's time as the board's move gave it,
+    stopped; Black's running, a message each second it shows; and again when asked."""
+    pair = BoardPair(settings=Settings(time_control=parse_time_control("5+0")))
+    follower = Follower("memory", open_port=pair.open_port, clock=pair.host_clock)
+    software = _Software(bytes((0x42, 0x4B)))
+    position = Position.standard()
+    moved_at: list[int] = []  # the bytes the client had when the board moved
+    asked_at: list[int] = []  # the bytes the client had when it asked for the clock
+
+    def stop() -> bool:
+        now = pair.clock.now_ms()
+        assert now < LIMIT_MS, bytes(software.received).hex()
+        if now > 1000 and not pair.moves() and not pair.effects:
+            pair.push(human_script(position, [position.parse_uci("e2e4")], seed=3).lines)
+        if pair.moves() and not moved_at:
+            moved_at.append(len(software.received))
+        if asked_at:
+            return True  # one turn of the emulation since the client asked
+        if moved_at and now > pair.effects[-1].effect.t_ms + 3500:
+            software.to_board = bytes((0x41,))
+            asked_at.append(len(software.received))
+        return False
+
+    emulate("dgt", follower, software, stop)
+    move = next(m.effect for m in pair.effects if isinstance(m.effect, MoveMade))
+    assert move.clock is not None
+    white_ms, black_ms = move.clock
+    clocks = dgt_clocks(bytes(software.received[moved_at[0] : asked_at[0]]))
+    assert len(clocks) >= 3
+    assert all(c.left_s == -(-white_ms // 1000) and not c.left_turn for c in clocks)
+    assert all(c.running and c.right_turn and c.right_high for c in clocks[1:])
+    seconds = [c.right_s for c in clocks]
+    assert seconds[0] <= -(-black_ms // 1000) and seconds[-1] <= seconds[0] - 3
+    [answer] = dgt_clocks(bytes(software.received[asked_at[0] :]))  # within the turn
+    assert answer.left_s == clocks[-1].left_s and answer.right_s <= seconds[-1]

@@ -4,6 +4,8 @@ script, with the client's bytes fed to it and every byte it writes kept."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import chess
 from reedboard.app import App
 from reedboard.board_game import BoardGame
@@ -122,6 +124,53 @@ class DgtClient:
                 square = chess.square(index % 8, 7 - index // 8)
                 board.set_piece_at(square, chess.Piece.from_symbol(DGT_LETTERS[code]))
         return board.board_fen()
+
+
+@dataclass(frozen=True)
+class DgtClockTimes:
+    """A `BWTIME` (0x8D) message's body as DGT's protocol description lays it out: the
+    right player's hours (low 4 bits, flag in bit 4), minutes and seconds in BCD, the
+    same for the left player, then the status byte."""
+
+    right_s: int
+    left_s: int
+    right_flag: bool
+    left_flag: bool
+    running: bool
+    right_high: bool
+    left_turn: bool
+    right_turn: bool
+    no_clock: bool
+
+
+def dgt_clock_times(body: bytes) -> DgtClockTimes:
+    assert len(body) == 7, body.hex()
+    assert body[0] & 0x0F != 0x0A and body[3] & 0x0F != 0x0A, "an acknowledgement"
+
+    def seconds(at: int) -> int:
+        hours = body[at] & 0x0F
+        minutes = (body[at + 1] >> 4) * 10 + (body[at + 1] & 0x0F)
+        secs = (body[at + 2] >> 4) * 10 + (body[at + 2] & 0x0F)
+        assert hours <= 9 and minutes <= 59 and secs <= 59, body.hex()
+        return hours * 3600 + minutes * 60 + secs
+
+    status = body[6]
+    return DgtClockTimes(
+        right_s=seconds(0),
+        left_s=seconds(3),
+        right_flag=bool(body[0] & 0x10),
+        left_flag=bool(body[3] & 0x10),
+        running=bool(status & 0x01),
+        right_high=bool(status & 0x02),
+        left_turn=bool(status & 0x08),
+        right_turn=bool(status & 0x10),
+        no_clock=bool(status & 0x20),
+    )
+
+
+def dgt_clocks(data: bytes) -> list[DgtClockTimes]:
+    """Every `BWTIME` in `data`, decoded."""
+    return [dgt_clock_times(body) for kind, body in dgt_messages(data) if kind == 0x8D]
 
 
 def dgt_name(index: int) -> str:
