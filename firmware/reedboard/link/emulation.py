@@ -27,6 +27,7 @@ from reedboard.arbiter.effects import (
     GameOver,
     MoveMade,
     NewGame,
+    PromotionChosen,
     Restored,
     TakenBack,
     TimeAdded,
@@ -36,6 +37,7 @@ from reedboard.link.board_events import (
     GameOverEvent,
     MoveEvent,
     NewGameEvent,
+    PromotionEvent,
     RestoredEvent,
     TakebackEvent,
     WireEvent,
@@ -85,6 +87,7 @@ class EmulatedEndpoint:
         self._hint: str | None = None
         self._marks: Marks = (0, 0)
         self._now_ms = 0  # the latest time the board's facts came with
+        self._promotion = "q"  # the piece the next promotion makes, as the host chose it
 
     # ----- the App's endpoint interface -----
 
@@ -100,7 +103,18 @@ class EmulatedEndpoint:
             self._sync = True
         if isinstance(effect, _CLEARING):
             self._hint, self._marks = None, (0, 0)
+        self._promotion_from(effect)
         self._clock_from(effect)
+
+    def _promotion_from(self, effect: Effect | WireEvent) -> None:
+        """The host's choice of the next promotion's piece, shown on the pawn set down on
+        its last rank; a committed promotion spends it, a new game forgets it."""
+        if isinstance(effect, PromotionChosen | PromotionEvent) and effect.piece:
+            self._promotion = effect.piece.lower()
+        elif _spends_the_choice(effect):
+            self._promotion = "q"
+        if self.tracker is not None:
+            self.tracker.promotion = self._promotion
 
     def _clock_from(self, effect: Effect | WireEvent) -> None:
         """The clocks an effect carries: after a move the side to move runs (with clock
@@ -175,6 +189,7 @@ class EmulatedEndpoint:
         self._now_ms = max(self._now_ms, now_ms)
         if self.tracker is None:
             self.tracker = PieceTracker(position, sensors)
+            self.tracker.promotion = self._promotion
             self.codec.squares_changed(self.tracker.shown, [])
         else:
             # The hands acted on the position before this turn: a move this turn's
@@ -248,6 +263,12 @@ def _game_changed(before: Position, now: Position) -> bool:
     messages, and a state the board produced before a commit can arrive after (or in the
     same read as) the commit's effect, which must not use the correction up on it."""
     return now is not before and now.fen() != before.fen()
+
+
+def _spends_the_choice(effect: Effect | WireEvent) -> bool:
+    """A committed promotion, or a new game."""
+    promoted = isinstance(effect, MoveMade | MoveEvent) and len(effect.uci) == 5
+    return promoted or isinstance(effect, NewGame | NewGameEvent)
 
 
 def _turn(position: Position | None) -> Side | None:
