@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import chess
 from reedboard.app import App
-from reedboard.board_game import BoardGame
+from reedboard.board_game import BoardGame, Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
@@ -49,7 +49,8 @@ class TimedLink(FakeLink):
 def emulated_app(
     protocol: Emulated, script_text: str, link: LinkPort, clock: VirtualClock | None = None
 ) -> App:
-    """A board that plays the script on a virtual clock and speaks `protocol` on `link`."""
+    """A board that plays the script on a virtual clock and speaks `protocol` on `link`
+    (a timed game when the script has `@clock`)."""
     script = parse_script(script_text)
     source = scripted_board(script)
     emulation = EmulatedEndpoint(protocol, "test")
@@ -63,6 +64,7 @@ def emulated_app(
         link=link,
         source=source,
         start=Game(script.start),
+        settings=None if script.clock is None else Settings(time_control=script.clock),
         endpoint=lambda _id: emulation,
         watch=watch,
     )

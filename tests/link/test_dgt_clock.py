@@ -7,7 +7,7 @@ from __future__ import annotations
 from reedboard.link.dgt import DgtBoard
 from reedboard.link.dgt_clock import ClockReading
 
-from tests.link.emulated import dgt_clocks
+from tests.link.emulated import dgt_clocks, play_timed
 
 SEND_CLOCK, UPDATE, UPDATE_BOARD, UPDATE_NICE = 0x41, 0x43, 0x44, 0x4B
 
@@ -82,3 +82,25 @@ def test_hours_the_display_limit_and_a_fallen_flag() -> None:
     board.receive_data(bytes((SEND_CLOCK,)))
     [clock] = dgt_clocks(board.data_to_send())
     assert clock.left_s == 0 and clock.left_flag and not clock.right_flag
+
+
+def test_the_boards_own_emulation_sends_the_clocks_of_a_timed_game() -> None:
+    """`reedboard run --protocol dgt` in a 5+0 game: after 1.e4 (completed at 1.3 s of
+    White's time) the client in update mode gets White's time stopped, 4:59, and Black's
+    running, once a second; after 1...e5 the other way round."""
+    script = """@start standard
+@clock 5+0
+1000 lift e2
+1300 place e4
+6000 lift e7
+6300 place e5
+"""
+    writes = play_timed("dgt", script, bytes((0x42, 0x4B)))
+    clocks = [(t, c) for t, data in writes for c in dgt_clocks(data)]
+    black_running = [(t, c) for t, c in clocks if c.right_turn]
+    assert len(black_running) >= 4
+    assert all(c.left_s == 299 and c.running and c.right_high for _t, c in black_running)
+    seconds = [c.right_s for _t, c in black_running]
+    assert seconds == sorted(seconds, reverse=True) and seconds[0] - seconds[-1] >= 3
+    white_running = [c for _t, c in clocks if c.left_turn]
+    assert white_running and white_running[-1].right_s == seconds[-1]
