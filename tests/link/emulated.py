@@ -170,9 +170,32 @@ def dgt_clock_times(body: bytes) -> DgtClockTimes:
     )
 
 
+def _is_ack(body: bytes) -> bool:
+    return body[0] & 0x0F == 0x0A or body[3] & 0x0F == 0x0A
+
+
 def dgt_clocks(data: bytes) -> list[DgtClockTimes]:
-    """Every `BWTIME` in `data`, decoded."""
-    return [dgt_clock_times(body) for kind, body in dgt_messages(data) if kind == 0x8D]
+    """Every `BWTIME` in `data` that carries times, decoded."""
+    bodies = [body for kind, body in dgt_messages(data) if kind == 0x8D]
+    return [dgt_clock_times(body) for body in bodies if not _is_ack(body)]
+
+
+def dgt_clock_acks(data: bytes) -> list[tuple[int, int, int, int]]:
+    """Every clock acknowledgement in `data`: (ack0, ack1, ack2, ack3), each rebuilt
+    from the low 7 bits of its byte and its high bit from the fourth byte (ack0, ack1)
+    or the first (ack2, ack3), as DGT's description builds them."""
+    acks = []
+    for kind, b in dgt_messages(data):
+        if kind == 0x8D and _is_ack(b):
+            acks.append(
+                (
+                    (b[1] & 0x7F) | (b[3] << 3 & 0x80),
+                    (b[2] & 0x7F) | (b[3] << 2 & 0x80),
+                    (b[4] & 0x7F) | (b[0] << 3 & 0x80),
+                    (b[5] & 0x7F) | (b[0] << 2 & 0x80),
+                )
+            )
+    return acks
 
 
 def dgt_name(index: int) -> str:

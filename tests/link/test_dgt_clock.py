@@ -7,7 +7,7 @@ from __future__ import annotations
 from reedboard.link.dgt import DgtBoard
 from reedboard.link.dgt_clock import ClockReading
 
-from tests.link.emulated import dgt_clocks, play_timed
+from tests.link.emulated import dgt_clock_acks, dgt_clocks, play_timed
 
 SEND_CLOCK, UPDATE, UPDATE_BOARD, UPDATE_NICE = 0x41, 0x43, 0x44, 0x4B
 
@@ -104,3 +104,24 @@ def test_the_boards_own_emulation_sends_the_clocks_of_a_timed_game() -> None:
     assert seconds == sorted(seconds, reverse=True) and seconds[0] - seconds[-1] >= 3
     white_running = [c for _t, c in clocks if c.left_turn]
     assert white_running and white_running[-1].right_s == seconds[-1]
+
+
+VERSION_REQUEST = bytes((0x2B, 0x03, 0x03, 0x09, 0x00))
+ASCII_TEXT = bytes((0x2B, 0x0C, 0x03, 0x0C, *b"reedbord", 0x00, 0x00))
+
+
+def test_clock_commands_are_acknowledged_as_a_dgt3000_does() -> None:
+    """In a timed game, in the modes that carry the clock, each clock command gets its
+    acknowledgement (done, the command's id; the version asked for): software that
+    waits for it before its next command (picochess) is not left asking again."""
+    board = _board(UPDATE_NICE, ClockReading(61_000, 90_000, "white", at_ms=0))
+    board.data_to_send()
+    board.receive_data(VERSION_REQUEST + ASCII_TEXT)
+    data = board.data_to_send()
+    assert dgt_clock_acks(data) == [(0x10, 0x09, 0x10, 0x00), (0x10, 0x0C, 0x00, 0x00)]
+    assert dgt_clocks(data) == []  # acknowledgements, not times
+    for mode, reading in ((UPDATE_BOARD, ClockReading(1, 1, None, 0)), (UPDATE_NICE, None)):
+        quiet = _board(mode, reading)
+        quiet.data_to_send()
+        quiet.receive_data(VERSION_REQUEST)
+        assert quiet.data_to_send() == b""  # no clock, or a mode without it: no answer

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from reedboard.link.dgt_clock import ClockReading, bwtime_body
+from reedboard.link.dgt_clock import ClockReading, bwtime_body, clock_ack
 from reedboard.rules.squares import Square
 
 BAUD: Final = 9600
@@ -37,6 +37,7 @@ SEND_VERSION: Final = 0x4D
 SEND_UPDATE_NICE: Final = 0x4B
 RETURN_LONG_SERIALNR: Final = 0x55
 CLOCK_MESSAGE: Final = 0x2B  # followed by a length byte and that many bytes
+CLOCK_START: Final = 0x03  # the first of a clock message's bytes
 SET_LEDS: Final = 0x60  # Revelation II: followed by a length byte and that many bytes
 
 # Messages (board -> client), bit 7 already set.
@@ -179,11 +180,23 @@ class DgtBoard:
                     led = _leds(body)
                     if led is not None:
                         commands.append(led)
+                elif byte == CLOCK_MESSAGE:
+                    self._clock_command(body)
                 continue
             i += 1
             self._command(byte)
         self._pending = bytearray(buffer[i:])
         return commands
+
+    def _clock_command(self, body: bytes) -> None:
+        """A command for the clock (start byte 03, the command, its content, 00): in a
+        timed game, in the update modes that carry the clock, acknowledged as a DGT3000
+        does; its text and beeps have no display here, and its times none either (the
+        game's clock is the board's)."""
+        if len(body) < 2 or body[0] != CLOCK_START or self.clock is None:
+            return
+        if self.mode in (SEND_UPDATE, SEND_UPDATE_NICE):
+            self._outbox += message(BWTIME, clock_ack(body[1]))
 
     def _command(self, byte: int) -> None:
         if byte == RESET:

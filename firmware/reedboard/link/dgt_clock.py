@@ -11,6 +11,12 @@ lever is high on the right player's side (theirs runs), bit 3 the left player's 
 bit 4 the right player's. A first or fourth byte whose low four bits are 0x0A is a clock
 acknowledgement instead of times: hours never exceed 9, so times never read as one.
 
+An acknowledgement carries four bytes: ack0 in the low 7 bits of the second byte, ack1
+of the third, ack2 of the fifth, ack3 of the sixth; their high bits in bits 4 and 5 of
+the fourth byte (ack0, ack1) and of the first (ack2, ack3). ack0 is 0x10 for a command
+done, ack1 the command's id; a version's ack2 is the version, major in the high four
+bits.
+
 Pure: time comes in as an argument.
 """
 
@@ -55,6 +61,18 @@ def bwtime_body(reading: ClockReading, now_ms: int) -> bytes:
         status |= RUNNING
         status |= LEFT_TURN if reading.running == "white" else RIGHT_TURN | RIGHT_HIGH
     return _time_bytes(black) + _time_bytes(white) + bytes((status,))
+
+
+ACK_DONE: Final = 0x10
+ACK_MARK: Final = 0x0A
+CLOCK_VERSION_COMMAND: Final = 0x09
+CLOCK_VERSION: Final = 0x10  # 1.0
+
+
+def clock_ack(command: int) -> bytes:
+    """The `BWTIME` body that acknowledges clock command `command` (below 0x80)."""
+    ack2 = CLOCK_VERSION if command == CLOCK_VERSION_COMMAND else 0
+    return bytes((ACK_MARK, ACK_DONE, command & 0x7F, ACK_MARK, ack2, 0, 0))
 
 
 def _time_bytes(ms: int) -> bytes:
