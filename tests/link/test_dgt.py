@@ -212,3 +212,22 @@ def test_a_pawn_on_its_last_rank_shows_the_piece_chosen() -> None:
     emulation.observe(replied, replied.occupied & ~_bb("a7"), 400)
     emulation.observe(replied, replied.occupied & ~_bb("a7") | _bb("a8"), 500)
     assert DgtClient().feed(emulation.data_to_send())[-2:] == [("a7", 0), ("a8", 6)]
+
+
+def test_a_piece_lifted_before_the_host_saw_it_land_stays_gone_at_the_commit() -> None:
+    """exd5 lands and Black's queen takes it back at once: the host hears of the pawn's
+    lift from d5 (its `touch`) before any state showed it there, then of the move. The
+    client's d5 stays empty: the pawn is in Black's hand, not back on the square."""
+    before = Position.from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    emulation = EmulatedEndpoint("dgt", "host")
+    emulation.observe(before, before.occupied, 0)
+    emulation.receive_data(bytes((0x42, 0x44)))
+    emulation.lifted(parse_square("e4"))
+    emulation.lifted(parse_square("d5"))  # the victim
+    emulation.lifted(parse_square("d5"))  # the capturer, landed and taken: never seen there
+    after = before.play(before.parse_uci("e4d5"))
+    emulation.effect(MoveEvent("e4d5", 3, fen=after.fen()))
+    emulation.moved(after)
+    client = DgtClient()
+    client.feed(emulation.data_to_send())
+    assert client.board_fen() == _after(before.fen(), "e4d5").replace("3P4", "8")

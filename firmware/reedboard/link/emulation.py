@@ -88,6 +88,9 @@ class EmulatedEndpoint:
         self._marks: Marks = (0, 0)
         self._now_ms = 0  # the latest time the board's facts came with
         self._promotion = "q"  # the piece the next promotion makes, as the host chose it
+        # Squares the board reported lifted that no state had shown occupied since the
+        # last: a piece landed and taken again between two states, in a hand now.
+        self._gone: Bitboard = 0
 
     # ----- the App's endpoint interface -----
 
@@ -202,13 +205,17 @@ class EmulatedEndpoint:
                 self.codec.squares_changed(self.tracker.shown, changed)
         self._position = position
         self._sync = False
+        self._gone = 0
         self.tick(now_ms)
 
     def lifted(self, sq: Square) -> None:
         """The board reports a piece lifted from `sq` (its `touch`): the client sees the
         square empty now, and the piece goes into the hand, not at the next `observe`."""
         tracker, position = self.tracker, self._position
-        if tracker is None or position is None or not tracker.sensors >> sq & 1:
+        if tracker is None or position is None:
+            return
+        if not tracker.sensors >> sq & 1:
+            self._gone |= 1 << sq  # its landing was never seen
             return
         changed = tracker.sensed(position, tracker.sensors & ~(1 << sq))
         if changed:
@@ -217,7 +224,8 @@ class EmulatedEndpoint:
     def moved(self, position: Position) -> None:
         """The board committed a move, `position` is the game's now (its `move` effect):
         the client's board becomes the game's at once. The squares the move filled are
-        occupied whether or not a `state` has shown their placement yet."""
+        occupied whether or not a `state` has shown their placement yet, unless the
+        board has reported their piece lifted since."""
         tracker, before = self.tracker, self._position
         if tracker is None or before is None:
             return
@@ -226,7 +234,7 @@ class EmulatedEndpoint:
             piece = position.piece_at(sq)
             if piece is not None and piece != before.piece_at(sq):
                 filled |= 1 << sq
-        changed = tracker.sync(position, tracker.sensors | filled)
+        changed = tracker.sync(position, tracker.sensors | filled & ~self._gone)
         if changed:
             self.codec.squares_changed(tracker.shown, changed)
         self._position = position
