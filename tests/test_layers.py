@@ -87,6 +87,7 @@ HOST_LAYERS = (
             "reedboard_host.lichess_sync",
             "reedboard_host.uci_protocol",
             "reedboard_host.uci_bridge",
+            "reedboard_host.emulate_feed",
         ),
         open=True,
     ),

@@ -165,6 +165,18 @@ class BoardConnection:
                 return reply
         raise HostError(f"the board did not answer {kind} on {self.url}")
 
+    def ask(self, command: WireCommand) -> int:
+        """Send a command without waiting for its reply (it goes out with the next read);
+        returns its id, for `answer` and `ask_again`."""
+        return self.endpoint.request(command)
+
+    def ask_again(self, command_id: int, command: WireCommand) -> None:
+        self.endpoint.request_again(command_id, command)
+
+    def answer(self, command_id: int) -> Reply | None:
+        """The reply to an `ask`ed command, once it has come (taken once), else None."""
+        return self._replies.pop(command_id, None)
+
     def request_many(
         self,
         commands: Sequence[WireCommand],

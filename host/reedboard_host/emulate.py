@@ -3,11 +3,14 @@ pseudo-terminal, for chess software that knows those boards, backed by a reedboa
 own protocol.
 
 The board's end of the emulation is the firmware's pure `EmulatedEndpoint`; here it is
-fed from the link: its `state`, asked for every POLL_S, gives the position and the
-sensors (a placement alone sends no effect), and the board's effects say when the game
-changed where the position does not show it (a board restored after a mismatch).
-What the software asks of the LEDs goes to the board as `show`, `mark` or `brightness`. PATH is a symbolic link
-to the pty's device, made at start and removed at the end.
+fed from the link by `BoardFeed`, in the board's order: its `state`, asked for every
+POLL_S, gives the position, the sensors (a placement alone sends no effect) and the
+clocks; its `touch` effects show a lifted piece gone at once, its `move` effects the new
+position, and the others say when the game changed where the position does not show it
+(a board restored after a mismatch). Nothing waits for the board: the client is served
+from the emulation's view every turn, and the replies are taken as they come.
+What the software asks of the LEDs goes to the board as `show`, `mark` or `brightness`.
+PATH is a symbolic link to the pty's device, made at start and removed at the end.
 """
 
 from __future__ import annotations
@@ -19,17 +22,18 @@ import tty
 from collections.abc import Callable
 from typing import Protocol
 
-from reedboard.errors import InvalidInputError, LinkError
-from reedboard.link.board_messages import BoardMessage, EventMessage, StateMessage
+from reedboard.errors import LinkError
+from reedboard.link.board_messages import ErrorReply
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
-from reedboard.link.messages import AskState, Command, Resync
+from reedboard.link.messages import AskState, Resync, WireCommand
 from reedboard.link.outbox import Outbox
-from reedboard.rules.position import Position
 
-from reedboard_host.connection import HostError
+from reedboard_host.connection import ATTEMPTS, REPLY_S, BoardConnection, HostError
+from reedboard_host.emulate_feed import BoardFeed
 from reedboard_host.follow import Follower
 
 POLL_S = 0.1
+TURN_S = 0.02  # the longest the client waits for an answer the emulation has at hand
 
 logger = logging.getLogger(__name__)
 
@@ -96,48 +100,85 @@ def emulate(
 ) -> None:
     hello = follower.connection.hello or follower.connect()
     emulation = EmulatedEndpoint(protocol, hello.session)
-
-    def message(m: BoardMessage) -> None:
-        if isinstance(m, EventMessage):
-            emulation.effect(m.event)
-
-    follower.on_message_hook = message
+    feed = BoardFeed(emulation)
     clock = follower.clock
     started = clock.monotonic()
+
+    def now_ms() -> int:
+        return int((clock.monotonic() - started) * 1000)
+
+    follower.on_message_hook = lambda message: feed.message(message, now_ms())
+    asked = Asked(follower.connection)
+    if follower.connected:
+        _first_view(follower)
+    state_id: int | None = None
     next_poll = 0.0
     while not stop():
         now = clock.monotonic()
         try:
-            if follower.connected and now >= next_poll:
-                next_poll = now + POLL_S
-                _observe(follower, emulation, int((now - started) * 1000))
-            for command in emulation.receive_data(pty.read()):
-                _carry_out(follower, command)
+            if not follower.connected:
+                asked.forget()
+            else:
+                asked.turn(now)
+                if state_id is not None and not asked.waits_for(state_id):
+                    state_id = None  # answered (the feed took it) or given up
+                if state_id is None and now >= next_poll:
+                    next_poll = now + POLL_S
+                    state_id = asked.ask(AskState(), now)
+            if emulation.tracker is not None:  # the client waits until there is a board
+                for command in emulation.receive_data(pty.read()):
+                    if follower.connected and not isinstance(command, Resync):
+                        asked.ask(command, now)  # the LEDs; a board without a link drops it
         except LinkError as error:
             follower.lost(error)  # `keep_up` below looks for the board again
+        emulation.tick(now_ms())
         pty.write(emulation.data_to_send())
-        follower.keep_up(min(POLL_S / 4, max(0.0, next_poll - clock.monotonic())))
+        follower.keep_up(TURN_S)
 
 
-def _observe(follower: Follower, emulation: EmulatedEndpoint, t_ms: int) -> None:
-    """The board's position and sensors, from its state, for the emulation to report."""
-    state = follower.connection.request(AskState())
+def _first_view(follower: Follower) -> None:
+    """The board's state, waited for once at the start, so that the client's first
+    questions find a board; from then on states are asked without waiting."""
     try:
-        if not isinstance(state, StateMessage) or state.fen is None:
-            raise InvalidInputError("it has no position")
-        position = Position.from_fen(state.fen, chess960=state.chess960)
-        sensors = int(state.occupancy or "", 16)
-    except (ValueError, InvalidInputError) as error:
-        logger.warning("the board's state cannot be read: %s", error)
-        return
-    emulation.observe(position, sensors, t_ms)
-
-
-def _carry_out(follower: Follower, command: Command) -> None:
-    """What the software asked of the board's LEDs; a board without a link drops it."""
-    if not follower.connected or isinstance(command, Resync):
-        return  # a Resync is the native link's own, never an emulation's
-    try:
-        follower.connection.request(command)
+        follower.connection.request(AskState())  # the feed takes it as it arrives
     except HostError as error:
-        logger.warning("%s", error)
+        logger.warning("%s; asking again", error)
+    except LinkError as error:
+        follower.lost(error)
+
+
+class Asked:
+    """Commands sent without waiting for their replies, so that the client is served
+    meanwhile: each reply is taken when it comes; one not answered within `REPLY_S` is
+    sent again, up to `ATTEMPTS` times in all, then given up with a warning, as a refusal
+    is."""
+
+    def __init__(self, connection: BoardConnection) -> None:
+        self.connection = connection
+        self._waiting: dict[int, tuple[WireCommand, float, int]] = {}  # id: sent at, times
+
+    def ask(self, command: WireCommand, now: float) -> int:
+        command_id = self.connection.ask(command)
+        self._waiting[command_id] = (command, now, 1)
+        return command_id
+
+    def waits_for(self, command_id: int) -> bool:
+        return command_id in self._waiting
+
+    def forget(self) -> None:
+        """The link is gone: nothing asked on it will be answered."""
+        self._waiting.clear()
+
+    def turn(self, now: float) -> None:
+        for command_id, (command, sent, times) in list(self._waiting.items()):
+            reply = self.connection.answer(command_id)
+            if isinstance(reply, ErrorReply):
+                logger.warning("the board refused %s: %s", command.TYPE, reply.message)
+            if reply is not None:
+                del self._waiting[command_id]
+            elif now - sent >= REPLY_S and times >= ATTEMPTS:
+                logger.warning("the board did not answer %s", command.TYPE)
+                del self._waiting[command_id]
+            elif now - sent >= REPLY_S:
+                self.connection.ask_again(command_id, command)
+                self._waiting[command_id] = (command, now, times + 1)

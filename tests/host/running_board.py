@@ -24,6 +24,7 @@ from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Reply
 from reedboard.link.messages import Command, command_type
 from reedboard.link.serial_port import SerialPort, open_port
+from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
 from tests.link.ptybridge import PtyBridge
@@ -88,10 +89,17 @@ class _TappedPort:
 
 class RunningBoard:
     def __init__(
-        self, *, speed: float = 1.0, corrupt: float = 0.0, settings: Settings | None = None
+        self,
+        *,
+        speed: float = 1.0,
+        corrupt: float = 0.0,
+        settings: Settings | None = None,
+        start: Game | None = None,
     ) -> None:
+        """`start`: a game to begin from, its pieces standing (the standard start)."""
         self.clock = MonotonicClock(speed)
-        self.live = FakeBoard(Position.standard().occupied, electrical=False)
+        position = start.position if start is not None else Position.standard()
+        self.live = FakeBoard(position.occupied, electrical=False)
         self.effects: list[dict[str, Any]] = []
         self.answered: list[str] = []  # the kinds of the host commands answered, in order
         self.view: BoardView | None = None
@@ -107,6 +115,7 @@ class RunningBoard:
             self.clock,
             link=self.link,
             source=self.live,
+            start=start,
             settings=settings,
             render=self._render,
             on_effect=self._effect,

@@ -4,9 +4,11 @@ script, with the client's bytes fed to it and every byte it writes kept."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import chess
 from reedboard.app import App
-from reedboard.board_game import BoardGame
+from reedboard.board_game import BoardGame, Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
@@ -47,7 +49,8 @@ class TimedLink(FakeLink):
 def emulated_app(
     protocol: Emulated, script_text: str, link: LinkPort, clock: VirtualClock | None = None
 ) -> App:
-    """A board that plays the script on a virtual clock and speaks `protocol` on `link`."""
+    """A board that plays the script on a virtual clock and speaks `protocol` on `link`
+    (a timed game when the script has `@clock`)."""
     script = parse_script(script_text)
     source = scripted_board(script)
     emulation = EmulatedEndpoint(protocol, "test")
@@ -61,6 +64,7 @@ def emulated_app(
         link=link,
         source=source,
         start=Game(script.start),
+        settings=None if script.clock is None else Settings(time_control=script.clock),
         endpoint=lambda _id: emulation,
         watch=watch,
     )
@@ -122,6 +126,76 @@ class DgtClient:
                 square = chess.square(index % 8, 7 - index // 8)
                 board.set_piece_at(square, chess.Piece.from_symbol(DGT_LETTERS[code]))
         return board.board_fen()
+
+
+@dataclass(frozen=True)
+class DgtClockTimes:
+    """A `BWTIME` (0x8D) message's body as DGT's protocol description lays it out: the
+    right player's hours (low 4 bits, flag in bit 4), minutes and seconds in BCD, the
+    same for the left player, then the status byte."""
+
+    right_s: int
+    left_s: int
+    right_flag: bool
+    left_flag: bool
+    running: bool
+    right_high: bool
+    left_turn: bool
+    right_turn: bool
+    no_clock: bool
+
+
+def dgt_clock_times(body: bytes) -> DgtClockTimes:
+    assert len(body) == 7, body.hex()
+    assert body[0] & 0x0F != 0x0A and body[3] & 0x0F != 0x0A, "an acknowledgement"
+
+    def seconds(at: int) -> int:
+        hours = body[at] & 0x0F
+        minutes = (body[at + 1] >> 4) * 10 + (body[at + 1] & 0x0F)
+        secs = (body[at + 2] >> 4) * 10 + (body[at + 2] & 0x0F)
+        assert hours <= 9 and minutes <= 59 and secs <= 59, body.hex()
+        return hours * 3600 + minutes * 60 + secs
+
+    status = body[6]
+    return DgtClockTimes(
+        right_s=seconds(0),
+        left_s=seconds(3),
+        right_flag=bool(body[0] & 0x10),
+        left_flag=bool(body[3] & 0x10),
+        running=bool(status & 0x01),
+        right_high=bool(status & 0x02),
+        left_turn=bool(status & 0x08),
+        right_turn=bool(status & 0x10),
+        no_clock=bool(status & 0x20),
+    )
+
+
+def _is_ack(body: bytes) -> bool:
+    return body[0] & 0x0F == 0x0A or body[3] & 0x0F == 0x0A
+
+
+def dgt_clocks(data: bytes) -> list[DgtClockTimes]:
+    """Every `BWTIME` in `data` that carries times, decoded."""
+    bodies = [body for kind, body in dgt_messages(data) if kind == 0x8D]
+    return [dgt_clock_times(body) for body in bodies if not _is_ack(body)]
+
+
+def dgt_clock_acks(data: bytes) -> list[tuple[int, int, int, int]]:
+    """Every clock acknowledgement in `data`: (ack0, ack1, ack2, ack3), each rebuilt
+    from the low 7 bits of its byte and its high bit from the fourth byte (ack0, ack1)
+    or the first (ack2, ack3), as DGT's description builds them."""
+    acks = []
+    for kind, b in dgt_messages(data):
+        if kind == 0x8D and _is_ack(b):
+            acks.append(
+                (
+                    (b[1] & 0x7F) | (b[3] << 3 & 0x80),
+                    (b[2] & 0x7F) | (b[3] << 2 & 0x80),
+                    (b[4] & 0x7F) | (b[0] << 3 & 0x80),
+                    (b[5] & 0x7F) | (b[0] << 2 & 0x80),
+                )
+            )
+    return acks
 
 
 def dgt_name(index: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import chess
 import pytest
-from reedboard.link.board_events import MoveEvent
+from reedboard.link.board_events import MoveEvent, PromotionEvent
 from reedboard.link.dgt import DgtBoard, LedCommand, board_dump, our_square
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.rules.position import Position
@@ -190,3 +190,44 @@ def test_a_state_from_before_the_commit_does_not_use_up_the_correction() -> None
 
 def _bb(*names: str) -> int:
     return sum(1 << parse_square(name) for name in names)
+
+
+def test_a_pawn_on_its_last_rank_shows_the_piece_chosen() -> None:
+    """The host chose the next promotion's piece (its `promotion` effect): the pawn set
+    down on the last rank shows that piece at once, before the board commits the move.
+    The committed promotion spends the choice: the next pawn shows a queen."""
+    before = Position.from_fen("8/P3P3/8/8/8/k7/8/4K3 w - - 0 1")
+    emulation = EmulatedEndpoint("dgt", "host")
+    emulation.observe(before, before.occupied, 0)
+    emulation.receive_data(bytes((0x42, 0x44)))
+    emulation.effect(PromotionEvent("r"))
+    emulation.observe(before, before.occupied & ~_bb("e7"), 100)
+    emulation.observe(before, before.occupied & ~_bb("e7") | _bb("e8"), 200)
+    assert DgtClient().feed(emulation.data_to_send()) == [("e7", 0), ("e8", 2)]  # a rook
+    promoted = before.play(before.parse_uci("e7e8r"))
+    emulation.effect(MoveEvent("e7e8r", 1, fen=promoted.fen()))
+    emulation.moved(promoted)
+    replied = promoted.play(promoted.parse_uci("a3b4"))
+    emulation.observe(replied, replied.occupied, 300)
+    emulation.observe(replied, replied.occupied & ~_bb("a7"), 400)
+    emulation.observe(replied, replied.occupied & ~_bb("a7") | _bb("a8"), 500)
+    assert DgtClient().feed(emulation.data_to_send())[-2:] == [("a7", 0), ("a8", 6)]
+
+
+def test_a_piece_lifted_before_the_host_saw_it_land_stays_gone_at_the_commit() -> None:
+    """exd5 lands and Black's queen takes it back at once: the host hears of the pawn's
+    lift from d5 (its `touch`) before any state showed it there, then of the move. The
+    client's d5 stays empty: the pawn is in Black's hand, not back on the square."""
+    before = Position.from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    emulation = EmulatedEndpoint("dgt", "host")
+    emulation.observe(before, before.occupied, 0)
+    emulation.receive_data(bytes((0x42, 0x44)))
+    emulation.lifted(parse_square("e4"))
+    emulation.lifted(parse_square("d5"))  # the victim
+    emulation.lifted(parse_square("d5"))  # the capturer, landed and taken: never seen there
+    after = before.play(before.parse_uci("e4d5"))
+    emulation.effect(MoveEvent("e4d5", 3, fen=after.fen()))
+    emulation.moved(after)
+    client = DgtClient()
+    client.feed(emulation.data_to_send())
+    assert client.board_fen() == _after(before.fen(), "e4d5").replace("3P4", "8")

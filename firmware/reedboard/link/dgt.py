@@ -1,9 +1,12 @@
 """The DGT board protocol, board end: a pure codec in the manner of `link/board.py`.
 
 `receive_data(bytes)` takes the client's command bytes and returns what the board must
-act on (`LedCommand`s); everything the protocol answers by itself (board dump, version,
-serial numbers, trademark, battery) is queued at once. `squares_changed` queues field
-updates while the client has asked for updates. `data_to_send()` hands over the bytes.
+act on (`LedCommand`s); everything the protocol answers by itself (board dump, clock,
+version, serial numbers, trademark, battery) is queued at once. `squares_changed` queues
+field updates while the client has asked for updates; `clock_changed` and `tick(now_ms)`
+queue the clock (`BWTIME`, see `dgt_clock.py`) as a board with a DGT3000 sends it in the
+update modes that carry it: in `43` at least once a second, in `4b` when it changed.
+`data_to_send()` hands over the bytes.
 
 Wire facts (docs/emulation.md): 9600 baud 8N1. A message is its id with bit 7 set, a
 14-bit length in two 7-bit bytes (high first) that counts the 3 header bytes, then the
@@ -15,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from reedboard.link.dgt_clock import ClockReading, bwtime_body, clock_ack
 from reedboard.rules.squares import Square
 
 BAUD: Final = 9600
@@ -33,10 +37,12 @@ SEND_VERSION: Final = 0x4D
 SEND_UPDATE_NICE: Final = 0x4B
 RETURN_LONG_SERIALNR: Final = 0x55
 CLOCK_MESSAGE: Final = 0x2B  # followed by a length byte and that many bytes
+CLOCK_START: Final = 0x03  # the first of a clock message's bytes
 SET_LEDS: Final = 0x60  # Revelation II: followed by a length byte and that many bytes
 
 # Messages (board -> client), bit 7 already set.
 BOARD_DUMP: Final = 0x86
+BWTIME: Final = 0x8D
 FIELD_UPDATE: Final = 0x8E
 SERIALNR: Final = 0x91
 TRADEMARK: Final = 0x92
@@ -65,6 +71,7 @@ LETTERS: Final = {code: letter for letter, code in PIECE_CODES.items()}
 _WITH_BODY: Final = (CLOCK_MESSAGE, SET_LEDS)
 _MAX_BODY: Final = 64  # clock and LED commands are a few bytes long
 _UPDATE_MODES: Final = (SEND_UPDATE, SEND_UPDATE_BOARD, SEND_UPDATE_NICE)
+_CLOCK_EVERY_MS: Final = 1000  # mode 43 sends the clock at least this often
 _VERSION: Final = (1, 7)
 _SERIAL: Final = "0000000001"  # 10 digits; the short form is the last 5
 _TRADEMARK: Final = "reedboard presence-sensing board, DGT board protocol emulation"
@@ -105,6 +112,10 @@ def field_update(sq: Square, piece: str) -> bytes:
 class DgtBoard:
     def __init__(self) -> None:
         self.updates = False  # idle until the client asks for an update mode
+        self.mode = RESET  # the update mode asked for last (RESET: idle)
+        self.clock: ClockReading | None = None  # None: an untimed game, no clock to report
+        self._now_ms = 0
+        self._clock_sent: tuple[bytes, int] | None = None  # the last BWTIME body, when
         self.shown: list[str] = [""] * 64
         self._pending = bytearray()  # a command whose body has not all arrived
         self._outbox = bytearray()
@@ -119,6 +130,27 @@ class DgtBoard:
         if self.updates:
             for sq, piece in changes:
                 self._outbox += field_update(sq, piece)
+
+    def clock_changed(self, reading: ClockReading | None) -> None:
+        """The game's clocks now read `reading` (a move, a press, time added, a state)."""
+        self.clock = reading
+        self.tick(max(self._now_ms, reading.at_ms) if reading is not None else self._now_ms)
+
+    def tick(self, now_ms: int) -> None:
+        """Time passes: in an update mode that carries the clock, send it when it shows
+        another second, status or time than last sent (mode 43: also once a second)."""
+        self._now_ms = max(self._now_ms, now_ms)
+        if self.clock is None or self.mode not in (SEND_UPDATE, SEND_UPDATE_NICE):
+            return
+        body = bwtime_body(self.clock, self._now_ms)
+        sent = self._clock_sent
+        due = sent is not None and self._now_ms - sent[1] >= _CLOCK_EVERY_MS
+        if sent is None or sent[0] != body or (due and self.mode == SEND_UPDATE):
+            self._send_clock(body)
+
+    def _send_clock(self, body: bytes) -> None:
+        self._outbox += message(BWTIME, body)
+        self._clock_sent = (body, self._now_ms)
 
     def data_to_send(self) -> bytes:
         data = bytes(self._outbox)
@@ -148,19 +180,35 @@ class DgtBoard:
                     led = _leds(body)
                     if led is not None:
                         commands.append(led)
+                elif byte == CLOCK_MESSAGE:
+                    self._clock_command(body)
                 continue
             i += 1
             self._command(byte)
         self._pending = bytearray(buffer[i:])
         return commands
 
+    def _clock_command(self, body: bytes) -> None:
+        """A command for the clock (start byte 03, the command, its content, 00): in a
+        timed game, in the update modes that carry the clock, acknowledged as a DGT3000
+        does; its text and beeps have no display here, and its times none either (the
+        game's clock is the board's)."""
+        if len(body) < 2 or body[0] != CLOCK_START or self.clock is None:
+            return
+        if self.mode in (SEND_UPDATE, SEND_UPDATE_NICE):
+            self._outbox += message(BWTIME, clock_ack(body[1]))
+
     def _command(self, byte: int) -> None:
         if byte == RESET:
-            self.updates = False
+            self.updates, self.mode = False, RESET
         elif byte == SEND_BOARD:
             self._outbox += board_dump(self.shown)
         elif byte in _UPDATE_MODES:
-            self.updates = True
+            self.updates, self.mode = True, byte
+            self._clock_sent = None  # the clock's modes start with the clock
+            self.tick(self._now_ms)
+        elif byte == SEND_CLOCK and self.clock is not None:
+            self._send_clock(bwtime_body(self.clock, self._now_ms))
         elif byte == RETURN_SERIALNR:
             self._outbox += message(SERIALNR, _SERIAL[-5:].encode("ascii"))
         elif byte == RETURN_LONG_SERIALNR:
@@ -173,8 +221,8 @@ class DgtBoard:
             # Powered from its host: always full, not charging (9 status bytes).
             self._outbox += message(BATTERY_STATUS, bytes((100, 0, 0, 0, 0, 0, 0, 0, 0)))
         else:
-            # Clock requests, bus mode, EEPROM moves, bootloader and anything unknown:
-            # a board without a clock or memory has nothing to say, and says nothing.
+            # A clock request in an untimed game, bus mode, EEPROM moves, bootloader and
+            # anything unknown: a board without a clock or memory has nothing to say.
             self.ignored += 1
 
 

@@ -2,14 +2,17 @@
 
 The App talks to its endpoint as to `link/board.py`'s (`send`, `reply`, `alive`,
 `receive_data`, `data_to_send`); an emulation has no use for the native messages, so it
-only notes which effects mean "the game changed" and otherwise listens to `observe`,
-which the App calls once a turn with the game's position and the sensors. A position
-other than the last turn's also means the game changed, whether or not its effect has
-come yet: on the PC the effects and the polled state travel separately. The tracker
-turns those into square changes, the codec into bytes. What the client asks of the LEDs
-becomes native commands: squares that make a legal move become `show` (the lights show
-the move as one to carry out, the better display), any other squares `mark` (lit as the
-client lights them), and ChessLink's brightness register `brightness`.
+only notes which effects mean "the game changed" and the clocks they carry, and
+otherwise listens to `observe`, which the App calls once a turn with the game's position
+and the sensors. A position other than the last turn's also means the game changed,
+whether or not its effect has come yet. On the PC (`reedboard-host emulate`) the board's
+facts come from its link instead, in its order: each `state` is an `observe`, a `touch`
+effect a `lifted` (a piece gone from the sensors at once, between two states), a `move`
+effect a `moved` (the game's new position at once). The tracker turns those into square
+changes, the codec into bytes. What the client asks of the LEDs becomes native commands:
+squares that make a legal move become `show` (the lights show the move as one to carry
+out, the better display), any other squares `mark` (lit as the client lights them), and
+ChessLink's brightness register `brightness`.
 
 Pure: time and the board's facts come in as arguments.
 """
@@ -18,10 +21,23 @@ from __future__ import annotations
 
 from typing import Literal
 
-from reedboard.arbiter.effects import Effect, MoveMade, NewGame, Restored, TakenBack
+from reedboard.arbiter.effects import (
+    ClockPressed,
+    Effect,
+    GameOver,
+    MoveMade,
+    NewGame,
+    PromotionChosen,
+    Restored,
+    TakenBack,
+    TimeAdded,
+)
 from reedboard.link.board_events import (
+    ClockEvent,
+    GameOverEvent,
     MoveEvent,
     NewGameEvent,
+    PromotionEvent,
     RestoredEvent,
     TakebackEvent,
     WireEvent,
@@ -29,6 +45,7 @@ from reedboard.link.board_events import (
 from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
 from reedboard.link.chesslink import Brightness, ChessLinkBoard, LedPattern, square_corners
 from reedboard.link.dgt import DgtBoard, LedCommand
+from reedboard.link.dgt_clock import ClockReading, Side
 from reedboard.link.messages import Command, Mark, SetBrightness, ShowMove
 from reedboard.link.tracking import PieceTracker
 from reedboard.rules.position import Position
@@ -69,6 +86,11 @@ class EmulatedEndpoint:
         # (some send it every turn) does not repeat the command.
         self._hint: str | None = None
         self._marks: Marks = (0, 0)
+        self._now_ms = 0  # the latest time the board's facts came with
+        self._promotion = "q"  # the piece the next promotion makes, as the host chose it
+        # Squares the board reported lifted that no state had shown occupied since the
+        # last: a piece landed and taken again between two states, in a hand now.
+        self._gone: Bitboard = 0
 
     # ----- the App's endpoint interface -----
 
@@ -84,6 +106,58 @@ class EmulatedEndpoint:
             self._sync = True
         if isinstance(effect, _CLEARING):
             self._hint, self._marks = None, (0, 0)
+        self._promotion_from(effect)
+        self._clock_from(effect)
+
+    def _promotion_from(self, effect: Effect | WireEvent) -> None:
+        """The host's choice of the next promotion's piece, shown on the pawn set down on
+        its last rank; a committed promotion spends it, a new game forgets it."""
+        if isinstance(effect, PromotionChosen | PromotionEvent) and effect.piece:
+            self._promotion = effect.piece.lower()
+        elif _spends_the_choice(effect):
+            self._promotion = "q"
+        if self.tracker is not None:
+            self.tracker.promotion = self._promotion
+
+    def _clock_from(self, effect: Effect | WireEvent) -> None:
+        """The clocks an effect carries: after a move the side to move runs (with clock
+        buttons the mover's runs until they press: a `state` says so on the PC); after
+        a press, the side to move; time added changes no one's turn."""
+        codec = self.codec
+        if not isinstance(codec, DgtBoard):
+            return  # ChessLink has no clock
+        now, before = self._now_ms, codec.clock
+        if isinstance(effect, MoveMade | MoveEvent) and effect.clock is not None:
+            white, black = effect.clock
+            codec.clock_changed(ClockReading(white, black, _to_move(effect.fen, before), now))
+        elif isinstance(effect, ClockPressed | ClockEvent | TimeAdded):
+            running = _turn(self._position) if before is None else before.running
+            if isinstance(effect, ClockPressed) or (
+                isinstance(effect, ClockEvent) and effect.added is None
+            ):
+                running = _turn(self._position)
+            codec.clock_changed(ClockReading(effect.white_ms, effect.black_ms, running, now))
+        elif isinstance(effect, GameOver | GameOverEvent) and before is not None:
+            white, black = before.left_now(now)
+            codec.clock_changed(ClockReading(white, black, None, now))
+        elif isinstance(effect, NewGame | NewGameEvent):
+            codec.clock_changed(None)  # a timed game's first move brings its clocks
+
+    def clock_read(self, white_ms: int, black_ms: int, running: Side | None) -> None:
+        """The clocks as the board's `state` gives them (on the PC)."""
+        if isinstance(self.codec, DgtBoard):
+            self.codec.clock_changed(ClockReading(white_ms, black_ms, running, self._now_ms))
+
+    def untimed(self) -> None:
+        """The board's `state` has no clocks: the game is not timed."""
+        if isinstance(self.codec, DgtBoard) and self.codec.clock is not None:
+            self.codec.clock_changed(None)
+
+    def tick(self, now_ms: int) -> None:
+        """Time passes: the codecs' reports that follow time (ChessLink's scans, DGT's
+        clock)."""
+        self._now_ms = max(self._now_ms, now_ms)
+        self.codec.tick(self._now_ms)
 
     def reply(self, command: Command, message: Reply) -> int:
         return 0  # the commands are the emulation's own (`show`): nobody waits for a reply
@@ -115,8 +189,10 @@ class EmulatedEndpoint:
 
     def observe(self, position: Position, sensors: Bitboard, now_ms: int) -> None:
         """Once a turn: the game's position and the debounced sensors."""
+        self._now_ms = max(self._now_ms, now_ms)
         if self.tracker is None:
             self.tracker = PieceTracker(position, sensors)
+            self.tracker.promotion = self._promotion
             self.codec.squares_changed(self.tracker.shown, [])
         else:
             # The hands acted on the position before this turn: a move this turn's
@@ -129,8 +205,40 @@ class EmulatedEndpoint:
                 self.codec.squares_changed(self.tracker.shown, changed)
         self._position = position
         self._sync = False
-        if isinstance(self.codec, ChessLinkBoard):
-            self.codec.tick(now_ms)
+        self._gone = 0
+        self.tick(now_ms)
+
+    def lifted(self, sq: Square) -> None:
+        """The board reports a piece lifted from `sq` (its `touch`): the client sees the
+        square empty now, and the piece goes into the hand, not at the next `observe`."""
+        tracker, position = self.tracker, self._position
+        if tracker is None or position is None:
+            return
+        if not tracker.sensors >> sq & 1:
+            self._gone |= 1 << sq  # its landing was never seen
+            return
+        changed = tracker.sensed(position, tracker.sensors & ~(1 << sq))
+        if changed:
+            self.codec.squares_changed(tracker.shown, changed)
+
+    def moved(self, position: Position) -> None:
+        """The board committed a move, `position` is the game's now (its `move` effect):
+        the client's board becomes the game's at once. The squares the move filled are
+        occupied whether or not a `state` has shown their placement yet, unless the
+        board has reported their piece lifted since."""
+        tracker, before = self.tracker, self._position
+        if tracker is None or before is None:
+            return
+        filled = 0
+        for sq in range(64):
+            piece = position.piece_at(sq)
+            if piece is not None and piece != before.piece_at(sq):
+                filled |= 1 << sq
+        changed = tracker.sync(position, tracker.sensors | filled & ~self._gone)
+        if changed:
+            self.codec.squares_changed(tracker.shown, changed)
+        self._position = position
+        self._sync = False
 
     def _move_to_show(self, wish: LedCommand | LedPattern) -> str | None:
         """The legal move whose squares the client lights, or None (lights off, or they
@@ -163,6 +271,28 @@ def _game_changed(before: Position, now: Position) -> bool:
     messages, and a state the board produced before a commit can arrive after (or in the
     same read as) the commit's effect, which must not use the correction up on it."""
     return now is not before and now.fen() != before.fen()
+
+
+def _spends_the_choice(effect: Effect | WireEvent) -> bool:
+    """A committed promotion, or a new game."""
+    promoted = isinstance(effect, MoveMade | MoveEvent) and len(effect.uci) == 5
+    return promoted or isinstance(effect, NewGame | NewGameEvent)
+
+
+def _turn(position: Position | None) -> Side | None:
+    if position is None:
+        return None
+    return "white" if position.turn else "black"
+
+
+def _to_move(fen: str | None, before: ClockReading | None) -> Side | None:
+    """Whose clock runs after a move: the side to move in its FEN, else the one that did
+    not run before it."""
+    if fen is not None and len(fen.split()) > 1:
+        return "white" if fen.split()[1] == "w" else "black"
+    if before is None or before.running is None:
+        return None
+    return "black" if before.running == "white" else "white"
 
 
 def _marks(wish: LedCommand | LedPattern) -> Marks:

@@ -31,6 +31,7 @@ class PieceTracker:
         self.shown: list[str] = [""] * 64
         self.hand: list[Held] = []
         self.sensors = sensors
+        self.promotion = "q"  # the kind a pawn on its last rank shows, as a FEN letter
         # Where the piece now standing on a square came from this move (slides, waypoints).
         self._origin: dict[Square, Square | None] = {}
         self.sync(position, sensors)
@@ -55,7 +56,7 @@ class PieceTracker:
             else:
                 self.hand.remove(held)
                 self._origin[sq] = held.origin
-                piece = _promoted(held.piece, sq)
+                piece = _promoted(held.piece, sq, self.promotion)
             if piece and self.shown[sq] != piece:
                 self.shown[sq] = piece
                 changed.append((sq, piece))
@@ -89,11 +90,11 @@ def _letter(position: Position, sq: Square) -> str:
     return "" if piece is None else piece.symbol()
 
 
-def _promoted(piece: str, sq: Square) -> str:
+def _promoted(piece: str, sq: Square, kind: str) -> str:
     if piece == "P" and sq >= 56:
-        return "Q"
+        return kind.upper()
     if piece == "p" and sq < 8:
-        return "q"
+        return kind.lower()
     return piece
 
 
