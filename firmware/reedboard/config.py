@@ -8,7 +8,6 @@ unknown keys are refused too, because a misspelt key silently ignored is a wrong
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -158,6 +157,9 @@ def load_config(path: str | Path | None = None) -> BoardConfig:
 
 def parse_config(text: str, *, source: str = "config") -> BoardConfig:
     """The configuration in TOML text; `source` names it in error messages."""
+    # Loaded with the first file read: a board on its defaults (a fake one) starts without.
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
