@@ -21,7 +21,7 @@ from reedboard.arbiter.arbiter import (
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ConfigError, InvalidInputError
-from reedboard.voice.languages import LANGUAGES
+from reedboard.voice.codes import LANGUAGE_CODES
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
 # the parts take plain values and know nothing of the file.
@@ -368,7 +368,7 @@ def _voice(s: _Section) -> VoiceConfig:
         optional[name] = value
     config = VoiceConfig(
         enabled=enabled,
-        language=s.choice("language", d.language, tuple(sorted(LANGUAGES))),
+        language=s.choice("language", d.language, LANGUAGE_CODES),
         rate=s.integer("rate", d.rate, 80, 450),
         volume=s.integer("volume", d.volume, 0, 200),
         **optional,

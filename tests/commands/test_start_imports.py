@@ -14,7 +14,7 @@ import sys
 import pytest
 
 # What no board needs to start, unless it is configured to: the broker's client and what
-# it brings, the simulator's, a voice's, a port finder's.
+# it brings, the simulator's, a voice's (espeak-ng, the phrasebooks), a port finder's.
 NEVER_AT_START = (
     "paho",
     "ssl",
@@ -29,6 +29,8 @@ NEVER_AT_START = (
     "tomllib",
     "reedboard.link.mqtt_client",
     "reedboard.hal.espeak",
+    "reedboard.speaking",
+    "reedboard.voice.languages",
     "reedboard.simweb",
 )
 # `reedboard --help` lists the commands: none of their work, rules or journal.

@@ -12,7 +12,7 @@ import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import serial
 
@@ -43,12 +43,11 @@ from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
-from reedboard.speaking import BoardVoice, chained
-from reedboard.voice.languages import phrasebook
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 if TYPE_CHECKING:
     from reedboard.link.mqtt_client import BoardBroker
+    from reedboard.speaking import BoardVoice
 
 
 def run_board(args: argparse.Namespace) -> int:
@@ -248,6 +247,10 @@ def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoi
     language, or None when the voice is not enabled."""
     if not config.enabled:
         return None
+    # The phrasebooks and the narrator are loaded by a board that speaks.
+    from reedboard.speaking import BoardVoice
+    from reedboard.voice.languages import phrasebook
+
     book = phrasebook(config.language)
     if speaker is None:
         # A board that speaks loads espeak-ng's adapter (and subprocess); others never do.
@@ -367,3 +370,18 @@ def _read_script(path: str) -> Script:
         return parse_script(text)
     except ScriptError as error:
         raise ScriptError(f"{path}: {error}") from None
+
+
+def chained(*calls: Callable[..., None] | None) -> Callable[..., None] | None:
+    """One callback that calls each given one in turn (None when none is given)."""
+    present = [call for call in calls if call is not None]
+    if not present:
+        return None
+    if len(present) == 1:
+        return present[0]
+
+    def call_all(*args: Any) -> None:
+        for call in present:
+            call(*args)
+
+    return call_all
