@@ -6,7 +6,6 @@ with `--say`, after each effect the board speaks, the sentence its voice says.""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +60,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     # The board's debouncer, arbiter and rules are loaded by the command that replays, not
     # by `reedboard --help` or the board's start: they take a Pi seconds.
+    import json
+
     from reedboard.arbiter.effects import effect_json
     from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
     from reedboard.replay.script import parse_script

@@ -12,7 +12,6 @@ when N is left out); the second names the pty that is the board's serial side, f
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from typing import Any
 
@@ -72,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _serve(board: Any, args: argparse.Namespace) -> int:
     import asyncio
+    import signal
     import threading
     import webbrowser
 
