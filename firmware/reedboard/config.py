@@ -8,7 +8,6 @@ unknown keys are refused too, because a misspelt key silently ignored is a wrong
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -22,7 +21,7 @@ from reedboard.arbiter.arbiter import (
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ConfigError, InvalidInputError
-from reedboard.voice.languages import LANGUAGES
+from reedboard.voice.codes import LANGUAGE_CODES
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
 # the parts take plain values and know nothing of the file.
@@ -158,6 +157,9 @@ def load_config(path: str | Path | None = None) -> BoardConfig:
 
 def parse_config(text: str, *, source: str = "config") -> BoardConfig:
     """The configuration in TOML text; `source` names it in error messages."""
+    # Loaded with the first file read: a board on its defaults (a fake one) starts without.
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -366,7 +368,7 @@ def _voice(s: _Section) -> VoiceConfig:
         optional[name] = value
     config = VoiceConfig(
         enabled=enabled,
-        language=s.choice("language", d.language, tuple(sorted(LANGUAGES))),
+        language=s.choice("language", d.language, LANGUAGE_CODES),
         rate=s.integer("rate", d.rate, 80, 450),
         volume=s.integer("volume", d.volume, 0, 200),
         **optional,

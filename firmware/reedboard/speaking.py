@@ -10,9 +10,6 @@ speaks (a relay sets it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from reedboard.board_game import BoardGame
 from reedboard.errors import InvalidInputError
 from reedboard.hal.speech import Speaker
@@ -130,18 +127,3 @@ class BoardVoice:
 def _clocks(board_game: BoardGame, now_ms: int | None = None) -> tuple[int, int] | None:
     clock = board_game.clock_now(now_ms)
     return None if clock is None else (clock.white_ms, clock.black_ms)
-
-
-def chained(*calls: Callable[..., None] | None) -> Callable[..., None] | None:
-    """One callback that calls each given one in turn (None when none is given)."""
-    present = [call for call in calls if call is not None]
-    if not present:
-        return None
-    if len(present) == 1:
-        return present[0]
-
-    def call_all(*args: Any) -> None:
-        for call in present:
-            call(*args)
-
-    return call_all

@@ -5,7 +5,7 @@ once, its voice goes silent, and both come back when the host switches it off.""
 from __future__ import annotations
 
 from reedboard.app import App
-from reedboard.commands.run import lights_seams
+from reedboard.commands.run_board import lights_seams
 from reedboard.config import LedConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.recording_speaker import RecordingSpeaker

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from reedboard.cli import build_parser
-from reedboard.commands.run import assemble
+from reedboard.commands.run_board import assemble
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError
 from reedboard.hal.espeak import EspeakSpeaker

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.cli import main
-from reedboard.commands.scan import watch
+from reedboard.commands.scan_matrix import watch
 from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 

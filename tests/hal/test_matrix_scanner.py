@@ -212,7 +212,7 @@ def test_factory_imports_rpi_gpio_lazily(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_importing_the_firmware_never_imports_rpi_gpio() -> None:
     code = (
-        "import sys, reedboard.hal.rpi, reedboard.hal.matrix, reedboard.commands.scan, "
+        "import sys, reedboard.hal.rpi, reedboard.hal.matrix, reedboard.commands.scan_matrix, "
         "reedboard.cli; sys.exit('RPi' in sys.modules or 'RPi.GPIO' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

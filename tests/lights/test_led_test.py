@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 from reedboard.app import App
-from reedboard.commands.run import lights_seams
+from reedboard.commands.run_board import lights_seams
 from reedboard.config import LedConfig
 from reedboard.hal.clock import MonotonicClock, VirtualClock
 from reedboard.hal.recording_strip import RecordingStrip

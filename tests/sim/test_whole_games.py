@@ -48,3 +48,12 @@ def test_a_seed_names_one_random_game_that_the_board_reads_whole() -> None:
     assert first.ucis != random_game_script(12, max_plies=40).ucis
     assert len(first.ucis) == 40
     assert moves(replay(first.text())) == list(first.ucis)
+
+
+def test_the_commands_random_game_length_is_the_models() -> None:
+    # `reedboard run --help` shows the default without loading the model: one number, kept
+    # in two places, equal.
+    from reedboard.commands import run
+    from reedboard.sim import whole_games
+
+    assert run.RANDOM_GAME_PLIES == whole_games.RANDOM_GAME_PLIES

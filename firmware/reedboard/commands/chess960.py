@@ -11,7 +11,6 @@ from typing import Any
 
 from reedboard.command_line import example
 from reedboard.errors import InvalidChess960Error
-from reedboard.rules.position import Position
 
 
 def register(subparsers: Any) -> None:
@@ -26,6 +25,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The rules are loaded when a command needs them: their tables cost `reedboard --help`.
+    from reedboard.rules.position import Position
+
     text: str = args.number
     try:
         number = int(text) if text.lstrip("-").isdigit() else -1

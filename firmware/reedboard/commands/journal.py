@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from reedboard.command_line import example
 from reedboard.commands.run import DEFAULT_JOURNAL
 from reedboard.errors import InvalidInputError
-from reedboard.journal.check import journal_problem
-from reedboard.journal.store import Journal, JournalError
-from reedboard.replay.journal_events import events_text
 
 
 def register(subparsers: Any) -> None:
@@ -46,6 +42,14 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Loaded by the command that reads a journal, not by `reedboard --help` or the board's
+    # start: SQLite and the replay's rules take a Pi seconds (and pathlib brings urllib).
+    from pathlib import Path
+
+    from reedboard.journal.check import journal_problem
+    from reedboard.journal.store import Journal, JournalError
+    from reedboard.replay.journal_events import events_text
+
     path = Path(args.journal)
     if not path.is_file():
         return _refuse(f"there is no journal at {path}")

@@ -8,9 +8,6 @@ from typing import Any
 
 from reedboard.command_line import example
 from reedboard.errors import InvalidFenError
-from reedboard.rules.fen import STARTING_FEN
-from reedboard.rules.moves import move_of_code
-from reedboard.rules.position import Position, perft
 
 
 def register(subparsers: Any) -> None:
@@ -21,7 +18,7 @@ def register(subparsers: Any) -> None:
         epilog=example("reedboard perft 4", "reedboard perft 3 --divide --fen FEN"),
     )
     parser.add_argument("depth", type=_depth, metavar="DEPTH")
-    parser.add_argument("--fen", default=STARTING_FEN, help="the position")
+    parser.add_argument("--fen", help="the position (default: the start position)")
     parser.add_argument(
         "--chess960", action="store_true", help="read the castling rights as Chess960 rights"
     )
@@ -38,8 +35,15 @@ def _depth(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The rules are loaded when a command needs them: their tables cost `reedboard --help`.
+    from reedboard.rules.fen import STARTING_FEN
+    from reedboard.rules.moves import move_of_code
+    from reedboard.rules.position import Position, perft
+
     try:
-        position = Position.from_fen(args.fen, chess960=args.chess960)
+        position = Position.from_fen(
+            STARTING_FEN if args.fen is None else args.fen, chess960=args.chess960
+        )
     except InvalidFenError as error:
         print(f"reedboard perft: bad FEN: {error}", file=sys.stderr)
         return 2

@@ -6,18 +6,19 @@ with `--say`, after each effect the board speaks, the sentence its voice says.""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reedboard.arbiter.effects import Effect, effect_json
 from reedboard.arbiter.mode import MODES
 from reedboard.command_line import example, whole_number_in
 from reedboard.errors import ScriptError
-from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
-from reedboard.replay.script import Script, parse_script
-from reedboard.voice.languages import LANGUAGES, phrasebook
-from reedboard.voice.narrator import Narrator
+from reedboard.voice.codes import LANGUAGE_CODES
+
+if TYPE_CHECKING:
+    from reedboard.arbiter.effects import Effect
+    from reedboard.replay.runner import LightsChange
+    from reedboard.replay.script import Script
+    from reedboard.voice.narrator import Narrator
 
 
 def register(subparsers: Any) -> None:
@@ -49,14 +50,22 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--say",
-        choices=sorted(LANGUAGES),
+        choices=LANGUAGE_CODES,
         metavar="LANG",
-        help=f"also print what the board's voice says, in that language ({', '.join(sorted(LANGUAGES))})",
+        help=f"also print what the board's voice says, in that language ({', '.join(LANGUAGE_CODES)})",
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    # The board's debouncer, arbiter and rules are loaded by the command that replays, not
+    # by `reedboard --help` or the board's start: they take a Pi seconds.
+    import json
+
+    from reedboard.arbiter.effects import effect_json
+    from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
+    from reedboard.replay.script import parse_script
+
     try:
         if args.script == "-":
             text = sys.stdin.read()
@@ -106,5 +115,8 @@ def run(args: argparse.Namespace) -> int:
 def _narrator(script: Script, args: argparse.Namespace) -> Narrator | None:
     if args.say is None:
         return None
+    from reedboard.voice.languages import phrasebook
+    from reedboard.voice.narrator import Narrator
+
     strict = (args.mode or script.mode) == "strict"
     return Narrator(phrasebook(args.say), script.start, strict=strict)

@@ -12,15 +12,10 @@ when N is left out); the second names the pty that is the board's serial side, f
 from __future__ import annotations
 
 import argparse
-import asyncio
-import signal
 import sys
-import threading
-import webbrowser
 from typing import Any
 
 from reedboard.command_line import example, whole_number_in
-from reedboard.config import load_config
 from reedboard.errors import ReedboardError
 
 SHUTDOWN_S = 2.0  # the most a stop waits for requests still being answered
@@ -52,6 +47,11 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"reedboard sim: {error}; install the `sim` extra", file=sys.stderr)
         return 1
+    # Imported here, not at the top: asyncio, the web server and the board's parts cost a
+    # Pi's start-up (and `reedboard --help`'s) seconds, and only the simulator needs them.
+    import asyncio
+
+    from reedboard.config import load_config
     from reedboard.simweb.board import SimBoard
 
     try:
@@ -70,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(board: Any, args: argparse.Namespace) -> int:
+    import asyncio
+    import signal
+    import threading
+    import webbrowser
+
     from aiohttp import web
 
     from reedboard.simweb.server import make_app

@@ -3,7 +3,7 @@
 Sliding attacks are looked up in dictionaries keyed by the occupancy of the relevant
 squares (the lines through a square, without their edge squares, whose occupancy cannot
 change the attack). Rooks use one table per rank and one per file; bishops one table for
-both diagonals. The tables are built once at import, in a few tens of milliseconds.
+both diagonals. The tables are built once at import, in a few milliseconds.
 """
 
 from __future__ import annotations
@@ -55,21 +55,49 @@ def _inner_mask(sq: Square, dirs: tuple[tuple[int, int], ...]) -> Bitboard:
     return bb
 
 
+def _ray(sq: Square, df: int, dr: int) -> list[Bitboard]:
+    """The squares from `sq` in one direction to the edge, nearest first, one bit each."""
+    bits = []
+    f, r = (sq & 7) + df, (sq >> 3) + dr
+    while _on_board(f, r):
+        bits.append(1 << (r * 8 + f))
+        f, r = f + df, r + dr
+    return bits
+
+
+def _subsets(bits: list[Bitboard]) -> list[Bitboard]:
+    """Every union of some of `bits` (the empty one too)."""
+    unions = [0]
+    for bit in bits:
+        unions += [union | bit for union in unions]
+    return unions
+
+
+def _ray_choices(ray: list[Bitboard]) -> list[tuple[Bitboard, Bitboard]]:
+    """Each occupancy of a ray's inner squares (all but the edge one, which cannot stop it
+    short) with the attack along the ray: up to and including its first blocker."""
+    choices = [(0, sum(ray))]  # distinct bits: their sum is their union
+    for k, blocker in enumerate(ray[:-1]):
+        attack = sum(ray[: k + 1])
+        choices += [(blocker | rest, attack) for rest in _subsets(ray[k + 1 : -1])]
+    return choices
+
+
 def _table(
     dirs: tuple[tuple[int, int], ...],
 ) -> tuple[tuple[Bitboard, ...], tuple[dict[Bitboard, Bitboard], ...]]:
+    """Per square, the mask of the squares whose occupancy matters and the attack for
+    each occupancy of it. The directions are independent, so each square's table is the
+    product of its rays' choices: a union per entry instead of a walk along every ray,
+    which keeps the board's start (these tables are built at import) short on a Pi."""
     masks = []
     tables = []
     for sq in range(64):
-        mask = _inner_mask(sq, dirs)
-        table: dict[Bitboard, Bitboard] = {}
-        subset = 0
-        while True:  # every subset of the mask (carry-rippler enumeration)
-            table[subset] = _ray_attacks(sq, subset, dirs)
-            subset = (subset - mask) & mask
-            if subset == 0:
-                break
-        masks.append(mask)
+        table = {0: 0}
+        for df, dr in dirs:
+            choices = _ray_choices(_ray(sq, df, dr))
+            table = {occ | more: att | gain for occ, att in table.items() for more, gain in choices}
+        masks.append(_inner_mask(sq, dirs))
         tables.append(table)
     return tuple(masks), tuple(tables)
 
@@ -108,20 +136,15 @@ def _between_and_line() -> tuple[list[list[Bitboard]], list[list[Bitboard]]]:
     between = [[0] * 64 for _ in range(64)]
     line = [[0] * 64 for _ in range(64)]
     for a in range(64):
-        for dirs in (_RANK_DIRS + _FILE_DIRS, _DIAG_DIRS):
-            for df, dr in dirs:
-                f, r = (a & 7) + df, (a >> 3) + dr
-                gap = 0
-                while _on_board(f, r):
-                    b = r * 8 + f
-                    between[a][b] = gap
-                    gap |= 1 << b
-                    f, r = f + df, r + dr
-                full = _ray_attacks(a, 0, ((df, dr), (-df, -dr))) | (1 << a)
-                f, r = (a & 7) + df, (a >> 3) + dr
-                while _on_board(f, r):
-                    line[a][r * 8 + f] = full
-                    f, r = f + df, r + dr
+        for df, dr in _RANK_DIRS + _FILE_DIRS + _DIAG_DIRS:
+            ray = _ray(a, df, dr)
+            full = sum(ray) | sum(_ray(a, -df, -dr)) | (1 << a)
+            gap = 0
+            for bit in ray:
+                b = bit.bit_length() - 1
+                between[a][b] = gap
+                line[a][b] = full
+                gap |= bit
     return between, line
 
 

@@ -1,0 +1,134 @@
+"""Start-up benchmark: `reedboard --help`, and `reedboard run --fake` to its first scan.
+
+    sudo .venv/bin/python bench/startup.py [--runs N] [--cpu-fraction F]
+
+Each is started `--runs` times on this machine, then as many times held to `F` of one
+core in a cgroup (default 1/15: a Pi Zero 2 W's speed, see bench/cpu_limit.py), and the
+medians printed: wall time, the CPU time the program used, and the ratio of the limited
+wall time to the plain one. The run's first scan is the moment the board tells the host
+it started (`started: told the host`, logged at `REEDBOARD_LOG=debug` right after the
+start-up scan and self-test); the run is then stopped with SIGTERM. The package is
+byte-compiled first, as an installed board's is. The interpreter started with nothing
+to do is timed too: the floor under both. `--cpu-fraction 0`: this machine only.
+Goal: both within 1 s at a Zero 2 W's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import reedboard
+from cpu_limit import PI_ZERO_2_W, CpuLimitError, cpu_limited
+
+FIRST_SCAN = b"started: told the host"
+GOAL_S = 1.0
+
+
+def command() -> list[str]:
+    """The installed `reedboard` command beside this Python, as a board runs it."""
+    script = Path(sys.executable).parent / "reedboard"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "reedboard.cli"]
+
+
+def timed(
+    argv: list[str], until: bytes | None, join: Callable[[], None] | None
+) -> tuple[float, float]:
+    """Start `argv`; the wall time until it exits (or, with `until`, until a line of its
+    stderr holds those bytes, when it is stopped), and the CPU time it used."""
+    env = dict(os.environ, REEDBOARD_LOG="debug")
+    begin = time.perf_counter()
+    child = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=join,  # into the limited group before the program starts
+    )
+    assert child.stderr is not None
+    seen: float | None = None
+    try:
+        if until is not None:
+            for line in child.stderr:
+                if until in line:
+                    seen = time.perf_counter() - begin
+                    child.send_signal(signal.SIGTERM)
+                    break
+        child.stderr.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - begin
+    finally:
+        if child.returncode is None:
+            child.kill()
+            child.wait()
+    if until is not None and seen is None:
+        raise SystemExit(f"{' '.join(argv)} ended (status {child.returncode}) before {until!r}")
+    if until is None and child.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed with status {child.returncode}")
+    if seen is not None:
+        wall = seen
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def medians(
+    argv: list[str], until: bytes | None, runs: int, join: Callable[[], None] | None = None
+) -> tuple[float, float]:
+    walls, cpus = [], []
+    for _ in range(runs):
+        wall, cpu = timed(argv, until, join)
+        walls.append(wall)
+        cpus.append(cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="reedboard start-up times, plain and limited")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--cpu-fraction", type=float, default=PI_ZERO_2_W, help="share of a core, 0: plain only"
+    )
+    args = parser.parse_args()
+    compileall.compile_dir(Path(reedboard.__file__).parent, quiet=1)
+    base = command()
+    cases = {
+        "python -c pass (the floor)": ([sys.executable, "-c", "pass"], None),
+        "reedboard --help": ([*base, "--help"], None),
+        "reedboard run --fake, first scan": ([*base, "run", "--fake"], FIRST_SCAN),
+    }
+    plain = {name: medians(argv, until, args.runs) for name, (argv, until) in cases.items()}
+    limited: dict[str, tuple[float, float]] = {}
+    label = "not run"
+    if args.cpu_fraction:
+        try:
+            with cpu_limited(args.cpu_fraction) as limit:
+                label = limit.describe()
+                for name, (argv, until) in cases.items():
+                    limited[name] = medians(argv, until, args.runs, limit.join)
+        except CpuLimitError as error:
+            raise SystemExit(f"bench/startup.py: {error}") from None
+    print(f"reedboard start-up: median of {args.runs} runs; limited: {label}")
+    print(f"{'':34} {'wall':>8} {'CPU':>8}   {'limited wall':>12} {'CPU':>8} {'ratio':>6}")
+    for name in cases:
+        wall, cpu = plain[name]
+        line = f"{name:34} {wall:7.3f}s {cpu:7.3f}s"
+        if name in limited:
+            slow_wall, slow_cpu = limited[name]
+            line += f"   {slow_wall:11.3f}s {slow_cpu:7.3f}s {slow_wall / wall:6.1f}"
+            if name.startswith("reedboard"):
+                verdict = "met" if slow_wall <= GOAL_S else "MISSED"
+                line += f"  (goal <= {GOAL_S:.0f} s: {verdict})"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,411 @@
+"""The board `reedboard run` runs: its parts assembled from the command line and the
+board's configuration (every key of the TOML file goes somewhere here), and its loop
+turned until SIGINT or SIGTERM. What only some boards use (a broker, a voice, a serial
+port) is imported only by a board that uses it, so a board starts in what it needs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypedDict
+
+import serial
+
+from reedboard.app import App
+from reedboard.app_ports import Endpoint, Identity, Renderer
+from reedboard.arbiter.mode import Mode
+from reedboard.board_game import BoardGame, Settings
+from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.command_line import BAD_ARGUMENTS, NEEDS_A_PERSON
+from reedboard.commands.run import DEFAULT_JOURNAL
+from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
+from reedboard.errors import HardwareSetupError, ReedboardError, ScriptError
+from reedboard.hal.clock import MonotonicClock
+from reedboard.hal.clock_buttons import ClockButtons, open_clock_buttons
+from reedboard.hal.fake_board import FakeBoard
+from reedboard.hal.gpio import GpioModule
+from reedboard.hal.ports import LedStrip, SwitchMatrix
+from reedboard.hal.recording_strip import RecordingStrip
+from reedboard.hal.speech import Speaker
+from reedboard.journal.opening import open_journal
+from reedboard.journal.store import Journal
+from reedboard.lights.output import LightsOutput, LightsRenderer
+from reedboard.link import chesslink, dgt
+from reedboard.link.board import BoardEndpoint
+from reedboard.link.board_messages import EffectMessage
+from reedboard.link.emulation import Emulated, EmulatedEndpoint
+from reedboard.link.port import LinkPort
+from reedboard.replay.script import Script, parse_script
+from reedboard.replay.scripted_board import scripted_board
+from reedboard.rules.game import Game
+from reedboard.rules.pieces import Color
+from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
+
+if TYPE_CHECKING:
+    from reedboard.link.mqtt_client import BoardBroker
+    from reedboard.speaking import BoardVoice
+
+
+def run_board(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except ReedboardError as error:
+        print(f"reedboard run: {error}", file=sys.stderr)
+        return exit_status(error)
+
+
+def exit_status(error: ReedboardError) -> int:
+    """Bad input (arguments, config, script) BAD_ARGUMENTS; hardware the Pi is not set up
+    for NEEDS_A_PERSON (the service's unit does not restart on either); anything else 1."""
+    if isinstance(error, HardwareSetupError):
+        return NEEDS_A_PERSON
+    return BAD_ARGUMENTS if isinstance(error, ValueError) else 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    random_game = args.random_game is not None
+    if not args.fake and (args.script or random_game or args.until_done or args.speed != 1.0):
+        print(
+            "reedboard run: --script, --random-game, --speed and --until-done need --fake",
+            file=sys.stderr,
+        )
+        return 2
+    if args.script and random_game:
+        print("reedboard run: give --script or --random-game, not both", file=sys.stderr)
+        return 2
+    config = load_config(args.config)
+    script = _read_script(args.script) if args.script else None
+    if random_game:
+        # The human model plays it: loaded only by a fake board that asks for one.
+        from reedboard.sim.whole_games import random_game_script
+
+        script = parse_script(random_game_script(args.random_game, max_plies=args.plies).text())
+    if script is None and args.until_done:
+        print("reedboard run: --until-done needs --script", file=sys.stderr)
+        return 2
+    board = assemble(args, config, script)
+    app, journal, scanner, broker = board.app, board.journal, board.scanner, board.broker
+    stopping = []
+
+    def stop(_signum: int, _frame: object) -> None:
+        stopping.append(True)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    undelivered = 0
+    try:
+        app.run(lambda: bool(stopping), until_done=args.until_done)
+    finally:
+        if board.voice is not None:
+            board.voice.close()
+        if journal is not None:
+            journal.close()
+        if broker is not None:
+            undelivered = broker.close()
+        close = getattr(scanner, "close", None)
+        if close is not None:
+            close()
+    # A scripted game that ends with moves the broker never had has not been done: a
+    # script or a test that waits for it must not read success (the log said how many).
+    return 1 if args.until_done and undelivered else 0
+
+
+@dataclass
+class Assembled:
+    """The running board's parts: the loop, and what must be closed after it."""
+
+    app: App
+    journal: Journal | None
+    scanner: SwitchMatrix
+    voice: BoardVoice | None = None
+    broker: BoardBroker | None = None
+
+
+def assemble(
+    args: argparse.Namespace,
+    config: BoardConfig,
+    script: Script | None,
+    *,
+    gpio: GpioModule | None = None,
+    speaker: Speaker | None = None,
+) -> Assembled:
+    """The board `reedboard run` runs, from its arguments and its configuration (every key
+    of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO, `speaker`
+    for espeak-ng."""
+    settings = _game_settings(args, config, script)
+    parts = _board_parts(args, config, script, gpio)
+    link = _link_settings(args, config)
+    journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
+    journal = open_journal(journal_path) if journal_path else None
+    printing = args.print or (args.fake and not args.serial)
+    broker = _broker(args, config)
+    # Tournament mode: the voice is silent (fair play), whatever [voice] says.
+    voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
+    emulating = _emulating(link.emulation, broker)
+    app = App(
+        parts.scanner,
+        MonotonicClock(args.speed),
+        # The port is opened by the loop, and a port that is not there (a USB gadget port
+        # appears only when a PC plugs in) or goes away is tried again every second,
+        # whatever the protocol: the board never stops for want of a link.
+        link=None,
+        reopen=link.reopen if link.url is not None else None,
+        journal=journal,
+        settings=settings,
+        start=Game(script.start) if script else None,
+        source=parts.source,
+        identity=Identity(board=args.board_id or "reedboard"),
+        session_id=secrets.token_hex(4),
+        scan_hz=config.matrix.scan_hz,
+        on_effect=chained(_show if printing else None, voice.effect if voice else None),
+        matrix=config.matrix,
+        buttons=parts.buttons,
+        **lights_seams(config.leds, parts.strip, tournament=config.arbiter.tournament),
+        endpoint=emulating["endpoint"],
+        watch=chained(emulating["watch"], voice.watch if voice else None),
+        on_self_test=voice.self_test if voice else None,
+        say=voice.ask if voice else None,
+    )
+    return Assembled(app, journal, parts.scanner, voice, broker)
+
+
+def _game_settings(
+    args: argparse.Namespace, config: BoardConfig, script: Script | None
+) -> Settings:
+    """The game's settings from the configuration, the command line and the script."""
+    settings = board_settings(config, mode=args.mode or (script.mode if script else None),
+                              settle_ms=args.settle_ms)  # fmt: skip
+    if script is not None and script.clock is not None:
+        # The script's own game is timed as it says, its presses its players' buttons.
+        settings = replace(
+            settings,
+            time_control=script.clock,
+            clock_buttons=script.clock_buttons or settings.clock_buttons,
+        )
+    return settings
+
+
+@dataclass
+class BoardParts:
+    """What the board senses and lights with: a fake, scripted matrix or the real one."""
+
+    scanner: SwitchMatrix
+    strip: LedStrip
+    source: FakeBoard | None = None
+    buttons: ClockButtons | None = None
+
+
+def _board_parts(
+    args: argparse.Namespace,
+    config: BoardConfig,
+    script: Script | None,
+    gpio: GpioModule | None,
+) -> BoardParts:
+    """The fake board playing the script with `--fake`; otherwise the GPIO matrix, the
+    LED strip and the clock's buttons if they are wired."""
+    if args.fake:
+        wiring = matrix_wiring(config.matrix)
+        source = scripted_board(
+            script or parse_script(""),
+            rows=wiring.rows,
+            columns=wiring.columns,
+            layout=wiring.layout,
+        )
+        return BoardParts(source, RecordingStrip(config.leds.count, keep=8), source=source)
+    buttons = None
+    if config.clock.white_pin:
+        buttons = open_clock_buttons(config.clock.white_pin, config.clock.black_pin, gpio=gpio)
+    return BoardParts(
+        open_scanner(config.matrix, gpio=gpio), open_strip(config.leds), buttons=buttons
+    )
+
+
+@dataclass
+class LinkSettings:
+    """Where the link goes and at which serial settings, and the emulated board if any."""
+
+    url: str | None
+    baud: int
+    bytesize: int = serial.EIGHTBITS
+    parity: str = serial.PARITY_NONE
+    emulation: EmulatedEndpoint | None = None
+
+    def reopen(self) -> LinkPort:
+        # pyserial's port finder is loaded by a board that has a port to open.
+        from reedboard.link.serial_port import open_port
+
+        assert self.url is not None
+        return open_port(self.url, baud=self.baud, bytesize=self.bytesize, parity=self.parity)
+
+
+def _link_settings(args: argparse.Namespace, config: BoardConfig) -> LinkSettings:
+    """The link from `--serial` (or the configured port on the board) and `--protocol`."""
+    url = args.serial or (None if args.fake else config.serial.port)
+    if args.protocol == "native":
+        return LinkSettings(url, config.serial.baud)
+    # The client software opens the port as the emulated board's own serial settings.
+    emulated: Emulated = "dgt" if args.protocol == "dgt" else "chesslink"
+    emulation = EmulatedEndpoint(emulated, secrets.token_hex(4))
+    if emulated == "dgt":
+        return LinkSettings(url, dgt.BAUD, emulation=emulation)
+    return LinkSettings(
+        url, chesslink.BAUD, serial.SEVENBITS, serial.PARITY_ODD, emulation=emulation
+    )
+
+
+def _show(message: EffectMessage) -> None:
+    """Print an effect as a JSON line, without the link's envelope."""
+    wire = message.to_wire()
+    printed = {k: v for k, v in wire.items() if k not in ("type", "seq", "game")}
+    sys.stdout.write(json.dumps(printed) + "\n")
+    sys.stdout.flush()
+
+
+def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoice | None:
+    """The board's voice from `[voice]`: espeak-ng (or `speaker`) in the configured
+    language, or None when the voice is not enabled."""
+    if not config.enabled:
+        return None
+    # The phrasebooks and the narrator are loaded by a board that speaks.
+    from reedboard.speaking import BoardVoice
+    from reedboard.voice.languages import phrasebook
+
+    book = phrasebook(config.language)
+    if speaker is None:
+        # A board that speaks loads espeak-ng's adapter (and subprocess); others never do.
+        from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
+
+        settings = EspeakSettings(
+            voice=config.voice or book.espeak_voice,
+            rate=config.rate,
+            volume=config.volume,
+            device=config.device or None,
+        )
+        speaker = EspeakSpeaker(settings)
+    return BoardVoice(speaker, book)
+
+
+class LightsSeams(TypedDict):
+    """The App's seams for its lights, as keyword arguments."""
+
+    render: Renderer
+    animate: Callable[[int], None]
+    brightness: Callable[[float, int], None]
+    led_test: Callable[[int], None]
+    show_low_time: Callable[[Color | None, int], None]
+    fair_play: Callable[[bool], None]
+
+
+def lights_seams(config: LedConfig, strip: LedStrip, *, tournament: bool = False) -> LightsSeams:
+    """The App's lights on a strip: the scenes, their animation, the host's dimming and
+    the LED test the host asks for, and whose time runs low; in tournament mode, no
+    assistance (fair play)."""
+    lights = LightsRenderer(LightsOutput(strip_layout(config), strip), tournament=tournament)
+    return {
+        "render": lights.render,
+        "animate": lights.animate,
+        "brightness": lights.dim,
+        "led_test": lights.led_test,
+        "show_low_time": lights.show_low_time,
+        "fair_play": lights.fair_play,
+    }
+
+
+def board_settings(
+    config: BoardConfig, *, mode: str | None = None, settle_ms: int | None = None
+) -> Settings:
+    """The game's settings from the board's configuration (every key of `[arbiter]`,
+    `[debounce]` and `[clock]`), with what the command line or the script names instead."""
+    chosen: Mode = "strict" if (mode or config.arbiter.mode) == "strict" else "casual"
+    clock = config.clock
+    return Settings(
+        mode=chosen,
+        settle_ms=settle_ms or config.arbiter.settle_ms,
+        castle_wait_ms=config.arbiter.castle_wait_ms,
+        knock_wait_ms=config.arbiter.knock_wait_ms,
+        hold_ms=config.debounce.hold_ms,
+        time_control=parse_time_control(clock.control) if clock.control else None,
+        clock_buttons=bool(clock.white_pin),
+        tournament=config.arbiter.tournament,
+    )
+
+
+class EmulationSeams(TypedDict):
+    """The App's seams for an emulated protocol, as keyword arguments (None: native)."""
+
+    endpoint: Callable[[str], Endpoint] | None
+    watch: Callable[[BoardGame, int], None] | None
+
+
+def _broker(args: argparse.Namespace, config: BoardConfig) -> BoardBroker | None:
+    """The broker the game is published to as well, from `--mqtt` or `[mqtt]`, or None."""
+    url = args.mqtt or config.mqtt.url
+    if not url:
+        return None
+    # paho-mqtt brings ssl, http and email: a Pi takes seconds over them, so only a board
+    # that publishes to a broker loads them.
+    from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
+
+    settings = BrokerSettings(
+        url,
+        args.board_id or config.mqtt.board_id or "reedboard",
+        config.mqtt.username,
+        config.mqtt.password_file,
+        config.mqtt.ca_file,
+    )
+    return BoardBroker(settings)
+
+
+def _emulating(
+    emulation: EmulatedEndpoint | None, broker: BoardBroker | None = None
+) -> EmulationSeams:
+    """The App's seams for an emulated protocol: its endpoint, fed the board each turn;
+    with a broker, the endpoint's talk published there too."""
+    if broker is not None:
+        from reedboard.link.mqtt_endpoint import BrokerTee
+
+        inner: Callable[[str], Endpoint] = (
+            BoardEndpoint if emulation is None else (lambda _session_id: emulation)
+        )
+        seams = _emulating(emulation)
+        seams["endpoint"] = lambda session_id: BrokerTee(inner(session_id), broker)
+        return seams
+    if emulation is None:
+        return {"endpoint": None, "watch": None}
+
+    def watch(board_game: BoardGame, now: int) -> None:
+        emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
+
+    return {"endpoint": lambda _session_id: emulation, "watch": watch}
+
+
+def _read_script(path: str) -> Script:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ScriptError(f"cannot read {path}: {error}") from None
+    try:
+        return parse_script(text)
+    except ScriptError as error:
+        raise ScriptError(f"{path}: {error}") from None
+
+
+def chained(*calls: Callable[..., None] | None) -> Callable[..., None] | None:
+    """One callback that calls each given one in turn (None when none is given)."""
+    present = [call for call in calls if call is not None]
+    if not present:
+        return None
+    if len(present) == 1:
+        return present[0]
+
+    def call_all(*args: Any) -> None:
+        for call in present:
+            call(*args)
+
+    return call_all
