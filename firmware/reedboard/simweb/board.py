@@ -67,7 +67,6 @@ from reedboard.wiring import matrix_wiring, strip_layout
 EFFECTS_KEPT = 200
 LOG_KEPT = 20  # the board's log lines the page shows
 SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
-SEEN_S = 1.0  # how long a new position may take to pass the debouncer
 # From taking the captured piece off to putting the capturing one down, as a hand would:
 # long enough for the switches to see the square empty in between.
 CAPTURE_STEP_MS = 150
@@ -134,8 +133,6 @@ class SimBoard:
         # pawn making way for its promotion piece).
         self._trayed: set[Square] = set()
         self._script_ends_ms = 0  # board time of a played script's last line
-        # Set when the board has seen the pieces of a new game set out at once.
-        self._set_out: threading.Event | None = None
         self._stopping = threading.Event()
         self._thread = threading.Thread(
             target=partial(self.app.run, self._stopping.is_set), name="reedboard-loop", daemon=True
@@ -161,7 +158,6 @@ class SimBoard:
         """The lines due by `t_ms` (the loop calls it, holding the lock, before it
         scans), which the world follows; the promotion pieces a played script chose
         among them."""
-        self._take_set_out_board()
         chosen = self.switches.advance(t_ms)
         if self.switches.occupancy != self.world.occupancy:  # a line the world refused
             self.switches.set_occupancy(self.world.occupancy)
@@ -357,8 +353,9 @@ class SimBoard:
         }
 
     def _start_on(self, fen: str, new_game: StartGame) -> Answer:
-        """Start the new game, then set its pieces up as players would at once; the
-        answer comes once the board has seen them (or `SEEN_S` has passed)."""
+        """Start the new game and set its pieces up as players would, at once: in one
+        hold of the lock, so the board never weighs the new game against the last
+        one's pieces (it would tell the players to put them back)."""
         with self.lock:
             answer = self._command(new_game)
             if not isinstance(answer.reply, Ack):
@@ -366,22 +363,8 @@ class SimBoard:
             self._drop_scheduled()
             self.world.set_up(fen)
             self.switches.set_occupancy(self.world.occupancy)
-            seen = self._set_out = threading.Event()
-        seen.wait(SEEN_S)
-        with self.lock:
-            self._set_out = None
+            self.board_game().take_board_as_start(self.world.occupancy)
         return answer
-
-    def _take_set_out_board(self) -> None:
-        """Pieces set out all at once, once the board sees them, are the game's start:
-        the arbiter does not follow a whole board rearranged faster than hands could."""
-        if self._set_out is None:
-            return
-        board_game = self.board_game()
-        if board_game.debouncer.occupancy == self.world.occupancy:
-            board_game.take_board_as_start()
-            self._set_out.set()
-            self._set_out = None
 
     def _command(self, command: WireCommand) -> Answer:
         if isinstance(command, Hello | Resend | LedTest):

@@ -1,0 +1,49 @@
+"""The simulated board as the page drives it, without a browser: a click capture made at
+once by the simulator's hands, a new game set out without a word about the last one's
+pieces, and the voice's sentences numbered for the page."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+from reedboard.simweb.board import SimBoard
+
+
+@pytest.fixture
+def board() -> Iterator[SimBoard]:
+    sim = SimBoard()
+    sim.start()
+    try:
+        yield sim
+    finally:
+        sim.stop()
+
+
+def wait_for(check: Callable[[], bool], timeout_s: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def said(board: SimBoard) -> list[str]:
+    return [s["text"] for s in board.snapshot()["spoken"]]
+
+
+def play_typed(board: SimBoard, *moves: str) -> None:
+    """Moves typed as on the page, each once the last is on the board."""
+    for move in moves:
+        plies = len(board.snapshot()["san"]) + 1
+        board.type_move(move)
+        wait_for(lambda plies=plies: len(board.snapshot()["san"]) == plies)  # type: ignore[misc]
+
+
+def test_a_new_game_sets_the_pieces_out_without_an_illegal_word(board: SimBoard) -> None:
+    play_typed(board, "e4", "c5", "c3")
+    board.command({"type": "new_game"})
+    play_typed(board, "d4")  # its sentence comes after any about the new game's pieces
+    wait_for(lambda: "Pawn d2 to d4." in said(board))
+    assert said(board)[-2:] == ["New game, white to move.", "Pawn d2 to d4."], said(board)
+    assert board.snapshot()["notice"] is None
