@@ -47,3 +47,11 @@ def test_a_new_game_sets_the_pieces_out_without_an_illegal_word(board: SimBoard)
     wait_for(lambda: "Pawn d2 to d4." in said(board))
     assert said(board)[-2:] == ["New game, white to move.", "Pawn d2 to d4."], said(board)
     assert board.snapshot()["notice"] is None
+
+
+def test_the_first_sentence_ever_said_is_number_1(board: SimBoard) -> None:
+    assert board.snapshot()["spoken"] == []
+    play_typed(board, "e4")
+    wait_for(lambda: bool(board.snapshot()["spoken"]))
+    first = board.snapshot()["spoken"][0]
+    assert (first["n"], first["text"]) == (1, "Pawn e2 to e4.")

@@ -4,7 +4,23 @@ that sets the pieces up without a word about the last game's."""
 
 from __future__ import annotations
 
-from tests.simweb.page import Board, expect_said, spoken
+from typing import Any
+
+from tests.simweb.page import Board, expect_said, open_page, spoken
+from tests.simweb.simproc import running_sim
+
+
+def test_the_first_sentence_of_a_fresh_simulator_is_shown(browser: Any) -> None:
+    with running_sim() as sim:
+        page = open_page(browser, sim.url)
+        try:
+            board = Board(page)
+            board.type_line("e2e4")
+            board.expect_move("e4")
+            expect_said(board, "Pawn e2 to e4.")
+            assert spoken(page) == ["Pawn e2 to e4."]
+        finally:
+            page.close()
 
 
 def test_new_game_says_no_illegal_move(board: Board) -> None:

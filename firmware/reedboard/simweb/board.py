@@ -36,7 +36,6 @@ from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
 from reedboard.link.frame import Wire
 from reedboard.link.messages import (
     ChoosePromotion,
-    Color,
     Hello,
     LedTest,
     Resend,
@@ -54,8 +53,9 @@ from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_n
 from reedboard.sensing.held import Held, likeliest
 from reedboard.simweb.guided_setup import setup_lines
 from reedboard.simweb.page_log import PageLog
-from reedboard.simweb.page_state import ClockShown, PageState, Spoken
+from reedboard.simweb.page_state import PageState
 from reedboard.simweb.pty_link import PtyLink
+from reedboard.simweb.shown import clock_shown, spoken_shown
 from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
 from reedboard.simweb.typed_lines import typed_lines
 from reedboard.simweb.words import notice, piece_words, result_words, setup_words
@@ -410,15 +410,6 @@ class SimBoard:
         playing = " · playing a script" if now < self._script_ends_ms else ""
         return f"{turn} to move{playing}"
 
-    def _spoken(self) -> list[Spoken]:
-        """The latest sentences, numbered from the first ever said: the page says each
-        new one once."""
-        said = list(self.speaker.said)
-        first = self.speaker.count - len(said)
-        return [
-            {"n": first + i, "text": u.text, "fleeting": u.fleeting} for i, u in enumerate(said)
-        ]
-
     def board_game(self) -> BoardGame:
         assert self.app.board_game is not None, "start() comes first"
         return self.app.board_game
@@ -454,7 +445,7 @@ class SimBoard:
                 "moves": list(state.moves),
                 "result": state.result,
                 "reason": state.reason,
-                "clock": _clock_shown(board_game, now),
+                "clock": clock_shown(board_game, now),
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
@@ -465,17 +456,6 @@ class SimBoard:
                 "notice": notice(self.effects, position),
                 "pty": self.link.path,
                 "language": self.voice.book.code,
-                "spoken": self._spoken(),
+                "spoken": spoken_shown(self.speaker),
                 "log": list(self.log.lines),
             }
-
-
-def _clock_shown(board_game: BoardGame, now: int) -> ClockShown | None:
-    """A timed game's clocks for the page: both times left now, and whose runs."""
-    timer = board_game.timer
-    if timer is None:
-        return None
-    white, black = timer.left(now)
-    running = timer.clocks.running
-    side: Color | None = None if running is None else ("white" if running else "black")
-    return {"white_ms": white, "black_ms": black, "running": side}

@@ -9,7 +9,9 @@ let socket = null;
 let state = null;
 let flipped = false;
 let drag = null; // the square a drag started on, while the button is down
-let lastSpoken = -1; // the number of the last sentence said here
+// The number of the last sentence said here: the board numbers them from 1, so 0 is
+// "none yet"; null until the first state, which tells what a page opened late has missed.
+let lastSpoken = null;
 let sayingFleeting = false; // whether the sentence being spoken may be cut
 
 const $ = (id) => document.getElementById(id);
@@ -181,12 +183,12 @@ function trayPiece(letter) {
 
 function speakNew(s) {
   if (document.activeElement !== $("language")) $("language").value = s.language;
-  const fresh = s.spoken.filter((said) => said.n > lastSpoken);
-  if (lastSpoken < 0) {
+  if (lastSpoken === null) {
     // A page opened mid-game says nothing of the past.
     lastSpoken = s.spoken.length ? s.spoken[s.spoken.length - 1].n : 0;
     return;
   }
+  const fresh = s.spoken.filter((said) => said.n > lastSpoken);
   for (const said of fresh) {
     lastSpoken = said.n;
     const li = document.createElement("li");
