@@ -40,6 +40,31 @@ def play_typed(board: SimBoard, *moves: str) -> None:
         wait_for(lambda plies=plies: len(board.snapshot()["san"]) == plies)  # type: ignore[misc]
 
 
+def test_a_click_on_an_opponent_s_piece_with_a_piece_in_hand_captures_it(
+    board: SimBoard,
+) -> None:
+    play_typed(board, "e4", "d5")
+    board.gesture("touch", {"square": "e4"})
+    board.gesture("touch", {"square": "d5"})
+    # Only the capturing pawn is ever in hand: the victim goes beside the board.
+    assert [held["piece"] for held in board.snapshot()["hand"]] == ["P"]
+    wait_for(lambda: board.snapshot()["san"] == ["e4", "d5", "exd5"])
+    shown = board.snapshot()
+    assert shown["hand"] == [] and shown["tray"] == ["p"]
+    assert shown["pieces"]["d5"] == "P" and "e4" not in shown["pieces"]
+
+
+def test_a_click_on_one_s_own_piece_with_a_piece_in_hand_lifts_it_too(board: SimBoard) -> None:
+    play_typed(board, "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5")
+    board.gesture("touch", {"square": "e1"})
+    board.gesture("touch", {"square": "h1"})  # castling: king and rook in hand
+    assert [held["piece"] for held in board.snapshot()["hand"]] == ["K", "R"]
+    board.gesture("touch", {"square": "f1"})
+    board.gesture("select", {"index": 0})
+    board.gesture("touch", {"square": "g1"})
+    wait_for(lambda: board.snapshot()["san"][-1:] == ["O-O"])
+
+
 def test_a_new_game_sets_the_pieces_out_without_an_illegal_word(board: SimBoard) -> None:
     play_typed(board, "e4", "c5", "c3")
     board.command({"type": "new_game"})

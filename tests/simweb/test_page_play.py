@@ -9,6 +9,33 @@ from typing import Any
 from tests.simweb.page import Board, expect_said, open_page, spoken
 from tests.simweb.simproc import running_sim
 
+# Keeps the largest number of pieces the page has shown in hand since it was set.
+WATCH_HAND = """() => {
+    window.mostInHand = 0;
+    const hand = document.getElementById("hand");
+    new MutationObserver(() => {
+        window.mostInHand = Math.max(window.mostInHand, hand.childElementCount);
+    }).observe(hand, {childList: true});
+}"""
+
+
+def test_a_click_on_an_opponent_s_piece_captures_it_at_once(board: Board) -> None:
+    page, square = board.page, board.square
+    board.type_line("e4")
+    board.expect_move("e4")
+    board.type_line("d5")
+    board.expect_move("d5")
+    page.evaluate(WATCH_HAND)
+    square("e4").click()
+    page.wait_for_selector('#hand span[data-piece="P"]')
+    square("d5").click()
+    board.expect_move("exd5")
+    page.wait_for_selector('#tray span[data-piece="p"]')
+    page.wait_for_function("() => document.querySelectorAll('#hand span').length === 0")
+    assert page.evaluate("() => window.mostInHand") == 1
+    assert square("d5").locator(".piece.w").count() == 1
+    assert page.locator("#notice").inner_text() == ""
+
 
 def test_the_first_sentence_of_a_fresh_simulator_is_shown(browser: Any) -> None:
     with running_sim() as sim:

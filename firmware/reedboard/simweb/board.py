@@ -16,6 +16,7 @@ gesture, a command or a snapshot from landing in the middle of one.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -67,9 +68,10 @@ from reedboard.wiring import matrix_wiring, strip_layout
 EFFECTS_KEPT = 200
 LOG_KEPT = 20  # the board's log lines the page shows
 SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
-# From taking the captured piece off to putting the capturing one down, as a hand would:
-# long enough for the switches to see the square empty in between.
-CAPTURE_STEP_MS = 150
+# From taking the captured piece off to putting the capturing one down: as quick as the
+# board can see the square empty in between (its debouncer's hold over two scans), so
+# the simulator's hands add next to nothing to a capture's time.
+CAPTURE_SCANS = 2
 
 logger = logging.getLogger(__name__)
 
@@ -252,10 +254,7 @@ class SimBoard:
         with self.lock:
             world = self.world
             if op == "touch":
-                # A click on a square: the world, not the page's last picture of it,
-                # says whether it lifts a piece or puts the held one down.
-                name = message.get("square")
-                op = "lift" if world.occupied(name) or not world.hand else "place"
+                op = self._touched(message.get("square"))
             if op == "lift":
                 world.lift(message.get("square"))
             elif op == "place":
@@ -279,11 +278,26 @@ class SimBoard:
                 raise InvalidInputError(f"unknown gesture {op!r}")
             self.switches.set_occupancy(world.occupancy)
 
+    def _touched(self, name: object) -> str:
+        """What a click on a square does, as the world stands (not as the page last drew
+        it): with a piece in hand, an empty square or an opponent's piece is where it goes
+        (a capture at once); otherwise the piece there is lifted (a second one of one's
+        own, as in castling)."""
+        world = self.world
+        if not world.hand:
+            return "lift"
+        there = world.piece_on(name)
+        if there is None or there.isupper() != world.hand[-1].piece.isupper():
+            return "place"
+        return "lift"
+
     def _place_or_capture(self, name: object) -> None:
         """Put the held piece down on `name`; on an opponent's piece, capture it as a hand
         does: the victim is lifted and put beside the board, and a moment later the
-        capturing piece is set down where it stood (the switches see the square empty in
-        between, as on a real board)."""
+        capturing piece is set down where it stood. Both are sensor lines the loop applies
+        at their own times, so the board sees the square empty in between however late
+        the loop turns (a lift made at once and a placement due soon after could fall in
+        one scan, and the capture would go unseen)."""
         world = self.world
         victim = world.piece_on(name)
         if victim is None or not world.hand:
@@ -295,12 +309,19 @@ class SimBoard:
                 f"{name} holds a {piece_words(victim)}: put the {piece_words(mover.piece, False)}"
                 " down elsewhere"
             )
-        world.lift(name)
-        world.to_tray()
         square = parse_square(str(name))  # the world has checked the name
+        self._trayed.add(square)
         self._promised[square] = mover
-        when = self.clock.now_ms() + CAPTURE_STEP_MS
-        self.switches.insert(SensorLine(when, "place", SQUARE_NAMES[square]))
+        now = self.clock.now_ms()
+        self.switches.insert(SensorLine(now, "lift", SQUARE_NAMES[square]))
+        self.switches.insert(
+            SensorLine(now + self.capture_step_ms(), "place", SQUARE_NAMES[square])
+        )
+
+    def capture_step_ms(self) -> int:
+        """How long a capture leaves its square empty (see `CAPTURE_SCANS`)."""
+        scan_ms = math.ceil(1000 / self.config.matrix.scan_hz)
+        return self.board_game().settings.hold_ms + CAPTURE_SCANS * scan_ms
 
     def _drop_scheduled(self) -> None:
         self.switches.clear()
