@@ -52,6 +52,7 @@ from reedboard.rules.pgn import write_pgn
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_names_of
 from reedboard.sensing.held import Held, likeliest
+from reedboard.simweb.effect_words import effect_words
 from reedboard.simweb.guided_setup import setup_lines
 from reedboard.simweb.page_log import PageLog
 from reedboard.simweb.page_state import PageState
@@ -67,6 +68,7 @@ from reedboard.wiring import matrix_wiring, strip_layout
 
 EFFECTS_KEPT = 200
 LOG_KEPT = 20  # the board's log lines the page shows
+EFFECTS_SHOWN = 40  # the latest, on the page
 SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
 # From taking the captured piece off to putting the capturing one down: as quick as the
 # board can see the square empty in between (its debouncer's hold over two scans), so
@@ -455,6 +457,7 @@ class SimBoard:
             state = board_game.state()
             position = board_game.game.position
             result = None if state.result is None else result_words(state.result, state.reason)
+            effects = list(self.effects)[-EFFECTS_SHOWN:]
             return {
                 "type": "state",
                 **self.world.snapshot(),
@@ -470,7 +473,8 @@ class SimBoard:
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
-                "effects": list(self.effects)[-40:],
+                "effects": effects,
+                "effect_words": [effect_words(e) for e in effects],
                 "script": self.switches.pending,
                 "status": self._status(view, result, now),
                 "result_text": result,

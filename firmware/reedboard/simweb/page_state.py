@@ -47,6 +47,7 @@ class PageState(WorldShown):
     settle_ms: int
     turn: Color
     effects: list[Wire]  # the latest, as the link sends them
+    effect_words: list[str]  # the same, in words, in the same order
     script: int  # the scheduled lines still to come
     status: str
     result_text: str | None

@@ -155,19 +155,32 @@ function draw(s) {
   }
   $("result").textContent = s.result_text || "";
   $("notice").textContent = s.notice || "";
-  const effects = $("effects");
-  effects.textContent = "";
-  for (const e of s.effects.slice().reverse()) {
-    const li = document.createElement("li");
-    const { event, t_ms, game, ...rest } = e;
-    li.textContent = `${(t_ms / 1000).toFixed(1)}s ${event} ${JSON.stringify(rest)}`;
-    effects.appendChild(li);
-  }
+  drawEffects(s);
   speakNew(s);
   $("status").textContent = s.status;
   $("pty").textContent = "serial: " + s.pty;
   if (document.activeElement !== $("mode")) $("mode").value = s.mode;
   if (document.activeElement !== $("settle")) $("settle").value = s.settle_ms;
+}
+
+// The latest effects first, in words; the link's own JSON only while asked for.
+function drawEffects(s) {
+  const effects = $("effects");
+  effects.textContent = "";
+  const latest = s.effects.length - 1;
+  for (let i = latest; i >= 0; i--) {
+    const li = document.createElement("li");
+    li.textContent = `${(s.effects[i].t_ms / 1000).toFixed(1)} s  ${s.effect_words[i]}`;
+    effects.appendChild(li);
+  }
+  const raw = $("effects-json");
+  raw.textContent = "";
+  if (!$("effects-raw").open) return;
+  for (let i = latest; i >= 0; i--) {
+    const li = document.createElement("li");
+    li.textContent = JSON.stringify(s.effects[i]);
+    raw.appendChild(li);
+  }
 }
 
 function trayPiece(letter) {
@@ -284,6 +297,7 @@ function controls() {
     button.addEventListener("click", () => command({ type: "promotion", piece: button.dataset.piece }));
   $("play").addEventListener("click", () => send({ op: "script", text: $("script").value }));
   $("type-move").addEventListener("submit", typed);
+  $("effects-raw").addEventListener("toggle", () => state && drawEffects(state));
   $("language").addEventListener("change", () => send({ op: "language", text: $("language").value }));
 }
 
