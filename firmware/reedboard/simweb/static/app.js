@@ -146,13 +146,7 @@ function draw(s) {
     li.textContent = s.san.slice(i, i + 2).join(" ");
     moves.appendChild(li);
   }
-  const clocks = $("clocks");
-  clocks.hidden = !s.clock;
-  if (s.clock) {
-    const side = (name, ms) =>
-      `${s.clock.running === name ? "▶ " : ""}${name === "white" ? "White" : "Black"} ${clockText(ms)}`;
-    clocks.textContent = `${side("white", s.clock.white_ms)} · ${side("black", s.clock.black_ms)}`;
-  }
+  drawClocks(s.clock);
   $("result").textContent = s.result_text || "";
   $("notice").textContent = s.notice || "";
   drawEffects(s);
@@ -161,6 +155,21 @@ function draw(s) {
   $("pty").textContent = "serial: " + s.pty;
   if (document.activeElement !== $("mode")) $("mode").value = s.mode;
   if (document.activeElement !== $("settle")) $("settle").value = s.settle_ms;
+}
+
+// Each clock on its player's side of the board: White's below when White plays up.
+function drawClocks(clock) {
+  const clocks = $("clocks");
+  clocks.hidden = !clock;
+  clocks.classList.toggle("flipped", flipped);
+  if (!clock) return;
+  for (const side of ["white", "black"]) {
+    const shown = $("clock-" + side);
+    const running = clock.running === side;
+    shown.classList.toggle("running", running);
+    const name = side === "white" ? "White" : "Black";
+    shown.textContent = `${running ? "▶ " : ""}${name} ${clockText(clock[side + "_ms"])}`;
+  }
 }
 
 // The latest effects first, in words; the link's own JSON only while asked for.
@@ -209,6 +218,7 @@ function speakNew(s) {
     const log = $("spoken");
     log.appendChild(li);
     while (log.childElementCount > 30) log.removeChild(log.firstChild);
+    log.scrollTop = log.scrollHeight; // the latest in sight
     speak(said.text, said.fleeting, s.language);
   }
 }
