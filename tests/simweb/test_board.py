@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
+from reedboard.rules.squares import parse_square
 from reedboard.simweb.board import SimBoard
 
 
@@ -32,6 +33,12 @@ def said(board: SimBoard) -> list[str]:
     return [s["text"] for s in board.snapshot()["spoken"]]
 
 
+def seen_empty(board: SimBoard, square: str) -> None:
+    """Wait until the board's sensors have taken `square` as empty."""
+    bit = 1 << parse_square(square)
+    wait_for(lambda: not board.board_game().debouncer.occupancy & bit)
+
+
 def play_typed(board: SimBoard, *moves: str) -> None:
     """Moves typed as on the page, each once the last is on the board."""
     for move in moves:
@@ -52,6 +59,21 @@ def test_a_click_on_an_opponent_s_piece_with_a_piece_in_hand_captures_it(
     shown = board.snapshot()
     assert shown["hand"] == [] and shown["tray"] == ["p"]
     assert shown["pieces"]["d5"] == "P" and "e4" not in shown["pieces"]
+
+
+def test_a_capture_by_clicks_victim_first_lifts_both(board: SimBoard) -> None:
+    """The victim taken off first, then the capturer: a click on the capturer lifts it
+    (it does not capture it), and the capture ends as any other."""
+    play_typed(board, "e4", "d5")
+    board.gesture("touch", {"square": "d5"})
+    seen_empty(board, "d5")  # hands take a moment; the board sees each step
+    board.gesture("touch", {"square": "e4"})
+    assert [held["piece"] for held in board.snapshot()["hand"]] == ["p", "P"]
+    seen_empty(board, "e4")
+    board.gesture("touch", {"square": "d5"})
+    board.gesture("to_tray", {})
+    wait_for(lambda: board.snapshot()["san"] == ["e4", "d5", "exd5"])
+    assert board.snapshot()["tray"] == ["p"]
 
 
 def test_a_click_on_one_s_own_piece_with_a_piece_in_hand_lifts_it_too(board: SimBoard) -> None:

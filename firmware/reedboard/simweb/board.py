@@ -282,16 +282,19 @@ class SimBoard:
 
     def _touched(self, name: object) -> str:
         """What a click on a square does, as the world stands (not as the page last drew
-        it): with a piece in hand, an empty square or an opponent's piece is where it goes
-        (a capture at once); otherwise the piece there is lifted (a second one of one's
-        own, as in castling)."""
+        it): with a piece in hand, an empty square is where it goes, and so is an
+        opponent's piece when the piece in hand is the mover's (a capture at once);
+        otherwise the piece there is lifted too: a second one of one's own, as in
+        castling, or the capturer after its victim was taken off first."""
         world = self.world
         if not world.hand:
             return "lift"
         there = world.piece_on(name)
-        if there is None or there.isupper() != world.hand[-1].piece.isupper():
+        if there is None:
             return "place"
-        return "lift"
+        held_white = world.hand[-1].piece.isupper()
+        mover = held_white == self.board_game().game.position.turn
+        return "place" if mover and there.isupper() != held_white else "lift"
 
     def _place_or_capture(self, name: object) -> None:
         """Put the held piece down on `name`; on an opponent's piece, capture it as a hand
