@@ -11,10 +11,13 @@ are kept as test artefacts (REEDBOARD_ARTEFACTS names their folder).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.simweb.page import Board, expect_said, spoken
+from tests.simweb.simproc import Sim
 
 
 def test_a_short_game_by_clicking(board: Board, artefacts: Path) -> None:
@@ -250,3 +253,23 @@ def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path)
     assert "Pion e5 prend d6 en passant." in heard
     page.screenshot(path=str(artefacts / "sim-voice.png"))
     page.select_option("#language", "en")
+
+
+def test_the_page_needs_nothing_from_outside(browser: Any, sim: Sim) -> None:
+    """As the board's own page must (its contract): every request the page makes, its
+    WebSocket included, goes to the simulator that served it."""
+    origin = urlsplit(sim.url).netloc
+    asked: list[str] = []
+    page = browser.new_page()
+    try:
+        page.on("request", lambda request: asked.append(request.url))
+        page.on("websocket", lambda socket: asked.append(socket.url))
+        page.goto(sim.url)
+        page.wait_for_selector('.sq[data-square="e1"] .piece')
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.includes('to move')"
+        )
+    finally:
+        page.close()
+    assert any(url.startswith("ws://") for url in asked), asked
+    assert all(urlsplit(url).netloc == origin for url in asked), asked
