@@ -299,11 +299,13 @@ class BoardGame:
             due = flag
         return due
 
-    def take_board_as_start(self) -> None:
+    def take_board_as_start(self, occupancy: Bitboard) -> None:
         """The pieces were set out for the game all at once, faster than hands could (the
-        simulator does): the board as it now stands is the game's position, and the
-        arbiter starts afresh from it rather than follow a whole board rearranged."""
-        self.arbiter = self._arbiter(self.game, self.debouncer.occupancy)
+        simulator does): `occupancy`, the board as it now stands, counts as settled at
+        once, and the arbiter starts afresh from it rather than follow a whole board
+        rearranged (or tell the players to undo it before the sensors have seen it)."""
+        self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
+        self.arbiter = self._arbiter(self.game, occupancy)
 
     # ----- the host -----
 

@@ -22,6 +22,7 @@ from reedboard.link.board_events import (
 )
 from reedboard.link.board_messages import EventMessage
 from reedboard.rules.game import Game
+from reedboard.rules.move_numbers import numbered_move
 from reedboard.rules.squares import SQUARE_NAMES
 
 
@@ -76,7 +77,8 @@ def effect_line(message: EventMessage) -> str:
 def _details(event: WireEvent) -> str:
     match event:
         case MoveEvent():
-            line = f"{event.ply}: {event.san} ({event.uci})"
+            # Numbered as players count, not by plies: "2. e4", "2... Nc6".
+            line = f"{numbered_move(event.san or event.uci, event.ply, event.fen)} ({event.uci})"
             return line if event.clock is None else f"{line}  {clock_text(*event.clock)}"
         case ClockEvent():
             times = clock_text(event.white_ms, event.black_ms)

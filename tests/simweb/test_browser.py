@@ -10,122 +10,14 @@ are kept as test artefacts (REEDBOARD_ARTEFACTS names their folder).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
-from tests.simweb.simproc import Sim, running_sim
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT_MS = 10_000
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-
-def _need_browser() -> None:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-        pytest.skip(f"no {CHROMIUM}")
-
-
-@pytest.fixture(scope="module")
-def sim() -> Iterator[Sim]:
-    _need_browser()
-    with running_sim() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser(sim: Sim, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    profile = tmp_path_factory.mktemp("profile")
-    with playwright_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True, args=FLAGS
-        )
-        try:
-            yield context
-        finally:
-            context.close()
-
-
-@pytest.fixture(scope="module")
-def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("REEDBOARD_ARTEFACTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-class Board:
-    """The simulator's page, as a player uses it."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-
-    def square(self, name: str) -> Any:
-        return self.page.locator(f'.sq[data-square="{name}"]')
-
-    def drag(self, start: str, end: str) -> None:
-        self.square(start).drag_to(self.square(end))
-
-    def expect_move(self, san: str) -> None:
-        self.page.wait_for_function(
-            "san => [...document.querySelectorAll('#moves li')]"
-            ".some(li => li.textContent.split(' ').includes(san))",
-            arg=san,
-        )
-
-    def expect_text(self, selector: str, text: str) -> None:
-        """Wait until the element's text is exactly `text`."""
-        self.page.wait_for_function(
-            "([selector, text]) => document.querySelector(selector).textContent === text",
-            arg=[selector, text],
-        )
-
-    def play_script(self, text: str) -> None:
-        """Start a game from the page's own script box (a FEN start, for instance)."""
-        self.page.click("#script-box summary")
-        self.page.fill("#script", text)
-        self.page.click("#play")
-
-    def new_game(self) -> None:
-        self.page.select_option("#variant", "standard")
-        self.page.click("#new-game")
-        self.page.wait_for_function("() => document.querySelectorAll('#moves li').length === 0")
-        self.page.wait_for_selector('.sq[data-square="e2"] .piece.w')
-
-
-@pytest.fixture
-def board(browser: Any, sim: Sim, request: pytest.FixtureRequest) -> Iterator[Board]:
-    size = getattr(request, "param", {"width": 1180, "height": 820})
-    page = browser.new_page()
-    page.set_viewport_size(size)
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        page.goto(sim.url)
-        page.wait_for_selector('.sq[data-square="e1"] .piece')
-        # A shorter settle time keeps the games quick; set from the page's control.
-        page.fill("#settle", "150")
-        page.click("#set-settle")
-        page.select_option("#mode", "casual")
-        on_page = Board(page)
-        on_page.new_game()
-        yield on_page
-    finally:
-        page.close()
+from tests.simweb.page import Board, expect_said, spoken
+from tests.simweb.simproc import Sim
 
 
 def test_a_short_game_by_clicking(board: Board, artefacts: Path) -> None:
@@ -147,14 +39,12 @@ def test_a_short_game_by_clicking(board: Board, artefacts: Path) -> None:
     move("d7", "d5", "d5")
     move("g2", "g3", "g3")
     move("c8", "h3", "Bh3")
-    # The capture: the bishop lifted, the black bishop lifted too and put beside
-    # the board, the white bishop set down where it stood.
+    # The capture, by two clicks: the black bishop is put beside the board and the
+    # white one set down where it stood.
     square("f1").click()
     square("h3").click()
-    page.click("#tray-shelf h2")
-    page.wait_for_selector('#tray span[data-piece="b"]')
-    square("h3").click()
     board.expect_move("Bxh3")
+    page.wait_for_selector('#tray span[data-piece="b"]')
     # A drag works as well as two clicks.
     board.drag("e7", "e6")
     board.expect_move("e6")
@@ -313,19 +203,6 @@ def test_a_new_game_with_a_time_control_and_then_without(board: Board) -> None:
     expect_said(board, "The game is not timed.")
 
 
-def spoken(page: Any) -> list[str]:
-    return list(page.locator("#spoken li").all_inner_texts())
-
-
-def expect_said(board: Board, text: str) -> None:
-    """Wait until the live region's latest sentence is `text`."""
-    board.page.wait_for_function(
-        "text => { const said = document.querySelectorAll('#spoken li');"
-        " return said.length && said[said.length - 1].textContent === text; }",
-        arg=text,
-    )
-
-
 def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path) -> None:
     """A player who cannot see the board types moves and questions; the board's sentences
     come in the live region a screen reader reads, and go to the browser's speech."""
@@ -338,11 +215,7 @@ def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path)
     assert log.get_attribute("role") == "log"
     assert log.get_attribute("aria-live") == "polite"
 
-    def type_line(text: str) -> None:
-        page.focus("#move-text")
-        page.keyboard.type(text)
-        page.keyboard.press("Enter")
-
+    type_line = board.type_line
     type_line("e2e4")
     board.expect_move("e4")
     expect_said(board, "Pawn e2 to e4.")
@@ -380,3 +253,23 @@ def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path)
     assert "Pion e5 prend d6 en passant." in heard
     page.screenshot(path=str(artefacts / "sim-voice.png"))
     page.select_option("#language", "en")
+
+
+def test_the_page_needs_nothing_from_outside(browser: Any, sim: Sim) -> None:
+    """As the board's own page must (its contract): every request the page makes, its
+    WebSocket included, goes to the simulator that served it."""
+    origin = urlsplit(sim.url).netloc
+    asked: list[str] = []
+    page = browser.new_page()
+    try:
+        page.on("request", lambda request: asked.append(request.url))
+        page.on("websocket", lambda socket: asked.append(socket.url))
+        page.goto(sim.url)
+        page.wait_for_selector('.sq[data-square="e1"] .piece')
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.includes('to move')"
+        )
+    finally:
+        page.close()
+    assert any(url.startswith("ws://") for url in asked), asked
+    assert all(urlsplit(url).netloc == origin for url in asked), asked

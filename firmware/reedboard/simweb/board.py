@@ -16,6 +16,7 @@ gesture, a command or a snapshot from landing in the middle of one.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -36,7 +37,6 @@ from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
 from reedboard.link.frame import Wire
 from reedboard.link.messages import (
     ChoosePromotion,
-    Color,
     Hello,
     LedTest,
     Resend,
@@ -52,10 +52,12 @@ from reedboard.rules.pgn import write_pgn
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_names_of
 from reedboard.sensing.held import Held, likeliest
+from reedboard.simweb.effect_words import effect_words
 from reedboard.simweb.guided_setup import setup_lines
 from reedboard.simweb.page_log import PageLog
-from reedboard.simweb.page_state import ClockShown, PageState, Spoken
+from reedboard.simweb.page_state import PageState
 from reedboard.simweb.pty_link import PtyLink
+from reedboard.simweb.shown import clock_shown, spoken_shown
 from reedboard.simweb.typed import STEP_MS, Step, hand_steps, typed_move
 from reedboard.simweb.typed_lines import typed_lines
 from reedboard.simweb.words import notice, piece_words, result_words, setup_words
@@ -66,11 +68,12 @@ from reedboard.wiring import matrix_wiring, strip_layout
 
 EFFECTS_KEPT = 200
 LOG_KEPT = 20  # the board's log lines the page shows
+EFFECTS_SHOWN = 40  # the latest, on the page
 SPOKEN_KEPT = 10  # sentences the page is sent: more than can come between two pushes
-SEEN_S = 1.0  # how long a new position may take to pass the debouncer
-# From taking the captured piece off to putting the capturing one down, as a hand would:
-# long enough for the switches to see the square empty in between.
-CAPTURE_STEP_MS = 150
+# From taking the captured piece off to putting the capturing one down: as quick as the
+# board can see the square empty in between (its debouncer's hold over two scans), so
+# the simulator's hands add next to nothing to a capture's time.
+CAPTURE_SCANS = 2
 
 logger = logging.getLogger(__name__)
 
@@ -134,8 +137,6 @@ class SimBoard:
         # pawn making way for its promotion piece).
         self._trayed: set[Square] = set()
         self._script_ends_ms = 0  # board time of a played script's last line
-        # Set when the board has seen the pieces of a new game set out at once.
-        self._set_out: threading.Event | None = None
         self._stopping = threading.Event()
         self._thread = threading.Thread(
             target=partial(self.app.run, self._stopping.is_set), name="reedboard-loop", daemon=True
@@ -161,7 +162,6 @@ class SimBoard:
         """The lines due by `t_ms` (the loop calls it, holding the lock, before it
         scans), which the world follows; the promotion pieces a played script chose
         among them."""
-        self._take_set_out_board()
         chosen = self.switches.advance(t_ms)
         if self.switches.occupancy != self.world.occupancy:  # a line the world refused
             self.switches.set_occupancy(self.world.occupancy)
@@ -256,10 +256,7 @@ class SimBoard:
         with self.lock:
             world = self.world
             if op == "touch":
-                # A click on a square: the world, not the page's last picture of it,
-                # says whether it lifts a piece or puts the held one down.
-                name = message.get("square")
-                op = "lift" if world.occupied(name) or not world.hand else "place"
+                op = self._touched(message.get("square"))
             if op == "lift":
                 world.lift(message.get("square"))
             elif op == "place":
@@ -283,11 +280,29 @@ class SimBoard:
                 raise InvalidInputError(f"unknown gesture {op!r}")
             self.switches.set_occupancy(world.occupancy)
 
+    def _touched(self, name: object) -> str:
+        """What a click on a square does, as the world stands (not as the page last drew
+        it): with a piece in hand, an empty square is where it goes, and so is an
+        opponent's piece when the piece in hand is the mover's (a capture at once);
+        otherwise the piece there is lifted too: a second one of one's own, as in
+        castling, or the capturer after its victim was taken off first."""
+        world = self.world
+        if not world.hand:
+            return "lift"
+        there = world.piece_on(name)
+        if there is None:
+            return "place"
+        held_white = world.hand[-1].piece.isupper()
+        mover = held_white == self.board_game().game.position.turn
+        return "place" if mover and there.isupper() != held_white else "lift"
+
     def _place_or_capture(self, name: object) -> None:
         """Put the held piece down on `name`; on an opponent's piece, capture it as a hand
         does: the victim is lifted and put beside the board, and a moment later the
-        capturing piece is set down where it stood (the switches see the square empty in
-        between, as on a real board)."""
+        capturing piece is set down where it stood. Both are sensor lines the loop applies
+        at their own times, so the board sees the square empty in between however late
+        the loop turns (a lift made at once and a placement due soon after could fall in
+        one scan, and the capture would go unseen)."""
         world = self.world
         victim = world.piece_on(name)
         if victim is None or not world.hand:
@@ -299,12 +314,19 @@ class SimBoard:
                 f"{name} holds a {piece_words(victim)}: put the {piece_words(mover.piece, False)}"
                 " down elsewhere"
             )
-        world.lift(name)
-        world.to_tray()
         square = parse_square(str(name))  # the world has checked the name
+        self._trayed.add(square)
         self._promised[square] = mover
-        when = self.clock.now_ms() + CAPTURE_STEP_MS
-        self.switches.insert(SensorLine(when, "place", SQUARE_NAMES[square]))
+        now = self.clock.now_ms()
+        self.switches.insert(SensorLine(now, "lift", SQUARE_NAMES[square]))
+        self.switches.insert(
+            SensorLine(now + self.capture_step_ms(), "place", SQUARE_NAMES[square])
+        )
+
+    def capture_step_ms(self) -> int:
+        """How long a capture leaves its square empty (see `CAPTURE_SCANS`)."""
+        scan_ms = math.ceil(1000 / self.config.matrix.scan_hz)
+        return self.board_game().settings.hold_ms + CAPTURE_SCANS * scan_ms
 
     def _drop_scheduled(self) -> None:
         self.switches.clear()
@@ -357,8 +379,9 @@ class SimBoard:
         }
 
     def _start_on(self, fen: str, new_game: StartGame) -> Answer:
-        """Start the new game, then set its pieces up as players would at once; the
-        answer comes once the board has seen them (or `SEEN_S` has passed)."""
+        """Start the new game and set its pieces up as players would, at once: in one
+        hold of the lock, so the board never weighs the new game against the last
+        one's pieces (it would tell the players to put them back)."""
         with self.lock:
             answer = self._command(new_game)
             if not isinstance(answer.reply, Ack):
@@ -366,22 +389,8 @@ class SimBoard:
             self._drop_scheduled()
             self.world.set_up(fen)
             self.switches.set_occupancy(self.world.occupancy)
-            seen = self._set_out = threading.Event()
-        seen.wait(SEEN_S)
-        with self.lock:
-            self._set_out = None
+            self.board_game().take_board_as_start(self.world.occupancy)
         return answer
-
-    def _take_set_out_board(self) -> None:
-        """Pieces set out all at once, once the board sees them, are the game's start:
-        the arbiter does not follow a whole board rearranged faster than hands could."""
-        if self._set_out is None:
-            return
-        board_game = self.board_game()
-        if board_game.debouncer.occupancy == self.world.occupancy:
-            board_game.take_board_as_start()
-            self._set_out.set()
-            self._set_out = None
 
     def _command(self, command: WireCommand) -> Answer:
         if isinstance(command, Hello | Resend | LedTest):
@@ -427,15 +436,6 @@ class SimBoard:
         playing = " · playing a script" if now < self._script_ends_ms else ""
         return f"{turn} to move{playing}"
 
-    def _spoken(self) -> list[Spoken]:
-        """The latest sentences, numbered from the first ever said: the page says each
-        new one once."""
-        said = list(self.speaker.said)
-        first = self.speaker.count - len(said)
-        return [
-            {"n": first + i, "text": u.text, "fleeting": u.fleeting} for i, u in enumerate(said)
-        ]
-
     def board_game(self) -> BoardGame:
         assert self.app.board_game is not None, "start() comes first"
         return self.app.board_game
@@ -460,6 +460,7 @@ class SimBoard:
             state = board_game.state()
             position = board_game.game.position
             result = None if state.result is None else result_words(state.result, state.reason)
+            effects = list(self.effects)[-EFFECTS_SHOWN:]
             return {
                 "type": "state",
                 **self.world.snapshot(),
@@ -471,28 +472,18 @@ class SimBoard:
                 "moves": list(state.moves),
                 "result": state.result,
                 "reason": state.reason,
-                "clock": _clock_shown(board_game, now),
+                "clock": clock_shown(board_game, now),
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
-                "effects": list(self.effects)[-40:],
+                "effects": effects,
+                "effect_words": [effect_words(e) for e in effects],
                 "script": self.switches.pending,
                 "status": self._status(view, result, now),
                 "result_text": result,
                 "notice": notice(self.effects, position),
                 "pty": self.link.path,
                 "language": self.voice.book.code,
-                "spoken": self._spoken(),
+                "spoken": spoken_shown(self.speaker),
                 "log": list(self.log.lines),
             }
-
-
-def _clock_shown(board_game: BoardGame, now: int) -> ClockShown | None:
-    """A timed game's clocks for the page: both times left now, and whose runs."""
-    timer = board_game.timer
-    if timer is None:
-        return None
-    white, black = timer.left(now)
-    running = timer.clocks.running
-    side: Color | None = None if running is None else ("white" if running else "black")
-    return {"white_ms": white, "black_ms": black, "running": side}

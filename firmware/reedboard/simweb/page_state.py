@@ -21,8 +21,9 @@ class ClockShown(TypedDict):
 
 
 class Spoken(TypedDict):
-    """One sentence of the voice, numbered from the first ever said: the page says each
-    new one once."""
+    """One sentence of the voice. `n` counts the sentences said since the simulator
+    started, the first being 1: a page that has seen none keeps 0 as the last one said,
+    so every sentence is new to it, the very first too. The page says each new one once."""
 
     n: int
     text: str
@@ -46,6 +47,7 @@ class PageState(WorldShown):
     settle_ms: int
     turn: Color
     effects: list[Wire]  # the latest, as the link sends them
+    effect_words: list[str]  # the same, in words, in the same order
     script: int  # the scheduled lines still to come
     status: str
     result_text: str | None

@@ -9,7 +9,9 @@ let socket = null;
 let state = null;
 let flipped = false;
 let drag = null; // the square a drag started on, while the button is down
-let lastSpoken = -1; // the number of the last sentence said here
+// The number of the last sentence said here: the board numbers them from 1, so 0 is
+// "none yet"; null until the first state, which tells what a page opened late has missed.
+let lastSpoken = null;
 let sayingFleeting = false; // whether the sentence being spoken may be cut
 
 const $ = (id) => document.getElementById(id);
@@ -144,28 +146,50 @@ function draw(s) {
     li.textContent = s.san.slice(i, i + 2).join(" ");
     moves.appendChild(li);
   }
-  const clocks = $("clocks");
-  clocks.hidden = !s.clock;
-  if (s.clock) {
-    const side = (name, ms) =>
-      `${s.clock.running === name ? "▶ " : ""}${name === "white" ? "White" : "Black"} ${clockText(ms)}`;
-    clocks.textContent = `${side("white", s.clock.white_ms)} · ${side("black", s.clock.black_ms)}`;
-  }
+  drawClocks(s.clock);
   $("result").textContent = s.result_text || "";
   $("notice").textContent = s.notice || "";
-  const effects = $("effects");
-  effects.textContent = "";
-  for (const e of s.effects.slice().reverse()) {
-    const li = document.createElement("li");
-    const { event, t_ms, game, ...rest } = e;
-    li.textContent = `${(t_ms / 1000).toFixed(1)}s ${event} ${JSON.stringify(rest)}`;
-    effects.appendChild(li);
-  }
+  drawEffects(s);
   speakNew(s);
   $("status").textContent = s.status;
   $("pty").textContent = "serial: " + s.pty;
   if (document.activeElement !== $("mode")) $("mode").value = s.mode;
   if (document.activeElement !== $("settle")) $("settle").value = s.settle_ms;
+}
+
+// Each clock on its player's side of the board: White's below when White plays up.
+function drawClocks(clock) {
+  const clocks = $("clocks");
+  clocks.hidden = !clock;
+  clocks.classList.toggle("flipped", flipped);
+  if (!clock) return;
+  for (const side of ["white", "black"]) {
+    const shown = $("clock-" + side);
+    const running = clock.running === side;
+    shown.classList.toggle("running", running);
+    const name = side === "white" ? "White" : "Black";
+    shown.textContent = `${running ? "▶ " : ""}${name} ${clockText(clock[side + "_ms"])}`;
+  }
+}
+
+// The latest effects first, in words; the link's own JSON only while asked for.
+function drawEffects(s) {
+  const effects = $("effects");
+  effects.textContent = "";
+  const latest = s.effects.length - 1;
+  for (let i = latest; i >= 0; i--) {
+    const li = document.createElement("li");
+    li.textContent = `${(s.effects[i].t_ms / 1000).toFixed(1)} s  ${s.effect_words[i]}`;
+    effects.appendChild(li);
+  }
+  const raw = $("effects-json");
+  raw.textContent = "";
+  if (!$("effects-raw").open) return;
+  for (let i = latest; i >= 0; i--) {
+    const li = document.createElement("li");
+    li.textContent = JSON.stringify(s.effects[i]);
+    raw.appendChild(li);
+  }
 }
 
 function trayPiece(letter) {
@@ -181,12 +205,12 @@ function trayPiece(letter) {
 
 function speakNew(s) {
   if (document.activeElement !== $("language")) $("language").value = s.language;
-  const fresh = s.spoken.filter((said) => said.n > lastSpoken);
-  if (lastSpoken < 0) {
+  if (lastSpoken === null) {
     // A page opened mid-game says nothing of the past.
     lastSpoken = s.spoken.length ? s.spoken[s.spoken.length - 1].n : 0;
     return;
   }
+  const fresh = s.spoken.filter((said) => said.n > lastSpoken);
   for (const said of fresh) {
     lastSpoken = said.n;
     const li = document.createElement("li");
@@ -194,6 +218,7 @@ function speakNew(s) {
     const log = $("spoken");
     log.appendChild(li);
     while (log.childElementCount > 30) log.removeChild(log.firstChild);
+    log.scrollTop = log.scrollHeight; // the latest in sight
     speak(said.text, said.fleeting, s.language);
   }
 }
@@ -282,6 +307,7 @@ function controls() {
     button.addEventListener("click", () => command({ type: "promotion", piece: button.dataset.piece }));
   $("play").addEventListener("click", () => send({ op: "script", text: $("script").value }));
   $("type-move").addEventListener("submit", typed);
+  $("effects-raw").addEventListener("toggle", () => state && drawEffects(state));
   $("language").addEventListener("change", () => send({ op: "language", text: $("language").value }));
 }
 

@@ -1,0 +1,102 @@
+"""The simulator's page in a real browser, as a player uses it: Debian's chromium driven
+by Playwright (the fixtures that start and stop both are in this folder's conftest)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 10_000
+DESKTOP = {"width": 1180, "height": 820}
+
+
+def need_browser() -> None:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+        pytest.skip(f"no {CHROMIUM}")
+
+
+class Board:
+    """The simulator's page, as a player uses it."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def square(self, name: str) -> Any:
+        return self.page.locator(f'.sq[data-square="{name}"]')
+
+    def drag(self, start: str, end: str) -> None:
+        self.square(start).drag_to(self.square(end))
+
+    def expect_move(self, san: str) -> None:
+        self.page.wait_for_function(
+            "san => [...document.querySelectorAll('#moves li')]"
+            ".some(li => li.textContent.split(' ').includes(san))",
+            arg=san,
+        )
+
+    def expect_text(self, selector: str, text: str) -> None:
+        """Wait until the element's text is exactly `text`."""
+        self.page.wait_for_function(
+            "([selector, text]) => document.querySelector(selector).textContent === text",
+            arg=[selector, text],
+        )
+
+    def play_script(self, text: str) -> None:
+        """Start a game from the page's own script box (a FEN start, for instance)."""
+        self.page.click("#script-box summary")
+        self.page.fill("#script", text)
+        self.page.click("#play")
+
+    def new_game(self) -> None:
+        self.page.select_option("#variant", "standard")
+        self.page.click("#new-game")
+        self.page.wait_for_function("() => document.querySelectorAll('#moves li').length === 0")
+        self.page.wait_for_selector('.sq[data-square="e2"] .piece.w')
+
+    def type_line(self, text: str) -> None:
+        """Type a move or a question in the page's text field, and Enter."""
+        self.page.focus("#move-text")
+        self.page.keyboard.type(text)
+        self.page.keyboard.press("Enter")
+
+
+def open_page(browser: Any, url: str, size: dict[str, int] = DESKTOP) -> Any:
+    """A new tab on the simulator's page, once it has drawn the board; the caller closes it."""
+    page = browser.new_page()
+    try:
+        page.set_viewport_size(size)
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(url)
+        page.wait_for_selector('.sq[data-square="e1"] .piece')
+    except BaseException:
+        page.close()
+        raise
+    return page
+
+
+def spoken(page: Any) -> list[str]:
+    return list(page.locator("#spoken li").all_inner_texts())
+
+
+def expect_said(board: Board, text: str) -> None:
+    """Wait until the live region's latest sentence is `text`."""
+    board.page.wait_for_function(
+        "text => { const said = document.querySelectorAll('#spoken li');"
+        " return said.length && said[said.length - 1].textContent === text; }",
+        arg=text,
+    )
