@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
+from tests.simweb.page import CHROMIUM, FLAGS, need_browser
 from tests.simweb.simproc import Sim, running_sim
-from tests.simweb.test_browser import CHROMIUM, FLAGS, _need_browser, playwright_api
 
 ROOT = Path(__file__).resolve().parents[2]
 PICTURE = ROOT / "docs" / "sim.png"
@@ -63,13 +63,14 @@ COMPARE = """async ([a, b]) => {
 
 @pytest.fixture
 def sim() -> Iterator[Sim]:
-    _need_browser()
+    need_browser()
     with running_sim() as running:
         yield running
 
 
 @pytest.fixture
 def page(sim: Sim, tmp_path: Path) -> Iterator[Any]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         try:
