@@ -47,6 +47,7 @@ from reedboard.game_record import GameRecord
 from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
+from reedboard.journal.behind import behind_line, plies_ahead
 from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
@@ -178,8 +179,7 @@ class App:
         # The power may have gone while a move waited to settle: the board then shows the
         # position plus that move, which the self-test must not call stuck switches.
         table = MoveTable(game.position, legal=not game.is_game_over())
-        shown = shown_move(table, occupancy)
-        self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
+        self._self_test(occupancy, game, shown=shown_move(table, occupancy) is not None)
         self.board_game = BoardGame(
             game, occupancy, settings, rng=self._rng, configured=self._settings
         )
@@ -201,12 +201,18 @@ class App:
         self._flush()
         return self.board_game
 
-    def _self_test(self, first: Bitboard, expected: Bitboard) -> None:
-        """The start-up self-test: a few scans against the position the game stands in.
-        Faults are logged naming the squares, matrix lines and GPIO pins; the lights then
-        show any square that does not match as a mismatch."""
+    def _self_test(self, first: Bitboard, game: Game, *, shown: bool) -> None:
+        """The start-up self-test: a few scans against the position the game stands in
+        (`shown`: with one move more, as the sensors show it). Faults are logged naming the squares,
+        matrix lines and GPIO pins; the lights then show any square that does not match as
+        a mismatch. A resumed game a few plies behind the board blames the journal."""
         if self.wiring is None:
             return
+        ahead = None if shown or not self.resumed else plies_ahead(game.position, first)
+        if ahead is not None:
+            logger.warning("%s", behind_line(ahead, len(game)))
+            return
+        expected = first if shown else game.position.occupied
         scans = [first, self.scanner.scan(), self.scanner.scan()]
         report = self_test(scans, expected, self.wiring)
         if not report.ok:
