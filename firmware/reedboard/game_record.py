@@ -74,6 +74,7 @@ class GameRecord:
                 failed(error)
         self._batch: list[Write] | None = None  # the writes of the moment being recorded
         self.plies = 0
+        self._over = False  # whether the game in progress has a result
         self.resumed = False
         self._origin_ms = 0  # the board time at which the game's sensor lines start
         self._keeping = False  # whether this game's sensor lines reach back to its start
@@ -222,15 +223,30 @@ class GameRecord:
         elif isinstance(effect, TakenBack):
             ply = self.plies
             self.plies -= 1
+            self._over = False  # a takeback of the move that ended it: the game goes on
             self._write(lambda j: j.take_back(game_id, ply))
         elif isinstance(effect, NewGame):
+            self._say_left(game_id)
             self.plies = 0
+            self._over = False
             game, mode = board_game.game, board_game.settings.mode
             self.begin(game, mode, board_game.debouncer.raw, now_ms)
         elif isinstance(effect, GameOver):
+            self._over = True
             self._write(lambda j: j.finish(game_id, effect.result, effect.reason))
         if isinstance(effect, RECORDED):
             self.note_clocks(board_game, now_ms)
+
+    def _say_left(self, game_id: int) -> None:
+        """A new game over one with moves and no result: the journal keeps that one as
+        abandoned, and says so (nothing of it is lost, and it can be taken up again)."""
+        if self.journal is not None and self.plies and not self._over:
+            logger.warning(
+                "game %d was left unfinished after %d plies for a new game: the journal "
+                "keeps it as abandoned (*); to go on with it, stop the board and run "
+                "`reedboard journal resume %s --game %d`",
+                game_id, self.plies, self.journal.path, game_id,
+            )  # fmt: skip
 
     def note_clocks(self, board_game: BoardGame, now_ms: int) -> None:
         """A timed game's clocks as they now stand, with what changed them: on resuming

@@ -1,6 +1,11 @@
 """`reedboard journal export --events [--journal FILE]`: what the board's journal kept of
 the game in progress (or the one played last), as an event script on stdout. `reedboard
-replay` then shows what the board made of it: how a misread move is reported."""
+replay` then shows what the board made of it: how a misread move is reported.
+
+`reedboard journal resume FILE [--game N] [--journal JOURNAL]`: a game read from FILE (a
+journal set aside as damaged, or any journal) made the game in progress of the board's
+journal, so that the board resumes it at its next start. From a damaged file only what
+the recovery reads is taken: the unbroken run of legal moves from the first."""
 
 from __future__ import annotations
 
@@ -12,9 +17,12 @@ from typing import Any
 from reedboard.command_line import example
 from reedboard.commands.run import DEFAULT_JOURNAL
 from reedboard.errors import InvalidInputError
+from reedboard.game_report import variant_of
 from reedboard.journal.check import journal_problem
+from reedboard.journal.recover import recover_games
 from reedboard.journal.store import Journal, JournalError
 from reedboard.replay.journal_events import events_text
+from reedboard.rules.game import Game
 
 
 def register(subparsers: Any) -> None:
@@ -43,6 +51,26 @@ def register(subparsers: Any) -> None:
         "--journal", metavar="FILE", default=DEFAULT_JOURNAL, help="the board's SQLite journal"
     )
     export.set_defaults(run=run)
+    resume = actions.add_parser(
+        "resume",
+        help="make a game read from FILE (a journal set aside as damaged) the game in progress",
+        description=(
+            "Make a game read from FILE, a journal set aside as damaged or any other, the "
+            "game in progress of the board's journal: the board resumes it at its next "
+            "start. Stop the board first. A game in progress there is kept, as abandoned."
+        ),
+        epilog=example(
+            "reedboard journal resume /var/lib/reedboard/journal.sqlite.damaged-20260921T141320Z"
+        ),
+    )
+    resume.add_argument("file", metavar="FILE", help="the journal to read the game from")
+    resume.add_argument(
+        "--game", type=int, metavar="N", help="its game number (default: the last with moves)"
+    )
+    resume.add_argument(
+        "--journal", metavar="JOURNAL", default=DEFAULT_JOURNAL, help="the board's SQLite journal"
+    )
+    resume.set_defaults(run=run_resume)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,6 +92,51 @@ def run(args: argparse.Namespace) -> int:
         return _refuse(str(error))
     sys.stdout.write(text)
     return 0
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    source, target = Path(args.file), Path(args.journal)
+    if not source.is_file():
+        return _refuse(f"there is no journal at {source}")
+    games = [g for g in recover_games(source) if len(g.game)]
+    if args.game is not None:
+        games = [g for g in games if g.id == args.game]
+    if not games:
+        which = "no game" if args.game is None else f"no game {args.game}"
+        return _refuse(f"{which} with moves can be read from {source}")
+    chosen = games[-1]
+    problem = journal_problem(target)
+    if problem is not None:
+        return _refuse(
+            f"the journal {target} cannot be trusted: {problem}; start the board once to set "
+            "it aside, then resume"
+        )
+    try:
+        with Journal(target) as journal:
+            left = [(g, n) for g, n in journal.unfinished() if n]
+            game_id = _take_up(journal, chosen.game)
+    except (JournalError, InvalidInputError) as error:
+        return _refuse(str(error))
+    kept = "".join(f"; game {g} ({n} plies) there is kept as abandoned" for g, n in left)
+    print(
+        f"reedboard journal: game {chosen.id} of {source} ({len(chosen.game)} plies) is now "
+        f"game {game_id}, in progress, in {target}{kept}; set the pieces up as it stands "
+        f"({chosen.game.position.fen()}) and start the board"
+    )
+    return 0
+
+
+def _take_up(journal: Journal, game: Game) -> int:
+    """`game` written to `journal` as its game in progress, in one transaction."""
+    with journal.together():
+        game_id = journal.start_game(
+            game.start.fen(), chess960=game.chess960, variant=variant_of(game), mode="casual"
+        )
+        position = game.start
+        for ply, move in enumerate(game.moves, start=1):
+            journal.append_move(game_id, ply, position.uci(move), 0)
+            position = position.play(move)
+    return game_id
 
 
 def _refuse(message: str) -> int:

@@ -233,6 +233,16 @@ class Journal:
         running = {"white": True, "black": False}.get(str(row[3]))
         return Clocks(control, int(row[1]), int(row[2]), running, 0, int(row[4]), int(row[5]))
 
+    def unfinished(self) -> list[tuple[int, int]]:
+        """Every game without a result and its number of plies, oldest first."""
+        return [
+            (int(game_id), int(plies))
+            for game_id, plies in self._db.execute(
+                "SELECT id, (SELECT count(*) FROM moves WHERE game_id = games.id) FROM games"
+                " WHERE result IS NULL ORDER BY id"
+            )
+        ]
+
     def latest_game(self) -> JournalGame | None:
         """The game in progress, or the one played last."""
         row = self._db.execute("SELECT max(id) FROM games").fetchone()
