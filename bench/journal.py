@@ -9,7 +9,7 @@ whose captures are quick (the victim lifted, the capturer lifted and put down, 4
 apart), on a board whose switches are read as they are at each scan (as the GPIO's are:
 a loop that falls behind sees changes merged, nothing replays them).
 
-Three runs, each in a process of its own: no journal (what the machine's load alone does
+Three ways, each game in a process of its own, the ways taking turns game by game: no journal (what the machine's load alone does
 to the scans), the journal written inside the loop (as before), and the journal written by
 its own thread (`journal_in_background`, as `reedboard run` does). For each: the median
 and the longest gap between scans, how many gaps were over twice the scan period and how
@@ -200,13 +200,10 @@ def play(mode: str, moves: list[str], rng: random.Random, folder: Path) -> dict[
     }
 
 
-def child(mode: str, games: int, plies: int, seed: int) -> None:
-    results = []
+def child(mode: str, number: int, plies: int, seed: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        for number in range(games):
-            rng = random.Random(seed + number)
-            results.append(play(mode, random_game(rng, plies), rng, Path(folder)))
-    json.dump(results, sys.stdout)
+        rng = random.Random(seed + number)
+        json.dump(play(mode, random_game(rng, plies), rng, Path(folder)), sys.stdout)
 
 
 def compile_shim(folder: Path) -> Path:
@@ -220,13 +217,13 @@ def compile_shim(folder: Path) -> Path:
     return library
 
 
-def run_mode(mode: str, args: argparse.Namespace, shim: Path) -> list[dict[str, Any]]:
+def run_game(mode: str, number: int, args: argparse.Namespace, shim: Path) -> dict[str, Any]:
     env = dict(os.environ, LD_PRELOAD=str(shim), BENCH_FSYNC_MS=str(args.fsync_ms))
-    command = [sys.executable, __file__, "--child", mode, "--games", str(args.games),
+    command = [sys.executable, __file__, "--child", mode, "--game", str(number),
                "--plies", str(args.plies), "--seed", str(args.seed)]  # fmt: skip
     done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
-    results: list[dict[str, Any]] = json.loads(done.stdout)
-    return results
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
 
 
 def fsync_ms(shim: Path, wanted: int) -> float:
@@ -265,9 +262,10 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--child", choices=tuple(MODES), help=argparse.SUPPRESS)
+    parser.add_argument("--game", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.games, args.plies, args.seed)
+        child(args.child, args.game, args.plies, args.seed)
         return
     with tempfile.TemporaryDirectory() as folder:
         shim = compile_shim(Path(folder))
@@ -278,8 +276,12 @@ def main() -> None:
               "told after ms")  # fmt: skip
         print(f"{'':<22}{'med':>5} {'p99':>5} {'max':>6} {'all':>5} {'writing':>7}"
               f"{'':<29}median /   max")  # fmt: skip
+        results: dict[str, list[dict[str, Any]]] = {mode: [] for mode in MODES}
+        for number in range(args.games):  # the modes in turn, so the machine's load is shared
+            for mode in MODES:
+                results[mode].append(run_game(mode, number, args, shim))
         for mode in MODES:
-            report(mode, run_mode(mode, args, shim))
+            report(mode, results[mode])
 
 
 if __name__ == "__main__":
