@@ -3,8 +3,7 @@
 Each turn of the loop scans the switches, feeds the debouncer and the arbiter (through
 `BoardGame`), hands committed moves to the journal, and sends the effects to the host
 only once the journal has them on disk, so the host never knows of a move that a power
-cut could take back. Then it
-carries out the host's commands and lights the LEDs.
+cut could take back. Then it carries out the host's commands and lights the LEDs.
 
 Everything the loop touches comes in through the constructor (the seams):
 - `scanner`: a `SwitchMatrix` (`scan() -> Bitboard`): the GPIO matrix, or a fake;
@@ -203,9 +202,10 @@ class App:
 
     def _self_test(self, first: Bitboard, game: Game, *, shown: bool) -> None:
         """The start-up self-test: a few scans against the position the game stands in
-        (`shown`: with one move more, as the sensors show it). Faults are logged naming the squares,
-        matrix lines and GPIO pins; the lights then show any square that does not match as
-        a mismatch. A resumed game a few plies behind the board blames the journal."""
+        (`shown`: with one move more, as the sensors show it). Faults are logged naming the
+        squares, matrix lines and GPIO pins; the lights then show any square that does not
+        match as a mismatch. A resumed game a few plies behind the board blames the
+        journal, not the wiring."""
         if self.wiring is None:
             return
         ahead = None if shown or not self.resumed else plies_ahead(game.position, first)
