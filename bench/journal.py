@@ -9,13 +9,16 @@ whose captures are quick (the victim lifted, the capturer lifted and put down, 4
 apart), on a board whose switches are read as they are at each scan (as the GPIO's are:
 a loop that falls behind sees changes merged, nothing replays them).
 
-Three ways, each game in a process of its own, the ways taking turns game by game: no journal (what the machine's load alone does
-to the scans), the journal written inside the loop (as before), and the journal written by
-its own thread (`journal_in_background`, as `reedboard run` does). For each: the median
-and the longest gap between scans, how many gaps were over twice the scan period and how
-many of those came while the journal was writing (for most of the gap), the moves the
-board got wrong (a game stops counting at its first), and how long after a move was made
-the host was told of it (it waits for the disk: that is the rule).
+Three ways, each game in a process of its own, the ways taking turns game by game (the
+machine's load varies over minutes): no journal (what the load alone does to the scans),
+the journal written inside the loop (as before), and the journal written by its own
+thread (`journal_in_background`, as `reedboard run` does). For each: the median, 99th
+percentile and longest gap between scans; how many gaps were over twice the scan period,
+and how many of those came while the journal was writing (for most of the gap); what
+share of the gaps while it wrote, and of the others, were that long (the same share: the
+writes cost the loop nothing the load did not); the moves the board got wrong (a game
+stops counting at its first); and how long after a move was made the host was told of
+it (it waits for the disk: that is the rule).
 Goal: with the writer's thread, no move missed and no scan gap over twice the period
 that the journal causes (compare with the run without a journal).
 """
@@ -247,11 +250,17 @@ def report(mode: str, results: list[dict[str, Any]]) -> None:
     over = sum(g > 2 * PERIOD_MS for g in gaps)
     over_writing = sum(g > 2 * PERIOD_MS and w for g, w in zip(gaps, writing, strict=True))
     p99 = statistics.quantiles(gaps, n=100)[98]
+    # The share of gaps over twice the period while the journal wrote, and while it did
+    # not: the same share means the writes cost the loop nothing the load did not.
+    writing_all = sum(writing)
+    share_writing = 100 * over_writing / writing_all if writing_all else 0.0
+    share_other = 100 * (over - over_writing) / max(1, len(gaps) - writing_all)
     counted, missed = sum(r["counted"] for r in results), sum(r["missed"] for r in results)
     quick, quick_missed = sum(r["quick"] for r in results), sum(r["quick_missed"] for r in results)
     told_text = f"{statistics.median(told):5.0f} / {max(told):5.0f}" if told else "    - /     -"
     print(f"{MODES[mode]:<22}{statistics.median(gaps):5.1f} {p99:5.1f} {max(gaps):6.1f}"
-          f" {over:5d} {over_writing:5d}  {missed:2d} of {counted:3d} ({quick_missed} of"
+          f" {over:5d} {over_writing:5d} {share_writing:5.1f}% {share_other:5.1f}%"
+          f"  {missed:2d} of {counted:3d} ({quick_missed} of"
           f" {quick:2d} quick)  {told_text}")  # fmt: skip
 
 
@@ -272,10 +281,10 @@ def main() -> None:
         print(f"fsync and fdatasync slowed to {args.fsync_ms} ms (one fsync measured: "
               f"{fsync_ms(shim, args.fsync_ms):.0f} ms); {args.games} games of up to "
               f"{args.plies} plies; a scan every {PERIOD_MS:g} ms")  # fmt: skip
-        print(f"{'':<22}{'scan gaps, ms':<19}{'> 2 periods':<12}{'moves missed':<28}"
-              "told after ms")  # fmt: skip
+        print(f"{'':<22}{'scan gaps, ms':<19}{'> 2 periods, and share of gaps':<33}"
+              f"{'moves missed':<28}told after ms")  # fmt: skip
         print(f"{'':<22}{'med':>5} {'p99':>5} {'max':>6} {'all':>5} {'writing':>7}"
-              f"{'':<29}median /   max")  # fmt: skip
+              f"{'writing':>8} {'other':>6}{'':<28}median /   max")  # fmt: skip
         results: dict[str, list[dict[str, Any]]] = {mode: [] for mode in MODES}
         for number in range(args.games):  # the modes in turn, so the machine's load is shared
             for mode in MODES:
