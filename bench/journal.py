@@ -160,9 +160,11 @@ def play(mode: str, moves: list[str], rng: random.Random, folder: Path) -> dict[
     quick: list[bool] = []
     scheduled: list[SensorLine] = []
     for uci in moves:
-        # The next hand comes 320 to 800 ms after the last piece was put down, once the
-        # move before has settled (300 ms): sometimes while the journal writes it.
-        lines, t, is_capture = move_lines(position, uci, t + rng.randrange(320, 800))
+        # The next hand comes 400 to 900 ms after the last piece was put down, once the
+        # move before has settled (300 ms) with a margin for a loaded machine (a hand
+        # closer than that is the arbiter's question, not the journal's): sometimes while
+        # the journal writes the move before.
+        lines, t, is_capture = move_lines(position, uci, t + rng.randrange(400, 900))
         scheduled += lines
         quick.append(is_capture)
         position = position.play(position.parse_uci(uci))
