@@ -52,6 +52,7 @@ FIRMWARE_LAYERS = (
             "reedboard.speaking",
             "reedboard.kept_link",
             "reedboard.app_ports",
+            "reedboard.app_outbox",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",

@@ -1,16 +1,18 @@
 """The running board: the one imperative loop that wires everything together.
 
 Each turn of the loop scans the switches, feeds the debouncer and the arbiter (through
-`BoardGame`), writes committed moves to the journal, and only then sends the effects
-to the host, so the host never knows of a move that a power cut could take back. Then it
-carries out the host's commands and lights the LEDs.
+`BoardGame`), hands committed moves to the journal, and sends the effects to the host
+only once the journal has them on disk, so the host never knows of a move that a power
+cut could take back. Then it carries out the host's commands and lights the LEDs.
 
 Everything the loop touches comes in through the constructor (the seams):
 - `scanner`: a `SwitchMatrix` (`scan() -> Bitboard`): the GPIO matrix, or a fake;
 - `clock`: a `Clock` (`now_ms`, `real_seconds_until`, `sleep_until`);
 - `link`: a `LinkPort` (`read(wait_s) -> bytes`, `write(bytes)`), or None; `reopen` opens
   it again after it fails (a host unplugged and plugged back);
-- `journal`: a `Journal`, or None;
+- `journal`: a `Journal`, or None; with `journal_in_background` its writes run on a
+  thread of their own (`journal.writer`), and what the host is told waits for them
+  (`app_outbox`), so the loop never waits on the disk;
 - `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
   changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
   view; `led_test(t_ms)` runs the LED test the host asks for;
@@ -30,13 +32,12 @@ import random
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
+from functools import partial
 
+from reedboard.app_outbox import Outbox, told
 from reedboard.app_ports import ButtonsPort, Endpoint, EventSource, Identity, Renderer, no_lights
 from reedboard.arbiter.arbiter import shown_move
-from reedboard.arbiter.effects import (
-    Effect,
-    SensorFault,
-)
+from reedboard.arbiter.effects import Effect, SensorFault
 from reedboard.arbiter.table import MoveTable
 from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, script_command
 from reedboard.chess_clock.game_timer import GameTimer
@@ -45,7 +46,9 @@ from reedboard.game_record import GameRecord
 from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
+from reedboard.journal.behind import behind_line, plies_ahead
 from reedboard.journal.store import Journal, JournalError
+from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import (
@@ -54,7 +57,6 @@ from reedboard.link.board_messages import (
     EffectMessage,
     ErrorReply,
     MovesPage,
-    Reply,
     StateMessage,
 )
 from reedboard.link.messages import (
@@ -96,6 +98,7 @@ class App:
         link: LinkPort | None = None,
         reopen: Callable[[], LinkPort] | None = None,
         journal: Journal | None = None,
+        journal_in_background: bool = False,
         render: Renderer = no_lights,
         animate: Callable[[int], None] | None = None,
         led_test: Callable[[int], None] | None = None,
@@ -147,7 +150,11 @@ class App:
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = guard or nullcontext()
-        self.record = GameRecord(journal, self._journal_failed)
+        self.writer: InlineWriter | JournalWriter | None = None
+        if journal is not None:
+            self.writer = JournalWriter(journal) if journal_in_background else InlineWriter(journal)
+        self.outbox = Outbox(self.writer)
+        self.record = GameRecord(journal, self.writer, self._journal_failed)
         self._settings = settings or Settings()
         self._start = start
         self._rng = rng
@@ -171,8 +178,7 @@ class App:
         # The power may have gone while a move waited to settle: the board then shows the
         # position plus that move, which the self-test must not call stuck switches.
         table = MoveTable(game.position, legal=not game.is_game_over())
-        shown = shown_move(table, occupancy)
-        self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
+        self._self_test(occupancy, game, shown=shown_move(table, occupancy) is not None)
         self.board_game = BoardGame(
             game, occupancy, settings, rng=self._rng, configured=self._settings
         )
@@ -188,18 +194,25 @@ class App:
         if self.watch is not None:
             self.watch(self.board_game, now)
         hello = self._hello()
-        _told("started: told the host", hello, self.endpoint.send(hello))
+        told("started: told the host", hello, self.endpoint.send(hello))
         self._publish(self.board_game.arbiter.commit_shown(now), now)
         self._render(now, force=True)
         self._flush()
         return self.board_game
 
-    def _self_test(self, first: Bitboard, expected: Bitboard) -> None:
-        """The start-up self-test: a few scans against the position the game stands in.
-        Faults are logged naming the squares, matrix lines and GPIO pins; the lights then
-        show any square that does not match as a mismatch."""
+    def _self_test(self, first: Bitboard, game: Game, *, shown: bool) -> None:
+        """The start-up self-test: a few scans against the position the game stands in
+        (`shown`: with one move more, as the sensors show it). Faults are logged naming the
+        squares, matrix lines and GPIO pins; the lights then show any square that does not
+        match as a mismatch. A resumed game a few plies behind the board blames the
+        journal, not the wiring."""
         if self.wiring is None:
             return
+        ahead = None if shown or not self.resumed else plies_ahead(game.position, first)
+        if ahead is not None:
+            logger.warning("%s", behind_line(ahead, len(game)))
+            return
+        expected = first if shown else game.position.occupied
         scans = [first, self.scanner.scan(), self.scanner.scan()]
         report = self_test(scans, expected, self.wiring)
         if not report.ok:
@@ -234,7 +247,19 @@ class App:
                     next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
                 self.step(now, data)
         with self.guard:
-            self._flush()
+            self.settle()
+
+    def settle(self) -> None:
+        """Every write handed to the journal done, then what waited for it told: at
+        shutdown (`close` then stops the writer), or before reading the journal."""
+        if self.writer is not None:
+            self.writer.drain()
+        self._flush()
+
+    def close(self) -> None:
+        self.settle()
+        if self.writer is not None:
+            self.writer.close()
 
     def catch_up(self, now: int) -> None:
         """A loop that fell behind its clock (a busy CPU, a slow disk, a sped-up clock)
@@ -324,16 +349,16 @@ class App:
             message = effect_message(effect, game_id, board_game.game, control, self.wiring)
             if isinstance(effect, SensorFault) and message.place is not None:
                 logger.warning("switch fault: %s %s", message.place.where, effect.fault)
-            _told("told the host", message, self.endpoint.send(message))
+            told("told the host", message, self.endpoint.send(message))
             if self.on_effect is not None:
-                self.on_effect(message)
+                self.outbox.put(partial(self.on_effect, message))
 
     def _journal_failed(self, error: JournalError) -> None:
         # The game goes on without a record rather than stopping the board; the host
         # hears of it.
         logger.error("%s", error)
         failed = ErrorReply("journal", str(error))
-        _told("told the host", failed, self.endpoint.send(failed))
+        told("told the host", failed, self.endpoint.send(failed))
 
     # ----- the host -----
 
@@ -355,7 +380,7 @@ class App:
         elif isinstance(reply, MovesPage):
             reply = replace(reply, game=self.game_id)
         seq = self.endpoint.reply(command, reply)
-        _told(f"answered the host's {command_type(command)} (id {command.id})", reply, seq)
+        told(f"answered the host's {command_type(command)} (id {command.id})", reply, seq)
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
@@ -450,7 +475,14 @@ class App:
         return self.link.read(wait_s)
 
     def _flush(self) -> None:
-        self.link.write(self.endpoint.data_to_send())
+        """What the endpoint has for the host goes out once the journal has what it tells
+        of (`Outbox`); a write that failed is told first."""
+        if self.writer is not None:
+            for error in self.writer.failures():
+                self._journal_failed(error)
+        self.outbox.release()
+        data = self.endpoint.data_to_send()
+        self.outbox.put(partial(self.link.write, data), droppable=not data)
 
     # ----- the lights -----
 
@@ -466,12 +498,3 @@ class App:
             self.render(board_game.arbiter.view(), now)
         elif self.animate is not None:
             self.animate(now)  # blinking and pulsing squares move on with the clock
-
-
-def _told(what: str, message: Reply | EffectMessage, seq: int) -> None:
-    """One debug line a numbered message queued for the host (`REEDBOARD_LOG=debug`): its
-    type, number and, for an effect, the event and move, to set beside the host's reads."""
-    if logger.isEnabledFor(logging.DEBUG):
-        wire = message.to_wire()
-        words = "".join(f" {wire[key]}" for key in ("event", "uci") if wire.get(key))
-        logger.debug("%s: %s %d%s", what, message.TYPE, seq, words)

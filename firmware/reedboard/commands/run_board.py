@@ -101,6 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         app.run(lambda: bool(stopping), until_done=args.until_done)
     finally:
+        app.close()  # the journal's writes done, and what waited for them told
         if board.voice is not None:
             board.voice.close()
         if journal is not None:
@@ -156,6 +157,8 @@ def assemble(
         link=None,
         reopen=link.reopen if link.url is not None else None,
         journal=journal,
+        # Off the scan loop: an SD card's flush would stall the scans it waits through.
+        journal_in_background=True,
         settings=settings,
         start=Game(script.start) if script else None,
         source=parts.source,
