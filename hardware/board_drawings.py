@@ -196,7 +196,7 @@ def _plan_legend(svg: Svg, g: BoardGeometry) -> None:
         "(serpentine from a1 along the ranks); pink arrows: the chain's wiring.",
         "Grooves: blue, row wires (top face of the carrier); green dashes, column wires "
         "and the LED chain (bottom face).",
-        "In the base: the Pi and the interface board (J1 to the Pi's header, level shifter); "
+        "In the base: the Pi and the interface board (J1, a male box header, ribbon to the Pi's header; level shifter); "
         "in the frame: the LED supply's DC jack (fuse behind it), the Pi's USB-C supply, USB "
         "to the PC.",
     ]

@@ -181,14 +181,17 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine("memory card", 1, "pcs", "1 pcs", "microSD, 16 GB, A1", "Raspberry Pi OS"),
         BomLine(
-            "Pi header socket", 1, "pcs", "1 pcs", "2 x 20 female header, 2.54 mm",
-            "J1 on the interface board", circuit["Raspberry Pi 40-pin header"].references,
+            "Pi ribbon header", 1, "pcs", "1 pcs",
+            "2 x 20 shrouded box header, male, 2.54 mm, straight, keyed (e.g. Wurth "
+            "61204021621)",
+            "J1 on the interface board: the ribbon's second socket plugs in, the key makes "
+            "it go one way only", circuit["Raspberry Pi 40-pin header"].references,
             circuit["Raspberry Pi 40-pin header"].footprint,
         ),
         BomLine(
             "ribbon cable", 1, "pcs", "1 pcs",
-            "40-way 2.54 mm IDC ribbon, female both ends, 150 mm",
-            "the Pi's header to J1",
+            "40-way 2.54 mm IDC ribbon, female (IDC socket) both ends, keyed, 150 mm",
+            "the Pi's male header to J1's male box header; the red wire is pin 1 at both ends",
         ),
         BomLine(
             "interface board", 1, "pcs", "1 pcs", "stripboard 2.54 mm, 70 x 50 mm",

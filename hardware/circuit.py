@@ -89,8 +89,11 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
         header = _template(
             "RPi_GPIO_2x20", "J", _header_pins(),
             value="Raspberry Pi 40-pin header",
-            description="2x20 female header to the Pi (any 40-pin Pi: 3, 4, 5, Zero 2 W)",
-            footprint="Connector_PinSocket_2.54mm:PinSocket_2x20_P2.54mm_Vertical",
+            description=(
+                "2x20 shrouded box header, male, keyed: the ribbon from the Pi's header "
+                "plugs in (any 40-pin Pi: 3, 4, 5, Zero 2 W)"
+            ),
+            footprint="Connector_IDC:IDC-Header_2x20_P2.54mm_Vertical",
         )  # fmt: skip
         power_in = _template(
             "Power_5V", "J", [(1, "+5V", PWROUT), (2, "GND", PWROUT)],

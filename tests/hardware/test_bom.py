@@ -13,7 +13,9 @@ from bom import FUSE_A, LED_SUPPLY_A, PIECES, SPARE_QUEENS, led_supply_current_a
 from reedboard.config import LedConfig
 from reedboard.hal.led_power import CHANNEL_MA, DEFAULT_BUDGET_MA
 
-BOM = Path(__file__).resolve().parents[2] / "hardware" / "reedboard-bom.csv"
+HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+BOM = HARDWARE / "reedboard-bom.csv"
+NETLIST = HARDWARE / "reedboard.net"
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +71,27 @@ def test_every_part_a_maker_orders_is_listed(rows: dict[str, dict[str, str]]) ->
     wanted = {
         "reed switch", "diode", "magnet", "LED pixel", "level shifter", "decoupling capacitor",
         "resistor", "bulk capacitor", "Raspberry Pi", "Pi supply", "LED supply", "fuse",
-        "Pi header socket", "LED supply socket", "matrix wire", "LED chain wire",
+        "Pi ribbon header", "LED supply socket", "matrix wire", "LED chain wire",
         "LED power wire", "top", "carrier", "base", "light pipe",
         "clock buttons (optional)", "speaker (optional)",
     }  # fmt: skip
     assert wanted <= set(rows)
+
+
+def test_the_pi_header_on_the_interface_board_mates_with_the_ribbon(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    # The ribbon is female at both ends (IDC sockets); the Pi's header is male, so J1 must be
+    # male too: a socket on J1 would leave two female ends facing each other.
+    assert "female (IDC socket) both ends" in rows["ribbon cable"]["part"]
+    header = rows["Pi ribbon header"]
+    assert header["references"] == "J1"
+    assert "male" in header["part"]
+    assert "female" not in header["part"] and "socket" not in header["part"].lower()
+    assert "PinSocket" not in header["footprint"]
+    assert header["footprint"].startswith(("Connector_IDC:IDC-Header", "Connector_PinHeader"))
+    netlist = NETLIST.read_text(encoding="utf-8")
+    j1 = netlist[netlist.index('(ref "J1")') :]
+    j1 = j1[: j1.index("(comp")]
+    assert f'(footprint "{header["footprint"]}")' in j1  # the netlist says the same
+    assert "female" not in j1
