@@ -197,8 +197,8 @@ def _plan_legend(svg: Svg, g: BoardGeometry) -> None:
         "Grooves: blue, row wires (top face of the carrier); green dashes, column wires "
         "and the LED chain (bottom face).",
         "In the base: the Pi and the interface board (J1, a male box header, ribbon to the Pi's header; level shifter); "
-        "in the frame: the LED supply's DC jack (fuse behind it), the Pi's USB-C supply, USB "
-        "to the PC.",
+        "in the frame: the LED supply's DC jack (fuse behind it), the Pi's USB-C supply, the "
+        "USB-serial cable to the PC.",
     ]
     for i, words in enumerate(lines):
         svg.text((x, y - i * 8.5), words, 5.2)

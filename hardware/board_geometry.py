@@ -206,7 +206,7 @@ def _bay(p: BoardParameters) -> tuple[Rect, tuple[Rect, ...]]:
     pi = Rect("Raspberry Pi (under the carrier, in the base)", right - 10 - 85, 20, 85, 56)
     connectors = (
         Rect("USB-C: the Pi's supply (panel socket)", right - 8, 30, 8, 12),
-        Rect("USB: to the PC (panel socket)", right - 8, 50, 8, 12),
+        Rect("PC link: the USB-serial cable's exit (grommet)", right - 8, 50, 8, 12),
         Rect("DC jack: LED supply 5 V 4 A (5.5/2.1 mm, fuse behind it)", right - 8, 90, 8, 14),
         Rect(
             "interface board: J1 (male box header, ribbon to the Pi), U1, R1, C1, C2",

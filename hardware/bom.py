@@ -166,18 +166,28 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "Pi supply", 1, "pcs", "1 pcs",
-            "Raspberry Pi 15.3 W USB-C power supply (5.1 V 3 A; SC0218 family)",
+            "Raspberry Pi 15.3 W USB-C power supply (5.1 V 3 A; SC0218 family); a Pi 3 or "
+            "Zero 2 W: the 12.5 W micro-USB supply (5.1 V 2.5 A)",
             "the Pi's own supply: the LEDs never load the Pi's 5 V",
         ),
         BomLine(
             "Pi power socket", 1, "pcs", "1 pcs",
-            "panel-mount USB-C extension, female to male, 0.3 m",
+            "panel-mount USB-C extension, female to male, 0.3 m (micro-USB for a Pi 3 or "
+            "Zero 2 W)",
             "in the frame: the Pi's supply", "", "",
         ),
         BomLine(
-            "PC link socket", 1, "pcs", "1 pcs",
-            "panel-mount USB extension to the Pi, 0.3 m (USB-A, or USB-C for gadget mode)",
-            "in the frame: the cable to the PC", "", "",
+            "USB-serial header", 1, "pcs", "1 pcs", "1 x 6 male pin header, 2.54 mm, straight",
+            "J3 on the interface board: the USB-serial cable's socket plugs in, black wire "
+            "(GND) at pin 1", circuit["USB-serial 3.3V"].references,
+            circuit["USB-serial 3.3V"].footprint,
+        ),
+        BomLine(
+            "USB-serial cable", 1, "pcs", "1 pcs",
+            "USB to 3.3 V TTL serial cable, USB-A plug to 6-way 2.54 mm socket, 1.8 m (e.g. "
+            "FTDI TTL-232R-3V3; a 5 V cable would harm the Pi)",
+            "the link to the PC on every Pi model: the header UART (GPIO14/15, "
+            "/dev/serial0), out through the frame's cable exit to the PC's USB port",
         ),
         BomLine("memory card", 1, "pcs", "1 pcs", "microSD, 16 GB, A1", "Raspberry Pi OS"),
         BomLine(
@@ -195,7 +205,7 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "interface board", 1, "pcs", "1 pcs", "stripboard 2.54 mm, 70 x 50 mm",
-            "carries J1, U1, R1, C1, C2, J2 and the 16 matrix wires",
+            "carries J1, J3, U1, R1, C1, C2, J2 and the 16 matrix wires",
         ),
         BomLine(
             "matrix wire", _metres(matrix_mm), "m", f"{_metres(matrix_mm * 1.3):g} m",

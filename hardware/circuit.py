@@ -40,6 +40,9 @@ HEADER_GPIO = {
     33: 13, 35: 19, 36: 16, 37: 26, 38: 20, 40: 21,
 }  # fmt: skip
 PHYSICAL_PIN_OF_GPIO = {gpio: physical for physical, gpio in HEADER_GPIO.items()}
+UART_TXD, UART_RXD = 14, 15  # the header UART: the link to the PC (`/dev/serial0`)
+# The 3.3 V USB-serial cable's 6-way socket (FTDI TTL-232R-3V3 order): pin -> name.
+SERIAL_CABLE_PINS = {1: "GND", 2: "CTS", 3: "VCC", 4: "TXD", 5: "RXD", 6: "RTS"}
 
 
 def _template(name: str, prefix: str, pins: list[tuple[int, str, Any]], **attrs: Any) -> Part:
@@ -131,6 +134,17 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
             footprint="LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
         )  # fmt: skip
 
+        serial_cable = _template(
+            "Serial_Cable_1x6", "J",
+            [(n, name, PASSIVE) for n, name in SERIAL_CABLE_PINS.items()],
+            value="USB-serial 3.3V",
+            description=(
+                "1x6 male pin header: the 3.3 V USB-serial cable's socket plugs in (GND, the "
+                "black wire, at pin 1); the link to the PC"
+            ),
+            footprint="Connector_PinHeader_2.54mm:PinHeader_1x06_P2.54mm_Vertical",
+        )  # fmt: skip
+
         gnd, v5 = Net("GND"), Net("+5V")
         rows = [Net(f"ROW{i + 1}") for i in range(8)]
         columns = [Net(f"COL{j + 1}") for j in range(8)]
@@ -158,6 +172,17 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
             rows[row] += sw[1]
             middle += sw[2], d["A"]
             columns[column] += d["K"]
+
+        # The link to the PC: the Pi's TXD to the cable's RXD and back; the cable's own 5 V
+        # (VCC) and its handshake lines stay unconnected.
+        j3 = serial_cable(ref="J3", tag="J3")
+        pi_tx, pi_rx = Net("UART_PI_TX"), Net("UART_PI_RX")
+        pi_tx += j1[PHYSICAL_PIN_OF_GPIO[UART_TXD]], j3["RXD"]
+        pi_rx += j1[PHYSICAL_PIN_OF_GPIO[UART_RXD]], j3["TXD"]
+        gnd += j3["GND"]
+        for name in ("CTS", "VCC", "RTS"):
+            j3[name] += circuit.NC
+        used |= {PHYSICAL_PIN_OF_GPIO[UART_TXD], PHYSICAL_PIN_OF_GPIO[UART_RXD]}
 
         # LED data: Pi GPIO (3.3 V) -> 74AHCT125 -> 330 ohm -> first LED's DIN.
         data_pin = LED_DATA_PIN[leds.driver]

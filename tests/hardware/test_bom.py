@@ -95,3 +95,26 @@ def test_the_pi_header_on_the_interface_board_mates_with_the_ribbon(
     j1 = j1[: j1.index("(comp")]
     assert f'(footprint "{header["footprint"]}")' in j1  # the netlist says the same
     assert "female" not in j1
+
+
+def test_every_pi_model_has_a_link_to_the_pc_made_of_bom_parts(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    from reedboard.config import SerialConfig
+
+    # The default link is the header UART; the BOM carries the 3.3 V cable it needs, and no
+    # USB-A socket (the Pi's USB-A ports are hosts, they cannot reach a PC).
+    assert SerialConfig().port == "/dev/serial0"
+    cable = rows["USB-serial cable"]["part"]
+    assert "3.3 V" in cable and "USB-A plug" in cable
+    assert rows["USB-serial header"]["references"] == "J3"
+    assert not any("USB-A" in row["part"] and "socket" in item for item, row in rows.items())
+    # Each model's row in both tables names its link.
+    docs = HARDWARE.parent / "docs" / "building.md"
+    for text in (
+        (HARDWARE / "README.md").read_text(encoding="utf-8"),
+        docs.read_text(encoding="utf-8"),
+    ):
+        for model in ("Pi 3 B / B+", "Pi 4 B", "Pi 5", "Zero 2 W"):
+            (line,) = [x for x in text.splitlines() if x.startswith(f"| {model} ")]
+            assert "header UART" in line and "/dev/serial0" in line, line
