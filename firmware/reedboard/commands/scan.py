@@ -3,7 +3,8 @@
     reedboard scan [--config FILE] [--watch] [--expect start|empty|SQUARES]
     reedboard scan --check          the whole build check, guided on the LEDs
     reedboard scan --diode-patterns the four setups that find every missing diode
-    reedboard scan --fake --closed a1,a2,b1 [--no-diodes] [--no-diode SQ] [--stuck e4] ...
+    reedboard scan --fake --closed a1,a2,b1 [--no-diodes] [--no-diode SQ] [--stuck e4]
+                   [--swapped-rows 2,3] [--swapped-columns 4,5] ...
 
 Prints 8 lines, rank 8 first, files a..h, `#` occupied and `.` empty. With `--fake` the
 real scanner reads a fake electrical matrix instead of the Pi's GPIO. Exit status: 0, or 1
@@ -88,6 +89,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     fake.add_argument("--broken-row", metavar="N", default="", help="row line N (1..8) cut off")
     fake.add_argument(
         "--broken-column", metavar="N", default="", help="column line N (1..8) cut off"
+    )
+    fake.add_argument(
+        "--swapped-rows", metavar="N,M", default="", help="row lines N and M's wires swapped"
+    )
+    fake.add_argument(
+        "--swapped-columns",
+        metavar="N,M",
+        default="",
+        help="column lines N and M's wires swapped",
     )
     parser.set_defaults(run=run)
 
@@ -257,6 +267,8 @@ def _refuse_fake_options(args: argparse.Namespace) -> None:
         "stuck_open",
         "broken_row",
         "broken_column",
+        "swapped_rows",
+        "swapped_columns",
     ):
         if getattr(args, option):
             raise InvalidInputError(f"--{option.replace('_', '-')} needs --fake")
@@ -290,4 +302,15 @@ def _fake_gpio(args: argparse.Namespace, config: BoardConfig) -> FakeGPIO:
         gpio.break_row(row)
     for column in _lines("--broken-column", args.broken_column):
         gpio.break_column(column)
+    if args.swapped_rows:
+        gpio.swap_rows(*_pair("--swapped-rows", args.swapped_rows))
+    if args.swapped_columns:
+        gpio.swap_columns(*_pair("--swapped-columns", args.swapped_columns))
     return gpio
+
+
+def _pair(option: str, text: str) -> tuple[int, int]:
+    lines = _lines(option, text)
+    if len(lines) != 2 or lines[0] == lines[1]:
+        raise InvalidInputError(f"{option}: give two different line numbers 1..8, e.g. 2,3")
+    return lines[0], lines[1]

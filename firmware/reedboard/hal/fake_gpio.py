@@ -11,7 +11,8 @@ One diode alone can be left out or soldered the wrong way round, as a maker's sl
 `hal.matrix_electrics` works out where the current goes.
 
 Faults a maker meets after soldering are modelled too: a switch stuck closed or open, a
-broken row or column wire (the line stays in the matrix, but its pin no longer reaches it).
+broken row or column wire (the line stays in the matrix, but its pin no longer reaches it),
+two row (or two column) wires swapped at the Pi's header (each pin reaches the other line).
 
 The real `MatrixScanner` runs on this in every test, and the call counter lets a benchmark
 count GPIO calls per scan. Misuse that the real module refuses (no numbering mode, reading
@@ -125,6 +126,23 @@ class FakeGPIO:
     def break_column(self, column: int) -> None:
         """Cut the wire between column line `column` and its pin."""
         self._broken_columns |= 1 << column
+        self._columns_high = None
+
+    def swap_rows(self, a: int, b: int) -> None:
+        """Swap the wires of row lines `a` and `b` at the header: the pin configured for
+        line `a` drives line `b`, and the other way round."""
+        self._swap(self._row_of_pin, a, b)
+
+    def swap_columns(self, a: int, b: int) -> None:
+        """Swap the wires of column lines `a` and `b` at the header."""
+        self._swap(self._column_of_pin, a, b)
+
+    def _swap(self, line_of_pin: dict[int, int], a: int, b: int) -> None:
+        if a == b or not (0 <= a < 8 and 0 <= b < 8):
+            raise HardwareError("a swap needs two different lines 0..7")
+        pin_a = next(pin for pin, line in line_of_pin.items() if line == a)
+        pin_b = next(pin for pin, line in line_of_pin.items() if line == b)
+        line_of_pin[pin_a], line_of_pin[pin_b] = b, a
         self._columns_high = None
 
     def ground(self, pin: int, grounded: bool = True) -> None:
