@@ -23,7 +23,17 @@ SPARE_QUEENS = 2  # promotions: one extra queen per side
 IDLE_MA_PER_LED = 1.0  # a dark WS2812B still draws about 1 mA
 SUPPLY_HEADROOM = 1.5  # the LED supply runs at two thirds of its rating at most
 LED_SUPPLY_A = 4.0
-FUSE_A = 5.0
+# A time-lag 5 x 20 mm fuse carries 75 % of its rating for good; the standard ratings.
+FUSE_DERATING = 0.75
+FUSE_RATINGS_A = (1.0, 1.25, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3)
+# What the thinnest wire behind the fuse carries for good: the LED chain's 0.25 mm^2
+# (24 AWG) cores, as chassis wiring.
+CHAIN_WIRE_A = 3.5
+
+
+def fuse_rating_a(load_a: float) -> float:
+    """The smallest standard time-lag rating that carries `load_a` for good."""
+    return next(r for r in FUSE_RATINGS_A if r * FUSE_DERATING >= load_a)
 
 
 @dataclass(frozen=True)
@@ -79,6 +89,8 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
     chain_mm = grooves["LED chain"] + 150
     size = p.outer_mm
     need_a = led_supply_current_a(len(g.leds))
+    load_a = led_supply_current_a(len(g.leds)) / SUPPLY_HEADROOM
+    fuse_a = fuse_rating_a(load_a)
     lines = [
         BomLine(
             "reed switch", reeds.count, "pcs", f"{_spare(reeds.count, 0.1, 4)} pcs",
@@ -149,10 +161,12 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
             "in the frame: the LED supply's plug", "", "",
         ),
         BomLine(
-            "fuse", 1, "pcs", "2 pcs", f"{FUSE_A:g} A time-lag (T) 5 x 20 mm, with an inline "
-            "holder for 0.75 mm^2 wire",
-            "in the LED supply's +5 V lead, after the jack: a short in the chain's wiring "
-            "cannot burn",
+            "fuse", 1, "pcs", "2 pcs", f"{fuse_a:g} A time-lag (T) 5 x 20 mm, with an "
+            "inline holder for 0.75 mm^2 wire",
+            "in the LED supply's +5 V lead, after the jack: carries the capped LEDs' "
+            f"{load_a:.2f} A (at most {FUSE_DERATING:.0%} of its rating), blows before the "
+            f"{LED_SUPPLY_A:g} A supply limits and before the chain's 0.25 mm^2 wire "
+            f"({CHAIN_WIRE_A:g} A) overheats",
         ),
         BomLine(
             "supply terminal", 1, "pcs", "1 pcs", "2-way screw terminal, 5.08 mm pitch",
@@ -273,7 +287,8 @@ def bom_csv(lines: list[BomLine]) -> str:
 
 
 __all__ = [
-    "FUSE_A",
+    "CHAIN_WIRE_A",
+    "FUSE_DERATING",
     "LED_SUPPLY_A",
     "PIECES",
     "SPARE_QUEENS",
@@ -281,5 +296,6 @@ __all__ = [
     "CircuitPart",
     "bom_csv",
     "bom_lines",
+    "fuse_rating_a",
     "led_supply_current_a",
 ]

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 from board_geometry import BoardParameters, build_geometry
-from bom import FUSE_A, LED_SUPPLY_A, PIECES, SPARE_QUEENS, led_supply_current_a
+from bom import (
+    CHAIN_WIRE_A,
+    FUSE_DERATING,
+    LED_SUPPLY_A,
+    PIECES,
+    SPARE_QUEENS,
+    fuse_rating_a,
+    led_supply_current_a,
+)
 from reedboard.config import LedConfig
 from reedboard.hal.led_power import CHANNEL_MA, DEFAULT_BUDGET_MA
 
@@ -62,9 +70,15 @@ def test_the_led_supply_is_sized_from_the_firmware_cap(rows: dict[str, dict[str,
     assert 64 * 3 * CHANNEL_MA / 1000 <= LED_SUPPLY_A
     assert f"5 V {LED_SUPPLY_A:g} A" in rows["LED supply"]["part"]
     assert f"{DEFAULT_BUDGET_MA / 1000:g} A" in rows["LED supply"]["purpose"]
-    # The fuse holds the supply's full current and blows on a short.
-    assert LED_SUPPLY_A < FUSE_A <= 2 * LED_SUPPLY_A
-    assert f"{FUSE_A:g} A time-lag" in rows["fuse"]["part"]
+    # The fuse carries the capped load for good, yet protects: it must blow before the
+    # supply's own limit (above its rating) steps in, and before the chain's wire
+    # overheats. A fuse at or above the supply's rating would protect nothing.
+    fuse = _number(rows["fuse"]["part"])
+    load = (DEFAULT_BUDGET_MA + 64) / 1000
+    assert fuse == fuse_rating_a(load) == 3.15
+    assert fuse * FUSE_DERATING >= load
+    assert fuse < LED_SUPPLY_A and fuse <= CHAIN_WIRE_A
+    assert f"{fuse:g} A time-lag" in rows["fuse"]["part"]
 
 
 def test_every_part_a_maker_orders_is_listed(rows: dict[str, dict[str, str]]) -> None:
