@@ -209,7 +209,7 @@ def _bay(p: BoardParameters) -> tuple[Rect, tuple[Rect, ...]]:
         Rect("PC link: the USB-serial cable's exit (grommet)", right - 8, 50, 8, 12),
         Rect("DC jack: LED supply 5 V 4 A (5.5/2.1 mm, fuse behind it)", right - 8, 90, 8, 14),
         Rect(
-            "interface board: J1 (male box header, ribbon to the Pi), U1, R1, C1, C2",
+            "interface board: J1 (male box header, ribbon to the Pi), J2, J3, J4, U1, R1, C2",
             pi.x - 75,
             20,
             65,

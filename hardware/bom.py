@@ -56,6 +56,7 @@ class CircuitPart:
     count: int
     value: str
     footprint: str
+    place: str  # where it goes: the interface board, the frame, ...
 
 
 def led_supply_current_a(led_count: int, budget_ma: float = DEFAULT_BUDGET_MA) -> float:
@@ -89,6 +90,7 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
     chain_mm = grooves["LED chain"] + 150
     size = p.outer_mm
     need_a = led_supply_current_a(len(g.leds))
+    on_board = " ".join(c.references for c in circuit.values() if c.place == "interface board")
     load_a = led_supply_current_a(len(g.leds)) / SUPPLY_HEADROOM
     fuse_a = fuse_rating_a(load_a)
     lines = [
@@ -130,22 +132,26 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "level shifter", 1, "pcs", "1 pcs", "74AHCT125, DIP-14 (e.g. TI SN74AHCT125N)",
-            "lifts the Pi's 3.3 V LED data to 5 V", circuit["74AHCT125"].references,
+            "on the interface board: lifts the Pi's 3.3 V LED data to 5 V",
+            circuit["74AHCT125"].references,
             circuit["74AHCT125"].footprint,
         ),
         BomLine(
             "decoupling capacitor", 1, "pcs", "1 pcs", "100 nF ceramic, 50 V, 5 mm pitch",
-            "across the level shifter's supply pins", circuit["100nF"].references,
+            "on the interface board, across U1's supply pins (7 and 14)",
+            circuit["100nF"].references,
             circuit["100nF"].footprint,
         ),
         BomLine(
             "resistor", 1, "pcs", "1 pcs", "330 ohm, 1/4 W, 5 %",
-            "in the LED data line at the first LED: damps ringing",
+            "on the interface board, in the LED data line at U1's output (1Y, pin 3): damps "
+            "ringing on the long wire to the first LED",
             circuit["330"].references, circuit["330"].footprint,
         ),
         BomLine(
             "bulk capacitor", 1, "pcs", "1 pcs", "1000 uF, 10 V or more, electrolytic, 10 mm",
-            "across the LED supply at the chain's input: absorbs the switch-on surge",
+            "at the first LED (a1), across its 5 V and GND: absorbs the switch-on surge where "
+            "the chain draws it",
             circuit["1000uF 10V"].references, circuit["1000uF 10V"].footprint,
         ),
         BomLine(
@@ -219,7 +225,7 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "interface board", 1, "pcs", "1 pcs", "stripboard 2.54 mm, 70 x 50 mm",
-            "carries J1, J3, U1, R1, C1, C2, J2 and the 16 matrix wires",
+            f"carries {on_board} and the 16 matrix wires",
         ),
         BomLine(
             "matrix wire", _metres(matrix_mm), "m", f"{_metres(matrix_mm * 1.3):g} m",
@@ -258,9 +264,19 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
             "the pieces; each base drilled for its magnet",
         ),
         BomLine(
-            "clock buttons (optional)", 2, "pcs", "2 pcs", "16 mm momentary push button",
-            "the players' clock, pressed as FIDE 6 has it: GPIO2 and GPIO3 to ground, "
-            "[clock] in the board's TOML file (hardware/README.md, section 9)",
+            "clock buttons (optional)", 2, "pcs", "2 pcs", "16 mm momentary push button, "
+            "normally open, panel mount",
+            "in the frame, one each side: the players' clock, pressed as FIDE 6 has it: "
+            "GPIO2 and GPIO3 to ground, [clock] in the board's TOML file (hardware/README.md, "
+            "section 9)", circuit["Push button 16mm"].references,
+            circuit["Push button 16mm"].footprint,
+        ),
+        BomLine(
+            "clock button header (optional)", 1, "pcs", "1 pcs",
+            "1 x 3 male pin header, 2.54 mm, and a 3-way 2.54 mm socket with leads",
+            "J4 on the interface board: White's button (pin 1, GPIO2), Black's (pin 2, "
+            "GPIO3), ground (pin 3)", circuit["Clock buttons"].references,
+            circuit["Clock buttons"].footprint,
         ),
         BomLine(
             "speaker (optional)", 1, "pcs", "1 pcs",

@@ -83,12 +83,13 @@ def bom_text(circuit: Circuit) -> str:
     from board_geometry import build_geometry
     from bom import CircuitPart, bom_csv, bom_lines
 
-    groups: dict[tuple[str, str], list[str]] = {}
+    groups: dict[tuple[str, str, str], list[str]] = {}
     for part in circuit.parts:
-        groups.setdefault((str(part.value), str(part.footprint)), []).append(str(part.ref))
+        key = (str(part.value), str(part.footprint), str(part.fields["Place"]))
+        groups.setdefault(key, []).append(str(part.ref))
     parts = {
-        value: CircuitPart(_ref_ranges(refs), len(refs), value, footprint)
-        for (value, footprint), refs in groups.items()
+        value: CircuitPart(_ref_ranges(refs), len(refs), value, footprint, place)
+        for (value, footprint, place), refs in groups.items()
     }
     return bom_csv(bom_lines(build_geometry(), parts))
 

@@ -132,3 +132,26 @@ def test_every_pi_model_has_a_link_to_the_pc_made_of_bom_parts(
         for model in ("Pi 3 B / B+", "Pi 4 B", "Pi 5", "Zero 2 W"):
             (line,) = [x for x in text.splitlines() if x.startswith(f"| {model} ")]
             assert "header UART" in line and "/dev/serial0" in line, line
+
+
+def test_every_part_goes_where_the_netlist_and_the_bom_both_say(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    # The netlist's Place field and the BOM's purpose agree, and the interface board's line
+    # lists exactly the parts placed on it.
+    netlist = NETLIST.read_text(encoding="utf-8")
+    place = dict(
+        re.findall(r'\(ref "(\w+)"\)(?:(?!\(comp).)*?\(name "Place"\) "([^"]*)"', netlist, re.S)
+    )
+    assert place["C1"].startswith("at the first LED") and place["R1"] == "interface board"
+    on_board = {ref for ref, where in place.items() if where == "interface board"}
+    assert on_board == {"J1", "J2", "J3", "J4", "U1", "R1", "C2"}
+    listed = rows["interface board"]["purpose"]
+    assert set(re.findall(r"\b[A-Z]+\d+\b", listed)) == on_board
+    for row in rows.values():
+        for ref in row["references"].split():
+            where = place[ref.split("-")[0]]
+            if where == "under the squares":
+                continue  # the reeds, diodes and LEDs: one under each square
+            words = "the first LED" if where.startswith("at the first LED") else where
+            assert words in row["purpose"], (ref, row["purpose"])
