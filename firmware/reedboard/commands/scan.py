@@ -21,6 +21,7 @@ from typing import TextIO
 
 from reedboard.command_line import example
 from reedboard.commands.scan_check import run_check
+from reedboard.commands.scan_settle import run_settle_test
 from reedboard.config import BoardConfig, load_config
 from reedboard.errors import HardwareError, InvalidInputError, ReedboardError
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -69,6 +70,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="print the four setups that find every missing diode (one line each)",
     )
+    parser.add_argument(
+        "--settle-test",
+        action="store_true",
+        help="measure the shortest settle time that reads the board as it stands, stably",
+    )
     fake = parser.add_argument_group("fake matrix")
     fake.add_argument("--fake", action="store_true", help="scan a fake matrix, not the GPIO")
     fake.add_argument("--closed", metavar="SQUARES", default="", help="closed switches: a1,a2,b1")
@@ -99,6 +105,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="",
         help="column lines N and M's wires swapped",
     )
+    fake.add_argument(
+        "--discharge-us",
+        metavar="US",
+        type=float,
+        default=0.0,
+        help="column lines take US microseconds to fall LOW (an RC settle)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -110,10 +123,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         expected = _parse_expect(args.expect)
-        if args.check and (args.watch or expected is not None):
-            raise InvalidInputError("--check runs on its own: leave out --watch and --expect")
-        if args.check and args.closed:
-            raise InvalidInputError("--closed: with --check the pieces go where the LEDs say")
+        _refuse_conflicts(args, expected)
         if args.fake:
             gpio: FakeGPIO | None = _fake_gpio(args, config)
         else:
@@ -128,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.check:
         return _check(args, config, scanner, gpio)
+    if args.settle_test:
+        return _settle_test(config, scanner, gpio)
     try:
         with scanner:
             if args.watch:
@@ -147,6 +159,29 @@ def run(args: argparse.Namespace) -> int:
     except (HardwareError, RuntimeError) as exc:
         print(f"reedboard scan: {exc}", file=sys.stderr)
         return 1
+
+
+def _refuse_conflicts(args: argparse.Namespace, expected: Bitboard | None) -> None:
+    if args.check and (args.watch or expected is not None):
+        raise InvalidInputError("--check runs on its own: leave out --watch and --expect")
+    if args.settle_test and (args.check or args.watch or expected is not None):
+        raise InvalidInputError("--settle-test runs on its own")
+    if args.discharge_us < 0 or not args.discharge_us < float("inf"):
+        raise InvalidInputError("--discharge-us: give a number of microseconds, 0 or more")
+    if args.check and args.closed:
+        raise InvalidInputError("--closed: with --check the pieces go where the LEDs say")
+
+
+def _settle_test(config: BoardConfig, scanner: MatrixScanner, gpio: FakeGPIO | None) -> int:
+    clock = time.perf_counter if gpio is None else (lambda: gpio.now)
+    with scanner:
+        try:
+            return run_settle_test(
+                scanner, sys.stdout, clock=clock, configured_us=config.matrix.settle_us
+            )
+        except (HardwareError, RuntimeError) as exc:
+            print(f"reedboard scan: {exc}", file=sys.stderr)
+            return 1
 
 
 def _check(
@@ -226,8 +261,8 @@ def watch(
 
 
 def _sleep_for(gpio: FakeGPIO | None) -> Callable[[float], None]:
-    # A fake matrix settles at once: no reason to wait between rows.
-    return time.sleep if gpio is None else (lambda _seconds: None)
+    # A fake matrix waits on its own virtual clock: no reason to wait for real.
+    return time.sleep if gpio is None else gpio.sleep
 
 
 def _squares(option: str, text: str) -> list[int]:
@@ -288,7 +323,9 @@ def _fake_layout(args: argparse.Namespace, config: BoardConfig) -> MatrixLayout:
 def _fake_gpio(args: argparse.Namespace, config: BoardConfig) -> FakeGPIO:
     matrix = config.matrix
     layout = _fake_layout(args, config)
-    gpio = FakeGPIO(matrix.rows, matrix.columns, diodes=not args.no_diodes)
+    gpio = FakeGPIO(
+        matrix.rows, matrix.columns, diodes=not args.no_diodes, discharge_s=args.discharge_us / 1e6
+    )
     gpio.set_closed(layout.cell_of(sq) for sq in _squares("--closed", args.closed))
     for sq in _squares("--no-diode", args.no_diode):
         gpio.remove_diode(*layout.cell_of(sq))
