@@ -18,7 +18,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from board_geometry import BoardGeometry, Rect, build_geometry, reed_label
+from board_geometry import (
+    SOCKET_HOLES,
+    BoardGeometry,
+    BoardParameters,
+    Rect,
+    build_geometry,
+    reed_label,
+)
 from ezdxf import units
 from ezdxf._options import options as dxf_options  # `ezdxf.options`, which strict mypy cannot see
 from ezdxf.document import Drawing
@@ -164,7 +171,7 @@ def plan_svg(g: BoardGeometry) -> str:
     svg.rect(g.pi.x, g.pi.y, g.pi.width, g.pi.height,
              "fill:#7fbf7f;fill-opacity:0.35;stroke:#1e6b1e;stroke-width:0.6;stroke-dasharray:3 2")  # fmt: skip
     svg.text((g.pi.x + 3, g.pi.y + g.pi.height - 7), "Raspberry Pi (in the base)", 4.5)
-    for connector in g.connectors:
+    for connector in (*g.connectors, g.interface):
         _connector(svg, connector)
     _plan_legend(svg, g)
     return svg.text_svg()
@@ -353,57 +360,96 @@ def top_plate_dxf(g: BoardGeometry) -> str:
     return _dxf_text(doc)
 
 
+def carrier_layers(p: BoardParameters) -> dict[str, str]:
+    """The carrier's layers, by what they hold: each name says the face and the depth (or
+    THROUGH), so the cutter needs nothing else."""
+    reed_depth = p.reed.glass_diameter_mm + 0.5
+    g, d = f"{p.groove_mm:g}", f"{p.groove_depth_mm:g}"
+    return {
+        "outline": "CUT_OUTLINE",
+        "reed": f"TOP_POCKET_REED_DEEP_{reed_depth:g}MM",
+        "notch": f"TOP_NOTCH_REED_LEAD_2MM_WIDE_DEEP_{reed_depth:g}MM",
+        "led": "THROUGH_LED_POCKET",
+        "diode": "DRILL_DIODE_2MM_THROUGH",
+        "down": f"DRILL_ROW_WIRES_DOWN_{p.groove_mm + 1:g}MM_THROUGH",
+        "rows": f"TOP_GROOVE_ROWS_{g}MM_WIDE_DEEP_{d}MM",
+        "columns": f"BOTTOM_GROOVE_COLUMNS_{g}MM_WIDE_DEEP_{d}MM",
+        "chain": f"BOTTOM_GROOVE_LED_CHAIN_{g}MM_WIDE_DEEP_{d}MM",
+    }
+
+
+def _rect(msp: Any, r: Rect, layer: str) -> None:
+    x, y, w, h = r.x, r.y, r.width, r.height
+    msp.add_lwpolyline([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], close=True,
+                       dxfattribs={"layer": layer})  # fmt: skip
+
+
 def carrier_plate_dxf(g: BoardGeometry) -> str:
     p = g.parameters
     doc = _dxf_doc()
-    reed_depth = p.reed.glass_diameter_mm + 0.5
-    layers = {
-        "CUT_OUTLINE": 7,
-        f"TOP_POCKET_REED_{reed_depth:g}MM": 5,
-        "THROUGH_LED_POCKET": 1,
-        "DRILL_DIODE_2MM": 6,
-        f"TOP_GROOVE_ROWS_{p.groove_mm:g}MM": 4,
-        f"BOTTOM_GROOVE_COLUMNS_{p.groove_mm:g}MM": 3,
-        f"BOTTOM_GROOVE_LED_CHAIN_{p.groove_mm:g}MM": 2,
-    }
-    for name, colour in layers.items():
+    layers = carrier_layers(p)
+    for colour, name in enumerate(layers.values(), start=1):
         doc.layers.add(name, color=colour)
-    names = list(layers)
     msp = doc.modelspace()
     _outline(msp, g)
     half = p.reed.glass_diameter_mm / 2 + 0.3
     for reed in g.reeds:
         x0, x1, y = reed.start[0] - 4, reed.end[0] + 4, reed.centre[1]
-        msp.add_lwpolyline(
-            [(x0, y - half), (x1, y - half), (x1, y + half), (x0, y + half)],
-            close=True,
-            dxfattribs={"layer": names[1]},
-        )
-        msp.add_circle((x1, y), 1.0, dxfattribs={"layer": names[3]})
+        _rect(msp, Rect("", x0, y - half, x1 - x0, 2 * half), layers["reed"])
+        msp.add_circle((x1, y), 1.0, dxfattribs={"layer": layers["diode"]})
+    for notch in g.notches:
+        _rect(msp, notch, layers["notch"])
     for led in g.leds:
-        msp.add_circle(led.centre, p.led_pixel_mm / 2 + 0.3, dxfattribs={"layer": names[2]})
+        msp.add_circle(led.centre, p.led_pixel_mm / 2 + 0.3, dxfattribs={"layer": layers["led"]})
     for channel in g.channels:
-        layer = (
-            names[4]
+        kind = (
+            "rows"
             if channel.face == "top"
-            else names[6]
+            else "chain"
             if channel.name == "LED chain"
-            else names[5]
+            else "columns"
         )
-        msp.add_lwpolyline(channel.points, dxfattribs={"layer": layer})
+        msp.add_lwpolyline(channel.points, dxfattribs={"layer": layers[kind]})
+    for hole in g.down_holes:
+        msp.add_circle(hole, (p.groove_mm + 1) / 2, dxfattribs={"layer": layers["down"]})
     return _dxf_text(doc)
 
 
 def base_plate_dxf(g: BoardGeometry) -> str:
+    """The bottom panel: its outline is the only cut; the Pi, the interface board and the
+    frame strips' inner edge are marked (or pocketed for stand-offs), never cut out."""
     doc = _dxf_doc()
-    for name, colour in (("CUT_OUTLINE", 7), ("PI_BAY", 3), ("CUT_CONNECTORS", 1)):
+    for name, colour in (("CUT_OUTLINE", 7), ("MARK_PI_BAY", 3), ("MARK_INTERFACE_BOARD", 5),
+                         ("MARK_FRAME_INSIDE", 8)):  # fmt: skip
         doc.layers.add(name, color=colour)
     msp = doc.modelspace()
     _outline(msp, g)
-    for rect, layer in [(g.pi, "PI_BAY"), *((c, "CUT_CONNECTORS") for c in g.connectors)]:
-        x, y, w, h = rect.x, rect.y, rect.width, rect.height
-        msp.add_lwpolyline([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], close=True,
-                           dxfattribs={"layer": layer})  # fmt: skip
+    _rect(msp, g.pi, "MARK_PI_BAY")
+    _rect(msp, g.interface, "MARK_INTERFACE_BOARD")
+    _rect(msp, g.inside, "MARK_FRAME_INSIDE")
+    return _dxf_text(doc)
+
+
+def frame_strip_dxf(g: BoardGeometry) -> str:
+    """The frame's right strip (the h-file side), seen from outside: its outline and the
+    sockets' holes through it, the strip's length along x from rank 1's end."""
+    p = g.parameters
+    doc = _dxf_doc()
+    for name, colour in (("CUT_OUTLINE", 7), ("CUT_SOCKET_HOLES_THROUGH", 1)):
+        doc.layers.add(name, color=colour)
+    msp = doc.modelspace()
+    length, height = p.outer_mm, p.base_depth_mm
+    _rect(msp, Rect("strip", 0, 0, length, height), "CUT_OUTLINE")
+    for socket in g.connectors:
+        width, tall = SOCKET_HOLES[socket.name.split(":")[0]]
+        along = socket.y + p.border_mm + socket.height / 2
+        hole = Rect(socket.name, along - width / 2, height / 2 - tall / 2, width, tall)
+        if width == tall:  # a round hole
+            msp.add_circle(
+                (along, height / 2), width / 2, dxfattribs={"layer": "CUT_SOCKET_HOLES_THROUGH"}
+            )
+        else:
+            _rect(msp, hole, "CUT_SOCKET_HOLES_THROUGH")
     return _dxf_text(doc)
 
 
@@ -413,6 +459,7 @@ DRAWINGS = {
     "top-plate.dxf": top_plate_dxf,
     "carrier-plate.dxf": carrier_plate_dxf,
     "base-plate.dxf": base_plate_dxf,
+    "frame-strip.dxf": frame_strip_dxf,
 }
 
 

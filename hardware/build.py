@@ -6,7 +6,7 @@ Writes, next to this script (or into `--out DIR`):
   rest (`bom.py`), with quantities from the circuit and the board's parameters;
 - `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide;
 - the physical board from `board_geometry.py`'s parameters: `top-plate.dxf`,
-  `carrier-plate.dxf`, `base-plate.dxf` for the cutter, `board-plan.svg` and
+  `carrier-plate.dxf`, `base-plate.dxf`, `frame-strip.dxf` for the cutter, `board-plan.svg` and
   `board-section.svg` for the README, and `reed-magnet.svg`, the reed and magnet model.
 
 The electrical rules check runs first; if it finds any error nothing is written and the
