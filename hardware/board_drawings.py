@@ -101,6 +101,9 @@ class Svg:
         return head + "\n".join(self.parts) + "\n</svg>\n"
 
 
+PLAN_LABEL_SIZE = 5.5  # user units (mm): about 10 px where the guide shows the plan
+
+
 def plan_svg(g: BoardGeometry) -> str:
     """The plan view: squares, reeds (glass, orientation, dead zone), lights in chain
     order, grooves, the Pi and the connectors."""
@@ -154,7 +157,10 @@ def plan_svg(g: BoardGeometry) -> str:
             (reed.centre[0], cy - 4), (reed.centre[0], cy + 4),
             "stroke:#d62728;stroke-width:0.5;stroke-dasharray:1 0.8",
         )  # fmt: skip
-        svg.text((reed.start[0], cy + 3), reed_label(reed).split(" ", 1)[1], 2.6, ' fill="#1d5f7a"')
+        # Its matrix lines, short and large enough to read at the guide's width, left of
+        # the piece's play circle and above the glass.
+        row_col = reed_label(reed).split(" ", 1)[1].replace("ROW", "R").replace("COL", "C")
+        svg.text((cx - p.square_mm / 2 + 1, cy + 2.5), row_col, PLAN_LABEL_SIZE, ' fill="#1d5f7a"')
     chain = next(c for c in g.channels if c.name == "LED chain")
     svg.polyline(
         chain.points,
@@ -203,9 +209,8 @@ def _plan_legend(svg: Svg, g: BoardGeometry) -> None:
         "(serpentine from a1 along the ranks); pink arrows: the chain's wiring.",
         "Grooves: blue, row wires (top face of the carrier); green dashes, column wires "
         "and the LED chain (bottom face).",
-        "In the base: the Pi and the interface board (J1, a male box header, ribbon to the Pi's header; level shifter); "
-        "in the frame: the LED supply's DC jack (fuse behind it), the Pi's USB-C supply, the "
-        "USB-serial cable to the PC.",
+        "In the base: the Pi and the interface board (J1, the Pi's ribbon; U1); in the frame: "
+        "the LED supply's jack and fuse, the Pi's USB-C, the PC's cable.",
     ]
     for i, words in enumerate(lines):
         svg.text((x, y - i * 8.5), words, 5.2)
@@ -220,7 +225,7 @@ def section_svg(g: BoardGeometry) -> str:
     base_depth = p.base_depth_mm
     bottom = -(p.carrier_mm + base_depth + 4)
     height = 50.0 - bottom
-    svg = Svg(-s / 2 - 45, bottom - 8, s + 80, height + 8, 3.0)
+    svg = Svg(-s / 2 - 62, bottom - 12, s + 97, height + 12, 3.0)
     top0, top1 = 0.0, p.top_mm
     carrier0 = -p.carrier_mm
     # Layers.
@@ -284,7 +289,7 @@ def section_svg(g: BoardGeometry) -> str:
     svg.rect(lx - 2.5, -1.6 + 1.6 - 1.6, 5, 1.6, "fill:#fff7b0;stroke:#b08000;stroke-width:0.2")
     for dy in (3.0, 6.0, 9.0):
         svg.line((lx, top1), (lx + (dy - 6) * 0.6, top1 + dy), "stroke:#e6b800;stroke-width:0.4")
-    left = -s / 2 - 44
+    left = -s / 2 - 61
     labels = [
         ((left, top1 - 2.5), f"top {p.top_mm:g} mm {p.top_material}"),
         ((left, carrier0 + p.carrier_mm / 2 - 1), f"carrier {p.carrier_mm:g} mm"),
@@ -302,11 +307,12 @@ def section_svg(g: BoardGeometry) -> str:
     for at, words in labels:
         svg.text(at, words, 2.6)
     svg.line(
-        (left + 22, mag_y + 9.5), (-mag.diameter_mm / 2, mag_y + 1), "stroke:#555;stroke-width:0.2"
+        (left + 28, mag_y + 9.5), (-mag.diameter_mm / 2, mag_y + 1), "stroke:#555;stroke-width:0.2"
     )
-    svg.line((left + 30, carrier0 - 4), (x0 + 2, -r), "stroke:#555;stroke-width:0.2")
-    svg.text((-s / 2 - 44, bottom - 6), f"Cut along the rank through one square (x{svg.scale:g}); magnet "
-             f"centre {p.reed_model().height_mm:g} mm above the reed's axis", 3.0)  # fmt: skip
+    svg.line((left + 63, carrier0 - 4), (x0 + 2, -r), "stroke:#555;stroke-width:0.2")
+    svg.text((left, bottom - 5), f"Cut along the rank through one square (x{svg.scale:g});", 3.0)
+    svg.text((left, bottom - 9), f"magnet centre {p.reed_model().height_mm:g} mm above the "
+             "reed's axis", 3.0)  # fmt: skip
     return svg.text_svg()
 
 
