@@ -31,6 +31,20 @@ FUSE_RATINGS_A = (1.0, 1.25, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3)
 CHAIN_WIRE_A = 3.5
 
 
+# The board's voice, per Pi model: a speaker path that uses none of the pins the board takes.
+# I2S (GPIO18-21) is out: GPIO19-21 are matrix lines; so is PWM audio remapped to GPIO12/13.
+I2S_PINS = (18, 19, 20, 21)
+SPEAKER_PATHS = {
+    "Pi 3 B / B+": "a powered speaker with a 3.5 mm plug in the Pi's headphone jack; keep "
+    'leds.driver = "spi": the jack\'s audio uses the PWM block the "pwm" driver takes',
+    "Pi 4 B": "a powered speaker with a 3.5 mm plug in the Pi's headphone jack; keep "
+    'leds.driver = "spi" (as on a Pi 3)',
+    "Pi 5": "a USB speaker in one of its USB-A ports (it has no headphone jack)",
+    "Zero 2 W": "a USB speaker on its USB (data) port through a micro-USB OTG adapter; the "
+    "link stays on the header UART, so gadget mode and a speaker exclude each other",
+}
+
+
 def fuse_rating_a(load_a: float) -> float:
     """The smallest standard time-lag rating that carries `load_a` for good."""
     return next(r for r in FUSE_RATINGS_A if r * FUSE_DERATING >= load_a)
@@ -280,9 +294,10 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "speaker (optional)", 1, "pcs", "1 pcs",
-            "powered speaker with a 3.5 mm plug (Pi 3, 4), or a USB speaker (Pi 5, Zero 2 W)",
-            "the board's voice (espeak-ng): every move and correction said aloud, [voice] "
-            "in the board's TOML file",
+            "powered speaker with a 3.5 mm plug (Pi 3, 4), or a USB speaker (Pi 5; Zero 2 W "
+            "with a micro-USB OTG adapter, USB-A female)",
+            "the board's voice (espeak-ng), [voice] in the board's TOML file: "
+            + "; ".join(f"{model}: {path}" for model, path in SPEAKER_PATHS.items()),
         ),
     ]  # fmt: skip
     return lines
@@ -305,9 +320,11 @@ def bom_csv(lines: list[BomLine]) -> str:
 __all__ = [
     "CHAIN_WIRE_A",
     "FUSE_DERATING",
+    "I2S_PINS",
     "LED_SUPPLY_A",
     "PIECES",
     "SPARE_QUEENS",
+    "SPEAKER_PATHS",
     "BomLine",
     "CircuitPart",
     "bom_csv",

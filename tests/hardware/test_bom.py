@@ -130,7 +130,9 @@ def test_every_pi_model_has_a_link_to_the_pc_made_of_bom_parts(
         docs.read_text(encoding="utf-8"),
     ):
         for model in ("Pi 3 B / B+", "Pi 4 B", "Pi 5", "Zero 2 W"):
-            (line,) = [x for x in text.splitlines() if x.startswith(f"| {model} ")]
+            (line,) = [
+                x for x in text.splitlines() if x.startswith(f"| {model} ") and "header UART" in x
+            ]
             assert "header UART" in line and "/dev/serial0" in line, line
 
 
@@ -155,3 +157,23 @@ def test_every_part_goes_where_the_netlist_and_the_bom_both_say(
                 continue  # the reeds, diodes and LEDs: one under each square
             words = "the first LED" if where.startswith("at the first LED") else where
             assert words in row["purpose"], (ref, row["purpose"])
+
+
+def test_every_model_has_a_speaker_path_clear_of_the_boards_pins(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    from bom import I2S_PINS, SPEAKER_PATHS
+    from reedboard.config import MatrixConfig
+
+    # I2S would take matrix lines: the BOM and the guide never offer it.
+    matrix = set(MatrixConfig().rows) | set(MatrixConfig().columns)
+    assert set(I2S_PINS) & matrix
+    speaker = rows["speaker (optional)"]
+    assert "I2S" not in speaker["part"]
+    guide = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    for model, path in SPEAKER_PATHS.items():
+        assert f"{model}: {path}" in speaker["purpose"]
+        (line,) = [x for x in guide.splitlines() if x.startswith(f"| {model} |") and "speaker" in x]
+        assert ("3.5 mm" in line) == ("3.5 mm" in path) and ("USB" in line) == ("USB" in path)
+    # The jack's PWM audio and the pwm LED driver share a block: the jack paths keep spi.
+    assert all('"spi"' in p for p in SPEAKER_PATHS.values() if "in the Pi's headphone jack" in p)
