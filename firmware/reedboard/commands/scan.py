@@ -22,6 +22,7 @@ from typing import TextIO
 from reedboard.command_line import example
 from reedboard.commands.scan_check import run_check
 from reedboard.commands.scan_settle import run_settle_test
+from reedboard.commands.scan_trace import trace
 from reedboard.config import BoardConfig, load_config
 from reedboard.errors import HardwareError, InvalidInputError, ReedboardError
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -69,6 +70,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--diode-patterns",
         action="store_true",
         help="print the four setups that find every missing diode (one line each)",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="SQUARE",
+        help="print each change on SQUARE and its neighbours as a piece slides across",
     )
     parser.add_argument(
         "--settle-test",
@@ -145,6 +151,10 @@ def run(args: argparse.Namespace) -> int:
             if args.watch:
                 watch(scanner, sys.stdout, period_s=1.0 / config.matrix.scan_hz)
                 return 0
+            if args.trace is not None:
+                square = _squares("--trace", args.trace)
+                trace(scanner, square[0], sys.stdout, period_s=1.0 / config.matrix.scan_hz)
+                return 0
             occupancy = scanner.scan()
             sys.stdout.write(occupancy_text(occupancy))
             if expected is not None:
@@ -166,6 +176,11 @@ def _refuse_conflicts(args: argparse.Namespace, expected: Bitboard | None) -> No
         raise InvalidInputError("--check runs on its own: leave out --watch and --expect")
     if args.settle_test and (args.check or args.watch or expected is not None):
         raise InvalidInputError("--settle-test runs on its own")
+    if args.trace is not None:
+        if args.check or args.watch or args.settle_test or expected is not None:
+            raise InvalidInputError("--trace runs on its own")
+        if len(_squares("--trace", args.trace)) != 1:
+            raise InvalidInputError("--trace: give one square, e.g. e4")
     if args.discharge_us < 0 or not args.discharge_us < float("inf"):
         raise InvalidInputError("--discharge-us: give a number of microseconds, 0 or more")
     if args.check and args.closed:
