@@ -238,7 +238,8 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
             "the Pi's male header to J1's male box header; the red wire is pin 1 at both ends",
         ),
         BomLine(
-            "interface board", 1, "pcs", "1 pcs", "stripboard 2.54 mm, 70 x 50 mm",
+            "interface board", 1, "pcs", "1 pcs",
+            f"stripboard 2.54 mm, {g.interface.width:g} x {g.interface.height:g} mm",
             f"carries {on_board} and the 16 matrix wires",
         ),
         BomLine(
