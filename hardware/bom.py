@@ -201,7 +201,7 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         BomLine(
             "Pi supply", 1, "pcs", "1 pcs",
             "Raspberry Pi 15.3 W USB-C power supply (5.1 V 3 A; SC0218 family); a Pi 3 or "
-            "Zero 2 W: the 12.5 W micro-USB supply (5.1 V 2.5 A)",
+            "Zero 2 W: the 12.75 W micro-USB supply (5.1 V 2.5 A)",
             "the Pi's own supply: the LEDs never load the Pi's 5 V",
         ),
         BomLine(
