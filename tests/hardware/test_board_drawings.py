@@ -199,3 +199,12 @@ def test_only_outlines_and_holes_are_cut_and_nothing_sits_on_the_frame() -> None
     assert len(holes) == len(geometry.connectors) == 3
     for x0, y0, x1, y1 in holes:
         assert ox0 < x0 and x1 < ox1 and oy0 < y0 and y1 < oy1
+
+
+def test_the_guide_names_every_layer_a_cutter_meets() -> None:
+    guide = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    for name in ("top-plate.dxf", "carrier-plate.dxf", "base-plate.dxf", "frame-strip.dxf"):
+        assert f"`{name}`" in guide
+        layers = {e.dxf.layer for e in readfile(str(HARDWARE / name)).modelspace()}
+        for layer in layers:
+            assert f"`{layer}`" in guide, f"{name}: {layer} is not explained"
