@@ -47,7 +47,27 @@ def read_password(path: str) -> str:
         with open(path, encoding="utf-8") as handle:
             return handle.read().strip()
     except OSError as error:
-        raise ConfigError(f"cannot read the MQTT password file {path}: {error}") from None
+        reason = error.strerror or error
+        raise ConfigError(f"cannot read the MQTT password file {path}: {reason}") from None
+
+
+def tls_context(ca_file: str) -> ssl.SSLContext:
+    """The TLS context of an mqtts:// connection: the CA in `ca_file` trusted (the
+    system's when ""). A file that cannot be read or holds no certificate is one line."""
+    try:
+        return ssl.create_default_context(cafile=ca_file or None)
+    except (OSError, ssl.SSLError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise ConfigError(f"cannot read the MQTT CA file {ca_file}: {reason}") from None
+
+
+def check_settings(settings: BrokerSettings) -> None:
+    """Raise `ConfigError` for what would stop the connection before it is tried: the URL,
+    the password file, the CA file."""
+    address = mqtt_topics.parse_url(settings.url)
+    read_password(settings.password_file)
+    if address.tls:
+        tls_context(settings.ca_file)
 
 
 def new_client(
@@ -65,8 +85,7 @@ def new_client(
     if settings.username:
         client.username_pw_set(settings.username, read_password(settings.password_file))
     if address.tls:
-        context = ssl.create_default_context(cafile=settings.ca_file or None)
-        client.tls_set_context(context)
+        client.tls_set_context(tls_context(settings.ca_file))
     client.reconnect_delay_set(min_delay=1, max_delay=4)
     return client, address
 

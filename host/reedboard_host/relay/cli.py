@@ -1,5 +1,6 @@
 """`reedboard-relay --mqtt URL [--http HOST:PORT] [--db FILE] [--pairings FILE]
-[--round N] [--boards ID,ID,...]`
+[--round N] [--boards ID,ID,...]`, and `reedboard-relay secure-setup DIR ...`
+(reedboard_host/relay/secure_setup.py): a closed broker's files.
 
 Subscribes to every board on the broker, keeps every board's game in SQLite, and serves
 the spectator page and the PGN over HTTP. The first line on stdout is the page's URL, the
@@ -20,8 +21,7 @@ from aiohttp.log import access_logger
 from reedboard.command_line import log_to_stderr
 from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
-from reedboard.link.mqtt_client import BrokerSettings
-from reedboard.link.mqtt_topics import parse_url
+from reedboard.link.mqtt_client import BrokerSettings, check_settings
 
 from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_host.relay.arbiter_store import ArbiterStore
@@ -72,12 +72,20 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["secure-setup"]:
+        from reedboard_host.relay.secure_setup import main as secure_setup
+
+        return secure_setup(argv[1:])
     args = parser().parse_args(argv)
     log_to_stderr("reedboard-relay")
     try:
         host, port = _address(args.http)
         _address(args.arbiter_http, "--arbiter-http")
-        parse_url(args.mqtt)
+        settings = BrokerSettings(
+            args.mqtt, "relay", args.username, args.password_file, args.ca_file
+        )
+        check_settings(settings)
         if args.lichess_round and not args.token_file:
             raise ValueError("--lichess-round needs --token-file")
         token = read_token(args.token_file) if args.lichess_round else ""
@@ -88,7 +96,6 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # sqlite3.DatabaseError: a file that is not a database
         print(f"reedboard-relay: cannot open {args.db}: {error}", file=sys.stderr)
         return 2
-    settings = BrokerSettings(args.mqtt, "relay", args.username, args.password_file, args.ca_file)
     try:
         pairings = Pairings(args.pairings, round_=args.round, boards=args.boards)
         return asyncio.run(_serve(settings, store, pairings, host, port, args, token))
