@@ -17,7 +17,8 @@ from reedboard_host.relay.store import RelayStore
 class Board:
     id: str
     feed: BoardFeed = field(default_factory=BoardFeed)
-    mirror: GameMirror = field(default_factory=GameMirror)
+    # A state never rewrites a game here: anyone on an open broker can send one.
+    mirror: GameMirror = field(default_factory=lambda: GameMirror(keep_games=True))
     online: bool = False
     # The number the board said it had sent one `alive` ago, when nothing of its stream
     # came in since: that tail is lost. The latest `alive` alone proves nothing: sent at
@@ -54,8 +55,21 @@ class Boards:
             board = self.boards[board_id] = Board(board_id)
         return board
 
+    def refusal(self, board_id: str, wire: Wire) -> str | None:
+        """Why a frame on board `board_id`'s stream is none of its board's, or None: it
+        names another board, or a number its board cannot have reached."""
+        named = wire.get("board")
+        if named is not None and named != board_id:
+            return f"a frame naming board {named!r}"
+        board = self.boards.get(board_id)
+        return None if board is None else board.feed.implausible(wire)
+
     def heard(self, board_id: str, wire: Wire) -> tuple[bool, Wire | None]:
-        """A frame from the board's stream: (whether its games changed, what to ask it)."""
+        """A frame from the board's stream: (whether its games changed, what to ask it).
+        One that `refusal` refuses changes nothing, and is not kept."""
+        if self.refusal(board_id, wire) is not None:
+            known = self.boards.get(board_id)
+            return False, None if known is None else known.wants()
         board = self.board(board_id)
         if wire.get("type") == "alive":
             message, _ = read_board_message(wire)

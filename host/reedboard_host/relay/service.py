@@ -20,6 +20,7 @@ from reedboard.link.mqtt_client import BrokerSettings, new_client
 
 from reedboard_host.relay.asking import FIRST_S, AskPacer
 from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.refusals import RateLimitedLog
 
 T = TypeVar("T")
 
@@ -44,6 +45,7 @@ class RelayService:
         # tells the round's mode again to a board heard while it owes an answer.
         self.heard = heard
         self._pacer = AskPacer()  # guarded by `lock`
+        self.refusals = RateLimitedLog(logger)
         self.client, address = new_client(client_id, settings)
         self.client.on_connect = self._connected
         self.client.on_message = self._message
@@ -98,11 +100,17 @@ class RelayService:
         elif kind != "status":
             return
         with self.lock:
+            refused = None if wire is None else self.boards.refusal(board, wire)
             if wire is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
                 wanted = None
-            else:
+            elif refused is None:
                 changed, wanted = self.boards.heard(board, wire)
+            else:
+                changed, wanted = False, None
+        if refused is not None:
+            self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
+            return
             if wanted is None:
                 self._pacer.settled(board)
             else:
