@@ -14,6 +14,7 @@ the broker says `offline` for it when it goes (its last will)."""
 
 from __future__ import annotations
 
+import logging
 import ssl
 import threading
 import time
@@ -29,6 +30,8 @@ from reedboard.link import mqtt_topics
 QUEUE_FRAMES = 50_000  # about an hour of a busy board's frames
 PAHO_QUEUE = 1000  # frames paho holds unacknowledged beyond its window
 CLOSE_WAIT_S = 10.0  # how long a board going away waits for the broker to take its tail
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -216,6 +219,12 @@ class BoardBroker:
                 self._wake.notify()
 
     def _message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
+        """A request for the board; a retained one is never carried out. The relay never
+        retains its requests: a retained command is anyone's, and the broker would hand
+        it over again at every connection (a new game each time the network came back)."""
+        if message.retain:
+            logger.warning("a retained command on %s was not carried out", message.topic)
+            return
         self._requests.append(bytes(message.payload))
 
     def _pump(self) -> None:
