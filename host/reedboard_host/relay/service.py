@@ -108,13 +108,13 @@ class RelayService:
                 changed, wanted = self.boards.heard(board, wire)
             else:
                 changed, wanted = False, None
+            if wanted is not None:
+                wanted = self._due(board, wanted)
+            elif refused is None:  # a refused frame says nothing of what the board wants
+                self._pacer.settled(board)
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
             return
-            if wanted is None:
-                self._pacer.settled(board)
-            else:
-                wanted = self._due(board, wanted)
         if wanted is not None:
             self._send(board, wanted)
         if changed:
