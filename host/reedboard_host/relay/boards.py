@@ -39,9 +39,13 @@ class Board:
         return self.feed.request(self.board_seq, needs_state=self.mirror.needs_state)
 
 
+MAX_BOARDS = 2000  # boards one relay keeps (`--max-boards`): a broker's any topic is not one
+
+
 class Boards:
-    def __init__(self, store: RelayStore) -> None:
+    def __init__(self, store: RelayStore, *, max_boards: int = MAX_BOARDS) -> None:
         self.store = store
+        self.max_boards = max_boards
         self.boards: dict[str, Board] = {}
         for board_id, session, last, online in store.boards():
             board = Board(board_id, BoardFeed(session, last), online=online)
@@ -55,14 +59,17 @@ class Boards:
             board = self.boards[board_id] = Board(board_id)
         return board
 
-    def refusal(self, board_id: str, wire: Wire) -> str | None:
-        """Why a frame on board `board_id`'s stream is none of its board's, or None: it
-        names another board, or a number its board cannot have reached."""
-        named = wire.get("board")
+    def refusal(self, board_id: str, wire: Wire | None) -> str | None:
+        """Why a frame on board `board_id`'s stream (None: its status) is none of its
+        board's, or None: it names another board, or a number its board cannot have
+        reached; or the board would be one more than the relay keeps."""
+        board = self.boards.get(board_id)
+        if board is None and len(self.boards) >= self.max_boards:
+            return f"a board beyond the {self.max_boards} this relay keeps (--max-boards)"
+        named = None if wire is None else wire.get("board")
         if named is not None and named != board_id:
             return f"a frame naming board {named!r}"
-        board = self.boards.get(board_id)
-        return None if board is None else board.feed.implausible(wire)
+        return None if board is None or wire is None else board.feed.implausible(wire)
 
     def heard(self, board_id: str, wire: Wire) -> tuple[bool, Wire | None]:
         """A frame from the board's stream: (whether its games changed, what to ask it).
@@ -92,6 +99,8 @@ class Boards:
         return changed, board.wants()
 
     def status(self, board_id: str, online: bool) -> bool:
+        if self.refusal(board_id, None) is not None:
+            return False
         board = self.board(board_id)
         if board.online == online:
             return False

@@ -77,6 +77,8 @@ def broker_config(folder: Path, host: str, port: int, owner: str) -> str:
             # A relay behind a whole room of boards falls further behind than the
             # 1,000 messages Mosquitto holds for a client by default.
             "max_queued_messages 100000",
+            # A frame is at most 64 KiB (docs/protocol.md): nothing larger is anyone's.
+            "max_packet_size 131072",
             "",
         ]
     )

@@ -70,8 +70,8 @@ class BoardFeed:
             # One no newer than what was delivered (a late repeat) would take moves back.
             self.last = seq
             delivered = [wire]
-        elif seq <= self.last:
-            return []
+        elif seq <= self.last or seq > self.last + HISTORY:
+            return []  # a repeat; or none of the board's (`implausible`): held, unbounded
         elif seq > self.last + 1:
             self.held[seq] = wire
             return []

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import paho.mqtt.client as mqtt
 from reedboard.link import mqtt_topics
-from reedboard.link.frame import Wire, decode_line, encode_frame
+from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 
 from reedboard_host.relay.asking import FIRST_S, AskPacer
@@ -91,6 +91,10 @@ class RelayService:
             return
         board, kind = place
         wire: Wire | None = None
+        if len(message.payload) > MAX_FRAME:
+            size = len(message.payload)
+            self.refusals.warn(f"{board} size", f"board {board}: refused a message of {size} bytes")
+            return
         if kind == "stream":
             # Read before taking the lock: the web side waits on it, and reading needs
             # nothing the lock guards.
@@ -100,14 +104,14 @@ class RelayService:
         elif kind != "status":
             return
         with self.lock:
-            refused = None if wire is None else self.boards.refusal(board, wire)
-            if wire is None:
+            refused = self.boards.refusal(board, wire)
+            if refused is not None:
+                changed, wanted = False, None
+            elif wire is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
                 wanted = None
-            elif refused is None:
-                changed, wanted = self.boards.heard(board, wire)
             else:
-                changed, wanted = False, None
+                changed, wanted = self.boards.heard(board, wire)
             if wanted is not None:
                 wanted = self._due(board, wanted)
             elif refused is None:  # a refused frame says nothing of what the board wants
