@@ -25,15 +25,18 @@ from reedboard.link.mqtt_client import BrokerSettings, check_settings
 
 from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.boards import MAX_BOARDS, Boards
 from reedboard_host.relay.game_on_board import BoardGames
 from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.http_limits import Gate, HttpLimits
 from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
 from reedboard_host.relay.pairings import Pairings
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
 from reedboard_host.relay.time_desk import heard_time, with_added_time
 from reedboard_host.relay.web import RelayWeb, make_app
+
+KEEPALIVE_S = 15.0  # an idle connection is closed after this: connections are bounded
 
 
 def parser() -> argparse.ArgumentParser:
@@ -68,6 +71,8 @@ def parser() -> argparse.ArgumentParser:
                         "port: only this machine); its URL, with its token, is printed")  # fmt: skip
     p.add_argument("--tournament", action="store_true",
                    help="tournament mode for the round: every board told, and kept")  # fmt: skip
+    p.add_argument("--max-boards", type=_how_many, default=MAX_BOARDS, metavar="N",
+                   help=f"boards this relay keeps; frames of more are refused (default {MAX_BOARDS})")  # fmt: skip
     return p
 
 
@@ -132,6 +137,7 @@ async def _serve(
     service = RelayService(
         settings, Boards(store), client_id=args.client_id, changed=changed, heard=heard
     )
+    service.boards.max_boards = args.max_boards
     # The boards as rebuilt from the store: an older relay's decisions go to their games.
     rebuilt = {b.id: BoardGames.of(b.mirror) for b in service.boards.boards.values()}
     decisions = ArbiterStore(store.db, rebuilt)
@@ -189,6 +195,12 @@ def _round_number(text: str) -> int:
     return int(text)
 
 
+def _how_many(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: write a number from 1")
+    return int(text)
+
+
 def _board_ids(text: str) -> tuple[str, ...]:
     ids = tuple(part.strip() for part in text.split(","))
     if not all(ids):
@@ -205,7 +217,18 @@ async def _listen(
     console's requests are not logged: their URLs carry the token."""
     host, port = _address(address)
     access_log = access_logger if logged else None  # aiohttp's own logger, or none
-    runner = web.AppRunner(app, shutdown_timeout=0.5, access_log=access_log)
+    gate = Gate(HttpLimits())
+    app.middlewares.append(gate.middleware)
+    # A client that goes ends its handler at once (a spectator's event stream would
+    # otherwise be held until the next change is written to nobody).
+    runner = web.AppRunner(
+        app,
+        shutdown_timeout=0.5,
+        access_log=access_log,
+        keepalive_timeout=KEEPALIVE_S,
+        handler_cancellation=True,
+    )
+    gate.connections = lambda: len(runner.server.connections) if runner.server else 0
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
