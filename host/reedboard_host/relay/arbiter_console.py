@@ -66,6 +66,7 @@ class BoardRow(TypedDict):
     tournament: bool | None  # as the board last acknowledged it; None before it has
     tournament_confirmed: bool  # it acknowledged the mode the round is in
     left_tournament: bool  # it acknowledged leaving it mid-round, not asked by the relay
+    twins: bool  # two boards publish with this id
 
 
 class Refused(Exception):
@@ -137,6 +138,7 @@ class ArbiterDesk:
             "tournament": self.round.acknowledged.get(board.id),
             "tournament_confirmed": self.round.confirmed(board.id),
             "left_tournament": board.id in self.round.left,
+            "twins": board.twins,
         }
 
     # ----- decisions -----

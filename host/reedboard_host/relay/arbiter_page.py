@@ -81,6 +81,7 @@ function show() {
   const b = chosen();
   if (!b) return;
   document.getElementById("game").textContent =
+    (b.twins ? "TWO BOARDS publish as " + b.id + ": give each its own id; " : "") +
     (b.online ? "online" : "offline") + ", game " + b.game + ", result " + (b.result || "*") +
     (b.arbiter_result ? " (set by the arbiter; the board says " + (b.board_result || "*") + ")" : "") +
     (b.tournament === null ? "" : ", tournament mode " + (b.tournament ? "on" : "off")) +

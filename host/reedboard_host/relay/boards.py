@@ -3,6 +3,7 @@ Pure apart from the store it writes through: a message in, what to ask the board
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 from reedboard.link.board_messages import Alive, read_board_message
@@ -28,6 +29,26 @@ class Board:
     alive_seq: int | None = None  # the number in the latest `alive`
     alive_last: int | None = None  # the latest number delivered when it came
     version: int = 0  # grows with every change a spectator would see
+    # The sessions this board had before its current one, latest last: a board starts a
+    # new session at every start and never goes back to one, so a session that comes
+    # back is a second board publishing under the same id.
+    sessions: deque[str] = field(default_factory=lambda: deque(maxlen=SESSIONS_KEPT))
+    twins: bool = False  # two boards with this id were seen (the console flags it)
+
+    def said_hello(self, wire: Wire) -> bool:
+        """Notes the session a `hello` names; True when it finds the board has a twin
+        (first time only)."""
+        session, current = str(wire.get("session")), self.feed.session
+        if current is None or session == current:
+            return False
+        back = session in self.sessions
+        if current not in self.sessions:
+            self.sessions.append(current)
+        if back and not self.twins:
+            self.twins = True
+            self.version += 1
+            return True
+        return False
 
     def deliver(self, wire: Wire) -> bool:
         message, _problem = read_board_message(wire)
@@ -39,6 +60,7 @@ class Board:
         return self.feed.request(self.board_seq, needs_state=self.mirror.needs_state)
 
 
+SESSIONS_KEPT = 8  # a board's earlier sessions remembered, to find a twin
 MAX_BOARDS = 2000  # boards one relay keeps (`--max-boards`): a broker's any topic is not one
 
 
@@ -46,6 +68,7 @@ class Boards:
     def __init__(self, store: RelayStore, *, max_boards: int = MAX_BOARDS) -> None:
         self.store = store
         self.max_boards = max_boards
+        self.twins_found: list[str] = []  # boards found to have a twin, for the log
         self.boards: dict[str, Board] = {}
         for board_id, session, last, online in store.boards():
             board = Board(board_id, BoardFeed(session, last), online=online)
@@ -78,6 +101,8 @@ class Boards:
             known = self.boards.get(board_id)
             return False, None if known is None else known.wants()
         board = self.board(board_id)
+        if wire.get("type") == "hello" and board.said_hello(wire):
+            self.twins_found.append(board_id)
         if wire.get("type") == "alive":
             message, _ = read_board_message(wire)
             if isinstance(message, Alive):

@@ -116,9 +116,13 @@ class RelayService:
                 wanted = self._due(board, wanted)
             elif refused is None:  # a refused frame says nothing of what the board wants
                 self._pacer.settled(board)
+            twins, self.boards.twins_found = self.boards.twins_found, []
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
             return
+        for twin in twins:
+            logger.warning("board %s: two boards publish with this id (sessions alternate)", twin)
+            self.changed(twin)
         if wanted is not None:
             self._send(board, wanted)
         if changed:
