@@ -158,3 +158,14 @@ def test_a_missing_ca_or_password_file_is_one_line_naming_it(
     done = subprocess.run(board, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert done.stderr.count("\n") == 1 and str(folder / "board-b1.password") in done.stderr
+
+
+def test_the_publisher_of_a_usb_board_names_a_missing_ca_file_in_one_line(tmp_path: Path) -> None:
+    gone = str(tmp_path / "gone.crt")
+    publish = [
+        str(BIN / "reedboard-host"), "publish", "--port", str(tmp_path / "no-port"), "--mqtt",
+        "mqtts://127.0.0.1:1", "--board-id", "b7", "--ca-file", gone,
+    ]  # fmt: skip
+    done = subprocess.run(publish, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert done.stderr.count("\n") == 1 and gone in done.stderr, done.stderr
