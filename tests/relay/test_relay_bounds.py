@@ -4,6 +4,7 @@ refused, with one log line per board and kind at most every ten seconds."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from reedboard_host.relay.feed import HISTORY, BoardFeed
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
 
-from tests.relay.test_game_pairings import hello, moves
+from tests.relay.test_game_pairings import ROUND_1, Relay, hello, moves, rewrite
 
 
 @pytest.fixture
@@ -77,3 +78,19 @@ def test_an_oversized_message_and_a_board_too_many_are_refused_in_one_line_each(
         "board b2: refused a board beyond the 1 this relay keeps (--max-boards)",
     ]
     assert list(boards.boards) == ["b1"]
+
+
+def test_a_spectator_who_does_not_read_is_owed_one_word_not_every_change(
+    tmp_path: Path,
+) -> None:
+    pairings = tmp_path / "round.csv"
+    rewrite(pairings, ROUND_1, 1)
+    relay = Relay(tmp_path / "relay.sqlite", pairings)
+    try:
+        stuck: asyncio.Queue[str] = asyncio.Queue()
+        relay.web.listeners.add(stuck)
+        for n in range(10_000):
+            relay.web._notify(f"b{n % 7}")
+        assert stuck.qsize() == 1
+    finally:
+        relay.close()
