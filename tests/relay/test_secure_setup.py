@@ -5,6 +5,8 @@ any request, reading another's requests, or taking another's client id, are refu
 
 from __future__ import annotations
 
+import socket
+import ssl
 import stat
 import subprocess
 import sys
@@ -13,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from reedboard.link.mqtt_client import tls_context
 from reedboard_host.relay.cli import main as relay_main
 
 from tests.children import child
@@ -169,3 +172,18 @@ def test_the_publisher_of_a_usb_board_names_a_missing_ca_file_in_one_line(tmp_pa
     done = subprocess.run(publish, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert done.stderr.count("\n") == 1 and gone in done.stderr, done.stderr
+
+
+def test_a_broker_the_club_did_not_set_up_is_not_trusted(broker: Broker, tmp_path: Path) -> None:
+    """Another set-up's broker (another CA) fails the TLS handshake, before any password
+    is sent to it."""
+    other = tmp_path / "other"
+    assert relay_main(["secure-setup", str(other), "--boards", "b1", "--host", "127.0.0.1"]) == 0
+    with socket.create_connection(("127.0.0.1", broker.port), timeout=10) as raw:
+        context = tls_context(str(other / "ca.crt"))
+        with pytest.raises(ssl.SSLCertVerificationError):
+            context.wrap_socket(raw, server_hostname="127.0.0.1")
+    with socket.create_connection(("127.0.0.1", broker.port), timeout=10) as raw:
+        context = tls_context(str(broker.folder / "ca.crt"))
+        with context.wrap_socket(raw, server_hostname="127.0.0.1") as checked:
+            assert checked.version() is not None  # the club's own: trusted
