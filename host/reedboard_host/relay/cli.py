@@ -43,6 +43,9 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="reedboard-relay",
         description="Every board on an MQTT broker, kept durably and broadcast over HTTP.",
+        epilog="reedboard-relay secure-setup DIR --boards ID,ID,... writes a closed broker's "
+        "files (TLS, users, access list) and each board's [mqtt] section: see "
+        "reedboard-relay secure-setup --help.",
     )
     p.add_argument("--mqtt", required=True, metavar="URL", help="mqtt://HOST[:PORT] or mqtts://")
     p.add_argument("--http", default="127.0.0.1:0", metavar="HOST:PORT",
