@@ -9,7 +9,7 @@ unknown keys are refused too, because a misspelt key silently ignored is a wrong
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -152,7 +152,18 @@ def load_config(path: str | Path | None = None) -> BoardConfig:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
-    return parse_config(text, source=str(path))
+    config = parse_config(text, source=str(path))
+    return replace(config, mqtt=_files_beside(config.mqtt, Path(path).parent))
+
+
+def _files_beside(mqtt: MqttConfig, folder: Path) -> MqttConfig:
+    """The `[mqtt]` files named relative to the TOML file, not to wherever the board
+    is started: a board's file and its password and CA are copied to it together."""
+
+    def beside(name: str) -> str:
+        return str(folder / name) if name and not Path(name).is_absolute() else name
+
+    return replace(mqtt, password_file=beside(mqtt.password_file), ca_file=beside(mqtt.ca_file))
 
 
 def parse_config(text: str, *, source: str = "config") -> BoardConfig:

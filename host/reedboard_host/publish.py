@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 
 from reedboard.errors import LinkError
-from reedboard.link.frame import FrameDecoder, encode_frame
+from reedboard.link.frame import FrameDecoder, Wire, encode_frame
 from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
 from reedboard.link.mqtt_topics import parse_url
 
@@ -59,7 +59,7 @@ def publish(
                 data = port.read(0.05)
                 fresh: list[bytes] = []
                 for wire in decoder.feed(data):
-                    frame = encode_frame(wire).rstrip(b"\n")
+                    frame = encode_frame(named(wire, settings.board_id)).rstrip(b"\n")
                     if frame != previous:
                         fresh.append(frame)
                         previous = frame
@@ -77,3 +77,10 @@ def publish(
             port.close()
         broker.close()
     return 0
+
+
+def named(wire: Wire, board_id: str) -> Wire:
+    """A `hello` names the board as the broker knows it: the relay refuses a frame that
+    names another board than its topic's, and a board on a serial line knows only the
+    name it was given, if any."""
+    return {**wire, "board": board_id} if wire.get("type") == "hello" else wire

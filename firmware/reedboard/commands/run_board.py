@@ -162,7 +162,7 @@ def assemble(
         settings=settings,
         start=Game(script.start) if script else None,
         source=parts.source,
-        identity=Identity(board=args.board_id or "reedboard"),
+        identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
         on_effect=chained(_show if printing else None, voice.effect if voice else None),

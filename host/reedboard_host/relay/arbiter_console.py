@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
@@ -38,6 +39,8 @@ from reedboard_host.relay.service import RelayService
 TAKEBACK_IDS = 1_000_000_000  # + the correction's number
 MAX_TEXT = 200
 
+logger = logging.getLogger(__name__)
+
 
 class CorrectionRow(TypedDict):
     number: int  # the relay's own: what withdrawing it names
@@ -62,6 +65,8 @@ class BoardRow(TypedDict):
     corrections: list[CorrectionRow]
     tournament: bool | None  # as the board last acknowledged it; None before it has
     tournament_confirmed: bool  # it acknowledged the mode the round is in
+    left_tournament: bool  # it acknowledged leaving it mid-round, not asked by the relay
+    twins: bool  # two boards publish with this id
 
 
 class Refused(Exception):
@@ -132,6 +137,8 @@ class ArbiterDesk:
             ],
             "tournament": self.round.acknowledged.get(board.id),
             "tournament_confirmed": self.round.confirmed(board.id),
+            "left_tournament": board.id in self.round.left,
+            "twins": board.twins,
         }
 
     # ----- decisions -----
@@ -238,9 +245,11 @@ class ArbiterDesk:
         kind, command_id = wire.get("type"), wire.get("id")
         if kind in ("hello", "ack", "error") or board_id in self.round.owed:
             with self.service.lock:
-                was = self.round.confirmed(board_id)
+                was = self.round.confirmed(board_id), board_id in self.round.left
                 command = self.round.heard(board_id, wire, time.monotonic())
-                now = self.round.confirmed(board_id)
+                now = self.round.confirmed(board_id), board_id in self.round.left
+            if now[1] and not was[1]:
+                logger.warning("board %s left tournament mode mid-round: told again", board_id)
             if command is not None:
                 self.service.command(board_id, command)
             if now != was:

@@ -81,9 +81,11 @@ function show() {
   const b = chosen();
   if (!b) return;
   document.getElementById("game").textContent =
+    (b.twins ? "TWO BOARDS publish as " + b.id + ": give each its own id; " : "") +
     (b.online ? "online" : "offline") + ", game " + b.game + ", result " + (b.result || "*") +
     (b.arbiter_result ? " (set by the arbiter; the board says " + (b.board_result || "*") + ")" : "") +
     (b.tournament === null ? "" : ", tournament mode " + (b.tournament ? "on" : "off")) +
+    (b.left_tournament ? ", LEFT tournament mode mid-round (told again)" : "") +
     (b.tournament_confirmed ? " (the round's)" :
       roundOn ? ", the round's tournament mode not confirmed yet" : "");
   document.getElementById("moves").textContent =

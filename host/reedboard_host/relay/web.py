@@ -75,7 +75,8 @@ class RelayWeb:
 
     def _notify(self, board: str) -> None:
         for queue in self.listeners:
-            queue.put_nowait(board)
+            if queue.empty():  # one pending word is enough: the listener reads every board
+                queue.put_nowait(board)
 
     def summaries(self) -> list[BoardSummary]:
         return list(self.service.snapshot(lambda boards: [self._summary(b) for b in _all(boards)]))
