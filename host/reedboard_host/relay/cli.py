@@ -116,6 +116,12 @@ async def _serve(
     args: argparse.Namespace,
     token: str,
 ) -> int:
+    # The handlers first: a supervisor may stop the relay the moment it says where it
+    # serves, and a SIGTERM before them would kill it (-15) instead of ending it.
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
     relay: RelayWeb | None = None
     desk: ArbiterDesk | None = None
     pushes: list[LichessPush] = []
@@ -172,10 +178,6 @@ async def _serve(
         desk.set_tournament(True)
     for push in pushes:
         push.start()
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stopping.set)
     try:
         await stopping.wait()
     finally:
