@@ -30,6 +30,7 @@ from reedboard_host.relay.corrections import (
 )
 from reedboard_host.relay.game_on_board import game_on
 from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.pairings_csv import CONTROLS
 from reedboard_host.relay.round_mode import SETTINGS_IDS, RoundMode
 from reedboard_host.relay.service import RelayService
 
@@ -303,6 +304,8 @@ def _text(name: str, value: object) -> str:
         raise Refused(f"{name} must be text, not {json.dumps(value)[:40]}")
     if len(value) > MAX_TEXT:
         raise Refused(f"{name} is longer than {MAX_TEXT} characters")
+    if CONTROLS.search(value):
+        raise Refused(f"{name} must be one line, without control characters")
     return value
 
 
