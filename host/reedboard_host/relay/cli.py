@@ -29,7 +29,13 @@ from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Boards
 from reedboard_host.relay.game_on_board import BoardGames
 from reedboard_host.relay.game_pairings import GamePairings
-from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
+from reedboard_host.relay.lichess_push import (
+    LichessPush,
+    PushSettings,
+    RoundsOfBoards,
+    read_token,
+    rounds_for,
+)
 from reedboard_host.relay.pairings import Pairings, PairingsError
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
@@ -124,13 +130,16 @@ async def _serve(
         loop.add_signal_handler(sig, stopping.set)
     relay: RelayWeb | None = None
     desk: ArbiterDesk | None = None
-    pushes: list[LichessPush] = []
+    pushes: dict[str, LichessPush] = {}
+    rounds = RoundsOfBoards(args.lichess_round)
 
     def changed(board: str) -> None:
         if relay is not None:
             relay.changed(board)
-        for push in pushes:
-            push.changed()
+            for round_id in rounds.touched(board, relay.board_ids()):
+                push = pushes.get(round_id)
+                if push is not None:
+                    push.changed()
         if desk is not None:
             desk.settle(board)
 
@@ -162,7 +171,7 @@ async def _serve(
 
     for round_id in args.lichess_round:
         push_settings = PushSettings(round_id, token, args.lichess_url)
-        pushes.append(LichessPush(push_settings, round_pgn(round_id)))
+        pushes[round_id] = LichessPush(push_settings, round_pgn(round_id))
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
@@ -176,14 +185,14 @@ async def _serve(
     watching = asyncio.create_task(_watch(pairings))
     if args.tournament:
         desk.set_tournament(True)
-    for push in pushes:
+    for push in pushes.values():
         push.start()
     try:
         await stopping.wait()
     finally:
         watching.cancel()
         service.stop()
-        for push in pushes:
+        for push in pushes.values():
             push.stop()
         await console.cleanup()
         await runner.cleanup()

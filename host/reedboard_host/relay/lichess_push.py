@@ -109,6 +109,24 @@ def rounds_for(boards: list[str], rounds: list[str]) -> dict[str, list[str]]:
     }
 
 
+class RoundsOfBoards:
+    """Which Lichess rounds a board's change concerns: the round that pushes the board,
+    and any round whose boards moved (a new board, numbered among the others, shifts the
+    ones after it). A round whose boards did not change is not pushed again."""
+
+    def __init__(self, rounds: list[str]) -> None:
+        self.rounds = rounds
+        self._lock = threading.Lock()  # paho's thread and the console's both call in
+        self._split: dict[str, list[str]] = {}
+
+    def touched(self, board: str, boards: list[str]) -> list[str]:
+        """The rounds to push after `board` changed, `boards` being every board in order."""
+        split = rounds_for(boards, self.rounds)
+        with self._lock:
+            before, self._split = self._split, split
+        return [r for r, ids in split.items() if board in ids or ids != before.get(r)]
+
+
 def read_token(path: str) -> str:
     with open(path, encoding="utf-8") as handle:
         token = handle.read().strip()

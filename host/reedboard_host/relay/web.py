@@ -15,6 +15,7 @@ from reedboard.lights.frame import Frame
 from reedboard.lights.render_svg import render_svg
 
 from reedboard_host.mirror import MirroredGame
+from reedboard_host.relay.board_order import in_board_order
 from reedboard_host.relay.boards import Board, Boards
 from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
 from reedboard_host.relay.game_on_board import game_on
@@ -120,7 +121,7 @@ class RelayWeb:
         }
 
     def board_ids(self) -> list[str]:
-        ids: list[str] = self.service.snapshot(lambda boards: sorted(boards.boards))
+        ids: list[str] = self.service.snapshot(lambda boards: in_board_order(boards.boards))
         return ids
 
     def pgn_of(self, ids: list[str]) -> str:
@@ -145,7 +146,7 @@ BOARDS_KEY: web.AppKey[RelayWeb] = web.AppKey("relay", RelayWeb)
 
 
 def _all(boards: Boards) -> list[Board]:
-    return [boards.boards[name] for name in sorted(boards.boards)]
+    return [boards.boards[name] for name in in_board_order(boards.boards)]
 
 
 async def page(request: web.Request) -> web.Response:
