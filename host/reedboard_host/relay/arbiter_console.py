@@ -63,6 +63,7 @@ class BoardRow(TypedDict):
     corrections: list[CorrectionRow]
     tournament: bool | None  # as the board last acknowledged it; None before it has
     tournament_confirmed: bool  # it acknowledged the mode the round is in
+    lichess: str | None  # why its game is not on the Lichess broadcast, if it is not
 
 
 class Refused(Exception):
@@ -80,8 +81,10 @@ class ArbiterDesk:
         store: ArbiterStore,
         pairings: GamePairings,
         changed: Callable[[str], None],
+        lichess: Callable[[str], str | None] = lambda _board: None,
     ) -> None:
         self.service = service
+        self.lichess = lichess  # a board's game Lichess did not take, and why
         self.store = store
         self.pairings = pairings
         self.changed = changed
@@ -133,6 +136,7 @@ class ArbiterDesk:
             ],
             "tournament": self.round.acknowledged.get(board.id),
             "tournament_confirmed": self.round.confirmed(board.id),
+            "lichess": self.lichess(board.id),
         }
 
     # ----- decisions -----

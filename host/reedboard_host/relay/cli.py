@@ -32,11 +32,13 @@ from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.lichess_push import (
     LichessPush,
     PushSettings,
+    Refusals,
     RoundsOfBoards,
     read_token,
     rounds_for,
 )
 from reedboard_host.relay.pairings import Pairings, PairingsError
+from reedboard_host.relay.push_games import PushedGame
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
 from reedboard_host.relay.time_desk import heard_time, with_added_time
@@ -132,6 +134,7 @@ async def _serve(
     desk: ArbiterDesk | None = None
     pushes: dict[str, LichessPush] = {}
     rounds = RoundsOfBoards(args.lichess_round)
+    refusals = Refusals()  # each board's game not on Lichess, for the console
 
     def changed(board: str) -> None:
         if relay is not None:
@@ -159,19 +162,19 @@ async def _serve(
     rebuilt = {b.id: BoardGames.of(b.mirror) for b in service.boards.boards.values()}
     decisions = ArbiterStore(store.db, rebuilt)
     games = GamePairings(pairings, store.db)
-    desk = ArbiterDesk(service, decisions, games, changed)
+    desk = ArbiterDesk(service, decisions, games, changed, refusals.of)
     web_side = relay = RelayWeb(service, games, decisions.of, desk.tournament_confirmed)
 
-    def round_pgn(round_id: str) -> Callable[[], str]:
-        def pgn() -> str:
+    def round_games(round_id: str) -> Callable[[], list[PushedGame]]:
+        def games() -> list[PushedGame]:
             ids = rounds_for(web_side.board_ids(), args.lichess_round).get(round_id, [])
-            return web_side.pgn_of(ids)
+            return [PushedGame(board, text) for board in ids if (text := web_side.pgn(board))]
 
-        return pgn
+        return games
 
     for round_id in args.lichess_round:
         push_settings = PushSettings(round_id, token, args.lichess_url)
-        pushes[round_id] = LichessPush(push_settings, round_pgn(round_id))
+        pushes[round_id] = LichessPush(push_settings, round_games(round_id), refusals)
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)

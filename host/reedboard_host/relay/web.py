@@ -124,10 +124,6 @@ class RelayWeb:
         ids: list[str] = self.service.snapshot(lambda boards: in_board_order(boards.boards))
         return ids
 
-    def pgn_of(self, ids: list[str]) -> str:
-        texts = [self.pgn(board_id) for board_id in ids]
-        return "\n".join(text for text in texts if text)
-
     def pgn(self, board_id: str | None = None) -> str | None:
         def read(boards: Boards) -> str | None:
             if board_id is not None:
