@@ -9,9 +9,12 @@ from reedboard_host.pgn_file import pgn_text
 from reedboard_host.relay.pairings import Pairing
 
 
-def board_pgn(board: str, game: MirroredGame | None, pairing: Pairing) -> str:
-    """The seven-tag roster (the pairing's round and players, `?` where it names none),
-    the board's number, ratings and titles where known, Chess960's tags, the moves."""
+def board_pgn(
+    board: str, game: MirroredGame | None, pairing: Pairing, date: datetime.date | None = None
+) -> str:
+    """The seven-tag roster (the pairing's round and players, `?` where it names none,
+    `date` the game's own day: today where none is given), the board's number, ratings
+    and titles where known, Chess960's tags, the moves."""
     if game is None:
         return ""
     extra = {
@@ -27,7 +30,7 @@ def board_pgn(board: str, game: MirroredGame | None, pairing: Pairing) -> str:
     return pgn_text(
         game,
         site=f"reedboard {board}",
-        date=datetime.date.today(),
+        date=date or datetime.date.today(),
         round_=pairing.round,
         players=(pairing.white, pairing.black),
         tags={tag: value for tag, value in extra.items() if value},

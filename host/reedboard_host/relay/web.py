@@ -18,6 +18,7 @@ from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.board_order import in_board_order
 from reedboard_host.relay.boards import Board, Boards
 from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
+from reedboard_host.relay.game_dates import GameDates
 from reedboard_host.relay.game_on_board import game_on
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.pairings import Pairing
@@ -50,8 +51,11 @@ class RelayWeb:
         pairings: GamePairings,
         decisions: Callable[[str], Decisions] = lambda _board: Decisions(),
         confirmed: Callable[[str], bool] = lambda _board: False,
+        dates: GameDates | None = None,
     ) -> None:
         self.service = service
+        # Each game's own day, for the PGN's Date (noted when the game is first heard).
+        self.dates = dates if dates is not None else GameDates(service.boards.store.db)
         self.pairings = pairings
         self.decisions = decisions  # the arbiter's, over what the board and pairings say
         self.confirmed = confirmed  # whether the board acknowledged the round's mode
@@ -73,6 +77,7 @@ class RelayWeb:
         board = boards.boards.get(board_id)
         if board is not None:
             self.pairings.of(board, self.decisions(board_id))
+            self.dates.of(board)
 
     def _notify(self, board: str) -> None:
         for queue in self.listeners:
@@ -130,8 +135,8 @@ class RelayWeb:
                 board = boards.boards.get(board_id)
                 if board is None:
                     return None
-                return board_pgn(board.id, *self.shown(board))
-            texts = [board_pgn(b.id, *self.shown(b)) for b in _all(boards)]
+                return board_pgn(board.id, *self.shown(board), self.dates.of(board))
+            texts = [board_pgn(b.id, *self.shown(b), self.dates.of(b)) for b in _all(boards)]
             return "\n".join(text for text in texts if text)
 
         result: str | None = self.service.snapshot(read)
