@@ -22,8 +22,10 @@ from reedboard_host.relay.game_dates import GameDates
 from reedboard_host.relay.game_on_board import game_on
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.pairings import Pairing
+from reedboard_host.relay.pairings_trf import TrfError
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
+from reedboard_host.relay.trf_results import BoardResult, trf_with_results
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +144,29 @@ class RelayWeb:
         result: str | None = self.service.snapshot(read)
         return result
 
+    def round_trf(self) -> tuple[bytes, int]:
+        """The pairings' TRF with the round's results (`trf_results`), and how many."""
+        source = self.pairings.pairings
+        if source.path is None:
+            raise TrfError("the relay has no --pairings file")
+        with open(source.path, "rb") as handle:
+            data = handle.read()
+
+        def result_of(board_id: str) -> BoardResult | None:
+            def read(boards: Boards) -> BoardResult | None:
+                board = boards.boards.get(board_id)
+                if board is None:
+                    return None
+                game, pairing = self.shown(board)
+                if game is None:
+                    return None
+                return BoardResult(pairing.round, game.result, len(game.game))
+
+            shown: BoardResult | None = self.service.snapshot(read)
+            return shown
+
+        return trf_with_results(data, source.round, source.boards, result_of)
+
 
 BOARDS_KEY: web.AppKey[RelayWeb] = web.AppKey("relay", RelayWeb)
 
@@ -164,6 +189,16 @@ async def one_pgn(request: web.Request) -> web.Response:
     if text is None:
         raise web.HTTPNotFound(text=f"no board {request.match_info['board']!r}\n")
     return web.Response(text=text, content_type="application/x-chess-pgn")
+
+
+async def round_trf(request: web.Request) -> web.Response:
+    """The TRF with the round's results, for the pairing program (404 without a TRF)."""
+    try:
+        data, games = request.app[BOARDS_KEY].round_trf()
+    except (OSError, TrfError) as error:
+        raise web.HTTPNotFound(text=f"no round's TRF: {error}\n") from None
+    return web.Response(body=data, content_type="text/plain",
+                        headers={"X-Results-Written": str(games)})  # fmt: skip
 
 
 async def api_boards(request: web.Request) -> web.Response:
@@ -211,6 +246,7 @@ def make_app(relay: RelayWeb) -> web.Application:
     app.router.add_get("/boards/{board}.pgn", one_pgn)
     app.router.add_get("/boards/{board}.svg", board_svg)
     app.router.add_get("/api/boards", api_boards)
+    app.router.add_get("/round.trf", round_trf)
     app.router.add_get("/events", events)
     return app
 
