@@ -8,7 +8,6 @@ import json
 import logging
 from collections.abc import Callable
 from html import escape
-from typing import TypedDict
 
 from aiohttp import web
 from reedboard.lights.frame import Frame
@@ -25,6 +24,8 @@ from reedboard_host.relay.pairings import Pairing
 from reedboard_host.relay.pairings_trf import TrfError
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
+from reedboard_host.relay.spectator import GameShown, game_shown
+from reedboard_host.relay.spectator_page import PAGE
 from reedboard_host.relay.trf_results import BoardResult, trf_with_results
 
 log = logging.getLogger(__name__)
@@ -32,8 +33,9 @@ log = logging.getLogger(__name__)
 DARK = Frame(tuple([None] * 64))
 
 
-class BoardSummary(TypedDict):
-    """One board as `/api/boards` and the page's events give it: the page draws from it."""
+class BoardSummary(GameShown):
+    """One board as `/api/boards` and the page's events give it: the page draws from it
+    (and from `GameShown`'s moves, clocks, reason, event, round and board number)."""
 
     id: str
     online: bool
@@ -125,6 +127,7 @@ class RelayWeb:
             "white": pairing.white,
             "black": pairing.black,
             "tournament_confirmed": self.confirmed(board.id),
+            **game_shown(current, pairing),
         }
 
     def board_ids(self) -> list[str]:
@@ -211,7 +214,8 @@ async def board_svg(request: web.Request) -> web.Response:
     if not found:
         raise web.HTTPNotFound(text="no such board\n")
     fen = found[0]["fen"] or "8/8/8/8/8/8/8/8 w - - 0 1"
-    svg = render_svg(fen, DARK, title=escape(found[0]["id"]), animate=False)
+    flipped = request.query.get("flip") == "1"  # Black's side at the bottom
+    svg = render_svg(fen, DARK, title=escape(found[0]["id"]), animate=False, flipped=flipped)
     return web.Response(text=svg, content_type="image/svg+xml")
 
 
@@ -249,43 +253,3 @@ def make_app(relay: RelayWeb) -> web.Application:
     app.router.add_get("/round.trf", round_trf)
     app.router.add_get("/events", events)
     return app
-
-
-PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><title>reedboard relay</title>
-<style>
-body { font-family: sans-serif; margin: 1em; }
-#boards { display: flex; flex-wrap: wrap; gap: 1em; }
-.board { width: 260px; }
-.board img { width: 260px; }
-.off { opacity: 0.5; }
-</style></head>
-<body><h1>reedboard relay</h1><div id="boards"></div>
-<script>
-const shown = new Map();
-function draw(list) {
-  const root = document.getElementById("boards");
-  for (const b of list) {
-    let el = shown.get(b.id);
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "board";
-      el.dataset.board = b.id;
-      el.innerHTML = '<div class="players"></div><img alt=""><div class="last"></div>';
-      root.appendChild(el);
-      shown.set(b.id, el);
-    }
-    el.classList.toggle("off", !b.online);
-    el.querySelector(".players").textContent = b.white + " - " + b.black;
-    el.querySelector(".last").textContent =
-      "ply " + b.ply + (b.last_move ? ", last " + b.last_move : "") +
-      (b.result ? ", " + b.result : "");
-    el.dataset.ply = b.ply;
-    const src = "/boards/" + encodeURIComponent(b.id) + ".svg?ply=" + b.ply;
-    const img = el.querySelector("img");
-    if (img.getAttribute("src") !== src) img.setAttribute("src", src);
-  }
-}
-new EventSource("/events").onmessage = (e) => draw(JSON.parse(e.data));
-</script></body></html>
-"""
