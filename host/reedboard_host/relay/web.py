@@ -220,16 +220,23 @@ async def board_svg(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: the boards' summaries now, and again after every change."""
+    """Server-sent events: every board's summary now, then after every change the
+    summaries of the boards that changed."""
     relay = request.app[BOARDS_KEY]
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
     await response.prepare(request)
     queue: asyncio.Queue[str] = asyncio.Queue()
     relay.listeners.add(queue)
+    sent: dict[str, BoardSummary] = {}
     try:
         while True:
-            data = json.dumps(relay.summaries())
-            await response.write(f"data: {data}\n\n".encode())
+            # Only the boards whose summary changed since the last message (all of them
+            # in the first): a summary is the same object while its board is unchanged.
+            now = relay.summaries()
+            fresh = [summary for summary in now if sent.get(summary["id"]) is not summary]
+            if fresh or not sent:
+                await response.write(f"data: {json.dumps(fresh)}\n\n".encode())
+            sent = {summary["id"]: summary for summary in now}
             await queue.get()
             while not queue.empty():  # many changes at once: one message
                 queue.get_nowait()
