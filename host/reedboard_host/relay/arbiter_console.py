@@ -31,6 +31,7 @@ from reedboard_host.relay.corrections import (
 )
 from reedboard_host.relay.game_on_board import game_on
 from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.pairings_csv import CONTROLS
 from reedboard_host.relay.round_mode import SETTINGS_IDS, RoundMode
 from reedboard_host.relay.service import RelayService
 
@@ -67,6 +68,7 @@ class BoardRow(TypedDict):
     tournament_confirmed: bool  # it acknowledged the mode the round is in
     left_tournament: bool  # it acknowledged leaving it mid-round, not asked by the relay
     twins: bool  # two boards publish with this id
+    lichess: str | None  # why its game is not on the Lichess broadcast, if it is not
 
 
 class Refused(Exception):
@@ -84,8 +86,10 @@ class ArbiterDesk:
         store: ArbiterStore,
         pairings: GamePairings,
         changed: Callable[[str], None],
+        lichess: Callable[[str], str | None] = lambda _board: None,
     ) -> None:
         self.service = service
+        self.lichess = lichess  # a board's game Lichess did not take, and why
         self.store = store
         self.pairings = pairings
         self.changed = changed
@@ -139,6 +143,7 @@ class ArbiterDesk:
             "tournament_confirmed": self.round.confirmed(board.id),
             "left_tournament": board.id in self.round.left,
             "twins": board.twins,
+            "lichess": self.lichess(board.id),
         }
 
     # ----- decisions -----
@@ -312,6 +317,8 @@ def _text(name: str, value: object) -> str:
         raise Refused(f"{name} must be text, not {json.dumps(value)[:40]}")
     if len(value) > MAX_TEXT:
         raise Refused(f"{name} is longer than {MAX_TEXT} characters")
+    if CONTROLS.search(value):
+        raise Refused(f"{name} must be one line, without control characters")
     return value
 
 

@@ -30,8 +30,16 @@ from reedboard_host.relay.boards import MAX_BOARDS, Boards
 from reedboard_host.relay.game_on_board import BoardGames
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.http_limits import Gate, HttpLimits
-from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
+from reedboard_host.relay.lichess_push import (
+    LichessPush,
+    PushSettings,
+    Refusals,
+    RoundsOfBoards,
+    read_token,
+    rounds_for,
+)
 from reedboard_host.relay.pairings import Pairings, PairingsError
+from reedboard_host.relay.push_games import PushedGame
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
 from reedboard_host.relay.time_desk import heard_time, with_added_time
@@ -141,15 +149,25 @@ async def _serve(
     args: argparse.Namespace,
     token: str,
 ) -> int:
+    # The handlers first: a supervisor may stop the relay the moment it says where it
+    # serves, and a SIGTERM before them would kill it (-15) instead of ending it.
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
     relay: RelayWeb | None = None
     desk: ArbiterDesk | None = None
-    pushes: list[LichessPush] = []
+    pushes: dict[str, LichessPush] = {}
+    rounds = RoundsOfBoards(args.lichess_round)
+    refusals = Refusals()  # each board's game not on Lichess, for the console
 
     def changed(board: str) -> None:
         if relay is not None:
             relay.changed(board)
-        for push in pushes:
-            push.changed()
+            for round_id in rounds.touched(board, relay.board_ids()):
+                push = pushes.get(round_id)
+                if push is not None:
+                    push.changed()
         if desk is not None:
             desk.settle(board)
 
@@ -170,19 +188,19 @@ async def _serve(
     rebuilt = {b.id: BoardGames.of(b.mirror) for b in service.boards.boards.values()}
     decisions = ArbiterStore(store.db, rebuilt)
     games = GamePairings(pairings, store.db)
-    desk = ArbiterDesk(service, decisions, games, changed)
+    desk = ArbiterDesk(service, decisions, games, changed, refusals.of)
     web_side = relay = RelayWeb(service, games, decisions.of, desk.tournament_confirmed)
 
-    def round_pgn(round_id: str) -> Callable[[], str]:
-        def pgn() -> str:
+    def round_games(round_id: str) -> Callable[[], list[PushedGame]]:
+        def games() -> list[PushedGame]:
             ids = rounds_for(web_side.board_ids(), args.lichess_round).get(round_id, [])
-            return web_side.pgn_of(ids)
+            return [PushedGame(board, text) for board in ids if (text := web_side.pgn(board))]
 
-        return pgn
+        return games
 
     for round_id in args.lichess_round:
         push_settings = PushSettings(round_id, token, args.lichess_url)
-        pushes.append(LichessPush(push_settings, round_pgn(round_id)))
+        pushes[round_id] = LichessPush(push_settings, round_games(round_id), refusals)
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
@@ -196,18 +214,14 @@ async def _serve(
     watching = asyncio.create_task(_watch(pairings))
     if args.tournament:
         desk.set_tournament(True)
-    for push in pushes:
+    for push in pushes.values():
         push.start()
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stopping.set)
     try:
         await stopping.wait()
     finally:
         watching.cancel()
         service.stop()
-        for push in pushes:
+        for push in pushes.values():
             push.stop()
         await console.cleanup()
         await runner.cleanup()
