@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from reedboard.errors import LinkError
 from reedboard.link.frame import FrameDecoder, Wire, encode_frame
-from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
+from reedboard.link.mqtt_client import BoardBroker, BrokerSettings, check_settings
 from reedboard.link.mqtt_topics import parse_url
 
 from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
@@ -34,6 +34,7 @@ def publish(
     """Bridge the board at `port_url` (opened by `opener`, the host's transport seam) and
     the broker until `stop()` says so."""
     address = parse_url(settings.url)
+    check_settings(settings)  # a file that cannot be read is the one line, before the start's
     logger.info(
         "publishing the board on %s to the MQTT broker at %s:%d as board %s; Ctrl-C stops",
         port_url, address.host, address.port, settings.board_id,
