@@ -10,7 +10,8 @@
 # userland (made by debootstrap the first time, slow under emulation: 15-30 minutes); the
 # results go to FOLDER/RELEASE.log. MIRROR names the Debian archive (default Debian's own);
 # PIP_CERT, when set, is a CA bundle the userland's pip trusts (copied in), for a network
-# whose TLS goes through a proxy.
+# whose TLS goes through a proxy. INSTALL=no starts the board on what an earlier run
+# installed, without installing again.
 #
 # What is faked (the rest is the real thing, run by qemu-user):
 # - /proc/cpuinfo: a Pi Zero 2 W's (Hardware BCM2835, Revision 902120), bind-mounted over
@@ -26,7 +27,8 @@
 # import; the Pi 5's GPIO (RP1, through /dev/gpiochip*) is not faked.
 # - the gpio and spi groups, and /etc/systemd/system (Raspberry Pi OS has them; a minimal
 #   Debian userland does not).
-# - raspi-config and systemctl are not run; the unit's ExecStart is, as its User.
+# - raspi-config and systemctl are not run; the unit's ExecStart is, as its User and
+#   groups (setpriv, which then is the board: SIGTERM reaches it as systemd sends it).
 set -euo pipefail
 
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
@@ -51,6 +53,15 @@ if ! grep -qs '^flags:.*F' /proc/sys/fs/binfmt_misc/qemu-aarch64; then
     "(install qemu-user-static, or update-binfmts --enable qemu-aarch64)" >&2
   exit 2
 fi
+
+# A command in the userland, with a clean environment: none of this machine's settings
+# (pip's, TLS's) leak in.
+in_userland() { # in_userland ROOT COMMAND...
+  local root=$1
+  shift
+  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
 
 MOUNTS=()
 unmount_all() {
@@ -131,19 +142,19 @@ prepare() { # prepare ROOT: the mounts, the devices and the Pi's identity
   ln -sf /proc/self/fd "$root/dev/fd"
   cp /etc/resolv.conf "$root/etc/resolv.conf"
   mkdir -p "$root/etc/systemd/system" # where the README installs the unit; no systemd here
-  chroot "$root" groupadd -f --system gpio
-  chroot "$root" groupadd -f --system spi
+  in_userland "$root" groupadd -f --system gpio
+  in_userland "$root" groupadd -f --system spi
   head -c 4096 /dev/zero >"$root/dev/gpiomem"
   : >"$root/dev/spidev0.0"
-  chroot "$root" chown root:gpio /dev/gpiomem
-  chroot "$root" chown root:spi /dev/spidev0.0
+  in_userland "$root" chown root:gpio /dev/gpiomem
+  in_userland "$root" chown root:spi /dev/spidev0.0
   chmod 660 "$root/dev/gpiomem" "$root/dev/spidev0.0"
 }
 
 install_as_readme() { # install_as_readme ROOT: the README's commands
   local root=$1
   rm -rf "$root/opt/reedboard" "$root/etc/reedboard"
-  chroot "$root" userdel reedboard 2>/dev/null || true
+  in_userland "$root" userdel reedboard 2>/dev/null || true
   mkdir -p "$root/opt/reedboard/src"
   # The repository's files as they are in this working tree (a copy, as the README says).
   git -C "$REPO" ls-files -z --cached --others --exclude-standard |
@@ -167,15 +178,15 @@ run_commands() { # run_commands ROOT NAME: stdin's commands in the userland, tim
   echo "== $name"
   grep -v -e '^set ' -e '^export ' -e '^PS4=' "$root/run/$name.sh"
   local started=$SECONDS
-  chroot "$root" /bin/bash "/run/$name.sh"
+  in_userland "$root" /bin/bash "/run/$name.sh"
   echo "$name took $((SECONDS - started)) s"
 }
 
 check_pins() { # check_pins ROOT: every package in the venv is pinned, at that version
   local root=$1
-  chroot "$root" /opt/reedboard/venv/bin/pip freeze --exclude-editable | tee "$root/run/freeze.txt"
-  chroot "$root" /opt/reedboard/venv/bin/pip check
-  chroot "$root" /opt/reedboard/venv/bin/python - <<'EOF'
+  in_userland "$root" /opt/reedboard/venv/bin/pip freeze --exclude-editable | tee "$root/run/freeze.txt"
+  in_userland "$root" /opt/reedboard/venv/bin/pip check
+  in_userland "$root" /opt/reedboard/venv/bin/python - <<'EOF'
 import re
 import sys
 
@@ -203,20 +214,20 @@ EOF
 report_installed() { # report_installed ROOT
   local root=$1
   echo "== installed"
-  chroot "$root" python3 --version
-  chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' python3-venv python3-dev gcc
+  in_userland "$root" python3 --version
+  in_userland "$root" dpkg-query -W -f '${Package} ${Version}\n' python3-venv python3-dev gcc
   check_pins "$root"
-  chroot "$root" /opt/reedboard/venv/bin/python -c \
+  in_userland "$root" /opt/reedboard/venv/bin/python -c \
     'import RPi.GPIO, _rpi_ws281x, neopixel, neopixel_spi; print("RPi.GPIO", RPi.GPIO.VERSION, "and the LED libraries import")'
 }
 
 pi5_route() { # pi5_route ROOT: a fresh venv, installed as docs/pi-install.md says for a Pi 5
   local root=$1
   rm -rf "$root/opt/reedboard/venv"
-  chroot "$root" python3 -m venv /opt/reedboard/venv
+  in_userland "$root" python3 -m venv /opt/reedboard/venv
   pi5_commands | run_commands "$root" pi5-install
   check_pins "$root"
-  chroot "$root" /opt/reedboard/venv/bin/python -c \
+  in_userland "$root" /opt/reedboard/venv/bin/python -c \
     'import lgpio, neopixel_spi; print("lgpio", lgpio.LGPIO_PY_VERSION, "and the LED libraries import")'
 }
 
@@ -224,28 +235,29 @@ start_board() { # start_board ROOT: the unit's ExecStart, as its user, for RUN_S
   local root=$1
   echo "== the board, as the unit starts it, on the faked Pi Zero 2 W"
   cp "$REPO/scripts/pi_userland/fake_spidev.c" "$root/run/"
-  chroot "$root" gcc -O2 -shared -fPIC -o /run/fake_spidev.so /run/fake_spidev.c -ldl
+  in_userland "$root" gcc -O2 -shared -fPIC -o /run/fake_spidev.so /run/fake_spidev.c -ldl
   mkdir -p "$root/var/lib/reedboard"
-  chroot "$root" chown reedboard:reedboard /var/lib/reedboard
+  in_userland "$root" chown reedboard:reedboard /var/lib/reedboard
   rm -f "$root/run/spi.log" "$root/var/lib/reedboard/journal.sqlite"
   touch "$root/run/spi.log"
   chmod 666 "$root/run/spi.log"
   echo "timing reedboard --help:"
   local help_started=$EPOCHREALTIME
-  chroot "$root" /opt/reedboard/venv/bin/reedboard --help >/dev/null
+  in_userland "$root" /opt/reedboard/venv/bin/reedboard --help >/dev/null
   echo "reedboard --help took $(awk "BEGIN {printf \"%.2f\", $EPOCHREALTIME - $help_started}") s under qemu"
   local status=0
   # SIGTERM after RUN_SECONDS, as systemctl stop does; the board must end with status 0.
   timeout --preserve-status -s TERM "$RUN_SECONDS" \
-    chroot "$root" runuser -u reedboard -- env \
+    chroot "$root" /usr/bin/env -i LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    setpriv --reuid=reedboard --regid=reedboard --init-groups env \
     BLINKA_FORCECHIP=BCM2XXX BLINKA_FORCEBOARD=RASPBERRY_PI_ZERO_2_W \
     LD_PRELOAD=/run/fake_spidev.so FAKE_SPIDEV_LOG=/run/spi.log \
     $(unit_command) || status=$?
   echo "reedboard run ended with status $status after SIGTERM at ${RUN_SECONDS} s"
   local frames
   frames=$(wc -l <"$root/run/spi.log")
-  echo "LED frames sent over SPI: $frames; the first:"
-  head -n 1 "$root/run/spi.log"
+  echo "LED frames sent over SPI: $frames; each different frame, with how many times it was sent:"
+  sort "$root/run/spi.log" | uniq -c
   [[ $status == 0 && $frames -gt 0 ]]
 }
 
@@ -253,7 +265,9 @@ check_release() {
   local release=$1 root="$FOLDER/$1"
   userland "$release" "$root"
   prepare "$root"
-  install_as_readme "$root"
+  if [[ ${INSTALL:-yes} != no ]]; then
+    install_as_readme "$root"
+  fi
   report_installed "$root"
   start_board "$root"
   pi5_route "$root"

@@ -3,7 +3,8 @@
  *
  * The SPI ioctls on a file named /dev/spidev* are answered here: the mode, word size and
  * clock are kept as the driver keeps them, and every transfer is written, one line each
- * (its length, clock and first bytes in hex), to the file named by FAKE_SPIDEV_LOG. Every
+ * (its length, clock, how many bytes are not zero and a checksum), to the file named by
+ * FAKE_SPIDEV_LOG. Every
  * other ioctl goes to the C library. Build: gcc -shared -fPIC -o fake_spidev.so
  * fake_spidev.c -ldl
  */
@@ -57,11 +58,15 @@ static void record(const struct transfer *transfer) {
     FILE *log = fopen(name, "a");
     if (log == NULL) return;
     const uint8_t *bytes = (const uint8_t *)(uintptr_t)transfer->tx_buf;
-    fprintf(log, "transfer %u bytes at %u Hz:", transfer->len, transfer->speed_hz);
-    for (uint32_t i = 0; bytes != NULL && i < transfer->len && i < 24; i++) {
-        fprintf(log, " %02x", bytes[i]);
+    /* The frame's reset pause is zeros: its count of other bytes and their checksum tell
+     * one frame's colours from another's. */
+    uint32_t lit = 0, sum = 0;
+    for (uint32_t i = 0; bytes != NULL && i < transfer->len; i++) {
+        if (bytes[i] != 0) lit++;
+        sum = sum * 31 + bytes[i];
     }
-    fprintf(log, "\n");
+    fprintf(log, "transfer %u bytes at %u Hz: %u not zero, checksum %08x\n", transfer->len,
+            transfer->speed_hz, lit, sum);
     fclose(log);
 }
 
