@@ -10,8 +10,8 @@
 # userland (made by debootstrap the first time, slow under emulation: 15-30 minutes); the
 # results go to FOLDER/RELEASE.log. MIRROR names the Debian archive (default Debian's own);
 # PIP_CERT, when set, is a CA bundle the userland's pip trusts (copied in), for a network
-# whose TLS goes through a proxy. INSTALL=no starts the board on what an earlier run
-# installed, without installing again.
+# whose TLS goes through a proxy. STEPS chooses among "install board pi5" (the default:
+# all three, in that order); "board" alone starts the board on an earlier run's install.
 #
 # What is faked (the rest is the real thing, run by qemu-user):
 # - /proc/cpuinfo: a Pi Zero 2 W's (Hardware BCM2835, Revision 902120), bind-mounted over
@@ -34,6 +34,7 @@ set -euo pipefail
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 RUN_SECONDS=${RUN_SECONDS:-90}
+STEPS=${STEPS:-install board pi5}
 
 if [[ $# -lt 1 ]]; then
   echo "usage: scripts/pi_userland.sh FOLDER [bookworm|trixie ...]" >&2
@@ -265,12 +266,16 @@ check_release() {
   local release=$1 root="$FOLDER/$1"
   userland "$release" "$root"
   prepare "$root"
-  if [[ ${INSTALL:-yes} != no ]]; then
+  if [[ " $STEPS " == *" install "* ]]; then
     install_as_readme "$root"
   fi
-  report_installed "$root"
-  start_board "$root"
-  pi5_route "$root"
+  if [[ " $STEPS " == *" board "* ]]; then
+    report_installed "$root"
+    start_board "$root"
+  fi
+  if [[ " $STEPS " == *" pi5 "* ]]; then
+    pi5_route "$root"
+  fi
 }
 
 failed=()
