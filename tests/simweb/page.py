@@ -19,7 +19,7 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TIMEOUT_MS = 10_000
+TIMEOUT_MS = 30_000  # each wait ends as soon as the page shows it; generous for a loaded machine
 DESKTOP = {"width": 1180, "height": 820}
 
 
