@@ -8,7 +8,9 @@ scanner needs the squares at its first moments and the rest only once the game l
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -69,6 +71,20 @@ _HOMES = {
     "write_fen": "reedboard.rules.fen",
     "write_pgn": "reedboard.rules.pgn",
 }
+
+
+class _Rules(ModuleType):
+    """The package: a module loaded under a name the package gives to one of its values
+    (`san`, the function, in `rules/san.py`) leaves the name to the value, as it was
+    when the package loaded every module at once."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _HOMES and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Rules
 
 
 def __getattr__(name: str) -> Any:
