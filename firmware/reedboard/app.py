@@ -20,7 +20,9 @@ Everything the loop touches comes in through the constructor (the seams):
 - `endpoint`: makes the link's protocol endpoint from the session id (default the native
   `BoardEndpoint`; an emulation such as DGT's instead), and `watch(board_game, t_ms)` is
   called once a turn after the scan and the commands, for an endpoint that reports what
-  the board is rather than the effects.
+  the board is rather than the effects;
+- `ahead`: a `ScanAhead` reading the matrix since the board's first moments: `start`
+  stops it, and what it read is fed to the game first, each reading at its own time.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from reedboard.game_record import GameRecord
 from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
+from reedboard.hal.scan_ahead import FIRST_READS, Backlog, ScanAhead
 from reedboard.journal.store import Journal, JournalError
 from reedboard.kept_link import KeptLink
 from reedboard.link.board import BoardEndpoint
@@ -117,6 +120,7 @@ class App:
         on_self_test: Callable[[SelfTestReport], None] | None = None,
         say: Callable[[str], str] | None = None,
         fair_play: Callable[[bool], None] | None = None,
+        ahead: ScanAhead | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -155,16 +159,26 @@ class App:
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.board_game: BoardGame | None = None
+        self.ahead = ahead
+        # What the matrix read before the game was loaded, fed to it before any live scan.
+        self._backlog: Backlog | None = None
 
     # ----- start -----
 
     def start(self) -> BoardGame:
-        """Read the board and resume the journal's game in progress, if any."""
-        now = self.clock.now_ms()
+        """Read the board and resume the journal's game in progress, if any; with `ahead`,
+        from its first reading, at its time (`catch_up` feeds it what was read since)."""
+        backlog = self.ahead.stop() if self.ahead is not None else None
+        self.ahead = None
+        now = self.clock.now_ms() if backlog is None else backlog.first_ms
         if self.source is not None:
             # Only what stands at time 0: later lines are applied each at its own time.
             self.source.advance(min(now, 0))
-        occupancy = self.scanner.scan()
+        self._backlog = backlog
+        first = [self.scanner.scan()] if backlog is None else list(backlog.first)
+        occupancy = first[0]
+        if backlog is None:
+            logger.debug("first scan: %d squares occupied", occupancy.bit_count())
         game, settings = self.record.resume(self._settings)
         if game is None:
             game = self._start if self._start is not None else Game()  # an empty Game is falsy
@@ -172,7 +186,7 @@ class App:
         # position plus that move, which the self-test must not call stuck switches.
         table = MoveTable(game.position, legal=not game.is_game_over())
         shown = shown_move(table, occupancy)
-        self._self_test(occupancy, game.position.occupied if shown is None else occupancy)
+        self._self_test(first, game.position.occupied if shown is None else occupancy)
         self.board_game = BoardGame(
             game, occupancy, settings, rng=self._rng, configured=self._settings
         )
@@ -194,13 +208,13 @@ class App:
         self._flush()
         return self.board_game
 
-    def _self_test(self, first: Bitboard, expected: Bitboard) -> None:
-        """The start-up self-test: a few scans against the position the game stands in.
-        Faults are logged naming the squares, matrix lines and GPIO pins; the lights then
-        show any square that does not match as a mismatch."""
+    def _self_test(self, first: list[Bitboard], expected: Bitboard) -> None:
+        """The start-up self-test: the first few scans against the position the game
+        stands in. Faults are logged naming the squares, matrix lines and GPIO pins; the
+        lights then show any square that does not match as a mismatch."""
         if self.wiring is None:
             return
-        scans = [first, self.scanner.scan(), self.scanner.scan()]
+        scans = first + [self.scanner.scan() for _ in range(FIRST_READS - len(first))]
         report = self_test(scans, expected, self.wiring)
         if not report.ok:
             for line in report.lines():
@@ -241,10 +255,11 @@ class App:
         must not apply a script's changes in a lump: lifts and places merged into one scan
         are an order no hands could make, and a capture would read as a piece vanishing.
         Every script line, and every decision that falls due between them, is taken at
-        its own board time, as a scanner that kept up would have seen it. The real
-        switches need no such care: they are read as they are. `run` calls it before
-        each turn; a caller turning the loop with `step` itself does the same."""
-        if self.source is None:
+        its own board time, as a scanner that kept up would have seen it. So is what the
+        matrix read while the game loaded (`ahead`). The real switches need no other
+        care: they are read as they are. `run` calls it before each turn; a caller
+        turning the loop with `step` itself does the same."""
+        if self.source is None and self._backlog is None:
             return
         board_game = self.board_game or self.start()
         # Deadlines already behind the last turn (a decision overdue after a new game, say)
@@ -253,13 +268,14 @@ class App:
         while True:
             due = [
                 t
-                for t in (self.source.next_change_ms(), board_game.next_deadline())
+                for t in (self._source_due(), self._backlog_due(), board_game.next_deadline())
                 if t is not None and last < t < now
             ]
             if not due:
-                return
+                break
             last = min(due)
             self.step(last)
+        self._backlog = None  # read to its end: the matrix is scanned live from now on
 
     def step(self, now: int, data: bytes = b"") -> None:
         """One turn: the script's changes, a scan, the host's commands, the lights."""
@@ -278,7 +294,8 @@ class App:
             for white, when in self.buttons.presses(now):
                 changed = self._pressed(white, when) or changed
         before = board_game.debouncer.raw
-        occupancy = self.scanner.scan()
+        backlog = self._backlog
+        occupancy = self.scanner.scan() if backlog is None else backlog.reading_at(now)
         self.record.sensed(before, occupancy, now)
         effects = board_game.scan(occupancy, now)
         self._publish(effects, now)
@@ -304,6 +321,9 @@ class App:
 
     def _source_due(self) -> int | None:
         return None if self.source is None else self.source.next_change_ms()
+
+    def _backlog_due(self) -> int | None:
+        return None if self._backlog is None else self._backlog.next_change_ms()
 
     # ----- effects: journal first, then the host -----
 
