@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.waits import (
@@ -22,6 +21,9 @@ from reedboard.arbiter.waits import (
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ConfigError, InvalidInputError
 from reedboard.voice.codes import LANGUAGE_CODES
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
 # the parts take plain values and know nothing of the file.
@@ -149,7 +151,9 @@ def load_config(path: str | Path | None = None) -> BoardConfig:
     if path is None:
         return BoardConfig()
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # open(), not pathlib: the matrix is read before the board loads pathlib.
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
     return parse_config(text, source=str(path))
