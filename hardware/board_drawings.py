@@ -18,7 +18,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from board_geometry import BoardGeometry, Rect, build_geometry, reed_label
+from board_geometry import (
+    SOCKET_HOLES,
+    BoardGeometry,
+    BoardParameters,
+    Rect,
+    build_geometry,
+    reed_label,
+)
 from ezdxf import units
 from ezdxf._options import options as dxf_options  # `ezdxf.options`, which strict mypy cannot see
 from ezdxf.document import Drawing
@@ -94,6 +101,9 @@ class Svg:
         return head + "\n".join(self.parts) + "\n</svg>\n"
 
 
+PLAN_LABEL_SIZE = 5.5  # user units (mm): about 10 px where the guide shows the plan
+
+
 def plan_svg(g: BoardGeometry) -> str:
     """The plan view: squares, reeds (glass, orientation, dead zone), lights in chain
     order, grooves, the Pi and the connectors."""
@@ -147,7 +157,10 @@ def plan_svg(g: BoardGeometry) -> str:
             (reed.centre[0], cy - 4), (reed.centre[0], cy + 4),
             "stroke:#d62728;stroke-width:0.5;stroke-dasharray:1 0.8",
         )  # fmt: skip
-        svg.text((reed.start[0], cy + 3), reed_label(reed).split(" ", 1)[1], 2.6, ' fill="#1d5f7a"')
+        # Its matrix lines, short and large enough to read at the guide's width, left of
+        # the piece's play circle and above the glass.
+        row_col = reed_label(reed).split(" ", 1)[1].replace("ROW", "R").replace("COL", "C")
+        svg.text((cx - p.square_mm / 2 + 1, cy + 2.5), row_col, PLAN_LABEL_SIZE, ' fill="#1d5f7a"')
     chain = next(c for c in g.channels if c.name == "LED chain")
     svg.polyline(
         chain.points,
@@ -164,7 +177,7 @@ def plan_svg(g: BoardGeometry) -> str:
     svg.rect(g.pi.x, g.pi.y, g.pi.width, g.pi.height,
              "fill:#7fbf7f;fill-opacity:0.35;stroke:#1e6b1e;stroke-width:0.6;stroke-dasharray:3 2")  # fmt: skip
     svg.text((g.pi.x + 3, g.pi.y + g.pi.height - 7), "Raspberry Pi (in the base)", 4.5)
-    for connector in g.connectors:
+    for connector in (*g.connectors, g.interface):
         _connector(svg, connector)
     _plan_legend(svg, g)
     return svg.text_svg()
@@ -196,9 +209,8 @@ def _plan_legend(svg: Svg, g: BoardGeometry) -> None:
         "(serpentine from a1 along the ranks); pink arrows: the chain's wiring.",
         "Grooves: blue, row wires (top face of the carrier); green dashes, column wires "
         "and the LED chain (bottom face).",
-        "In the base: the Pi and the interface board (J1 to the Pi's header, level shifter); "
-        "in the frame: the LED supply's DC jack (fuse behind it), the Pi's USB-C supply, USB "
-        "to the PC.",
+        "In the base: the Pi and the interface board (J1, the Pi's ribbon; U1); in the frame: "
+        "the LED supply's jack and fuse, the Pi's USB-C, the PC's cable.",
     ]
     for i, words in enumerate(lines):
         svg.text((x, y - i * 8.5), words, 5.2)
@@ -213,7 +225,7 @@ def section_svg(g: BoardGeometry) -> str:
     base_depth = p.base_depth_mm
     bottom = -(p.carrier_mm + base_depth + 4)
     height = 50.0 - bottom
-    svg = Svg(-s / 2 - 45, bottom - 8, s + 80, height + 8, 3.0)
+    svg = Svg(-s / 2 - 62, bottom - 12, s + 97, height + 12, 3.0)
     top0, top1 = 0.0, p.top_mm
     carrier0 = -p.carrier_mm
     # Layers.
@@ -277,7 +289,7 @@ def section_svg(g: BoardGeometry) -> str:
     svg.rect(lx - 2.5, -1.6 + 1.6 - 1.6, 5, 1.6, "fill:#fff7b0;stroke:#b08000;stroke-width:0.2")
     for dy in (3.0, 6.0, 9.0):
         svg.line((lx, top1), (lx + (dy - 6) * 0.6, top1 + dy), "stroke:#e6b800;stroke-width:0.4")
-    left = -s / 2 - 44
+    left = -s / 2 - 61
     labels = [
         ((left, top1 - 2.5), f"top {p.top_mm:g} mm {p.top_material}"),
         ((left, carrier0 + p.carrier_mm / 2 - 1), f"carrier {p.carrier_mm:g} mm"),
@@ -295,11 +307,12 @@ def section_svg(g: BoardGeometry) -> str:
     for at, words in labels:
         svg.text(at, words, 2.6)
     svg.line(
-        (left + 22, mag_y + 9.5), (-mag.diameter_mm / 2, mag_y + 1), "stroke:#555;stroke-width:0.2"
+        (left + 28, mag_y + 9.5), (-mag.diameter_mm / 2, mag_y + 1), "stroke:#555;stroke-width:0.2"
     )
-    svg.line((left + 30, carrier0 - 4), (x0 + 2, -r), "stroke:#555;stroke-width:0.2")
-    svg.text((-s / 2 - 44, bottom - 6), f"Cut along the rank through one square (x{svg.scale:g}); magnet "
-             f"centre {p.reed_model().height_mm:g} mm above the reed's axis", 3.0)  # fmt: skip
+    svg.line((left + 63, carrier0 - 4), (x0 + 2, -r), "stroke:#555;stroke-width:0.2")
+    svg.text((left, bottom - 5), f"Cut along the rank through one square (x{svg.scale:g});", 3.0)
+    svg.text((left, bottom - 9), f"magnet centre {p.reed_model().height_mm:g} mm above the "
+             "reed's axis", 3.0)  # fmt: skip
     return svg.text_svg()
 
 
@@ -353,57 +366,96 @@ def top_plate_dxf(g: BoardGeometry) -> str:
     return _dxf_text(doc)
 
 
+def carrier_layers(p: BoardParameters) -> dict[str, str]:
+    """The carrier's layers, by what they hold: each name says the face and the depth (or
+    THROUGH), so the cutter needs nothing else."""
+    reed_depth = p.reed.glass_diameter_mm + 0.5
+    g, d = f"{p.groove_mm:g}", f"{p.groove_depth_mm:g}"
+    return {
+        "outline": "CUT_OUTLINE",
+        "reed": f"TOP_POCKET_REED_DEEP_{reed_depth:g}MM",
+        "notch": f"TOP_NOTCH_REED_LEAD_2MM_WIDE_DEEP_{reed_depth:g}MM",
+        "led": "THROUGH_LED_POCKET",
+        "diode": "DRILL_DIODE_2MM_THROUGH",
+        "down": f"DRILL_ROW_WIRES_DOWN_{p.groove_mm + 1:g}MM_THROUGH",
+        "rows": f"TOP_GROOVE_ROWS_{g}MM_WIDE_DEEP_{d}MM",
+        "columns": f"BOTTOM_GROOVE_COLUMNS_{g}MM_WIDE_DEEP_{d}MM",
+        "chain": f"BOTTOM_GROOVE_LED_CHAIN_{g}MM_WIDE_DEEP_{d}MM",
+    }
+
+
+def _rect(msp: Any, r: Rect, layer: str) -> None:
+    x, y, w, h = r.x, r.y, r.width, r.height
+    msp.add_lwpolyline([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], close=True,
+                       dxfattribs={"layer": layer})  # fmt: skip
+
+
 def carrier_plate_dxf(g: BoardGeometry) -> str:
     p = g.parameters
     doc = _dxf_doc()
-    reed_depth = p.reed.glass_diameter_mm + 0.5
-    layers = {
-        "CUT_OUTLINE": 7,
-        f"TOP_POCKET_REED_{reed_depth:g}MM": 5,
-        "THROUGH_LED_POCKET": 1,
-        "DRILL_DIODE_2MM": 6,
-        f"TOP_GROOVE_ROWS_{p.groove_mm:g}MM": 4,
-        f"BOTTOM_GROOVE_COLUMNS_{p.groove_mm:g}MM": 3,
-        f"BOTTOM_GROOVE_LED_CHAIN_{p.groove_mm:g}MM": 2,
-    }
-    for name, colour in layers.items():
+    layers = carrier_layers(p)
+    for colour, name in enumerate(layers.values(), start=1):
         doc.layers.add(name, color=colour)
-    names = list(layers)
     msp = doc.modelspace()
     _outline(msp, g)
     half = p.reed.glass_diameter_mm / 2 + 0.3
     for reed in g.reeds:
         x0, x1, y = reed.start[0] - 4, reed.end[0] + 4, reed.centre[1]
-        msp.add_lwpolyline(
-            [(x0, y - half), (x1, y - half), (x1, y + half), (x0, y + half)],
-            close=True,
-            dxfattribs={"layer": names[1]},
-        )
-        msp.add_circle((x1, y), 1.0, dxfattribs={"layer": names[3]})
+        _rect(msp, Rect("", x0, y - half, x1 - x0, 2 * half), layers["reed"])
+        msp.add_circle((x1, y), 1.0, dxfattribs={"layer": layers["diode"]})
+    for notch in g.notches:
+        _rect(msp, notch, layers["notch"])
     for led in g.leds:
-        msp.add_circle(led.centre, p.led_pixel_mm / 2 + 0.3, dxfattribs={"layer": names[2]})
+        msp.add_circle(led.centre, p.led_pixel_mm / 2 + 0.3, dxfattribs={"layer": layers["led"]})
     for channel in g.channels:
-        layer = (
-            names[4]
+        kind = (
+            "rows"
             if channel.face == "top"
-            else names[6]
+            else "chain"
             if channel.name == "LED chain"
-            else names[5]
+            else "columns"
         )
-        msp.add_lwpolyline(channel.points, dxfattribs={"layer": layer})
+        msp.add_lwpolyline(channel.points, dxfattribs={"layer": layers[kind]})
+    for hole in g.down_holes:
+        msp.add_circle(hole, (p.groove_mm + 1) / 2, dxfattribs={"layer": layers["down"]})
     return _dxf_text(doc)
 
 
 def base_plate_dxf(g: BoardGeometry) -> str:
+    """The bottom panel: its outline is the only cut; the Pi, the interface board and the
+    frame strips' inner edge are marked (or pocketed for stand-offs), never cut out."""
     doc = _dxf_doc()
-    for name, colour in (("CUT_OUTLINE", 7), ("PI_BAY", 3), ("CUT_CONNECTORS", 1)):
+    for name, colour in (("CUT_OUTLINE", 7), ("MARK_PI_BAY", 3), ("MARK_INTERFACE_BOARD", 5),
+                         ("MARK_FRAME_INSIDE", 8)):  # fmt: skip
         doc.layers.add(name, color=colour)
     msp = doc.modelspace()
     _outline(msp, g)
-    for rect, layer in [(g.pi, "PI_BAY"), *((c, "CUT_CONNECTORS") for c in g.connectors)]:
-        x, y, w, h = rect.x, rect.y, rect.width, rect.height
-        msp.add_lwpolyline([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], close=True,
-                           dxfattribs={"layer": layer})  # fmt: skip
+    _rect(msp, g.pi, "MARK_PI_BAY")
+    _rect(msp, g.interface, "MARK_INTERFACE_BOARD")
+    _rect(msp, g.inside, "MARK_FRAME_INSIDE")
+    return _dxf_text(doc)
+
+
+def frame_strip_dxf(g: BoardGeometry) -> str:
+    """The frame's right strip (the h-file side), seen from outside: its outline and the
+    sockets' holes through it, the strip's length along x from rank 1's end."""
+    p = g.parameters
+    doc = _dxf_doc()
+    for name, colour in (("CUT_OUTLINE", 7), ("CUT_SOCKET_HOLES_THROUGH", 1)):
+        doc.layers.add(name, color=colour)
+    msp = doc.modelspace()
+    length, height = p.outer_mm, p.base_depth_mm
+    _rect(msp, Rect("strip", 0, 0, length, height), "CUT_OUTLINE")
+    for socket in g.connectors:
+        width, tall = SOCKET_HOLES[socket.name.split(":")[0]]
+        along = socket.y + p.border_mm + socket.height / 2
+        hole = Rect(socket.name, along - width / 2, height / 2 - tall / 2, width, tall)
+        if width == tall:  # a round hole
+            msp.add_circle(
+                (along, height / 2), width / 2, dxfattribs={"layer": "CUT_SOCKET_HOLES_THROUGH"}
+            )
+        else:
+            _rect(msp, hole, "CUT_SOCKET_HOLES_THROUGH")
     return _dxf_text(doc)
 
 
@@ -413,6 +465,7 @@ DRAWINGS = {
     "top-plate.dxf": top_plate_dxf,
     "carrier-plate.dxf": carrier_plate_dxf,
     "base-plate.dxf": base_plate_dxf,
+    "frame-strip.dxf": frame_strip_dxf,
 }
 
 

@@ -52,7 +52,9 @@ class BoardParameters:
     play_mm: float = 5.0  # how far off centre a piece is stood: the reed must close there
     light_pipe_mm: float = 5.0  # clear acrylic (PMMA) rod
     led_pixel_mm: float = 10.0  # WS2812B on its round 10 mm board
-    groove_mm: float = 4.0  # wire grooves
+    groove_mm: float = 4.0  # wire grooves: width
+    groove_depth_mm: float = 3.0  # and depth, from either face of the carrier
+    frame_mm: float = 12.0  # the base's frame strips: thickness (their height is base_depth_mm)
     magnet: DiscMagnet = field(default_factory=DiscMagnet)
     reed: ReedSwitch = field(default_factory=ReedSwitch)
     base_skin_mm: float = 1.0  # wood or felt under the magnet in a piece's base
@@ -124,7 +126,17 @@ class BoardGeometry:
     leds: tuple[Led, ...]
     channels: tuple[Channel, ...]
     pi: Rect
-    connectors: tuple[Rect, ...]
+    connectors: tuple[Rect, ...]  # the sockets in the frame's right strip, in plan
+    interface: Rect  # the interface board, in the base
+    notches: tuple[Rect, ...] = ()  # per reed: its pocket to its row groove (top face)
+    down_holes: tuple[Point, ...] = ()  # per row groove: where its wire goes down
+
+    @property
+    def inside(self) -> Rect:
+        """The base inside the frame strips: what the Pi and the interface board may use."""
+        p = self.parameters
+        low, high = -p.border_mm + p.frame_mm, p.playing_mm + p.border_mm - p.frame_mm
+        return Rect("inside the frame", low, low, high - low, high - low)
 
     def square_centre(self, sq: Square) -> Point:
         return square_centre(self.parameters, sq)
@@ -160,7 +172,32 @@ def build_geometry(
         sq = sources[0]
         cx, cy = square_centre(p, sq)
         lights.append(Led(index, sq, (cx + half - p.led_offset_mm, cy - half + p.led_offset_mm)))
-    return BoardGeometry(p, tuple(reeds), tuple(lights), _channels(p, reeds, lights), *_bay(p))
+    channels = _channels(p, reeds, lights)
+    pi, connectors, interface = _bay(p)
+    return BoardGeometry(
+        p, tuple(reeds), tuple(lights), channels, pi, connectors, interface,
+        _notches(p, reeds, channels),
+        tuple(c.points[-1] for c in channels if c.face == "top"),
+    )  # fmt: skip
+
+
+def _notches(
+    p: BoardParameters, reeds: list[Reed], channels: tuple[Channel, ...]
+) -> tuple[Rect, ...]:
+    """A 2 mm notch, as deep as the reed pocket, from each reed's a-file lead to its row
+    groove: the lead is bent into it and soldered to the row wire there."""
+    rows = {c.name: c for c in channels if c.face == "top"}
+    notches = []
+    for reed in reeds:
+        groove = rows[f"ROW{reed.row + 1}"].points
+        x, y = reed.start[0] - 4.0, reed.centre[1]
+        if groove[0][1] == groove[-1][1]:  # along the rank: below the pocket
+            gy = groove[0][1]
+            notches.append(Rect(f"notch {reed.square}", x, gy, 2.0, y - gy))
+        else:  # along the file: the groove passes the pocket's far end; join them there
+            gx = groove[0][0]
+            notches.append(Rect(f"notch {reed.square}", gx - 1.0, y - 1.0, 2.0, 2.0))
+    return tuple(notches)
 
 
 def _channels(p: BoardParameters, reeds: list[Reed], lights: list[Led]) -> tuple[Channel, ...]:
@@ -198,19 +235,44 @@ def _channels(p: BoardParameters, reeds: list[Reed], lights: list[Led]) -> tuple
     return tuple(channels)
 
 
-def _bay(p: BoardParameters) -> tuple[Rect, tuple[Rect, ...]]:
+def _bay(p: BoardParameters) -> tuple[Rect, tuple[Rect, ...], Rect]:
     """The Pi in the base under g1-h2 (85 x 56 mm, its USB and power towards the board's
-    right edge), the interface board beside it, and the sockets in the right edge of the
-    frame."""
+    right edge, 2 mm clear of the frame strip), the interface board beside it, and the
+    sockets in the frame's right strip."""
     right = p.playing_mm + p.border_mm
-    pi = Rect("Raspberry Pi (under the carrier, in the base)", right - 10 - 85, 20, 85, 56)
-    connectors = (
-        Rect("USB-C: the Pi's supply (panel socket)", right - 8, 30, 8, 12),
-        Rect("USB: to the PC (panel socket)", right - 8, 50, 8, 12),
-        Rect("DC jack: LED supply 5 V 4 A (5.5/2.1 mm, fuse behind it)", right - 8, 90, 8, 14),
-        Rect("interface board: J1 to the Pi's header, U1, R1, C1, C2", pi.x - 75, 20, 65, 56),
+    pi = Rect(
+        "Raspberry Pi (under the carrier, in the base)", right - p.frame_mm - 2 - 85, 20, 85, 56
     )
-    return pi, connectors
+    connectors = (
+        Rect("USB-C: the Pi's supply (panel socket)", right - p.frame_mm, 30, p.frame_mm, 12),
+        Rect(
+            "PC link: the USB-serial cable's exit (grommet)", right - p.frame_mm, 50, p.frame_mm, 18
+        ),
+        Rect(
+            "DC jack: LED supply 5 V 4 A (5.5/2.1 mm, fuse behind it)",
+            right - p.frame_mm,
+            90,
+            p.frame_mm,
+            8,
+        ),
+    )
+    interface = Rect(
+        "interface board: J1 (male box header, ribbon to the Pi), J2, J3, J4, U1, R1, C2",
+        pi.x - 75,
+        20,
+        70,  # a 2x20 box header is 58 mm long: room for it and its ribbon's latch
+        56,
+    )
+    return pi, connectors, interface
+
+
+# The sockets' holes in the right frame strip, from the bottom panel up: (width, height)
+# seen from outside; the strip's own length runs along y. Check them against your parts.
+SOCKET_HOLES = {
+    "USB-C": (12.0, 7.0),  # a panel USB-C extension's body; its screw holes as it comes
+    "PC link": (18.0, 10.0),  # the USB-serial cable's USB-A plug passes, then a grommet
+    "DC jack": (8.0, 8.0),  # a round 8 mm hole for the panel jack's thread
+}
 
 
 def reed_label(reed: Reed) -> str:

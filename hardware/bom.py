@@ -23,7 +23,31 @@ SPARE_QUEENS = 2  # promotions: one extra queen per side
 IDLE_MA_PER_LED = 1.0  # a dark WS2812B still draws about 1 mA
 SUPPLY_HEADROOM = 1.5  # the LED supply runs at two thirds of its rating at most
 LED_SUPPLY_A = 4.0
-FUSE_A = 5.0
+# A time-lag 5 x 20 mm fuse carries 75 % of its rating for good; the standard ratings.
+FUSE_DERATING = 0.75
+FUSE_RATINGS_A = (1.0, 1.25, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3)
+# What the thinnest wire behind the fuse carries for good: the LED chain's 0.25 mm^2
+# (24 AWG) cores, as chassis wiring.
+CHAIN_WIRE_A = 3.5
+
+
+# The board's voice, per Pi model: a speaker path that uses none of the pins the board takes.
+# I2S (GPIO18-21) is out: GPIO19-21 are matrix lines; so is PWM audio remapped to GPIO12/13.
+I2S_PINS = (18, 19, 20, 21)
+SPEAKER_PATHS = {
+    "Pi 3 B / B+": "a powered speaker with a 3.5 mm plug in the Pi's headphone jack; keep "
+    'leds.driver = "spi": the jack\'s audio uses the PWM block the "pwm" driver takes',
+    "Pi 4 B": "a powered speaker with a 3.5 mm plug in the Pi's headphone jack; keep "
+    'leds.driver = "spi" (as on a Pi 3)',
+    "Pi 5": "a USB speaker in one of its USB-A ports (it has no headphone jack)",
+    "Zero 2 W": "a USB speaker on its USB (data) port through a micro-USB OTG adapter; the "
+    "link stays on the header UART, so gadget mode and a speaker exclude each other",
+}
+
+
+def fuse_rating_a(load_a: float) -> float:
+    """The smallest standard time-lag rating that carries `load_a` for good."""
+    return next(r for r in FUSE_RATINGS_A if r * FUSE_DERATING >= load_a)
 
 
 @dataclass(frozen=True)
@@ -46,6 +70,7 @@ class CircuitPart:
     count: int
     value: str
     footprint: str
+    place: str  # where it goes: the interface board, the frame, ...
 
 
 def led_supply_current_a(led_count: int, budget_ma: float = DEFAULT_BUDGET_MA) -> float:
@@ -79,6 +104,9 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
     chain_mm = grooves["LED chain"] + 150
     size = p.outer_mm
     need_a = led_supply_current_a(len(g.leds))
+    on_board = " ".join(c.references for c in circuit.values() if c.place == "interface board")
+    load_a = led_supply_current_a(len(g.leds)) / SUPPLY_HEADROOM
+    fuse_a = fuse_rating_a(load_a)
     lines = [
         BomLine(
             "reed switch", reeds.count, "pcs", f"{_spare(reeds.count, 0.1, 4)} pcs",
@@ -118,22 +146,26 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "level shifter", 1, "pcs", "1 pcs", "74AHCT125, DIP-14 (e.g. TI SN74AHCT125N)",
-            "lifts the Pi's 3.3 V LED data to 5 V", circuit["74AHCT125"].references,
+            "on the interface board: lifts the Pi's 3.3 V LED data to 5 V",
+            circuit["74AHCT125"].references,
             circuit["74AHCT125"].footprint,
         ),
         BomLine(
             "decoupling capacitor", 1, "pcs", "1 pcs", "100 nF ceramic, 50 V, 5 mm pitch",
-            "across the level shifter's supply pins", circuit["100nF"].references,
+            "on the interface board, across U1's supply pins (7 and 14)",
+            circuit["100nF"].references,
             circuit["100nF"].footprint,
         ),
         BomLine(
             "resistor", 1, "pcs", "1 pcs", "330 ohm, 1/4 W, 5 %",
-            "in the LED data line at the first LED: damps ringing",
+            "on the interface board, in the LED data line at U1's output (1Y, pin 3): damps "
+            "ringing on the long wire to the first LED",
             circuit["330"].references, circuit["330"].footprint,
         ),
         BomLine(
             "bulk capacitor", 1, "pcs", "1 pcs", "1000 uF, 10 V or more, electrolytic, 10 mm",
-            "across the LED supply at the chain's input: absorbs the switch-on surge",
+            "at the first LED (a1), across its 5 V and GND: absorbs the switch-on surge where "
+            "the chain draws it",
             circuit["1000uF 10V"].references, circuit["1000uF 10V"].footprint,
         ),
         BomLine(
@@ -149,10 +181,12 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
             "in the frame: the LED supply's plug", "", "",
         ),
         BomLine(
-            "fuse", 1, "pcs", "2 pcs", f"{FUSE_A:g} A time-lag (T) 5 x 20 mm, with an inline "
-            "holder for 0.75 mm^2 wire",
-            "in the LED supply's +5 V lead, after the jack: a short in the chain's wiring "
-            "cannot burn",
+            "fuse", 1, "pcs", "2 pcs", f"{fuse_a:g} A time-lag (T) 5 x 20 mm, with an "
+            "inline holder for 0.75 mm^2 wire",
+            "in the LED supply's +5 V lead, after the jack: carries the capped LEDs' "
+            f"{load_a:.2f} A (at most {FUSE_DERATING:.0%} of its rating), blows before the "
+            f"{LED_SUPPLY_A:g} A supply limits and before the chain's 0.25 mm^2 wire "
+            f"({CHAIN_WIRE_A:g} A) overheats",
         ),
         BomLine(
             "supply terminal", 1, "pcs", "1 pcs", "2-way screw terminal, 5.08 mm pitch",
@@ -166,33 +200,47 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "Pi supply", 1, "pcs", "1 pcs",
-            "Raspberry Pi 15.3 W USB-C power supply (5.1 V 3 A; SC0218 family)",
+            "Raspberry Pi 15.3 W USB-C power supply (5.1 V 3 A; SC0218 family); a Pi 3 or "
+            "Zero 2 W: the 12.75 W micro-USB supply (5.1 V 2.5 A)",
             "the Pi's own supply: the LEDs never load the Pi's 5 V",
         ),
         BomLine(
             "Pi power socket", 1, "pcs", "1 pcs",
-            "panel-mount USB-C extension, female to male, 0.3 m",
+            "panel-mount USB-C extension, female to male, 0.3 m (micro-USB for a Pi 3 or "
+            "Zero 2 W)",
             "in the frame: the Pi's supply", "", "",
         ),
         BomLine(
-            "PC link socket", 1, "pcs", "1 pcs",
-            "panel-mount USB extension to the Pi, 0.3 m (USB-A, or USB-C for gadget mode)",
-            "in the frame: the cable to the PC", "", "",
+            "USB-serial header", 1, "pcs", "1 pcs", "1 x 6 male pin header, 2.54 mm, straight",
+            "J3 on the interface board: the USB-serial cable's socket plugs in, black wire "
+            "(GND) at pin 1", circuit["USB-serial 3.3V"].references,
+            circuit["USB-serial 3.3V"].footprint,
+        ),
+        BomLine(
+            "USB-serial cable", 1, "pcs", "1 pcs",
+            "USB to 3.3 V TTL serial cable, USB-A plug to 6-way 2.54 mm socket, 1.8 m (e.g. "
+            "FTDI TTL-232R-3V3; a 5 V cable would harm the Pi)",
+            "the link to the PC on every Pi model: the header UART (GPIO14/15, "
+            "/dev/serial0), out through the frame's cable exit to the PC's USB port",
         ),
         BomLine("memory card", 1, "pcs", "1 pcs", "microSD, 16 GB, A1", "Raspberry Pi OS"),
         BomLine(
-            "Pi header socket", 1, "pcs", "1 pcs", "2 x 20 female header, 2.54 mm",
-            "J1 on the interface board", circuit["Raspberry Pi 40-pin header"].references,
+            "Pi ribbon header", 1, "pcs", "1 pcs",
+            "2 x 20 shrouded box header, male, 2.54 mm, straight, keyed (e.g. Wurth "
+            "61204021621)",
+            "J1 on the interface board: the ribbon's second socket plugs in, the key makes "
+            "it go one way only", circuit["Raspberry Pi 40-pin header"].references,
             circuit["Raspberry Pi 40-pin header"].footprint,
         ),
         BomLine(
             "ribbon cable", 1, "pcs", "1 pcs",
-            "40-way 2.54 mm IDC ribbon, female both ends, 150 mm",
-            "the Pi's header to J1",
+            "40-way 2.54 mm IDC ribbon, female (IDC socket) both ends, keyed, 150 mm",
+            "the Pi's male header to J1's male box header; the red wire is pin 1 at both ends",
         ),
         BomLine(
-            "interface board", 1, "pcs", "1 pcs", "stripboard 2.54 mm, 70 x 50 mm",
-            "carries J1, U1, R1, C1, C2, J2 and the 16 matrix wires",
+            "interface board", 1, "pcs", "1 pcs",
+            f"stripboard 2.54 mm, {g.interface.width:g} x {g.interface.height:g} mm",
+            f"carries {on_board} and the 16 matrix wires",
         ),
         BomLine(
             "matrix wire", _metres(matrix_mm), "m", f"{_metres(matrix_mm * 1.3):g} m",
@@ -231,15 +279,26 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
             "the pieces; each base drilled for its magnet",
         ),
         BomLine(
-            "clock buttons (optional)", 2, "pcs", "2 pcs", "16 mm momentary push button",
-            "the players' clock, pressed as FIDE 6 has it: GPIO2 and GPIO3 to ground, "
-            "[clock] in the board's TOML file (hardware/README.md, section 9)",
+            "clock buttons (optional)", 2, "pcs", "2 pcs", "16 mm momentary push button, "
+            "normally open, panel mount",
+            "in the frame, one each side: the players' clock, pressed as FIDE 6 has it: "
+            "GPIO2 and GPIO3 to ground, [clock] in the board's TOML file (hardware/README.md, "
+            "section 9)", circuit["Push button 16mm"].references,
+            circuit["Push button 16mm"].footprint,
+        ),
+        BomLine(
+            "clock button header (optional)", 1, "pcs", "1 pcs",
+            "1 x 3 male pin header, 2.54 mm, and a 3-way 2.54 mm socket with leads",
+            "J4 on the interface board: White's button (pin 1, GPIO2), Black's (pin 2, "
+            "GPIO3), ground (pin 3)", circuit["Clock buttons"].references,
+            circuit["Clock buttons"].footprint,
         ),
         BomLine(
             "speaker (optional)", 1, "pcs", "1 pcs",
-            "powered speaker with a 3.5 mm plug (Pi 3, 4), or a USB speaker (Pi 5, Zero 2 W)",
-            "the board's voice (espeak-ng): every move and correction said aloud, [voice] "
-            "in the board's TOML file",
+            "powered speaker with a 3.5 mm plug (Pi 3, 4), or a USB speaker (Pi 5; Zero 2 W "
+            "with a micro-USB OTG adapter, USB-A female)",
+            "the board's voice (espeak-ng), [voice] in the board's TOML file: "
+            + "; ".join(f"{model}: {path}" for model, path in SPEAKER_PATHS.items()),
         ),
     ]  # fmt: skip
     return lines
@@ -260,13 +319,17 @@ def bom_csv(lines: list[BomLine]) -> str:
 
 
 __all__ = [
-    "FUSE_A",
+    "CHAIN_WIRE_A",
+    "FUSE_DERATING",
+    "I2S_PINS",
     "LED_SUPPLY_A",
     "PIECES",
     "SPARE_QUEENS",
+    "SPEAKER_PATHS",
     "BomLine",
     "CircuitPart",
     "bom_csv",
     "bom_lines",
+    "fuse_rating_a",
     "led_supply_current_a",
 ]

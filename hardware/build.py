@@ -6,7 +6,7 @@ Writes, next to this script (or into `--out DIR`):
   rest (`bom.py`), with quantities from the circuit and the board's parameters;
 - `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide;
 - the physical board from `board_geometry.py`'s parameters: `top-plate.dxf`,
-  `carrier-plate.dxf`, `base-plate.dxf` for the cutter, `board-plan.svg` and
+  `carrier-plate.dxf`, `base-plate.dxf`, `frame-strip.dxf` for the cutter, `board-plan.svg` and
   `board-section.svg` for the README, and `reed-magnet.svg`, the reed and magnet model.
 
 The electrical rules check runs first; if it finds any error nothing is written and the
@@ -83,12 +83,13 @@ def bom_text(circuit: Circuit) -> str:
     from board_geometry import build_geometry
     from bom import CircuitPart, bom_csv, bom_lines
 
-    groups: dict[tuple[str, str], list[str]] = {}
+    groups: dict[tuple[str, str, str], list[str]] = {}
     for part in circuit.parts:
-        groups.setdefault((str(part.value), str(part.footprint)), []).append(str(part.ref))
+        key = (str(part.value), str(part.footprint), str(part.fields["Place"]))
+        groups.setdefault(key, []).append(str(part.ref))
     parts = {
-        value: CircuitPart(_ref_ranges(refs), len(refs), value, footprint)
-        for (value, footprint), refs in groups.items()
+        value: CircuitPart(_ref_ranges(refs), len(refs), value, footprint, place)
+        for (value, footprint, place), refs in groups.items()
     }
     return bom_csv(bom_lines(build_geometry(), parts))
 

@@ -9,7 +9,12 @@ Net names the firmware relies on:
 - ROW1..ROW8: row line i+1 of the matrix, on BCM pin `MatrixConfig().rows[i]`;
 - COL1..COL8: column line j+1, on BCM pin `MatrixConfig().columns[j]`;
 - SWn (n = square + 1, SW1 = a1 ... SW64 = h8) sits between its row line and net
-  `SQ_<square>`, and diode Dn goes from there (anode) to its column line (cathode).
+  `SQ_<square>`, and diode Dn goes from there (anode) to its column line (cathode);
+- CLOCK_WHITE, CLOCK_BLACK: the optional clock buttons on GPIO2 and GPIO3 (`CLOCK_PINS`,
+  the pins `[clock]` is given in hardware/README.md), through J4 on the interface board,
+  each button to ground.
+
+Every part has a `Place` field: where it goes on the board (the BOM says the same).
 """
 
 from __future__ import annotations
@@ -40,6 +45,12 @@ HEADER_GPIO = {
     33: 13, 35: 19, 36: 16, 37: 26, 38: 20, 40: 21,
 }  # fmt: skip
 PHYSICAL_PIN_OF_GPIO = {gpio: physical for physical, gpio in HEADER_GPIO.items()}
+# The clock buttons: the two header GPIOs the reference build leaves free; their fixed
+# pull-ups hold a button's line HIGH until a press pulls it LOW.
+CLOCK_PINS = {"WHITE": 2, "BLACK": 3}
+UART_TXD, UART_RXD = 14, 15  # the header UART: the link to the PC (`/dev/serial0`)
+# The 3.3 V USB-serial cable's 6-way socket (FTDI TTL-232R-3V3 order): pin -> name.
+SERIAL_CABLE_PINS = {1: "GND", 2: "CTS", 3: "VCC", 4: "TXD", 5: "RXD", 6: "RTS"}
 
 
 def _template(name: str, prefix: str, pins: list[tuple[int, str, Any]], **attrs: Any) -> Part:
@@ -63,6 +74,23 @@ def _header_pins() -> list[tuple[int, str, Any]]:
         else:
             pins.append((num, f"GPIO{HEADER_GPIO[num]}", BIDIR))
     return pins
+
+
+INTERFACE_BOARD = "interface board"
+FIRST_LED = "at the first LED (a1), across its 5 V and GND"
+UNDER_SQUARES = "under the squares"
+IN_THE_FRAME = "in the frame"
+PLACES = {
+    "J1": INTERFACE_BOARD, "J2": INTERFACE_BOARD, "J3": INTERFACE_BOARD,
+    "J4": INTERFACE_BOARD, "U1": INTERFACE_BOARD, "R1": INTERFACE_BOARD,
+    "C2": INTERFACE_BOARD, "C1": FIRST_LED, "BTN1": IN_THE_FRAME, "BTN2": IN_THE_FRAME,
+}  # fmt: skip
+
+
+def place_of(ref: str) -> str:
+    """Where part `ref` goes: the interface board, the frame, by the first LED, or under
+    the squares (the reeds, diodes and LEDs)."""
+    return PLACES.get(ref, UNDER_SQUARES)
 
 
 def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = None) -> Circuit:
@@ -89,8 +117,11 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
         header = _template(
             "RPi_GPIO_2x20", "J", _header_pins(),
             value="Raspberry Pi 40-pin header",
-            description="2x20 female header to the Pi (any 40-pin Pi: 3, 4, 5, Zero 2 W)",
-            footprint="Connector_PinSocket_2.54mm:PinSocket_2x20_P2.54mm_Vertical",
+            description=(
+                "2x20 shrouded box header, male, keyed: the ribbon from the Pi's header "
+                "plugs in (any 40-pin Pi: 3, 4, 5, Zero 2 W)"
+            ),
+            footprint="Connector_IDC:IDC-Header_2x20_P2.54mm_Vertical",
         )  # fmt: skip
         power_in = _template(
             "Power_5V", "J", [(1, "+5V", PWROUT), (2, "GND", PWROUT)],
@@ -128,6 +159,30 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
             footprint="LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
         )  # fmt: skip
 
+        serial_cable = _template(
+            "Serial_Cable_1x6", "J",
+            [(n, name, PASSIVE) for n, name in SERIAL_CABLE_PINS.items()],
+            value="USB-serial 3.3V",
+            description=(
+                "1x6 male pin header: the 3.3 V USB-serial cable's socket plugs in (GND, the "
+                "black wire, at pin 1); the link to the PC"
+            ),
+            footprint="Connector_PinHeader_2.54mm:PinHeader_1x06_P2.54mm_Vertical",
+        )  # fmt: skip
+
+        clock_header = _template(
+            "Clock_1x3", "J", [(1, "WHITE", PASSIVE), (2, "BLACK", PASSIVE), (3, "GND", PASSIVE)],
+            value="Clock buttons",
+            description="1x3 male pin header: the clock buttons' wires (optional)",
+            footprint="Connector_PinHeader_2.54mm:PinHeader_1x03_P2.54mm_Vertical",
+        )  # fmt: skip
+        button = _template(
+            "Button_NO", "BTN", [(1, "1", PASSIVE), (2, "2", PASSIVE)],
+            value="Push button 16mm",
+            description="momentary push button, normally open, 16 mm panel (optional)",
+            footprint="Connector_Wire:SolderWire-0.5sqmm_1x02_P4.6mm_D0.9mm_OD2.1mm",
+        )  # fmt: skip
+
         gnd, v5 = Net("GND"), Net("+5V")
         rows = [Net(f"ROW{i + 1}") for i in range(8)]
         columns = [Net(f"COL{j + 1}") for j in range(8)]
@@ -155,6 +210,28 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
             rows[row] += sw[1]
             middle += sw[2], d["A"]
             columns[column] += d["K"]
+
+        # The link to the PC: the Pi's TXD to the cable's RXD and back; the cable's own 5 V
+        # (VCC) and its handshake lines stay unconnected.
+        j3 = serial_cable(ref="J3", tag="J3")
+        pi_tx, pi_rx = Net("UART_PI_TX"), Net("UART_PI_RX")
+        pi_tx += j1[PHYSICAL_PIN_OF_GPIO[UART_TXD]], j3["RXD"]
+        pi_rx += j1[PHYSICAL_PIN_OF_GPIO[UART_RXD]], j3["TXD"]
+        gnd += j3["GND"]
+        for name in ("CTS", "VCC", "RTS"):
+            j3[name] += circuit.NC
+        used |= {PHYSICAL_PIN_OF_GPIO[UART_TXD], PHYSICAL_PIN_OF_GPIO[UART_RXD]}
+
+        # The clock buttons: each between its GPIO (fixed pull-up on GPIO2/3) and ground,
+        # wired to the frame from J4.
+        j4 = clock_header(ref="J4", tag="J4")
+        gnd += j4["GND"]
+        for k, (side, pin) in enumerate(CLOCK_PINS.items()):
+            line = Net(f"CLOCK_{side}")
+            btn = button(ref=f"BTN{k + 1}", tag=f"BTN{k + 1}")
+            line += j1[PHYSICAL_PIN_OF_GPIO[pin]], j4[side], btn[1]
+            gnd += btn[2]
+            used.add(PHYSICAL_PIN_OF_GPIO[pin])
 
         # LED data: Pi GPIO (3.3 V) -> 74AHCT125 -> 330 ohm -> first LED's DIN.
         data_pin = LED_DATA_PIN[leds.driver]
@@ -201,4 +278,6 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
                 previous += led["DOUT"]
             else:
                 led["DOUT"] += circuit.NC
+        for part in circuit.parts:
+            part.fields["Place"] = place_of(str(part.ref))
     return circuit

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import schemdraw
 import schemdraw.elements as elm
-from circuit import HEADER_GPIO, HEADER_GROUND, HEADER_POWER
+from circuit import CLOCK_PINS, HEADER_GPIO, HEADER_GROUND, HEADER_POWER, UART_RXD, UART_TXD
 from reedboard.config import LED_DATA_PIN, LedConfig, MatrixConfig
 
 schemdraw.use("svg")  # the plain SVG backend: no fonts or matplotlib state in the output
@@ -47,6 +47,9 @@ def _pin_labels(matrix: MatrixConfig, leds: LedConfig) -> dict[int, str]:
     for j, gpio in enumerate(matrix.columns):
         roles[gpio] = f"COL{j + 1}"
     roles[LED_DATA_PIN[leds.driver]] = "LED data"
+    roles[UART_TXD], roles[UART_RXD] = "TXD to J3", "RXD to J3"
+    for side, gpio in CLOCK_PINS.items():
+        roles[gpio] = f"clock {side.capitalize()}"
     labels: dict[int, str] = {}
     for num in range(1, 41):
         if num in HEADER_POWER:

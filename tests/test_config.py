@@ -191,3 +191,19 @@ def test_clock_keys_are_checked(text: str, words: str) -> None:
 def test_clock_buttons_on_the_free_pins() -> None:
     clock = parse_config('[clock]\ncontrol = "90/40:30+30"\nwhite_pin = 2\nblack_pin = 3\n').clock
     assert (clock.control, clock.white_pin, clock.black_pin) == ("90/40:30+30", 2, 3)
+
+
+def test_the_mqtt_files_are_found_next_to_the_config_file(tmp_path: Path) -> None:
+    """A board's TOML, password and CA are copied to the board together: the files it
+    names are beside it, wherever the board is started from."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    toml = folder / "board-b1.toml"
+    toml.write_text(
+        '[mqtt]\nurl = "mqtts://club:8883"\npassword_file = "board-b1.password"\n'
+        f'ca_file = "{tmp_path / "elsewhere.crt"}"\n'
+    )
+    mqtt = load_config(toml).mqtt
+    assert mqtt.password_file == str(folder / "board-b1.password")
+    assert mqtt.ca_file == str(tmp_path / "elsewhere.crt")  # an absolute path stays
+    assert load_config(None).mqtt.password_file == ""

@@ -52,6 +52,8 @@ FIRMWARE_LAYERS = (
             "reedboard.speaking",
             "reedboard.kept_link",
             "reedboard.app_ports",
+            "reedboard.app_outbox",
+            "reedboard.app_self_test",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",

@@ -1,16 +1,18 @@
 """The running board: the one imperative loop that wires everything together.
 
 Each turn of the loop scans the switches, feeds the debouncer and the arbiter (through
-`BoardGame`), writes committed moves to the journal, and only then sends the effects
-to the host, so the host never knows of a move that a power cut could take back. Then it
-carries out the host's commands and lights the LEDs.
+`BoardGame`), hands committed moves to the journal, and sends the effects to the host
+only once the journal has them on disk, so the host never knows of a move that a power
+cut could take back. Then it carries out the host's commands and lights the LEDs.
 
 Everything the loop touches comes in through the constructor (the seams):
 - `scanner`: a `SwitchMatrix` (`scan() -> Bitboard`): the GPIO matrix, or a fake;
 - `clock`: a `Clock` (`now_ms`, `real_seconds_until`, `sleep_until`);
 - `link`: a `LinkPort` (`read(wait_s) -> bytes`, `write(bytes)`), or None; `reopen` opens
   it again after it fails (a host unplugged and plugged back);
-- `journal`: a `Journal`, or None;
+- `journal`: a `Journal`, or None; with `journal_in_background` its writes run on a
+  thread of their own (`journal.writer`), and what the host is told waits for them
+  (`app_outbox`), so the loop never waits on the disk;
 - `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
   changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
   view; `led_test(t_ms)` runs the LED test the host asks for;
@@ -21,8 +23,8 @@ Everything the loop touches comes in through the constructor (the seams):
   `BoardEndpoint`; an emulation such as DGT's instead), and `watch(board_game, t_ms)` is
   called once a turn after the scan and the commands, for an endpoint that reports what
   the board is rather than the effects;
-- `ahead`: a `ScanAhead` reading the matrix since the board's first moments: `start`
-  stops it, and what it read is fed to the game first, each reading at its own time.
+- `ahead`: a `ScanAhead` reading the matrix since the board's first moments, stopped by
+  `start`: what it read is fed to the game first, each reading at its own time.
 """
 
 from __future__ import annotations
@@ -32,13 +34,13 @@ import random
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
+from functools import partial
 
+from reedboard.app_outbox import Outbox, told
 from reedboard.app_ports import ButtonsPort, Endpoint, EventSource, Identity, Renderer, no_lights
+from reedboard.app_self_test import start_self_test
 from reedboard.arbiter.arbiter import shown_move
-from reedboard.arbiter.effects import (
-    Effect,
-    SensorFault,
-)
+from reedboard.arbiter.effects import Effect, SensorFault
 from reedboard.arbiter.table import MoveTable
 from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, script_command
 from reedboard.chess_clock.game_timer import GameTimer
@@ -47,8 +49,9 @@ from reedboard.game_record import GameRecord
 from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
-from reedboard.hal.scan_ahead import FIRST_READS, Backlog, ScanAhead
+from reedboard.hal.scan_ahead import Backlog, ScanAhead, first_scan
 from reedboard.journal.store import Journal, JournalError
+from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import (
@@ -57,7 +60,6 @@ from reedboard.link.board_messages import (
     EffectMessage,
     ErrorReply,
     MovesPage,
-    Reply,
     StateMessage,
 )
 from reedboard.link.messages import (
@@ -81,7 +83,7 @@ from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import SelfTestReport, self_test
+from reedboard.sensing.selftest import SelfTestReport
 from reedboard.wiring import matrix_wiring
 
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
@@ -99,6 +101,7 @@ class App:
         link: LinkPort | None = None,
         reopen: Callable[[], LinkPort] | None = None,
         journal: Journal | None = None,
+        journal_in_background: bool = False,
         render: Renderer = no_lights,
         animate: Callable[[int], None] | None = None,
         led_test: Callable[[int], None] | None = None,
@@ -151,7 +154,11 @@ class App:
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = guard or nullcontext()
-        self.record = GameRecord(journal, self._journal_failed)
+        self.writer: InlineWriter | JournalWriter | None = None
+        if journal is not None:
+            self.writer = JournalWriter(journal) if journal_in_background else InlineWriter(journal)
+        self.outbox = Outbox(self.writer)
+        self.record = GameRecord(journal, self.writer, self._journal_failed)
         self._settings = settings or Settings()
         self._start = start
         self._rng = rng
@@ -160,33 +167,28 @@ class App:
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.board_game: BoardGame | None = None
         self.ahead = ahead
-        # What the matrix read before the game was loaded, fed to it before any live scan.
-        self._backlog: Backlog | None = None
+        self._backlog: Backlog | None = None  # what `ahead` read, fed to the game first
 
     # ----- start -----
 
     def start(self) -> BoardGame:
         """Read the board and resume the journal's game in progress, if any; with `ahead`,
         from its first reading, at its time (`catch_up` feeds it what was read since)."""
-        backlog = self.ahead.stop() if self.ahead is not None else None
-        self.ahead = None
+        backlog, self.ahead = (None if self.ahead is None else self.ahead.stop()), None
         now = self.clock.now_ms() if backlog is None else backlog.first_ms
         if self.source is not None:
             # Only what stands at time 0: later lines are applied each at its own time.
             self.source.advance(min(now, 0))
         self._backlog = backlog
-        first = [self.scanner.scan()] if backlog is None else list(backlog.first)
+        first = [first_scan(self.scanner)] if backlog is None else backlog.first
         occupancy = first[0]
-        if backlog is None:
-            logger.debug("first scan: %d squares occupied", occupancy.bit_count())
         game, settings = self.record.resume(self._settings)
         if game is None:
             game = self._start if self._start is not None else Game()  # an empty Game is falsy
         # The power may have gone while a move waited to settle: the board then shows the
         # position plus that move, which the self-test must not call stuck switches.
         table = MoveTable(game.position, legal=not game.is_game_over())
-        shown = shown_move(table, occupancy)
-        self._self_test(first, game.position.occupied if shown is None else occupancy)
+        self._self_test(first, game, shown=shown_move(table, occupancy) is not None)
         self.board_game = BoardGame(
             game, occupancy, settings, rng=self._rng, configured=self._settings
         )
@@ -202,25 +204,20 @@ class App:
         if self.watch is not None:
             self.watch(self.board_game, now)
         hello = self._hello()
-        _told("started: told the host", hello, self.endpoint.send(hello))
+        told("started: told the host", hello, self.endpoint.send(hello))
         self._publish(self.board_game.arbiter.commit_shown(now), now)
         self._render(now, force=True)
         self._flush()
         return self.board_game
 
-    def _self_test(self, first: list[Bitboard], expected: Bitboard) -> None:
-        """The start-up self-test: the first few scans against the position the game
-        stands in. Faults are logged naming the squares, matrix lines and GPIO pins; the
-        lights then show any square that does not match as a mismatch."""
+    def _self_test(self, first: list[Bitboard], game: Game, *, shown: bool) -> None:
+        """The start-up self-test (`app_self_test`); its faults are told to the voice."""
         if self.wiring is None:
             return
-        scans = first + [self.scanner.scan() for _ in range(FIRST_READS - len(first))]
-        report = self_test(scans, expected, self.wiring)
-        if not report.ok:
-            for line in report.lines():
-                logger.warning("self-test: %s", line.strip())
-            if self.on_self_test is not None:
-                self.on_self_test(report)
+        scan, resumed = self.scanner.scan, self.resumed
+        report = start_self_test(first, game, self.wiring, shown=shown, resumed=resumed, scan=scan)
+        if report is not None and self.on_self_test is not None:
+            self.on_self_test(report)
 
     # ----- the loop -----
 
@@ -248,17 +245,28 @@ class App:
                     next_scan += self.period_ms * max(1, (now - next_scan) // self.period_ms + 1)
                 self.step(now, data)
         with self.guard:
-            self._flush()
+            self.settle()
+
+    def settle(self) -> None:
+        """Every write handed to the journal done, then what waited for it told: at
+        shutdown (`close` then stops the writer), or before reading the journal."""
+        if self.writer is not None:
+            self.writer.drain()
+        self._flush()
+
+    def close(self) -> None:
+        self.settle()
+        if self.writer is not None:
+            self.writer.close()
 
     def catch_up(self, now: int) -> None:
         """A loop that fell behind its clock (a busy CPU, a slow disk, a sped-up clock)
         must not apply a script's changes in a lump: lifts and places merged into one scan
         are an order no hands could make, and a capture would read as a piece vanishing.
-        Every script line, and every decision that falls due between them, is taken at
-        its own board time, as a scanner that kept up would have seen it. So is what the
-        matrix read while the game loaded (`ahead`). The real switches need no other
-        care: they are read as they are. `run` calls it before each turn; a caller
-        turning the loop with `step` itself does the same."""
+        Every script line (and what `ahead` read), and every decision that falls due
+        between them, is taken at its own board time, as a scanner that kept up would
+        have seen it. The live switches are read as they are. `run` calls it before each
+        turn; a caller turning the loop with `step` itself does the same."""
         if self.source is None and self._backlog is None:
             return
         board_game = self.board_game or self.start()
@@ -266,9 +274,10 @@ class App:
         # are taken by the next turn; time never runs backwards for the debouncer.
         last = self._last_step_ms
         while True:
+            read = None if self._backlog is None else self._backlog.next_change_ms()
             due = [
                 t
-                for t in (self._source_due(), self._backlog_due(), board_game.next_deadline())
+                for t in (self._source_due(), read, board_game.next_deadline())
                 if t is not None and last < t < now
             ]
             if not due:
@@ -294,8 +303,7 @@ class App:
             for white, when in self.buttons.presses(now):
                 changed = self._pressed(white, when) or changed
         before = board_game.debouncer.raw
-        backlog = self._backlog
-        occupancy = self.scanner.scan() if backlog is None else backlog.reading_at(now)
+        occupancy = self.scanner.scan() if self._backlog is None else self._backlog.reading_at(now)
         self.record.sensed(before, occupancy, now)
         effects = board_game.scan(occupancy, now)
         self._publish(effects, now)
@@ -322,9 +330,6 @@ class App:
     def _source_due(self) -> int | None:
         return None if self.source is None else self.source.next_change_ms()
 
-    def _backlog_due(self) -> int | None:
-        return None if self._backlog is None else self._backlog.next_change_ms()
-
     # ----- effects: journal first, then the host -----
 
     def _pressed(self, white: bool, when: int) -> bool:
@@ -344,16 +349,16 @@ class App:
             message = effect_message(effect, game_id, board_game.game, control, self.wiring)
             if isinstance(effect, SensorFault) and message.place is not None:
                 logger.warning("switch fault: %s %s", message.place.where, effect.fault)
-            _told("told the host", message, self.endpoint.send(message))
+            told("told the host", message, self.endpoint.send(message))
             if self.on_effect is not None:
-                self.on_effect(message)
+                self.outbox.put(partial(self.on_effect, message))
 
     def _journal_failed(self, error: JournalError) -> None:
         # The game goes on without a record rather than stopping the board; the host
         # hears of it.
         logger.error("%s", error)
         failed = ErrorReply("journal", str(error))
-        _told("told the host", failed, self.endpoint.send(failed))
+        told("told the host", failed, self.endpoint.send(failed))
 
     # ----- the host -----
 
@@ -375,7 +380,7 @@ class App:
         elif isinstance(reply, MovesPage):
             reply = replace(reply, game=self.game_id)
         seq = self.endpoint.reply(command, reply)
-        _told(f"answered the host's {command_type(command)} (id {command.id})", reply, seq)
+        told(f"answered the host's {command_type(command)} (id {command.id})", reply, seq)
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
@@ -470,7 +475,14 @@ class App:
         return self.link.read(wait_s)
 
     def _flush(self) -> None:
-        self.link.write(self.endpoint.data_to_send())
+        """What the endpoint has for the host goes out once the journal has what it tells
+        of (`Outbox`); a write that failed is told first."""
+        if self.writer is not None:
+            for error in self.writer.failures():
+                self._journal_failed(error)
+        self.outbox.release()
+        data = self.endpoint.data_to_send()
+        self.outbox.put(partial(self.link.write, data), droppable=not data)
 
     # ----- the lights -----
 
@@ -486,12 +498,3 @@ class App:
             self.render(board_game.arbiter.view(), now)
         elif self.animate is not None:
             self.animate(now)  # blinking and pulsing squares move on with the clock
-
-
-def _told(what: str, message: Reply | EffectMessage, seq: int) -> None:
-    """One debug line a numbered message queued for the host (`REEDBOARD_LOG=debug`): its
-    type, number and, for an effect, the event and move, to set beside the host's reads."""
-    if logger.isEnabledFor(logging.DEBUG):
-        wire = message.to_wire()
-        words = "".join(f" {wire[key]}" for key in ("event", "uci") if wire.get(key))
-        logger.debug("%s: %s %d%s", what, message.TYPE, seq, words)

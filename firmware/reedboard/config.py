@@ -9,8 +9,9 @@ unknown keys are refused too, because a misspelt key silently ignored is a wrong
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal, get_args
 
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.waits import (
@@ -21,9 +22,6 @@ from reedboard.arbiter.waits import (
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ConfigError, InvalidInputError
 from reedboard.voice.codes import LANGUAGE_CODES
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):
 # the parts take plain values and know nothing of the file.
@@ -151,12 +149,21 @@ def load_config(path: str | Path | None = None) -> BoardConfig:
     if path is None:
         return BoardConfig()
     try:
-        # open(), not pathlib: the matrix is read before the board loads pathlib.
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
-    return parse_config(text, source=str(path))
+    config = parse_config(text, source=str(path))
+    return replace(config, mqtt=_files_beside(config.mqtt, Path(path).parent))
+
+
+def _files_beside(mqtt: MqttConfig, folder: Path) -> MqttConfig:
+    """The `[mqtt]` files named relative to the TOML file, not to wherever the board
+    is started: a board's file and its password and CA are copied to it together."""
+
+    def beside(name: str) -> str:
+        return str(folder / name) if name and not Path(name).is_absolute() else name
+
+    return replace(mqtt, password_file=beside(mqtt.password_file), ca_file=beside(mqtt.ca_file))
 
 
 def parse_config(text: str, *, source: str = "config") -> BoardConfig:

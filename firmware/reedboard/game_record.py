@@ -4,8 +4,10 @@ a script that `reedboard replay` turns back into the same game).
 
 What happened at one moment goes to disk in one transaction: a mating move and its result,
 and the sensor changes that led to them, are on disk whole or not at all, before the host
-hears of any of it. A journal that fails to write does not stop the board: the game goes
-on without a record and `failed` says why.
+hears of any of it. The writes are handed to the journal's writer (`journal.writer`) as
+one batch, values and all, and the loop goes on: what the host is told waits for that
+batch (`app_outbox`). A journal that fails to write does not stop the board: the game goes
+on without a record and the writer's failures say why.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from reedboard.errors import InvalidInputError
 from reedboard.game_report import variant_of
 from reedboard.hal.sensor_line import Action, SensorLine, add_line
 from reedboard.journal.store import Journal, JournalError, KeptLines
+from reedboard.journal.writer import InlineWriter, JournalWriter, Write
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, square_name, squares_of
 
@@ -49,11 +52,29 @@ class GameRecord:
     """The journal's side of the board's loop: which game is in progress (`game_id`), how
     many plies it has, and the sensor lines taken since the last write."""
 
-    def __init__(self, journal: Journal | None, failed: Callable[[JournalError], None]) -> None:
+    def __init__(
+        self,
+        journal: Journal | None,
+        writer: InlineWriter | JournalWriter | None,
+        failed: Callable[[JournalError], None],
+    ) -> None:
+        """`journal` is read at the start (the game to resume); `writer` writes to it.
+        `failed` is told of a read that failed."""
         self.journal = journal
+        self.writer = writer
         self.failed = failed
         self.game_id = 0
+        # The number the next game gets: known at once, not when the writer gets to it,
+        # since the moves the loop sends before then carry it.
+        self._next_game = 1
+        if journal is not None:
+            try:
+                self._next_game = journal.last_game_id() + 1
+            except JournalError as error:
+                failed(error)
+        self._batch: list[Write] | None = None  # the writes of the moment being recorded
         self.plies = 0
+        self._over = False  # whether the game in progress has a result
         self.resumed = False
         self._origin_ms = 0  # the board time at which the game's sensor lines start
         self._keeping = False  # whether this game's sensor lines reach back to its start
@@ -114,12 +135,13 @@ class GameRecord:
         self._lines = []
         self._next_seq = 1
         self._keeping = True
+        game_id = self.game_id = self._next_game
+        self._next_game += 1
+        fen, chess960, variant = game.start.fen(), game.chess960, variant_of(game)
 
         def write(journal: Journal) -> None:
-            self.game_id = journal.start_game(
-                game.start.fen(), chess960=game.chess960, variant=variant_of(game), mode=mode
-            )
-            journal.keep_start_sensors(self.game_id, sensors)
+            journal.start_game(fen, chess960=chess960, variant=variant, mode=mode, id=game_id)
+            journal.keep_start_sensors(game_id, sensors)
 
         self._write(write)
 
@@ -163,68 +185,85 @@ class GameRecord:
         """Journal the sensor lines taken and the effects of one moment in one
         transaction. Returns the game each effect belongs to."""
         games: list[int] = []
-
-        def record_each() -> None:
+        recorded = any(isinstance(e, RECORDED) for e in effects)
+        batch: list[Write] = []
+        self._batch = batch
+        try:
             if recorded or len(self._lines) >= LINES_HELD:
+                # The lines wait for what the journal records (a move, a takeback, a new
+                # game, a result): what led to a move reaches the disk with it, and a touch
+                # or a scan that decides nothing costs no write.
                 self._write_lines()
-            for effect in effects[len(games) :]:
+            for effect in effects:
                 self._record(effect, board_game, now_ms)
                 games.append(self.game_id)
-
-        recorded = any(isinstance(e, RECORDED) for e in effects)
-        if self.journal is not None and (recorded or len(self._lines) >= LINES_HELD):
-            # The lines wait for what the journal records (a move, a takeback, a new
-            # game, a result): what led to a move reaches the disk with it, and a touch
-            # or a scan that decides nothing costs no write.
-            try:
-                with self.journal.together():
-                    record_each()
-            except JournalError as error:
-                self.failed(error)
-        record_each()  # the rest: without a journal, without a write, or a failed transaction
+        finally:
+            self._batch = None
+        if batch and self.writer is not None:
+            self.writer.submit(batch)
         return games
 
     def set_mode(self, mode: str) -> None:
-        self._write(lambda j: j.set_mode(self.game_id, mode))
+        game_id = self.game_id
+        self._write(lambda j: j.set_mode(game_id, mode))
 
     def _write_lines(self) -> None:
         lines, self._lines = self._lines, []
         if lines:
             first, self._next_seq = self._next_seq, self._next_seq + len(lines)
-            self._write(lambda j: j.append_sensor_lines(self.game_id, first, lines))
+            game_id = self.game_id
+            self._write(lambda j: j.append_sensor_lines(game_id, first, lines))
 
     def _record(self, effect: Effect, board_game: BoardGame, now_ms: int) -> None:
+        # Every write takes its values now: the writer runs it later, on its own thread.
+        game_id = self.game_id
         if isinstance(effect, MoveMade):
             self.plies = effect.ply
-            self._write(lambda j: j.append_move(self.game_id, effect.ply, effect.uci, effect.t_ms))
+            self._write(lambda j: j.append_move(game_id, effect.ply, effect.uci, effect.t_ms))
         elif isinstance(effect, TakenBack):
             ply = self.plies
             self.plies -= 1
-            self._write(lambda j: j.take_back(self.game_id, ply))
+            self._over = False  # a takeback of the move that ended it: the game goes on
+            self._write(lambda j: j.take_back(game_id, ply))
         elif isinstance(effect, NewGame):
+            self._say_left(game_id)
             self.plies = 0
+            self._over = False
             game, mode = board_game.game, board_game.settings.mode
             self.begin(game, mode, board_game.debouncer.raw, now_ms)
         elif isinstance(effect, GameOver):
-            self._write(lambda j: j.finish(self.game_id, effect.result, effect.reason))
+            self._over = True
+            self._write(lambda j: j.finish(game_id, effect.result, effect.reason))
         if isinstance(effect, RECORDED):
             self.note_clocks(board_game, now_ms)
+
+    def _say_left(self, game_id: int) -> None:
+        """A new game over one with moves and no result: the journal keeps that one as
+        abandoned, and says so (nothing of it is lost, and it can be taken up again)."""
+        if self.journal is not None and self.plies and not self._over:
+            logger.warning(
+                "game %d was left unfinished after %d plies for a new game: the journal "
+                "keeps it as abandoned (*); to go on with it, stop the board and run "
+                "`reedboard journal resume %s --game %d`",
+                game_id, self.plies, self.journal.path, game_id,
+            )  # fmt: skip
 
     def note_clocks(self, board_game: BoardGame, now_ms: int) -> None:
         """A timed game's clocks as they now stand, with what changed them: on resuming
         after a power cut the running player's time goes on from there."""
         timer = board_game.timer
         if timer is not None:
-            clocks, ply = timer.clocks, self.plies
-            self._write(lambda j: j.set_clocks(self.game_id, ply, clocks, now_ms))
+            clocks, ply, game_id = timer.clocks, self.plies, self.game_id
+            self._write(lambda j: j.set_clocks(game_id, ply, clocks, now_ms))
 
-    def _write(self, write: Callable[[Journal], None]) -> None:
-        if self.journal is None:
+    def _write(self, write: Write) -> None:
+        """Part of the moment being recorded, or a batch of its own."""
+        if self.writer is None:
             return
-        try:
-            write(self.journal)
-        except JournalError as error:
-            self.failed(error)
+        if self._batch is not None:
+            self._batch.append(write)
+        else:
+            self.writer.submit([write])
 
 
 def _sensors_after(kept: KeptLines) -> Bitboard:

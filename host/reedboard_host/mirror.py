@@ -40,7 +40,13 @@ class MirroredGame:
 
 
 class GameMirror:
-    def __init__(self) -> None:
+    def __init__(self, *, keep_games: bool = False) -> None:
+        """`keep_games`: a game's record is never rewritten by a `state` (the relay's
+        copy, where a state may come from someone else than the board): one that does
+        not follow on from the game, or adds moves after its result, starts a new game,
+        and the old one stays as it was. Moves are taken back only by the takebacks the
+        stream tells of."""
+        self.keep_games = keep_games
         self.current: MirroredGame | None = None
         self.finished: list[MirroredGame] = []
         self.needs_state = True
@@ -81,7 +87,7 @@ class GameMirror:
             and current.game.start.fen() == start.fen()
         )
         moves = list(m.moves)
-        if same and current is not None:
+        if same and current is not None and not self._replaces(current, moves):
             mine = _ucis(current.game)
             if mine == moves[: len(mine)]:
                 for uci in moves[len(mine) :]:
@@ -107,6 +113,14 @@ class GameMirror:
         self._clock(self.current, m)
         self._result(self.current, m.result, m.reason)
         return True
+
+    def _replaces(self, current: MirroredGame, moves: list[str]) -> bool:
+        """Whether a state of the current game stands for another game (`keep_games`):
+        it takes moves back, or plays on after the result."""
+        if not self.keep_games:
+            return False
+        mine = _ucis(current.game)
+        return mine != moves[: len(mine)] or (len(moves) > len(mine) and current.result is not None)
 
     @staticmethod
     def _rewrite(current: MirroredGame, kept: int, moves: list[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import os
+from collections.abc import Mapping
 from typing import IO
 
 from reedboard.chess_clock.time_control import parse_time_control
@@ -72,9 +73,11 @@ def pgn_text(
     date: datetime.date,
     round_: str,
     players: tuple[str, str] = ("?", "?"),
+    tags: Mapping[str, str] | None = None,
 ) -> str:
     """The game as PGN: `round_` is its number in its file ("-" when it has none),
-    `players` the names of White and Black."""
+    `players` the names of White and Black, `tags` more (or other) tags, all written
+    and escaped by the rules' PGN writer."""
     headers = {
         "Event": "reedboard game",
         "Site": site,
@@ -83,6 +86,7 @@ def pgn_text(
         "White": players[0],
         "Black": players[1],
     }
+    headers.update(tags or {})
     comments = dict(game.comments)
     if game.time_control is not None:
         headers["TimeControl"] = parse_time_control(game.time_control).pgn_tag()

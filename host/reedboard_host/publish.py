@@ -12,8 +12,8 @@ import logging
 from collections.abc import Callable
 
 from reedboard.errors import LinkError
-from reedboard.link.frame import FrameDecoder, encode_frame
-from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
+from reedboard.link.frame import FrameDecoder, Wire, encode_frame
+from reedboard.link.mqtt_client import BoardBroker, BrokerSettings, check_settings
 from reedboard.link.mqtt_topics import parse_url
 
 from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
@@ -34,6 +34,7 @@ def publish(
     """Bridge the board at `port_url` (opened by `opener`, the host's transport seam) and
     the broker until `stop()` says so."""
     address = parse_url(settings.url)
+    check_settings(settings)  # a file that cannot be read is the one line, before the start's
     logger.info(
         "publishing the board on %s to the MQTT broker at %s:%d as board %s; Ctrl-C stops",
         port_url, address.host, address.port, settings.board_id,
@@ -59,7 +60,7 @@ def publish(
                 data = port.read(0.05)
                 fresh: list[bytes] = []
                 for wire in decoder.feed(data):
-                    frame = encode_frame(wire).rstrip(b"\n")
+                    frame = encode_frame(named(wire, settings.board_id)).rstrip(b"\n")
                     if frame != previous:
                         fresh.append(frame)
                         previous = frame
@@ -77,3 +78,10 @@ def publish(
             port.close()
         broker.close()
     return 0
+
+
+def named(wire: Wire, board_id: str) -> Wire:
+    """A `hello` names the board as the broker knows it: the relay refuses a frame that
+    names another board than its topic's, and a board on a serial line knows only the
+    name it was given, if any."""
+    return {**wire, "board": board_id} if wire.get("type") == "hello" else wire

@@ -1,5 +1,7 @@
 """The power went while a move waited to settle: at restart the switches show the
-journaled position plus that one legal move. It is the move, not stuck switches."""
+journaled position plus that one legal move. It is the move, not stuck switches. And a
+journal that lost its last plies: the switches show its position a few plies on, which
+is said as such, not blamed on the wiring."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.journal.store import Journal
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
-from reedboard.rules.squares import Bitboard, squares_of
+from reedboard.rules.squares import Bitboard, parse_square, squares_of
 
 
 def scanner_showing(occupancy: Bitboard) -> MatrixScanner:
@@ -78,13 +80,25 @@ def test_a_capture_made_before_the_power_went_is_committed(
     assert moves == ["e2e4", "d7d5", "e4d5"]
 
 
-def test_two_moves_on_the_board_are_no_move_and_the_self_test_speaks(
+def test_two_moves_on_the_board_are_no_move_and_the_journal_may_be_behind(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """The journal lost its last plies: the wiring is not blamed, the journal is."""
     lines, effects, moves = restart(tmp_path, caplog, ["e2e4"], ["e2e4", "e7e5", "g1f3"])
-    assert [line for line in lines if line.startswith("self-test")]
+    assert not [line for line in lines if line.startswith("self-test")]
+    [said] = [line for line in lines if "journal may be behind" in line]
+    assert "(1 plies) with 2 more plies played" in said and "resumes at ply 1" in said
     assert not [e for e in effects if e["event"] == "move"]
     assert moves == ["e2e4"]
+
+
+def test_four_lost_plies_are_told_as_such(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    journaled = ["e2e4", "e7e5", "g1f3", "b8c6"]
+    lost = ["f1c4", "g8f6", "d2d3", "f8c5"]
+    lines, _, moves = restart(tmp_path, caplog, journaled, journaled + lost)
+    assert not [line for line in lines if line.startswith("self-test")]
+    assert [line for line in lines if "with 4 more plies played" in line]
+    assert moves == journaled
 
 
 def test_a_capture_the_sensors_cannot_tell_is_not_guessed(
@@ -94,5 +108,31 @@ def test_a_capture_the_sensors_cannot_tell_is_not_guessed(
     journaled = ["e2e4", "d7d5", "c2c4"]
     lines, effects, moves = restart(tmp_path, caplog, journaled, [*journaled, "d5c4"])
     assert not [e for e in effects if e["event"] == "move"]
-    assert [line for line in lines if line.startswith("self-test")]  # it shows a fault
+    assert [line for line in lines if "with one more ply played" in line]
     assert moves == journaled
+
+
+def test_a_switch_no_plies_explain_is_still_the_wiring(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A square read occupied where no piece could have gone: no move puts a piece on the
+    board, so it is a fault, and the self-test says so."""
+    effects: list[dict[str, Any]] = []
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        game_id = journal.start_game(
+            STARTING_FEN, chess960=False, variant="standard", mode="casual"
+        )
+        journal.append_move(game_id, 1, "e2e4", 1000)
+    shown = Game()
+    shown.push_uci("e2e4")
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        app = App(
+            scanner_showing(shown.position.occupied | 1 << parse_square("d4")),
+            VirtualClock(),
+            journal=journal,
+            matrix=MatrixConfig(),
+            on_effect=lambda message: effects.append(message.to_wire()),
+        )
+        app.start()
+    assert [line for line in caplog.messages if line.startswith("self-test")]
+    assert not [line for line in caplog.messages if "journal may be behind" in line]

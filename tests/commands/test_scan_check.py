@@ -139,6 +139,8 @@ def test_command_line_check_passes_on_a_good_fake_board(
         (["--broken-column", "5"], "column line COL5 (GPIO12) reads nothing although 2 pieces"),
         (["--stuck", "d5"], "d5 (ROW5 (GPIO5) x COL4 (GPIO25)) reads occupied"),
         (["--transposed"], "the matrix is transposed: its row lines run along files, not ranks"),
+        (["--swapped-rows", "2,3"], "row lines ROW2 (GPIO17) and ROW3 (GPIO27) are swapped"),
+        (["--swapped-columns", "4,5"], "column lines COL4 (GPIO25) and COL5 (GPIO12) are swapped"),
     ],
 )
 def test_command_line_check_finds_each_fault(
@@ -176,6 +178,9 @@ def test_diode_patterns_print_four_lines_that_expect_takes(
         (["--no-diode", "e4"], "--no-diode needs --fake"),
         (["--transposed"], "--transposed needs --fake"),
         (["--fake", "--no-diode", "e9"], "--no-diode: 'e9' is not a square"),
+        (["--fake", "--swapped-rows", "2"], "--swapped-rows: give two different line numbers"),
+        (["--fake", "--swapped-columns", "3,3"], "--swapped-columns: give two different"),
+        (["--swapped-rows", "2,3"], "--swapped-rows needs --fake"),
     ],
 )
 def test_bad_options_are_refused(
@@ -184,3 +189,12 @@ def test_bad_options_are_refused(
     code, _, err = scan(capsys, *args)
     assert code == 2
     assert message in err
+
+
+def test_expect_on_a_transposed_matrix_names_the_transposition(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = scan(capsys, "--fake", "--transposed", "--closed", "a1,b1", "--expect", "a1,b1")
+    assert code == 1
+    assert "the matrix is transposed: its row lines run along files, not ranks" in out
+    assert "stuck" not in out and "reads empty" not in out

@@ -4,11 +4,13 @@ the firmware's default pin and LED layout (one source of truth: the parameters).
 from __future__ import annotations
 
 import itertools
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
-from board_drawings import DRAWINGS, draw_board
+from board_drawings import DRAWINGS, carrier_layers, draw_board
 from board_geometry import BoardParameters, build_geometry, square_centre
 from ezdxf.filemanagement import readfile
 from reed_plot import plot_svg
@@ -110,7 +112,7 @@ def test_the_top_plate_holes_are_the_drawn_leds_and_the_carrier_has_every_pocket
     reed_layer = next(name for name in layers if name.startswith("TOP_POCKET_REED"))
     assert len(msp.query(f"LWPOLYLINE[layer=='{reed_layer}']")) == 64
     assert len(msp.query("CIRCLE[layer=='THROUGH_LED_POCKET']")) == 64
-    assert len(msp.query("CIRCLE[layer=='DRILL_DIODE_2MM']")) == 64
+    assert len(msp.query("CIRCLE[layer=='DRILL_DIODE_2MM_THROUGH']")) == 64
     grooves = [e for e in msp if "GROOVE" in e.dxf.layer]
     assert len(grooves) == 8 + 8 + 1
 
@@ -124,3 +126,85 @@ def test_parameters_drive_the_drawings() -> None:
     x, y = geometry.leds[63].centre
     assert 0 < x < 40 and 280 < y < 320
     assert square_name(geometry.reeds[0].square) == "a1"
+
+
+def _box(entity: Any) -> tuple[float, float, float, float]:
+    points = [(float(x), float(y)) for x, y, *_ in entity.get_points()]
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_every_reed_pocket_reaches_its_row_groove_and_every_row_wire_goes_down() -> None:
+    p = BoardParameters()
+    layers = carrier_layers(p)
+    msp = readfile(str(HARDWARE / "carrier-plate.dxf")).modelspace()
+    pockets = [_box(e) for e in msp.query(f"LWPOLYLINE[layer=='{layers['reed']}']")]
+    notches = [_box(e) for e in msp.query(f"LWPOLYLINE[layer=='{layers['notch']}']")]
+    grooves: dict[float, tuple[float, float, float, float]] = {}
+    for e in msp.query(f"LWPOLYLINE[layer=='{layers['rows']}']"):
+        box = _box(e)
+        x0, y0, x1, y1 = box
+        w = p.groove_mm / 2
+        grooves[round(y0, 3)] = (min(x0, x1) - w, min(y0, y1) - w, max(x0, x1) + w, max(y0, y1) + w)
+    assert len(pockets) == len(notches) == 64 and len(grooves) == 8
+    for pocket in pockets:
+        # Each pocket's notch joins it to a row groove; the groove belongs to its rank.
+        (notch,) = [n for n in notches if _overlap(n, pocket)]
+        (groove,) = [g for g in grooves.values() if _overlap(notch, g)]
+        assert groove[1] < pocket[1] < groove[3] + p.square_mm / 2
+    holes = [(float(c.dxf.center.x), float(c.dxf.center.y), float(c.dxf.radius))
+             for c in msp.query(f"CIRCLE[layer=='{layers['down']}']")]  # fmt: skip
+    assert len(holes) == 8
+    for groove in grooves.values():
+        # The groove's end (towards the base) has its hole down through the carrier.
+        assert any(groove[2] - 2 * r <= x <= groove[2] and groove[1] <= y <= groove[3]
+                   for x, y, r in holes)  # fmt: skip
+    # Every pocket or groove says how deep it is; holes say THROUGH.
+    for name in layers.values():
+        if name != "CUT_OUTLINE":
+            assert re.search(r"DEEP_[\d.]+MM$|THROUGH", name), name
+
+
+def test_only_outlines_and_holes_are_cut_and_nothing_sits_on_the_frame() -> None:
+    geometry = build_geometry()
+    base = readfile(str(HARDWARE / "base-plate.dxf")).modelspace()
+    cut = [e for e in base if e.dxf.layer.startswith("CUT")]
+    assert len(cut) == 1  # the outline: the Pi's and the interface board's places are marked
+    size = BoardParameters().outer_mm
+    assert _box(cut[0])[2] - _box(cut[0])[0] == pytest.approx(size)
+    inside = geometry.inside
+    room = (inside.x, inside.y, inside.x + inside.width, inside.y + inside.height)
+    for layer in ("MARK_PI_BAY", "MARK_INTERFACE_BOARD"):
+        (part,) = base.query(f"LWPOLYLINE[layer=='{layer}']")
+        x0, y0, x1, y1 = _box(part)
+        assert room[0] <= x0 and x1 <= room[2] and room[1] <= y0 and y1 <= room[3], layer
+    pi, board = (
+        _box(base.query("LWPOLYLINE[layer=='MARK_PI_BAY']")[0]),
+        _box(base.query("LWPOLYLINE[layer=='MARK_INTERFACE_BOARD']")[0]),
+    )
+    assert not _overlap(pi, board)
+    # The sockets are holes through the frame strip, inside its outline.
+    strip = readfile(str(HARDWARE / "frame-strip.dxf")).modelspace()
+    (outline,) = strip.query("LWPOLYLINE[layer=='CUT_OUTLINE']")
+    ox0, oy0, ox1, oy1 = _box(outline)
+    holes = [_box(e) for e in strip.query("LWPOLYLINE[layer=='CUT_SOCKET_HOLES_THROUGH']")] + [
+        (c.dxf.center.x - c.dxf.radius, c.dxf.center.y - c.dxf.radius,
+         c.dxf.center.x + c.dxf.radius, c.dxf.center.y + c.dxf.radius)
+        for c in strip.query("CIRCLE[layer=='CUT_SOCKET_HOLES_THROUGH']")
+    ]  # fmt: skip
+    assert len(holes) == len(geometry.connectors) == 3
+    for x0, y0, x1, y1 in holes:
+        assert ox0 < x0 and x1 < ox1 and oy0 < y0 and y1 < oy1
+
+
+def test_the_guide_names_every_layer_a_cutter_meets() -> None:
+    guide = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    for name in ("top-plate.dxf", "carrier-plate.dxf", "base-plate.dxf", "frame-strip.dxf"):
+        assert f"`{name}`" in guide
+        layers = {e.dxf.layer for e in readfile(str(HARDWARE / name)).modelspace()}
+        for layer in layers:
+            assert f"`{layer}`" in guide, f"{name}: {layer} is not explained"

@@ -9,11 +9,21 @@ from pathlib import Path
 
 import pytest
 from board_geometry import BoardParameters, build_geometry
-from bom import FUSE_A, LED_SUPPLY_A, PIECES, SPARE_QUEENS, led_supply_current_a
+from bom import (
+    CHAIN_WIRE_A,
+    FUSE_DERATING,
+    LED_SUPPLY_A,
+    PIECES,
+    SPARE_QUEENS,
+    fuse_rating_a,
+    led_supply_current_a,
+)
 from reedboard.config import LedConfig
 from reedboard.hal.led_power import CHANNEL_MA, DEFAULT_BUDGET_MA
 
-BOM = Path(__file__).resolve().parents[2] / "hardware" / "reedboard-bom.csv"
+HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+BOM = HARDWARE / "reedboard-bom.csv"
+NETLIST = HARDWARE / "reedboard.net"
 
 
 @pytest.fixture(scope="module")
@@ -60,17 +70,116 @@ def test_the_led_supply_is_sized_from_the_firmware_cap(rows: dict[str, dict[str,
     assert 64 * 3 * CHANNEL_MA / 1000 <= LED_SUPPLY_A
     assert f"5 V {LED_SUPPLY_A:g} A" in rows["LED supply"]["part"]
     assert f"{DEFAULT_BUDGET_MA / 1000:g} A" in rows["LED supply"]["purpose"]
-    # The fuse holds the supply's full current and blows on a short.
-    assert LED_SUPPLY_A < FUSE_A <= 2 * LED_SUPPLY_A
-    assert f"{FUSE_A:g} A time-lag" in rows["fuse"]["part"]
+    # The fuse carries the capped load for good, yet protects: it must blow before the
+    # supply's own limit (above its rating) steps in, and before the chain's wire
+    # overheats. A fuse at or above the supply's rating would protect nothing.
+    fuse = _number(rows["fuse"]["part"])
+    load = (DEFAULT_BUDGET_MA + 64) / 1000
+    assert fuse == fuse_rating_a(load) == 3.15
+    assert fuse * FUSE_DERATING >= load
+    assert fuse < LED_SUPPLY_A and fuse <= CHAIN_WIRE_A
+    assert f"{fuse:g} A time-lag" in rows["fuse"]["part"]
 
 
 def test_every_part_a_maker_orders_is_listed(rows: dict[str, dict[str, str]]) -> None:
     wanted = {
         "reed switch", "diode", "magnet", "LED pixel", "level shifter", "decoupling capacitor",
         "resistor", "bulk capacitor", "Raspberry Pi", "Pi supply", "LED supply", "fuse",
-        "Pi header socket", "LED supply socket", "matrix wire", "LED chain wire",
+        "Pi ribbon header", "LED supply socket", "matrix wire", "LED chain wire",
         "LED power wire", "top", "carrier", "base", "light pipe",
         "clock buttons (optional)", "speaker (optional)",
     }  # fmt: skip
     assert wanted <= set(rows)
+
+
+def test_the_pi_header_on_the_interface_board_mates_with_the_ribbon(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    # The ribbon is female at both ends (IDC sockets); the Pi's header is male, so J1 must be
+    # male too: a socket on J1 would leave two female ends facing each other.
+    assert "female (IDC socket) both ends" in rows["ribbon cable"]["part"]
+    header = rows["Pi ribbon header"]
+    assert header["references"] == "J1"
+    assert "male" in header["part"]
+    assert "female" not in header["part"] and "socket" not in header["part"].lower()
+    assert "PinSocket" not in header["footprint"]
+    assert header["footprint"].startswith(("Connector_IDC:IDC-Header", "Connector_PinHeader"))
+    netlist = NETLIST.read_text(encoding="utf-8")
+    j1 = netlist[netlist.index('(ref "J1")') :]
+    j1 = j1[: j1.index("(comp")]
+    assert f'(footprint "{header["footprint"]}")' in j1  # the netlist says the same
+    assert "female" not in j1
+
+
+def test_every_pi_model_has_a_link_to_the_pc_made_of_bom_parts(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    from reedboard.config import SerialConfig
+
+    # The default link is the header UART; the BOM carries the 3.3 V cable it needs, and no
+    # USB-A socket (the Pi's USB-A ports are hosts, they cannot reach a PC).
+    assert SerialConfig().port == "/dev/serial0"
+    cable = rows["USB-serial cable"]["part"]
+    assert "3.3 V" in cable and "USB-A plug" in cable
+    assert rows["USB-serial header"]["references"] == "J3"
+    assert not any("USB-A" in row["part"] and "socket" in item for item, row in rows.items())
+    # Each model's row in both tables names its link.
+    docs = HARDWARE.parent / "docs" / "building.md"
+    for text in (
+        (HARDWARE / "README.md").read_text(encoding="utf-8"),
+        docs.read_text(encoding="utf-8"),
+    ):
+        for model in ("Pi 3 B / B+", "Pi 4 B", "Pi 5", "Zero 2 W"):
+            (line,) = [
+                x for x in text.splitlines() if x.startswith(f"| {model} ") and "header UART" in x
+            ]
+            assert "header UART" in line and "/dev/serial0" in line, line
+
+
+def test_every_part_goes_where_the_netlist_and_the_bom_both_say(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    # The netlist's Place field and the BOM's purpose agree, and the interface board's line
+    # lists exactly the parts placed on it.
+    netlist = NETLIST.read_text(encoding="utf-8")
+    place = dict(
+        re.findall(r'\(ref "(\w+)"\)(?:(?!\(comp).)*?\(name "Place"\) "([^"]*)"', netlist, re.S)
+    )
+    assert place["C1"].startswith("at the first LED") and place["R1"] == "interface board"
+    on_board = {ref for ref, where in place.items() if where == "interface board"}
+    assert on_board == {"J1", "J2", "J3", "J4", "U1", "R1", "C2"}
+    board = build_geometry().interface  # the size the base's drawing marks
+    assert f"{board.width:g} x {board.height:g} mm" in rows["interface board"]["part"]
+    listed = rows["interface board"]["purpose"]
+    assert set(re.findall(r"\b[A-Z]+\d+\b", listed)) == on_board
+    for row in rows.values():
+        for ref in row["references"].split():
+            where = place[ref.split("-")[0]]
+            if where == "under the squares":
+                continue  # the reeds, diodes and LEDs: one under each square
+            words = "the first LED" if where.startswith("at the first LED") else where
+            assert words in row["purpose"], (ref, row["purpose"])
+
+
+def test_every_model_has_a_speaker_path_clear_of_the_boards_pins(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    from bom import I2S_PINS, SPEAKER_PATHS
+    from reedboard.config import MatrixConfig
+
+    # I2S would take matrix lines: the BOM and the guide never offer it.
+    matrix = set(MatrixConfig().rows) | set(MatrixConfig().columns)
+    assert set(I2S_PINS) & matrix
+    speaker = rows["speaker (optional)"]
+    assert "I2S" not in speaker["part"]
+    guide = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    for model, path in SPEAKER_PATHS.items():
+        assert f"{model}: {path}" in speaker["purpose"]
+        (line,) = [
+            x
+            for x in guide.splitlines()
+            if x.startswith(f"| {model} |") and "speaker" in x and "header UART" not in x
+        ]
+        assert ("3.5 mm" in line) == ("3.5 mm" in path) and ("USB" in line) == ("USB" in path)
+    # The jack's PWM audio and the pwm LED driver share a block: the jack paths keep spi.
+    assert all('"spi"' in p for p in SPEAKER_PATHS.values() if "in the Pi's headphone jack" in p)

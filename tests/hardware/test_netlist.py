@@ -176,3 +176,25 @@ def test_pi_ground_is_common_with_the_led_supply(netlist: Netlist) -> None:
     for pin in GROUND_PINS:
         assert netlist.net_of[("J1", str(pin))] == "GND"
     assert ("J2", "2") in netlist.nets["GND"]
+
+
+def test_the_header_uart_reaches_the_usb_serial_cable_crossed_over(netlist: Netlist) -> None:
+    # The link to the PC on every model: the Pi's TXD (GPIO14) into the cable's RXD and the
+    # cable's TXD into the Pi's RXD (GPIO15); the cable's 5 V must never reach the Pi.
+    assert netlist.values["J3"] == "USB-serial 3.3V"
+    pin = {"GND": "1", "CTS": "2", "VCC": "3", "TXD": "4", "RXD": "5", "RTS": "6"}
+    assert netlist.net_of[("J1", str(PHYSICAL[14]))] == netlist.net_of[("J3", pin["RXD"])]
+    assert netlist.net_of[("J1", str(PHYSICAL[15]))] == netlist.net_of[("J3", pin["TXD"])]
+    assert netlist.net_of[("J3", pin["GND"])] == "GND"
+    for free in ("VCC", "CTS", "RTS"):
+        assert ("J3", pin[free]) not in netlist.net_of
+
+
+def test_the_clock_buttons_are_wired_from_gpio2_and_gpio3_to_ground(netlist: Netlist) -> None:
+    # hardware/README.md, section 9: White's button on GPIO2 (pin 3), Black's on GPIO3
+    # (pin 5), each to ground, through J4 on the interface board.
+    for gpio, j4_pin, button in ((2, "1", "BTN1"), (3, "2", "BTN2")):
+        line = netlist.net_of[("J1", str(PHYSICAL[gpio]))]
+        assert netlist.nets[line] == {("J1", str(PHYSICAL[gpio])), ("J4", j4_pin), (button, "1")}
+        assert netlist.net_of[(button, "2")] == "GND"
+    assert netlist.net_of[("J4", "3")] == "GND"

@@ -97,3 +97,37 @@ def test_the_placement_rule_is_what_the_model_finds_best() -> None:
     assert best_reed_x(p.reed_model(), p.play_mm) == p.reed_x_mm
     # The dead zone lies outside the zone where pieces stand.
     assert abs(p.reed_x_mm) > p.play_mm
+
+
+def test_the_bands_chosen_from_the_model_with_the_leads_and_both_margins_hold() -> None:
+    from reed_magnet import MARGIN_WANTED, band_margins, choose_band
+
+    p = BoardParameters()
+    reach = p.square_mm / 2 - p.largest_base_mm / 4
+    chosen = choose_band(p.reed_model(), p.square_mm, p.play_mm, reach)
+    # The BOM's band is the model's choice, and both margins are at least 2.
+    assert chosen.band == (p.reed.pull_in_min_at, p.reed.pull_in_max_at) == (15.0, 20.0)
+    assert chosen.own_margin >= MARGIN_WANTED and chosen.neighbour_margin >= MARGIN_WANTED
+    # The leads matter: 10-15 AT looked fine on the glass alone, but with 2 mm of kept
+    # lead a neighbour's piece pulls more and its most sensitive reed keeps under 2.
+    old = band_margins(p.reed_model(), (10.0, 15.0), p.square_mm, p.play_mm, reach)
+    assert old.neighbour_margin < MARGIN_WANTED
+
+
+def test_the_guide_states_the_models_band_and_margins() -> None:
+    from pathlib import Path
+
+    from reed_magnet import choose_band
+
+    p = BoardParameters()
+    chosen = choose_band(
+        p.reed_model(), p.square_mm, p.play_mm, p.square_mm / 2 - p.largest_base_mm / 4
+    )
+    guide = (Path(__file__).resolve().parents[2] / "hardware" / "README.md").read_text("utf-8")
+    low, high = chosen.band
+    assert f"**{low:g}-{high:g} AT**" in guide
+    assert f"margin of {chosen.own_margin:.1f} ({chosen.weakest_own_at:.1f} / {high:g})" in guide
+    assert (
+        f"margin of {chosen.neighbour_margin:.1f} ({low:g} / {chosen.strongest_neighbour_at:.1f})"
+        in guide
+    )

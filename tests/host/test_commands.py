@@ -139,7 +139,9 @@ def test_a_port_that_is_not_a_working_board(kind: str, says: str, tmp_path: Path
     with FakePeer(kind) as peer:
         result = host("record", "--port", peer.path, "--out", str(out))
     assert result.returncode == 1
-    lines = result.stderr.strip().splitlines()
+    # What it set out to do, said at start, then the one line of why it stopped.
+    start, *lines = result.stderr.strip().splitlines()
+    assert start.startswith("reedboard-host: recording the game of the board on ")
     assert len(lines) == 1 and lines[0].startswith("reedboard-host record: ")
     assert says in lines[0]
     assert out.read_text() == kept  # the games already in the file are untouched

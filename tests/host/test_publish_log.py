@@ -3,6 +3,8 @@ however long the port stays away, as every part of the host does."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from reedboard.errors import LinkError
 from reedboard.link.mqtt_client import BrokerSettings
@@ -28,6 +30,7 @@ class CountedClock:
 
 
 def test_a_missing_port_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, "reedboard_host")  # as the command line logs it
     clock = CountedClock(waits=3)
 
     def no_port(url: str) -> BoardPort:
@@ -39,5 +42,7 @@ def test_a_missing_port_is_logged_once(caplog: pytest.LogCaptureFixture) -> None
         publish("ser:/nowhere", settings, lambda: clock.left <= 0, opener=no_port, clock=clock) == 0
     )
     assert logged(caplog, "reedboard_host") == [
-        f"no port at ser:/nowhere; trying again every {REOPEN_S:g} s"
+        "publishing the board on ser:/nowhere to the MQTT broker at 127.0.0.1:1 as board b1; "
+        "Ctrl-C stops",  # said once at start, then the port's trouble once
+        f"no port at ser:/nowhere; trying again every {REOPEN_S:g} s",
     ]

@@ -17,6 +17,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 from reedboard.app import App
+from reedboard.cli import main
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.opening import open_journal
 from reedboard.journal.store import Journal
@@ -234,16 +235,46 @@ def test_a_sound_journal_is_resumed_untouched(
     assert [p.name for p in tmp_path.iterdir() if "damaged" in p.name] == []
 
 
-@pytest.mark.parametrize("content", [None, b""], ids=["absent", "empty"])
-def test_no_journal_yet_is_a_fresh_one(
-    tmp_path: Path, content: bytes | None, caplog: pytest.LogCaptureFixture
-) -> None:
-    path = tmp_path / "board.journal"
-    if content is not None:
-        path.write_bytes(content)
-    with open_journal(path) as journal:
+def test_no_journal_yet_is_a_fresh_one(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with open_journal(tmp_path / "board.journal") as journal:
         assert journal.current() is None
     assert caplog.messages == []
+
+
+def test_an_empty_journal_is_a_fresh_one_and_said(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """0 bytes where a journal was: whatever it held is lost, and the player is told."""
+    path = tmp_path / "board.journal"
+    path.write_bytes(b"")
+    with open_journal(path) as journal:
+        assert journal.current() is None
+    [line] = caplog.messages
+    assert f"the journal {path} is empty (0 bytes)" in line and "\n" not in line
+    assert "reedboard journal resume" in line
+
+
+def test_a_set_aside_game_is_resumed_from_what_was_recovered(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The log line names the command; the command makes the recovered game the one in
+    progress; the board resumes it at its next start."""
+    path = tmp_path / "board.journal"
+    _write_journal(path)
+    DAMAGE["index entries lost"](path)
+    open_journal(path, wall=lambda: NOW).close()
+    [line] = caplog.messages
+    aside = tmp_path / "board.journal.damaged-20260921T141320Z"
+    assert f"`reedboard journal resume {aside}` resumes the last of them" in line
+    assert main(["journal", "resume", str(aside), "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"game 3 of {aside} (72 plies) is now game 1, in progress, in {path}" in out
+    with Journal(path) as journal:
+        board = scripted_board(parse_script("@start standard\n"))
+        app = App(board, VirtualClock(), journal=journal, source=board)
+        app.start()
+        assert app.resumed and app.board_game is not None
+        assert [m.uci() for m in app.board_game.game.moves] == IN_PROGRESS
 
 
 def test_a_second_damage_the_same_second_gets_its_own_name(tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ recorded twice or out of place.
 
 Each run is a forked child playing the rest of the game from an event script on a
 virtual clock (so a run takes milliseconds); it dies inside SQLite's work at a random
-virtual-machine step, which lands before, inside and after commits alike."""
+virtual-machine step, which lands before, inside and after commits alike. The journal is
+written in the loop's own thread, and by the writer's thread (as `reedboard run` does),
+where the loop has gone on while the write waits for the disk."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ PLIES = 40
 KILLS_PER_GAME = 40
 
 
-def _child(db: Path, script: str, report_fd: int, kill_after: int) -> None:
+def _child(db: Path, script: str, report_fd: int, kill_after: int, background: bool) -> None:
     journal = Journal(db)
     steps = [kill_after]
 
@@ -53,6 +55,7 @@ def _child(db: Path, script: str, report_fd: int, kill_after: int) -> None:
         board,
         VirtualClock(),
         journal=journal,
+        journal_in_background=background,
         start=Game(parsed.start),
         source=board,
         on_effect=report,
@@ -63,14 +66,16 @@ def _child(db: Path, script: str, report_fd: int, kill_after: int) -> None:
     app.run(until_done=True)
 
 
-def _run_child(db: Path, script: str, kill_after: int) -> tuple[list[tuple[int, str]], bool]:
+def _run_child(
+    db: Path, script: str, kill_after: int, background: bool
+) -> tuple[list[tuple[int, str]], bool]:
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the board
         os.close(read_fd)
         code = 0
         try:
-            _child(db, script, write_fd, kill_after)
+            _child(db, script, write_fd, kill_after, background)
         except BaseException:
             code = 3
         os._exit(code)
@@ -108,8 +113,11 @@ def _journal_moves(db: Path) -> list[str]:
         return [m.uci for m in game.moves]
 
 
+@pytest.mark.parametrize("background", [False, True], ids=["in-loop", "writer-thread"])
 @pytest.mark.parametrize("number", range(GAMES))
-def test_no_reported_move_is_lost_or_doubled_across_200_kills(tmp_path: Path, number: int) -> None:
+def test_no_reported_move_is_lost_or_doubled_across_200_kills(
+    tmp_path: Path, number: int, background: bool
+) -> None:
     rng = random.Random(20240 + number)
     kills = 0
     db = tmp_path / f"game{number}.sqlite"
@@ -130,7 +138,7 @@ def test_no_reported_move_is_lost_or_doubled_across_200_kills(tmp_path: Path, nu
         )
         # A move's writing (with the sensor lines that led to it) takes about 110
         # SQLite steps: the kills land before, inside and after it.
-        new, killed = _run_child(db, script, rng.randrange(1, 200))
+        new, killed = _run_child(db, script, rng.randrange(1, 200), background)
         for ply, uci in new:
             assert ply not in reported, f"ply {ply} reported twice"
             reported[ply] = uci

@@ -36,11 +36,19 @@ def free_port() -> int:
 
 
 class Broker:
-    def __init__(self, folder: Path, port: int) -> None:
+    def __init__(self, folder: Path, port: int, config: Path | None = None) -> None:
+        """An open broker on `port`, or the one `config` describes (already written,
+        listening on `port`)."""
         self.folder = folder
         self.port = port
-        self.url = f"mqtt://127.0.0.1:{port}"
-        self.config = folder / "mosquitto.conf"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.url = f"mqtt{'s' if config else ''}://127.0.0.1:{port}"
+        self.config = config or folder / "mosquitto.conf"
+        if config is None:
+            self._write_open_config()
+
+    def _write_open_config(self) -> None:
+        folder, port = self.folder, self.port
         self.config.write_text(
             f"listener {port} 127.0.0.1\nallow_anonymous true\n"
             f"persistence true\npersistence_location {folder}/\n"
@@ -49,7 +57,6 @@ class Broker:
             # whole room of boards, or a test's listener on a busy machine, falls that far.
             f"max_queued_messages {MAX_QUEUED}\n"
         )
-        self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         """Start Mosquitto and wait until it has bound its port (its log says "running",

@@ -83,3 +83,20 @@ def test_the_state_follows_the_boards_hello_unasked() -> None:
     tee.data_to_send()
     assert [(w["type"], w["seq"]) for w in published(broker)] == [("hello", 1), ("state", 2)]
     assert tee.receive_data(b"") == []  # once
+
+
+def test_settings_changed_from_the_serial_line_are_told_on_the_broker_too() -> None:
+    """The ack of `settings` says the board's tournament mode: the relay sees a board
+    taken out of it from its serial line as from the broker."""
+    broker = FakeBroker()
+    tee = BrokerTee(BoardEndpoint("s1"), broker)
+    line = encode_frame({"type": "settings", "id": 3, "tournament": False})
+    (command,) = tee.receive_data(line)
+    tee.reply(command, Ack(mode="casual", tournament=False))
+    assert b'"type":"ack"' in tee.data_to_send()  # answered on the serial line
+    (ack,) = published(broker)
+    assert ack["type"] == "ack" and ack["tournament"] is False and ack["id"] == 3
+    (other,) = tee.receive_data(encode_frame({"type": "state", "id": 4}))
+    tee.reply(other, StateMessage(False, "8/8/8/8/8/8/8/8 w - - 0 1", ()))
+    tee.data_to_send()
+    assert len(published(broker)) == 1  # the serial host's other answers stay there

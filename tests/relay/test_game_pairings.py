@@ -38,7 +38,7 @@ def test_a_game_follows_the_file_until_it_is_over_then_keeps_its_pairing() -> No
 
 
 def hello(seq: int, session: str) -> dict[str, Any]:
-    return {"type": "hello", "seq": seq, "protocol": 1, "firmware": "x", "board": "b",
+    return {"type": "hello", "seq": seq, "protocol": 1, "firmware": "x",
             "session": session, "variant": "standard", "mode": "casual", "game": 0}  # fmt: skip
 
 

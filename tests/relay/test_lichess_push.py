@@ -1,31 +1,49 @@
 """The Lichess broadcast push against a stand-in over real HTTP: the latest state after
-every change, coalesced, a full pause after a 429, nothing lost after a refusal."""
+every change, coalesced, a full pause after a 429, nothing lost after a refusal; each game
+checked before it goes and Lichess's answer read game by game (an HTTP 200 can carry
+`"error": "Invalid move: ..."`, and then Lichess took nothing); never an empty push."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
-from reedboard_host.relay.lichess_push import LichessPush, PushSettings, rounds_for
+from reedboard.rules import Game, write_pgn
+from reedboard_host.relay.lichess_push import LichessPush, PushSettings, Refusals, rounds_for
+from reedboard_host.relay.push_games import PushedGame, problem_of, read_answer
 
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.support.logged import logged
 
 
+def game(white: str, *sans: str) -> str:
+    played = Game()
+    for san in sans:
+        played.push_san(san)
+    return write_pgn(played, {"White": white, "Black": "Bob"})
+
+
 class Source:
-    """The round's PGN as the relay would give it, changed by the test."""
+    """The round's games as the relay would give them, changed by the test; `asked` is
+    set once the pusher has read them."""
 
-    def __init__(self) -> None:
-        self.text = "first"
+    def __init__(self, *games: PushedGame) -> None:
+        self.games = list(games)
         self.lock = threading.Lock()
+        self.asked = threading.Event()
 
-    def __call__(self) -> str:
+    def set(self, *games: PushedGame) -> None:
         with self.lock:
-            return self.text
+            self.games = list(games)
+
+    def __call__(self) -> list[PushedGame]:
+        with self.lock:
+            self.asked.set()
+            return list(self.games)
 
 
 def test_changes_are_pushed_coalesced_with_the_token(caplog: pytest.LogCaptureFixture) -> None:
-    source = Source()
+    source = Source(PushedGame("b1", game("first", "e4")))
     with BroadcastStandIn() as lichess:
         settings = PushSettings("r1", "s3cret", lichess.url, min_interval_s=0.5)
         push = LichessPush(settings, source)
@@ -33,20 +51,21 @@ def test_changes_are_pushed_coalesced_with_the_token(caplog: pytest.LogCaptureFi
         try:
             lichess.wait_for(lambda s: len(s.pushes) == 1)
             for n in range(5):  # five changes during the pause: one push of the latest
-                source.text = f"change {n}"
+                source.set(PushedGame("b1", game(f"change {n}", "e4")))
                 push.changed()
             lichess.wait_for(lambda s: len(s.pushes) == 2)
         finally:
             push.stop()
     (_, round_id, token, first), (_, _, _, second) = lichess.pushes
-    assert (round_id, token, first, second) == ("r1", "s3cret", "first", "change 4")
+    assert (round_id, token) == ("r1", "s3cret")
+    assert '"first"' in first and '"change 4"' in second
     assert not any("s3cret" in line for line in logged(caplog, "reedboard_host"))
 
 
 def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    source = Source()
+    source = Source(PushedGame("b1", game("first", "e4")))
     with BroadcastStandIn() as lichess:
         lichess.refuse_next = [429, 503]
         settings = PushSettings("r1", "t", lichess.url, min_interval_s=0.1,
@@ -55,7 +74,7 @@ def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
         push.start()
         try:
             lichess.wait_for(lambda s: len(s.refused) == 1)
-            source.text = "latest"
+            source.set(PushedGame("b1", game("latest", "e4")))
             push.changed()
             lichess.wait_for(lambda s: len(s.pushes) == 1, timeout_s=30)
         finally:
@@ -63,8 +82,99 @@ def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
     (refused_at, _), (second_at, status) = lichess.refused
     assert status == 503
     assert second_at - refused_at >= 1.5  # the 429's pause was kept whole
-    assert lichess.pushes[0][3] == "latest"
+    assert '"latest"' in lichess.pushes[0][3]
     assert any("429" in line for line in logged(caplog, "reedboard_host.relay"))
+
+
+def test_nothing_is_pushed_before_a_board_has_a_game() -> None:
+    source = Source()
+    with BroadcastStandIn() as lichess:
+        push = LichessPush(PushSettings("r1", "t", lichess.url, min_interval_s=0.1), source)
+        push.start()
+        try:
+            assert source.asked.wait(20)  # the pusher saw the round with no game
+            source.set(PushedGame("b1", game("Ann", "d4")))
+            push.changed()
+            lichess.wait_for(lambda s: len(s.pushes) == 1)
+        finally:
+            push.stop()
+    assert [body for body, _ in lichess.answered] == [lichess.pushes[0][3]]
+    assert "1. d4 *" in lichess.pushes[0][3]
+
+
+def test_a_refused_game_is_said_and_the_others_still_go(caplog: pytest.LogCaptureFixture) -> None:
+    illegal = game("Cy", "e4").replace("1. e4", "1. e5")
+    source = Source(
+        PushedGame("b1", game("Ann", "e4", "e5")),
+        PushedGame("b2", illegal),
+        PushedGame("b3", game("Eve", "Nf3")),  # Lichess refuses this one
+    )
+    refusals, told = Refusals(), list[str]()
+    with BroadcastStandIn() as lichess:
+        lichess.bad_moves = {"Nf3"}
+        settings = PushSettings("r1", "t", lichess.url, min_interval_s=0.1)
+        push = LichessPush(settings, source, refusals, told.append)
+        push.start()
+        try:
+            lichess.wait_for(lambda s: len(s.pushes) == 1)
+            first_refusal = refusals.of("b3")
+            source.set(PushedGame("b1", game("Ann", "e4", "e5")),
+                       PushedGame("b3", game("Eve", "Nc3")))  # fmt: skip
+            push.changed()  # b3's game, changed, is tried again
+            lichess.wait_for(lambda s: len(s.pushes) == 2)
+        finally:
+            push.stop()
+    refused_push, _ = lichess.answered[0]
+    assert '"Ann"' in refused_push and '"Eve"' in refused_push and '"Cy"' not in refused_push
+    assert '"Ann"' in lichess.pushes[0][3] and '"Eve"' not in lichess.pushes[0][3]
+    assert '"Eve"' in lichess.pushes[1][3]
+    assert first_refusal == "refused by Lichess: Invalid move: Nf3"
+    assert (refusals.of("b2") or "").startswith("not pushed:") and refusals.of("b3") is None
+    assert told[:2] == ["b2", "b3"]
+    lines = logged(caplog, "reedboard_host.relay")
+    assert any("board b3" in line and "Invalid move: Nf3" in line for line in lines)
+    assert any("board b2" in line and "not pushed" in line for line in lines)
+
+
+def test_a_200_that_refuses_the_push_is_said_and_the_push_tried_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    source = Source(PushedGame("b1", game("Ann", "e4")))
+    with BroadcastStandIn() as lichess:
+        lichess.error_next = ["Invalid move: Zz9"]
+        push = LichessPush(PushSettings("r1", "t", lichess.url, min_interval_s=0.1), source)
+        push.start()
+        try:
+            lichess.wait_for(lambda s: len(s.pushes) == 1, timeout_s=30)
+        finally:
+            push.stop()
+    assert len(lichess.answered) == 2
+    lines = logged(caplog, "reedboard_host.relay")
+    assert any("refused the push" in line and "Invalid move: Zz9" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (game("A", "e4"), None),
+        (game("A", "e4").replace("1. e4", "1. Zz9"), "Zz9"),
+        (game("A", "e4").replace('[Round "?"]', "[Round ?]"), "is not a PGN tag"),
+        (game("A", "e4") + "\n" + game("B", "d4"), "more than one game"),
+        (game("A", "e4").replace("*\n", "1-0\n"), "its Result tag says '*'"),
+        (game("A", "e4").replace('[Site "?"]\n', ""), "no Site tag"),
+    ],
+)
+def test_each_game_is_checked_before_it_goes(text: str, problem: str | None) -> None:
+    said = problem_of(text)
+    assert said == problem if problem is None else problem in (said or "")
+
+
+def test_the_answer_is_read_game_by_game() -> None:
+    answer = b'{"games":[{"tags":{},"moves":4},{"tags":{},"error":"Invalid move: Nxe5"}]}'
+    assert read_answer(answer, 2).refused == {1: "Invalid move: Nxe5"}
+    assert read_answer(b'{"error":"Game 2 matches with Chapter 1"}', 2).error is not None
+    assert read_answer(b"<html>", 1).error is not None
+    assert read_answer(b'{"games":[]}', 1).error is not None  # not an answer for the game
 
 
 def test_more_than_100_boards_are_split_over_the_rounds() -> None:

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -17,6 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.link import mqtt_topics
 from reedboard.link.frame import encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
+from reedboard_host.relay.asking import AskPacer
 from reedboard_host.relay.boards import Boards
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
@@ -71,3 +73,48 @@ def test_a_message_that_fails_does_not_deafen_the_relay(
         store.close()
     assert failed.is_set()
     assert "was not taken" in caplog.text and "the page could not be told" in caplog.text
+
+
+def test_a_question_is_asked_once_however_many_frames_show_the_gap(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """Frames behind one gap each leave the relay missing the same thing: it asks once,
+    not once a frame (the pacing of its questions once stood after a return)."""
+    store = RelayStore(str(tmp_path / "relay.sqlite"))
+    service = RelayService(BrokerSettings(broker.url, "relay"), Boards(store))
+    service._pacer = AskPacer(first_s=3600)  # asked again only after an hour: never, here
+    asked: list[bytes] = []
+    marker = threading.Event()
+    board = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-b1")
+
+    def request(_c: object, _u: object, message: mqtt.MQTTMessage) -> None:
+        asked.append(bytes(message.payload))
+        if message.payload == b"end":
+            marker.set()
+
+    board.on_message = request
+    subscribed = threading.Event()
+    board.on_subscribe = lambda *_: subscribed.set()
+    board.connect("127.0.0.1", broker.port)
+    board.subscribe(mqtt_topics.request("b1"), qos=1)
+    board.loop_start()
+    service.start()
+    try:
+        assert subscribed.wait(WAIT_S)
+        hello, state, _move = frames()
+        behind_a_gap: list[dict[str, Any]] = [
+            {"type": "effect", "seq": n, "event": "touch"} for n in (5, 6, 7)
+        ]
+        for frame in (hello, state, *behind_a_gap):
+            message = mqtt.MQTTMessage(topic=mqtt_topics.stream("b1").encode())
+            message.payload = encode_frame(frame).rstrip(b"\n")
+            service._message(service.client, None, message)
+        service.client.publish(mqtt_topics.request("b1"), b"end", qos=1)  # after them all
+        assert marker.wait(WAIT_S)
+    finally:
+        board.disconnect()
+        board.loop_stop()
+        service.stop()
+        store.close()
+    resends = [a for a in asked if b'"resend"' in a]
+    assert len(resends) == 1, asked

@@ -66,3 +66,23 @@ def test_a_restarted_relay_tells_every_board_again_when_heard() -> None:
     off = RoundMode(on=False)
     off.resumed(["b1"])
     assert off.heard("b1", ALIVE, now=0.0) is None
+
+
+def test_a_board_leaving_tournament_mode_mid_round_is_flagged_and_told_again() -> None:
+    """Anyone's `settings` that the board acknowledges says the mode it is in: one that
+    took a board out of the round's tournament mode is seen, whoever sent it."""
+    mode = RoundMode()
+    mode.switch(True, ["b1"], now=0.0)
+    mode.heard("b1", ack(True), now=0.1)
+    assert mode.confirmed("b1") and not mode.left
+    someone_elses = {"type": "ack", "seq": 9, "id": 5, "tournament": False, "settle_ms": 80}
+    again = mode.heard("b1", someone_elses, now=0.2)
+    assert again == {"type": "settings", "id": SETTINGS_IDS + 1, "tournament": True}
+    assert not mode.confirmed("b1") and mode.left == {"b1"}
+    mode.heard("b1", ack(True), now=0.3)
+    assert mode.confirmed("b1") and mode.left == {"b1"}  # flagged until the round switches
+    mode.switch(False, ["b1"], now=1.0)
+    assert not mode.left
+    mode.heard("b1", ack(False), now=1.1)
+    assert mode.heard("b1", someone_elses, now=1.2) is None  # not a tournament round
+    assert mode.confirmed("b1")

@@ -11,7 +11,7 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def frames() -> list[dict[str, object]]:
-    hello = {"type": "hello", "seq": 1, "protocol": 1, "firmware": "x", "board": "b",
+    hello = {"type": "hello", "seq": 1, "protocol": 1, "firmware": "x", "board": "b1",
              "session": "s1", "variant": "standard", "mode": "casual", "game": 0}  # fmt: skip
     state = {"type": "state", "seq": 2, "id": 1, "game": 0, "variant": "standard",
              "chess960": False, "start_fen": START, "fen": START, "moves": [], "san": [],

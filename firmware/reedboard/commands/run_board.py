@@ -109,6 +109,7 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
     try:
         app.run(lambda: bool(stopping), until_done=args.until_done)
     finally:
+        app.close()  # the journal's writes done, and what waited for them told
         if board.voice is not None:
             board.voice.close()
         if journal is not None:
@@ -165,10 +166,12 @@ def assemble(
         link=None,
         reopen=link.reopen if link.url is not None else None,
         journal=journal,
+        # Off the scan loop: an SD card's flush would stall the scans it waits through.
+        journal_in_background=True,
         settings=settings,
         start=Game(script.start) if script else None,
         source=parts.source,
-        identity=Identity(board=args.board_id or "reedboard"),
+        identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
         session_id=secrets.token_hex(4),
         scan_hz=config.matrix.scan_hz,
         on_effect=chained(_show if printing else None, voice.effect if voice else None),

@@ -3,7 +3,8 @@
     reedboard scan [--config FILE] [--watch] [--expect start|empty|SQUARES]
     reedboard scan --check          the whole build check, guided on the LEDs
     reedboard scan --diode-patterns the four setups that find every missing diode
-    reedboard scan --fake --closed a1,a2,b1 [--no-diodes] [--no-diode SQ] [--stuck e4] ...
+    reedboard scan --fake --closed a1,a2,b1 [--no-diodes] [--no-diode SQ] [--stuck e4]
+                   [--swapped-rows 2,3] [--swapped-columns 4,5] ...
 
 Prints 8 lines, rank 8 first, files a..h, `#` occupied and `.` empty. With `--fake` the
 real scanner reads a fake electrical matrix instead of the Pi's GPIO. Exit status: 0, or 1
@@ -48,6 +49,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="print the four setups that find every missing diode (one line each)",
     )
+    parser.add_argument(
+        "--trace",
+        metavar="SQUARE",
+        help="print each change on SQUARE and its neighbours as a piece slides across",
+    )
+    parser.add_argument(
+        "--settle-test",
+        action="store_true",
+        help="measure the shortest settle time that reads the board as it stands, stably",
+    )
     fake = parser.add_argument_group("fake matrix")
     fake.add_argument("--fake", action="store_true", help="scan a fake matrix, not the GPIO")
     fake.add_argument("--closed", metavar="SQUARES", default="", help="closed switches: a1,a2,b1")
@@ -68,6 +79,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     fake.add_argument("--broken-row", metavar="N", default="", help="row line N (1..8) cut off")
     fake.add_argument(
         "--broken-column", metavar="N", default="", help="column line N (1..8) cut off"
+    )
+    fake.add_argument(
+        "--swapped-rows", metavar="N,M", default="", help="row lines N and M's wires swapped"
+    )
+    fake.add_argument(
+        "--swapped-columns",
+        metavar="N,M",
+        default="",
+        help="column lines N and M's wires swapped",
+    )
+    fake.add_argument(
+        "--discharge-us",
+        metavar="US",
+        type=float,
+        default=0.0,
+        help="column lines take US microseconds to fall LOW (an RC settle)",
     )
     parser.set_defaults(run=run)
 

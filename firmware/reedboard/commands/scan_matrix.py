@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import TextIO
 
 from reedboard.commands.scan_check import run_check
+from reedboard.commands.scan_settle import run_settle_test
+from reedboard.commands.scan_trace import trace
 from reedboard.config import BoardConfig, load_config
 from reedboard.errors import HardwareError, InvalidInputError, ReedboardError
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -35,10 +37,7 @@ def scan_matrix(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         expected = _parse_expect(args.expect)
-        if args.check and (args.watch or expected is not None):
-            raise InvalidInputError("--check runs on its own: leave out --watch and --expect")
-        if args.check and args.closed:
-            raise InvalidInputError("--closed: with --check the pieces go where the LEDs say")
+        _refuse_conflicts(args, expected)
         if args.fake:
             gpio: FakeGPIO | None = _fake_gpio(args, config)
         else:
@@ -53,10 +52,16 @@ def scan_matrix(args: argparse.Namespace) -> int:
         return 1
     if args.check:
         return _check(args, config, scanner, gpio)
+    if args.settle_test:
+        return _settle_test(config, scanner, gpio)
     try:
         with scanner:
             if args.watch:
                 watch(scanner, sys.stdout, period_s=1.0 / config.matrix.scan_hz)
+                return 0
+            if args.trace is not None:
+                square = _squares("--trace", args.trace)
+                trace(scanner, square[0], sys.stdout, period_s=1.0 / config.matrix.scan_hz)
                 return 0
             occupancy = scanner.scan()
             sys.stdout.write(occupancy_text(occupancy))
@@ -72,6 +77,34 @@ def scan_matrix(args: argparse.Namespace) -> int:
     except (HardwareError, RuntimeError) as exc:
         print(f"reedboard scan: {exc}", file=sys.stderr)
         return 1
+
+
+def _refuse_conflicts(args: argparse.Namespace, expected: Bitboard | None) -> None:
+    if args.check and (args.watch or expected is not None):
+        raise InvalidInputError("--check runs on its own: leave out --watch and --expect")
+    if args.settle_test and (args.check or args.watch or expected is not None):
+        raise InvalidInputError("--settle-test runs on its own")
+    if args.trace is not None:
+        if args.check or args.watch or args.settle_test or expected is not None:
+            raise InvalidInputError("--trace runs on its own")
+        if len(_squares("--trace", args.trace)) != 1:
+            raise InvalidInputError("--trace: give one square, e.g. e4")
+    if args.discharge_us < 0 or not args.discharge_us < float("inf"):
+        raise InvalidInputError("--discharge-us: give a number of microseconds, 0 or more")
+    if args.check and args.closed:
+        raise InvalidInputError("--closed: with --check the pieces go where the LEDs say")
+
+
+def _settle_test(config: BoardConfig, scanner: MatrixScanner, gpio: FakeGPIO | None) -> int:
+    clock = time.perf_counter if gpio is None else (lambda: gpio.now)
+    with scanner:
+        try:
+            return run_settle_test(
+                scanner, sys.stdout, clock=clock, configured_us=config.matrix.settle_us
+            )
+        except (HardwareError, RuntimeError) as exc:
+            print(f"reedboard scan: {exc}", file=sys.stderr)
+            return 1
 
 
 def _check(
@@ -151,8 +184,8 @@ def watch(
 
 
 def _sleep_for(gpio: FakeGPIO | None) -> Callable[[float], None]:
-    # A fake matrix settles at once: no reason to wait between rows.
-    return time.sleep if gpio is None else (lambda _seconds: None)
+    # A fake matrix waits on its own virtual clock: no reason to wait for real.
+    return time.sleep if gpio is None else gpio.sleep
 
 
 def _squares(option: str, text: str) -> list[int]:
@@ -192,6 +225,8 @@ def _refuse_fake_options(args: argparse.Namespace) -> None:
         "stuck_open",
         "broken_row",
         "broken_column",
+        "swapped_rows",
+        "swapped_columns",
     ):
         if getattr(args, option):
             raise InvalidInputError(f"--{option.replace('_', '-')} needs --fake")
@@ -211,7 +246,9 @@ def _fake_layout(args: argparse.Namespace, config: BoardConfig) -> MatrixLayout:
 def _fake_gpio(args: argparse.Namespace, config: BoardConfig) -> FakeGPIO:
     matrix = config.matrix
     layout = _fake_layout(args, config)
-    gpio = FakeGPIO(matrix.rows, matrix.columns, diodes=not args.no_diodes)
+    gpio = FakeGPIO(
+        matrix.rows, matrix.columns, diodes=not args.no_diodes, discharge_s=args.discharge_us / 1e6
+    )
     gpio.set_closed(layout.cell_of(sq) for sq in _squares("--closed", args.closed))
     for sq in _squares("--no-diode", args.no_diode):
         gpio.remove_diode(*layout.cell_of(sq))
@@ -225,4 +262,15 @@ def _fake_gpio(args: argparse.Namespace, config: BoardConfig) -> FakeGPIO:
         gpio.break_row(row)
     for column in _lines("--broken-column", args.broken_column):
         gpio.break_column(column)
+    if args.swapped_rows:
+        gpio.swap_rows(*_pair("--swapped-rows", args.swapped_rows))
+    if args.swapped_columns:
+        gpio.swap_columns(*_pair("--swapped-columns", args.swapped_columns))
     return gpio
+
+
+def _pair(option: str, text: str) -> tuple[int, int]:
+    lines = _lines(option, text)
+    if len(lines) != 2 or lines[0] == lines[1]:
+        raise InvalidInputError(f"{option}: give two different line numbers 1..8, e.g. 2,3")
+    return lines[0], lines[1]

@@ -11,7 +11,13 @@ One diode alone can be left out or soldered the wrong way round, as a maker's sl
 `hal.matrix_electrics` works out where the current goes.
 
 Faults a maker meets after soldering are modelled too: a switch stuck closed or open, a
-broken row or column wire (the line stays in the matrix, but its pin no longer reaches it).
+broken row or column wire (the line stays in the matrix, but its pin no longer reaches it),
+two row (or two column) wires swapped at the Pi's header (each pin reaches the other line).
+
+A column line can also be slow: with `discharge_s` set, a column that a row pulled HIGH
+keeps reading HIGH for that long after the row lets go (its capacitance discharging through
+the pull-down, an RC settle), on a virtual clock that `sleep` advances, so a scan that waits
+too little reads the previous row's columns again.
 
 The real `MatrixScanner` runs on this in every test, and the call counter lets a benchmark
 count GPIO calls per scan. Misuse that the real module refuses (no numbering mode, reading
@@ -49,13 +55,23 @@ class FakeGPIO:
     PUD_DOWN = 21
     PUD_UP = 22
 
-    def __init__(self, rows: Sequence[int], columns: Sequence[int], *, diodes: bool = True) -> None:
+    def __init__(
+        self,
+        rows: Sequence[int],
+        columns: Sequence[int],
+        *,
+        diodes: bool = True,
+        discharge_s: float = 0.0,
+    ) -> None:
         if len(rows) != 8 or len(columns) != 8:
             raise HardwareError("the fake matrix needs 8 row pins and 8 column pins")
         if len(set(rows) | set(columns)) != 16:
             raise HardwareError("the fake matrix needs 16 different pins")
         self.diodes = diodes
+        self.discharge_s = discharge_s
         self.calls = 0
+        self.now = 0.0  # the virtual clock, in seconds: `sleep` advances it
+        self._fell_at = [-1.0] * 8  # when each column line lost its HIGH source
         self._row_of_pin = {pin: i for i, pin in enumerate(rows)}
         self._column_of_pin = {pin: j for j, pin in enumerate(columns)}
         self._mode: int | None = None
@@ -83,14 +99,14 @@ class FakeGPIO:
             self._closed[row] |= 1 << column
         else:
             self._closed[row] &= ~(1 << column)
-        self._columns_high = None
+        self._changed()
 
     def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:
         """Close exactly these switches and open all others."""
         self._closed = [0] * 8
         for row, column in cells:
             self._closed[row] |= 1 << column
-        self._columns_high = None
+        self._changed()
 
     def stick_switch(self, row: int, column: int, closed: bool = True) -> None:
         """Make a switch stuck: closed whatever the magnet does (welded contacts, a stray
@@ -102,30 +118,47 @@ class FakeGPIO:
         self._stuck_open[row] = (
             self._stuck_open[row] & ~bit if closed else self._stuck_open[row] | bit
         )
-        self._columns_high = None
+        self._changed()
 
     def remove_diode(self, row: int, column: int) -> None:
         """Leave out the diode of one crossing: its switch conducts both ways when closed."""
         self._no_diode[row] |= 1 << column
         self._reversed_diode[row] &= ~(1 << column)
-        self._columns_high = None
+        self._changed()
 
     def reverse_diode(self, row: int, column: int) -> None:
         """Solder the diode of one crossing the wrong way round: its switch then passes
         current only from the column back into the row, so it never reads itself."""
         self._reversed_diode[row] |= 1 << column
         self._no_diode[row] &= ~(1 << column)
-        self._columns_high = None
+        self._changed()
 
     def break_row(self, row: int) -> None:
         """Cut the wire between row line `row` and its pin."""
         self._broken_rows |= 1 << row
-        self._columns_high = None
+        self._changed()
 
     def break_column(self, column: int) -> None:
         """Cut the wire between column line `column` and its pin."""
         self._broken_columns |= 1 << column
-        self._columns_high = None
+        self._changed()
+
+    def swap_rows(self, a: int, b: int) -> None:
+        """Swap the wires of row lines `a` and `b` at the header: the pin configured for
+        line `a` drives line `b`, and the other way round."""
+        self._swap(self._row_of_pin, a, b)
+
+    def swap_columns(self, a: int, b: int) -> None:
+        """Swap the wires of column lines `a` and `b` at the header."""
+        self._swap(self._column_of_pin, a, b)
+
+    def _swap(self, line_of_pin: dict[int, int], a: int, b: int) -> None:
+        if a == b or not (0 <= a < 8 and 0 <= b < 8):
+            raise HardwareError("a swap needs two different lines 0..7")
+        pin_a = next(pin for pin, line in line_of_pin.items() if line == a)
+        pin_b = next(pin for pin, line in line_of_pin.items() if line == b)
+        line_of_pin[pin_a], line_of_pin[pin_b] = b, a
+        self._changed()
 
     def ground(self, pin: int, grounded: bool = True) -> None:
         """A switch between `pin` and ground closes (a clock button held down) or opens."""
@@ -137,6 +170,26 @@ class FakeGPIO:
     def is_closed(self, row: int, column: int) -> bool:
         """Whether the switch conducts now, faults included."""
         return bool(self._conducting(row) >> column & 1)
+
+    def sleep(self, seconds: float) -> None:
+        """Let `seconds` pass on the virtual clock (the scanner's wait on this fake)."""
+        self.now += seconds
+
+    def _changed(self) -> None:
+        """The electrics changed: forget what was solved, or with slow columns solve now and
+        note which columns lost their source, and when."""
+        if not self.discharge_s:
+            self._columns_high = None
+            return
+        before = self._columns_high or 0
+        self._columns_high, self._rows_high = self._solve()
+        for column in range(8):
+            if before >> column & 1 and not self._columns_high >> column & 1:
+                self._fell_at[column] = self.now
+
+    def _still_charged(self, column: int) -> bool:
+        fell = self._fell_at[column]
+        return fell >= 0 and self.now - fell < self.discharge_s
 
     # -- the RPi.GPIO API --------------------------------------------------------------
 
@@ -176,7 +229,7 @@ class FakeGPIO:
                 self._level.pop(pin, None)
             else:
                 raise ValueError("An invalid direction was passed to setup()")
-        self._columns_high = None
+        self._changed()
 
     def output(self, channel: int, value: int | bool) -> None:
         self.calls += 1
@@ -184,7 +237,7 @@ class FakeGPIO:
         if self._direction.get(channel) != self.OUT:
             raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
         self._level[channel] = int(bool(value))
-        self._columns_high = None
+        self._changed()
 
     def input(self, channel: int) -> int:
         self.calls += 1
@@ -200,7 +253,7 @@ class FakeGPIO:
         if (
             column is not None
             and not self._broken_columns >> column & 1
-            and self._columns_high >> column & 1
+            and (self._columns_high >> column & 1 or self._still_charged(column))
         ):
             return self.HIGH
         row = self._row_of_pin.get(channel)
@@ -221,7 +274,7 @@ class FakeGPIO:
             self._direction.pop(pin, None)
             self._pull.pop(pin, None)
             self._level.pop(pin, None)
-        self._columns_high = None
+        self._changed()
 
     def is_setup(self, channel: int) -> bool:
         """Whether a pin is claimed (set up and not cleaned up): lets tests check cleanup."""

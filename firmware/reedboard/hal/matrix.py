@@ -79,6 +79,17 @@ class MatrixScanner:
         self._open = True
 
     @property
+    def settle_s(self) -> float:
+        """The wait between driving a row and reading the columns, in seconds."""
+        return self._settle_s
+
+    @settle_s.setter
+    def settle_s(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ConfigError("the settling time cannot be negative")
+        self._settle_s = seconds
+
+    @property
     def pins(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The (row pins, column pins) this scanner uses."""
         return self._rows, self._columns

@@ -33,6 +33,14 @@ BACKLOG_CAP = 4096  # changes kept: at 200 scans a second, 20 s of a switch chan
 logger = logging.getLogger(__name__)
 
 
+def first_scan(scanner: SwitchMatrix) -> Bitboard:
+    """The board's first read of its matrix, logged: the moment it senses (bench/startup.py
+    times it), read ahead or not."""
+    occupancy = scanner.scan()
+    logger.debug("first scan: %d squares occupied", occupancy.bit_count())
+    return occupancy
+
+
 class Backlog:
     """What the matrix read while the game loaded: the first reads (`first`, the first at
     board time `first_ms`), then each change as (board time, occupancy) in time order;
@@ -87,13 +95,13 @@ class ScanAhead:
     def read(self) -> None:
         """One read of the matrix, kept if it is among the first or a change."""
         now = self.clock.now_ms()
-        occupancy = self.scanner.scan()
         backlog = self._backlog
         if backlog is None:
-            # The board's first scan: the moment it senses (bench/startup.py times it).
-            logger.debug("first scan: %d squares occupied", occupancy.bit_count())
-            self._backlog = Backlog(now, occupancy)
-        elif len(backlog.first) < FIRST_READS and not backlog.changes:
+            self._last = first_scan(self.scanner)
+            self._backlog = Backlog(now, self._last)
+            return
+        occupancy = self.scanner.scan()
+        if len(backlog.first) < FIRST_READS and not backlog.changes:
             backlog.first.append(occupancy)
         elif occupancy != self._last:
             if len(backlog.changes) < self.cap:

@@ -233,6 +233,16 @@ class Journal:
         running = {"white": True, "black": False}.get(str(row[3]))
         return Clocks(control, int(row[1]), int(row[2]), running, 0, int(row[4]), int(row[5]))
 
+    def unfinished(self) -> list[tuple[int, int]]:
+        """Every game without a result and its number of plies, oldest first."""
+        return [
+            (int(game_id), int(plies))
+            for game_id, plies in self._db.execute(
+                "SELECT id, (SELECT count(*) FROM moves WHERE game_id = games.id) FROM games"
+                " WHERE result IS NULL ORDER BY id"
+            )
+        ]
+
     def latest_game(self) -> JournalGame | None:
         """The game in progress, or the one played last."""
         row = self._db.execute("SELECT max(id) FROM games").fetchone()
@@ -247,8 +257,19 @@ class Journal:
 
     # ----- writing -----
 
-    def start_game(self, start_fen: str, *, chess960: bool, variant: str, mode: str) -> int:
-        """A new game; one still in progress is closed as unfinished (`*`, abandoned)."""
+    def last_game_id(self) -> int:
+        """The number of the latest game (0: none yet)."""
+        try:
+            row = self._db.execute("SELECT max(id) FROM games").fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot read the journal {self.path}: {exc}") from None
+        return 0 if row is None or row[0] is None else int(row[0])
+
+    def start_game(
+        self, start_fen: str, *, chess960: bool, variant: str, mode: str, id: int | None = None
+    ) -> int:
+        """A new game, numbered `id` (None: the next number); one still in progress is
+        closed as unfinished (`*`, abandoned)."""
         now = self._wall()
         with self._transaction() as db:
             db.execute(
@@ -257,9 +278,9 @@ class Journal:
                 (now,),
             )
             cursor = db.execute(
-                "INSERT INTO games (start_fen, chess960, variant, mode, started_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (start_fen, int(chess960), variant, mode, now),
+                "INSERT INTO games (id, start_fen, chess960, variant, mode, started_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (id, start_fen, int(chess960), variant, mode, now),
             )
             db.execute("DELETE FROM sensor_lines")  # only the game in progress keeps them
         return int(cursor.lastrowid or 0)

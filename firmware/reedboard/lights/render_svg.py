@@ -25,8 +25,11 @@ DASHES = {"steady": "", "blink": ' stroke-dasharray="12 6"', "pulse": ' stroke-d
 LEGEND_ROW = 22
 
 
-def render_svg(fen: str, frame: Frame, *, title: str = "", animate: bool = True) -> str:
-    """The board (White's view) with its pieces and lit squares, as an SVG document."""
+def render_svg(
+    fen: str, frame: Frame, *, title: str = "", animate: bool = True, flipped: bool = False
+) -> str:
+    """The board with its pieces and lit squares, as an SVG document: White's view, or
+    Black's (`flipped`: h8 in the bottom left corner)."""
     lit = frame.lit_roles()
     roles = list(dict.fromkeys(lit.values()))
     board = 8 * SQUARE
@@ -43,7 +46,8 @@ def render_svg(fen: str, frame: Frame, *, title: str = "", animate: bool = True)
     pieces = pieces_of_fen(fen)
     for sq in range(64):
         file, rank = sq % 8, sq // 8
-        x, y = MARGIN + file * SQUARE, top + (7 - rank) * SQUARE
+        column, row = (7 - file, rank) if flipped else (file, 7 - rank)
+        x, y = MARGIN + column * SQUARE, top + row * SQUARE
         shade = LIGHT_SQUARE if (file + rank) % 2 else DARK_SQUARE
         out.append(f'<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{shade}"/>')
         cell = frame.cells[sq]
@@ -62,14 +66,15 @@ def render_svg(fen: str, frame: Frame, *, title: str = "", animate: bool = True)
                 f'<text x="{x + SQUARE / 2}" y="{y + SQUARE * 0.8}" font-size="{SQUARE * 0.8}" '
                 f'text-anchor="middle" {paint}>{GLYPHS[letter.lower()]}</text>'
             )
+    files, ranks = ("hgfedcba", "87654321") if flipped else ("abcdefgh", "12345678")
     for i in range(8):
         out.append(
             f'<text x="{MARGIN + i * SQUARE + SQUARE / 2}" y="{top + board + 16}" font-size="13" '
-            f'text-anchor="middle">{"abcdefgh"[i]}</text>'
+            f'text-anchor="middle">{files[i]}</text>'
         )
         out.append(
             f'<text x="{MARGIN / 2}" y="{top + (7 - i) * SQUARE + SQUARE / 2 + 5}" '
-            f'font-size="13" text-anchor="middle">{i + 1}</text>'
+            f'font-size="13" text-anchor="middle">{ranks[i]}</text>'
         )
     y = top + board + MARGIN + 8
     for role in roles:

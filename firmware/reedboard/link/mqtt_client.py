@@ -34,6 +34,8 @@ QUEUE_FRAMES = 50_000  # about an hour of a busy board's frames
 PAHO_QUEUE = 1000  # frames paho holds unacknowledged beyond its window
 CLOSE_WAIT_S = 10.0  # how long a board going away waits for the broker to take its tail
 
+logger = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class BrokerSettings:
@@ -51,7 +53,27 @@ def read_password(path: str) -> str:
         with open(path, encoding="utf-8") as handle:
             return handle.read().strip()
     except OSError as error:
-        raise ConfigError(f"cannot read the MQTT password file {path}: {error}") from None
+        reason = error.strerror or error
+        raise ConfigError(f"cannot read the MQTT password file {path}: {reason}") from None
+
+
+def tls_context(ca_file: str) -> ssl.SSLContext:
+    """The TLS context of an mqtts:// connection: the CA in `ca_file` trusted (the
+    system's when ""). A file that cannot be read or holds no certificate is one line."""
+    try:
+        return ssl.create_default_context(cafile=ca_file or None)
+    except (OSError, ssl.SSLError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise ConfigError(f"cannot read the MQTT CA file {ca_file}: {reason}") from None
+
+
+def check_settings(settings: BrokerSettings) -> None:
+    """Raise `ConfigError` for what would stop the connection before it is tried: the URL,
+    the password file, the CA file."""
+    address = mqtt_topics.parse_url(settings.url)
+    read_password(settings.password_file)
+    if address.tls:
+        tls_context(settings.ca_file)
 
 
 def new_client(
@@ -69,8 +91,7 @@ def new_client(
     if settings.username:
         client.username_pw_set(settings.username, read_password(settings.password_file))
     if address.tls:
-        context = ssl.create_default_context(cafile=settings.ca_file or None)
-        client.tls_set_context(context)
+        client.tls_set_context(tls_context(settings.ca_file))
     client.reconnect_delay_set(min_delay=1, max_delay=4)
     return client, address
 
@@ -207,6 +228,12 @@ class BoardBroker:
                 self._wake.notify()
 
     def _message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
+        """A request for the board; a retained one is never carried out. The relay never
+        retains its requests: a retained command is anyone's, and the broker would hand
+        it over again at every connection (a new game each time the network came back)."""
+        if message.retain:
+            logger.warning("a retained command on %s was not carried out", message.topic)
+            return
         self._requests.append(bytes(message.payload))
 
     def _pump(self) -> None:

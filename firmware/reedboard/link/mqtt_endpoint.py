@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.board_messages import BoardHello, Outgoing, Reply
+from reedboard.link.board_messages import Ack, BoardHello, Outgoing, Reply
 from reedboard.link.frame import encode_frame
-from reedboard.link.messages import Command
+from reedboard.link.messages import ChangeSettings, Command
 
 
 class Endpoint(Protocol):
@@ -62,6 +62,10 @@ class BrokerTee:
             if asked is command:
                 del self._asked[index]
                 return self.relay.reply(command, message)
+        if isinstance(command, ChangeSettings) and isinstance(message, Ack):
+            # Settings changed from the serial line are told on the broker too: their
+            # ack says the board's tournament mode, which the relay watches in a round.
+            self.relay.reply(command, message)
         return self.link.reply(command, message)
 
     def alive(self) -> None:

@@ -39,8 +39,28 @@ class PgnGame:
     comments: dict[int, str] = field(default_factory=dict)
 
 
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
 def _escape(value: str) -> str:
+    """A tag's value that stays one value on one line whatever it holds: a quote or a
+    backslash cannot end it, and a line break (a name typed with one) cannot start a
+    tag line or a game of its own; control characters become one space."""
+    value = _CONTROLS.sub(" ", value)
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _tag(name: str, value: str) -> str:
+    if not _TAG_NAME.fullmatch(name):
+        raise ValueError(f"{name!r} is not a PGN tag name (letters, digits, _)")
+    return f'[{name} "{_escape(value)}"]'
+
+
+def _comment(text: str) -> str:
+    """A comment that stays one: a brace cannot end it, and it keeps to one line, so no
+    line of it can be read as a tag."""
+    return "{" + _CONTROLS.sub(" ", text).replace("}", ")") + "}"
 
 
 def write_pgn(
@@ -64,16 +84,12 @@ def write_pgn(
     if start_fen != STARTING_FEN or game.chess960:
         tags["SetUp"] = "1"
         tags["FEN"] = start_fen
-    lines = [f'[{name} "{_escape(tags[name])}"]' for name in SEVEN_TAG_ROSTER]
-    lines += [
-        f'[{name} "{_escape(value)}"]'
-        for name, value in tags.items()
-        if name not in SEVEN_TAG_ROSTER
-    ]
+    lines = [_tag(name, tags[name]) for name in SEVEN_TAG_ROSTER]
+    lines += [_tag(name, value) for name, value in tags.items() if name not in SEVEN_TAG_ROSTER]
     tokens: list[str] = []
     comments = comments or {}
     if comments.get(0):
-        tokens.append("{" + comments[0].replace("}", ")") + "}")
+        tokens.append(_comment(comments[0]))
     for ply, (before, move) in enumerate(zip(game.positions, game.moves, strict=False), start=1):
         if before.turn:
             tokens.append(f"{before.fullmove_number}.")
@@ -81,7 +97,7 @@ def write_pgn(
             tokens.append(f"{before.fullmove_number}...")
         tokens.append(san(before, move))
         if comments.get(ply):
-            tokens.append("{" + comments[ply].replace("}", ")") + "}")
+            tokens.append(_comment(comments[ply]))
     tokens.append(result)
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 

@@ -14,7 +14,13 @@ reported as one line fault rather than 8 square faults, because that is what to 
   named, with the rectangle that revealed it; or as a board without diodes reads;
 - an extra square at the fourth corner of a rectangle whose three other corners hold
   pieces, when no single diode explains the reading: a ghost, a diode there is missing;
-- a square that changes between scans taken with nothing moving: a flaky switch or joint.
+- a square that changes between scans taken with nothing moving: a flaky switch or joint;
+- a reading that is exactly the pieces seen through another orientation, or through two
+  row (or two column) wires swapped at the Pi (`sensing.miswiring`): that is named alone,
+  since every switch and diode then reads, only on the wrong squares.
+
+Switches already known to be closed (`already_closed`: what an empty board read) count as
+pieces, so a fault named once is not blamed on the parts around it later.
 
 What remains is per square: stuck occupied (switch welded closed, a stray magnet) or stuck
 empty (switch cracked or misplaced, magnet too weak or too far).
@@ -29,6 +35,7 @@ from reedboard.errors import HardwareError
 from reedboard.hal.matrix_layout import MatrixWiring
 from reedboard.rules.squares import Bitboard, Square, bitboard_of, square_name, squares_of
 from reedboard.sensing.diode_check import GhostExplanation, explain_ghosts
+from reedboard.sensing.miswiring import find_miswiring
 
 
 @dataclass(frozen=True)
@@ -36,7 +43,7 @@ class Fault:
     """One thing wrong: what kind, which squares and GPIO pins it concerns, in words."""
 
     kind: str  # row_dead, column_dead, row_short, column_short, diode, no_diodes, ghost,
-    # unstable, stuck_occupied, stuck_empty
+    # unstable, stuck_occupied, stuck_empty, miswired
     squares: tuple[Square, ...]
     pins: tuple[int, ...]
     message: str
@@ -71,9 +78,13 @@ def self_test(
     scans: Bitboard | Sequence[Bitboard],
     expected: Bitboard,
     wiring: MatrixWiring,
+    *,
+    already_closed: Bitboard = 0,
 ) -> SelfTestReport:
-    """Check one scan, or several taken with nothing moving, against `expected`."""
-    return _Checker(wiring).run([scans] if isinstance(scans, int) else list(scans), expected)
+    """Check one scan, or several taken with nothing moving, against `expected`; the
+    switches in `already_closed` are known to be closed (a fault named before)."""
+    scan_list = [scans] if isinstance(scans, int) else list(scans)
+    return _Checker(wiring).run(scan_list, expected | already_closed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +155,8 @@ class _Checker:
         for scan in scans[1:]:
             always &= scan
             ever |= scan
+        if always == ever and (miswired := self._miswired(always, expected)):
+            return SelfTestReport((miswired,))
         # In this order: each kind of fault leaves out the squares an earlier one explains.
         found = _Found()
         self._unstable(found, ever & ~always)
@@ -156,6 +169,15 @@ class _Checker:
         self._extra(found, always & ~expected & ~found.explained, always | expected)
         self._missing(found, expected & ~ever & ~found.explained)
         return SelfTestReport(tuple(found.faults))
+
+    def _miswired(self, reading: Bitboard, expected: Bitboard) -> Fault | None:
+        """The whole reading as another orientation or two swapped lines give it."""
+        explanations = find_miswiring(reading, expected, self.wiring)
+        if not explanations:
+            return None
+        pins = tuple(sorted({pin for e in explanations for pin in e.pins}))
+        message = "; or ".join(e.message for e in explanations)
+        return Fault("miswired", tuple(squares_of(reading ^ expected)), pins, message)
 
     def _unstable(self, found: _Found, unstable: Bitboard) -> None:
         if not unstable:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
@@ -30,6 +31,7 @@ from reedboard_host.relay.corrections import (
 )
 from reedboard_host.relay.game_on_board import game_on
 from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.pairings_csv import CONTROLS
 from reedboard_host.relay.round_mode import SETTINGS_IDS, RoundMode
 from reedboard_host.relay.service import RelayService
 
@@ -37,6 +39,8 @@ from reedboard_host.relay.service import RelayService
 # (`settings` has SETTINGS_IDS, in round_mode).
 TAKEBACK_IDS = 1_000_000_000  # + the correction's number
 MAX_TEXT = 200
+
+logger = logging.getLogger(__name__)
 
 
 class CorrectionRow(TypedDict):
@@ -62,6 +66,9 @@ class BoardRow(TypedDict):
     corrections: list[CorrectionRow]
     tournament: bool | None  # as the board last acknowledged it; None before it has
     tournament_confirmed: bool  # it acknowledged the mode the round is in
+    left_tournament: bool  # it acknowledged leaving it mid-round, not asked by the relay
+    twins: bool  # two boards publish with this id
+    lichess: str | None  # why its game is not on the Lichess broadcast, if it is not
 
 
 class Refused(Exception):
@@ -79,8 +86,10 @@ class ArbiterDesk:
         store: ArbiterStore,
         pairings: GamePairings,
         changed: Callable[[str], None],
+        lichess: Callable[[str], str | None] = lambda _board: None,
     ) -> None:
         self.service = service
+        self.lichess = lichess  # a board's game Lichess did not take, and why
         self.store = store
         self.pairings = pairings
         self.changed = changed
@@ -132,6 +141,9 @@ class ArbiterDesk:
             ],
             "tournament": self.round.acknowledged.get(board.id),
             "tournament_confirmed": self.round.confirmed(board.id),
+            "left_tournament": board.id in self.round.left,
+            "twins": board.twins,
+            "lichess": self.lichess(board.id),
         }
 
     # ----- decisions -----
@@ -238,9 +250,11 @@ class ArbiterDesk:
         kind, command_id = wire.get("type"), wire.get("id")
         if kind in ("hello", "ack", "error") or board_id in self.round.owed:
             with self.service.lock:
-                was = self.round.confirmed(board_id)
+                was = self.round.confirmed(board_id), board_id in self.round.left
                 command = self.round.heard(board_id, wire, time.monotonic())
-                now = self.round.confirmed(board_id)
+                now = self.round.confirmed(board_id), board_id in self.round.left
+            if now[1] and not was[1]:
+                logger.warning("board %s left tournament mode mid-round: told again", board_id)
             if command is not None:
                 self.service.command(board_id, command)
             if now != was:
@@ -303,6 +317,8 @@ def _text(name: str, value: object) -> str:
         raise Refused(f"{name} must be text, not {json.dumps(value)[:40]}")
     if len(value) > MAX_TEXT:
         raise Refused(f"{name} is longer than {MAX_TEXT} characters")
+    if CONTROLS.search(value):
+        raise Refused(f"{name} must be one line, without control characters")
     return value
 
 

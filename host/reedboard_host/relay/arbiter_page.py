@@ -14,6 +14,7 @@ label { display: inline-block; margin: 0.2em 0.6em 0.2em 0; }
 <body>
 <h1>Arbiter</h1>
 <p id="status" role="status" aria-live="polite"></p>
+<ul id="lichess" aria-live="polite"></ul>
 <form id="round"><fieldset><legend>The round</legend>
 <label><input type="checkbox" id="tournament"> Tournament mode on every board
 (no assistance on the LEDs, the voice silent)</label>
@@ -81,9 +82,11 @@ function show() {
   const b = chosen();
   if (!b) return;
   document.getElementById("game").textContent =
+    (b.twins ? "TWO BOARDS publish as " + b.id + ": give each its own id; " : "") +
     (b.online ? "online" : "offline") + ", game " + b.game + ", result " + (b.result || "*") +
     (b.arbiter_result ? " (set by the arbiter; the board says " + (b.board_result || "*") + ")" : "") +
     (b.tournament === null ? "" : ", tournament mode " + (b.tournament ? "on" : "off")) +
+    (b.left_tournament ? ", LEFT tournament mode mid-round (told again)" : "") +
     (b.tournament_confirmed ? " (the round's)" :
       roundOn ? ", the round's tournament mode not confirmed yet" : "");
   document.getElementById("moves").textContent =
@@ -111,6 +114,9 @@ async function refresh() {
     for (const b of boards) {
       if (![...select.options].some((o) => o.value === b.id)) select.add(new Option(b.id, b.id));
     }
+    document.getElementById("lichess").replaceChildren(...boards.filter((b) => b.lichess)
+      .map((b) => Object.assign(document.createElement("li"),
+        {textContent: "Board " + b.id + ": its game " + b.lichess})));
     if (document.activeElement !== document.getElementById("tournament"))
       document.getElementById("tournament").checked = data.tournament;
     show();

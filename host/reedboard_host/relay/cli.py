@@ -1,5 +1,6 @@
 """`reedboard-relay --mqtt URL [--http HOST:PORT] [--db FILE] [--pairings FILE]
-[--round N] [--boards ID,ID,...]`
+[--round N] [--boards ID,ID,...]`, and `reedboard-relay secure-setup DIR ...`
+(reedboard_host/relay/secure_setup.py): a closed broker's files.
 
 Subscribes to every board on the broker, keeps every board's game in SQLite, and serves
 the spectator page and the PGN over HTTP. The first line on stdout is the page's URL, the
@@ -21,20 +22,30 @@ from reedboard import __version__
 from reedboard.command_line import OneLineParser, example, log_to_stderr
 from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
-from reedboard.link.mqtt_client import BrokerSettings
-from reedboard.link.mqtt_topics import parse_url
+from reedboard.link.mqtt_client import BrokerSettings, check_settings
 
 from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.boards import MAX_BOARDS, Boards
 from reedboard_host.relay.game_on_board import BoardGames
 from reedboard_host.relay.game_pairings import GamePairings
-from reedboard_host.relay.lichess_push import LichessPush, PushSettings, read_token, rounds_for
+from reedboard_host.relay.http_limits import Gate, HttpLimits
+from reedboard_host.relay.lichess_push import (
+    LichessPush,
+    PushSettings,
+    Refusals,
+    RoundsOfBoards,
+    read_token,
+    rounds_for,
+)
 from reedboard_host.relay.pairings import Pairings, PairingsError
+from reedboard_host.relay.push_games import PushedGame
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
 from reedboard_host.relay.time_desk import heard_time, with_added_time
 from reedboard_host.relay.web import RelayWeb, make_app
+
+KEEPALIVE_S = 15.0  # an idle connection is closed after this: connections are bounded
 
 
 def parser() -> argparse.ArgumentParser:
@@ -43,7 +54,10 @@ def parser() -> argparse.ArgumentParser:
         description="Every board on an MQTT broker, kept durably and broadcast over HTTP.",
         epilog=example(
             "reedboard-relay --mqtt mqtt://127.0.0.1 --http 0.0.0.0:8080 --pairings round.csv"
-        ),
+        )
+        + "\n\nreedboard-relay secure-setup DIR --boards ID,ID,... writes a closed broker's "
+        "files (TLS, users, access list) and each board's [mqtt] section: see "
+        "reedboard-relay secure-setup --help.",
     )
     p.add_argument("--version", action="version", version=f"reedboard-relay {__version__}")
     p.add_argument("--mqtt", required=True, metavar="URL", help="mqtt://HOST[:PORT] or mqtts://")
@@ -75,16 +89,36 @@ def parser() -> argparse.ArgumentParser:
                         "port: only this machine); its URL, with its token, is printed")  # fmt: skip
     p.add_argument("--tournament", action="store_true",
                    help="tournament mode for the round: every board told, and kept")  # fmt: skip
+    p.add_argument("--max-boards", type=_how_many, default=MAX_BOARDS, metavar="N",
+                   help=f"boards this relay keeps; frames of more are refused (default {MAX_BOARDS})")  # fmt: skip
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["secure-setup"]:
+        try:
+            from reedboard_host.relay.secure_setup import main as secure_setup
+        except ModuleNotFoundError as error:
+            if error.name != "cryptography" and not str(error.name).startswith("cryptography."):
+                raise
+            print(
+                "reedboard-relay secure-setup: needs the cryptography package: pip install "
+                "'.[relay]' in reedboard's checkout (or pip install cryptography)",
+                file=sys.stderr,
+            )
+            return 2
+
+        return secure_setup(argv[1:])
     args = parser().parse_args(argv)
     log_to_stderr("reedboard-relay")
     try:
         host, port = _address(args.http)
         _address(args.arbiter_http, "--arbiter-http")
-        parse_url(args.mqtt)
+        settings = BrokerSettings(
+            args.mqtt, "relay", args.username, args.password_file, args.ca_file
+        )
+        check_settings(settings)
         if args.lichess_round and not args.token_file:
             raise ValueError("--lichess-round needs --token-file")
         token = read_token(args.token_file) if args.lichess_round else ""
@@ -95,7 +129,6 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # sqlite3.DatabaseError: a file that is not a database
         print(f"reedboard-relay: cannot open {args.db}: {error}", file=sys.stderr)
         return 2
-    settings = BrokerSettings(args.mqtt, "relay", args.username, args.password_file, args.ca_file)
     try:
         pairings = Pairings(args.pairings, round_=args.round, boards=args.boards)
         pairings.load()
@@ -116,15 +149,25 @@ async def _serve(
     args: argparse.Namespace,
     token: str,
 ) -> int:
+    # The handlers first: a supervisor may stop the relay the moment it says where it
+    # serves, and a SIGTERM before them would kill it (-15) instead of ending it.
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
     relay: RelayWeb | None = None
     desk: ArbiterDesk | None = None
-    pushes: list[LichessPush] = []
+    pushes: dict[str, LichessPush] = {}
+    rounds = RoundsOfBoards(args.lichess_round)
+    refusals = Refusals()  # each board's game not on Lichess, for the console
 
     def changed(board: str) -> None:
         if relay is not None:
             relay.changed(board)
-        for push in pushes:
-            push.changed()
+            for round_id in rounds.touched(board, relay.board_ids()):
+                push = pushes.get(round_id)
+                if push is not None:
+                    push.changed()
         if desk is not None:
             desk.settle(board)
 
@@ -140,23 +183,24 @@ async def _serve(
         changed=changed,
         heard=heard,
     )
+    service.boards.max_boards = args.max_boards
     # The boards as rebuilt from the store: an older relay's decisions go to their games.
     rebuilt = {b.id: BoardGames.of(b.mirror) for b in service.boards.boards.values()}
     decisions = ArbiterStore(store.db, rebuilt)
     games = GamePairings(pairings, store.db)
-    desk = ArbiterDesk(service, decisions, games, changed)
+    desk = ArbiterDesk(service, decisions, games, changed, refusals.of)
     web_side = relay = RelayWeb(service, games, decisions.of, desk.tournament_confirmed)
 
-    def round_pgn(round_id: str) -> Callable[[], str]:
-        def pgn() -> str:
+    def round_games(round_id: str) -> Callable[[], list[PushedGame]]:
+        def games() -> list[PushedGame]:
             ids = rounds_for(web_side.board_ids(), args.lichess_round).get(round_id, [])
-            return web_side.pgn_of(ids)
+            return [PushedGame(board, text) for board in ids if (text := web_side.pgn(board))]
 
-        return pgn
+        return games
 
     for round_id in args.lichess_round:
         push_settings = PushSettings(round_id, token, args.lichess_url)
-        pushes.append(LichessPush(push_settings, round_pgn(round_id)))
+        pushes[round_id] = LichessPush(push_settings, round_games(round_id), refusals)
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
@@ -170,18 +214,14 @@ async def _serve(
     watching = asyncio.create_task(_watch(pairings))
     if args.tournament:
         desk.set_tournament(True)
-    for push in pushes:
+    for push in pushes.values():
         push.start()
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stopping.set)
     try:
         await stopping.wait()
     finally:
         watching.cancel()
         service.stop()
-        for push in pushes:
+        for push in pushes.values():
             push.stop()
         await console.cleanup()
         await runner.cleanup()
@@ -207,6 +247,12 @@ def _round_number(text: str) -> int:
     return int(text)
 
 
+def _how_many(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: write a number from 1")
+    return int(text)
+
+
 def _board_ids(text: str) -> tuple[str, ...]:
     ids = tuple(part.strip() for part in text.split(","))
     if not all(ids):
@@ -223,7 +269,18 @@ async def _listen(
     console's requests are not logged: their URLs carry the token."""
     host, port = _address(address)
     access_log = access_logger if logged else None  # aiohttp's own logger, or none
-    runner = web.AppRunner(app, shutdown_timeout=0.5, access_log=access_log)
+    gate = Gate(HttpLimits())
+    app.middlewares.append(gate.middleware)
+    # A client that goes ends its handler at once (a spectator's event stream would
+    # otherwise be held until the next change is written to nobody).
+    runner = web.AppRunner(
+        app,
+        shutdown_timeout=0.5,
+        access_log=access_log,
+        keepalive_timeout=KEEPALIVE_S,
+        handler_cancellation=True,
+    )
+    gate.connections = lambda: len(runner.server.connections) if runner.server else 0
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

@@ -1,11 +1,15 @@
 """Pushing a round's PGN to a Lichess broadcast (`POST /api/broadcast/round/{id}/push`).
 
-After every change the round's whole PGN is pushed, coalesced: changes that come while a
+After every change the round's games are pushed, coalesced: changes that come while a
 push is under way or during the pause between pushes make one push of the latest state.
 A refusal with 429 (too many requests) pauses a full minute, as Lichess asks of API
 clients; other errors (a network failure, a 5xx) back off 2 s, 4 s, ... up to a minute;
 the latest state is pushed once Lichess takes it again, never lost. The token is sent in
-the Authorization header only, never printed."""
+the Authorization header only, never printed.
+
+Lichess takes nothing of a push in which one game is invalid: each game is checked before
+(`push_games`), Lichess's answer is read game by game, and a game it refused is left out
+of the next pushes until it changes; each is said once in the log and on the console."""
 
 from __future__ import annotations
 
@@ -15,6 +19,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from reedboard_host.relay.push_games import PushedGame, problem_of, read_answer
 
 MAX_GAMES = 100  # a Lichess broadcast round takes at most this many games (chapters)
 PAUSE_AFTER_429_S = 60.0
@@ -33,11 +39,41 @@ class PushSettings:
     pause_after_429_s: float = PAUSE_AFTER_429_S
 
 
+class Refusals:
+    """Each board's game that is not on Lichess, and why (refused by the relay's own
+    check or by Lichess): the arbiter's console shows it by its board."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._why: dict[str, str] = {}
+
+    def of(self, board: str) -> str | None:
+        with self._lock:
+            return self._why.get(board)
+
+    def set(self, board: str, why: str | None) -> bool:
+        """Whether this changes what is said of the board."""
+        with self._lock:
+            before = self._why.pop(board, None)
+            if why is not None:
+                self._why[board] = why
+            return before != why
+
+
 class LichessPush:
-    def __init__(self, settings: PushSettings, pgn: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        settings: PushSettings,
+        games: Callable[[], list[PushedGame]],
+        refusals: Refusals | None = None,
+        told: Callable[[str], None] = lambda _board: None,
+    ) -> None:
         self.settings = settings
-        self.pgn = pgn
+        self.games = games
+        self.refusals = refusals if refusals is not None else Refusals()
+        self.told = told  # a board whose refusal came or went: the console shows it
         self.pushes = 0  # accepted pushes, for the curious
+        self._refused: dict[str, str] = {}  # board: the text Lichess refused (this thread's)
         self._dirty = threading.Event()
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="lichess-push", daemon=True)
@@ -61,12 +97,18 @@ class LichessPush:
             if self._stopping.is_set():
                 return
             self._dirty.clear()
-            text = self.pgn()
-            status = self._post(text)
-            if status == 200:
+            games = self._sound(self.games())
+            if not games:
+                continue  # no game yet: an empty push would tell Lichess nothing
+            status, body = self._post("\n".join(game.pgn for game in games))
+            answer = read_answer(body, len(games)) if status == 200 else None
+            if answer is not None and answer.error is None:
                 self.pushes += 1
                 backoff = 0.0
                 pause = self.settings.min_interval_s
+                if self._answered(games, answer.refused or {}):
+                    self._dirty.set()  # Lichess took none: again at once without those
+                    pause = 0.0
             else:
                 self._dirty.set()  # the latest state still has to go
                 if status == 429:
@@ -74,11 +116,49 @@ class LichessPush:
                 else:
                     backoff = min(MAX_BACKOFF_S, max(2.0, backoff * 2))
                     pause = backoff
-                logger.warning("Lichess refused the push (%s); again in %g s", status, pause)
+                said = answer.error if answer is not None else status or "no answer"
+                logger.warning(
+                    "Lichess refused the push to round %s (%s); again in %g s",
+                    self.settings.round_id, said, pause,
+                )  # fmt: skip
             self._stopping.wait(pause)
 
-    def _post(self, text: str) -> int:
-        """The HTTP status of one push; 0 when no answer came."""
+    def _sound(self, games: list[PushedGame]) -> list[PushedGame]:
+        """The games to push: those the relay's check passes and Lichess did not refuse
+        as they are now (a game that changed since is tried again)."""
+        sound = []
+        for game in games:
+            if self._refused.get(game.board) == game.pgn:
+                continue
+            self._refused.pop(game.board, None)
+            problem = problem_of(game.pgn)
+            self._say(game.board, f"not pushed: {problem}" if problem else None)
+            if problem is None:
+                sound.append(game)
+        return sound
+
+    def _answered(self, games: list[PushedGame], refused: dict[int, str]) -> bool:
+        """Lichess's word on each game; True when it refused any (and so took none)."""
+        for place, game in enumerate(games):
+            why = refused.get(place)
+            if why is not None:
+                self._refused[game.board] = game.pgn
+            self._say(game.board, f"refused by Lichess: {why}" if why else None)
+        return bool(refused)
+
+    def _say(self, board: str, why: str | None) -> None:
+        if not self.refusals.set(board, why):
+            return
+        if why is None:
+            logger.info("Lichess round %s: board %s's game is pushed again",
+                        self.settings.round_id, board)  # fmt: skip
+        else:
+            logger.warning("Lichess round %s: board %s's game %s",
+                           self.settings.round_id, board, why)  # fmt: skip
+        self.told(board)
+
+    def _post(self, text: str) -> tuple[int, bytes]:
+        """The HTTP status of one push and its answer; 0 when no answer came."""
         url = f"{self.settings.url.rstrip('/')}/api/broadcast/round/{self.settings.round_id}/push"
         request = urllib.request.Request(
             url,
@@ -91,13 +171,13 @@ class LichessPush:
         )
         try:
             with urllib.request.urlopen(request, timeout=20) as answer:
-                answer.read()
+                body: bytes = answer.read()
                 status: int = answer.status
-                return status
+                return status, body
         except urllib.error.HTTPError as error:
-            return error.code
+            return error.code, b""
         except (urllib.error.URLError, OSError):
-            return 0
+            return 0, b""
 
 
 def rounds_for(boards: list[str], rounds: list[str]) -> dict[str, list[str]]:
@@ -107,6 +187,24 @@ def rounds_for(boards: list[str], rounds: list[str]) -> dict[str, list[str]]:
         round_id: boards[index * MAX_GAMES : (index + 1) * MAX_GAMES]
         for index, round_id in enumerate(rounds)
     }
+
+
+class RoundsOfBoards:
+    """Which Lichess rounds a board's change concerns: the round that pushes the board,
+    and any round whose boards moved (a new board, numbered among the others, shifts the
+    ones after it). A round whose boards did not change is not pushed again."""
+
+    def __init__(self, rounds: list[str]) -> None:
+        self.rounds = rounds
+        self._lock = threading.Lock()  # paho's thread and the console's both call in
+        self._split: dict[str, list[str]] = {}
+
+    def touched(self, board: str, boards: list[str]) -> list[str]:
+        """The rounds to push after `board` changed, `boards` being every board in order."""
+        split = rounds_for(boards, self.rounds)
+        with self._lock:
+            before, self._split = self._split, split
+        return [r for r, ids in split.items() if board in ids or ids != before.get(r)]
 
 
 def read_token(path: str) -> str:

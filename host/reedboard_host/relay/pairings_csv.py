@@ -23,6 +23,9 @@ TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "NM", "WNM", "LM",
 WHOLE = re.compile(r"\d{1,10}")
 RATING = re.compile(r"\d{1,4}")
 ROUND = re.compile(r"\d+(\.\d+)*|\?|-")
+# A line break in a quoted field (or any control character) would be a name on two
+# lines: in the PGN, on the page, in Lichess. Said, not mended.
+CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class PairingsError(ValueError):
@@ -52,7 +55,7 @@ def csv_pairings(text: str) -> dict[str, Pairing]:
             )
         rows_of[board] = line
         for name, value in row.items():
-            if value and name != "board":
+            if value:
                 _check(line, name, value)
         table[board] = Pairing(**{k: v for k, v in row.items() if k != "board" and v})
     return table
@@ -81,6 +84,8 @@ def _header(reader: Reader) -> list[str]:
 
 def _check(line: int, name: str, value: str) -> None:
     where = f"line {line}, column {name}"
+    if CONTROLS.search(value):
+        raise PairingsError(f"{where}: {value!r} holds a line break or a control character")
     if name.endswith("_elo") and not RATING.fullmatch(value):
         raise PairingsError(f"{where}: {value!r} is not a rating (a whole number)")
     if name.endswith("_fide_id") and not WHOLE.fullmatch(value):

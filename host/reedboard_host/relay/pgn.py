@@ -9,19 +9,16 @@ from reedboard_host.pgn_file import pgn_text
 from reedboard_host.relay.pairings import Pairing
 
 
-def board_pgn(board: str, game: MirroredGame | None, pairing: Pairing) -> str:
-    """The seven-tag roster (the pairing's round and players, `?` where it names none),
-    the board's number, ratings and titles where known, Chess960's tags, the moves."""
+def board_pgn(
+    board: str, game: MirroredGame | None, pairing: Pairing, date: datetime.date | None = None
+) -> str:
+    """The seven-tag roster (the pairing's round and players, `?` where it names none,
+    `date` the game's own day: today where none is given), the board's number, ratings
+    and titles where known, Chess960's tags, the moves."""
     if game is None:
         return ""
-    text = pgn_text(
-        game,
-        site=f"reedboard {board}",
-        date=datetime.date.today(),
-        round_=pairing.round,
-        players=(pairing.white, pairing.black),
-    )
     extra = {
+        "Event": pairing.event,
         "Board": pairing.board_number,
         "WhiteElo": pairing.white_elo,
         "BlackElo": pairing.black_elo,
@@ -30,15 +27,11 @@ def board_pgn(board: str, game: MirroredGame | None, pairing: Pairing) -> str:
         "WhiteFideId": pairing.white_fide_id,
         "BlackFideId": pairing.black_fide_id,
     }
-    lines = text.split("\n")
-    if pairing.event:
-        lines = [f'[Event "{_escaped(pairing.event)}"]' if line.startswith("[Event ") else line
-                 for line in lines]  # fmt: skip
-    at = next(i for i, line in enumerate(lines) if line.startswith("[Result "))
-    added = [f'[{tag} "{_escaped(value)}"]' for tag, value in extra.items() if value]
-    return "\n".join([*lines[: at + 1], *added, *lines[at + 1 :]])
-
-
-def _escaped(value: str) -> str:
-    """A PGN tag's value: a quote or a backslash in a name must not end it."""
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    return pgn_text(
+        game,
+        site=f"reedboard {board}",
+        date=date or datetime.date.today(),
+        round_=pairing.round,
+        players=(pairing.white, pairing.black),
+        tags={tag: value for tag, value in extra.items() if value},
+    )

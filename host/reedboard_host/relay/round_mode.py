@@ -46,6 +46,9 @@ class RoundMode:
     acknowledged: dict[str, bool] = field(default_factory=dict)
     # The mode each board was told and has not yet acknowledged.
     owed: dict[str, bool] = field(default_factory=dict)
+    # Boards that acknowledged leaving the round's tournament mode, told by someone else
+    # than the relay (flagged on the console until the round's mode is switched).
+    left: set[str] = field(default_factory=set)
     pacer: AskPacer = field(
         default_factory=lambda: AskPacer(first_s=RETELL_FIRST_S, longest_s=RETELL_LONGEST_S)
     )
@@ -53,6 +56,7 @@ class RoundMode:
     def switch(self, on: bool, boards: Iterable[str], now: float) -> list[tuple[str, Wire]]:
         """The round switched (the console, `--tournament`): every board is told now."""
         self.on = on
+        self.left.clear()
         told = []
         for board in boards:
             self.owed[board] = on
@@ -79,17 +83,23 @@ class RoundMode:
                 self.owed[board] = True
             else:
                 self.owed.pop(board, None)
-        elif answers_settings(wire):
-            if kind == "ack":
-                said = self.acknowledged[board] = bool(wire.get("tournament"))
-                if self.owed.get(board) == said:
-                    del self.owed[board]
-                    self.pacer.settled(board)
-            else:
-                # The board cannot take the setting (a firmware without it): told again,
-                # it would answer the same.
-                self.owed.pop(board, None)
+        elif kind == "ack" and isinstance(wire.get("tournament"), bool):
+            # Every `settings` a board acknowledges says the mode it is in now, whoever
+            # sent it: a board leaving the round's tournament mode is flagged, and told
+            # again at once.
+            said = self.acknowledged[board] = bool(wire.get("tournament"))
+            if self.owed.get(board) == said:
+                del self.owed[board]
                 self.pacer.settled(board)
+            elif self.on and not said and board not in self.owed:
+                self.left.add(board)
+                self.owed[board] = True
+                self.pacer.settled(board)
+        elif answers_settings(wire):
+            # The board cannot take the setting (a firmware without it): told again, it
+            # would answer the same.
+            self.owed.pop(board, None)
+            self.pacer.settled(board)
         return self._telling(board, now)
 
     def confirmed(self, board: str) -> bool:

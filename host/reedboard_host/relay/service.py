@@ -15,12 +15,13 @@ from typing import TypeVar
 
 import paho.mqtt.client as mqtt
 from reedboard.link import mqtt_topics
-from reedboard.link.frame import Wire, decode_line, encode_frame
+from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
 
 from reedboard_host.relay.asking import FIRST_S, AskPacer
 from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.refusals import RateLimitedLog
 
 T = TypeVar("T")
 
@@ -45,6 +46,7 @@ class RelayService:
         # tells the round's mode again to a board heard while it owes an answer.
         self.heard = heard
         self._pacer = AskPacer()  # guarded by `lock`
+        self.refusals = RateLimitedLog(logger)
         self.client, address = new_client(client_id, settings)
         self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
         self.health.attach(self.client)
@@ -98,6 +100,10 @@ class RelayService:
             return
         board, kind = place
         wire: Wire | None = None
+        if len(message.payload) > MAX_FRAME:
+            size = len(message.payload)
+            self.refusals.warn(f"{board} size", f"board {board}: refused a message of {size} bytes")
+            return
         if kind == "stream":
             # Read before taking the lock: the web side waits on it, and reading needs
             # nothing the lock guards.
@@ -107,15 +113,25 @@ class RelayService:
         elif kind != "status":
             return
         with self.lock:
-            if wire is None:
+            refused = self.boards.refusal(board, wire)
+            if refused is not None:
+                changed, wanted = False, None
+            elif wire is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
                 wanted = None
             else:
                 changed, wanted = self.boards.heard(board, wire)
-            if wanted is None:
-                self._pacer.settled(board)
-            else:
+            if wanted is not None:
                 wanted = self._due(board, wanted)
+            elif refused is None:  # a refused frame says nothing of what the board wants
+                self._pacer.settled(board)
+            twins, self.boards.twins_found = self.boards.twins_found, []
+        if refused is not None:
+            self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
+            return
+        for twin in twins:
+            logger.warning("board %s: two boards publish with this id (sessions alternate)", twin)
+            self.changed(twin)
         if wanted is not None:
             self._send(board, wanted)
         if changed:

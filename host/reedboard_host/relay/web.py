@@ -8,28 +8,34 @@ import json
 import logging
 from collections.abc import Callable
 from html import escape
-from typing import TypedDict
 
 from aiohttp import web
 from reedboard.lights.frame import Frame
 from reedboard.lights.render_svg import render_svg
 
 from reedboard_host.mirror import MirroredGame
+from reedboard_host.relay.board_order import in_board_order
 from reedboard_host.relay.boards import Board, Boards
 from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
+from reedboard_host.relay.game_dates import GameDates
 from reedboard_host.relay.game_on_board import game_on
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.pairings import Pairing
+from reedboard_host.relay.pairings_trf import TrfError
 from reedboard_host.relay.pgn import board_pgn
 from reedboard_host.relay.service import RelayService
+from reedboard_host.relay.spectator import GameShown, game_shown
+from reedboard_host.relay.spectator_page import PAGE
+from reedboard_host.relay.trf_results import BoardResult, trf_with_results
 
 log = logging.getLogger(__name__)
 
 DARK = Frame(tuple([None] * 64))
 
 
-class BoardSummary(TypedDict):
-    """One board as `/api/boards` and the page's events give it: the page draws from it."""
+class BoardSummary(GameShown):
+    """One board as `/api/boards` and the page's events give it: the page draws from it
+    (and from `GameShown`'s moves, clocks, reason, event, round and board number)."""
 
     id: str
     online: bool
@@ -49,8 +55,11 @@ class RelayWeb:
         pairings: GamePairings,
         decisions: Callable[[str], Decisions] = lambda _board: Decisions(),
         confirmed: Callable[[str], bool] = lambda _board: False,
+        dates: GameDates | None = None,
     ) -> None:
         self.service = service
+        # Each game's own day, for the PGN's Date (noted when the game is first heard).
+        self.dates = dates if dates is not None else GameDates(service.boards.store.db)
         self.pairings = pairings
         self.decisions = decisions  # the arbiter's, over what the board and pairings say
         self.confirmed = confirmed  # whether the board acknowledged the round's mode
@@ -72,10 +81,12 @@ class RelayWeb:
         board = boards.boards.get(board_id)
         if board is not None:
             self.pairings.of(board, self.decisions(board_id))
+            self.dates.of(board)
 
     def _notify(self, board: str) -> None:
         for queue in self.listeners:
-            queue.put_nowait(board)
+            if queue.empty():  # one pending word is enough: the listener reads every board
+                queue.put_nowait(board)
 
     def summaries(self) -> list[BoardSummary]:
         return list(self.service.snapshot(lambda boards: [self._summary(b) for b in _all(boards)]))
@@ -117,15 +128,12 @@ class RelayWeb:
             "white": pairing.white,
             "black": pairing.black,
             "tournament_confirmed": self.confirmed(board.id),
+            **game_shown(current, pairing),
         }
 
     def board_ids(self) -> list[str]:
-        ids: list[str] = self.service.snapshot(lambda boards: sorted(boards.boards))
+        ids: list[str] = self.service.snapshot(lambda boards: in_board_order(boards.boards))
         return ids
-
-    def pgn_of(self, ids: list[str]) -> str:
-        texts = [self.pgn(board_id) for board_id in ids]
-        return "\n".join(text for text in texts if text)
 
     def pgn(self, board_id: str | None = None) -> str | None:
         def read(boards: Boards) -> str | None:
@@ -133,19 +141,42 @@ class RelayWeb:
                 board = boards.boards.get(board_id)
                 if board is None:
                     return None
-                return board_pgn(board.id, *self.shown(board))
-            texts = [board_pgn(b.id, *self.shown(b)) for b in _all(boards)]
+                return board_pgn(board.id, *self.shown(board), self.dates.of(board))
+            texts = [board_pgn(b.id, *self.shown(b), self.dates.of(b)) for b in _all(boards)]
             return "\n".join(text for text in texts if text)
 
         result: str | None = self.service.snapshot(read)
         return result
+
+    def round_trf(self) -> tuple[bytes, int]:
+        """The pairings' TRF with the round's results (`trf_results`), and how many."""
+        source = self.pairings.pairings
+        if source.path is None:
+            raise TrfError("the relay has no --pairings file")
+        with open(source.path, "rb") as handle:
+            data = handle.read()
+
+        def result_of(board_id: str) -> BoardResult | None:
+            def read(boards: Boards) -> BoardResult | None:
+                board = boards.boards.get(board_id)
+                if board is None:
+                    return None
+                game, pairing = self.shown(board)
+                if game is None:
+                    return None
+                return BoardResult(pairing.round, game.result, len(game.game))
+
+            shown: BoardResult | None = self.service.snapshot(read)
+            return shown
+
+        return trf_with_results(data, source.round, source.boards, result_of)
 
 
 BOARDS_KEY: web.AppKey[RelayWeb] = web.AppKey("relay", RelayWeb)
 
 
 def _all(boards: Boards) -> list[Board]:
-    return [boards.boards[name] for name in sorted(boards.boards)]
+    return [boards.boards[name] for name in in_board_order(boards.boards)]
 
 
 async def page(request: web.Request) -> web.Response:
@@ -164,6 +195,16 @@ async def one_pgn(request: web.Request) -> web.Response:
     return web.Response(text=text, content_type="application/x-chess-pgn")
 
 
+async def round_trf(request: web.Request) -> web.Response:
+    """The TRF with the round's results, for the pairing program (404 without a TRF)."""
+    try:
+        data, games = request.app[BOARDS_KEY].round_trf()
+    except (OSError, TrfError) as error:
+        raise web.HTTPNotFound(text=f"no round's TRF: {error}\n") from None
+    return web.Response(body=data, content_type="text/plain",
+                        headers={"X-Results-Written": str(games)})  # fmt: skip
+
+
 async def api_boards(request: web.Request) -> web.Response:
     return web.json_response(request.app[BOARDS_KEY].summaries())
 
@@ -174,21 +215,29 @@ async def board_svg(request: web.Request) -> web.Response:
     if not found:
         raise web.HTTPNotFound(text="no such board\n")
     fen = found[0]["fen"] or "8/8/8/8/8/8/8/8 w - - 0 1"
-    svg = render_svg(fen, DARK, title=escape(found[0]["id"]), animate=False)
+    flipped = request.query.get("flip") == "1"  # Black's side at the bottom
+    svg = render_svg(fen, DARK, title=escape(found[0]["id"]), animate=False, flipped=flipped)
     return web.Response(text=svg, content_type="image/svg+xml")
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: the boards' summaries now, and again after every change."""
+    """Server-sent events: every board's summary now, then after every change the
+    summaries of the boards that changed."""
     relay = request.app[BOARDS_KEY]
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
     await response.prepare(request)
     queue: asyncio.Queue[str] = asyncio.Queue()
     relay.listeners.add(queue)
+    sent: dict[str, BoardSummary] = {}
     try:
         while True:
-            data = json.dumps(relay.summaries())
-            await response.write(f"data: {data}\n\n".encode())
+            # Only the boards whose summary changed since the last message (all of them
+            # in the first): a summary is the same object while its board is unchanged.
+            now = relay.summaries()
+            fresh = [summary for summary in now if sent.get(summary["id"]) is not summary]
+            if fresh or not sent:
+                await response.write(f"data: {json.dumps(fresh)}\n\n".encode())
+            sent = {summary["id"]: summary for summary in now}
             await queue.get()
             while not queue.empty():  # many changes at once: one message
                 queue.get_nowait()
@@ -209,45 +258,6 @@ def make_app(relay: RelayWeb) -> web.Application:
     app.router.add_get("/boards/{board}.pgn", one_pgn)
     app.router.add_get("/boards/{board}.svg", board_svg)
     app.router.add_get("/api/boards", api_boards)
+    app.router.add_get("/round.trf", round_trf)
     app.router.add_get("/events", events)
     return app
-
-
-PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><title>reedboard relay</title>
-<style>
-body { font-family: sans-serif; margin: 1em; }
-#boards { display: flex; flex-wrap: wrap; gap: 1em; }
-.board { width: 260px; }
-.board img { width: 260px; }
-.off { opacity: 0.5; }
-</style></head>
-<body><h1>reedboard relay</h1><div id="boards"></div>
-<script>
-const shown = new Map();
-function draw(list) {
-  const root = document.getElementById("boards");
-  for (const b of list) {
-    let el = shown.get(b.id);
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "board";
-      el.dataset.board = b.id;
-      el.innerHTML = '<div class="players"></div><img alt=""><div class="last"></div>';
-      root.appendChild(el);
-      shown.set(b.id, el);
-    }
-    el.classList.toggle("off", !b.online);
-    el.querySelector(".players").textContent = b.white + " - " + b.black;
-    el.querySelector(".last").textContent =
-      "ply " + b.ply + (b.last_move ? ", last " + b.last_move : "") +
-      (b.result ? ", " + b.result : "");
-    el.dataset.ply = b.ply;
-    const src = "/boards/" + encodeURIComponent(b.id) + ".svg?ply=" + b.ply;
-    const img = el.querySelector("img");
-    if (img.getAttribute("src") !== src) img.setAttribute("src", src);
-  }
-}
-new EventSource("/events").onmessage = (e) => draw(JSON.parse(e.data));
-</script></body></html>
-"""

@@ -1,0 +1,118 @@
+"""Benchmark: what the spectator page's event stream sends when one board moves.
+
+    python bench/relay_events.py [--boards 500] [--plies 40] [--moves 20]
+
+Builds the relay's parts in this process over a SQLite file (no broker: the boards'
+frames are handed in as the MQTT side would), N boards each N plies into a game, serves
+them with the relay's own aiohttp app on 127.0.0.1, and reads `/events` as a page does.
+Then one board moves, `--moves` times. Prints the first message's size (every board),
+the median size of a message after one board's move (only what changed), their ratio,
+and the median time from the move being handed in to its message being read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from aiohttp import ClientSession, web
+from reedboard.link.mqtt_client import BrokerSettings
+from reedboard.rules.game import Game
+from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.game_pairings import GamePairings
+from reedboard_host.relay.pairings import Pairings
+from reedboard_host.relay.service import RelayService
+from reedboard_host.relay.store import RelayStore
+from reedboard_host.relay.web import RelayWeb, make_app
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def line_of_play(plies: int, seed: int = 1) -> list[str]:
+    """A seeded game of `plies` legal moves that has not ended (UCI)."""
+    rng = random.Random(seed)
+    while True:
+        game = Game()
+        played: list[str] = []
+        while len(played) < plies and game.outcome() is None:
+            chosen = rng.choice(game.position.legal_moves())
+            played.append(game.position.uci(chosen))
+            game.push(chosen)
+        if len(played) == plies and game.outcome() is None:
+            return played
+
+
+def frames(line: list[str]) -> list[dict[str, Any]]:
+    hello = {"type": "hello", "seq": 1, "protocol": 1, "firmware": "x", "board": "b",
+             "session": "s", "variant": "standard", "mode": "casual", "game": 0}  # fmt: skip
+    state = {"type": "state", "seq": 2, "id": 1, "game": 0, "variant": "standard",
+             "chess960": False, "start_fen": START, "fen": START, "moves": [], "san": [],
+             "result": None, "reason": None}  # fmt: skip
+    return [hello, state, *(move(3 + n, n + 1, uci) for n, uci in enumerate(line))]
+
+
+def move(seq: int, ply: int, uci: str) -> dict[str, Any]:
+    return {"type": "effect", "event": "move", "game": 0, "seq": seq, "uci": uci, "ply": ply}
+
+
+async def run(boards: int, plies: int, moves: int, db: Path) -> None:
+    store = RelayStore(str(db))
+    service = RelayService(BrokerSettings("mqtt://127.0.0.1:1", "relay"), Boards(store))
+    relay = RelayWeb(service, GamePairings(Pairings(None), store.db))
+    line = line_of_play(plies + moves)
+    for n in range(1, boards + 1):
+        for frame in frames(line[:plies]):
+            service.boards.heard(str(n), frame)
+    relay.loop = asyncio.get_running_loop()
+    runner = web.AppRunner(make_app(relay), shutdown_timeout=0.5)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    sizes: list[int] = []
+    waits: list[float] = []
+    async with ClientSession() as session, session.get(f"http://127.0.0.1:{port}/events") as r:
+        first = await r.content.readline()
+        await r.content.readline()  # the blank line after it
+        for n in range(moves):
+            ply = plies + n + 1
+            with service.lock:
+                service.boards.heard("1", move(2 + ply, ply, line[ply - 1]))
+            handed = time.perf_counter()
+            relay.changed("1")
+            message = await r.content.readline()
+            waits.append(time.perf_counter() - handed)
+            await r.content.readline()
+            sizes.append(len(message))
+            assert [s["id"] for s in json.loads(message[len(b"data: ") :])] == ["1"]
+    await runner.cleanup()
+    store.close()
+    median = statistics.median(sizes)
+    print(f"boards: {boards}, plies each: {plies}")
+    print(f"first message (every board): {len(first):,} bytes")
+    print(f"after one board's move, median of {moves}: {median:,.0f} bytes")
+    print(f"ratio first / after a move: {len(first) / median:,.0f}")
+    print(f"move handed in to its message read, median: {statistics.median(waits) * 1e3:.1f} ms")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
+    p.add_argument("--boards", type=int, default=500)
+    p.add_argument("--plies", type=int, default=40)
+    p.add_argument("--moves", type=int, default=20)
+    args = p.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(run(args.boards, args.plies, args.moves, Path(tmp) / "relay.sqlite"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

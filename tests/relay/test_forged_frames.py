@@ -1,0 +1,85 @@
+"""The attack on an open broker, as it was made: while a real board plays, one publish of a
+forged `state` (the CRC is public) with `seq` 10^9 and a resignation on the board's
+stream. The relay, a process, refuses it and follows the real board to the end of its
+game; restarted, it shows the real game still, with no result nobody gave."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from reedboard.link.frame import encode_frame
+
+from tests.children import child
+from tests.relay.broker import Broker, running_broker
+from tests.relay.test_game_pairings import START
+from tests.relay.test_relay_end_to_end import BIN, SCRIPTS, boards_moves, get, sans_of
+
+FORGED = {"type": "state", "seq": 10**9, "id": 1, "game": 0, "variant": "standard",
+          "chess960": False, "start_fen": START, "fen": START, "moves": [], "san": [],
+          "result": "0-1", "reason": "resignation"}  # fmt: skip
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    with running_broker(tmp_path) as running:
+        yield running
+
+
+def forge(broker: Broker) -> None:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="attacker")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        frame = encode_frame(FORGED).rstrip(b"\n")
+        client.publish("reedboard/boards/b1/stream", frame, qos=1).wait_for_publish(10)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def pgn_once_caught_up(url: str, moves: list[str]) -> str:
+    pgn = ""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        pgn = get(url + "boards/b1.pgn")
+        if sans_of(pgn) == moves:
+            break
+        time.sleep(0.2)  # polling the relay until it has caught up, not timing it
+    return pgn
+
+
+def test_a_forged_state_neither_ends_nor_freezes_the_game(broker: Broker, tmp_path: Path) -> None:
+    relay = [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--db", str(tmp_path / "r.db")]
+    board = [
+        str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS["b1"]), "--speed",
+        "1", "--until-done", "--print", "--mqtt", broker.url, "--board-id", "b1",
+    ]  # fmt: skip
+    with child(relay, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as watcher:
+        assert watcher.stdout is not None
+        url = watcher.stdout.readline().strip()
+        with child(board, stdout=subprocess.PIPE, text=True) as b1:
+            deadline = time.monotonic() + 60
+            while not _follows(url):
+                assert time.monotonic() < deadline, "the relay never heard the board"
+                time.sleep(0.2)  # until the relay follows the game, then the attack
+            forge(broker)
+            out, _ = b1.communicate(timeout=120)
+        moves = boards_moves(out)
+        pgn = pgn_once_caught_up(url, moves)
+        assert sans_of(pgn) == moves and '[Result "*"]' in pgn, pgn
+    with child(relay, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as again:
+        assert again.stdout is not None
+        url = again.stdout.readline().strip()
+        pgn = get(url + "boards/b1.pgn")
+        assert sans_of(pgn) == moves and '[Result "*"]' in pgn, pgn
+
+
+def _follows(url: str) -> bool:
+    """Whether the relay shows board b1's first move."""
+    return '"b1"' in get(url + "api/boards") and "e4" in sans_of(get(url + "boards/b1.pgn"))

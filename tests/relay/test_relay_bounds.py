@@ -1,0 +1,96 @@
+"""What a sender can make the relay keep is bounded: frames held behind a gap (no more
+than a board's history), a message's size, the boards one relay keeps. The excess is
+refused, with one log line per board and kind at most every ten seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from reedboard.link.frame import MAX_FRAME, encode_frame
+from reedboard.link.mqtt_client import BrokerSettings
+from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.feed import HISTORY, BoardFeed
+from reedboard_host.relay.service import RelayService
+from reedboard_host.relay.store import RelayStore
+
+from tests.relay.test_game_pairings import ROUND_1, Relay, hello, moves, rewrite
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[RelayStore]:
+    made = RelayStore(str(tmp_path / "relay.sqlite"))
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def test_frames_held_behind_a_gap_are_no_more_than_a_boards_history() -> None:
+    feed = BoardFeed()
+    feed.take(hello(1, "s1"))
+    for seq in range(3, 3 * HISTORY, 7):  # a gap at 2, then frames near and far
+        feed.take(moves(seq, ["e2e4"])[0])
+    assert feed.held and max(feed.held) <= 1 + HISTORY
+    assert len(feed.held) <= HISTORY
+
+
+def test_a_relay_keeps_no_more_boards_than_its_limit(store: RelayStore) -> None:
+    boards = Boards(store, max_boards=2)
+    for board in ("b1", "b2", "b3"):
+        boards.heard(board, hello(1, "s1"))
+        boards.status(board, online=True)
+    assert sorted(boards.boards) == ["b1", "b2"]
+    assert [row[0] for row in store.boards()] == ["b1", "b2"]
+    assert boards.refusal("b3", hello(1, "s1")) == (
+        "a board beyond the 2 this relay keeps (--max-boards)"
+    )
+    assert boards.refusal("b1", moves(2, ["e2e4"])[0]) is None  # those kept go on
+
+
+def message(topic: str, payload: bytes) -> mqtt.MQTTMessage:
+    made = mqtt.MQTTMessage(topic=topic.encode())
+    made.payload = payload
+    return made
+
+
+def test_an_oversized_message_and_a_board_too_many_are_refused_in_one_line_each(
+    store: RelayStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    boards = Boards(store, max_boards=1)
+    service = RelayService(BrokerSettings("mqtt://127.0.0.1:1", "relay"), boards)
+    big = b"x" * (MAX_FRAME + 1)
+    with caplog.at_level(logging.WARNING):
+        for _ in range(50):
+            service._message(service.client, None, message("reedboard/boards/b1/stream", big))
+        for board in ("b1", "b2", "b2", "b2"):
+            frame = encode_frame(hello(1, "s1")).rstrip(b"\n")
+            service._message(
+                service.client, None, message(f"reedboard/boards/{board}/stream", frame)
+            )
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == [
+        f"board b1: refused a message of {MAX_FRAME + 1} bytes",
+        "board b2: refused a board beyond the 1 this relay keeps (--max-boards)",
+    ]
+    assert list(boards.boards) == ["b1"]
+
+
+def test_a_spectator_who_does_not_read_is_owed_one_word_not_every_change(
+    tmp_path: Path,
+) -> None:
+    pairings = tmp_path / "round.csv"
+    rewrite(pairings, ROUND_1, 1)
+    relay = Relay(tmp_path / "relay.sqlite", pairings)
+    try:
+        stuck: asyncio.Queue[str] = asyncio.Queue()
+        relay.web.listeners.add(stuck)
+        for n in range(10_000):
+            relay.web._notify(f"b{n % 7}")
+        assert stuck.qsize() == 1
+    finally:
+        relay.close()
