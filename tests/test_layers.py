@@ -53,6 +53,7 @@ FIRMWARE_LAYERS = (
             "reedboard.kept_link",
             "reedboard.app_ports",
             "reedboard.app_outbox",
+            "reedboard.app_self_test",
             "reedboard.app",
             "reedboard.simweb",
             "reedboard.commands",

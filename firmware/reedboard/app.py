@@ -22,7 +22,9 @@ Everything the loop touches comes in through the constructor (the seams):
 - `endpoint`: makes the link's protocol endpoint from the session id (default the native
   `BoardEndpoint`; an emulation such as DGT's instead), and `watch(board_game, t_ms)` is
   called once a turn after the scan and the commands, for an endpoint that reports what
-  the board is rather than the effects.
+  the board is rather than the effects;
+- `ahead`: a `ScanAhead` reading the matrix since the board's first moments, stopped by
+  `start`: what it read is fed to the game first, each reading at its own time.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from functools import partial
 
 from reedboard.app_outbox import Outbox, told
 from reedboard.app_ports import ButtonsPort, Endpoint, EventSource, Identity, Renderer, no_lights
+from reedboard.app_self_test import start_self_test
 from reedboard.arbiter.arbiter import shown_move
 from reedboard.arbiter.effects import Effect, SensorFault
 from reedboard.arbiter.table import MoveTable
@@ -46,7 +49,7 @@ from reedboard.game_record import GameRecord
 from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
-from reedboard.journal.behind import behind_line, plies_ahead
+from reedboard.hal.scan_ahead import Backlog, ScanAhead, first_scan
 from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
@@ -80,7 +83,7 @@ from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import SelfTestReport, self_test
+from reedboard.sensing.selftest import SelfTestReport
 from reedboard.wiring import matrix_wiring
 
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
@@ -120,6 +123,7 @@ class App:
         on_self_test: Callable[[SelfTestReport], None] | None = None,
         say: Callable[[str], str] | None = None,
         fair_play: Callable[[bool], None] | None = None,
+        ahead: ScanAhead | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
@@ -162,23 +166,29 @@ class App:
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.board_game: BoardGame | None = None
+        self.ahead = ahead
+        self._backlog: Backlog | None = None  # what `ahead` read, fed to the game first
 
     # ----- start -----
 
     def start(self) -> BoardGame:
-        """Read the board and resume the journal's game in progress, if any."""
-        now = self.clock.now_ms()
+        """Read the board and resume the journal's game in progress, if any; with `ahead`,
+        from its first reading, at its time (`catch_up` feeds it what was read since)."""
+        backlog, self.ahead = (None if self.ahead is None else self.ahead.stop()), None
+        now = self.clock.now_ms() if backlog is None else backlog.first_ms
         if self.source is not None:
             # Only what stands at time 0: later lines are applied each at its own time.
             self.source.advance(min(now, 0))
-        occupancy = self.scanner.scan()
+        self._backlog = backlog
+        first = [first_scan(self.scanner)] if backlog is None else backlog.first
+        occupancy = first[0]
         game, settings = self.record.resume(self._settings)
         if game is None:
             game = self._start if self._start is not None else Game()  # an empty Game is falsy
         # The power may have gone while a move waited to settle: the board then shows the
         # position plus that move, which the self-test must not call stuck switches.
         table = MoveTable(game.position, legal=not game.is_game_over())
-        self._self_test(occupancy, game, shown=shown_move(table, occupancy) is not None)
+        self._self_test(first, game, shown=shown_move(table, occupancy) is not None)
         self.board_game = BoardGame(
             game, occupancy, settings, rng=self._rng, configured=self._settings
         )
@@ -200,26 +210,14 @@ class App:
         self._flush()
         return self.board_game
 
-    def _self_test(self, first: Bitboard, game: Game, *, shown: bool) -> None:
-        """The start-up self-test: a few scans against the position the game stands in
-        (`shown`: with one move more, as the sensors show it). Faults are logged naming the
-        squares, matrix lines and GPIO pins; the lights then show any square that does not
-        match as a mismatch. A resumed game a few plies behind the board blames the
-        journal, not the wiring."""
+    def _self_test(self, first: list[Bitboard], game: Game, *, shown: bool) -> None:
+        """The start-up self-test (`app_self_test`); its faults are told to the voice."""
         if self.wiring is None:
             return
-        ahead = None if shown or not self.resumed else plies_ahead(game.position, first)
-        if ahead is not None:
-            logger.warning("%s", behind_line(ahead, len(game)))
-            return
-        expected = first if shown else game.position.occupied
-        scans = [first, self.scanner.scan(), self.scanner.scan()]
-        report = self_test(scans, expected, self.wiring)
-        if not report.ok:
-            for line in report.lines():
-                logger.warning("self-test: %s", line.strip())
-            if self.on_self_test is not None:
-                self.on_self_test(report)
+        scan, resumed = self.scanner.scan, self.resumed
+        report = start_self_test(first, game, self.wiring, shown=shown, resumed=resumed, scan=scan)
+        if report is not None and self.on_self_test is not None:
+            self.on_self_test(report)
 
     # ----- the loop -----
 
@@ -265,26 +263,28 @@ class App:
         """A loop that fell behind its clock (a busy CPU, a slow disk, a sped-up clock)
         must not apply a script's changes in a lump: lifts and places merged into one scan
         are an order no hands could make, and a capture would read as a piece vanishing.
-        Every script line, and every decision that falls due between them, is taken at
-        its own board time, as a scanner that kept up would have seen it. The real
-        switches need no such care: they are read as they are. `run` calls it before
-        each turn; a caller turning the loop with `step` itself does the same."""
-        if self.source is None:
+        Every script line (and what `ahead` read), and every decision that falls due
+        between them, is taken at its own board time, as a scanner that kept up would
+        have seen it. The live switches are read as they are. `run` calls it before each
+        turn; a caller turning the loop with `step` itself does the same."""
+        if self.source is None and self._backlog is None:
             return
         board_game = self.board_game or self.start()
         # Deadlines already behind the last turn (a decision overdue after a new game, say)
         # are taken by the next turn; time never runs backwards for the debouncer.
         last = self._last_step_ms
         while True:
+            read = None if self._backlog is None else self._backlog.next_change_ms()
             due = [
                 t
-                for t in (self.source.next_change_ms(), board_game.next_deadline())
+                for t in (self._source_due(), read, board_game.next_deadline())
                 if t is not None and last < t < now
             ]
             if not due:
-                return
+                break
             last = min(due)
             self.step(last)
+        self._backlog = None  # read to its end: the matrix is scanned live from now on
 
     def step(self, now: int, data: bytes = b"") -> None:
         """One turn: the script's changes, a scan, the host's commands, the lights."""
@@ -303,7 +303,7 @@ class App:
             for white, when in self.buttons.presses(now):
                 changed = self._pressed(white, when) or changed
         before = board_game.debouncer.raw
-        occupancy = self.scanner.scan()
+        occupancy = self.scanner.scan() if self._backlog is None else self._backlog.reading_at(now)
         self.record.sensed(before, occupancy, now)
         effects = board_game.scan(occupancy, now)
         self._publish(effects, now)

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from reedboard.config import LED_DATA_PIN, LedConfig, MatrixConfig
 from reedboard.hal.gpio import GpioModule
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout, MatrixWiring
-from reedboard.hal.neopixel_strip import NeoPixelChain, open_neopixel_strip
-from reedboard.hal.pixelbuf_strip import PixelBufStrip
 from reedboard.hal.rpi import open_matrix_scanner
-from reedboard.lights.strip_layout import StripLayout
+
+if TYPE_CHECKING:
+    from reedboard.hal.pixelbuf_strip import PixelBufStrip
+    from reedboard.lights.strip_layout import StripLayout
 
 
 def matrix_wiring(matrix: MatrixConfig) -> MatrixWiring:
@@ -42,6 +44,9 @@ def open_scanner(
 
 def open_strip(leds: LedConfig) -> PixelBufStrip:
     """The configured LED chain, through the NeoPixel driver `[leds] driver` names."""
+    # The lights are loaded after the matrix is scanning (`open_scanner` comes first).
+    from reedboard.hal.neopixel_strip import NeoPixelChain, open_neopixel_strip
+
     chain = NeoPixelChain(
         driver=leds.driver,
         data_pin=LED_DATA_PIN[leds.driver],
@@ -55,6 +60,8 @@ def open_strip(leds: LedConfig) -> PixelBufStrip:
 
 def strip_layout(leds: LedConfig) -> StripLayout:
     """Where each square's light is on the configured chain."""
+    from reedboard.lights.strip_layout import StripLayout
+
     return StripLayout.of_chain(leds.layout, leds.first, leds.along, leds.count)
 
 

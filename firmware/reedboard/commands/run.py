@@ -96,8 +96,26 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # The board's parts are loaded once a board is to run: `reedboard --help` and the other
-    # commands need none of them, and a Pi Zero 2 W spends seconds loading them all.
-    from reedboard.commands.run_board import run_board
+    # The matrix is opened and read first, on a thread, while the board's parts load: a
+    # Pi Zero 2 W spends seconds loading them, and what the players do meanwhile must
+    # reach the game. `reedboard --help` and the other commands load none of it.
+    from reedboard.commands.first_scan import open_first
+    from reedboard.errors import ReedboardError
 
-    return run_board(args)
+    try:
+        first = open_first(args)
+    except ReedboardError as error:
+        from reedboard.commands.run_board import board_failed
+
+        return board_failed(error)
+    if first is None:
+        from reedboard.commands.run_board import run_board
+
+        return run_board(args)
+    try:
+        with first.ahead.start():  # stopped whatever happens, and by the loop once it starts
+            from reedboard.commands.run_board import run_board
+
+            return run_board(args, first)
+    finally:
+        first.close()

@@ -47,16 +47,24 @@ from reedboard.rules.pieces import Color
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 if TYPE_CHECKING:
+    from reedboard.commands.first_scan import FirstScan
     from reedboard.link.mqtt_client import BoardBroker
     from reedboard.speaking import BoardVoice
 
 
-def run_board(args: argparse.Namespace) -> int:
+def run_board(args: argparse.Namespace, first: FirstScan | None = None) -> int:
+    """The board, from its command line; `first`: its matrix and clock, opened and read
+    since its first moments (`commands.first_scan`)."""
     try:
-        return _run(args)
+        return _run(args, first)
     except ReedboardError as error:
-        print(f"reedboard run: {error}", file=sys.stderr)
-        return exit_status(error)
+        return board_failed(error)
+
+
+def board_failed(error: ReedboardError) -> int:
+    """What stopped the board, in one line on stderr; its exit status."""
+    print(f"reedboard run: {error}", file=sys.stderr)
+    return exit_status(error)
 
 
 def exit_status(error: ReedboardError) -> int:
@@ -67,7 +75,7 @@ def exit_status(error: ReedboardError) -> int:
     return BAD_ARGUMENTS if isinstance(error, ValueError) else 1
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
     random_game = args.random_game is not None
     if not args.fake and (args.script or random_game or args.until_done or args.speed != 1.0):
         print(
@@ -78,7 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.script and random_game:
         print("reedboard run: give --script or --random-game, not both", file=sys.stderr)
         return 2
-    config = load_config(args.config)
+    config = first.config if first is not None else load_config(args.config)
     script = _read_script(args.script) if args.script else None
     if random_game:
         # The human model plays it: loaded only by a fake board that asks for one.
@@ -88,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     if script is None and args.until_done:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
-    board = assemble(args, config, script)
+    board = assemble(args, config, script, first=first)
     app, journal, scanner, broker = board.app, board.journal, board.scanner, board.broker
     stopping = []
 
@@ -134,12 +142,13 @@ def assemble(
     *,
     gpio: GpioModule | None = None,
     speaker: Speaker | None = None,
+    first: FirstScan | None = None,
 ) -> Assembled:
     """The board `reedboard run` runs, from its arguments and its configuration (every key
     of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO, `speaker`
-    for espeak-ng."""
+    for espeak-ng; `first`: the matrix and clock already opened, and reading."""
     settings = _game_settings(args, config, script)
-    parts = _board_parts(args, config, script, gpio)
+    parts = _board_parts(args, config, script, gpio, first)
     link = _link_settings(args, config)
     journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
     journal = open_journal(journal_path) if journal_path else None
@@ -150,7 +159,7 @@ def assemble(
     emulating = _emulating(link.emulation, broker)
     app = App(
         parts.scanner,
-        MonotonicClock(args.speed),
+        first.clock if first is not None else MonotonicClock(args.speed),
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
         # whatever the protocol: the board never stops for want of a link.
@@ -173,6 +182,7 @@ def assemble(
         watch=chained(emulating["watch"], voice.watch if voice else None),
         on_self_test=voice.self_test if voice else None,
         say=voice.ask if voice else None,
+        ahead=first.ahead if first is not None else None,
     )
     return Assembled(app, journal, parts.scanner, voice, broker)
 
@@ -208,9 +218,14 @@ def _board_parts(
     config: BoardConfig,
     script: Script | None,
     gpio: GpioModule | None,
+    first: FirstScan | None = None,
 ) -> BoardParts:
     """The fake board playing the script with `--fake`; otherwise the GPIO matrix, the
-    LED strip and the clock's buttons if they are wired."""
+    LED strip and the clock's buttons if they are wired. The matrix (a fake board too)
+    may have been opened `first`."""
+    if first is not None and first.source is not None:
+        strip = RecordingStrip(config.leds.count, keep=8)
+        return BoardParts(first.scanner, strip, source=first.source)
     if args.fake:
         wiring = matrix_wiring(config.matrix)
         source = scripted_board(
@@ -220,6 +235,8 @@ def _board_parts(
             layout=wiring.layout,
         )
         return BoardParts(source, RecordingStrip(config.leds.count, keep=8), source=source)
+    if first is not None:
+        return BoardParts(first.scanner, open_strip(config.leds), buttons=first.buttons)
     buttons = None
     if config.clock.white_pin:
         buttons = open_clock_buttons(config.clock.white_pin, config.clock.black_pin, gpio=gpio)
