@@ -42,6 +42,11 @@ def test_the_first_sentence_of_a_fresh_simulator_is_shown(browser: Any) -> None:
         page = open_page(browser, sim.url)
         try:
             board = Board(page)
+            # The game stands once the status says whose move it is: a move typed while
+            # the fresh board is still being read as set up would be taken for set-up.
+            board.page.wait_for_function(
+                "() => document.querySelector('#status').textContent.startsWith('White to move')"
+            )
             board.type_line("e2e4")
             board.expect_move("e4")
             expect_said(board, "Pawn e2 to e4.")
