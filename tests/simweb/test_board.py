@@ -4,12 +4,13 @@ pieces, and the voice's sentences numbered for the page."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from reedboard.rules.squares import parse_square
 from reedboard.simweb.board import SimBoard
+
+from tests.simweb.waiting import wait_for
 
 
 @pytest.fixture
@@ -20,13 +21,6 @@ def board() -> Iterator[SimBoard]:
         yield sim
     finally:
         sim.stop()
-
-
-def wait_for(check: Callable[[], bool], timeout_s: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def said(board: SimBoard) -> list[str]:

@@ -21,6 +21,8 @@ from reedboard.simweb.board import SimBoard
 from reedboard.simweb.server import make_app
 from reedboard_host.connection import BoardConnection
 
+from tests.simweb.waiting import wait_for
+
 
 @pytest.fixture
 def board() -> Iterator[SimBoard]:
@@ -30,13 +32,6 @@ def board() -> Iterator[SimBoard]:
         yield sim
     finally:
         sim.stop()
-
-
-def wait_for(check: Callable[[], bool], timeout_s: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def run_client(board: SimBoard, talk: Callable[[TestClient[Any, Any]], Any]) -> Any:
