@@ -10,7 +10,10 @@ wall time to the plain one. The run's first scan is the moment the matrix is fir
 (`first scan`, logged at `REEDBOARD_LOG=debug` by the read itself); the board is ready
 when it tells the host it started (`started: told the host`, after the game is loaded
 and has taken what was read meanwhile); the run is then stopped with SIGTERM. Both come
-from the same runs (the CPU time is the whole run's, to ready). The package is
+from the same runs (the CPU time is what the program had used by then: the first scan's
+line says it; the whole run's, to ready, for ready). On a busy machine a limited process
+gets less than its share, so its wall times hold only on a quiet one; the CPU times,
+times 15, are the steadier estimate of a Zero 2 W's. The package is
 byte-compiled first, as an installed board's is. The interpreter started with nothing
 to do is timed too: the floor under both. `--cpu-fraction 0`: this machine only.
 Goal: `--help` and the first scan within 1 s at a Zero 2 W's speed.
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -33,6 +37,8 @@ import reedboard
 from cpu_limit import PI_ZERO_2_W, CpuLimitError, cpu_limited
 
 FIRST_SCAN = b"first scan"
+# The first scan's line says how much CPU the program had used by then.
+CPU_SO_FAR = re.compile(rb"after ([0-9.]+) s of CPU")
 READY = b"started: told the host"
 GOAL_S = 1.0
 
@@ -45,7 +51,7 @@ def command() -> list[str]:
 
 def timed(
     argv: list[str], until: tuple[bytes, ...], join: Callable[[], None] | None
-) -> tuple[list[float], float]:
+) -> tuple[list[float], list[float]]:
     """Start `argv`; the wall time until it exits (or, with `until`, until a line of its
     stderr holds each of those bytes in turn, when it is stopped after the last), and
     the CPU time it used."""
@@ -61,11 +67,14 @@ def timed(
     )
     assert child.stderr is not None
     seen: list[float] = []
+    noted: list[float | None] = []  # the CPU time a mark's line says the program had used
     try:
         if until:
             for line in child.stderr:
                 if until[len(seen)] in line:
                     seen.append(time.perf_counter() - begin)
+                    found = CPU_SO_FAR.search(line)
+                    noted.append(float(found.group(1)) if found else None)
                     if len(seen) == len(until):
                         child.send_signal(signal.SIGTERM)
                         break
@@ -82,7 +91,8 @@ def timed(
         raise SystemExit(f"{' '.join(argv)} ended (status {child.returncode}) before {missing!r}")
     if not until and child.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed with status {child.returncode}")
-    return seen or [wall], usage.ru_utime + usage.ru_stime
+    total = usage.ru_utime + usage.ru_stime
+    return seen or [wall], [total if cpu is None else cpu for cpu in noted] or [total]
 
 
 def medians(
@@ -90,13 +100,15 @@ def medians(
 ) -> list[tuple[float, float]]:
     """Per mark (or the exit): the median wall time and the median CPU time of `runs`."""
     walls: list[list[float]] = []
-    cpus = []
+    cpus: list[list[float]] = []
     for _ in range(runs):
         wall, cpu = timed(argv, until, join)
         walls.append(wall)
         cpus.append(cpu)
-    cpu = statistics.median(cpus)
-    return [(statistics.median(marks), cpu) for marks in zip(*walls, strict=True)]
+    return [
+        (statistics.median(marks), statistics.median(used))
+        for marks, used in zip(zip(*walls, strict=True), zip(*cpus, strict=True), strict=True)
+    ]
 
 
 def main() -> None:
@@ -133,6 +145,8 @@ def main() -> None:
         except CpuLimitError as error:
             raise SystemExit(f"bench/startup.py: {error}") from None
     print(f"reedboard start-up: median of {args.runs} runs; limited: {label}")
+    # A busy machine starves a limited process below its share: its walls mean little then.
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'':34} {'wall':>8} {'CPU':>8}   {'limited wall':>12} {'CPU':>8} {'ratio':>6}")
     for name in plain:
         wall, cpu = plain[name]

@@ -26,10 +26,39 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefau
     """Shows the default of every option that has one; keeps the epilog's line breaks
     (its example), and leaves out defaults that say nothing (none, off)."""
 
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        # argparse makes a formatter for every option it adds, and without a width it
+        # imports `shutil` to measure the terminal: a fifth of the board's start-up at a
+        # Pi Zero 2 W's speed (bench/startup.py). `os` measures it as well.
+        if width is None:
+            width = terminal_columns() - 2  # argparse's own margin
+        super().__init__(prog, indent_increment, max_help_position, width)
+
     def _get_help_string(self, action: argparse.Action) -> str | None:
         if says_nothing(action.default) or "default" in (action.help or ""):
             return action.help
         return super()._get_help_string(action)
+
+
+def terminal_columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size` gives it: `COLUMNS`, else the
+    terminal on stdout, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (ValueError, OSError):  # not a terminal, or stdout closed
+            columns = 0
+    return columns if columns > 0 else 80
 
 
 def says_nothing(default: object) -> bool:

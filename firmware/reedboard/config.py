@@ -1,4 +1,4 @@
-"""The board's configuration: one TOML file, read into frozen dataclasses.
+"""The board's configuration: one TOML file, read into named tuples.
 
 Every key has a default, so an empty file (or none) describes the reference build of
 `hardware/`. `board.example.toml` at the top of the repository documents every key. A file
@@ -6,12 +6,9 @@ that cannot be used raises `ConfigError` naming the key (`matrix.rows`, ...) and
 unknown keys are refused too, because a misspelt key silently ignored is a wrong board.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from reedboard.arbiter.mode import MODES, Mode
 from reedboard.arbiter.waits import (
@@ -49,8 +46,10 @@ _UART_PORTS = ("/dev/serial0", "/dev/serial1", "/dev/ttyAMA0", "/dev/ttyS0")
 LED_DATA_PIN: dict[str, int] = {"spi": 10, "pwm": 18, "pi5": 10}
 
 
-@dataclass(frozen=True)
-class MatrixConfig:
+# The sections are named tuples rather than frozen dataclasses: they are read before the
+# board's first scan, and at a Pi Zero 2 W's speed creating the dataclasses (and importing
+# `dataclasses`) cost that scan about a quarter of a second (bench/startup.py).
+class MatrixConfig(NamedTuple):
     """The switch matrix: pins, orientation, timing.
 
     The default pins use only the header GPIOs that no interface the board needs claims:
@@ -66,15 +65,13 @@ class MatrixConfig:
     scan_hz: float = 200.0
 
 
-@dataclass(frozen=True)
-class DebounceConfig:
+class DebounceConfig(NamedTuple):
     hold_ms: int = 12
 
 
-@dataclass(frozen=True)
-class LedConfig:
+class LedConfig(NamedTuple):
     type: LedType = "ws2812"
-    count: int = 64
+    count: int = 64  # type: ignore[assignment]  # the file's key; hides tuple.count
     order: LedOrder = "GRB"
     brightness: float = 0.25
     driver: LedDriver = "spi"
@@ -83,14 +80,12 @@ class LedConfig:
     along: LineKind = "ranks"
 
 
-@dataclass(frozen=True)
-class SerialConfig:
+class SerialConfig(NamedTuple):
     port: str = "/dev/serial0"
     baud: int = 115200
 
 
-@dataclass(frozen=True)
-class MqttConfig:
+class MqttConfig(NamedTuple):
     """Publishing the game to an MQTT broker as well as the serial link ("": not at all)."""
 
     url: str = ""
@@ -100,8 +95,7 @@ class MqttConfig:
     ca_file: str = ""
 
 
-@dataclass(frozen=True)
-class ArbiterConfig:
+class ArbiterConfig(NamedTuple):
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
     castle_wait_ms: int = DEFAULT_CASTLE_WAIT_MS
@@ -109,8 +103,7 @@ class ArbiterConfig:
     tournament: bool = False
 
 
-@dataclass(frozen=True)
-class VoiceConfig:
+class VoiceConfig(NamedTuple):
     """The board's voice (espeak-ng): off unless enabled. Empty `voice` and `device` mean
     the language's own espeak-ng voice and the system's default audio output."""
 
@@ -122,8 +115,7 @@ class VoiceConfig:
     device: str = ""  # an ALSA device ("plughw:1,0"), or the default output
 
 
-@dataclass(frozen=True)
-class ClockConfig:
+class ClockConfig(NamedTuple):
     """Timed games: the time control ("" for none) and the GPIOs of two momentary clock
     buttons, each wired to ground (0 for none: then a move's completion stops the time)."""
 
@@ -132,16 +124,15 @@ class ClockConfig:
     black_pin: int = 0
 
 
-@dataclass(frozen=True)
-class BoardConfig:
-    matrix: MatrixConfig = field(default_factory=MatrixConfig)
-    debounce: DebounceConfig = field(default_factory=DebounceConfig)
-    leds: LedConfig = field(default_factory=LedConfig)
-    serial: SerialConfig = field(default_factory=SerialConfig)
-    arbiter: ArbiterConfig = field(default_factory=ArbiterConfig)
-    mqtt: MqttConfig = field(default_factory=MqttConfig)
-    clock: ClockConfig = field(default_factory=ClockConfig)
-    voice: VoiceConfig = field(default_factory=VoiceConfig)
+class BoardConfig(NamedTuple):
+    matrix: MatrixConfig = MatrixConfig()
+    debounce: DebounceConfig = DebounceConfig()
+    leds: LedConfig = LedConfig()
+    serial: SerialConfig = SerialConfig()
+    arbiter: ArbiterConfig = ArbiterConfig()
+    mqtt: MqttConfig = MqttConfig()
+    clock: ClockConfig = ClockConfig()
+    voice: VoiceConfig = VoiceConfig()
 
 
 def load_config(path: str | Path | None = None) -> BoardConfig:
@@ -153,7 +144,7 @@ def load_config(path: str | Path | None = None) -> BoardConfig:
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
     config = parse_config(text, source=str(path))
-    return replace(config, mqtt=_files_beside(config.mqtt, Path(path).parent))
+    return config._replace(mqtt=_files_beside(config.mqtt, Path(path).parent))
 
 
 def _files_beside(mqtt: MqttConfig, folder: Path) -> MqttConfig:
@@ -163,7 +154,7 @@ def _files_beside(mqtt: MqttConfig, folder: Path) -> MqttConfig:
     def beside(name: str) -> str:
         return str(folder / name) if name and not Path(name).is_absolute() else name
 
-    return replace(mqtt, password_file=beside(mqtt.password_file), ca_file=beside(mqtt.ca_file))
+    return mqtt._replace(password_file=beside(mqtt.password_file), ca_file=beside(mqtt.ca_file))
 
 
 def parse_config(text: str, *, source: str = "config") -> BoardConfig:
@@ -211,7 +202,7 @@ class _Section:
         self._seen.add(name)
         return self._data.get(name, default)
 
-    def table(self, name: str) -> _Section:
+    def table(self, name: str) -> "_Section":
         value = self._get(name, {})
         if not isinstance(value, Mapping):
             raise ConfigError(f"{self.key(name)}: expected a table [{self.key(name)}]")
@@ -311,7 +302,7 @@ def _matrix(s: _Section) -> MatrixConfig:
 
 
 def _debounce(s: _Section) -> DebounceConfig:
-    config = DebounceConfig(hold_ms=s.integer("hold_ms", DebounceConfig.hold_ms, 1, 1000))
+    config = DebounceConfig(hold_ms=s.integer("hold_ms", DebounceConfig().hold_ms, 1, 1000))
     s.refuse_unknown()
     return config
 
@@ -466,9 +457,4 @@ def _check_pin_conflicts(config: BoardConfig) -> None:
 def default_keys() -> dict[str, dict[str, object]]:
     """Every key and its default, by section: documentation and tests use it."""
     board = BoardConfig()
-    return {
-        f.name: {
-            g.name: getattr(getattr(board, f.name), g.name) for g in fields(getattr(board, f.name))
-        }
-        for f in fields(board)
-    }
+    return {name: section._asdict() for name, section in board._asdict().items()}

@@ -135,3 +135,21 @@ def test_a_log_level_that_is_none_is_one_line_naming_it(
         "tool: REEDBOARD_LOG=loud is not a log level (debug, info, warning): logging at info",
         "tool: info",
     ]
+
+
+@pytest.mark.parametrize(("columns", "widest"), [("50", 48), ("120", 118), ("", 78)])
+def test_help_fits_the_terminal_as_columns_says(
+    columns: str, widest: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The width is found without shutil (start-up), as shutil would: COLUMNS, else the
+    # terminal on stdout (none here), else 80; argparse keeps 2 columns spare.
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.setattr(sys, "__stdout__", None)
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = capsys.readouterr().out
+    # The options argparse wraps (the description and the example keep their own lines).
+    options = text.split("\noptions:\n", 1)[1].split("\n\n", 1)[0]
+    widths = [len(line) for line in options.splitlines()]
+    assert max(widths) <= widest
+    assert max(widths) > widest - 15  # the width given is used, not a narrower one

@@ -33,6 +33,10 @@ NEVER_AT_START = (
     "reedboard.voice.languages",
     "reedboard.simweb",
 )
+# What the board's first scan does not wait for: a Pi Zero 2 W takes about a quarter of a
+# second to import `dataclasses` (with `inspect`) and create the configuration's classes
+# as dataclasses, and a fifth for argparse's `shutil` (bench/startup.py).
+NOT_BEFORE_THE_FIRST_SCAN = ("dataclasses", "inspect", "shutil", "reedboard.rules.attacks")
 # `reedboard --help` lists the commands: none of their work, rules or journal.
 NOT_FOR_HELP = (*NEVER_AT_START, "sqlite3", "serial", "reedboard.rules", "reedboard.app")
 
@@ -48,7 +52,16 @@ def dump():
     os._exit(0)  # no clean-up: a broker's client would wait for its acknowledgements
 
 argv = sys.argv[1:]
-if argv[0] == "run" and "--help" not in argv:
+if argv[0] == "first-scan":  # `reedboard run ...`, stopped at its first read of the matrix
+    from reedboard.hal import scan_ahead
+
+    def first_scan(scanner):
+        scanner.scan()
+        dump()
+
+    scan_ahead.first_scan = first_scan
+    cli.main(["run", *argv[1:]])
+elif argv[0] == "run" and "--help" not in argv:
     import reedboard.app
 
     def run(self, stop=None, *, until_done=False):
@@ -101,3 +114,9 @@ def test_a_board_given_a_broker_loads_its_client() -> None:
         "paho",
         "reedboard.link.mqtt_client",
     ]
+
+
+def test_the_first_scan_waits_for_no_dataclass() -> None:
+    modules = imported("first-scan", "--fake")
+    assert "reedboard.hal.scan_ahead" in modules  # the harness did stop at the first scan
+    assert loaded(modules, NOT_BEFORE_THE_FIRST_SCAN) == []

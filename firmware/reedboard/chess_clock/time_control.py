@@ -7,9 +7,7 @@
   way (`120/40:60/20:15+30`); only the last has no move count.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reedboard.errors import InvalidInputError
 
@@ -17,8 +15,9 @@ MS_PER_MINUTE = 60_000
 MAX_MINUTES = 24 * 60  # a longer period is a typing slip, not a game
 
 
-@dataclass(frozen=True, slots=True)
-class Period:
+# Named tuples, not dataclasses: the board's configuration reads a time control before
+# its first scan, which waits for nothing it does not need (see config.py).
+class Period(NamedTuple):
     """`time_ms` added to a player's clock at the period's start; `moves` the moves it
     covers (None: the rest of the game)."""
 
@@ -26,8 +25,7 @@ class Period:
     moves: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class TimeControl:
+class TimeControl(NamedTuple):
     periods: tuple[Period, ...]
     increment_ms: int = 0
 
