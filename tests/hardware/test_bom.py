@@ -147,7 +147,7 @@ def test_every_part_goes_where_the_netlist_and_the_bom_both_say(
     )
     assert place["C1"].startswith("at the first LED") and place["R1"] == "interface board"
     on_board = {ref for ref, where in place.items() if where == "interface board"}
-    assert on_board == {"J1", "J2", "J3", "J4", "U1", "R1", "C2"}
+    assert on_board == {"J1", "J2", "J3", "J4", "J5", "J6", "J7", "U1", "R1", "C2"}
     board = build_geometry().interface  # the size the base's drawing marks
     assert f"{board.width:g} x {board.height:g} mm" in rows["interface board"]["part"]
     listed = rows["interface board"]["purpose"]
