@@ -5,6 +5,8 @@ Writes, next to this script (or into `--out DIR`):
 - `reedboard-bom.csv`: the bill of materials: every part to order, the netlist's and the
   rest (`bom.py`), with quantities from the circuit and the board's parameters;
 - `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide;
+- `pcb/`: the interface board's printed circuit, placed and routed from the netlist:
+  Gerber layers, drill files and its pad list (`pcb_build.py`);
 - the physical board from `board_geometry.py`'s parameters: `top-plate.dxf`,
   `carrier-plate.dxf`, `base-plate.dxf`, `frame-strip.dxf` for the cutter, `board-plan.svg` and
   `board-section.svg` for the README, and `reed-magnet.svg`, the reed and magnet model.
@@ -26,6 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 NETLIST = "reedboard.net"
+PCB = "pcb"
 BOM = "reedboard-bom.csv"
 
 # SKiDL looks for KiCad's symbol libraries at import time; the parts here are all defined in
@@ -106,10 +109,24 @@ def draw_everything(folder: Path) -> list[Path]:
     return [*written, reed]
 
 
+def write_pcb(circuit: Circuit, folder: Path) -> list[Path]:
+    """The interface board's fabrication files and pad list, into `folder`."""
+    from pcb_build import pcb_files
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in pcb_files(circuit).items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8", newline="\n")
+        written.append(path)
+    return written
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE, help="folder to write into")
     parser.add_argument("--no-drawings", action="store_true", help="skip the SVG pictures")
+    parser.add_argument("--no-pcb", action="store_true", help="skip the interface board's PCB")
     args = parser.parse_args(argv)
 
     rt_logger.setLevel(logging.ERROR)  # SKiDL's chatter about absent KiCad footprint tables
@@ -124,6 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     written[1].write_text(bom_text(circuit), encoding="utf-8")
     if not args.no_drawings:
         written += draw_everything(args.out)
+    if not args.no_pcb:
+        written += write_pcb(circuit, args.out / PCB)
     print(f"ERC passed; {len(circuit.parts)} parts, {len(circuit.get_nets())} nets")
     for path in written:
         print(f"wrote {path}")
