@@ -319,16 +319,18 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
     return lines
 
 
-def bom_csv(lines: list[BomLine]) -> str:
+def bom_csv(lines: list[BomLine], prices: dict[str, float]) -> str:
+    """The BOM as CSV; `prices` maps an item to what its order costs (euros)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(
-        ["item", "quantity", "unit", "order", "part", "purpose", "references", "footprint"]
-    )
+    writer.writerow([
+        "item", "quantity", "unit", "order", "price_eur", "part", "purpose", "references",
+        "footprint",
+    ])  # fmt: skip
     for line in lines:
         writer.writerow([
-            line.item, f"{line.quantity:g}", line.unit, line.order, line.part, line.purpose,
-            line.references, line.footprint,
+            line.item, f"{line.quantity:g}", line.unit, line.order, f"{prices[line.item]:.2f}",
+            line.part, line.purpose, line.references, line.footprint,
         ])  # fmt: skip
     return buffer.getvalue()
 

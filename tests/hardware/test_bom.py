@@ -183,3 +183,31 @@ def test_every_model_has_a_speaker_path_clear_of_the_boards_pins(
         assert ("3.5 mm" in line) == ("3.5 mm" in path) and ("USB" in line) == ("USB" in path)
     # The jack's PWM audio and the pwm LED driver share a block: the jack paths keep spi.
     assert all('"spi"' in p for p in SPEAKER_PATHS.values() if "in the Pi's headphone jack" in p)
+
+
+def test_every_line_has_a_price_and_the_summary_adds_them_up(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    prices = {item: float(row["price_eur"]) for item, row in rows.items()}
+    assert all(price > 0 for price in prices.values()), prices
+    summary = (HARDWARE / "reedboard-bom.md").read_text(encoding="utf-8")
+    # The summary lists each line with the CSV's price, then the two totals.
+    for item, price in prices.items():
+        assert f"| {item} | {rows[item]['order']} | {price:.2f} |" in summary, item
+    board = sum(p for item, p in prices.items() if "(optional)" not in item)
+    totals = re.findall(r"\*\*total, [^*]+\*\* \| \| \*\*([\d.]+)\*\*", summary)
+    assert [float(t) for t in totals] == [round(board, 2), round(sum(prices.values()), 2)]
+    # The price's source, date and currency are said; a few of the figures are checked.
+    assert "2025" in summary and "euros" in summary and "without VAT" in summary
+    assert prices["reed switch"] == pytest.approx(_number(rows["reed switch"]["order"]) * 1.10)
+    assert "## Tools" in summary and "soldering iron" in summary
+
+
+def test_an_order_without_a_number_or_an_item_without_a_price_is_refused() -> None:
+    from bom import BomLine
+    from bom_prices import line_price
+
+    with pytest.raises(ValueError, match="without a quantity"):
+        line_price(BomLine("diode", 1, "pcs", "some", "1N4148", "x"))
+    with pytest.raises(ValueError, match="no price for BOM item 'gizmo'"):
+        line_price(BomLine("gizmo", 1, "pcs", "1 pcs", "x", "x"))
