@@ -211,3 +211,31 @@ def test_an_order_without_a_number_or_an_item_without_a_price_is_refused() -> No
         line_price(BomLine("diode", 1, "pcs", "some", "1N4148", "x"))
     with pytest.raises(ValueError, match="no price for BOM item 'gizmo'"):
         line_price(BomLine("gizmo", 1, "pcs", "1 pcs", "x", "x"))
+
+
+def test_the_guide_quotes_the_summarys_totals() -> None:
+    summary = (HARDWARE / "reedboard-bom.md").read_text(encoding="utf-8")
+    board, everything = (
+        float(t) for t in re.findall(r"\*\*total, [^*]+\*\* \| \| \*\*([\d.]+)\*\*", summary)
+    )
+    guide = " ".join((HARDWARE / "README.md").read_text(encoding="utf-8").split())
+    assert f"about {round(board)} EUR for the board, {round(everything)} EUR with" in guide
+
+
+def test_the_guide_starts_with_the_coupon_and_names_only_its_own_sections() -> None:
+    guide = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    headings = re.findall(r"(?m)^## (\d+)\. (.*)$", guide)
+    assert [int(n) for n, _ in headings] == list(range(1, len(headings) + 1))
+    titles = [t for _, t in headings]
+    assert "test coupon" in titles[0]
+    # A maker's order: buy, cut, fit the reeds, the interface board, wire, check, run.
+    for earlier, later in [
+        ("What to buy", "Cutting and drilling"),
+        ("Cutting and drilling", "Reeds and magnets"),
+        ("The interface board", "Wiring the matrix"),
+        ("Wiring the matrix", "The first `reedboard scan --check`"),
+        ("The first `reedboard scan --check`", "The service"),
+    ]:
+        assert titles.index(earlier) < titles.index(later)
+    for number in re.findall(r"sections? (\d+)", guide):
+        assert 1 <= int(number) <= len(titles), number
