@@ -1,8 +1,9 @@
 """The interface board from the netlist: placed, routed, and written as fabrication files.
 
 `python hardware/build.py` writes them into `pcb/`: the Gerber layers and drill files a PCB
-maker asks for, and `interface-board-pads.csv`, every pad with its part, pin, net and
-position (for checking the board against the netlist, or a continuity test).
+maker asks for, `interface-board-pads.csv`, every pad with its part, pin, net and position
+(for checking the board against the netlist, or a continuity test), and
+`interface-board.svg`, the board's picture for the guide.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import io
 from typing import Any
 
 from board_geometry import build_geometry
+from pcb_drawing import interface_board_svg
 from pcb_gerber import Board, fabrication_files
 from pcb_layout import Pad, interface_parts, outline_of, place
 from pcb_route import route
 
 PADS = "interface-board-pads.csv"
+PICTURE = "interface-board.svg"
 
 
 def interface_board(circuit: Any) -> Board:
@@ -41,7 +44,11 @@ def pads_csv(pads: list[Pad]) -> str:
 def pcb_files(circuit: Any) -> dict[str, str]:
     """File name -> content: the fabrication files and the pad list."""
     board = interface_board(circuit)
-    return {**fabrication_files(board), PADS: pads_csv(board.pads)}
+    return {
+        **fabrication_files(board),
+        PADS: pads_csv(board.pads),
+        PICTURE: interface_board_svg(board),
+    }
 
 
-__all__ = ["PADS", "interface_board", "pads_csv", "pcb_files"]
+__all__ = ["PADS", "PICTURE", "interface_board", "pads_csv", "pcb_files"]

@@ -67,10 +67,15 @@ def _interface_footprints() -> dict[str, str]:
 
 
 def _write(board: Any, folder: Path) -> None:
-    from pcb_build import PADS, pads_csv
+    from pcb_build import PADS, PICTURE, pads_csv
+    from pcb_drawing import interface_board_svg
     from pcb_gerber import fabrication_files
 
-    files = {**fabrication_files(board), PADS: pads_csv(board.pads)}
+    files = {
+        **fabrication_files(board),
+        PADS: pads_csv(board.pads),
+        PICTURE: interface_board_svg(board),
+    }
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8", newline="\n")
 
