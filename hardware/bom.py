@@ -245,6 +245,12 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
             f"carries {on_board}",
         ),
         BomLine(
+            "interface board stand-offs", 4, "pcs", "4 pcs",
+            "M2.5 x 10 mm stand-off, female-female, with 8 M2.5 x 6 mm screws",
+            "hold the interface board over the base: its four mounting holes, and the base "
+            "plate's DRILL_INTERFACE_STANDOFFS_2.7MM_THROUGH",
+        ),
+        BomLine(
             "matrix wire headers", 2, "pcs", "2 pcs", "1 x 8 male pin header, 2.54 mm, "
             "straight (or solder the wires into the holes)",
             "J5 (rows, pin n = ROWn) and J6 (columns, pin n = COLn) on the interface board: "

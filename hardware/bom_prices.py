@@ -41,6 +41,7 @@ PRICES: dict[str, tuple[float, float]] = {
     "Pi ribbon header": (1.00, 0),
     "ribbon cable": (3.00, 0),
     "interface board": (8.00, 0),  # the smallest order at a PCB maker: five boards
+    "interface board stand-offs": (0.30, 0.40),  # and the eight screws
     "matrix wire headers": (0.20, 0),
     "LED data header": (0.10, 0),
     "matrix wire": (0.50, 0),

@@ -190,3 +190,17 @@ def test_the_check_finds_an_open(board: Any, size_mm: tuple[float, float], tmp_p
     _broken(board, tmp_path, nets=[cut if n is row1 else n for n in board.nets])
     findings = check(tmp_path, PREFIX, size_mm, CLEARANCE_MM)
     assert any("ROW1" in text for text in findings.opens + findings.stray), findings
+
+
+def test_the_base_plate_has_a_stand_off_hole_under_each_mounting_hole() -> None:
+    from board_geometry import build_geometry
+    from ezdxf.filemanagement import readfile
+
+    place = build_geometry().interface
+    base = readfile(str(HARDWARE / "base-plate.dxf")).modelspace()
+    holes = base.query("CIRCLE[layer=='DRILL_INTERFACE_STANDOFFS_2.7MM_THROUGH']")
+    drawn = sorted((round(c.dxf.center.x, 3), round(c.dxf.center.y, 3)) for c in holes)
+    unplated = read_excellon(PCB / f"{PREFIX}-NPTH.drl")
+    expected = sorted((round(place.x + x, 3), round(place.y + y, 3)) for _, x, y in unplated)
+    assert drawn == expected
+    assert {round(2 * c.dxf.radius, 3) for c in holes} == {MOUNTING_HOLE_MM}
