@@ -30,6 +30,7 @@ TOP, BOTTOM = 0, 1
 FREE, BLOCKED = -1, -2
 STEP_COST = {True: 10, False: 30}  # along the layer's preferred direction, or across it
 VIA_COST = 60
+REACH_CELLS = 4  # steps from a pad's centre (rounded to the grid) to its farthest grid point
 
 
 class RoutingError(ValueError):
@@ -67,6 +68,7 @@ class Grid:
         self.reserved = [FREE] * size  # pads' and holes' surroundings, both layers alike
         self.via_reserved = [FREE] * size
         self.owner = [[FREE] * size, [FREE] * size]  # tracks and vias already routed
+        self.adjacent = [self.neighbours(idx) for idx in range(size)]
         self._keep_off_edges(outline)
         for x, y in outline.mounting_holes():
             reach = MOUNTING_HOLE_DRILL / 2 + EDGE_CLEARANCE
@@ -112,7 +114,7 @@ class Grid:
             return False
         return all(
             self.may_use(layer, cell, net)
-            for cell in (idx, *self.neighbours(idx))
+            for cell in (idx, *self.adjacent[idx])
             for layer in (TOP, BOTTOM)
         )
 
@@ -153,15 +155,30 @@ def _terminals(grid: Grid, pad: Pad, net: int) -> list[tuple[int, int]]:
 
 
 def _search(
-    grid: Grid, sources: set[tuple[int, int]], goals: dict[tuple[int, int], int], net: int
+    grid: Grid,
+    sources: set[tuple[int, int]],
+    goals: dict[tuple[int, int], int],
+    net: int,
+    aims: list[tuple[int, int]],
 ) -> list[tuple[int, int]] | None:
-    """The cheapest path from any source state to any goal state (Dijkstra)."""
+    """The cheapest path from any source state to any goal state (A*: Dijkstra guided by
+    the grid distance to the nearest pad still to reach, `aims`, which never overestimates:
+    a pad's own grid points lie within REACH_CELLS of its centre)."""
+    lower: dict[int, int] = {}
+
+    def estimate(idx: int) -> int:
+        if idx not in lower:
+            i, j = idx % grid.nx, idx // grid.nx
+            cells = min(abs(i - ai) + abs(j - aj) for ai, aj in aims)
+            lower[idx] = STEP_COST[True] * max(0, cells - REACH_CELLS)
+        return lower[idx]
+
     best: dict[tuple[int, int], int] = dict.fromkeys(sources, 0)
     previous: dict[tuple[int, int], tuple[int, int]] = {}
-    queue = [(0, layer, idx) for layer, idx in sorted(sources)]
+    queue = [(estimate(idx), 0, layer, idx) for layer, idx in sorted(sources)]
     heapq.heapify(queue)
     while queue:
-        cost, layer, idx = heapq.heappop(queue)
+        _, cost, layer, idx = heapq.heappop(queue)
         state = (layer, idx)
         if cost > best.get(state, cost):
             continue
@@ -175,12 +192,12 @@ def _search(
             if total < best.get(nxt, total + 1):
                 best[nxt] = total
                 previous[nxt] = state
-                heapq.heappush(queue, (total, *nxt))
+                heapq.heappush(queue, (total + estimate(nxt[1]), total, *nxt))
     return None
 
 
 def _moves(grid: Grid, layer: int, idx: int, net: int) -> Iterable[tuple[tuple[int, int], int]]:
-    for cell in grid.neighbours(idx):
+    for cell in grid.adjacent[idx]:
         if grid.may_use(layer, cell, net):
             horizontal = abs(cell - idx) == 1
             yield (layer, cell), STEP_COST[horizontal == (layer == TOP)]
@@ -214,7 +231,8 @@ def route_net(grid: Grid, name: str, pads: list[Pad]) -> RoutedNet:
     tree = set(waiting.pop(0))
     while waiting:
         goals = {state: k for k, states in waiting.items() for state in states}
-        path = _search(grid, tree, goals, net)
+        aims = [(round(pads[k].x / GRID), round(pads[k].y / GRID)) for k in sorted(waiting)]
+        path = _search(grid, tree, goals, net, aims)
         if path is None:
             missing = ", ".join(f"{pads[k].ref}.{pads[k].pin}" for k in sorted(waiting))
             raise RoutingError(f"net {name}: no route to {missing}")
