@@ -35,6 +35,7 @@ HOLES = {
     },
 }
 VIA_DRILL_MM = 0.4
+needs_gerbv = pytest.mark.skipif(shutil.which("gerbv") is None, reason="apt-get install gerbv")
 MOUNTING_HOLE_MM = 2.7
 
 
@@ -129,6 +130,7 @@ def test_the_board_fits_the_interface_boards_place(size_mm: tuple[float, float])
         assert 0.5 < x < size_mm[0] - 0.5 and 0.5 < y < size_mm[1] - 0.5
 
 
+@needs_gerbv
 def test_gerbv_reads_every_net_joined_and_apart(
     size_mm: tuple[float, float], tmp_path: Path
 ) -> None:
@@ -138,6 +140,7 @@ def test_gerbv_reads_every_net_joined_and_apart(
     assert findings.clean(), findings
 
 
+@needs_gerbv
 def test_gerbv_sees_every_hole_of_the_drill_file(
     size_mm: tuple[float, float], tmp_path: Path
 ) -> None:
@@ -155,6 +158,7 @@ def _broken(board: Any, folder: Path, **change: Any) -> None:
     _write(dataclasses.replace(board, **change), folder)
 
 
+@needs_gerbv
 def test_the_check_finds_a_short(board: Any, size_mm: tuple[float, float], tmp_path: Path) -> None:
     from pcb_route import TOP, Segment
 
@@ -167,6 +171,7 @@ def test_the_check_finds_a_short(board: Any, size_mm: tuple[float, float], tmp_p
     assert findings.shorts == ["joined: ROW1, ROW2"]
 
 
+@needs_gerbv
 def test_the_check_finds_copper_too_close(
     board: Any, size_mm: tuple[float, float], tmp_path: Path
 ) -> None:
@@ -184,6 +189,7 @@ def test_the_check_finds_copper_too_close(
     assert findings.too_close == ["top: ROW1 and ROW2 closer than 0.15 mm"]
 
 
+@needs_gerbv
 def test_the_check_finds_an_open(board: Any, size_mm: tuple[float, float], tmp_path: Path) -> None:
     row1 = next(n for n in board.nets if n.name == "ROW1")
     cut = dataclasses.replace(row1, segments=row1.segments[1:])
@@ -204,3 +210,17 @@ def test_the_base_plate_has_a_stand_off_hole_under_each_mounting_hole() -> None:
     expected = sorted((round(place.x + x, 3), round(place.y + y, 3)) for _, x, y in unplated)
     assert drawn == expected
     assert {round(2 * c.dxf.radius, 3) for c in holes} == {MOUNTING_HOLE_MM}
+
+
+@needs_gerbv
+def test_the_silkscreen_stays_on_the_board_and_off_the_pads(
+    size_mm: tuple[float, float], tmp_path: Path
+) -> None:
+    silk = render([PCB / f"{PREFIX}-F_Silkscreen.gto"], tmp_path / "silk.png", *size_mm)
+    mask = render([PCB / f"{PREFIX}-F_Mask.gts"], tmp_path / "mask.png", *size_mm)
+    edge = render([PCB / f"{PREFIX}-Edge_Cuts.gm1"], tmp_path / "edge.png", *size_mm)
+    assert silk.sum() > 1000  # the outlines and references are there
+    assert not (silk & mask).any()  # no ink where the solder goes
+    rows, columns = edge.nonzero()
+    inside = silk[rows.min() : rows.max() + 1, columns.min() : columns.max() + 1]
+    assert inside.sum() == silk.sum()
