@@ -127,6 +127,12 @@ def _silkscreen(board: Board) -> str:
         gerber.draw([(fp.x + x, fp.y + y) for x, y in corners], SILK_WIDTH)
         for stroke in text_strokes(fp.ref, *fp.label_at(), 1200):
             gerber.draw(stroke, SILK_WIDTH)
+        # The matrix wires' headers: each pin's line under it (R1 = ROW1, C1 = COL1).
+        letter = {"J5": "R", "J6": "C"}.get(fp.ref)
+        for k, (dx, dy) in enumerate(fp.shape.positions if letter else ()):
+            name = f"{letter}{k + 1}"
+            for stroke in text_strokes(name, fp.x + dx - 830, fp.y + dy - 2500, 1000):
+                gerber.draw(stroke, SILK_WIDTH)
     return gerber.text()
 
 

@@ -84,6 +84,9 @@ PLACEMENT = {
 LABELS = {"J1": (-3000, -2800), "U1": (-4200, 3200)}
 MOUNTING_HOLE_DRILL = 2700  # M2.5 screws onto stand-offs
 MOUNTING_HOLE_INSET = 3000  # from each edge
+# No copper under a screw's head or a stand-off's hexagon (5 mm across its corners, say),
+# where a scratched solder mask would short it to the screw.
+MOUNTING_KEEPOUT = 2750  # radius
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,7 @@ __all__ = [
     "FOOTPRINTS",
     "LABELS",
     "MOUNTING_HOLE_DRILL",
+    "MOUNTING_KEEPOUT",
     "PLACEMENT",
     "BoardOutline",
     "Footprint",

@@ -19,7 +19,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pcb_layout import MOUNTING_HOLE_DRILL, BoardOutline, Pad
+from pcb_layout import MOUNTING_KEEPOUT, BoardOutline, Pad
 
 GRID = 635
 TRACK = 300  # track width
@@ -71,9 +71,8 @@ class Grid:
         self.adjacent = [self.neighbours(idx) for idx in range(size)]
         self._keep_off_edges(outline)
         for x, y in outline.mounting_holes():
-            reach = MOUNTING_HOLE_DRILL / 2 + EDGE_CLEARANCE
-            self._reserve(self.reserved, x, y, _swept(reach + TRACK / 2), BLOCKED)
-            self._reserve(self.via_reserved, x, y, reach + VIA_DIAMETER / 2, BLOCKED)
+            self._reserve(self.reserved, x, y, _swept(MOUNTING_KEEPOUT + TRACK / 2), BLOCKED)
+            self._reserve(self.via_reserved, x, y, MOUNTING_KEEPOUT + VIA_DIAMETER / 2, BLOCKED)
         for pad in pads:
             net = self.net_id.get(pad.net, BLOCKED)
             reach = pad_reach(pad) + CLEARANCE

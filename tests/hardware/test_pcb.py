@@ -224,3 +224,21 @@ def test_the_silkscreen_stays_on_the_board_and_off_the_pads(
     rows, columns = edge.nonzero()
     inside = silk[rows.min() : rows.max() + 1, columns.min() : columns.max() + 1]
     assert inside.sum() == silk.sum()
+
+
+@needs_gerbv
+def test_no_copper_under_the_stand_offs_screws(
+    size_mm: tuple[float, float], tmp_path: Path
+) -> None:
+    import numpy as np
+
+    from tests.hardware.gerber_check import PX_PER_MM, Picture
+
+    for ending in ("F_Cu.gtl", "B_Cu.gbl"):
+        lit = render([PCB / f"{PREFIX}-{ending}"], tmp_path / "copper.png", *size_mm)
+        picture = Picture(lit)
+        rows, columns = np.indices(lit.shape)
+        for _, x, y in read_excellon(PCB / f"{PREFIX}-NPTH.drl"):
+            column, row = picture.pixel(x, y)
+            near = np.hypot(rows - row, columns - column) < 2.6 * PX_PER_MM  # a 5 mm hexagon
+            assert not (lit & near).any(), (ending, x, y)
