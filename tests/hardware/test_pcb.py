@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -121,8 +122,6 @@ def test_holes_match_the_footprints() -> None:
 
 def test_the_board_fits_the_interface_boards_place(size_mm: tuple[float, float]) -> None:
     text = (PCB / f"{PREFIX}-Edge_Cuts.gm1").read_text(encoding="utf-8")
-    import re
-
     points = [(int(x) / 1e6, int(y) / 1e6) for x, y in re.findall(r"X(\d+)Y(\d+)D0[12]", text)]
     assert max(x for x, _ in points) == size_mm[0]
     assert max(y for _, y in points) == size_mm[1]
