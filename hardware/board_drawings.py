@@ -30,6 +30,7 @@ from ezdxf import units
 from ezdxf._options import options as dxf_options  # `ezdxf.options`, which strict mypy cannot see
 from ezdxf.document import Drawing
 from ezdxf.filemanagement import new as new_dxf
+from pcb_layout import MOUNTING_HOLE_DRILL, outline_of
 from reedboard.rules.squares import square_file, square_name, square_rank
 
 # The plywood's two shades: light and dark squares.
@@ -101,6 +102,7 @@ class Svg:
         return head + "\n".join(self.parts) + "\n</svg>\n"
 
 
+STANDOFF_LAYER = "DRILL_INTERFACE_STANDOFFS_2.7MM_THROUGH"
 PLAN_LABEL_SIZE = 5.5  # user units (mm): about 10 px where the guide shows the plan
 
 
@@ -426,12 +428,17 @@ def base_plate_dxf(g: BoardGeometry) -> str:
     frame strips' inner edge are marked (or pocketed for stand-offs), never cut out."""
     doc = _dxf_doc()
     for name, colour in (("CUT_OUTLINE", 7), ("MARK_PI_BAY", 3), ("MARK_INTERFACE_BOARD", 5),
-                         ("MARK_FRAME_INSIDE", 8)):  # fmt: skip
+                         (STANDOFF_LAYER, 1), ("MARK_FRAME_INSIDE", 8)):  # fmt: skip
         doc.layers.add(name, color=colour)
     msp = doc.modelspace()
     _outline(msp, g)
     _rect(msp, g.pi, "MARK_PI_BAY")
     _rect(msp, g.interface, "MARK_INTERFACE_BOARD")
+    # The interface board's PCB stands on four M2.5 stand-offs, screwed through the base
+    # where its mounting holes are.
+    for x, y in outline_of(g).mounting_holes():
+        centre = (g.interface.x + x / 1000, g.interface.y + y / 1000)
+        msp.add_circle(centre, MOUNTING_HOLE_DRILL / 2000, dxfattribs={"layer": STANDOFF_LAYER})
     _rect(msp, g.inside, "MARK_FRAME_INSIDE")
     return _dxf_text(doc)
 

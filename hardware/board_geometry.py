@@ -257,7 +257,7 @@ def _bay(p: BoardParameters) -> tuple[Rect, tuple[Rect, ...], Rect]:
         ),
     )
     interface = Rect(
-        "interface board: J1 (male box header, ribbon to the Pi), J2, J3, J4, U1, R1, C2",
+        "interface board: J1 (male box header, ribbon to the Pi), J2-J7, U1, R1, C2",
         pi.x - 75,
         20,
         70,  # a 2x20 box header is 58 mm long: room for it and its ribbon's latch

@@ -239,8 +239,29 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "interface board", 1, "pcs", "1 pcs",
-            f"stripboard 2.54 mm, {g.interface.width:g} x {g.interface.height:g} mm",
-            f"carries {on_board} and the 16 matrix wires",
+            f"printed circuit board, 2 layers, FR-4 1.6 mm, {g.interface.width:g} x "
+            f"{g.interface.height:g} mm, from the Gerber and drill files in pcb/ (or "
+            "stripboard, wired from the netlist)",
+            f"carries {on_board}",
+        ),
+        BomLine(
+            "interface board stand-offs", 4, "pcs", "4 pcs",
+            "M2.5 x 10 mm stand-off, female-female, with 8 M2.5 x 6 mm screws",
+            "hold the interface board over the base: its four mounting holes, and the base "
+            "plate's DRILL_INTERFACE_STANDOFFS_2.7MM_THROUGH",
+        ),
+        BomLine(
+            "matrix wire headers", 2, "pcs", "2 pcs", "1 x 8 male pin header, 2.54 mm, "
+            "straight (or solder the wires into the holes)",
+            "J5 (rows, pin n = ROWn) and J6 (columns, pin n = COLn) on the interface board: "
+            "the 16 matrix wires land here",
+            " ".join(circuit[v].references for v in ("Matrix rows", "Matrix columns")),
+            circuit["Matrix rows"].footprint,
+        ),
+        BomLine(
+            "LED data header", 1, "pcs", "1 pcs", "1 x 2 male pin header, 2.54 mm, straight",
+            "J7 on the interface board: the LED chain's data wire (pin 1) and its ground "
+            "(pin 2)", circuit["LED data out"].references, circuit["LED data out"].footprint,
         ),
         BomLine(
             "matrix wire", _metres(matrix_mm), "m", f"{_metres(matrix_mm * 1.3):g} m",
@@ -304,16 +325,18 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
     return lines
 
 
-def bom_csv(lines: list[BomLine]) -> str:
+def bom_csv(lines: list[BomLine], prices: dict[str, float]) -> str:
+    """The BOM as CSV; `prices` maps an item to what its order costs (euros)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(
-        ["item", "quantity", "unit", "order", "part", "purpose", "references", "footprint"]
-    )
+    writer.writerow([
+        "item", "quantity", "unit", "order", "price_eur", "part", "purpose", "references",
+        "footprint",
+    ])  # fmt: skip
     for line in lines:
         writer.writerow([
-            line.item, f"{line.quantity:g}", line.unit, line.order, line.part, line.purpose,
-            line.references, line.footprint,
+            line.item, f"{line.quantity:g}", line.unit, line.order, f"{prices[line.item]:.2f}",
+            line.part, line.purpose, line.references, line.footprint,
         ])  # fmt: skip
     return buffer.getvalue()
 

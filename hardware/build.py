@@ -3,8 +3,12 @@
 Writes, next to this script (or into `--out DIR`):
 - `reedboard.net`: the KiCad netlist (import it into KiCad's PCB editor, or read it);
 - `reedboard-bom.csv`: the bill of materials: every part to order, the netlist's and the
-  rest (`bom.py`), with quantities from the circuit and the board's parameters;
+  rest (`bom.py`), with quantities from the circuit and the board's parameters, and what
+  each line costs (`bom_prices.py`); `reedboard-bom.md`, its summary with the totals and
+  the tools;
 - `matrix-cell.svg`, `header-pinout.svg`: the wiring pictures of the assembly guide;
+- `pcb/`: the interface board's printed circuit, placed and routed from the netlist:
+  Gerber layers, drill files and its pad list (`pcb_build.py`);
 - the physical board from `board_geometry.py`'s parameters: `top-plate.dxf`,
   `carrier-plate.dxf`, `base-plate.dxf`, `frame-strip.dxf` for the cutter, `board-plan.svg` and
   `board-section.svg` for the README, and `reed-magnet.svg`, the reed and magnet model.
@@ -26,7 +30,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 NETLIST = "reedboard.net"
+PCB = "pcb"
 BOM = "reedboard-bom.csv"
+BOM_SUMMARY = "reedboard-bom.md"
 
 # SKiDL looks for KiCad's symbol libraries at import time; the parts here are all defined in
 # code, so point it at nothing in particular rather than have it warn.
@@ -78,10 +84,12 @@ def _ref_ranges(refs: list[str]) -> str:
     return " ".join(out)
 
 
-def bom_text(circuit: Circuit) -> str:
-    """The bill of materials as CSV: the netlist's parts grouped by kind, and the rest."""
+def bom_texts(circuit: Circuit) -> tuple[str, str]:
+    """The bill of materials as CSV (the netlist's parts grouped by kind, and the rest), and
+    its summary with the prices, the totals and the tools (Markdown)."""
     from board_geometry import build_geometry
     from bom import CircuitPart, bom_csv, bom_lines
+    from bom_prices import bom_summary, line_price
 
     groups: dict[tuple[str, str, str], list[str]] = {}
     for part in circuit.parts:
@@ -91,7 +99,9 @@ def bom_text(circuit: Circuit) -> str:
         value: CircuitPart(_ref_ranges(refs), len(refs), value, footprint, place)
         for (value, footprint, place), refs in groups.items()
     }
-    return bom_csv(bom_lines(build_geometry(), parts))
+    lines = bom_lines(build_geometry(), parts)
+    prices = {line.item: line_price(line) for line in lines}
+    return bom_csv(lines, prices), bom_summary(lines)
 
 
 def draw_everything(folder: Path) -> list[Path]:
@@ -106,10 +116,24 @@ def draw_everything(folder: Path) -> list[Path]:
     return [*written, reed]
 
 
+def write_pcb(circuit: Circuit, folder: Path) -> list[Path]:
+    """The interface board's fabrication files and pad list, into `folder`."""
+    from pcb_build import pcb_files
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in pcb_files(circuit).items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8", newline="\n")
+        written.append(path)
+    return written
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE, help="folder to write into")
     parser.add_argument("--no-drawings", action="store_true", help="skip the SVG pictures")
+    parser.add_argument("--no-pcb", action="store_true", help="skip the interface board's PCB")
     args = parser.parse_args(argv)
 
     rt_logger.setLevel(logging.ERROR)  # SKiDL's chatter about absent KiCad footprint tables
@@ -119,11 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"build.py: the electrical rules check found {errors} error(s)", file=sys.stderr)
         return 1
     args.out.mkdir(parents=True, exist_ok=True)
-    written = [args.out / NETLIST, args.out / BOM]
+    written = [args.out / NETLIST, args.out / BOM, args.out / BOM_SUMMARY]
     written[0].write_text(netlist_text(circuit), encoding="utf-8")
-    written[1].write_text(bom_text(circuit), encoding="utf-8")
+    for path, text in zip(written[1:], bom_texts(circuit), strict=True):
+        path.write_text(text, encoding="utf-8")
     if not args.no_drawings:
         written += draw_everything(args.out)
+    if not args.no_pcb:
+        written += write_pcb(circuit, args.out / PCB)
     print(f"ERC passed; {len(circuit.parts)} parts, {len(circuit.get_nets())} nets")
     for path in written:
         print(f"wrote {path}")

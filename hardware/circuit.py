@@ -83,7 +83,8 @@ IN_THE_FRAME = "in the frame"
 PLACES = {
     "J1": INTERFACE_BOARD, "J2": INTERFACE_BOARD, "J3": INTERFACE_BOARD,
     "J4": INTERFACE_BOARD, "U1": INTERFACE_BOARD, "R1": INTERFACE_BOARD,
-    "C2": INTERFACE_BOARD, "C1": FIRST_LED, "BTN1": IN_THE_FRAME, "BTN2": IN_THE_FRAME,
+    "C2": INTERFACE_BOARD, "J5": INTERFACE_BOARD, "J6": INTERFACE_BOARD,
+    "J7": INTERFACE_BOARD, "C1": FIRST_LED, "BTN1": IN_THE_FRAME, "BTN2": IN_THE_FRAME,
 }  # fmt: skip
 
 
@@ -183,6 +184,20 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
             footprint="Connector_Wire:SolderWire-0.5sqmm_1x02_P4.6mm_D0.9mm_OD2.1mm",
         )  # fmt: skip
 
+        # Where the wires from under the squares land on the interface board: the row
+        # lines, the column lines, and the LED chain's data with its ground reference.
+        matrix_wires = _template(
+            "Wires_1x8", "J", [(n, str(n), PASSIVE) for n in range(1, 9)],
+            footprint="Connector_PinHeader_2.54mm:PinHeader_1x08_P2.54mm_Vertical",
+            description="1x8 male pin header, or the wires soldered straight into its holes",
+        )  # fmt: skip
+        chain_out = _template(
+            "LED_Out_1x2", "J", [(1, "DIN", PASSIVE), (2, "GND", PASSIVE)],
+            value="LED data out",
+            description="1x2 male pin header: the LED chain's data wire and its ground",
+            footprint="Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical",
+        )  # fmt: skip
+
         gnd, v5 = Net("GND"), Net("+5V")
         rows = [Net(f"ROW{i + 1}") for i in range(8)]
         columns = [Net(f"COL{j + 1}") for j in range(8)]
@@ -197,6 +212,11 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
             rows[i] += j1[PHYSICAL_PIN_OF_GPIO[pin]]
         for j, pin in enumerate(matrix.columns):
             columns[j] += j1[PHYSICAL_PIN_OF_GPIO[pin]]
+        j5 = matrix_wires(ref="J5", tag="J5", value="Matrix rows")
+        j6 = matrix_wires(ref="J6", tag="J6", value="Matrix columns")
+        for k in range(8):
+            rows[k] += j5[k + 1]
+            columns[k] += j6[k + 1]
 
         # The matrix: row -> switch -> diode (anode to cathode) -> column.
         for sq in range(64):
@@ -253,6 +273,9 @@ def build_circuit(matrix: MatrixConfig | None = None, leds: LedConfig | None = N
         r1 = resistor(ref="R1", tag="R1")
         data_5v += r1[1]
         din += r1[2]
+        j7 = chain_out(ref="J7", tag="J7")
+        din += j7["DIN"]
+        gnd += j7["GND"]
 
         c1 = capacitor(ref="C1", tag="C1", value="1000uF 10V")
         c1.description = "bulk capacitor at the strip's supply input: absorbs inrush"

@@ -147,7 +147,7 @@ def test_every_part_goes_where_the_netlist_and_the_bom_both_say(
     )
     assert place["C1"].startswith("at the first LED") and place["R1"] == "interface board"
     on_board = {ref for ref, where in place.items() if where == "interface board"}
-    assert on_board == {"J1", "J2", "J3", "J4", "U1", "R1", "C2"}
+    assert on_board == {"J1", "J2", "J3", "J4", "J5", "J6", "J7", "U1", "R1", "C2"}
     board = build_geometry().interface  # the size the base's drawing marks
     assert f"{board.width:g} x {board.height:g} mm" in rows["interface board"]["part"]
     listed = rows["interface board"]["purpose"]
@@ -183,3 +183,59 @@ def test_every_model_has_a_speaker_path_clear_of_the_boards_pins(
         assert ("3.5 mm" in line) == ("3.5 mm" in path) and ("USB" in line) == ("USB" in path)
     # The jack's PWM audio and the pwm LED driver share a block: the jack paths keep spi.
     assert all('"spi"' in p for p in SPEAKER_PATHS.values() if "in the Pi's headphone jack" in p)
+
+
+def test_every_line_has_a_price_and_the_summary_adds_them_up(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    prices = {item: float(row["price_eur"]) for item, row in rows.items()}
+    assert all(price > 0 for price in prices.values()), prices
+    summary = (HARDWARE / "reedboard-bom.md").read_text(encoding="utf-8")
+    # The summary lists each line with the CSV's price, then the two totals.
+    for item, price in prices.items():
+        assert f"| {item} | {rows[item]['order']} | {price:.2f} |" in summary, item
+    board = sum(p for item, p in prices.items() if "(optional)" not in item)
+    totals = re.findall(r"\*\*total, [^*]+\*\* \| \| \*\*([\d.]+)\*\*", summary)
+    assert [float(t) for t in totals] == [round(board, 2), round(sum(prices.values()), 2)]
+    # The price's source, date and currency are said; a few of the figures are checked.
+    assert "2025" in summary and "euros" in summary and "without VAT" in summary
+    assert prices["reed switch"] == pytest.approx(_number(rows["reed switch"]["order"]) * 1.10)
+    assert "## Tools" in summary and "soldering iron" in summary
+
+
+def test_an_order_without_a_number_or_an_item_without_a_price_is_refused() -> None:
+    from bom import BomLine
+    from bom_prices import line_price
+
+    with pytest.raises(ValueError, match="without a quantity"):
+        line_price(BomLine("diode", 1, "pcs", "some", "1N4148", "x"))
+    with pytest.raises(ValueError, match="no price for BOM item 'gizmo'"):
+        line_price(BomLine("gizmo", 1, "pcs", "1 pcs", "x", "x"))
+
+
+def test_the_guide_quotes_the_summarys_totals() -> None:
+    summary = (HARDWARE / "reedboard-bom.md").read_text(encoding="utf-8")
+    board, everything = (
+        float(t) for t in re.findall(r"\*\*total, [^*]+\*\* \| \| \*\*([\d.]+)\*\*", summary)
+    )
+    guide = " ".join((HARDWARE / "README.md").read_text(encoding="utf-8").split())
+    assert f"about {round(board)} EUR for the board, {round(everything)} EUR with" in guide
+
+
+def test_the_guide_starts_with_the_coupon_and_names_only_its_own_sections() -> None:
+    guide = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    headings = re.findall(r"(?m)^## (\d+)\. (.*)$", guide)
+    assert [int(n) for n, _ in headings] == list(range(1, len(headings) + 1))
+    titles = [t for _, t in headings]
+    assert "test coupon" in titles[0]
+    # A maker's order: buy, cut, fit the reeds, the interface board, wire, check, run.
+    for earlier, later in [
+        ("What to buy", "Cutting and drilling"),
+        ("Cutting and drilling", "Reeds and magnets"),
+        ("The interface board", "Wiring the matrix"),
+        ("Wiring the matrix", "The first `reedboard scan --check`"),
+        ("The first `reedboard scan --check`", "The service"),
+    ]:
+        assert titles.index(earlier) < titles.index(later)
+    for number in re.findall(r"sections? (\d+)", guide):
+        assert 1 <= int(number) <= len(titles), number

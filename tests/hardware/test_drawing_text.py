@@ -45,7 +45,10 @@ def _texts(name: str) -> tuple[ET.Element, list[tuple[float, float, str, str]]]:
 
 
 @pytest.mark.skipif(not FONT.exists(), reason="DejaVu Sans is not installed")
-@pytest.mark.parametrize("name", ["board-section.svg", "clock-buttons.svg", "board-plan.svg"])
+@pytest.mark.parametrize(
+    "name",
+    ["board-section.svg", "clock-buttons.svg", "board-plan.svg", "pcb/interface-board.svg"],
+)
 def test_no_words_run_past_the_pictures_edge(name: str) -> None:
     root, texts = _texts(name)
     width = float(re.split(r"[ ,]+", root.get("viewBox", ""))[2])

@@ -27,7 +27,14 @@ def normalized(text: str) -> str:
 
 def test_regenerating_gives_the_committed_files(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, str(HARDWARE / "build.py"), "--out", str(tmp_path), "--no-drawings"],
+        [
+            sys.executable,
+            str(HARDWARE / "build.py"),
+            "--out",
+            str(tmp_path),
+            "--no-drawings",
+            "--no-pcb",
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -35,7 +42,7 @@ def test_regenerating_gives_the_committed_files(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "ERC passed" in result.stdout
-    for name in ("reedboard.net", "reedboard-bom.csv"):
+    for name in ("reedboard.net", "reedboard-bom.csv", "reedboard-bom.md"):
         fresh = (tmp_path / name).read_text(encoding="utf-8")
         committed = (HARDWARE / name).read_text(encoding="utf-8")
         assert normalized(fresh) == normalized(committed), f"{name}: run python hardware/build.py"
@@ -79,7 +86,8 @@ def test_bom_lists_every_part_once(build: ModuleType) -> None:
     with (HARDWARE / "reedboard-bom.csv").open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert list(rows[0]) == [
-        "item", "quantity", "unit", "order", "part", "purpose", "references", "footprint",
+        "item", "quantity", "unit", "order", "price_eur", "part", "purpose", "references",
+        "footprint",
     ]  # fmt: skip
     by_refs = {row["references"]: int(row["quantity"]) for row in rows if row["references"]}
     assert by_refs["SW1-SW64"] == 64
