@@ -83,6 +83,7 @@ class StreamReceiver:
         self._alive: _AliveSeen | None = None
         self._asked_at: int | None = None  # when the board was last asked
         self._asked_after: int | None = None  # and the number the request went on from
+        self._asked_cover = 0  # the last number the request's answer reaches, known then
         self._polled = False  # the last request asked for what may follow, with no gap known
         self._wait_ms = pacing.retry_ms
         self._moved_at = 0  # when the numbering last moved on
@@ -119,8 +120,8 @@ class StreamReceiver:
             pass  # before a `hello` nothing can be placed in order
         elif isinstance(message, Alive):
             self._heard_alive(seq, now_ms)
-        elif seq <= self.last_seq:
-            pass  # a repeat: already delivered
+        elif seq <= self.last_seq or self.implausible(message) is not None:
+            pass  # a repeat, already delivered; or none the board can have sent
         elif seq == self.last_seq + 1 or _answers_with_state(message):
             self._deliver(message, now_ms, delivered)
         elif len(self._held) < MAX_HELD:
@@ -218,8 +219,8 @@ class StreamReceiver:
             return True
         pacing = self.pacing
         if self._asked_after != self.last_seq or self._polled:  # a new question
-            if pacing.gap_at_once:
-                return True
+            if pacing.gap_at_once or self.last_seq >= self._asked_cover:
+                return True  # what it asked for came: this is another question
             quiet_since = max(self._asked_at, self._moved_at)
             if now_ms - quiet_since < pacing.retry_ms:
                 return False  # the answer may be coming still
@@ -240,6 +241,7 @@ class StreamReceiver:
             self._wait_ms = self.pacing.retry_ms
         self._asked_at = now_ms
         self._asked_after = self.last_seq
+        self._asked_cover = min(self._held, default=self.highest_seen + 1) - 1
 
     def _resend(self, *, gap: bool) -> Resend:
         until = min(self._held, default=self.highest_seen + 1) if gap else None
