@@ -113,11 +113,14 @@ class Boards:
             message, _problem = read_board_message(wire)
         return None if message is None else board.receiver.implausible(message)
 
-    def heard(self, board_id: str, wire: Wire, now_ms: int = 0) -> tuple[bool, WireCommand | None]:
-        """A frame from the board's stream, at `now_ms` (the relay's monotonic clock):
-        whether its games changed, and what to ask the board now. One that `refusal`
-        refuses changes nothing, and is not kept."""
-        message, _problem = read_board_message(wire)
+    def heard(
+        self, board_id: str, wire: Wire, now_ms: int = 0, message: BoardMessage | None = None
+    ) -> tuple[bool, WireCommand | None]:
+        """A frame from the board's stream (`message`: as read, when it was), at `now_ms`
+        (the relay's monotonic clock): whether its games changed, and what to ask the
+        board now. One that `refusal` refuses changes nothing, and is not kept."""
+        if message is None:
+            message, _problem = read_board_message(wire)
         if self.refusal(board_id, wire, message) is not None or message is None:
             known = self.boards.get(board_id)
             return False, None if known is None else known.wants(now_ms)

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 import paho.mqtt.client as mqtt
 from reedboard.link import mqtt_topics
+from reedboard.link.board_messages import BoardMessage, read_board_message
 from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
 from reedboard.link.messages import WireCommand
 from reedboard.link.mqtt_client import BrokerSettings, new_client
@@ -99,6 +100,7 @@ class RelayService:
             return
         board, kind = place
         wire: Wire | None = None
+        read: BoardMessage | None = None
         if len(message.payload) > MAX_FRAME:
             size = len(message.payload)
             self.refusals.warn(f"{board} size", f"board {board}: refused a message of {size} bytes")
@@ -109,17 +111,18 @@ class RelayService:
             wire = decode_line(bytes(message.payload))
             if wire is None:
                 return
+            read, _problem = read_board_message(wire)
         elif kind != "status":
             return
         with self.lock:
-            refused = self.boards.refusal(board, wire)
+            refused = self.boards.refusal(board, wire, read)
             wanted: WireCommand | None = None
             if refused is not None:
                 changed = False
             elif wire is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
             else:
-                changed, wanted = self.boards.heard(board, wire, _now_ms())
+                changed, wanted = self.boards.heard(board, wire, _now_ms(), read)
             twins, self.boards.twins_found = self.boards.twins_found, []
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
