@@ -121,6 +121,20 @@ def test_a_state_that_answers_a_question_stands_for_everything_before_it() -> No
     assert receiver.take(effect(6), 20) == []  # older than the state: already in it
 
 
+def test_a_state_that_does_not_do_is_asked_for_again_later_and_later() -> None:
+    """The application still wants the whole game after the state came (it could not
+    take it): the same question, not asked again at once each time it is answered."""
+    receiver = StreamReceiver(BROKER, "s1", 1)
+    asked = []
+    for now in range(0, 8000, 100):
+        request = receiver.request(now, needs_state=True)
+        if isinstance(request, AskState):
+            asked.append(now)
+            assert request.id is not None
+            receiver.take(state(receiver.last_seq + 1, request.id), now + 50)
+    assert asked == [0, 1000, 3000, 7000]
+
+
 def test_a_state_nobody_asked_for_waits_its_turn() -> None:
     receiver = StreamReceiver(BROKER, "s1", 1)
     assert receiver.take(state(3, None), 0) == []

@@ -84,6 +84,7 @@ class StreamReceiver:
         self._asked_at: int | None = None  # when the board was last asked
         self._asked_after: int | None = None  # and the number the request went on from
         self._asked_cover = 0  # the last number the request's answer reaches, known then
+        self._asked_state = False  # the last request asked for the whole state
         self._polled = False  # the last request asked for what may follow, with no gap known
         self._wait_ms = pacing.retry_ms
         self._moved_at = 0  # when the numbering last moved on
@@ -199,14 +200,20 @@ class StreamReceiver:
             if self._asked_at is not None and now_ms - self._asked_at < self.pacing.poll_ms:
                 return None
             self._note_asked(now_ms)
+            self._asked_state = False
             self._polled = True
             self.polls += 1
             return self._resend(gap=False)
-        if not self._due(now_ms):
+        state = self.session is not None and needs_state and not self._doubt
+        # The game asked for whole once more: the state that came did not do (a game the
+        # application cannot take): the same question, asked later and later.
+        again = state and self._asked_state
+        if not self._due(now_ms, again=again):
             return None
-        self._note_asked(now_ms)
+        self._note_asked(now_ms, again=again)
         self._polled = False
-        if self.session is not None and needs_state and not self._doubt:
+        self._asked_state = state
+        if state:
             # Numbered by where the stream stands: a reader started again that asks at
             # the same number (the board answers an id it knows with its reply again)
             # gets that state again, which is no older than what it holds.
@@ -214,11 +221,11 @@ class StreamReceiver:
         self.asked += 1
         return self._resend(gap=self.in_gap)
 
-    def _due(self, now_ms: int) -> bool:
+    def _due(self, now_ms: int, *, again: bool) -> bool:
         if self._asked_at is None:
             return True
         pacing = self.pacing
-        if self._asked_after != self.last_seq or self._polled:  # a new question
+        if (self._asked_after != self.last_seq or self._polled) and not again:  # a new question
             if pacing.gap_at_once or self.last_seq >= self._asked_cover:
                 return True  # what it asked for came: this is another question
             quiet_since = max(self._asked_at, self._moved_at)
@@ -236,8 +243,8 @@ class StreamReceiver:
         missing = min(self._held, default=self.highest_seen + 1) - self.last_seq - 1
         return self.pacing.frame_ms * min(missing, self.pacing.frames_per_answer)
 
-    def _note_asked(self, now_ms: int) -> None:
-        if self._asked_after != self.last_seq:
+    def _note_asked(self, now_ms: int, *, again: bool = False) -> None:
+        if self._asked_after != self.last_seq and not again:
             self._wait_ms = self.pacing.retry_ms
         self._asked_at = now_ms
         self._asked_after = self.last_seq
