@@ -17,11 +17,13 @@ from a stall's end until the relay has every board's last frame (median of the s
 from __future__ import annotations
 
 import argparse
+import logging
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.relay
@@ -68,6 +70,24 @@ def caught_up(service: RelayService, boards: list[LinkBoard]) -> bool:
     )
 
 
+def behind(boards: list[LinkBoard]) -> Callable[[Boards], list[str]]:
+    """What the relay holds of each board it has not caught up with, and what it asked."""
+
+    def read(known: Boards) -> list[str]:
+        told = []
+        for board in boards:
+            receiver = known.boards[board.broker.board].receiver
+            if receiver.last_seq != board.seq:
+                told.append(
+                    f"{board.broker.board}: {receiver.session} at {receiver.last_seq} of "
+                    f"{board.seq}, seen {receiver.highest_seen}, held {receiver.held}, "
+                    f"asked {board.asked[-3:]}"
+                )
+        return told
+
+    return read
+
+
 def run(count: int, stalls: int, stall_s: float, frames: int) -> None:
     with tempfile.TemporaryDirectory() as folder, running_broker(Path(folder)) as broker:
         store = RelayStore(str(Path(folder) / "relay.sqlite"))
@@ -95,6 +115,8 @@ def run(count: int, stalls: int, stall_s: float, frames: int) -> None:
                 while not caught_up(service, boards) and time.monotonic() < released + 60:
                     loop.run(0.1)
                 catching_up.append(time.monotonic() - released)
+                if catching_up[-1] >= 60:
+                    print(f"  not caught up in 60 s: {service.snapshot(behind(boards))}")
                 loop.run(2.0)  # the relay hears `alive`s on
             resends = sum(board.asked.count("resend") for board in boards) - before
         finally:
@@ -115,6 +137,7 @@ def main() -> None:
     parser.add_argument("--stall-s", type=float, default=2.5)
     parser.add_argument("--frames", type=int, default=40)
     arguments = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)  # what went wrong in the relay, if anything
     run(arguments.boards, arguments.stalls, arguments.stall_s, arguments.frames)
 
 
