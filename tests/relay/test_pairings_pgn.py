@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from reedboard.link.board_messages import read_board_message
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard_host.mirror import MirroredGame
@@ -69,7 +70,9 @@ def test_a_timed_game_from_the_boards_stream_has_its_clocks_in_the_pgn() -> None
          "clock": {"white_ms": 299_000, "black_ms": 61_500}},
     ]  # fmt: skip
     for wire in stream:
-        board.deliver(wire)
+        message, _problem = read_board_message(wire)
+        assert message is not None
+        board.deliver(message)
     text = board_pgn("b3", board.mirror.current, Pairing())
     assert '[TimeControl "300+3"]' in text
     assert "1. e4 {[%clk 0:04:59]} 1... e5 {[%clk 0:01:01]}" in text

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from reedboard.link.board import DEFAULT_HISTORY as HISTORY
 from reedboard.link.board_messages import Alive
+from reedboard.link.messages import Resend
 from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.feed import HISTORY
 from reedboard_host.relay.store import RelayStore
 
 from tests.relay.test_game_pairings import START, game_over, hello, moves, state
@@ -65,7 +66,7 @@ def test_a_number_beyond_the_boards_history_is_refused_and_never_stored(
     boards: Boards, path: Path
 ) -> None:
     played(boards)
-    last = boards.boards["b2"].feed.last
+    last = boards.boards["b2"].receiver.last_seq
     forged = forged_state(10**9, OPENING, result="1-0")
     assert boards.refusal("b2", forged) is not None
     assert boards.refusal("b2", forged_state(last + HISTORY + 1, OPENING)) is not None
@@ -73,11 +74,11 @@ def test_a_number_beyond_the_boards_history_is_refused_and_never_stored(
     boards.heard("b2", forged)
     current = boards.boards["b2"].mirror.current
     assert current is not None and current.result is None
-    assert boards.boards["b2"].feed.last == last
+    assert boards.boards["b2"].receiver.last_seq == last
     boards.store.close()
     again = Boards(RelayStore(str(path)))  # a restart does not bring it back
     try:
-        assert again.boards["b2"].feed.last == last
+        assert again.boards["b2"].receiver.last_seq == last
         again.heard("b2", moves(last + 1, ["b8c6"])[0] | {"ply": 4})
         assert plies(again) == [*OPENING, "b8c6"]  # the real board is followed on
     finally:
@@ -89,14 +90,13 @@ def test_a_number_put_in_by_a_new_numbering_is_undone_by_the_boards_own_word(
 ) -> None:
     """A forged `hello` may restart the numbering far ahead (a board that starts the relay
     again may name any number); the board's own `alive`, behind it, puts the relay in
-    doubt, and the `hello` the board gives when asked brings its numbering back."""
+    doubt, and the resync `hello` the board gives when asked brings its numbering back."""
     played(boards)
     boards.heard("b2", hello(10**9, "s1") | {"resync": True})
-    boards.heard("b2", Alive(5).to_wire())
-    asked = boards.boards["b2"].wants()
-    assert asked is not None and asked["type"] == "hello"
-    boards.heard("b2", hello(6, "s1") | {"id": asked["id"]})
-    assert boards.boards["b2"].feed.last == 6
+    _changed, asked = boards.heard("b2", Alive(5).to_wire(), 2000)
+    assert asked == Resend(10**9, "s1", resync="hello")  # the board cannot: it says where
+    boards.heard("b2", hello(6, "s1") | {"resync": True})
+    assert boards.boards["b2"].receiver.last_seq == 6
     boards.heard("b2", forged_state(7, OPENING) | {"id": 9})
     boards.heard("b2", moves(8, ["b8c6"])[0] | {"ply": 4})
     assert plies(boards) == [*OPENING, "b8c6"]

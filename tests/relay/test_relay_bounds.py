@@ -11,10 +11,12 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
+from reedboard.link.board import DEFAULT_HISTORY as HISTORY
+from reedboard.link.board_messages import read_board_message
 from reedboard.link.frame import MAX_FRAME, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.feed import HISTORY, BoardFeed
+from reedboard.link.receiver import StreamReceiver
+from reedboard_host.relay.boards import Boards, broker_pacing
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
 
@@ -31,12 +33,13 @@ def store(tmp_path: Path) -> Iterator[RelayStore]:
 
 
 def test_frames_held_behind_a_gap_are_no_more_than_a_boards_history() -> None:
-    feed = BoardFeed()
-    feed.take(hello(1, "s1"))
-    for seq in range(3, 3 * HISTORY, 7):  # a gap at 2, then frames near and far
-        feed.take(moves(seq, ["e2e4"])[0])
-    assert feed.held and max(feed.held) <= 1 + HISTORY
-    assert len(feed.held) <= HISTORY
+    receiver = StreamReceiver(broker_pacing())
+    for wire in (hello(1, "s1"), *(moves(seq, ["e2e4"])[0] for seq in range(3, 3 * HISTORY, 7))):
+        message, _problem = read_board_message(wire)  # a gap at 2, then frames near and far
+        assert message is not None
+        receiver.take(message, 0)
+    assert receiver.held and receiver.highest_seen <= 1 + HISTORY
+    assert receiver.held <= HISTORY
 
 
 def test_a_relay_keeps_no_more_boards_than_its_limit(store: RelayStore) -> None:

@@ -18,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.link import mqtt_topics
 from reedboard.link.frame import encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
-from reedboard_host.relay.asking import AskPacer
+from reedboard_host.relay import boards
 from reedboard_host.relay.boards import Boards
 from reedboard_host.relay.service import RelayService
 from reedboard_host.relay.store import RelayStore
@@ -76,13 +76,13 @@ def test_a_message_that_fails_does_not_deafen_the_relay(
 
 
 def test_a_question_is_asked_once_however_many_frames_show_the_gap(
-    broker: Broker, tmp_path: Path
+    broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Frames behind one gap each leave the relay missing the same thing: it asks once,
     not once a frame (the pacing of its questions once stood after a return)."""
+    monkeypatch.setattr(boards, "RETRY_MS", 3_600_000)  # asked again after an hour: never here
     store = RelayStore(str(tmp_path / "relay.sqlite"))
     service = RelayService(BrokerSettings(broker.url, "relay"), Boards(store))
-    service._pacer = AskPacer(first_s=3600)  # asked again only after an hour: never, here
     asked: list[bytes] = []
     marker = threading.Event()
     board = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-b1")

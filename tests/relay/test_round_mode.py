@@ -4,6 +4,7 @@ board is told again, what counts as confirmed."""
 from __future__ import annotations
 
 from reedboard.link.frame import Wire
+from reedboard.link.messages import ChangeSettings
 from reedboard_host.relay.round_mode import RETELL_FIRST_S, SETTINGS_IDS, RoundMode
 
 ALIVE: Wire = {"type": "alive", "seq": 5}
@@ -21,7 +22,7 @@ def test_a_board_is_told_again_when_heard_until_it_acknowledges() -> None:
     assert mode.confirmed("b2") and not mode.confirmed("b1")
     assert mode.heard("b1", ALIVE, now=RETELL_FIRST_S - 0.1) is None  # not yet
     again = mode.heard("b1", ALIVE, now=RETELL_FIRST_S)
-    assert again == {"type": "settings", "id": SETTINGS_IDS + 1, "tournament": True}
+    assert again == ChangeSettings(id=SETTINGS_IDS + 1, tournament=True)
     assert mode.heard("b1", ALIVE, now=RETELL_FIRST_S + 1) is None  # then twice as long
     assert mode.heard("b1", ALIVE, now=3 * RETELL_FIRST_S) is not None
     assert mode.heard("b1", ack(True), now=10.0) is None
@@ -46,7 +47,7 @@ def test_a_hello_is_told_at_once_in_a_tournament_round_only() -> None:
     mode.switch(True, ["b1"], now=1.0)
     mode.heard("b1", ack(True), now=1.1)
     told = mode.heard("b1", hello, now=1.2)  # restarted: it forgot
-    assert told is not None and told["tournament"] is True
+    assert told is not None and told.tournament is True
     assert not mode.confirmed("b1")
 
 
@@ -77,7 +78,7 @@ def test_a_board_leaving_tournament_mode_mid_round_is_flagged_and_told_again() -
     assert mode.confirmed("b1") and not mode.left
     someone_elses = {"type": "ack", "seq": 9, "id": 5, "tournament": False, "settle_ms": 80}
     again = mode.heard("b1", someone_elses, now=0.2)
-    assert again == {"type": "settings", "id": SETTINGS_IDS + 1, "tournament": True}
+    assert again == ChangeSettings(id=SETTINGS_IDS + 1, tournament=True)
     assert not mode.confirmed("b1") and mode.left == {"b1"}
     mode.heard("b1", ack(True), now=0.3)
     assert mode.confirmed("b1") and mode.left == {"b1"}  # flagged until the round switches

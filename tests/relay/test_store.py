@@ -34,8 +34,8 @@ def test_a_restarted_relay_has_each_move_once(tmp_path: Path) -> None:
 
     again = Boards(RelayStore(path))
     board = again.boards["b1"]
-    assert (board.feed.session, board.feed.last) == ("s1", 3)
+    assert (board.receiver.session, board.receiver.last_seq) == ("s1", 3)
     assert board.mirror.current is not None and len(board.mirror.current.game) == 1
     again.heard("b1", frames()[2])  # and again after the restart
     assert len(board.mirror.current.game) == 1
-    assert board.wants() is None
+    assert board.wants(0) is None

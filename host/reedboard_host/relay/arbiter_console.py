@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 
 from aiohttp import web
 from reedboard.link.frame import Wire
+from reedboard.link.messages import TakeBack
 
 from reedboard_host.relay.arbiter_page import PAGE
 from reedboard_host.relay.arbiter_store import ArbiterStore
@@ -190,15 +191,7 @@ class ArbiterDesk:
                 board_id, on, ply - 1, cancelled_moves(shown.game, ply), _text("note", note)
             )
             game_id = current.id
-        self.service.command(
-            board_id,
-            {
-                "type": "takeback",
-                "id": TAKEBACK_IDS + made.number,
-                "to_ply": ply - 1,
-                "game": game_id,
-            },
-        )
+        self.service.command(board_id, TakeBack(TAKEBACK_IDS + made.number, ply - 1, game_id))
         self.changed(board_id)
 
     def withdraw(self, board_id: str, number: object) -> None:
@@ -289,7 +282,7 @@ class ArbiterDesk:
         waiting = self._waiting.get(board_id, [])
         if board is None:
             return False
-        done = [(number, seq) for number, seq in waiting if board.feed.last >= seq]
+        done = [(number, seq) for number, seq in waiting if board.receiver.last_seq >= seq]
         self._waiting[board_id] = [w for w in waiting if w not in done]
         if not self._waiting[board_id]:
             del self._waiting[board_id]

@@ -16,16 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reedboard.link.frame import Wire
-
-from reedboard_host.relay.asking import AskPacer
+from reedboard.link.messages import ChangeSettings
 
 SETTINGS_IDS = 2_000_000_000  # a `settings` command's id: + 1 for tournament mode on, + 0 off
 RETELL_FIRST_S = 3.0
 RETELL_LONGEST_S = 24.0
 
 
-def settings_command(on: bool) -> Wire:
-    return {"type": "settings", "id": SETTINGS_IDS + int(on), "tournament": on}
+def settings_command(on: bool) -> ChangeSettings:
+    return ChangeSettings(id=SETTINGS_IDS + int(on), tournament=on)
 
 
 def answers_settings(wire: Wire) -> bool:
@@ -49,18 +48,20 @@ class RoundMode:
     # Boards that acknowledged leaving the round's tournament mode, told by someone else
     # than the relay (flagged on the console until the round's mode is switched).
     left: set[str] = field(default_factory=set)
-    pacer: AskPacer = field(
-        default_factory=lambda: AskPacer(first_s=RETELL_FIRST_S, longest_s=RETELL_LONGEST_S)
-    )
+    # When each board owing an acknowledgement was last told, and how long it waits
+    # before it is told again.
+    told: dict[str, tuple[float, float]] = field(default_factory=dict)
 
-    def switch(self, on: bool, boards: Iterable[str], now: float) -> list[tuple[str, Wire]]:
+    def switch(
+        self, on: bool, boards: Iterable[str], now: float
+    ) -> list[tuple[str, ChangeSettings]]:
         """The round switched (the console, `--tournament`): every board is told now."""
         self.on = on
         self.left.clear()
         told = []
         for board in boards:
             self.owed[board] = on
-            self.pacer.settled(board)
+            self.told.pop(board, None)
             told.append((board, self._telling(board, now)))
         return [(board, command) for board, command in told if command is not None]
 
@@ -71,14 +72,14 @@ class RoundMode:
             for board in boards:
                 self.owed[board] = True
 
-    def heard(self, board: str, wire: Wire, now: float) -> Wire | None:
+    def heard(self, board: str, wire: Wire, now: float) -> ChangeSettings | None:
         """A frame from the board's stream: the `settings` to send the board now, if any."""
         kind = wire.get("type")
         if kind == "hello":
             # A board (re)starting forgets what it was told: in a tournament round it is
             # told at once; otherwise the relay tells it nothing (its own TOML stands).
             self.acknowledged.pop(board, None)
-            self.pacer.settled(board)
+            self.told.pop(board, None)
             if self.on:
                 self.owed[board] = True
             else:
@@ -90,24 +91,31 @@ class RoundMode:
             said = self.acknowledged[board] = bool(wire.get("tournament"))
             if self.owed.get(board) == said:
                 del self.owed[board]
-                self.pacer.settled(board)
+                self.told.pop(board, None)
             elif self.on and not said and board not in self.owed:
                 self.left.add(board)
                 self.owed[board] = True
-                self.pacer.settled(board)
+                self.told.pop(board, None)
         elif answers_settings(wire):
             # The board cannot take the setting (a firmware without it): told again, it
             # would answer the same.
             self.owed.pop(board, None)
-            self.pacer.settled(board)
+            self.told.pop(board, None)
         return self._telling(board, now)
 
     def confirmed(self, board: str) -> bool:
         """Whether the board acknowledged the mode the round is in, and owes nothing."""
         return board not in self.owed and self.acknowledged.get(board) == self.on
 
-    def _telling(self, board: str, now: float) -> Wire | None:
+    def _telling(self, board: str, now: float) -> ChangeSettings | None:
         on = self.owed.get(board)
-        if on is None or not self.pacer.ask(board, f"settings {on}", now):
+        if on is None:
             return None
+        when, wait = self.told.get(board, (None, 0.0))
+        if when is not None and now - when < wait:
+            return None
+        self.told[board] = (
+            now,
+            RETELL_FIRST_S if when is None else min(wait * 2, RETELL_LONGEST_S),
+        )
         return settings_command(on)

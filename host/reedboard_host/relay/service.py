@@ -15,12 +15,13 @@ from typing import TypeVar
 
 import paho.mqtt.client as mqtt
 from reedboard.link import mqtt_topics
+from reedboard.link.board_messages import BoardMessage, read_board_message
 from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
+from reedboard.link.messages import WireCommand
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
 
-from reedboard_host.relay.asking import FIRST_S, AskPacer
-from reedboard_host.relay.boards import Boards
+from reedboard_host.relay.boards import RETRY_MS, Boards
 from reedboard_host.relay.refusals import RateLimitedLog
 
 T = TypeVar("T")
@@ -45,7 +46,6 @@ class RelayService:
         # console follows the answers to its commands (`hello`, `ack`, `error`), and
         # tells the round's mode again to a board heard while it owes an answer.
         self.heard = heard
-        self._pacer = AskPacer()  # guarded by `lock`
         self.refusals = RateLimitedLog(logger)
         self.client, address = new_client(client_id, settings)
         self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
@@ -100,6 +100,7 @@ class RelayService:
             return
         board, kind = place
         wire: Wire | None = None
+        read: BoardMessage | None = None
         if len(message.payload) > MAX_FRAME:
             size = len(message.payload)
             self.refusals.warn(f"{board} size", f"board {board}: refused a message of {size} bytes")
@@ -110,21 +111,18 @@ class RelayService:
             wire = decode_line(bytes(message.payload))
             if wire is None:
                 return
+            read, _problem = read_board_message(wire)
         elif kind != "status":
             return
         with self.lock:
-            refused = self.boards.refusal(board, wire)
+            refused = self.boards.refusal(board, wire, read)
+            wanted: WireCommand | None = None
             if refused is not None:
-                changed, wanted = False, None
+                changed = False
             elif wire is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
-                wanted = None
             else:
-                changed, wanted = self.boards.heard(board, wire)
-            if wanted is not None:
-                wanted = self._due(board, wanted)
-            elif refused is None:  # a refused frame says nothing of what the board wants
-                self._pacer.settled(board)
+                changed, wanted = self.boards.heard(board, wire, _now_ms(), read)
             twins, self.boards.twins_found = self.boards.twins_found, []
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
@@ -133,50 +131,42 @@ class RelayService:
             logger.warning("board %s: two boards publish with this id (sessions alternate)", twin)
             self.changed(twin)
         if wanted is not None:
-            self._send(board, wanted)
+            self.command(board, wanted)
         if changed:
             self.changed(board)
         if wire is not None:
             self.heard(board, wire)
 
-    def command(self, board: str, command: Wire) -> None:
+    def command(self, board: str, command: WireCommand) -> None:
         """A command for the board on its request topic (QoS 1: a broker that keeps the
         board's session hands it over when the board is back)."""
-        self.client.publish(mqtt_topics.request(board), encode_frame(command).rstrip(b"\n"), qos=1)
-
-    def _due(self, board: str, request: Wire) -> Wire | None:
-        """`request` if it is time to send it (under the lock). The same question is the
-        same kind of request in the same session: a `resend` whose start moved on is
-        still the question the board is answering."""
-        question = f"{request.get('type')} {request.get('session')}"
-        return request if self._pacer.ask(board, question, time.monotonic()) else None
-
-    def _send(self, board: str, request: Wire) -> None:
-        frame = encode_frame(request).rstrip(b"\n")
+        frame = encode_frame(command.to_wire()).rstrip(b"\n")
         self.client.publish(mqtt_topics.request(board), frame, qos=1)
 
     def _tick(self) -> None:
-        while not self._ticking.wait(FIRST_S):
+        while not self._ticking.wait(RETRY_MS / 1000):
             try:
                 self._ask_again()
             except Exception:  # the asking must outlive one bad turn, as `_message` does
                 logger.exception("asking the boards again failed")
 
     def _ask_again(self) -> None:
-        """Ask each board that is online for what the relay still misses of it."""
+        """Ask each board that is online for what the relay still misses of it, when its
+        question is due (its receiver paces it)."""
+        now_ms = _now_ms()
         with self.lock:
-            due = []
-            for b in self.boards.boards.values():
-                request = b.wants() if b.online else None
-                if request is None:
-                    self._pacer.settled(b.id)
-                    continue
-                request = self._due(b.id, request)
-                if request is not None:
-                    due.append((b.id, request))
+            due = [
+                (b.id, request)
+                for b in self.boards.boards.values()
+                if b.online and (request := b.wants(now_ms)) is not None
+            ]
         for board, request in due:
-            self._send(board, request)
+            self.command(board, request)
 
     def snapshot(self, read: Callable[[Boards], T]) -> T:
         with self.lock:
             return read(self.boards)
+
+
+def _now_ms() -> int:
+    return int(time.monotonic() * 1000)

@@ -15,6 +15,7 @@ from typing import TypedDict
 
 from aiohttp import web
 from reedboard.link.frame import Wire
+from reedboard.link.messages import AddTime, Color
 
 from reedboard_host.relay.added_time import AddedState, minutes_in_ms
 from reedboard_host.relay.arbiter_console import (
@@ -71,8 +72,8 @@ def add_time(
             raise Refused(f"board {board_id}'s game is not timed: there is no clock to add to")
         made = desk.store.add_time(board_id, on, len(shown.game), color == "white", ms, said)
         game_id = current.id
-    command = {"type": "clock_add", "id": ADD_TIME_IDS + made.number, "color": color, "ms": ms}
-    desk.service.command(board_id, command | {"game": game_id})
+    whose: Color = "white" if color == "white" else "black"
+    desk.service.command(board_id, AddTime(whose, ms, ADD_TIME_IDS + made.number, game_id))
     desk.changed(board_id)
 
 
