@@ -87,6 +87,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--arbiter-http", default="127.0.0.1:0", metavar="HOST:PORT",
                    help="where to serve the arbiter's console (default 127.0.0.1 and a free "
                         "port: only this machine); its URL, with its token, is printed")  # fmt: skip
+    p.add_argument("--arbiter-host", action="append", default=[], metavar="NAME",
+                   help="a name the console answers to besides IP addresses and localhost "
+                        "(a request naming any other host is refused)")  # fmt: skip
     p.add_argument("--tournament", action="store_true",
                    help="tournament mode for the round: every board told, and kept")  # fmt: skip
     p.add_argument("--max-boards", type=_how_many, default=MAX_BOARDS, metavar="N",
@@ -204,7 +207,7 @@ async def _serve(
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
-    console_side = with_added_time(console_app(desk, key))
+    console_side = with_added_time(console_app(desk, key, tuple(args.arbiter_host)))
     console, console_url = await _listen(console_side, args.arbiter_http, logged=False)
     print(f"{url}/", flush=True)
     print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)

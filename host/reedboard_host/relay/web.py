@@ -16,6 +16,7 @@ from reedboard.lights.render_svg import render_svg
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.board_order import in_board_order
 from reedboard_host.relay.boards import Board, Boards
+from reedboard_host.relay.console_guard import page_policy, public_headers
 from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
 from reedboard_host.relay.game_dates import GameDates
 from reedboard_host.relay.game_on_board import game_on
@@ -253,6 +254,7 @@ async def events(request: web.Request) -> web.StreamResponse:
 def make_app(relay: RelayWeb) -> web.Application:
     app = web.Application()
     app[BOARDS_KEY] = relay
+    app.on_response_prepare.append(public_headers(page_policy(PAGE, framed=True)))
     app.router.add_get("/", page)
     app.router.add_get("/games.pgn", games_pgn)
     app.router.add_get("/boards/{board}.pgn", one_pgn)
