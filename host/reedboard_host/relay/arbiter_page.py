@@ -21,6 +21,10 @@ label { display: inline-block; margin: 0.2em 0.6em 0.2em 0; }
 <label><input type="checkbox" id="tournament"> Tournament mode on every board
 (no assistance on the LEDs, the voice silent)</label>
 <button type="submit">Apply</button></fieldset></form>
+<form id="delay"><fieldset><legend>Broadcast delay (the page, the PGN and Lichess show
+each game as it stood this long ago; this console stays live)</legend>
+<label>Minutes <input id="delay-minutes" type="number" min="0" step="any" value="0"></label>
+<button type="submit">Set the delay</button></fieldset></form>
 <label>Board <select id="board"></select></label>
 <p id="game"></p>
 <p>Moves (ply numbers): <span id="moves"></span></p>
@@ -143,6 +147,10 @@ act("correct", "correct", () => ({board: board(),
   () => "Position reinstated on " + board() + "; the board guides the players back");
 act("round", "tournament", () => ({on: document.getElementById("tournament").checked}),
   () => "Tournament mode told to every board");
+act("delay", "delay", () => ({minutes: parseFloat(document.getElementById("delay-minutes").value)}),
+  () => "Broadcast delay set to " + document.getElementById("delay-minutes").value + " minutes");
+call("delay").then((d) => { document.getElementById("delay-minutes").value = d.minutes; })
+  .catch((error) => say("Cannot read the delay: " + error.message));
 document.getElementById("board").addEventListener("change", show);
 refresh();
 setInterval(refresh, 1000);
