@@ -126,7 +126,7 @@ class ArbiterDesk:
         ruled = decisions.result_for(on) if current is not None else None
         return {
             "id": board.id,
-            "online": board.online,
+            "online": board.reachable,
             "game": game_id,
             "moves": shown.game.san_moves() if shown is not None else [],
             "result": shown.result if shown is not None else None,

@@ -50,8 +50,8 @@ class DelayedBoards:
         self.replay(now - self.delay_s)
         for board_id, board in live.boards.items():
             shown = self._board(board_id)
-            if (shown.online, shown.twins) != (board.online, board.twins):
-                shown.online, shown.twins = board.online, board.twins
+            if (shown.online, shown.cut, shown.twins) != (board.online, board.cut, board.twins):
+                shown.online, shown.cut, shown.twins = board.online, board.cut, board.twins
                 shown.version += 1
                 self.unannounced.add(board_id)
 

@@ -21,6 +21,7 @@ from aiohttp.log import access_logger
 from reedboard import __version__
 from reedboard.command_line import OneLineParser, example, log_to_stderr
 from reedboard.errors import ReedboardError
+from reedboard.link import mqtt_topics
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
 
@@ -95,6 +96,10 @@ def parser() -> argparse.ArgumentParser:
                    help="show every game on the public outputs (page, PGN, events, Lichess) "
                         "as it stood this long ago, decimals allowed; kept for the round, "
                         "changed on the console (default: the kept one, else none)")  # fmt: skip
+    p.add_argument("--venue", action="append", type=_venue, default=[], metavar="NAME",
+                   help="read only this venue's boards, bridged as reedboard/NAME/boards/ID/ "
+                        "(given again, more venues; default: every board, named VENUE:ID "
+                        "when bridged from a venue)")  # fmt: skip
     p.add_argument("--tournament", action="store_true",
                    help="tournament mode for the round: every board told, and kept")  # fmt: skip
     p.add_argument("--max-boards", type=_how_many, default=MAX_BOARDS, metavar="N",
@@ -194,6 +199,7 @@ async def _serve(
         client_id=args.client_id or store.client_id(),
         changed=changed,
         heard=heard,
+        venues=tuple(args.venue),
     )
     service.boards.max_boards = args.max_boards
     # The boards as rebuilt from the store: an older relay's decisions go to their games.
@@ -264,6 +270,14 @@ def _round_number(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: a round is a number from 1")
     return int(text)
+
+
+def _venue(text: str) -> str:
+    if not mqtt_topics.BOARD_ID.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a venue's name is 1 to 64 letters, digits, '.', '_' or '-'"
+        )
+    return text
 
 
 def _delay(text: str) -> float:

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import paho.mqtt.client as mqtt
-from reedboard.link import mqtt_topics
 from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
@@ -22,6 +21,7 @@ from reedboard.link.mqtt_health import BrokerHealth
 from reedboard_host.relay.asking import FIRST_S, AskPacer
 from reedboard_host.relay.boards import Boards
 from reedboard_host.relay.refusals import RateLimitedLog
+from reedboard_host.relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
 
 T = TypeVar("T")
 
@@ -37,8 +37,10 @@ class RelayService:
         client_id: str = "reedboard-relay",
         changed: Callable[[str], None] = lambda _board: None,
         heard: Callable[[str, Wire], None] = lambda _board, _wire: None,
+        venues: tuple[str, ...] = (),
     ) -> None:
         self.boards = boards
+        self.venues = venues  # only these venues' boards (`--venue`); none: every board
         self.lock = threading.Lock()
         self.changed = changed
         # Told of every frame of a board's stream, outside the lock: the arbiter's
@@ -72,12 +74,7 @@ class RelayService:
     ) -> None:
         if not self.health.connected(reason):
             return
-        client.subscribe(
-            [
-                (f"{mqtt_topics.PREFIX}/+/stream", 1),
-                (f"{mqtt_topics.PREFIX}/+/status", 1),
-            ]
-        )
+        client.subscribe(subscriptions(self.venues))
 
     def _disconnected(
         self, _c: object, _u: object, _f: object, reason: object, _p: object = None
@@ -95,8 +92,9 @@ class RelayService:
             logger.exception("a message on %s was not taken", message.topic)
 
     def _take(self, message: mqtt.MQTTMessage) -> None:
-        place = mqtt_topics.board_of(message.topic)
+        place = board_topic(message.topic)
         if place is None:
+            self._bridge(message)
             return
         board, kind = place
         wire: Wire | None = None
@@ -139,10 +137,23 @@ class RelayService:
         if wire is not None:
             self.heard(board, wire)
 
+    def _bridge(self, message: mqtt.MQTTMessage) -> None:
+        """A venue's bridge up (`1`) or cut (its will, `0`): its boards follow."""
+        venue = bridge_of(message.topic)
+        if venue is None:
+            return
+        up = bytes(message.payload) == UP
+        with self.lock:
+            changed = self.boards.bridge(venue, up)
+        if not up:
+            logger.warning("venue %s: its bridge to this broker is down; its boards offline", venue)
+        for board in changed:
+            self.changed(board)
+
     def command(self, board: str, command: Wire) -> None:
         """A command for the board on its request topic (QoS 1: a broker that keeps the
         board's session hands it over when the board is back)."""
-        self.client.publish(mqtt_topics.request(board), encode_frame(command).rstrip(b"\n"), qos=1)
+        self.client.publish(request_topic(board), encode_frame(command).rstrip(b"\n"), qos=1)
 
     def _due(self, board: str, request: Wire) -> Wire | None:
         """`request` if it is time to send it (under the lock). The same question is the
@@ -153,7 +164,7 @@ class RelayService:
 
     def _send(self, board: str, request: Wire) -> None:
         frame = encode_frame(request).rstrip(b"\n")
-        self.client.publish(mqtt_topics.request(board), frame, qos=1)
+        self.client.publish(request_topic(board), frame, qos=1)
 
     def _tick(self) -> None:
         while not self._ticking.wait(FIRST_S):
@@ -167,7 +178,7 @@ class RelayService:
         with self.lock:
             due = []
             for b in self.boards.boards.values():
-                request = b.wants() if b.online else None
+                request = b.wants() if b.reachable else None
                 if request is None:
                     self._pacer.settled(b.id)
                     continue

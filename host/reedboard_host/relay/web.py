@@ -224,7 +224,7 @@ class RelayWeb:
             last = game.positions[-2].uci(game.moves[-1]) if len(game.positions) > 1 else None
         return {
             "id": board.id,
-            "online": board.online,
+            "online": board.reachable,
             "fen": game.position.fen() if game is not None else None,
             "ply": len(game) if game is not None else 0,
             "last_move": last,
