@@ -145,21 +145,28 @@ class RelayWeb:
         the page's listeners and the push, when it does (without a delay, `changed`)."""
         self._woken = woken = asyncio.Event()
         while True:
-            now = time.time()
-            fresh, due = self.service.snapshot(self._caught_up)
-            ready = {board for board, at in self._later.items() if at <= now}
-            for board in ready:
-                del self._later[board]
-            for board in sorted(fresh | ready):
-                self._notify(board)
-                self.public_changed(board)
-            times = [*self._later.values(), *([due] if due is not None else [])]
+            try:
+                times = self._announce(time.time())
+            except Exception:  # one bad turn must not end the broadcast's announcing
+                log.exception("announcing the delayed boards failed")
+                times = [time.time() + 1.0]
             try:
                 timeout = max(0.0, min(times) - time.time()) + 0.002 if times else None
                 await asyncio.wait_for(woken.wait(), timeout)
             except TimeoutError:
                 pass
             woken.clear()
+
+    def _announce(self, now: float) -> list[float]:
+        """Tells of each board whose public game changed by `now`; when to look again."""
+        fresh, due = self.service.snapshot(self._caught_up)
+        ready = {board for board, at in self._later.items() if at <= now}
+        for board in ready:
+            del self._later[board]
+        for board in sorted(fresh | ready):
+            self._notify(board)
+            self.public_changed(board)
+        return [*self._later.values(), *([due] if due is not None else [])]
 
     def _caught_up(self, boards: Boards) -> tuple[set[str], float | None]:
         delayed = self.delayed
