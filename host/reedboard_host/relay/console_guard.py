@@ -64,10 +64,11 @@ def refusal(
 ) -> str | None:
     """Why a request does not come from the console's own page, or None. A request
     without `Origin` or `Sec-Fetch-Site` is not a browser's cross-site one (browsers
-    send `Origin` with every cross-site POST and `Sec-Fetch-Site` with every request)."""
+    send `Origin` with every cross-site POST and `Sec-Fetch-Site` with every request).
+    The page's origin is its host over HTTP, or HTTPS behind a reverse proxy."""
     if not host_allowed(host, names):
         return f"the console does not answer to the name {host!r} (see --arbiter-host)"
-    if origin is not None and origin != f"http://{host}":
+    if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
         return f"a request from another page ({origin!r}) is refused"
     if fetch_site is not None and fetch_site not in ("same-origin", "none"):
         return f"a request from another site ({fetch_site}) is refused"
