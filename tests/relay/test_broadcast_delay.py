@@ -6,8 +6,10 @@ changed and kept through the console and a restart."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import socket
 import sqlite3
 import subprocess
 import threading
@@ -106,8 +108,11 @@ def event_stream(page: str, watch: Watch) -> Iterator[None]:
     try:
         yield
     finally:
-        connection.close()
+        # Shut first: closing the response would wait for the reader's blocked read.
+        with contextlib.suppress(OSError):
+            connection.sock.shutdown(socket.SHUT_RDWR)
         reader.join(5)
+        connection.close()
 
 
 def console_plies(console: str, board: str = "b1") -> int:
