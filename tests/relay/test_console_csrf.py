@@ -74,6 +74,8 @@ def test_a_page_elsewhere_cannot_make_the_console_act(broker: Broker, tmp_path: 
         )
         try:
             own = context.new_page()
+            said_by_page: list[str] = []
+            own.on("console", lambda message: said_by_page.append(message.text))
             own.goto(console_url)  # the arbiter's console, logged in (its cookie set)
             own.wait_for_selector("#tournament", timeout=TIMEOUT_MS)
             with other_site(attack(console_url)) as elsewhere:
@@ -91,5 +93,7 @@ def test_a_page_elsewhere_cannot_make_the_console_act(broker: Broker, tmp_path: 
                 timeout=TIMEOUT_MS,
             )
             assert console.tournament()  # the console's own page still acts
+            # Its policy lets its own script and style run, and reported nothing blocked.
+            assert not [text for text in said_by_page if "Content Security Policy" in text]
         finally:
             context.close()
