@@ -108,9 +108,20 @@ def until(what: Callable[[], bool], text: str, seen: Callable[[], str] | None = 
         time.sleep(0.05)  # polling the relay's answer, not timing anything
 
 
+def console_page(console: str) -> str:
+    """The console's page, as a browser gets it: the token traded for a cookie."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    with opener.open(console, timeout=5) as answer:
+        text: str = answer.read().decode()
+        return text
+
+
 def status_of(url: str) -> int:
+    """The status a client keeping cookies ends on (the console trades the token in its
+    URL for a cookie, and redirects)."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
     try:
-        with urllib.request.urlopen(url, timeout=5) as answer:
+        with opener.open(url, timeout=5) as answer:
             status: int = answer.status
             return status
     except urllib.error.HTTPError as error:

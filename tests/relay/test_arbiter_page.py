@@ -34,6 +34,9 @@ def test_the_arbiter_works_the_console_with_the_keyboard(broker: Broker, tmp_pat
             page = context.new_page()
             page.goto(console)
             page.wait_for_selector('body[data-board="b1"][data-ply="3"]', timeout=TIMEOUT_MS)
+            # The token left the address bar at once: the page works from its cookie,
+            # under a policy that allows its own script only.
+            assert page.url == console.partition("?")[0]
             assert "1:e4 2:e5 3:Nf3" in page.inner_text("#moves")
 
             page.focus("#result-value")

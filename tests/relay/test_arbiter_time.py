@@ -15,6 +15,7 @@ from tests.children import child, stop
 from tests.relay.broker import Broker
 from tests.relay.test_arbiter_console import (
     broker,
+    console_page,
     post,
     relay_urls,
     scripted_board,
@@ -56,7 +57,7 @@ def test_time_added_reaches_the_board_and_the_broadcast(broker: Broker, tmp_path
     db = tmp_path / "relay.sqlite"
     add = {"board": "b1", "color": "black", "minutes": 2, "note": "FIDE 7.5.5"}
     with relay_urls(broker, db) as (page, console, _relay):
-        assert 'id="add-time"' in get(console)  # the console's page has the form
+        assert 'id="add-time"' in console_page(console)  # the console's page has the form
         command = scripted_board(broker, tmp_path, "b1", TIMED)
         with child(command, stdout=subprocess.PIPE, text=True) as b1:
             until(lambda: summary(page, "b1").get("ply") == 3, "2.Nf3 at the relay")

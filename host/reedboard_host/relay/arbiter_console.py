@@ -3,11 +3,10 @@ corrections, the round's tournament mode), kept in the relay's store, shown at o
 everywhere the relay broadcasts, and told to the boards over their `request` topic.
 
 `ArbiterDesk` does the deciding under the relay's lock; `console_app` is its HTTP side
-(aiohttp), on a listener of its own, every request checked against a token."""
+(aiohttp), on a listener of its own, every request checked by `console_guard`."""
 
 from __future__ import annotations
 
-import hmac
 import json
 import logging
 import time
@@ -21,6 +20,13 @@ from reedboard.link.messages import TakeBack
 from reedboard_host.relay.arbiter_page import PAGE
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import Board, Boards
+from reedboard_host.relay.console_guard import (
+    NAMES_KEY,
+    TOKEN_KEY,
+    console_headers,
+    guarded,
+    page_policy,
+)
 from reedboard_host.relay.corrections import (
     PLAYER_FIELDS,
     RESULTS,
@@ -121,7 +127,7 @@ class ArbiterDesk:
         ruled = decisions.result_for(on) if current is not None else None
         return {
             "id": board.id,
-            "online": board.online,
+            "online": board.reachable,
             "game": game_id,
             "moves": shown.game.san_moves() if shown is not None else [],
             "result": shown.result if shown is not None else None,
@@ -318,18 +324,13 @@ def _text(name: str, value: object) -> str:
 # ----- HTTP -----
 
 DESK_KEY: web.AppKey[ArbiterDesk] = web.AppKey("desk", ArbiterDesk)
-TOKEN_KEY: web.AppKey[str] = web.AppKey("token", str)
 
 
 @web.middleware
-async def _token_checked(
+async def _refusals(
     request: web.Request, handler: Callable[[web.Request], Any]
 ) -> web.StreamResponse:
-    """Every request of the console carries the token (in the page's URL, or the
-    `X-Arbiter-Token` header the page's script sends): otherwise 403, nothing done."""
-    given = request.headers.get("X-Arbiter-Token") or request.query.get("token") or ""
-    if not hmac.compare_digest(given.encode(), request.app[TOKEN_KEY].encode()):
-        return web.Response(status=403, text="403: the arbiter's token is missing or wrong\n")
+    """A decision refused: its reason, as JSON for the page (nothing changed)."""
     try:
         response: web.StreamResponse = await handler(request)
     except Refused as refused:
@@ -399,10 +400,13 @@ async def _tournament(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
 
-def console_app(desk: ArbiterDesk, token: str) -> web.Application:
-    app = web.Application(middlewares=[_token_checked])
+def console_app(desk: ArbiterDesk, token: str, hosts: tuple[str, ...] = ()) -> web.Application:
+    """The console's app: `hosts`, the names (beside addresses) it answers to."""
+    app = web.Application(middlewares=[guarded, _refusals])
     app[DESK_KEY] = desk
     app[TOKEN_KEY] = token
+    app[NAMES_KEY] = frozenset(hosts)
+    app.on_response_prepare.append(console_headers(page_policy(PAGE, framed=False)))
     app.router.add_get("/arbiter", _page)
     app.router.add_get("/arbiter/api/boards", _boards)
     app.router.add_post("/arbiter/api/result", _result)

@@ -1,6 +1,8 @@
 """The arbiter's console page: plain HTML and a script, usable with the keyboard (each
 action a form sent with Enter), served by arbiter_console under the arbiter's token. The
-script calls the console's API (`/arbiter/api/...`) with the token in a header."""
+script calls the console's API (`/arbiter/api/...`); the browser sends the token's cookie
+(console_guard), which no script can read. The page's inline script and style are the
+only ones its Content-Security-Policy allows (by their hashes): keep handlers in them."""
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>reedboard relay: arbiter</title>
@@ -19,6 +21,10 @@ label { display: inline-block; margin: 0.2em 0.6em 0.2em 0; }
 <label><input type="checkbox" id="tournament"> Tournament mode on every board
 (no assistance on the LEDs, the voice silent)</label>
 <button type="submit">Apply</button></fieldset></form>
+<form id="delay"><fieldset><legend>Broadcast delay (the page, the PGN and Lichess show
+each game as it stood this long ago; this console stays live)</legend>
+<label>Minutes <input id="delay-minutes" type="number" min="0" step="any" value="0"></label>
+<button type="submit">Set the delay</button></fieldset></form>
 <label>Board <select id="board"></select></label>
 <p id="game"></p>
 <p>Moves (ply numbers): <span id="moves"></span></p>
@@ -40,7 +46,6 @@ label { display: inline-block; margin: 0.2em 0.6em 0.2em 0; }
 <label>Note <input id="note" size="30"></label>
 <button type="submit">Reinstate the position before it</button></fieldset></form>
 <script>
-const token = new URLSearchParams(location.search).get("token") || "";
 const FIELDS = ["white", "black", "white_elo", "black_elo", "white_title", "black_title"];
 let boards = [];
 let shownBoard = null;
@@ -50,7 +55,7 @@ function say(text) { document.getElementById("status").textContent = text; }
 async function call(path, body) {
   const answer = await fetch("/arbiter/api/" + path, {
     method: body ? "POST" : "GET",
-    headers: {"X-Arbiter-Token": token, "Content-Type": "application/json"},
+    headers: {"Content-Type": "application/json"},
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await answer.json().catch(() => ({error: "answer " + answer.status}));
@@ -142,6 +147,10 @@ act("correct", "correct", () => ({board: board(),
   () => "Position reinstated on " + board() + "; the board guides the players back");
 act("round", "tournament", () => ({on: document.getElementById("tournament").checked}),
   () => "Tournament mode told to every board");
+act("delay", "delay", () => ({minutes: parseFloat(document.getElementById("delay-minutes").value)}),
+  () => "Broadcast delay set to " + document.getElementById("delay-minutes").value + " minutes");
+call("delay").then((d) => { document.getElementById("delay-minutes").value = d.minutes; })
+  .catch((error) => say("Cannot read the delay: " + error.message));
 document.getElementById("board").addEventListener("change", show);
 refresh();
 setInterval(refresh, 1000);

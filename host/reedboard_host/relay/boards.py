@@ -20,6 +20,7 @@ from reedboard.link.receiver import Pacing, StreamReceiver
 
 from reedboard_host.mirror import GameMirror
 from reedboard_host.relay.store import RelayStore
+from reedboard_host.relay.venues import bare_id, venue_of
 
 RETRY_MS = 1000  # a question not answered within this is asked again
 LONGEST_MS = 8000  # never waiting longer than this between two askings
@@ -46,6 +47,12 @@ class Board:
     # back is a second board publishing under the same id.
     sessions: deque[str] = field(default_factory=lambda: deque(maxlen=SESSIONS_KEPT))
     twins: bool = False  # two boards with this id were seen (the console flags it)
+    cut: bool = False  # its venue's bridge to the relay's broker is down (venues.py)
+
+    @property
+    def reachable(self) -> bool:
+        """Online as far as the relay can tell: its own status, and its venue's bridge."""
+        return self.online and not self.cut
 
     def said_hello(self, hello: BoardHello) -> bool:
         """Notes the session a `hello` names; True when it finds the board has a twin
@@ -79,6 +86,7 @@ class Boards:
         self.store = store
         self.max_boards = max_boards
         self.twins_found: list[str] = []  # boards found to have a twin, for the log
+        self.cut_venues: set[str] = set()  # venues whose bridge is down
         self.boards: dict[str, Board] = {}
         for board_id, session, last, online in store.boards():
             board = Board(board_id, StreamReceiver(broker_pacing(), session, last), online=online)
@@ -92,7 +100,22 @@ class Boards:
         board = self.boards.get(board_id)
         if board is None:
             board = self.boards[board_id] = Board(board_id)
+            board.cut = venue_of(board_id) in self.cut_venues
         return board
+
+    def bridge(self, venue: str, up: bool) -> list[str]:
+        """A venue's bridge came up or went down: the boards whose state changed."""
+        if up:
+            self.cut_venues.discard(venue)
+        else:
+            self.cut_venues.add(venue)
+        changed = []
+        for board in self.boards.values():
+            if venue_of(board.id) == venue and board.cut == up:
+                board.cut = not up
+                board.version += 1
+                changed.append(board.id)
+        return changed
 
     def refusal(
         self, board_id: str, wire: Wire | None, message: BoardMessage | None = None
@@ -105,7 +128,7 @@ class Boards:
         if board is None and len(self.boards) >= self.max_boards:
             return f"a board beyond the {self.max_boards} this relay keeps (--max-boards)"
         named = None if wire is None else wire.get("board")
-        if named is not None and named != board_id:
+        if named is not None and named != bare_id(board_id):  # a venue's board: its own id
             return f"a frame naming board {named!r}"
         if board is None or wire is None:
             return None

@@ -1,5 +1,5 @@
 """`reedboard-relay --mqtt URL [--http HOST:PORT] [--db FILE] [--pairings FILE]
-[--round N] [--boards ID,ID,...]`, and `reedboard-relay secure-setup DIR ...`
+[--round N] [--boards ID,ID,...] [--delay MINUTES]`, and `reedboard-relay secure-setup DIR ...`
 (reedboard_host/relay/secure_setup.py): a closed broker's files.
 
 Subscribes to every board on the broker, keeps every board's game in SQLite, and serves
@@ -21,12 +21,14 @@ from aiohttp.log import access_logger
 from reedboard import __version__
 from reedboard.command_line import OneLineParser, example, log_to_stderr
 from reedboard.errors import ReedboardError
+from reedboard.link import mqtt_topics
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
 
 from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_host.relay.arbiter_store import ArbiterStore
 from reedboard_host.relay.boards import MAX_BOARDS, Boards
+from reedboard_host.relay.broadcast_delay import minutes, with_delay
 from reedboard_host.relay.game_on_board import BoardGames
 from reedboard_host.relay.game_pairings import GamePairings
 from reedboard_host.relay.http_limits import Gate, HttpLimits
@@ -87,6 +89,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--arbiter-http", default="127.0.0.1:0", metavar="HOST:PORT",
                    help="where to serve the arbiter's console (default 127.0.0.1 and a free "
                         "port: only this machine); its URL, with its token, is printed")  # fmt: skip
+    p.add_argument("--arbiter-host", action="append", default=[], metavar="NAME",
+                   help="a name the console answers to besides IP addresses and localhost "
+                        "(a request naming any other host is refused)")  # fmt: skip
+    p.add_argument("--delay", type=_delay, metavar="MINUTES",
+                   help="show every game on the public outputs (page, PGN, events, Lichess) "
+                        "as it stood this long ago, decimals allowed; kept for the round, "
+                        "changed on the console (default: the kept one, else none)")  # fmt: skip
+    p.add_argument("--venue", action="append", type=_venue, default=[], metavar="NAME",
+                   help="read only this venue's boards, bridged as reedboard/NAME/boards/ID/ "
+                        "(given again, more venues; default: every board, named VENUE:ID "
+                        "when bridged from a venue)")  # fmt: skip
     p.add_argument("--tournament", action="store_true",
                    help="tournament mode for the round: every board told, and kept")  # fmt: skip
     p.add_argument("--max-boards", type=_how_many, default=MAX_BOARDS, metavar="N",
@@ -164,12 +177,16 @@ async def _serve(
     def changed(board: str) -> None:
         if relay is not None:
             relay.changed(board)
+        if desk is not None:
+            desk.settle(board)
+
+    def public_changed(board: str) -> None:
+        """The board's game as the public sees it changed (the delay passed, if any)."""
+        if relay is not None:
             for round_id in rounds.touched(board, relay.board_ids()):
                 push = pushes.get(round_id)
                 if push is not None:
                     push.changed()
-        if desk is not None:
-            desk.settle(board)
 
     def heard(board: str, wire: Wire) -> None:
         if desk is not None:
@@ -182,6 +199,7 @@ async def _serve(
         client_id=args.client_id or store.client_id(),
         changed=changed,
         heard=heard,
+        venues=tuple(args.venue),
     )
     service.boards.max_boards = args.max_boards
     # The boards as rebuilt from the store: an older relay's decisions go to their games.
@@ -189,7 +207,10 @@ async def _serve(
     decisions = ArbiterStore(store.db, rebuilt)
     games = GamePairings(pairings, store.db)
     desk = ArbiterDesk(service, decisions, games, changed, refusals.of)
-    web_side = relay = RelayWeb(service, games, decisions.of, desk.tournament_confirmed)
+    web_side = relay = RelayWeb(
+        service, games, decisions.of, desk.tournament_confirmed, public_changed=public_changed
+    )
+    relay.resume_delay(args.delay)
 
     def round_games(round_id: str) -> Callable[[], list[PushedGame]]:
         def games() -> list[PushedGame]:
@@ -204,7 +225,9 @@ async def _serve(
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
-    console_side = with_added_time(console_app(desk, key))
+    console_side = with_delay(
+        with_added_time(console_app(desk, key, tuple(args.arbiter_host))), relay
+    )
     console, console_url = await _listen(console_side, args.arbiter_http, logged=False)
     print(f"{url}/", flush=True)
     print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
@@ -212,6 +235,7 @@ async def _serve(
     # Read again as it changes, whether a page asks or not: a file broken between two
     # rounds is said when it happens, not when a spectator comes.
     watching = asyncio.create_task(_watch(pairings))
+    following = asyncio.create_task(relay.follow())
     if args.tournament:
         desk.set_tournament(True)
     for push in pushes.values():
@@ -220,6 +244,7 @@ async def _serve(
         await stopping.wait()
     finally:
         watching.cancel()
+        following.cancel()
         service.stop()
         for push in pushes.values():
             push.stop()
@@ -245,6 +270,21 @@ def _round_number(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: a round is a number from 1")
     return int(text)
+
+
+def _venue(text: str) -> str:
+    if not mqtt_topics.BOARD_ID.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a venue's name is 1 to 64 letters, digits, '.', '_' or '-'"
+        )
+    return text
+
+
+def _delay(text: str) -> float:
+    try:
+        return minutes(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _how_many(text: str) -> int:

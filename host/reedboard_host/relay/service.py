@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import paho.mqtt.client as mqtt
-from reedboard.link import mqtt_topics
 from reedboard.link.board_messages import BoardMessage, read_board_message
 from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
 from reedboard.link.messages import WireCommand
@@ -23,6 +22,7 @@ from reedboard.link.mqtt_health import BrokerHealth
 
 from reedboard_host.relay.boards import RETRY_MS, Boards
 from reedboard_host.relay.refusals import RateLimitedLog
+from reedboard_host.relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
 
 T = TypeVar("T")
 
@@ -38,8 +38,10 @@ class RelayService:
         client_id: str = "reedboard-relay",
         changed: Callable[[str], None] = lambda _board: None,
         heard: Callable[[str, Wire], None] = lambda _board, _wire: None,
+        venues: tuple[str, ...] = (),
     ) -> None:
         self.boards = boards
+        self.venues = venues  # only these venues' boards (`--venue`); none: every board
         self.lock = threading.Lock()
         self.changed = changed
         # Told of every frame of a board's stream, outside the lock: the arbiter's
@@ -72,12 +74,7 @@ class RelayService:
     ) -> None:
         if not self.health.connected(reason):
             return
-        client.subscribe(
-            [
-                (f"{mqtt_topics.PREFIX}/+/stream", 1),
-                (f"{mqtt_topics.PREFIX}/+/status", 1),
-            ]
-        )
+        client.subscribe(subscriptions(self.venues))
 
     def _disconnected(
         self, _c: object, _u: object, _f: object, reason: object, _p: object = None
@@ -95,8 +92,9 @@ class RelayService:
             logger.exception("a message on %s was not taken", message.topic)
 
     def _take(self, message: mqtt.MQTTMessage) -> None:
-        place = mqtt_topics.board_of(message.topic)
+        place = board_topic(message.topic)
         if place is None:
+            self._bridge(message)
             return
         board, kind = place
         wire: Wire | None = None
@@ -137,11 +135,24 @@ class RelayService:
         if wire is not None:
             self.heard(board, wire)
 
+    def _bridge(self, message: mqtt.MQTTMessage) -> None:
+        """A venue's bridge up (`1`) or cut (its will, `0`): its boards follow."""
+        venue = bridge_of(message.topic)
+        if venue is None:
+            return
+        up = bytes(message.payload) == UP
+        with self.lock:
+            changed = self.boards.bridge(venue, up)
+        if not up:
+            logger.warning("venue %s: its bridge to this broker is down; its boards offline", venue)
+        for board in changed:
+            self.changed(board)
+
     def command(self, board: str, command: WireCommand) -> None:
         """A command for the board on its request topic (QoS 1: a broker that keeps the
         board's session hands it over when the board is back)."""
         frame = encode_frame(command.to_wire()).rstrip(b"\n")
-        self.client.publish(mqtt_topics.request(board), frame, qos=1)
+        self.client.publish(request_topic(board), frame, qos=1)
 
     def _tick(self) -> None:
         while not self._ticking.wait(RETRY_MS / 1000):
@@ -158,7 +169,7 @@ class RelayService:
             due = [
                 (b.id, request)
                 for b in self.boards.boards.values()
-                if b.online and (request := b.wants(now_ms)) is not None
+                if b.reachable and (request := b.wants(now_ms)) is not None
             ]
         for board, request in due:
             self.command(board, request)

@@ -1,13 +1,16 @@
 """The relay's SQLite store: every board's session, its latest delivered number, and the
 messages delivered, in one transaction per message, so a relay killed at any moment
-comes back with everything it acknowledged to the broker, and nothing twice."""
+comes back with everything it acknowledged to the broker, and nothing twice. Each message
+keeps when the relay heard it (`heard`, seconds since the epoch): the broadcast delay
+(broadcast_delay.py) shows a game as it stood that long ago, after a restart too."""
 
 from __future__ import annotations
 
 import json
 import secrets
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 from reedboard.link.frame import Wire
 
@@ -21,7 +24,8 @@ CREATE TABLE IF NOT EXISTS boards (
 CREATE TABLE IF NOT EXISTS messages (
     number INTEGER PRIMARY KEY AUTOINCREMENT,
     board TEXT NOT NULL,
-    wire TEXT NOT NULL
+    wire TEXT NOT NULL,
+    heard REAL
 );
 CREATE INDEX IF NOT EXISTS messages_board ON messages (board, number);
 CREATE TABLE IF NOT EXISTS relay (
@@ -37,6 +41,10 @@ class RelayStore:
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")
         self.db.executescript(SCHEMA)
+        columns = [row[1] for row in self.db.execute("PRAGMA table_info(messages)")]
+        if "heard" not in columns:  # a store of an older relay: its messages heard long ago
+            self.db.execute("ALTER TABLE messages ADD COLUMN heard REAL")
+        self.clock: Callable[[], float] = time.time  # when a message is heard
 
     def client_id(self) -> str:
         """This store's MQTT client id, made the first time and kept: two relays on one
@@ -71,9 +79,10 @@ class RelayStore:
             self.db.execute(
                 "UPDATE boards SET session = ?, last = ? WHERE board = ?", (session, last, board)
             )
+            heard = self.clock()
             self.db.executemany(
-                "INSERT INTO messages (board, wire) VALUES (?, ?)",
-                [(board, json.dumps(m, separators=(",", ":"))) for m in messages],
+                "INSERT INTO messages (board, wire, heard) VALUES (?, ?, ?)",
+                [(board, json.dumps(m, separators=(",", ":")), heard) for m in messages],
             )
 
     def set_online(self, board: str, online: bool) -> None:

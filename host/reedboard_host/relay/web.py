@@ -1,11 +1,14 @@
 """The relay's HTTP side (aiohttp): the spectator page, the PGN, the boards as JSON, and
-server-sent events that tell the page when a board changed."""
+server-sent events that tell the page when a board changed. Every one of them, and the
+Lichess push that reads them, shows the boards through the broadcast delay
+(broadcast_delay.py) when the arbiter set one."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from html import escape
 
@@ -16,6 +19,14 @@ from reedboard.lights.render_svg import render_svg
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.relay.board_order import in_board_order
 from reedboard_host.relay.boards import Board, Boards
+from reedboard_host.relay.broadcast_delay import (
+    DelayedBoards,
+    shown_mark,
+    store_minutes,
+    store_shown_mark,
+    stored_minutes,
+)
+from reedboard_host.relay.console_guard import page_policy, public_headers
 from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
 from reedboard_host.relay.game_dates import GameDates
 from reedboard_host.relay.game_on_board import game_on
@@ -56,8 +67,15 @@ class RelayWeb:
         decisions: Callable[[str], Decisions] = lambda _board: Decisions(),
         confirmed: Callable[[str], bool] = lambda _board: False,
         dates: GameDates | None = None,
+        public_changed: Callable[[str], None] = lambda _board: None,
     ) -> None:
         self.service = service
+        # Told when a board's game changed as the public sees it (the Lichess push).
+        self.public_changed = public_changed
+        self.delayed: DelayedBoards | None = None  # while a delay was ever set
+        # Each board changed live, and when the public is to hear of it (on the loop).
+        self._later: dict[str, float] = {}
+        self._woken: asyncio.Event | None = None
         # Each game's own day, for the PGN's Date (noted when the game is first heard).
         self.dates = dates if dates is not None else GameDates(service.boards.store.db)
         self.pairings = pairings
@@ -67,15 +85,103 @@ class RelayWeb:
         self.loop: asyncio.AbstractEventLoop | None = None
         # Each board's summary as of its version and pairing: a page or a poller asking
         # often, with a thousand boards, would otherwise write every board out each time.
-        self._summaries: dict[str, tuple[tuple[int, Pairing, Decisions, bool], BoardSummary]] = {}
+        self._summaries: dict[
+            str, tuple[tuple[int, int, Pairing, Decisions, bool], BoardSummary]
+        ] = {}
 
     def changed(self, board: str) -> None:
         """Called from paho's thread: the page's listeners hear of it on the web's loop.
         A game just over keeps its pairing now, whoever asks for it later."""
         self.service.snapshot(lambda boards: self._settle(boards, board))
+        if self.delayed is None:
+            self.public_changed(board)
         loop = self.loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._notify, board)
+            loop.call_soon_threadsafe(self._changed_live, board)
+
+    def _changed_live(self, board: str) -> None:
+        self._notify(board)  # an arbiter's decision shows at once (docs/relay.md)
+        if self.delayed is not None:  # and the push follows once the delay has passed
+            self._later.setdefault(board, time.time() + self.delayed.delay_s)
+            self._wake()
+
+    def _wake(self) -> None:
+        if self._woken is not None:
+            self._woken.set()
+
+    def delay_minutes(self) -> float:
+        with self.service.lock:
+            return stored_minutes(self.service.boards.store.db)
+
+    def set_delay(self, minutes: float) -> None:
+        """The broadcast's delay from now on, kept. Made shorter, what is due shows at
+        once; made longer, the broadcast holds until the new delay has passed."""
+        with self.service.lock:
+            db = self.service.boards.store.db
+            store_minutes(db, minutes)
+            if self.delayed is not None:
+                self.delayed.catch_up(self.service.boards, time.time())
+                self.delayed.delay_s = minutes * 60
+            elif minutes > 0:  # from what the public sees now: nothing is taken back
+                self.delayed = DelayedBoards(self.service.boards.store, minutes * 60, time.time())
+            if self.delayed is not None:  # nor by a restart
+                store_shown_mark(db, self.delayed.applied)
+        self._wake()
+
+    def resume_delay(self, minutes: float | None) -> None:
+        """At start: the delay given (`--delay`), or the one kept, over the store's
+        messages as they were heard, so a restart shows nothing younger."""
+        with self.service.lock:
+            db = self.service.boards.store.db
+            if minutes is not None:
+                store_minutes(db, minutes)
+            delay_s = stored_minutes(db) * 60
+            if delay_s > 0:
+                store = self.service.boards.store
+                self.delayed = DelayedBoards(store, delay_s, time.time() - delay_s, shown_mark(db))
+
+    async def follow(self) -> None:
+        """While the web side serves: each board whose delayed game moved on is told to
+        the page's listeners and the push, when it does (without a delay, `changed`)."""
+        self._woken = woken = asyncio.Event()
+        while True:
+            try:
+                times = self._announce(time.time())
+            except Exception:  # one bad turn must not end the broadcast's announcing
+                log.exception("announcing the delayed boards failed")
+                times = [time.time() + 1.0]
+            try:
+                timeout = max(0.0, min(times) - time.time()) + 0.002 if times else None
+                await asyncio.wait_for(woken.wait(), timeout)
+            except TimeoutError:
+                pass
+            woken.clear()
+
+    def _announce(self, now: float) -> list[float]:
+        """Tells of each board whose public game changed by `now`; when to look again."""
+        fresh, due = self.service.snapshot(self._caught_up)
+        ready = {board for board, at in self._later.items() if at <= now}
+        for board in ready:
+            del self._later[board]
+        for board in sorted(fresh | ready):
+            self._notify(board)
+            self.public_changed(board)
+        return [*self._later.values(), *([due] if due is not None else [])]
+
+    def _caught_up(self, boards: Boards) -> tuple[set[str], float | None]:
+        delayed = self.delayed
+        if delayed is None:
+            return set(), None
+        delayed.catch_up(boards, time.time())
+        fresh, delayed.unannounced = delayed.unannounced, set()
+        return fresh, delayed.next_due
+
+    def _public(self, boards: Boards) -> dict[str, Board]:
+        """The boards as the public sees them: live, or as they stood the delay ago."""
+        if self.delayed is None:
+            return boards.boards
+        self.delayed.catch_up(boards, time.time())
+        return self.delayed.boards
 
     def _settle(self, boards: Boards, board_id: str) -> None:
         board = boards.boards.get(board_id)
@@ -89,7 +195,11 @@ class RelayWeb:
                 queue.put_nowait(board)
 
     def summaries(self) -> list[BoardSummary]:
-        return list(self.service.snapshot(lambda boards: [self._summary(b) for b in _all(boards)]))
+        return list(
+            self.service.snapshot(
+                lambda boards: [self._summary(b) for b in _all(self._public(boards))]
+            )
+        )
 
     def shown(self, board: Board) -> tuple[MirroredGame | None, Pairing]:
         """The board's game and players as the broadcast shows them."""
@@ -104,7 +214,8 @@ class RelayWeb:
         # acknowledgement of the round's tournament mode.
         decisions = self.decisions(board.id)
         confirmed = self.confirmed(board.id)
-        key = (board.version, self.pairings.of(board, decisions), decisions, confirmed)
+        # The board itself is too: the delayed boards count their own versions.
+        key = (id(board), board.version, self.pairings.of(board, decisions), decisions, confirmed)
         known = self._summaries.get(board.id)
         if known is not None and known[0] == key:
             return known[1]
@@ -120,7 +231,7 @@ class RelayWeb:
             last = game.positions[-2].uci(game.moves[-1]) if len(game.positions) > 1 else None
         return {
             "id": board.id,
-            "online": board.online,
+            "online": board.reachable,
             "fen": game.position.fen() if game is not None else None,
             "ply": len(game) if game is not None else 0,
             "last_move": last,
@@ -137,12 +248,13 @@ class RelayWeb:
 
     def pgn(self, board_id: str | None = None) -> str | None:
         def read(boards: Boards) -> str | None:
+            public = self._public(boards)
             if board_id is not None:
-                board = boards.boards.get(board_id)
+                board = public.get(board_id)
                 if board is None:
                     return None
                 return board_pgn(board.id, *self.shown(board), self.dates.of(board))
-            texts = [board_pgn(b.id, *self.shown(b), self.dates.of(b)) for b in _all(boards)]
+            texts = [board_pgn(b.id, *self.shown(b), self.dates.of(b)) for b in _all(public)]
             return "\n".join(text for text in texts if text)
 
         result: str | None = self.service.snapshot(read)
@@ -158,7 +270,7 @@ class RelayWeb:
 
         def result_of(board_id: str) -> BoardResult | None:
             def read(boards: Boards) -> BoardResult | None:
-                board = boards.boards.get(board_id)
+                board = self._public(boards).get(board_id)
                 if board is None:
                     return None
                 game, pairing = self.shown(board)
@@ -175,8 +287,8 @@ class RelayWeb:
 BOARDS_KEY: web.AppKey[RelayWeb] = web.AppKey("relay", RelayWeb)
 
 
-def _all(boards: Boards) -> list[Board]:
-    return [boards.boards[name] for name in in_board_order(boards.boards)]
+def _all(boards: dict[str, Board]) -> list[Board]:
+    return [boards[name] for name in in_board_order(boards)]
 
 
 async def page(request: web.Request) -> web.Response:
@@ -253,6 +365,7 @@ async def events(request: web.Request) -> web.StreamResponse:
 def make_app(relay: RelayWeb) -> web.Application:
     app = web.Application()
     app[BOARDS_KEY] = relay
+    app.on_response_prepare.append(public_headers(page_policy(PAGE, framed=True)))
     app.router.add_get("/", page)
     app.router.add_get("/games.pgn", games_pgn)
     app.router.add_get("/boards/{board}.pgn", one_pgn)
