@@ -180,7 +180,7 @@ def build_parser() -> OneLineParser:
     p.add_argument("--ca-file", default="", metavar="FILE", help="the CA to trust (mqtts://)")
     p = command("lichess", "play on Lichess from the board (the Board API)", _lichess,
                 "--token-file lichess.token --seek 15+10")  # fmt: skip
-    from reedboard_host.lichess import add_arguments
+    from reedboard_host.lichess.bridge import add_arguments
 
     add_arguments(p)
     return parser
@@ -410,7 +410,7 @@ def _uci(args: argparse.Namespace) -> int:
 
 
 def _lichess(args: argparse.Namespace) -> int:
-    from reedboard_host.lichess import lichess
+    from reedboard_host.lichess.bridge import lichess
 
     return lichess(args, stop=_stop_flag())
 

@@ -10,7 +10,7 @@ import pytest
 from reedboard.errors import InvalidInputError
 from reedboard.rules.position import Position
 from reedboard_host.connection import HostError
-from reedboard_host.lichess_game import (
+from reedboard_host.lichess.game import (
     HandTakebacks,
     LichessMoves,
     challenge_form,

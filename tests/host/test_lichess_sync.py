@@ -15,7 +15,7 @@ from reedboard.arbiter.effects import MoveMade, TakenBack
 from reedboard.errors import LinkError
 from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
-from reedboard_host.lichess_actions import (
+from reedboard_host.lichess.actions import (
     AskBoard,
     FollowGame,
     PausedFor,
@@ -25,8 +25,8 @@ from reedboard_host.lichess_actions import (
     SyncBoard,
     Tell,
 )
-from reedboard_host.lichess_api import LichessError, RateLimited
-from reedboard_host.lichess_sync import LichessSync
+from reedboard_host.lichess.api import LichessError, RateLimited
+from reedboard_host.lichess.sync import LichessSync
 
 from tests.support.board_pair import BoardPair
 from tests.support.person import Person

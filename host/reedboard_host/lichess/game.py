@@ -13,9 +13,9 @@ from typing import Any
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
-from reedboard_host.lichess_offers import Offers
-from reedboard_host.lichess_settings import BadSetting
-from reedboard_host.lichess_shapes import Player
+from reedboard_host.lichess.offers import Offers
+from reedboard_host.lichess.settings import BadSetting
+from reedboard_host.lichess.shapes import Player
 from reedboard_host.mirror import MirroredGame
 
 # What the board can play: Chess960 and games from a position use the board's Chess960

@@ -39,7 +39,7 @@ from reedboard.errors import LinkError, ReedboardError
 
 from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
-from reedboard_host.lichess_actions import (
+from reedboard_host.lichess.actions import (
     Action,
     AskBoard,
     FollowGame,
@@ -51,11 +51,11 @@ from reedboard_host.lichess_actions import (
     Tell,
     quote,
 )
-from reedboard_host.lichess_api import DEFAULT_SERVER, JsonObject, LichessApi, RateLimited
-from reedboard_host.lichess_game import challenge_form, parse_clock, seek_form
-from reedboard_host.lichess_settings import BadSetting, read_token
-from reedboard_host.lichess_streams import LichessStreams
-from reedboard_host.lichess_sync import LichessSync
+from reedboard_host.lichess.api import DEFAULT_SERVER, JsonObject, LichessApi, RateLimited
+from reedboard_host.lichess.game import challenge_form, parse_clock, seek_form
+from reedboard_host.lichess.settings import BadSetting, read_token
+from reedboard_host.lichess.streams import LichessStreams
+from reedboard_host.lichess.sync import LichessSync
 
 T = TypeVar("T")
 

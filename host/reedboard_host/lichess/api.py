@@ -29,7 +29,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from reedboard_host.connection import HostError
-from reedboard_host.lichess_settings import server_url
+from reedboard_host.lichess.settings import server_url
 
 if TYPE_CHECKING:
     import aiohttp

@@ -27,7 +27,7 @@ from reedboard.rules.position import Position
 
 from reedboard_host.board_text import clock_text
 from reedboard_host.connection import HostError
-from reedboard_host.lichess_actions import (
+from reedboard_host.lichess.actions import (
     Action,
     AskBoard,
     FollowGame,
@@ -39,9 +39,9 @@ from reedboard_host.lichess_actions import (
     Tell,
     quote,
 )
-from reedboard_host.lichess_api import JsonObject, LichessError, RateLimited
-from reedboard_host.lichess_events import account_event, opponent_gone_news
-from reedboard_host.lichess_game import (
+from reedboard_host.lichess.api import JsonObject, LichessError, RateLimited
+from reedboard_host.lichess.events import account_event, opponent_gone_news
+from reedboard_host.lichess.game import (
     NO_RESULT,
     ON_THE_BOARD,
     OVER,
@@ -53,7 +53,7 @@ from reedboard_host.lichess_game import (
     player_name,
     plies_to_undo,
 )
-from reedboard_host.lichess_shapes import ChatLine, GameFull, GameState, OpponentGone
+from reedboard_host.lichess.shapes import ChatLine, GameFull, GameState, OpponentGone
 from reedboard_host.mirror import GameMirror, MirroredGame
 
 COMMANDS = ("resign", "draw", "takeback", "no", "abort", "claim", "claim-draw")
