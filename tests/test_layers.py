@@ -78,8 +78,6 @@ HOST_LAYERS = (
             "reedboard_host.connection",
             "reedboard_host.fetch",
             "reedboard_host.follow",
-            "reedboard_host.uci_protocol",
-            "reedboard_host.uci_bridge",
             "reedboard_host.emulate_feed",
         ),
         open=True,
@@ -89,7 +87,7 @@ HOST_LAYERS = (
         (
             "reedboard_host.emulate",
             "reedboard_host.play",
-            "reedboard_host.uci_engine",
+            "reedboard_host.uci",
             "reedboard_host.lichess",
             "reedboard_host.publish",
             "reedboard_host.watch",

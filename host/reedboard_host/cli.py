@@ -403,7 +403,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _uci(args: argparse.Namespace) -> int:
-    from reedboard_host.uci_engine import run_uci
+    from reedboard_host.uci.board_engine import run_uci
 
     # stdout is the GUI's: every word for a person goes to stderr.
     return run_uci(args.port, stop=_stop_flag())

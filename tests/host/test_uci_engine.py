@@ -25,7 +25,7 @@ from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
 from reedboard_host.follow import Follower
-from reedboard_host.uci_engine import POLL_S, UciBoard
+from reedboard_host.uci.board_engine import POLL_S, UciBoard
 
 from tests.support.board_pair import BoardPair
 from tests.support.logged import logged

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from reedboard_host.uci_protocol import (
+from reedboard_host.uci.protocol import (
     Go,
     GuiCommand,
     Ignored,

@@ -39,8 +39,8 @@ from reedboard.link.messages import WireCommand
 from reedboard_host.connection import HostError, RefusedError
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
-from reedboard_host.uci_bridge import Action, AskBoard, Asked, SendToGui, Tell, UciBridge
-from reedboard_host.uci_protocol import Quit, read_line
+from reedboard_host.uci.bridge import Action, AskBoard, Asked, SendToGui, Tell, UciBridge
+from reedboard_host.uci.protocol import Quit, read_line
 
 POLL_S = 0.05  # how long one turn of the loop waits for the board: the GUI's latency
 

@@ -29,7 +29,7 @@ from reedboard.rules.position import Position
 
 from reedboard_host.board_text import clock_text
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.uci_protocol import (
+from reedboard_host.uci.protocol import (
     IDENTITY,
     NO_MOVE,
     Go,
