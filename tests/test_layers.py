@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {
     "reedboard": ROOT / "firmware" / "reedboard",
     "reedboard_host": ROOT / "host" / "reedboard_host",
+    "reedboard_relay": ROOT / "host" / "reedboard_relay",
 }
 
 
@@ -93,7 +94,7 @@ HOST_LAYERS = (
             "reedboard_host.watch",
         ),
     ),
-    Layer("relay", ("reedboard_host.relay",)),
+    Layer("relay", ("reedboard_relay",)),
     Layer("host command", ("reedboard_host.cli",)),
 )
 # The firmware's packages that run on a PC without the board: no hardware, no journal,
@@ -132,9 +133,15 @@ def places() -> dict[str, Place]:
     return table
 
 
+# Top packages the table speaks of as one unit, whose modules wire each other together.
+WHOLE = ("reedboard_relay",)
+
+
 def package_of(module: str) -> str:
-    """The unit the table speaks of: the top package itself, or its direct child."""
-    return ".".join(module.split(".")[:2])
+    """The unit the table speaks of: the top package itself, or its direct child (a package
+    of `WHOLE` is one unit)."""
+    top = module.split(".")[0]
+    return top if top in WHOLE else ".".join(module.split(".")[:2])
 
 
 def module_files() -> dict[str, Path]:

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from reedboard.rules.position import Position
 from reedboard_host.follow import Follower
-from reedboard_host.lichess.bridge import LichessBridge
 from reedboard_host.lichess.api import RATE_LIMIT_S, LichessApi
+from reedboard_host.lichess.bridge import LichessBridge
 
 from tests.children import stop
 from tests.host.lichess_standin import OPPONENT, HeaderRecorder, ManualClock, StandIn

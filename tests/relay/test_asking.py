@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reedboard_host.relay.asking import AskPacer
+from reedboard_relay.asking import AskPacer
 
 
 def test_a_question_is_asked_at_once_and_not_again_within_a_second() -> None:

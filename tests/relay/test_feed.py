@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reedboard.link.frame import Wire
-from reedboard_host.relay.feed import BoardFeed
+from reedboard_relay.feed import BoardFeed
 
 
 def hello(seq: int, session: str = "s1", **more: object) -> Wire:

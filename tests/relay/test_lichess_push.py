@@ -9,8 +9,8 @@ import threading
 
 import pytest
 from reedboard.rules import Game, write_pgn
-from reedboard_host.relay.lichess_push import LichessPush, PushSettings, Refusals, rounds_for
-from reedboard_host.relay.push_games import PushedGame, problem_of, read_answer
+from reedboard_relay.lichess_push import LichessPush, PushSettings, Refusals, rounds_for
+from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.support.logged import logged
@@ -59,7 +59,7 @@ def test_changes_are_pushed_coalesced_with_the_token(caplog: pytest.LogCaptureFi
     (_, round_id, token, first), (_, _, _, second) = lichess.pushes
     assert (round_id, token) == ("r1", "s3cret")
     assert '"first"' in first and '"change 4"' in second
-    assert not any("s3cret" in line for line in logged(caplog, "reedboard_host"))
+    assert not any("s3cret" in line for line in logged(caplog, "reedboard_relay"))
 
 
 def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
@@ -83,7 +83,7 @@ def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
     assert status == 503
     assert second_at - refused_at >= 1.5  # the 429's pause was kept whole
     assert '"latest"' in lichess.pushes[0][3]
-    assert any("429" in line for line in logged(caplog, "reedboard_host.relay"))
+    assert any("429" in line for line in logged(caplog, "reedboard_relay"))
 
 
 def test_nothing_is_pushed_before_a_board_has_a_game() -> None:
@@ -131,7 +131,7 @@ def test_a_refused_game_is_said_and_the_others_still_go(caplog: pytest.LogCaptur
     assert first_refusal == "refused by Lichess: Invalid move: Nf3"
     assert (refusals.of("b2") or "").startswith("not pushed:") and refusals.of("b3") is None
     assert told[:2] == ["b2", "b3"]
-    lines = logged(caplog, "reedboard_host.relay")
+    lines = logged(caplog, "reedboard_relay")
     assert any("board b3" in line and "Invalid move: Nf3" in line for line in lines)
     assert any("board b2" in line and "not pushed" in line for line in lines)
 
@@ -149,7 +149,7 @@ def test_a_200_that_refuses_the_push_is_said_and_the_push_tried_again(
         finally:
             push.stop()
     assert len(lichess.answered) == 2
-    lines = logged(caplog, "reedboard_host.relay")
+    lines = logged(caplog, "reedboard_relay")
     assert any("refused the push" in line and "Invalid move: Zz9" in line for line in lines)
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from reedboard.link.board_messages import Alive
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.feed import HISTORY
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.feed import HISTORY
+from reedboard_relay.store import RelayStore
 
 from tests.relay.test_game_pairings import START, game_over, hello, moves, state
 

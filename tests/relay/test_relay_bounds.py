@@ -13,10 +13,10 @@ import paho.mqtt.client as mqtt
 import pytest
 from reedboard.link.frame import MAX_FRAME, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.feed import HISTORY, BoardFeed
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.feed import HISTORY, BoardFeed
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
 
 from tests.relay.test_game_pairings import ROUND_1, Relay, hello, moves, rewrite
 

@@ -6,7 +6,8 @@ import datetime
 
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.pgn_file import pgn_text
-from reedboard_host.relay.pairings import Pairing
+
+from reedboard_relay.pairings import Pairing
 
 
 def board_pgn(

@@ -11,7 +11,7 @@ import io
 import re
 from typing import TYPE_CHECKING
 
-from reedboard_host.relay.pairing import Pairing
+from reedboard_relay.pairing import Pairing
 
 if TYPE_CHECKING:
     from _csv import Reader  # what csv.reader returns; typeshed's name for it

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 
-from reedboard_host.relay.game_on_board import BoardGames
+from reedboard_relay.game_on_board import BoardGames
 
 OLD_PLAYERS = "arbiter_players"  # (board, field, value), PRIMARY KEY (board, field)
 OLD_RESULTS = "arbiter_results"  # (board, game, result, reason), PRIMARY KEY (board, game)

@@ -1,6 +1,6 @@
 """`reedboard-relay --mqtt URL [--http HOST:PORT] [--db FILE] [--pairings FILE]
 [--round N] [--boards ID,ID,...]`, and `reedboard-relay secure-setup DIR ...`
-(reedboard_host/relay/secure_setup.py): a closed broker's files.
+(reedboard_relay/secure_setup.py): a closed broker's files.
 
 Subscribes to every board on the broker, keeps every board's game in SQLite, and serves
 the spectator page and the PGN over HTTP. The first line on stdout is the page's URL, the
@@ -24,13 +24,13 @@ from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
 
-from reedboard_host.relay.arbiter_console import ArbiterDesk, console_app
-from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.boards import MAX_BOARDS, Boards
-from reedboard_host.relay.game_on_board import BoardGames
-from reedboard_host.relay.game_pairings import GamePairings
-from reedboard_host.relay.http_limits import Gate, HttpLimits
-from reedboard_host.relay.lichess_push import (
+from reedboard_relay.arbiter_console import ArbiterDesk, console_app
+from reedboard_relay.arbiter_store import ArbiterStore
+from reedboard_relay.boards import MAX_BOARDS, Boards
+from reedboard_relay.game_on_board import BoardGames
+from reedboard_relay.game_pairings import GamePairings
+from reedboard_relay.http_limits import Gate, HttpLimits
+from reedboard_relay.lichess_push import (
     LichessPush,
     PushSettings,
     Refusals,
@@ -38,12 +38,12 @@ from reedboard_host.relay.lichess_push import (
     read_token,
     rounds_for,
 )
-from reedboard_host.relay.pairings import Pairings, PairingsError
-from reedboard_host.relay.push_games import PushedGame
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
-from reedboard_host.relay.time_desk import heard_time, with_added_time
-from reedboard_host.relay.web import RelayWeb, make_app
+from reedboard_relay.pairings import Pairings, PairingsError
+from reedboard_relay.push_games import PushedGame
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
+from reedboard_relay.time_desk import heard_time, with_added_time
+from reedboard_relay.web import RelayWeb, make_app
 
 KEEPALIVE_S = 15.0  # an idle connection is closed after this: connections are bounded
 
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["secure-setup"]:
         try:
-            from reedboard_host.relay.secure_setup import main as secure_setup
+            from reedboard_relay.secure_setup import main as secure_setup
         except ModuleNotFoundError as error:
             if error.name != "cryptography" and not str(error.name).startswith("cryptography."):
                 raise

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from reedboard_host.relay.game_on_board import GameOnBoard
+from reedboard_relay.game_on_board import GameOnBoard
 
 AddedState = Literal["sent", "done", "refused"]
 MAX_MINUTES = 60  # the board's own bound for one addition (`clock_add`)

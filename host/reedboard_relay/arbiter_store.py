@@ -12,16 +12,16 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TypeVar
 
-from reedboard_host.relay.added_time import AddedState, AddedTime
-from reedboard_host.relay.corrections import (
+from reedboard_relay.added_time import AddedState, AddedTime
+from reedboard_relay.corrections import (
     ArbiterResult,
     Correction,
     CorrectionState,
     Decisions,
     PlayerFix,
 )
-from reedboard_host.relay.decisions_migration import keyed_decisions
-from reedboard_host.relay.game_on_board import NOT_STARTED, BoardGames, GameOnBoard
+from reedboard_relay.decisions_migration import keyed_decisions
+from reedboard_relay.game_on_board import NOT_STARTED, BoardGames, GameOnBoard
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS arbiter_game_results (

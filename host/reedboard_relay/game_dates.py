@@ -11,9 +11,9 @@ import datetime
 import sqlite3
 from collections.abc import Callable
 
-from reedboard_host.relay.boards import Board
-from reedboard_host.relay.game_on_board import game_on
-from reedboard_host.relay.game_pairings import GameKey
+from reedboard_relay.boards import Board
+from reedboard_relay.game_on_board import game_on
+from reedboard_relay.game_pairings import GameKey
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS game_dates (

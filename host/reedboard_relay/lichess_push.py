@@ -20,7 +20,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reedboard_host.relay.push_games import PushedGame, problem_of, read_answer
+from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 
 MAX_GAMES = 100  # a Lichess broadcast round takes at most this many games (chapters)
 PAUSE_AFTER_429_S = 60.0

@@ -19,9 +19,9 @@ from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
 
-from reedboard_host.relay.asking import FIRST_S, AskPacer
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.refusals import RateLimitedLog
+from reedboard_relay.asking import FIRST_S, AskPacer
+from reedboard_relay.boards import Boards
+from reedboard_relay.refusals import RateLimitedLog
 
 T = TypeVar("T")
 

@@ -15,10 +15,10 @@ import dataclasses
 import json
 import sqlite3
 
-from reedboard_host.relay.boards import Board
-from reedboard_host.relay.corrections import Decisions
-from reedboard_host.relay.game_on_board import game_on
-from reedboard_host.relay.pairings import Pairing, Pairings
+from reedboard_relay.boards import Board
+from reedboard_relay.corrections import Decisions
+from reedboard_relay.game_on_board import game_on
+from reedboard_relay.pairings import Pairing, Pairings
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS game_pairings (

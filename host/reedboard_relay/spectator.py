@@ -8,7 +8,8 @@ from typing import TypedDict
 
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.pgn_file import reason_comment
-from reedboard_host.relay.pairing import Pairing
+
+from reedboard_relay.pairing import Pairing
 
 
 class GameShown(TypedDict):

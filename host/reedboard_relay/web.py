@@ -12,21 +12,21 @@ from html import escape
 from aiohttp import web
 from reedboard.lights.frame import Frame
 from reedboard.lights.render_svg import render_svg
-
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.relay.board_order import in_board_order
-from reedboard_host.relay.boards import Board, Boards
-from reedboard_host.relay.corrections import Decisions, shown_game, shown_pairing
-from reedboard_host.relay.game_dates import GameDates
-from reedboard_host.relay.game_on_board import game_on
-from reedboard_host.relay.game_pairings import GamePairings
-from reedboard_host.relay.pairings import Pairing
-from reedboard_host.relay.pairings_trf import TrfError
-from reedboard_host.relay.pgn import board_pgn
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.spectator import GameShown, game_shown
-from reedboard_host.relay.spectator_page import PAGE
-from reedboard_host.relay.trf_results import BoardResult, trf_with_results
+
+from reedboard_relay.board_order import in_board_order
+from reedboard_relay.boards import Board, Boards
+from reedboard_relay.corrections import Decisions, shown_game, shown_pairing
+from reedboard_relay.game_dates import GameDates
+from reedboard_relay.game_on_board import game_on
+from reedboard_relay.game_pairings import GamePairings
+from reedboard_relay.pairings import Pairing
+from reedboard_relay.pairings_trf import TrfError
+from reedboard_relay.pgn import board_pgn
+from reedboard_relay.service import RelayService
+from reedboard_relay.spectator import GameShown, game_shown
+from reedboard_relay.spectator_page import PAGE
+from reedboard_relay.trf_results import BoardResult, trf_with_results
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from reedboard_host.relay.pairings_trf import (
+from reedboard_relay.pairings_trf import (
     FIRST_ROUND,
     POINTS,
     ROUND_WIDTH,

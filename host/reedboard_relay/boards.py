@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 from reedboard.link.board_messages import Alive, read_board_message
 from reedboard.link.frame import Wire
-
 from reedboard_host.mirror import GameMirror
-from reedboard_host.relay.feed import BoardFeed
-from reedboard_host.relay.store import RelayStore
+
+from reedboard_relay.feed import BoardFeed
+from reedboard_relay.store import RelayStore
 
 
 @dataclass

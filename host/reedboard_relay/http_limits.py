@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from reedboard_host.relay.refusals import RateLimitedLog
+from reedboard_relay.refusals import RateLimitedLog
 
 MAX_REQUESTS = 1000  # in progress at once, event streams included
 MAX_STREAMS = 800  # spectators' event streams (`/events`) open at once

@@ -17,10 +17,10 @@ from typing import Any, TypedDict
 from aiohttp import web
 from reedboard.link.frame import Wire
 
-from reedboard_host.relay.arbiter_page import PAGE
-from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.boards import Board, Boards
-from reedboard_host.relay.corrections import (
+from reedboard_relay.arbiter_page import PAGE
+from reedboard_relay.arbiter_store import ArbiterStore
+from reedboard_relay.boards import Board, Boards
+from reedboard_relay.corrections import (
     PLAYER_FIELDS,
     RESULTS,
     TITLES,
@@ -29,11 +29,11 @@ from reedboard_host.relay.corrections import (
     shown_game,
     shown_pairing,
 )
-from reedboard_host.relay.game_on_board import game_on
-from reedboard_host.relay.game_pairings import GamePairings
-from reedboard_host.relay.pairings_csv import CONTROLS
-from reedboard_host.relay.round_mode import SETTINGS_IDS, RoundMode
-from reedboard_host.relay.service import RelayService
+from reedboard_relay.game_on_board import game_on
+from reedboard_relay.game_pairings import GamePairings
+from reedboard_relay.pairings_csv import CONTROLS
+from reedboard_relay.round_mode import SETTINGS_IDS, RoundMode
+from reedboard_relay.service import RelayService
 
 # The ids of the console's commands, far above those the relay's catching up uses
 # (`settings` has SETTINGS_IDS, in round_mode).

@@ -16,8 +16,8 @@ from typing import TypedDict
 from aiohttp import web
 from reedboard.link.frame import Wire
 
-from reedboard_host.relay.added_time import AddedState, minutes_in_ms
-from reedboard_host.relay.arbiter_console import (
+from reedboard_relay.added_time import AddedState, minutes_in_ms
+from reedboard_relay.arbiter_console import (
     DESK_KEY,
     MAX_TEXT,
     ArbiterDesk,
@@ -26,9 +26,9 @@ from reedboard_host.relay.arbiter_console import (
     _body,
     _text,
 )
-from reedboard_host.relay.boards import Board
-from reedboard_host.relay.corrections import shown_game
-from reedboard_host.relay.game_on_board import game_on
+from reedboard_relay.boards import Board
+from reedboard_relay.corrections import shown_game
+from reedboard_relay.game_on_board import game_on
 
 # The ids of `clock_add` commands: + the addition's number, apart from the corrections'
 # and the round's `settings` ids.

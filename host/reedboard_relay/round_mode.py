@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from reedboard.link.frame import Wire
 
-from reedboard_host.relay.asking import AskPacer
+from reedboard_relay.asking import AskPacer
 
 SETTINGS_IDS = 2_000_000_000  # a `settings` command's id: + 1 for tournament mode on, + 0 off
 RETELL_FIRST_S = 3.0

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reedboard_host.relay.pairing import Pairing
+from reedboard_relay.pairing import Pairing
 
 # Columns are FIDE's, counted from 1, both ends included.
 START_RANK = (5, 8)

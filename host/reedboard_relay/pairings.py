@@ -13,9 +13,9 @@ import os
 import time
 from collections.abc import Sequence
 
-from reedboard_host.relay.pairing import Pairing
-from reedboard_host.relay.pairings_csv import PairingsError, csv_pairings
-from reedboard_host.relay.pairings_trf import looks_like_trf, trf_pairings
+from reedboard_relay.pairing import Pairing
+from reedboard_relay.pairings_csv import PairingsError, csv_pairings
+from reedboard_relay.pairings_trf import looks_like_trf, trf_pairings
 
 __all__ = ["Pairing", "Pairings", "PairingsError"]
 

@@ -26,11 +26,11 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from reedboard.rules.game import Game
-
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.relay.added_time import AddedTime
-from reedboard_host.relay.game_on_board import NOT_STARTED, GameOnBoard
-from reedboard_host.relay.pairings import Pairing
+
+from reedboard_relay.added_time import AddedTime
+from reedboard_relay.game_on_board import NOT_STARTED, GameOnBoard
+from reedboard_relay.pairings import Pairing
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 PLAYER_FIELDS = ("white", "black", "white_elo", "black_elo", "white_title", "black_title")

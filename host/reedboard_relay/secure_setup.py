@@ -21,8 +21,8 @@ from pathlib import Path
 from reedboard.errors import ReedboardError
 from reedboard.link.mqtt_topics import check_board_id
 
-from reedboard_host.relay import broker_files
-from reedboard_host.relay.certificates import make_certificates
+from reedboard_relay import broker_files
+from reedboard_relay.certificates import make_certificates
 
 SECRET = 0o600
 PUBLIC = 0o644
