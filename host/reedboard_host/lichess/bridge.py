@@ -8,10 +8,10 @@ back and is shown the right one. A move Lichess turns away for its rate limit (4
 not refused: it waits on the board through Lichess's minute and goes then.
 
 The bridge is one asyncio loop (`LichessBridge.run`). The account's events and the game
-in progress are aiohttp streams, tasks of the loop (`lichess_streams.py`); they and the
+in progress are aiohttp streams, tasks of the loop (`streams.py`); they and the
 lines typed on stdin (`COMMANDS`) go into a queue that the board task empties, so only
 that task talks to the board. What to do about each is decided by the synchroniser
-(`lichess_sync.py`), which does no I/O: this module carries out its actions.
+(`sync.py`), which does no I/O: this module carries out its actions.
 
 A takeback is Lichess's to make: the board takes its moves back once Lichess's game is
 shorter. A move the person takes back by hand on the board is a takeback proposed (or the

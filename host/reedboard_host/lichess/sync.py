@@ -11,7 +11,7 @@ into the generator at that point, where the decisions catch what they expect. So
 order of the decisions and their effects is exactly as if the calls were made in place,
 and the synchroniser never waits, reads a clock or touches a line.
 
-What it does, and why, is told in `lichess`'s introduction."""
+What it does, and why, is told in `bridge`'s introduction."""
 
 from __future__ import annotations
 

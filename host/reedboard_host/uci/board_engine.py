@@ -19,8 +19,8 @@ works as well as one that sends the whole game: the board keeps one game either 
 UCI is on stdin/stdout; everything for a human goes to stderr (GUIs show or log it).
 Nothing the GUI sends can stop the program: a line it cannot use is reported and ignored.
 
-Here is the shell: the GUI's lines are read (`uci_protocol`), the decisions are the
-bridge's (`uci_bridge`), and this module carries out what it decides: it writes to the
+Here is the shell: the GUI's lines are read (`protocol`), the decisions are the
+bridge's (`bridge`), and this module carries out what it decides: it writes to the
 GUI, asks the board through the follower (which keeps the link up) and tells the person."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ A request's outcome can decide what comes next (a takeback the board refuses giv
 a new game): such a request carries `then`, which the shell calls with the outcome
 ("done", "refused" or "failed") for the actions that follow, at once, in the same turn.
 
-What it does with the board, and why, is told in `uci_engine`'s introduction."""
+What it does with the board, and why, is told in `board_engine`'s introduction."""
 
 from __future__ import annotations
 
