@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
 from aiohttp import web
+from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
 
 from reedboard_relay.arbiter_page import PAGE
@@ -71,7 +72,7 @@ class BoardRow(TypedDict):
     lichess: str | None  # why its game is not on the Lichess broadcast, if it is not
 
 
-class Refused(Exception):
+class Refused(ReedboardError):
     """A decision that cannot be taken, in words for the arbiter; nothing changed."""
 
     def __init__(self, text: str, status: int = 400) -> None:

@@ -11,6 +11,8 @@ import io
 import re
 from typing import TYPE_CHECKING
 
+from reedboard.errors import InvalidInputError
+
 from reedboard_relay.pairing import Pairing
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ ROUND = re.compile(r"\d+(\.\d+)*|\?|-")
 CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-class PairingsError(ValueError):
+class PairingsError(InvalidInputError):
     """A pairings file the relay cannot use: the message names where and what."""
 
 

@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reedboard.errors import InvalidInputError
+
 from reedboard_relay.pairing import Pairing
 
 # Columns are FIDE's, counted from 1, both ends included.
@@ -39,7 +41,7 @@ POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, 
 LINE_CODE = re.compile(r"^(\d{3}|[A-Z]{3}|###)( |$)")
 
 
-class TrfError(ValueError):
+class TrfError(InvalidInputError):
     """A TRF the relay cannot read: the message names the line and the field."""
 
 
