@@ -23,6 +23,7 @@ from reedboard.command_line import OneLineParser, example, log_to_stderr
 from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
+from reedboard_host.lichess.settings import server_url
 
 from reedboard_relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_relay.arbiter_store import ArbiterStore
@@ -122,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.lichess_round and not args.token_file:
             raise ValueError("--lichess-round needs --token-file")
         token = read_token(args.token_file) if args.lichess_round else ""
+        server_url(args.lichess_url, "--lichess-url")  # a bad one is said before the start
         store = RelayStore(args.db)
     except (ReedboardError, ValueError, OSError) as error:
         print(f"reedboard-relay: {error}", file=sys.stderr)

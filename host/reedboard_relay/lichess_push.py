@@ -4,8 +4,10 @@ After every change the round's games are pushed, coalesced: changes that come wh
 push is under way or during the pause between pushes make one push of the latest state.
 A refusal with 429 (too many requests) pauses a full minute, as Lichess asks of API
 clients; other errors (a network failure, a 5xx) back off 2 s, 4 s, ... up to a minute;
-the latest state is pushed once Lichess takes it again, never lost. The token is sent in
-the Authorization header only, never printed.
+the latest state is pushed once Lichess takes it again, never lost. The calls are the
+host's Lichess client's (`LichessApi.post_text`, on aiohttp, in the push thread's own
+asyncio loop), so the token is sent in the Authorization header only, never printed, and
+goes to no other server than the one given.
 
 Lichess takes nothing of a push in which one game is invalid: each game is checked before
 (`push_games`), Lichess's answer is read game by game, and a game it refused is left out
@@ -13,12 +15,13 @@ of the next pushes until it changes; each is said once in the log and on the con
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from reedboard_host.lichess.api import LichessApi, LichessError, RateLimited
 
 from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 
@@ -26,6 +29,7 @@ MAX_GAMES = 100  # a Lichess broadcast round takes at most this many games (chap
 PAUSE_AFTER_429_S = 60.0
 MIN_INTERVAL_S = 2.0  # between two pushes of one round
 MAX_BACKOFF_S = 60.0
+PUSH_S = 20.0  # the longest one push may take
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +77,7 @@ class LichessPush:
         self.refusals = refusals if refusals is not None else Refusals()
         self.told = told  # a board whose refusal came or went: the console shows it
         self.pushes = 0  # accepted pushes, for the curious
+        self.api = LichessApi(settings.url, settings.token, rate_limit_s=settings.pause_after_429_s)
         self._refused: dict[str, str] = {}  # board: the text Lichess refused (this thread's)
         self._dirty = threading.Event()
         self._stopping = threading.Event()
@@ -91,6 +96,14 @@ class LichessPush:
         self._thread.join(5.0)
 
     def _run(self) -> None:
+        loop = asyncio.new_event_loop()  # the client's, for this thread alone
+        try:
+            self._pushing(loop)
+        finally:
+            loop.run_until_complete(self.api.close())
+            loop.close()
+
+    def _pushing(self, loop: asyncio.AbstractEventLoop) -> None:
         backoff = 0.0
         while not self._stopping.is_set():
             self._dirty.wait()
@@ -100,8 +113,12 @@ class LichessPush:
             games = self._sound(self.games())
             if not games:
                 continue  # no game yet: an empty push would tell Lichess nothing
-            status, body = self._post("\n".join(game.pgn for game in games))
-            answer = read_answer(body, len(games)) if status == 200 else None
+            text = "\n".join(game.pgn for game in games)
+            try:
+                body = loop.run_until_complete(self._post(text))
+                answer, refusal = read_answer(body, len(games)), None
+            except LichessError as error:
+                answer, refusal = None, error
             if answer is not None and answer.error is None:
                 self.pushes += 1
                 backoff = 0.0
@@ -111,16 +128,21 @@ class LichessPush:
                     pause = 0.0
             else:
                 self._dirty.set()  # the latest state still has to go
-                if status == 429:
-                    pause = self.settings.pause_after_429_s
+                if isinstance(refusal, RateLimited):
+                    pause = self.api.paused_for()
                 else:
                     backoff = min(MAX_BACKOFF_S, max(2.0, backoff * 2))
                     pause = backoff
-                said = answer.error if answer is not None else status or "no answer"
-                logger.warning(
-                    "Lichess refused the push to round %s (%s); again in %g s",
-                    self.settings.round_id, said, pause,
-                )  # fmt: skip
+                if answer is not None:
+                    logger.warning(
+                        "Lichess refused the push to round %s (%s); again in %g s",
+                        self.settings.round_id, answer.error, pause,
+                    )  # fmt: skip
+                else:
+                    logger.warning(
+                        "the push to Lichess round %s failed: %s; again in %g s",
+                        self.settings.round_id, refusal, pause,
+                    )  # fmt: skip
             self._stopping.wait(pause)
 
     def _sound(self, games: list[PushedGame]) -> list[PushedGame]:
@@ -157,27 +179,10 @@ class LichessPush:
                            self.settings.round_id, board, why)  # fmt: skip
         self.told(board)
 
-    def _post(self, text: str) -> tuple[int, bytes]:
-        """The HTTP status of one push and its answer; 0 when no answer came."""
-        url = f"{self.settings.url.rstrip('/')}/api/broadcast/round/{self.settings.round_id}/push"
-        request = urllib.request.Request(
-            url,
-            data=text.encode("utf-8"),
-            method="POST",
-            headers={
-                "Authorization": f"Bearer {self.settings.token}",
-                "Content-Type": "text/plain; charset=utf-8",
-            },
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=20) as answer:
-                body: bytes = answer.read()
-                status: int = answer.status
-                return status, body
-        except urllib.error.HTTPError as error:
-            return error.code, b""
-        except (urllib.error.URLError, OSError):
-            return 0, b""
+    async def _post(self, text: str) -> bytes:
+        """Lichess's answer to one push (an HTTP 2xx); `LichessError` for any other."""
+        path = f"/api/broadcast/round/{self.settings.round_id}/push"
+        return await self.api.post_text(path, text, timeout=PUSH_S)
 
 
 def rounds_for(boards: list[str], rounds: list[str]) -> dict[str, list[str]]:

@@ -5,7 +5,10 @@ checked before it goes and Lichess's answer read game by game (an HTTP 200 can c
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from reedboard.rules import Game, write_pgn
@@ -13,6 +16,7 @@ from reedboard_relay.lichess_push import LichessPush, PushSettings, Refusals, ro
 from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 
 from tests.relay.broadcast_standin import BroadcastStandIn
+from tests.relay.broker import free_port
 from tests.support.logged import logged
 
 
@@ -182,3 +186,20 @@ def test_more_than_100_boards_are_split_over_the_rounds() -> None:
     split = rounds_for(boards, ["r1", "r2", "r3"])
     assert [len(split[r]) for r in ("r1", "r2", "r3")] == [100, 100, 50]
     assert split["r2"][0] == "b100"
+
+
+def test_a_bad_lichess_url_is_refused_at_start(tmp_path: Path) -> None:
+    """Checked as the host's Lichess client checks its server, before the relay starts:
+    once started, a push to it could only fail in the log."""
+    token = tmp_path / "token"
+    token.write_text("lip_x\n")
+    argv = [str(Path(sys.executable).parent / "reedboard-relay"),
+            "--mqtt", f"mqtt://127.0.0.1:{free_port()}", "--db", str(tmp_path / "relay.sqlite"),
+            "--lichess-round", "r1", "--token-file", str(token),
+            "--lichess-url", "ftp://lichess.example"]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "reedboard-relay: --lichess-url 'ftp://lichess.example' is not a server's URL: "
+        "give https://HOST[:PORT]\n"
+    )

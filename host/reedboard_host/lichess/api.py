@@ -1,5 +1,5 @@
-"""The few Lichess API calls the Board API bridge needs, on aiohttp, in the bridge's one
-asyncio loop.
+"""The Lichess API client, on aiohttp: the few calls the Board API bridge makes, in the
+bridge's one asyncio loop, and the relay's broadcast push (`post_text`), in the push's own.
 
 Lichess streams events and games as ndjson: one JSON object a line, with empty lines as
 keep-alives. The token goes in the `Authorization` header and nowhere else: it is in no
@@ -9,7 +9,8 @@ port (aiohttp would copy the header to any host, so redirects are followed here,
 
 Lichess asks one thing of clients on rate limits: after an answer of 429 (Too Many
 Requests), wait a full minute before using the API again. So a 429 on any call pauses
-every call for `RATE_LIMIT_S` (or longer, if its Retry-After says so): a call made
+every call for `RATE_LIMIT_S` (or longer, if its Retry-After says so; a client may be
+made with a longer pause, never a shorter one but in a test): a call made
 meanwhile is refused here without reaching Lichess (`RateLimited`, which says when the
 pause ends), and the tasks that would call wait for its end on the API's clock (a test's
 clock need not wait a real minute).
@@ -91,10 +92,18 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 
 
 class LichessApi:
-    def __init__(self, server: str, token: str, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        server: str,
+        token: str,
+        *,
+        clock: Clock | None = None,
+        rate_limit_s: float = RATE_LIMIT_S,
+    ) -> None:
         self.server = server_url(server)
         self._token = token
         self.clock: Clock = clock or SystemClock()
+        self.rate_limit_s = rate_limit_s  # the pause after a 429 when it asks for no longer
         self._session: aiohttp.ClientSession | None = None  # made in the loop, when first used
         self._resume_at: float | None = None  # the end of the pause after a 429
 
@@ -116,10 +125,10 @@ class LichessApi:
         if self._resume_at is not None and self.paused_for() > 0:
             await self.clock.wait_until(self._resume_at)
 
-    def _headers(self, accept: str, form: bool) -> dict[str, str]:
+    def _headers(self, accept: str, content_type: str | None) -> dict[str, str]:
         headers = {"Authorization": f"Bearer {self._token}", "Accept": accept}
-        if form:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if content_type is not None:
+            headers["Content-Type"] = content_type
         return headers
 
     @asynccontextmanager
@@ -130,12 +139,14 @@ class LichessApi:
         form: Mapping[str, Any] | None,
         *,
         accept: str = "application/json",
+        text: str | None = None,
         total_s: float | None,
         idle_s: float | None = None,
     ) -> AsyncIterator[aiohttp.ClientResponse]:
         """The server's answer of 2xx to one call (redirects on its own origin followed),
-        or the `LichessError` that says in one line why not. `total_s`: the longest the
-        call may take; `idle_s`: the longest its answer may be silent."""
+        or the `LichessError` that says in one line why not. The call sends `form`, or
+        `text` as plain text, or nothing. `total_s`: the longest the call may take;
+        `idle_s`: the longest its answer may be silent."""
         import aiohttp
 
         timeout = aiohttp.ClientTimeout(total=total_s, sock_connect=REQUEST_S, sock_read=idle_s)
@@ -149,20 +160,24 @@ class LichessApi:
             )
         if self._session is None:
             self._session = aiohttp.ClientSession()
-        data = (
-            None if form is None else urllib.parse.urlencode({k: str(v) for k, v in form.items()})
-        )
+        data: str | bytes | None = None
+        content_type: str | None = None
+        if text is not None:
+            data, content_type = text.encode("utf-8"), "text/plain; charset=utf-8"
+        elif form is not None:
+            data = urllib.parse.urlencode({k: str(v) for k, v in form.items()})
+            content_type = "application/x-www-form-urlencoded"
         url = self.server + path
         try:
             for _ in range(MAX_REDIRECTS + 1):
                 async with self._session.request(
-                    method, url, data=data, headers=self._headers(accept, data is not None),
+                    method, url, data=data, headers=self._headers(accept, content_type),
                     allow_redirects=False, timeout=timeout,
                 ) as response:  # fmt: skip
                     if response.status in (301, 302, 303, 307, 308):
                         url = self._redirected(what, url, response)
                         if response.status == 303:
-                            method, data = "GET", None
+                            method, data, content_type = "GET", None, None
                         continue
                     if response.status >= 400:
                         raise await self._refused(what, response)
@@ -192,7 +207,7 @@ class LichessApi:
     async def _refused(self, what: str, response: aiohttp.ClientResponse) -> LichessError:
         detail = await _error_text(response)
         if response.status == 429:
-            pause = _pause_after_429(response.headers.get("Retry-After"))
+            pause = _pause_after_429(response.headers.get("Retry-After"), self.rate_limit_s)
             self._resume_at = resume_at = self.clock.now() + pause
             return RateLimited(
                 f"Lichess refused {what}: 429 Too Many Requests; no call to Lichess "
@@ -216,6 +231,13 @@ class LichessApi:
     ) -> JsonObject:
         async with self._open("POST", path, form or {}, total_s=timeout) as response:
             return _json_object(await response.read())
+
+    async def post_text(self, path: str, text: str, *, timeout: float = REQUEST_S) -> bytes:
+        """POST `text` (a broadcast round's PGN): the body of the server's answer, as it
+        came, for the caller to read."""
+        async with self._open("POST", path, None, text=text, total_s=timeout) as response:
+            body: bytes = await response.read()
+            return body
 
     async def stream(
         self,
@@ -258,16 +280,16 @@ def _reason(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
-def _pause_after_429(retry_after: str | None) -> float:
-    """Lichess's minute, or the longer wait its Retry-After asks for (in seconds; a date
-    or anything else unreadable leaves the minute)."""
+def _pause_after_429(retry_after: str | None, least_s: float = RATE_LIMIT_S) -> float:
+    """Lichess's minute (`least_s`), or the longer wait its Retry-After asks for (in
+    seconds; a date or anything else unreadable leaves the minute)."""
     try:
         asked = float(retry_after or 0)
     except ValueError:
         asked = 0.0
     if asked != asked:  # NaN
         asked = 0.0
-    return min(max(RATE_LIMIT_S, asked), LONGEST_PAUSE_S)
+    return min(max(least_s, asked), LONGEST_PAUSE_S)
 
 
 def _json_object(body: bytes) -> JsonObject:

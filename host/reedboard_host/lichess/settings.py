@@ -52,9 +52,10 @@ def check_token(token: str, where: str) -> str:
     return token
 
 
-def server_url(text: str) -> str:
-    """The server's base URL, `http(s)://HOST[:PORT][/PATH]`, without a trailing slash."""
-    wrong = f"--server {text!r} is not a server's URL: give https://HOST[:PORT]"
+def server_url(text: str, option: str = "--server") -> str:
+    """The server's base URL, `http(s)://HOST[:PORT][/PATH]`, without a trailing slash
+    (`option`: where it was given, for the message)."""
+    wrong = f"{option} {text!r} is not a server's URL: give https://HOST[:PORT]"
     if not text.isascii() or not text.isprintable() or " " in text:
         raise BadSetting(wrong)
     parts = urllib.parse.urlsplit(text)
@@ -66,7 +67,7 @@ def server_url(text: str) -> str:
         raise BadSetting(wrong)
     if parts.username is not None or parts.password is not None:
         # Not repeated back: a password (or a token) may be in it.
-        raise BadSetting("--server must not hold a user name or password")
+        raise BadSetting(f"{option} must not hold a user name or password")
     if parts.query or parts.fragment:
         raise BadSetting(wrong)
     return text.rstrip("/")
