@@ -30,7 +30,10 @@ class Layer:
 
 # Bottom first.
 FIRMWARE_LAYERS = (
-    Layer("foundation", ("reedboard", "reedboard.errors", "reedboard.command_line")),
+    Layer(
+        "foundation",
+        ("reedboard", "reedboard.errors", "reedboard.command_line", "reedboard.stopping"),
+    ),
     Layer("rules", ("reedboard.rules",)),
     Layer("chess clock", ("reedboard.chess_clock",)),
     Layer("hardware", ("reedboard.hal",)),
@@ -70,7 +73,6 @@ HOST_LAYERS = (
             "reedboard_host",
             "reedboard_host.ports",
             "reedboard_host.transport",
-            "reedboard_host.stopping",
             "reedboard_host.arguments",
             "reedboard_host.board_text",
             "reedboard_host.engine",
@@ -103,6 +105,7 @@ HOST_MAY_USE = (
     "reedboard",
     "reedboard.errors",
     "reedboard.command_line",
+    "reedboard.stopping",
     "reedboard.rules",
     "reedboard.chess_clock",
     "reedboard.sensing",

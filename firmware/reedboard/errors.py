@@ -10,7 +10,7 @@ defined beside it, in this hierarchy still: `ProtocolError` (link/wire_fields.py
 (sim/timeline.py); on the host `HostError` and `RefusedError` (connection.py),
 `BadArgumentError` (arguments.py), `EngineError` (engine.py), `LichessError`,
 `RateLimited` and `BadSetting` (lichess/); in the relay `PairingsError`, `TrfError` and the
-console's `Refused`. Only `Stopped` (the host's stopping.py) stands outside it, on
+console's `Refused`. Only `Stopped` (stopping.py) stands outside it, on
 purpose: a stop asked for is no error, and no `except Exception` may swallow it.
 """
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
-import signal
 import sys
 from collections.abc import Callable
 
@@ -23,6 +22,7 @@ from reedboard.command_line import OneLineParser, example, log_to_stderr
 from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
+from reedboard.stopping import stop_event
 from reedboard_host.lichess.settings import server_url
 
 from reedboard_relay.arbiter_console import ArbiterDesk, console_app
@@ -153,10 +153,7 @@ async def _serve(
 ) -> int:
     # The handlers first: a supervisor may stop the relay the moment it says where it
     # serves, and a SIGTERM before them would kill it (-15) instead of ending it.
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stopping.set)
+    stopping = stop_event()
     relay: RelayWeb | None = None
     desk: ArbiterDesk | None = None
     pushes: dict[str, LichessPush] = {}
