@@ -71,7 +71,7 @@ HOST_LAYERS = (
         "host parts",
         (
             "reedboard_host",
-            "reedboard_host.ports",
+            "reedboard_host.usb_ports",
             "reedboard_host.transport",
             "reedboard_host.arguments",
             "reedboard_host.board_text",

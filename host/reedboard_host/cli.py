@@ -63,7 +63,7 @@ from reedboard_host.connection import BoardConnection, HostError, RefusedError
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
 from reedboard_host.pgn_file import PgnFile
-from reedboard_host.ports import usb_serial_ports
+from reedboard_host.usb_ports import usb_serial_ports
 from reedboard_host.watch import watch
 
 BRIDGES_NAMED_IN_LOG = ("uci", "lichess", "publish")
