@@ -23,7 +23,7 @@ from reedboard.errors import ReedboardError
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
 from reedboard.stopping import stop_event
-from reedboard_host.lichess.settings import server_url
+from reedboard_host.lichess.settings import read_token, server_url
 
 from reedboard_relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_relay.arbiter_store import ArbiterStore
@@ -36,7 +36,6 @@ from reedboard_relay.lichess_push import (
     PushSettings,
     Refusals,
     RoundsOfBoards,
-    read_token,
     rounds_for,
 )
 from reedboard_relay.pairings import Pairings, PairingsError
@@ -122,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         check_settings(settings)
         if args.lichess_round and not args.token_file:
             raise ValueError("--lichess-round needs --token-file")
-        token = read_token(args.token_file) if args.lichess_round else ""
+        # The host's reading: the file's first line, checked to be a token that can go in
+        # a header, and never repeated back in a message.
+        token = read_token(args.token_file, {}) if args.lichess_round else ""
         server_url(args.lichess_url, "--lichess-url")  # a bad one is said before the start
         store = RelayStore(args.db)
     except (ReedboardError, ValueError, OSError) as error:

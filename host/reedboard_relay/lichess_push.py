@@ -210,11 +210,3 @@ class RoundsOfBoards:
         with self._lock:
             before, self._split = self._split, split
         return [r for r, ids in split.items() if board in ids or ids != before.get(r)]
-
-
-def read_token(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        token = handle.read().strip()
-    if not token:
-        raise ValueError(f"the token file {path} is empty")
-    return token

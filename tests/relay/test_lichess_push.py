@@ -188,18 +188,30 @@ def test_more_than_100_boards_are_split_over_the_rounds() -> None:
     assert split["r2"][0] == "b100"
 
 
-def test_a_bad_lichess_url_is_refused_at_start(tmp_path: Path) -> None:
-    """Checked as the host's Lichess client checks its server, before the relay starts:
-    once started, a push to it could only fail in the log."""
-    token = tmp_path / "token"
-    token.write_text("lip_x\n")
+@pytest.mark.parametrize(
+    ("token", "url", "said"),
+    [
+        ("lip_x\n", "ftp://lichess.example",
+         "--lichess-url 'ftp://lichess.example' is not a server's URL: give https://HOST[:PORT]"),
+        ("\n", "https://lichess.org",
+         "the first line of the token file {path} is empty: it should hold a Lichess API token"),
+        ("lip_a b\n", "https://lichess.org",
+         "the first line of the token file {path} is not a Lichess API token: it holds a "
+         "space, a line break, a control character or a letter outside ASCII"),
+    ],
+)  # fmt: skip
+def test_a_bad_lichess_setting_is_refused_at_start(
+    token: str, url: str, said: str, tmp_path: Path
+) -> None:
+    """Checked as the host's Lichess bridge checks them, before the relay starts: once
+    started, a push could only fail in the log (and a token that is not one word would be
+    quoted in an HTTP library's error)."""
+    path = tmp_path / "token"
+    path.write_text(token)
     argv = [str(Path(sys.executable).parent / "reedboard-relay"),
             "--mqtt", f"mqtt://127.0.0.1:{free_port()}", "--db", str(tmp_path / "relay.sqlite"),
-            "--lichess-round", "r1", "--token-file", str(token),
-            "--lichess-url", "ftp://lichess.example"]  # fmt: skip
+            "--lichess-round", "r1", "--token-file", str(path), "--lichess-url", url]  # fmt: skip
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert done.stderr == (
-        "reedboard-relay: --lichess-url 'ftp://lichess.example' is not a server's URL: "
-        "give https://HOST[:PORT]\n"
-    )
+    assert done.stderr == f"reedboard-relay: {said.format(path=path)}\n"
+    assert "lip_a" not in done.stderr
