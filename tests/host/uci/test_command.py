@@ -1,7 +1,7 @@
 """`reedboard-host uci` as a real program: python-chess as the chess GUI runs it as its
 engine against a running board on a real pty, and a person (the human model) at the board
 answers the GUI's moves; and odd input, without a board, never stops it. The bridge's
-behaviour in all its cases is tested in memory (test_uci_engine.py)."""
+behaviour in all its cases is tested in memory (test_board_engine.py)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ caught up move by move, a lit move carried out otherwise is taken back and lit a
 one that mates; a move in a game resigned since gives way to a new game), as is one made
 early for the GUI right after the person's own, an underpromotion is chosen on the board;
 `stop`, `go infinite`, `go ponder`, `isready` and `ucinewgame` keep the protocol's timing.
-The program itself, against a board on a real pty: test_uci_command.py."""
+The program itself, against a board on a real pty: test_command.py."""
 
 from __future__ import annotations
 
