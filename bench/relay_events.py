@@ -26,12 +26,12 @@ from typing import Any
 from aiohttp import ClientSession, web
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.rules.game import Game
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.game_pairings import GamePairings
-from reedboard_host.relay.pairings import Pairings
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
-from reedboard_host.relay.web import RelayWeb, make_app
+from reedboard_relay.boards import Boards
+from reedboard_relay.game_pairings import GamePairings
+from reedboard_relay.pairings import Pairings
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
+from reedboard_relay.web import RelayWeb, make_app
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

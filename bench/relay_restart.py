@@ -29,8 +29,8 @@ from pathlib import Path
 
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.store import RelayStore
 
 BIN = Path(sys.executable).parent
 RUNS = 3

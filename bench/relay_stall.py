@@ -29,9 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.relay
 
 from reedboard.link.mqtt_client import BrokerSettings
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
 
 from tests.relay.broker import running_broker
 from tests.relay.link_board import LinkBoard

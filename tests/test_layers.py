@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {
     "reedboard": ROOT / "firmware" / "reedboard",
     "reedboard_host": ROOT / "host" / "reedboard_host",
+    "reedboard_relay": ROOT / "host" / "reedboard_relay",
 }
 
 
@@ -29,7 +30,10 @@ class Layer:
 
 # Bottom first.
 FIRMWARE_LAYERS = (
-    Layer("foundation", ("reedboard", "reedboard.errors", "reedboard.command_line")),
+    Layer(
+        "foundation",
+        ("reedboard", "reedboard.errors", "reedboard.command_line", "reedboard.stopping"),
+    ),
     Layer("rules", ("reedboard.rules",)),
     Layer("chess clock", ("reedboard.chess_clock",)),
     Layer("hardware", ("reedboard.hal",)),
@@ -67,9 +71,8 @@ HOST_LAYERS = (
         "host parts",
         (
             "reedboard_host",
-            "reedboard_host.ports",
+            "reedboard_host.usb_ports",
             "reedboard_host.transport",
-            "reedboard_host.stopping",
             "reedboard_host.arguments",
             "reedboard_host.board_text",
             "reedboard_host.engine",
@@ -78,17 +81,6 @@ HOST_LAYERS = (
             "reedboard_host.connection",
             "reedboard_host.fetch",
             "reedboard_host.follow",
-            "reedboard_host.lichess_settings",
-            "reedboard_host.lichess_shapes",
-            "reedboard_host.lichess_api",
-            "reedboard_host.lichess_streams",
-            "reedboard_host.lichess_game",
-            "reedboard_host.lichess_offers",
-            "reedboard_host.lichess_actions",
-            "reedboard_host.lichess_events",
-            "reedboard_host.lichess_sync",
-            "reedboard_host.uci_protocol",
-            "reedboard_host.uci_bridge",
             "reedboard_host.emulate_feed",
         ),
         open=True,
@@ -98,13 +90,13 @@ HOST_LAYERS = (
         (
             "reedboard_host.emulate",
             "reedboard_host.play",
-            "reedboard_host.uci_engine",
+            "reedboard_host.uci",
             "reedboard_host.lichess",
             "reedboard_host.publish",
             "reedboard_host.watch",
         ),
     ),
-    Layer("relay", ("reedboard_host.relay",)),
+    Layer("relay", ("reedboard_relay",)),
     Layer("host command", ("reedboard_host.cli",)),
 )
 # The firmware's packages that run on a PC without the board: no hardware, no journal,
@@ -113,6 +105,7 @@ HOST_MAY_USE = (
     "reedboard",
     "reedboard.errors",
     "reedboard.command_line",
+    "reedboard.stopping",
     "reedboard.rules",
     "reedboard.chess_clock",
     "reedboard.sensing",
@@ -143,9 +136,15 @@ def places() -> dict[str, Place]:
     return table
 
 
+# Top packages the table speaks of as one unit, whose modules wire each other together.
+WHOLE = ("reedboard_relay",)
+
+
 def package_of(module: str) -> str:
-    """The unit the table speaks of: the top package itself, or its direct child."""
-    return ".".join(module.split(".")[:2])
+    """The unit the table speaks of: the top package itself, or its direct child (a package
+    of `WHOLE` is one unit)."""
+    top = module.split(".")[0]
+    return top if top in WHOLE else ".".join(module.split(".")[:2])
 
 
 def module_files() -> dict[str, Path]:

@@ -128,7 +128,6 @@ class App:
         self.scanner = scanner
         self.clock = clock
         self.link = KeptLink(link, reopen, clock)
-        self.reopen = reopen
         self.journal = journal
         self.render = render
         self.animate = animate

@@ -139,7 +139,9 @@ LOG_LEVEL_VARIABLE = "REEDBOARD_LOG"
 LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING}
 
 
-def log_to_stderr(prefix: str, packages: tuple[str, ...] = ("reedboard", "reedboard_host")) -> None:
+def log_to_stderr(
+    prefix: str, packages: tuple[str, ...] = ("reedboard", "reedboard_host", "reedboard_relay")
+) -> None:
     """Send the log records of our packages to stderr, one line each, as `prefix: text`:
     the lines a person running the command reads (at info, or the level `REEDBOARD_LOG`
     names). Called once, at the start of a command line; a second call replaces the

@@ -3,6 +3,15 @@
 Every error the project raises descends from `ReedboardError`, and also from the builtin
 that fits (`ValueError` for bad input, `OSError` for hardware and links), so callers can
 catch either the project's error or the builtin they already handle.
+
+The errors every layer shares are defined here; an error that belongs to one part is
+defined beside it, in this hierarchy still: `ProtocolError` (link/wire_fields.py),
+`JournalError` (journal/store.py), `NoConverterError` (lights/gallery.py), `SensorError`
+(sim/timeline.py); on the host `HostError` and `RefusedError` (connection.py),
+`BadArgumentError` (arguments.py), `EngineError` (engine.py), `LichessError`,
+`RateLimited` and `BadSetting` (lichess/); in the relay `PairingsError`, `TrfError` and the
+console's `Refused`. Only `Stopped` (stopping.py) stands outside it, on
+purpose: a stop asked for is no error, and no `except Exception` may swallow it.
 """
 
 

@@ -23,8 +23,6 @@ from reedboard.voice.narrator import FLEETING, Narrator
 from reedboard.voice.phrasebook import Phrasebook
 from reedboard.voice.taps import Taps
 
-QUESTIONS = ("position", "last", "clock")  # and any square's name
-
 
 def answer(
     book: Phrasebook, game: Game, question: str, clocks: tuple[int, int] | None = None

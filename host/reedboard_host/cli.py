@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -55,6 +54,7 @@ from reedboard.link.messages import (
     WireCommand,
     parse_command,
 )
+from reedboard.stopping import stop_asked, stop_on_signals
 from reedboard.voice.languages import LANGUAGES
 
 from reedboard_host import arguments
@@ -63,8 +63,7 @@ from reedboard_host.connection import BoardConnection, HostError, RefusedError
 from reedboard_host.emulate import PtyEnd, emulate
 from reedboard_host.follow import Follower
 from reedboard_host.pgn_file import PgnFile
-from reedboard_host.ports import usb_serial_ports
-from reedboard_host.stopping import stop_on_signals
+from reedboard_host.usb_ports import usb_serial_ports
 from reedboard_host.watch import watch
 
 BRIDGES_NAMED_IN_LOG = ("uci", "lichess", "publish")
@@ -180,7 +179,7 @@ def build_parser() -> OneLineParser:
     p.add_argument("--ca-file", default="", metavar="FILE", help="the CA to trust (mqtts://)")
     p = command("lichess", "play on Lichess from the board (the Board API)", _lichess,
                 "--token-file lichess.token --seek 15+10")  # fmt: skip
-    from reedboard_host.lichess import add_arguments
+    from reedboard_host.lichess.bridge import add_arguments
 
     add_arguments(p)
     return parser
@@ -229,7 +228,7 @@ def _publish(args: argparse.Namespace) -> int:
     settings = BrokerSettings(
         args.mqtt, args.board_id, args.username, args.password_file, args.ca_file
     )
-    return publish(choose_port(args.port), settings, _stop_flag())
+    return publish(choose_port(args.port), settings, stop_asked())
 
 
 def _status(error: BaseException) -> int:
@@ -241,17 +240,6 @@ def _status(error: BaseException) -> int:
     if isinstance(error, RefusedError) and error.code == "bad_argument":
         return BAD_ARGUMENTS
     return 1
-
-
-def _stop_flag() -> Callable[[], bool]:
-    stopping: list[bool] = []
-
-    def stop(_signum: int, _frame: object) -> None:
-        stopping.append(True)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    return lambda: bool(stopping)
 
 
 def _record(args: argparse.Namespace) -> int:
@@ -279,7 +267,7 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _emulate(args: argparse.Namespace) -> int:
-    stop = _stop_flag()
+    stop = stop_asked()
     follower = Follower(args.port)
     try:
         follower.connect()
@@ -403,16 +391,16 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _uci(args: argparse.Namespace) -> int:
-    from reedboard_host.uci_engine import run_uci
+    from reedboard_host.uci.board_engine import run_uci
 
     # stdout is the GUI's: every word for a person goes to stderr.
-    return run_uci(args.port, stop=_stop_flag())
+    return run_uci(args.port, stop=stop_asked())
 
 
 def _lichess(args: argparse.Namespace) -> int:
-    from reedboard_host.lichess import lichess
+    from reedboard_host.lichess.bridge import lichess
 
-    return lichess(args, stop=_stop_flag())
+    return lichess(args, stop=stop_asked())
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def choose_port(port: str | None) -> str:
     """The port named, else the first USB serial port."""
     if port:
         return port
-    from reedboard_host.ports import usb_serial_ports
+    from reedboard_host.usb_ports import usb_serial_ports
 
     found = usb_serial_ports()
     if not found:

@@ -2,8 +2,8 @@
 games, and the one place that keeps the link up. Every command that stays connected
 (record, watch, play, uci, lichess, emulate) turns `keep_up` and calls `lost` when a
 request finds the link gone; a port that is absent or vanishes is tried again every
-`RECONNECT_S`, with one line in the log when the wait begins and one when the board is
-back.
+`RECONNECT_S` (`reedboard.link.reopening`, the board's loop too), with one line in the log
+when the wait begins and one when the board is back.
 
 After every (re)connection the board's game is fetched (page by page, see `fetch`) when
 the board started afresh, so the mirror is the board's game whatever was missed."""
@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from reedboard.errors import LinkError
 from reedboard.link.board_messages import BoardHello, BoardMessage
+from reedboard.link.reopening import Reopening
 
 from reedboard_host.connection import BoardConnection, HostError
 from reedboard_host.fetch import fetch_game
@@ -51,8 +52,10 @@ class Follower:
         )
         self.connected = False
         self._was_connected = False  # a later connection is a reconnection
-        self._retry_at: float | None = None  # when to look for the port again
-        self._waiting_told = False  # the log already says the board is being waited for
+        self._kept = Reopening(
+            self._open_again, BoardConnection.close, every_s=RECONNECT_S,
+            now_s=clock.monotonic, logger=logger, failures=(LinkError, HostError),
+        )  # fmt: skip
         # While the game is being fetched, the board's effects wait here: the fetched game
         # stands at one sequence number, and only what came after it applies on top.
         self._held: list[BoardMessage] | None = None
@@ -73,6 +76,7 @@ class Follower:
         """The first connection: its failure is the user's to hear about."""
         hello = self.connection.open()
         self.connected = self._was_connected = True
+        self._kept.opened(self.connection)
         try:
             self.sync()
         except HostError as error:
@@ -126,18 +130,11 @@ class Follower:
     def lost(self, error: Exception) -> None:
         """The link failed under a request or a read: close it and look for the board
         again from the next turn."""
-        if self.connected and not self._waiting_told:
-            logger.warning("lost the board: %s; trying again every %g s", error, RECONNECT_S)
-            self._waiting_told = True
+        self._kept.lost(error, "lost the board: ")
         self.connection.close()
         self.connected = False
-        self._retry_at = None  # at once: a pty or a cable put back may be there already
 
-    def _reconnect(self) -> bool:
-        now = self.clock.monotonic()
-        if self._retry_at is not None and now < self._retry_at:
-            return False
-        self._retry_at = now + RECONNECT_S
+    def _open_again(self) -> BoardConnection:
         try:
             self.connection.open(timeout_s=RECONNECT_HANDSHAKE_S)
             self.connected = True
@@ -145,16 +142,18 @@ class Follower:
             # game is fetched again only when the board started afresh (its hello says so).
             if self.mirror.needs_state:
                 self.sync()
-        except (LinkError, HostError) as error:
+        except (LinkError, HostError):
             self.connection.close()
             self.connected = False
-            if not self._waiting_told:
-                logger.warning("%s; trying again every %g s", error, RECONNECT_S)
-                self._waiting_told = True
+            raise
+        return self.connection
+
+    def _reconnect(self) -> bool:
+        if self._kept.get() is None:
             return False
         again = " again" if self._was_connected else ""
         logger.info("connected%s to the board on %s", again, self.connection.url)
-        self._was_connected, self._waiting_told = True, False
+        self._was_connected = True
         if self.on_connect is not None:
             self.on_connect()
         return True

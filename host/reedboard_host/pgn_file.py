@@ -15,9 +15,9 @@ from typing import IO
 
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.rules.pgn import write_pgn
+from reedboard.stopping import signals_held
 
 from reedboard_host.mirror import GameMirror, MirroredGame
-from reedboard_host.stopping import signals_held
 
 # The values PGN's Termination tag may take (the PGN standard, 9.8.1); everything the
 # board itself ends a game with (mate, a draw by rule, a claim, an agreement, a

@@ -15,6 +15,7 @@ from reedboard.errors import LinkError
 from reedboard.link.frame import FrameDecoder, Wire, encode_frame
 from reedboard.link.mqtt_client import BoardBroker, BrokerSettings, check_settings
 from reedboard.link.mqtt_topics import parse_url
+from reedboard.link.reopening import Reopening
 
 from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
 
@@ -40,22 +41,18 @@ def publish(
         port_url, address.host, address.port, settings.board_id,
     )  # fmt: skip
     broker = BoardBroker(settings)
-    port: BoardPort | None = None
-    told = False
+    kept: Reopening[BoardPort] = Reopening(
+        lambda: opener(port_url), lambda port: port.close(), every_s=REOPEN_S,
+        now_s=clock.monotonic, logger=logger, back_line=f"the board on {port_url} is back",
+    )  # fmt: skip
     decoder = FrameDecoder()
     previous: bytes | None = None  # the frame published last: its copies are not
     try:
         while not stop():
+            port = kept.get()
             if port is None:
-                try:
-                    port = opener(port_url)
-                except LinkError as error:
-                    if not told:
-                        logger.warning("%s; trying again every %g s", error, REOPEN_S)
-                        told = True
-                    clock.sleep(REOPEN_S)  # waiting for a port to come back
-                    continue
-                told = False
+                clock.sleep(kept.wait_s())  # waiting for a port to come back
+                continue
             try:
                 data = port.read(0.05)
                 fresh: list[bytes] = []
@@ -70,12 +67,9 @@ def publish(
                     previous = None  # the answer may repeat what went out last
                     port.write(b"".join(request + b"\n" for request in requests))
             except LinkError as error:
-                logger.warning("%s; trying again every %g s", error, REOPEN_S)
-                port.close()
-                port = None
+                kept.lost(error)
     finally:
-        if port is not None:
-            port.close()
+        kept.close()
         broker.close()
     return 0
 

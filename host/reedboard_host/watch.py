@@ -23,6 +23,7 @@ from reedboard.link.board_messages import BoardMessage, EventMessage, StateMessa
 from reedboard.link.event_effects import effect_of_event
 from reedboard.link.messages import AskState
 from reedboard.rules.position import Position
+from reedboard.stopping import stop_on_signals
 from reedboard.voice.languages import phrasebook
 from reedboard.voice.narrator import FLEETING, Narrator
 
@@ -30,7 +31,6 @@ from reedboard_host.board_text import board_text, clock_text, effect_line
 from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import GameMirror
-from reedboard_host.stopping import stop_on_signals
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import pytest
 from reedboard import __version__
 from reedboard.cli import build_parser as board_parser
 from reedboard_host.cli import build_parser as host_parser
-from reedboard_host.relay.cli import parser as relay_parser
+from reedboard_relay.cli import parser as relay_parser
 
 BIN = Path(sys.executable).parent
 

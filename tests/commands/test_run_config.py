@@ -110,8 +110,8 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
     try:
         square = board.scanner.scan()
         try:
-            assert app.reopen is not None
-            port = app.reopen()
+            assert app.link.reopen is not None
+            port = app.link.reopen()
             assert isinstance(port, SerialPort)
             link: Any = (port._port.port, port._port.baudrate)
             port.close()

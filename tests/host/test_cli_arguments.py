@@ -17,7 +17,7 @@ from reedboard.command_line import CLOSED_OUTPUT, says_nothing
 from reedboard.link.messages import Mark, TakeBack
 from reedboard_host.cli import _status
 from reedboard_host.connection import BoardConnection, RefusedError
-from reedboard_host.ports import usb_serial_ports
+from reedboard_host.usb_ports import usb_serial_ports
 
 from tests.host.running_board import RunningBoard
 from tests.support.board_pair import BoardPair

@@ -11,7 +11,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.link.mqtt_client import tls_context
-from reedboard_host.relay.secure_setup import main as secure_setup
+from reedboard_relay.secure_setup import main as secure_setup
 
 from tests.relay.broker import ATTEMPTS, Broker, PortTaken, free_port
 

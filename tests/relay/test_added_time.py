@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from reedboard.rules.game import Game
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.relay.added_time import AddedTime, amount_words, minutes_in_ms
-from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.corrections import Correction, Decisions, shown_game
+from reedboard_relay.added_time import AddedTime, amount_words, minutes_in_ms
+from reedboard_relay.arbiter_store import ArbiterStore
+from reedboard_relay.corrections import Correction, Decisions, shown_game
 
 ON = (0, 4)  # the game played() makes, on its board: the board's first, numbered 4
 

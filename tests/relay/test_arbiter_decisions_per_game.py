@@ -10,11 +10,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from reedboard_host.relay.arbiter_console import ArbiterDesk
-from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.game_on_board import BoardGames, game_on
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.arbiter_console import ArbiterDesk
+from reedboard_relay.arbiter_store import ArbiterStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.game_on_board import BoardGames, game_on
+from reedboard_relay.store import RelayStore
 
 from tests.relay.test_game_pairings import (
     FOOLS_MATE,

@@ -7,10 +7,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.game_on_board import NOT_STARTED, BoardGames, game_on
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.arbiter_store import ArbiterStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.game_on_board import NOT_STARTED, BoardGames, game_on
+from reedboard_relay.store import RelayStore
 
 from tests.relay.test_game_pairings import (
     FOOLS_MATE,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reedboard_host.relay.board_order import in_board_order
-from reedboard_host.relay.lichess_push import RoundsOfBoards, rounds_for
+from reedboard_relay.board_order import in_board_order
+from reedboard_relay.lichess_push import RoundsOfBoards, rounds_for
 
 from tests.relay.test_game_pairings import ROUND_1, Relay, hello, rewrite, state
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from reedboard.link.board_messages import Alive
 from reedboard.link.messages import Resend
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.store import RelayStore
 
 from tests.relay.test_store import frames
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.store import RelayStore
 
 from tests.children import child
 from tests.link.ptybridge import PtyBridge

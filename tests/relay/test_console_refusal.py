@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reedboard_host.relay.console_guard import host_allowed, refusal
+from reedboard_relay.console_guard import host_allowed, refusal
 
 
 def test_an_address_or_a_given_name_is_the_console_and_nothing_else() -> None:

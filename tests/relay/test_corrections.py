@@ -7,9 +7,9 @@ from pathlib import Path
 
 from reedboard.rules.game import Game
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.relay.added_time import AddedTime
-from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.corrections import (
+from reedboard_relay.added_time import AddedTime
+from reedboard_relay.arbiter_store import ArbiterStore
+from reedboard_relay.corrections import (
     ArbiterResult,
     Correction,
     Decisions,
@@ -18,8 +18,8 @@ from reedboard_host.relay.corrections import (
     shown_game,
     shown_pairing,
 )
-from reedboard_host.relay.game_on_board import NOT_STARTED
-from reedboard_host.relay.pairings import Pairing
+from reedboard_relay.game_on_board import NOT_STARTED
+from reedboard_relay.pairings import Pairing
 
 ON = (0, 4)  # the game played() makes, on its board: the board's first, numbered 4
 

@@ -8,9 +8,9 @@ import json
 import sqlite3
 from pathlib import Path
 
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.broadcast_delay import DelayedBoards
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.broadcast_delay import DelayedBoards
+from reedboard_relay.store import RelayStore
 
 from tests.relay.test_store import frames
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from reedboard_host.relay.game_dates import GameDates
-from reedboard_host.relay.web import RelayWeb
+from reedboard_relay.game_dates import GameDates
+from reedboard_relay.web import RelayWeb
 
 from tests.relay.test_game_pairings import ROUND_1, Relay, hello, moves, new_game, rewrite, state
 

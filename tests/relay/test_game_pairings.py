@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 from reedboard.link.mqtt_client import BrokerSettings
-from reedboard_host.relay.arbiter_store import ArbiterStore
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.game_on_board import game_on
-from reedboard_host.relay.game_pairings import GamePairings, game_pairing
-from reedboard_host.relay.pairings import Pairing, Pairings
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
-from reedboard_host.relay.web import RelayWeb
+from reedboard_relay.arbiter_store import ArbiterStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.game_on_board import game_on
+from reedboard_relay.game_pairings import GamePairings, game_pairing
+from reedboard_relay.pairings import Pairing, Pairings
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
+from reedboard_relay.web import RelayWeb
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 ROUND_1 = "board,round,board_number,white,black\nb1,1,1,Ann,Bob\nb2,1,2,Cy,Dee\n"

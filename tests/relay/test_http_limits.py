@@ -10,7 +10,7 @@ import logging
 import aiohttp
 import pytest
 from aiohttp import web
-from reedboard_host.relay.http_limits import Gate, HttpLimits
+from reedboard_relay.http_limits import Gate, HttpLimits
 
 
 async def serve(gate: Gate, opened: asyncio.Event) -> tuple[web.AppRunner, str]:

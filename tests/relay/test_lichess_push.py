@@ -5,14 +5,18 @@ checked before it goes and Lichess's answer read game by game (an HTTP 200 can c
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from reedboard.rules import Game, write_pgn
-from reedboard_host.relay.lichess_push import LichessPush, PushSettings, Refusals, rounds_for
-from reedboard_host.relay.push_games import PushedGame, problem_of, read_answer
+from reedboard_relay.lichess_push import LichessPush, PushSettings, Refusals, rounds_for
+from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 
 from tests.relay.broadcast_standin import BroadcastStandIn
+from tests.relay.broker import free_port
 from tests.support.logged import logged
 
 
@@ -59,7 +63,7 @@ def test_changes_are_pushed_coalesced_with_the_token(caplog: pytest.LogCaptureFi
     (_, round_id, token, first), (_, _, _, second) = lichess.pushes
     assert (round_id, token) == ("r1", "s3cret")
     assert '"first"' in first and '"change 4"' in second
-    assert not any("s3cret" in line for line in logged(caplog, "reedboard_host"))
+    assert not any("s3cret" in line for line in logged(caplog, "reedboard_relay"))
 
 
 def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
@@ -83,7 +87,7 @@ def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
     assert status == 503
     assert second_at - refused_at >= 1.5  # the 429's pause was kept whole
     assert '"latest"' in lichess.pushes[0][3]
-    assert any("429" in line for line in logged(caplog, "reedboard_host.relay"))
+    assert any("429" in line for line in logged(caplog, "reedboard_relay"))
 
 
 def test_nothing_is_pushed_before_a_board_has_a_game() -> None:
@@ -131,7 +135,7 @@ def test_a_refused_game_is_said_and_the_others_still_go(caplog: pytest.LogCaptur
     assert first_refusal == "refused by Lichess: Invalid move: Nf3"
     assert (refusals.of("b2") or "").startswith("not pushed:") and refusals.of("b3") is None
     assert told[:2] == ["b2", "b3"]
-    lines = logged(caplog, "reedboard_host.relay")
+    lines = logged(caplog, "reedboard_relay")
     assert any("board b3" in line and "Invalid move: Nf3" in line for line in lines)
     assert any("board b2" in line and "not pushed" in line for line in lines)
 
@@ -149,7 +153,7 @@ def test_a_200_that_refuses_the_push_is_said_and_the_push_tried_again(
         finally:
             push.stop()
     assert len(lichess.answered) == 2
-    lines = logged(caplog, "reedboard_host.relay")
+    lines = logged(caplog, "reedboard_relay")
     assert any("refused the push" in line and "Invalid move: Zz9" in line for line in lines)
 
 
@@ -182,3 +186,32 @@ def test_more_than_100_boards_are_split_over_the_rounds() -> None:
     split = rounds_for(boards, ["r1", "r2", "r3"])
     assert [len(split[r]) for r in ("r1", "r2", "r3")] == [100, 100, 50]
     assert split["r2"][0] == "b100"
+
+
+@pytest.mark.parametrize(
+    ("token", "url", "said"),
+    [
+        ("lip_x\n", "ftp://lichess.example",
+         "--lichess-url 'ftp://lichess.example' is not a server's URL: give https://HOST[:PORT]"),
+        ("\n", "https://lichess.org",
+         "the first line of the token file {path} is empty: it should hold a Lichess API token"),
+        ("lip_a b\n", "https://lichess.org",
+         "the first line of the token file {path} is not a Lichess API token: it holds a "
+         "space, a line break, a control character or a letter outside ASCII"),
+    ],
+)  # fmt: skip
+def test_a_bad_lichess_setting_is_refused_at_start(
+    token: str, url: str, said: str, tmp_path: Path
+) -> None:
+    """Checked as the host's Lichess bridge checks them, before the relay starts: once
+    started, a push could only fail in the log (and a token that is not one word would be
+    quoted in an HTTP library's error)."""
+    path = tmp_path / "token"
+    path.write_text(token)
+    argv = [str(Path(sys.executable).parent / "reedboard-relay"),
+            "--mqtt", f"mqtt://127.0.0.1:{free_port()}", "--db", str(tmp_path / "relay.sqlite"),
+            "--lichess-round", "r1", "--token-file", str(path), "--lichess-url", url]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == f"reedboard-relay: {said.format(path=path)}\n"
+    assert "lip_a" not in done.stderr

@@ -4,8 +4,8 @@ the relay does not read, a board paired twice are refused, naming the line and c
 from __future__ import annotations
 
 import pytest
-from reedboard_host.relay.pairing import Pairing
-from reedboard_host.relay.pairings_csv import PairingsError, csv_pairings
+from reedboard_relay.pairing import Pairing
+from reedboard_relay.pairings_csv import PairingsError, csv_pairings
 
 HEADER = "board,round,board_number,white,black,white_elo,black_elo,white_title,white_fide_id\n"
 

@@ -9,9 +9,9 @@ from reedboard.link.board_messages import read_board_message
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.relay.boards import Board
-from reedboard_host.relay.pairings import Pairing, Pairings
-from reedboard_host.relay.pgn import board_pgn
+from reedboard_relay.boards import Board
+from reedboard_relay.pairings import Pairing, Pairings
+from reedboard_relay.pgn import board_pgn
 
 
 def test_pairings_name_the_players_and_are_read_again_when_the_file_changes(

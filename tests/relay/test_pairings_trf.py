@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from reedboard.rules.game import Game
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.relay.cli import parser
-from reedboard_host.relay.pairing import Pairing
-from reedboard_host.relay.pairings import Pairings
-from reedboard_host.relay.pairings_trf import TrfError, looks_like_trf, read_trf, trf_pairings
-from reedboard_host.relay.pgn import board_pgn
+from reedboard_relay.cli import parser
+from reedboard_relay.pairing import Pairing
+from reedboard_relay.pairings import Pairings
+from reedboard_relay.pairings_trf import TrfError, looks_like_trf, read_trf, trf_pairings
+from reedboard_relay.pgn import board_pgn
 
 # Seven players, three rounds, the third paired and not yet played. Round 1: player 7 has
 # the pairing-allocated bye (U). Round 2: player 2 forfeits to player 1 (- / +), player 5

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from reedboard.rules import read_pgn
-from reedboard_host.relay.arbiter_console import ArbiterDesk, Refused
-from reedboard_host.relay.pairing import Pairing
-from reedboard_host.relay.pairings_csv import PairingsError, csv_pairings
-from reedboard_host.relay.pgn import board_pgn
+from reedboard_relay.arbiter_console import ArbiterDesk, Refused
+from reedboard_relay.pairing import Pairing
+from reedboard_relay.pairings_csv import PairingsError, csv_pairings
+from reedboard_relay.pgn import board_pgn
 
 from tests.relay.test_game_pairings import ROUND_1, Relay, hello, moves, rewrite, state
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from reedboard_host.relay.refusals import KINDS, RateLimitedLog
+from reedboard_relay.refusals import KINDS, RateLimitedLog
 
 
 def test_one_line_per_kind_then_the_count_of_those_unsaid(

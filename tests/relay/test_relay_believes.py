@@ -14,8 +14,8 @@ import pytest
 from reedboard.link.board import DEFAULT_HISTORY as HISTORY
 from reedboard.link.board_messages import Alive
 from reedboard.link.messages import Resend
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.store import RelayStore
 
 from tests.relay.test_game_pairings import START, game_over, hello, moves, state
 

@@ -16,9 +16,9 @@ from reedboard.link.board_messages import read_board_message
 from reedboard.link.frame import MAX_FRAME, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.link.receiver import StreamReceiver
-from reedboard_host.relay.boards import Boards, broker_pacing
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards, broker_pacing
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
 
 from tests.relay.test_game_pairings import ROUND_1, Relay, hello, moves, rewrite
 

@@ -27,9 +27,9 @@ from reedboard.link.board_messages import BoardHello, StateMessage
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
 
 from tests.relay.broker import Broker, running_broker
 from tests.relay.link_board import LinkBoard

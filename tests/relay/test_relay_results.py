@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.store import RelayStore
 
 from tests.children import child, stop
 from tests.relay import board_scripts

@@ -18,10 +18,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.link import mqtt_topics
 from reedboard.link.frame import encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
-from reedboard_host.relay import boards
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay import boards
+from reedboard_relay.boards import Boards
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
 
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_store import frames
@@ -50,7 +50,7 @@ def test_a_message_that_fails_does_not_deafen_the_relay(
     subscribed = threading.Event()
     service.client.on_subscribe = lambda *_: subscribed.set()
     board = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-b1")
-    caplog.set_level(logging.ERROR, logger="reedboard_host.relay.service")
+    caplog.set_level(logging.ERROR, logger="reedboard_relay.service")
     service.start()
     try:
         assert subscribed.wait(WAIT_S)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reedboard.link.frame import Wire
 from reedboard.link.messages import ChangeSettings
-from reedboard_host.relay.round_mode import RETELL_FIRST_S, SETTINGS_IDS, RoundMode
+from reedboard_relay.round_mode import RETELL_FIRST_S, SETTINGS_IDS, RoundMode
 
 ALIVE: Wire = {"type": "alive", "seq": 5}
 

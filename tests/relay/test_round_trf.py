@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from reedboard_host.relay.game_on_board import game_on
-from reedboard_host.relay.pairings_trf import FIRST_ROUND, ROUND_WIDTH, read_trf
+from reedboard_relay.game_on_board import game_on
+from reedboard_relay.pairings_trf import FIRST_ROUND, ROUND_WIDTH, read_trf
 
 from tests.children import child
 from tests.relay.broker import Broker, running_broker

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.link.mqtt_client import tls_context
-from reedboard_host.relay.cli import main as relay_main
+from reedboard_relay.cli import main as relay_main
 
 from tests.children import child
 from tests.relay.broker import Broker

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from reedboard.rules import Game, Position
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.relay.pairing import Pairing
-from reedboard_host.relay.spectator import game_shown
+from reedboard_relay.pairing import Pairing
+from reedboard_relay.spectator import game_shown
 
 
 def test_a_set_up_game_with_black_to_move_is_numbered_from_its_own_move() -> None:

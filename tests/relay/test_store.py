@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.store import RelayStore
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

@@ -15,9 +15,9 @@ import paho.mqtt.client as mqtt
 import pytest
 from reedboard.link.frame import encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
-from reedboard_host.relay.boards import Boards
-from reedboard_host.relay.service import RelayService
-from reedboard_host.relay.store import RelayStore
+from reedboard_relay.boards import Boards
+from reedboard_relay.service import RelayService
+from reedboard_relay.store import RelayStore
 
 from tests.children import child
 from tests.relay.broker import running_broker

@@ -3,7 +3,7 @@ its own, its commands go back under its venue, and nothing else passes for a boa
 
 from __future__ import annotations
 
-from reedboard_host.relay.venues import board_topic, bridge_of, request_topic, subscriptions
+from reedboard_relay.venues import board_topic, bridge_of, request_topic, subscriptions
 
 
 def test_a_bridged_board_is_named_by_its_venue() -> None:

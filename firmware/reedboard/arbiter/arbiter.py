@@ -73,7 +73,7 @@ from reedboard.arbiter.waits import (
 from reedboard.errors import IllegalMoveError, InvalidInputError
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move, move_of_code
-from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
+from reedboard.rules.pieces import PIECE_SYMBOLS, PROMOTION_TYPES, PieceType
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
@@ -282,7 +282,7 @@ class Arbiter:
 
     def choose_promotion(self, piece_type: PieceType, now_ms: int) -> list[Effect]:
         """The host picks the piece for the next promotion (queen by default)."""
-        if piece_type not in (QUEEN, 4, 3, 2):
+        if piece_type not in PROMOTION_TYPES:
             raise InvalidInputError("a pawn promotes to a queen, rook, bishop or knight")
         promotion.note_choice(self._choices, piece_type, now_ms)
         return [PromotionChosen(now_ms, PIECE_SYMBOLS[piece_type])]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from reedboard.arbiter.effects import Effect, GameOver, MoveMade, TakenBack
 from reedboard.rules.moves import Move
-from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
+from reedboard.rules.pieces import PIECE_SYMBOLS, PROMOTION_TYPES, QUEEN, PieceType
 from reedboard.rules.squares import Bitboard, Square
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def watch_promotion_choice(arbiter: Arbiter, sq: Square, piece: str) -> None:
         arbiter._exchange_square = None  # the opponent has started: the choice is final
         return
     kind = PIECE_SYMBOLS.index(piece.lower())
-    if kind in (QUEEN, 4, 3, 2):
+    if kind in PROMOTION_TYPES:
         arbiter._choice_lift = (sq, kind)
 
 
@@ -69,7 +69,7 @@ def promotion_choices(arbiter: Arbiter) -> Bitboard:
     position = arbiter.position
     side = not position.turn
     choices = 0
-    for kind in (QUEEN, 4, 3, 2):
+    for kind in PROMOTION_TYPES:
         choices |= position.pieces_of(kind, side)
     return choices & ~(1 << arbiter._exchange_square)
 

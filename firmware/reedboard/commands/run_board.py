@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
-import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -44,6 +43,7 @@ from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
+from reedboard.stopping import stop_asked
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 if TYPE_CHECKING:
@@ -98,16 +98,10 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
         return 2
     board = assemble(args, config, script, first=first)
     app, journal, scanner, broker = board.app, board.journal, board.scanner, board.broker
-    stopping = []
-
-    def stop(_signum: int, _frame: object) -> None:
-        stopping.append(True)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    stop = stop_asked()
     undelivered = 0
     try:
-        app.run(lambda: bool(stopping), until_done=args.until_done)
+        app.run(stop, until_done=args.until_done)
     finally:
         app.close()  # the journal's writes done, and what waited for them told
         if board.voice is not None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from reedboard.command_line import example, whole_number_in
 from reedboard.errors import ReedboardError
+from reedboard.stopping import stop_event
 
 SHUTDOWN_S = 2.0  # the most a stop waits for requests still being answered
 
@@ -70,8 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(board: Any, args: argparse.Namespace) -> int:
-    import asyncio
-    import signal
     import threading
     import webbrowser
 
@@ -95,11 +94,7 @@ async def _serve(board: Any, args: argparse.Namespace) -> int:
         if not args.no_browser:
             # Some browsers' launchers wait for the window: never hold up the board.
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-        stopping = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stopping.set)
-        await stopping.wait()
+        await stop_event().wait()
     finally:
         await runner.cleanup()
     return 0

@@ -18,6 +18,7 @@ from pathlib import Path
 from reedboard.arbiter.arbiter import Arbiter
 from reedboard.arbiter.view import BoardView
 from reedboard.command_line import OneLineParser, example
+from reedboard.errors import ReedboardError
 from reedboard.lights.frame import Frame
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.lights.render_svg import render_svg
@@ -173,7 +174,7 @@ def _marked() -> BoardView:
 PNG_CONVERTER = "rsvg-convert"
 
 
-class NoConverterError(RuntimeError):
+class NoConverterError(ReedboardError, RuntimeError):
     """PNGs were asked for and `rsvg-convert` is not installed."""
 
 

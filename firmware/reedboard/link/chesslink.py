@@ -60,7 +60,6 @@ REPORT_EVERY_SCAN: Final = 0
 REPORT_TIMED: Final = 2
 REPORT_ON_CHANGE: Final = 3  # and above: on a change seen by (mode - 2) scans
 
-PIECE_LETTERS: Final = frozenset("KQRBNPkqrbnp")
 STEADY: Final = 0xFF  # a pattern byte with every slot on; any other non-zero one blinks
 FULL_BRIGHTNESS: Final = 15  # register 4 at this value and above: full
 # Register 4 at 0 is dim, not dark: the client still means its LEDs to be seen.

@@ -24,8 +24,6 @@ __all__ = ["MAX_ID", "MAX_PLY", "ProtocolError"]
 
 PROTOCOL_VERSION = 1
 
-# Board -> host. Every one carries `seq`.
-BOARD_TYPES = ("hello", "effect", "state", "moves", "ack", "error", "alive")
 SETTINGS = {"settle_ms": (1, 60_000), "castle_wait_ms": (1, 60_000), "knock_wait_ms": (1, 60_000)}
 Variant = Literal["standard", "chess960"]
 Piece = Literal["q", "r", "b", "n"]

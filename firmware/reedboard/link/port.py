@@ -1,6 +1,7 @@
-"""What either end of the link needs of the line that carries its bytes: a port. A serial
-device, a pty, an MQTT topic or a test's memory all look alike through it, so the board and
-the host never care which one carries them."""
+"""What either end of the serial link needs of the line that carries its bytes: a port. A
+serial device (a USB gadget port, a UART), a pty or a test's memory all look alike through
+it, so the board and the host never care which one carries them. (The board's MQTT side is
+no port: it publishes frames through its endpoint, mqtt_endpoint.py.)"""
 
 from __future__ import annotations
 

@@ -21,7 +21,6 @@ from types import TracebackType
 from typing import Any
 
 import serial
-from serial.tools import list_ports
 
 from reedboard.errors import LinkError
 from reedboard.link.outbox import DEFAULT_LIMIT, Outbox
@@ -70,13 +69,6 @@ def open_port(
         raise LinkError(f"cannot open serial port {url}: {_reason(exc)}") from None
     except (OSError, ValueError) as exc:
         raise LinkError(f"cannot open serial port {url}: {_reason(exc)}") from None
-
-
-def find_ports() -> list[str]:
-    """Serial devices that may be a board, likeliest first: USB serial (a Pi in gadget
-    mode shows up as ttyACM), then the rest."""
-    ports = [port.device for port in list_ports.comports()]
-    return sorted(ports, key=lambda device: ("ACM" not in device, "USB" not in device, device))
 
 
 def _reason(exc: BaseException) -> str:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 
+from reedboard.errors import ReedboardError
 from reedboard.hal.sensor_line import Action, SensorLine
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, Square
 from reedboard.sim.settings import HumanSettings
 
 
-class SensorError(AssertionError):
+class SensorError(ReedboardError, AssertionError):
     """The model tried to lift an empty square or place on an occupied one: a bug here."""
 
 

@@ -20,7 +20,6 @@ from reedboard.sensing.held import Held
 
 # Spare pieces lie beside the board for promotions, as in a set with extra queens.
 SPARES = "QRBNqrbn"
-PIECE_LETTERS = frozenset("KQRBNPkqrbnp")
 
 # A piece in the hand, and the square it was lifted from (None: from beside the board).
 HeldShown = TypedDict("HeldShown", {"piece": str, "from": str | None})

@@ -40,10 +40,6 @@ STANDARD_CASTLING = set("KQkq-")
 FLEETING = frozenset({"touch", "illegal", "restored", "violation", "offer"})
 
 
-def is_fleeting(effect: Effect) -> bool:
-    return effect.kind in FLEETING
-
-
 class Narrator:
     def __init__(self, book: Phrasebook, position: Position, *, strict: bool = False) -> None:
         self.book = book

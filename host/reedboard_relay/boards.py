@@ -1,0 +1,175 @@
+"""Every board the relay knows: its place in its stream, its games, whether it is online.
+Pure apart from the store it writes through: a message in, what to ask the board out.
+
+Each board's stream is received as a host on a serial line receives it (`StreamReceiver`):
+in order, each message once, gaps asked for with a `resend` that says `resync: hello`.
+Over a broker, asking costs more: a relay that fell behind its broker waits for every
+answer behind its own backlog, and each question asked again is answered again, in full,
+into that backlog. So one question at a time per board, asked again only when its answer
+has not come, after a second and twice as long each time up to `LONGEST_MS`."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from reedboard.link.board_messages import BoardHello, BoardMessage, read_board_message
+from reedboard.link.frame import Wire
+from reedboard.link.messages import WireCommand
+from reedboard.link.receiver import Pacing, StreamReceiver
+from reedboard_host.mirror import GameMirror
+
+from reedboard_relay.store import RelayStore
+from reedboard_relay.venues import bare_id, venue_of
+
+RETRY_MS = 1000  # a question not answered within this is asked again
+LONGEST_MS = 8000  # never waiting longer than this between two askings
+# The messages a relay keeps: those a restarted relay rebuilds the games from.
+KEPT_TYPES = ("hello", "effect", "state")
+
+
+def broker_pacing() -> Pacing:
+    """How the relay asks a board over a broker: one question at a time, backing off; a
+    board's `alive` (QoS 0) may overtake the frames it counts (QoS 1)."""
+    return Pacing(retry_ms=RETRY_MS, longest_ms=LONGEST_MS, alive_overtakes=True)
+
+
+@dataclass
+class Board:
+    id: str
+    receiver: StreamReceiver = field(default_factory=lambda: StreamReceiver(broker_pacing()))
+    # A state never rewrites a game here: anyone on an open broker can send one.
+    mirror: GameMirror = field(default_factory=lambda: GameMirror(keep_games=True))
+    online: bool = False
+    version: int = 0  # grows with every change a spectator would see
+    # The sessions this board had before its current one, latest last: a board starts a
+    # new session at every start and never goes back to one, so a session that comes
+    # back is a second board publishing under the same id.
+    sessions: deque[str] = field(default_factory=lambda: deque(maxlen=SESSIONS_KEPT))
+    twins: bool = False  # two boards with this id were seen (the console flags it)
+    cut: bool = False  # its venue's bridge to the relay's broker is down (venues.py)
+
+    @property
+    def reachable(self) -> bool:
+        """Online as far as the relay can tell: its own status, and its venue's bridge."""
+        return self.online and not self.cut
+
+    def said_hello(self, hello: BoardHello) -> bool:
+        """Notes the session a `hello` names; True when it finds the board has a twin
+        (first time only)."""
+        session, current = hello.session, self.receiver.session
+        if current is None or session == current:
+            return False
+        back = session in self.sessions
+        if current not in self.sessions:
+            self.sessions.append(current)
+        if back and not self.twins:
+            self.twins = True
+            self.version += 1
+            return True
+        return False
+
+    def deliver(self, message: BoardMessage) -> bool:
+        return self.mirror.apply(message)
+
+    def wants(self, now_ms: int) -> WireCommand | None:
+        """What to ask the board now, if anything (asked: the receiver paces it)."""
+        return self.receiver.request(now_ms, needs_state=self.mirror.needs_state)
+
+
+SESSIONS_KEPT = 8  # a board's earlier sessions remembered, to find a twin
+MAX_BOARDS = 2000  # boards one relay keeps (`--max-boards`): a broker's any topic is not one
+
+
+class Boards:
+    def __init__(self, store: RelayStore, *, max_boards: int = MAX_BOARDS) -> None:
+        self.store = store
+        self.max_boards = max_boards
+        self.twins_found: list[str] = []  # boards found to have a twin, for the log
+        self.cut_venues: set[str] = set()  # venues whose bridge is down
+        self.boards: dict[str, Board] = {}
+        for board_id, session, last, online in store.boards():
+            board = Board(board_id, StreamReceiver(broker_pacing(), session, last), online=online)
+            for wire in store.messages(board_id):
+                message, _problem = read_board_message(wire)
+                if message is not None:
+                    board.deliver(message)
+            self.boards[board_id] = board
+
+    def board(self, board_id: str) -> Board:
+        board = self.boards.get(board_id)
+        if board is None:
+            board = self.boards[board_id] = Board(board_id)
+            board.cut = venue_of(board_id) in self.cut_venues
+        return board
+
+    def bridge(self, venue: str, up: bool) -> list[str]:
+        """A venue's bridge came up or went down: the boards whose state changed."""
+        if up:
+            self.cut_venues.discard(venue)
+        else:
+            self.cut_venues.add(venue)
+        changed = []
+        for board in self.boards.values():
+            if venue_of(board.id) == venue and board.cut == up:
+                board.cut = not up
+                board.version += 1
+                changed.append(board.id)
+        return changed
+
+    def refusal(
+        self, board_id: str, wire: Wire | None, message: BoardMessage | None = None
+    ) -> str | None:
+        """Why a frame on board `board_id`'s stream (None: its status) is none of its
+        board's, or None: it names another board, or a number its board cannot have
+        reached; or the board would be one more than the relay keeps. (`message`: the
+        frame read, when it was.)"""
+        board = self.boards.get(board_id)
+        if board is None and len(self.boards) >= self.max_boards:
+            return f"a board beyond the {self.max_boards} this relay keeps (--max-boards)"
+        named = None if wire is None else wire.get("board")
+        if named is not None and named != bare_id(board_id):  # a venue's board: its own id
+            return f"a frame naming board {named!r}"
+        if board is None or wire is None:
+            return None
+        if message is None:
+            message, _problem = read_board_message(wire)
+        return None if message is None else board.receiver.implausible(message)
+
+    def heard(
+        self, board_id: str, wire: Wire, now_ms: int = 0, message: BoardMessage | None = None
+    ) -> tuple[bool, WireCommand | None]:
+        """A frame from the board's stream (`message`: as read, when it was), at `now_ms`
+        (the relay's monotonic clock): whether its games changed, and what to ask the
+        board now. One that `refusal` refuses changes nothing, and is not kept."""
+        if message is None:
+            message, _problem = read_board_message(wire)
+        if self.refusal(board_id, wire, message) is not None or message is None:
+            known = self.boards.get(board_id)
+            return False, None if known is None else known.wants(now_ms)
+        board = self.board(board_id)
+        if isinstance(message, BoardHello) and board.said_hello(message):
+            self.twins_found.append(board_id)
+        receiver = board.receiver
+        before = receiver.last_seq, receiver.session
+        delivered = receiver.take(message, now_ms)
+        changed = False
+        for each in delivered:
+            changed = board.deliver(each) or changed
+        if delivered or (receiver.last_seq, receiver.session) != before:
+            kept = [w for m in delivered if (w := m.to_wire())["type"] in KEPT_TYPES]
+            self.store.delivered(board_id, receiver.session, receiver.last_seq, kept)
+        if changed:
+            board.version += 1
+        return changed, board.wants(now_ms)
+
+    def status(self, board_id: str, online: bool) -> bool:
+        if self.refusal(board_id, None) is not None:
+            return False
+        board = self.board(board_id)
+        if board.online == online:
+            return False
+        board.online = online
+        board.version += 1
+        self.store.set_online(board_id, online)
+        return True

@@ -1,0 +1,183 @@
+"""The relay's MQTT side: subscribes to every board, keeps their games through `Boards`,
+asks boards for what it missed. paho's thread calls in; the web side reads under a lock.
+
+A message is stored before paho acknowledges it to the broker (paho acknowledges a QoS 1
+message when its callback returns), so a relay killed at any moment has stored all that
+the broker will not send again; what the broker lost is asked of the board."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import paho.mqtt.client as mqtt
+from reedboard.link.board_messages import BoardMessage, read_board_message
+from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
+from reedboard.link.messages import WireCommand
+from reedboard.link.mqtt_client import BrokerSettings, new_client
+from reedboard.link.mqtt_health import BrokerHealth
+
+from reedboard_relay.boards import RETRY_MS, Boards
+from reedboard_relay.refusals import RateLimitedLog
+from reedboard_relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
+
+T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
+
+
+class RelayService:
+    def __init__(
+        self,
+        settings: BrokerSettings,
+        boards: Boards,
+        *,
+        client_id: str = "reedboard-relay",
+        changed: Callable[[str], None] = lambda _board: None,
+        heard: Callable[[str, Wire], None] = lambda _board, _wire: None,
+        venues: tuple[str, ...] = (),
+    ) -> None:
+        self.boards = boards
+        self.venues = venues  # only these venues' boards (`--venue`); none: every board
+        self.lock = threading.Lock()
+        self.changed = changed
+        # Told of every frame of a board's stream, outside the lock: the arbiter's
+        # console follows the answers to its commands (`hello`, `ack`, `error`), and
+        # tells the round's mode again to a board heard while it owes an answer.
+        self.heard = heard
+        self.refusals = RateLimitedLog(logger)
+        self.client, address = new_client(client_id, settings)
+        self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
+        self.health.attach(self.client)
+        self.client.on_connect = self._connected
+        self.client.on_disconnect = self._disconnected
+        self.client.on_message = self._message
+        self.client.connect_async(address.host, address.port, keepalive=10)
+        self._ticking = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="relay-asks", daemon=True)
+
+    def start(self) -> None:
+        self.client.loop_start()
+        self._ticker.start()
+
+    def stop(self) -> None:
+        self._ticking.set()
+        self.client.disconnect()
+        self.client.loop_stop()
+        self._ticker.join(2.0)
+
+    def _connected(
+        self, client: mqtt.Client, _u: object, _f: object, reason: object, _p: object = None
+    ) -> None:
+        if not self.health.connected(reason):
+            return
+        client.subscribe(subscriptions(self.venues))
+
+    def _disconnected(
+        self, _c: object, _u: object, _f: object, reason: object, _p: object = None
+    ) -> None:
+        self.health.disconnected(reason)
+
+    def _message(self, _client: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
+        """One message, whatever it does: an exception out of paho's callback ends paho's
+        thread, and the relay would go on serving its page while hearing nothing more.
+        A message that failed is logged; its board's next number shows the gap, which is
+        asked for again like any other."""
+        try:
+            self._take(message)
+        except Exception:
+            logger.exception("a message on %s was not taken", message.topic)
+
+    def _take(self, message: mqtt.MQTTMessage) -> None:
+        place = board_topic(message.topic)
+        if place is None:
+            self._bridge(message)
+            return
+        board, kind = place
+        wire: Wire | None = None
+        read: BoardMessage | None = None
+        if len(message.payload) > MAX_FRAME:
+            size = len(message.payload)
+            self.refusals.warn(f"{board} size", f"board {board}: refused a message of {size} bytes")
+            return
+        if kind == "stream":
+            # Read before taking the lock: the web side waits on it, and reading needs
+            # nothing the lock guards.
+            wire = decode_line(bytes(message.payload))
+            if wire is None:
+                return
+            read, _problem = read_board_message(wire)
+        elif kind != "status":
+            return
+        with self.lock:
+            refused = self.boards.refusal(board, wire, read)
+            wanted: WireCommand | None = None
+            if refused is not None:
+                changed = False
+            elif wire is None:
+                changed = self.boards.status(board, bytes(message.payload) == b"online")
+            else:
+                changed, wanted = self.boards.heard(board, wire, _now_ms(), read)
+            twins, self.boards.twins_found = self.boards.twins_found, []
+        if refused is not None:
+            self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
+            return
+        for twin in twins:
+            logger.warning("board %s: two boards publish with this id (sessions alternate)", twin)
+            self.changed(twin)
+        if wanted is not None:
+            self.command(board, wanted)
+        if changed:
+            self.changed(board)
+        if wire is not None:
+            self.heard(board, wire)
+
+    def _bridge(self, message: mqtt.MQTTMessage) -> None:
+        """A venue's bridge up (`1`) or cut (its will, `0`): its boards follow."""
+        venue = bridge_of(message.topic)
+        if venue is None:
+            return
+        up = bytes(message.payload) == UP
+        with self.lock:
+            changed = self.boards.bridge(venue, up)
+        if not up:
+            logger.warning("venue %s: its bridge to this broker is down; its boards offline", venue)
+        for board in changed:
+            self.changed(board)
+
+    def command(self, board: str, command: WireCommand) -> None:
+        """A command for the board on its request topic (QoS 1: a broker that keeps the
+        board's session hands it over when the board is back)."""
+        frame = encode_frame(command.to_wire()).rstrip(b"\n")
+        self.client.publish(request_topic(board), frame, qos=1)
+
+    def _tick(self) -> None:
+        while not self._ticking.wait(RETRY_MS / 1000):
+            try:
+                self._ask_again()
+            except Exception:  # the asking must outlive one bad turn, as `_message` does
+                logger.exception("asking the boards again failed")
+
+    def _ask_again(self) -> None:
+        """Ask each board that is online for what the relay still misses of it, when its
+        question is due (its receiver paces it)."""
+        now_ms = _now_ms()
+        with self.lock:
+            due = [
+                (b.id, request)
+                for b in self.boards.boards.values()
+                if b.reachable and (request := b.wants(now_ms)) is not None
+            ]
+        for board, request in due:
+            self.command(board, request)
+
+    def snapshot(self, read: Callable[[Boards], T]) -> T:
+        with self.lock:
+            return read(self.boards)
+
+
+def _now_ms() -> int:
+    return int(time.monotonic() * 1000)
