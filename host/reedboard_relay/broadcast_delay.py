@@ -20,6 +20,7 @@ import sqlite3
 from typing import Protocol
 
 from aiohttp import web
+from reedboard.link.board_messages import read_board_message
 
 from reedboard_relay.arbiter_console import DESK_KEY, Refused, _body
 from reedboard_relay.boards import Board, Boards
@@ -70,7 +71,8 @@ class DelayedBoards:
                     self.next_due = heard + self.delay_s
                     break
                 board = self._board(board_id)
-                if board.deliver(json.loads(wire)):
+                message, _problem = read_board_message(json.loads(wire))  # stored: read once
+                if message is not None and board.deliver(message):
                     board.version += 1
                     self.unannounced.add(board_id)
                 self.applied = number
