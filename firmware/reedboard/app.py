@@ -347,8 +347,8 @@ class App:
         control = board_game.settings.time_control
         for effect, game_id in zip(effects, games, strict=True):
             message = effect_message(effect, game_id, board_game.game, control, self.wiring)
-            if isinstance(effect, SensorFault) and message.place is not None:
-                logger.warning("switch fault: %s %s", message.place.where, effect.fault)
+            if isinstance(fault := message.effect, SensorFault) and fault.place is not None:
+                logger.warning("switch fault: %s %s", fault.place.where, fault.fault)
             told("told the host", message, self.endpoint.send(message))
             if self.on_effect is not None:
                 self.outbox.put(partial(self.on_effect, message))
