@@ -63,6 +63,20 @@ def test_one_flipped_bit_is_mended_anywhere_in_the_frame(where: int, bit: int) -
     assert decoder.mended == 1 and decoder.bad_frames == 0
 
 
+def test_a_frame_passed_on_is_the_one_that_came_and_a_mended_one_is_whole() -> None:
+    """What only passes frames on (the publishing bridge) sends them as they came, the
+    hex digits' case included; a mended frame goes on mended, not as it was damaged."""
+    message = {"type": "effect", "seq": 12, "event": "move", "uci": "e2e4"}
+    frame = encode_frame(message)
+    upper = frame[:-9] + frame[-9:-1].upper() + b"\n"  # a CRC in capitals is good too
+    damaged = bytearray(frame)
+    damaged[7] ^= 1
+    decoder = FrameDecoder()
+    passed = decoder.feed_frames(upper + bytes(damaged))
+    assert passed == [(upper[:-1], message), (frame[:-1], message)]
+    assert decoder.mended == 1
+
+
 def test_two_flipped_bits_are_never_mended_into_another_frame() -> None:
     rng = random.Random(4)
     frame = encode_frame({"type": "effect", "seq": 12, "event": "move", "uci": "e2e4"})

@@ -120,7 +120,13 @@ class FrameDecoder:
         self._skipping = False  # inside an overlong line: drop up to its newline
 
     def feed(self, data: bytes) -> list[Wire]:
-        messages: list[Wire] = []
+        return [message for _line, message in self.feed_frames(data)]
+
+    def feed_frames(self, data: bytes) -> list[tuple[bytes, Wire]]:
+        """Each good message with its frame as it came (without the newline), so that
+        what only passes frames on needs not write them again; a mended one's frame is
+        written anew, whole."""
+        messages: list[tuple[bytes, Wire]] = []
         self._buffer += data
         while True:
             end = self._buffer.find(b"\n")
@@ -144,4 +150,5 @@ class FrameDecoder:
                 self.bad_frames += 1
             else:
                 self.good_frames += 1
-                messages.append(message)
+                frame = encode_frame(message)[:-1] if mended else line.rstrip(b"\r")
+                messages.append((frame, message))
