@@ -33,6 +33,9 @@ def count(low: int = 0) -> Check:
     return check
 
 
+_COUNT = count()
+
+
 def _described(doc: str, check: Check) -> Check:
     check.__doc__ = doc
     return check
@@ -193,8 +196,8 @@ def board_message_problem(message: Mapping[str, Any]) -> str | None:
     if not isinstance(kind, str):
         return "a message without a type"
     name = kind if kind != "effect" else f"{message.get('event')!s:.20} effect"
-    if not count()(message.get("seq")):
-        return f"{name:.40}: seq must be {count().__doc__}, not {shown(message.get('seq'))}"
+    if not _COUNT(message.get("seq")):
+        return f"{name:.40}: seq must be {_COUNT.__doc__}, not {shown(message.get('seq'))}"
     for field, (check, required) in _MESSAGES.get(kind, {}).items():
         if field not in message:
             if required:

@@ -33,6 +33,7 @@ from reedboard.rules.squares import SQUARE_NAMES, square_names_of
 from reedboard.sensing.selftest import SwitchPlace
 
 _UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+_COUNT = count()
 _INDEX = {name: index for index, name in enumerate(SQUARE_NAMES)}
 _ABSENT = object()
 
@@ -75,7 +76,7 @@ class Shape:
 
 
 SHAPES: dict[str, Shape] = {
-    "int": Shape("an integer 0..2^53-1", count()),
+    "int": Shape("an integer 0..2^53-1", _COUNT),
     "positive": Shape("an integer 1..2^53-1", count(1)),
     "str": Shape("a string", lambda v: isinstance(v, str)),
     "bool": Shape("true or false", lambda v: isinstance(v, bool)),
@@ -117,7 +118,7 @@ SHAPES: dict[str, Shape] = {
 _PLACE_CHECKS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "row": ("a string", lambda v: isinstance(v, str)),
     "column": ("a string", lambda v: isinstance(v, str)),
-    "pins": ("a list of integers", lambda v: isinstance(v, list) and all(count()(p) for p in v)),
+    "pins": ("a list of integers", lambda v: isinstance(v, list) and all(_COUNT(p) for p in v)),
     "where": ("a string", lambda v: isinstance(v, str)),
 }
 
@@ -143,6 +144,7 @@ class Plan:
     own: tuple[Field, ...]  # the plain fields, in the class's order
     objects: tuple[tuple[str, tuple[Field, ...]], ...]  # the objects such as `added`
     added: tuple[Field, ...]  # written after the message's `game`
+    fens: tuple[str, ...]  # the wire's names of the positions a host builds games from
 
 
 def _plan(cls: type[Effect]) -> Plan:
@@ -175,7 +177,8 @@ def _plan(cls: type[Effect]) -> Plan:
         else:
             own.append(found)
     nested = tuple((name, tuple(fields)) for name, fields in objects.items())
-    return Plan(cls, tuple(own), nested, tuple(added))
+    fens = tuple(field.wire for field in own if field.shape is SHAPES["fen"])
+    return Plan(cls, tuple(own), nested, tuple(added), fens)
 
 
 def _plain(hint: Any) -> str:
@@ -252,7 +255,8 @@ class _Bad(Exception):
 def _read(fields: tuple[Field, ...], source: Mapping[str, Any], label: str) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for field in fields:
-        if field.shape is None:
+        shape = field.shape
+        if shape is None:
             values[field.attr] = _read_place(source, label)
             continue
         value = source.get(field.wire, _ABSENT)
@@ -260,10 +264,10 @@ def _read(fields: tuple[Field, ...], source: Mapping[str, Any], label: str) -> d
             if field.required:
                 raise _Bad(f"{label}: {field.wire} is missing")
             values[field.attr] = field.default
-            continue
-        if not field.shape.check(value):
-            raise _Bad(f"{label}: {field.wire} must be {field.shape.doc}, not {shown(value)}")
-        values[field.attr] = field.shape.read(value)
+        elif shape.check(value):
+            values[field.attr] = value if shape.read is _same else shape.read(value)
+        else:
+            raise _Bad(f"{label}: {field.wire} must be {shape.doc}, not {shown(value)}")
     return values
 
 
@@ -284,6 +288,8 @@ def _object_doc(fields: tuple[Field, ...]) -> str:
 
 def _chosen(plans: list[Plan], wire: Mapping[str, Any]) -> Plan:
     """Of the classes of one event name, the first whose objects the message carries."""
+    if len(plans) == 1:
+        return plans[0]
     for plan in plans:
         if all(name in wire for name, _fields in plan.objects):
             return plan
@@ -293,7 +299,8 @@ def _chosen(plans: list[Plan], wire: Mapping[str, Any]) -> Plan:
 def read_effect(wire: Mapping[str, Any]) -> tuple[Effect | None, str | None]:
     """The event of an `effect` message whose `event` is a string, and what is wrong with
     it (None when nothing is). None and no problem: an event this host does not know."""
-    _plans()
+    if not _PLANS:
+        _plans()
     plans = _BY_NAME.get(wire["event"])
     if plans is None:
         return None, None
@@ -303,8 +310,8 @@ def read_effect(wire: Mapping[str, Any]) -> tuple[Effect | None, str | None]:
         t_ms = wire.get("t_ms", _ABSENT)
         if t_ms is _ABSENT:
             raise _Bad(f"{label}: t_ms is missing")
-        if not count()(t_ms):
-            raise _Bad(f"{label}: t_ms must be {count().__doc__}, not {shown(t_ms)}")
+        if not _COUNT(t_ms):
+            raise _Bad(f"{label}: t_ms must be {_COUNT.__doc__}, not {shown(t_ms)}")
         values = _read(plan.own, wire, label)
         for name, fields in plan.objects:
             inner = wire.get(name)
@@ -317,7 +324,8 @@ def read_effect(wire: Mapping[str, Any]) -> tuple[Effect | None, str | None]:
                     f"{label}: {name} must be {_object_doc(fields)}, not {shown(inner)}"
                 ) from None
         values |= _read(plan.added, wire, label)
-        _fen_problem(plan, wire, label)
+        if plan.fens:
+            _fen_problem(plan, wire, label)
     except _Bad as bad:
         return None, str(bad)
     return plan.cls(t_ms=t_ms, **values), None
