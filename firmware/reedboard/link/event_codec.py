@@ -145,6 +145,7 @@ class Plan:
     objects: tuple[tuple[str, tuple[Field, ...]], ...]  # the objects such as `added`
     added: tuple[Field, ...]  # written after the message's `game`
     fens: tuple[str, ...]  # the wire's names of the positions a host builds games from
+    label: str  # how a problem names the message: "move effect"
 
 
 def _plan(cls: type[Effect]) -> Plan:
@@ -178,7 +179,7 @@ def _plan(cls: type[Effect]) -> Plan:
             own.append(found)
     nested = tuple((name, tuple(fields)) for name, fields in objects.items())
     fens = tuple(field.wire for field in own if field.shape is SHAPES["fen"])
-    return Plan(cls, tuple(own), nested, tuple(added), fens)
+    return Plan(cls, tuple(own), nested, tuple(added), fens, f"{cls.kind} effect")
 
 
 def _plain(hint: Any) -> str:
@@ -305,7 +306,7 @@ def read_effect(wire: Mapping[str, Any]) -> tuple[Effect | None, str | None]:
     if plans is None:
         return None, None
     plan = _chosen(plans, wire)
-    label = f"{plan.cls.kind} effect"
+    label = plan.label
     try:
         t_ms = wire.get("t_ms", _ABSENT)
         if t_ms is _ABSENT:
@@ -323,7 +324,8 @@ def read_effect(wire: Mapping[str, Any]) -> tuple[Effect | None, str | None]:
                 raise _Bad(
                     f"{label}: {name} must be {_object_doc(fields)}, not {shown(inner)}"
                 ) from None
-        values |= _read(plan.added, wire, label)
+        if plan.added:
+            values |= _read(plan.added, wire, label)
         if plan.fens:
             _fen_problem(plan, wire, label)
     except _Bad as bad:
