@@ -53,9 +53,9 @@ from reedboard.hal.scan_ahead import Backlog, ScanAhead, first_scan
 from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
+from reedboard.link.acks import Ack, BrightnessSet, Said
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import (
-    Ack,
     BoardHello,
     EffectMessage,
     ErrorReply,
@@ -419,12 +419,12 @@ class App:
         # The lights', not the game's: a board without LEDs acknowledges and carries on.
         if self.brightness is not None:
             self.brightness(percent / 100, now)
-        return Answer(Ack(percent=percent))
+        return Answer(Ack(BrightnessSet(percent)))
 
     def _say(self, what: str) -> Answer:
         if self.say is None:
             return Answer(ErrorReply("unsupported", "the board's voice is off"))
-        return Answer(Ack(text=self.say(what)))
+        return Answer(Ack(Said(self.say(what))))
 
     def _game_command(self, command: GameCommand, now: int) -> Answer:
         """A command about the game, carried out by the board's game; what it acknowledged

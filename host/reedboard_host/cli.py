@@ -41,6 +41,7 @@ from reedboard.command_line import (
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
+from reedboard.link.acks import Said
 from reedboard.link.board_messages import Ack, Reply
 from reedboard.link.messages import (
     AddTime,
@@ -374,7 +375,8 @@ def _show(args: argparse.Namespace) -> int:
 def _say(args: argparse.Namespace) -> int:
     """The board says it aloud; the sentence is printed here too."""
     reply = _ask(args, Say(args.what))
-    print(reply.text if isinstance(reply, Ack) else "")
+    said = reply.done if isinstance(reply, Ack) else None
+    print(said.text if isinstance(said, Said) else "")
     return 0
 
 

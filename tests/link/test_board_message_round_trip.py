@@ -24,6 +24,20 @@ from reedboard.events import (
     Touched,
     Violation,
 )
+from reedboard.link.acks import (
+    BrightnessSet,
+    Done,
+    GameEnded,
+    GameStarted,
+    Marked,
+    ModeSet,
+    MoveNamed,
+    PromotionSet,
+    Said,
+    SettingsNow,
+    StateClock,
+    TimeGiven,
+)
 from reedboard.link.board_messages import (
     Ack,
     Alive,
@@ -76,6 +90,21 @@ EFFECTS = st.one_of(
     st.builds(ClockPressed, COUNT, COUNT, COUNT),
     st.builds(TimeAdded, COUNT, st.booleans(), st.integers(1, 2**53 - 1), COUNT, COUNT),
 )
+CLOCK = st.builds(StateClock, COUNT, COUNT, st.sampled_from(["white", "black", None]), TEXT)
+# Every outcome an ack tells.
+OUTCOMES = st.one_of(
+    st.just(Done()),
+    st.builds(GameStarted, TEXT),
+    st.builds(SettingsNow, TEXT, COUNT, COUNT, COUNT, st.booleans()),
+    st.builds(ModeSet, TEXT),
+    st.builds(MoveNamed, _maybe(UCI)),
+    st.builds(PromotionSet, TEXT),
+    st.builds(GameEnded, RESULT, TEXT),
+    st.builds(Marked, NAMES, NAMES),
+    st.builds(TimeGiven, CLOCK),
+    st.builds(BrightnessSet, COUNT),
+    st.builds(Said, TEXT),
+)
 MESSAGES: st.SearchStrategy[BoardMessage] = st.one_of(
     st.builds(
         BoardHello,
@@ -116,17 +145,7 @@ MESSAGES: st.SearchStrategy[BoardMessage] = st.one_of(
         id=_maybe(COUNT),
         seq=SEQ,
     ),
-    st.builds(
-        Ack,
-        fen=_maybe(TEXT),
-        settle_ms=_maybe(COUNT),
-        uci=_maybe(UCI),
-        result=_maybe(RESULT),
-        squares=_maybe(NAMES),
-        text=_maybe(TEXT),
-        id=_maybe(COUNT),
-        seq=SEQ,
-    ),
+    st.builds(Ack, OUTCOMES, _maybe(COUNT), SEQ),
     st.builds(
         ErrorReply, _maybe(TEXT), _maybe(TEXT), _maybe(TEXT), _maybe(TEXT), _maybe(COUNT), SEQ
     ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from reedboard.link.acks import MoveNamed
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import Ack, BoardHello, MovesPage
 from reedboard.link.frame import FrameDecoder, decode_line, encode_frame
@@ -127,7 +128,7 @@ def test_a_retried_command_is_carried_out_once_and_answered_again() -> None:
     board = BoardEndpoint("s")
     frame = encode_frame({"type": "takeback", "id": 9})
     [command] = board.receive_data(frame)
-    board.reply(command, Ack(uci="e2e4"))
+    board.reply(command, Ack(MoveNamed("e2e4")))
     first = board.data_to_send()
     assert board.receive_data(frame) == []
     assert board.data_to_send() == first
@@ -191,7 +192,7 @@ def test_lost_and_corrupted_frames_are_asked_for_again_and_arrive_once_in_order(
 def test_a_new_hosts_hello_forgets_the_ids_an_earlier_host_used() -> None:
     board = BoardEndpoint("s")
     [command] = board.receive_data(encode_frame({"type": "takeback", "id": 2}))
-    board.reply(command, Ack(uci="e2e4"))
+    board.reply(command, Ack(MoveNamed("e2e4")))
     board.data_to_send()
     board.receive_data(encode_frame({"type": "hello", "id": 1, "protocol": 1}))
     [again] = board.receive_data(encode_frame({"type": "state", "id": 2}))

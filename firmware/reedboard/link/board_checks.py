@@ -173,6 +173,7 @@ _MESSAGES: dict[str, Fields] = {
         "squares": (_squares, False),
         "blink": (_squares, False),
         "text": (_text, False),
+        "tournament": (_flag, False),
         "clock": (_state_clock, False),
     },
     "error": {

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeAlias
 
 from reedboard.events import Effect
+from reedboard.link.acks import Ack as Ack
+from reedboard.link.acks import StateClock as StateClock
 from reedboard.link.board_checks import board_message_problem, count
 from reedboard.link.event_codec import effect_wire, read_effect
 from reedboard.link.frame import Wire
@@ -122,29 +124,6 @@ class EffectMessage:
 
     def to_wire(self) -> Wire:
         return effect_wire(self.effect, self.game, self.seq)
-
-
-@dataclass(frozen=True, slots=True)
-class StateClock:
-    """A timed game's clocks as they stand when the state is sent: both players' time
-    left, whose runs (None: neither, the game over or a press awaited), the control."""
-
-    white_ms: int
-    black_ms: int
-    running: str | None  # "white", "black" or None
-    time_control: str
-
-    def to_wire(self) -> Wire:
-        return {
-            "white_ms": self.white_ms,
-            "black_ms": self.black_ms,
-            "running": self.running,
-            "time_control": self.time_control,
-        }
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> StateClock:
-        return cls(wire["white_ms"], wire["black_ms"], wire.get("running"), wire["time_control"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,73 +244,6 @@ class MovesPage:
             wire.get("id"),
             wire["seq"],
             None if wire.get("clock") is None else StateClock.from_wire(wire["clock"]),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Ack:
-    """A command carried out, with what was done: each command's ack carries its own few
-    fields (a new game's `fen`, the settings, a move shown or taken back, ...)."""
-
-    TYPE: ClassVar[str] = "ack"
-    fen: str | None = None
-    mode: str | None = None
-    settle_ms: int | None = None
-    castle_wait_ms: int | None = None
-    knock_wait_ms: int | None = None
-    uci: str | Unsent | None = UNSENT  # null: the lit move cleared
-    piece: str | None = None
-    result: str | None = None
-    reason: str | None = None
-    percent: int | None = None
-    squares: tuple[str, ...] | None = None
-    blink: tuple[str, ...] | None = None
-    text: str | None = None  # what the board's voice said (`say`)
-    id: int | None = None
-    seq: int = 0
-    tournament: bool | None = None  # the settings' fair-play switch
-    clock: StateClock | None = None  # the clocks after time was added (`clock_add`)
-
-    def to_wire(self) -> Wire:
-        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
-        wire |= _given(
-            fen=self.fen,
-            mode=self.mode,
-            settle_ms=self.settle_ms,
-            castle_wait_ms=self.castle_wait_ms,
-            knock_wait_ms=self.knock_wait_ms,
-        )
-        wire |= _sent(uci=self.uci)
-        wire |= _given(piece=self.piece, result=self.result, reason=self.reason)
-        return wire | _given(
-            percent=self.percent,
-            squares=_list(self.squares),
-            blink=_list(self.blink),
-            text=self.text,
-            tournament=self.tournament,
-            clock=None if self.clock is None else self.clock.to_wire(),
-        )
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> Ack:
-        return cls(
-            fen=wire.get("fen"),
-            mode=wire.get("mode"),
-            settle_ms=wire.get("settle_ms"),
-            castle_wait_ms=wire.get("castle_wait_ms"),
-            knock_wait_ms=wire.get("knock_wait_ms"),
-            uci=wire.get("uci", UNSENT),
-            piece=wire.get("piece"),
-            result=wire.get("result"),
-            reason=wire.get("reason"),
-            percent=wire.get("percent"),
-            squares=_names(wire.get("squares")),
-            blink=_names(wire.get("blink")),
-            text=wire.get("text"),
-            id=wire.get("id"),
-            seq=wire["seq"],
-            tournament=wire.get("tournament"),
-            clock=None if wire.get("clock") is None else StateClock.from_wire(wire["clock"]),
         )
 
 

@@ -33,6 +33,7 @@ from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
+from reedboard.link.acks import GameStarted
 from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
 from reedboard.link.messages import (
     ChoosePromotion,
@@ -362,8 +363,8 @@ class SimBoard:
             if new_game.variant == "chess960" and new_game.fen is None:
                 with self.lock:
                     answer = self._command(new_game)
-                    if isinstance(answer.reply, Ack) and answer.reply.fen is not None:
-                        self._guided_setup(answer.reply.fen)
+                    if isinstance(answer.reply, Ack) and isinstance(answer.reply.done, GameStarted):
+                        self._guided_setup(answer.reply.done.fen)
             else:
                 fen = new_game.fen or STARTING_FEN
                 Position.from_fen(fen, chess960=new_game.variant == "chess960")  # checked first
