@@ -29,9 +29,9 @@ import time
 import tty
 from pathlib import Path
 
+from reedboard.events import MoveMade
 from reedboard.journal.store import Journal
-from reedboard.link.board_events import MoveEvent
-from reedboard.link.board_messages import EventMessage
+from reedboard.link.board_messages import EffectMessage
 from reedboard.link.host import HostEndpoint
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
@@ -108,8 +108,8 @@ def latencies(plies: int, speed: float, seed: int) -> tuple[list[float], list[in
                 continue
             now = time.monotonic()
             for message in host.receive_data(data, int(now * 1000)):
-                if isinstance(message, EventMessage) and isinstance(message.event, MoveEvent):
-                    arrivals.setdefault(message.event.ply, (now, message.t_ms or 0))
+                if isinstance(message, EffectMessage) and isinstance(message.effect, MoveMade):
+                    arrivals.setdefault(message.effect.ply, (now, message.effect.t_ms))
             os.write(master, host.data_to_send() or b"")
         rss = float(child.stdout.read().strip() or "nan") if child.stdout else float("nan")
         os.close(master)

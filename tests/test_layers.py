@@ -38,6 +38,7 @@ FIRMWARE_LAYERS = (
     Layer("chess clock", ("reedboard.chess_clock",)),
     Layer("hardware", ("reedboard.hal",)),
     Layer("sensing", ("reedboard.sensing",)),
+    Layer("events", ("reedboard.events",)),
     Layer("arbiter", ("reedboard.arbiter",)),
     Layer(
         "outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal", "reedboard.voice")
@@ -109,6 +110,7 @@ HOST_MAY_USE = (
     "reedboard.rules",
     "reedboard.chess_clock",
     "reedboard.sensing",
+    "reedboard.events",
     "reedboard.arbiter",
     "reedboard.lights",
     "reedboard.link",

@@ -53,9 +53,9 @@ from reedboard.hal.scan_ahead import Backlog, ScanAhead, first_scan
 from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
+from reedboard.link.acks import Ack, BrightnessSet, Said
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import (
-    Ack,
     BoardHello,
     EffectMessage,
     ErrorReply,
@@ -346,8 +346,8 @@ class App:
         control = board_game.settings.time_control
         for effect, game_id in zip(effects, games, strict=True):
             message = effect_message(effect, game_id, board_game.game, control, self.wiring)
-            if isinstance(effect, SensorFault) and message.place is not None:
-                logger.warning("switch fault: %s %s", message.place.where, effect.fault)
+            if isinstance(fault := message.effect, SensorFault) and fault.place is not None:
+                logger.warning("switch fault: %s %s", fault.place.where, fault.fault)
             told("told the host", message, self.endpoint.send(message))
             if self.on_effect is not None:
                 self.outbox.put(partial(self.on_effect, message))
@@ -418,12 +418,12 @@ class App:
         # The lights', not the game's: a board without LEDs acknowledges and carries on.
         if self.brightness is not None:
             self.brightness(percent / 100, now)
-        return Answer(Ack(percent=percent))
+        return Answer(Ack(BrightnessSet(percent)))
 
     def _say(self, what: str) -> Answer:
         if self.say is None:
             return Answer(ErrorReply("unsupported", "the board's voice is off"))
-        return Answer(Ack(text=self.say(what)))
+        return Answer(Ack(Said(self.say(what))))
 
     def _game_command(self, command: GameCommand, now: int) -> Answer:
         """A command about the game, carried out by the board's game; what it acknowledged

@@ -42,6 +42,17 @@ from reedboard.errors import InvalidInputError
 from reedboard.game_clocks import GameClocks
 from reedboard.game_report import game_result, moves_page, state_clock, state_message
 from reedboard.hal.sensor_line import added_time
+from reedboard.link.acks import (
+    Done,
+    GameEnded,
+    GameStarted,
+    Marked,
+    ModeSet,
+    MoveNamed,
+    PromotionSet,
+    SettingsNow,
+    TimeGiven,
+)
 from reedboard.link.board_messages import (
     Ack,
     ErrorReply,
@@ -342,23 +353,23 @@ class BoardGame:
             case SetMode(mode=mode):
                 self.settings = replace(self.settings, mode=mode)
                 self.arbiter.configure(mode=mode)
-                return Answer(Ack(mode=mode))
+                return Answer(Ack(ModeSet(mode)))
             case ChoosePromotion(piece=piece):
                 effects = self.arbiter.choose_promotion(piece_type_from_symbol(piece), now)
-                return Answer(Ack(piece=piece), tuple(effects))
+                return Answer(Ack(PromotionSet(piece)), tuple(effects))
             case TakeBack(to_ply=to_ply):
                 return self._take_back(now) if to_ply is None else self._take_back_to(to_ply, now)
             case AddTime(color=color, ms=ms):
                 return self._add_time(color == "white", ms, now)
             case ShowMove(uci=uci):
                 self.arbiter.show_move(None if uci is None else self.game.position.parse_uci(uci))
-                return Answer(Ack(uci=uci))
+                return Answer(Ack(MoveNamed(uci)))
             case Mark(squares=squares, blink=blink):
                 steady, blinking = (
                     bitboard_of([parse_square(n) for n in k]) for k in (squares, blink)
                 )
                 self.arbiter.mark(steady, blinking)
-                return Answer(Ack(squares=squares, blink=blink))
+                return Answer(Ack(Marked(squares, blink)))
             case Draw(agreed=agreed):
                 self._refuse_if_over()
                 # A claim that is not valid raises IllegalMoveError, an InvalidInputError
@@ -390,13 +401,13 @@ class BoardGame:
                 number = random_chess960_number(self.rng)
             effects = self.arbiter.start_setup(number, now)
             start = Position.chess960_start(number)
-            return Answer(Ack(fen=start.fen()), tuple(effects))
+            return Answer(Ack(GameStarted(start.fen())), tuple(effects))
         else:
             game = Game()
         if game.is_game_over():
             raise InvalidInputError("the game would be over before it starts")
         effects = self.arbiter.start_game(game, now)
-        return Answer(Ack(fen=game.start.fen()), tuple(effects))
+        return Answer(Ack(GameStarted(game.start.fen())), tuple(effects))
 
     def _take_back(self, now: int) -> Answer:
         # Mate or stalemate can be taken back (the host is the arbiter of a casual game);
@@ -405,7 +416,7 @@ class BoardGame:
         effects = self.arbiter.take_back(now)
         taken = effects[0]
         assert isinstance(taken, TakenBack)
-        return Answer(Ack(uci=taken.uci), tuple(effects))
+        return Answer(Ack(MoveNamed(taken.uci)), tuple(effects))
 
     def _take_back_to(self, ply: int, now: int) -> Answer:
         """Every move after `ply` taken back at once (an arbiter reinstating the position
@@ -416,22 +427,23 @@ class BoardGame:
         if ply > len(game):
             raise InvalidInputError(f"the game has {len(game)} plies, not {ply}")
         if ply == len(game):
-            return Answer(Ack(uci=None))
+            return Answer(Ack(MoveNamed(None)))
         effects = self.arbiter.take_back_to(ply, now)
         earliest = [e for e in effects if isinstance(e, TakenBack)][-1]  # the irregular move
-        return Answer(Ack(uci=earliest.uci), tuple(effects))
+        return Answer(Ack(MoveNamed(earliest.uci)), tuple(effects))
 
     def _add_time(self, white: bool, ms: int, now: int) -> Answer:
         """An arbiter's decision: `ms` more on a player's clock; the ack carries the
         clocks after it."""
         self._refuse_if_over()
         added = self.clocks.add(white, ms, now)
-        return Answer(Ack(clock=self.clock_now(now)), (added,))
+        clock = self.clock_now(now)  # a timed game's, or `add` has refused
+        return Answer(Ack(Done() if clock is None else TimeGiven(clock)), (added,))
 
     def _ended(self, effects: list[Effect]) -> Answer:
         over = effects[-1]
         assert isinstance(over, GameOver)
-        return Answer(Ack(result=over.result, reason=over.reason), tuple(effects))
+        return Answer(Ack(GameEnded(over.result, over.reason)), tuple(effects))
 
     def _change_settings(self, command: ChangeSettings) -> Answer:
         if command.settle_ms is not None:
@@ -447,13 +459,7 @@ class BoardGame:
             settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms, knock_wait_ms=s.knock_wait_ms
         )
         return Answer(
-            Ack(
-                mode=s.mode,
-                settle_ms=s.settle_ms,
-                castle_wait_ms=s.castle_wait_ms,
-                knock_wait_ms=s.knock_wait_ms,
-                tournament=s.tournament,
-            )
+            Ack(SettingsNow(s.mode, s.settle_ms, s.castle_wait_ms, s.knock_wait_ms, s.tournament))
         )
 
     def _refuse_if_over(self) -> None:

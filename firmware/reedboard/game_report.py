@@ -108,17 +108,16 @@ def effect_message(
     """`effect` of the journal's game `game_id` as the host is told it: a new game with its
     variant and time `control`, a faulty switch with its place on the matrix (when the
     board knows its `wiring`)."""
-    message = EffectMessage(effect, game_id)
     if isinstance(effect, NewGame):
-        return replace(
-            message,
+        effect = replace(
+            effect,
             chess960=game.chess960,
             variant=variant_of(game),
             time_control=None if control is None else control.text(),
         )
-    if isinstance(effect, SensorFault) and wiring is not None:
-        return replace(message, place=switch_place(effect.square, wiring))
-    return message
+    elif isinstance(effect, SensorFault) and wiring is not None:
+        effect = replace(effect, place=switch_place(effect.square, wiring))
+    return EffectMessage(effect, game_id)
 
 
 def _squares(pair: tuple[int, int] | None) -> tuple[str, str] | None:

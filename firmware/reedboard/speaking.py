@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from reedboard.board_game import BoardGame
 from reedboard.errors import InvalidInputError
+from reedboard.events import NewGame
 from reedboard.hal.speech import Speaker
 from reedboard.link.board_messages import EffectMessage
 from reedboard.rules.game import Game
@@ -67,9 +68,11 @@ class BoardVoice:
         """An effect as the App publishes it."""
         if self.narrator is None:
             return
-        text = self.narrator.hear(message.effect, chess960=bool(message.chess960))
+        effect = message.effect
+        chess960 = isinstance(effect, NewGame) and bool(effect.chess960)
+        text = self.narrator.hear(effect, chess960=chess960)
         if text:
-            self.say(text, fleeting=message.effect.kind in FLEETING)
+            self.say(text, fleeting=effect.kind in FLEETING)
 
     def watch(self, board_game: BoardGame, now: int) -> None:
         """Each turn of the loop: the game as it stands."""

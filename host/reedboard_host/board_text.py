@@ -5,25 +5,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from reedboard.link.board_events import (
-    ClockEvent,
-    GameOverEvent,
-    IllegalEvent,
-    MoveEvent,
-    NewGameEvent,
-    OtherEvent,
-    PromotionEvent,
-    RestoredEvent,
-    TakebackEvent,
-    TouchEvent,
-    ViolationEvent,
-    WireEvent,
-    event_name,
+from reedboard.events import (
+    ClockPressed,
+    Effect,
+    GameOver,
+    Illegal,
+    MoveMade,
+    NewGame,
+    Offered,
+    PromotionChosen,
+    Restored,
+    SensorFault,
+    SetupStarted,
+    TakenBack,
+    TimeAdded,
+    Touched,
+    Violation,
 )
-from reedboard.link.board_messages import EventMessage
+from reedboard.link.board_messages import EffectMessage
 from reedboard.rules.game import Game
 from reedboard.rules.move_numbers import numbered_move
-from reedboard.rules.squares import SQUARE_NAMES
+from reedboard.rules.squares import SQUARE_NAMES, square_names_of
 
 
 def board_text(game: Game, lifted: Iterable[str] = (), wrong: Iterable[str] = ()) -> str:
@@ -68,44 +70,47 @@ def _clock(ms: int) -> str:
     return f"{hours}:{minutes:02d}:{tenths // 10:02d}" if hours else shown
 
 
-def effect_line(message: EventMessage) -> str:
+def effect_line(message: EffectMessage) -> str:
     """One effect as a short line."""
-    event = message.event
-    return f"{event_name(event):<10} {_details(event)}".rstrip()
+    effect = message.effect
+    return f"{effect.kind:<10} {_details(effect)}".rstrip()
 
 
-def _details(event: WireEvent) -> str:
-    match event:
-        case MoveEvent():
+def _details(effect: Effect) -> str:
+    match effect:
+        case MoveMade():
             # Numbered as players count, not by plies: "2. e4", "2... Nc6".
-            line = f"{numbered_move(event.san or event.uci, event.ply, event.fen)} ({event.uci})"
-            return line if event.clock is None else f"{line}  {clock_text(*event.clock)}"
-        case ClockEvent():
-            times = clock_text(event.white_ms, event.black_ms)
-            if event.added is None:
-                return f"pressed: {times}"
-            color, ms = event.added
-            return f"{ms // 1000}s added to {color}: {times}"
-        case TouchEvent():
-            return f"{event.piece} on {event.square}"
-        case IllegalEvent():
-            return (
-                f"put back on {','.join(event.missing or ())}; "
-                f"remove from {','.join(event.extra or ())}"
+            line = (
+                f"{numbered_move(effect.san or effect.uci, effect.ply, effect.fen)} ({effect.uci})"
             )
-        case ViolationEvent():
-            return f"FIDE {event.rule} at {event.square}: {event.message}"
-        case TakebackEvent():
-            return f"{event.uci} taken back"
-        case NewGameEvent():
-            return f"{event.variant or ''} {event.fen}"
-        case GameOverEvent():
-            return f"{event.result} ({event.reason})"
-        case PromotionEvent():
-            return f"next promotion: {event.piece}"
-        case OtherEvent(event="sensor"):
-            return f"switch {event.get('fault')}: {event.get('where') or event.get('square')}"
-        case RestoredEvent() | OtherEvent():
+            return line if effect.clock is None else f"{line}  {clock_text(*effect.clock)}"
+        case ClockPressed():
+            return f"pressed: {clock_text(effect.white_ms, effect.black_ms)}"
+        case TimeAdded():
+            times = clock_text(effect.white_ms, effect.black_ms)
+            color = "white" if effect.white else "black"
+            return f"{effect.ms // 1000}s added to {color}: {times}"
+        case Touched():
+            return f"{effect.piece} on {SQUARE_NAMES[effect.square]}"
+        case Illegal():
+            return (
+                f"put back on {','.join(square_names_of(effect.missing))}; "
+                f"remove from {','.join(square_names_of(effect.extra))}"
+            )
+        case Violation():
+            return f"FIDE {effect.rule} at {SQUARE_NAMES[effect.square]}: {effect.message}"
+        case TakenBack():
+            return f"{effect.uci} taken back"
+        case NewGame():
+            return f"{effect.variant or ''} {effect.fen}"
+        case GameOver():
+            return f"{effect.result} ({effect.reason})"
+        case PromotionChosen():
+            return f"next promotion: {effect.piece}"
+        case SensorFault():
+            where = SQUARE_NAMES[effect.square] if effect.place is None else effect.place.where
+            return f"switch {effect.fault}: {where}"
+        case Restored() | Offered() | SetupStarted():
             return ""
         case _:
-            assert_never(event)
+            assert_never(effect)

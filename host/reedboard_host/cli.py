@@ -40,19 +40,24 @@ from reedboard.command_line import (
     whole_number_in,
 )
 from reedboard.errors import ReedboardError
+from reedboard.link.acks import Said
 from reedboard.link.board_messages import Ack, Reply
 from reedboard.link.messages import (
     AddTime,
     AskState,
     ChangeSettings,
+    ChoosePromotion,
     Draw,
+    LedTest,
     Mark,
+    Resign,
     Say,
+    SetMode,
     ShowMove,
     StartGame,
+    TakeBack,
     Variant,
     WireCommand,
-    parse_command,
 )
 from reedboard.stopping import stop_asked, stop_on_signals
 from reedboard.voice.languages import LANGUAGES
@@ -112,12 +117,12 @@ def build_parser() -> OneLineParser:
     p.add_argument("--fen", type=arguments.fen, help="start from this position")
     p.add_argument("--clock", type=arguments.time_control, metavar="CONTROL",
                    help="a timed game: 5+3, 15, 0.5+0, 90/40:30+30")  # fmt: skip
-    p = command("mode", "set the touch-move rules", _simple("mode", "mode"), "strict")
+    p = command("mode", "set the touch-move rules", _asking(lambda a: SetMode(a.mode)), "strict")
     p.add_argument("mode", choices=MODES)
-    p = command("promote", "the piece for the next promotion", _simple("promotion", "piece"),
+    p = command("promote", "the piece for the next promotion", _asking(lambda a: ChoosePromotion(a.piece)),
                 "n")  # fmt: skip
     p.add_argument("piece", choices=("q", "r", "b", "n"))
-    command("takeback", "take back the last move", _simple("takeback"), "")
+    command("takeback", "take back the last move", _asking(lambda _a: TakeBack()), "")
     p = command("add-time", "add time to a player's clock (an arbiter's decision, FIDE 7.5.5)",
                 _add_time, "black 2m", "white 30s")  # fmt: skip
     p.add_argument("color", choices=("white", "black"), help="whose clock")
@@ -142,7 +147,7 @@ def build_parser() -> OneLineParser:
                 "--color black")  # fmt: skip
     p.add_argument("--color", choices=("white", "black"))
     command("led-test", "light every LED in turn, then each colour on the whole chain",
-            _simple("led_test"), "")  # fmt: skip
+            _asking(lambda _a: LedTest()), "")  # fmt: skip
     p = command("settings", "show or change the board's settings", _settings,
                 "--settle-ms 250")  # fmt: skip
     p.add_argument("--settle-ms", type=whole_number_in(*arguments.SETTLE_MS), metavar="N",
@@ -332,11 +337,14 @@ def _new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _simple(kind: str, argument: str | None = None) -> Callable[[argparse.Namespace], int]:
+def _asking(
+    command: Callable[[argparse.Namespace], WireCommand],
+) -> Callable[[argparse.Namespace], int]:
+    """A subcommand that sends the one command its arguments make (argparse's choices
+    have checked them) and prints the reply."""
+
     def run(args: argparse.Namespace) -> int:
-        fields = {argument: getattr(args, argument)} if argument else {}
-        # Read as the board reads it: the command-line argument becomes a checked value.
-        _print_reply(_ask(args, parse_command({"type": kind, **fields})))
+        _print_reply(_ask(args, command(args)))
         return 0
 
     return run
@@ -355,7 +363,8 @@ def _show(args: argparse.Namespace) -> int:
 def _say(args: argparse.Namespace) -> int:
     """The board says it aloud; the sentence is printed here too."""
     reply = _ask(args, Say(args.what))
-    print(reply.text if isinstance(reply, Ack) else "")
+    said = reply.done if isinstance(reply, Ack) else None
+    print(said.text if isinstance(said, Said) else "")
     return 0
 
 
@@ -370,7 +379,7 @@ def _draw(args: argparse.Namespace) -> int:
 
 
 def _resign(args: argparse.Namespace) -> int:
-    _print_reply(_ask(args, parse_command({"type": "resign", "color": args.color})))
+    _print_reply(_ask(args, Resign(args.color)))
     return 0
 
 

@@ -9,12 +9,13 @@ import logging
 from collections.abc import Callable, Sequence
 
 from reedboard.errors import LinkError, ReedboardError
-from reedboard.link.board_events import MoveEvent, event_name
+from reedboard.events import MoveMade
 from reedboard.link.board_messages import (
     BoardHello,
     BoardMessage,
+    EffectMessage,
     ErrorReply,
-    EventMessage,
+    OtherMessage,
     Reply,
 )
 from reedboard.link.host import HostEndpoint
@@ -260,8 +261,9 @@ class BoardConnection:
 
 def _described(message: BoardMessage) -> str:
     """A board message in a few words: its type, number, and the event an effect tells."""
-    text = f"{message.to_wire().get('type')} {message.seq}"
-    if isinstance(message, EventMessage):
-        uci = message.event.uci if isinstance(message.event, MoveEvent) else None
-        text += f" {event_name(message.event)}" + (f" {uci}" if uci else "")
+    kind = message.type if isinstance(message, OtherMessage) else message.TYPE
+    text = f"{kind} {message.seq}"
+    if isinstance(message, EffectMessage):
+        effect = message.effect
+        text += f" {effect.kind}" + (f" {effect.uci}" if isinstance(effect, MoveMade) else "")
     return text

@@ -19,12 +19,11 @@ from __future__ import annotations
 import logging
 
 from reedboard.errors import InvalidInputError
-from reedboard.link.board_events import MoveEvent, TouchEvent
-from reedboard.link.board_messages import BoardHello, BoardMessage, EventMessage, StateMessage
+from reedboard.events import MoveMade, Touched
+from reedboard.link.board_messages import BoardHello, BoardMessage, EffectMessage, StateMessage
 from reedboard.link.dgt_clock import Side
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.rules.position import Position
-from reedboard.rules.squares import parse_square
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +45,7 @@ class BoardFeed:
         if isinstance(message, StateMessage):
             self.last_seq = message.seq
             self._state(message, now_ms)
-        elif isinstance(message, EventMessage):
+        elif isinstance(message, EffectMessage):
             self.last_seq = message.seq
             self._event(message)
 
@@ -69,12 +68,12 @@ class BoardFeed:
             running = _SIDES.get(clock.running or "")
             emulation.clock_read(clock.white_ms, clock.black_ms, running)
 
-    def _event(self, message: EventMessage) -> None:
-        event, emulation = message.event, self.emulation
+    def _event(self, message: EffectMessage) -> None:
+        event, emulation = message.effect, self.emulation
         emulation.effect(event)
-        if isinstance(event, TouchEvent) and event.square is not None:
-            emulation.lifted(parse_square(event.square))
-        elif isinstance(event, MoveEvent) and event.fen is not None:
+        if isinstance(event, Touched):
+            emulation.lifted(event.square)
+        elif isinstance(event, MoveMade):
             try:
                 emulation.moved(Position.from_fen(event.fen, chess960=self.chess960))
             except (ValueError, InvalidInputError) as error:

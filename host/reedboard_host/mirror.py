@@ -9,17 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reedboard.errors import InvalidInputError
-from reedboard.link.board_events import (
-    ClockEvent,
-    GameOverEvent,
-    MoveEvent,
-    NewGameEvent,
-    TakebackEvent,
-    ViolationEvent,
+from reedboard.events import (
+    ClockPressed,
+    GameOver,
+    MoveMade,
+    NewGame,
+    TakenBack,
+    Violation,
 )
-from reedboard.link.board_messages import BoardHello, BoardMessage, EventMessage, StateMessage
+from reedboard.link.board_messages import BoardHello, BoardMessage, EffectMessage, StateMessage
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
+from reedboard.rules.squares import SQUARE_NAMES
 
 
 @dataclass
@@ -67,9 +68,9 @@ class GameMirror:
             match message:
                 case StateMessage():
                     return self._state(message)
-                case EventMessage() if message.seq > self.stands_at:
+                case EffectMessage() if message.seq > self.stands_at:
                     return self._effect(message)
-                case EventMessage(event=MoveEvent(clock=clock, ply=ply)) if clock is not None:
+                case EffectMessage(effect=MoveMade(clock=clock, ply=ply)) if clock is not None:
                     return self._late_clock(message.game, ply, clock)
         except InvalidInputError:
             self.needs_state = True  # a message that does not fit: start again from the board
@@ -148,19 +149,19 @@ class GameMirror:
             changed = True
         return changed
 
-    def _effect(self, m: EventMessage) -> bool:
-        event = m.event
-        if isinstance(event, NewGameEvent):
+    def _effect(self, m: EffectMessage) -> bool:
+        event = m.effect
+        if isinstance(event, NewGame):
             self._finish_current()
             start = Position.from_fen(event.fen, chess960=bool(event.chess960))
-            self.current = MirroredGame(Game(start), m.game or 0, time_control=event.time_control)
+            self.current = MirroredGame(Game(start), m.game, time_control=event.time_control)
             return True
         current = self.current
-        if current is None or (m.game is not None and current.id != m.game):
+        if current is None or current.id != m.game:
             self.needs_state = True
             return False
         match event:
-            case MoveEvent(ply=ply, uci=uci):
+            case MoveMade(ply=ply, uci=uci):
                 if ply <= len(current.game):
                     # Already known (the state came first, maybe without the clocks).
                     if event.clock is None or current.clocks.get(ply) == event.clock:
@@ -174,12 +175,12 @@ class GameMirror:
                 if event.clock is not None:
                     current.clocks[ply] = event.clock
                 return True
-            case ClockEvent(white_ms=white, black_ms=black, added=None) if len(current.game):
+            case ClockPressed(white_ms=white, black_ms=black) if len(current.game):
                 # A press: the time its player is left with, increment included. (Time
                 # the arbiter added is not the clock after that move: its comment says it.)
                 current.clocks[len(current.game)] = (white, black)
                 return True
-            case TakebackEvent():
+            case TakenBack():
                 if len(current.game):
                     current.game.pop()
                     current.comments.pop(len(current.game) + 1, None)
@@ -187,11 +188,11 @@ class GameMirror:
                     current.result = current.reason = None  # a mate taken back: play goes on
                     return True
                 return False
-            case GameOverEvent(result=result, reason=reason):
+            case GameOver(result=result, reason=reason):
                 return self._result(current, result, reason)
-            case ViolationEvent(rule=rule, square=square, message=text):
+            case Violation(rule=rule, square=square, message=text):
                 ply = len(current.game)
-                note = f"touch-move violation (FIDE {rule}) at {square}: {text or ''}"
+                note = f"touch-move violation (FIDE {rule}) at {SQUARE_NAMES[square]}: {text}"
                 current.comments[ply] = (
                     f"{current.comments[ply]}; {note}" if ply in current.comments else note
                 )

@@ -1,9 +1,9 @@
 """`reedboard-host publish`: a board that has only a serial line (on USB to a laptop),
 published to an MQTT broker for a relay, as a board with its own network publishes itself.
 
-The bridge passes frames both ways without reading them: the board's numbered stream
-goes to the board's stream topic, and the relay's requests (`resend`, `state`, `hello`)
-go down the line, so the relay talks to the board as a host on the line would. The
+The bridge passes frames both ways as they came (checked, and a `hello` named): the
+board's numbered stream goes to the board's stream topic, and the relay's requests
+(`resend`, `state`, `hello`) go down the line, so the relay talks to the board as a host on the line would. The
 copies the board sends of each short frame (for a noisy line) are published once."""
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ def publish(
             try:
                 data = port.read(0.05)
                 fresh: list[bytes] = []
-                for wire in decoder.feed(data):
-                    frame = encode_frame(named(wire, settings.board_id)).rstrip(b"\n")
+                for frame, wire in decoder.feed_frames(data):
+                    if wire.get("type") == "hello":  # the one frame written anew
+                        frame = encode_frame(named(wire, settings.board_id)).rstrip(b"\n")
                     if frame != previous:
                         fresh.append(frame)
                         previous = frame

@@ -8,21 +8,22 @@ import argparse
 import logging
 import sys
 
-from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
-from reedboard.link.board_events import (
-    ClockEvent,
-    IllegalEvent,
-    MoveEvent,
-    NewGameEvent,
-    RestoredEvent,
-    TakebackEvent,
-    TouchEvent,
-    WireEvent,
+from reedboard.events import (
+    ClockPressed,
+    Effect,
+    Illegal,
+    MoveMade,
+    NewGame,
+    Restored,
+    TakenBack,
+    TimeAdded,
+    Touched,
 )
-from reedboard.link.board_messages import BoardMessage, EventMessage, StateMessage
-from reedboard.link.event_effects import effect_of_event
+from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
+from reedboard.link.board_messages import BoardMessage, EffectMessage, StateMessage
 from reedboard.link.messages import AskState
 from reedboard.rules.position import Position
+from reedboard.rules.squares import SQUARE_NAMES, square_names_of
 from reedboard.stopping import stop_on_signals
 from reedboard.voice.languages import phrasebook
 from reedboard.voice.narrator import FLEETING, Narrator
@@ -60,15 +61,17 @@ def watch(args: argparse.Namespace) -> int:
             hands.stand(m)
             if m.clock is not None:  # a timed game joined late: its clocks at once
                 clocks.append((m.clock.white_ms, m.clock.black_ms))
-        elif isinstance(m, EventMessage):
+        elif isinstance(m, EffectMessage):
             recent.append(effect_line(m))
-            hands.follow(m.event)
-            match m.event:
-                case MoveEvent(clock=clock) if clock is not None:
+            hands.follow(m.effect)
+            match m.effect:
+                case MoveMade(clock=clock) if clock is not None:
                     clocks.append(clock)
-                case ClockEvent(white_ms=white, black_ms=black):
+                case ClockPressed(white_ms=white, black_ms=black):
                     clocks.append((white, black))
-                case NewGameEvent():
+                case TimeAdded(white_ms=white, black_ms=black):
+                    clocks.append((white, black))
+                case NewGame():
                     clocks.clear()
             said = voice.hear(m) if voice is not None else None
             if said:
@@ -115,14 +118,11 @@ class HostVoice:
     def follow(self, position: Position, *, strict: bool = False) -> None:
         self.narrator = Narrator(self.book, position, strict=strict)
 
-    def hear(self, message: EventMessage) -> str | None:
+    def hear(self, message: EffectMessage) -> str | None:
         if self.narrator is None:
             return None
-        effect = effect_of_event(message.event, message.t_ms)
-        if effect is None:
-            return None
-        event = message.event
-        chess960 = isinstance(event, NewGameEvent) and bool(event.chess960)
+        effect = message.effect
+        chess960 = isinstance(effect, NewGame) and bool(effect.chess960)
         text = self.narrator.hear(effect, chess960=chess960)
         if text:
             self.speaker.say(text, fleeting=effect.kind in FLEETING)
@@ -146,11 +146,11 @@ class _Hands:
         if state.missing is not None or state.extra is not None:
             self.wrong = [*(state.missing or ()), *(state.extra or ())]
 
-    def follow(self, event: WireEvent) -> None:
+    def follow(self, event: Effect) -> None:
         match event:
-            case TouchEvent(square=square) if square is not None:
-                self.lifted = [*self.lifted, square]
-            case MoveEvent() | RestoredEvent() | NewGameEvent() | TakebackEvent():
+            case Touched(square=square):
+                self.lifted = [*self.lifted, SQUARE_NAMES[square]]
+            case MoveMade() | Restored() | NewGame() | TakenBack():
                 self.lifted, self.wrong = [], []
-            case IllegalEvent(missing=missing, extra=extra):
-                self.wrong = [*(missing or ()), *(extra or ())]
+            case Illegal(missing=missing, extra=extra):
+                self.wrong = square_names_of(missing) + square_names_of(extra)

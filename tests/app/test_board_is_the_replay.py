@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.arbiter.effects import effect_json
 from reedboard.board_game import Settings
 from reedboard.hal.clock import VirtualClock
+from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board

@@ -13,6 +13,7 @@ from reedboard.app import App
 from reedboard.app_ports import RecordingLights
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
+from reedboard.link.acks import MoveNamed
 from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import parse_command
@@ -76,7 +77,7 @@ def test_a_local_takeback_is_journaled_sent_to_the_host_and_lit(board: Board) ->
     assert board.journaled_moves() == ["e2e4"]
     views = len(board.lights.views)
     answer = board.app.local_command(parse_command({"type": "takeback"}), 3000)
-    assert answer.reply == Ack(uci="e2e4")
+    assert answer.reply == Ack(MoveNamed("e2e4"))
     # Journaled before the host hears of it, as any takeback.
     assert board.journaled_moves() == []
     board.hear()

@@ -11,6 +11,7 @@ from reedboard.hal.clock import VirtualClock
 from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.palette import RGB
+from reedboard.link.acks import SettingsNow
 from reedboard.link.board_messages import Ack
 from reedboard.link.messages import ChangeSettings, parse_command
 from reedboard.replay.script import parse_script
@@ -41,7 +42,8 @@ def test_the_host_switches_tournament_mode_on_and_off() -> None:
     command = parse_command({"type": "settings", "id": 7, "tournament": True})
     assert command == ChangeSettings(id=7, tournament=True)
     answer = app.local_command(command, 2000)
-    assert isinstance(answer.reply, Ack) and answer.reply.tournament is True
+    assert isinstance(answer.reply, Ack) and isinstance(answer.reply.done, SettingsNow)
+    assert answer.reply.done.tournament is True
     fair = lit(strip.last)
     assert fair < helped - 1  # e3 and e4 are dark: no legal targets in a tournament
     for now in range(2000, 8000, 5):
@@ -50,7 +52,8 @@ def test_the_host_switches_tournament_mode_on_and_off() -> None:
     assert speaker.texts == []  # the move was made and not said
 
     answer = app.local_command(ChangeSettings(tournament=False), 8000)
-    assert isinstance(answer.reply, Ack) and answer.reply.tournament is False
+    assert isinstance(answer.reply, Ack) and isinstance(answer.reply.done, SettingsNow)
+    assert answer.reply.done.tournament is False
     assert app.board_game is not None and not app.board_game.settings.tournament
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from reedboard.arbiter.effects import effect_json
+from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 

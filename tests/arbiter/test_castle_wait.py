@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from reedboard.arbiter.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
-from reedboard.arbiter.effects import MoveMade, effect_json
+from reedboard.arbiter.effects import MoveMade
 from reedboard.arbiter.mode import Mode
+from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from reedboard.arbiter.arbiter import ARRIVE_MS, DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
-from reedboard.arbiter.effects import effect_json
+from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.arbiter.effects import effect_json
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
+from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position

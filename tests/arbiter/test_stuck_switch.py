@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from reedboard.arbiter.arbiter import STUCK_MS
-from reedboard.arbiter.effects import effect_json
 from reedboard.lights.scenes import scene_roles
+from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square

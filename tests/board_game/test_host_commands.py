@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from reedboard.board_game import BoardGame
+from reedboard.link.acks import GameEnded, Marked
 from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.messages import Draw, Mark, Resign, StartGame
 from reedboard.rules.game import Game
@@ -30,7 +31,7 @@ def test_a_chess960_game_from_the_host_is_set_up_under_guidance() -> None:
 def test_resignation_and_draws_from_the_host() -> None:
     board = board_game()
     answer = board.command(Resign("black"), 100)
-    assert answer.reply == Ack(result="1-0", reason="resignation")
+    assert answer.reply == Ack(GameEnded("1-0", "resignation"))
     assert board.game.is_game_over()
     again = board.command(Resign(), 200)
     assert isinstance(again.reply, ErrorReply)  # the game is already over
@@ -40,13 +41,13 @@ def test_resignation_and_draws_from_the_host() -> None:
     assert isinstance(refused.reply, ErrorReply) and "claim" in str(refused.reply.message)
     assert not board.game.is_game_over()
     agreed = board.command(Draw(agreed=True), 200)
-    assert agreed.reply == Ack(result="1/2-1/2", reason="agreement")
+    assert agreed.reply == Ack(GameEnded("1/2-1/2", "agreement"))
 
 
 def test_marked_squares_from_the_host_until_the_next_move() -> None:
     board = board_game()
     answer = board.command(Mark(("c6", "d4"), ("f6",)), 100)
-    assert answer.reply == Ack(squares=("c6", "d4"), blink=("f6",))
+    assert answer.reply == Ack(Marked(("c6", "d4"), ("f6",)))
     assert board.state().marked == ("d4", "c6")
     assert board.state().marked_blink == ("f6",)
     lifted = START & ~(1 << parse_square("e2"))

@@ -9,6 +9,7 @@ import pytest
 from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.arbiter.effects import Effect, MoveMade
 from reedboard.board_game import BoardGame
+from reedboard.link.acks import SettingsNow
 from reedboard.link.board_messages import Ack
 from reedboard.link.messages import ChangeSettings
 from reedboard.rules.game import Game
@@ -43,11 +44,9 @@ def test_a_new_knock_wait_decides_when_a_swapped_capture_is_made(knock_wait_ms: 
     board = board_after_opening()
     answer = board.command(ChangeSettings(knock_wait_ms=knock_wait_ms), 500)
     assert answer.reply == Ack(
-        mode="casual",
-        settle_ms=DEFAULT_SETTLE_MS,
-        castle_wait_ms=board.settings.castle_wait_ms,
-        knock_wait_ms=knock_wait_ms,
-        tournament=False,
+        SettingsNow(
+            "casual", DEFAULT_SETTLE_MS, board.settings.castle_wait_ms, knock_wait_ms, False
+        )
     )
     assert capture_made_at(board, 1_000) == knock_wait_ms
 

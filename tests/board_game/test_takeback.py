@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from reedboard.board_game import BoardGame, Settings
+from reedboard.link.acks import MoveNamed
 from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.messages import Resign, TakeBack
 from reedboard.rules.game import Game
@@ -109,7 +110,7 @@ def test_an_arbiter_takes_back_to_a_ply_and_the_lights_guide_the_players_there()
 
     answer = board.command(TakeBack(to_ply=1), 24000)
     assert isinstance(answer.reply, Ack)
-    assert answer.reply.uci == "d7d5"  # the earliest move taken back
+    assert answer.reply.done == MoveNamed("d7d5")  # the earliest move taken back
     assert [e.kind for e in answer.effects] == ["takeback", "takeback", "illegal"]
     view = board.arbiter.view()
     assert len(board.game) == 1

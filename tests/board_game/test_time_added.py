@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from reedboard.arbiter.effects import TimeAdded, effect_json
+from reedboard.arbiter.effects import TimeAdded
 from reedboard.board_game import BoardGame, Settings, script_command
 from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.link.acks import TimeGiven
 from reedboard.link.board_messages import Ack, ErrorReply, StateClock
+from reedboard.link.event_codec import effect_json
 from reedboard.link.messages import AddTime, ProtocolError, Resign, parse_command
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -27,7 +29,7 @@ def board_game(clock: str | None = "5+0") -> BoardGame:
 def test_time_added_to_the_waiting_player() -> None:
     board = board_game()
     answer = board.command(AddTime("black", TWO_MINUTES), 1_000)
-    assert answer.reply == Ack(clock=StateClock(299_000, 420_000, "white", "5+0"))
+    assert answer.reply == Ack(TimeGiven(StateClock(299_000, 420_000, "white", "5+0")))
     assert answer.effects == (TimeAdded(1_000, False, TWO_MINUTES, 299_000, 420_000),)
     assert board.timer is not None and board.timer.flag_ms() == 300_000
 
@@ -35,7 +37,7 @@ def test_time_added_to_the_waiting_player() -> None:
 def test_time_added_to_the_running_player_moves_the_flag() -> None:
     board = board_game("1+0")
     answer = board.carry_out(AddTime("white", 30_000), 10_000)
-    assert answer.reply == Ack(clock=StateClock(80_000, 60_000, "white", "1+0"))
+    assert answer.reply == Ack(TimeGiven(StateClock(80_000, 60_000, "white", "1+0")))
     assert board.next_deadline() == 90_000
     board.advance(89_999)
     assert not board.game.is_game_over()

@@ -10,6 +10,7 @@ import pytest
 from reedboard.arbiter.effects import SetupStarted
 from reedboard.board_game import BoardGame
 from reedboard.cli import main
+from reedboard.link.acks import GameStarted
 from reedboard.link.board_messages import Ack
 from reedboard.link.messages import StartGame
 from reedboard.rules.fen import STARTING_FEN
@@ -27,8 +28,8 @@ def test_every_output_of_a_start_position_writes_the_same_castling(
     answer = board.command(StartGame("chess960", number), 100)
     setup = [e for e in answer.effects if isinstance(e, SetupStarted)]
     assert setup, answer.effects
-    assert isinstance(answer.reply, Ack)
-    fens = {printed, answer.reply.fen, setup[0].fen}
+    assert isinstance(answer.reply, Ack) and isinstance(answer.reply.done, GameStarted)
+    fens = {printed, answer.reply.done.fen, setup[0].fen}
     assert len(fens) == 1, fens
     assert printed.split()[2] == "KQkq"
 

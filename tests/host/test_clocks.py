@@ -9,12 +9,11 @@ import io
 
 import chess.pgn
 import pytest
-from reedboard.arbiter.effects import ClockPressed, MoveMade, NewGame
+from reedboard.arbiter.effects import ClockPressed, MoveMade, NewGame, TakenBack
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.link.board_checks import board_message_problem
-from reedboard.link.board_events import ClockEvent, MoveEvent, NewGameEvent, TakebackEvent
-from reedboard.link.board_messages import EffectMessage, EventMessage, StateMessage
+from reedboard.link.board_messages import EffectMessage, StateMessage, read_board_message
 from reedboard.link.messages import AskState, StartGame
 from reedboard.link.wire_fields import ProtocolError
 from reedboard.rules.fen import STARTING_FEN
@@ -28,27 +27,27 @@ from reedboard_host.pgn_file import pgn_text
 from tests.support.board_pair import BoardPair
 
 
-def sent(effect: MoveMade | NewGame | ClockPressed, seq: int, **extra: str) -> EventMessage:
+def sent(effect: MoveMade | NewGame | ClockPressed, seq: int) -> EffectMessage:
     """The board's effect as the host reads it off the wire, checked on the way."""
-    wire = EffectMessage(effect, 1, seq=seq, **extra).to_wire()  # type: ignore[arg-type]
-    assert board_message_problem(wire) is None
-    return EventMessage.from_wire(wire)
+    read, problem = read_board_message(EffectMessage(effect, 1, seq=seq).to_wire())
+    assert problem is None and isinstance(read, EffectMessage)
+    return read
 
 
 def test_the_clocks_travel_the_link() -> None:
     move = sent(MoveMade(1412, "e2e4", "e4", "fen", 1, clock=(301_600, 300_000)), 2)
-    assert move.event == MoveEvent("e2e4", 1, "e4", "fen", (301_600, 300_000))
+    assert move.effect == MoveMade(1412, "e2e4", "e4", "fen", 1, clock=(301_600, 300_000))
     press = sent(ClockPressed(1500, 301_500, 300_000), 3)
-    assert press.event == ClockEvent(301_500, 300_000)
-    new = sent(NewGame(0, STARTING_FEN), 1, time_control="5+3")
-    assert isinstance(new.event, NewGameEvent) and new.event.time_control == "5+3"
+    assert press.effect == ClockPressed(1500, 301_500, 300_000)
+    new = sent(NewGame(0, STARTING_FEN, time_control="5+3"), 1)
+    assert isinstance(new.effect, NewGame) and new.effect.time_control == "5+3"
     assert effect_line(press) == "clock      pressed: White 5:01.5  Black 5:00.0"
 
 
 def test_a_bad_clock_field_is_named() -> None:
     wire = EffectMessage(MoveMade(1, "e2e4", "e4", "fen", 1, clock=(1, 2)), 1, seq=2).to_wire()
     wire["clock"] = {"white_ms": -1, "black_ms": 2}
-    problem = board_message_problem(wire)
+    _read, problem = read_board_message(wire)
     assert problem is not None
     assert problem.startswith("move effect: clock must be an object of white_ms and black_ms")
 
@@ -70,12 +69,12 @@ def test_the_pgn_has_the_time_control_and_every_moves_clock() -> None:
     mirror = GameMirror()
     mirror.needs_state = False
     messages = [
-        EventMessage(NewGameEvent(STARTING_FEN, time_control="90/40:30+30"), 1, 0, 1),
-        EventMessage(MoveEvent("e2e4", 1, "e4", None, (5_428_600, 5_400_000)), 1, 1412, 2),
-        EventMessage(MoveEvent("e7e5", 2, "e5", None, (5_428_600, 5_425_000)), 1, 6012, 3),
-        EventMessage(MoveEvent("g1f3", 3, "Nf3", None, (5_400_000, 5_425_000)), 1, 9012, 4),
-        EventMessage(TakebackEvent("g1f3"), 1, 9500, 5),
-        EventMessage(MoveEvent("d2d4", 3, "d4", None, (5_399_000, 5_425_000)), 1, 9900, 6),
+        EffectMessage(NewGame(0, STARTING_FEN, time_control="90/40:30+30"), 1, 1),
+        EffectMessage(MoveMade(1412, "e2e4", "e4", "", 1, (5_428_600, 5_400_000)), 1, 2),
+        EffectMessage(MoveMade(6012, "e7e5", "e5", "", 2, (5_428_600, 5_425_000)), 1, 3),
+        EffectMessage(MoveMade(9012, "g1f3", "Nf3", "", 3, (5_400_000, 5_425_000)), 1, 4),
+        EffectMessage(TakenBack(9500, "g1f3", ""), 1, 5),
+        EffectMessage(MoveMade(9900, "d2d4", "d4", "", 3, (5_399_000, 5_425_000)), 1, 6),
     ]
     for message in messages:
         mirror.apply(message)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import chess
 from reedboard.arbiter.effects import MoveMade
-from reedboard.link.board_messages import EffectMessage, EventMessage
+from reedboard.link.board_messages import EffectMessage, read_board_message
 from reedboard_host.board_text import effect_line
 
 
@@ -15,7 +15,9 @@ def line_of(board: chess.Board, uci: str) -> str:
     san = board.san(move)
     board.push(move)
     effect = MoveMade(1000, uci, san, board.fen(), board.ply())
-    return effect_line(EventMessage.from_wire(EffectMessage(effect, 1, seq=1).to_wire()))
+    read, _problem = read_board_message(EffectMessage(effect, 1, seq=1).to_wire())
+    assert isinstance(read, EffectMessage)
+    return effect_line(read)
 
 
 def test_moves_are_numbered_as_players_count_them() -> None:

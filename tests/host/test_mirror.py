@@ -18,8 +18,13 @@ def _read(wire: dict[str, Any]) -> BoardMessage:
     return message
 
 
+# The fields a board sends that these tests do not look at.
+_REST: dict[str, dict[str, Any]] = {"move": {"san": "", "fen": ""}, "takeback": {"fen": ""}}
+
+
 def _effect(seq: int, event: str, **fields: Any) -> BoardMessage:
-    return _read({"type": "effect", "seq": seq, "event": event, "game": 7, **fields})
+    whole = {"t_ms": seq * 1000, **_REST.get(event, {}), **fields}
+    return _read({"type": "effect", "seq": seq, "event": event, "game": 7, **whole})
 
 
 def _ending(game: MirroredGame) -> tuple[str | None, str | None, int]:

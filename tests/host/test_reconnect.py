@@ -10,11 +10,11 @@ import logging
 from typing import Any
 
 import pytest
-from reedboard.link.board_events import MoveEvent
+from reedboard.events import MoveMade
 from reedboard.link.board_messages import (
     BoardHello,
     BoardMessage,
-    EventMessage,
+    EffectMessage,
     MovesPage,
     StateMessage,
 )
@@ -71,7 +71,9 @@ def test_a_reconnection_asks_only_for_what_was_missed(caplog: pytest.LogCaptureF
     _follow_until(follower, pair, lambda: _mirrored(follower) == ["e2e4", "e7e5"], "e7e5")
     after = delivered[seen:]
     moves = [
-        m.event.uci for m in after if isinstance(m, EventMessage) and isinstance(m.event, MoveEvent)
+        m.effect.uci
+        for m in after
+        if isinstance(m, EffectMessage) and isinstance(m.effect, MoveMade)
     ]
     assert moves == ["e7e5"]
     refetched = [m for m in after if isinstance(m, MovesPage | StateMessage | BoardHello)]

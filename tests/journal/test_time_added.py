@@ -14,6 +14,7 @@ from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.check import journal_problem
 from reedboard.journal.store import Journal
+from reedboard.link.acks import TimeGiven
 from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.messages import AddTime
 from reedboard.replay.journal_events import events_text
@@ -96,8 +97,8 @@ def test_the_hosts_command_is_journaled_and_another_games_refused(tmp_path: Path
         assert isinstance(wrong.reply, ErrorReply)
         assert wrong.reply.message == f"game {app.game_id + 1} is not in progress (game 1 is)"
         done = app.local_command(AddTime("white", 60_000, game=app.game_id), 1_000)
-        assert isinstance(done.reply, Ack) and done.reply.clock is not None
-        assert done.reply.clock.white_ms == 119_000
+        assert isinstance(done.reply, Ack) and isinstance(done.reply.done, TimeGiven)
+        assert done.reply.done.clock.white_ms == 119_000
         app.step(1_005)
         lines = journal.sensor_lines(app.game_id).lines
     assert [line.text() for line in lines] == ["1000 add white:60000"]

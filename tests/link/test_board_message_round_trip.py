@@ -1,5 +1,6 @@
 """Every message the board sends reads back, on the host's side, as the value it was
-written from, and what a host reads it writes back as the board wrote it."""
+written from (an effect as the very event the board made), and what a host reads it
+writes back as the board wrote it."""
 
 from __future__ import annotations
 
@@ -7,29 +8,35 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from reedboard.arbiter.effects import (
+from reedboard.events import (
+    ClockPressed,
     GameOver,
     Illegal,
     MoveMade,
     NewGame,
+    Offered,
     PromotionChosen,
     Restored,
     SensorFault,
+    SetupStarted,
     TakenBack,
+    TimeAdded,
     Touched,
     Violation,
 )
-from reedboard.link.board_events import (
-    GameOverEvent,
-    IllegalEvent,
-    MoveEvent,
-    NewGameEvent,
-    OtherEvent,
-    PromotionEvent,
-    RestoredEvent,
-    TakebackEvent,
-    TouchEvent,
-    ViolationEvent,
+from reedboard.link.acks import (
+    BrightnessSet,
+    Done,
+    GameEnded,
+    GameStarted,
+    Marked,
+    ModeSet,
+    MoveNamed,
+    PromotionSet,
+    Said,
+    SettingsNow,
+    StateClock,
+    TimeGiven,
 )
 from reedboard.link.board_messages import (
     Ack,
@@ -38,13 +45,13 @@ from reedboard.link.board_messages import (
     BoardMessage,
     EffectMessage,
     ErrorReply,
-    EventMessage,
     MovesPage,
     StateMessage,
     read_board_message,
 )
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.squares import SQUARE_NAMES
+from reedboard.sensing.selftest import SwitchPlace
 
 COUNT = st.integers(0, 2**53 - 1)
 SEQ = st.integers(1, 2**53 - 1)
@@ -60,17 +67,43 @@ def _maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     return st.none() | strategy
 
 
-EVENTS = st.one_of(
-    st.builds(MoveEvent, UCI, st.integers(1, 2**53 - 1), _maybe(TEXT), _maybe(TEXT)),
-    st.builds(TouchEvent, _maybe(NAME), _maybe(TEXT)),
-    st.builds(IllegalEvent, _maybe(NAMES), _maybe(NAMES), st.none()),
-    st.just(RestoredEvent()),
-    st.builds(ViolationEvent, _maybe(TEXT), _maybe(NAME), _maybe(TEXT)),
-    st.builds(TakebackEvent, _maybe(UCI), _maybe(TEXT)),
-    st.builds(NewGameEvent, st.just(STARTING_FEN), _maybe(st.just(False)), _maybe(TEXT)),
-    st.builds(GameOverEvent, RESULT, TEXT),
-    st.builds(PromotionEvent, _maybe(TEXT)),
-    st.builds(OtherEvent, st.sampled_from(["sensor", "offer", "later"]), st.just({"x": 1})),
+SQUARE = st.integers(0, 63)
+BITBOARD = st.integers(0, 2**64 - 1)
+CLOCKS = st.tuples(COUNT, COUNT)
+PLACE = st.builds(SwitchPlace, TEXT, TEXT, st.lists(COUNT, max_size=2).map(tuple), TEXT)
+# Every kind of event, each field as the board may fill it.
+EFFECTS = st.one_of(
+    st.builds(MoveMade, COUNT, UCI, TEXT, TEXT, st.integers(1, 500), _maybe(CLOCKS)),
+    st.builds(Touched, COUNT, SQUARE, TEXT),
+    st.builds(Illegal, COUNT, BITBOARD, BITBOARD, st.lists(st.tuples(SQUARE, SQUARE)).map(tuple)),
+    st.builds(Restored, COUNT),
+    st.builds(Violation, COUNT, TEXT, SQUARE, TEXT),
+    st.builds(TakenBack, COUNT, UCI, TEXT),
+    st.builds(
+        NewGame, COUNT, st.just(STARTING_FEN), _maybe(st.just(False)), _maybe(TEXT), _maybe(TEXT)
+    ),
+    st.builds(GameOver, COUNT, RESULT, TEXT),
+    st.builds(PromotionChosen, COUNT, TEXT),
+    st.builds(Offered, COUNT, RESULT, TEXT),
+    st.builds(SetupStarted, COUNT, st.integers(0, 959), TEXT),
+    st.builds(SensorFault, COUNT, SQUARE, TEXT, st.booleans(), _maybe(PLACE)),
+    st.builds(ClockPressed, COUNT, COUNT, COUNT),
+    st.builds(TimeAdded, COUNT, st.booleans(), st.integers(1, 2**53 - 1), COUNT, COUNT),
+)
+CLOCK = st.builds(StateClock, COUNT, COUNT, st.sampled_from(["white", "black", None]), TEXT)
+# Every outcome an ack tells.
+OUTCOMES = st.one_of(
+    st.just(Done()),
+    st.builds(GameStarted, TEXT),
+    st.builds(SettingsNow, TEXT, COUNT, COUNT, COUNT, st.booleans()),
+    st.builds(ModeSet, TEXT),
+    st.builds(MoveNamed, _maybe(UCI)),
+    st.builds(PromotionSet, TEXT),
+    st.builds(GameEnded, RESULT, TEXT),
+    st.builds(Marked, NAMES, NAMES),
+    st.builds(TimeGiven, CLOCK),
+    st.builds(BrightnessSet, COUNT),
+    st.builds(Said, TEXT),
 )
 MESSAGES: st.SearchStrategy[BoardMessage] = st.one_of(
     st.builds(
@@ -84,7 +117,7 @@ MESSAGES: st.SearchStrategy[BoardMessage] = st.one_of(
         answers=st.booleans(),
         seq=SEQ,
     ).filter(lambda h: h.answers or h.id is None),
-    st.builds(EventMessage, EVENTS, _maybe(COUNT), _maybe(COUNT), SEQ),
+    st.builds(EffectMessage, EFFECTS, COUNT, SEQ),
     st.builds(
         StateMessage,
         chess960=st.just(False),
@@ -112,17 +145,7 @@ MESSAGES: st.SearchStrategy[BoardMessage] = st.one_of(
         id=_maybe(COUNT),
         seq=SEQ,
     ),
-    st.builds(
-        Ack,
-        fen=_maybe(TEXT),
-        settle_ms=_maybe(COUNT),
-        uci=_maybe(UCI),
-        result=_maybe(RESULT),
-        squares=_maybe(NAMES),
-        text=_maybe(TEXT),
-        id=_maybe(COUNT),
-        seq=SEQ,
-    ),
+    st.builds(Ack, OUTCOMES, _maybe(COUNT), SEQ),
     st.builds(
         ErrorReply, _maybe(TEXT), _maybe(TEXT), _maybe(TEXT), _maybe(TEXT), _maybe(COUNT), SEQ
     ),
@@ -136,28 +159,3 @@ def test_a_board_message_reads_back_as_itself(message: BoardMessage) -> None:
     assert read_board_message(wire) == (message, None)
     again, _ = read_board_message(wire)
     assert again is not None and again.to_wire() == wire
-
-
-EFFECTS = st.one_of(
-    st.builds(MoveMade, COUNT, UCI, TEXT, TEXT, st.integers(1, 500)),
-    st.builds(Touched, COUNT, st.integers(0, 63), TEXT),
-    st.builds(Illegal, COUNT, st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1)),
-    st.builds(Restored, COUNT),
-    st.builds(Violation, COUNT, TEXT, st.integers(0, 63), TEXT),
-    st.builds(TakenBack, COUNT, UCI, TEXT),
-    st.builds(NewGame, COUNT, st.just(STARTING_FEN)),
-    st.builds(GameOver, COUNT, RESULT, TEXT),
-    st.builds(PromotionChosen, COUNT, TEXT),
-    st.builds(SensorFault, COUNT, st.integers(0, 63), TEXT, st.booleans()),
-)
-
-
-@given(EFFECTS, COUNT, SEQ)
-def test_an_effect_the_board_sends_is_read_as_the_host_event_it_names(
-    effect: Any, game: int, seq: int
-) -> None:
-    wire = EffectMessage(effect, game, seq=seq).to_wire()
-    read, problem = read_board_message(wire)
-    assert problem is None and isinstance(read, EventMessage)
-    assert (read.seq, read.game, read.t_ms) == (seq, game, effect.t_ms)
-    assert read.to_wire() == wire  # every field the board wrote, as it wrote it

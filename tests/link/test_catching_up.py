@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from reedboard.link.board import COPIES, BoardEndpoint
-from reedboard.link.board_messages import BoardHello, BoardMessage, EventMessage
+from reedboard.link.board_messages import BoardHello, BoardMessage, EffectMessage
 from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.host import (
     DEFAULT_POLL_MS,
@@ -41,7 +41,8 @@ def _followed(session: str = "s", last: int = 1) -> HostEndpoint:
 
 
 def _effect(seq: int) -> bytes:
-    return encode_frame({"type": "effect", "seq": seq, "event": "touch"})
+    touch = {"event": "touch", "t_ms": 0, "square": "e2", "piece": "P", "game": 1}
+    return encode_frame({"type": "effect", "seq": seq, **touch})
 
 
 def test_a_gap_is_asked_for_once_however_many_frames_come_beyond_it() -> None:
@@ -136,7 +137,7 @@ def test_the_host_goes_on_from_a_resync_hello_and_delivers_what_it_held_beyond()
     host.receive_data(_effect(30), 0)  # beyond the gap: held
     hello = {"type": "hello", "seq": 29, "session": "s", "resync": True, "id": None}
     delivered = host.receive_data(encode_frame(hello), 5)
-    assert [(type(m), m.seq) for m in delivered] == [(BoardHello, 29), (EventMessage, 30)]
+    assert [(type(m), m.seq) for m in delivered] == [(BoardHello, 29), (EffectMessage, 30)]
     assert not host.in_gap
     assert host.receive_data(encode_frame(hello), 6) == []  # its copies change nothing
 

@@ -14,7 +14,6 @@ from reedboard.arbiter.effects import MoveMade, Touched
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.lights.scenes import scene_for
-from reedboard.link.board_events import MoveEvent
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.chesslink import DARK, Brightness, ChessLinkBoard
 from reedboard.link.dgt import DgtBoard, LedCommand
@@ -136,7 +135,7 @@ MOVE_MADE = MoveMade(0, "e2e4", "e4", _START.play(_START.parse_uci("e2e4")).fen(
         # On the board: the arbiter's effect, as the app sends it to its endpoint.
         lambda link: link.send(EffectMessage(MOVE_MADE, 1)),
         # On the PC: the event as the host read it off the link.
-        lambda link: link.effect(MoveEvent("e2e4", 1)),
+        lambda link: link.effect(MoveMade(0, "e2e4", "", "", 1)),
     ],
     ids=["board", "pc"],
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import chess
 import pytest
-from reedboard.link.board_events import MoveEvent, PromotionEvent
+from reedboard.events import MoveMade, PromotionChosen
 from reedboard.link.dgt import DgtBoard, LedCommand, board_dump, our_square
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.rules.position import Position
@@ -176,7 +176,7 @@ def test_a_state_from_before_the_commit_does_not_use_up_the_correction() -> None
     emulation.receive_data(bytes((0x42, 0x44)))  # the board, then field updates
     in_hand = before.occupied & ~_bb("d2", "e1")
     emulation.observe(before, in_hand, 100)
-    emulation.effect(MoveEvent("d2e1b", 1))
+    emulation.effect(MoveMade(0, "d2e1b", "", "", 1))
     emulation.observe(before, in_hand, 200)  # the state produced before the commit
     emulation.observe(after, after.occupied, 300)
     client = DgtClient()
@@ -200,12 +200,12 @@ def test_a_pawn_on_its_last_rank_shows_the_piece_chosen() -> None:
     emulation = EmulatedEndpoint("dgt", "host")
     emulation.observe(before, before.occupied, 0)
     emulation.receive_data(bytes((0x42, 0x44)))
-    emulation.effect(PromotionEvent("r"))
+    emulation.effect(PromotionChosen(0, "r"))
     emulation.observe(before, before.occupied & ~_bb("e7"), 100)
     emulation.observe(before, before.occupied & ~_bb("e7") | _bb("e8"), 200)
     assert DgtClient().feed(emulation.data_to_send()) == [("e7", 0), ("e8", 2)]  # a rook
     promoted = before.play(before.parse_uci("e7e8r"))
-    emulation.effect(MoveEvent("e7e8r", 1, fen=promoted.fen()))
+    emulation.effect(MoveMade(0, "e7e8r", "", promoted.fen(), 1))
     emulation.moved(promoted)
     replied = promoted.play(promoted.parse_uci("a3b4"))
     emulation.observe(replied, replied.occupied, 300)
@@ -226,7 +226,7 @@ def test_a_piece_lifted_before_the_host_saw_it_land_stays_gone_at_the_commit() -
     emulation.lifted(parse_square("d5"))  # the victim
     emulation.lifted(parse_square("d5"))  # the capturer, landed and taken: never seen there
     after = before.play(before.parse_uci("e4d5"))
-    emulation.effect(MoveEvent("e4d5", 3, fen=after.fen()))
+    emulation.effect(MoveMade(0, "e4d5", "", after.fen(), 3))
     emulation.moved(after)
     client = DgtClient()
     client.feed(emulation.data_to_send())

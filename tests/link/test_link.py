@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from reedboard.link.acks import MoveNamed
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import Ack, BoardHello, MovesPage
 from reedboard.link.frame import FrameDecoder, decode_line, encode_frame
@@ -63,6 +64,20 @@ def test_one_flipped_bit_is_mended_anywhere_in_the_frame(where: int, bit: int) -
     assert decoder.mended == 1 and decoder.bad_frames == 0
 
 
+def test_a_frame_passed_on_is_the_one_that_came_and_a_mended_one_is_whole() -> None:
+    """What only passes frames on (the publishing bridge) sends them as they came, the
+    hex digits' case included; a mended frame goes on mended, not as it was damaged."""
+    message = {"type": "effect", "seq": 12, "event": "move", "uci": "e2e4"}
+    frame = encode_frame(message)
+    upper = frame[:-9] + frame[-9:-1].upper() + b"\n"  # a CRC in capitals is good too
+    damaged = bytearray(frame)
+    damaged[7] ^= 1
+    decoder = FrameDecoder()
+    passed = decoder.feed_frames(upper + bytes(damaged))
+    assert passed == [(upper[:-1], message), (frame[:-1], message)]
+    assert decoder.mended == 1
+
+
 def test_two_flipped_bits_are_never_mended_into_another_frame() -> None:
     rng = random.Random(4)
     frame = encode_frame({"type": "effect", "seq": 12, "event": "move", "uci": "e2e4"})
@@ -113,7 +128,7 @@ def test_a_retried_command_is_carried_out_once_and_answered_again() -> None:
     board = BoardEndpoint("s")
     frame = encode_frame({"type": "takeback", "id": 9})
     [command] = board.receive_data(frame)
-    board.reply(command, Ack(uci="e2e4"))
+    board.reply(command, Ack(MoveNamed("e2e4")))
     first = board.data_to_send()
     assert board.receive_data(frame) == []
     assert board.data_to_send() == first
@@ -177,7 +192,7 @@ def test_lost_and_corrupted_frames_are_asked_for_again_and_arrive_once_in_order(
 def test_a_new_hosts_hello_forgets_the_ids_an_earlier_host_used() -> None:
     board = BoardEndpoint("s")
     [command] = board.receive_data(encode_frame({"type": "takeback", "id": 2}))
-    board.reply(command, Ack(uci="e2e4"))
+    board.reply(command, Ack(MoveNamed("e2e4")))
     board.data_to_send()
     board.receive_data(encode_frame({"type": "hello", "id": 1, "protocol": 1}))
     [again] = board.receive_data(encode_frame({"type": "state", "id": 2}))

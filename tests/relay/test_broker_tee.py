@@ -4,6 +4,7 @@ answered there only."""
 from __future__ import annotations
 
 from reedboard.arbiter.effects import Touched
+from reedboard.link.acks import SettingsNow
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import Ack, BoardHello, EffectMessage, StateMessage
 from reedboard.link.frame import decode_line, encode_frame
@@ -92,7 +93,7 @@ def test_settings_changed_from_the_serial_line_are_told_on_the_broker_too() -> N
     tee = BrokerTee(BoardEndpoint("s1"), broker)
     line = encode_frame({"type": "settings", "id": 3, "tournament": False})
     (command,) = tee.receive_data(line)
-    tee.reply(command, Ack(mode="casual", tournament=False))
+    tee.reply(command, Ack(SettingsNow("casual", 60, 250, 250, False)))
     assert b'"type":"ack"' in tee.data_to_send()  # answered on the serial line
     (ack,) = published(broker)
     assert ack["type"] == "ack" and ack["tournament"] is False and ack["id"] == 3

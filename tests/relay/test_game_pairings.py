@@ -49,17 +49,17 @@ def state(seq: int) -> dict[str, Any]:
 
 
 def moves(first_seq: int, ucis: list[str]) -> list[dict[str, Any]]:
-    effect = {"type": "effect", "event": "move", "game": 0}
+    effect = {"type": "effect", "event": "move", "t_ms": 0, "game": 0, "san": "", "fen": ""}
     return [effect | {"seq": first_seq + n, "uci": uci, "ply": n + 1} for n, uci in enumerate(ucis)]
 
 
 def game_over(seq: int, result: str, reason: str) -> dict[str, Any]:
-    return {"type": "effect", "seq": seq, "event": "game_over", "game": 0,
+    return {"type": "effect", "seq": seq, "event": "game_over", "t_ms": 0, "game": 0,
             "result": result, "reason": reason}  # fmt: skip
 
 
 def new_game(seq: int) -> dict[str, Any]:
-    return {"type": "effect", "seq": seq, "event": "new_game", "game": 0, "fen": START}
+    return {"type": "effect", "seq": seq, "event": "new_game", "t_ms": 0, "game": 0, "fen": START}
 
 
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]

@@ -63,11 +63,12 @@ def test_a_timed_game_from_the_boards_stream_has_its_clocks_in_the_pgn() -> None
     board = Board("b3")
     fen = Position.standard().fen()
     stream: list[dict[str, object]] = [
-        {"type": "effect", "seq": 1, "event": "new_game", "fen": fen, "time_control": "5+3"},
-        {"type": "effect", "seq": 2, "event": "move", "uci": "e2e4", "ply": 1,
-         "clock": {"white_ms": 299_000, "black_ms": 300_000}},
-        {"type": "effect", "seq": 3, "event": "move", "uci": "e7e5", "ply": 2,
-         "clock": {"white_ms": 299_000, "black_ms": 61_500}},
+        {"type": "effect", "seq": 1, "event": "new_game", "t_ms": 0, "game": 0, "fen": fen,
+         "time_control": "5+3"},
+        {"type": "effect", "seq": 2, "event": "move", "t_ms": 1, "game": 0, "uci": "e2e4",
+         "san": "e4", "fen": "", "ply": 1, "clock": {"white_ms": 299_000, "black_ms": 300_000}},
+        {"type": "effect", "seq": 3, "event": "move", "t_ms": 2, "game": 0, "uci": "e7e5",
+         "san": "e5", "fen": "", "ply": 2, "clock": {"white_ms": 299_000, "black_ms": 61_500}},
     ]  # fmt: skip
     for wire in stream:
         message, _problem = read_board_message(wire)

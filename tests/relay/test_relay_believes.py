@@ -113,7 +113,8 @@ def test_a_state_taking_moves_back_starts_a_new_game_the_old_one_kept(boards: Bo
 
 def test_a_takeback_the_stream_shows_takes_a_move_back(boards: Boards) -> None:
     played(boards)
-    boards.heard("b2", {"type": "effect", "seq": 6, "event": "takeback", "game": 0})
+    takeback = {"event": "takeback", "t_ms": 0, "game": 0, "uci": OPENING[-1], "fen": ""}
+    boards.heard("b2", {"type": "effect", "seq": 6, **takeback})
     assert plies(boards) == OPENING[:2]
     boards.heard("b2", forged_state(7, OPENING[:2]))
     assert plies(boards) == OPENING[:2] and not boards.boards["b2"].mirror.finished

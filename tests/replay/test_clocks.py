@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.arbiter.effects import effect_json
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ScriptError
+from reedboard.link.event_codec import effect_json
 from reedboard.link.messages import StartGame
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script

@@ -17,7 +17,7 @@ from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.lights.scenes import scene_roles
-from reedboard.link.board_messages import EventMessage
+from reedboard.link.board_messages import EffectMessage, read_board_message
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square, squares_of
 from reedboard.sensing.debounce import (
@@ -153,9 +153,9 @@ def test_the_board_plays_on_beside_a_chattering_switch(caplog: pytest.LogCapture
     assert fault["pins"] == sorted([config.rows[row], config.columns[column]])
     assert any("h5" in line and "GPIO" in line for line in caplog.messages)
     # What a host watching the board prints of it.
-    assert effect_line(EventMessage.from_wire(fault)).startswith(
-        "sensor     switch chattering: h5 (ROW"
-    )
+    read, _problem = read_board_message(fault)
+    assert isinstance(read, EffectMessage)
+    assert effect_line(read).startswith("sensor     switch chattering: h5 (ROW")
     assert not [e for e in effects if e["event"] == "illegal"]
     assert scene_roles(renderer.views[-1][1])[H5] == "fault"
 

@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import pytest
 from reedboard.arbiter.setup import SetupGuide
+from reedboard.events import Effect, Illegal, MoveMade, NewGame, Restored, TakenBack, Violation
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
+from reedboard.rules.squares import bitboard_of, parse_square
 from reedboard.simweb.words import notice, result_words, setup_words
 
 START = Position.from_fen(STARTING_FEN)
+
+
+def illegal(missing: list[str], extra: list[str], pairs: list[tuple[str, str]]) -> Illegal:
+    def board(names: list[str]) -> int:
+        return bitboard_of([parse_square(name) for name in names])
+
+    paired = tuple((parse_square(a), parse_square(b)) for a, b in pairs)
+    return Illegal(0, board(missing), board(extra), paired)
+
+
+def violation(rule: str, square: str, message: str) -> Violation:
+    return Violation(0, rule, parse_square(square), message)
 
 
 @pytest.mark.parametrize(
@@ -34,30 +48,36 @@ def test_every_result_is_said_in_words(result: str, reason: str | None, words: s
 
 
 def test_an_illegal_board_says_what_to_put_back_and_what_to_clear() -> None:
-    knight = {"event": "illegal", "missing": ["g1"], "extra": ["g4"], "pairs": [["g4", "g1"]]}
+    knight = illegal(["g1"], ["g4"], [("g4", "g1")])
     assert notice([knight], START) == "Illegal: put the knight back on g1"
-    two = {"event": "illegal", "missing": ["e2", "d1"], "extra": ["e5"], "pairs": [["e5", "e2"]]}
+    two = illegal(["e2", "d1"], ["e5"], [("e5", "e2")])
     assert notice([two], START) == "Illegal: put the pawn back on e2, put the queen back on d1"
-    stray = {"event": "illegal", "missing": [], "extra": ["e5"], "pairs": []}
+    stray = illegal([], ["e5"], [])
     assert notice([stray], START) == "Illegal: take the piece off e5"
 
 
 def test_touch_move_names_the_rule_the_piece_and_its_square() -> None:
-    touched = {"event": "violation", "rule": "4.3a", "square": "g1", "message": "..."}
+    touched = violation("4.3a", "g1", "...")
     assert notice([touched], START) == "Touch-move (FIDE 4.3a): the touched knight on g1 must move"
-    theirs = {"event": "violation", "rule": "4.3b", "square": "e7", "message": "..."}
+    theirs = violation("4.3b", "e7", "...")
     assert notice([theirs], START) == (
         "Touch-move (FIDE 4.3b): the touched pawn on e7 must be captured"
     )
-    castle = {"event": "violation", "rule": "4.4a", "square": "e1", "message": "castle"}
+    castle = violation("4.4a", "e1", "castle")
     assert notice([castle], START) == "Touch-move (FIDE 4.4a): castle (king on e1)"
 
 
 def test_a_complaint_ends_when_the_board_is_in_order_again() -> None:
-    illegal = {"event": "illegal", "missing": ["g1"], "extra": ["g4"], "pairs": [["g4", "g1"]]}
-    for settled in ("restored", "move", "new_game", "takeback"):
-        assert notice([illegal, {"event": settled}], START) is None
-    assert notice([{"event": "restored"}, illegal], START) is not None
+    wrong = illegal(["g1"], ["g4"], [("g4", "g1")])
+    settling: list[Effect] = [
+        Restored(1),
+        MoveMade(1, "e2e4", "e4", "", 1),
+        NewGame(1, STARTING_FEN),
+        TakenBack(1, "e2e4", STARTING_FEN),
+    ]
+    for settled in settling:
+        assert notice([wrong, settled], START) is None
+    assert notice([Restored(0), wrong], START) is not None
     assert notice([], START) is None
 
 

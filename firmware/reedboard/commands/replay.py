@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     # by `reedboard --help` or the board's start: they take a Pi seconds.
     import json
 
-    from reedboard.arbiter.effects import effect_json
+    from reedboard.link.event_codec import effect_json
     from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
     from reedboard.replay.script import parse_script
 

@@ -33,6 +33,9 @@ def count(low: int = 0) -> Check:
     return check
 
 
+_COUNT = count()
+
+
 def _described(doc: str, check: Check) -> Check:
     check.__doc__ = doc
     return check
@@ -40,13 +43,8 @@ def _described(doc: str, check: Check) -> Check:
 
 _text = _described("a string", lambda v: isinstance(v, str))
 _flag = _described("true or false", lambda v: isinstance(v, bool))
-_square = _described("a square such as e4", lambda v: isinstance(v, str) and v in SQUARE_NAMES)
 _uci = _described(
     "a move such as e2e4", lambda v: isinstance(v, str) and _UCI.fullmatch(v) is not None
-)
-_clock = _described(
-    "an object of white_ms and black_ms, integers 0..2^53-1",
-    lambda v: isinstance(v, dict) and count()(v.get("white_ms")) and count()(v.get("black_ms")),
 )
 _state_clock = _described(
     "an object of white_ms and black_ms (integers 0..2^53-1), running (white, black or"
@@ -57,12 +55,6 @@ _state_clock = _described(
         and count()(v.get("black_ms"))
         and v.get("running") in ("white", "black", None)
         and isinstance(v.get("time_control"), str)
-    ),
-)
-_added = _described(
-    "an object of color (white or black) and ms (an integer 1..2^53-1)",
-    lambda v: (
-        isinstance(v, dict) and v.get("color") in ("white", "black") and count(1)(v.get("ms"))
     ),
 )
 _squares = _described(
@@ -76,7 +68,6 @@ _ucis = _described(
 _texts = _described(
     "a list of strings", lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v)
 )
-_list = _described("a list", lambda v: isinstance(v, list))
 _pair = _described(
     "null or two squares",
     lambda v: (
@@ -129,7 +120,8 @@ _MESSAGES: dict[str, Fields] = {
         "game": (count(), False),
         "id": (_maybe_id, False),
     },
-    "effect": {"event": (_text, True), "t_ms": (count(), False), "game": (count(), False)},
+    # An effect's event is checked by the link's event codec, from the events' types.
+    "effect": {"event": (_text, True), "game": (count(), True)},
     "state": {
         "id": (_maybe_id, False),
         "game": (count(), False),
@@ -181,6 +173,7 @@ _MESSAGES: dict[str, Fields] = {
         "squares": (_squares, False),
         "blink": (_squares, False),
         "text": (_text, False),
+        "tournament": (_flag, False),
         "clock": (_state_clock, False),
     },
     "error": {
@@ -192,60 +185,34 @@ _MESSAGES: dict[str, Fields] = {
     },
     "alive": {},
 }
-_EVENTS: dict[str, Fields] = {
-    "move": {
-        "uci": (_uci, True),
-        "san": (_text, False),
-        "fen": (_text, False),
-        "ply": (count(1), True),
-        "clock": (_clock, False),
-    },
-    "clock": {"white_ms": (count(), True), "black_ms": (count(), True), "added": (_added, False)},
-    "touch": {"square": (_square, False), "piece": (_text, False)},
-    "illegal": {"missing": (_squares, False), "extra": (_squares, False), "pairs": (_list, False)},
-    "violation": {"rule": (_text, False), "square": (_square, False), "message": (_text, False)},
-    "takeback": {"uci": (_uci, False), "fen": (_text, False)},
-    "new_game": {
-        "fen": (_text, True),
-        "chess960": (_flag, False),
-        "variant": (_text, False),
-        "time_control": (_text, False),
-    },
-    "game_over": {"result": (_result, True), "reason": (_text, True)},
-    "promotion": {"piece": (_text, False)},
-}
 # The positions a host builds games from: each must be one the rules can set up.
-_FENS = {("state", None): "start_fen", ("moves", None): "start_fen", ("effect", "new_game"): "fen"}
+_FENS = {"state": "start_fen", "moves": "start_fen"}
 
 
 def board_message_problem(message: Mapping[str, Any]) -> str | None:
     """What is wrong with a decoded board message, in a few words naming the message and
     the field; None when it may be acted on. Unknown types and events pass (the protocol
-    adds them), with their `seq` checked."""
+    adds them), with their `seq` checked; an effect's event is the event codec's to check."""
     kind = message.get("type")
     if not isinstance(kind, str):
         return "a message without a type"
     name = kind if kind != "effect" else f"{message.get('event')!s:.20} effect"
-    if not count()(message.get("seq")):
-        return f"{name:.40}: seq must be {count().__doc__}, not {_shown(message.get('seq'))}"
-    fields = dict(_MESSAGES.get(kind, {}))
-    event = message.get("event") if kind == "effect" else None
-    if kind == "effect" and isinstance(event, str):
-        fields |= _EVENTS.get(event, {})
-    for field, (check, required) in fields.items():
+    if not _COUNT(message.get("seq")):
+        return f"{name:.40}: seq must be {_COUNT.__doc__}, not {shown(message.get('seq'))}"
+    for field, (check, required) in _MESSAGES.get(kind, {}).items():
         if field not in message:
             if required:
                 return f"{name}: {field} is missing"
             continue
         if not check(message[field]):
-            return f"{name}: {field} must be {check.__doc__}, not {_shown(message[field])}"
-    fen_field = _FENS.get((kind, event if kind == "effect" else None))
+            return f"{name}: {field} must be {check.__doc__}, not {shown(message[field])}"
+    fen_field = _FENS.get(kind)
     chess960 = bool(message.get("chess960"))
     if fen_field is not None and fen_field in message and not _fen_ok(message[fen_field], chess960):
-        return f"{name}: {fen_field} must be {_FEN}, not {_shown(message[fen_field])}"
+        return f"{name}: {fen_field} must be {_FEN}, not {shown(message[fen_field])}"
     return None
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     text = "null" if value is None else repr(value)
     return text if len(text) <= 24 else text[:21] + "..."

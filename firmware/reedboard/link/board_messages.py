@@ -9,9 +9,8 @@ reason for the host to stop: it is read as a numbered stand-in that keeps the se
 whole (a skipped number would be asked for again and again), and what was wrong comes
 with it, for one line in the log.
 
-An effect is written from the arbiter's `Effect` (`EffectMessage`, the board's side) and
-read as an `EventMessage` whose event holds what the wire carries, optional fields and
-all (the host's side).
+An effect is the board's event itself (`reedboard.events`), on both sides: the event
+codec (`event_codec`) writes it and reads it back.
 """
 
 from __future__ import annotations
@@ -21,11 +20,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeAlias
 
-from reedboard.arbiter.effects import Effect, effect_json
+from reedboard.events import Effect
+from reedboard.link.acks import Ack as Ack
+from reedboard.link.acks import StateClock as StateClock
 from reedboard.link.board_checks import board_message_problem, count
-from reedboard.link.board_events import WireEvent, event_from_wire, event_to_wire
+from reedboard.link.event_codec import effect_wire, read_effect
 from reedboard.link.frame import Wire
-from reedboard.sensing.selftest import SwitchPlace
 
 REPLY_TYPES = ("ack", "error", "state", "moves", "hello")
 # The stand-in for a message that failed its checks; hosts ignore it.
@@ -113,75 +113,17 @@ class BoardHello:
 
 @dataclass(frozen=True, slots=True)
 class EffectMessage:
-    """The board's side of an `effect`: the arbiter's effect, the journal's number of the
-    game it belongs to, and what the board adds (a new game's variant, a faulty
-    switch's place)."""
+    """An `effect`: one of the board's events, in the journal's game `game`. The board
+    sends it as the arbiter made it (with what the board adds: a new game's variant, a
+    faulty switch's place); a host reads back the same value."""
 
     TYPE: ClassVar[str] = "effect"
     effect: Effect
     game: int
-    chess960: bool | None = None
-    variant: str | None = None
-    place: SwitchPlace | None = None
-    seq: int = 0
-    time_control: str | None = None  # a new timed game's
-
-    def to_wire(self) -> Wire:
-        wire: Wire = {"type": self.TYPE, "seq": self.seq, **effect_json(self.effect)}
-        wire["game"] = self.game
-        wire |= _given(chess960=self.chess960, variant=self.variant, time_control=self.time_control)
-        if self.place is not None:
-            place = self.place
-            wire |= {
-                "row": place.row,
-                "column": place.column,
-                "pins": list(place.pins),
-                "where": place.where,
-            }
-        return wire
-
-
-@dataclass(frozen=True, slots=True)
-class EventMessage:
-    """A host's side of an `effect`: the event as the wire carries it."""
-
-    TYPE: ClassVar[str] = "effect"
-    event: WireEvent
-    game: int | None = None
-    t_ms: int | None = None
     seq: int = 0
 
     def to_wire(self) -> Wire:
-        head: Wire = {"type": self.TYPE, "seq": self.seq}
-        head |= event_to_wire(self.event)
-        return head | _given(t_ms=self.t_ms, game=self.game)
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> EventMessage:
-        return cls(event_from_wire(wire), wire.get("game"), wire.get("t_ms"), wire["seq"])
-
-
-@dataclass(frozen=True, slots=True)
-class StateClock:
-    """A timed game's clocks as they stand when the state is sent: both players' time
-    left, whose runs (None: neither, the game over or a press awaited), the control."""
-
-    white_ms: int
-    black_ms: int
-    running: str | None  # "white", "black" or None
-    time_control: str
-
-    def to_wire(self) -> Wire:
-        return {
-            "white_ms": self.white_ms,
-            "black_ms": self.black_ms,
-            "running": self.running,
-            "time_control": self.time_control,
-        }
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> StateClock:
-        return cls(wire["white_ms"], wire["black_ms"], wire.get("running"), wire["time_control"])
+        return effect_wire(self.effect, self.game, self.seq)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,73 +248,6 @@ class MovesPage:
 
 
 @dataclass(frozen=True, slots=True)
-class Ack:
-    """A command carried out, with what was done: each command's ack carries its own few
-    fields (a new game's `fen`, the settings, a move shown or taken back, ...)."""
-
-    TYPE: ClassVar[str] = "ack"
-    fen: str | None = None
-    mode: str | None = None
-    settle_ms: int | None = None
-    castle_wait_ms: int | None = None
-    knock_wait_ms: int | None = None
-    uci: str | Unsent | None = UNSENT  # null: the lit move cleared
-    piece: str | None = None
-    result: str | None = None
-    reason: str | None = None
-    percent: int | None = None
-    squares: tuple[str, ...] | None = None
-    blink: tuple[str, ...] | None = None
-    text: str | None = None  # what the board's voice said (`say`)
-    id: int | None = None
-    seq: int = 0
-    tournament: bool | None = None  # the settings' fair-play switch
-    clock: StateClock | None = None  # the clocks after time was added (`clock_add`)
-
-    def to_wire(self) -> Wire:
-        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
-        wire |= _given(
-            fen=self.fen,
-            mode=self.mode,
-            settle_ms=self.settle_ms,
-            castle_wait_ms=self.castle_wait_ms,
-            knock_wait_ms=self.knock_wait_ms,
-        )
-        wire |= _sent(uci=self.uci)
-        wire |= _given(piece=self.piece, result=self.result, reason=self.reason)
-        return wire | _given(
-            percent=self.percent,
-            squares=_list(self.squares),
-            blink=_list(self.blink),
-            text=self.text,
-            tournament=self.tournament,
-            clock=None if self.clock is None else self.clock.to_wire(),
-        )
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> Ack:
-        return cls(
-            fen=wire.get("fen"),
-            mode=wire.get("mode"),
-            settle_ms=wire.get("settle_ms"),
-            castle_wait_ms=wire.get("castle_wait_ms"),
-            knock_wait_ms=wire.get("knock_wait_ms"),
-            uci=wire.get("uci", UNSENT),
-            piece=wire.get("piece"),
-            result=wire.get("result"),
-            reason=wire.get("reason"),
-            percent=wire.get("percent"),
-            squares=_names(wire.get("squares")),
-            blink=_names(wire.get("blink")),
-            text=wire.get("text"),
-            id=wire.get("id"),
-            seq=wire["seq"],
-            tournament=wire.get("tournament"),
-            clock=None if wire.get("clock") is None else StateClock.from_wire(wire["clock"]),
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class ErrorReply:
     """A command refused (`code` refused, bad_argument, unknown_type; for a command the
     board could not read also `command` and `field`), or a journal failure (`id` null)."""
@@ -454,7 +329,7 @@ Outgoing: TypeAlias = Reply | EffectMessage | Alive
 # What a host reads.
 BoardMessage: TypeAlias = (
     BoardHello
-    | EventMessage
+    | EffectMessage
     | StateMessage
     | MovesPage
     | Ack
@@ -466,7 +341,6 @@ BoardMessage: TypeAlias = (
 
 _READERS: dict[str, Callable[[Mapping[str, Any]], BoardMessage]] = {
     "hello": BoardHello.from_wire,
-    "effect": EventMessage.from_wire,
     "state": StateMessage.from_wire,
     "moves": MovesPage.from_wire,
     "ack": Ack.from_wire,
@@ -483,6 +357,10 @@ def read_board_message(wire: Mapping[str, Any]) -> tuple[BoardMessage | None, st
     command that asked fails at once, in words), otherwise `Skipped`. One whose `seq`
     cannot be placed comes back as None."""
     problem = board_message_problem(wire)
+    if problem is None and wire["type"] == "effect":
+        effect, problem = read_effect(wire)
+        if effect is not None:
+            return EffectMessage(effect, wire["game"], wire["seq"]), None
     if problem is None:
         kind = wire["type"]
         read = _READERS.get(kind)

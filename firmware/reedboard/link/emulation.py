@@ -32,16 +32,6 @@ from reedboard.arbiter.effects import (
     TakenBack,
     TimeAdded,
 )
-from reedboard.link.board_events import (
-    ClockEvent,
-    GameOverEvent,
-    MoveEvent,
-    NewGameEvent,
-    PromotionEvent,
-    RestoredEvent,
-    TakebackEvent,
-    WireEvent,
-)
 from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
 from reedboard.link.chesslink import Brightness, ChessLinkBoard, LedPattern, square_corners
 from reedboard.link.dgt import DgtBoard, LedCommand
@@ -55,19 +45,10 @@ Emulated = Literal["dgt", "chesslink"]
 
 # Effects after which the client's board must become the game's (as the board makes them,
 # and as a host reads them from the link).
-_SYNCING = (
-    MoveMade,
-    NewGame,
-    TakenBack,
-    Restored,
-    MoveEvent,
-    NewGameEvent,
-    TakebackEvent,
-    RestoredEvent,
-)
+_SYNCING = (MoveMade, NewGame, TakenBack, Restored)
 # Effects after which the board has dropped the client's hint and marks: the client's next
 # wish is new to the board even when it repeats the last one.
-_CLEARING = (MoveMade, NewGame, TakenBack, MoveEvent, NewGameEvent, TakebackEvent)
+_CLEARING = (MoveMade, NewGame, TakenBack)
 
 Marks = tuple[Bitboard, Bitboard]  # steady, blinking
 
@@ -99,9 +80,9 @@ class EmulatedEndpoint:
             self.effect(message.effect)
         return 0
 
-    def effect(self, effect: Effect | WireEvent) -> None:
-        """What the board did (on the PC: what the link said it did); the client hears of
-        it through `observe`."""
+    def effect(self, effect: Effect) -> None:
+        """What the board did (on the PC: the same event, read from the link); the client
+        hears of it through `observe`."""
         if isinstance(effect, _SYNCING):
             self._sync = True
         if isinstance(effect, _CLEARING):
@@ -109,17 +90,17 @@ class EmulatedEndpoint:
         self._promotion_from(effect)
         self._clock_from(effect)
 
-    def _promotion_from(self, effect: Effect | WireEvent) -> None:
+    def _promotion_from(self, effect: Effect) -> None:
         """The host's choice of the next promotion's piece, shown on the pawn set down on
         its last rank; a committed promotion spends it, a new game forgets it."""
-        if isinstance(effect, PromotionChosen | PromotionEvent) and effect.piece:
+        if isinstance(effect, PromotionChosen) and effect.piece:
             self._promotion = effect.piece.lower()
         elif _spends_the_choice(effect):
             self._promotion = "q"
         if self.tracker is not None:
             self.tracker.promotion = self._promotion
 
-    def _clock_from(self, effect: Effect | WireEvent) -> None:
+    def _clock_from(self, effect: Effect) -> None:
         """The clocks an effect carries: after a move the side to move runs (with clock
         buttons the mover's runs until they press: a `state` says so on the PC); after
         a press, the side to move; time added changes no one's turn."""
@@ -127,20 +108,18 @@ class EmulatedEndpoint:
         if not isinstance(codec, DgtBoard):
             return  # ChessLink has no clock
         now, before = self._now_ms, codec.clock
-        if isinstance(effect, MoveMade | MoveEvent) and effect.clock is not None:
+        if isinstance(effect, MoveMade) and effect.clock is not None:
             white, black = effect.clock
             codec.clock_changed(ClockReading(white, black, _to_move(effect.fen, before), now))
-        elif isinstance(effect, ClockPressed | ClockEvent | TimeAdded):
+        elif isinstance(effect, ClockPressed | TimeAdded):
             running = _turn(self._position) if before is None else before.running
-            if isinstance(effect, ClockPressed) or (
-                isinstance(effect, ClockEvent) and effect.added is None
-            ):
+            if isinstance(effect, ClockPressed):
                 running = _turn(self._position)
             codec.clock_changed(ClockReading(effect.white_ms, effect.black_ms, running, now))
-        elif isinstance(effect, GameOver | GameOverEvent) and before is not None:
+        elif isinstance(effect, GameOver) and before is not None:
             white, black = before.left_now(now)
             codec.clock_changed(ClockReading(white, black, None, now))
-        elif isinstance(effect, NewGame | NewGameEvent):
+        elif isinstance(effect, NewGame):
             codec.clock_changed(None)  # a timed game's first move brings its clocks
 
     def clock_read(self, white_ms: int, black_ms: int, running: Side | None) -> None:
@@ -273,10 +252,10 @@ def _game_changed(before: Position, now: Position) -> bool:
     return now is not before and now.fen() != before.fen()
 
 
-def _spends_the_choice(effect: Effect | WireEvent) -> bool:
+def _spends_the_choice(effect: Effect) -> bool:
     """A committed promotion, or a new game."""
-    promoted = isinstance(effect, MoveMade | MoveEvent) and len(effect.uci) == 5
-    return promoted or isinstance(effect, NewGame | NewGameEvent)
+    promoted = isinstance(effect, MoveMade) and len(effect.uci) == 5
+    return promoted or isinstance(effect, NewGame)
 
 
 def _turn(position: Position | None) -> Side | None:

@@ -121,6 +121,23 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[Wire]:
         messages: list[Wire] = []
+        self._feed(data, messages, None)
+        return messages
+
+    def feed_frames(self, data: bytes) -> list[tuple[bytes, Wire]]:
+        """Each good message with its frame as it came (without the newline), so that
+        what only passes frames on needs not write them again; a mended one's frame is
+        written anew, whole."""
+        frames: list[tuple[bytes, Wire]] = []
+        self._feed(data, None, frames)
+        return frames
+
+    def _feed(
+        self,
+        data: bytes,
+        messages: list[Wire] | None,
+        frames: list[tuple[bytes, Wire]] | None,
+    ) -> None:
         self._buffer += data
         while True:
             end = self._buffer.find(b"\n")
@@ -130,7 +147,7 @@ class FrameDecoder:
                         self.bad_frames += 1
                     self._skipping = True
                     self._buffer.clear()
-                return messages
+                return
             line = bytes(self._buffer[:end])
             del self._buffer[: end + 1]
             if self._skipping:
@@ -142,6 +159,10 @@ class FrameDecoder:
             self.mended += mended
             if message is None:
                 self.bad_frames += 1
-            else:
-                self.good_frames += 1
+                continue
+            self.good_frames += 1
+            if messages is not None:
                 messages.append(message)
+            if frames is not None:
+                frame = encode_frame(message)[:-1] if mended else line.rstrip(b"\r")
+                frames.append((frame, message))

@@ -13,8 +13,7 @@ from typing import Protocol
 
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import Ack, BoardHello, Outgoing, Reply
-from reedboard.link.frame import encode_frame
-from reedboard.link.messages import ChangeSettings, Command
+from reedboard.link.messages import AskState, ChangeSettings, Command
 
 
 class Endpoint(Protocol):
@@ -79,15 +78,14 @@ class BrokerTee:
     def receive_data(self, data: bytes) -> list[Command]:
         """The serial host's commands, then the relay's (the app calls this every turn)."""
         commands = self.link.receive_data(data) if data else []
-        requests = self.broker.take_requests()
+        asked: list[Command] = []
         if self._announce:
             self._announce = False
-            requests.insert(0, encode_frame({"type": "state"}).rstrip(b"\n"))
-        for request in requests:
-            asked = self.relay.receive_data(request + b"\n")
-            self._asked += asked
-            commands += asked
-        return commands
+            asked.append(AskState())  # answered on the broker, as the relay's own ask is
+        for request in self.broker.take_requests():
+            asked += self.relay.receive_data(request + b"\n")
+        self._asked += asked
+        return commands + asked
 
 
 def frames_of(data: bytes) -> list[bytes]:

@@ -33,8 +33,8 @@ from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
+from reedboard.link.acks import GameStarted
 from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
-from reedboard.link.frame import Wire
 from reedboard.link.messages import (
     ChoosePromotion,
     Hello,
@@ -106,7 +106,7 @@ class SimBoard:
         self.lights = LightsRenderer(LightsOutput(strip_layout(self.config.leds), self.strip))
         self.link = PtyLink()
         self.clock = MonotonicClock()
-        self.effects: deque[Wire] = deque(maxlen=EFFECTS_KEPT)
+        self.effects: deque[EffectMessage] = deque(maxlen=EFFECTS_KEPT)
         self.view: BoardView | None = None
         self.lock = threading.RLock()
         self.log = PageLog(keep=LOG_KEPT)
@@ -207,7 +207,7 @@ class SimBoard:
         self.lights.render(view, t_ms)
 
     def _effect(self, message: EffectMessage) -> None:
-        self.effects.append(message.to_wire())
+        self.effects.append(message)
         self.voice.effect(message)
 
     # ----- the voice, and play from the keyboard -----
@@ -363,8 +363,8 @@ class SimBoard:
             if new_game.variant == "chess960" and new_game.fen is None:
                 with self.lock:
                     answer = self._command(new_game)
-                    if isinstance(answer.reply, Ack) and answer.reply.fen is not None:
-                        self._guided_setup(answer.reply.fen)
+                    if isinstance(answer.reply, Ack) and isinstance(answer.reply.done, GameStarted):
+                        self._guided_setup(answer.reply.done.fen)
             else:
                 fen = new_game.fen or STARTING_FEN
                 Position.from_fen(fen, chess960=new_game.variant == "chess960")  # checked first
@@ -476,12 +476,12 @@ class SimBoard:
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
-                "effects": effects,
-                "effect_words": [effect_words(e) for e in effects],
+                "effects": [m.to_wire() for m in effects],  # the link's JSON, shown as such
+                "effect_words": [effect_words(m.effect) for m in effects],
                 "script": self.switches.pending,
                 "status": self._status(view, result, now),
                 "result_text": result,
-                "notice": notice(self.effects, position),
+                "notice": notice((m.effect for m in self.effects), position),
                 "pty": self.link.path,
                 "language": self.voice.book.code,
                 "spoken": spoken_shown(self.speaker),

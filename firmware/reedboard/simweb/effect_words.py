@@ -1,33 +1,71 @@
 """The board's effects, as the simulator's Effects panel shows them: in words a chess
 player reads ("2... Nc6", "Touched: white knight on g1", "Illegal: put a piece back on
-g1, take the piece off g4"), not the link's JSON. Pure: one effect as the link sends it
-in, one line out; an effect this module does not know is still shown, field by field.
+g1, take the piece off g4"), not the link's JSON. Pure: one effect in, one line out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from typing import assert_never
 
+from reedboard.events import (
+    ClockPressed,
+    Effect,
+    GameOver,
+    Illegal,
+    MoveMade,
+    NewGame,
+    Offered,
+    PromotionChosen,
+    Restored,
+    SensorFault,
+    SetupStarted,
+    TakenBack,
+    TimeAdded,
+    Touched,
+    Violation,
+)
 from reedboard.rules.move_numbers import numbered_move
+from reedboard.rules.squares import SQUARE_NAMES, square_names_of
 from reedboard.simweb.words import piece_words, result_words
 
-Effect = Mapping[str, Any]
-SHOWN_ELSEWHERE = frozenset({"type", "seq", "event", "t_ms", "game"})
 OFFERS = {"1-0": "White wins", "0-1": "Black wins", "1/2-1/2": "a draw"}
 
 
 def effect_words(effect: Effect) -> str:
     """One effect in words."""
-    event = str(effect.get("event"))
-    say = SAYINGS.get(event)
-    try:
-        if say is not None:
-            return say(effect)
-    except (KeyError, TypeError, ValueError):
-        pass  # a field missing or odd: shown as it came, below
-    rest = ", ".join(f"{k} {v}" for k, v in effect.items() if k not in SHOWN_ELSEWHERE)
-    return f"{event.replace('_', ' ').capitalize()}: {rest}" if rest else event
+    match effect:
+        case MoveMade():
+            return _move(effect)
+        case ClockPressed():
+            return f"Clock pressed: {clock_words(effect.white_ms, effect.black_ms)}"
+        case TimeAdded():
+            times = clock_words(effect.white_ms, effect.black_ms)
+            return f"{effect.ms // 1000} s added to {'White' if effect.white else 'Black'}: {times}"
+        case Touched():
+            return f"Touched: {piece_words(effect.piece)} on {SQUARE_NAMES[effect.square]}"
+        case Illegal():
+            return _illegal(effect)
+        case Restored():
+            return "Board restored"
+        case Violation():
+            square = SQUARE_NAMES[effect.square]
+            return f"Touch-move (FIDE {effect.rule}) at {square}: {effect.message}"
+        case TakenBack():
+            return f"Taken back: {effect.uci}"
+        case NewGame():
+            return _new_game(effect)
+        case GameOver():
+            return result_words(effect.result, effect.reason)
+        case PromotionChosen():
+            return f"Next promotion: {piece_words(effect.piece, False)}"
+        case Offered():
+            return f"Kings in the centre: {OFFERS.get(effect.offer, effect.offer)} ({effect.state})"
+        case SetupStarted():
+            return f"Setting up Chess960 position {effect.number}"
+        case SensorFault():
+            return _sensor(effect)
+        case _:
+            assert_never(effect)
 
 
 def clock_words(white_ms: int, black_ms: int) -> str:
@@ -44,63 +82,32 @@ def _time(ms: int) -> str:
     return f"{minutes}:{tenths // 10:02d}.{tenths % 10}"
 
 
-def _move(e: Effect) -> str:
-    said = f"{numbered_move(e.get('san') or e['uci'], int(e['ply']), e.get('fen'))} ({e['uci']})"
-    clock = e.get("clock")
-    return said if not clock else f"{said} · {clock_words(clock['white_ms'], clock['black_ms'])}"
+def _move(e: MoveMade) -> str:
+    said = f"{numbered_move(e.san or e.uci, e.ply, e.fen)} ({e.uci})"
+    return said if not e.clock else f"{said} · {clock_words(*e.clock)}"
 
 
-def _clock(e: Effect) -> str:
-    times = clock_words(e["white_ms"], e["black_ms"])
-    added = e.get("added")
-    if not added:
-        return f"Clock pressed: {times}"
-    return f"{added['ms'] // 1000} s added to {added['color'].capitalize()}: {times}"
-
-
-def _illegal(e: Effect) -> str:
-    missing, extra = list(e.get("missing") or ()), list(e.get("extra") or ())
+def _illegal(e: Illegal) -> str:
+    missing, extra = square_names_of(e.missing), square_names_of(e.extra)
     steps = []
-    for stray, home in e.get("pairs") or ():
-        steps.append(f"the piece on {stray} goes back to {home}")
-        missing.remove(home)
-        extra.remove(stray)
+    for stray, home in e.pairs:
+        steps.append(f"the piece on {SQUARE_NAMES[stray]} goes back to {SQUARE_NAMES[home]}")
+        missing.remove(SQUARE_NAMES[home])
+        extra.remove(SQUARE_NAMES[stray])
     steps += [f"put a piece back on {home}" for home in missing]
     steps += [f"take the piece off {stray}" for stray in extra]
     return "Illegal: " + (", ".join(steps) or "the board does not match the game")
 
 
-def _new_game(e: Effect) -> str:
-    variant = "Chess960" if e.get("chess960") or e.get("variant") == "chess960" else "standard"
-    control = e.get("time_control")
+def _new_game(e: NewGame) -> str:
+    variant = "Chess960" if e.chess960 or e.variant == "chess960" else "standard"
+    control = e.time_control
     return f"New game, {variant}" + (f", clock {control}" if control else ", untimed")
 
 
-def _offer(e: Effect) -> str:
-    what = OFFERS.get(e["offer"], e["offer"])
-    return f"Kings in the centre: {what} ({e['state']})"
-
-
-def _sensor(e: Effect) -> str:
-    square, fault = e["square"], str(e["fault"])
+def _sensor(e: SensorFault) -> str:
+    square, fault = SQUARE_NAMES[e.square], e.fault
     if fault == "recovered":
         return f"Switch {square} reads sanely again"
-    kept = "occupied" if e.get("occupied") else "empty"
+    kept = "occupied" if e.occupied else "empty"
     return f"Switch {square} {fault.replace('_', ' ')}: left out, taken as {kept}"
-
-
-SAYINGS: dict[str, Callable[[Effect], str]] = {
-    "move": _move,
-    "clock": _clock,
-    "touch": lambda e: f"Touched: {piece_words(e['piece'])} on {e['square']}",
-    "illegal": _illegal,
-    "restored": lambda e: "Board restored",
-    "violation": lambda e: f"Touch-move (FIDE {e['rule']}) at {e['square']}: {e['message']}",
-    "takeback": lambda e: f"Taken back: {e['uci']}",
-    "new_game": _new_game,
-    "game_over": lambda e: result_words(e["result"], e["reason"]),
-    "promotion": lambda e: f"Next promotion: {piece_words(e['piece'], False)}",
-    "offer": _offer,
-    "setup": lambda e: f"Setting up Chess960 position {e['chess960']}",
-    "sensor": _sensor,
-}

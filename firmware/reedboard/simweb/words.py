@@ -8,13 +8,22 @@ and the position come in, the sentences go out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from reedboard.arbiter.setup import SetupProgress
+from reedboard.events import (
+    Effect,
+    Illegal,
+    MoveMade,
+    NewGame,
+    Restored,
+    SetupStarted,
+    TakenBack,
+    Violation,
+)
 from reedboard.rules.pieces import PIECE_NAMES, PieceType, piece_type_from_symbol
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Bitboard, parse_square, square_names_of
+from reedboard.rules.squares import SQUARE_NAMES, Bitboard, parse_square, square_names_of
 
 REASONS = {
     "checkmate": "checkmate",
@@ -27,7 +36,7 @@ REASONS = {
 }
 WINNERS = {"1-0": "White", "0-1": "Black"}
 # The effects after which an earlier complaint no longer holds.
-SETTLED = frozenset({"move", "restored", "new_game", "takeback", "setup"})
+SETTLED = (MoveMade, Restored, NewGame, TakenBack, SetupStarted)
 
 
 def result_words(result: str, reason: str | None) -> str:
@@ -62,18 +71,17 @@ def piece_words(letter: str, colour: bool = True) -> str:
     return f"{'white' if letter.isupper() else 'black'} {name}" if colour else name
 
 
-def notice(effects: Iterable[Mapping[str, Any]], position: Position) -> str | None:
+def notice(effects: Iterable[Effect], position: Position) -> str | None:
     """What the players must put right now, in words: the last touch-move violation and
     the last illegal board since the board was last in order; None when it is."""
-    violation: Mapping[str, Any] | None = None
-    illegal: Mapping[str, Any] | None = None
+    violation: Violation | None = None
+    illegal: Illegal | None = None
     for effect in effects:
-        event = effect.get("event")
-        if event in SETTLED:
+        if isinstance(effect, SETTLED):
             violation = illegal = None
-        elif event == "violation":
+        elif isinstance(effect, Violation):
             violation = effect
-        elif event == "illegal":
+        elif isinstance(effect, Illegal):
             illegal = effect
     lines = []
     if violation is not None:
@@ -83,9 +91,9 @@ def notice(effects: Iterable[Mapping[str, Any]], position: Position) -> str | No
     return "\n".join(lines) or None
 
 
-def violation_words(effect: Mapping[str, Any], position: Position) -> str:
+def violation_words(effect: Violation, position: Position) -> str:
     """ "Touch-move (FIDE 4.3a): the touched knight on g1 must move"."""
-    rule, square = effect["rule"], effect["square"]
+    rule, square = effect.rule, SQUARE_NAMES[effect.square]
     piece = piece_name(position, square)
     said = {
         "4.3a": f"the touched {piece} on {square} must move",
@@ -93,17 +101,17 @@ def violation_words(effect: Mapping[str, Any], position: Position) -> str:
         "4.3c": f"the touched piece must be captured with the {piece} on {square}",
     }.get(rule)
     if said is None:  # the castling rules (4.4) say it best in their own words
-        said = f"{effect['message']} ({piece} on {square})"
+        said = f"{effect.message} ({piece} on {square})"
     return f"Touch-move (FIDE {rule}): {said}"
 
 
-def illegal_words(effect: Mapping[str, Any], position: Position) -> str:
+def illegal_words(effect: Illegal, position: Position) -> str:
     """ "Illegal: put the knight back on g1", naming each piece to put back and each
     square to clear."""
-    missing: list[str] = list(effect.get("missing", ()))
-    extra: list[str] = list(effect.get("extra", ()))
+    missing, extra = square_names_of(effect.missing), square_names_of(effect.extra)
     steps = []
-    for stray, home in effect.get("pairs", ()):
+    for stray_square, home_square in effect.pairs:
+        stray, home = SQUARE_NAMES[stray_square], SQUARE_NAMES[home_square]
         steps.append(f"put the {piece_name(position, home)} back on {home}")
         missing.remove(home)
         extra.remove(stray)

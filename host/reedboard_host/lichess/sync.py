@@ -19,8 +19,8 @@ from collections.abc import Generator
 from typing import Any, TypeGuard, cast
 
 from reedboard.errors import LinkError
-from reedboard.link.board_events import NewGameEvent, TakebackEvent
-from reedboard.link.board_messages import BoardHello, BoardMessage, EventMessage
+from reedboard.events import NewGame, TakenBack
+from reedboard.link.board_messages import BoardHello, BoardMessage, EffectMessage
 from reedboard.link.messages import Color, Draw, Resign, ShowMove, StartGame, TakeBack, Variant
 from reedboard.rules.chess960 import start_number_of
 from reedboard.rules.position import Position
@@ -75,9 +75,9 @@ class LichessSync:
 
     def board_message(self, message: BoardMessage) -> None:
         """A message from the board, as it comes."""
-        event = message.event if isinstance(message, EventMessage) else None
-        self._new_games += isinstance(event, NewGameEvent)
-        self._takebacks += isinstance(event, TakebackEvent)
+        event = message.effect if isinstance(message, EffectMessage) else None
+        self._new_games += isinstance(event, NewGame)
+        self._takebacks += isinstance(event, TakenBack)
         if isinstance(message, BoardHello) and self.game is not None:
             self.game.taken_back.forget()  # the board started afresh: events may be lost
 
