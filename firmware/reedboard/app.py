@@ -205,7 +205,7 @@ class App:
             self.watch(self.board_game, now)
         hello = self._hello()
         told("started: told the host", hello, self.endpoint.send(hello))
-        self._publish(self.board_game.arbiter.commit_shown(now), now)
+        self._publish(self.board_game.commit_shown(now), now)
         self._render(now, force=True)
         self._flush()
         return self.board_game
