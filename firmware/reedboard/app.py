@@ -16,9 +16,9 @@ Everything the loop touches comes in through the constructor (the seams):
 - `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
   changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
   view; `led_test(t_ms)` runs the LED test the host asks for;
-- `source`: an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due
-  at board times: `run` wakes for them, and its promotion choices are applied as if the
-  host had sent them; `guard` is held through each turn (the simulator's lock);
+- `source`: an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due at
+  board times: `run` wakes for them, its players' other actions typed (`PlayersAction`);
+  `guard` is held through each turn (the simulator's lock);
 - `endpoint`: makes the link's protocol endpoint from the session id (default the native
   `BoardEndpoint`; an emulation such as DGT's instead), and `watch(board_game, t_ms)` is
   called once a turn after the scan and the commands, for an endpoint that reports what
@@ -42,7 +42,7 @@ from reedboard.app_self_test import start_self_test
 from reedboard.arbiter.arbiter import shown_move
 from reedboard.arbiter.effects import Effect, SensorFault
 from reedboard.arbiter.table import MoveTable
-from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, script_command
+from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, players_command
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
 from reedboard.game_record import GameRecord
@@ -50,6 +50,7 @@ from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.hal.scan_ahead import Backlog, ScanAhead, first_scan
+from reedboard.hal.sensor_line import ClockPress
 from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
@@ -138,7 +139,6 @@ class App:
         self.brightness = brightness
         self.source = source
         self.buttons = buttons  # the players' clock buttons, if the board has them
-        # Tells the lights whose time runs low in a timed game (None: nobody's).
         self.show_low_time = show_low_time
         self._low_shown: Color | None = None
         self.identity = identity
@@ -294,10 +294,10 @@ class App:
         changed = False
         if self.source is not None:
             for action in self.source.advance(now):
-                if action in ("white", "black"):
-                    changed = self._pressed(action == "white", now) or changed
+                if isinstance(action, ClockPress):
+                    changed = self._pressed(action.white, now) or changed
                     continue
-                answer = self._carry_out(script_command(action), now)
+                answer = self._carry_out(players_command(action), now)
                 changed = changed or bool(answer.effects)
         if self.buttons is not None:
             for white, when in self.buttons.presses(now):

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from reedboard import __version__
 from reedboard.arbiter.view import BoardView
+from reedboard.hal.sensor_line import PlayersAction
 from reedboard.link.board_messages import Outgoing, Reply
 from reedboard.link.messages import Command
 
@@ -33,7 +34,9 @@ class Endpoint(Protocol):
 
 
 class EventSource(Protocol):
-    def advance(self, t_ms: int) -> list[str]: ...
+    def advance(self, t_ms: int) -> list[PlayersAction]:
+        """Apply the script's changes due by `t_ms`; what else its players did."""
+        ...
 
     def next_change_ms(self) -> int | None: ...
 

@@ -41,7 +41,7 @@ from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.game_clocks import GameClocks
 from reedboard.game_report import game_result, moves_page, state_clock, state_message
-from reedboard.hal.sensor_line import added_time
+from reedboard.hal.sensor_line import ArbiterAddition, PromotionChoice
 from reedboard.link.board_messages import (
     Ack,
     ErrorReply,
@@ -110,20 +110,12 @@ class Answer:
     effects: tuple[Effect, ...] = ()
 
 
-def promotion_command(piece: str) -> ChoosePromotion:
-    """The host's choice of the next promotion's piece (q, r, b, n), as the link gives it:
-    how a script's `choose` line and a simulated hand reach the game."""
-    return ChoosePromotion(promotion_piece(piece))
-
-
-def script_command(what: str) -> ChoosePromotion | AddTime:
-    """A script's or a fake board's host action as the command it stands for: a promotion
-    piece (q, r, b, n), or time the arbiter added (`white:120000`)."""
-    added = added_time(what)
-    if added is None:
-        return promotion_command(what)
-    white, ms = added
-    return AddTime("white" if white else "black", ms)
+def players_command(action: PromotionChoice | ArbiterAddition) -> ChoosePromotion | AddTime:
+    """The host command a scripted board's promotion choice or arbiter's addition stands
+    for: how a script's `choose` and `add` lines and a simulated hand reach the game."""
+    if isinstance(action, PromotionChoice):
+        return ChoosePromotion(promotion_piece(action.piece))
+    return AddTime("white" if action.white else "black", action.ms)
 
 
 class BoardGame:

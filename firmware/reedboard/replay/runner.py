@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.mode import Mode
-from reedboard.board_game import BoardGame, Settings, promotion_command, script_command
+from reedboard.board_game import BoardGame, Settings, players_command
 from reedboard.chess_clock.time_control import TimeControl
+from reedboard.hal.sensor_line import ArbiterAddition, PromotionChoice, players_action
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
@@ -118,15 +119,15 @@ class Replay:
     def choose(self, letter: str, t_ms: int) -> None:
         """The host picks the piece for the next promotion, as its command would."""
         self._low_time_by(t_ms)
-        answer = self.board_game.carry_out(promotion_command(letter), t_ms)
+        answer = self.board_game.carry_out(players_command(PromotionChoice(letter)), t_ms)
         self.effects += answer.effects
         if self.lights is not None:
             self._observe(0, t_ms)
 
-    def add_time(self, what: str, t_ms: int) -> None:
-        """The arbiter adds time to a player's clock (`white:120000`), as its command would."""
+    def add_time(self, added: ArbiterAddition, t_ms: int) -> None:
+        """The arbiter adds time to a player's clock, as its command would."""
         self._low_time_by(t_ms)
-        self.effects += self.board_game.carry_out(script_command(what), t_ms).effects
+        self.effects += self.board_game.carry_out(players_command(added), t_ms).effects
 
     def press(self, white: bool, t_ms: int) -> None:
         """A player presses their side of the clock."""
@@ -192,8 +193,8 @@ def _run(
             run.choose(line.what, line.t_ms)
         elif line.action == "press":
             run.press(line.what == "white", line.t_ms)
-        elif line.action == "add":
-            run.add_time(line.what, line.t_ms)
+        elif isinstance(added := players_action(line), ArbiterAddition):
+            run.add_time(added, line.t_ms)
         else:
             run.sensor(line.square, line.action == "place", line.t_ms)
     run.finish(script.end_ms)

@@ -31,7 +31,7 @@ from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
-from reedboard.hal.sensor_line import SensorLine
+from reedboard.hal.sensor_line import PlayersAction, SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
 from reedboard.link.frame import Wire
@@ -158,7 +158,7 @@ class SimBoard:
         self.switches.close()
         self.log.detach()
 
-    def advance(self, t_ms: int) -> list[str]:
+    def advance(self, t_ms: int) -> list[PlayersAction]:
         """The lines due by `t_ms` (the loop calls it, holding the lock, before it
         scans), which the world follows; the promotion pieces a played script chose
         among them."""
