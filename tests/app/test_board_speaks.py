@@ -41,8 +41,7 @@ def board(text: str, language: str = "fr") -> tuple[App, BoardVoice, RecordingSp
             time_control=script.clock,
             clock_buttons=script.clock_buttons,
         ),
-        on_effect=voice.effect,
-        watch=voice.watch,
+        voice=voice,
     )
     return app, voice, speaker
 
@@ -153,7 +152,7 @@ def test_a_fault_found_at_start_is_said_naming_the_square() -> None:
         stuck_board(stuck_empty="e2"),
         VirtualClock(),
         matrix=MatrixConfig(),
-        on_self_test=voice.self_test,
+        voice=voice,
     )
     app.start()
     assert speaker.texts == ["Fault found at start: e2."]

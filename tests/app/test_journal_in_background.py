@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import HostLink
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.host import HostEndpoint
@@ -38,7 +39,7 @@ class Board:
         self.app = App(
             self.board,
             VirtualClock(),
-            link=self.link,
+            link=HostLink(self.link),
             journal=self.journal,
             journal_in_background=True,
             start=Game(script.start),

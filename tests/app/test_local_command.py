@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import RecordingLights
+from reedboard.app_ports import HostLink, RecordingLights
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.board_messages import Ack, ErrorReply
@@ -38,9 +38,9 @@ class Board:
         self.app = App(
             board,
             VirtualClock(),
-            link=self.link,
+            link=HostLink(self.link),
             journal=self.journal,
-            render=self.lights,
+            lights=self.lights,
             start=Game(script.start),
             source=board,
         )
