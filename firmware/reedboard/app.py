@@ -68,6 +68,7 @@ from reedboard.link.board_messages import (
     EffectMessage,
     ErrorReply,
     MovesPage,
+    Reply,
     StateMessage,
 )
 from reedboard.link.messages import (
@@ -369,13 +370,22 @@ class App:
 
     def _command(self, command: Command, now: int) -> None:
         """A command from the link: carried out, then answered over the link."""
-        reply = self._carry_out(command, now).reply
-        if isinstance(reply, StateMessage):
-            reply = replace(reply, game=self.game_id, resync=isinstance(command, Resync))
-        elif isinstance(reply, MovesPage):
-            reply = replace(reply, game=self.game_id)
+        reply = self._addressed(command, self._carry_out(command, now).reply)
         seq = self.endpoint.reply(command, reply)
         told(f"answered the host's {command_type(command)} (id {command.id})", reply, seq)
+
+    def _addressed(self, command: Command, reply: Reply) -> Reply:
+        """The reply to `command`, whole: the command's id, and once its effects are
+        journaled (a new game's number is known then) the game it speaks of; a `state`
+        or `hello` says whether it answers a resync, a `hello` that it answers one."""
+        resync = isinstance(command, Resync)
+        if isinstance(reply, StateMessage):
+            reply = replace(reply, game=self.game_id, resync=resync)
+        elif isinstance(reply, MovesPage):
+            reply = replace(reply, game=self.game_id)
+        elif isinstance(reply, BoardHello):
+            reply = replace(reply, answers=True, resync=resync)
+        return replace(reply, id=command.id)
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
