@@ -18,7 +18,7 @@ Everything the loop touches comes in through the constructor, as a few parts:
   (`app_outbox`), so the loop never waits on the disk;
 - `lights`: the `Lights` (the scenes when the arbiter's view may have changed, their
   animation on the other turns, dimming, the LED test, low time, fair play);
-- `voice`: the `Voice`, or None; `settings`, `start`, `rng`: the game's own;
+- `voice`: the `Voice`, or None; `game`: a `GameSetup` (settings, first game, chance);
 - `source`: an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due at
   board times: `run` wakes for them, its players' other actions typed (`PlayersAction`);
   `guard` is held through each turn (the simulator's lock);
@@ -30,7 +30,6 @@ Everything the loop touches comes in through the constructor, as a few parts:
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
@@ -41,6 +40,7 @@ from reedboard.app_ports import (
     ButtonsPort,
     Endpoint,
     EventSource,
+    GameSetup,
     HostLink,
     Lights,
     NoLights,
@@ -111,9 +111,7 @@ class App:
         journal_in_background: bool = False,
         lights: Lights = NO_LIGHTS,
         voice: Voice | None = None,
-        settings: Settings | None = None,
-        start: Game | None = None,
-        rng: random.Random | None = None,
+        game: GameSetup = GameSetup(),  # noqa: B008 - frozen: one shared value is safe
         source: EventSource | None = None,
         buttons: ButtonsPort | None = None,
         matrix: MatrixConfig | None = None,
@@ -148,9 +146,9 @@ class App:
             self.writer = JournalWriter(journal) if journal_in_background else InlineWriter(journal)
         self.outbox = Outbox(self.writer)
         self.record = GameRecord(journal, self.writer, self._journal_failed)
-        self._settings = settings or Settings()
-        self._start = start
-        self._rng = rng
+        self._settings = game.settings or Settings()
+        self._start = game.start
+        self._rng = game.rng
         self._next_alive = ALIVE_MS
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back

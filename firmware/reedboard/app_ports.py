@@ -7,21 +7,23 @@ lights that record for tests.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from reedboard import __version__
 from reedboard.arbiter.view import BoardView
+from reedboard.board_game import BoardGame, Settings
 from reedboard.hal.sensor_line import PlayersAction
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
 from reedboard.link.messages import Command
 from reedboard.link.port import LinkPort
+from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 
 if TYPE_CHECKING:
-    from reedboard.board_game import BoardGame
     from reedboard.sensing.selftest import SelfTestReport
 
 
@@ -155,6 +157,17 @@ class Voice(Protocol):
 class Identity:
     board: str = "reedboard"
     firmware: str = __version__
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """The board's game at start: its `settings` (absent: the defaults), the game it
+    starts with when the journal has none in progress (absent: the standard start), and
+    the chance it draws on (a Chess960 start; absent: the system's)."""
+
+    settings: Settings | None = None
+    start: Game | None = None
+    rng: random.Random | None = None
 
 
 @dataclass(frozen=True)

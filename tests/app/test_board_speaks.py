@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.board_game import Settings
 from reedboard.cli import main
 from reedboard.config import MatrixConfig
@@ -34,13 +35,15 @@ def board(text: str, language: str = "fr") -> tuple[App, BoardVoice, RecordingSp
     app = App(
         scanned,
         VirtualClock(),
-        start=Game(script.start),
-        source=scanned,
-        settings=Settings(
-            mode="strict" if script.mode == "strict" else "casual",
-            time_control=script.clock,
-            clock_buttons=script.clock_buttons,
+        game=GameSetup(
+            start=Game(script.start),
+            settings=Settings(
+                mode="strict" if script.mode == "strict" else "casual",
+                time_control=script.clock,
+                clock_buttons=script.clock_buttons,
+            ),
         ),
+        source=scanned,
         voice=voice,
     )
     return app, voice, speaker

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import HostLink
+from reedboard.app_ports import GameSetup, HostLink
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.host import HostEndpoint
@@ -42,7 +42,7 @@ class Board:
             link=HostLink(self.link),
             journal=self.journal,
             journal_in_background=True,
-            start=Game(script.start),
+            game=GameSetup(start=Game(script.start)),
             source=self.board,
         )
         self.app.start()

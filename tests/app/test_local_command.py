@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import HostLink, RecordingLights
+from reedboard.app_ports import GameSetup, HostLink, RecordingLights
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.board_messages import Ack, ErrorReply
@@ -41,7 +41,7 @@ class Board:
             link=HostLink(self.link),
             journal=self.journal,
             lights=self.lights,
-            start=Game(script.start),
+            game=GameSetup(start=Game(script.start)),
             source=board,
         )
         for now in range(0, 3000, 5):

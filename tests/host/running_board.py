@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from reedboard.app import App
-from reedboard.app_ports import HostLink, ViewLights
+from reedboard.app_ports import GameSetup, HostLink, ViewLights
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Settings
 from reedboard.command_line import LOG_LEVEL_VARIABLE
@@ -118,8 +118,7 @@ class RunningBoard:
                 self.link, endpoint=lambda session: _HeardEndpoint(session, self._answered)
             ),
             source=self.live,
-            start=start,
-            settings=settings,
+            game=GameSetup(start=start, settings=settings),
             lights=ViewLights(self._render),
             on_effect=self._effect,
         )

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import chess
 from reedboard.app import App
-from reedboard.app_ports import HostLink
+from reedboard.app_ports import GameSetup, HostLink
 from reedboard.board_game import BoardGame, Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
@@ -64,8 +64,10 @@ def emulated_app(
         clock or VirtualClock(),
         link=HostLink(link, endpoint=lambda _id: emulation),
         source=source,
-        start=Game(script.start),
-        settings=None if script.clock is None else Settings(time_control=script.clock),
+        game=GameSetup(
+            start=Game(script.start),
+            settings=None if script.clock is None else Settings(time_control=script.clock),
+        ),
         watch=watch,
     )
 

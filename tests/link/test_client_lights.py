@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import HostLink, RecordingLights
+from reedboard.app_ports import GameSetup, HostLink, RecordingLights
 from reedboard.arbiter.effects import MoveMade, Touched
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
@@ -178,7 +178,7 @@ def test_a_clients_pattern_lights_the_board_until_the_next_move() -> None:
         VirtualClock(),
         link=HostLink(FakeLink(client), endpoint=lambda _id: emulation),
         source=source,
-        start=Game(script.start),
+        game=GameSetup(start=Game(script.start)),
         lights=lights,
         watch=watch,
     )

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Iterable
 
 from reedboard.app import App
-from reedboard.app_ports import HostLink, ViewLights
+from reedboard.app_ports import GameSetup, HostLink, ViewLights
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Settings
 from reedboard.errors import LinkError
@@ -143,8 +143,7 @@ class BoardPair:
                 endpoint=lambda session: _HeardEndpoint(session, self.answered.append),
             ),
             source=self.live,
-            start=start,
-            settings=settings,
+            game=GameSetup(start=start, settings=settings),
             lights=ViewLights(self._render),
             on_effect=self.effects.append,
         )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import serial
 
 from reedboard.app import App
-from reedboard.app_ports import Endpoint, HostLink, Identity, Lights
+from reedboard.app_ports import Endpoint, GameSetup, HostLink, Identity, Lights
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
@@ -174,8 +174,7 @@ def assemble(
         journal_in_background=True,
         lights=board_lights(config.leds, parts.strip, tournament=config.arbiter.tournament),
         voice=voice,
-        settings=settings,
-        start=Game(script.start) if script else None,
+        game=GameSetup(settings=settings, start=Game(script.start) if script else None),
         source=parts.source,
         buttons=parts.buttons,
         matrix=config.matrix,

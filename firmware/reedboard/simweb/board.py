@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from functools import partial
 
 from reedboard.app import App
-from reedboard.app_ports import HostLink
+from reedboard.app_ports import GameSetup, HostLink
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
@@ -122,7 +122,7 @@ class SimBoard:
             link=HostLink(self.link),
             lights=PageLights(self._render, self.lights),
             voice=self.voice,
-            settings=settings or Settings(),
+            game=GameSetup(settings=settings or Settings()),
             source=self,
             scan_hz=self.config.matrix.scan_hz,
             on_effect=self._effect,
