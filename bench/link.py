@@ -42,6 +42,7 @@ def board_child(start_s: float, speed: float, pty: str, script_path: str, db: st
     """The board: `reedboard run --fake` wired by hand, so that its clock starts at a
     moment this process knows. Prints its RSS when the script is over."""
     from reedboard.app import App
+    from reedboard.app_ports import GameSetup, HostLink
     from reedboard.command_line import log_to_stderr
     from reedboard.hal.clock import MonotonicClock
     from reedboard.link.serial_port import open_port
@@ -56,9 +57,9 @@ def board_child(start_s: float, speed: float, pty: str, script_path: str, db: st
         app = App(
             board,
             MonotonicClock(speed, start_s=start_s),
-            link=open_port(pty),
+            link=HostLink(open_port(pty)),
             journal=journal,
-            start=Game(script.start),
+            game=GameSetup(start=Game(script.start)),
             source=board,
         )
         app.run(until_done=True)

@@ -58,6 +58,7 @@ def board_child(start_s: float, pty: str, script_path: str, db: str) -> None:
     """The board: `reedboard run --fake` wired by hand, its clock starting at a moment
     this process knows."""
     from reedboard.app import App
+    from reedboard.app_ports import GameSetup, HostLink
     from reedboard.command_line import log_to_stderr
     from reedboard.hal.clock import MonotonicClock
     from reedboard.link.serial_port import open_port
@@ -72,9 +73,9 @@ def board_child(start_s: float, pty: str, script_path: str, db: str) -> None:
         app = App(
             board,
             MonotonicClock(1.0, start_s=start_s),
-            link=open_port(pty),
+            link=HostLink(open_port(pty)),
             journal=journal,
-            start=Game(script.start),
+            game=GameSetup(start=Game(script.start)),
             source=board,
         )
         app.run(until_done=True)

@@ -5,44 +5,52 @@ Each turn of the loop scans the switches, feeds the debouncer and the arbiter (t
 only once the journal has them on disk, so the host never knows of a move that a power
 cut could take back. Then it carries out the host's commands and lights the LEDs.
 
-Everything the loop touches comes in through the constructor (the seams):
+Everything the loop touches comes in through the constructor, as a few parts:
 - `scanner`: a `SwitchMatrix` (`scan() -> Bitboard`): the GPIO matrix, or a fake;
+  `matrix` its pin map and `scan_hz` its rate; `buttons`, the clock's buttons if any;
+  `ahead`, a `ScanAhead` reading the matrix since the board's first moments, stopped by
+  `start`: what it read is fed to the game first, each reading at its own time;
 - `clock`: a `Clock` (`now_ms`, `real_seconds_until`, `sleep_until`);
-- `link`: a `LinkPort` (`read(wait_s) -> bytes`, `write(bytes)`), or None; `reopen` opens
-  it again after it fails (a host unplugged and plugged back);
+- `link`: a `HostLink`: the port to the host (or how to open it), the protocol endpoint
+  (the native `BoardEndpoint`, or an emulation such as DGT's) and the board's identity;
 - `journal`: a `Journal`, or None; with `journal_in_background` its writes run on a
   thread of their own (`journal.writer`), and what the host is told waits for them
   (`app_outbox`), so the loop never waits on the disk;
-- `render(view, t_ms)`: the lights, called with the arbiter's `BoardView` when it may have
-  changed; `animate(t_ms)` on the other turns, so blinking squares blink without a new
-  view; `led_test(t_ms)` runs the LED test the host asks for;
-- `source`: an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due
-  at board times: `run` wakes for them, and its promotion choices are applied as if the
-  host had sent them; `guard` is held through each turn (the simulator's lock);
-- `endpoint`: makes the link's protocol endpoint from the session id (default the native
-  `BoardEndpoint`; an emulation such as DGT's instead), and `watch(board_game, t_ms)` is
-  called once a turn after the scan and the commands, for an endpoint that reports what
-  the board is rather than the effects;
-- `ahead`: a `ScanAhead` reading the matrix since the board's first moments, stopped by
-  `start`: what it read is fed to the game first, each reading at its own time.
+- `lights`: the `Lights` (the scenes when the arbiter's view may have changed, their
+  animation on the other turns, dimming, the LED test, low time, fair play);
+- `voice`: the `Voice`, or None; `game`: a `GameSetup` (settings, first game, chance);
+- `source`: an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due at
+  board times: `run` wakes for them, its players' other actions typed (`PlayersAction`);
+  `guard` is held through each turn (the simulator's lock);
+- `on_effect` is told each effect once the journal has it, and `watch(board_game, t_ms)`
+  is called once a turn after the scan and the commands, for an endpoint that reports
+  what the board is rather than the effects.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from functools import partial
 
 from reedboard.app_outbox import Outbox, told
-from reedboard.app_ports import ButtonsPort, Endpoint, EventSource, Identity, Renderer, no_lights
+from reedboard.app_ports import (
+    ButtonsPort,
+    Endpoint,
+    EventSource,
+    GameSetup,
+    HostLink,
+    Lights,
+    NoLights,
+    Voice,
+)
 from reedboard.app_self_test import start_self_test
 from reedboard.arbiter.arbiter import shown_move
 from reedboard.arbiter.effects import Effect, SensorFault
 from reedboard.arbiter.table import MoveTable
-from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, script_command
+from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, players_command
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
 from reedboard.game_record import GameRecord
@@ -50,16 +58,17 @@ from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.hal.scan_ahead import Backlog, ScanAhead, first_scan
+from reedboard.hal.sensor_line import ClockPress
 from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
 from reedboard.link.acks import Ack, BrightnessSet, Said
-from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import (
     BoardHello,
     EffectMessage,
     ErrorReply,
     MovesPage,
+    Reply,
     StateMessage,
 )
 from reedboard.link.messages import (
@@ -79,13 +88,12 @@ from reedboard.link.messages import (
     TakeBack,
     command_type,
 )
-from reedboard.link.port import LinkPort
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard
-from reedboard.sensing.selftest import SelfTestReport
 from reedboard.wiring import matrix_wiring
 
+NO_LIGHTS = NoLights()  # a board without LEDs
 TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
 ALIVE_MS = 1000
 
@@ -98,58 +106,37 @@ class App:
         scanner: SwitchMatrix,
         clock: Clock,
         *,
-        link: LinkPort | None = None,
-        reopen: Callable[[], LinkPort] | None = None,
+        link: HostLink = HostLink(),  # noqa: B008 - frozen: one shared value is safe
         journal: Journal | None = None,
         journal_in_background: bool = False,
-        render: Renderer = no_lights,
-        animate: Callable[[int], None] | None = None,
-        led_test: Callable[[int], None] | None = None,
-        brightness: Callable[[float, int], None] | None = None,
-        settings: Settings | None = None,
-        start: Game | None = None,
+        lights: Lights = NO_LIGHTS,
+        voice: Voice | None = None,
+        game: GameSetup = GameSetup(),  # noqa: B008 - frozen: one shared value is safe
         source: EventSource | None = None,
-        identity: Identity = Identity(),  # noqa: B008 - frozen: one shared value is safe
-        session_id: str = "0",
+        buttons: ButtonsPort | None = None,
+        matrix: MatrixConfig | None = None,
         scan_hz: float = 200.0,
         on_effect: Callable[[EffectMessage], None] | None = None,
-        rng: random.Random | None = None,
-        matrix: MatrixConfig | None = None,
-        endpoint: Callable[[str], Endpoint] | None = None,
         watch: Callable[[BoardGame, int], None] | None = None,
         guard: AbstractContextManager[object] | None = None,
-        buttons: ButtonsPort | None = None,
-        show_low_time: Callable[[Color | None, int], None] | None = None,
-        on_self_test: Callable[[SelfTestReport], None] | None = None,
-        say: Callable[[str], str] | None = None,
-        fair_play: Callable[[bool], None] | None = None,
         ahead: ScanAhead | None = None,
     ) -> None:
         self.scanner = scanner
         self.clock = clock
-        self.link = KeptLink(link, reopen, clock)
+        self.link = KeptLink(link.port, link.reopen, clock)
         self.journal = journal
-        self.render = render
-        self.animate = animate
+        self.lights = lights
+        self.voice = voice
         self.matrix = matrix  # the pin map, for the self-test's messages (None: no self-test)
         self.wiring = None if matrix is None else matrix_wiring(matrix)  # and a fault's place
-        self.led_test = led_test
-        self.brightness = brightness
         self.source = source
         self.buttons = buttons  # the players' clock buttons, if the board has them
-        # Tells the lights whose time runs low in a timed game (None: nobody's).
-        self.show_low_time = show_low_time
         self._low_shown: Color | None = None
-        self.identity = identity
+        self.identity = link.identity
         self.period_ms = max(1, round(1000 / scan_hz))
         self.on_effect = on_effect
-        self.endpoint: Endpoint = (endpoint or BoardEndpoint)(session_id)
+        self.endpoint: Endpoint = link.endpoint(link.session_id)
         self.watch = watch
-        self.on_self_test = on_self_test  # told the start-up self-test's faults (the voice)
-        self.say = say  # the voice's answer to a question, said aloud (None: no voice)
-        # Tournament mode switched by the host (a relay, for a round): the lights and the
-        # voice follow it.
-        self.fair_play = fair_play
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = guard or nullcontext()
@@ -158,9 +145,9 @@ class App:
             self.writer = JournalWriter(journal) if journal_in_background else InlineWriter(journal)
         self.outbox = Outbox(self.writer)
         self.record = GameRecord(journal, self.writer, self._journal_failed)
-        self._settings = settings or Settings()
-        self._start = start
-        self._rng = rng
+        self._settings = game.settings or Settings()
+        self._start = game.start
+        self._rng = game.rng
         self._next_alive = ALIVE_MS
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
@@ -200,11 +187,10 @@ class App:
         else:
             self.record.begin(game, settings.mode, occupancy, now)
         self.record.note_clocks(self.board_game, now)
-        if self.watch is not None:
-            self.watch(self.board_game, now)
+        self._watch(self.board_game, now)
         hello = self._hello()
         told("started: told the host", hello, self.endpoint.send(hello))
-        self._publish(self.board_game.arbiter.commit_shown(now), now)
+        self._publish(self.board_game.commit_shown(now), now)
         self._render(now, force=True)
         self._flush()
         return self.board_game
@@ -215,8 +201,8 @@ class App:
             return
         scan, resumed = self.scanner.scan, self.resumed
         report = start_self_test(first, game, self.wiring, shown=shown, resumed=resumed, scan=scan)
-        if report is not None and self.on_self_test is not None:
-            self.on_self_test(report)
+        if report is not None and self.voice is not None:
+            self.voice.self_test(report)
 
     # ----- the loop -----
 
@@ -234,7 +220,7 @@ class App:
                 for due in (board_game.next_deadline(), self._source_due(), self._next_alive):
                     if due is not None and due < wake:
                         wake = max(due, self.clock.now_ms())
-            data = self._read(self.clock.real_seconds_until(wake))
+            data = self.link.read(self.clock.real_seconds_until(wake))
             if not data:
                 self.clock.sleep_until(wake)
             with self.guard:
@@ -293,10 +279,10 @@ class App:
         changed = False
         if self.source is not None:
             for action in self.source.advance(now):
-                if action in ("white", "black"):
-                    changed = self._pressed(action == "white", now) or changed
+                if isinstance(action, ClockPress):
+                    changed = self._pressed(action.white, now) or changed
                     continue
-                answer = self._carry_out(script_command(action), now)
+                answer = self._carry_out(players_command(action), now)
                 changed = changed or bool(answer.effects)
         if self.buttons is not None:
             for white, when in self.buttons.presses(now):
@@ -315,8 +301,7 @@ class App:
         if now >= self._next_alive:
             self.endpoint.alive()
             self._next_alive = now + ALIVE_MS
-        if self.watch is not None:
-            self.watch(board_game, now)
+        self._watch(board_game, now)
         self._render(now, force=changed)
         self._flush()
 
@@ -351,6 +336,15 @@ class App:
             told("told the host", message, self.endpoint.send(message))
             if self.on_effect is not None:
                 self.outbox.put(partial(self.on_effect, message))
+            if self.voice is not None:
+                self.outbox.put(partial(self.voice.effect, message))
+
+    def _watch(self, board_game: BoardGame, now: int) -> None:
+        """Each turn: the board as it stands, for whoever reports or speaks of it."""
+        if self.watch is not None:
+            self.watch(board_game, now)
+        if self.voice is not None:
+            self.voice.watch(board_game, now)
 
     def _journal_failed(self, error: JournalError) -> None:
         # The game goes on without a record rather than stopping the board; the host
@@ -373,13 +367,22 @@ class App:
 
     def _command(self, command: Command, now: int) -> None:
         """A command from the link: carried out, then answered over the link."""
-        reply = self._carry_out(command, now).reply
-        if isinstance(reply, StateMessage):
-            reply = replace(reply, game=self.game_id, resync=isinstance(command, Resync))
-        elif isinstance(reply, MovesPage):
-            reply = replace(reply, game=self.game_id)
+        reply = self._addressed(command, self._carry_out(command, now).reply)
         seq = self.endpoint.reply(command, reply)
         told(f"answered the host's {command_type(command)} (id {command.id})", reply, seq)
+
+    def _addressed(self, command: Command, reply: Reply) -> Reply:
+        """The reply to `command`, whole: the command's id, and once its effects are
+        journaled (a new game's number is known then) the game it speaks of; a `state`
+        or `hello` says whether it answers a resync, a `hello` that it answers one."""
+        resync = isinstance(command, Resync)
+        if isinstance(reply, StateMessage):
+            reply = replace(reply, game=self.game_id, resync=resync)
+        elif isinstance(reply, MovesPage):
+            reply = replace(reply, game=self.game_id)
+        elif isinstance(reply, BoardHello):
+            reply = replace(reply, answers=True, resync=resync)
+        return replace(reply, id=command.id)
 
     def _carry_out(self, command: Command, now: int) -> Answer:
         """One command, whoever sent it: its effects journaled first, then sent to the host."""
@@ -410,20 +413,18 @@ class App:
                 return self._game_command(command, now)
 
     def _led_test(self, now: int) -> Answer:
-        if self.led_test is not None:
-            self.led_test(now)
+        self.lights.led_test(now)
         return Answer(Ack())
 
     def _set_brightness(self, percent: int, now: int) -> Answer:
         # The lights', not the game's: a board without LEDs acknowledges and carries on.
-        if self.brightness is not None:
-            self.brightness(percent / 100, now)
+        self.lights.dim(percent / 100, now)
         return Answer(Ack(BrightnessSet(percent)))
 
     def _say(self, what: str) -> Answer:
-        if self.say is None:
+        if self.voice is None:
             return Answer(ErrorReply("unsupported", "the board's voice is off"))
-        return Answer(Ack(Said(self.say(what))))
+        return Answer(Ack(Said(self.voice.ask(what))))
 
     def _game_command(self, command: GameCommand, now: int) -> Answer:
         """A command about the game, carried out by the board's game; what it acknowledged
@@ -439,8 +440,8 @@ class App:
         if isinstance(command, SetMode) and done:
             self.record.set_mode(command.mode)
         switch = command.tournament if isinstance(command, ChangeSettings) else None
-        if done and switch is not None and self.fair_play is not None:
-            self.fair_play(switch)
+        if done and switch is not None:
+            self.lights.fair_play(switch)
         return answer
 
     def _hello(self) -> BoardHello:
@@ -470,9 +471,6 @@ class App:
 
     # ----- the link -----
 
-    def _read(self, wait_s: float) -> bytes:
-        return self.link.read(wait_s)
-
     def _flush(self) -> None:
         """What the endpoint has for the host goes out once the journal has what it tells
         of (`Outbox`); a write that failed is told first."""
@@ -489,11 +487,11 @@ class App:
         board_game = self._board_game()
         occupancy = board_game.debouncer.occupancy
         low = board_game.low_time(now)
-        if low != self._low_shown and self.show_low_time is not None:
+        if low != self._low_shown:
             self._low_shown = low
-            self.show_low_time(low, now)
+            self.lights.show_low_time(low, now)
         if force or occupancy != self._rendered_occupancy:
             self._rendered_occupancy = occupancy
-            self.render(board_game.arbiter.view(), now)
-        elif self.animate is not None:
-            self.animate(now)  # blinking and pulsing squares move on with the clock
+            self.lights.render(board_game.arbiter.view(), now)
+        else:
+            self.lights.animate(now)  # blinking and pulsing squares move on with the clock

@@ -1,21 +1,30 @@
-"""The seams the board's loop (`App`) takes besides the hardware's (`hal/ports.py`): the
-link's protocol endpoint, a source of scripted changes, the clock buttons and the lights;
-a renderer for a board without LEDs and one that records for tests; the board's identity,
-as `hello` tells it.
+"""The parts the board's loop (`App`) is assembled from besides the hardware's
+(`hal/ports.py`), each a small typed object: the link to the host (`HostLink`: its port,
+the protocol endpoint, the board's identity), the lights (`Lights`), the voice (`Voice`),
+a source of scripted changes, the clock buttons; lights for a board without LEDs and
+lights that record for tests.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from reedboard import __version__
 from reedboard.arbiter.view import BoardView
-from reedboard.link.board_messages import Outgoing, Reply
+from reedboard.board_game import BoardGame, Settings
+from reedboard.hal.sensor_line import PlayersAction
+from reedboard.link.board import BoardEndpoint
+from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
 from reedboard.link.messages import Command
+from reedboard.link.port import LinkPort
+from reedboard.rules.game import Game
+from reedboard.rules.pieces import Color
 
-Renderer = Callable[[BoardView, int], None]
+if TYPE_CHECKING:
+    from reedboard.sensing.selftest import SelfTestReport
 
 
 class Endpoint(Protocol):
@@ -33,7 +42,9 @@ class Endpoint(Protocol):
 
 
 class EventSource(Protocol):
-    def advance(self, t_ms: int) -> list[str]: ...
+    def advance(self, t_ms: int) -> list[PlayersAction]:
+        """Apply the script's changes due by `t_ms`; what else its players did."""
+        ...
 
     def next_change_ms(self) -> int | None: ...
 
@@ -50,25 +61,124 @@ class ButtonsPort(Protocol):
         ...
 
 
-def no_lights(view: BoardView, t_ms: int) -> None:
-    """The default renderer: a board without LEDs."""
+class Lights(Protocol):
+    """The board's LEDs as the loop drives them (`LightsRenderer` on a strip)."""
+
+    def render(self, view: BoardView, t_ms: int) -> None:
+        """What the arbiter shows, when it may have changed."""
+        ...
+
+    def animate(self, t_ms: int) -> None:
+        """The other turns: blinking squares blink without a new view."""
+        ...
+
+    def dim(self, share: float, t_ms: int) -> None:
+        """The host's dimming: this share of the configured brightness."""
+        ...
+
+    def led_test(self, t_ms: int) -> None:
+        """The LED test the host asks for."""
+        ...
+
+    def show_low_time(self, color: Color | None, t_ms: int) -> None:
+        """Whose time runs low in a timed game (None: nobody's)."""
+        ...
+
+    def fair_play(self, tournament: bool) -> None:
+        """Tournament mode switched by the host: no assistance while it is on."""
+        ...
 
 
-class RecordingLights:
-    """A renderer that keeps every view it is given, for tests."""
+class NoLights:
+    """A board without LEDs: the lights do nothing (a base for lights that need only
+    some of the calls)."""
+
+    def render(self, view: BoardView, t_ms: int) -> None:
+        pass
+
+    def animate(self, t_ms: int) -> None:
+        pass
+
+    def dim(self, share: float, t_ms: int) -> None:
+        pass
+
+    def led_test(self, t_ms: int) -> None:
+        pass
+
+    def show_low_time(self, color: Color | None, t_ms: int) -> None:
+        pass
+
+    def fair_play(self, tournament: bool) -> None:
+        pass
+
+
+class RecordingLights(NoLights):
+    """Lights that keep every view, LED test and dimming they are given, for tests."""
 
     def __init__(self) -> None:
         self.views: list[tuple[int, BoardView]] = []
         self.tests: list[int] = []
+        self.shares: list[float] = []
 
-    def __call__(self, view: BoardView, t_ms: int) -> None:
+    def render(self, view: BoardView, t_ms: int) -> None:
         self.views.append((t_ms, view))
 
     def led_test(self, t_ms: int) -> None:
         self.tests.append(t_ms)
+
+    def dim(self, share: float, t_ms: int) -> None:
+        self.shares.append(share)
+
+
+class ViewLights(NoLights):
+    """Lights that hand each view to `seen` and do nothing else (a test's board)."""
+
+    def __init__(self, seen: Callable[[BoardView, int], None]) -> None:
+        self.seen = seen
+
+    def render(self, view: BoardView, t_ms: int) -> None:
+        self.seen(view, t_ms)
+
+
+class Voice(Protocol):
+    """The board's voice (`speaking.BoardVoice`): it hears the effects as the host does,
+    watches the board each turn, tells the self-test's faults and answers questions."""
+
+    def effect(self, message: EffectMessage) -> None: ...
+
+    def watch(self, board_game: BoardGame, now: int) -> None: ...
+
+    def self_test(self, report: SelfTestReport) -> None: ...
+
+    def ask(self, question: str) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
 class Identity:
     board: str = "reedboard"
     firmware: str = __version__
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """The board's game at start: its `settings` (absent: the defaults), the game it
+    starts with when the journal has none in progress (absent: the standard start), and
+    the chance it draws on (a Chess960 start; absent: the system's)."""
+
+    settings: Settings | None = None
+    start: Game | None = None
+    rng: random.Random | None = None
+
+
+@dataclass(frozen=True)
+class HostLink:
+    """The link to the host: its `port` (None: opened by the loop with `reopen`, and
+    `reopen` again after it fails, a host unplugged and plugged back); the protocol
+    `endpoint` made from the session id (the board's own, or an emulation such as DGT's);
+    this run's `session_id`; the board's `identity`, as `hello` tells it."""
+
+    port: LinkPort | None = None
+    reopen: Callable[[], LinkPort] | None = None
+    endpoint: Callable[[str], Endpoint] = BoardEndpoint
+    session_id: str = "0"
+    identity: Identity = field(default_factory=Identity)

@@ -1,15 +1,15 @@
 """The board's game logic between the sensors, the host and the journal: the debouncer and
 the arbiter, driven by sensor changes (one square's, or a whole scan's) and the passing of
-time, plus what the host may ask (a new game, the mode, a promotion piece, a takeback,
-time added to a clock, a move to show, a draw, a resignation). It owns all timing: the board's loop, `reedboard
-replay` and the simulator all drive it the same way. Pure: time comes in as arguments and
-the answers go out as values; `app.py` does the I/O.
+time, plus what the host may ask (a new game, the mode, a promotion piece, a takeback, time
+added to a clock, a move to show, a draw, a resignation). It owns all timing: the board's
+loop, `reedboard replay` and the simulator all drive it the same way. Pure: time comes in
+as arguments and the answers go out as values; `app.py` does the I/O.
 
 Some host commands need more than the arbiter offers; they are built here from its public
-parts. A resumed game is a fresh `Arbiter` with the sensors as they are, and a takeback
-the arbiter's own (`Arbiter.take_back`), so a board that no longer matches is reported as a
-mismatch and the lights guide the players back. A resignation or a draw by agreement or claim is recorded
-here, and later moves are not reported until a new game starts.
+parts. A resumed game is a fresh `Arbiter` with the sensors as they are, and a takeback the
+arbiter's own (`Arbiter.take_back`), so a board that no longer matches is reported as a
+mismatch and the lights guide the players back. A resignation or a draw by agreement or
+claim is recorded here, and later moves are not reported until a new game starts.
 
 It is the board's game, not a "session": the link keeps that word for one run of the
 firmware, the `session` that `hello` names (docs/protocol.md).
@@ -18,7 +18,7 @@ firmware, the `session` that `hello` names (docs/protocol.md).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias, assert_never
 
@@ -41,7 +41,7 @@ from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.game_clocks import GameClocks
 from reedboard.game_report import game_result, moves_page, state_clock, state_message
-from reedboard.hal.sensor_line import added_time
+from reedboard.hal.sensor_line import ArbiterAddition, PromotionChoice
 from reedboard.link.acks import (
     Done,
     GameEnded,
@@ -115,27 +115,18 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What a host command gives: the reply (`ack`, `error`, `state`, ...) and any
-    effects it caused (a new game, a takeback, a game over)."""
+    """What a host command gives: the reply and any effects it caused (a new game...)."""
 
     reply: Reply
     effects: tuple[Effect, ...] = ()
 
 
-def promotion_command(piece: str) -> ChoosePromotion:
-    """The host's choice of the next promotion's piece (q, r, b, n), as the link gives it:
-    how a script's `choose` line and a simulated hand reach the game."""
-    return ChoosePromotion(promotion_piece(piece))
-
-
-def script_command(what: str) -> ChoosePromotion | AddTime:
-    """A script's or a fake board's host action as the command it stands for: a promotion
-    piece (q, r, b, n), or time the arbiter added (`white:120000`)."""
-    added = added_time(what)
-    if added is None:
-        return promotion_command(what)
-    white, ms = added
-    return AddTime("white" if white else "black", ms)
+def players_command(action: PromotionChoice | ArbiterAddition) -> ChoosePromotion | AddTime:
+    """The host command a scripted board's promotion choice or arbiter's addition stands
+    for: how a script's `choose` and `add` lines and a simulated hand reach the game."""
+    if isinstance(action, PromotionChoice):
+        return ChoosePromotion(promotion_piece(action.piece))
+    return AddTime("white" if action.white else "black", action.ms)
 
 
 class BoardGame:
@@ -155,19 +146,20 @@ class BoardGame:
         self.settings = settings or Settings()
         self.rng = rng or random.Random()
         self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
+        self.clocks = GameClocks(self.settings, game)
         self.arbiter = self._arbiter(game, occupancy)
         # Called after each step of the arbiter with the effects of the call so far and
         # the time: a replay notes there each change of what the lights show.
         self.on_step: Callable[[list[Effect], int], None] | None = None
         self._reached: int | None = None  # the latest time the game was driven to
-        self.clocks = GameClocks(self.settings, game)
         # The board's configured control, not a resumed game's: a power cut must not
         # change what a later `new` without a clock plays.
         self._own_control = (configured or self.settings).time_control
 
     def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
+        """A fresh arbiter, watched by the clocks from its start."""
         s = self.settings
-        return Arbiter(
+        arbiter = Arbiter(
             game,
             mode=s.mode,
             settle_ms=s.settle_ms,
@@ -176,6 +168,14 @@ class BoardGame:
             occupancy=occupancy,
             rng=self.rng,
         )
+        self.clocks.watch(arbiter)
+        return arbiter
+
+    def _decided(self, effects: Sequence[Effect]) -> list[Effect]:
+        """What a step of the arbiter decided, as it goes out: each move with its clock.
+        Every step passes through here (the clocks note there what the board shows
+        complete, for the next step)."""
+        return self.clocks.stamped(effects, self.arbiter, self.settings)
 
     @property
     def game(self) -> Game:
@@ -198,27 +198,30 @@ class BoardGame:
 
     def sense(self, square: Square, occupied: bool, now_ms: int) -> list[Effect]:
         """One square's raw sensor changed at `now_ms` (times never decrease)."""
-        effects = self.advance(now_ms)
+        effects = self._advance(now_ms)
         self._feed(self.debouncer.feed_change(square, occupied, now_ms), now_ms, effects)
-        return effects
+        return self.clocks.in_order(effects)
 
     def scan(self, occupancy: Bitboard, now_ms: int) -> list[Effect]:
         """One full scan taken at `now_ms`: each square that reads otherwise than in the
         scan before changed at `now_ms`."""
-        effects = self.advance(now_ms)
+        effects = self._advance(now_ms)
         changed = occupancy ^ self.debouncer.raw
         for square in squares_of(changed):
             occupied = bool(occupancy >> square & 1)
             self._feed(self.debouncer.feed_change(square, occupied, now_ms), now_ms, effects)
-        return effects
+        return self.clocks.in_order(effects)
 
     def advance(self, now_ms: int) -> list[Effect]:
         """Let time run to `now_ms`, deciding everything that falls due on the way, each
         at its own time."""
+        return self.clocks.in_order(self._advance(now_ms))
+
+    def _advance(self, now_ms: int) -> list[Effect]:
         effects: list[Effect] = []
         while True:
             if self.clocks.presses_waiting and not self.debouncer.busy:
-                self.clocks.take_presses(self.arbiter, effects)
+                self.clocks.take_presses(self.arbiter)
             due = self.next_deadline()
             if due is None or due > now_ms:
                 self._reached = now_ms if self._reached is None else max(self._reached, now_ms)
@@ -238,10 +241,9 @@ class BoardGame:
                 # Only when something falls due: a tick weighs the whole position (is the
                 # game over? can a draw be claimed?), too much for every scan.
                 before = len(effects)
-                self.clocks.note_completions(self.arbiter)  # before the arbiter decides
-                effects += self.arbiter.tick(due)
-                effects += follow_stuck_switch(self.debouncer, self.arbiter, due)
-                self.clocks.follow(effects, before, self.arbiter, self.settings)
+                step = self.arbiter.tick(due)
+                step += follow_stuck_switch(self.debouncer, self.arbiter, due)
+                effects += self._decided(step)
                 self._stepped(effects, due)
                 then = self.arbiter.next_deadline()
                 if len(effects) == before and then is not None and then <= due:
@@ -249,18 +251,20 @@ class BoardGame:
 
     def _feed(self, changes: list[SquareChange], now_ms: int, effects: list[Effect]) -> None:
         """The debouncer's decided changes to the arbiter, after any switch it found faulty."""
-        effects += sensor_faults(self.debouncer, self.arbiter)
+        effects += self._decided(sensor_faults(self.debouncer, self.arbiter))
         for change in changes:
             self.clocks.square_changed(change.square, change.t_ms)
-            before = len(effects)
-            self.clocks.note_completions(self.arbiter)  # before the arbiter decides
-            effects += self.arbiter.feed(change, now_ms)
-            self.clocks.follow(effects, before, self.arbiter, self.settings)
+            effects += self._decided(self.arbiter.feed(change, now_ms))
             self._stepped(effects, now_ms)
 
     def _stepped(self, effects: list[Effect], now_ms: int) -> None:
         if self.on_step is not None:
-            self.on_step(effects, now_ms)
+            self.on_step([*self.clocks.held, *effects], now_ms)
+
+    def commit_shown(self, now_ms: int) -> list[Effect]:
+        """A move the board already shows, committed at once (a resumed game whose
+        position stands a move further, say)."""
+        return self.clocks.in_order(self._decided(self.arbiter.commit_shown(now_ms)))
 
     # ----- the clocks -----
 
@@ -330,16 +334,14 @@ class BoardGame:
         return replace(answer, effects=(*due, *answer.effects))
 
     def command(self, command: GameCommand, now_ms: int) -> Answer:
-        """Carry out a host command about the game (the rest are the app's)."""
-        self.clocks.note_completions(self.arbiter)  # before the command decides
+        """Carry out a host command about the game (the rest are the app's). Its effects
+        go out with those held for a clock press still waiting for the sensors: the
+        reply follows what it did."""
         try:
             answer = self._dispatch(command, now_ms)
         except InvalidInputError as error:
             return Answer(ErrorReply("refused", str(error)))
-        if self.timer is None and self.settings.time_control is None:
-            return answer
-        effects = list(answer.effects)
-        self.clocks.follow(effects, 0, self.arbiter, self.settings)
+        effects = self.clocks.in_order(self._decided(answer.effects), release=True)
         return replace(answer, effects=tuple(effects))
 
     def _dispatch(self, command: GameCommand, now: int) -> Answer:

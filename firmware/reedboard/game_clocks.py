@@ -9,6 +9,7 @@ complete.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -58,6 +59,8 @@ class GameClocks:
         # the time its player's clock stops at, whenever the arbiter decides it.
         self._complete_seen: dict[tuple[int, Square, Square], int] = {}
         self._changed_at: dict[Square, int] = {}  # each square's latest decided change
+        self._told: list[ClockPressed] = []  # presses that stopped a time, not yet told
+        self._held: list[Effect] = []  # effects after a waiting press's time
         if settings.time_control is not None and not game.is_game_over():
             self.timer = _new_timer(settings, settings.time_control, 0, game.position.turn)
 
@@ -76,19 +79,51 @@ class GameClocks:
     def presses_waiting(self) -> bool:
         return bool(self._presses)
 
-    def take_presses(self, arbiter: Arbiter, effects: list[Effect]) -> None:
+    @property
+    def earliest_press(self) -> int | None:
+        """When the earliest press still waiting was made (None: none waits)."""
+        return min((t_ms for _white, t_ms in self._presses), default=None)
+
+    def take_presses(self, arbiter: Arbiter) -> None:
         """The presses waiting, now that the sensors are settled: a player's time stops if
         their move is complete (decided, or complete on the board and waiting to be)."""
         presses, self._presses = self._presses, []
-        timer = self.timer
-        if timer is None:
-            return
         for white, t_ms in presses:
-            pending = self.note_completions(arbiter)
-            if timer.press(white, t_ms, completed_ms=pending):
-                effects.append(ClockPressed(t_ms, *timer.left(t_ms)))
+            self._take_press(white, t_ms, self._pending(arbiter))
 
-    def note_completions(self, arbiter: Arbiter) -> int | None:
+    def _take_told(self) -> list[ClockPressed]:
+        """The presses that stopped a player's time since the last call, to be told in
+        the order of their times among the game's other effects."""
+        told, self._told = self._told, []
+        return told
+
+    @property
+    def held(self) -> list[Effect]:
+        """The effects held back behind a press still waiting (see `in_order`)."""
+        return self._held
+
+    def in_order(self, effects: list[Effect], *, release: bool = False) -> list[Effect]:
+        """What goes out now of the effects held and `effects`, in the order of their
+        times: a press that stopped a time goes before the effects decided after it (its
+        sensors settled later), and while a press still waits, the effects after its time
+        wait with it (all go out with `release`: a host command's reply follows them)."""
+        ready = [*self._held, *effects]
+        for pressed in self._take_told():
+            at = next((i for i, e in enumerate(ready) if e.t_ms > pressed.t_ms), len(ready))
+            ready.insert(at, pressed)
+        waiting = None if release else self.earliest_press
+        cut = len(ready)
+        if waiting is not None:
+            cut = next((i for i, e in enumerate(ready) if e.t_ms > waiting), len(ready))
+        self._held = ready[cut:]
+        return ready[:cut]
+
+    def _take_press(self, white: bool, t_ms: int, completed_ms: int | None) -> None:
+        timer = self.timer
+        if timer is not None and timer.press(white, t_ms, completed_ms=completed_ms):
+            self._told.append(ClockPressed(t_ms, *timer.left(t_ms)))
+
+    def _pending(self, arbiter: Arbiter) -> int | None:
         """Note when each move the board shows complete, not yet decided, was complete:
         the sensor change that completed it, which the move's player's time stops at.
         Noted for the move's ply: a move decided later (after the opponent's own began,
@@ -99,43 +134,63 @@ class GameClocks:
             self._complete_seen.setdefault((ply, move.from_square, move.to_square), first)
         return arbiter.pending_completed_ms
 
-    def follow(
-        self, effects: list[Effect], start: int, arbiter: Arbiter, settings: ClockSettings
-    ) -> None:
-        """The clocks follow what a step of the game decided (`effects[start:]`): a move
-        stops its player's time and carries both times, a takeback gives the time back,
-        a new game starts the clocks anew, the end of the game stops them."""
+    def watch(self, arbiter: Arbiter) -> None:
+        """A fresh arbiter: what it shows complete is noted before it decides anything."""
+        self._pending(arbiter)
+
+    def stamped(
+        self, effects: Sequence[Effect], arbiter: Arbiter, settings: ClockSettings
+    ) -> list[Effect]:
+        """What a step of the arbiter decided (`effects`), as the clocks follow it: each
+        move with both players' times after it, a takeback giving the time back, a new
+        game starting the clocks anew, the end of the game stopping them. Every step
+        passes through here, so what the board shows complete after it is noted before
+        the arbiter decides again."""
+        stamped = list(effects)
         if settings.time_control is None:
-            if any(isinstance(effect, NewGame) for effect in effects[start:]):
+            if any(isinstance(effect, NewGame) for effect in effects):
                 # An untimed game after a timed one: nothing of the old clocks is left
                 # to show, and no flag of theirs can fall in it.
                 self.timer = None
                 self._complete_seen = {}
-            return
-        self.note_completions(arbiter)  # a move complete by the end of the step
-        moves = [i for i in range(start, len(effects)) if isinstance(effects[i], MoveMade)]
-        for index in range(start, len(effects)):
-            effect = effects[index]
-            timer = self.timer
+            return stamped
+        self._pending(arbiter)  # a move complete by the end of the step
+        last = max((i for i, e in enumerate(effects) if isinstance(e, MoveMade)), default=-1)
+        for index, effect in enumerate(effects):
             if isinstance(effect, NewGame):
-                turn = effect.fen.split()[1] == "w"
+                turn = arbiter.game.start.turn
                 self.timer = _new_timer(settings, settings.time_control, effect.t_ms, turn)
                 self._complete_seen = {}
-            elif timer is None:
+            elif self.timer is None:
                 continue
             elif isinstance(effect, MoveMade):
-                white_moved = effect.fen.split()[1] == "b"
-                completed = self._completed_ms(effect, arbiter, index == moves[-1])
-                done = effect.t_ms if completed is None else min(completed, effect.t_ms)
-                effects[index] = replace(effect, clock=timer.move_made(white_moved, done))
-                self._complete_seen = {
-                    key: t for key, t in self._complete_seen.items() if key[0] > effect.ply
-                }
+                stamped[index] = self._move_made(effect, arbiter, index == last)
             elif isinstance(effect, TakenBack):
-                timer.taken_back(effect.t_ms)
+                self.timer.taken_back(effect.t_ms)
                 self._complete_seen = {}
             elif isinstance(effect, GameOver):
-                timer.halt(effect.t_ms)
+                self.timer.halt(effect.t_ms)
+        self._pending(arbiter)  # what stands complete now, for the arbiter's next decision
+        return stamped
+
+    def _move_made(self, move: MoveMade, arbiter: Arbiter, last: bool) -> MoveMade:
+        """`move`, decided, with both players' times after it: its player's time stops
+        where the move was complete. With buttons, a press of its player made after that
+        and still waiting for the sensors is taken first, for it came before the
+        decision."""
+        timer = self.timer
+        assert timer is not None
+        white_moved = _mover(arbiter.game, move.ply)
+        completed = self._completed_ms(move, arbiter, last)
+        done = move.t_ms if completed is None else min(completed, move.t_ms)
+        for press in [p for p in self._presses if p[0] == white_moved and done <= p[1] < move.t_ms]:
+            self._presses.remove(press)
+            self._take_press(white_moved, press[1], done)
+        clock = timer.move_made(white_moved, done)
+        self._complete_seen = {
+            key: t for key, t in self._complete_seen.items() if key[0] > move.ply
+        }
+        return replace(move, clock=clock)
 
     def add(self, white: bool, ms: int, now_ms: int) -> TimeAdded:
         """The arbiter gives `ms` more to a player at `now_ms` (White when `white`);
@@ -177,7 +232,7 @@ class GameClocks:
         flag = timer.flag_ms()
         if flag is None or settling:
             return None
-        pending = self.note_completions(arbiter)
+        pending = self._pending(arbiter)
         if not timer.buttons and pending is not None and pending <= flag:
             return None
         return flag
@@ -211,6 +266,13 @@ class GameClocks:
                 if times:
                     return max(times)
         return arbiter.last_completed_ms if last else None
+
+
+def _mover(game: Game, ply: int) -> Color:
+    """Who made the game's move of `ply` (1-based): the side to move at the start on odd
+    plies."""
+    start = game.start.turn
+    return start if ply % 2 == 1 else not start
 
 
 def _new_timer(

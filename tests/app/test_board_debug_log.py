@@ -8,6 +8,7 @@ import logging
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import GameSetup, HostLink
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.frame import FrameDecoder
 from reedboard.link.host import HostEndpoint
@@ -27,7 +28,13 @@ def played(level: int, caplog: pytest.LogCaptureFixture) -> tuple[list[str], lis
     script = parse_script(SCRIPT)
     board = scripted_board(script)
     link = WireLink()
-    app = App(board, VirtualClock(), link=link, start=Game(script.start), source=board)
+    app = App(
+        board,
+        VirtualClock(),
+        link=HostLink(link),
+        game=GameSetup(start=Game(script.start)),
+        source=board,
+    )
     host = HostEndpoint()
     host.hello()
     app.step(0, host.data_to_send())

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.board_game import Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.event_codec import effect_json
@@ -34,13 +35,15 @@ def _on_the_board(text: str) -> list[dict[str, Any]]:
     app = App(
         board,
         VirtualClock(),
-        start=Game(script.start),
-        source=board,
-        settings=Settings(
-            mode="strict" if script.mode == "strict" else "casual",
-            time_control=script.clock,
-            clock_buttons=script.clock_buttons,
+        game=GameSetup(
+            start=Game(script.start),
+            settings=Settings(
+                mode="strict" if script.mode == "strict" else "casual",
+                time_control=script.clock,
+                clock_buttons=script.clock_buttons,
+            ),
         ),
+        source=board,
         on_effect=lambda message: sent.append(message.to_wire()),
     )
     app.run(until_done=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.board_game import Settings
 from reedboard.cli import main
 from reedboard.config import MatrixConfig
@@ -34,15 +35,16 @@ def board(text: str, language: str = "fr") -> tuple[App, BoardVoice, RecordingSp
     app = App(
         scanned,
         VirtualClock(),
-        start=Game(script.start),
-        source=scanned,
-        settings=Settings(
-            mode="strict" if script.mode == "strict" else "casual",
-            time_control=script.clock,
-            clock_buttons=script.clock_buttons,
+        game=GameSetup(
+            start=Game(script.start),
+            settings=Settings(
+                mode="strict" if script.mode == "strict" else "casual",
+                time_control=script.clock,
+                clock_buttons=script.clock_buttons,
+            ),
         ),
-        on_effect=voice.effect,
-        watch=voice.watch,
+        source=scanned,
+        voice=voice,
     )
     return app, voice, speaker
 
@@ -153,7 +155,7 @@ def test_a_fault_found_at_start_is_said_naming_the_square() -> None:
         stuck_board(stuck_empty="e2"),
         VirtualClock(),
         matrix=MatrixConfig(),
-        on_self_test=voice.self_test,
+        voice=voice,
     )
     app.start()
     assert speaker.texts == ["Fault found at start: e2."]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.arbiter.effects import MoveMade
 from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
@@ -47,7 +48,13 @@ def _moves(text: str, lag_ms: int) -> list[str]:
         if isinstance(message.effect, MoveMade):
             moves.append(message.effect.uci)
 
-    app = App(board, LaggingClock(lag_ms), source=board, start=Game(script.start), on_effect=effect)
+    app = App(
+        board,
+        LaggingClock(lag_ms),
+        source=board,
+        game=GameSetup(start=Game(script.start)),
+        on_effect=effect,
+    )
     app.run(until_done=True)
     return moves
 

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reedboard.app import App
+from reedboard.app_ports import GameSetup, HostLink
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
@@ -49,9 +50,9 @@ class Board:
         self.app = App(
             source,
             VirtualClock(),
-            link=self.link,
+            link=HostLink(self.link),
             journal=self.journal,
-            start=Game(script.start),
+            game=GameSetup(start=Game(script.start)),
             source=source,
         )
         self.now = 0

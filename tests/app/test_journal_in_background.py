@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import GameSetup, HostLink
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.host import HostEndpoint
@@ -38,10 +39,10 @@ class Board:
         self.app = App(
             self.board,
             VirtualClock(),
-            link=self.link,
+            link=HostLink(self.link),
             journal=self.journal,
             journal_in_background=True,
-            start=Game(script.start),
+            game=GameSetup(start=Game(script.start)),
             source=self.board,
         )
         self.app.start()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import RecordingLights
+from reedboard.app_ports import GameSetup, HostLink, RecordingLights
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.acks import MoveNamed
@@ -39,10 +39,10 @@ class Board:
         self.app = App(
             board,
             VirtualClock(),
-            link=self.link,
+            link=HostLink(self.link),
             journal=self.journal,
-            render=self.lights,
-            start=Game(script.start),
+            lights=self.lights,
+            game=GameSetup(start=Game(script.start)),
             source=board,
         )
         for now in range(0, 3000, 5):

@@ -8,12 +8,19 @@ import random
 
 import pytest
 from reedboard.arbiter.effects import TimeAdded
-from reedboard.board_game import BoardGame, Settings, script_command
+from reedboard.board_game import BoardGame, Settings, players_command
 from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.hal.sensor_line import (
+    ArbiterAddition,
+    ClockPress,
+    PromotionChoice,
+    SensorLine,
+    players_action,
+)
 from reedboard.link.acks import TimeGiven
 from reedboard.link.board_messages import Ack, ErrorReply, StateClock
 from reedboard.link.event_codec import effect_json
-from reedboard.link.messages import AddTime, ProtocolError, Resign, parse_command
+from reedboard.link.messages import AddTime, ChoosePromotion, ProtocolError, Resign, parse_command
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 
@@ -101,5 +108,10 @@ def test_bad_fields_are_refused_by_name(fields: dict[str, object], field: str, w
 
 
 def test_a_scripts_add_line_is_the_command() -> None:
-    assert script_command("black:120000") == AddTime("black", TWO_MINUTES)
-    assert script_command("q").TYPE == "promotion"
+    added = players_action(SensorLine(5, "add", "black:120000"))
+    assert added == ArbiterAddition(white=False, ms=TWO_MINUTES)
+    assert players_command(added) == AddTime("black", TWO_MINUTES)
+    chosen = players_action(SensorLine(5, "choose", "q"))
+    assert isinstance(chosen, PromotionChoice)
+    assert players_command(chosen) == ChoosePromotion("q")
+    assert players_action(SensorLine(5, "press", "black")) == ClockPress(white=False)

@@ -117,8 +117,7 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             port.close()
         except ReedboardError as error:
             link = str(error)
-        assert isinstance(app.render, types.MethodType)  # the renderer's own method
-        renderer = app.render.__self__
+        renderer = app.lights
         assert isinstance(renderer, LightsRenderer)
         return {
             "pins": sorted(p for p in range(2, 28) if gpio.is_setup(p)),

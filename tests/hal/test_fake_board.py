@@ -8,7 +8,7 @@ import threading
 import pytest
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_board import FakeBoard
-from reedboard.hal.sensor_line import SensorLine
+from reedboard.hal.sensor_line import PromotionChoice, SensorLine
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
 
@@ -51,7 +51,7 @@ def test_a_choice_is_handed_to_the_loop_and_the_board_is_done_once_finished() ->
     assert not board.done
     board.finish()
     assert not board.done
-    assert board.advance(10) == ["n"]
+    assert board.advance(10) == [PromotionChoice("n")]
     assert board.done
 
 
@@ -104,7 +104,9 @@ def test_a_line_inserted_falls_due_among_those_scheduled_and_follow_hears_of_it(
         SensorLine(100, "lift", "e2"),
         SensorLine(500, "lift", "d2"),
     ]
-    assert board.advance(900) == ["q"] and len(heard) == 3  # a choice is the loop's
+    assert (
+        board.advance(900) == [PromotionChoice("q")] and len(heard) == 3
+    )  # a choice is the loop's
     assert board.pending == 0 and board.end_ms == 900
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from reedboard.app import App
+from reedboard.app_ports import GameSetup, HostLink, ViewLights
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Settings
 from reedboard.command_line import LOG_LEVEL_VARIABLE
@@ -113,13 +114,13 @@ class RunningBoard:
         self.app = App(
             self.live,
             self.clock,
-            link=self.link,
+            link=HostLink(
+                self.link, endpoint=lambda session: _HeardEndpoint(session, self._answered)
+            ),
             source=self.live,
-            start=start,
-            settings=settings,
-            render=self._render,
+            game=GameSetup(start=start, settings=settings),
+            lights=ViewLights(self._render),
             on_effect=self._effect,
-            endpoint=lambda session: _HeardEndpoint(session, self._answered),
         )
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)

@@ -83,8 +83,7 @@ def test_say_asks_the_board_s_voice() -> None:
     speaker = RecordingSpeaker()
     voice = BoardVoice(speaker, phrasebook("en"))
     board = RunningBoard()
-    board.app.say = voice.ask
-    board.app.watch = voice.watch
+    board.app.voice = voice
     with board:
         position = host("say", "position", "--port", board.port)
         square = host("say", "e1", "--port", board.port)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.hal.clock import VirtualClock
@@ -37,9 +38,8 @@ def play(path: Path, text: str, until_ms: int, settings: Settings) -> App:
             board,
             VirtualClock(),
             journal=journal,
-            start=Game(script.start),
+            game=GameSetup(start=Game(script.start), settings=settings),
             source=board,
-            settings=settings,
         )
         app.start()
         for now in range(0, until_ms, 5):

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.arbiter.effects import MoveMade
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
@@ -56,7 +57,7 @@ def _child(db: Path, script: str, report_fd: int, kill_after: int, background: b
         VirtualClock(),
         journal=journal,
         journal_in_background=background,
-        start=Game(parsed.start),
+        game=GameSetup(start=Game(parsed.start)),
         source=board,
         on_effect=report,
         scan_hz=100,

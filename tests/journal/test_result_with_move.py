@@ -10,6 +10,7 @@ import signal
 from pathlib import Path
 
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
@@ -43,7 +44,7 @@ def _board(db: Path) -> None:
         board,
         VirtualClock(),
         journal=journal,
-        start=Game(script.start),
+        game=GameSetup(start=Game(script.start)),
         source=board,
         scan_hz=100,
     )

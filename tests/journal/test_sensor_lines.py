@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import Settings
 from reedboard.cli import main
@@ -51,9 +52,8 @@ def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[s
             board,
             VirtualClock(),
             journal=journal,
-            start=Game(script.start),
+            game=GameSetup(start=Game(script.start), settings=Settings(mode=mode)),
             source=board,
-            settings=Settings(mode=mode),
             on_effect=lambda message: sent.append(message.to_wire()),
         )
         app.run(until_done=True)
@@ -182,7 +182,7 @@ def test_a_new_game_drops_the_lines_of_the_one_before(tmp_path: Path) -> None:
 def _run_script(journal: Journal, text: str, start: Game) -> None:
     script = parse_script(text)
     board = scripted_board(script, electrical=False)
-    app = App(board, VirtualClock(), journal=journal, start=start, source=board)
+    app = App(board, VirtualClock(), journal=journal, game=GameSetup(start=start), source=board)
     app.run(until_done=True)
 
 

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from reedboard.app import App
+from reedboard.app_ports import GameSetup
 from reedboard.arbiter.effects import TimeAdded
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
@@ -40,9 +41,8 @@ def open_app(path: Path, text: str, journal: Journal) -> App:
         board,
         VirtualClock(),
         journal=journal,
-        start=Game(script.start),
+        game=GameSetup(start=Game(script.start), settings=SETTINGS),
         source=board,
-        settings=SETTINGS,
     )
     app.start()
     return app

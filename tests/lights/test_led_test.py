@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 import pytest
 from reedboard.app import App
-from reedboard.commands.run_board import lights_seams
+from reedboard.app_ports import HostLink
+from reedboard.commands.run_board import board_lights
 from reedboard.config import LedConfig
 from reedboard.hal.clock import MonotonicClock, VirtualClock
 from reedboard.hal.recording_strip import RecordingStrip
@@ -42,7 +43,9 @@ def expected_frames(count: int) -> list[tuple[RGB, ...]]:
 def test_the_led_test_runs_the_chain_then_the_colours_then_the_scene(count: int) -> None:
     strip = RecordingStrip(count)
     board = scripted_board(parse_script("@start standard\n100 lift e2\n400 place e4\n"))
-    app = App(board, VirtualClock(), source=board, **lights_seams(LedConfig(count=count), strip))
+    app = App(
+        board, VirtualClock(), source=board, lights=board_lights(LedConfig(count=count), strip)
+    )
     for now in range(0, 1000, 5):
         app.step(now)
     scene = strip.last
@@ -68,8 +71,8 @@ def test_reedboard_host_led_test_lights_the_running_board() -> None:
     board = scripted_board(parse_script("@start standard\n"))
     stop = threading.Event()
     with PtyBridge() as bridge:
-        app = App(board, MonotonicClock(), link=open_port(bridge.board_path), source=board,
-                  **lights_seams(LedConfig(), Watched(64)))  # fmt: skip
+        app = App(board, MonotonicClock(), link=HostLink(open_port(bridge.board_path)), source=board,
+                  lights=board_lights(LedConfig(), Watched(64)))  # fmt: skip
         app.start()
         runner = threading.Thread(target=app.run, args=(stop.is_set,), daemon=True)
         runner.start()

@@ -120,3 +120,13 @@ def test_a_clock_under_ten_seconds_lights_its_players_back_rank_when_it_falls_un
     assert after and "low_time" not in after[-1].lit.values()  # the game over: no more
     effects = [i for i in items if not isinstance(i, LightsChange)]
     assert effects == replay_script(parse_script(script))  # the lights change no effect
+
+
+def test_a_press_told_late_keeps_the_lights_after_the_effect_they_followed() -> None:
+    # White's press at 1505 waits for Black's hands on e7 and d7: it is told before the
+    # touch of e7 (1512), and the lights of that touch still come after the touch.
+    text = "@clock 5+2\n1000 lift e2\n1400 place e4\n1500 lift e7\n1505 press white\n"
+    text += "1511 lift d7\n1515 place d7\n2000 place e5\n"
+    items = replay_with_lights(parse_script(text))
+    kinds = [(item.kind, item.t_ms) for item in items if 1500 < item.t_ms < 2000]
+    assert kinds == [("clock", 1505), ("touch", 1512), ("lights", 1512)]

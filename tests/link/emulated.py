@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import chess
 from reedboard.app import App
+from reedboard.app_ports import GameSetup, HostLink
 from reedboard.board_game import BoardGame, Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
@@ -61,11 +62,12 @@ def emulated_app(
     return App(
         source,
         clock or VirtualClock(),
-        link=link,
+        link=HostLink(link, endpoint=lambda _id: emulation),
         source=source,
-        start=Game(script.start),
-        settings=None if script.clock is None else Settings(time_control=script.clock),
-        endpoint=lambda _id: emulation,
+        game=GameSetup(
+            start=Game(script.start),
+            settings=None if script.clock is None else Settings(time_control=script.clock),
+        ),
         watch=watch,
     )
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import RecordingLights
+from reedboard.app_ports import GameSetup, HostLink, RecordingLights
 from reedboard.arbiter.effects import MoveMade, Touched
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
@@ -168,7 +168,6 @@ def test_a_clients_pattern_lights_the_board_until_the_next_move() -> None:
     emulation = EmulatedEndpoint("chesslink", "test")
     client = chesslink_message("W0405") + chesslink_lights({"c6": 0xFF, "f6": 0x0F})
     lights = RecordingLights()
-    shares: list[float] = []
 
     def watch(board_game: BoardGame, now: int) -> None:
         emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
@@ -176,16 +175,14 @@ def test_a_clients_pattern_lights_the_board_until_the_next_move() -> None:
     app = App(
         source,
         VirtualClock(),
-        link=FakeLink(client),
+        link=HostLink(FakeLink(client), endpoint=lambda _id: emulation),
         source=source,
-        start=Game(script.start),
-        render=lights,
-        brightness=lambda share, _t: shares.append(share),
-        endpoint=lambda _id: emulation,
+        game=GameSetup(start=Game(script.start)),
+        lights=lights,
         watch=watch,
     )
     app.run(until_done=True)
-    assert shares == [0.5]
+    assert lights.shares == [0.5]
     before = [view for t, view in lights.views if t < 3000]
     assert before[-1].marked == _bb("c6") and before[-1].marked_blink == _bb("f6")
     assert scene_for(before[-1]).lit_roles() == {"c6": "marked", "f6": "marked_blink"}

@@ -103,10 +103,26 @@ CASES = {
         4100 press black
         """,
         [
-            ("move", 1412, "e2e4", 298_600, 300_000),
+            # The press at 1405 waited for the sensors to settle the pawn's landing: it
+            # goes out first, and the move carries the clocks it stopped.
             ("clock", 1405, 300_595, 300_000),
-            ("move", 3512, "e7e5", 300_595, 297_905),
+            ("move", 1412, "e2e4", 300_595, 300_000),
+            # Black's move tells the times as a press at its completion would leave
+            # them, the increment included; the later press charges the wait.
+            ("move", 3512, "e7e5", 300_595, 297_905 + 2_000),
             ("clock", 4000, 300_595, 299_405),
+        ],
+    ),
+    "buttons: a move decided before its press carries the increment": (
+        """@clock 0.1+1
+        1000 lift e2
+        1400 place e4
+        1700 press white
+        """,
+        [
+            ("move", 1412, "e2e4", 6_000 - 1_400 + 1_000, 6_000),
+            ("clock", 1700, 5_300, 6_000),
+            ("game_over", 1_700 + 6_000, "1-0", "time"),
         ],
     ),
     "the flag falls at the exact ms, the opponent able to mate": (
@@ -161,6 +177,30 @@ CASES = {
 def test_clock_case(name: str) -> None:
     script, expected = CASES[name]
     assert timeline(script) == expected
+
+
+# The press at 1505 waits for the sensors (Black's hands are busy on e7 and d7): the
+# touch of e7, decided at 1512 in the meantime, must not go out before it.
+PRESS_AMONG_HANDS = """@clock 5+2
+1000 lift e2
+1400 place e4
+1500 lift e7
+1505 press white
+1511 lift d7
+1515 place d7
+2000 place e5
+"""
+
+
+def test_effects_come_out_in_the_order_of_their_times() -> None:
+    effects = [effect_json(e) for e in replay_script(parse_script(PRESS_AMONG_HANDS))]
+    assert [(e["event"], e["t_ms"]) for e in effects] == [
+        ("touch", 1012),
+        ("move", 1412),
+        ("clock", 1505),
+        ("touch", 1512),
+        ("move", 2012),
+    ]
 
 
 def test_an_untimed_game_has_no_clock_field() -> None:

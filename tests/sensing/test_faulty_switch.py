@@ -129,7 +129,7 @@ def test_the_board_plays_on_beside_a_chattering_switch(caplog: pytest.LogCapture
         scanner,
         clock,
         matrix=config,
-        render=renderer,
+        lights=renderer,
         on_effect=lambda message: effects.append(message.to_wire()),
     )
     app.start()

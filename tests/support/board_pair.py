@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable, Iterable
 
 from reedboard.app import App
+from reedboard.app_ports import GameSetup, HostLink, ViewLights
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Settings
 from reedboard.errors import LinkError
@@ -137,13 +138,14 @@ class BoardPair:
         self.app = App(
             self.live,
             self.clock,
-            link=_BoardEnd(self),
+            link=HostLink(
+                _BoardEnd(self),
+                endpoint=lambda session: _HeardEndpoint(session, self.answered.append),
+            ),
             source=self.live,
-            start=start,
-            settings=settings,
-            render=self._render,
+            game=GameSetup(start=start, settings=settings),
+            lights=ViewLights(self._render),
             on_effect=self.effects.append,
-            endpoint=lambda session: _HeardEndpoint(session, self.answered.append),
         )
         self.app.start()
 

@@ -4,7 +4,9 @@
   at the time of the sensor change that completed it (the caller says when that was),
   not at the later moment the board decided.
 - With buttons the press stops it (FIDE 6.2), and a press before the player's move is
-  complete does nothing. A move complete but not yet decided counts as complete.
+  complete does nothing. A move complete but not yet decided counts as complete. The
+  move tells the times as a press at its completion would have left them, the increment
+  included.
 - A takeback gives both players their time back as it stood when the move was complete
   (the increment it earned is taken back too), and the mover's time runs again.
 - Time added by the arbiter stays: a later takeback gives it back with the rest.
@@ -76,6 +78,11 @@ class GameTimer:
             self.history.append(replace(self.clocks.at(at), running=mover, since_ms=at))
         if self.buttons:
             self._owed.add(mover)
+            if running is mover:
+                # Their time stops at the press; the move tells the times as they stood
+                # when it was complete, the increment included, as a press then would.
+                stopped = self.clocks.stop(at)
+                return stopped.left_ms(WHITE, at), stopped.left_ms(not WHITE, at)
         elif running is mover:
             self.clocks = self.clocks.stop(at)
         return self.left(at)

@@ -11,12 +11,12 @@ import secrets
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING
 
 import serial
 
 from reedboard.app import App
-from reedboard.app_ports import Endpoint, Identity, Renderer
+from reedboard.app_ports import Endpoint, GameSetup, HostLink, Identity, Lights
 from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
@@ -42,7 +42,6 @@ from reedboard.link.port import LinkPort
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
-from reedboard.rules.pieces import Color
 from reedboard.stopping import stop_asked
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
@@ -151,31 +150,31 @@ def assemble(
     # Tournament mode: the voice is silent (fair play), whatever [voice] says.
     voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
     emulating = _emulating(link.emulation, broker)
-    app = App(
-        parts.scanner,
-        first.clock if first is not None else MonotonicClock(args.speed),
+    host = HostLink(
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
         # whatever the protocol: the board never stops for want of a link.
-        link=None,
         reopen=link.reopen if link.url is not None else None,
+        endpoint=emulating.endpoint,
+        session_id=secrets.token_hex(4),
+        identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
+    )
+    app = App(
+        parts.scanner,
+        first.clock if first is not None else MonotonicClock(args.speed),
+        link=host,
         journal=journal,
         # Off the scan loop: an SD card's flush would stall the scans it waits through.
         journal_in_background=True,
-        settings=settings,
-        start=Game(script.start) if script else None,
+        lights=board_lights(config.leds, parts.strip, tournament=config.arbiter.tournament),
+        voice=voice,
+        game=GameSetup(settings=settings, start=Game(script.start) if script else None),
         source=parts.source,
-        identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
-        session_id=secrets.token_hex(4),
-        scan_hz=config.matrix.scan_hz,
-        on_effect=chained(_show if printing else None, voice.effect if voice else None),
-        matrix=config.matrix,
         buttons=parts.buttons,
-        **lights_seams(config.leds, parts.strip, tournament=config.arbiter.tournament),
-        endpoint=emulating["endpoint"],
-        watch=chained(emulating["watch"], voice.watch if voice else None),
-        on_self_test=voice.self_test if voice else None,
-        say=voice.ask if voice else None,
+        matrix=config.matrix,
+        scan_hz=config.matrix.scan_hz,
+        on_effect=_show if printing else None,
+        watch=emulating.watch,
         ahead=first.ahead if first is not None else None,
     )
     return Assembled(app, journal, parts.scanner, voice, broker)
@@ -304,30 +303,11 @@ def board_voice(config: VoiceConfig, speaker: Speaker | None = None) -> BoardVoi
     return BoardVoice(speaker, book)
 
 
-class LightsSeams(TypedDict):
-    """The App's seams for its lights, as keyword arguments."""
-
-    render: Renderer
-    animate: Callable[[int], None]
-    brightness: Callable[[float, int], None]
-    led_test: Callable[[int], None]
-    show_low_time: Callable[[Color | None, int], None]
-    fair_play: Callable[[bool], None]
-
-
-def lights_seams(config: LedConfig, strip: LedStrip, *, tournament: bool = False) -> LightsSeams:
-    """The App's lights on a strip: the scenes, their animation, the host's dimming and
+def board_lights(config: LedConfig, strip: LedStrip, *, tournament: bool = False) -> Lights:
+    """The board's lights on a strip: the scenes, their animation, the host's dimming and
     the LED test the host asks for, and whose time runs low; in tournament mode, no
     assistance (fair play)."""
-    lights = LightsRenderer(LightsOutput(strip_layout(config), strip), tournament=tournament)
-    return {
-        "render": lights.render,
-        "animate": lights.animate,
-        "brightness": lights.dim,
-        "led_test": lights.led_test,
-        "show_low_time": lights.show_low_time,
-        "fair_play": lights.fair_play,
-    }
+    return LightsRenderer(LightsOutput(strip_layout(config), strip), tournament=tournament)
 
 
 def board_settings(
@@ -349,11 +329,13 @@ def board_settings(
     )
 
 
-class EmulationSeams(TypedDict):
-    """The App's seams for an emulated protocol, as keyword arguments (None: native)."""
+@dataclass(frozen=True)
+class Emulating:
+    """The link's endpoint (the board's own, an emulated board's, a broker's tee) and
+    what watches the board each turn for an emulation (None: the native protocol)."""
 
-    endpoint: Callable[[str], Endpoint] | None
-    watch: Callable[[BoardGame, int], None] | None
+    endpoint: Callable[[str], Endpoint] = BoardEndpoint
+    watch: Callable[[BoardGame, int], None] | None = None
 
 
 def _broker(args: argparse.Namespace, config: BoardConfig) -> BoardBroker | None:
@@ -375,27 +357,23 @@ def _broker(args: argparse.Namespace, config: BoardConfig) -> BoardBroker | None
     return BoardBroker(settings)
 
 
-def _emulating(
-    emulation: EmulatedEndpoint | None, broker: BoardBroker | None = None
-) -> EmulationSeams:
-    """The App's seams for an emulated protocol: its endpoint, fed the board each turn;
-    with a broker, the endpoint's talk published there too."""
+def _emulating(emulation: EmulatedEndpoint | None, broker: BoardBroker | None = None) -> Emulating:
+    """The link's endpoint for an emulated protocol, fed the board each turn; with a
+    broker, the endpoint's talk published there too."""
     if broker is not None:
         from reedboard.link.mqtt_endpoint import BrokerTee
 
-        inner: Callable[[str], Endpoint] = (
-            BoardEndpoint if emulation is None else (lambda _session_id: emulation)
+        inner = _emulating(emulation)
+        return replace(
+            inner, endpoint=lambda session_id: BrokerTee(inner.endpoint(session_id), broker)
         )
-        seams = _emulating(emulation)
-        seams["endpoint"] = lambda session_id: BrokerTee(inner(session_id), broker)
-        return seams
     if emulation is None:
-        return {"endpoint": None, "watch": None}
+        return Emulating()
 
     def watch(board_game: BoardGame, now: int) -> None:
         emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
-    return {"endpoint": lambda _session_id: emulation, "watch": watch}
+    return Emulating(lambda _session_id: emulation, watch)
 
 
 def _read_script(path: str) -> Script:
@@ -408,18 +386,3 @@ def _read_script(path: str) -> Script:
         return parse_script(text)
     except ScriptError as error:
         raise ScriptError(f"{path}: {error}") from None
-
-
-def chained(*calls: Callable[..., None] | None) -> Callable[..., None] | None:
-    """One callback that calls each given one in turn (None when none is given)."""
-    present = [call for call in calls if call is not None]
-    if not present:
-        return None
-    if len(present) == 1:
-        return present[0]
-
-    def call_all(*args: Any) -> None:
-        for call in present:
-            call(*args)
-
-    return call_all

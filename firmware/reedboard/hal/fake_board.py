@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from reedboard.hal.fake_gpio import FAKE_COLUMNS, FAKE_ROWS, FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
-from reedboard.hal.sensor_line import SensorLine
+from reedboard.hal.sensor_line import PlayersAction, SensorLine, players_action
 from reedboard.rules.squares import Bitboard, Square, parse_square, squares_of
 
 
@@ -138,11 +138,11 @@ class FakeBoard:
         with self._lock:
             return self._lines[self._next].t_ms if self._next < len(self._lines) else None
 
-    def advance(self, t_ms: int) -> list[str]:
+    def advance(self, t_ms: int) -> list[PlayersAction]:
         """Apply the lines due by `t_ms`; the host's and the players' own actions among
         them: the promotion pieces chosen (q r b n), the clock presses (white, black) and
         the time the arbiter added (white:120000)."""
-        choices: list[str] = []
+        choices: list[PlayersAction] = []
         with self._lock:
             first = self._next
             lines = self._lines
@@ -150,7 +150,9 @@ class FakeBoard:
                 line = lines[self._next]
                 self._next += 1
                 if line.action in ("choose", "press", "add"):
-                    choices.append(line.what)
+                    action = players_action(line)
+                    if action is not None:
+                        choices.append(action)
                     continue
                 if self._follow is not None:
                     self._follow(line)

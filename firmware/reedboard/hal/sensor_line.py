@@ -10,7 +10,8 @@ human model writes. Its text is the script line `<t_ms> <action> <what>`.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from dataclasses import dataclass
+from typing import Literal, NamedTuple, TypeAlias
 
 from reedboard.rules.squares import Square, parse_square
 
@@ -61,3 +62,40 @@ def added_time(what: str) -> tuple[bool, int] | None:
 def add_line(t_ms: int, white: bool, ms: int) -> SensorLine:
     """The line of `ms` added to a player's clock at `t_ms`."""
     return SensorLine(t_ms, "add", f"{'white' if white else 'black'}:{ms}")
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPress:
+    """A player pressed their side of the clock (`press`)."""
+
+    white: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PromotionChoice:
+    """The piece for the next promotion (`choose`): q, r, b or n."""
+
+    piece: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArbiterAddition:
+    """Time the arbiter gave a player (`add`): `ms` more for White when `white`."""
+
+    white: bool
+    ms: int
+
+
+# What a scripted board's players, buttons and arbiter do besides moving pieces.
+PlayersAction: TypeAlias = ClockPress | PromotionChoice | ArbiterAddition
+
+
+def players_action(line: SensorLine) -> PlayersAction | None:
+    """The action a `choose`, `press` or `add` line stands for (None: a lift or a place,
+    or an `add` whose time is not one)."""
+    if line.action == "choose":
+        return PromotionChoice(line.what)
+    if line.action == "press":
+        return ClockPress(line.what == "white")
+    added = added_time(line.what) if line.action == "add" else None
+    return None if added is None else ArbiterAddition(*added)

@@ -6,13 +6,14 @@ Pure: no clock, no I/O."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.arbiter.effects import Effect
 from reedboard.arbiter.mode import Mode
-from reedboard.board_game import BoardGame, Settings, promotion_command, script_command
+from reedboard.board_game import BoardGame, Settings, players_command
 from reedboard.chess_clock.time_control import TimeControl
+from reedboard.hal.sensor_line import ArbiterAddition, PromotionChoice, players_action
 from reedboard.lights.scenes import scene_for
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
@@ -72,10 +73,13 @@ class Replay:
         # before it, so that the two can be printed interleaved in time order.
         self.lights: list[LightsChange] | None = None
         self._lit: dict[str, str] = {}
+        # The effect each change of the lights came after (None: those already out), for
+        # a clock press may yet be told ahead of effects decided after it.
+        self._anchors: list[Effect | None] = []
         if lights:
             self.lights = []
-            self._observe(0, 0)
-            self.board_game.on_step = lambda effects, t_ms: self._observe(len(effects), t_ms)
+            self._observe([], 0)
+            self.board_game.on_step = lambda effects, t_ms: self._observe(effects, t_ms)
 
     @property
     def arbiter(self) -> Arbiter:
@@ -85,7 +89,7 @@ class Replay:
     def debouncer(self) -> Debouncer:
         return self.board_game.debouncer
 
-    def _observe(self, pending: int, t_ms: int) -> None:
+    def _observe(self, pending: list[Effect], t_ms: int) -> None:
         """The arbiter may show something new: note it if the lit squares changed.
         `pending`: effects of the call under way, not yet in `effects`."""
         assert self.lights is not None
@@ -93,7 +97,17 @@ class Replay:
         lit = scene_for(self.arbiter.view(), low_time=low).lit_roles()
         if lit != self._lit:
             self._lit = lit
-            self.lights.append(LightsChange(len(self.effects) + pending, t_ms, lit))
+            self.lights.append(LightsChange(len(self.effects) + len(pending), t_ms, lit))
+            self._anchors.append(pending[-1] if pending else None)
+
+    def lights_in_place(self) -> list[LightsChange]:
+        """The changes of the lights, each after the effect it followed."""
+        where = {id(effect): index for index, effect in enumerate(self.effects)}
+        placed = []
+        for change, anchor in zip(self.lights or [], self._anchors, strict=True):
+            index = None if anchor is None else where.get(id(anchor))
+            placed.append(change if index is None else replace(change, after=index + 1))
+        return placed
 
     def advance(self, t_ms: int) -> None:
         """Let time run to `t_ms`, deciding everything that falls due on the way."""
@@ -109,7 +123,7 @@ class Replay:
             if when is None or when > t_ms or when <= (self.board_game.reached or 0):
                 return  # none runs low by then, or it already did
             self.effects += self.board_game.advance(when)  # the time reached: at most once
-            self._observe(0, when)
+            self._observe([], when)
 
     def sensor(self, square: Square, occupied: bool, t_ms: int) -> None:
         self._low_time_by(t_ms)
@@ -118,15 +132,15 @@ class Replay:
     def choose(self, letter: str, t_ms: int) -> None:
         """The host picks the piece for the next promotion, as its command would."""
         self._low_time_by(t_ms)
-        answer = self.board_game.carry_out(promotion_command(letter), t_ms)
+        answer = self.board_game.carry_out(players_command(PromotionChoice(letter)), t_ms)
         self.effects += answer.effects
         if self.lights is not None:
-            self._observe(0, t_ms)
+            self._observe([], t_ms)
 
-    def add_time(self, what: str, t_ms: int) -> None:
-        """The arbiter adds time to a player's clock (`white:120000`), as its command would."""
+    def add_time(self, added: ArbiterAddition, t_ms: int) -> None:
+        """The arbiter adds time to a player's clock, as its command would."""
         self._low_time_by(t_ms)
-        self.effects += self.board_game.carry_out(script_command(what), t_ms).effects
+        self.effects += self.board_game.carry_out(players_command(added), t_ms).effects
 
     def press(self, white: bool, t_ms: int) -> None:
         """A player presses their side of the clock."""
@@ -157,7 +171,7 @@ def replay_with_lights(
     """The effects, and after each batch of them every change of what the LEDs show."""
     run = _run(script, mode, settle_ms, knock_wait_ms, lights=True)
     out: list[Effect | LightsChange] = []
-    changes = run.lights or []
+    changes = run.lights_in_place()
     next_change = 0
     for index, effect in enumerate(run.effects):
         while next_change < len(changes) and changes[next_change].after <= index:
@@ -192,8 +206,8 @@ def _run(
             run.choose(line.what, line.t_ms)
         elif line.action == "press":
             run.press(line.what == "white", line.t_ms)
-        elif line.action == "add":
-            run.add_time(line.what, line.t_ms)
+        elif isinstance(added := players_action(line), ArbiterAddition):
+            run.add_time(added, line.t_ms)
         else:
             run.sensor(line.square, line.action == "place", line.t_ms)
     run.finish(script.end_ms)

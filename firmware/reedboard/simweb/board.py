@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from functools import partial
 
 from reedboard.app import App
+from reedboard.app_ports import GameSetup, HostLink
 from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
@@ -31,7 +32,7 @@ from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.hal.recording_strip import RecordingStrip
-from reedboard.hal.sensor_line import SensorLine
+from reedboard.hal.sensor_line import PlayersAction, SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link.acks import GameStarted
 from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
@@ -54,6 +55,7 @@ from reedboard.rules.squares import SQUARE_NAMES, Square, parse_square, square_n
 from reedboard.sensing.held import Held, likeliest
 from reedboard.simweb.effect_words import effect_words
 from reedboard.simweb.guided_setup import setup_lines
+from reedboard.simweb.page_lights import PageLights
 from reedboard.simweb.page_log import PageLog
 from reedboard.simweb.page_state import PageState
 from reedboard.simweb.pty_link import PtyLink
@@ -117,15 +119,13 @@ class SimBoard:
         self.app = App(
             self.switches,
             self.clock,
-            link=self.link,
-            settings=settings or Settings(),
-            render=self._render,
-            animate=self.lights.animate,
-            brightness=self.lights.dim,
-            on_effect=self._effect,
-            watch=self.voice.watch,
-            scan_hz=self.config.matrix.scan_hz,
+            link=HostLink(self.link),
+            lights=PageLights(self._render, self.lights),
+            voice=self.voice,
+            game=GameSetup(settings=settings or Settings()),
             source=self,
+            scan_hz=self.config.matrix.scan_hz,
+            on_effect=self._effect,
             guard=self.lock,
         )
         # The piece a scheduled placement puts down, when it is not the world's guess: the
@@ -158,7 +158,7 @@ class SimBoard:
         self.switches.close()
         self.log.detach()
 
-    def advance(self, t_ms: int) -> list[str]:
+    def advance(self, t_ms: int) -> list[PlayersAction]:
         """The lines due by `t_ms` (the loop calls it, holding the lock, before it
         scans), which the world follows; the promotion pieces a played script chose
         among them."""
@@ -208,7 +208,6 @@ class SimBoard:
 
     def _effect(self, message: EffectMessage) -> None:
         self.effects.append(message)
-        self.voice.effect(message)
 
     # ----- the voice, and play from the keyboard -----
 
