@@ -8,9 +8,6 @@ a fake board applies, the lines the journal keeps of the game in progress and th
 human model writes. Its text is the script line `<t_ms> <action> <what>`.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
 from typing import Literal, NamedTuple, TypeAlias
 
 from reedboard.rules.squares import Square, parse_square
@@ -40,7 +37,7 @@ class SensorLine(NamedTuple):
         """The square a lift or place changes."""
         return parse_square(self.what)
 
-    def at(self, t_ms: int) -> SensorLine:
+    def at(self, t_ms: int) -> "SensorLine":
         """The same change at another time."""
         return self._replace(t_ms=t_ms)
 
@@ -64,22 +61,21 @@ def add_line(t_ms: int, white: bool, ms: int) -> SensorLine:
     return SensorLine(t_ms, "add", f"{'white' if white else 'black'}:{ms}")
 
 
-@dataclass(frozen=True, slots=True)
-class ClockPress:
+# Named tuples, not dataclasses, with their annotations evaluated at once: a fake board
+# reads its script before its first scan, which waits for nothing it does not need.
+class ClockPress(NamedTuple):
     """A player pressed their side of the clock (`press`)."""
 
     white: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PromotionChoice:
+class PromotionChoice(NamedTuple):
     """The piece for the next promotion (`choose`): q, r, b or n."""
 
     piece: str
 
 
-@dataclass(frozen=True, slots=True)
-class ArbiterAddition:
+class ArbiterAddition(NamedTuple):
     """Time the arbiter gave a player (`add`): `ms` more for White when `white`."""
 
     white: bool
