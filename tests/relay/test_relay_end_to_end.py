@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from reedboard.link import mqtt_topics
 
 from tests.children import child, stop
 from tests.link.ptybridge import PtyBridge
@@ -35,6 +36,7 @@ SCRIPTS = {
 # The boards' games at twice a person's pace (b1's seven moves in about 6 s): each fault
 # waits for its move, however late it comes, so only the test's length depends on it.
 SPEED = 2
+RELAY_SUBSCRIBED = f"{mqtt_topics.PREFIX}/+/stream"  # in the broker's log: only the relay
 
 
 @pytest.fixture
@@ -141,6 +143,10 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
             broker.kill()
             boards["b1"].wait_moves(len(boards["b1"].moves()) + 1)  # ... a move while away
             broker.start()
+            # The relay's session died with the broker: once it has subscribed again, the
+            # broker keeps what the boards send while the relay is away, as it would
+            # have before.
+            broker.wait_logged(RELAY_SUBSCRIBED)
             assert stop(first, signal.SIGKILL) != 0  # then the relay dies, and the boards
             boards["b1"].wait_moves(len(boards["b1"].moves()) + 1)  # play on without it
             first = relay(broker, db)
