@@ -7,13 +7,23 @@ arguments choose (`-n 0` runs it in one process).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 
-def run(step: str, command: list[str]) -> int:
+def run(step: str, command: list[str], env: dict[str, str] | None = None) -> int:
     print(f"== {step}: {' '.join(command)}", flush=True)
-    return subprocess.run(command, check=False).returncode
+    return subprocess.run(command, check=False, env=env).returncode
+
+
+def with_bytecode() -> dict[str, str]:
+    """This environment, less PYTHONDONTWRITEBYTECODE (which some machines and containers
+    set): without the cached bytecode, every worker rewrites the asserts of all the test
+    modules each run (about 9 s of CPU a worker), and every program a test starts compiles
+    the reedboard modules it imports anew. The caches go to `__pycache__/`, which git
+    ignores."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 # Most of the suite's wall time is waiting (programs starting, ptys, sockets, the browser,
@@ -38,7 +48,7 @@ def main(pytest_args: list[str]) -> int:
         failed.append("ruff format")
     if run("mypy", [python, "-m", "mypy"]):
         failed.append("mypy")
-    if run("pytest", [python, "-m", "pytest", *with_workers(pytest_args)]):
+    if run("pytest", [python, "-m", "pytest", *with_workers(pytest_args)], with_bytecode()):
         failed.append("pytest")
     if failed:
         print(f"FAILED: {', '.join(failed)}", flush=True)

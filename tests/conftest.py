@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, settings
 
 # Hypothesis fails a test whose inputs are slow to make (too_slow) or whose example runs past
 # a deadline, by the wall clock: on a shared machine under load, with the suite in parallel
 # workers, that measures the machine's load and not the code. Speed goals live in bench/.
-settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("suite")
+settings.register_profile(
+    "suite",
+    settings.get_profile("default"),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+# CI (`CI` set, as `.ci/run` is started) draws the same examples every run: a red run is
+# the code's doing, not the draw's, and runs again the same. `--hypothesis-profile=ci` runs
+# it so anywhere; `suite`, the default elsewhere, draws anew each run and keeps the failing
+# examples it finds (`.hypothesis/`) to try first next time.
+settings.register_profile(
+    "ci", settings.get_profile("suite"), derandomize=True, database=None, print_blob=True
+)
+settings.load_profile("ci" if os.environ.get("CI") else "suite")

@@ -56,7 +56,10 @@ class Board:
             source=source,
         )
         self.now = 0
-        for self.now in range(0, 3000, 5):
+        # A turn each 50 ms (the script's moments fall on them) plays 1. e4 to the same
+        # state as a turn each 5 ms, for a sixth of the CPU: the board is made anew for
+        # each of the 650 cases below.
+        for self.now in range(0, 3000, 50):
             self.app.step(self.now)
         self.decoder = FrameDecoder()
         self.link.written.clear()

@@ -42,6 +42,7 @@ class Broker:
         self.folder = folder
         self.port = port
         self.process: subprocess.Popen[bytes] | None = None
+        self.begun = 0  # where the log of the latest start begins
         self.url = f"mqtt{'s' if config else ''}://127.0.0.1:{port}"
         self.config = config or folder / "mosquitto.conf"
         if config is None:
@@ -56,14 +57,18 @@ class Broker:
             # holds for a client beyond this (1,000 by default), and a reader behind a
             # whole room of boards, or a test's listener on a busy machine, falls that far.
             f"max_queued_messages {MAX_QUEUED}\n"
+            # Mosquitto's usual log, and each subscription: a test can wait for a client
+            # to have subscribed again after the broker is restarted (`wait_logged`).
+            "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
+            "log_type subscribe\n"
         )
 
     def start(self) -> None:
         """Start Mosquitto and wait until it has bound its port (its log says "running",
         which it writes once its listener is open)."""
-        log_path = self.folder / "mosquitto.log"
+        log_path = self.log_path
         with open(log_path, "ab") as log:
-            begun = log.tell()  # a restart appends: only this start's lines count
+            begun = self.begun = log.tell()  # a restart appends: only this start's lines count
             process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=log, stderr=log)
         self.process = process
         deadline = time.monotonic() + START_S
@@ -81,6 +86,24 @@ class Broker:
             time.sleep(0.05)  # waiting for the broker's log, not timing anything
         self.kill()
         raise RuntimeError(f"mosquitto did not start within {START_S} s")
+
+    @property
+    def log_path(self) -> Path:
+        return self.folder / "mosquitto.log"
+
+    def logged_since_start(self) -> str:
+        """What Mosquitto has logged since it was last started."""
+        with open(self.log_path, "rb") as log:
+            log.seek(self.begun)
+            return log.read().decode(errors="replace")
+
+    def wait_logged(self, text: str, wait_s: float = START_S * 6) -> None:
+        """Until Mosquitto has logged `text` since it was last started (a bound for a
+        client that never comes)."""
+        deadline = time.monotonic() + wait_s
+        while text not in self.logged_since_start():
+            assert time.monotonic() < deadline, f"mosquitto never logged {text!r}"
+            time.sleep(0.05)  # waiting for the broker's log, not timing anything
 
     def kill(self) -> None:
         if self.process is not None:

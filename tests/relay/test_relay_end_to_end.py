@@ -1,6 +1,10 @@
 """Two fake boards, a real Mosquitto and the relay, as processes: the broker killed and
 restarted mid-game, the relay killed and restarted: every board's game in /games.pgn
-equals the game the board itself played, nothing lost, nothing doubled."""
+equals the game the board itself played, nothing lost, nothing doubled.
+
+The faults are placed by a board's game (after its Nth move), not by sleeps: a loaded
+machine moves them in time, but a move is always made while the broker is away and
+another while the relay is."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -16,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from reedboard.link import mqtt_topics
 
 from tests.children import child, stop
 from tests.link.ptybridge import PtyBridge
@@ -27,6 +33,12 @@ SCRIPTS = {
     "b1": ROOT / "docs" / "examples" / "italian-opening.events",
     "b2": ROOT / "docs" / "examples" / "chess960-castling.events",
 }
+# The boards' games at twice a person's pace (b1's seven moves in about 6 s) where faults
+# are placed between moves: each waits for its move, however late it comes, but b1's game
+# must still have a move left after each. Elsewhere four times (b1's game in 3 s).
+SPEED = 2
+PACE = 4
+RELAY_SUBSCRIBED = f"{mqtt_topics.PREFIX}/+/stream"  # in the broker's log: only the relay
 
 
 @pytest.fixture
@@ -45,11 +57,46 @@ def relay(broker: Broker, db: Path) -> subprocess.Popen[str]:
     )
 
 
-def board(broker: Broker, board_id: str) -> list[str]:
+def board(broker: Broker, board_id: str, speed: float = PACE) -> list[str]:
     return [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS[board_id]),
-        "--speed", "1", "--until-done", "--mqtt", broker.url, "--board-id", board_id,
+        "--speed", str(speed), "--until-done", "--mqtt", broker.url, "--board-id", board_id,
     ]  # fmt: skip
+
+
+class Printed:
+    """A board's stdout (its effects, one JSON a line), read as it comes: the moves so far,
+    and a wait for the Nth, which places a fault in the board's game."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+
+    def moves(self) -> list[str]:
+        with self.changed:
+            return boards_moves("".join(self.lines))
+
+    def wait_moves(self, count: int, wait_s: float = 60) -> None:
+        """Until the board has printed `count` moves (a bound for a stuck board)."""
+        with self.changed:
+            made = self.changed.wait_for(lambda: len(self.moves()) >= count, wait_s)
+        assert made, f"the board printed {self.moves()}, not {count} moves"
+
+    def finished(self, wait_s: float = 60) -> list[str]:
+        """The board's moves once it has ended by itself (exit status 0)."""
+        assert self.process.wait(wait_s) == 0
+        self._reader.join(wait_s)
+        return self.moves()
 
 
 def get(url: str) -> str:
@@ -90,24 +137,24 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
         url = first.stdout.readline().strip()
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
         with (
-            child(board(broker, "b1"), stdout=subprocess.PIPE, text=True) as b1,
-            child(board(broker, "b2"), stdout=subprocess.PIPE, text=True) as b2,
+            child(board(broker, "b1", SPEED), stdout=subprocess.PIPE, text=True) as b1,
+            child(board(broker, "b2", SPEED), stdout=subprocess.PIPE, text=True) as b2,
         ):
-            time.sleep(3.5)  # the broker dies mid-game: moves are made while it is away
+            boards = {"b1": Printed(b1), "b2": Printed(b2)}
+            boards["b1"].wait_moves(2)  # the broker dies mid-game ...
             broker.kill()
-            time.sleep(1.5)
+            boards["b1"].wait_moves(len(boards["b1"].moves()) + 1)  # ... a move while away
             broker.start()
-            time.sleep(2)  # then the relay dies, and the boards play on without it
-            assert stop(first, signal.SIGKILL) != 0
-            time.sleep(1.5)
+            # The relay's session died with the broker: once it has subscribed again, the
+            # broker keeps what the boards send while the relay is away, as it would
+            # have before.
+            broker.wait_logged(RELAY_SUBSCRIBED)
+            assert stop(first, signal.SIGKILL) != 0  # then the relay dies, and the boards
+            boards["b1"].wait_moves(len(boards["b1"].moves()) + 1)  # play on without it
             first = relay(broker, db)
             assert first.stdout is not None
             url = first.stdout.readline().strip()
-            outputs = {}
-            for name, process in (("b1", b1), ("b2", b2)):
-                out, _ = process.communicate(timeout=60)
-                assert process.returncode == 0
-                outputs[name] = boards_moves(out)
+            outputs = {name: printed.finished() for name, printed in boards.items()}
         assert all(len(moves) >= 5 for moves in outputs.values()), outputs
         deadline = time.monotonic() + 20
         games: dict[str, list[str]] = {}

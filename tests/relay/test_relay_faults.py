@@ -294,9 +294,11 @@ def test_every_game_survives_boards_broker_and_relay_dropping_off(
         # lost the relay's session) drops the board's new hello: the relay must find out
         # from the board's numbers alone, before its game ends.
         boards["blackout"].wait_moves(PLIES - 4)
+        # The power first: on a loaded machine the board could play its last four moves
+        # while the relay and the broker are being killed, and have no game left to resume.
+        boards["blackout"].power_off()
         relay.kill()
         broker.kill()
-        boards["blackout"].power_off()
         broker.start()
         watch = HelloWatch(broker, "blackout")
         finally_.callback(watch.close)
