@@ -23,7 +23,9 @@ def hello(seq: int, session: str = "s1", *, resync: bool = False) -> BoardHello:
 
 
 def effect(seq: int) -> BoardMessage:
-    message, problem = read_board_message({"type": "effect", "seq": seq, "event": "touch"})
+    wire = {"type": "effect", "seq": seq, "event": "touch", "square": "e2", "piece": "P",
+            "t_ms": 0, "game": 0}  # fmt: skip
+    message, problem = read_board_message(wire)
     assert message is not None and problem is None
     return message
 

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reedboard.events import MoveMade, Touched
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.board_messages import BoardHello, OtherMessage, StateMessage
+from reedboard.link.board_messages import BoardHello, EffectMessage, StateMessage
 from reedboard.link.frame import decode_line
 from reedboard.link.messages import AskState, Hello, Resync
 from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
 from reedboard.link.mqtt_endpoint import BrokerTee
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
+from reedboard.rules.squares import parse_square
 
 
 class CountedBroker:
@@ -54,14 +56,14 @@ class LinkBoard:
         """A move played: in the board's game (its `state`), and told on the stream."""
         san = self.game.san(self.game.position.parse_uci(uci))
         self.game.push_uci(uci)
-        fields = {"event": "move", "game": 1, "uci": uci, "san": san, "ply": len(self.game),
-                  "fen": self.game.position.fen()}  # fmt: skip
-        self.tee.relay.send(OtherMessage("effect", 0, fields))  # the broker's side only
+        made = MoveMade(0, uci, san, self.game.position.fen(), len(self.game))
+        self.tee.relay.send(EffectMessage(made, game=1))  # the broker's side only
         self.turn()
 
     def touch(self, square: str = "e2") -> None:
         """One numbered frame on the stream."""
-        self.tee.relay.send(OtherMessage("effect", 0, {"event": "touch", "square": square}))
+        touched = Touched(0, parse_square(square), "P")
+        self.tee.relay.send(EffectMessage(touched, game=1))
         self.turn()
 
     def alive(self) -> None:
