@@ -88,10 +88,9 @@ def test_a_page_elsewhere_cannot_make_the_console_act(broker: Broker, tmp_path: 
             assert not console.tournament()  # neither the form nor the script acted
             own.check("#tournament")
             own.click("#round button[type=submit]")
-            own.wait_for_function(
-                "document.getElementById('status').textContent.includes('Tournament mode')",
-                timeout=TIMEOUT_MS,
-            )
+            # A locator, not a function: the console's policy forbids evaluating strings,
+            # which a polled function needs.
+            own.locator("#status", has_text="Tournament mode").wait_for(timeout=TIMEOUT_MS)
             assert console.tournament()  # the console's own page still acts
             # Its policy lets its own script and style run, and reported nothing blocked.
             assert not [text for text in said_by_page if "Content Security Policy" in text]
