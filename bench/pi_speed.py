@@ -35,8 +35,6 @@ import time
 from collections.abc import Callable, Iterator
 
 from cpu_limit import PI_ZERO_2_W, CpuLimitError, cpu_limited, shortest_period_us
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.effects import MoveMade
 from reedboard.board_game import BoardGame
 from reedboard.config import MatrixConfig
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -47,6 +45,8 @@ from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.lights.output import LightsOutput
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.strip_layout import StripLayout
+from reedboard.reader.arbiter import Arbiter
+from reedboard.reader.effects import MoveMade
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, parse_square, squares_of
 from reedboard.sensing.debounce import Debouncer, SquareChange

@@ -34,7 +34,7 @@ FIRMWARE_LAYERS = (
     Layer("chess clock", ("reedboard.chess_clock",)),
     Layer("hardware", ("reedboard.hal",)),
     Layer("sensing", ("reedboard.sensing",)),
-    Layer("arbiter", ("reedboard.arbiter",)),
+    Layer("reader", ("reedboard.reader",)),
     Layer(
         "outputs", ("reedboard.lights", "reedboard.link", "reedboard.journal", "reedboard.voice")
     ),
@@ -116,7 +116,7 @@ HOST_MAY_USE = (
     "reedboard.rules",
     "reedboard.chess_clock",
     "reedboard.sensing",
-    "reedboard.arbiter",
+    "reedboard.reader",
     "reedboard.lights",
     "reedboard.link",
     "reedboard.voice",
@@ -257,4 +257,4 @@ def test_the_rules_name_what_they_forbid() -> None:
         broken_rule("reedboard.app", "reedboard_host.connection", table)
     )
     assert broken_rule("reedboard.app", "reedboard.board_game", table) is None  # the open shell
-    assert broken_rule("reedboard.arbiter.table", "reedboard.sensing.debounce", table) is None
+    assert broken_rule("reedboard.reader.table", "reedboard.sensing.debounce", table) is None

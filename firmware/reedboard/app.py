@@ -39,9 +39,6 @@ from functools import partial
 from reedboard.app_outbox import Outbox, told
 from reedboard.app_ports import ButtonsPort, Endpoint, EventSource, Identity, Renderer, no_lights
 from reedboard.app_self_test import start_self_test
-from reedboard.arbiter.arbiter import shown_move
-from reedboard.arbiter.effects import Effect, SensorFault
-from reedboard.arbiter.table import MoveTable
 from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, script_command
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
@@ -80,6 +77,9 @@ from reedboard.link.messages import (
     command_type,
 )
 from reedboard.link.port import LinkPort
+from reedboard.reader.arbiter import shown_move
+from reedboard.reader.effects import Effect, SensorFault
+from reedboard.reader.table import MoveTable
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard

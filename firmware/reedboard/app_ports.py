@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from reedboard import __version__
-from reedboard.arbiter.view import BoardView
 from reedboard.link.board_messages import Outgoing, Reply
 from reedboard.link.messages import Command
+from reedboard.reader.view import BoardView
 
 Renderer = Callable[[BoardView, int], None]
 

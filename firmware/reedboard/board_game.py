@@ -22,19 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeAlias, assert_never
 
-from reedboard.arbiter.arbiter import (
-    DEFAULT_CASTLE_WAIT_MS,
-    DEFAULT_KNOCK_WAIT_MS,
-    DEFAULT_SETTLE_MS,
-    Arbiter,
-)
-from reedboard.arbiter.effects import (
-    Effect,
-    GameOver,
-    TakenBack,
-)
-from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
-from reedboard.arbiter.mode import Mode
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
@@ -65,6 +52,19 @@ from reedboard.link.messages import (
     TakeBack,
     promotion_piece,
 )
+from reedboard.reader.arbiter import (
+    DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
+    DEFAULT_SETTLE_MS,
+    Arbiter,
+)
+from reedboard.reader.effects import (
+    Effect,
+    GameOver,
+    TakenBack,
+)
+from reedboard.reader.faults import follow_stuck_switch, sensor_faults
+from reedboard.reader.mode import Mode
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color, piece_type_from_symbol

@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.effects import (
+from reedboard.chess_clock.game_timer import GameTimer
+from reedboard.chess_clock.time_control import TimeControl
+from reedboard.errors import InvalidInputError
+from reedboard.reader.arbiter import Arbiter
+from reedboard.reader.effects import (
     ClockPressed,
     Effect,
     GameOver,
@@ -22,9 +25,6 @@ from reedboard.arbiter.effects import (
     TakenBack,
     TimeAdded,
 )
-from reedboard.chess_clock.game_timer import GameTimer
-from reedboard.chess_clock.time_control import TimeControl
-from reedboard.errors import InvalidInputError
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Square

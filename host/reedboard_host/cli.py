@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from reedboard import __version__
-from reedboard.arbiter.mode import MODES
 from reedboard.command_line import (
     BAD_ARGUMENTS,
     OneLineParser,
@@ -55,6 +54,7 @@ from reedboard.link.messages import (
     WireCommand,
     parse_command,
 )
+from reedboard.reader.mode import MODES
 from reedboard.voice.languages import LANGUAGES
 
 from reedboard_host import arguments

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.arbiter.effects import effect_json
 from reedboard.board_game import Settings
 from reedboard.hal.clock import VirtualClock
+from reedboard.reader.effects import effect_json
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(
     [
         *(ROOT / "docs" / "examples").glob("*.events"),
-        *(ROOT / "tests" / "arbiter" / "cases").glob("*.events"),
+        *(ROOT / "tests" / "reader" / "cases").glob("*.events"),
         *(ROOT / "tests" / "replay").glob("*.events"),
     ]
 )

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from reedboard.app import App
-from reedboard.arbiter.effects import MoveMade
 from reedboard.link.board_messages import EffectMessage
+from reedboard.reader.effects import MoveMade
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from reedboard.arbiter.effects import TimeAdded, effect_json
 from reedboard.board_game import BoardGame, Settings, script_command
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.link.board_messages import Ack, ErrorReply, StateClock
 from reedboard.link.messages import AddTime, ProtocolError, Resign, parse_command
+from reedboard.reader.effects import TimeAdded, effect_json
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 

@@ -9,7 +9,6 @@ import io
 
 import chess.pgn
 import pytest
-from reedboard.arbiter.effects import ClockPressed, MoveMade, NewGame
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.link.board_checks import board_message_problem
@@ -17,6 +16,7 @@ from reedboard.link.board_events import ClockEvent, MoveEvent, NewGameEvent, Tak
 from reedboard.link.board_messages import EffectMessage, EventMessage, StateMessage
 from reedboard.link.messages import AskState, StartGame
 from reedboard.link.wire_fields import ProtocolError
+from reedboard.reader.effects import ClockPressed, MoveMade, NewGame
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script

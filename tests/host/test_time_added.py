@@ -4,11 +4,11 @@ effect it was, and not taken for the clock after the last move."""
 
 from __future__ import annotations
 
-from reedboard.arbiter.effects import TimeAdded
 from reedboard.link.board_checks import board_message_problem
 from reedboard.link.board_events import ClockEvent, MoveEvent, NewGameEvent
 from reedboard.link.board_messages import EffectMessage, EventMessage
 from reedboard.link.event_effects import effect_of_event
+from reedboard.reader.effects import TimeAdded
 from reedboard.rules.fen import STARTING_FEN
 from reedboard_host.board_text import effect_line
 from reedboard_host.mirror import GameMirror

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.arbiter.effects import effect_json
-from reedboard.arbiter.mode import Mode
 from reedboard.board_game import Settings
 from reedboard.cli import main
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.journal.check import journal_problem
 from reedboard.journal.store import SENSOR_LINES_KEPT, Journal, JournalError, KeptLines
+from reedboard.reader.effects import effect_json
+from reedboard.reader.mode import Mode
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.view import BoardView
 from reedboard.lights.scenes import scene_roles
+from reedboard.reader.arbiter import Arbiter
+from reedboard.reader.view import BoardView
 from reedboard.rules.squares import SQUARE_NAMES
 from reedboard.rules.squares import parse_square as sq
 from reedboard.sensing.debounce import SquareChange

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from reedboard.arbiter.arbiter import Arbiter
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.strip_layout import StripLayout
+from reedboard.reader.arbiter import Arbiter
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.view import BoardView, Targets
 from reedboard.lights.scenes import scene_for, scene_roles
+from reedboard.reader.arbiter import Arbiter
+from reedboard.reader.view import BoardView, Targets
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import BLACK, WHITE

@@ -7,18 +7,6 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from reedboard.arbiter.effects import (
-    GameOver,
-    Illegal,
-    MoveMade,
-    NewGame,
-    PromotionChosen,
-    Restored,
-    SensorFault,
-    TakenBack,
-    Touched,
-    Violation,
-)
 from reedboard.link.board_events import (
     GameOverEvent,
     IllegalEvent,
@@ -42,6 +30,18 @@ from reedboard.link.board_messages import (
     MovesPage,
     StateMessage,
     read_board_message,
+)
+from reedboard.reader.effects import (
+    GameOver,
+    Illegal,
+    MoveMade,
+    NewGame,
+    PromotionChosen,
+    Restored,
+    SensorFault,
+    TakenBack,
+    Touched,
+    Violation,
 )
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.squares import SQUARE_NAMES

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.arbiter.effects import effect_json
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ScriptError
 from reedboard.link.messages import StartGame
+from reedboard.reader.effects import effect_json
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.rules.game import Game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from reedboard.arbiter.effects import effect_json
+from reedboard.reader.effects import effect_json
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import format_script, parse_script
 from reedboard.rules.chess960 import chess960_fen

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from reedboard.arbiter.setup import SetupGuide
+from reedboard.reader.setup import SetupGuide
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.simweb.words import notice, result_words, setup_words

@@ -15,8 +15,6 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.view import BoardView
 from reedboard.command_line import OneLineParser, example
 from reedboard.lights.frame import Frame
 from reedboard.lights.placement import pieces_of_fen
@@ -24,6 +22,8 @@ from reedboard.lights.render_svg import render_svg
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.selftest import sweep_scene
 from reedboard.lights.setup import PAWN_SQUARES, SetupGuide, setup_scene
+from reedboard.reader.arbiter import Arbiter
+from reedboard.reader.view import BoardView
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import BLACK, WHITE
 from reedboard.rules.squares import Square, parse_square

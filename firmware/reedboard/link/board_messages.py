@@ -21,10 +21,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeAlias
 
-from reedboard.arbiter.effects import Effect, effect_json
 from reedboard.link.board_checks import board_message_problem, count
 from reedboard.link.board_events import WireEvent, event_from_wire, event_to_wire
 from reedboard.link.frame import Wire
+from reedboard.reader.effects import Effect, effect_json
 from reedboard.sensing.selftest import SwitchPlace
 
 REPLY_TYPES = ("ack", "error", "state", "moves", "hello")

@@ -21,17 +21,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from reedboard.arbiter.effects import (
-    ClockPressed,
-    Effect,
-    GameOver,
-    MoveMade,
-    NewGame,
-    PromotionChosen,
-    Restored,
-    TakenBack,
-    TimeAdded,
-)
 from reedboard.link.board_events import (
     ClockEvent,
     GameOverEvent,
@@ -48,6 +37,17 @@ from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.dgt_clock import ClockReading, Side
 from reedboard.link.messages import Command, Mark, SetBrightness, ShowMove
 from reedboard.link.tracking import PieceTracker
+from reedboard.reader.effects import (
+    ClockPressed,
+    Effect,
+    GameOver,
+    MoveMade,
+    NewGame,
+    PromotionChosen,
+    Restored,
+    TakenBack,
+    TimeAdded,
+)
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square, parse_square, square_names_of
 

@@ -10,7 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reedboard.arbiter.effects import (
+from reedboard.errors import InvalidInputError
+from reedboard.link.board_events import (
+    ClockEvent,
+    GameOverEvent,
+    IllegalEvent,
+    MoveEvent,
+    NewGameEvent,
+    OtherEvent,
+    PromotionEvent,
+    RestoredEvent,
+    TakebackEvent,
+    TouchEvent,
+    ViolationEvent,
+    WireEvent,
+)
+from reedboard.reader.effects import (
     ClockPressed,
     Effect,
     GameOver,
@@ -26,21 +41,6 @@ from reedboard.arbiter.effects import (
     TimeAdded,
     Touched,
     Violation,
-)
-from reedboard.errors import InvalidInputError
-from reedboard.link.board_events import (
-    ClockEvent,
-    GameOverEvent,
-    IllegalEvent,
-    MoveEvent,
-    NewGameEvent,
-    OtherEvent,
-    PromotionEvent,
-    RestoredEvent,
-    TakebackEvent,
-    TouchEvent,
-    ViolationEvent,
-    WireEvent,
 )
 from reedboard.rules.squares import Bitboard, Square, parse_square
 

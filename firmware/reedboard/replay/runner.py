@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
-from reedboard.arbiter.effects import Effect
-from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings, promotion_command, script_command
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.lights.scenes import scene_for
+from reedboard.reader.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
+from reedboard.reader.effects import Effect
+from reedboard.reader.mode import Mode
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, Square

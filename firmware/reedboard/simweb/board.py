@@ -23,7 +23,6 @@ from collections.abc import Mapping
 from functools import partial
 
 from reedboard.app import App
-from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
 from reedboard.errors import InvalidInputError
@@ -46,6 +45,7 @@ from reedboard.link.messages import (
     parse_command,
     promotion_piece,
 )
+from reedboard.reader.view import BoardView
 from reedboard.replay.script import Script
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn

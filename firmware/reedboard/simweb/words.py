@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from reedboard.arbiter.setup import SetupProgress
+from reedboard.reader.setup import SetupProgress
 from reedboard.rules.pieces import PIECE_NAMES, PieceType, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, parse_square, square_names_of

@@ -1,0 +1,95 @@
+"""Choosing the piece a pawn promotes to: the host picks it before, or after a promotion and
+before the opponent moves, the promoting side touches one of its own rooks, bishops or
+knights (or the queen) and so exchanges the new piece for that kind: the board's own way
+to under-promote."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reedboard.reader.effects import Effect, GameOver, MoveMade, TakenBack
+from reedboard.rules.moves import Move
+from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
+from reedboard.rules.squares import Bitboard, Square
+
+if TYPE_CHECKING:
+    from reedboard.reader.arbiter import Arbiter
+
+
+# A host that repeats its choice many times within one episode keeps the first (in force
+# when the episode began) and this many of the latest: only the one in force when a pawn
+# landed and the last one are ever read.
+MAX_CHOICES = 16
+
+Choice = tuple[int, PieceType]  # when the host's choice came, and the piece
+
+
+def note_choice(choices: list[Choice], piece_type: PieceType, now_ms: int) -> None:
+    """Keep a choice of the host's, bounded (see MAX_CHOICES)."""
+    choices.append((now_ms, piece_type))
+    if len(choices) > MAX_CHOICES:
+        del choices[1]
+
+
+def choice_for(choices: list[Choice], landed_ms: int) -> tuple[PieceType, list[Choice]]:
+    """The piece of a promotion whose pawn landed at `landed_ms`, and the choices left for
+    the next one. The host chooses before the move: a choice that came once the pawn was on
+    the last rank is the next promotion's (the opponent, about to promote in turn, choosing
+    while the board still waits to commit this one)."""
+    piece = QUEEN
+    later: list[Choice] = []
+    for choice in choices:
+        if choice[0] <= landed_ms:
+            piece = choice[1]
+        else:
+            later.append(choice)
+    return piece, later[-1:]
+
+
+def watch_promotion_choice(arbiter: Arbiter, sq: Square, piece: str) -> None:
+    """After a promotion and before the opponent moves, lifting and replacing one of
+    the promoting side's own rooks, bishops or knights (or the queen) chooses that
+    piece instead: the board's own way to under-promote."""
+    if arbiter._exchange_square is None:
+        return
+    promoter_white = not arbiter.position.turn
+    if piece.isupper() != promoter_white:
+        arbiter._exchange_square = None  # the opponent has started: the choice is final
+        return
+    kind = PIECE_SYMBOLS.index(piece.lower())
+    if kind in (QUEEN, 4, 3, 2):
+        arbiter._choice_lift = (sq, kind)
+
+
+def promotion_choices(arbiter: Arbiter) -> Bitboard:
+    """While a promotion may still be changed: the promoting side's rooks, bishops and
+    knights (and queens, to go back), whose touch chooses their kind."""
+    if arbiter._exchange_square is None:
+        return 0
+    position = arbiter.position
+    side = not position.turn
+    choices = 0
+    for kind in (QUEEN, 4, 3, 2):
+        choices |= position.pieces_of(kind, side)
+    return choices & ~(1 << arbiter._exchange_square)
+
+
+def amend_promotion(
+    arbiter: Arbiter, piece_type: PieceType, now: int, effects: list[Effect]
+) -> None:
+    last = arbiter.game.peek()
+    if last is None or last.promotion is None or last.promotion == piece_type:
+        return
+    before = arbiter.game.positions[-2]
+    old_uci = before.uci(last)
+    arbiter.game.pop()
+    effects.append(TakenBack(now, old_uci, arbiter.position.fen()))
+    move = Move(last.from_square, last.to_square, piece_type)
+    san = arbiter.game.san(move)
+    arbiter.game.push(move)
+    effects.append(MoveMade(now, before.uci(move), san, arbiter.position.fen(), len(arbiter.game)))
+    arbiter._table = None
+    arbiter._new_episode()
+    outcome = arbiter.game.outcome()
+    if outcome is not None:
+        effects.append(GameOver(now, outcome.result, outcome.reason))
