@@ -45,8 +45,8 @@ from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.lights.output import LightsOutput
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.strip_layout import StripLayout
-from reedboard.reader.arbiter import Arbiter
 from reedboard.reader.effects import MoveMade
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, parse_square, squares_of
 from reedboard.sensing.debounce import Debouncer, SquareChange
@@ -129,7 +129,7 @@ def hands_of_32() -> Callable[[], Step]:
 
 
 def frames() -> Callable[[], Step]:
-    arbiter = Arbiter(Game.from_fen("r3k2r/ppp2ppp/2n5/3pP3/8/2N5/PPP2PPP/R3K2R w KQkq d6 0 1"))
+    arbiter = MoveReader(Game.from_fen("r3k2r/ppp2ppp/2n5/3pP3/8/2N5/PPP2PPP/R3K2R w KQkq d6 0 1"))
     arbiter.feed(SquareChange(parse_square("e1"), False, 1000))
     view = arbiter.view()
 

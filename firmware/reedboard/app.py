@@ -77,8 +77,8 @@ from reedboard.link.messages import (
     command_type,
 )
 from reedboard.link.port import LinkPort
-from reedboard.reader.arbiter import shown_move
 from reedboard.reader.effects import Effect, SensorFault
+from reedboard.reader.move_reader import shown_move
 from reedboard.reader.table import MoveTable
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color

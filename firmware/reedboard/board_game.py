@@ -6,8 +6,8 @@ replay` and the simulator all drive it the same way. Pure: time comes in as argu
 the answers go out as values; `app.py` does the I/O.
 
 Some host commands need more than the arbiter offers; they are built here from its public
-parts. A resumed game is a fresh `Arbiter` with the sensors as they are, and a takeback
-the arbiter's own (`Arbiter.take_back`), so a board that no longer matches is reported as a
+parts. A resumed game is a fresh `MoveReader` with the sensors as they are, and a takeback
+the arbiter's own (`MoveReader.take_back`), so a board that no longer matches is reported as a
 mismatch and the lights guide the players back. A resignation or a draw by agreement or claim is recorded
 here, and later moves are not reported until a new game starts.
 
@@ -52,12 +52,6 @@ from reedboard.link.messages import (
     TakeBack,
     promotion_piece,
 )
-from reedboard.reader.arbiter import (
-    DEFAULT_CASTLE_WAIT_MS,
-    DEFAULT_KNOCK_WAIT_MS,
-    DEFAULT_SETTLE_MS,
-    Arbiter,
-)
 from reedboard.reader.effects import (
     Effect,
     GameOver,
@@ -65,6 +59,12 @@ from reedboard.reader.effects import (
 )
 from reedboard.reader.faults import follow_stuck_switch, sensor_faults
 from reedboard.reader.mode import Mode
+from reedboard.reader.move_reader import (
+    DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
+    DEFAULT_SETTLE_MS,
+    MoveReader,
+)
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color, piece_type_from_symbol
@@ -154,9 +154,9 @@ class BoardGame:
         # change what a later `new` without a clock plays.
         self._own_control = (configured or self.settings).time_control
 
-    def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
+    def _arbiter(self, game: Game, occupancy: Bitboard) -> MoveReader:
         s = self.settings
-        return Arbiter(
+        return MoveReader(
             game,
             mode=s.mode,
             settle_ms=s.settle_ms,

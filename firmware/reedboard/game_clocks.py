@@ -15,7 +15,6 @@ from typing import Protocol
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.errors import InvalidInputError
-from reedboard.reader.arbiter import Arbiter
 from reedboard.reader.effects import (
     ClockPressed,
     Effect,
@@ -25,6 +24,7 @@ from reedboard.reader.effects import (
     TakenBack,
     TimeAdded,
 )
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Square
@@ -76,7 +76,7 @@ class GameClocks:
     def presses_waiting(self) -> bool:
         return bool(self._presses)
 
-    def take_presses(self, arbiter: Arbiter, effects: list[Effect]) -> None:
+    def take_presses(self, arbiter: MoveReader, effects: list[Effect]) -> None:
         """The presses waiting, now that the sensors are settled: a player's time stops if
         their move is complete (decided, or complete on the board and waiting to be)."""
         presses, self._presses = self._presses, []
@@ -88,7 +88,7 @@ class GameClocks:
             if timer.press(white, t_ms, completed_ms=pending):
                 effects.append(ClockPressed(t_ms, *timer.left(t_ms)))
 
-    def note_completions(self, arbiter: Arbiter) -> int | None:
+    def note_completions(self, arbiter: MoveReader) -> int | None:
         """Note when each move the board shows complete, not yet decided, was complete:
         the sensor change that completed it, which the move's player's time stops at.
         Noted for the move's ply: a move decided later (after the opponent's own began,
@@ -100,7 +100,7 @@ class GameClocks:
         return arbiter.pending_completed_ms
 
     def follow(
-        self, effects: list[Effect], start: int, arbiter: Arbiter, settings: ClockSettings
+        self, effects: list[Effect], start: int, arbiter: MoveReader, settings: ClockSettings
     ) -> None:
         """The clocks follow what a step of the game decided (`effects[start:]`): a move
         stops its player's time and carries both times, a takeback gives the time back,
@@ -167,7 +167,7 @@ class GameClocks:
         flag = None if timer is None or timer.over else timer.flag_ms()
         return None if flag is None else flag - LOW_TIME_MS + 1
 
-    def flag_due(self, arbiter: Arbiter, settling: bool) -> int | None:
+    def flag_due(self, arbiter: MoveReader, settling: bool) -> int | None:
         """When the running player's flag falls, unless a move of theirs complete before
         then waits to be decided (without buttons it stopped their time), or the sensors
         are still settling what the hands did (`settling`)."""
@@ -190,7 +190,7 @@ class GameClocks:
         timer.halt(t_ms)
         return loser
 
-    def _completed_ms(self, move: MoveMade, arbiter: Arbiter, last: bool) -> int | None:
+    def _completed_ms(self, move: MoveMade, arbiter: MoveReader, last: bool) -> int | None:
         """When a move the arbiter decided was complete: as seen while it waited to be
         decided, or (the step's last move) as the arbiter says."""
         game = arbiter.game

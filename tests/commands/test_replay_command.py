@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.cli import main
-from reedboard.reader.arbiter import DEFAULT_KNOCK_WAIT_MS
+from reedboard.reader.move_reader import DEFAULT_KNOCK_WAIT_MS
 
 from tests.reader.support import steps
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.reader.arbiter import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.reader.effects import MoveMade, effect_json
 from reedboard.reader.mode import Mode
+from reedboard.reader.move_reader import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position

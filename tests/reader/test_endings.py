@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from reedboard.errors import IllegalMoveError
 from reedboard.lights.scenes import scene_roles
-from reedboard.reader.arbiter import Arbiter
 from reedboard.reader.effects import Effect
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange
@@ -135,7 +135,7 @@ def test_moves_after_a_result_are_mismatches() -> None:
 
 
 def test_the_lights_pulse_the_kings_while_the_result_waits() -> None:
-    arbiter = Arbiter(Game())
+    arbiter = MoveReader(Game())
     e1, e8, d5, e4 = (parse_square(name) for name in ("e1", "e8", "d5", "e4"))
     t = 1000
     for square, occupied in ((e1, False), (e8, False), (e4, False), (d5, True), (e4, True)):
@@ -181,9 +181,9 @@ def test_the_promotion_choice_closes_when_the_opponent_moves() -> None:
 
 
 def test_host_commands_end_the_game() -> None:
-    arbiter = Arbiter(Game())
+    arbiter = MoveReader(Game())
     assert [(e.result, e.reason) for e in arbiter.resign(True, 100)] == [("0-1", "resignation")]  # type: ignore[union-attr]
-    arbiter = Arbiter(Game())
+    arbiter = MoveReader(Game())
     with pytest.raises(IllegalMoveError):
         arbiter.claim_draw(100)
     assert arbiter.game.outcome() is None
@@ -191,7 +191,7 @@ def test_host_commands_end_the_game() -> None:
 
 
 def test_the_lights_offer_the_on_board_promotion_choice() -> None:
-    arbiter = Arbiter(Game.from_fen("8/4P1k1/8/8/8/8/6K1/1N4R1 w - - 0 1"))
+    arbiter = MoveReader(Game.from_fen("8/4P1k1/8/8/8/8/6K1/1N4R1 w - - 0 1"))
     arbiter.feed(SquareChange(parse_square("e7"), False, 1000))
     arbiter.feed(SquareChange(parse_square("e8"), True, 1400))
     view = arbiter.view()
@@ -226,7 +226,7 @@ def test_a_resignation_is_not_taken_back_by_hand() -> None:
 
 
 def test_a_move_taken_back_by_hand_puts_out_what_the_host_lit() -> None:
-    arbiter = Arbiter(Game(), mode="casual")
+    arbiter = MoveReader(Game(), mode="casual")
     e2, e4, e5 = (parse_square(name) for name in ("e2", "e4", "e5"))
     t = 1000
     for square, occupied in ((e2, False), (e4, True)):

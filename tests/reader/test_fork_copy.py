@@ -3,8 +3,8 @@ state its own, the positions (values never changed) shared with the board's."""
 
 from __future__ import annotations
 
-from reedboard.reader.arbiter import Arbiter
 from reedboard.reader.fork import copy_for_other_reading
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange
@@ -12,11 +12,11 @@ from reedboard.sensing.debounce import SquareChange
 OPENING = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"
 
 
-def board_after(ucis: str) -> Arbiter:
+def board_after(ucis: str) -> MoveReader:
     game = Game()
     for uci in ucis.split():
         game.push_uci(uci)
-    arbiter = Arbiter(game)
+    arbiter = MoveReader(game)
     assert arbiter.table.occupancy == game.position.occupied  # the table built, as in play
     return arbiter
 

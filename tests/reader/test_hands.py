@@ -7,8 +7,8 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reedboard.reader.arbiter import hands_for
 from reedboard.reader.hands import MAX_HYPOTHESES, UNKNOWN, Hands, State
+from reedboard.reader.move_reader import hands_for
 from reedboard.reader.table import EMPTY, placement_of
 from reedboard.rules.position import Position
 from reedboard.rules.squares import squares_of

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.reader.arbiter import ARRIVE_MS, DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.reader.effects import effect_json
+from reedboard.reader.move_reader import ARRIVE_MS, DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square

@@ -3,8 +3,8 @@ lights do not show, they show the new state, even one that looks like the start 
 
 from __future__ import annotations
 
-from reedboard.reader.arbiter import Arbiter
 from reedboard.reader.effects import Effect, Illegal
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange
@@ -12,7 +12,7 @@ from reedboard.sensing.debounce import SquareChange
 
 class Hands:
     def __init__(self) -> None:
-        self.arbiter = Arbiter(Game())
+        self.arbiter = MoveReader(Game())
         self.t = 1000
 
     def do(self, *changes: str) -> list[Effect]:

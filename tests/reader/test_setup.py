@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from reedboard.reader.arbiter import Arbiter
 from reedboard.reader.effects import Effect
+from reedboard.reader.move_reader import MoveReader
 from reedboard.reader.setup import SETUP_ORDER
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -21,7 +21,7 @@ E1, E8 = 4, 60
 
 
 def test_both_kings_held_from_the_start_draw_a_position_and_guide_the_setup() -> None:
-    arbiter = Arbiter(Game(), rng=random.Random(5))
+    arbiter = MoveReader(Game(), rng=random.Random(5))
     effects: list[Effect] = []
     effects += arbiter.feed(SquareChange(E1, False, 1000))
     effects += arbiter.feed(SquareChange(E8, False, 1200))
@@ -64,7 +64,7 @@ def test_both_kings_held_from_the_start_draw_a_position_and_guide_the_setup() ->
 
 def test_the_host_can_start_the_setup_and_a_board_already_set_finishes_it() -> None:
     target = Position.chess960_start(518)
-    arbiter = Arbiter(Game())
+    arbiter = MoveReader(Game())
     effects = arbiter.start_setup(518, 100)
     assert kinds(effects) == ["setup", "new_game"]
     assert arbiter.game.start.fen() == target.fen()

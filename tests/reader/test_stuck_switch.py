@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from reedboard.lights.scenes import scene_roles
-from reedboard.reader.arbiter import STUCK_MS
 from reedboard.reader.effects import effect_json
+from reedboard.reader.move_reader import STUCK_MS
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square

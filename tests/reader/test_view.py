@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reedboard.reader.arbiter import Arbiter
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square as sq
 from reedboard.sensing.debounce import SquareChange
@@ -12,13 +12,13 @@ def bits(*names: str) -> int:
     return sum(1 << sq(n) for n in names)
 
 
-def feed(arbiter: Arbiter, t: int, name: str, occupied: bool) -> None:
+def feed(arbiter: MoveReader, t: int, name: str, occupied: bool) -> None:
     arbiter.feed(SquareChange(sq(name), occupied, t))
 
 
 def test_a_lifted_piece_shows_its_targets_by_kind() -> None:
     game = Game.from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1")
-    arbiter = Arbiter(game)
+    arbiter = MoveReader(game)
     feed(arbiter, 1000, "e5", False)
     view = arbiter.view()
     assert view.lifted == bits("e5")
@@ -35,13 +35,13 @@ def test_a_lifted_piece_shows_its_targets_by_kind() -> None:
 
 def test_an_opponent_piece_lifted_shows_what_can_take_it() -> None:
     game = Game.from_fen("4k3/8/8/3p4/4P3/2N5/8/4K3 w - - 0 1")
-    arbiter = Arbiter(game)
+    arbiter = MoveReader(game)
     feed(arbiter, 1000, "d5", False)
     assert arbiter.view().capturers == bits("e4", "c3")
 
 
 def test_mismatch_pending_and_last_move_are_shown() -> None:
-    arbiter = Arbiter(Game())
+    arbiter = MoveReader(Game())
     feed(arbiter, 1000, "e2", False)
     feed(arbiter, 1300, "e3", True)
     view = arbiter.view()
@@ -61,7 +61,7 @@ def test_mismatch_pending_and_last_move_are_shown() -> None:
 
 
 def test_strict_mode_shows_the_piece_that_must_move_and_check() -> None:
-    arbiter = Arbiter(Game.from_fen("4k3/8/8/8/8/8/R3r3/4K3 w - - 0 1"), mode="strict")
+    arbiter = MoveReader(Game.from_fen("4k3/8/8/8/8/8/R3r3/4K3 w - - 0 1"), mode="strict")
     assert arbiter.view().check == sq("e1")
     feed(arbiter, 1000, "a2", False)
     feed(arbiter, 1200, "a2", True)

@@ -17,7 +17,7 @@ from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.lights.scenes import scene_roles
 from reedboard.link.board_messages import EventMessage
-from reedboard.reader.arbiter import STUCK_MS
+from reedboard.reader.move_reader import STUCK_MS
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square, squares_of
 from reedboard.sensing.debounce import (

@@ -13,62 +13,64 @@ from reedboard.reader.waits import START_OCCUPANCY
 from reedboard.rules.game import Game
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
-def follow_setup(arbiter: Arbiter, now: int, effects: list[Effect], by_hand: bool = False) -> None:
-    assert arbiter.setup is not None
-    if arbiter.setup.step(arbiter.sensors).done:
-        start = arbiter.setup.target
-        effects.extend(arbiter.start_game(Game(start), now))
-    elif by_hand and arbiter.sensors == START_OCCUPANCY:
+def follow_setup(
+    reader: MoveReader, now: int, effects: list[Effect], by_hand: bool = False
+) -> None:
+    assert reader.setup is not None
+    if reader.setup.step(reader.sensors).done:
+        start = reader.setup.target
+        effects.extend(reader.start_game(Game(start), now))
+    elif by_hand and reader.sensors == START_OCCUPANCY:
         # The standard start set up complete, not in the guide's order: whatever the
         # guide asked, the players want a standard game (the kings put back after the
         # gesture, or a set-up done the usual way).
-        effects.extend(arbiter.start_game(Game(), now))
+        effects.extend(reader.start_game(Game(), now))
 
 
-def end(arbiter: Arbiter, declare: Callable[[], object] | None, now_ms: int) -> list[Effect]:
+def end(reader: MoveReader, declare: Callable[[], object] | None, now_ms: int) -> list[Effect]:
     if declare is not None:
         declare()
-    outcome = arbiter.game.outcome()
+    outcome = reader.game.outcome()
     assert outcome is not None
-    arbiter.gestures.reset()
-    arbiter._table = None
-    arbiter._new_episode()
+    reader.gestures.reset()
+    reader._table = None
+    reader._new_episode()
     return [GameOver(now_ms, outcome.result, outcome.reason)]
 
 
-def follow_gestures(arbiter: Arbiter, t_ms: int, now: int, effects: list[Effect]) -> None:
-    before = arbiter.gestures.offer
-    news = arbiter.gestures.update(arbiter._hands.start, arbiter._hands.states, t_ms)
-    if news == "made" and arbiter.gestures.offer is not None:
-        effects.append(Offered(now, arbiter.gestures.offer, "made"))
+def follow_gestures(reader: MoveReader, t_ms: int, now: int, effects: list[Effect]) -> None:
+    before = reader.gestures.offer
+    news = reader.gestures.update(reader._hands.start, reader._hands.states, t_ms)
+    if news == "made" and reader.gestures.offer is not None:
+        effects.append(Offered(now, reader.gestures.offer, "made"))
     elif news == "cancelled" and before is not None:
         effects.append(Offered(now, before, "cancelled"))
 
 
-def end_by_kings(arbiter: Arbiter, result: str, now: int) -> list[Effect]:
+def end_by_kings(reader: MoveReader, result: str, now: int) -> list[Effect]:
     """The kings in the centre confirmed a result: the loser resigns; a draw is a claim
     when one is valid, else agreed. The kings may stay there: that is no mismatch."""
     if result == "1-0":
-        effects = arbiter.resign(False, now)
+        effects = reader.resign(False, now)
     elif result == "0-1":
-        effects = arbiter.resign(True, now)
-    elif arbiter.game.claimable_now() is not None:
-        effects = end(arbiter, arbiter.game.claim_draw, now)
+        effects = reader.resign(True, now)
+    elif reader.game.claimable_now() is not None:
+        effects = end(reader, reader.game.claim_draw, now)
     else:
-        effects = arbiter.agree_draw(now)
-    arbiter._result_sensors = arbiter.sensors
+        effects = reader.agree_draw(now)
+    reader._result_sensors = reader.sensors
     return effects
 
 
-def try_new_game(arbiter: Arbiter, now: int, effects: list[Effect]) -> bool:
-    if arbiter.sensors != START_OCCUPANCY:
+def try_new_game(reader: MoveReader, now: int, effects: list[Effect]) -> bool:
+    if reader.sensors != START_OCCUPANCY:
         return False
-    game = arbiter.game
+    game = reader.game
     if len(game) < 2 and not game.is_game_over() and game.start.occupied == START_OCCUPANCY:
         return False
-    arbiter.mismatch = None
-    effects.extend(arbiter.start_game(Game(), now))
+    reader.mismatch = None
+    effects.extend(reader.start_game(Game(), now))
     return True

@@ -20,27 +20,27 @@ from reedboard.rules.squares import Square, squares_of
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
-def hold(arbiter: Arbiter, effects: list[Effect], now: int) -> list[Effect]:
+def hold(reader: MoveReader, effects: list[Effect], now: int) -> list[Effect]:
     """While another reading is followed alongside (see _fork), nothing reaches the
     host: if that reading is taken, the host never saw the moves it replaces. Once
     it is dropped, what was held goes out, as of now."""
-    if arbiter._alternative is not None:
-        arbiter._held += effects
+    if reader._alternative is not None:
+        reader._held += effects
         return []
-    if not arbiter._held:
+    if not reader._held:
         return effects
-    held, arbiter._held = arbiter._held, []
+    held, reader._held = reader._held, []
     return [replace(effect, t_ms=now) for effect in held] + effects
 
 
 def fork(
-    arbiter: Arbiter,
+    reader: MoveReader,
     change: SquareChange,
     now: int,
-    other: Callable[[Arbiter, list[Effect]], object],
+    other: Callable[[MoveReader, list[Effect]], object],
 ) -> None:
     """A lift just behind a placement kept a doubted capture, as the opponent's piece
     seen arriving before it is seen leaving; read the other way (`other`), the
@@ -48,35 +48,35 @@ def fork(
     readings explain the sensors until a placement, so the board follows the other
     one alongside: a placement that only it explains makes it the game (see
     _follow_alternative)."""
-    if arbiter._alternative is not None:
+    if reader._alternative is not None:
         return
-    alternative = copy_for_other_reading(arbiter)
+    alternative = copy_for_other_reading(reader)
     out: list[Effect] = []
     alternative.sensors ^= 1 << change.square  # as before `change` (see _apply)
     other(alternative, out)
     alternative.sensors ^= 1 << change.square
     inference.follow(alternative, change, now, out, report=True)
-    arbiter._alternative = (alternative, len(arbiter.game), out)
-    arbiter._fork_until = now + arbiter.knock_wait_ms
+    reader._alternative = (alternative, len(reader.game), out)
+    reader._fork_until = now + reader.knock_wait_ms
 
 
-def copy_for_other_reading(arbiter: Arbiter) -> Arbiter:
+def copy_for_other_reading(reader: MoveReader) -> MoveReader:
     """A copy of the board to read the other way: all of its state its own, but for what
     never changes once made, which both share: the positions (values, never mutated;
     the game by its own `Game.copy`, which shares them) and the move table of the
     position. A deep copy of a long game's positions takes longer than a scan (tens of
     ms at 120 plies); this stays under a millisecond however long the game. A copy and
     not a list of what to save: a new piece of state is copied without being named."""
-    game = arbiter.game
+    game = reader.game
     shared: dict[int, object] = {id(position): position for position in game.positions}
     shared[id(game)] = game.copy()
-    if arbiter._table is not None:
-        shared[id(arbiter._table)] = arbiter._table
-    return copy.deepcopy(arbiter, shared)
+    if reader._table is not None:
+        shared[id(reader._table)] = reader._table
+    return copy.deepcopy(reader, shared)
 
 
 def follow_alternative(
-    arbiter: Arbiter, change: SquareChange | None, now: int, effects: list[Effect]
+    reader: MoveReader, change: SquareChange | None, now: int, effects: list[Effect]
 ) -> None:
     """Feed the other reading what the board sees (`change`, or time passing), and
     take it when a placement leaves the board in no state the game explains while the
@@ -86,47 +86,47 @@ def follow_alternative(
     a neighbour that can step there, within ARRIVE_MS, keeps the board's reading. It is
     dropped itself as soon as it goes wrong, once the game has gone two moves past
     the fork, or knock_wait_ms after it."""
-    if arbiter._alternative is None:
+    if reader._alternative is None:
         return
-    alternative, forked, out = arbiter._alternative
+    alternative, forked, out = reader._alternative
     if change is None:
         out += alternative.tick(now)
     else:
         out += alternative.feed(change, now)
-    if _over(arbiter, alternative, forked, now):
-        arbiter._alternative = None
-        arbiter._fork_arrival = None
+    if _over(reader, alternative, forked, now):
+        reader._alternative = None
+        reader._fork_arrival = None
         return
-    if arbiter._fork_arrival is not None:
-        if change is None and now < arbiter._fork_arrival[0]:
+    if reader._fork_arrival is not None:
+        if change is None and now < reader._fork_arrival[0]:
             return  # still waiting for the lift
-        decided = _arrival_decided(arbiter._fork_arrival, change)
-        arbiter._fork_arrival = None
+        decided = _arrival_decided(reader._fork_arrival, change)
+        reader._fork_arrival = None
         if decided is not None:
             if decided:
-                _take(arbiter, alternative, forked, out, now, effects)
+                _take(reader, alternative, forked, out, now, effects)
             return
-    if change is None or not change.occupied or explains_board(arbiter):
+    if change is None or not change.occupied or explains_board(reader):
         return
     if not explains_board(alternative):
         return
-    if arriving(arbiter, change.square):
+    if arriving(reader, change.square):
         # This board reads the placement as the next move's piece seen arriving before
         # it is seen leaving: the lift that follows within ARRIVE_MS decides.
-        arbiter._fork_arrival = (change.t_ms + ARRIVE_MS, change.square, arbiter.position)
+        reader._fork_arrival = (change.t_ms + ARRIVE_MS, change.square, reader.position)
         return
-    _take(arbiter, alternative, forked, out, now, effects)
+    _take(reader, alternative, forked, out, now, effects)
 
 
-def _over(arbiter: Arbiter, alternative: Arbiter, forked: int, now: int) -> bool:
+def _over(reader: MoveReader, alternative: MoveReader, forked: int, now: int) -> bool:
     """Whether the other reading has gone wrong or is followed no longer."""
     return (
         alternative.mismatch is not None
         or alternative.violation is not None
         or alternative.setup is not None
-        or len(arbiter.game) > forked + 2
+        or len(reader.game) > forked + 2
         or len(alternative.game) > forked + 2
-        or now >= arbiter._fork_until
+        or now >= reader._fork_until
     )
 
 
@@ -146,8 +146,8 @@ def _arrival_decided(
 
 
 def _take(
-    arbiter: Arbiter,
-    alternative: Arbiter,
+    reader: MoveReader,
+    alternative: MoveReader,
     forked: int,
     out: list[Effect],
     now: int,
@@ -166,17 +166,17 @@ def _take(
     outcome = alternative.game.outcome()
     if outcome is not None:
         effects.append(GameOver(now, outcome.result, outcome.reason))
-    arbiter.__dict__.update(alternative.__dict__)
-    arbiter._alternative = None
-    arbiter._held = []
+    reader.__dict__.update(alternative.__dict__)
+    reader._alternative = None
+    reader._held = []
 
 
-def arriving(arbiter: Arbiter, placed: Square) -> bool:
+def arriving(reader: MoveReader, placed: Square) -> bool:
     """Whether the sensors show the position and one piece more, on `placed`, where a
     piece of the side to move next to it can step: that piece seen arriving first."""
-    if arbiter.sensors != arbiter.table.occupancy | 1 << placed:
+    if reader.sensors != reader.table.occupancy | 1 << placed:
         return False
-    position = arbiter.position
+    position = reader.position
     return any(
         move.to_square == placed
         for sq in squares_of(KING_ATTACKS[placed] & position.occupied)
@@ -184,6 +184,6 @@ def arriving(arbiter: Arbiter, placed: Square) -> bool:
     )
 
 
-def explains_board(arbiter: Arbiter) -> bool:
+def explains_board(reader: MoveReader) -> bool:
     """The sensors show the position, or a move the board is about to commit."""
-    return arbiter._complete is not None or arbiter.sensors == arbiter.table.occupancy
+    return reader._complete is not None or reader.sensors == reader.table.occupancy

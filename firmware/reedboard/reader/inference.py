@@ -28,244 +28,244 @@ from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
 def apply(
-    arbiter: Arbiter, change: SquareChange, now: int, effects: list[Effect], report: bool
+    reader: MoveReader, change: SquareChange, now: int, effects: list[Effect], report: bool
 ) -> None:
     sq = change.square
-    knocked_from, arbiter._knocked_from = arbiter._knocked_from, None
-    if knocked_from is not None and change.occupied and not arbiter._events:
-        if knock.amend_knocked_capture(arbiter, knocked_from, change, now, effects):
+    knocked_from, reader._knocked_from = reader._knocked_from, None
+    if knocked_from is not None and change.occupied and not reader._events:
+        if knock.amend_knocked_capture(reader, knocked_from, change, now, effects):
             return
-    elif arbiter._other_reading is not None:
-        other, due = arbiter._other_reading
-        arbiter._other_reading = None
-        placed = arbiter._events[-1].square
-        doubted = arbiter._doubted
-        after = arbiter.position.play_code(doubted.code) if doubted is not None else None
+    elif reader._other_reading is not None:
+        other, due = reader._other_reading
+        reader._other_reading = None
+        placed = reader._events[-1].square
+        doubted = reader._doubted
+        after = reader.position.play_code(doubted.code) if doubted is not None else None
         if not knock.arrived_from(change, due, placed, after):
             # Read as the board stood before `change`: a move it commits starts the
             # next episode, which `change` then belongs to (a lift is a touch).
-            arbiter.sensors ^= 1 << sq
-            knock.take_other_reading(arbiter, other, now, effects)
-            arbiter.sensors ^= 1 << sq
+            reader.sensors ^= 1 << sq
+            knock.take_other_reading(reader, other, now, effects)
+            reader.sensors ^= 1 << sq
         elif report:
             fork.fork(
-                arbiter,
+                reader,
                 change,
                 now,
                 lambda alt, out: knock.take_other_reading(alt, other, now, out),
             )
-    elif arbiter._amend_due is not None:
-        due, origin = arbiter._amend_due
-        arbiter._amend_due = None
-        first = arbiter._events[0]
-        if not knock.arrived_from(change, due, first.square, arbiter.position):
+    elif reader._amend_due is not None:
+        due, origin = reader._amend_due
+        reader._amend_due = None
+        first = reader._events[0]
+        if not knock.arrived_from(change, due, first.square, reader.position):
             # No lift came to make that placement the opponent's arriving first.
-            knock.amend_knocked_capture(arbiter, origin, first, now, effects, 1 << sq)
+            knock.amend_knocked_capture(reader, origin, first, now, effects, 1 << sq)
         elif report:
             fork.fork(
-                arbiter,
+                reader,
                 change,
                 now,
                 lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out, 1 << sq),
             )
-    elif arbiter._put_back_due is not None:
-        put_back.decide(arbiter, change, now, effects, report)
-    follow(arbiter, change, now, effects, report)
+    elif reader._put_back_due is not None:
+        put_back.decide(reader, change, now, effects, report)
+    follow(reader, change, now, effects, report)
 
 
 def follow(
-    arbiter: Arbiter, change: SquareChange, now: int, effects: list[Effect], report: bool
+    reader: MoveReader, change: SquareChange, now: int, effects: list[Effect], report: bool
 ) -> None:
     """`change` read into the episode, once the readings it decides are settled."""
     sq = change.square
-    arbiter._events.append(change)
+    reader._events.append(change)
     if change.occupied:
-        arbiter._hands.place(sq)
-        knock.forget_knocked_touch(arbiter, change)
-        choice = arbiter._choice_lift
-        arbiter._choice_lift = None
-        if choice is not None and choice[0] == sq and arbiter._exchange_square is not None:
-            promotion.amend_promotion(arbiter, choice[1], now, effects)
+        reader._hands.place(sq)
+        knock.forget_knocked_touch(reader, change)
+        choice = reader._choice_lift
+        reader._choice_lift = None
+        if choice is not None and choice[0] == sq and reader._exchange_square is not None:
+            promotion.amend_promotion(reader, choice[1], now, effects)
     else:
-        piece = arbiter._hands.piece_at(sq)
-        arbiter._hands.lift(sq)
-        if piece not in (EMPTY, UNKNOWN) and sq != arbiter._exchange_square:
+        piece = reader._hands.piece_at(sq)
+        reader._hands.lift(sq)
+        if piece not in (EMPTY, UNKNOWN) and sq != reader._exchange_square:
             if report:
                 effects.append(Touched(now, sq, piece))
-            if not movers_hand(arbiter, sq, piece, change.t_ms):
-                arbiter.touches.touch(sq, piece, arbiter.position, change.t_ms)
-            promotion.watch_promotion_choice(arbiter, sq, piece)
-    evaluate(arbiter, now, effects)
-    if report and not arbiter.game.is_game_over():
-        endings.follow_gestures(arbiter, change.t_ms, now, effects)
+            if not movers_hand(reader, sq, piece, change.t_ms):
+                reader.touches.touch(sq, piece, reader.position, change.t_ms)
+            promotion.watch_promotion_choice(reader, sq, piece)
+    evaluate(reader, now, effects)
+    if report and not reader.game.is_game_over():
+        endings.follow_gestures(reader, change.t_ms, now, effects)
 
 
-def evaluate(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+def evaluate(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """What the hands have done since the last committed position, after a change."""
-    if knock.opponent_starts(arbiter):
-        split.split(arbiter, now, effects, started=True)
+    if knock.opponent_starts(reader):
+        split.split(reader, now, effects, started=True)
         return
-    matches = allowed_moves(arbiter)
+    matches = allowed_moves(reader)
     if matches:
-        complete(arbiter, likeliest(arbiter, matches), now, effects)
+        complete(reader, likeliest(reader, matches), now, effects)
         return
-    arbiter._complete = None
-    if arbiter._breaching is not None:
-        changed = arbiter.sensors ^ arbiter.table.occupancy
-        if arbiter.table.growth(arbiter._breaching, changed, rook_first=False) is None:
-            verdicts.report_violation(arbiter, arbiter._breaching, now, effects)
+    reader._complete = None
+    if reader._breaching is not None:
+        changed = reader.sensors ^ reader.table.occupancy
+        if reader.table.growth(reader._breaching, changed, rook_first=False) is None:
+            verdicts.report_violation(reader, reader._breaching, now, effects)
         return
-    no_move(arbiter, now, effects)
+    no_move(reader, now, effects)
 
 
-def allowed_moves(arbiter: Arbiter) -> list[MoveShape]:
+def allowed_moves(reader: MoveReader) -> list[MoveShape]:
     """The moves the hands may have made: none when the only ones are a knocked step; in
     strict mode, those touch-move allows (the likeliest breach kept aside)."""
-    matches = matching_moves(arbiter, arbiter.table)
-    knocks = [m for m in matches if knock.knocked_step(arbiter, m)]
-    arbiter._knocked_only = bool(knocks) and len(knocks) == len(matches)
-    if arbiter._knocked_only:
+    matches = matching_moves(reader, reader.table)
+    knocks = [m for m in matches if knock.knocked_step(reader, m)]
+    reader._knocked_only = bool(knocks) and len(knocks) == len(matches)
+    if reader._knocked_only:
         matches = []
-    arbiter._breaching = None
+    reader._breaching = None
     for shape in matches:
-        arbiter._first_complete.setdefault(shape.code, arbiter.last_change_ms)
-    if matches and arbiter.mode == "strict":
-        allowed = [m for m in matches if verdicts.breach_of(arbiter, m) is None]
+        reader._first_complete.setdefault(shape.code, reader.last_change_ms)
+    if matches and reader.mode == "strict":
+        allowed = [m for m in matches if verdicts.breach_of(reader, m) is None]
         if not allowed:
-            arbiter._breaching = likeliest(arbiter, matches)
+            reader._breaching = likeliest(reader, matches)
         matches = allowed
     return matches
 
 
-def complete(arbiter: Arbiter, best: MoveShape, now: int, effects: list[Effect]) -> None:
+def complete(reader: MoveReader, best: MoveShape, now: int, effects: list[Effect]) -> None:
     """`best` is complete: commit it, or let it wait by what may still follow it."""
-    if keeps_doubted(arbiter, best):
+    if keeps_doubted(reader, best):
         return
-    table = arbiter.table
-    arbiter._other_reading = None
-    arbiter._complete = best
-    arbiter._pending_index = len(arbiter._events)
-    changed = arbiter.sensors ^ table.occupancy
-    growth = table.growth(best, changed, rook_first=arbiter.mode == "casual")
-    arbiter._complete_knock = growth is None and knock.knocked_victim(arbiter, best)
-    arbiter._doubted = best if arbiter._complete_knock else None
-    if arbiter._complete_knock:
+    table = reader.table
+    reader._other_reading = None
+    reader._complete = best
+    reader._pending_index = len(reader._events)
+    changed = reader.sensors ^ table.occupancy
+    growth = table.growth(best, changed, rook_first=reader.mode == "casual")
+    reader._complete_knock = growth is None and knock.knocked_victim(reader, best)
+    reader._doubted = best if reader._complete_knock else None
+    if reader._complete_knock:
         growth = "knock"  # a capture the next placement may still undo
-    arbiter._wait_ms = wait_for(arbiter, growth)
+    reader._wait_ms = wait_for(reader, growth)
     if growth is None:
-        arbiter._commit(best, now, effects)
+        reader._commit(best, now, effects)
 
 
-def keeps_doubted(arbiter: Arbiter, best: MoveShape) -> bool:
+def keeps_doubted(reader: MoveReader, best: MoveShape) -> bool:
     """Whether a capture doubted as a knock stays the complete move though the hands now
     show `best`, another move of the same piece."""
-    doubted = arbiter._doubted
+    doubted = reader._doubted
     if doubted is None or best.from_square != doubted.from_square:
         return False
-    if not best.is_capture and arbiter._events[-1].occupied:
+    if not best.is_capture and reader._events[-1].occupied:
         # The capturer set down elsewhere, or the opponent's piece arriving
         # before it is seen leaving: the lift that would follow decides.
-        arbiter._complete = doubted
-        if not knock.promoted_first(arbiter, doubted, arbiter._events[-1].square):
-            arbiter._other_reading = (best, arbiter._events[-1].t_ms + ARRIVE_MS)
+        reader._complete = doubted
+        if not knock.promoted_first(reader, doubted, reader._events[-1].square):
+            reader._other_reading = (best, reader._events[-1].t_ms + ARRIVE_MS)
         return True
     if best.is_capture and best.code != doubted.code:
         # A second neighbour lifted and put back at once: the opponent touching
         # a piece, likelier than a knock followed by a capture swapped as fast.
-        arbiter._complete = doubted
+        reader._complete = doubted
         return True
     return False
 
 
-def no_move(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+def no_move(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """No move is complete: the position shown again, a takeback, a new game, moves
     that overlapped, or a move complete earlier that what followed splits off."""
-    changed = arbiter.sensors ^ arbiter.table.occupancy
+    changed = reader.sensors ^ reader.table.occupancy
     if not changed:
-        if not put_back.hold(arbiter):  # (the opponent's reply may be arriving first)
-            shown_again(arbiter, now, effects)
+        if not put_back.hold(reader):  # (the opponent's reply may be arriving first)
+            shown_again(reader, now, effects)
         return
-    if takeback.try_takeback(arbiter, now, effects):
+    if takeback.try_takeback(reader, now, effects):
         return
-    if endings.try_new_game(arbiter, now, effects):
+    if endings.try_new_game(reader, now, effects):
         return
-    if not arbiter._pending_index:
-        if arbiter._events[-1].occupied or not arbiter.table.is_prefix(changed):
-            overlapping(arbiter, now, effects)
+    if not reader._pending_index:
+        if reader._events[-1].occupied or not reader.table.is_prefix(changed):
+            overlapping(reader, now, effects)
         return
-    if not arbiter._events:
+    if not reader._events:
         return
-    after_complete(arbiter, changed, now, effects)
+    after_complete(reader, changed, now, effects)
 
 
-def shown_again(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+def shown_again(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """The board shows the position again. Whatever the hands did, the sensors cannot
     tell one piece from another: take every piece to be on its own square (after a
     host's new game, or pieces rearranged by hand, no hypothesis may say so)."""
-    arbiter._restore(now, effects)
-    arrival_lifted = takeback.lifted_arrivals(arbiter)
-    arbiter._new_episode()
-    arbiter._arrival_lifted = arrival_lifted
+    reader._restore(now, effects)
+    arrival_lifted = takeback.lifted_arrivals(reader)
+    reader._new_episode()
+    reader._arrival_lifted = arrival_lifted
 
 
-def overlapping(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+def overlapping(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """A placement that makes no move may still end one of two overlapping moves, though
     the board looks like a move in progress (a capture on a line)."""
     if (
-        not two_hands.read_two_moves(arbiter, now, effects, final_only=True)
-        and not arbiter._events[-1].occupied
+        not two_hands.read_two_moves(reader, now, effects, final_only=True)
+        and not reader._events[-1].occupied
     ):
         # A lift that starts the next move: the two before it were complete.
-        two_hands.read_two_moves(arbiter, now, effects, final_only=False, before_last=True)
+        two_hands.read_two_moves(reader, now, effects, final_only=False, before_last=True)
 
 
-def after_complete(arbiter: Arbiter, changed: Bitboard, now: int, effects: list[Effect]) -> None:
+def after_complete(reader: MoveReader, changed: Bitboard, now: int, effects: list[Effect]) -> None:
     """The hands went on after a move was complete: the opponent setting a piece down,
     or completing a reply, splits it off at once; a lift of theirs after SWEEP_MS."""
-    if not arbiter.table.is_prefix(changed):
-        if arbiter._events[-1].occupied:
-            split.split(arbiter, now, effects)
-        elif arbiter._split_due is None:
+    if not reader.table.is_prefix(changed):
+        if reader._events[-1].occupied:
+            split.split(reader, now, effects)
+        elif reader._split_due is None:
             # The opponent's hand has lifted a piece: it may be the sweep that clears
             # the board, the moved piece's own lift just behind (see SWEEP_MS).
-            arbiter._split_due = arbiter._events[-1].t_ms + SWEEP_MS
-    elif split.split_completes(arbiter):
-        split.split(arbiter, now, effects)
+            reader._split_due = reader._events[-1].t_ms + SWEEP_MS
+    elif split.split_completes(reader):
+        split.split(reader, now, effects)
 
 
-def wait_for(arbiter: Arbiter, growth: str | None) -> int:
+def wait_for(reader: MoveReader, growth: str | None) -> int:
     """How long a complete move waits for the board to stay still, by what may still
     follow it."""
     if growth == "castling":
-        return arbiter.castle_wait_ms
-    return arbiter.knock_wait_ms if growth == "knock" else arbiter.settle_ms
+        return reader.castle_wait_ms
+    return reader.knock_wait_ms if growth == "knock" else reader.settle_ms
 
 
-def matching_moves(arbiter: Arbiter, table: MoveTable) -> list[MoveShape]:
+def matching_moves(reader: MoveReader, table: MoveTable) -> list[MoveShape]:
     found: dict[int, MoveShape] = {}
-    for state in arbiter._hands.states:
+    for state in reader._hands.states:
         for shape in table.by_state.get(state, ()):
             found[shape.code] = shape
     return list(found.values())
 
 
-def likeliest(arbiter: Arbiter, matches: list[MoveShape]) -> MoveShape:
+def likeliest(reader: MoveReader, matches: list[MoveShape]) -> MoveShape:
     """Of several moves the hands may have made, the likeliest: castling over anything
     (king and rook in the hands together; `castles` says the one exception), then the
     move whose destination was placed last (the capture is the last thing a hand does),
     then the promotion asked for."""
     last_place: dict[Square, int] = {}
     first_lift: dict[Square, int] = {}
-    for index, event in enumerate(arbiter._events):
+    for index, event in enumerate(reader._events):
         if event.occupied:
             last_place[event.square] = index
         else:
             first_lift.setdefault(event.square, event.t_ms)
-    choice = arbiter.promotion_choice or QUEEN
+    choice = reader.promotion_choice or QUEEN
     others = any(not shape.is_castling for shape in matches)
 
     def castles(shape: MoveShape) -> bool:
@@ -277,16 +277,16 @@ def likeliest(arbiter: Arbiter, matches: list[MoveShape]) -> MoveShape:
         casual order: castling."""
         if not shape.is_castling or not others:
             return shape.is_castling
-        king, _, rook, rook_to = arbiter.position.castling_squares(shape.move)
+        king, _, rook, rook_to = reader.position.castling_squares(shape.move)
         if rook_to != king:
             return True
-        never = arbiter._events[-1].t_ms + 1 if arbiter._events else 0
+        never = reader._events[-1].t_ms + 1 if reader._events else 0
         # Both lifted in one scan (the same time) castle, as they do everywhere.
         return first_lift.get(king, never) <= first_lift.get(rook, never)
 
     def rank(shape: MoveShape) -> tuple[int, int, int]:
         if shape.is_castling:
-            destination = arbiter.position.castling_squares(shape.move)[1]
+            destination = reader.position.castling_squares(shape.move)[1]
         else:
             destination = shape.to_square
         return (
@@ -298,12 +298,12 @@ def likeliest(arbiter: Arbiter, matches: list[MoveShape]) -> MoveShape:
     return max(matches, key=rank)
 
 
-def movers_hand(arbiter: Arbiter, sq: Square, piece: str, t_ms: int) -> bool:
+def movers_hand(reader: MoveReader, sq: Square, piece: str, t_ms: int) -> bool:
     """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
     moved (see MOVERS_HAND_MS): not a touch of the player having the move."""
-    if arbiter._moved is None or piece.isupper() == arbiter.position.turn:
+    if reader._moved is None or piece.isupper() == reader.position.turn:
         return False
-    done_ms, landed = arbiter._moved
+    done_ms, landed = reader._moved
     return t_ms - done_ms <= MOVERS_HAND_MS and any(
         max(abs((sq & 7) - (to & 7)), abs((sq >> 3) - (to >> 3))) <= MOVERS_HAND_REACH
         for to in landed

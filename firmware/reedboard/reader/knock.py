@@ -21,29 +21,29 @@ from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
-def opponent_starts(arbiter: Arbiter) -> bool:
+def opponent_starts(reader: MoveReader) -> bool:
     """A capture doubted as a knock (see knocked_victim) is waiting and the opponent
     lifts a piece: the capturer's hand is done, so the capture was real. The
     victim's square lifted first may be either reading (the opponent taking the
     capturer, or the capturer's hand taking the knocked piece up), and both make the
     same capture: the opponent's lift after it decides just as well."""
-    doubted = arbiter._doubted
-    if doubted is None or not arbiter._complete_knock or not arbiter._pending_index:
+    doubted = reader._doubted
+    if doubted is None or not reader._complete_knock or not reader._pending_index:
         return False
-    since = arbiter._events[arbiter._pending_index :]
+    since = reader._events[reader._pending_index :]
     last = since[-1] if since else None
     if last is None or last.occupied or last.square == doubted.to_square:
         return False
     if any(e.occupied or e.square != doubted.to_square for e in since[:-1]):
         return False
-    piece = arbiter.table.placement[last.square]
-    return piece not in (EMPTY, UNKNOWN) and piece.isupper() != arbiter.position.turn
+    piece = reader.table.placement[last.square]
+    return piece not in (EMPTY, UNKNOWN) and piece.isupper() != reader.position.turn
 
 
-def knocked_step(arbiter: Arbiter, shape: MoveShape) -> bool:
+def knocked_step(reader: MoveReader, shape: MoveShape) -> bool:
     """A one-square move made faster than STEP_KNOCK_MS from lift to place while the
     hand held another piece: a neighbour knocked aside by the hand carrying a piece,
     not a move (the other piece put back makes the board that move). The board asks
@@ -56,7 +56,7 @@ def knocked_step(arbiter: Arbiter, shape: MoveShape) -> bool:
     lifted_at = placed_at = None
     held: set[Square] = set()  # squares emptied and not yet filled again
     held_then = False
-    for event in arbiter._events:
+    for event in reader._events:
         if event.square == f and not event.occupied:
             lifted_at = event.t_ms
             held_then = bool(held - {f})
@@ -71,19 +71,19 @@ def knocked_step(arbiter: Arbiter, shape: MoveShape) -> bool:
     return held_then and placed_at - lifted_at < STEP_KNOCK_MS
 
 
-def knocked_victim(arbiter: Arbiter, shape: MoveShape) -> bool:
+def knocked_victim(reader: MoveReader, shape: MoveShape) -> bool:
     """A capture whose victim's square was empty only briefly, while the capturer was
     already in the hand: the sensors of a one-motion swap, and of a neighbour knocked
     by the hand carrying a piece elsewhere and falling back. Only what comes next can
     tell: such a capture waits `settle_ms` like a move that may grow, and once
     committed, a placement that only the other reading explains amends it."""
-    if not shape.is_capture or arbiter.position.is_en_passant(shape.move):
+    if not shape.is_capture or reader.position.is_en_passant(shape.move):
         return False
     origin, victim = shape.from_square, shape.to_square
     origin_lifted = False
     lifted_at: int | None = None
     vacant_ms: int | None = None
-    for event in arbiter._events:
+    for event in reader._events:
         if event.square == origin and not event.occupied:
             origin_lifted = True
         elif event.square == victim and not event.occupied:
@@ -94,7 +94,7 @@ def knocked_victim(arbiter: Arbiter, shape: MoveShape) -> bool:
 
 
 def promoted_first(
-    arbiter: Arbiter, capture: MoveShape | None, placed: Square, sensors: Bitboard | None = None
+    reader: MoveReader, capture: MoveShape | None, placed: Square, sensors: Bitboard | None = None
 ) -> bool:
     """Whether the board (`sensors`, by default the sensors now) is, after `capture`
     (by default the move just committed), the opponent's promotion on `placed` with
@@ -102,44 +102,46 @@ def promoted_first(
     second or two later (see STRAY_WAIT_MS), so the capture's reading explains that
     placement as well as a move of the capturer there does."""
     if capture is None:
-        table = arbiter.table
+        table = reader.table
     else:
-        table = MoveTable(arbiter.position.play_code(capture.code), legal=True)
-    changed = (arbiter.sensors if sensors is None else sensors) ^ table.occupancy
+        table = MoveTable(reader.position.play_code(capture.code), legal=True)
+    changed = (reader.sensors if sensors is None else sensors) ^ table.occupancy
     return any(
         shape.is_promotion and shape.to_square == placed and not changed & ~shape.footprint
         for shape in table.shapes
     )
 
 
-def take_other_reading(arbiter: Arbiter, other: MoveShape, now: int, effects: list[Effect]) -> None:
+def take_other_reading(
+    reader: MoveReader, other: MoveShape, now: int, effects: list[Effect]
+) -> None:
     """No lift came: the piece in the hand was set down elsewhere, the doubted
     capture's victim only knocked. That move is the complete one now, and the
     victim stands on its square in every hypothesis: a later change (the opponent
     lifting the piece just set down, to take it) must not revive the capture."""
-    doubted = arbiter._doubted
+    doubted = reader._doubted
     if doubted is not None:
         victim = doubted.to_square
-        arbiter._hands.keep_where(victim, arbiter.table.placement[victim])
-    arbiter._complete = other
-    arbiter._complete_knock = False
-    arbiter._doubted = None
-    arbiter._pending_index = len(arbiter._events)
-    changed = arbiter.sensors ^ arbiter.table.occupancy
-    growth = arbiter.table.growth(other, changed, rook_first=arbiter.mode == "casual")
-    arbiter._wait_ms = inference.wait_for(arbiter, growth)
+        reader._hands.keep_where(victim, reader.table.placement[victim])
+    reader._complete = other
+    reader._complete_knock = False
+    reader._doubted = None
+    reader._pending_index = len(reader._events)
+    changed = reader.sensors ^ reader.table.occupancy
+    growth = reader.table.growth(other, changed, rook_first=reader.mode == "casual")
+    reader._wait_ms = inference.wait_for(reader, growth)
     if growth is None:
-        arbiter._commit(other, now, effects)
+        reader._commit(other, now, effects)
 
 
-def forget_knocked_touch(arbiter: Arbiter, change: SquareChange) -> None:
+def forget_knocked_touch(reader: MoveReader, change: SquareChange) -> None:
     """An opponent's piece lifted and back within KNOCK_MS while an own piece was in
     the hand was knocked by that hand, not touched (FIDE 4.3 binds deliberate
     touches): it obliges nothing. Taken for a capture, the capture still stands."""
-    lifted = [e for e in arbiter._events[:-1] if e.square == change.square and not e.occupied]
+    lifted = [e for e in reader._events[:-1] if e.square == change.square and not e.occupied]
     if not lifted or change.t_ms - lifted[-1].t_ms >= KNOCK_MS:
         return
-    touches = arbiter.touches.touches
+    touches = reader.touches.touches
     knocked = next((t for t in touches if t.square == change.square and not t.own), None)
     if knocked is None or not any(t.own and t.t_ms < lifted[-1].t_ms for t in touches):
         return
@@ -147,7 +149,7 @@ def forget_knocked_touch(arbiter: Arbiter, change: SquareChange) -> None:
 
 
 def amend_knocked_capture(
-    arbiter: Arbiter,
+    reader: MoveReader,
     origin: Square,
     change: SquareChange,
     now: int,
@@ -162,10 +164,10 @@ def amend_knocked_capture(
     The capture's reading may explain the placement too, as the opponent's piece seen
     arriving before it is seen leaving: then the lift that follows within ARRIVE_MS
     decides (`_amend_due`, `later` the changes seen since the placement)."""
-    if not len(arbiter.game) or arbiter.game.declared is not None:
+    if not len(reader.game) or reader.game.declared is not None:
         return False
-    previous = arbiter.game.positions[-2]
-    before = arbiter.sensors ^ later ^ (1 << change.square)  # as the capture left them
+    previous = reader.game.positions[-2]
+    before = reader.sensors ^ later ^ (1 << change.square)  # as the capture left them
     if before != (previous.occupied & ~(1 << origin)):
         return False
     table = MoveTable(previous, legal=True)
@@ -175,22 +177,18 @@ def amend_knocked_capture(
         shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
     ):
         return False  # (the piece back home: no move either way, the capture stands)
-    if promoted_first(arbiter, None, change.square, placed):
+    if promoted_first(reader, None, change.square, placed):
         return False  # the opponent's new queen set down before the pawn is cleared
-    if (
-        not later
-        and not arbiter._events
-        and arbiter.table.is_prefix(placed ^ arbiter.table.occupancy)
-    ):
-        arbiter._amend_due = (change.t_ms + ARRIVE_MS, origin)
+    if not later and not reader._events and reader.table.is_prefix(placed ^ reader.table.occupancy):
+        reader._amend_due = (change.t_ms + ARRIVE_MS, origin)
         return False
-    takeback.take_back_last(arbiter, now, effects)
-    arbiter._exchange_square = None
-    arbiter.sensors = before
-    arbiter._new_episode()
-    arbiter.sensors ^= 1 << change.square
-    inference.apply(arbiter, change, now, effects, report=True)
-    arbiter.sensors ^= later
+    takeback.take_back_last(reader, now, effects)
+    reader._exchange_square = None
+    reader.sensors = before
+    reader._new_episode()
+    reader.sensors ^= 1 << change.square
+    inference.apply(reader, change, now, effects, report=True)
+    reader.sensors ^= later
     return True
 
 

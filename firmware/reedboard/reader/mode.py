@@ -1,6 +1,6 @@
 """How strictly the board holds the players to touch-move: the one definition.
 
-The arbiter is the lowest layer that acts on it; the configuration, the link, replay
+The reader is the lowest layer that acts on it; the configuration, the link, replay
 scripts, the simulated player and the host's command line take their choices from here.
 """
 

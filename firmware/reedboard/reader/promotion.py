@@ -13,7 +13,7 @@ from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
 from reedboard.rules.squares import Bitboard, Square
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
 # A host that repeats its choice many times within one episode keeps the first (in force
@@ -46,50 +46,50 @@ def choice_for(choices: list[Choice], landed_ms: int) -> tuple[PieceType, list[C
     return piece, later[-1:]
 
 
-def watch_promotion_choice(arbiter: Arbiter, sq: Square, piece: str) -> None:
+def watch_promotion_choice(reader: MoveReader, sq: Square, piece: str) -> None:
     """After a promotion and before the opponent moves, lifting and replacing one of
     the promoting side's own rooks, bishops or knights (or the queen) chooses that
     piece instead: the board's own way to under-promote."""
-    if arbiter._exchange_square is None:
+    if reader._exchange_square is None:
         return
-    promoter_white = not arbiter.position.turn
+    promoter_white = not reader.position.turn
     if piece.isupper() != promoter_white:
-        arbiter._exchange_square = None  # the opponent has started: the choice is final
+        reader._exchange_square = None  # the opponent has started: the choice is final
         return
     kind = PIECE_SYMBOLS.index(piece.lower())
     if kind in (QUEEN, 4, 3, 2):
-        arbiter._choice_lift = (sq, kind)
+        reader._choice_lift = (sq, kind)
 
 
-def promotion_choices(arbiter: Arbiter) -> Bitboard:
+def promotion_choices(reader: MoveReader) -> Bitboard:
     """While a promotion may still be changed: the promoting side's rooks, bishops and
     knights (and queens, to go back), whose touch chooses their kind."""
-    if arbiter._exchange_square is None:
+    if reader._exchange_square is None:
         return 0
-    position = arbiter.position
+    position = reader.position
     side = not position.turn
     choices = 0
     for kind in (QUEEN, 4, 3, 2):
         choices |= position.pieces_of(kind, side)
-    return choices & ~(1 << arbiter._exchange_square)
+    return choices & ~(1 << reader._exchange_square)
 
 
 def amend_promotion(
-    arbiter: Arbiter, piece_type: PieceType, now: int, effects: list[Effect]
+    reader: MoveReader, piece_type: PieceType, now: int, effects: list[Effect]
 ) -> None:
-    last = arbiter.game.peek()
+    last = reader.game.peek()
     if last is None or last.promotion is None or last.promotion == piece_type:
         return
-    before = arbiter.game.positions[-2]
+    before = reader.game.positions[-2]
     old_uci = before.uci(last)
-    arbiter.game.pop()
-    effects.append(TakenBack(now, old_uci, arbiter.position.fen()))
+    reader.game.pop()
+    effects.append(TakenBack(now, old_uci, reader.position.fen()))
     move = Move(last.from_square, last.to_square, piece_type)
-    san = arbiter.game.san(move)
-    arbiter.game.push(move)
-    effects.append(MoveMade(now, before.uci(move), san, arbiter.position.fen(), len(arbiter.game)))
-    arbiter._table = None
-    arbiter._new_episode()
-    outcome = arbiter.game.outcome()
+    san = reader.game.san(move)
+    reader.game.push(move)
+    effects.append(MoveMade(now, before.uci(move), san, reader.position.fen(), len(reader.game)))
+    reader._table = None
+    reader._new_episode()
+    outcome = reader.game.outcome()
     if outcome is not None:
         effects.append(GameOver(now, outcome.result, outcome.reason))

@@ -24,68 +24,68 @@ from reedboard.reader.waits import ARRIVE_MS, STRAY_WAIT_MS
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
     from reedboard.reader.table import MoveShape
 
 
-def hold(arbiter: Arbiter) -> bool:
+def hold(reader: MoveReader) -> bool:
     """The board shows the position again by a placement on the origin of a capture
     doubted as a knock, and an opponent's piece next to it could step there once the
     capture is made: keep the capture complete for ARRIVE_MS, for the lift that would
     make the placement that piece arriving first (for a pawn's promotion there, for
     STRAY_WAIT_MS: the new piece is set down before the pawn is lifted). True when it
     is kept so."""
-    doubted = arbiter._doubted
-    if doubted is None or not arbiter._events:
+    doubted = reader._doubted
+    if doubted is None or not reader._events:
         return False
-    placed = arbiter._events[-1]
+    placed = reader._events[-1]
     if not placed.occupied or placed.square != doubted.from_square:
         return False
-    if not _can_arrive(arbiter, doubted):
+    if not _can_arrive(reader, doubted):
         return False
-    arbiter._complete = doubted
-    if knock.promoted_first(arbiter, doubted, placed.square):
-        arbiter._put_back_due = placed.t_ms + STRAY_WAIT_MS
+    reader._complete = doubted
+    if knock.promoted_first(reader, doubted, placed.square):
+        reader._put_back_due = placed.t_ms + STRAY_WAIT_MS
         # Not committed while the pawn's lift may still come: the due decides first.
-        arbiter._wait_ms = max(arbiter._wait_ms, STRAY_WAIT_MS)
+        reader._wait_ms = max(reader._wait_ms, STRAY_WAIT_MS)
     else:
-        arbiter._put_back_due = placed.t_ms + ARRIVE_MS
+        reader._put_back_due = placed.t_ms + ARRIVE_MS
     return True
 
 
 def decide(
-    arbiter: Arbiter, change: SquareChange, now: int, effects: list[Effect], report: bool
+    reader: MoveReader, change: SquareChange, now: int, effects: list[Effect], report: bool
 ) -> None:
     """The change after the placement that `hold` kept the capture for: the lift of
     the piece arriving first keeps it (the reply follows, and the put-back reading is
     followed alongside); anything else puts the capturer back before `change` is read."""
-    due, arbiter._put_back_due = arbiter._put_back_due, None
-    doubted = arbiter._doubted
+    due, reader._put_back_due = reader._put_back_due, None
+    doubted = reader._doubted
     if due is None or doubted is None:
         return
-    after = arbiter.position.play_code(doubted.code)
+    after = reader.position.play_code(doubted.code)
     if knock.arrived_from(change, due, doubted.from_square, after):
         if report:
-            fork.fork(arbiter, change, now, lambda alt, out: take_back_home(alt, now, out))
+            fork.fork(reader, change, now, lambda alt, out: take_back_home(alt, now, out))
         return
     # Read as the board stood before `change`, which then starts the next episode.
-    arbiter.sensors ^= 1 << change.square
-    take_back_home(arbiter, now, effects)
-    arbiter.sensors ^= 1 << change.square
+    reader.sensors ^= 1 << change.square
+    take_back_home(reader, now, effects)
+    reader.sensors ^= 1 << change.square
 
 
-def take_back_home(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
+def take_back_home(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """No piece arrived first: the capturer was put back, the board shows the position
     again and the doubted capture is no move."""
-    arbiter._put_back_due = None
-    inference.shown_again(arbiter, now, effects)
+    reader._put_back_due = None
+    inference.shown_again(reader, now, effects)
 
 
-def _can_arrive(arbiter: Arbiter, doubted: MoveShape) -> bool:
+def _can_arrive(reader: MoveReader, doubted: MoveShape) -> bool:
     """Whether an opponent's piece next to the capture's origin could step there once
     the capture is made (only a step puts a magnet over both switches at once)."""
     origin = doubted.from_square
-    after = arbiter.position.play_code(doubted.code)
+    after = reader.position.play_code(doubted.code)
     return any(
         move.to_square == origin and _next_to(move.from_square, origin)
         for move in after.legal_moves()

@@ -13,54 +13,54 @@ from reedboard.reader.hands import hands_for
 from reedboard.reader.table import MoveShape, MoveTable
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
-def split(arbiter: Arbiter, now: int, effects: list[Effect], started: bool = False) -> None:
+def split(reader: MoveReader, now: int, effects: list[Effect], started: bool = False) -> None:
     """The move completed earlier was the whole move: commit it and read what followed
     as the next episode, from the sensors as they were when it was complete. Once
     its piece has left its target it is not (see _still_standing), unless the
     opponent has `started` after a complete capture (see knock.opponent_starts)."""
-    arbiter._split_due = None
-    tail = arbiter._events[arbiter._pending_index :]
-    shape = complete_at(arbiter, arbiter._pending_index)
-    if shape is None or not (started or still_standing(arbiter, shape)):
+    reader._split_due = None
+    tail = reader._events[reader._pending_index :]
+    shape = complete_at(reader, reader._pending_index)
+    if shape is None or not (started or still_standing(reader, shape)):
         return
-    final = arbiter.sensors
+    final = reader.sensors
     for change in tail:
-        arbiter.sensors ^= 1 << change.square
-    arbiter._commit(shape, now, effects)
+        reader.sensors ^= 1 << change.square
+    reader._commit(shape, now, effects)
     for change in tail:
-        arbiter.sensors ^= 1 << change.square
-        inference.apply(arbiter, change, now, effects, report=False)
-    assert arbiter.sensors == final
+        reader.sensors ^= 1 << change.square
+        inference.apply(reader, change, now, effects, report=False)
+    assert reader.sensors == final
 
 
-def still_standing(arbiter: Arbiter, shape: MoveShape) -> bool:
+def still_standing(reader: MoveReader, shape: MoveShape) -> bool:
     """Whether the squares the complete move put its pieces on are occupied now. Once
     its piece has left its target (a bishop dragged on and off the board as the pieces
     are swept away), a move complete earlier was not the move: it is never committed.
     (The opponent taking that piece sets the capturer down there: the move stands.)"""
     if shape.is_castling:
-        _king_from, king_to, _rook_from, rook_to = arbiter.position.castling_squares(shape.move)
+        _king_from, king_to, _rook_from, rook_to = reader.position.castling_squares(shape.move)
         arrived = (1 << king_to) | (1 << rook_to)
     else:
         arrived = 1 << shape.to_square
-    return arbiter.sensors & arrived == arrived
+    return reader.sensors & arrived == arrived
 
 
-def split_completes(arbiter: Arbiter) -> bool:
+def split_completes(reader: MoveReader) -> bool:
     """Whether what followed the complete move is itself a complete reply: the
     opponent answered before this player's move could still grow (a piece that
     stopped on a line where it could go on and take is taken at once)."""
-    shape = complete_at(arbiter, arbiter._pending_index)
+    shape = complete_at(reader, reader._pending_index)
     if shape is None:
         return False
-    tail = arbiter._events[arbiter._pending_index :]
-    sensors = arbiter.sensors
+    tail = reader._events[reader._pending_index :]
+    sensors = reader.sensors
     for change in tail:
         sensors ^= 1 << change.square
-    after = arbiter.position.play_code(shape.code)
+    after = reader.position.play_code(shape.code)
     table = MoveTable(after, legal=True)
     hands = hands_for(after, sensors)
     for change in tail:
@@ -71,43 +71,43 @@ def split_completes(arbiter: Arbiter) -> bool:
     return any(state in table.by_state for state in hands.states)
 
 
-def complete_at(arbiter: Arbiter, index: int) -> MoveShape | None:
+def complete_at(reader: MoveReader, index: int) -> MoveShape | None:
     """The complete move after the first `index` events of this episode."""
-    hands = arbiter._start_hands.copy()
-    for change in arbiter._events[:index]:
+    hands = reader._start_hands.copy()
+    for change in reader._events[:index]:
         if change.occupied:
             hands.place(change.square)
         else:
             hands.lift(change.square)
-    table = arbiter.table
+    table = reader.table
     found: dict[int, MoveShape] = {}
     for state in hands.states:
         for shape in table.by_state.get(state, ()):
             found[shape.code] = shape
     if not found:
         return None
-    saved = arbiter._events
-    arbiter._events = arbiter._events[:index]
-    best = inference.likeliest(arbiter, list(found.values()))
-    arbiter._events = saved
+    saved = reader._events
+    reader._events = reader._events[:index]
+    best = inference.likeliest(reader, list(found.values()))
+    reader._events = saved
     return best
 
 
-def reply_in_progress(arbiter: Arbiter) -> bool:
+def reply_in_progress(reader: MoveReader) -> bool:
     """A move complete earlier whose piece has left its target, and what the hands did
     since may be the opponent taking that piece (the victim lifted first, the capturer
     not yet set down): a reply in progress, which the capturer set down on the target
     completes. Hands sweeping the pieces off make no such reply."""
-    if not arbiter._pending_index or arbiter._complete is not None:
+    if not reader._pending_index or reader._complete is not None:
         return False
-    key = (arbiter._pending_index, len(arbiter._events))
-    if arbiter._reply_known is not None and arbiter._reply_known[0] == key:
-        return arbiter._reply_known[1]
-    shape = complete_at(arbiter, arbiter._pending_index)
+    key = (reader._pending_index, len(reader._events))
+    if reader._reply_known is not None and reader._reply_known[0] == key:
+        return reader._reply_known[1]
+    shape = complete_at(reader, reader._pending_index)
     in_progress = False
-    if shape is not None and not still_standing(arbiter, shape):
-        table = MoveTable(arbiter.position.play_code(shape.code), legal=True)
-        changed = arbiter.sensors ^ table.occupancy
+    if shape is not None and not still_standing(reader, shape):
+        table = MoveTable(reader.position.play_code(shape.code), legal=True)
+        changed = reader.sensors ^ table.occupancy
         in_progress = bool(changed) and table.is_prefix(changed)
-    arbiter._reply_known = (key, in_progress)
+    reader._reply_known = (key, in_progress)
     return in_progress

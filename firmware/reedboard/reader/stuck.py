@@ -10,42 +10,38 @@ from reedboard.reader.waits import STUCK_MS
 from reedboard.rules.squares import Square
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
-def stuck_switch(arbiter: Arbiter, now_ms: int) -> tuple[Square, bool] | None:
+def stuck_switch(reader: MoveReader, now_ms: int) -> tuple[Square, bool] | None:
     """A switch the game shows stuck, and the state it should read: a mismatch is on
     show, the board has been still for STUCK_MS since, and one square alone, read the
     other way, makes the board the position or one legal move (see STUCK_MS)."""
-    since = stuck_since(arbiter)
+    since = stuck_since(reader)
     if since is None or now_ms - since < STUCK_MS:
         return None
-    return stuck_candidate(arbiter)
+    return stuck_candidate(reader)
 
 
-def stuck_since(arbiter: Arbiter) -> int | None:
-    if (
-        arbiter.mismatch is None
-        or arbiter.setup is not None
-        or not verdicts.mismatch_shown(arbiter)
-    ):
+def stuck_since(reader: MoveReader) -> int | None:
+    if reader.mismatch is None or reader.setup is not None or not verdicts.mismatch_shown(reader):
         return None
-    if stuck_candidate(arbiter) is None:
+    if stuck_candidate(reader) is None:
         return None
-    return max(arbiter.mismatch.t_ms, arbiter.last_change_ms)
+    return max(reader.mismatch.t_ms, reader.last_change_ms)
 
 
-def stuck_candidate(arbiter: Arbiter) -> tuple[Square, bool] | None:
-    table = arbiter.table
+def stuck_candidate(reader: MoveReader) -> tuple[Square, bool] | None:
+    table = reader.table
     found: set[tuple[Square, bool]] = set()
     for board in (table.occupancy, *(shape.occupancy for shape in table.shapes)):
-        differ = arbiter.sensors ^ board
+        differ = reader.sensors ^ board
         if differ and not differ & (differ - 1):
             sq = differ.bit_length() - 1
             found.add((sq, bool(board >> sq & 1)))
     # A switch seen changing since the position stood was working then: of two
     # readings, the one that needs a square that never changed is the stuck one.
-    changed = {event.square for event in arbiter._events}
+    changed = {event.square for event in reader._events}
     quiet = {candidate for candidate in found if candidate[0] not in changed}
     if len(quiet) == 1:
         return quiet.pop()

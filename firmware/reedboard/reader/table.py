@@ -3,7 +3,7 @@
 For every legal move the table holds the placement it leaves (a 64-character string, one
 FEN letter or '.' per square, a1 first), the pieces it takes off the board, and its
 footprint: every square whose sensor the move may change on the way, including the
-squares a sliding piece passes over and both castling paths. The arbiter matches what the
+squares a sliding piece passes over and both castling paths. The reader matches what the
 hands did against these, and asks the table whether a half-done state can still become a
 move (a prefix) and whether a finished move can still grow into a longer one.
 """

@@ -12,16 +12,16 @@ from reedboard.reader.touch_move import TouchRecord
 from reedboard.rules.squares import Bitboard
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
-def try_takeback(arbiter: Arbiter, now: int, effects: list[Effect]) -> bool:
+def try_takeback(reader: MoveReader, now: int, effects: list[Effect]) -> bool:
     # A game the position ended (mate, stalemate) may be taken back in casual play; a
     # resignation, an agreement or a claim stands.
-    if arbiter.mode != "casual" or not len(arbiter.game) or arbiter.game.declared is not None:
+    if reader.mode != "casual" or not len(reader.game) or reader.game.declared is not None:
         return False
-    previous = arbiter.game.positions[-2]
-    if arbiter.sensors != previous.occupied:
+    previous = reader.game.positions[-2]
+    if reader.sensors != previous.occupied:
         return False
     # Taking a move back lifts a piece it put down. Without that lift the same sensors
     # can be a piece put down where the last move emptied a square (a capture's
@@ -29,77 +29,77 @@ def try_takeback(arbiter: Arbiter, now: int, effects: list[Effect]) -> bool:
     # The captured piece may be put back first, on the square the capturer has just
     # left: the board then reads the position again, and only the capturer, put down
     # next on its own square, says it was a takeback.
-    carried = arbiter._arrival_lifted if len(arbiter._events) == 1 else 0
-    if not lifted_arrivals(arbiter) and not carried:
+    carried = reader._arrival_lifted if len(reader._events) == 1 else 0
+    if not lifted_arrivals(reader) and not carried:
         return False
-    take_back_last(arbiter, now, effects, restore=True)
-    arbiter._moved = None
-    arbiter._new_episode()
+    take_back_last(reader, now, effects, restore=True)
+    reader._moved = None
+    reader._new_episode()
     return True
 
 
 def take_back_last(
-    arbiter: Arbiter, now: int, effects: list[Effect], restore: bool = False
+    reader: MoveReader, now: int, effects: list[Effect], restore: bool = False
 ) -> None:
     """The one way a move is taken back, by hand, by the host or as a knock's amend: the
     last move undone and said (`restore`: the lights' complaint withdrawn first), and
     what was about the position now gone cleared (touches, the host's marks)."""
-    uci = arbiter.game.positions[-2].uci(arbiter.game.moves[-1])
-    arbiter.game.pop()
+    uci = reader.game.positions[-2].uci(reader.game.moves[-1])
+    reader.game.pop()
     if restore:
-        arbiter._restore(now, effects)
-    effects.append(TakenBack(now, uci, arbiter.position.fen()))
-    arbiter.touches = TouchRecord()
-    arbiter.marks = HostMarks()
+        reader._restore(now, effects)
+    effects.append(TakenBack(now, uci, reader.position.fen()))
+    reader.touches = TouchRecord()
+    reader.marks = HostMarks()
 
 
-def take_back_for_host(arbiter: Arbiter, now: int) -> list[Effect]:
+def take_back_for_host(reader: MoveReader, now: int) -> list[Effect]:
     """The host takes the last move back (also one that ended the game by mate or
     stalemate; a resignation, an agreement or a claim stands). The board reads on from
     the position before the move as if it had just started there, and says at once where
     the pieces must go back: to a board starting afresh the pieces still standing as after
     the move would look like that move in progress, waited on in silence."""
-    game = arbiter.game
+    game = reader.game
     if not len(game):
         raise InvalidInputError("there is no move to take back")
     if game.declared is not None:
         raise InvalidInputError(f"the game ended by {game.declared.reason}: no takeback")
     effects: list[Effect] = []
-    take_back_last(arbiter, now, effects)
-    arbiter.forget_position()
-    return effects + arbiter.show_mismatch(now)
+    take_back_last(reader, now, effects)
+    reader.forget_position()
+    return effects + reader.show_mismatch(now)
 
 
-def take_back_to_for_host(arbiter: Arbiter, ply: int, now: int) -> list[Effect]:
+def take_back_to_for_host(reader: MoveReader, ply: int, now: int) -> list[Effect]:
     """The host takes back every move after `ply` (an arbiter reinstating the position
     before an irregularity): each told, then the board reads on from the position at
     `ply` and shows at once where the pieces must go, as after one takeback."""
-    game = arbiter.game
+    game = reader.game
     if not 0 <= ply < len(game):
         raise InvalidInputError(f"no move after ply {ply} to take back")
     if game.declared is not None:
         raise InvalidInputError(f"the game ended by {game.declared.reason}: no takeback")
     effects: list[Effect] = []
     while len(game) > ply:
-        take_back_last(arbiter, now, effects)
-    arbiter.forget_position()
-    return effects + arbiter.show_mismatch(now)
+        take_back_last(reader, now, effects)
+    reader.forget_position()
+    return effects + reader.show_mismatch(now)
 
 
-def lifted_arrivals(arbiter: Arbiter) -> Bitboard:
+def lifted_arrivals(reader: MoveReader) -> Bitboard:
     """The squares the last move put a piece on that were lifted in this episode
     (casual mode: what a takeback needs)."""
-    if arbiter.mode != "casual" or not len(arbiter.game) or arbiter.game.declared is not None:
+    if reader.mode != "casual" or not len(reader.game) or reader.game.declared is not None:
         return 0
-    previous = arbiter.game.positions[-2]
-    last = arbiter.game.moves[-1]
+    previous = reader.game.positions[-2]
+    last = reader.game.moves[-1]
     if previous.is_castling(last):
         _, king_to, _, rook_to = previous.castling_squares(last)
         arrived = (1 << king_to) | (1 << rook_to)
     else:
         arrived = 1 << last.to_square
     lifted = 0
-    for event in arbiter._events:
+    for event in reader._events:
         if not event.occupied:
             lifted |= 1 << event.square
     return lifted & arrived

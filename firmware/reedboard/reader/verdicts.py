@@ -13,144 +13,138 @@ from reedboard.reader.touch_move import Breach
 from reedboard.rules.squares import Bitboard, Square, squares_of
 
 if TYPE_CHECKING:
-    from reedboard.reader.arbiter import Arbiter
+    from reedboard.reader.move_reader import MoveReader
 
 
-def unreported(arbiter: Arbiter) -> bool:
+def unreported(reader: MoveReader) -> bool:
     """Something unexplained that `tick` has not reported yet."""
-    if arbiter._breaching is not None:
-        breach = breach_of(arbiter, arbiter._breaching)
+    if reader._breaching is not None:
+        breach = breach_of(reader, reader._breaching)
         return breach is not None and (
-            arbiter.violation is None
-            or (arbiter.violation.rule, arbiter.violation.square) != (breach.rule, breach.square)
+            reader.violation is None
+            or (reader.violation.rule, reader.violation.square) != (breach.rule, breach.square)
         )
-    if not unexplained(arbiter) and not outdated_mismatch(arbiter):
+    if not unexplained(reader) and not outdated_mismatch(reader):
         return False
-    if mismatch_shown(arbiter):
+    if mismatch_shown(reader):
         return False
-    missing = arbiter.table.occupancy & ~arbiter.sensors
-    return arbiter.violation is None or king_after_rook_first(arbiter, missing) is None
+    missing = reader.table.occupancy & ~reader.sensors
+    return reader.violation is None or king_after_rook_first(reader, missing) is None
 
 
-def mismatch_shown(arbiter: Arbiter) -> bool:
+def mismatch_shown(reader: MoveReader) -> bool:
     """The mismatch on show is the board's state now."""
-    expected = arbiter.table.occupancy
-    state = (expected & ~arbiter.sensors, arbiter.sensors & ~expected)
-    return (
-        arbiter.mismatch is not None and (arbiter.mismatch.missing, arbiter.mismatch.extra) == state
-    )
+    expected = reader.table.occupancy
+    state = (expected & ~reader.sensors, reader.sensors & ~expected)
+    return reader.mismatch is not None and (reader.mismatch.missing, reader.mismatch.extra) == state
 
 
-def stray(arbiter: Arbiter) -> bool:
+def stray(reader: MoveReader) -> bool:
     """Pieces have been put down and nothing taken off: no move yet, and none at all
     unless a lift follows (see STRAY_WAIT_MS)."""
-    if arbiter._complete is not None:
+    if reader._complete is not None:
         return False
-    expected = arbiter.table.occupancy
-    return not expected & ~arbiter.sensors and bool(arbiter.sensors & ~expected)
+    expected = reader.table.occupancy
+    return not expected & ~reader.sensors and bool(reader.sensors & ~expected)
 
 
-def outdated_mismatch(arbiter: Arbiter) -> bool:
+def outdated_mismatch(reader: MoveReader) -> bool:
     """A mismatch is shown, and the board has since gone wrong in a way it does not
     show: a square emptied or filled that is not lit. That state may look like the
     start of a move (a piece put on a square a move could reach), but with pieces
     still out of place it is none: the lights must show what is wrong now. (Part of
     the shown mismatch put right is not outdated: the lights guide on from there.)"""
-    if (
-        arbiter.mismatch is None
-        or arbiter._complete is not None
-        or split.reply_in_progress(arbiter)
-    ):
+    if reader.mismatch is None or reader._complete is not None or split.reply_in_progress(reader):
         return False
-    expected = arbiter.table.occupancy
-    missing, extra = expected & ~arbiter.sensors, arbiter.sensors & ~expected
-    return bool(missing & ~arbiter.mismatch.missing or extra & ~arbiter.mismatch.extra)
+    expected = reader.table.occupancy
+    missing, extra = expected & ~reader.sensors, reader.sensors & ~expected
+    return bool(missing & ~reader.mismatch.missing or extra & ~reader.mismatch.extra)
 
 
-def unexplained(arbiter: Arbiter) -> bool:
+def unexplained(reader: MoveReader) -> bool:
     """The board is in no state that the game explains: not the position, not a move,
     not a move in progress."""
-    if arbiter._complete is not None:
+    if reader._complete is not None:
         return False
-    if arbiter._breaching is not None or arbiter._knocked_only:
+    if reader._breaching is not None or reader._knocked_only:
         return True
-    if arbiter.gestures.making or arbiter._choice_lift is not None:
+    if reader.gestures.making or reader._choice_lift is not None:
         return False  # a result told with the kings, or a promotion choice, in the making
-    if arbiter.sensors == arbiter._result_sensors:
+    if reader.sensors == reader._result_sensors:
         return False  # the kings still tell the result they just gave
-    changed = arbiter.sensors ^ arbiter.table.occupancy
-    if arbiter._exchange_square is not None and changed == 1 << arbiter._exchange_square:
+    changed = reader.sensors ^ reader.table.occupancy
+    if reader._exchange_square is not None and changed == 1 << reader._exchange_square:
         return False  # the promoted pawn is off while the new piece is fetched
-    king = arbiter.position.king(arbiter.position.turn)
-    if king is not None and arbiter.sensors ^ arbiter.table.occupancy == 1 << king:
+    king = reader.position.king(reader.position.turn)
+    if king is not None and reader.sensors ^ reader.table.occupancy == 1 << king:
         return False  # the own king in the hand: a move, or a player thinking
-    changed = arbiter.sensors ^ arbiter.table.occupancy
+    changed = reader.sensors ^ reader.table.occupancy
     if not changed:
         return False
-    if arbiter.table.is_prefix(changed) or split.reply_in_progress(arbiter):
+    if reader.table.is_prefix(changed) or split.reply_in_progress(reader):
         return False
-    return not both_hands_in_the_air(arbiter, changed)
+    return not both_hands_in_the_air(reader, changed)
 
 
-def both_hands_in_the_air(arbiter: Arbiter, changed: Bitboard) -> bool:
+def both_hands_in_the_air(reader: MoveReader, changed: Bitboard) -> bool:
     """Blitz: the player's piece still in the hand (a move begun) and the opponent
     already holding one of theirs, nothing set down yet: two moves under way."""
-    if changed & arbiter.sensors or arbiter.mismatch is not None:
+    if changed & reader.sensors or reader.mismatch is not None:
         return False
-    theirs = changed & arbiter.position.occupied_by(not arbiter.position.turn)
+    theirs = changed & reader.position.occupied_by(not reader.position.turn)
     mine = changed & ~theirs
-    return bool(mine and theirs) and not theirs & (theirs - 1) and arbiter.table.is_prefix(mine)
+    return bool(mine and theirs) and not theirs & (theirs - 1) and reader.table.is_prefix(mine)
 
 
-def breach_of(arbiter: Arbiter, shape: MoveShape) -> Breach | None:
+def breach_of(reader: MoveReader, shape: MoveShape) -> Breach | None:
     """Touch-move's verdict on a finished move, counting the touches made until the
     move was first complete."""
-    return arbiter.touches.breach(
-        arbiter.position, shape.move, arbiter._first_complete.get(shape.code)
+    return reader.touches.breach(
+        reader.position, shape.move, reader._first_complete.get(shape.code)
     )
 
 
-def report_violation(arbiter: Arbiter, shape: MoveShape, now: int, effects: list[Effect]) -> None:
-    breach = breach_of(arbiter, shape)
+def report_violation(reader: MoveReader, shape: MoveShape, now: int, effects: list[Effect]) -> None:
+    breach = breach_of(reader, shape)
     if breach is None:
         return
-    if arbiter.violation is not None and (arbiter.violation.rule, arbiter.violation.square) == (
+    if reader.violation is not None and (reader.violation.rule, reader.violation.square) == (
         breach.rule,
         breach.square,
     ):
         return
-    arbiter.violation = Violation(now, breach.rule, breach.square, breach.message)
-    effects.append(arbiter.violation)
+    reader.violation = Violation(now, breach.rule, breach.square, breach.message)
+    effects.append(reader.violation)
 
 
-def report_mismatch(arbiter: Arbiter, now: int, effects: list[Effect]) -> None:
-    expected = arbiter.table.occupancy
-    missing = expected & ~arbiter.sensors
-    extra = arbiter.sensors & ~expected
-    king = king_after_rook_first(arbiter, missing)
+def report_mismatch(reader: MoveReader, now: int, effects: list[Effect]) -> None:
+    expected = reader.table.occupancy
+    missing = expected & ~reader.sensors
+    extra = reader.sensors & ~expected
+    king = king_after_rook_first(reader, missing)
     if king is not None:
-        if arbiter.violation is None:
-            arbiter.violation = Violation(
+        if reader.violation is None:
+            reader.violation = Violation(
                 now, "4.4b", king, "rook touched before the king: the rook move stands"
             )
-            effects.append(arbiter.violation)
+            effects.append(reader.violation)
         return
-    if arbiter.mismatch is not None and (arbiter.mismatch.missing, arbiter.mismatch.extra) == (
+    if reader.mismatch is not None and (reader.mismatch.missing, reader.mismatch.extra) == (
         missing,
         extra,
     ):
         return
-    arbiter.mismatch = Illegal(now, missing, extra, pair_squares(missing, extra))
-    effects.append(arbiter.mismatch)
+    reader.mismatch = Illegal(now, missing, extra, pair_squares(missing, extra))
+    effects.append(reader.mismatch)
 
 
-def king_after_rook_first(arbiter: Arbiter, missing: Bitboard) -> Square | None:
+def king_after_rook_first(reader: MoveReader, missing: Bitboard) -> Square | None:
     """Strict mode: the player who just moved a rook to its castling square now moves
     the king too. The rook move stands (FIDE 4.4b); the king's move is a breach."""
-    if arbiter.mode != "strict" or len(arbiter.game) == 0:
+    if reader.mode != "strict" or len(reader.game) == 0:
         return None
-    before = arbiter.game.positions[-2]
-    last = arbiter.game.moves[-1]
+    before = reader.game.positions[-2]
+    last = reader.game.moves[-1]
     king = before.king(before.turn)
     if king is None or not missing >> king & 1:
         return None

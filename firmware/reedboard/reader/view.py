@@ -1,6 +1,6 @@
-"""What the board is now, for the lights: a frozen snapshot the arbiter gives on request.
+"""What the board is now, for the lights: a frozen snapshot the reader gives on request.
 
-Everything here is derived from the arbiter's state (`board_view`, a function of it); the
+Everything here is derived from the reader's state (`board_view`, a function of it); the
 scenes turn it into colours.
 """
 
@@ -83,7 +83,7 @@ class BoardView:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """The arbiter's state beyond the game and the sensors that the lights show."""
+    """The reader's state beyond the game and the sensors that the lights show."""
 
     pending: MoveShape | None = None  # a finished move that may still grow
     mismatch: Illegal | None = None

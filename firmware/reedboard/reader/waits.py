@@ -1,5 +1,5 @@
 """How long the board waits, and what times tell one gesture of the hands from another:
-the figures the arbiter's decisions rest on, with the reasons for each."""
+the figures the reader's decisions rest on, with the reasons for each."""
 
 from __future__ import annotations
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from reedboard.board_game import BoardGame, Settings, promotion_command, script_command
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.lights.scenes import scene_for
-from reedboard.reader.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
 from reedboard.reader.effects import Effect
 from reedboard.reader.mode import Mode
+from reedboard.reader.move_reader import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, MoveReader
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, Square
@@ -78,7 +78,7 @@ class Replay:
             self.board_game.on_step = lambda effects, t_ms: self._observe(len(effects), t_ms)
 
     @property
-    def arbiter(self) -> Arbiter:
+    def arbiter(self) -> MoveReader:
         return self.board_game.arbiter
 
     @property

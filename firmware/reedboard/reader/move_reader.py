@@ -1,4 +1,4 @@
-"""The arbiter: from the order in which pieces are lifted and placed to moves, touches and
+"""The reader: from the order in which pieces are lifted and placed to moves, touches and
 mismatches. A pure state machine: `feed` a debounced change, `tick` the time, read effects.
 
 How it decides (docs/hands.md, "How the board reads a game"):
@@ -79,7 +79,7 @@ from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
 
 
-class Arbiter:
+class MoveReader:
     """Move inference for one board. All times are milliseconds, given by the caller."""
 
     def __init__(
@@ -128,9 +128,9 @@ class Arbiter:
         self.setup_number: int | None = None
         self._chess960_watch = GestureWatch()
         # The board as the other reading of a doubted capture would have it, while a later
-        # placement may still show that reading right (see _fork): the arbiter, the
+        # placement may still show that reading right (see _fork): the reader, the
         # game's length when it forked, and the effects it has made since.
-        self._alternative: tuple[Arbiter, int, list[Effect]] | None = None
+        self._alternative: tuple[MoveReader, int, list[Effect]] | None = None
         # While it is followed: what the board made of the changes since, held back from
         # the host, and until when (knock_wait_ms after the fork) it may still be taken.
         self._held: list[Effect] = []
@@ -456,7 +456,7 @@ __all__ = [
     "DEFAULT_SETTLE_MS",
     "KNOCK_MS",
     "STUCK_MS",
-    "Arbiter",
+    "MoveReader",
     "hands_for",
     "pair_squares",
     "shown_move",
