@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from reedboard.reader import endings, knock, put_back, split, stuck, two_hands, verdicts
+from reedboard.reader import endings, knock, put_back, split, stuck, two_hands, verdicts, waiting
 from reedboard.reader.effects import Effect, Offered
 from reedboard.reader.setup import draw_chess960
+from reedboard.reader.waiting import AmendDue, OtherReading, PutBack, Sweep, enter
 from reedboard.reader.waits import STRAY_WAIT_MS, STUCK_MS
 
 if TYPE_CHECKING:
@@ -46,19 +47,20 @@ def _result_confirmed(reader: MoveReader, now: int, effects: list[Effect]) -> bo
 def _readings_due(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """A move complete earlier split off after a lift of the opponent's (see SWEEP_MS),
     and the readings that waited for a lift that did not come (see ARRIVE_MS)."""
-    if reader._split_due is not None and now >= reader._split_due:
+    # In this order, each on the state the one before leaves (a split may commit).
+    if isinstance(reader.waiting, Sweep) and now >= reader.waiting.due:
         split.split(reader, now, effects)
-    if reader._other_reading is not None and now >= reader._other_reading[1]:
-        other, _due = reader._other_reading
-        reader._other_reading = None
-        knock.take_other_reading(reader, other, now, effects)
-    if reader._put_back_due is not None and now >= reader._put_back_due:
+    pending = reader.waiting
+    if isinstance(pending, OtherReading) and now >= pending.due:
+        reader.waiting = enter(pending, None)
+        knock.take_other_reading(reader, pending.move, now, effects)
+    if isinstance(reader.waiting, PutBack) and now >= reader.waiting.due:
         put_back.take_back_home(reader, now, effects)
-    if reader._amend_due is not None and now >= reader._amend_due[0]:
-        _due, origin = reader._amend_due
-        reader._amend_due = None
+    pending = reader.waiting
+    if isinstance(pending, AmendDue) and now >= pending.due:
+        reader.waiting = enter(pending, None)
         if len(reader._events) == 1:
-            knock.amend_knocked_capture(reader, origin, reader._events[0], now, effects)
+            knock.amend_knocked_capture(reader, pending.origin, reader._events[0], now, effects)
 
 
 def _stillness(reader: MoveReader, now: int, effects: list[Effect]) -> None:
@@ -101,16 +103,11 @@ def _stillness_due(reader: MoveReader) -> int | None:
 def _other_dues(reader: MoveReader) -> tuple[int | None, ...]:
     """The readings waiting on a lift, overlapping moves, the kings' result, a stuck
     switch and the Chess960 gesture."""
-    other = reader._other_reading[1] if reader._other_reading else None
-    amend = reader._amend_due[0] if reader._amend_due else None
     gesture = None if reader.game.is_game_over() else reader.gestures.next_deadline()
     stuck_at = stuck.stuck_since(reader)
     return (
-        reader._split_due,
-        amend,
-        reader._put_back_due,
+        waiting.due(reader.waiting),
         two_hands.overlap_due(reader),
-        other,
         gesture,
         None if stuck_at is None else stuck_at + STUCK_MS,
         reader._chess960_watch.deadline(),

@@ -22,6 +22,14 @@ from reedboard.reader import (
 from reedboard.reader.effects import Effect, Touched
 from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape, MoveTable
+from reedboard.reader.waiting import (
+    AmendDue,
+    KnockedCapture,
+    OtherReading,
+    PutBack,
+    Sweep,
+    enter,
+)
 from reedboard.reader.waits import ARRIVE_MS, MOVERS_HAND_MS, MOVERS_HAND_REACH, SWEEP_MS
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.squares import Bitboard, Square
@@ -34,47 +42,90 @@ if TYPE_CHECKING:
 def apply(
     reader: MoveReader, change: SquareChange, now: int, effects: list[Effect], report: bool
 ) -> None:
-    sq = change.square
-    knocked_from, reader._knocked_from = reader._knocked_from, None
-    if knocked_from is not None and change.occupied and not reader._events:
-        if knock.amend_knocked_capture(reader, knocked_from, change, now, effects):
-            return
-    elif reader._other_reading is not None:
-        other, due = reader._other_reading
-        reader._other_reading = None
-        placed = reader._events[-1].square
-        doubted = reader._doubted
-        after = reader.position.play_code(doubted.code) if doubted is not None else None
-        if not knock.arrived_from(change, due, placed, after):
-            # Read as the board stood before `change`: a move it commits starts the
-            # next episode, which `change` then belongs to (a lift is a touch).
-            reader.sensors ^= 1 << sq
-            knock.take_other_reading(reader, other, now, effects)
-            reader.sensors ^= 1 << sq
-        elif report:
-            fork.fork(
-                reader,
-                change,
-                now,
-                lambda alt, out: knock.take_other_reading(alt, other, now, out),
-            )
-    elif reader._amend_due is not None:
-        due, origin = reader._amend_due
-        reader._amend_due = None
-        first = reader._events[0]
-        if not knock.arrived_from(change, due, first.square, reader.position):
-            # No lift came to make that placement the opponent's arriving first.
-            knock.amend_knocked_capture(reader, origin, first, now, effects, 1 << sq)
-        elif report:
-            fork.fork(
-                reader,
-                change,
-                now,
-                lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out, 1 << sq),
-            )
-    elif reader._put_back_due is not None:
-        put_back.decide(reader, change, now, effects, report)
+    """`change` read into the episode, once it has decided what the reader waited for
+    (see waiting.py)."""
+    match reader.waiting:
+        case KnockedCapture() as knocked:
+            reader.waiting = enter(knocked, None)
+            if _amends(reader, knocked, change, now, effects):
+                return
+        case OtherReading() as other:
+            reader.waiting = enter(other, None)
+            _other_reading(reader, other, change, now, effects, report)
+        case AmendDue() as amend:
+            reader.waiting = enter(amend, None)
+            _amend_due(reader, amend, change, now, effects, report)
+        case PutBack() as put:
+            put_back.decide(reader, put, change, now, effects, report)
     follow(reader, change, now, effects, report)
+
+
+def _amends(
+    reader: MoveReader,
+    knocked: KnockedCapture,
+    change: SquareChange,
+    now: int,
+    effects: list[Effect],
+) -> bool:
+    """The first change after a capture doubted as a knock: a placement that only a move
+    of the capturer explains amends the capture (True: `change` is read already)."""
+    if not change.occupied or reader._events:
+        return False
+    return knock.amend_knocked_capture(reader, knocked.origin, change, now, effects)
+
+
+def _other_reading(
+    reader: MoveReader,
+    waiting: OtherReading,
+    change: SquareChange,
+    now: int,
+    effects: list[Effect],
+    report: bool,
+) -> None:
+    """The change after the capturer's piece was set down elsewhere: no lift of a piece
+    arriving first takes the other reading; such a lift follows it alongside."""
+    other, sq = waiting.move, change.square
+    placed = reader._events[-1].square
+    doubted = reader._doubted
+    after = reader.position.play_code(doubted.code) if doubted is not None else None
+    if not knock.arrived_from(change, waiting.due, placed, after):
+        # Read as the board stood before `change`: a move it commits starts the
+        # next episode, which `change` then belongs to (a lift is a touch).
+        reader.sensors ^= 1 << sq
+        knock.take_other_reading(reader, other, now, effects)
+        reader.sensors ^= 1 << sq
+    elif report:
+        fork.fork(
+            reader,
+            change,
+            now,
+            lambda alt, out: knock.take_other_reading(alt, other, now, out),
+        )
+
+
+def _amend_due(
+    reader: MoveReader,
+    waiting: AmendDue,
+    change: SquareChange,
+    now: int,
+    effects: list[Effect],
+    report: bool,
+) -> None:
+    """The change after a placement both readings of a knocked capture explain: no lift
+    of a piece arriving first amends the capture; such a lift follows the amended
+    reading alongside."""
+    origin, later = waiting.origin, 1 << change.square
+    first = reader._events[0]
+    if not knock.arrived_from(change, waiting.due, first.square, reader.position):
+        # No lift came to make that placement the opponent's arriving first.
+        knock.amend_knocked_capture(reader, origin, first, now, effects, later)
+    elif report:
+        fork.fork(
+            reader,
+            change,
+            now,
+            lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out, later),
+        )
 
 
 def follow(
@@ -146,7 +197,8 @@ def complete(reader: MoveReader, best: MoveShape, now: int, effects: list[Effect
     if keeps_doubted(reader, best):
         return
     table = reader.table
-    reader._other_reading = None
+    if isinstance(reader.waiting, OtherReading):
+        reader.waiting = enter(reader.waiting, None)
     reader._complete = best
     reader._pending_index = len(reader._events)
     changed = reader.sensors ^ table.occupancy
@@ -171,7 +223,8 @@ def keeps_doubted(reader: MoveReader, best: MoveShape) -> bool:
         # before it is seen leaving: the lift that would follow decides.
         reader._complete = doubted
         if not knock.promoted_first(reader, doubted, reader._events[-1].square):
-            reader._other_reading = (best, reader._events[-1].t_ms + ARRIVE_MS)
+            other = OtherReading(best, reader._events[-1].t_ms + ARRIVE_MS)
+            reader.waiting = enter(reader.waiting, other)
         return True
     if best.is_capture and best.code != doubted.code:
         # A second neighbour lifted and put back at once: the opponent touching
@@ -229,10 +282,10 @@ def after_complete(reader: MoveReader, changed: Bitboard, now: int, effects: lis
     if not reader.table.is_prefix(changed):
         if reader._events[-1].occupied:
             split.split(reader, now, effects)
-        elif reader._split_due is None:
+        elif not isinstance(reader.waiting, Sweep):
             # The opponent's hand has lifted a piece: it may be the sweep that clears
             # the board, the moved piece's own lift just behind (see SWEEP_MS).
-            reader._split_due = reader._events[-1].t_ms + SWEEP_MS
+            reader.waiting = enter(reader.waiting, Sweep(reader._events[-1].t_ms + SWEEP_MS))
     elif split.split_completes(reader):
         split.split(reader, now, effects)
 

@@ -15,6 +15,7 @@ from reedboard.reader import inference, takeback
 from reedboard.reader.effects import Effect
 from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape, MoveTable
+from reedboard.reader.waiting import AmendDue, enter
 from reedboard.reader.waits import ARRIVE_MS, KNOCK_MS, STEP_KNOCK_MS
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square
@@ -163,7 +164,7 @@ def amend_knocked_capture(
 
     The capture's reading may explain the placement too, as the opponent's piece seen
     arriving before it is seen leaving: then the lift that follows within ARRIVE_MS
-    decides (`_amend_due`, `later` the changes seen since the placement)."""
+    decides (waiting.AmendDue, `later` the changes seen since the placement)."""
     if not len(reader.game) or reader.game.declared is not None:
         return False
     previous = reader.game.positions[-2]
@@ -180,7 +181,7 @@ def amend_knocked_capture(
     if promoted_first(reader, None, change.square, placed):
         return False  # the opponent's new queen set down before the pawn is cleared
     if not later and not reader._events and reader.table.is_prefix(placed ^ reader.table.occupancy):
-        reader._amend_due = (change.t_ms + ARRIVE_MS, origin)
+        reader.waiting = enter(reader.waiting, AmendDue(origin, change.t_ms + ARRIVE_MS))
         return False
     takeback.take_back_last(reader, now, effects)
     reader._exchange_square = None

@@ -63,6 +63,7 @@ from reedboard.reader.table import MoveShape, MoveTable, placement_of, shown_mov
 from reedboard.reader.touch_move import TouchRecord
 from reedboard.reader.verdicts import pair_squares
 from reedboard.reader.view import BoardView, Shown, board_view
+from reedboard.reader.waiting import KnockedCapture, Waiting, enter
 from reedboard.reader.waits import (
     ARRIVE_MS,
     DEFAULT_CASTLE_WAIT_MS,
@@ -177,25 +178,15 @@ class MoveReader:
         self._choices = self._choices[-1:]  # no pawn has landed yet: the latest is in force
         self._hands = hands_for(position, self.sensors)
         self._start_hands = self._hands.copy()
-        # The origin of a capture just committed whose victim may only have been knocked
-        # (see knock.knocked_victim), until the next change; and when that change is a
-        # placement both readings explain, until when and for which origin the amend
-        # waits for the opponent's lift that would make it a piece arriving first.
-        self._knocked_from: Square | None = None
-        self._amend_due: tuple[int, Square] | None = None
+        # What a reading still waits for: the next change, or a lift by a deadline (see
+        # waiting.py, where every state and how one leads to another are written out).
+        self.waiting: Waiting | None = None
         # The board is a legal move only as a piece knocked aside (see knock.knocked_step).
         self._knocked_only = False
         self._overlap_tried = -1  # last_change_ms when overlapping moves were last tried
-        # The complete move is a capture whose victim may only have been knocked; and the
-        # other reading a placement since made complete, until when a lift may still
-        # make that placement the opponent's arriving first.
+        # The complete move is a capture whose victim may only have been knocked.
         self._complete_knock = False
         self._doubted: MoveShape | None = None  # that capture, while the episode lasts
-        self._other_reading: tuple[MoveShape, int] | None = None
-        # A placement on that capture's origin showing the position again, until when a
-        # lift may still make it the opponent's reply arriving first (see put_back).
-        self._put_back_due: int | None = None
-        self._split_due: int | None = None  # when a move complete earlier is split off
         # _reply_in_progress's answer, for (pending index, events) it was found at.
         self._reply_known: tuple[tuple[int, int], bool] | None = None
         # Squares the last move arrived on whose piece was lifted in the episode that just
@@ -429,7 +420,7 @@ class MoveReader:
         self._exchange_square = move.to_square if shape.is_promotion else None
         self._new_episode()
         if knocked:
-            self._knocked_from = move.from_square
+            self.waiting = enter(self.waiting, KnockedCapture(move.from_square))
         outcome = self.game.outcome()
         if outcome is not None:
             effects.append(GameOver(now, outcome.result, outcome.reason))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from reedboard.reader import fork, inference, knock
 from reedboard.reader.effects import Effect
+from reedboard.reader.waiting import PutBack, enter
 from reedboard.reader.waits import ARRIVE_MS, STRAY_WAIT_MS
 from reedboard.sensing.debounce import SquareChange
 
@@ -45,23 +46,29 @@ def hold(reader: MoveReader) -> bool:
         return False
     reader._complete = doubted
     if knock.promoted_first(reader, doubted, placed.square):
-        reader._put_back_due = placed.t_ms + STRAY_WAIT_MS
+        reader.waiting = enter(reader.waiting, PutBack(placed.t_ms + STRAY_WAIT_MS))
         # Not committed while the pawn's lift may still come: the due decides first.
         reader._wait_ms = max(reader._wait_ms, STRAY_WAIT_MS)
     else:
-        reader._put_back_due = placed.t_ms + ARRIVE_MS
+        reader.waiting = enter(reader.waiting, PutBack(placed.t_ms + ARRIVE_MS))
     return True
 
 
 def decide(
-    reader: MoveReader, change: SquareChange, now: int, effects: list[Effect], report: bool
+    reader: MoveReader,
+    put_back: PutBack,
+    change: SquareChange,
+    now: int,
+    effects: list[Effect],
+    report: bool,
 ) -> None:
     """The change after the placement that `hold` kept the capture for: the lift of
     the piece arriving first keeps it (the reply follows, and the put-back reading is
     followed alongside); anything else puts the capturer back before `change` is read."""
-    due, reader._put_back_due = reader._put_back_due, None
+    reader.waiting = enter(reader.waiting, None)
+    due = put_back.due
     doubted = reader._doubted
-    if due is None or doubted is None:
+    if doubted is None:
         return
     after = reader.position.play_code(doubted.code)
     if knock.arrived_from(change, due, doubted.from_square, after):
@@ -77,7 +84,8 @@ def decide(
 def take_back_home(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """No piece arrived first: the capturer was put back, the board shows the position
     again and the doubted capture is no move."""
-    reader._put_back_due = None
+    if isinstance(reader.waiting, PutBack):
+        reader.waiting = enter(reader.waiting, None)
     inference.shown_again(reader, now, effects)
 
 

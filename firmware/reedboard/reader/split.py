@@ -11,6 +11,7 @@ from reedboard.reader import inference
 from reedboard.reader.effects import Effect
 from reedboard.reader.hands import hands_for
 from reedboard.reader.table import MoveShape, MoveTable
+from reedboard.reader.waiting import Sweep, enter
 
 if TYPE_CHECKING:
     from reedboard.reader.move_reader import MoveReader
@@ -21,7 +22,8 @@ def split(reader: MoveReader, now: int, effects: list[Effect], started: bool = F
     as the next episode, from the sensors as they were when it was complete. Once
     its piece has left its target it is not (see _still_standing), unless the
     opponent has `started` after a complete capture (see knock.opponent_starts)."""
-    reader._split_due = None
+    if isinstance(reader.waiting, Sweep):
+        reader.waiting = enter(reader.waiting, None)
     tail = reader._events[reader._pending_index :]
     shape = complete_at(reader, reader._pending_index)
     if shape is None or not (started or still_standing(reader, shape)):
