@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def tick(reader: MoveReader, now: int) -> list[Effect]:
     """Decide what has waited long enough by `now`."""
-    if reader._chess960_watch.update(reader.sensors, now):
+    if reader.chess960_watch.update(reader.sensors, now):
         return reader.start_setup(draw_chess960(reader.rng), now)
     if reader.setup is not None:
         return []
@@ -59,25 +59,27 @@ def _readings_due(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     pending = reader.waiting
     if isinstance(pending, AmendDue) and now >= pending.due:
         reader.waiting = enter(pending, None)
-        if len(reader._events) == 1:
-            knock.amend_knocked_capture(reader, pending.origin, reader._events[0], now, effects)
+        if len(reader.episode.events) == 1:
+            knock.amend_knocked_capture(
+                reader, pending.origin, reader.episode.events[0], now, effects
+            )
 
 
 def _stillness(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """What the board still for a while decides: the complete move committed once it
     has waited, else a breach, overlapping moves, or a mismatch reported."""
     quiet = now - reader.last_change_ms
-    if reader._complete is not None:
-        if quiet >= reader._wait_ms:
-            reader._commit(reader._complete, now, effects)
+    if reader.episode.complete is not None:
+        if quiet >= reader.episode.wait_ms:
+            reader.commit(reader.episode.complete, now, effects)
         return
     if quiet < reader.settle_ms:
         return
-    if reader._breaching is not None:
-        verdicts.report_violation(reader, reader._breaching, now, effects)
+    if reader.episode.breaching is not None:
+        verdicts.report_violation(reader, reader.episode.breaching, now, effects)
         return
     if two_hands.overlap_due(reader) is not None:
-        reader._overlap_tried = reader.last_change_ms
+        reader.episode.overlap_tried = reader.last_change_ms
         if two_hands.read_two_moves(reader, now, effects, final_only=False):
             return
     stray = quiet >= STRAY_WAIT_MS and verdicts.stray(reader)
@@ -91,8 +93,8 @@ def next_deadline(reader: MoveReader) -> int | None:
 
 
 def _stillness_due(reader: MoveReader) -> int | None:
-    if reader._complete is not None:
-        return reader.last_change_ms + reader._wait_ms
+    if reader.episode.complete is not None:
+        return reader.last_change_ms + reader.episode.wait_ms
     if verdicts.unreported(reader):
         return reader.last_change_ms + reader.settle_ms
     if verdicts.stray(reader) and not verdicts.mismatch_shown(reader):
@@ -110,16 +112,16 @@ def _other_dues(reader: MoveReader) -> tuple[int | None, ...]:
         two_hands.overlap_due(reader),
         gesture,
         None if stuck_at is None else stuck_at + STUCK_MS,
-        reader._chess960_watch.deadline(),
+        reader.chess960_watch.deadline(),
     )
 
 
 def _fork_dues(reader: MoveReader) -> tuple[int | None, ...]:
     """While the other reading is followed: its own deadlines, and its end."""
-    if reader._alternative is None:
+    if reader.alternative is None:
         return ()
-    arrival = reader._fork_arrival[0] if reader._fork_arrival else None
-    return (reader._alternative[0].next_deadline(), reader._fork_until, arrival)
+    arrival = reader.fork_arrival[0] if reader.fork_arrival else None
+    return (reader.alternative[0].next_deadline(), reader.fork_until, arrival)
 
 
 def _earliest(times: Iterable[int | None]) -> int | None:

@@ -36,14 +36,13 @@ def end(reader: MoveReader, declare: Callable[[], object] | None, now_ms: int) -
     outcome = reader.game.outcome()
     assert outcome is not None
     reader.gestures.reset()
-    reader._table = None
-    reader._new_episode()
+    reader.new_episode()
     return [GameOver(now_ms, outcome.result, outcome.reason)]
 
 
 def follow_gestures(reader: MoveReader, t_ms: int, now: int, effects: list[Effect]) -> None:
     before = reader.gestures.offer
-    news = reader.gestures.update(reader._hands.start, reader._hands.states, t_ms)
+    news = reader.gestures.update(reader.episode.hands.start, reader.episode.hands.states, t_ms)
     if news == "made" and reader.gestures.offer is not None:
         effects.append(Offered(now, reader.gestures.offer, "made"))
     elif news == "cancelled" and before is not None:
@@ -61,7 +60,7 @@ def end_by_kings(reader: MoveReader, result: str, now: int) -> list[Effect]:
         effects = end(reader, reader.game.claim_draw, now)
     else:
         effects = reader.agree_draw(now)
-    reader._result_sensors = reader.sensors
+    reader.result_sensors = reader.sensors
     return effects
 
 

@@ -24,15 +24,15 @@ if TYPE_CHECKING:
 
 
 def hold(reader: MoveReader, effects: list[Effect], now: int) -> list[Effect]:
-    """While another reading is followed alongside (see _fork), nothing reaches the
+    """While another reading is followed alongside (see fork.fork), nothing reaches the
     host: if that reading is taken, the host never saw the moves it replaces. Once
     it is dropped, what was held goes out, as of now."""
-    if reader._alternative is not None:
-        reader._held += effects
+    if reader.alternative is not None:
+        reader.held += effects
         return []
-    if not reader._held:
+    if not reader.held:
         return effects
-    held, reader._held = reader._held, []
+    held, reader.held = reader.held, []
     return [replace(effect, t_ms=now) for effect in held] + effects
 
 
@@ -47,17 +47,17 @@ def fork(
     capture's victim was only knocked and that lift is the next move's start. Both
     readings explain the sensors until a placement, so the board follows the other
     one alongside: a placement that only it explains makes it the game (see
-    _follow_alternative)."""
-    if reader._alternative is not None:
+    follow_alternative)."""
+    if reader.alternative is not None:
         return
     alternative = copy_for_other_reading(reader)
     out: list[Effect] = []
-    alternative.sensors ^= 1 << change.square  # as before `change` (see _apply)
+    alternative.sensors ^= 1 << change.square  # as before `change` (see inference.apply)
     other(alternative, out)
     alternative.sensors ^= 1 << change.square
     inference.follow(alternative, change, now, out, report=True)
-    reader._alternative = (alternative, len(reader.game), out)
-    reader._fork_until = now + reader.knock_wait_ms
+    reader.alternative = (alternative, len(reader.game), out)
+    reader.fork_until = now + reader.knock_wait_ms
 
 
 def copy_for_other_reading(reader: MoveReader) -> MoveReader:
@@ -70,8 +70,7 @@ def copy_for_other_reading(reader: MoveReader) -> MoveReader:
     game = reader.game
     shared: dict[int, object] = {id(position): position for position in game.positions}
     shared[id(game)] = game.copy()
-    if reader._table is not None:
-        shared[id(reader._table)] = reader._table
+    shared[id(reader.table)] = reader.table
     return copy.deepcopy(reader, shared)
 
 
@@ -81,27 +80,27 @@ def follow_alternative(
     """Feed the other reading what the board sees (`change`, or time passing), and
     take it when a placement leaves the board in no state the game explains while the
     other reading explains it exactly: what the board made of the changes since the
-    fork, held back (see _hold), is dropped and the other reading's moves made. When the
+    fork, held back (see hold), is dropped and the other reading's moves made. When the
     board has that placement as the next move's piece seen arriving first, the lift of
     a neighbour that can step there, within ARRIVE_MS, keeps the board's reading. It is
     dropped itself as soon as it goes wrong, once the game has gone two moves past
     the fork, or knock_wait_ms after it."""
-    if reader._alternative is None:
+    if reader.alternative is None:
         return
-    alternative, forked, out = reader._alternative
+    alternative, forked, out = reader.alternative
     if change is None:
         out += alternative.tick(now)
     else:
         out += alternative.feed(change, now)
     if _over(reader, alternative, forked, now):
-        reader._alternative = None
-        reader._fork_arrival = None
+        reader.alternative = None
+        reader.fork_arrival = None
         return
-    if reader._fork_arrival is not None:
-        if change is None and now < reader._fork_arrival[0]:
+    if reader.fork_arrival is not None:
+        if change is None and now < reader.fork_arrival[0]:
             return  # still waiting for the lift
-        decided = _arrival_decided(reader._fork_arrival, change)
-        reader._fork_arrival = None
+        decided = _arrival_decided(reader.fork_arrival, change)
+        reader.fork_arrival = None
         if decided is not None:
             if decided:
                 _take(reader, alternative, forked, out, now, effects)
@@ -113,7 +112,7 @@ def follow_alternative(
     if arriving(reader, change.square):
         # This board reads the placement as the next move's piece seen arriving before
         # it is seen leaving: the lift that follows within ARRIVE_MS decides.
-        reader._fork_arrival = (change.t_ms + ARRIVE_MS, change.square, reader.position)
+        reader.fork_arrival = (change.t_ms + ARRIVE_MS, change.square, reader.position)
         return
     _take(reader, alternative, forked, out, now, effects)
 
@@ -126,7 +125,7 @@ def _over(reader: MoveReader, alternative: MoveReader, forked: int, now: int) ->
         or alternative.setup is not None
         or len(reader.game) > forked + 2
         or len(alternative.game) > forked + 2
-        or now >= reader._fork_until
+        or now >= reader.fork_until
     )
 
 
@@ -167,8 +166,8 @@ def _take(
     if outcome is not None:
         effects.append(GameOver(now, outcome.result, outcome.reason))
     reader.__dict__.update(alternative.__dict__)
-    reader._alternative = None
-    reader._held = []
+    reader.alternative = None
+    reader.held = []
 
 
 def arriving(reader: MoveReader, placed: Square) -> bool:
@@ -186,4 +185,4 @@ def arriving(reader: MoveReader, placed: Square) -> bool:
 
 def explains_board(reader: MoveReader) -> bool:
     """The sensors show the position, or a move the board is about to commit."""
-    return reader._complete is not None or reader.sensors == reader.table.occupancy
+    return reader.episode.complete is not None or reader.sensors == reader.table.occupancy

@@ -69,7 +69,7 @@ def _amends(
 ) -> bool:
     """The first change after a capture doubted as a knock: a placement that only a move
     of the capturer explains amends the capture (True: `change` is read already)."""
-    if not change.occupied or reader._events:
+    if not change.occupied or reader.episode.events:
         return False
     return knock.amend_knocked_capture(reader, knocked.origin, change, now, effects)
 
@@ -85,8 +85,8 @@ def _other_reading(
     """The change after the capturer's piece was set down elsewhere: no lift of a piece
     arriving first takes the other reading; such a lift follows it alongside."""
     other, sq = waiting.move, change.square
-    placed = reader._events[-1].square
-    doubted = reader._doubted
+    placed = reader.episode.events[-1].square
+    doubted = reader.episode.doubted
     after = reader.position.play_code(doubted.code) if doubted is not None else None
     if not knock.arrived_from(change, waiting.due, placed, after):
         # Read as the board stood before `change`: a move it commits starts the
@@ -115,7 +115,7 @@ def _amend_due(
     of a piece arriving first amends the capture; such a lift follows the amended
     reading alongside."""
     origin, later = waiting.origin, 1 << change.square
-    first = reader._events[0]
+    first = reader.episode.events[0]
     if not knock.arrived_from(change, waiting.due, first.square, reader.position):
         # No lift came to make that placement the opponent's arriving first.
         knock.amend_knocked_capture(reader, origin, first, now, effects, later)
@@ -133,18 +133,18 @@ def follow(
 ) -> None:
     """`change` read into the episode, once the readings it decides are settled."""
     sq = change.square
-    reader._events.append(change)
+    reader.episode.events.append(change)
     if change.occupied:
-        reader._hands.place(sq)
+        reader.episode.hands.place(sq)
         knock.forget_knocked_touch(reader, change)
-        choice = reader._choice_lift
-        reader._choice_lift = None
-        if choice is not None and choice[0] == sq and reader._exchange_square is not None:
+        choice = reader.choice_lift
+        reader.choice_lift = None
+        if choice is not None and choice[0] == sq and reader.exchange_square is not None:
             promotion.amend_promotion(reader, choice[1], now, effects)
     else:
-        piece = reader._hands.piece_at(sq)
-        reader._hands.lift(sq)
-        if piece not in (EMPTY, UNKNOWN) and sq != reader._exchange_square:
+        piece = reader.episode.hands.piece_at(sq)
+        reader.episode.hands.lift(sq)
+        if piece not in (EMPTY, UNKNOWN) and sq != reader.exchange_square:
             if report:
                 effects.append(Touched(now, sq, piece))
             if not movers_hand(reader, sq, piece, change.t_ms):
@@ -164,11 +164,11 @@ def evaluate(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     if matches:
         complete(reader, likeliest(reader, matches), now, effects)
         return
-    reader._complete = None
-    if reader._breaching is not None:
+    reader.episode.complete = None
+    if reader.episode.breaching is not None:
         changed = reader.sensors ^ reader.table.occupancy
-        if reader.table.growth(reader._breaching, changed, rook_first=False) is None:
-            verdicts.report_violation(reader, reader._breaching, now, effects)
+        if reader.table.growth(reader.episode.breaching, changed, rook_first=False) is None:
+            verdicts.report_violation(reader, reader.episode.breaching, now, effects)
         return
     no_move(reader, now, effects)
 
@@ -178,16 +178,16 @@ def allowed_moves(reader: MoveReader) -> list[MoveShape]:
     strict mode, those touch-move allows (the likeliest breach kept aside)."""
     matches = matching_moves(reader, reader.table)
     knocks = [m for m in matches if knock.knocked_step(reader, m)]
-    reader._knocked_only = bool(knocks) and len(knocks) == len(matches)
-    if reader._knocked_only:
+    reader.episode.knocked_only = bool(knocks) and len(knocks) == len(matches)
+    if reader.episode.knocked_only:
         matches = []
-    reader._breaching = None
+    reader.episode.breaching = None
     for shape in matches:
-        reader._first_complete.setdefault(shape.code, reader.last_change_ms)
+        reader.episode.first_complete.setdefault(shape.code, reader.last_change_ms)
     if matches and reader.mode == "strict":
         allowed = [m for m in matches if verdicts.breach_of(reader, m) is None]
         if not allowed:
-            reader._breaching = likeliest(reader, matches)
+            reader.episode.breaching = likeliest(reader, matches)
         matches = allowed
     return matches
 
@@ -199,37 +199,37 @@ def complete(reader: MoveReader, best: MoveShape, now: int, effects: list[Effect
     table = reader.table
     if isinstance(reader.waiting, OtherReading):
         reader.waiting = enter(reader.waiting, None)
-    reader._complete = best
-    reader._pending_index = len(reader._events)
+    reader.episode.complete = best
+    reader.episode.pending_index = len(reader.episode.events)
     changed = reader.sensors ^ table.occupancy
     growth = table.growth(best, changed, rook_first=reader.mode == "casual")
-    reader._complete_knock = growth is None and knock.knocked_victim(reader, best)
-    reader._doubted = best if reader._complete_knock else None
-    if reader._complete_knock:
+    reader.episode.complete_knock = growth is None and knock.knocked_victim(reader, best)
+    reader.episode.doubted = best if reader.episode.complete_knock else None
+    if reader.episode.complete_knock:
         growth = "knock"  # a capture the next placement may still undo
-    reader._wait_ms = wait_for(reader, growth)
+    reader.episode.wait_ms = wait_for(reader, growth)
     if growth is None:
-        reader._commit(best, now, effects)
+        reader.commit(best, now, effects)
 
 
 def keeps_doubted(reader: MoveReader, best: MoveShape) -> bool:
     """Whether a capture doubted as a knock stays the complete move though the hands now
     show `best`, another move of the same piece."""
-    doubted = reader._doubted
+    doubted = reader.episode.doubted
     if doubted is None or best.from_square != doubted.from_square:
         return False
-    if not best.is_capture and reader._events[-1].occupied:
+    if not best.is_capture and reader.episode.events[-1].occupied:
         # The capturer set down elsewhere, or the opponent's piece arriving
         # before it is seen leaving: the lift that would follow decides.
-        reader._complete = doubted
-        if not knock.promoted_first(reader, doubted, reader._events[-1].square):
-            other = OtherReading(best, reader._events[-1].t_ms + ARRIVE_MS)
+        reader.episode.complete = doubted
+        if not knock.promoted_first(reader, doubted, reader.episode.events[-1].square):
+            other = OtherReading(best, reader.episode.events[-1].t_ms + ARRIVE_MS)
             reader.waiting = enter(reader.waiting, other)
         return True
     if best.is_capture and best.code != doubted.code:
         # A second neighbour lifted and put back at once: the opponent touching
         # a piece, likelier than a knock followed by a capture swapped as fast.
-        reader._complete = doubted
+        reader.episode.complete = doubted
         return True
     return False
 
@@ -246,11 +246,11 @@ def no_move(reader: MoveReader, now: int, effects: list[Effect]) -> None:
         return
     if endings.try_new_game(reader, now, effects):
         return
-    if not reader._pending_index:
-        if reader._events[-1].occupied or not reader.table.is_prefix(changed):
+    if not reader.episode.pending_index:
+        if reader.episode.events[-1].occupied or not reader.table.is_prefix(changed):
             overlapping(reader, now, effects)
         return
-    if not reader._events:
+    if not reader.episode.events:
         return
     after_complete(reader, changed, now, effects)
 
@@ -259,10 +259,10 @@ def shown_again(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     """The board shows the position again. Whatever the hands did, the sensors cannot
     tell one piece from another: take every piece to be on its own square (after a
     host's new game, or pieces rearranged by hand, no hypothesis may say so)."""
-    reader._restore(now, effects)
+    reader.restore(now, effects)
     arrival_lifted = takeback.lifted_arrivals(reader)
-    reader._new_episode()
-    reader._arrival_lifted = arrival_lifted
+    reader.new_episode()
+    reader.episode.arrival_lifted = arrival_lifted
 
 
 def overlapping(reader: MoveReader, now: int, effects: list[Effect]) -> None:
@@ -270,7 +270,7 @@ def overlapping(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     the board looks like a move in progress (a capture on a line)."""
     if (
         not two_hands.read_two_moves(reader, now, effects, final_only=True)
-        and not reader._events[-1].occupied
+        and not reader.episode.events[-1].occupied
     ):
         # A lift that starts the next move: the two before it were complete.
         two_hands.read_two_moves(reader, now, effects, final_only=False, before_last=True)
@@ -280,12 +280,12 @@ def after_complete(reader: MoveReader, changed: Bitboard, now: int, effects: lis
     """The hands went on after a move was complete: the opponent setting a piece down,
     or completing a reply, splits it off at once; a lift of theirs after SWEEP_MS."""
     if not reader.table.is_prefix(changed):
-        if reader._events[-1].occupied:
+        if reader.episode.events[-1].occupied:
             split.split(reader, now, effects)
         elif not isinstance(reader.waiting, Sweep):
             # The opponent's hand has lifted a piece: it may be the sweep that clears
             # the board, the moved piece's own lift just behind (see SWEEP_MS).
-            reader.waiting = enter(reader.waiting, Sweep(reader._events[-1].t_ms + SWEEP_MS))
+            reader.waiting = enter(reader.waiting, Sweep(reader.episode.events[-1].t_ms + SWEEP_MS))
     elif split.split_completes(reader):
         split.split(reader, now, effects)
 
@@ -300,7 +300,7 @@ def wait_for(reader: MoveReader, growth: str | None) -> int:
 
 def matching_moves(reader: MoveReader, table: MoveTable) -> list[MoveShape]:
     found: dict[int, MoveShape] = {}
-    for state in reader._hands.states:
+    for state in reader.episode.hands.states:
         for shape in table.by_state.get(state, ()):
             found[shape.code] = shape
     return list(found.values())
@@ -313,7 +313,7 @@ def likeliest(reader: MoveReader, matches: list[MoveShape]) -> MoveShape:
     then the promotion asked for."""
     last_place: dict[Square, int] = {}
     first_lift: dict[Square, int] = {}
-    for index, event in enumerate(reader._events):
+    for index, event in enumerate(reader.episode.events):
         if event.occupied:
             last_place[event.square] = index
         else:
@@ -333,7 +333,7 @@ def likeliest(reader: MoveReader, matches: list[MoveShape]) -> MoveShape:
         king, _, rook, rook_to = reader.position.castling_squares(shape.move)
         if rook_to != king:
             return True
-        never = reader._events[-1].t_ms + 1 if reader._events else 0
+        never = reader.episode.events[-1].t_ms + 1 if reader.episode.events else 0
         # Both lifted in one scan (the same time) castle, as they do everywhere.
         return first_lift.get(king, never) <= first_lift.get(rook, never)
 
@@ -354,9 +354,9 @@ def likeliest(reader: MoveReader, matches: list[MoveShape]) -> MoveShape:
 def movers_hand(reader: MoveReader, sq: Square, piece: str, t_ms: int) -> bool:
     """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
     moved (see MOVERS_HAND_MS): not a touch of the player having the move."""
-    if reader._moved is None or piece.isupper() == reader.position.turn:
+    if reader.moved is None or piece.isupper() == reader.position.turn:
         return False
-    done_ms, landed = reader._moved
+    done_ms, landed = reader.moved
     return t_ms - done_ms <= MOVERS_HAND_MS and any(
         max(abs((sq & 7) - (to & 7)), abs((sq >> 3) - (to >> 3))) <= MOVERS_HAND_REACH
         for to in landed

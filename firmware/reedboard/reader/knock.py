@@ -31,10 +31,10 @@ def opponent_starts(reader: MoveReader) -> bool:
     victim's square lifted first may be either reading (the opponent taking the
     capturer, or the capturer's hand taking the knocked piece up), and both make the
     same capture: the opponent's lift after it decides just as well."""
-    doubted = reader._doubted
-    if doubted is None or not reader._complete_knock or not reader._pending_index:
+    doubted = reader.episode.doubted
+    if doubted is None or not reader.episode.complete_knock or not reader.episode.pending_index:
         return False
-    since = reader._events[reader._pending_index :]
+    since = reader.episode.events[reader.episode.pending_index :]
     last = since[-1] if since else None
     if last is None or last.occupied or last.square == doubted.to_square:
         return False
@@ -57,7 +57,7 @@ def knocked_step(reader: MoveReader, shape: MoveShape) -> bool:
     lifted_at = placed_at = None
     held: set[Square] = set()  # squares emptied and not yet filled again
     held_then = False
-    for event in reader._events:
+    for event in reader.episode.events:
         if event.square == f and not event.occupied:
             lifted_at = event.t_ms
             held_then = bool(held - {f})
@@ -84,7 +84,7 @@ def knocked_victim(reader: MoveReader, shape: MoveShape) -> bool:
     origin_lifted = False
     lifted_at: int | None = None
     vacant_ms: int | None = None
-    for event in reader._events:
+    for event in reader.episode.events:
         if event.square == origin and not event.occupied:
             origin_lifted = True
         elif event.square == victim and not event.occupied:
@@ -120,26 +120,26 @@ def take_other_reading(
     capture's victim only knocked. That move is the complete one now, and the
     victim stands on its square in every hypothesis: a later change (the opponent
     lifting the piece just set down, to take it) must not revive the capture."""
-    doubted = reader._doubted
+    doubted = reader.episode.doubted
     if doubted is not None:
         victim = doubted.to_square
-        reader._hands.keep_where(victim, reader.table.placement[victim])
-    reader._complete = other
-    reader._complete_knock = False
-    reader._doubted = None
-    reader._pending_index = len(reader._events)
+        reader.episode.hands.keep_where(victim, reader.table.placement[victim])
+    reader.episode.complete = other
+    reader.episode.complete_knock = False
+    reader.episode.doubted = None
+    reader.episode.pending_index = len(reader.episode.events)
     changed = reader.sensors ^ reader.table.occupancy
     growth = reader.table.growth(other, changed, rook_first=reader.mode == "casual")
-    reader._wait_ms = inference.wait_for(reader, growth)
+    reader.episode.wait_ms = inference.wait_for(reader, growth)
     if growth is None:
-        reader._commit(other, now, effects)
+        reader.commit(other, now, effects)
 
 
 def forget_knocked_touch(reader: MoveReader, change: SquareChange) -> None:
     """An opponent's piece lifted and back within KNOCK_MS while an own piece was in
     the hand was knocked by that hand, not touched (FIDE 4.3 binds deliberate
     touches): it obliges nothing. Taken for a capture, the capture still stands."""
-    lifted = [e for e in reader._events[:-1] if e.square == change.square and not e.occupied]
+    lifted = [e for e in reader.episode.events[:-1] if e.square == change.square and not e.occupied]
     if not lifted or change.t_ms - lifted[-1].t_ms >= KNOCK_MS:
         return
     touches = reader.touches.touches
@@ -180,13 +180,17 @@ def amend_knocked_capture(
         return False  # (the piece back home: no move either way, the capture stands)
     if promoted_first(reader, None, change.square, placed):
         return False  # the opponent's new queen set down before the pawn is cleared
-    if not later and not reader._events and reader.table.is_prefix(placed ^ reader.table.occupancy):
+    if (
+        not later
+        and not reader.episode.events
+        and reader.table.is_prefix(placed ^ reader.table.occupancy)
+    ):
         reader.waiting = enter(reader.waiting, AmendDue(origin, change.t_ms + ARRIVE_MS))
         return False
     takeback.take_back_last(reader, now, effects)
-    reader._exchange_square = None
+    reader.exchange_square = None
     reader.sensors = before
-    reader._new_episode()
+    reader.new_episode()
     reader.sensors ^= 1 << change.square
     inference.apply(reader, change, now, effects, report=True)
     reader.sensors ^= later

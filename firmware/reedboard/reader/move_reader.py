@@ -54,6 +54,7 @@ from reedboard.reader.effects import (
     SetupStarted,
     Violation,
 )
+from reedboard.reader.episode import Episode
 from reedboard.reader.gestures import GestureTracker
 from reedboard.reader.hands import hands_for
 from reedboard.reader.marks import HostMarks
@@ -115,11 +116,11 @@ class MoveReader:
         self.mismatch: Illegal | None = None
         self.violation: Violation | None = None
         self.touches = TouchRecord()
-        self._exchange_square: Square | None = None  # a promotion square, until the opponent moves
-        self._choice_lift: tuple[Square, PieceType] | None = None
+        self.exchange_square: Square | None = None  # a promotion square, until the opponent moves
+        self.choice_lift: tuple[Square, PieceType] | None = None
         # When the last move was complete, and the squares where its pieces landed.
-        self._moved: tuple[int, tuple[Square, ...]] | None = None
-        self._result_sensors: Bitboard | None = None  # the board as the kings told a result
+        self.moved: tuple[int, tuple[Square, ...]] | None = None
+        self.result_sensors: Bitboard | None = None  # the board as the kings told a result
         self.marks = HostMarks()
         # Squares whose switch the debouncer left out as faulty, for the lights.
         self.sensor_faults: Bitboard = 0
@@ -127,20 +128,20 @@ class MoveReader:
         self.rng = rng if rng is not None else random.Random(0)
         self.setup: SetupGuide | None = None
         self.setup_number: int | None = None
-        self._chess960_watch = GestureWatch()
+        self.chess960_watch = GestureWatch()
         # The board as the other reading of a doubted capture would have it, while a later
-        # placement may still show that reading right (see _fork): the reader, the
+        # placement may still show that reading right (see fork.fork): the reader, the
         # game's length when it forked, and the effects it has made since.
-        self._alternative: tuple[MoveReader, int, list[Effect]] | None = None
+        self.alternative: tuple[MoveReader, int, list[Effect]] | None = None
         # While it is followed: what the board made of the changes since, held back from
         # the host, and until when (knock_wait_ms after the fork) it may still be taken.
-        self._held: list[Effect] = []
-        self._fork_until = 0
+        self.held: list[Effect] = []
+        self.fork_until = 0
         # A placement both readings explain, this board's as a piece arriving first: until
         # when its lift may still come, the square, and the position it would move in.
-        self._fork_arrival: tuple[int, Square, Position] | None = None
-        self._chess960_watch.update(self.sensors, 0)  # a start already standing counts
-        self._new_episode()
+        self.fork_arrival: tuple[int, Square, Position] | None = None
+        self.chess960_watch.update(self.sensors, 0)  # a start already standing counts
+        self.new_episode()
 
     def configure(
         self,
@@ -166,33 +167,14 @@ class MoveReader:
 
     # ----- the episode: everything since the last committed position -----
 
-    def _new_episode(self) -> None:
-        position = self.game.position
+    def new_episode(self) -> None:
+        """Read on from the position as it stands: the episode so far is over."""
         self._table: MoveTable | None = None
-        self._events: list[SquareChange] = []
-        self._complete: MoveShape | None = None
-        self._breaching: MoveShape | None = None  # strict: a move touch-move forbids
-        self._pending_index = 0  # events that made up the complete move
-        self._wait_ms = self.settle_ms  # how long the complete move waits to grow
-        self._first_complete: dict[int, int] = {}  # move code -> when it was first complete
+        self.episode = Episode.start(hands_for(self.position, self.sensors), self.settle_ms)
         self._choices = self._choices[-1:]  # no pawn has landed yet: the latest is in force
-        self._hands = hands_for(position, self.sensors)
-        self._start_hands = self._hands.copy()
         # What a reading still waits for: the next change, or a lift by a deadline (see
         # waiting.py, where every state and how one leads to another are written out).
         self.waiting: Waiting | None = None
-        # The board is a legal move only as a piece knocked aside (see knock.knocked_step).
-        self._knocked_only = False
-        self._overlap_tried = -1  # last_change_ms when overlapping moves were last tried
-        # The complete move is a capture whose victim may only have been knocked.
-        self._complete_knock = False
-        self._doubted: MoveShape | None = None  # that capture, while the episode lasts
-        # _reply_in_progress's answer, for (pending index, events) it was found at.
-        self._reply_known: tuple[tuple[int, int], bool] | None = None
-        # Squares the last move arrived on whose piece was lifted in the episode that just
-        # ended with the board showing the position again: the victim of a capture put
-        # back on its square before the capturer goes home (a takeback, see _try_takeback).
-        self._arrival_lifted: Bitboard = 0
 
     @property
     def promotion_choice(self) -> PieceType | None:
@@ -221,7 +203,7 @@ class MoveReader:
         effects: list[Effect] = []
         self.sensors ^= bit
         self.last_change_ms = change.t_ms
-        self._chess960_watch.update(self.sensors, change.t_ms)
+        self.chess960_watch.update(self.sensors, change.t_ms)
         if self.setup is not None:
             endings.follow_setup(self, now, effects, by_hand=True)
             return effects  # no moves while the pieces are being set up
@@ -246,13 +228,13 @@ class MoveReader:
     def commit_shown(self, now_ms: int) -> list[Effect]:
         """At start-up: the sensors show the position plus one legal move (the power went
         while the move waited to settle), so that move was made: commit it."""
-        if self.setup is not None or self._events:
+        if self.setup is not None or self.episode.events:
             return []
         shape = shown_move(self.table, self.sensors)
         if shape is None:
             return []
         effects: list[Effect] = []
-        self._commit(shape, now_ms, effects)
+        self.commit(shape, now_ms, effects)
         return effects
 
     def start_setup(self, number: int, now_ms: int) -> list[Effect]:
@@ -302,17 +284,17 @@ class MoveReader:
         self.mismatch = None
         self.violation = None
         self.touches = TouchRecord()
-        self._moved = None
-        self._result_sensors = None
+        self.moved = None
+        self.result_sensors = None
         self._choices = []
-        self._exchange_square = None
-        self._choice_lift = None
+        self.exchange_square = None
+        self.choice_lift = None
         self.marks = HostMarks()
         self.gestures.reset()
-        self._alternative = None
-        self._fork_arrival = None
-        self._held = []
-        self._new_episode()
+        self.alternative = None
+        self.fork_arrival = None
+        self.held = []
+        self.new_episode()
 
     def resign(self, white: bool, now_ms: int) -> list[Effect]:
         """The host (or the board's gesture) says a player resigns."""
@@ -333,7 +315,7 @@ class MoveReader:
             effects: list[Effect] = [
                 MoveMade(now_ms, uci, san, self.position.fen(), len(self.game))
             ]
-            self._new_episode()
+            self.new_episode()
             return effects + endings.end(self, None, now_ms)
         return endings.end(self, self.game.claim_draw, now_ms)
 
@@ -358,29 +340,29 @@ class MoveReader:
     def completions(self) -> list[tuple[Move, int]]:
         """The moves the board has shown complete since the last committed position, each
         with when it first was, whenever the board decides it."""
-        return [(move_of_code(code), first) for code, first in self._first_complete.items()]
+        return [(move_of_code(code), first) for code, first in self.episode.first_complete.items()]
 
     @property
     def pending_completed_ms(self) -> int | None:
         """When the move the board shows complete, not yet decided, was first complete."""
-        complete = self._complete
-        return None if complete is None else self._first_complete.get(complete.code)
+        complete = self.episode.complete
+        return None if complete is None else self.episode.first_complete.get(complete.code)
 
     @property
     def last_completed_ms(self) -> int | None:
         """When the last committed move was complete on the board (None once the position
         was started afresh or taken back)."""
-        return None if self._moved is None else self._moved[0]
+        return None if self.moved is None else self.moved[0]
 
     def view(self) -> BoardView:
         """What the board is now, for the lights."""
         shown = Shown(
-            pending=self._complete,
+            pending=self.episode.complete,
             mismatch=self.mismatch,
             must_move=self.touches.obliged_square(self.position) if self.mode == "strict" else None,
             violation=self.violation.square if self.violation else None,
             marks=self.marks,
-            promotion=self._exchange_square,
+            promotion=self.exchange_square,
             promotion_choices=promotion.promotion_choices(self),
             setup=self.setup.step(self.sensors) if self.setup is not None else None,
             offer=self.gestures.offer,
@@ -391,7 +373,7 @@ class MoveReader:
 
     # ----- the core -----
 
-    def _commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
+    def commit(self, shape: MoveShape, now: int, effects: list[Effect]) -> None:
         knocked = knock.knocked_victim(self, shape)
         move = shape.move
         position = self.position
@@ -400,12 +382,12 @@ class MoveReader:
             landed: tuple[Square, ...] = (king_to, rook_to)
         else:
             landed = (move.to_square,)
-        completed_ms = self._first_complete.get(shape.code, self.last_change_ms)
-        self._moved = (completed_ms, landed)
+        completed_ms = self.episode.first_complete.get(shape.code, self.last_change_ms)
+        self.moved = (completed_ms, landed)
         if shape.is_promotion:
             piece, self._choices = promotion.choice_for(self._choices, completed_ms)
             move = Move(move.from_square, move.to_square, piece)
-        self._restore(now, effects)
+        self.restore(now, effects)
         # A king seen off its square while the move was still open was part of the move:
         # no resignation or draw gesture goes on across it.
         if self.gestures.offer is not None:
@@ -417,15 +399,15 @@ class MoveReader:
         effects.append(MoveMade(now, uci, san, self.position.fen(), len(self.game)))
         self.touches = TouchRecord()
         self.marks = HostMarks()  # what the host asked was about the position before
-        self._exchange_square = move.to_square if shape.is_promotion else None
-        self._new_episode()
+        self.exchange_square = move.to_square if shape.is_promotion else None
+        self.new_episode()
         if knocked:
             self.waiting = enter(self.waiting, KnockedCapture(move.from_square))
         outcome = self.game.outcome()
         if outcome is not None:
             effects.append(GameOver(now, outcome.result, outcome.reason))
 
-    def _restore(self, now: int, effects: list[Effect]) -> None:
+    def restore(self, now: int, effects: list[Effect]) -> None:
         if self.mismatch is not None or self.violation is not None:
             effects.append(Restored(now))
             self.mismatch = None

@@ -50,28 +50,28 @@ def watch_promotion_choice(reader: MoveReader, sq: Square, piece: str) -> None:
     """After a promotion and before the opponent moves, lifting and replacing one of
     the promoting side's own rooks, bishops or knights (or the queen) chooses that
     piece instead: the board's own way to under-promote."""
-    if reader._exchange_square is None:
+    if reader.exchange_square is None:
         return
     promoter_white = not reader.position.turn
     if piece.isupper() != promoter_white:
-        reader._exchange_square = None  # the opponent has started: the choice is final
+        reader.exchange_square = None  # the opponent has started: the choice is final
         return
     kind = PIECE_SYMBOLS.index(piece.lower())
     if kind in (QUEEN, 4, 3, 2):
-        reader._choice_lift = (sq, kind)
+        reader.choice_lift = (sq, kind)
 
 
 def promotion_choices(reader: MoveReader) -> Bitboard:
     """While a promotion may still be changed: the promoting side's rooks, bishops and
     knights (and queens, to go back), whose touch chooses their kind."""
-    if reader._exchange_square is None:
+    if reader.exchange_square is None:
         return 0
     position = reader.position
     side = not position.turn
     choices = 0
     for kind in (QUEEN, 4, 3, 2):
         choices |= position.pieces_of(kind, side)
-    return choices & ~(1 << reader._exchange_square)
+    return choices & ~(1 << reader.exchange_square)
 
 
 def amend_promotion(
@@ -88,8 +88,7 @@ def amend_promotion(
     san = reader.game.san(move)
     reader.game.push(move)
     effects.append(MoveMade(now, before.uci(move), san, reader.position.fen(), len(reader.game)))
-    reader._table = None
-    reader._new_episode()
+    reader.new_episode()
     outcome = reader.game.outcome()
     if outcome is not None:
         effects.append(GameOver(now, outcome.result, outcome.reason))

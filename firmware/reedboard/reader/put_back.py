@@ -36,19 +36,19 @@ def hold(reader: MoveReader) -> bool:
     make the placement that piece arriving first (for a pawn's promotion there, for
     STRAY_WAIT_MS: the new piece is set down before the pawn is lifted). True when it
     is kept so."""
-    doubted = reader._doubted
-    if doubted is None or not reader._events:
+    doubted = reader.episode.doubted
+    if doubted is None or not reader.episode.events:
         return False
-    placed = reader._events[-1]
+    placed = reader.episode.events[-1]
     if not placed.occupied or placed.square != doubted.from_square:
         return False
     if not _can_arrive(reader, doubted):
         return False
-    reader._complete = doubted
+    reader.episode.complete = doubted
     if knock.promoted_first(reader, doubted, placed.square):
         reader.waiting = enter(reader.waiting, PutBack(placed.t_ms + STRAY_WAIT_MS))
         # Not committed while the pawn's lift may still come: the due decides first.
-        reader._wait_ms = max(reader._wait_ms, STRAY_WAIT_MS)
+        reader.episode.wait_ms = max(reader.episode.wait_ms, STRAY_WAIT_MS)
     else:
         reader.waiting = enter(reader.waiting, PutBack(placed.t_ms + ARRIVE_MS))
     return True
@@ -67,7 +67,7 @@ def decide(
     followed alongside); anything else puts the capturer back before `change` is read."""
     reader.waiting = enter(reader.waiting, None)
     due = put_back.due
-    doubted = reader._doubted
+    doubted = reader.episode.doubted
     if doubted is None:
         return
     after = reader.position.play_code(doubted.code)

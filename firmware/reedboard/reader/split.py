@@ -24,14 +24,14 @@ def split(reader: MoveReader, now: int, effects: list[Effect], started: bool = F
     opponent has `started` after a complete capture (see knock.opponent_starts)."""
     if isinstance(reader.waiting, Sweep):
         reader.waiting = enter(reader.waiting, None)
-    tail = reader._events[reader._pending_index :]
-    shape = complete_at(reader, reader._pending_index)
+    tail = reader.episode.events[reader.episode.pending_index :]
+    shape = complete_at(reader, reader.episode.pending_index)
     if shape is None or not (started or still_standing(reader, shape)):
         return
     final = reader.sensors
     for change in tail:
         reader.sensors ^= 1 << change.square
-    reader._commit(shape, now, effects)
+    reader.commit(shape, now, effects)
     for change in tail:
         reader.sensors ^= 1 << change.square
         inference.apply(reader, change, now, effects, report=False)
@@ -55,10 +55,10 @@ def split_completes(reader: MoveReader) -> bool:
     """Whether what followed the complete move is itself a complete reply: the
     opponent answered before this player's move could still grow (a piece that
     stopped on a line where it could go on and take is taken at once)."""
-    shape = complete_at(reader, reader._pending_index)
+    shape = complete_at(reader, reader.episode.pending_index)
     if shape is None:
         return False
-    tail = reader._events[reader._pending_index :]
+    tail = reader.episode.events[reader.episode.pending_index :]
     sensors = reader.sensors
     for change in tail:
         sensors ^= 1 << change.square
@@ -75,8 +75,8 @@ def split_completes(reader: MoveReader) -> bool:
 
 def complete_at(reader: MoveReader, index: int) -> MoveShape | None:
     """The complete move after the first `index` events of this episode."""
-    hands = reader._start_hands.copy()
-    for change in reader._events[:index]:
+    hands = reader.episode.start_hands.copy()
+    for change in reader.episode.events[:index]:
         if change.occupied:
             hands.place(change.square)
         else:
@@ -88,10 +88,10 @@ def complete_at(reader: MoveReader, index: int) -> MoveShape | None:
             found[shape.code] = shape
     if not found:
         return None
-    saved = reader._events
-    reader._events = reader._events[:index]
+    saved = reader.episode.events
+    reader.episode.events = reader.episode.events[:index]
     best = inference.likeliest(reader, list(found.values()))
-    reader._events = saved
+    reader.episode.events = saved
     return best
 
 
@@ -100,16 +100,16 @@ def reply_in_progress(reader: MoveReader) -> bool:
     since may be the opponent taking that piece (the victim lifted first, the capturer
     not yet set down): a reply in progress, which the capturer set down on the target
     completes. Hands sweeping the pieces off make no such reply."""
-    if not reader._pending_index or reader._complete is not None:
+    if not reader.episode.pending_index or reader.episode.complete is not None:
         return False
-    key = (reader._pending_index, len(reader._events))
-    if reader._reply_known is not None and reader._reply_known[0] == key:
-        return reader._reply_known[1]
-    shape = complete_at(reader, reader._pending_index)
+    key = (reader.episode.pending_index, len(reader.episode.events))
+    if reader.episode.reply_known is not None and reader.episode.reply_known[0] == key:
+        return reader.episode.reply_known[1]
+    shape = complete_at(reader, reader.episode.pending_index)
     in_progress = False
     if shape is not None and not still_standing(reader, shape):
         table = MoveTable(reader.position.play_code(shape.code), legal=True)
         changed = reader.sensors ^ table.occupancy
         in_progress = bool(changed) and table.is_prefix(changed)
-    reader._reply_known = (key, in_progress)
+    reader.episode.reply_known = (key, in_progress)
     return in_progress

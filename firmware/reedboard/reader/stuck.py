@@ -41,7 +41,7 @@ def stuck_candidate(reader: MoveReader) -> tuple[Square, bool] | None:
             found.add((sq, bool(board >> sq & 1)))
     # A switch seen changing since the position stood was working then: of two
     # readings, the one that needs a square that never changed is the stuck one.
-    changed = {event.square for event in reader._events}
+    changed = {event.square for event in reader.episode.events}
     quiet = {candidate for candidate in found if candidate[0] not in changed}
     if len(quiet) == 1:
         return quiet.pop()

@@ -29,12 +29,12 @@ def try_takeback(reader: MoveReader, now: int, effects: list[Effect]) -> bool:
     # The captured piece may be put back first, on the square the capturer has just
     # left: the board then reads the position again, and only the capturer, put down
     # next on its own square, says it was a takeback.
-    carried = reader._arrival_lifted if len(reader._events) == 1 else 0
+    carried = reader.episode.arrival_lifted if len(reader.episode.events) == 1 else 0
     if not lifted_arrivals(reader) and not carried:
         return False
     take_back_last(reader, now, effects, restore=True)
-    reader._moved = None
-    reader._new_episode()
+    reader.moved = None
+    reader.new_episode()
     return True
 
 
@@ -47,7 +47,7 @@ def take_back_last(
     uci = reader.game.positions[-2].uci(reader.game.moves[-1])
     reader.game.pop()
     if restore:
-        reader._restore(now, effects)
+        reader.restore(now, effects)
     effects.append(TakenBack(now, uci, reader.position.fen()))
     reader.touches = TouchRecord()
     reader.marks = HostMarks()
@@ -99,7 +99,7 @@ def lifted_arrivals(reader: MoveReader) -> Bitboard:
     else:
         arrived = 1 << last.to_square
     lifted = 0
-    for event in reader._events:
+    for event in reader.episode.events:
         if not event.occupied:
             lifted |= 1 << event.square
     return lifted & arrived

@@ -21,14 +21,18 @@ def overlap_due(reader: MoveReader) -> int | None:
     once more, now allowing a move that could have grown (a slide stopped short): an
     own and an opponent's piece have been lifted, no move is complete, and this
     stillness has not been tried yet."""
-    if reader._pending_index or reader._complete is not None or not reader._events:
+    if (
+        reader.episode.pending_index
+        or reader.episode.complete is not None
+        or not reader.episode.events
+    ):
         return None
-    if reader._overlap_tried == reader.last_change_ms:
+    if reader.episode.overlap_tried == reader.last_change_ms:
         return None
     turn = reader.position.turn
     colours = {
         reader.table.placement[e.square].isupper() == turn
-        for e in reader._events
+        for e in reader.episode.events
         if not e.occupied and reader.table.placement[e.square] != EMPTY
     }
     if len(colours) < 2:
@@ -46,14 +50,14 @@ def read_two_moves(
     """Blitz hands overlapping (see overlap.py): commit the player's move read out of
     the episode, then follow the opponent's changes as the next episode. With
     `before_last`, the changes before the last one must make both moves complete."""
-    if reader._knocked_only or not reader._events or reader.game.is_game_over():
+    if reader.episode.knocked_only or not reader.episode.events or reader.game.is_game_over():
         return False
     start_sensors = reader.sensors
-    for event in reader._events:
+    for event in reader.episode.events:
         start_sensors ^= 1 << event.square
-    events = reader._events[:-1] if before_last else reader._events
+    events = reader.episode.events[:-1] if before_last else reader.episode.events
     found = untangle(
-        reader.table, reader._start_hands, start_sensors, events, final_only=final_only
+        reader.table, reader.episode.start_hands, start_sensors, events, final_only=final_only
     )
     if found is None or (before_last and not found.reply_complete):
         return False
@@ -66,10 +70,10 @@ def read_two_moves(
                 record.touch(event.square, piece, reader.position, event.t_ms)
         if record.breach(reader.position, found.shape.move) is not None:
             return False
-    theirs = [*found.theirs, reader._events[-1]] if before_last else list(found.theirs)
+    theirs = [*found.theirs, reader.episode.events[-1]] if before_last else list(found.theirs)
     final = reader.sensors
     reader.sensors = found.shape.occupancy
-    reader._commit(found.shape, now, effects)
+    reader.commit(found.shape, now, effects)
     for change in theirs:
         reader.sensors ^= 1 << change.square
         inference.apply(reader, change, now, effects, report=False)

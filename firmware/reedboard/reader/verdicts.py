@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 def unreported(reader: MoveReader) -> bool:
     """Something unexplained that `tick` has not reported yet."""
-    if reader._breaching is not None:
-        breach = breach_of(reader, reader._breaching)
+    if reader.episode.breaching is not None:
+        breach = breach_of(reader, reader.episode.breaching)
         return breach is not None and (
             reader.violation is None
             or (reader.violation.rule, reader.violation.square) != (breach.rule, breach.square)
@@ -42,7 +42,7 @@ def mismatch_shown(reader: MoveReader) -> bool:
 def stray(reader: MoveReader) -> bool:
     """Pieces have been put down and nothing taken off: no move yet, and none at all
     unless a lift follows (see STRAY_WAIT_MS)."""
-    if reader._complete is not None:
+    if reader.episode.complete is not None:
         return False
     expected = reader.table.occupancy
     return not expected & ~reader.sensors and bool(reader.sensors & ~expected)
@@ -54,7 +54,11 @@ def outdated_mismatch(reader: MoveReader) -> bool:
     start of a move (a piece put on a square a move could reach), but with pieces
     still out of place it is none: the lights must show what is wrong now. (Part of
     the shown mismatch put right is not outdated: the lights guide on from there.)"""
-    if reader.mismatch is None or reader._complete is not None or split.reply_in_progress(reader):
+    if (
+        reader.mismatch is None
+        or reader.episode.complete is not None
+        or split.reply_in_progress(reader)
+    ):
         return False
     expected = reader.table.occupancy
     missing, extra = expected & ~reader.sensors, reader.sensors & ~expected
@@ -64,16 +68,16 @@ def outdated_mismatch(reader: MoveReader) -> bool:
 def unexplained(reader: MoveReader) -> bool:
     """The board is in no state that the game explains: not the position, not a move,
     not a move in progress."""
-    if reader._complete is not None:
+    if reader.episode.complete is not None:
         return False
-    if reader._breaching is not None or reader._knocked_only:
+    if reader.episode.breaching is not None or reader.episode.knocked_only:
         return True
-    if reader.gestures.making or reader._choice_lift is not None:
+    if reader.gestures.making or reader.choice_lift is not None:
         return False  # a result told with the kings, or a promotion choice, in the making
-    if reader.sensors == reader._result_sensors:
+    if reader.sensors == reader.result_sensors:
         return False  # the kings still tell the result they just gave
     changed = reader.sensors ^ reader.table.occupancy
-    if reader._exchange_square is not None and changed == 1 << reader._exchange_square:
+    if reader.exchange_square is not None and changed == 1 << reader.exchange_square:
         return False  # the promoted pawn is off while the new piece is fetched
     king = reader.position.king(reader.position.turn)
     if king is not None and reader.sensors ^ reader.table.occupancy == 1 << king:
@@ -100,7 +104,7 @@ def breach_of(reader: MoveReader, shape: MoveShape) -> Breach | None:
     """Touch-move's verdict on a finished move, counting the touches made until the
     move was first complete."""
     return reader.touches.breach(
-        reader.position, shape.move, reader._first_complete.get(shape.code)
+        reader.position, shape.move, reader.episode.first_complete.get(shape.code)
     )
 
 
