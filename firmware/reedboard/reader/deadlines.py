@@ -15,10 +15,10 @@ from reedboard.reader.waiting import AmendDue, OtherReading, PutBack, Sweep, ent
 from reedboard.reader.waits import STRAY_WAIT_MS, STUCK_MS
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def tick(reader: MoveReader, now: int) -> list[Effect]:
+def tick(reader: Reader, now: int) -> list[Effect]:
     """Decide what has waited long enough by `now`."""
     if reader.chess960_watch.update(reader.sensors, now):
         return reader.start_setup(draw_chess960(reader.rng), now)
@@ -32,7 +32,7 @@ def tick(reader: MoveReader, now: int) -> list[Effect]:
     return effects
 
 
-def _result_confirmed(reader: MoveReader, now: int, effects: list[Effect]) -> bool:
+def _result_confirmed(reader: Reader, now: int, effects: list[Effect]) -> bool:
     """The kings have told a result long enough: the game ends so."""
     if reader.game.is_game_over():
         return False
@@ -44,7 +44,7 @@ def _result_confirmed(reader: MoveReader, now: int, effects: list[Effect]) -> bo
     return True
 
 
-def _readings_due(reader: MoveReader, now: int, effects: list[Effect]) -> None:
+def _readings_due(reader: Reader, now: int, effects: list[Effect]) -> None:
     """A move complete earlier split off after a lift of the opponent's (see SWEEP_MS),
     and the readings that waited for a lift that did not come (see ARRIVE_MS)."""
     # In this order, each on the state the one before leaves (a split may commit).
@@ -65,7 +65,7 @@ def _readings_due(reader: MoveReader, now: int, effects: list[Effect]) -> None:
             )
 
 
-def _stillness(reader: MoveReader, now: int, effects: list[Effect]) -> None:
+def _stillness(reader: Reader, now: int, effects: list[Effect]) -> None:
     """What the board still for a while decides: the complete move committed once it
     has waited, else a breach, overlapping moves, or a mismatch reported."""
     quiet = now - reader.last_change_ms
@@ -87,12 +87,12 @@ def _stillness(reader: MoveReader, now: int, effects: list[Effect]) -> None:
         verdicts.report_mismatch(reader, now, effects)
 
 
-def next_deadline(reader: MoveReader) -> int | None:
+def next_deadline(reader: Reader) -> int | None:
     """The time at which `tick` may decide something, if any."""
     return _earliest((_stillness_due(reader), *_other_dues(reader), *_fork_dues(reader)))
 
 
-def _stillness_due(reader: MoveReader) -> int | None:
+def _stillness_due(reader: Reader) -> int | None:
     if reader.episode.complete is not None:
         return reader.last_change_ms + reader.episode.wait_ms
     if verdicts.unreported(reader):
@@ -102,7 +102,7 @@ def _stillness_due(reader: MoveReader) -> int | None:
     return None
 
 
-def _other_dues(reader: MoveReader) -> tuple[int | None, ...]:
+def _other_dues(reader: Reader) -> tuple[int | None, ...]:
     """The readings waiting on a lift, overlapping moves, the kings' result, a stuck
     switch and the Chess960 gesture."""
     gesture = None if reader.game.is_game_over() else reader.gestures.next_deadline()
@@ -116,7 +116,7 @@ def _other_dues(reader: MoveReader) -> tuple[int | None, ...]:
     )
 
 
-def _fork_dues(reader: MoveReader) -> tuple[int | None, ...]:
+def _fork_dues(reader: Reader) -> tuple[int | None, ...]:
     """While the other reading is followed: its own deadlines, and its end."""
     if reader.alternative is None:
         return ()

@@ -13,12 +13,10 @@ from reedboard.reader.waits import START_OCCUPANCY
 from reedboard.rules.game import Game
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def follow_setup(
-    reader: MoveReader, now: int, effects: list[Effect], by_hand: bool = False
-) -> None:
+def follow_setup(reader: Reader, now: int, effects: list[Effect], by_hand: bool = False) -> None:
     assert reader.setup is not None
     if reader.setup.step(reader.sensors).done:
         start = reader.setup.target
@@ -30,7 +28,7 @@ def follow_setup(
         effects.extend(reader.start_game(Game(), now))
 
 
-def end(reader: MoveReader, declare: Callable[[], object] | None, now_ms: int) -> list[Effect]:
+def end(reader: Reader, declare: Callable[[], object] | None, now_ms: int) -> list[Effect]:
     if declare is not None:
         declare()
     outcome = reader.game.outcome()
@@ -40,7 +38,7 @@ def end(reader: MoveReader, declare: Callable[[], object] | None, now_ms: int) -
     return [GameOver(now_ms, outcome.result, outcome.reason)]
 
 
-def follow_gestures(reader: MoveReader, t_ms: int, now: int, effects: list[Effect]) -> None:
+def follow_gestures(reader: Reader, t_ms: int, now: int, effects: list[Effect]) -> None:
     before = reader.gestures.offer
     news = reader.gestures.update(reader.episode.hands.start, reader.episode.hands.states, t_ms)
     if news == "made" and reader.gestures.offer is not None:
@@ -49,7 +47,7 @@ def follow_gestures(reader: MoveReader, t_ms: int, now: int, effects: list[Effec
         effects.append(Offered(now, before, "cancelled"))
 
 
-def end_by_kings(reader: MoveReader, result: str, now: int) -> list[Effect]:
+def end_by_kings(reader: Reader, result: str, now: int) -> list[Effect]:
     """The kings in the centre confirmed a result: the loser resigns; a draw is a claim
     when one is valid, else agreed. The kings may stay there: that is no mismatch."""
     if result == "1-0":
@@ -64,7 +62,7 @@ def end_by_kings(reader: MoveReader, result: str, now: int) -> list[Effect]:
     return effects
 
 
-def try_new_game(reader: MoveReader, now: int, effects: list[Effect]) -> bool:
+def try_new_game(reader: Reader, now: int, effects: list[Effect]) -> bool:
     if reader.sensors != START_OCCUPANCY:
         return False
     game = reader.game

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from reedboard.reader import inference, knock
+from reedboard.reader import knock
 from reedboard.reader.effects import Effect, GameOver, MoveMade
 from reedboard.reader.waits import ARRIVE_MS
 from reedboard.rules.attacks import KING_ATTACKS
@@ -20,10 +20,10 @@ from reedboard.rules.squares import Square, squares_of
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def hold(reader: MoveReader, effects: list[Effect], now: int) -> list[Effect]:
+def hold(reader: Reader, effects: list[Effect], now: int) -> list[Effect]:
     """While another reading is followed alongside (see fork.fork), nothing reaches the
     host: if that reading is taken, the host never saw the moves it replaces. Once
     it is dropped, what was held goes out, as of now."""
@@ -37,10 +37,10 @@ def hold(reader: MoveReader, effects: list[Effect], now: int) -> list[Effect]:
 
 
 def fork(
-    reader: MoveReader,
+    reader: Reader,
     change: SquareChange,
     now: int,
-    other: Callable[[MoveReader, list[Effect]], object],
+    other: Callable[[Reader, list[Effect]], object],
 ) -> None:
     """A lift just behind a placement kept a doubted capture, as the opponent's piece
     seen arriving before it is seen leaving; read the other way (`other`), the
@@ -55,12 +55,12 @@ def fork(
     alternative.sensors ^= 1 << change.square  # as before `change` (see inference.apply)
     other(alternative, out)
     alternative.sensors ^= 1 << change.square
-    inference.follow(alternative, change, now, out, report=True)
+    alternative.follow(change, now, out, report=True)
     reader.alternative = (alternative, len(reader.game), out)
     reader.fork_until = now + reader.knock_wait_ms
 
 
-def copy_for_other_reading(reader: MoveReader) -> MoveReader:
+def copy_for_other_reading(reader: Reader) -> Reader:
     """A copy of the board to read the other way: all of its state its own, but for what
     never changes once made, which both share: the positions (values, never mutated;
     the game by its own `Game.copy`, which shares them) and the move table of the
@@ -75,7 +75,7 @@ def copy_for_other_reading(reader: MoveReader) -> MoveReader:
 
 
 def follow_alternative(
-    reader: MoveReader, change: SquareChange | None, now: int, effects: list[Effect]
+    reader: Reader, change: SquareChange | None, now: int, effects: list[Effect]
 ) -> None:
     """Feed the other reading what the board sees (`change`, or time passing), and
     take it when a placement leaves the board in no state the game explains while the
@@ -117,7 +117,7 @@ def follow_alternative(
     _take(reader, alternative, forked, out, now, effects)
 
 
-def _over(reader: MoveReader, alternative: MoveReader, forked: int, now: int) -> bool:
+def _over(reader: Reader, alternative: Reader, forked: int, now: int) -> bool:
     """Whether the other reading has gone wrong or is followed no longer."""
     return (
         alternative.mismatch is not None
@@ -145,8 +145,8 @@ def _arrival_decided(
 
 
 def _take(
-    reader: MoveReader,
-    alternative: MoveReader,
+    reader: Reader,
+    alternative: Reader,
     forked: int,
     out: list[Effect],
     now: int,
@@ -170,7 +170,7 @@ def _take(
     reader.held = []
 
 
-def arriving(reader: MoveReader, placed: Square) -> bool:
+def arriving(reader: Reader, placed: Square) -> bool:
     """Whether the sensors show the position and one piece more, on `placed`, where a
     piece of the side to move next to it can step: that piece seen arriving first."""
     if reader.sensors != reader.table.occupancy | 1 << placed:
@@ -183,6 +183,6 @@ def arriving(reader: MoveReader, placed: Square) -> bool:
     )
 
 
-def explains_board(reader: MoveReader) -> bool:
+def explains_board(reader: Reader) -> bool:
     """The sensors show the position, or a move the board is about to commit."""
     return reader.episode.complete is not None or reader.sensors == reader.table.occupancy

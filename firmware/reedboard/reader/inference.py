@@ -12,6 +12,7 @@ from reedboard.reader import (
     endings,
     fork,
     knock,
+    likely,
     promotion,
     put_back,
     split,
@@ -21,7 +22,7 @@ from reedboard.reader import (
 )
 from reedboard.reader.effects import Effect, Touched
 from reedboard.reader.hands import UNKNOWN
-from reedboard.reader.table import EMPTY, MoveShape, MoveTable
+from reedboard.reader.table import EMPTY, MoveShape
 from reedboard.reader.waiting import (
     AmendDue,
     KnockedCapture,
@@ -31,16 +32,15 @@ from reedboard.reader.waiting import (
     enter,
 )
 from reedboard.reader.waits import ARRIVE_MS, MOVERS_HAND_MS, MOVERS_HAND_REACH, SWEEP_MS
-from reedboard.rules.pieces import QUEEN
 from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
 def apply(
-    reader: MoveReader, change: SquareChange, now: int, effects: list[Effect], report: bool
+    reader: Reader, change: SquareChange, now: int, effects: list[Effect], report: bool
 ) -> None:
     """`change` read into the episode, once it has decided what the reader waited for
     (see waiting.py)."""
@@ -61,7 +61,7 @@ def apply(
 
 
 def _amends(
-    reader: MoveReader,
+    reader: Reader,
     knocked: KnockedCapture,
     change: SquareChange,
     now: int,
@@ -75,7 +75,7 @@ def _amends(
 
 
 def _other_reading(
-    reader: MoveReader,
+    reader: Reader,
     waiting: OtherReading,
     change: SquareChange,
     now: int,
@@ -104,7 +104,7 @@ def _other_reading(
 
 
 def _amend_due(
-    reader: MoveReader,
+    reader: Reader,
     waiting: AmendDue,
     change: SquareChange,
     now: int,
@@ -129,7 +129,7 @@ def _amend_due(
 
 
 def follow(
-    reader: MoveReader, change: SquareChange, now: int, effects: list[Effect], report: bool
+    reader: Reader, change: SquareChange, now: int, effects: list[Effect], report: bool
 ) -> None:
     """`change` read into the episode, once the readings it decides are settled."""
     sq = change.square
@@ -155,14 +155,14 @@ def follow(
         endings.follow_gestures(reader, change.t_ms, now, effects)
 
 
-def evaluate(reader: MoveReader, now: int, effects: list[Effect]) -> None:
+def evaluate(reader: Reader, now: int, effects: list[Effect]) -> None:
     """What the hands have done since the last committed position, after a change."""
     if knock.opponent_starts(reader):
         split.split(reader, now, effects, started=True)
         return
     matches = allowed_moves(reader)
     if matches:
-        complete(reader, likeliest(reader, matches), now, effects)
+        complete(reader, likely.likeliest(reader, matches), now, effects)
         return
     reader.episode.complete = None
     if reader.episode.breaching is not None:
@@ -173,10 +173,10 @@ def evaluate(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     no_move(reader, now, effects)
 
 
-def allowed_moves(reader: MoveReader) -> list[MoveShape]:
+def allowed_moves(reader: Reader) -> list[MoveShape]:
     """The moves the hands may have made: none when the only ones are a knocked step; in
     strict mode, those touch-move allows (the likeliest breach kept aside)."""
-    matches = matching_moves(reader, reader.table)
+    matches = likely.matching_moves(reader, reader.table)
     knocks = [m for m in matches if knock.knocked_step(reader, m)]
     reader.episode.knocked_only = bool(knocks) and len(knocks) == len(matches)
     if reader.episode.knocked_only:
@@ -187,12 +187,12 @@ def allowed_moves(reader: MoveReader) -> list[MoveShape]:
     if matches and reader.mode == "strict":
         allowed = [m for m in matches if verdicts.breach_of(reader, m) is None]
         if not allowed:
-            reader.episode.breaching = likeliest(reader, matches)
+            reader.episode.breaching = likely.likeliest(reader, matches)
         matches = allowed
     return matches
 
 
-def complete(reader: MoveReader, best: MoveShape, now: int, effects: list[Effect]) -> None:
+def complete(reader: Reader, best: MoveShape, now: int, effects: list[Effect]) -> None:
     """`best` is complete: commit it, or let it wait by what may still follow it."""
     if keeps_doubted(reader, best):
         return
@@ -207,12 +207,12 @@ def complete(reader: MoveReader, best: MoveShape, now: int, effects: list[Effect
     reader.episode.doubted = best if reader.episode.complete_knock else None
     if reader.episode.complete_knock:
         growth = "knock"  # a capture the next placement may still undo
-    reader.episode.wait_ms = wait_for(reader, growth)
+    reader.episode.wait_ms = likely.wait_for(reader, growth)
     if growth is None:
         reader.commit(best, now, effects)
 
 
-def keeps_doubted(reader: MoveReader, best: MoveShape) -> bool:
+def keeps_doubted(reader: Reader, best: MoveShape) -> bool:
     """Whether a capture doubted as a knock stays the complete move though the hands now
     show `best`, another move of the same piece."""
     doubted = reader.episode.doubted
@@ -234,13 +234,13 @@ def keeps_doubted(reader: MoveReader, best: MoveShape) -> bool:
     return False
 
 
-def no_move(reader: MoveReader, now: int, effects: list[Effect]) -> None:
+def no_move(reader: Reader, now: int, effects: list[Effect]) -> None:
     """No move is complete: the position shown again, a takeback, a new game, moves
     that overlapped, or a move complete earlier that what followed splits off."""
     changed = reader.sensors ^ reader.table.occupancy
     if not changed:
         if not put_back.hold(reader):  # (the opponent's reply may be arriving first)
-            shown_again(reader, now, effects)
+            takeback.shown_again(reader, now, effects)
         return
     if takeback.try_takeback(reader, now, effects):
         return
@@ -255,17 +255,7 @@ def no_move(reader: MoveReader, now: int, effects: list[Effect]) -> None:
     after_complete(reader, changed, now, effects)
 
 
-def shown_again(reader: MoveReader, now: int, effects: list[Effect]) -> None:
-    """The board shows the position again. Whatever the hands did, the sensors cannot
-    tell one piece from another: take every piece to be on its own square (after a
-    host's new game, or pieces rearranged by hand, no hypothesis may say so)."""
-    reader.restore(now, effects)
-    arrival_lifted = takeback.lifted_arrivals(reader)
-    reader.new_episode()
-    reader.episode.arrival_lifted = arrival_lifted
-
-
-def overlapping(reader: MoveReader, now: int, effects: list[Effect]) -> None:
+def overlapping(reader: Reader, now: int, effects: list[Effect]) -> None:
     """A placement that makes no move may still end one of two overlapping moves, though
     the board looks like a move in progress (a capture on a line)."""
     if (
@@ -276,7 +266,7 @@ def overlapping(reader: MoveReader, now: int, effects: list[Effect]) -> None:
         two_hands.read_two_moves(reader, now, effects, final_only=False, before_last=True)
 
 
-def after_complete(reader: MoveReader, changed: Bitboard, now: int, effects: list[Effect]) -> None:
+def after_complete(reader: Reader, changed: Bitboard, now: int, effects: list[Effect]) -> None:
     """The hands went on after a move was complete: the opponent setting a piece down,
     or completing a reply, splits it off at once; a lift of theirs after SWEEP_MS."""
     if not reader.table.is_prefix(changed):
@@ -290,68 +280,7 @@ def after_complete(reader: MoveReader, changed: Bitboard, now: int, effects: lis
         split.split(reader, now, effects)
 
 
-def wait_for(reader: MoveReader, growth: str | None) -> int:
-    """How long a complete move waits for the board to stay still, by what may still
-    follow it."""
-    if growth == "castling":
-        return reader.castle_wait_ms
-    return reader.knock_wait_ms if growth == "knock" else reader.settle_ms
-
-
-def matching_moves(reader: MoveReader, table: MoveTable) -> list[MoveShape]:
-    found: dict[int, MoveShape] = {}
-    for state in reader.episode.hands.states:
-        for shape in table.by_state.get(state, ()):
-            found[shape.code] = shape
-    return list(found.values())
-
-
-def likeliest(reader: MoveReader, matches: list[MoveShape]) -> MoveShape:
-    """Of several moves the hands may have made, the likeliest: castling over anything
-    (king and rook in the hands together; `castles` says the one exception), then the
-    move whose destination was placed last (the capture is the last thing a hand does),
-    then the promotion asked for."""
-    last_place: dict[Square, int] = {}
-    first_lift: dict[Square, int] = {}
-    for index, event in enumerate(reader.episode.events):
-        if event.occupied:
-            last_place[event.square] = index
-        else:
-            first_lift.setdefault(event.square, event.t_ms)
-    choice = reader.promotion_choice or QUEEN
-    others = any(not shape.is_castling for shape in matches)
-
-    def castles(shape: MoveShape) -> bool:
-        """Castling, unless it puts the rook on the king's square (Chess960), the rook
-        was lifted first and another move fits the same changes: that is the rook's own
-        move with the king knocked (lifted and put back) as well, and the grammar reads
-        an order that can be another move as castling only in FIDE's order, the king
-        first (or both at once). A rook that castles elsewhere, lifted first, is the
-        casual order: castling."""
-        if not shape.is_castling or not others:
-            return shape.is_castling
-        king, _, rook, rook_to = reader.position.castling_squares(shape.move)
-        if rook_to != king:
-            return True
-        never = reader.episode.events[-1].t_ms + 1 if reader.episode.events else 0
-        # Both lifted in one scan (the same time) castle, as they do everywhere.
-        return first_lift.get(king, never) <= first_lift.get(rook, never)
-
-    def rank(shape: MoveShape) -> tuple[int, int, int]:
-        if shape.is_castling:
-            destination = reader.position.castling_squares(shape.move)[1]
-        else:
-            destination = shape.to_square
-        return (
-            int(castles(shape)),
-            last_place.get(destination, -1),
-            int(shape.move.promotion == choice),
-        )
-
-    return max(matches, key=rank)
-
-
-def movers_hand(reader: MoveReader, sq: Square, piece: str, t_ms: int) -> bool:
+def movers_hand(reader: Reader, sq: Square, piece: str, t_ms: int) -> bool:
     """Whether lifting `piece` on `sq` is the withdrawing hand of the player who just
     moved (see MOVERS_HAND_MS): not a touch of the player having the move."""
     if reader.moved is None or piece.isupper() == reader.position.turn:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.reader import inference, takeback
+from reedboard.reader import likely, takeback
 from reedboard.reader.effects import Effect
 from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape, MoveTable
@@ -22,10 +22,10 @@ from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def opponent_starts(reader: MoveReader) -> bool:
+def opponent_starts(reader: Reader) -> bool:
     """A capture doubted as a knock (see knocked_victim) is waiting and the opponent
     lifts a piece: the capturer's hand is done, so the capture was real. The
     victim's square lifted first may be either reading (the opponent taking the
@@ -44,7 +44,7 @@ def opponent_starts(reader: MoveReader) -> bool:
     return piece not in (EMPTY, UNKNOWN) and piece.isupper() != reader.position.turn
 
 
-def knocked_step(reader: MoveReader, shape: MoveShape) -> bool:
+def knocked_step(reader: Reader, shape: MoveShape) -> bool:
     """A one-square move made faster than STEP_KNOCK_MS from lift to place while the
     hand held another piece: a neighbour knocked aside by the hand carrying a piece,
     not a move (the other piece put back makes the board that move). The board asks
@@ -72,7 +72,7 @@ def knocked_step(reader: MoveReader, shape: MoveShape) -> bool:
     return held_then and placed_at - lifted_at < STEP_KNOCK_MS
 
 
-def knocked_victim(reader: MoveReader, shape: MoveShape) -> bool:
+def knocked_victim(reader: Reader, shape: MoveShape) -> bool:
     """A capture whose victim's square was empty only briefly, while the capturer was
     already in the hand: the sensors of a one-motion swap, and of a neighbour knocked
     by the hand carrying a piece elsewhere and falling back. Only what comes next can
@@ -95,7 +95,7 @@ def knocked_victim(reader: MoveReader, shape: MoveShape) -> bool:
 
 
 def promoted_first(
-    reader: MoveReader, capture: MoveShape | None, placed: Square, sensors: Bitboard | None = None
+    reader: Reader, capture: MoveShape | None, placed: Square, sensors: Bitboard | None = None
 ) -> bool:
     """Whether the board (`sensors`, by default the sensors now) is, after `capture`
     (by default the move just committed), the opponent's promotion on `placed` with
@@ -113,9 +113,7 @@ def promoted_first(
     )
 
 
-def take_other_reading(
-    reader: MoveReader, other: MoveShape, now: int, effects: list[Effect]
-) -> None:
+def take_other_reading(reader: Reader, other: MoveShape, now: int, effects: list[Effect]) -> None:
     """No lift came: the piece in the hand was set down elsewhere, the doubted
     capture's victim only knocked. That move is the complete one now, and the
     victim stands on its square in every hypothesis: a later change (the opponent
@@ -130,12 +128,12 @@ def take_other_reading(
     reader.episode.pending_index = len(reader.episode.events)
     changed = reader.sensors ^ reader.table.occupancy
     growth = reader.table.growth(other, changed, rook_first=reader.mode == "casual")
-    reader.episode.wait_ms = inference.wait_for(reader, growth)
+    reader.episode.wait_ms = likely.wait_for(reader, growth)
     if growth is None:
         reader.commit(other, now, effects)
 
 
-def forget_knocked_touch(reader: MoveReader, change: SquareChange) -> None:
+def forget_knocked_touch(reader: Reader, change: SquareChange) -> None:
     """An opponent's piece lifted and back within KNOCK_MS while an own piece was in
     the hand was knocked by that hand, not touched (FIDE 4.3 binds deliberate
     touches): it obliges nothing. Taken for a capture, the capture still stands."""
@@ -150,7 +148,7 @@ def forget_knocked_touch(reader: MoveReader, change: SquareChange) -> None:
 
 
 def amend_knocked_capture(
-    reader: MoveReader,
+    reader: Reader,
     origin: Square,
     change: SquareChange,
     now: int,
@@ -192,7 +190,7 @@ def amend_knocked_capture(
     reader.sensors = before
     reader.new_episode()
     reader.sensors ^= 1 << change.square
-    inference.apply(reader, change, now, effects, report=True)
+    reader.read(change, now, effects, report=True)
     reader.sensors ^= later
     return True
 

@@ -16,14 +16,18 @@ How it decides (docs/hands.md, "How the board reads a game"):
 
 This module is the facade: the state of one board, its inputs (`feed`, `tick`, the host's
 commands, `configure`) and the commit of a move. The ideas live beside it, each a module
-of functions over that state: `inference` (an episode read change by change), `split` (a
-move complete earlier and what followed it), `two_hands` (overlapping blitz hands),
-`knock` (a knocked piece told from a move), `put_back` (a doubted capturer put back
-or the reply arriving where it stood), `fork` (the other reading followed
-alongside), `verdicts` (mismatches, touch-move breaches), `deadlines` (time passing),
-`takeback`, `promotion`, `endings` (games started and ended by hand), `stuck` (a stuck
-switch), and the pure ones: `view` (the lights' view as a function), `marks`, `waits`,
-`hands`, `table`, `overlap`, `touch_move`, `gestures`, `setup`.
+of functions over that state, which they see as a `protocol.Reader` and never import the
+facade (the package's imports point one way): `inference` (an episode read change by
+change), `split` (a move complete earlier and what followed it), `two_hands`
+(overlapping blitz hands), `knock` (a knocked piece told from a move), `put_back` (a
+doubted capturer put back or the reply arriving where it stood), `fork` (the other
+reading followed alongside), `verdicts` (mismatches, touch-move breaches), `deadlines`
+(time passing), `takeback`, `promotion`, `endings` (games started and ended by hand),
+`stuck` (a stuck switch), `likely` (the likeliest of several moves), and the values:
+`episode` (everything since the last committed position), `waiting` (what a reading
+waits for, and every transition between those states), `view` (the lights' view as a
+function), `marks`, `waits`, `hands`, `table`, `overlap`, `touch_move`, `gestures`,
+`setup`.
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ from reedboard.reader.gestures import GestureTracker
 from reedboard.reader.hands import hands_for
 from reedboard.reader.marks import HostMarks
 from reedboard.reader.mode import MODES, Mode
+from reedboard.reader.protocol import Reader
 from reedboard.reader.setup import GestureWatch, SetupGuide
 from reedboard.reader.table import MoveShape, MoveTable, placement_of, shown_move
 from reedboard.reader.touch_move import TouchRecord
@@ -132,7 +137,7 @@ class MoveReader:
         # The board as the other reading of a doubted capture would have it, while a later
         # placement may still show that reading right (see fork.fork): the reader, the
         # game's length when it forked, and the effects it has made since.
-        self.alternative: tuple[MoveReader, int, list[Effect]] | None = None
+        self.alternative: tuple[Reader, int, list[Effect]] | None = None
         # While it is followed: what the board made of the changes since, held back from
         # the host, and until when (knock_wait_ms after the fork) it may still be taken.
         self.held: list[Effect] = []
@@ -210,6 +215,15 @@ class MoveReader:
         inference.apply(self, change, now, effects, report=True)
         fork.follow_alternative(self, change, now, effects)
         return fork.hold(self, effects, now)
+
+    def read(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
+        """`change` read into the episode, deciding what the reader waited for: for the
+        parts that read changes again (a move split off, a capture amended)."""
+        inference.apply(self, change, now, effects, report)
+
+    def follow(self, change: SquareChange, now: int, effects: list[Effect], report: bool) -> None:
+        """`change` read into the episode, the readings it decides already settled."""
+        inference.follow(self, change, now, effects, report)
 
     def tick(self, now_ms: int) -> list[Effect]:
         """Time has passed: decide what has waited long enough."""

@@ -13,7 +13,7 @@ from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
 from reedboard.rules.squares import Bitboard, Square
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
 # A host that repeats its choice many times within one episode keeps the first (in force
@@ -46,7 +46,7 @@ def choice_for(choices: list[Choice], landed_ms: int) -> tuple[PieceType, list[C
     return piece, later[-1:]
 
 
-def watch_promotion_choice(reader: MoveReader, sq: Square, piece: str) -> None:
+def watch_promotion_choice(reader: Reader, sq: Square, piece: str) -> None:
     """After a promotion and before the opponent moves, lifting and replacing one of
     the promoting side's own rooks, bishops or knights (or the queen) chooses that
     piece instead: the board's own way to under-promote."""
@@ -61,7 +61,7 @@ def watch_promotion_choice(reader: MoveReader, sq: Square, piece: str) -> None:
         reader.choice_lift = (sq, kind)
 
 
-def promotion_choices(reader: MoveReader) -> Bitboard:
+def promotion_choices(reader: Reader) -> Bitboard:
     """While a promotion may still be changed: the promoting side's rooks, bishops and
     knights (and queens, to go back), whose touch chooses their kind."""
     if reader.exchange_square is None:
@@ -74,9 +74,7 @@ def promotion_choices(reader: MoveReader) -> Bitboard:
     return choices & ~(1 << reader.exchange_square)
 
 
-def amend_promotion(
-    reader: MoveReader, piece_type: PieceType, now: int, effects: list[Effect]
-) -> None:
+def amend_promotion(reader: Reader, piece_type: PieceType, now: int, effects: list[Effect]) -> None:
     last = reader.game.peek()
     if last is None or last.promotion is None or last.promotion == piece_type:
         return

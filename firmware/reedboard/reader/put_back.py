@@ -18,18 +18,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.reader import fork, inference, knock
+from reedboard.reader import fork, knock, takeback
 from reedboard.reader.effects import Effect
 from reedboard.reader.waiting import PutBack, enter
 from reedboard.reader.waits import ARRIVE_MS, STRAY_WAIT_MS
 from reedboard.sensing.debounce import SquareChange
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
     from reedboard.reader.table import MoveShape
 
 
-def hold(reader: MoveReader) -> bool:
+def hold(reader: Reader) -> bool:
     """The board shows the position again by a placement on the origin of a capture
     doubted as a knock, and an opponent's piece next to it could step there once the
     capture is made: keep the capture complete for ARRIVE_MS, for the lift that would
@@ -55,7 +55,7 @@ def hold(reader: MoveReader) -> bool:
 
 
 def decide(
-    reader: MoveReader,
+    reader: Reader,
     put_back: PutBack,
     change: SquareChange,
     now: int,
@@ -81,15 +81,15 @@ def decide(
     reader.sensors ^= 1 << change.square
 
 
-def take_back_home(reader: MoveReader, now: int, effects: list[Effect]) -> None:
+def take_back_home(reader: Reader, now: int, effects: list[Effect]) -> None:
     """No piece arrived first: the capturer was put back, the board shows the position
     again and the doubted capture is no move."""
     if isinstance(reader.waiting, PutBack):
         reader.waiting = enter(reader.waiting, None)
-    inference.shown_again(reader, now, effects)
+    takeback.shown_again(reader, now, effects)
 
 
-def _can_arrive(reader: MoveReader, doubted: MoveShape) -> bool:
+def _can_arrive(reader: Reader, doubted: MoveShape) -> bool:
     """Whether an opponent's piece next to the capture's origin could step there once
     the capture is made (only a step puts a magnet over both switches at once)."""
     origin = doubted.from_square

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.reader import inference
+from reedboard.reader import likely
 from reedboard.reader.effects import Effect
 from reedboard.reader.hands import hands_for
 from reedboard.reader.table import MoveShape, MoveTable
 from reedboard.reader.waiting import Sweep, enter
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def split(reader: MoveReader, now: int, effects: list[Effect], started: bool = False) -> None:
+def split(reader: Reader, now: int, effects: list[Effect], started: bool = False) -> None:
     """The move completed earlier was the whole move: commit it and read what followed
     as the next episode, from the sensors as they were when it was complete. Once
     its piece has left its target it is not (see _still_standing), unless the
@@ -34,11 +34,11 @@ def split(reader: MoveReader, now: int, effects: list[Effect], started: bool = F
     reader.commit(shape, now, effects)
     for change in tail:
         reader.sensors ^= 1 << change.square
-        inference.apply(reader, change, now, effects, report=False)
+        reader.read(change, now, effects, report=False)
     assert reader.sensors == final
 
 
-def still_standing(reader: MoveReader, shape: MoveShape) -> bool:
+def still_standing(reader: Reader, shape: MoveShape) -> bool:
     """Whether the squares the complete move put its pieces on are occupied now. Once
     its piece has left its target (a bishop dragged on and off the board as the pieces
     are swept away), a move complete earlier was not the move: it is never committed.
@@ -51,7 +51,7 @@ def still_standing(reader: MoveReader, shape: MoveShape) -> bool:
     return reader.sensors & arrived == arrived
 
 
-def split_completes(reader: MoveReader) -> bool:
+def split_completes(reader: Reader) -> bool:
     """Whether what followed the complete move is itself a complete reply: the
     opponent answered before this player's move could still grow (a piece that
     stopped on a line where it could go on and take is taken at once)."""
@@ -73,7 +73,7 @@ def split_completes(reader: MoveReader) -> bool:
     return any(state in table.by_state for state in hands.states)
 
 
-def complete_at(reader: MoveReader, index: int) -> MoveShape | None:
+def complete_at(reader: Reader, index: int) -> MoveShape | None:
     """The complete move after the first `index` events of this episode."""
     hands = reader.episode.start_hands.copy()
     for change in reader.episode.events[:index]:
@@ -90,12 +90,12 @@ def complete_at(reader: MoveReader, index: int) -> MoveShape | None:
         return None
     saved = reader.episode.events
     reader.episode.events = reader.episode.events[:index]
-    best = inference.likeliest(reader, list(found.values()))
+    best = likely.likeliest(reader, list(found.values()))
     reader.episode.events = saved
     return best
 
 
-def reply_in_progress(reader: MoveReader) -> bool:
+def reply_in_progress(reader: Reader) -> bool:
     """A move complete earlier whose piece has left its target, and what the hands did
     since may be the opponent taking that piece (the victim lifted first, the capturer
     not yet set down): a reply in progress, which the capturer set down on the target

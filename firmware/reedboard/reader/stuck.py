@@ -10,10 +10,10 @@ from reedboard.reader.waits import STUCK_MS
 from reedboard.rules.squares import Square
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def stuck_switch(reader: MoveReader, now_ms: int) -> tuple[Square, bool] | None:
+def stuck_switch(reader: Reader, now_ms: int) -> tuple[Square, bool] | None:
     """A switch the game shows stuck, and the state it should read: a mismatch is on
     show, the board has been still for STUCK_MS since, and one square alone, read the
     other way, makes the board the position or one legal move (see STUCK_MS)."""
@@ -23,7 +23,7 @@ def stuck_switch(reader: MoveReader, now_ms: int) -> tuple[Square, bool] | None:
     return stuck_candidate(reader)
 
 
-def stuck_since(reader: MoveReader) -> int | None:
+def stuck_since(reader: Reader) -> int | None:
     if reader.mismatch is None or reader.setup is not None or not verdicts.mismatch_shown(reader):
         return None
     if stuck_candidate(reader) is None:
@@ -31,7 +31,7 @@ def stuck_since(reader: MoveReader) -> int | None:
     return max(reader.mismatch.t_ms, reader.last_change_ms)
 
 
-def stuck_candidate(reader: MoveReader) -> tuple[Square, bool] | None:
+def stuck_candidate(reader: Reader) -> tuple[Square, bool] | None:
     table = reader.table
     found: set[tuple[Square, bool]] = set()
     for board in (table.occupancy, *(shape.occupancy for shape in table.shapes)):

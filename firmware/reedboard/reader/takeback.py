@@ -1,5 +1,6 @@
 """Taking the last move back: by hand in casual mode (the pieces put back in any order, the
-board reading the position before the move again), or at the host's request."""
+board reading the position before the move again), or at the host's request; and the
+board showing the position again, which a takeback by hand may follow."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from reedboard.reader.touch_move import TouchRecord
 from reedboard.rules.squares import Bitboard
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def try_takeback(reader: MoveReader, now: int, effects: list[Effect]) -> bool:
+def try_takeback(reader: Reader, now: int, effects: list[Effect]) -> bool:
     # A game the position ended (mate, stalemate) may be taken back in casual play; a
     # resignation, an agreement or a claim stands.
     if reader.mode != "casual" or not len(reader.game) or reader.game.declared is not None:
@@ -38,9 +39,7 @@ def try_takeback(reader: MoveReader, now: int, effects: list[Effect]) -> bool:
     return True
 
 
-def take_back_last(
-    reader: MoveReader, now: int, effects: list[Effect], restore: bool = False
-) -> None:
+def take_back_last(reader: Reader, now: int, effects: list[Effect], restore: bool = False) -> None:
     """The one way a move is taken back, by hand, by the host or as a knock's amend: the
     last move undone and said (`restore`: the lights' complaint withdrawn first), and
     what was about the position now gone cleared (touches, the host's marks)."""
@@ -53,7 +52,7 @@ def take_back_last(
     reader.marks = HostMarks()
 
 
-def take_back_for_host(reader: MoveReader, now: int) -> list[Effect]:
+def take_back_for_host(reader: Reader, now: int) -> list[Effect]:
     """The host takes the last move back (also one that ended the game by mate or
     stalemate; a resignation, an agreement or a claim stands). The board reads on from
     the position before the move as if it had just started there, and says at once where
@@ -70,7 +69,7 @@ def take_back_for_host(reader: MoveReader, now: int) -> list[Effect]:
     return effects + reader.show_mismatch(now)
 
 
-def take_back_to_for_host(reader: MoveReader, ply: int, now: int) -> list[Effect]:
+def take_back_to_for_host(reader: Reader, ply: int, now: int) -> list[Effect]:
     """The host takes back every move after `ply` (an arbiter reinstating the position
     before an irregularity): each told, then the board reads on from the position at
     `ply` and shows at once where the pieces must go, as after one takeback."""
@@ -86,7 +85,7 @@ def take_back_to_for_host(reader: MoveReader, ply: int, now: int) -> list[Effect
     return effects + reader.show_mismatch(now)
 
 
-def lifted_arrivals(reader: MoveReader) -> Bitboard:
+def lifted_arrivals(reader: Reader) -> Bitboard:
     """The squares the last move put a piece on that were lifted in this episode
     (casual mode: what a takeback needs)."""
     if reader.mode != "casual" or not len(reader.game) or reader.game.declared is not None:
@@ -103,3 +102,13 @@ def lifted_arrivals(reader: MoveReader) -> Bitboard:
         if not event.occupied:
             lifted |= 1 << event.square
     return lifted & arrived
+
+
+def shown_again(reader: Reader, now: int, effects: list[Effect]) -> None:
+    """The board shows the position again. Whatever the hands did, the sensors cannot
+    tell one piece from another: take every piece to be on its own square (after a
+    host's new game, or pieces rearranged by hand, no hypothesis may say so)."""
+    reader.restore(now, effects)
+    arrival_lifted = lifted_arrivals(reader)
+    reader.new_episode()
+    reader.episode.arrival_lifted = arrival_lifted

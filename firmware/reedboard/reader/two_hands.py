@@ -6,17 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.reader import inference
 from reedboard.reader.effects import Effect
 from reedboard.reader.overlap import untangle
 from reedboard.reader.table import EMPTY
 from reedboard.reader.touch_move import TouchRecord
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def overlap_due(reader: MoveReader) -> int | None:
+def overlap_due(reader: Reader) -> int | None:
     """When the board, still for `settle_ms`, is to be read as two overlapping moves
     once more, now allowing a move that could have grown (a slide stopped short): an
     own and an opponent's piece have been lifted, no move is complete, and this
@@ -41,7 +40,7 @@ def overlap_due(reader: MoveReader) -> int | None:
 
 
 def read_two_moves(
-    reader: MoveReader,
+    reader: Reader,
     now: int,
     effects: list[Effect],
     final_only: bool,
@@ -76,6 +75,6 @@ def read_two_moves(
     reader.commit(found.shape, now, effects)
     for change in theirs:
         reader.sensors ^= 1 << change.square
-        inference.apply(reader, change, now, effects, report=False)
+        reader.read(change, now, effects, report=False)
     assert reader.sensors == final
     return True

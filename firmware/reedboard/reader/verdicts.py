@@ -13,10 +13,10 @@ from reedboard.reader.touch_move import Breach
 from reedboard.rules.squares import Bitboard, Square, squares_of
 
 if TYPE_CHECKING:
-    from reedboard.reader.move_reader import MoveReader
+    from reedboard.reader.protocol import Reader
 
 
-def unreported(reader: MoveReader) -> bool:
+def unreported(reader: Reader) -> bool:
     """Something unexplained that `tick` has not reported yet."""
     if reader.episode.breaching is not None:
         breach = breach_of(reader, reader.episode.breaching)
@@ -32,14 +32,14 @@ def unreported(reader: MoveReader) -> bool:
     return reader.violation is None or king_after_rook_first(reader, missing) is None
 
 
-def mismatch_shown(reader: MoveReader) -> bool:
+def mismatch_shown(reader: Reader) -> bool:
     """The mismatch on show is the board's state now."""
     expected = reader.table.occupancy
     state = (expected & ~reader.sensors, reader.sensors & ~expected)
     return reader.mismatch is not None and (reader.mismatch.missing, reader.mismatch.extra) == state
 
 
-def stray(reader: MoveReader) -> bool:
+def stray(reader: Reader) -> bool:
     """Pieces have been put down and nothing taken off: no move yet, and none at all
     unless a lift follows (see STRAY_WAIT_MS)."""
     if reader.episode.complete is not None:
@@ -48,7 +48,7 @@ def stray(reader: MoveReader) -> bool:
     return not expected & ~reader.sensors and bool(reader.sensors & ~expected)
 
 
-def outdated_mismatch(reader: MoveReader) -> bool:
+def outdated_mismatch(reader: Reader) -> bool:
     """A mismatch is shown, and the board has since gone wrong in a way it does not
     show: a square emptied or filled that is not lit. That state may look like the
     start of a move (a piece put on a square a move could reach), but with pieces
@@ -65,7 +65,7 @@ def outdated_mismatch(reader: MoveReader) -> bool:
     return bool(missing & ~reader.mismatch.missing or extra & ~reader.mismatch.extra)
 
 
-def unexplained(reader: MoveReader) -> bool:
+def unexplained(reader: Reader) -> bool:
     """The board is in no state that the game explains: not the position, not a move,
     not a move in progress."""
     if reader.episode.complete is not None:
@@ -90,7 +90,7 @@ def unexplained(reader: MoveReader) -> bool:
     return not both_hands_in_the_air(reader, changed)
 
 
-def both_hands_in_the_air(reader: MoveReader, changed: Bitboard) -> bool:
+def both_hands_in_the_air(reader: Reader, changed: Bitboard) -> bool:
     """Blitz: the player's piece still in the hand (a move begun) and the opponent
     already holding one of theirs, nothing set down yet: two moves under way."""
     if changed & reader.sensors or reader.mismatch is not None:
@@ -100,7 +100,7 @@ def both_hands_in_the_air(reader: MoveReader, changed: Bitboard) -> bool:
     return bool(mine and theirs) and not theirs & (theirs - 1) and reader.table.is_prefix(mine)
 
 
-def breach_of(reader: MoveReader, shape: MoveShape) -> Breach | None:
+def breach_of(reader: Reader, shape: MoveShape) -> Breach | None:
     """Touch-move's verdict on a finished move, counting the touches made until the
     move was first complete."""
     return reader.touches.breach(
@@ -108,7 +108,7 @@ def breach_of(reader: MoveReader, shape: MoveShape) -> Breach | None:
     )
 
 
-def report_violation(reader: MoveReader, shape: MoveShape, now: int, effects: list[Effect]) -> None:
+def report_violation(reader: Reader, shape: MoveShape, now: int, effects: list[Effect]) -> None:
     breach = breach_of(reader, shape)
     if breach is None:
         return
@@ -121,7 +121,7 @@ def report_violation(reader: MoveReader, shape: MoveShape, now: int, effects: li
     effects.append(reader.violation)
 
 
-def report_mismatch(reader: MoveReader, now: int, effects: list[Effect]) -> None:
+def report_mismatch(reader: Reader, now: int, effects: list[Effect]) -> None:
     expected = reader.table.occupancy
     missing = expected & ~reader.sensors
     extra = reader.sensors & ~expected
@@ -142,7 +142,7 @@ def report_mismatch(reader: MoveReader, now: int, effects: list[Effect]) -> None
     effects.append(reader.mismatch)
 
 
-def king_after_rook_first(reader: MoveReader, missing: Bitboard) -> Square | None:
+def king_after_rook_first(reader: Reader, missing: Bitboard) -> Square | None:
     """Strict mode: the player who just moved a rook to its castling square now moves
     the king too. The rook move stands (FIDE 4.4b); the king's move is a breach."""
     if reader.mode != "strict" or len(reader.game) == 0:

@@ -79,7 +79,7 @@ State = type[KnockedCapture] | type[AmendDue] | type[OtherReading] | type[PutBac
 # (from, to, on what, where it is decided); None is waiting for nothing. Every state is
 # left for nothing before the reader decides, so no state follows another directly.
 TRANSITIONS: Final[tuple[tuple[State | None, State | None, str, str], ...]] = (
-    (None, KnockedCapture, "a capture doubted as a knock committed", "MoveReader.commit"),
+    (None, KnockedCapture, "a capture doubted as a knock committed", "Reader.commit"),
     (KnockedCapture, None, "the next change", "inference.apply"),
     (None, AmendDue, "a placement both readings explain", "knock.amend_knocked_capture"),
     (AmendDue, None, "the next change, or its due", "inference.apply, deadlines"),
@@ -96,7 +96,7 @@ _ALLOWED: Final = frozenset((source, target) for source, target, _on, _where in 
 
 def enter(current: Waiting | None, new: Waiting | None) -> Waiting | None:
     """`new`, once `TRANSITIONS` allows going there from `current`; staying is allowed.
-    A new episode forgets what it waited for (see `MoveReader.new_episode`), and is no
+    A new episode forgets what it waited for (see `Reader.new_episode`), and is no
     transition."""
     source = None if current is None else type(current)
     target = None if new is None else type(new)
