@@ -26,12 +26,20 @@ from reedboard.reader.table import EMPTY, MoveShape
 from reedboard.reader.waiting import (
     AmendDue,
     KnockedCapture,
+    Landed,
     OtherReading,
     PutBack,
+    Relifted,
     Sweep,
     enter,
 )
-from reedboard.reader.waits import ARRIVE_MS, MOVERS_HAND_MS, MOVERS_HAND_REACH, SWEEP_MS
+from reedboard.reader.waits import (
+    ARRIVE_MS,
+    MOVERS_HAND_MS,
+    MOVERS_HAND_REACH,
+    RELAND_MS,
+    SWEEP_MS,
+)
 from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
 
@@ -57,7 +65,42 @@ def apply(
             _amend_due(reader, amend, change, now, effects, report)
         case PutBack() as put:
             put_back.decide(reader, put, change, now, effects, report)
+        case Landed() as landed:
+            reader.waiting = enter(landed, None)
+            _landed(reader, landed, change, now, effects, report)
+            return
+        case Relifted() as relifted:
+            reader.waiting = enter(relifted, None)
+            if _relanded(reader, relifted, change, now, effects):
+                return
     follow(reader, change, now, effects, report)
+
+
+def _landed(
+    reader: Reader,
+    landed: Landed,
+    change: SquareChange,
+    now: int,
+    effects: list[Effect],
+    report: bool,
+) -> None:
+    """The change after a move committed at once: the piece lifted again from where it
+    landed, this soon, may still be in the hand that moved it (see waits.RELAND_MS)."""
+    plies = len(reader.game)
+    follow(reader, change, now, effects, report)
+    again = not change.occupied and change.square == landed.square and change.t_ms < landed.until
+    if again and reader.waiting is None and len(reader.game) == plies:
+        reader.waiting = enter(None, Relifted(landed.origin, landed.square))
+
+
+def _relanded(
+    reader: Reader, relifted: Relifted, change: SquareChange, now: int, effects: list[Effect]
+) -> bool:
+    """The piece just landed, lifted again at once, set down elsewhere where it could
+    have gone from its origin: that is the move (True: `change` is read already)."""
+    if not change.occupied or change.square == relifted.square:
+        return False
+    return knock.amend_knocked_capture(reader, relifted.origin, change, now, effects)
 
 
 def _amends(
@@ -209,7 +252,11 @@ def complete(reader: Reader, best: MoveShape, now: int, effects: list[Effect]) -
         growth = "knock"  # a capture the next placement may still undo
     reader.episode.wait_ms = likely.wait_for(reader, growth)
     if growth is None:
+        landed = reader.episode.events[-1]
         reader.commit(best, now, effects)
+        if reader.waiting is None and landed.occupied:
+            until = landed.t_ms + RELAND_MS
+            reader.waiting = enter(None, Landed(best.from_square, landed.square, until))
 
 
 def keeps_doubted(reader: Reader, best: MoveShape) -> bool:

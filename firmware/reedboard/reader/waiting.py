@@ -21,6 +21,12 @@ bottom. A change of state anywhere else is a mistake, and `enter` refuses it.
 - `PutBack`: the same, with the piece set down on the capturer's own square (the board
   shows the position again): a lift by `due` keeps the capture, anything else puts the
   capturer back (put_back.decide, put_back.take_back_home).
+- `Landed`: a move committed at once, its piece just set down: until `until` a lift of
+  that square may be the hand that has not let go (a dropped piece bouncing, a piece
+  slid on before release; FIDE 4.7: the move is where the piece comes to rest).
+- `Relifted`: that lift came: a placement elsewhere that, read from the position before
+  the move, is a move of the same piece replaces the move (knock.amend_knocked_capture
+  does it); anything else lets the move stand.
 - `Sweep`: a move complete earlier, then a lift of the opponent's piece: by `due` the
   moved piece may still leave its target (hands sweeping the pieces off); then the move
   complete earlier is split off (split.split).
@@ -67,14 +73,41 @@ class PutBack:
 
 
 @dataclass(frozen=True)
+class Landed:
+    """A move committed at once from `origin`, its piece set down on `square`."""
+
+    origin: Square
+    square: Square
+    until: int  # the lift of `square` before this may be the hand not yet let go
+    due: None = None  # only a change decides
+
+
+@dataclass(frozen=True)
+class Relifted:
+    """The piece just landed on `square` lifted again at once."""
+
+    origin: Square
+    square: Square
+    due: None = None
+
+
+@dataclass(frozen=True)
 class Sweep:
     """A lift of the opponent's after a move complete earlier: split off at `due`."""
 
     due: int
 
 
-Waiting = KnockedCapture | AmendDue | OtherReading | PutBack | Sweep
-State = type[KnockedCapture] | type[AmendDue] | type[OtherReading] | type[PutBack] | type[Sweep]
+Waiting = KnockedCapture | AmendDue | OtherReading | PutBack | Landed | Relifted | Sweep
+State = (
+    type[KnockedCapture]
+    | type[AmendDue]
+    | type[OtherReading]
+    | type[PutBack]
+    | type[Landed]
+    | type[Relifted]
+    | type[Sweep]
+)
 
 # (from, to, on what, where it is decided); None is waiting for nothing. Every state is
 # left for nothing before the reader decides, so no state follows another directly.
@@ -88,6 +121,10 @@ TRANSITIONS: Final[tuple[tuple[State | None, State | None, str, str], ...]] = (
     (OtherReading, None, "another move complete", "inference.complete"),
     (None, PutBack, "a piece set down on the capture's origin", "put_back.hold"),
     (PutBack, None, "the next change, or its due", "put_back.decide, deadlines"),
+    (None, Landed, "a move committed at once", "inference.complete"),
+    (Landed, None, "the next change", "inference.apply"),
+    (None, Relifted, "the piece just landed lifted within RELAND_MS", "inference.apply"),
+    (Relifted, None, "the next change", "inference.apply"),
     (None, Sweep, "the opponent lifts after a move complete", "inference.after_complete"),
     (Sweep, None, "the move complete earlier split off", "split.split"),
 )

@@ -54,6 +54,10 @@ KNOCK_MS = 250
 # its origin within this long (up to 40 ms, and the switch's bounce); the opponent's
 # hand, even in blitz, rarely lifts a neighbour of that square so fast.
 ARRIVE_MS = 50
+# A piece dropped on a square bounces off it for tens of ms, and a piece set down and slid
+# on before the hand lets go leaves its first square within about a tenth of a second: a
+# lift of the square a move just landed on, this soon, may be the same hand.
+RELAND_MS = 150
 # A piece knocked aside by the hand carrying another one lands on the next square within
 # tens of ms; a piece lifted and set down deliberately takes longer.
 STEP_KNOCK_MS = 90
