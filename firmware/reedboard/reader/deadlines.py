@@ -118,10 +118,11 @@ def _other_dues(reader: Reader) -> tuple[int | None, ...]:
 
 def _fork_dues(reader: Reader) -> tuple[int | None, ...]:
     """While the other reading is followed: its own deadlines, and its end."""
-    if reader.alternative is None:
+    following = reader.following
+    if following is None:
         return ()
-    arrival = reader.fork_arrival[0] if reader.fork_arrival else None
-    return (reader.alternative[0].next_deadline(), reader.fork_until, arrival)
+    arrival = following.arrival[0] if following.arrival else None
+    return (following.reader.next_deadline(), following.until, arrival)
 
 
 def _earliest(times: Iterable[int | None]) -> int | None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from reedboard.reader import knock
 from reedboard.reader.effects import Effect, GameOver, MoveMade
+from reedboard.reader.protocol import Following
 from reedboard.reader.waits import ARRIVE_MS
 from reedboard.rules.attacks import KING_ATTACKS
 from reedboard.rules.position import Position
@@ -27,7 +28,7 @@ def hold(reader: Reader, effects: list[Effect], now: int) -> list[Effect]:
     """While another reading is followed alongside (see fork.fork), nothing reaches the
     host: if that reading is taken, the host never saw the moves it replaces. Once
     it is dropped, what was held goes out, as of now."""
-    if reader.alternative is not None:
+    if reader.following is not None:
         reader.held += effects
         return []
     if not reader.held:
@@ -48,7 +49,7 @@ def fork(
     readings explain the sensors until a placement, so the board follows the other
     one alongside: a placement that only it explains makes it the game (see
     follow_alternative)."""
-    if reader.alternative is not None:
+    if reader.following is not None:
         return
     alternative = copy_for_other_reading(reader)
     out: list[Effect] = []
@@ -56,8 +57,7 @@ def fork(
     other(alternative, out)
     alternative.sensors ^= 1 << change.square
     alternative.follow(change, now, out, report=True)
-    reader.alternative = (alternative, len(reader.game), out)
-    reader.fork_until = now + reader.knock_wait_ms
+    reader.following = Following(alternative, len(reader.game), out, now + reader.knock_wait_ms)
 
 
 def copy_for_other_reading(reader: Reader) -> Reader:
@@ -85,22 +85,22 @@ def follow_alternative(
     a neighbour that can step there, within ARRIVE_MS, keeps the board's reading. It is
     dropped itself as soon as it goes wrong, once the game has gone two moves past
     the fork, or knock_wait_ms after it."""
-    if reader.alternative is None:
+    following = reader.following
+    if following is None:
         return
-    alternative, forked, out = reader.alternative
+    alternative, forked, out = following.reader, following.forked, following.out
     if change is None:
         out += alternative.tick(now)
     else:
         out += alternative.feed(change, now)
-    if _over(reader, alternative, forked, now):
-        reader.alternative = None
-        reader.fork_arrival = None
+    if _over(reader, following, now):
+        reader.following = None
         return
-    if reader.fork_arrival is not None:
-        if change is None and now < reader.fork_arrival[0]:
+    if following.arrival is not None:
+        if change is None and now < following.arrival[0]:
             return  # still waiting for the lift
-        decided = _arrival_decided(reader.fork_arrival, change)
-        reader.fork_arrival = None
+        decided = _arrival_decided(following.arrival, change)
+        following.arrival = None
         if decided is not None:
             if decided:
                 _take(reader, alternative, forked, out, now, effects)
@@ -112,20 +112,21 @@ def follow_alternative(
     if arriving(reader, change.square):
         # This board reads the placement as the next move's piece seen arriving before
         # it is seen leaving: the lift that follows within ARRIVE_MS decides.
-        reader.fork_arrival = (change.t_ms + ARRIVE_MS, change.square, reader.position)
+        following.arrival = (change.t_ms + ARRIVE_MS, change.square, reader.position)
         return
     _take(reader, alternative, forked, out, now, effects)
 
 
-def _over(reader: Reader, alternative: Reader, forked: int, now: int) -> bool:
+def _over(reader: Reader, following: Following, now: int) -> bool:
     """Whether the other reading has gone wrong or is followed no longer."""
+    alternative, forked = following.reader, following.forked
     return (
         alternative.mismatch is not None
         or alternative.violation is not None
         or alternative.setup is not None
         or len(reader.game) > forked + 2
         or len(alternative.game) > forked + 2
-        or now >= reader.fork_until
+        or now >= following.until
     )
 
 
@@ -166,7 +167,7 @@ def _take(
     if outcome is not None:
         effects.append(GameOver(now, outcome.result, outcome.reason))
     reader.__dict__.update(alternative.__dict__)
-    reader.alternative = None
+    reader.following = None
     reader.held = []
 
 

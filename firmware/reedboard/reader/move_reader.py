@@ -63,7 +63,7 @@ from reedboard.reader.gestures import GestureTracker
 from reedboard.reader.hands import hands_for
 from reedboard.reader.marks import HostMarks
 from reedboard.reader.mode import MODES, Mode
-from reedboard.reader.protocol import Reader
+from reedboard.reader.protocol import Following
 from reedboard.reader.setup import GestureWatch, SetupGuide
 from reedboard.reader.table import MoveShape, MoveTable, placement_of, shown_move
 from reedboard.reader.touch_move import TouchRecord
@@ -135,16 +135,11 @@ class MoveReader:
         self.setup_number: int | None = None
         self.chess960_watch = GestureWatch()
         # The board as the other reading of a doubted capture would have it, while a later
-        # placement may still show that reading right (see fork.fork): the reader, the
-        # game's length when it forked, and the effects it has made since.
-        self.alternative: tuple[Reader, int, list[Effect]] | None = None
+        # placement may still show that reading right (see fork.fork).
+        self.following: Following | None = None
         # While it is followed: what the board made of the changes since, held back from
-        # the host, and until when (knock_wait_ms after the fork) it may still be taken.
+        # the host.
         self.held: list[Effect] = []
-        self.fork_until = 0
-        # A placement both readings explain, this board's as a piece arriving first: until
-        # when its lift may still come, the square, and the position it would move in.
-        self.fork_arrival: tuple[int, Square, Position] | None = None
         self.chess960_watch.update(self.sensors, 0)  # a start already standing counts
         self.new_episode()
 
@@ -305,8 +300,7 @@ class MoveReader:
         self.choice_lift = None
         self.marks = HostMarks()
         self.gestures.reset()
-        self.alternative = None
-        self.fork_arrival = None
+        self.following = None
         self.held = []
         self.new_episode()
 

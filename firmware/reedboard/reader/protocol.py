@@ -6,6 +6,7 @@ values (table, hands, episode, waiting...)."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Protocol
 
 from reedboard.reader.effects import Effect, Illegal, Violation
@@ -22,6 +23,21 @@ from reedboard.rules.pieces import PieceType
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
+
+
+@dataclass
+class Following:
+    """The other reading of a doubted capture, followed alongside (see fork.fork): a copy
+    of the reader reading it, the game's length when it forked, what the copy has made
+    since, until when it may still be taken (knock_wait_ms after the fork), and a
+    placement both readings explain: until when its lift may still come, the square,
+    and the position it would move in."""
+
+    reader: Reader
+    forked: int
+    out: list[Effect]
+    until: int
+    arrival: tuple[int, Square, Position] | None = None
 
 
 class Reader(Protocol):
@@ -48,10 +64,8 @@ class Reader(Protocol):
     chess960_watch: GestureWatch
     exchange_square: Square | None
     choice_lift: tuple[Square, PieceType] | None
-    alternative: tuple[Reader, int, list[Effect]] | None
+    following: Following | None
     held: list[Effect]
-    fork_until: int
-    fork_arrival: tuple[int, Square, Position] | None
 
     @property
     def table(self) -> MoveTable: ...
