@@ -37,6 +37,11 @@ class Episode:
     # ended with the board showing the position again: the victim of a capture put back
     # on its square before the capturer goes home (a takeback, see takeback.try_takeback).
     arrival_lifted: Bitboard = 0
+    # Squares of the opponent's pieces lifted and filled again in the episode that just
+    # ended with the board showing the position again, and when: a new piece set on a
+    # victim's square before the pawn that takes it and promotes is cleared (see
+    # promotion.set_first).
+    refilled: tuple[int, Bitboard] = (0, 0)
 
     @classmethod
     def start(cls, hands: Hands, wait_ms: int) -> Episode:

@@ -203,6 +203,17 @@ def evaluate(reader: Reader, now: int, effects: list[Effect]) -> None:
     if knock.opponent_starts(reader):
         split.split(reader, now, effects, started=True)
         return
+    promoted = promotion.set_first(reader)
+    if promoted is not None:
+        # Read as the board stood before the opponent's lift, which then starts the
+        # next episode.
+        last = reader.episode.events[-1]
+        reader.episode.first_complete[promoted.code] = reader.episode.events[0].t_ms
+        reader.sensors ^= 1 << last.square
+        reader.commit(promoted, now, effects)
+        reader.sensors ^= 1 << last.square
+        reader.read(last, now, effects, report=False)
+        return
     matches = allowed_moves(reader)
     if matches:
         complete(reader, likely.likeliest(reader, matches), now, effects)

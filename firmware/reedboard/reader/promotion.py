@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reedboard.reader.effects import Effect, GameOver, MoveMade, TakenBack
+from reedboard.reader.table import MoveShape
+from reedboard.reader.waits import STRAY_WAIT_MS
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, PieceType
 from reedboard.rules.squares import Bitboard, Square
@@ -59,6 +61,38 @@ def watch_promotion_choice(reader: Reader, sq: Square, piece: str) -> None:
     kind = PIECE_SYMBOLS.index(piece.lower())
     if kind in (QUEEN, 4, 3, 2):
         reader.choice_lift = (sq, kind)
+
+
+def set_first(reader: Reader) -> MoveShape | None:
+    """A capture that promotes, its new piece set on the victim's square before the
+    pawn was lifted (the victim lifted and the square filled again, the pawn lifted
+    within STRAY_WAIT_MS and taken off the board): the board reads the position without
+    the pawn, as a pawn held in the hand. The opponent's first lift says it was that
+    move: it is the move, complete when the pawn was lifted."""
+    refilled_ms, refilled = reader.episode.refilled
+    events = reader.episode.events
+    if not refilled or len(events) != 2 or events[0].occupied or events[1].occupied:
+        return None
+    pawn, last = events
+    if pawn.t_ms - refilled_ms > STRAY_WAIT_MS:
+        return None
+    table = reader.table
+    piece = table.placement[last.square]
+    if not piece.isalpha() or piece.isupper() == reader.position.turn:
+        return None  # not the opponent's lift
+    before = reader.sensors ^ (1 << last.square)
+    return next(
+        (
+            shape
+            for shape in table.shapes
+            if shape.is_promotion
+            and shape.is_capture
+            and shape.from_square == pawn.square
+            and refilled >> shape.to_square & 1
+            and shape.occupancy == before
+        ),
+        None,
+    )
 
 
 def promotion_choices(reader: Reader) -> Bitboard:

@@ -110,5 +110,25 @@ def shown_again(reader: Reader, now: int, effects: list[Effect]) -> None:
     host's new game, or pieces rearranged by hand, no hypothesis may say so)."""
     reader.restore(now, effects)
     arrival_lifted = lifted_arrivals(reader)
+    refilled = refilled_squares(reader)
     reader.new_episode()
     reader.episode.arrival_lifted = arrival_lifted
+    reader.episode.refilled = refilled
+
+
+def refilled_squares(reader: Reader) -> tuple[int, Bitboard]:
+    """The squares of the opponent's pieces lifted and filled again in this episode, and
+    when the last was filled."""
+    lifted = refilled = 0
+    last_ms = 0
+    placement = reader.table.placement
+    for event in reader.episode.events:
+        bit = 1 << event.square
+        if not event.occupied:
+            lifted |= bit
+        elif lifted & bit:
+            piece = placement[event.square]
+            if piece.isalpha() and piece.isupper() != reader.position.turn:
+                refilled |= bit
+                last_ms = event.t_ms
+    return (last_ms, refilled)
