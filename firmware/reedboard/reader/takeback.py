@@ -10,6 +10,8 @@ from reedboard.errors import InvalidInputError
 from reedboard.reader.effects import Effect, TakenBack
 from reedboard.reader.marks import HostMarks
 from reedboard.reader.touch_move import TouchRecord
+from reedboard.rules.moves import Move
+from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard
 
 if TYPE_CHECKING:
@@ -23,7 +25,7 @@ def try_takeback(reader: Reader, now: int, effects: list[Effect]) -> bool:
         return False
     previous = reader.game.positions[-2]
     if reader.sensors != previous.occupied:
-        return False
+        return _two_taken_back(reader, now, effects)
     # Taking a move back lifts a piece it put down. Without that lift the same sensors
     # can be a piece put down where the last move emptied a square (a capture's
     # origin): the next move arriving before it is seen leaving, or a stray piece.
@@ -34,6 +36,31 @@ def try_takeback(reader: Reader, now: int, effects: list[Effect]) -> bool:
     if not lifted_arrivals(reader) and not carried:
         return False
     take_back_last(reader, now, effects, restore=True)
+    reader.moved = None
+    reader.new_episode()
+    return True
+
+
+def _two_taken_back(reader: Reader, now: int, effects: list[Effect]) -> bool:
+    """The last two moves put back, in either order or both at once (1.e4 e5 2.d4 d6,
+    then d4 to d2 and d6 to d7): the board reads the position before them, and each
+    move's piece was lifted from where it arrived. Both are taken back."""
+    game = reader.game
+    if len(game) < 2 or reader.sensors != game.positions[-3].occupied:
+        return False
+    lifted = _lifted(reader)
+    footprint = 0
+    for ply in (-1, -2):
+        before, after, move = game.positions[ply - 1], game.positions[ply], game.moves[ply]
+        if not lifted & _arrived(before, move):
+            return False
+        footprint |= 1 << move.from_square | 1 << move.to_square
+        footprint |= before.occupied ^ after.occupied
+    # Only the two moves' squares were touched: not pieces set up afresh by hand.
+    if any(not footprint >> event.square & 1 for event in reader.episode.events):
+        return False
+    take_back_last(reader, now, effects, restore=True)
+    take_back_last(reader, now, effects)
     reader.moved = None
     reader.new_episode()
     return True
@@ -90,18 +117,23 @@ def lifted_arrivals(reader: Reader) -> Bitboard:
     (casual mode: what a takeback needs)."""
     if reader.mode != "casual" or not len(reader.game) or reader.game.declared is not None:
         return 0
-    previous = reader.game.positions[-2]
-    last = reader.game.moves[-1]
-    if previous.is_castling(last):
-        _, king_to, _, rook_to = previous.castling_squares(last)
-        arrived = (1 << king_to) | (1 << rook_to)
-    else:
-        arrived = 1 << last.to_square
+    return _lifted(reader) & _arrived(reader.game.positions[-2], reader.game.moves[-1])
+
+
+def _arrived(before: Position, move: Move) -> Bitboard:
+    """The squares `move`, played in `before`, put a piece on."""
+    if before.is_castling(move):
+        _, king_to, _, rook_to = before.castling_squares(move)
+        return (1 << king_to) | (1 << rook_to)
+    return 1 << move.to_square
+
+
+def _lifted(reader: Reader) -> Bitboard:
     lifted = 0
     for event in reader.episode.events:
         if not event.occupied:
             lifted |= 1 << event.square
-    return lifted & arrived
+    return lifted
 
 
 def shown_again(reader: Reader, now: int, effects: list[Effect]) -> None:
