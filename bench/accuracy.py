@@ -34,10 +34,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS, KNOCK_MS
-from reedboard.arbiter.effects import Effect, MoveMade, TakenBack
-from reedboard.arbiter.mode import Mode
 from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.reader.effects import Effect, MoveMade, TakenBack
+from reedboard.reader.mode import Mode
+from reedboard.reader.move_reader import DEFAULT_SETTLE_MS, KNOCK_MS
 from reedboard.replay.runner import Replay
 from reedboard.rules.attacks import BETWEEN
 from reedboard.rules.game import Game

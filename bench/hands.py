@@ -27,8 +27,8 @@ import random
 import statistics
 import time
 
-from reedboard.arbiter.setup import SETUP_ORDER
 from reedboard.board_game import BoardGame
+from reedboard.reader.setup import SETUP_ORDER
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import squares_of

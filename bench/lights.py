@@ -13,13 +13,13 @@ import argparse
 import statistics
 import time
 
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.view import BoardView
 from reedboard.hal.pixelbuf_strip import PixelBufStrip
 from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.lights.output import LightsOutput
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.strip_layout import StripLayout
+from reedboard.reader.move_reader import MoveReader
+from reedboard.reader.view import BoardView
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange
@@ -27,11 +27,11 @@ from reedboard.sensing.debounce import SquareChange
 
 def views() -> dict[str, BoardView]:
     out = {}
-    arbiter = Arbiter(Game.from_fen("r3k2r/ppp2ppp/2n5/3pP3/8/2N5/PPP2PPP/R3K2R w KQkq d6 0 1"))
+    arbiter = MoveReader(Game.from_fen("r3k2r/ppp2ppp/2n5/3pP3/8/2N5/PPP2PPP/R3K2R w KQkq d6 0 1"))
     out["idle"] = arbiter.view()
     arbiter.feed(SquareChange(parse_square("e1"), False, 1000))
     out["king lifted"] = arbiter.view()
-    arbiter = Arbiter(Game())
+    arbiter = MoveReader(Game())
     arbiter.feed(SquareChange(parse_square("d1"), False, 1000))
     arbiter.feed(SquareChange(parse_square("d4"), True, 1400))
     arbiter.tick(5000)

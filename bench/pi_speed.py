@@ -35,8 +35,6 @@ import time
 from collections.abc import Callable, Iterator
 
 from cpu_limit import PI_ZERO_2_W, CpuLimitError, cpu_limited, shortest_period_us
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.effects import MoveMade
 from reedboard.board_game import BoardGame
 from reedboard.config import MatrixConfig
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -47,6 +45,8 @@ from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.lights.output import LightsOutput
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.strip_layout import StripLayout
+from reedboard.reader.effects import MoveMade
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, parse_square, squares_of
 from reedboard.sensing.debounce import Debouncer, SquareChange
@@ -129,7 +129,7 @@ def hands_of_32() -> Callable[[], Step]:
 
 
 def frames() -> Callable[[], Step]:
-    arbiter = Arbiter(Game.from_fen("r3k2r/ppp2ppp/2n5/3pP3/8/2N5/PPP2PPP/R3K2R w KQkq d6 0 1"))
+    arbiter = MoveReader(Game.from_fen("r3k2r/ppp2ppp/2n5/3pP3/8/2N5/PPP2PPP/R3K2R w KQkq d6 0 1"))
     arbiter.feed(SquareChange(parse_square("e1"), False, 1000))
     view = arbiter.view()
 

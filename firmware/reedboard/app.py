@@ -47,9 +47,6 @@ from reedboard.app_ports import (
     Voice,
 )
 from reedboard.app_self_test import start_self_test
-from reedboard.arbiter.arbiter import shown_move
-from reedboard.arbiter.effects import Effect, SensorFault
-from reedboard.arbiter.table import MoveTable
 from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, players_command
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
@@ -88,6 +85,9 @@ from reedboard.link.messages import (
     TakeBack,
     command_type,
 )
+from reedboard.reader.effects import Effect, SensorFault
+from reedboard.reader.move_reader import shown_move
+from reedboard.reader.table import MoveTable
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Bitboard

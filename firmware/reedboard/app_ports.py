@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from reedboard import __version__
-from reedboard.arbiter.view import BoardView
 from reedboard.board_game import BoardGame, Settings
 from reedboard.hal.sensor_line import PlayersAction
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
 from reedboard.link.messages import Command
 from reedboard.link.port import LinkPort
+from reedboard.reader.view import BoardView
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 

@@ -7,7 +7,7 @@ as arguments and the answers go out as values; `app.py` does the I/O.
 
 Some host commands need more than the arbiter offers; they are built here from its public
 parts. A resumed game is a fresh `Arbiter` with the sensors as they are, and a takeback the
-arbiter's own (`Arbiter.take_back`), so a board that no longer matches is reported as a
+arbiter's own (`MoveReader.take_back`), so a board that no longer matches is reported as a
 mismatch and the lights guide the players back. A resignation or a draw by agreement or
 claim is recorded here, and later moves are not reported until a new game starts.
 
@@ -22,19 +22,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias, assert_never
 
-from reedboard.arbiter.arbiter import (
-    DEFAULT_CASTLE_WAIT_MS,
-    DEFAULT_KNOCK_WAIT_MS,
-    DEFAULT_SETTLE_MS,
-    Arbiter,
-)
-from reedboard.arbiter.effects import (
-    Effect,
-    GameOver,
-    TakenBack,
-)
-from reedboard.arbiter.faults import follow_stuck_switch, sensor_faults
-from reedboard.arbiter.mode import Mode
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
@@ -75,6 +62,19 @@ from reedboard.link.messages import (
     StartGame,
     TakeBack,
     promotion_piece,
+)
+from reedboard.reader.effects import (
+    Effect,
+    GameOver,
+    TakenBack,
+)
+from reedboard.reader.faults import follow_stuck_switch, sensor_faults
+from reedboard.reader.mode import Mode
+from reedboard.reader.move_reader import (
+    DEFAULT_CASTLE_WAIT_MS,
+    DEFAULT_KNOCK_WAIT_MS,
+    DEFAULT_SETTLE_MS,
+    MoveReader,
 )
 from reedboard.rules.chess960 import random_chess960_number
 from reedboard.rules.game import Game
@@ -156,10 +156,10 @@ class BoardGame:
         # change what a later `new` without a clock plays.
         self._own_control = (configured or self.settings).time_control
 
-    def _arbiter(self, game: Game, occupancy: Bitboard) -> Arbiter:
+    def _arbiter(self, game: Game, occupancy: Bitboard) -> MoveReader:
         """A fresh arbiter, watched by the clocks from its start."""
         s = self.settings
-        arbiter = Arbiter(
+        arbiter = MoveReader(
             game,
             mode=s.mode,
             settle_ms=s.settle_ms,

@@ -10,14 +10,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, get_args
 
-from reedboard.arbiter.mode import MODES, Mode
-from reedboard.arbiter.waits import (
+from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.errors import ConfigError, InvalidInputError
+from reedboard.reader.mode import MODES, Mode
+from reedboard.reader.waits import (
     DEFAULT_CASTLE_WAIT_MS,
     DEFAULT_KNOCK_WAIT_MS,
     DEFAULT_SETTLE_MS,
 )
-from reedboard.chess_clock.time_control import parse_time_control
-from reedboard.errors import ConfigError, InvalidInputError
 from reedboard.voice.codes import LANGUAGE_CODES
 
 # The file's own words, as the parts it configures spell them (a test keeps them equal):

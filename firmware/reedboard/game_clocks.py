@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.effects import (
+from reedboard.chess_clock.game_timer import GameTimer
+from reedboard.chess_clock.time_control import TimeControl
+from reedboard.errors import InvalidInputError
+from reedboard.reader.effects import (
     ClockPressed,
     Effect,
     GameOver,
@@ -23,9 +25,7 @@ from reedboard.arbiter.effects import (
     TakenBack,
     TimeAdded,
 )
-from reedboard.chess_clock.game_timer import GameTimer
-from reedboard.chess_clock.time_control import TimeControl
-from reedboard.errors import InvalidInputError
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import Square
@@ -84,7 +84,7 @@ class GameClocks:
         """When the earliest press still waiting was made (None: none waits)."""
         return min((t_ms for _white, t_ms in self._presses), default=None)
 
-    def take_presses(self, arbiter: Arbiter) -> None:
+    def take_presses(self, arbiter: MoveReader) -> None:
         """The presses waiting, now that the sensors are settled: a player's time stops if
         their move is complete (decided, or complete on the board and waiting to be)."""
         presses, self._presses = self._presses, []
@@ -123,7 +123,7 @@ class GameClocks:
         if timer is not None and timer.press(white, t_ms, completed_ms=completed_ms):
             self._told.append(ClockPressed(t_ms, *timer.left(t_ms)))
 
-    def _pending(self, arbiter: Arbiter) -> int | None:
+    def _pending(self, arbiter: MoveReader) -> int | None:
         """Note when each move the board shows complete, not yet decided, was complete:
         the sensor change that completed it, which the move's player's time stops at.
         Noted for the move's ply: a move decided later (after the opponent's own began,
@@ -134,12 +134,12 @@ class GameClocks:
             self._complete_seen.setdefault((ply, move.from_square, move.to_square), first)
         return arbiter.pending_completed_ms
 
-    def watch(self, arbiter: Arbiter) -> None:
+    def watch(self, arbiter: MoveReader) -> None:
         """A fresh arbiter: what it shows complete is noted before it decides anything."""
         self._pending(arbiter)
 
     def stamped(
-        self, effects: Sequence[Effect], arbiter: Arbiter, settings: ClockSettings
+        self, effects: Sequence[Effect], arbiter: MoveReader, settings: ClockSettings
     ) -> list[Effect]:
         """What a step of the arbiter decided (`effects`), as the clocks follow it: each
         move with both players' times after it, a takeback giving the time back, a new
@@ -173,7 +173,7 @@ class GameClocks:
         self._pending(arbiter)  # what stands complete now, for the arbiter's next decision
         return stamped
 
-    def _move_made(self, move: MoveMade, arbiter: Arbiter, last: bool) -> MoveMade:
+    def _move_made(self, move: MoveMade, arbiter: MoveReader, last: bool) -> MoveMade:
         """`move`, decided, with both players' times after it: its player's time stops
         where the move was complete. With buttons, a press of its player made after that
         and still waiting for the sensors is taken first, for it came before the
@@ -222,7 +222,7 @@ class GameClocks:
         flag = None if timer is None or timer.over else timer.flag_ms()
         return None if flag is None else flag - LOW_TIME_MS + 1
 
-    def flag_due(self, arbiter: Arbiter, settling: bool) -> int | None:
+    def flag_due(self, arbiter: MoveReader, settling: bool) -> int | None:
         """When the running player's flag falls, unless a move of theirs complete before
         then waits to be decided (without buttons it stopped their time), or the sensors
         are still settling what the hands did (`settling`)."""
@@ -245,7 +245,7 @@ class GameClocks:
         timer.halt(t_ms)
         return loser
 
-    def _completed_ms(self, move: MoveMade, arbiter: Arbiter, last: bool) -> int | None:
+    def _completed_ms(self, move: MoveMade, arbiter: MoveReader, last: bool) -> int | None:
         """When a move the arbiter decided was complete: as seen while it waited to be
         decided, or (the step's last move) as the arbiter says."""
         game = arbiter.game

@@ -16,7 +16,14 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
-from reedboard.arbiter.effects import (
+from reedboard.board_game import BoardGame, Settings
+from reedboard.chess_clock.clocks import Clocks
+from reedboard.errors import InvalidInputError
+from reedboard.game_report import variant_of
+from reedboard.hal.sensor_line import Action, SensorLine, add_line
+from reedboard.journal.store import Journal, JournalError, KeptLines
+from reedboard.journal.writer import InlineWriter, JournalWriter, Write
+from reedboard.reader.effects import (
     ClockPressed,
     Effect,
     GameOver,
@@ -25,14 +32,7 @@ from reedboard.arbiter.effects import (
     TakenBack,
     TimeAdded,
 )
-from reedboard.arbiter.mode import Mode
-from reedboard.board_game import BoardGame, Settings
-from reedboard.chess_clock.clocks import Clocks
-from reedboard.errors import InvalidInputError
-from reedboard.game_report import variant_of
-from reedboard.hal.sensor_line import Action, SensorLine, add_line
-from reedboard.journal.store import Journal, JournalError, KeptLines
-from reedboard.journal.writer import InlineWriter, JournalWriter, Write
+from reedboard.reader.mode import Mode
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, square_name, squares_of
 

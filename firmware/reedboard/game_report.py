@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from reedboard.arbiter.effects import Effect, NewGame, SensorFault
-from reedboard.arbiter.mode import Mode
-from reedboard.arbiter.view import BoardView
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.hal.matrix_layout import MatrixWiring
 from reedboard.link.board_messages import EffectMessage, MovesPage, StateClock, StateMessage
 from reedboard.link.moves_digest import moves_digest
+from reedboard.reader.effects import Effect, NewGame, SensorFault
+from reedboard.reader.mode import Mode
+from reedboard.reader.view import BoardView
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import WHITE

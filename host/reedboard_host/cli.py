@@ -30,7 +30,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from reedboard import __version__
-from reedboard.arbiter.mode import MODES
 from reedboard.command_line import (
     BAD_ARGUMENTS,
     OneLineParser,
@@ -59,6 +58,7 @@ from reedboard.link.messages import (
     Variant,
     WireCommand,
 )
+from reedboard.reader.mode import MODES
 from reedboard.stopping import stop_asked, stop_on_signals
 from reedboard.voice.languages import LANGUAGES
 

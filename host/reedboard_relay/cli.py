@@ -324,6 +324,6 @@ async def _listen(
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    sockets = getattr(site._server, "sockets", None) or []
-    bound = sockets[0].getsockname()[1] if sockets else port
+    addresses = runner.addresses
+    bound = addresses[0][1] if addresses else port
     return runner, f"http://{host}:{bound}"

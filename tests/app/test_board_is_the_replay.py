@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(
     [
         *(ROOT / "docs" / "examples").glob("*.events"),
-        *(ROOT / "tests" / "arbiter" / "cases").glob("*.events"),
+        *(ROOT / "tests" / "reader" / "cases").glob("*.events"),
         *(ROOT / "tests" / "replay").glob("*.events"),
     ]
 )

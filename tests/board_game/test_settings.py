@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
-from reedboard.arbiter.effects import Effect, MoveMade
 from reedboard.board_game import BoardGame
 from reedboard.link.acks import SettingsNow
 from reedboard.link.board_messages import Ack
 from reedboard.link.messages import ChangeSettings
+from reedboard.reader.effects import Effect, MoveMade
+from reedboard.reader.move_reader import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS
 from reedboard.cli import main
+from reedboard.reader.move_reader import DEFAULT_KNOCK_WAIT_MS
 
-from tests.arbiter.support import steps
+from tests.reader.support import steps
 
 GOOD = "@start standard\n1000 lift e2\n1400 place e3\n"
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from reedboard.arbiter.effects import MoveMade
 from reedboard.cli import build_parser
 from reedboard.commands.first_scan import START_OCCUPANCY, FirstScan, open_first
 from reedboard.commands.run import run
@@ -21,6 +20,7 @@ from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.scan_ahead import FIRST_READS
 from reedboard.link.board_messages import EffectMessage
+from reedboard.reader.effects import MoveMade
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square, squares_of
 from reedboard.wiring import matrix_wiring

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from reedboard.app import App
 from reedboard.app_ports import GameSetup
-from reedboard.arbiter.mode import Mode
 from reedboard.board_game import Settings
 from reedboard.cli import main
 from reedboard.hal.clock import VirtualClock
@@ -22,6 +21,7 @@ from reedboard.hal.sensor_line import SensorLine
 from reedboard.journal.check import journal_problem
 from reedboard.journal.store import SENSOR_LINES_KEPT, Journal, JournalError, KeptLines
 from reedboard.link.event_codec import effect_json
+from reedboard.reader.mode import Mode
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board

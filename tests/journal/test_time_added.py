@@ -9,7 +9,6 @@ from pathlib import Path
 
 from reedboard.app import App
 from reedboard.app_ports import GameSetup
-from reedboard.arbiter.effects import TimeAdded
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.hal.clock import VirtualClock
@@ -18,6 +17,7 @@ from reedboard.journal.store import Journal
 from reedboard.link.acks import TimeGiven
 from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.messages import AddTime
+from reedboard.reader.effects import TimeAdded
 from reedboard.replay.journal_events import events_text
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.view import BoardView
 from reedboard.lights.scenes import scene_roles
+from reedboard.reader.move_reader import MoveReader
+from reedboard.reader.view import BoardView
 from reedboard.rules.squares import SQUARE_NAMES
 from reedboard.rules.squares import parse_square as sq
 from reedboard.sensing.debounce import SquareChange
@@ -14,7 +14,7 @@ def bits(*names: str) -> int:
     return sum(1 << sq(n) for n in names)
 
 
-def play(arbiter: Arbiter, text: str, start_ms: int = 1000, gap_ms: int = 400) -> int:
+def play(arbiter: MoveReader, text: str, start_ms: int = 1000, gap_ms: int = 400) -> int:
     """'lift e2, place e4' at `gap_ms` apart; returns the time after the last change."""
     t = start_ms
     for part in text.split(","):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reedboard.arbiter.view import BoardView, Targets
 from reedboard.lights.fair_play import fair_play
 from reedboard.lights.scenes import scene_for
+from reedboard.reader.view import BoardView, Targets
 from reedboard.rules.fen import STARTING_FEN
 
 from tests.lights.support import bits

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from reedboard.arbiter.arbiter import Arbiter
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.lights.strip_layout import StripLayout
+from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange
@@ -15,7 +15,7 @@ def test_a_view_is_shown_and_a_blinking_scene_moves_on_with_the_clock() -> None:
     strip = RecordingStrip(64, keep=2)
     output = LightsOutput(StripLayout.per_square("serpentine", "a1", "ranks"), strip)
     lights = LightsRenderer(output)
-    arbiter = Arbiter(Game.from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"))
+    arbiter = MoveReader(Game.from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"))
     lights.render(arbiter.view(), 0)
     lights.animate(10)  # a steady scene: nothing new to send
     assert output.shows == 1

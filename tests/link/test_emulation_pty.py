@@ -18,7 +18,7 @@ from pathlib import Path
 
 import chess
 import pytest
-from reedboard.arbiter.view import BoardView
+from reedboard.reader.view import BoardView
 from reedboard.rules.position import Position
 
 from tests.app.games import game_script, move_lines

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from reedboard.app import App
 from reedboard.app_ports import RecordingLights
-from reedboard.arbiter.arbiter import STUCK_MS
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -18,6 +17,7 @@ from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.lights.scenes import scene_roles
 from reedboard.link.board_messages import EffectMessage, read_board_message
+from reedboard.reader.move_reader import STUCK_MS
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square, squares_of
 from reedboard.sensing.debounce import (

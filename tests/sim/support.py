@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from reedboard.arbiter.mode import Mode
+from reedboard.reader.mode import Mode
 from reedboard.rules.position import Position
 from reedboard.sim.games import greedy_game, random_game
 from reedboard.sim.human import HumanScript, human_script

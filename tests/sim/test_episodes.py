@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from reedboard.arbiter.mode import Mode
+from reedboard.reader.mode import Mode
 from reedboard.rules.position import Position
 from reedboard.sim.check import replay_human
 from reedboard.sim.episodes import FAMILIES, check_lines, net_moves

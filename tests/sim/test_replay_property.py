@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
-from reedboard.arbiter.mode import Mode
+from reedboard.reader.mode import Mode
+from reedboard.reader.move_reader import DEFAULT_SETTLE_MS
 from reedboard.rules.position import Position
 from reedboard.sim.check import judge, replay_human
 from reedboard.sim.games import greedy_game, random_game

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from reedboard.sim.whole_games import DEMO_GAMES, DemoGame, random_game_script
 
-from tests.arbiter.support import moves, replay
+from tests.reader.support import moves, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "docs" / "relay-demo"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from reedboard.arbiter.setup import SetupGuide
 from reedboard.events import Effect, Illegal, MoveMade, NewGame, Restored, TakenBack, Violation
+from reedboard.reader.setup import SetupGuide
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import bitboard_of, parse_square

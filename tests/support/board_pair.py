@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterable
 
 from reedboard.app import App
 from reedboard.app_ports import GameSetup, HostLink, ViewLights
-from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Settings
 from reedboard.errors import LinkError
 from reedboard.hal.clock import VirtualClock
@@ -30,6 +29,7 @@ from reedboard.hal.fake_board import FakeBoard
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Reply
 from reedboard.link.messages import Command, command_type
+from reedboard.reader.view import BoardView
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard

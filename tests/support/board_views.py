@@ -4,7 +4,7 @@ run: the board's own moves, and its view when a person could act on it."""
 from __future__ import annotations
 
 from reedboard.app import App
-from reedboard.arbiter.view import BoardView
+from reedboard.reader.view import BoardView
 
 
 def board_moves(app: App) -> list[str]:

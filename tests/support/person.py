@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from reedboard.app import App
-from reedboard.arbiter.view import BoardView
 from reedboard.hal.fake_board import FakeBoard
+from reedboard.reader.view import BoardView
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import QUEEN

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from reedboard.arbiter.effects import (
+from reedboard.reader.effects import (
     ClockPressed,
     Effect,
     GameOver,

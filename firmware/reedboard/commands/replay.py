@@ -9,13 +9,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from reedboard.arbiter.mode import MODES
 from reedboard.command_line import example, whole_number_in
 from reedboard.errors import ScriptError
+from reedboard.reader.mode import MODES
 from reedboard.voice.codes import LANGUAGE_CODES
 
 if TYPE_CHECKING:
-    from reedboard.arbiter.effects import Effect
+    from reedboard.reader.effects import Effect
     from reedboard.replay.runner import LightsChange
     from reedboard.replay.script import Script
     from reedboard.voice.narrator import Narrator

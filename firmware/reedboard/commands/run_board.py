@@ -17,7 +17,6 @@ import serial
 
 from reedboard.app import App
 from reedboard.app_ports import Endpoint, GameSetup, HostLink, Identity, Lights
-from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.command_line import BAD_ARGUMENTS, NEEDS_A_PERSON
@@ -39,6 +38,7 @@ from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
+from reedboard.reader.mode import Mode
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game

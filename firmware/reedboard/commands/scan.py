@@ -14,11 +14,12 @@ when the hardware fails or `--expect` or `--check` finds faults, 2 for bad input
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from reedboard.command_line import example
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "scan",
         help="read the switch matrix and print the occupancy",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from reedboard.arbiter.view import BoardView
+from reedboard.reader.view import BoardView
 
 
 def fair_play(view: BoardView) -> BoardView:

@@ -15,8 +15,6 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from reedboard.arbiter.arbiter import Arbiter
-from reedboard.arbiter.view import BoardView
 from reedboard.command_line import OneLineParser, example
 from reedboard.errors import ReedboardError
 from reedboard.lights.frame import Frame
@@ -25,6 +23,8 @@ from reedboard.lights.render_svg import render_svg
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.selftest import sweep_scene
 from reedboard.lights.setup import PAWN_SQUARES, SetupGuide, setup_scene
+from reedboard.reader.move_reader import MoveReader
+from reedboard.reader.view import BoardView
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import BLACK, WHITE
 from reedboard.rules.squares import Square, parse_square
@@ -37,7 +37,7 @@ Scene = tuple[str, Frame, str]  # board FEN (pieces to draw), frame, title
 def _play(fen: str, changes: str, *, settle: int = 0) -> Scene:
     """Feed the arbiter `changes` ("lift e2, place e4"), 400 ms apart, and let it settle;
     the pieces drawn follow the hands (a placed piece is the likeliest one held)."""
-    arbiter = Arbiter(Game.from_fen(fen))
+    arbiter = MoveReader(Game.from_fen(fen))
     pieces = pieces_of_fen(fen)
     hand: list[Held] = []
     t = 1000
@@ -144,7 +144,7 @@ SCENES: dict[str, Callable[[], Scene]] = {
 def _flagged() -> BoardView:
     game = Game.from_fen("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")
     game.flag_fell(BLACK, opponent_can_mate=True)
-    return Arbiter(game).view()
+    return MoveReader(game).view()
 
 
 def _play_view(fen: str, ucis: str) -> BoardView:
@@ -152,11 +152,11 @@ def _play_view(fen: str, ucis: str) -> BoardView:
     game = Game.from_fen(fen)
     for uci in ucis.split():
         game.push_uci(uci)
-    return Arbiter(game).view()
+    return MoveReader(game).view()
 
 
 def _hinted() -> BoardView:
-    arbiter = Arbiter(Game())
+    arbiter = MoveReader(Game())
     arbiter.show_move(Game().position.parse_uci("e2e4"))
     return arbiter.view()
 
@@ -164,7 +164,7 @@ def _hinted() -> BoardView:
 def _marked() -> BoardView:
     """The squares a ChessLink program lights that are no move: the attacked f7 steady,
     its attackers blinking."""
-    arbiter = Arbiter(
+    arbiter = MoveReader(
         Game.from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     )
     arbiter.mark(1 << parse_square("f7"), (1 << parse_square("h5")) | (1 << parse_square("c4")))

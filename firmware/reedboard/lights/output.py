@@ -8,7 +8,6 @@ sets the share of the board's brightness the host asked for (`lights/dimming.py`
 
 from __future__ import annotations
 
-from reedboard.arbiter.view import BoardView
 from reedboard.hal.ports import LedStrip
 from reedboard.lights import led_test
 from reedboard.lights.dimming import dimmed
@@ -17,6 +16,7 @@ from reedboard.lights.frame import Frame
 from reedboard.lights.palette import RGB
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.strip_layout import StripLayout
+from reedboard.reader.view import BoardView
 from reedboard.rules.pieces import Color
 
 

@@ -19,12 +19,12 @@ dominates at a time, in this order, because a player can act on one thing at a t
 
 from __future__ import annotations
 
-from reedboard.arbiter.setup import SetupProgress
-from reedboard.arbiter.view import BoardView, Targets
 from reedboard.lights.frame import Frame
 from reedboard.lights.palette import PALETTE, Palette
 from reedboard.lights.placement import pieces_of_fen
 from reedboard.lights.roles import Role
+from reedboard.reader.setup import SetupProgress
+from reedboard.reader.view import BoardView, Targets
 from reedboard.rules.pieces import Color
 from reedboard.rules.squares import BB_RANKS, Bitboard, Square, squares_of
 

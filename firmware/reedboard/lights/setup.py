@@ -3,7 +3,10 @@ guide itself (`SetupGuide`) and the gesture that asks for it are the arbiter's."
 
 from __future__ import annotations
 
-from reedboard.arbiter.setup import (
+from reedboard.lights.frame import Frame
+from reedboard.lights.palette import PALETTE, Palette
+from reedboard.lights.scenes import setup_roles
+from reedboard.reader.setup import (
     GESTURE_HOLD_MS,
     GESTURE_OCCUPANCY,
     PAWN_SQUARES,
@@ -15,9 +18,6 @@ from reedboard.arbiter.setup import (
     draw_chess960,
     is_chess960_gesture,
 )
-from reedboard.lights.frame import Frame
-from reedboard.lights.palette import PALETTE, Palette
-from reedboard.lights.scenes import setup_roles
 
 
 def setup_scene(progress: SetupProgress, palette: Palette = PALETTE) -> Frame:

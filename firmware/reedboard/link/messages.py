@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
-from reedboard.arbiter.mode import MODES, Mode
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.hal.sensor_line import MAX_ADDED_MS
 from reedboard.link.frame import Wire
 from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, WireFields, shown
+from reedboard.reader.mode import MODES, Mode
 from reedboard.rules.squares import SQUARE_NAMES
 
 __all__ = ["MAX_ID", "MAX_PLY", "ProtocolError"]

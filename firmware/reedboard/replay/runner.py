@@ -8,13 +8,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from reedboard.arbiter.arbiter import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, Arbiter
-from reedboard.arbiter.effects import Effect
-from reedboard.arbiter.mode import Mode
 from reedboard.board_game import BoardGame, Settings, players_command
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.hal.sensor_line import ArbiterAddition, PromotionChoice, players_action
 from reedboard.lights.scenes import scene_for
+from reedboard.reader.effects import Effect
+from reedboard.reader.mode import Mode
+from reedboard.reader.move_reader import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, MoveReader
 from reedboard.replay.script import Script
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, Square
@@ -82,7 +82,7 @@ class Replay:
             self.board_game.on_step = lambda effects, t_ms: self._observe(effects, t_ms)
 
     @property
-    def arbiter(self) -> Arbiter:
+    def arbiter(self) -> MoveReader:
         return self.board_game.arbiter
 
     @property

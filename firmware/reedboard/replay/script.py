@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from reedboard.arbiter.mode import MODES
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError, ScriptError
 from reedboard.hal.sensor_line import MAX_ADDED_MS, SensorLine, added_time
+from reedboard.reader.mode import MODES
 from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position

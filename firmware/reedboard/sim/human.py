@@ -19,8 +19,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from reedboard.arbiter.mode import Mode
 from reedboard.hal.sensor_line import SensorLine
+from reedboard.reader.mode import Mode
 from reedboard.replay.script import format_script
 from reedboard.rules.chess960 import chess960_fen, chess960_number
 from reedboard.rules.fen import STARTING_FEN

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from reedboard.arbiter.arbiter import DEFAULT_SETTLE_MS
+from reedboard.reader.move_reader import DEFAULT_SETTLE_MS
 
 
 @dataclass(frozen=True)

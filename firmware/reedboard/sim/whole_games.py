@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from reedboard.arbiter.mode import Mode
+from reedboard.reader.mode import Mode
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.sim.games import greedy_game, random_game

@@ -24,7 +24,6 @@ from functools import partial
 
 from reedboard.app import App
 from reedboard.app_ports import GameSetup, HostLink
-from reedboard.arbiter.view import BoardView
 from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
 from reedboard.errors import InvalidInputError
@@ -47,6 +46,7 @@ from reedboard.link.messages import (
     parse_command,
     promotion_piece,
 )
+from reedboard.reader.view import BoardView
 from reedboard.replay.script import Script
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pgn import write_pgn

@@ -8,9 +8,9 @@ one puts down out.
 
 from __future__ import annotations
 
-from reedboard.arbiter.setup import SETUP_ORDER
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.lights.placement import pieces_of_fen
+from reedboard.reader.setup import SETUP_ORDER
 from reedboard.rules.pieces import PIECE_SYMBOLS
 from reedboard.rules.squares import SQUARE_NAMES, Square
 

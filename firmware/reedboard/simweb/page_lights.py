@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reedboard.app_ports import NoLights
-from reedboard.arbiter.view import BoardView
 from reedboard.lights.output import LightsRenderer
+from reedboard.reader.view import BoardView
 
 
 class PageLights(NoLights):

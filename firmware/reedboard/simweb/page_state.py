@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from reedboard.arbiter.mode import Mode
 from reedboard.link.frame import Wire
 from reedboard.link.messages import Color
+from reedboard.reader.mode import Mode
 from reedboard.simweb.world import WorldShown
 
 

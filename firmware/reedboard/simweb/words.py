@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reedboard.arbiter.setup import SetupProgress
 from reedboard.events import (
     Effect,
     Illegal,
@@ -21,6 +20,7 @@ from reedboard.events import (
     TakenBack,
     Violation,
 )
+from reedboard.reader.setup import SetupProgress
 from reedboard.rules.pieces import PIECE_NAMES, PieceType, piece_type_from_symbol
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Bitboard, parse_square, square_names_of

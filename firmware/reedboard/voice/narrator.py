@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from contextlib import suppress
 
-from reedboard.arbiter.effects import (
+from reedboard.errors import InvalidInputError
+from reedboard.reader.effects import (
     ClockPressed,
     Effect,
     GameOver,
@@ -27,7 +28,6 @@ from reedboard.arbiter.effects import (
     Touched,
     Violation,
 )
-from reedboard.errors import InvalidInputError
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import piece_type_from_symbol
 from reedboard.rules.position import Position

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from reedboard.arbiter.effects import MoveMade, TakenBack
 from reedboard.errors import LinkError
+from reedboard.reader.effects import MoveMade, TakenBack
 from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
 from reedboard_host.lichess.actions import (

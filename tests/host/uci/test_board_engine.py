@@ -18,9 +18,9 @@ from functools import partial
 
 import chess
 import pytest
-from reedboard.arbiter.effects import GameOver, NewGame
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.reader.effects import GameOver, NewGame
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square

@@ -1,0 +1,211 @@
+"""What each legal move of a position looks like on a board that only senses presence.
+
+For every legal move the table holds the placement it leaves (a 64-character string, one
+FEN letter or '.' per square, a1 first), the pieces it takes off the board, and its
+footprint: every square whose sensor the move may change on the way, including the
+squares a sliding piece passes over and both castling paths. The reader matches what the
+hands did against these, and asks the table whether a half-done state can still become a
+move (a prefix) and whether a finished move can still grow into a longer one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reedboard.rules.attacks import BETWEEN
+from reedboard.rules.moves import (
+    FLAG_CASTLE,
+    FLAG_EN_PASSANT,
+    PIECE_SHIFT,
+    Move,
+    move_of_code,
+)
+from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, ROOK
+from reedboard.rules.position import Position
+from reedboard.rules.squares import Bitboard, Square, squares_of
+
+EMPTY = "."
+
+
+def placement_of(position: Position) -> str:
+    """The position's placement as 64 characters, a1 first."""
+    cells = [EMPTY] * 64
+    for color in (True, False):
+        for piece_type in range(1, 7):
+            letter = PIECE_SYMBOLS[piece_type].upper() if color else PIECE_SYMBOLS[piece_type]
+            for sq in squares_of(position.pieces_of(piece_type, color)):
+                cells[sq] = letter
+    return "".join(cells)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveShape:
+    """One legal move as the sensors can know it."""
+
+    move: Move
+    code: int
+    piece: str  # the moving piece's FEN letter
+    placement: str  # after the move, with a promoted pawn still shown as a pawn
+    captured: str  # FEN letters of what the move takes off the board ('' or one)
+    footprint: Bitboard
+    occupancy: Bitboard  # after the move
+    is_capture: bool
+    is_castling: bool
+    is_promotion: bool
+    king_step: bool  # a king move of one square that castling may still follow
+
+    @property
+    def from_square(self) -> Square:
+        return self.move.from_square
+
+    @property
+    def to_square(self) -> Square:
+        return self.move.to_square
+
+
+class MoveTable:
+    """The shapes of every legal move of one position, indexed for matching."""
+
+    def __init__(self, position: Position, legal: bool = True) -> None:
+        """`legal=False` gives a table without moves: the game is over."""
+        self.position = position
+        self.placement = placement_of(position)
+        self.occupancy = position.occupied
+        self.shapes: list[MoveShape] = []
+        self.by_state: dict[tuple[str, str], list[MoveShape]] = {}
+        castling_kings = 0
+        codes = position.legal_codes() if legal else []
+        for code in codes:
+            if code & FLAG_CASTLE:
+                castling_kings |= 1 << (code & 63)
+        for code in codes:
+            shape = self._shape(position, code, castling_kings)
+            self.shapes.append(shape)
+            self.by_state.setdefault((shape.placement, shape.captured), []).append(shape)
+
+    def _shape(self, position: Position, code: int, castling_kings: Bitboard) -> MoveShape:
+        move = move_of_code(code)
+        f, t = move.from_square, move.to_square
+        cells = list(self.placement)
+        piece = cells[f]
+        captured = ""
+        footprint = (1 << f) | (1 << t) | BETWEEN[f][t]
+        is_castling = bool(code & FLAG_CASTLE)
+        if is_castling:
+            king_from, king_to, rook_from, rook_to = position.castling_squares(move)
+            rook = cells[rook_from]
+            cells[king_from] = cells[rook_from] = EMPTY
+            cells[king_to], cells[rook_to] = piece, rook
+            footprint = (
+                (1 << king_from)
+                | (1 << king_to)
+                | BETWEEN[king_from][king_to]
+                | (1 << rook_from)
+                | (1 << rook_to)
+                | BETWEEN[rook_from][rook_to]
+            )
+        else:
+            if cells[t] != EMPTY:
+                captured = cells[t]
+            cells[f] = EMPTY
+            cells[t] = piece  # a promoted pawn is still a pawn to the hands
+            if code & FLAG_EN_PASSANT:
+                victim = t - 8 if position.turn else t + 8
+                captured = cells[victim]
+                cells[victim] = EMPTY
+                footprint |= 1 << victim
+        placement = "".join(cells)
+        occupancy = self.occupancy
+        if is_castling:
+            occupancy &= ~((1 << king_from) | (1 << rook_from))
+            occupancy |= (1 << king_to) | (1 << rook_to)
+        else:
+            occupancy = (occupancy & ~(1 << f)) | (1 << t)
+            if code & FLAG_EN_PASSANT:
+                occupancy &= ~(1 << victim)
+        piece_type = (code >> PIECE_SHIFT) & 7
+        king_step = (
+            not is_castling
+            and piece_type == PIECE_SYMBOLS.index("k")
+            and bool(castling_kings & (1 << f))
+        )
+        return MoveShape(
+            move=move,
+            code=code,
+            piece=piece,
+            placement=placement,
+            captured=captured,
+            footprint=footprint,
+            occupancy=occupancy,
+            is_capture=bool(captured),
+            is_castling=is_castling,
+            is_promotion=bool(move.promotion),
+            king_step=king_step,
+        )
+
+    def is_prefix(self, changed: Bitboard) -> bool:
+        """Whether a board whose sensors differ from the position on `changed` can still
+        become some legal move: every changed square lies in one move's footprint."""
+        return any(not changed & ~shape.footprint for shape in self.shapes)
+
+    def growth(self, shape: MoveShape, changed: Bitboard, rook_first: bool) -> str | None:
+        """How the finished `shape` may still be the first part of a longer move:
+        "castling" when castling may follow (a Chess960 king step towards its castling
+        square, or, with `rook_first` in casual mode, a rook on its castling square that
+        the king may follow), "slide" when the piece may go on along its line, None when
+        it is final. In standard chess the king's castling square is two steps away, so a
+        king that stopped one step along can only go on by sliding: a "slide"."""
+        if shape.is_capture or shape.is_castling or shape.is_promotion:
+            return None
+        found = None
+        for other in self.shapes:
+            if other.is_castling and self._rook_on_its_way(shape, other):
+                found = "slide"  # a Chess960 rook castling over its own king, resting
+                continue
+            if changed & ~other.footprint:
+                continue
+            if other.is_castling and (
+                (other.from_square == shape.from_square and self.position.chess960)
+                or (rook_first and self._rook_half(shape, other))
+            ):
+                return "castling"
+            if other.is_castling and other.from_square == shape.from_square:
+                found = "slide"
+                continue
+            if (
+                other.from_square == shape.from_square
+                and other.to_square != shape.to_square
+                and not other.is_castling
+            ):
+                found = "slide"
+        return found
+
+    def _rook_on_its_way(self, shape: MoveShape, castling: MoveShape) -> bool:
+        """The rook of `castling` stopped short of its castling square, on a square it
+        passes: in Chess960 its own king may stand further along the way (rook a8 to d8
+        over a king on c8), so the rook's move is not final though it cannot go on."""
+        _king_from, _king_to, rook_from, rook_to = self.position.castling_squares(castling.move)
+        return (
+            self.position.piece_type_at(shape.from_square) == ROOK
+            and shape.from_square == rook_from
+            and bool(BETWEEN[rook_from][rook_to] >> shape.to_square & 1)
+        )
+
+    def _rook_half(self, shape: MoveShape, castling: MoveShape) -> bool:
+        """The rook of `castling` moved first to its castling square: castling may follow."""
+        king_from, _king_to, rook_from, rook_to = self.position.castling_squares(castling.move)
+        del king_from
+        piece_type = self.position.piece_type_at(shape.from_square)
+        return piece_type == ROOK and shape.from_square == rook_from and shape.to_square == rook_to
+
+
+def shown_move(table: MoveTable, sensors: Bitboard) -> MoveShape | None:
+    """The one legal move whose board the sensors show (a promotion as a queen), or None
+    when they show the position itself, no move, or several (a piece that could have
+    taken on either of two squares leaves the same sensors)."""
+    if sensors == table.occupancy:
+        return None
+    shapes = [shape for shape in table.shapes if shape.occupancy == sensors]
+    if len({(shape.from_square, shape.to_square) for shape in shapes}) != 1:
+        return None
+    return next((shape for shape in shapes if shape.move.promotion in (None, QUEEN)), shapes[0])

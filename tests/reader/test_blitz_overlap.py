@@ -1,0 +1,92 @@
+"""Blitz hands that overlap: the opponent lifts a piece while the player's piece is still
+in the air. Each hand's pieces are told apart by colour and legality, and both moves
+count, in either order of the two placements, in both modes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reader.support import kinds, moves, replay, steps
+
+BOTH = pytest.mark.parametrize("mode", ["casual", "strict"])
+OPENING = "lift e2, +300 place e4; lift e7, +300 place e5"
+CENTRE = "lift e2, +300 place e4; lift d7, +300 place d5"
+
+# name -> (the opening, the overlapping hands, the two moves, the next move played)
+OVERLAPS = {
+    "knights, White sets down first": (
+        OPENING,
+        "lift g1, +200 lift b8, +100 place f3, +200 place c6",
+        ["g1f3", "b8c6"],
+        "lift f1, +300 place c4",
+    ),
+    "knights, Black holds on a while": (
+        OPENING,
+        "lift g1, +200 lift b8, +100 place f3, +1200 place c6",
+        ["g1f3", "b8c6"],
+        "lift f1, +300 place c4",
+    ),
+    "knights, Black sets down first": (
+        OPENING,
+        "lift g1, +200 lift b8, +300 place c6, +100 place f3",
+        ["g1f3", "b8c6"],
+        "lift f1, +300 place c4",
+    ),
+    "a capture, then a knight": (
+        CENTRE,
+        "lift e4, +150 lift d5, +100 lift g8, +100 place d5, +300 place f6",
+        ["e4d5", "g8f6"],
+        "lift b1, +300 place c3",
+    ),
+    "a bishop dragged over a waypoint": (
+        OPENING,
+        "lift f1, +100 lift b8, +100 place e2, +30 lift e2, +60 place d3, +200 place c6",
+        ["f1d3", "b8c6"],
+        "lift g1, +300 place f3",
+    ),
+    "a pawn, then a pawn": (
+        OPENING,
+        "lift d2, +150 lift d7, +150 place d3, +100 place d6",
+        ["d2d3", "d7d6"],
+        "lift g1, +300 place f3",
+    ),
+}
+
+
+@BOTH
+@pytest.mark.parametrize("name", OVERLAPS)
+def test_both_overlapping_moves_count(mode: str, name: str) -> None:
+    opening, hands, pair, after = OVERLAPS[name]
+    effects = replay(steps(f"{opening}; {hands}; {after}", gap_ms=0), mode=mode)
+    before = moves(replay(steps(opening, gap_ms=0), mode=mode))
+    nxt = after.split()[1].rstrip(",") + after.split()[-1]
+    assert moves(effects) == [*before, *pair, nxt]
+    assert "illegal" not in kinds(effects) and "violation" not in kinds(effects)
+
+
+@BOTH
+def test_the_opponent_touching_a_piece_meanwhile_leaves_the_move_alone(mode: str) -> None:
+    # Black lifts the knight and puts it back while White's knight is in the air: White's
+    # move counts; in strict mode Black must now move the knight touched (FIDE 4.3a).
+    body = f"{OPENING}; lift g1, +200 lift b8, +150 place b8, +150 place f3; lift b8, +300 place c6"
+    effects = replay(steps(body, gap_ms=0), mode=mode)
+    assert moves(effects) == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    assert "illegal" not in kinds(effects)
+
+
+@BOTH
+def test_a_long_capture_slide_overlapping_the_reply_counts(mode: str) -> None:
+    # Chess960: the a1 bishop takes h8 along the long diagonal, the victim lifted first,
+    # its magnet resting on every square it passes (d4 among them); Black's d5 pawn is
+    # lifted as it leaves a1 and set on d4 once the bishop is down. The waypoints
+    # nothing else touches may be either hand's: they change nothing.
+    body = (
+        "1000 lift h8\n1800 lift a1\n1980 lift d5\n2110 place b2\n2245 lift b2\n"
+        "2245 place c3\n2290 lift c3\n2290 place d4\n2380 lift d4\n2380 place e5\n"
+        "2485 lift e5\n2500 place f6\n2640 lift f6\n2670 place g7\n2790 lift g7\n"
+        "2990 place h8\n4450 place d4\n6000 lift g1\n6400 place f3\n"
+    )
+    header = "@start fen brnbkqnr/ppp1pp1p/6p1/3p4/1P6/4P3/P1PP1PPP/BRNBKQNR w KQkq - 0 3"
+    effects = replay(body, header=header, mode=mode)
+    assert moves(effects) == ["a1h8", "d5d4", "g1f3"]
+    assert "illegal" not in kinds(effects) and "takeback" not in kinds(effects)

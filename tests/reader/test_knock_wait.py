@@ -1,0 +1,107 @@
+"""How long a capture doubted as a knock waits (`knock_wait_ms`), and what decides it
+sooner. The pawn on e4 in the hand, the d5 pawn knocked and back within KNOCK_MS: the
+sensors of exd5 swapped in one motion. The board holds that capture until the opponent
+lifts a piece, until another change settles it, or until knock_wait_ms of stillness; the
+pawn set down on e5 meanwhile makes it e4-e5, and the host sees only that move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from reedboard.link.event_codec import effect_json
+from reedboard.reader.move_reader import ARRIVE_MS, DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
+from reedboard.replay.runner import Replay
+from reedboard.rules.game import Game
+from reedboard.rules.squares import parse_square
+
+from tests.reader.support import kinds, moves, replay, steps
+
+BOTH = pytest.mark.parametrize("mode", ["casual", "strict"])
+# 1.e4 d5 2.Nf3 e6: White's e4 pawn can take d5 or go to e5.
+OPENING = (
+    "lift e2, +300 place e4; lift d7, +300 place d5; lift g1, +300 place f3; lift e7, +300 place e6"
+)
+BEFORE = ["e2e4", "d7d5", "g1f3", "e7e6"]
+KNOCK = "lift e4, +200 lift d5, +90 place d5"  # d5 back 90 ms after the knock
+SWAP = "lift e4, +200 lift d5, +40 place d5"  # exd5 in one motion
+DEBOUNCE_MS = 12  # the debouncer reports a change this long after its first edge
+
+
+def last_time(body: str, ending: str) -> int:
+    return [int(line.split()[0]) for line in body.splitlines() if line.endswith(ending)][-1]
+
+
+def made_at(effects: list[dict[str, Any]], uci: str) -> int:
+    return int(next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == uci))
+
+
+@BOTH
+@pytest.mark.parametrize("pause_ms", [DEFAULT_SETTLE_MS + 50, 800, DEFAULT_KNOCK_WAIT_MS - 100])
+def test_a_placement_after_the_settle_time_still_reaches_the_host_only_as_its_move(
+    mode: str, pause_ms: int
+) -> None:
+    body = steps(f"{OPENING}; {KNOCK}, +{pause_ms} place e5; lift b8, +300 place c6", gap_ms=0)
+    effects = replay(body, mode=mode)
+    assert moves(effects) == [*BEFORE, "e4e5", "b8c6"]
+    assert "takeback" not in kinds(effects)
+    assert "illegal" not in kinds(effects) and "violation" not in kinds(effects)
+    # Made once no lift has come to make the placement Black's piece arriving first.
+    assert made_at(effects, "e4e5") == last_time(body, "place e5") + ARRIVE_MS
+
+
+@BOTH
+def test_a_fast_swap_capture_is_made_at_the_opponents_first_lift(mode: str) -> None:
+    body = steps(f"{OPENING}; {SWAP}, +600 lift g8, +300 place f6", gap_ms=0)
+    effects = replay(body, mode=mode)
+    assert moves(effects) == [*BEFORE, "e4d5", "g8f6"]
+    assert made_at(effects, "e4d5") == last_time(body, "lift g8") + DEBOUNCE_MS
+    assert "takeback" not in kinds(effects)
+
+
+@BOTH
+def test_a_fast_swap_capture_is_made_after_knock_wait_of_stillness(mode: str) -> None:
+    body = steps(f"{OPENING}; {SWAP}, +4000 lift g8, +300 place f6", gap_ms=0)
+    effects = replay(body, mode=mode)
+    assert moves(effects) == [*BEFORE, "e4d5", "g8f6"]
+    # Stillness counts from the switch's first edge.
+    placed = last_time(body, "place d5")
+    assert made_at(effects, "e4d5") == placed + DEFAULT_KNOCK_WAIT_MS
+
+
+@BOTH
+def test_a_capture_taken_up_again_by_the_opponent_is_made_at_the_recapturers_lift(
+    mode: str,
+) -> None:
+    # Black takes the capturer first (d5 lifted), then lifts the queen that retakes.
+    body = steps(f"{OPENING}; {SWAP}, +700 lift d5, +700 lift d8, +300 place d5", gap_ms=0)
+    effects = replay(body, mode=mode)
+    assert moves(effects) == [*BEFORE, "e4d5", "d8d5"]
+    assert made_at(effects, "e4d5") == last_time(body, "lift d8") + DEBOUNCE_MS
+    assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)
+
+
+@BOTH
+def test_a_placement_later_than_knock_wait_amends_the_capture(mode: str) -> None:
+    # Past knock_wait_ms the capture has reached the host: the pawn set down on e5 then
+    # still shows it was a knock, and the board takes the capture back.
+    pause = DEFAULT_KNOCK_WAIT_MS + 500
+    body = steps(f"{OPENING}; {KNOCK}, +{pause} place e5; lift b8, +300 place c6", gap_ms=0)
+    effects = replay(body, mode=mode)
+    assert moves(effects) == [*BEFORE, "e4d5", "e4e5", "b8c6"]
+    assert [e["uci"] for e in effects if e["event"] == "takeback"] == ["e4d5"]
+
+
+@BOTH
+@pytest.mark.parametrize("knock_wait_ms", [500, 3000])
+def test_knock_wait_is_the_boards_to_choose(mode: str, knock_wait_ms: int) -> None:
+    run = Replay(
+        Game(), mode="strict" if mode == "strict" else "casual", knock_wait_ms=knock_wait_ms
+    )
+    body = steps(f"{OPENING}; {SWAP}", gap_ms=0)
+    for line in body.splitlines():
+        t, action, square = line.split()
+        run.sensor(parse_square(square), action == "place", int(t))
+    run.finish(last_time(body, "place d5"))
+    effects = [effect_json(e) for e in run.effects]
+    assert made_at(effects, "e4d5") == last_time(body, "place d5") + knock_wait_ms

@@ -1,0 +1,75 @@
+"""A mismatch shown on the board follows the board: when the pieces go wrong in a way the
+lights do not show, they show the new state, even one that looks like the start of a move."""
+
+from __future__ import annotations
+
+from reedboard.reader.effects import Effect, Illegal
+from reedboard.reader.move_reader import MoveReader
+from reedboard.rules.game import Game
+from reedboard.rules.squares import parse_square
+from reedboard.sensing.debounce import SquareChange
+
+
+class Hands:
+    def __init__(self) -> None:
+        self.arbiter = MoveReader(Game())
+        self.t = 1000
+
+    def do(self, *changes: str) -> list[Effect]:
+        """`"-e2"` lifts the piece on e2, `"+f5"` puts one on f5, 100 ms apart."""
+        effects: list[Effect] = []
+        for change in changes:
+            self.t += 100
+            square = parse_square(change[1:])
+            effects += self.arbiter.feed(SquareChange(square, change[0] == "+", self.t))
+        return effects
+
+    def wait(self, ms: int = 3000) -> list[Effect]:
+        effects: list[Effect] = []
+        for _ in range(ms // 100):
+            self.t += 100
+            effects += self.arbiter.tick(self.t)
+        return effects
+
+    def lit(self) -> tuple[int, int]:
+        view = self.arbiter.view()
+        return view.missing, view.extra
+
+
+def kinds(effects: list[Effect]) -> list[str]:
+    return [e.kind for e in effects if e.kind != "touch"]
+
+
+def bb(*names: str) -> int:
+    return sum(1 << parse_square(name) for name in names)
+
+
+def test_a_piece_put_where_a_move_could_go_is_shown_as_extra() -> None:
+    hands = Hands()
+    hands.do("-e2", "+f5")
+    assert kinds(hands.wait()) == ["illegal"]
+    assert hands.lit() == (bb("e2"), bb("f5"))
+    # The pawn is moved on to e3 (the move e2-e3 would stand so), then a second pawn is
+    # put on e2 before the board decides: no move, and nothing of it where the lights
+    # still show e2 and f5. They show the piece too many on e3 instead.
+    hands.do("-f5", "+e3", "+e2")
+    effects = hands.wait()
+    assert kinds(effects) == ["illegal"]
+    assert isinstance(effects[0], Illegal) and (effects[0].missing, effects[0].extra) == (
+        0,
+        bb("e3"),
+    )
+    assert hands.lit() == (0, bb("e3"))
+    assert kinds(hands.do("-e3")) == ["restored"]
+
+
+def test_part_of_the_shown_mismatch_put_right_keeps_the_lights() -> None:
+    # As in docs/examples/illegal-and-restore.events: the knight lifted off the wrong square
+    # is on its way back.
+    hands = Hands()
+    hands.do("-g1", "+g3")
+    assert kinds(hands.wait()) == ["illegal"]
+    hands.do("-g3")
+    assert hands.wait() == []
+    assert hands.lit() == (bb("g1"), bb("g3"))
+    assert kinds(hands.do("+g1")) == ["restored"]
