@@ -92,6 +92,15 @@ def test_a_lost_tail_is_asked_for_once_two_alives_a_second_apart_show_it() -> No
     assert receiver.request(1000) == Resend(1, "s1", 4, resync="hello")
 
 
+def test_a_lost_tail_is_found_from_alives_quicker_than_half_a_second() -> None:
+    """A board on a fast clock (`--speed 4`) says `alive` every 250 ms: the first of them
+    since the last frame counts, not only the one just before."""
+    receiver = StreamReceiver(BROKER, "s1", 1)
+    for at_ms in range(0, 751, 250):
+        receiver.take(Alive(3), at_ms)
+    assert receiver.request(750) == Resend(1, "s1", 4, resync="hello")
+
+
 def test_alives_read_back_to_back_after_a_stall_ask_for_nothing() -> None:
     """A relay held up for seconds reads the `alive`s it missed at once, ahead of the
     frames its broker still holds for it: they prove nothing lost."""

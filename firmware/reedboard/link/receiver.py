@@ -177,16 +177,18 @@ class StreamReceiver:
         if not self.pacing.alive_overtakes:
             self.highest_seen = max(self.highest_seen, seq)
             return
-        before, self._alive = self._alive, _AliveSeen(seq, self.last_seq, now_ms)
-        if (
-            before is not None
-            and before.last == self.last_seq
-            and now_ms - before.at_ms >= self.pacing.alive_apart_ms
-        ):
-            # Read a while apart with nothing between: what the first named is lost. Two
-            # read back to back say nothing: a reader that was held up reads the `alive`s
-            # it missed all at once, ahead of the frames its broker still holds for it.
-            self.highest_seen = max(self.highest_seen, before.seq)
+        first = self._alive
+        if first is None or first.last != self.last_seq:
+            # The first `alive` since a frame was delivered: kept, not replaced by later
+            # ones, so that a board whose `alive`s come quicker than `alive_apart_ms`
+            # (a fast clock) still has its lost tail found.
+            self._alive = _AliveSeen(seq, self.last_seq, now_ms)
+        elif now_ms - first.at_ms >= self.pacing.alive_apart_ms:
+            # Read a while after the first with nothing delivered between: what the first
+            # named is lost. Read back to back they say nothing: a reader that was held
+            # up reads the `alive`s it missed all at once, ahead of the frames its broker
+            # still holds for it.
+            self.highest_seen = max(self.highest_seen, first.seq)
 
     # ----- out -----
 
