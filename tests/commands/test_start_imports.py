@@ -36,6 +36,8 @@ NEVER_AT_START = (
 # What the board's first scan does not wait for: a Pi Zero 2 W takes about a quarter of a
 # second to import `dataclasses` (with `inspect`) and create the configuration's classes
 # as dataclasses, and a fifth for argparse's `shutil` (bench/startup.py).
+# (`pathlib` is left out of the board's own path too, but a development install's import
+# hook loads it first, so only bench/startup.py on an installed copy can show it.)
 NOT_BEFORE_THE_FIRST_SCAN = ("dataclasses", "inspect", "shutil", "reedboard.rules.attacks")
 # `reedboard --help` lists the commands: none of their work, rules or journal.
 NOT_FOR_HELP = (*NEVER_AT_START, "sqlite3", "serial", "reedboard.rules", "reedboard.app")
