@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reedboard.chess_clock.time_control import parse_time_control
-from reedboard.reader.effects import Effect, MoveMade, TakenBack
+from reedboard.events import Effect, MoveMade, TakenBack
 from reedboard.reader.mode import Mode
 from reedboard.reader.move_reader import DEFAULT_SETTLE_MS, KNOCK_MS
 from reedboard.replay.runner import Replay

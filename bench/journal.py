@@ -41,13 +41,13 @@ from typing import Any
 
 import reedboard.journal.writer
 from reedboard.app import App
+from reedboard.events import MoveMade
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.sensor_line import Action, SensorLine
 from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import Write
 from reedboard.link.board_messages import EffectMessage
-from reedboard.reader.effects import MoveMade
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator
 from cpu_limit import PI_ZERO_2_W, CpuLimitError, cpu_limited, shortest_period_us
 from reedboard.board_game import BoardGame
 from reedboard.config import MatrixConfig
+from reedboard.events import MoveMade
 from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
@@ -45,7 +46,6 @@ from reedboard.hal.recording_pixelbuf import RecordingPixelBuf
 from reedboard.lights.output import LightsOutput
 from reedboard.lights.scenes import scene_for
 from reedboard.lights.strip_layout import StripLayout
-from reedboard.reader.effects import MoveMade
 from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, parse_square, squares_of

@@ -50,6 +50,7 @@ from reedboard.app_self_test import start_self_test
 from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, players_command
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
+from reedboard.events import Effect, SensorFault
 from reedboard.game_record import GameRecord
 from reedboard.game_report import effect_message, variant_of
 from reedboard.hal.clock import Clock
@@ -85,7 +86,6 @@ from reedboard.link.messages import (
     TakeBack,
     command_type,
 )
-from reedboard.reader.effects import Effect, SensorFault
 from reedboard.reader.move_reader import shown_move
 from reedboard.reader.table import MoveTable
 from reedboard.rules.game import Game

@@ -26,6 +26,11 @@ from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
+from reedboard.events import (
+    Effect,
+    GameOver,
+    TakenBack,
+)
 from reedboard.game_clocks import GameClocks
 from reedboard.game_report import game_result, moves_page, state_clock, state_message
 from reedboard.hal.sensor_line import ArbiterAddition, PromotionChoice
@@ -62,11 +67,6 @@ from reedboard.link.messages import (
     StartGame,
     TakeBack,
     promotion_piece,
-)
-from reedboard.reader.effects import (
-    Effect,
-    GameOver,
-    TakenBack,
 )
 from reedboard.reader.faults import follow_stuck_switch, sensor_faults
 from reedboard.reader.mode import Mode

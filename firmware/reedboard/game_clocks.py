@@ -16,7 +16,7 @@ from typing import Protocol
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.errors import InvalidInputError
-from reedboard.reader.effects import (
+from reedboard.events import (
     ClockPressed,
     Effect,
     GameOver,

@@ -19,11 +19,7 @@ from dataclasses import replace
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.clocks import Clocks
 from reedboard.errors import InvalidInputError
-from reedboard.game_report import variant_of
-from reedboard.hal.sensor_line import Action, SensorLine, add_line
-from reedboard.journal.store import Journal, JournalError, KeptLines
-from reedboard.journal.writer import InlineWriter, JournalWriter, Write
-from reedboard.reader.effects import (
+from reedboard.events import (
     ClockPressed,
     Effect,
     GameOver,
@@ -32,6 +28,10 @@ from reedboard.reader.effects import (
     TakenBack,
     TimeAdded,
 )
+from reedboard.game_report import variant_of
+from reedboard.hal.sensor_line import Action, SensorLine, add_line
+from reedboard.journal.store import Journal, JournalError, KeptLines
+from reedboard.journal.writer import InlineWriter, JournalWriter, Write
 from reedboard.reader.mode import Mode
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard, square_name, squares_of

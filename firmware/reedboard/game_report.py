@@ -10,10 +10,10 @@ from dataclasses import replace
 
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.time_control import TimeControl
+from reedboard.events import Effect, NewGame, SensorFault
 from reedboard.hal.matrix_layout import MatrixWiring
 from reedboard.link.board_messages import EffectMessage, MovesPage, StateClock, StateMessage
 from reedboard.link.moves_digest import moves_digest
-from reedboard.reader.effects import Effect, NewGame, SensorFault
 from reedboard.reader.mode import Mode
 from reedboard.reader.view import BoardView
 from reedboard.rules.fen import STARTING_FEN

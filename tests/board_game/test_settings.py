@@ -7,10 +7,10 @@ import random
 
 import pytest
 from reedboard.board_game import BoardGame
+from reedboard.events import Effect, MoveMade
 from reedboard.link.acks import SettingsNow
 from reedboard.link.board_messages import Ack
 from reedboard.link.messages import ChangeSettings
-from reedboard.reader.effects import Effect, MoveMade
 from reedboard.reader.move_reader import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square

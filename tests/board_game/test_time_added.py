@@ -9,6 +9,7 @@ import random
 import pytest
 from reedboard.board_game import BoardGame, Settings, players_command
 from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.events import TimeAdded
 from reedboard.hal.sensor_line import (
     ArbiterAddition,
     ClockPress,
@@ -20,7 +21,6 @@ from reedboard.link.acks import TimeGiven
 from reedboard.link.board_messages import Ack, ErrorReply, StateClock
 from reedboard.link.event_codec import effect_json
 from reedboard.link.messages import AddTime, ChoosePromotion, ProtocolError, Resign, parse_command
-from reedboard.reader.effects import TimeAdded
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 

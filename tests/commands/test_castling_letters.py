@@ -9,10 +9,10 @@ import random
 import pytest
 from reedboard.board_game import BoardGame
 from reedboard.cli import main
+from reedboard.events import SetupStarted
 from reedboard.link.acks import GameStarted
 from reedboard.link.board_messages import Ack
 from reedboard.link.messages import StartGame
-from reedboard.reader.effects import SetupStarted
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position

@@ -16,11 +16,11 @@ from reedboard.commands.first_scan import START_OCCUPANCY, FirstScan, open_first
 from reedboard.commands.run import run
 from reedboard.commands.run_board import assemble
 from reedboard.config import load_config
+from reedboard.events import MoveMade
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_gpio import FakeGPIO
 from reedboard.hal.scan_ahead import FIRST_READS
 from reedboard.link.board_messages import EffectMessage
-from reedboard.reader.effects import MoveMade
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square, squares_of
 from reedboard.wiring import matrix_wiring

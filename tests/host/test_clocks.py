@@ -11,11 +11,11 @@ import chess.pgn
 import pytest
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.events import ClockPressed, MoveMade, NewGame, TakenBack
 from reedboard.link.board_checks import board_message_problem
 from reedboard.link.board_messages import EffectMessage, StateMessage, read_board_message
 from reedboard.link.messages import AskState, StartGame
 from reedboard.link.wire_fields import ProtocolError
-from reedboard.reader.effects import ClockPressed, MoveMade, NewGame, TakenBack
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script

@@ -4,8 +4,8 @@ count them, not by plies."""
 from __future__ import annotations
 
 import chess
+from reedboard.events import MoveMade
 from reedboard.link.board_messages import EffectMessage, read_board_message
-from reedboard.reader.effects import MoveMade
 from reedboard_host.board_text import effect_line
 
 

@@ -8,7 +8,7 @@ import chess
 import pytest
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
-from reedboard.reader.effects import MoveMade
+from reedboard.events import MoveMade
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script

@@ -4,8 +4,8 @@ effect it was, and not taken for the clock after the last move."""
 
 from __future__ import annotations
 
+from reedboard.events import MoveMade, NewGame, TimeAdded
 from reedboard.link.board_messages import EffectMessage, read_board_message
-from reedboard.reader.effects import MoveMade, NewGame, TimeAdded
 from reedboard.rules.fen import STARTING_FEN
 from reedboard_host.board_text import effect_line
 from reedboard_host.mirror import GameMirror

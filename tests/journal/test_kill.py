@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from reedboard.app import App
 from reedboard.app_ports import GameSetup
+from reedboard.events import MoveMade
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.board_messages import EffectMessage
-from reedboard.reader.effects import MoveMade
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game

@@ -11,13 +11,13 @@ from reedboard.app import App
 from reedboard.app_ports import GameSetup
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.events import TimeAdded
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.check import journal_problem
 from reedboard.journal.store import Journal
 from reedboard.link.acks import TimeGiven
 from reedboard.link.board_messages import Ack, ErrorReply
 from reedboard.link.messages import AddTime
-from reedboard.reader.effects import TimeAdded
 from reedboard.replay.journal_events import events_text
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script

@@ -11,6 +11,7 @@ import pytest
 from reedboard.app import App
 from reedboard.app_ports import GameSetup, HostLink, RecordingLights
 from reedboard.board_game import BoardGame
+from reedboard.events import MoveMade, Touched
 from reedboard.hal.clock import VirtualClock
 from reedboard.lights.scenes import scene_for
 from reedboard.link.board_messages import EffectMessage
@@ -18,7 +19,6 @@ from reedboard.link.chesslink import DARK, Brightness, ChessLinkBoard
 from reedboard.link.dgt import DgtBoard, LedCommand
 from reedboard.link.emulation import EmulatedEndpoint
 from reedboard.link.messages import Mark, SetBrightness, ShowMove
-from reedboard.reader.effects import MoveMade, Touched
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game

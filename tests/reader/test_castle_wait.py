@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from reedboard.events import MoveMade
 from reedboard.link.event_codec import effect_json
-from reedboard.reader.effects import MoveMade
 from reedboard.reader.mode import Mode
 from reedboard.reader.move_reader import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.replay.runner import Replay

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from reedboard.errors import IllegalMoveError
+from reedboard.events import Effect
 from reedboard.lights.scenes import scene_roles
-from reedboard.reader.effects import Effect
 from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square

@@ -3,7 +3,7 @@ lights do not show, they show the new state, even one that looks like the start 
 
 from __future__ import annotations
 
-from reedboard.reader.effects import Effect, Illegal
+from reedboard.events import Effect, Illegal
 from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square

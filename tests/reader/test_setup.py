@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from reedboard.reader.effects import Effect
+from reedboard.events import Effect
 from reedboard.reader.move_reader import MoveReader
 from reedboard.reader.setup import SETUP_ORDER
 from reedboard.rules.game import Game

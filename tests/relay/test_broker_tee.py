@@ -3,13 +3,13 @@ answered there only."""
 
 from __future__ import annotations
 
+from reedboard.events import Touched
 from reedboard.link.acks import SettingsNow
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import Ack, BoardHello, EffectMessage, StateMessage
 from reedboard.link.frame import decode_line, encode_frame
 from reedboard.link.messages import AskState
 from reedboard.link.mqtt_endpoint import BrokerTee, frames_of
-from reedboard.reader.effects import Touched
 
 
 class FakeBroker:

@@ -3,7 +3,7 @@ looks like standard chess (position 518): its castling is then the king onto the
 
 from __future__ import annotations
 
-from reedboard.reader.effects import NewGame
+from reedboard.events import NewGame
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.position import Position
 from reedboard.voice.languages import phrasebook

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from reedboard.reader.effects import (
+from reedboard.events import (
     ClockPressed,
     Effect,
     GameOver,

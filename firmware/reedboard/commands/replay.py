@@ -15,7 +15,7 @@ from reedboard.reader.mode import MODES
 from reedboard.voice.codes import LANGUAGE_CODES
 
 if TYPE_CHECKING:
-    from reedboard.reader.effects import Effect
+    from reedboard.events import Effect
     from reedboard.replay.runner import LightsChange
     from reedboard.replay.script import Script
     from reedboard.voice.narrator import Narrator

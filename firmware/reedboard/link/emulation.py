@@ -21,13 +21,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
-from reedboard.link.chesslink import Brightness, ChessLinkBoard, LedPattern, square_corners
-from reedboard.link.dgt import DgtBoard, LedCommand
-from reedboard.link.dgt_clock import ClockReading, Side
-from reedboard.link.messages import Command, Mark, SetBrightness, ShowMove
-from reedboard.link.tracking import PieceTracker
-from reedboard.reader.effects import (
+from reedboard.events import (
     ClockPressed,
     Effect,
     GameOver,
@@ -38,6 +32,12 @@ from reedboard.reader.effects import (
     TakenBack,
     TimeAdded,
 )
+from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
+from reedboard.link.chesslink import Brightness, ChessLinkBoard, LedPattern, square_corners
+from reedboard.link.dgt import DgtBoard, LedCommand
+from reedboard.link.dgt_clock import ClockReading, Side
+from reedboard.link.messages import Command, Mark, SetBrightness, ShowMove
+from reedboard.link.tracking import PieceTracker
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square, parse_square, square_names_of
 

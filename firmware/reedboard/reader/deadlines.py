@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from reedboard.events import Effect, Offered
 from reedboard.reader import endings, knock, put_back, split, stuck, two_hands, verdicts, waiting
-from reedboard.reader.effects import Effect, Offered
 from reedboard.reader.setup import draw_chess960
 from reedboard.reader.waiting import AmendDue, OtherReading, PutBack, Sweep, enter
 from reedboard.reader.waits import STRAY_WAIT_MS, STUCK_MS

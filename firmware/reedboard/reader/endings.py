@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from reedboard.reader.effects import Effect, GameOver, Offered
+from reedboard.events import Effect, GameOver, Offered
 from reedboard.reader.waits import START_OCCUPANCY
 from reedboard.rules.game import Game
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from reedboard.reader.effects import Effect, SensorFault
+from reedboard.events import Effect, SensorFault
 from reedboard.reader.move_reader import MoveReader
 from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SensorNotice, SquareChange

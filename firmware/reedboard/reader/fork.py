@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from reedboard.events import Effect, GameOver, MoveMade
 from reedboard.reader import knock
-from reedboard.reader.effects import Effect, GameOver, MoveMade
 from reedboard.reader.protocol import Following
 from reedboard.reader.waits import ARRIVE_MS
 from reedboard.rules.attacks import KING_ATTACKS

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reedboard.events import Effect, Touched
 from reedboard.reader import (
     endings,
     fork,
@@ -20,7 +21,6 @@ from reedboard.reader import (
     two_hands,
     verdicts,
 )
-from reedboard.reader.effects import Effect, Touched
 from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape
 from reedboard.reader.waiting import (

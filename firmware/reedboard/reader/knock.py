@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reedboard.events import Effect
 from reedboard.reader import likely, takeback
-from reedboard.reader.effects import Effect
 from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape, MoveTable
 from reedboard.reader.waiting import AmendDue, enter

@@ -35,18 +35,7 @@ from __future__ import annotations
 import random
 
 from reedboard.errors import IllegalMoveError, InvalidInputError
-from reedboard.reader import (
-    deadlines,
-    endings,
-    fork,
-    inference,
-    knock,
-    promotion,
-    stuck,
-    takeback,
-    verdicts,
-)
-from reedboard.reader.effects import (
+from reedboard.events import (
     Effect,
     GameOver,
     Illegal,
@@ -57,6 +46,17 @@ from reedboard.reader.effects import (
     Restored,
     SetupStarted,
     Violation,
+)
+from reedboard.reader import (
+    deadlines,
+    endings,
+    fork,
+    inference,
+    knock,
+    promotion,
+    stuck,
+    takeback,
+    verdicts,
 )
 from reedboard.reader.episode import Episode
 from reedboard.reader.gestures import GestureTracker

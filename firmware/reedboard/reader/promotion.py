@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.reader.effects import Effect, GameOver, MoveMade, TakenBack
+from reedboard.events import Effect, GameOver, MoveMade, TakenBack
 from reedboard.reader.table import MoveShape
 from reedboard.reader.waits import STRAY_WAIT_MS
 from reedboard.rules.moves import Move

@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from reedboard.reader.effects import Effect, Illegal, Violation
+from reedboard.events import Effect, Illegal, Violation
 from reedboard.reader.episode import Episode
 from reedboard.reader.gestures import GestureTracker
 from reedboard.reader.marks import HostMarks

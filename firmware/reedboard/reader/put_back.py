@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reedboard.events import Effect
 from reedboard.reader import fork, knock, takeback
-from reedboard.reader.effects import Effect
 from reedboard.reader.waiting import PutBack, enter
 from reedboard.reader.waits import ARRIVE_MS, STRAY_WAIT_MS
 from reedboard.sensing.debounce import SquareChange

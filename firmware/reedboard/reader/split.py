@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reedboard.events import Effect
 from reedboard.reader import likely
-from reedboard.reader.effects import Effect
 from reedboard.reader.hands import hands_for
 from reedboard.reader.table import MoveShape, MoveTable
 from reedboard.reader.waiting import Sweep, enter

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reedboard.errors import InvalidInputError
-from reedboard.reader.effects import Effect, TakenBack
+from reedboard.events import Effect, TakenBack
 from reedboard.reader.marks import HostMarks
 from reedboard.reader.touch_move import TouchRecord
 from reedboard.rules.moves import Move

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reedboard.reader.effects import Effect
+from reedboard.events import Effect
 from reedboard.reader.overlap import untangle
 from reedboard.reader.table import EMPTY
 from reedboard.reader.touch_move import TouchRecord

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reedboard.events import Effect, Illegal, Violation
 from reedboard.reader import split
-from reedboard.reader.effects import Effect, Illegal, Violation
 from reedboard.reader.table import MoveShape
 from reedboard.reader.touch_move import Breach
 from reedboard.rules.squares import Bitboard, Square, squares_of

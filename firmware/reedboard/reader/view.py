@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reedboard.reader.effects import Illegal
+from reedboard.events import Illegal
 from reedboard.reader.marks import HostMarks
 from reedboard.reader.setup import SetupProgress
 from reedboard.reader.table import MoveShape, MoveTable

@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 
 from reedboard.board_game import BoardGame, Settings, players_command
 from reedboard.chess_clock.time_control import TimeControl
+from reedboard.events import Effect
 from reedboard.hal.sensor_line import ArbiterAddition, PromotionChoice, players_action
 from reedboard.lights.scenes import scene_for
-from reedboard.reader.effects import Effect
 from reedboard.reader.mode import Mode
 from reedboard.reader.move_reader import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, MoveReader
 from reedboard.replay.script import Script

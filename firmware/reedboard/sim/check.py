@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reedboard.reader.effects import Effect, MoveMade
+from reedboard.events import Effect, MoveMade
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.squares import SQUARE_NAMES

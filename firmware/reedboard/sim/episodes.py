@@ -27,8 +27,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from reedboard.events import Effect, MoveMade, TakenBack
 from reedboard.hal.sensor_line import SensorLine
-from reedboard.reader.effects import Effect, MoveMade, TakenBack
 from reedboard.rules.moves import Move
 from reedboard.rules.pieces import BISHOP, QUEEN, ROOK
 from reedboard.rules.position import Position

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reedboard.reader.effects import Effect, GameOver, Illegal, MoveMade, Violation
+from reedboard.events import Effect, GameOver, Illegal, MoveMade, Violation
 from reedboard.rules.fen import STARTING_FEN
 from reedboard.rules.pieces import COLOR_NAMES, PIECE_NAMES
 from reedboard.rules.position import Position

@@ -11,7 +11,7 @@ from __future__ import annotations
 from contextlib import suppress
 
 from reedboard.errors import InvalidInputError
-from reedboard.reader.effects import (
+from reedboard.events import (
     ClockPressed,
     Effect,
     GameOver,

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from reedboard.errors import LinkError
-from reedboard.reader.effects import MoveMade, TakenBack
+from reedboard.events import MoveMade, TakenBack
 from reedboard_host.connection import HostError
 from reedboard_host.follow import Follower
 from reedboard_host.lichess.actions import (

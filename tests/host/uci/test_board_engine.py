@@ -20,7 +20,7 @@ import chess
 import pytest
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
-from reedboard.reader.effects import GameOver, NewGame
+from reedboard.events import GameOver, NewGame
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import parse_square
