@@ -13,7 +13,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tests.children import stop
@@ -112,9 +112,11 @@ class Broker:
 
 
 @contextlib.contextmanager
-def running_broker(folder: Path) -> Iterator[Broker]:
+def broker_on_a_free_port(make: Callable[[int], Broker]) -> Iterator[Broker]:
+    """The broker `make` sets up for a port, started on the first free port another
+    process does not take first (ATTEMPTS tries), and killed whatever happens."""
     for attempt in range(ATTEMPTS):
-        broker = Broker(folder, free_port())
+        broker = make(free_port())
         try:
             broker.start()
             break
@@ -125,3 +127,7 @@ def running_broker(folder: Path) -> Iterator[Broker]:
         yield broker
     finally:
         broker.kill()
+
+
+def running_broker(folder: Path) -> contextlib.AbstractContextManager[Broker]:
+    return broker_on_a_free_port(lambda port: Broker(folder, port))

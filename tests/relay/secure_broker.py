@@ -13,7 +13,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.link.mqtt_client import tls_context
 from reedboard_relay.secure_setup import main as secure_setup
 
-from tests.relay.broker import ATTEMPTS, Broker, PortTaken, free_port
+from tests.relay.broker import Broker, broker_on_a_free_port
 
 BOARDS = ("b1", "b2", "b3")
 WAIT_S = 20.0
@@ -22,23 +22,14 @@ WAIT_S = 20.0
 @contextlib.contextmanager
 def secure_broker(folder: Path) -> Iterator[Broker]:
     """The set-up written into `folder` for BOARDS, its broker running."""
-    broker: Broker | None = None
-    for attempt in range(ATTEMPTS):
-        port = free_port()
+
+    def make(port: int) -> Broker:
         command = [str(folder), "--boards", ",".join(BOARDS), "--host", "127.0.0.1"]
         assert secure_setup([*command, "--port", str(port)]) == 0
-        broker = Broker(folder, port, config=folder / "mosquitto.conf")
-        try:
-            broker.start()
-            break
-        except PortTaken:
-            if attempt == ATTEMPTS - 1:
-                raise
-    assert broker is not None
-    try:
+        return Broker(folder, port, config=folder / "mosquitto.conf")
+
+    with broker_on_a_free_port(make) as broker:
         yield broker
-    finally:
-        broker.kill()
 
 
 class Client:

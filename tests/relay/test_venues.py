@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.children import child
-from tests.relay.broker import ATTEMPTS, Broker, PortTaken, free_port, running_broker
+from tests.relay.broker import Broker, broker_on_a_free_port, running_broker
 from tests.relay.test_arbiter_console import relay_urls, until
 from tests.relay.test_relay_end_to_end import BIN, get, sans_of
 
@@ -32,9 +32,8 @@ def venue_broker(folder: Path, central: Broker, venue: str) -> Iterator[Broker]:
     """A venue's Mosquitto, its boards' topics bridged to `central` under the venue's
     name, and the bridge's state told there (`0` as the bridge's will)."""
     folder.mkdir()
-    broker: Broker | None = None
-    for attempt in range(ATTEMPTS):
-        port = free_port()
+
+    def make(port: int) -> Broker:
         config = folder / "mosquitto.conf"
         config.write_text(
             f"listener {port} 127.0.0.1\nallow_anonymous true\n"
@@ -46,17 +45,10 @@ def venue_broker(folder: Path, central: Broker, venue: str) -> Iterator[Broker]:
         )
         broker = Broker(folder, port, config)
         broker.url = f"mqtt://127.0.0.1:{port}"  # an open listener, as the boards see it
-        try:
-            broker.start()
-            break
-        except PortTaken:
-            if attempt == ATTEMPTS - 1:
-                raise
-    assert broker is not None
-    try:
+        return broker
+
+    with broker_on_a_free_port(make) as broker:
         yield broker
-    finally:
-        broker.kill()
 
 
 def board(broker: Broker, tmp_path: Path, venue: str, text: str) -> list[str]:
