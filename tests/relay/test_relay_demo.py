@@ -16,7 +16,7 @@ import pytest
 from reedboard.sim.whole_games import random_game_script
 
 from tests.children import child, stop
-from tests.relay.broker import ATTEMPTS, Broker, PortTaken, free_port
+from tests.relay.broker import Broker, broker_on_a_free_port
 from tests.relay.test_relay_end_to_end import boards_moves, games_of, get
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,18 +36,8 @@ def club_broker(folder: Path, port: int) -> Broker:
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    for attempt in range(ATTEMPTS):
-        running = club_broker(tmp_path, free_port())
-        try:
-            running.start()
-            break
-        except PortTaken:
-            if attempt == ATTEMPTS - 1:
-                raise
-    try:
+    with broker_on_a_free_port(lambda port: club_broker(tmp_path, port)) as running:
         yield running
-    finally:
-        running.kill()
 
 
 def test_the_club_conf_holds_what_relay_md_asks_for() -> None:
