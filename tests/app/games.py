@@ -6,11 +6,26 @@ from __future__ import annotations
 
 import random
 
+from reedboard.app_ports import GameSetup
+from reedboard.board_game import Settings
 from reedboard.hal.sensor_line import Action, SensorLine
+from reedboard.replay.script import Script
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
+
+
+def script_setup(script: Script) -> GameSetup:
+    """The game an event script sets up: its start, mode, time control and buttons."""
+    return GameSetup(
+        start=Game(script.start),
+        settings=Settings(
+            mode="strict" if script.mode == "strict" else "casual",
+            time_control=script.clock,
+            clock_buttons=script.clock_buttons,
+        ),
+    )
 
 
 def random_game(seed: int, plies: int) -> list[str]:

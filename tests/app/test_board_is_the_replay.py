@@ -9,14 +9,13 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
-from reedboard.board_game import Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
-from reedboard.rules.game import Game
+
+from tests.app.games import script_setup
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(
@@ -35,14 +34,7 @@ def _on_the_board(text: str) -> list[dict[str, Any]]:
     app = App(
         board,
         VirtualClock(),
-        game=GameSetup(
-            start=Game(script.start),
-            settings=Settings(
-                mode="strict" if script.mode == "strict" else "casual",
-                time_control=script.clock,
-                clock_buttons=script.clock_buttons,
-            ),
-        ),
+        game=script_setup(script),
         source=board,
         on_effect=lambda message: sent.append(message.to_wire()),
     )

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
-from reedboard.board_game import Settings
 from reedboard.cli import main
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
@@ -17,10 +15,10 @@ from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.link.messages import parse_command
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
-from reedboard.rules.game import Game
 from reedboard.speaking import BoardVoice
 from reedboard.voice.languages import phrasebook
 
+from tests.app.games import script_setup
 from tests.app.test_self_test_at_start import board as stuck_board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,14 +33,7 @@ def board(text: str, language: str = "fr") -> tuple[App, BoardVoice, RecordingSp
     app = App(
         scanned,
         VirtualClock(),
-        game=GameSetup(
-            start=Game(script.start),
-            settings=Settings(
-                mode="strict" if script.mode == "strict" else "casual",
-                time_control=script.clock,
-                clock_buttons=script.clock_buttons,
-            ),
-        ),
+        game=script_setup(script),
         source=scanned,
         voice=voice,
     )
