@@ -5,6 +5,7 @@ test says when the board speaks, and counts what the relay asked of it."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from reedboard.events import MoveMade, Touched
@@ -51,6 +52,14 @@ class LinkBoard:
     def start(self) -> None:
         self.tee.send(BoardHello(self.session, protocol=1, board=self.broker.board, game=1))
         self.turn()
+
+    def wait_handed_over(self, timeout_s: float) -> bool:
+        """Wait until the broker holds every frame sent so far (its connection may still
+        be coming up when the first moves are made); whether it came to that."""
+        deadline = time.monotonic() + timeout_s
+        while not self.broker.handed_over() and time.monotonic() < deadline:
+            time.sleep(0.02)  # polling the broker's client, not timing anything
+        return self.broker.handed_over()
 
     def move(self, uci: str) -> None:
         """A move played: in the board's game (its `state`), and told on the stream."""

@@ -106,6 +106,10 @@ def test_a_relay_on_a_stale_store_finds_the_boards_new_session(
         for move in played.moves[:30]:  # the relay away: the broker keeps nothing for it
             board.move(played.uci(move))
         assert board.seq > 8 + 20  # past the store's numbers
+        # Delivered to the broker before the relay subscribes, so that the relay hears
+        # none of the session's frames from its start (its `hello` among them): its
+        # first words from the board are numbers past the store's.
+        assert board.wait_handed_over(WAIT_S), "the board's frames never reached the broker"
         service = started_relay(broker, store)
         for move in played.moves[30:]:  # the board plays on
             board.move(played.uci(move))

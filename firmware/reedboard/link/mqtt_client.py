@@ -271,7 +271,7 @@ class BoardBroker:
         `Acks.unclaimed`)."""
         return self._acks.unclaimed()
 
-    def _handed_over(self) -> bool:
+    def handed_over(self) -> bool:
         """Whether the broker has acknowledged every frame queued so far."""
         with self._wake:
             return not self._queue and not self._in_hand and not self._acks.waiting()
@@ -290,7 +290,7 @@ class BoardBroker:
             self._wake.notify()
         pause = threading.Event()
         deadline = time.monotonic() + timeout_s
-        while not self._handed_over() and time.monotonic() < deadline:
+        while not self.handed_over() and time.monotonic() < deadline:
             pause.wait(0.02)
         with self._wake:
             self._stopping = True
