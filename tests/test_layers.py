@@ -48,6 +48,7 @@ FIRMWARE_LAYERS = (
     Layer("game", ("reedboard.board_game",)),
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
+    Layer("bluetooth", ("reedboard.ble",)),
     Layer(
         "shell",
         (
