@@ -95,6 +95,15 @@ class MqttConfig(NamedTuple):
     ca_file: str = ""
 
 
+class BleConfig(NamedTuple):
+    """The board as a Bluetooth LE peripheral for phone apps (docs/ble.md): off unless
+    enabled; `name` empty means reedboard-XXXX, XXXX from the adapter's address."""
+
+    enabled: bool = False
+    adapter: str = "hci0"
+    name: str = ""
+
+
 class ArbiterConfig(NamedTuple):
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
@@ -133,6 +142,7 @@ class BoardConfig(NamedTuple):
     mqtt: MqttConfig = MqttConfig()
     clock: ClockConfig = ClockConfig()
     voice: VoiceConfig = VoiceConfig()
+    ble: BleConfig = BleConfig()
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> BoardConfig:
@@ -184,6 +194,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         mqtt=_mqtt(sections.table("mqtt")),
         clock=_clock(sections.table("clock")),
         voice=_voice(sections.table("voice")),
+        ble=_ble(sections.table("ble")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
@@ -358,6 +369,21 @@ def _mqtt(s: _Section) -> MqttConfig:
     )
     s.refuse_unknown()
     return config
+
+
+def _ble(s: _Section) -> BleConfig:
+    d = BleConfig()
+    enabled = s._get("enabled", d.enabled)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"{s.key('enabled')}: expected true or false, got {enabled!r}")
+    adapter = s.optional_text("adapter") or d.adapter
+    if not adapter.isalnum():
+        raise ConfigError(f"{s.key('adapter')}: an adapter's name such as hci0, not {adapter!r}")
+    name = s.optional_text("name")
+    if len(name.encode()) > 20:
+        raise ConfigError(f"{s.key('name')}: at most 20 bytes are advertised, not {name!r}")
+    s.refuse_unknown()
+    return BleConfig(enabled, adapter, name)
 
 
 def _voice(s: _Section) -> VoiceConfig:

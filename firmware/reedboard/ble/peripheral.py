@@ -79,7 +79,7 @@ class Peripheral:
     def __init__(
         self, name: str, services: Sequence[SerialService], *, adapter: str = "hci0"
     ) -> None:
-        self.name = name
+        self.name = name  # "": reedboard-XXXX, the last four hex digits of the adapter's address
         self.services = tuple(services)
         self.adapter_path = f"/org/bluez/{adapter}"
         self.dropped = 0  # notifications dropped because the D-Bus thread fell behind
@@ -181,6 +181,12 @@ class Peripheral:
         bus.disconnect()
 
     async def _register(self, bus: MessageBus) -> None:
+        adapter = "org.bluez.Adapter1"
+        address = await self._call("org.bluez", self.adapter_path, "org.freedesktop.DBus.Properties",
+                                   "Get", "ss", [adapter, "Address"])  # fmt: skip
+        if not self.name:
+            digits = str(getattr(address[0], "value", "")).replace(":", "")
+            self.name = f"reedboard-{digits[-4:].upper() or '0000'}"
         for index, spec in enumerate(self.services):
             path = f"{APP_PATH}/service{index}"
             bus.export(path, GattService(spec.uuid))
@@ -203,7 +209,6 @@ class Peripheral:
         ):
             await self._call("org.freedesktop.DBus", "/org/freedesktop/DBus",
                              "org.freedesktop.DBus", "AddMatch", "s", [rule])  # fmt: skip
-        adapter = "org.bluez.Adapter1"
         await self._call("org.bluez", self.adapter_path, "org.freedesktop.DBus.Properties",
                          "Set", "ssv", [adapter, "Powered", Variant("b", True)])  # fmt: skip
         try:

@@ -64,6 +64,11 @@ def register(subparsers: Any) -> None:
         help="publish the game to this MQTT broker too: mqtt://HOST[:PORT] or mqtts://...",
     )
     parser.add_argument(
+        "--ble",
+        action="store_true",
+        help="be a Bluetooth LE board for phone apps too (CPP; docs/ble.md), as [ble] enabled",
+    )
+    parser.add_argument(
         "--protocol",
         choices=("native", "dgt", "chesslink"),
         default="native",

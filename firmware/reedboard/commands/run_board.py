@@ -46,6 +46,7 @@ from reedboard.stopping import stop_asked
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 if TYPE_CHECKING:
+    from reedboard.ble.phone import PhoneClient
     from reedboard.commands.first_scan import FirstScan
     from reedboard.link.mqtt_client import BoardBroker
     from reedboard.speaking import BoardVoice
@@ -109,6 +110,8 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
             journal.close()
         if broker is not None:
             undelivered = broker.close()
+        if board.phone is not None:
+            board.phone.close()
         close = getattr(scanner, "close", None)
         if close is not None:
             close()
@@ -126,6 +129,7 @@ class Assembled:
     scanner: SwitchMatrix
     voice: BoardVoice | None = None
     broker: BoardBroker | None = None
+    phone: PhoneClient | None = None
 
 
 def assemble(
@@ -147,9 +151,12 @@ def assemble(
     journal = open_journal(journal_path) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
     broker = _broker(args, config)
+    phone = _phone(args, config)
     # Tournament mode: the voice is silent (fair play), whatever [voice] says.
     voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
     emulating = _emulating(link.emulation, broker)
+    if phone is not None:
+        emulating = _with_phone(emulating, phone)
     host = HostLink(
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
@@ -177,7 +184,7 @@ def assemble(
         watch=emulating.watch,
         ahead=first.ahead if first is not None else None,
     )
-    return Assembled(app, journal, parts.scanner, voice, broker)
+    return Assembled(app, journal, parts.scanner, voice, broker, phone)
 
 
 def _game_settings(
@@ -374,6 +381,36 @@ def _emulating(emulation: EmulatedEndpoint | None, broker: BoardBroker | None = 
         emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
     return Emulating(lambda _session_id: emulation, watch)
+
+
+def _phone(args: argparse.Namespace, config: BoardConfig) -> PhoneClient | None:
+    """Phone apps over Bluetooth LE, from `--ble` or `[ble]`: the GATT peripheral started
+    (a `BluetoothError` naming what is missing otherwise), or None."""
+    if not (args.ble or config.ble.enabled):
+        return None
+    # dbus-fast and the protocol's modules are loaded by a board that speaks Bluetooth.
+    from reedboard.ble.cpp_options import BoardOptions
+    from reedboard.ble.peripheral import Peripheral
+    from reedboard.ble.phone import CPP_SERVICE, PhoneClient
+
+    arbiter = config.arbiter
+    options = BoardOptions(args.mode or arbiter.mode, args.settle_ms or arbiter.settle_ms,
+                           arbiter.castle_wait_ms, arbiter.knock_wait_ms, arbiter.tournament)  # fmt: skip
+    peripheral = Peripheral(config.ble.name, [CPP_SERVICE], adapter=config.ble.adapter)
+    peripheral.start()
+    return PhoneClient(peripheral, options)
+
+
+def _with_phone(emulating: Emulating, phone: PhoneClient) -> Emulating:
+    """The phone's client beside the link's endpoint, and watching the board each turn."""
+    from reedboard.ble.local_client import ClientTee
+
+    def watch(board_game: BoardGame, now: int) -> None:
+        if emulating.watch is not None:
+            emulating.watch(board_game, now)
+        phone.observe(board_game.game, board_game.debouncer.occupancy, now)
+
+    return Emulating(lambda session_id: ClientTee(emulating.endpoint(session_id), [phone]), watch)
 
 
 def _read_script(path: str) -> Script:

@@ -1,0 +1,102 @@
+"""The phone's app as one more client of the board: CPP over a Bluetooth transport, one
+central in control at a time. Pure: the transport is behind a small interface (the GATT
+peripheral on the board, an in-memory one in tests).
+
+The first central to connect controls the board; another that connects meanwhile is
+dropped (its writes are never read), so two phones never play one game. When the
+controlling central goes, the game stays as it is on the board; the next central (or the
+same one, back) begins its round and the board resyncs to it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from reedboard.ble.cpp import CENTRAL_RX_UUID, CENTRAL_TX_UUID, SERVICE_UUID
+from reedboard.ble.cpp_options import BoardOptions
+from reedboard.ble.cpp_session import CppSession
+from reedboard.ble.peripheral import Connection, Incoming, Received, SerialService
+from reedboard.link.board_messages import Outgoing, Reply
+from reedboard.link.messages import Command
+from reedboard.rules.game import Game
+from reedboard.rules.squares import Bitboard
+
+logger = logging.getLogger(__name__)
+
+CPP_SERVICE = SerialService("cpp", SERVICE_UUID, CENTRAL_TX_UUID, CENTRAL_RX_UUID)
+
+
+class Transport(Protocol):
+    def send(self, service: str, data: bytes) -> None:
+        """Notify `data` on a service; never waits."""
+
+    def take(self) -> list[Incoming]:
+        """What came in since the last call; never waits."""
+
+    def disconnect(self, device: str) -> None:
+        """Drop a central; never waits."""
+
+    def close(self) -> None:
+        """Stop: after the board's loop."""
+
+
+class PhoneClient:
+    """CPP on `transport`'s "cpp" service, for the board's `ClientTee`."""
+
+    def __init__(self, transport: Transport, options: BoardOptions) -> None:
+        self.transport = transport
+        self.session = CppSession(options)
+        self.controller: str | None = None  # the D-Bus path of the central in control
+        self.address = ""  # its Bluetooth address, for whoever shows who is connected
+        self.now_ms = 0
+
+    def take_commands(self) -> list[Command]:
+        for incoming in self.transport.take():
+            if isinstance(incoming, Connection):
+                self._connection(incoming)
+            else:
+                self._received(incoming)
+        return self.session.take_commands()
+
+    def _connection(self, connection: Connection) -> None:
+        device = connection.device
+        if connection.connected and self.controller is None:
+            self.controller, self.address = device, connection.address
+            self.session.reset()
+            logger.info("Bluetooth: %s connected and controls the board", connection.address)
+        elif connection.connected and device != self.controller:
+            logger.info("Bluetooth: %s dropped: %s controls the board", connection.address,
+                        self.address)  # fmt: skip
+            self.transport.disconnect(device)
+        elif not connection.connected and device == self.controller:
+            logger.info("Bluetooth: %s went away; the game stays on the board", self.address)
+            self.controller, self.address = None, ""
+            self.session.reset()
+
+    def _received(self, received: Received) -> None:
+        if received.service != CPP_SERVICE.key:
+            return
+        if self.controller is None and received.device:
+            # A write before BlueZ told of the connection: its central takes control.
+            self._connection(Connection(received.device, "", True))
+        if received.device and received.device != self.controller:
+            return
+        self.session.central(received.data)
+
+    def hear(self, message: Outgoing) -> None:
+        self.session.hear(message)
+
+    def replied(self, command: Command, reply: Reply) -> None:
+        self.session.replied(command, reply)
+
+    def observe(self, game: Game, sensors: Bitboard, now_ms: int) -> None:
+        self.now_ms = now_ms
+        self.session.observe(game, sensors)
+
+    def flush(self) -> None:
+        for text in self.session.take_texts():
+            if self.controller is not None:
+                self.transport.send(CPP_SERVICE.key, text.encode())
+
+    def close(self) -> None:
+        self.transport.close()
