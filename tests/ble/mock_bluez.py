@@ -1,6 +1,6 @@
 """A radio-free Bluetooth for a test: a private `dbus-daemon` (its own configuration, a
-socket in the test's folder) with BlueZoo, a user-space mock of BlueZ, serving two
-virtual adapters on it: hci0 for the board, hci1 for the phone (a bleak central).
+socket in the test's folder) with BlueZoo, a user-space mock of BlueZ, serving three
+virtual adapters on it: hci0 for the board, hci1 and hci2 for phones (bleak centrals).
 
 `mock_bluez(folder)` yields the bus's address once BlueZoo has both adapters up, with
 `DBUS_SYSTEM_BUS_ADDRESS` pointing there for the block (dbus-fast, and so bleak and the
@@ -27,6 +27,7 @@ from tests.children import child
 DBUS_DAEMON = "/usr/bin/dbus-daemon"
 BOARD_ADAPTER = "00:AA:00:00:00:01"
 PHONE_ADAPTER = "00:AA:00:00:00:02"
+SECOND_PHONE_ADAPTER = "00:AA:00:00:00:03"
 START_S = 20.0
 
 _CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -70,7 +71,7 @@ async def _adapters_up(address: str) -> bool:
         if reply is None or reply.message_type != MessageType.METHOD_RETURN:
             return False
         paths = set(reply.body[0])
-        return {"/org/bluez/hci0", "/org/bluez/hci1"} <= paths
+        return {"/org/bluez/hci0", "/org/bluez/hci1", "/org/bluez/hci2"} <= paths
     finally:
         bus.disconnect()
 
@@ -96,7 +97,7 @@ def mock_bluez(folder: Path) -> Iterator[str]:
             "--scan-interval",
             "1",
         ]
-        zoo_cmd += ["-a", BOARD_ADAPTER, "-a", PHONE_ADAPTER]
+        zoo_cmd += ["-a", BOARD_ADAPTER, "-a", PHONE_ADAPTER, "-a", SECOND_PHONE_ADAPTER]
         with child(zoo_cmd, env=env, stdout=subprocess.DEVNULL, stderr=folder.joinpath(
             "bluezoo.log").open("wb")):  # fmt: skip
             while not asyncio.run(_adapters_up(address)):
