@@ -105,9 +105,11 @@ class Peripheral:
             if len(self._outgoing) >= QUEUE_LIMIT:
                 self._outgoing.popleft()
                 self.dropped += 1
+            wake = not self._outgoing  # one wake-up for a turn's notifications, not each
             self._outgoing.append((service, data))
-        with contextlib.suppress(RuntimeError):  # the loop has closed: the board stops
-            loop.call_soon_threadsafe(self._drain)
+        if wake:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: the board stops
+                loop.call_soon_threadsafe(self._drain)
 
     def take(self) -> list[Incoming]:
         """What came in since the last call: writes and connections, in order."""
