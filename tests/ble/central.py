@@ -26,9 +26,18 @@ FIRST_SCAN_S = 3.0  # BlueZoo scans at once when asked, then every second  # gen
 
 
 class Central:
-    def __init__(self, name: str, adapter: str = "hci1") -> None:
+    def __init__(
+        self,
+        name: str,
+        adapter: str = "hci1",
+        *,
+        write_uuid: str = CENTRAL_TX_UUID,
+        notify_uuid: str = CENTRAL_RX_UUID,
+    ) -> None:
         self.name = name
         self.adapter = adapter
+        self.write_uuid, self.notify_uuid = write_uuid, notify_uuid
+        self.raw = bytearray()  # every notification's bytes, joined
         self.client: BleakClient | None = None
         self.device: BLEDevice | None = None
         self.heard: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
@@ -49,7 +58,7 @@ class Central:
         client = BleakClient(device, disconnected_callback=gone, bluez={"adapter": self.adapter})
         await client.connect(timeout=WAIT_S)
         self.client = client
-        await client.start_notify(CENTRAL_RX_UUID, self._notified)
+        await client.start_notify(self.notify_uuid, self._notified)
 
     async def _find(self) -> BLEDevice:
         """The board, by its name. BlueZ tells of a device when it adds it, and BlueZoo
@@ -69,12 +78,13 @@ class Central:
             return await asyncio.wait_for(found, WAIT_S)
 
     def _notified(self, _char: BleakGATTCharacteristic, data: bytearray) -> None:
-        self.heard.put_nowait((time.perf_counter(), bytes(data).decode()))
+        self.raw += data
+        self.heard.put_nowait((time.perf_counter(), bytes(data).decode("latin-1")))
 
     async def write(self, text: str | bytes) -> None:
         assert self.client is not None
         data = text.encode() if isinstance(text, str) else text
-        await self.client.write_gatt_char(CENTRAL_TX_UUID, data, response=True)
+        await self.client.write_gatt_char(self.write_uuid, data, response=True)
 
     async def next(self) -> str:
         _when, text = await asyncio.wait_for(self.heard.get(), WAIT_S)

@@ -33,10 +33,15 @@ class MemoryTransport:
     def __init__(self) -> None:
         self.incoming: list[Incoming] = []
         self.sent: list[str] = []
+        self.chesslink = bytearray()  # the ChessLink notifications, joined
         self.dropped: list[str] = []
 
     def send(self, service: str, data: bytes) -> None:
-        self.sent.append(data.decode())
+        if service == "chesslink":
+            assert len(data) <= 20
+            self.chesslink += data
+        else:
+            self.sent.append(data.decode())
 
     def take(self) -> list[Incoming]:
         taken, self.incoming = self.incoming, []
@@ -48,9 +53,9 @@ class MemoryTransport:
     def close(self) -> None:
         pass
 
-    def write(self, text: str | bytes, device: str = PHONE) -> None:
+    def write(self, text: str | bytes, device: str = PHONE, service: str = "cpp") -> None:
         data = text.encode() if isinstance(text, str) else text
-        self.incoming.append(Received("cpp", data, device))
+        self.incoming.append(Received(service, data, device))
 
 
 class PhoneBoard:

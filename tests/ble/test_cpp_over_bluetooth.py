@@ -12,12 +12,15 @@ from pathlib import Path
 import pytest
 from dbus_fast import BusType, Message
 from dbus_fast.aio import MessageBus
+from reedboard.ble.chesslink_ble import NOTIFY_UUID, WRITE_UUID
 from reedboard.ble.peripheral import Peripheral
-from reedboard.ble.phone import CPP_SERVICE
+from reedboard.ble.phone import SERVICES
+from reedboard.link.chesslink import encode
 
 from tests.ble.central import Central, Turning, board_time, move
 from tests.ble.mock_bluez import mock_bluez
 from tests.ble.phone_board import PhoneBoard
+from tests.link.emulated import chesslink_replies, status_fen
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"
 
@@ -25,7 +28,7 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[PhoneBoard]:
     with mock_bluez(tmp_path / "bluez"):
-        peripheral = Peripheral("", [CPP_SERVICE])
+        peripheral = Peripheral("", SERVICES)
         peripheral.start()
         try:
             board = PhoneBoard(peripheral)
@@ -168,3 +171,37 @@ async def connected(device: str) -> bool:
         return bool(reply.body[0].value)
     finally:
         bus.disconnect()
+
+
+def replies_so_far(raw: bytearray) -> list[str]:
+    """The board's ChessLink messages in the notifications so far ([] while the last is
+    still arriving in pieces)."""
+    try:
+        return chesslink_replies(bytes(raw))
+    except (ValueError, IndexError):
+        return []
+
+
+def test_a_chesslink_app_over_bluetooth(board: PhoneBoard) -> None:
+    after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+
+    async def play() -> None:
+        app = Central("reedboard-0001", write_uuid=WRITE_UUID, notify_uuid=NOTIFY_UUID)
+        await app.connect()
+        for message in ("V", "W0207", "S"):
+            await app.write(encode(message, parity_bit=True))
+        while len(replies_so_far(app.raw)) < 3:
+            await app.next()
+        assert replies_so_far(app.raw)[0] == "v0105"
+        await move(board, "e2", "e4")
+        while (
+            not (now := replies_so_far(app.raw))[-1:]
+            or not now[-1].startswith("s")
+            or status_fen(now[-1]) != after
+        ):
+            await app.next()
+        assert all(bin(b).count("1") % 2 == 1 for b in app.raw)
+        await app.disconnect()
+
+    asyncio.run(play())
+    assert [m.uci() for m in board.game.moves] == ["e2e4"]

@@ -1,5 +1,5 @@
-"""The phone's app as one more client of the board: CPP over a Bluetooth transport, one
-central in control at a time. Pure: the transport is behind a small interface (the GATT
+"""The phone's app as one more client of the board: CPP, or Millennium ChessLink, over a
+Bluetooth transport, one central in control at a time. Pure: the transport is behind a small interface (the GATT
 peripheral on the board, an in-memory one in tests).
 
 The first central to connect controls the board; another that connects meanwhile is
@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
+from reedboard.ble import chesslink_ble
+from reedboard.ble.chesslink_ble import ChessLinkOverBle
 from reedboard.ble.cpp import CENTRAL_RX_UUID, CENTRAL_TX_UUID, SERVICE_UUID
 from reedboard.ble.cpp_options import BoardOptions
 from reedboard.ble.cpp_session import CppSession
@@ -24,6 +26,13 @@ from reedboard.rules.squares import Bitboard
 logger = logging.getLogger(__name__)
 
 CPP_SERVICE = SerialService("cpp", SERVICE_UUID, CENTRAL_TX_UUID, CENTRAL_RX_UUID)
+CHESSLINK_SERVICE = SerialService(
+    "chesslink",
+    chesslink_ble.SERVICE_UUID,
+    chesslink_ble.WRITE_UUID,
+    chesslink_ble.NOTIFY_UUID,
+)
+SERVICES = (CPP_SERVICE, CHESSLINK_SERVICE)
 
 
 class Transport(Protocol):
@@ -41,28 +50,33 @@ class Transport(Protocol):
 
 
 class PhoneClient:
-    """CPP on `transport`'s "cpp" service, for the board's `ClientTee`."""
+    """CPP on `transport`'s "cpp" service and ChessLink on its "chesslink" one, for the
+    board's `ClientTee`. The controlling central speaks the protocol it first wrote."""
 
-    def __init__(self, transport: Transport, options: BoardOptions) -> None:
+    def __init__(self, transport: Transport, options: BoardOptions, session: str = "0") -> None:
         self.transport = transport
         self.session = CppSession(options)
+        self.chesslink = ChessLinkOverBle(session)
+        self.protocol = ""  # "cpp" or "chesslink" once the controlling central wrote
         self.controller: str | None = None  # the D-Bus path of the central in control
         self.address = ""  # its Bluetooth address, for whoever shows who is connected
         self.now_ms = 0
 
     def take_commands(self) -> list[Command]:
+        commands: list[Command] = []
         for incoming in self.transport.take():
             if isinstance(incoming, Connection):
                 self._connection(incoming)
             else:
-                self._received(incoming)
-        return self.session.take_commands()
+                commands += self._received(incoming)
+        return commands + self.session.take_commands()
 
     def _connection(self, connection: Connection) -> None:
         device = connection.device
         if connection.connected and self.controller is None:
             self.controller, self.address = device, connection.address
             self.session.reset()
+            self.protocol = ""
             logger.info("Bluetooth: %s connected and controls the board", connection.address)
         elif connection.connected and device != self.controller:
             logger.info("Bluetooth: %s dropped: %s controls the board", connection.address,
@@ -72,19 +86,23 @@ class PhoneClient:
             logger.info("Bluetooth: %s went away; the game stays on the board", self.address)
             self.controller, self.address = None, ""
             self.session.reset()
+            self.protocol = ""
 
-    def _received(self, received: Received) -> None:
-        if received.service != CPP_SERVICE.key:
-            return
+    def _received(self, received: Received) -> list[Command]:
         if self.controller is None and received.device:
             # A write before BlueZ told of the connection: its central takes control.
             self._connection(Connection(received.device, "", True))
         if received.device and received.device != self.controller:
-            return
+            return []
+        self.protocol = self.protocol or received.service
+        if received.service == CHESSLINK_SERVICE.key:
+            return self.chesslink.received(received.data)
         self.session.central(received.data)
+        return []
 
     def hear(self, message: Outgoing) -> None:
         self.session.hear(message)
+        self.chesslink.hear(message)
 
     def replied(self, command: Command, reply: Reply) -> None:
         self.session.replied(command, reply)
@@ -92,11 +110,18 @@ class PhoneClient:
     def observe(self, game: Game, sensors: Bitboard, now_ms: int) -> None:
         self.now_ms = now_ms
         self.session.observe(game, sensors)
+        self.chesslink.observe(game, sensors, now_ms)
 
     def flush(self) -> None:
-        for text in self.session.take_texts():
-            if self.controller is not None:
-                self.transport.send(CPP_SERVICE.key, text.encode())
+        texts = self.session.take_texts()
+        reports = self.chesslink.to_send()  # taken whoever listens: the codec never piles up
+        if self.controller is None:
+            return
+        for text in texts:
+            self.transport.send(CPP_SERVICE.key, text.encode())
+        if self.protocol == CHESSLINK_SERVICE.key:
+            for chunk in reports:
+                self.transport.send(CHESSLINK_SERVICE.key, chunk)
 
     def close(self) -> None:
         self.transport.close()

@@ -391,14 +391,14 @@ def _phone(args: argparse.Namespace, config: BoardConfig) -> PhoneClient | None:
     # dbus-fast and the protocol's modules are loaded by a board that speaks Bluetooth.
     from reedboard.ble.cpp_options import BoardOptions
     from reedboard.ble.peripheral import Peripheral
-    from reedboard.ble.phone import CPP_SERVICE, PhoneClient
+    from reedboard.ble.phone import SERVICES, PhoneClient
 
     arbiter = config.arbiter
     options = BoardOptions(args.mode or arbiter.mode, args.settle_ms or arbiter.settle_ms,
                            arbiter.castle_wait_ms, arbiter.knock_wait_ms, arbiter.tournament)  # fmt: skip
-    peripheral = Peripheral(config.ble.name, [CPP_SERVICE], adapter=config.ble.adapter)
+    peripheral = Peripheral(config.ble.name, SERVICES, adapter=config.ble.adapter)
     peripheral.start()
-    return PhoneClient(peripheral, options)
+    return PhoneClient(peripheral, options, secrets.token_hex(4))
 
 
 def _with_phone(emulating: Emulating, phone: PhoneClient) -> Emulating:
