@@ -389,8 +389,13 @@ def _phone(args: argparse.Namespace, config: BoardConfig) -> PhoneClient | None:
     if not (args.ble or config.ble.enabled):
         return None
     # dbus-fast and the protocol's modules are loaded by a board that speaks Bluetooth.
+    try:
+        from reedboard.ble.peripheral import Peripheral
+    except ImportError as error:
+        raise HardwareSetupError(
+            f"--ble needs dbus-fast ({error}): pip install 'reedboard[ble]'"
+        ) from None
     from reedboard.ble.cpp_options import BoardOptions
-    from reedboard.ble.peripheral import Peripheral
     from reedboard.ble.phone import SERVICES, PhoneClient
 
     arbiter = config.arbiter
