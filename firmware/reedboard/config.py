@@ -124,6 +124,14 @@ class ClockConfig(NamedTuple):
     black_pin: int = 0
 
 
+class WebConfig(NamedTuple):
+    """The board's page (docs/page.md): served on `address`:`port` unless not `enabled`."""
+
+    enabled: bool = True
+    address: str = "0.0.0.0"
+    port: int = 80
+
+
 class BoardConfig(NamedTuple):
     matrix: MatrixConfig = MatrixConfig()
     debounce: DebounceConfig = DebounceConfig()
@@ -133,6 +141,7 @@ class BoardConfig(NamedTuple):
     mqtt: MqttConfig = MqttConfig()
     clock: ClockConfig = ClockConfig()
     voice: VoiceConfig = VoiceConfig()
+    web: WebConfig = WebConfig()
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> BoardConfig:
@@ -184,6 +193,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         mqtt=_mqtt(sections.table("mqtt")),
         clock=_clock(sections.table("clock")),
         voice=_voice(sections.table("voice")),
+        web=_web(sections.table("web")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
@@ -377,6 +387,17 @@ def _voice(s: _Section) -> VoiceConfig:
         rate=s.integer("rate", d.rate, 80, 450),
         volume=s.integer("volume", d.volume, 0, 200),
         **optional,
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _web(s: _Section) -> WebConfig:
+    d = WebConfig()
+    config = WebConfig(
+        enabled=s.boolean("enabled", d.enabled),
+        address=s.text("address", d.address),
+        port=s.integer("port", d.port, 0, 65535),
     )
     s.refuse_unknown()
     return config

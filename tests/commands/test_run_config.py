@@ -68,6 +68,9 @@ CHANGES = [
     ("voice", "rate", 200, "voice"),
     ("voice", "volume", 150, "voice"),
     ("voice", "device", "plughw:1,0", "voice"),
+    ("web", "enabled", False, "page"),
+    ("web", "address", "127.0.0.1", "page"),
+    ("web", "port", 8080, "page"),
 ]
 
 PAIRED = {("clock", "white_pin"): "black_pin = 3\n", ("clock", "black_pin"): "white_pin = 2\n"}
@@ -131,6 +134,7 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "link": link,
             "broker": None if board.broker is None else board.broker.settings,
             "voice": heard(board.voice),
+            "page": board.page_at,
         }
     finally:
         if board.voice is not None:
