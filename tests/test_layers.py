@@ -62,6 +62,7 @@ FIRMWARE_LAYERS = (
             "reedboard.app_self_test",
             "reedboard.app",
             "reedboard.simweb",
+            "reedboard.web",
             "reedboard.commands",
             "reedboard.cli",
         ),

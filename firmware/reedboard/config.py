@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple, get_args
 
+from reedboard.ble.settings import BleConfig
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ConfigError, InvalidInputError
 from reedboard.reader.mode import MODES, Mode
@@ -95,15 +96,6 @@ class MqttConfig(NamedTuple):
     ca_file: str = ""
 
 
-class BleConfig(NamedTuple):
-    """The board as a Bluetooth LE peripheral for phone apps (docs/ble.md): off unless
-    enabled; `name` empty means reedboard-XXXX, XXXX from the adapter's address."""
-
-    enabled: bool = False
-    adapter: str = "hci0"
-    name: str = ""
-
-
 class ArbiterConfig(NamedTuple):
     mode: Mode = "casual"
     settle_ms: int = DEFAULT_SETTLE_MS
@@ -133,6 +125,14 @@ class ClockConfig(NamedTuple):
     black_pin: int = 0
 
 
+class WebConfig(NamedTuple):
+    """The board's page (docs/page.md): served on `address`:`port` unless not `enabled`."""
+
+    enabled: bool = True
+    address: str = "0.0.0.0"
+    port: int = 80
+
+
 class BoardConfig(NamedTuple):
     matrix: MatrixConfig = MatrixConfig()
     debounce: DebounceConfig = DebounceConfig()
@@ -142,6 +142,7 @@ class BoardConfig(NamedTuple):
     mqtt: MqttConfig = MqttConfig()
     clock: ClockConfig = ClockConfig()
     voice: VoiceConfig = VoiceConfig()
+    web: WebConfig = WebConfig()
     ble: BleConfig = BleConfig()
 
 
@@ -194,6 +195,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         mqtt=_mqtt(sections.table("mqtt")),
         clock=_clock(sections.table("clock")),
         voice=_voice(sections.table("voice")),
+        web=_web(sections.table("web")),
         ble=_ble(sections.table("ble")),
     )
     sections.refuse_unknown()
@@ -372,18 +374,12 @@ def _mqtt(s: _Section) -> MqttConfig:
 
 
 def _ble(s: _Section) -> BleConfig:
-    d = BleConfig()
-    enabled = s._get("enabled", d.enabled)
-    if not isinstance(enabled, bool):
-        raise ConfigError(f"{s.key('enabled')}: expected true or false, got {enabled!r}")
-    adapter = s.optional_text("adapter") or d.adapter
-    if not adapter.isalnum():
-        raise ConfigError(f"{s.key('adapter')}: an adapter's name such as hci0, not {adapter!r}")
-    name = s.optional_text("name")
-    if len(name.encode()) > 20:
-        raise ConfigError(f"{s.key('name')}: at most 20 bytes are advertised, not {name!r}")
+    ble = BleConfig(s.boolean("enabled", False), s.optional_text("adapter") or "hci0",
+                    s.optional_text("name"))  # fmt: skip
+    if (problem := ble.problem()) is not None:
+        raise ConfigError(f"{s.key(problem[0])}: {problem[1]}")
     s.refuse_unknown()
-    return BleConfig(enabled, adapter, name)
+    return ble
 
 
 def _voice(s: _Section) -> VoiceConfig:
@@ -403,6 +399,17 @@ def _voice(s: _Section) -> VoiceConfig:
         rate=s.integer("rate", d.rate, 80, 450),
         volume=s.integer("volume", d.volume, 0, 200),
         **optional,
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _web(s: _Section) -> WebConfig:
+    d = WebConfig()
+    config = WebConfig(
+        enabled=s.boolean("enabled", d.enabled),
+        address=s.text("address", d.address),
+        port=s.integer("port", d.port, 0, 65535),
     )
     s.refuse_unknown()
     return config

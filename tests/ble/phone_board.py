@@ -9,12 +9,11 @@ import threading
 from reedboard.app import App
 from reedboard.app_ports import GameSetup, HostLink
 from reedboard.ble.cpp_options import BoardOptions
-from reedboard.ble.local_client import ClientTee
 from reedboard.ble.peripheral import Incoming, Received
 from reedboard.ble.phone import PhoneClient, Transport
 from reedboard.board_game import BoardGame
 from reedboard.hal.clock import VirtualClock
-from reedboard.link.board import BoardEndpoint
+from reedboard.link.clients import Clients
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
@@ -61,21 +60,19 @@ class MemoryTransport:
 class PhoneBoard:
     def __init__(self, transport: Transport, options: BoardOptions | None = None) -> None:
         self.fake = scripted_board(parse_script("@start standard\n"))
-        self.phone = PhoneClient(transport, options or BoardOptions())
+        clients = Clients()
+        self.phone = PhoneClient(transport, options or BoardOptions(), clients.attach("phone"))
         self.link = WireLink()
         self.lock = threading.Lock()  # held through each turn: the test moves pieces between
         self.now = 0
 
-        def endpoint(session: str) -> ClientTee:
-            return ClientTee(BoardEndpoint(session), [self.phone])
-
         def watch(board_game: BoardGame, now: int) -> None:
-            self.phone.observe(board_game.game, board_game.debouncer.occupancy, now)
+            self.phone.turn(board_game.game, board_game.debouncer.occupancy, now)
 
         self.app = App(
             self.fake,
             VirtualClock(),
-            link=HostLink(self.link, endpoint=endpoint),
+            link=HostLink(self.link, clients=clients),
             game=GameSetup(start=Game()),
             source=self.fake,
             watch=watch,

@@ -50,5 +50,6 @@ def test_without_bluez_the_board_says_so_and_stops(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        "reedboard run: Bluetooth: cannot reach the system bus: [Errno 2] No such file or directory"
+        "reedboard run: Bluetooth on hci0 as reedboard-XXXX: cannot reach the system bus:"
+        " [Errno 2] No such file or directory"
     ]

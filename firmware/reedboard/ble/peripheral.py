@@ -81,6 +81,7 @@ class Peripheral:
     ) -> None:
         self.name = name  # "": reedboard-XXXX, the last four hex digits of the adapter's address
         self.services = tuple(services)
+        self.adapter = adapter
         self.adapter_path = f"/org/bluez/{adapter}"
         self.dropped = 0  # notifications dropped because the D-Bus thread fell behind
         self._incoming: deque[Incoming] = deque()
@@ -145,11 +146,16 @@ class Peripheral:
         self._thread.start()
         if not started.wait(START_TIMEOUT_S):
             self.close()
-            raise BluetoothError(f"Bluetooth: BlueZ did not answer in {START_TIMEOUT_S:.0f} s")
+            raise BluetoothError(
+                f"{self._which()}: BlueZ did not answer in {START_TIMEOUT_S:.0f} s"
+            )
         error = ready[0] if ready else None
         if error is not None:
             self.close()
-            raise BluetoothError(f"Bluetooth: {error}")
+            raise BluetoothError(f"{self._which()}: {error}")
+
+    def _which(self) -> str:
+        return f"Bluetooth on {self.adapter} as {self.name or 'reedboard-XXXX'}"
 
     def close(self) -> None:
         loop, stopped = self._loop, self._stopped

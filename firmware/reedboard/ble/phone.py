@@ -1,6 +1,6 @@
 """The phone's app as one more client of the board: CPP, or Millennium ChessLink, over a
-Bluetooth transport, one central in control at a time. Pure: the transport is behind a small interface (the GATT
-peripheral on the board, an in-memory one in tests).
+Bluetooth transport, one central in control at a time. Pure: the transport is behind a
+small interface (the GATT peripheral on the board, an in-memory one in tests).
 
 The first central to connect controls the board; another that connects meanwhile is
 dropped (its writes are never read), so two phones never play one game. When the
@@ -10,6 +10,7 @@ same one, back) begins its round and the board resyncs to it."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Protocol
 
 from reedboard.ble import chesslink_ble
@@ -18,7 +19,8 @@ from reedboard.ble.cpp import CENTRAL_RX_UUID, CENTRAL_TX_UUID, SERVICE_UUID
 from reedboard.ble.cpp_options import BoardOptions
 from reedboard.ble.cpp_session import CppSession
 from reedboard.ble.peripheral import Connection, Incoming, Received, SerialService
-from reedboard.link.board_messages import Outgoing, Reply
+from reedboard.link.board_messages import Ack, ErrorReply, MovesPage, Outgoing, StateMessage
+from reedboard.link.clients import Client
 from reedboard.link.messages import Command
 from reedboard.rules.game import Game
 from reedboard.rules.squares import Bitboard
@@ -50,26 +52,63 @@ class Transport(Protocol):
 
 
 class PhoneClient:
-    """CPP on `transport`'s "cpp" service and ChessLink on its "chesslink" one, for the
-    board's `ClientTee`. The controlling central speaks the protocol it first wrote."""
+    """CPP on `transport`'s "cpp" service and ChessLink on its "chesslink" one, as one of
+    the board's in-process clients (`link.clients`: told what the host is told once the
+    journal has it, asking as a host does). The controlling central speaks the protocol
+    it first wrote. `turn` is called once a turn by the board's loop (its `watch`)."""
 
-    def __init__(self, transport: Transport, options: BoardOptions, session: str = "0") -> None:
+    def __init__(
+        self, transport: Transport, options: BoardOptions, client: Client, session: str = "0"
+    ) -> None:
         self.transport = transport
+        self.client = client
         self.session = CppSession(options)
         self.chesslink = ChessLinkOverBle(session)
         self.protocol = ""  # "cpp" or "chesslink" once the controlling central wrote
         self.controller: str | None = None  # the D-Bus path of the central in control
         self.address = ""  # its Bluetooth address, for whoever shows who is connected
-        self.now_ms = 0
+        self.refused = 0  # commands the board's queue for this client had no room for
+        self._asked: dict[int, Command] = {}  # by the id given them, until answered
+        self._next_id = 1
 
-    def take_commands(self) -> list[Command]:
+    def turn(self, game: Game, sensors: Bitboard, now_ms: int) -> None:
+        """The board's news, the central's writes, the board as it stands; then what the
+        central and the board are to be told and asked."""
+        for message in self.client.take():
+            self._told(message)
         commands: list[Command] = []
         for incoming in self.transport.take():
             if isinstance(incoming, Connection):
                 self._connection(incoming)
             else:
                 commands += self._received(incoming)
-        return commands + self.session.take_commands()
+        self.session.observe(game, sensors)
+        self.chesslink.observe(game, sensors, now_ms)
+        for command in commands + self.session.take_commands():
+            self._ask(command)
+        self._flush()
+
+    def close(self) -> None:
+        self.client.close()
+        self.transport.close()
+
+    def _told(self, message: Outgoing) -> None:
+        command_id = getattr(message, "id", None)
+        asked = self._asked.pop(command_id, None) if isinstance(command_id, int) else None
+        if asked is not None and isinstance(message, Ack | ErrorReply | StateMessage | MovesPage):
+            self.session.replied(asked, message)
+            return
+        self.session.hear(message)
+        self.chesslink.hear(message)
+
+    def _ask(self, command: Command) -> None:
+        numbered = replace(command, id=self._next_id)
+        if not self.client.ask(numbered):
+            self.refused += 1
+            logger.warning("Bluetooth: the board's queue is full; %s not asked", command)
+            return
+        self._asked[self._next_id] = numbered
+        self._next_id += 1
 
     def _connection(self, connection: Connection) -> None:
         device = connection.device
@@ -100,19 +139,7 @@ class PhoneClient:
         self.session.central(received.data)
         return []
 
-    def hear(self, message: Outgoing) -> None:
-        self.session.hear(message)
-        self.chesslink.hear(message)
-
-    def replied(self, command: Command, reply: Reply) -> None:
-        self.session.replied(command, reply)
-
-    def observe(self, game: Game, sensors: Bitboard, now_ms: int) -> None:
-        self.now_ms = now_ms
-        self.session.observe(game, sensors)
-        self.chesslink.observe(game, sensors, now_ms)
-
-    def flush(self) -> None:
+    def _flush(self) -> None:
         texts = self.session.take_texts()
         reports = self.chesslink.to_send()  # taken whoever listens: the codec never piles up
         if self.controller is None:
@@ -122,6 +149,3 @@ class PhoneClient:
         if self.protocol == CHESSLINK_SERVICE.key:
             for chunk in reports:
                 self.transport.send(CHESSLINK_SERVICE.key, chunk)
-
-    def close(self) -> None:
-        self.transport.close()

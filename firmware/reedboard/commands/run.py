@@ -74,6 +74,12 @@ def register(subparsers: Any) -> None:
         default="native",
         help="the link's language: the board's own, or DGT or ChessLink for their software",
     )
+    parser.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the board's page here, or 'off' (default: [web], 0.0.0.0:80 on a board,"
+        " 127.0.0.1:0 with --fake; port 0: a free one)",
+    )
     fake = parser.add_argument_group("fake board")
     fake.add_argument("--fake", action="store_true", help="a fake matrix instead of the GPIO")
     fake.add_argument("--script", metavar="SCRIPT", help="play this event script on it")
