@@ -200,3 +200,41 @@ def test_features_options_and_the_state_stream(board: tuple[PhoneBoard, MemoryTr
     b.lift("e2")
     b.run(100)
     assert t.sent == ["state rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR w"]
+
+
+def test_castling_is_the_kings_move_and_king_takes_rook_in_chess_960(
+    board: tuple[PhoneBoard, MemoryTransport],
+) -> None:
+    b, t = board
+    fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w"
+    for variant, board_move, central_move in (
+        ("standard", "e1g1", "e8c8"),
+        ("chess_960", "e1h1", "e8a8"),
+    ):
+        assert said(b, t, f"set_variant {variant}", f"begin {fen}")[0] == "ok"
+        b.fake.set_occupancy(b.game.position.occupied)
+        b.run(1500)
+        t.sent.clear()
+        # The king two squares, then the rook over it: castling.
+        b.lift("e1")
+        b.run(100)
+        b.place("g1")
+        b.run(100)
+        b.lift("h1")
+        b.run(100)
+        b.place("f1")
+        b.run(1500)
+        assert t.sent == [f"move {board_move}"]
+        assert said(b, t, "ok", f"move {central_move}") == []
+        b.lift("e8")
+        b.run(100)
+        b.place("c8")
+        b.run(100)
+        b.lift("a8")
+        b.run(100)
+        b.place("d8")
+        b.run(1500)
+        assert len(b.game) == 2
+        assert b.game.positions[-2].uci(b.game.moves[-1]) == central_move
+        assert t.sent == []  # the central's castling, made as lit
+        assert b.game.chess960 == (variant == "chess_960")
