@@ -238,3 +238,30 @@ def test_castling_is_the_kings_move_and_king_takes_rook_in_chess_960(
         assert b.game.positions[-2].uci(b.game.moves[-1]) == central_move
         assert t.sent == []  # the central's castling, made as lit
         assert b.game.chess960 == (variant == "chess_960")
+
+
+def test_the_centrals_undo_is_carried_out_by_the_player(
+    board: tuple[PhoneBoard, MemoryTransport],
+) -> None:
+    b, t = board
+    said(b, t, "feature undo", "feature moved", f"begin {START}")
+    b.move("e2", "e4")
+    said(b, t, "ok", "move e7e5")
+    t.sent.clear()
+    b.move("e7", "e5")
+    assert t.sent == ["moved"]
+    assert said(b, t, "undo e7e5") == []  # taken back on the board, lit for the player
+    assert said(b, t, "undo e7e5") == ["err undo e7e5: the board's last move is not e7e5"]
+    t.sent.clear()
+    b.move("e5", "e7")
+    assert t.sent == ["moved"]
+    assert [m.uci() for m in b.game.moves] == ["e2e4"]
+    # A takeback by hand goes to the central, which may refuse it.
+    t.sent.clear()
+    b.move("e4", "e2")
+    assert t.sent == ["undo e2e4"]
+    said(b, t, "nok")
+    t.sent.clear()
+    b.move("e2", "e4")
+    assert [m.uci() for m in b.game.moves] == ["e2e4"]
+    assert t.sent == ["moved"]

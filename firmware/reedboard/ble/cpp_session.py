@@ -98,6 +98,7 @@ class CppSession:
         self._unsynced = False
         self._streaming = False  # `get_state` asked: a state for each change until begin
         self._own_takebacks = 0  # takebacks the session asked for: their effects are its own
+        self._undoing = False  # the central's undo, for the player to carry out (`moved`)
         self._draw_asked = False  # the central offered a draw; the players answer it
         self._marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
@@ -227,6 +228,9 @@ class CppSession:
             raise CppError(f"undo {uci}: the board's last move is not {uci}")
         self._own_takebacks += 1
         self._ask(TakeBack())
+        # Carried out by the player as the central's move is: with `moved`, that is said
+        # once the pieces stand, and the board is not out of sync meanwhile.
+        self._undoing = "moved" in self.features
 
     def _answered(self, answer: str, uci: str) -> None:
         if not self._questions:
@@ -286,8 +290,9 @@ class CppSession:
         elif isinstance(effect, TakenBack):
             self._board_took_back(effect)
         elif isinstance(effect, Illegal) and self.begun and not self._unsynced:
-            self._unsynced = True
-            self._say(f"unsync {self._presence()}")
+            if not self._undoing:
+                self._unsynced = True
+                self._say(f"unsync {self._presence()}")
         elif isinstance(effect, Offered):
             self._offered(effect)
         elif isinstance(effect, GameOver):
@@ -369,6 +374,10 @@ class CppSession:
             else:
                 self._unsynced = True
                 self._say(f"unsync {self._presence()}")
+            return
+        if self._undoing and in_place and not self._own_takebacks:
+            self._undoing = False
+            self._say("moved")
             return
         if self._unsynced and in_place and self._begin is None:
             self._unsynced = False
