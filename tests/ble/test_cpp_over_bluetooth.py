@@ -20,7 +20,7 @@ from reedboard.link.chesslink import encode
 from tests.ble.central import Central, Turning, board_time, move
 from tests.ble.mock_bluez import mock_bluez
 from tests.ble.phone_board import PhoneBoard
-from tests.link.emulated import chesslink_replies, status_fen
+from tests.link.emulated import chesslink_lights, chesslink_replies, status_fen
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"
 
@@ -194,14 +194,25 @@ def test_a_chesslink_app_over_bluetooth(board: PhoneBoard) -> None:
             await app.next()
         assert replies_so_far(app.raw)[0] == "v0105"
         await move(board, "e2", "e4")
-        while (
-            not (now := replies_so_far(app.raw))[-1:]
-            or not now[-1].startswith("s")
-            or status_fen(now[-1]) != after
-        ):
-            await app.next()
+        await until_status(app, after)
+        # The app's move, lit by it on the LEDs; the player makes it.
+        lights = chesslink_lights({"e7": 0xFF, "e5": 0xFF})
+        await app.write(bytes(b | (0 if bin(b).count("1") % 2 else 0x80) for b in lights))
+        while board.app.board_game is None or not board.app.board_game.arbiter.view().hint:
+            await board_time(board, 5)  # until the board shows the app's move
+        await move(board, "e7", "e5")
+        await until_status(app, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR")
         assert all(bin(b).count("1") % 2 == 1 for b in app.raw)
         await app.disconnect()
 
     asyncio.run(play())
-    assert [m.uci() for m in board.game.moves] == ["e2e4"]
+    assert [m.uci() for m in board.game.moves] == ["e2e4", "e7e5"]
+
+
+async def until_status(app: Central, placement: str) -> None:
+    """Until the board's latest ChessLink status shows `placement`."""
+    while True:
+        now = replies_so_far(app.raw)
+        if now and now[-1].startswith("s") and status_fen(now[-1]) == placement:
+            return
+        await app.next()
