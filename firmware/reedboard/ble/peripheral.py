@@ -295,7 +295,7 @@ class Peripheral:
 
     def _on_message(self, message: Message) -> None:
         """BlueZ's signals about the devices on the board's adapter: who connects."""
-        if message.message_type != MessageType.SIGNAL:
+        if message.message_type != MessageType.SIGNAL or len(message.body) < 2:
             return
         if message.member == "InterfacesAdded" and message.body:
             path, interfaces = message.body[0], message.body[1]
