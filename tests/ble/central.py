@@ -65,17 +65,21 @@ class Central:
         adds it at the first scan, which can come before bleak listens: when the first
         scan brings nothing, the adapter forgets what it found, and finds the board anew
         at BlueZoo's next scan (a second later), bleak listening."""
-        found: asyncio.Future[BLEDevice] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        found: list[asyncio.Future[BLEDevice]] = [loop.create_future()]
 
         def seen(device: BLEDevice, _ad: AdvertisementData) -> None:
-            if device.name == self.name and not found.done():
-                found.set_result(device)
+            if device.name == self.name and not found[-1].done():
+                found[-1].set_result(device)
 
         async with BleakScanner(seen, bluez={"adapter": self.adapter}):
             with contextlib.suppress(TimeoutError):
-                return await asyncio.wait_for(asyncio.shield(found), FIRST_SCAN_S)
+                return await asyncio.wait_for(asyncio.shield(found[-1]), FIRST_SCAN_S)
+            # Only a sighting after the adapter forgot counts: one just before it is of a
+            # device that is gone.
+            found.append(loop.create_future())
             await _forget_devices(self.adapter)
-            return await asyncio.wait_for(found, WAIT_S)
+            return await asyncio.wait_for(found[-1], WAIT_S)
 
     def _notified(self, _char: BleakGATTCharacteristic, data: bytearray) -> None:
         self.raw += data

@@ -178,8 +178,8 @@ def replies_so_far(raw: bytearray) -> list[str]:
     still arriving in pieces)."""
     try:
         return chesslink_replies(bytes(raw))
-    except (ValueError, IndexError):
-        return []
+    except (ValueError, IndexError, AssertionError):
+        return []  # a message cut between notifications: one of its check digits to come
 
 
 def test_a_chesslink_app_over_bluetooth(board: PhoneBoard) -> None:
