@@ -48,6 +48,7 @@ FIRMWARE_LAYERS = (
     Layer("game", ("reedboard.board_game",)),
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
+    Layer("bluetooth", ("reedboard.ble",)),
     Layer(
         "shell",
         (
@@ -61,6 +62,7 @@ FIRMWARE_LAYERS = (
             "reedboard.app_self_test",
             "reedboard.app",
             "reedboard.simweb",
+            "reedboard.web",
             "reedboard.commands",
             "reedboard.cli",
         ),

@@ -12,7 +12,7 @@ Everything the loop touches comes in through the constructor, as a few parts:
   `start`: what it read is fed to the game first, each reading at its own time;
 - `clock`: a `Clock` (`now_ms`, `real_seconds_until`, `sleep_until`);
 - `link`: a `HostLink`: the port to the host (or how to open it), the protocol endpoint
-  (the native `BoardEndpoint`, or an emulation such as DGT's) and the board's identity;
+  (`BoardEndpoint`, an emulation), the identity, the in-process clients (`link.clients`);
 - `journal`: a `Journal`, or None; with `journal_in_background` its writes run on a
   thread of their own (`journal.writer`), and what the host is told waits for them
   (`app_outbox`), so the loop never waits on the disk;
@@ -38,7 +38,6 @@ from functools import partial
 from reedboard.app_outbox import Outbox, told
 from reedboard.app_ports import (
     ButtonsPort,
-    Endpoint,
     EventSource,
     GameSetup,
     HostLink,
@@ -69,6 +68,7 @@ from reedboard.link.board_messages import (
     Reply,
     StateMessage,
 )
+from reedboard.link.clients import ClientTee
 from reedboard.link.messages import (
     PROTOCOL_VERSION,
     AddTime,
@@ -135,7 +135,7 @@ class App:
         self.identity = link.identity
         self.period_ms = max(1, round(1000 / scan_hz))
         self.on_effect = on_effect
-        self.endpoint: Endpoint = link.endpoint(link.session_id)
+        self.endpoint, self.tee = ClientTee.around(link.endpoint(link.session_id), link.clients)
         self.watch = watch
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
@@ -480,6 +480,8 @@ class App:
         self.outbox.release()
         data = self.endpoint.data_to_send()
         self.outbox.put(partial(self.link.write, data), droppable=not data)
+        if self.tee is not None and (batch := self.tee.batch()) is not None:
+            self.outbox.put(batch)  # the clients, like the host, once the journal has it
 
     # ----- the lights -----
 

@@ -1,6 +1,6 @@
 """The parts the board's loop (`App`) is assembled from besides the hardware's
 (`hal/ports.py`), each a small typed object: the link to the host (`HostLink`: its port,
-the protocol endpoint, the board's identity), the lights (`Lights`), the voice (`Voice`),
+the protocol endpoint, the board's identity, its in-process clients), the lights (`Lights`), the voice (`Voice`),
 a source of scripted changes, the clock buttons; lights for a board without LEDs and
 lights that record for tests.
 """
@@ -17,6 +17,7 @@ from reedboard.board_game import BoardGame, Settings
 from reedboard.hal.sensor_line import PlayersAction
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
+from reedboard.link.clients import Clients
 from reedboard.link.messages import Command
 from reedboard.link.port import LinkPort
 from reedboard.reader.view import BoardView
@@ -175,10 +176,12 @@ class HostLink:
     """The link to the host: its `port` (None: opened by the loop with `reopen`, and
     `reopen` again after it fails, a host unplugged and plugged back); the protocol
     `endpoint` made from the session id (the board's own, or an emulation such as DGT's);
-    this run's `session_id`; the board's `identity`, as `hello` tells it."""
+    this run's `session_id`; the board's `identity`, as `hello` tells it; `clients`: the
+    in-process clients told what the host is told and heard as it is (`link.clients`)."""
 
     port: LinkPort | None = None
     reopen: Callable[[], LinkPort] | None = None
     endpoint: Callable[[str], Endpoint] = BoardEndpoint
     session_id: str = "0"
     identity: Identity = field(default_factory=Identity)
+    clients: Clients | None = None

@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple, get_args
 
+from reedboard.ble.settings import BleConfig
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ConfigError, InvalidInputError
 from reedboard.reader.mode import MODES, Mode
@@ -124,6 +125,14 @@ class ClockConfig(NamedTuple):
     black_pin: int = 0
 
 
+class WebConfig(NamedTuple):
+    """The board's page (docs/page.md): served on `address`:`port` unless not `enabled`."""
+
+    enabled: bool = True
+    address: str = "0.0.0.0"
+    port: int = 80
+
+
 class BoardConfig(NamedTuple):
     matrix: MatrixConfig = MatrixConfig()
     debounce: DebounceConfig = DebounceConfig()
@@ -133,6 +142,8 @@ class BoardConfig(NamedTuple):
     mqtt: MqttConfig = MqttConfig()
     clock: ClockConfig = ClockConfig()
     voice: VoiceConfig = VoiceConfig()
+    web: WebConfig = WebConfig()
+    ble: BleConfig = BleConfig()
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> BoardConfig:
@@ -184,6 +195,8 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         mqtt=_mqtt(sections.table("mqtt")),
         clock=_clock(sections.table("clock")),
         voice=_voice(sections.table("voice")),
+        web=_web(sections.table("web")),
+        ble=_ble(sections.table("ble")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
@@ -360,6 +373,15 @@ def _mqtt(s: _Section) -> MqttConfig:
     return config
 
 
+def _ble(s: _Section) -> BleConfig:
+    ble = BleConfig(s.boolean("enabled", False), s.optional_text("adapter") or "hci0",
+                    s.optional_text("name"))  # fmt: skip
+    if (problem := ble.problem()) is not None:
+        raise ConfigError(f"{s.key(problem[0])}: {problem[1]}")
+    s.refuse_unknown()
+    return ble
+
+
 def _voice(s: _Section) -> VoiceConfig:
     d = VoiceConfig()
     enabled = s._get("enabled", d.enabled)
@@ -377,6 +399,17 @@ def _voice(s: _Section) -> VoiceConfig:
         rate=s.integer("rate", d.rate, 80, 450),
         volume=s.integer("volume", d.volume, 0, 200),
         **optional,
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _web(s: _Section) -> WebConfig:
+    d = WebConfig()
+    config = WebConfig(
+        enabled=s.boolean("enabled", d.enabled),
+        address=s.text("address", d.address),
+        port=s.integer("port", d.port, 0, 65535),
     )
     s.refuse_unknown()
     return config

@@ -61,7 +61,19 @@ def printing_commands(tmp_path: Path) -> list[list[str]]:
         ["chess960", "518"],
         ["replay", str(script), "--lights"],
         ["scan", "--fake", "--closed", "a1,b2"],
-        ["run", "--fake", "--script", str(script), "--speed", "50", "--until-done", "--print"],
+        # Without the page, which prints its URL on stderr at start.
+        [
+            "run",
+            "--fake",
+            "--script",
+            str(script),
+            "--speed",
+            "50",
+            "--until-done",
+            "--print",
+            "--web",
+            "off",
+        ],
         ["--help"],
         ["perft", "--help"],
     ]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from reedboard.ble.peripheral import BluetoothError
 from reedboard.cli import build_parser
 from reedboard.commands.run_board import assemble
 from reedboard.config import load_config
@@ -68,6 +69,13 @@ CHANGES = [
     ("voice", "rate", 200, "voice"),
     ("voice", "volume", 150, "voice"),
     ("voice", "device", "plughw:1,0", "voice"),
+    ("web", "enabled", False, "page"),
+    ("web", "address", "127.0.0.1", "page"),
+    ("web", "port", 8080, "page"),
+    # Without BlueZ (a bus that is not there), what the board names as it refuses to start.
+    ("ble", "enabled", True, "phone"),
+    ("ble", "adapter", "hci1", "phone"),
+    ("ble", "name", "board7", "phone"),
 ]
 
 PAIRED = {("clock", "white_pin"): "black_pin = 3\n", ("clock", "black_pin"): "white_pin = 2\n"}
@@ -104,7 +112,11 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
     args = build_parser().parse_args(["run", "--config", str(path), "--journal", journal])
     gpio = FakeGPIO(config.matrix.rows, config.matrix.columns)
     gpio.set_switch(0, 1, True)  # ROW1 x COL2: under b1 in the reference build
-    board = assemble(args, config, None, gpio=gpio)
+    monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", f"unix:path={tmp_path}/no_bus")
+    try:
+        board = assemble(args, config, None, gpio=gpio)
+    except BluetoothError as error:
+        return {"phone": str(error)}
     app = board.app
     assert isinstance(board.scanner, MatrixScanner)
     try:
@@ -131,6 +143,8 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "link": link,
             "broker": None if board.broker is None else board.broker.settings,
             "voice": heard(board.voice),
+            "page": board.page_at,
+            "phone": board.phone,
         }
     finally:
         if board.voice is not None:
@@ -164,6 +178,8 @@ def test_each_key_changes_the_board(
     base = 'port = "loop://"\n' if (section, key) == ("serial", "baud") else ""
     if section == "mqtt" and key != "url":
         base = 'url = "mqtt://127.0.0.1:1"\n'  # the other keys matter only with a broker
+    if section == "ble" and key != "enabled":
+        base = "enabled = true\n"  # the other keys show on a board that speaks Bluetooth
     if section == "voice" and key != "enabled":
         base = "enabled = true\n"  # the other keys show on a voice that speaks
     default = observe(tmp_path, monkeypatch, f"[{section}]\n{base}")

@@ -64,10 +64,21 @@ def register(subparsers: Any) -> None:
         help="publish the game to this MQTT broker too: mqtt://HOST[:PORT] or mqtts://...",
     )
     parser.add_argument(
+        "--ble",
+        action="store_true",
+        help="be a Bluetooth LE board for phone apps too (CPP; docs/ble.md), as [ble] enabled",
+    )
+    parser.add_argument(
         "--protocol",
         choices=("native", "dgt", "chesslink"),
         default="native",
         help="the link's language: the board's own, or DGT or ChessLink for their software",
+    )
+    parser.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the board's page here, or 'off' (default: [web], 0.0.0.0:80 on a board,"
+        " 127.0.0.1:0 with --fake; port 0: a free one)",
     )
     fake = parser.add_argument_group("fake board")
     fake.add_argument("--fake", action="store_true", help="a fake matrix instead of the GPIO")

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -36,6 +38,7 @@ from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage
+from reedboard.link.clients import Clients
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
 from reedboard.reader.mode import Mode
@@ -43,9 +46,11 @@ from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.stopping import stop_asked
+from reedboard.web.running import PageParts, PageThread, page_address
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 if TYPE_CHECKING:
+    from reedboard.ble.phone import PhoneClient
     from reedboard.commands.first_scan import FirstScan
     from reedboard.link.mqtt_client import BoardBroker
     from reedboard.speaking import BoardVoice
@@ -96,36 +101,90 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
     board = assemble(args, config, script, first=first)
-    app, journal, scanner, broker = board.app, board.journal, board.scanner, board.broker
     stop = stop_asked()
     undelivered = 0
+    page = _page(args, board)
     try:
-        app.run(stop, until_done=args.until_done)
+        board.app.run(_page_starts(stop, page), until_done=args.until_done)
     finally:
-        app.close()  # the journal's writes done, and what waited for them told
-        if board.voice is not None:
-            board.voice.close()
-        if journal is not None:
-            journal.close()
-        if broker is not None:
-            undelivered = broker.close()
-        close = getattr(scanner, "close", None)
-        if close is not None:
-            close()
+        undelivered = _close(board, page)
     # A scripted game that ends with moves the broker never had has not been done: a
     # script or a test that waits for it must not read success (the log said how many).
     return 1 if args.until_done and undelivered else 0
 
 
+def _close(board: Assembled, page: PageThread | None) -> int:
+    """Everything the board opened, closed; how many moves the broker never had."""
+    if page is not None:
+        page.stop()
+    board.app.close()  # the journal's writes done, and what waited for them told
+    if board.voice is not None:
+        board.voice.close()
+    if board.journal is not None:
+        board.journal.close()
+    undelivered = 0 if board.broker is None else board.broker.close()
+    if board.phone is not None:
+        board.phone.close()
+    close = getattr(board.scanner, "close", None)
+    if close is not None:
+        close()
+    return undelivered
+
+
+def _page(args: argparse.Namespace, board: Assembled) -> PageThread | None:
+    """The board's page on its own thread (`web`), to start: it prints its URL when it
+    listens; past games from the journal, paired devices kept beside it (None: no page)."""
+    address, tee = board.page_at, board.app.tee
+    if address is None or tee is None:
+        return None
+    journal = _journal_path(args)
+    clock, speed = board.app.clock, args.speed
+
+    def commit_wall_ms(t_ms: int) -> float:
+        return time.time() * 1000 - (clock.now_ms() - t_ms) / float(speed)
+
+    parts = PageParts(
+        tee.clients,
+        journal=journal,
+        data_dir=None if journal is None else os.path.dirname(os.path.abspath(journal)),
+        board=board.app.identity.board,
+        voice=board.voice,
+        commit_wall_ms=commit_wall_ms,
+    )
+    return PageThread(address, parts)
+
+
+def _page_starts(stop: Callable[[], bool], page: PageThread | None) -> Callable[[], bool]:
+    """`stop`, which also starts the page the first time the loop asks it: once the board
+    has started, so the page's imports (asyncio, aiohttp) never delay its first scan."""
+    if page is None:
+        return stop
+
+    def asked() -> bool:
+        if not page.started:
+            page.start()
+        return stop()
+
+    return asked
+
+
+def _journal_path(args: argparse.Namespace) -> str | None:
+    journal: str | None = args.journal or (None if args.fake else DEFAULT_JOURNAL)
+    return journal
+
+
 @dataclass
 class Assembled:
-    """The running board's parts: the loop, and what must be closed after it."""
+    """The running board's parts: the loop, what must be closed after it, and where its
+    page is served."""
 
     app: App
     journal: Journal | None
     scanner: SwitchMatrix
     voice: BoardVoice | None = None
     broker: BoardBroker | None = None
+    page_at: tuple[str, int] | None = None  # where the page is served (None: no page)
+    phone: PhoneClient | None = None
 
 
 def assemble(
@@ -139,17 +198,24 @@ def assemble(
 ) -> Assembled:
     """The board `reedboard run` runs, from its arguments and its configuration (every key
     of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO, `speaker`
-    for espeak-ng; `first`: the matrix and clock already opened, and reading."""
+    for espeak-ng; `first`: the matrix and clock already opened, and reading. With a page
+    (`[web]`, `--web`), the board has in-process clients (the page hears it as a host)."""
     settings = _game_settings(args, config, script)
+    page_at = page_address(args.web, config.web, fake=args.fake)
     parts = _board_parts(args, config, script, gpio, first)
     link = _link_settings(args, config)
-    journal_path = args.journal or (None if args.fake else DEFAULT_JOURNAL)
+    journal_path = _journal_path(args)
     journal = open_journal(journal_path) if journal_path else None
     printing = args.print or (args.fake and not args.serial)
     broker = _broker(args, config)
+    # The board's in-process clients: its page, a phone's app.
+    clients = Clients() if page_at is not None or args.ble or config.ble.enabled else None
+    phone = None if clients is None else _phone(args, config, clients)
     # Tournament mode: the voice is silent (fair play), whatever [voice] says.
     voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
     emulating = _emulating(link.emulation, broker)
+    if phone is not None:
+        emulating = _with_phone(emulating, phone)
     host = HostLink(
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
@@ -158,6 +224,7 @@ def assemble(
         endpoint=emulating.endpoint,
         session_id=secrets.token_hex(4),
         identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
+        clients=clients,
     )
     app = App(
         parts.scanner,
@@ -177,7 +244,7 @@ def assemble(
         watch=emulating.watch,
         ahead=first.ahead if first is not None else None,
     )
-    return Assembled(app, journal, parts.scanner, voice, broker)
+    return Assembled(app, journal, parts.scanner, voice, broker, page_at, phone)
 
 
 def _game_settings(
@@ -374,6 +441,40 @@ def _emulating(emulation: EmulatedEndpoint | None, broker: BoardBroker | None = 
         emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
     return Emulating(lambda _session_id: emulation, watch)
+
+
+def _phone(args: argparse.Namespace, config: BoardConfig, clients: Clients) -> PhoneClient | None:
+    """Phone apps over Bluetooth LE, from `--ble` or `[ble]`: the GATT peripheral started
+    (a `BluetoothError` naming what is missing otherwise), or None."""
+    if not (args.ble or config.ble.enabled):
+        return None
+    # dbus-fast and the protocol's modules are loaded by a board that speaks Bluetooth.
+    try:
+        from reedboard.ble.peripheral import Peripheral
+    except ImportError as error:
+        raise HardwareSetupError(
+            f"--ble needs dbus-fast ({error}): pip install 'reedboard[ble]'"
+        ) from None
+    from reedboard.ble.cpp_options import BoardOptions
+    from reedboard.ble.phone import SERVICES, PhoneClient
+
+    arbiter = config.arbiter
+    options = BoardOptions(args.mode or arbiter.mode, args.settle_ms or arbiter.settle_ms,
+                           arbiter.castle_wait_ms, arbiter.knock_wait_ms, arbiter.tournament)  # fmt: skip
+    peripheral = Peripheral(config.ble.name, SERVICES, adapter=config.ble.adapter)
+    peripheral.start()
+    return PhoneClient(peripheral, options, clients.attach("phone"), secrets.token_hex(4))
+
+
+def _with_phone(emulating: Emulating, phone: PhoneClient) -> Emulating:
+    """The phone's client turned each turn, with the board as it stands."""
+
+    def watch(board_game: BoardGame, now: int) -> None:
+        if emulating.watch is not None:
+            emulating.watch(board_game, now)
+        phone.turn(board_game.game, board_game.debouncer.occupancy, now)
+
+    return replace(emulating, watch=watch)
 
 
 def _read_script(path: str) -> Script:

@@ -1,10 +1,9 @@
 // The simulator's page: draws what the board sends (pieces, LEDs, moves, effects) and
-// turns mouse gestures into lifts and places. It keeps no game logic of its own: every
+// turns mouse gestures into lifts and places (the board's picture is board.js's, shared
+// with the board's own page). It keeps no game logic of its own: every
 // rule is the firmware's, so what the page shows is what the board decided.
 "use strict";
 
-const GLYPHS = { k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
-const FILES = "abcdefgh";
 let socket = null;
 let state = null;
 let flipped = false;
@@ -24,37 +23,10 @@ function command(fields) {
   send({ op: "command", command: fields });
 }
 
-function glyph(letter) {
-  const span = document.createElement("span");
-  span.textContent = GLYPHS[letter.toLowerCase()];
-  span.className = letter === letter.toUpperCase() ? "w" : "b";
-  span.dataset.piece = letter;
-  return span;
-}
-
 // ----- the board -----
 
 function buildBoard() {
-  const board = $("board");
-  board.textContent = "";
-  for (let row = 0; row < 8; row++) {
-    for (let col = 0; col < 8; col++) {
-      const file = flipped ? 7 - col : col;
-      const rank = flipped ? row : 7 - row;
-      const name = FILES[file] + (rank + 1);
-      const sq = document.createElement("div");
-      sq.className = "sq " + ((file + rank) % 2 ? "light" : "dark");
-      sq.dataset.square = name;
-      sq.innerHTML = '<div class="led"></div><div class="piece"></div>';
-      if (col === 0 || row === 7) {
-        const label = document.createElement("span");
-        label.className = "name";
-        label.textContent = name;
-        sq.appendChild(label);
-      }
-      board.appendChild(sq);
-    }
-  }
+  buildSquares($("board"), flipped);
   if (state) draw(state);
 }
 
@@ -109,21 +81,7 @@ function hideGhost() {
 // ----- drawing the state -----
 
 function draw(s) {
-  for (const sq of document.querySelectorAll(".sq")) {
-    const name = sq.dataset.square;
-    const index = FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
-    const colour = s.leds[index];
-    const led = sq.querySelector(".led");
-    led.classList.toggle("on", colour !== "#000000");
-    led.style.setProperty("--led", colour);
-    const role = s.roles[name];
-    if (role) sq.dataset.role = role;
-    else delete sq.dataset.role;
-    const letter = s.pieces[name];
-    const piece = sq.querySelector(".piece");
-    piece.textContent = letter ? GLYPHS[letter.toLowerCase()] : "";
-    piece.className = "piece" + (letter ? (letter === letter.toUpperCase() ? " w" : " b") : "");
-  }
+  drawSquares($("board"), s);
   const hand = $("hand");
   hand.textContent = "";
   s.hand.forEach((held, i) => {
@@ -139,14 +97,8 @@ function draw(s) {
   const spares = $("spares");
   if (!spares.childElementCount) for (const letter of s.spares) spares.appendChild(trayPiece(letter));
 
-  const moves = $("moves");
-  moves.textContent = "";
-  for (let i = 0; i < s.san.length; i += 2) {
-    const li = document.createElement("li");
-    li.textContent = s.san.slice(i, i + 2).join(" ");
-    moves.appendChild(li);
-  }
-  drawClocks(s.clock);
+  drawMoves($("moves"), s.san);
+  drawClocks($("clocks"), s.clock, flipped);
   $("result").textContent = s.result_text || "";
   $("notice").textContent = s.notice || "";
   drawEffects(s);
@@ -155,21 +107,6 @@ function draw(s) {
   $("pty").textContent = "serial: " + s.pty;
   if (document.activeElement !== $("mode")) $("mode").value = s.mode;
   if (document.activeElement !== $("settle")) $("settle").value = s.settle_ms;
-}
-
-// Each clock on its player's side of the board: White's below when White plays up.
-function drawClocks(clock) {
-  const clocks = $("clocks");
-  clocks.hidden = !clock;
-  clocks.classList.toggle("flipped", flipped);
-  if (!clock) return;
-  for (const side of ["white", "black"]) {
-    const shown = $("clock-" + side);
-    const running = clock.running === side;
-    shown.classList.toggle("running", running);
-    const name = side === "white" ? "White" : "Black";
-    shown.textContent = `${running ? "▶ " : ""}${name} ${clockText(clock[side + "_ms"])}`;
-  }
 }
 
 // The latest effects first, in words; the link's own JSON only while asked for.
@@ -314,15 +251,3 @@ function controls() {
 buildBoard();
 controls();
 connect();
-
-// A clock's time as players read it: 4:58.2, or 1:30:00 from an hour up.
-function clockText(ms) {
-  const tenths = Math.floor(ms / 100);
-  const hours = Math.floor(tenths / 36000);
-  const minutes = Math.floor((tenths % 36000) / 600);
-  const seconds = Math.floor((tenths % 600) / 10);
-  const two = (n) => String(n).padStart(2, "0");
-  if (hours) return `${hours}:${two(minutes)}:${two(seconds)}`;
-  return `${minutes}:${two(seconds)}.${tenths % 10}`;
-}
-

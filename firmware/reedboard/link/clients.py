@@ -1,0 +1,202 @@
+"""In-process clients of the board: parts of `reedboard run` that live beside the scan
+loop (the board's page, an engine opponent, a Bluetooth central) and talk to the board as
+a host does, in the same typed messages, without a wire.
+
+    clients = Clients()                    # handed to the loop in `HostLink.clients`
+    client = clients.attach("page", wake)  # any thread, any time; `wake` may be None
+    client.ask(StartGame(clock="5+3"))     # False: its queue is full, nothing was asked
+    for message in client.take():          # or `client.wait(timeout_s)` on a thread
+        ...                                # EffectMessage, BoardHello, StateMessage, ...
+    client.close()
+
+Each client is told every message the board sends on its own (`hello`, effects, a
+journal's error), as the host is, and the answer to each command it asked, to it alone
+(a command's `id` is the client's own business; the host's commands are answered to the
+host). What a client is told waits, as the host's bytes do, for the journal to have the
+moves it tells of (`App._flush` hands `ClientTee.batch` to its outbox).
+
+The scan loop never waits on a client: `ask` and `take` hold a lock only to move a list,
+`wake` is called after a batch is queued (it must not block: an asyncio loop's
+`call_soon_threadsafe`, a `threading.Event.set`), and each client's queue is bounded. A
+client too slow to take what it is told loses its queue and is marked as needing a state:
+the loop then asks a `state` on its behalf (as it does for a client just attached), so it
+learns the board as it is now rather than holding the scan loop back. `lost` counts the
+messages it lost that way.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+
+from reedboard.link.board_messages import Alive, Outgoing, Reply
+from reedboard.link.messages import AskState, Command
+from reedboard.link.mqtt_endpoint import Endpoint
+
+TOLD_LIMIT = 512  # messages waiting for one client; beyond, it needs a state instead
+ASK_LIMIT = 32  # commands waiting from one client for the loop's next turn
+
+
+class Client:
+    """One client's end. Every method may be called from any thread."""
+
+    def __init__(self, hub: Clients, name: str, wake: Callable[[], None] | None) -> None:
+        self.name = name
+        self._hub = hub
+        self._wake = wake
+        self._told: deque[Outgoing] = deque()
+        self._asked: deque[Command] = deque()
+        self._arrived = threading.Condition(hub.lock)
+        self.needs_state = True  # a client attached learns the board as it stands
+        self.lost = 0
+        self.closed = False
+
+    def ask(self, command: Command) -> bool:
+        """Queue `command` for the board's next turn; False (nothing asked) when this
+        client already has ASK_LIMIT commands waiting, or is closed."""
+        with self._hub.lock:
+            if self.closed or len(self._asked) >= ASK_LIMIT:
+                return False
+            self._asked.append(command)
+            return True
+
+    def take(self) -> list[Outgoing]:
+        """What the board told this client since the last call, oldest first."""
+        with self._hub.lock:
+            told = list(self._told)
+            self._told.clear()
+            return told
+
+    def wait(self, timeout_s: float) -> list[Outgoing]:
+        """As `take`, waiting up to `timeout_s` for something to be told."""
+        with self._arrived:
+            if not self._told and not self.closed:
+                self._arrived.wait(timeout_s)
+        return self.take()
+
+    def close(self) -> None:
+        """Detach: nothing more is told, nothing more asked."""
+        with self._hub.lock:
+            if self.closed:
+                return
+            self.closed = True
+            self._asked.clear()
+            self._hub.members.remove(self)
+            self._arrived.notify_all()
+
+    # ----- the loop's side (the hub's lock held) -----
+
+    def _tell(self, message: Outgoing, *, own: bool) -> None:
+        if own:
+            self._told.append(message)  # an answer it waits for (at most ASK_LIMIT a turn)
+            return
+        if self.needs_state:
+            return  # its next news is the state it will be sent
+        if len(self._told) >= TOLD_LIMIT:
+            self.lost += len(self._told)
+            self._told.clear()
+            self.needs_state = True
+            return
+        self._told.append(message)
+
+
+class Clients:
+    """The board's clients: attached and closed from any thread, served by the loop
+    through a `ClientTee`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.members: list[Client] = []
+
+    def attach(self, name: str, wake: Callable[[], None] | None = None) -> Client:
+        client = Client(self, name, wake)
+        with self.lock:
+            self.members.append(client)
+        return client
+
+    def __len__(self) -> int:
+        with self.lock:
+            return len(self.members)
+
+    def asked(self) -> list[tuple[Client, Command]]:
+        """The commands every client asked since the last call, and an `AskState` for each
+        client that needs the board's state."""
+        taken: list[tuple[Client, Command]] = []
+        with self.lock:
+            for client in self.members:
+                if client.needs_state:
+                    client.needs_state = False
+                    taken.append((client, AskState()))
+                taken += [(client, command) for command in client._asked]
+                client._asked.clear()
+        return taken
+
+    def tell(self, batch: list[tuple[Client | None, Outgoing]]) -> None:
+        """Hand a batch over: each message to its client, or to all (None)."""
+        with self.lock:
+            members = list(self.members)
+            for to, message in batch:
+                for client in members if to is None else [to]:
+                    if not client.closed:
+                        client._tell(message, own=to is not None)
+            for client in members:
+                client._arrived.notify_all()
+        for client in members:
+            if client._wake is not None and not client.closed:
+                client._wake()
+
+
+class ClientTee:
+    """The loop's endpoint with the clients beside the link's: what the board sends goes
+    to the link and to every client, a client's command comes in with the host's and is
+    answered to that client alone. The link's own behaviour is unchanged."""
+
+    def __init__(self, link: Endpoint, clients: Clients) -> None:
+        self.link = link
+        self.clients = clients
+        self.session = link.session
+        self._asked: list[tuple[Client, Command]] = []  # not yet answered
+        self._batch: list[tuple[Client | None, Outgoing]] = []
+
+    @classmethod
+    def around(cls, link: Endpoint, clients: Clients | None) -> tuple[Endpoint, ClientTee | None]:
+        """The loop's endpoint: `link` in a tee when there are clients; and the tee."""
+        if clients is None:
+            return link, None
+        tee = cls(link, clients)
+        return tee, tee
+
+    def send(self, message: Outgoing) -> int:
+        if not isinstance(message, Alive):
+            self._batch.append((None, message))
+        return self.link.send(message)
+
+    def reply(self, command: Command, message: Reply) -> int:
+        for index, (client, asked) in enumerate(self._asked):
+            if asked is command:
+                del self._asked[index]
+                self._batch.append((client, message))
+                return 0  # not numbered: it goes over no wire
+        return self.link.reply(command, message)
+
+    def alive(self) -> None:
+        self.link.alive()
+
+    def data_to_send(self) -> bytes:
+        return self.link.data_to_send()
+
+    def receive_data(self, data: bytes) -> list[Command]:
+        """The host's commands, then the clients' (the loop calls this every turn)."""
+        commands = self.link.receive_data(data) if data else []
+        asked = self.clients.asked()
+        self._asked += asked
+        return commands + [command for _client, command in asked]
+
+    def batch(self) -> Callable[[], None] | None:
+        """What the clients were sent since the last call, to hand over once the journal
+        has it (None: nothing)."""
+        if not self._batch:
+            return None
+        batch, self._batch = self._batch, []
+        return lambda: self.clients.tell(batch)

@@ -1,0 +1,120 @@
+"""The page's client of the board (`link.clients`), on the page server's asyncio loop.
+
+It is told the board's effects as the host is; after each batch it asks the board's
+`state` (one ask at a time: a burst of effects costs one state) and hands the page's
+picture of it (`page_view`) to every open page. A page's command goes to the board with a
+number of the feed's own, and the board's answer comes back to the page that asked.
+Nothing here waits on the board's loop: the client is woken by it through the asyncio
+loop's `call_soon_threadsafe`."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import replace
+
+from reedboard.events import Effect, MoveMade
+from reedboard.link.board_messages import EffectMessage, ErrorReply, Outgoing, Reply, StateMessage
+from reedboard.link.clients import Clients
+from reedboard.link.messages import AskState, Command
+from reedboard.web.opponents import PERSON, Opponents
+from reedboard.web.page_view import page_view
+
+ANSWER_S = 10.0  # a command the board has not answered by then is told as lost
+EFFECTS_KEPT = 32
+log = logging.getLogger("reedboard.web")
+
+
+class Feed:
+    def __init__(
+        self,
+        clients: Clients,
+        opponents: Opponents | None = None,
+        commit_wall_ms: Callable[[int], float] | None = None,
+    ) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._woken = asyncio.Event()
+        self.client = clients.attach("page", wake=self._wake)
+        self.opponents = opponents
+        self.commit_wall_ms = commit_wall_ms
+        self.effects: deque[Effect] = deque(maxlen=EFFECTS_KEPT)
+        self.state: StateMessage | None = None
+        self.shown = ""  # the latest picture, as JSON
+        self.listeners: set[Callable[[str], None]] = set()
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[Reply]] = {}
+        self._asking = False
+        self._moved_at: float | None = None
+        self.changed = asyncio.Event()  # set each time a new picture is made
+
+    def _wake(self) -> None:
+        # Called on the board's loop: hand over to the page's, never wait.
+        self.loop.call_soon_threadsafe(self._woken.set)
+
+    async def run(self) -> None:
+        try:
+            while True:
+                await self._woken.wait()
+                self._woken.clear()
+                for message in self.client.take():
+                    self._heard(message)
+        finally:
+            self.client.close()
+
+    def _heard(self, message: Outgoing) -> None:
+        if isinstance(message, EffectMessage):
+            self.effects.append(message.effect)
+            if isinstance(message.effect, MoveMade) and self.commit_wall_ms is not None:
+                self._moved_at = self.commit_wall_ms(message.effect.t_ms)
+            self._ask_state()
+            return
+        number = getattr(message, "id", None)
+        waiting = None if number is None else self._waiting.pop(number, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(message)  # type: ignore[arg-type]
+        if isinstance(message, StateMessage):
+            if message.id is None:
+                self._asking = False
+            self._show(replace(message, id=None))
+
+    def _ask_state(self) -> None:
+        if not self._asking:
+            self._asking = self.client.ask(AskState())
+
+    def refresh(self) -> None:
+        """A new picture soon (the opponent changed, say)."""
+        self._ask_state()
+
+    def _show(self, state: StateMessage) -> None:
+        self.state = state
+        opponent = PERSON if self.opponents is None else self.opponents.current()
+        view = page_view(state, list(self.effects), opponent)
+        view["moved_at_ms"] = self._moved_at
+        text = json.dumps(view)
+        if text == self.shown:
+            return
+        self.shown = text
+        self.changed.set()
+        self.changed = asyncio.Event()
+        for listener in list(self.listeners):
+            listener(text)
+
+    async def command(self, command: Command) -> Reply:
+        """Carry out `command` on the board: its answer (an `error` when the board is
+        busy or did not answer in time)."""
+        number = next(self._ids)
+        asked = replace(command, id=number)
+        answer: asyncio.Future[Reply] = self.loop.create_future()
+        self._waiting[number] = answer
+        if not self.client.ask(asked):
+            del self._waiting[number]
+            return ErrorReply("busy", "the board has too many requests waiting: try again")
+        try:
+            return await asyncio.wait_for(answer, ANSWER_S)
+        except TimeoutError:
+            self._waiting.pop(number, None)
+            return ErrorReply("lost", "the board did not answer")

@@ -1,0 +1,206 @@
+// The board's own page: draws the board it is sent (board.js, the simulator's picture),
+// and for a paired device sends the players' controls. It keeps no game of its own:
+// every rule is the board's, so what the page shows is what the board decided.
+"use strict";
+
+let socket = null;
+let state = null;
+let stateAt = 0; // when the state came (performance.now()), for the running clock
+let flipped = false;
+let paired = false;
+let shownMoves = -1;
+
+const $ = (id) => document.getElementById(id);
+
+function send(message) {
+  if (!paired) return say("Pair this device to play from it.");
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else say("Not connected to the board: trying again…");
+}
+
+function command(fields) {
+  send({ op: "command", command: fields });
+}
+
+// One more line in the live region: screen readers read it out.
+function say(text) {
+  $("message").textContent = text;
+  const li = document.createElement("li");
+  li.textContent = text;
+  const log = $("said");
+  log.appendChild(li);
+  while (log.childElementCount > 30) log.removeChild(log.firstChild);
+  log.scrollTop = log.scrollHeight;
+}
+
+// ----- drawing -----
+
+function build() {
+  buildSquares($("board"), flipped);
+  if (state) draw(state);
+}
+
+function draw(s) {
+  drawSquares($("board"), s);
+  drawMoves($("moves"), s.san);
+  if (s.san.length !== shownMoves) {
+    if (shownMoves >= 0 && s.san.length > shownMoves) say(movedWords(s));
+    shownMoves = s.san.length;
+  }
+  tick();
+  $("waiting").textContent = s.waiting;
+  $("result").textContent = s.result_text || "";
+  $("opponent-now").textContent = "Playing against " + s.opponent + ".";
+  if (document.activeElement !== $("mode") && s.mode) $("mode").value = s.mode;
+}
+
+function movedWords(s) {
+  const ply = s.san.length;
+  const number = Math.floor((ply - 1) / 2) + 1;
+  return `${number}.${ply % 2 ? "" : ".."} ${s.san[ply - 1]}`;
+}
+
+// The running clock goes down between the board's states.
+function tick() {
+  if (!state) return;
+  let clock = state.clock;
+  if (clock && clock.running && !state.result) {
+    const gone = performance.now() - stateAt;
+    clock = { ...clock, [clock.running + "_ms"]: clock[clock.running + "_ms"] - gone };
+  }
+  drawClocks($("clocks"), clock, flipped);
+}
+
+function showPaired(hello) {
+  paired = hello.paired;
+  $("pairing").hidden = paired;
+  $("controls").hidden = !paired;
+  $("opponent-form").hidden = !hello.opponents;
+  $("status").textContent = paired ? "connected, paired" : "connected: watching";
+}
+
+// ----- the link to the board -----
+
+function connect() {
+  socket = new WebSocket(`ws://${location.host}/ws`);
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      state = message;
+      stateAt = performance.now();
+      draw(state);
+    } else if (message.type === "hello") {
+      showPaired(message);
+    } else if (message.type === "told") {
+      say(message.text);
+    } else if (message.type === "error") {
+      say(message.message);
+    } else if (message.type === "reply") {
+      $("message").textContent = message.message || "Done.";
+    }
+  };
+  socket.onclose = (event) => {
+    if (event.code === 4401) {
+      paired = false;
+      $("pairing").hidden = false;
+      $("controls").hidden = true;
+      say("This device is not paired: pair it to play from it.");
+    }
+    $("status").textContent = "disconnected: reconnecting…";
+    setTimeout(connect, 1000);
+  };
+}
+
+// ----- pairing -----
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  let answer = {};
+  try {
+    answer = await response.json();
+  } catch (error) {
+    answer = { error: `the board answered ${response.status}` };
+  }
+  return answer;
+}
+
+async function pairStart() {
+  const answer = await post("/pair/start", {});
+  say(answer.ok ? "Four squares are lit on the board: type their ranks, a to d." : answer.error);
+  if (answer.ok) $("pair-code").focus();
+}
+
+async function pair(event) {
+  event.preventDefault();
+  const answer = await post("/pair", { code: $("pair-code").value });
+  $("pair-code").value = "";
+  if (!answer.ok) return say(answer.error);
+  say("This device is paired: you can play from it.");
+  socket.close(); // the new socket carries the device's cookie
+}
+
+// ----- past games -----
+
+async function pastGames() {
+  const list = $("games");
+  list.textContent = "";
+  const games = await (await fetch("/games")).json();
+  if (!games.length) list.textContent = "No games in the board's journal.";
+  for (const game of games) {
+    const li = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/games/${game.number}.pgn`;
+    link.download = `reedboard-${game.number}.pgn`;
+    link.textContent = `Game ${game.number}, ${game.started}: ${game.result}, ${game.plies} plies`;
+    li.appendChild(link);
+    list.appendChild(li);
+  }
+}
+
+// ----- the controls -----
+
+function newGame() {
+  const variant = $("variant").value;
+  const clock = $("time-control").value.trim();
+  const fields = { type: "new_game" };
+  if (clock) fields.clock = clock;
+  if (variant !== "standard") fields.variant = "chess960";
+  if (variant === "chess960") fields.number = Number($("number").value);
+  command(fields);
+  command({ type: "mode", mode: $("mode").value });
+}
+
+function controls() {
+  $("pair-start").addEventListener("click", pairStart);
+  $("pair-form").addEventListener("submit", pair);
+  $("new-game").addEventListener("click", newGame);
+  $("resign").addEventListener("click", () => command({ type: "resign" }));
+  $("draw").addEventListener("click", () => command({ type: "draw" }));
+  $("takeback").addEventListener("click", () => command({ type: "takeback" }));
+  $("set-brightness").addEventListener("click", () =>
+    command({ type: "brightness", percent: Number($("brightness").value) }),
+  );
+  $("set-settle").addEventListener("click", () =>
+    command({ type: "settings", settle_ms: Number($("settle").value) }),
+  );
+  $("opponent-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ op: "opponent", spec: $("opponent-spec").value });
+  });
+  $("hint").addEventListener("click", () => send({ op: "hint" }));
+  $("flip").addEventListener("click", () => {
+    flipped = !flipped;
+    build();
+  });
+  $("past").addEventListener("toggle", () => $("past").open && pastGames());
+}
+
+build();
+controls();
+connect();
+setInterval(tick, 100);

@@ -1,0 +1,133 @@
+"""`reedboard run --fake --web 127.0.0.1:0` as a child process, as a user starts it: the
+page's URL read from its stderr, a host on a real pty beside it (the serial link, which
+also reads the LEDs' marks: the pairing code a player reads at the board), its journal in
+the test's folder. Stopped (killed if need be) when the block ends, whatever happened."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import re
+import select
+import subprocess
+import sys
+import threading
+import time
+import tty
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reedboard.link.frame import FrameDecoder, encode_frame
+
+from tests.children import child
+
+URL = re.compile(r"http://127\.0\.0\.1:[1-9][0-9]*/")
+START_S = 60.0  # a loaded machine starts Python, the board and aiohttp slowly
+ANSWER_S = 30.0
+
+# Moves a few seconds apart from the board's start, for a page to see them arrive.
+OPENING = [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4"), ("g8", "f6")]
+
+
+def opening_script(first_ms: int = 3000, every_ms: int = 2500) -> str:
+    lines = ["@start standard"]
+    for index, (start, end) in enumerate(OPENING):
+        t = first_ms + index * every_ms
+        lines += [f"{t} lift {start}", f"{t + 300} place {end}"]
+    return "\n".join(lines) + "\n"
+
+
+class PtyHost:
+    """The host's end of the board's serial link: asks and reads the board's state."""
+
+    def __init__(self, master: int) -> None:
+        self.master = master
+        self.decoder = FrameDecoder()
+        self._id = 0
+
+    def ask(self, command: dict[str, Any]) -> dict[str, Any]:
+        """`command` answered by the board (its reply, decoded)."""
+        self._id += 1
+        os.write(self.master, b"\n" + encode_frame({**command, "id": self._id}))
+        deadline = time.monotonic() + ANSWER_S
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.5)
+            if not ready:
+                continue
+            for message in self.decoder.feed(os.read(self.master, 65536)):
+                if message.get("id") == self._id and message.get("type") != "alive":
+                    return dict(message)
+        raise AssertionError(f"the board did not answer {command}")
+
+    def state(self) -> dict[str, Any]:
+        return self.ask({"type": "state"})
+
+    def pairing_code(self) -> str:
+        """The code lit on the board, read from its marked squares (a to d)."""
+        deadline = time.monotonic() + ANSWER_S
+        while time.monotonic() < deadline:
+            marked = sorted(self.state().get("marked") or [])
+            if len(marked) == 4:
+                return "".join(square[1] for square in marked)
+            time.sleep(0.1)
+        raise AssertionError("no pairing code lit on the board")
+
+
+@dataclass
+class RunningBoard:
+    url: str
+    process: subprocess.Popen[str]
+    host: PtyHost
+    folder: Path
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def origin(self) -> str:
+        return self.url.rstrip("/")
+
+
+@contextlib.contextmanager
+def running_board(folder: Path, script: str | None = None, *extra: str) -> Iterator[RunningBoard]:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    args = ["--fake", "--web", "127.0.0.1:0", "--serial", os.ttyname(slave)]
+    args += ["--journal", str(folder / "journal.sqlite"), "--settle-ms", "150"]
+    if script is not None:
+        (folder / "game.events").write_text(script)
+        args += ["--script", str(folder / "game.events")]
+    try:
+        with child(
+            [sys.executable, "-m", "reedboard.cli", "run", *args, *extra],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        ) as process:
+            lines: queue.Queue[str] = queue.Queue()
+            errors: list[str] = []
+
+            def read() -> None:
+                assert process.stderr is not None
+                for line in process.stderr:
+                    errors.append(line)
+                    lines.put(line)
+
+            threading.Thread(target=read, daemon=True).start()
+            url = ""
+            deadline = time.monotonic() + START_S
+            while not URL.fullmatch(url):  # the URL's own line (a log line may come first)
+                url = lines.get(timeout=max(0.1, deadline - time.monotonic())).strip()
+            yield RunningBoard(url, process, PtyHost(master), folder, errors)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def page_json(text: str) -> dict[str, Any]:
+    decoded = json.loads(text)
+    assert isinstance(decoded, dict)
+    return decoded

@@ -1,0 +1,153 @@
+"""The board's page in Debian's Chromium at a phone's size (360 px), against a real
+`reedboard run --fake --web 127.0.0.1:0`: moves played on the fake board appear on the
+page and in its live region; a phone pairs by keyboard with the code read at the board
+and then starts a game; a malformed command is a clear error that changes nothing; a
+page whose socket drops shows the board as it is now once it is back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
+from tests.simweb.waiting import wait_for
+from tests.web.board_process import RunningBoard, opening_script, running_board
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    need_browser()
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def phone(chromium: Any) -> Iterator[Any]:
+    """A new phone: its own cookies (not paired), at 360 px."""
+    context = chromium.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        yield page
+    finally:
+        context.close()
+
+
+def open_board(page: Any, board: RunningBoard) -> None:
+    page.goto(board.url)
+    page.wait_for_selector('.sq[data-square="e1"] .piece.w')
+
+
+def shown_moves(page: Any) -> list[str]:
+    return " ".join(page.locator("#moves li").all_inner_texts()).split()
+
+
+def wait_moves(page: Any, count: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelectorAll('#moves li').length * 2 >= n"
+        " && [...document.querySelectorAll('#moves li')].map(li => li.textContent)"
+        ".join(' ').split(' ').length >= n",
+        arg=count,
+    )
+
+
+def pair_by_keyboard(page: Any, board: RunningBoard) -> None:
+    page.focus("#pair-start")
+    page.keyboard.press("Enter")
+    code = board.host.pairing_code()
+    page.focus("#pair-code")
+    page.keyboard.type(code)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#controls:not([hidden])")
+
+
+def test_moves_on_the_board_appear_on_a_phone(tmp_path: Path, phone: Any) -> None:
+    with running_board(tmp_path, opening_script()) as board:
+        open_board(phone, board)
+        assert phone.locator("#pairing").is_visible()  # watching: no controls
+        assert not phone.locator("#controls").is_visible()
+        wait_moves(phone, 3)
+        assert shown_moves(phone)[:3] == ["e4", "e5", "Nf3"]
+        phone.wait_for_function(
+            "() => [...document.querySelectorAll('#said li')].some(li => li.textContent === '2. Nf3')"
+        )
+        assert phone.locator('.sq[data-square="f3"]').get_attribute("aria-label") == (
+            "f3 white knight, to"
+        )
+        assert phone.locator("#waiting").inner_text() == "Black to move"
+        # It fits the phone: nothing to scroll sideways.
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_phone_pairs_by_keyboard_then_starts_a_game(tmp_path: Path, phone: Any) -> None:
+    with running_board(tmp_path) as board:
+        open_board(phone, board)
+        pair_by_keyboard(phone, board)
+        phone.wait_for_function(
+            "() => document.querySelector('#status').textContent === 'connected, paired'"
+        )
+        first = board.host.state()["game"]
+        phone.select_option("#mode", "strict")
+        phone.focus("#new-game")
+        phone.keyboard.press("Enter")
+
+        def started() -> bool:
+            state = board.host.state()
+            return bool(state["game"] != first and state["mode"] == "strict")
+
+        wait_for(started)
+        # The device is remembered: a new page in the same phone is paired at once.
+        again = phone.context.new_page()
+        open_board(again, board)
+        again.wait_for_selector("#controls:not([hidden])")
+
+
+def test_a_malformed_command_is_a_clear_error_and_changes_nothing(
+    tmp_path: Path, phone: Any
+) -> None:
+    with running_board(tmp_path) as board:
+        open_board(phone, board)
+        pair_by_keyboard(phone, board)
+        phone.wait_for_function("() => paired === true")
+        before = board.host.state()
+        phone.evaluate("command({type: 'new_game', variant: 'chess961'})")
+        phone.wait_for_function(
+            "() => document.querySelector('#message').textContent.includes('variant')"
+        )
+        after = board.host.state()
+        assert (after["game"], after["moves"]) == (before["game"], before["moves"])
+
+
+def test_a_page_back_after_its_socket_dropped_shows_the_board_as_it_is_now(
+    tmp_path: Path, phone: Any
+) -> None:
+    with running_board(tmp_path, opening_script(first_ms=3000, every_ms=1500)) as board:
+        open_board(phone, board)
+        wait_moves(phone, 1)
+        # The socket drops and stays down (the Wi-Fi gone) while the game goes on.
+        phone.evaluate("socket.onclose = null; socket.close()")
+        seen = len(shown_moves(phone))
+        wait_for(lambda: len(board.host.state()["moves"]) >= seen + 2, timeout_s=60)
+        now = board.host.state()
+        assert len(now["moves"]) >= seen + 2 and len(shown_moves(phone)) == seen
+        phone.evaluate("connect()")  # the Wi-Fi back: the page's own reconnection
+        wait_moves(phone, len(now["moves"]))
+        assert len(shown_moves(phone)) >= len(now["moves"])
+        # And a socket closed by the other side comes back by itself.
+        phone.evaluate("socket.close()")
+        phone.wait_for_function(
+            "() => document.querySelector('#status').textContent.startsWith('disconnected')"
+        )
+        phone.wait_for_function(
+            "() => document.querySelector('#status').textContent === 'connected: watching'"
+        )
