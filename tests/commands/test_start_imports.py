@@ -38,9 +38,30 @@ NEVER_AT_START = (
 # as dataclasses, and a fifth for argparse's `shutil` (bench/startup.py).
 # (`pathlib` is left out of the board's own path too, but a development install's import
 # hook loads it first, so only bench/startup.py on an installed copy can show it.)
-NOT_BEFORE_THE_FIRST_SCAN = ("dataclasses", "inspect", "shutil", "reedboard.rules.attacks")
-# `reedboard --help` lists the commands: none of their work, rules or journal.
-NOT_FOR_HELP = (*NEVER_AT_START, "sqlite3", "serial", "reedboard.rules", "reedboard.app")
+# Nor for argparse and the other commands' modules: the board's plain command line is read
+# without them (reedboard.plain_arguments), another fifth of a second there.
+NOT_BEFORE_THE_FIRST_SCAN = (
+    "dataclasses",
+    "inspect",
+    "shutil",
+    "argparse",
+    "gettext",
+    "reedboard.command_line",
+    "reedboard.commands.sim",
+    "reedboard.commands.replay",
+    "reedboard.rules.attacks",
+)
+# `reedboard --help` lists the commands: none of their work, rules or journal, and no log
+# (`logging` with `traceback`: a tenth of a second at a Zero 2 W's speed).
+NOT_FOR_HELP = (
+    *NEVER_AT_START,
+    "sqlite3",
+    "serial",
+    "reedboard.rules",
+    "reedboard.app",
+    "logging",
+    "traceback",
+)
 
 # Runs the command line; `reedboard run` stops right after the board's start-up scan (the
 # loop's start, before its first turn) and prints what was imported by then.
