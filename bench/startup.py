@@ -7,7 +7,9 @@ Each is started `--runs` times on this machine, then as many times held to `F` o
 core in a cgroup (default 1/15: a Pi Zero 2 W's speed, see bench/cpu_limit.py), and the
 medians printed: wall time, the CPU time the program used, and the ratio of the limited
 wall time to the plain one. The run's first scan is the moment the matrix is first read
-(`first scan`, logged at `REEDBOARD_LOG=debug` by the read itself); the board is ready
+(`first scan`, logged at `REEDBOARD_LOG=debug`; the line says when the read was taken on
+the monotonic clock, which this bench shares, since it is written once the log is set up,
+after the read: that moment is the figure); the board is ready
 when it tells the host it started (`started: told the host`, after the game is loaded
 and has taken what was read meanwhile); the run is then stopped with SIGTERM. Both come
 from the same runs (the CPU time is what the program had used by then: the first scan's
@@ -39,6 +41,8 @@ from cpu_limit import PI_ZERO_2_W, CpuLimitError, cpu_limited
 FIRST_SCAN = b"first scan"
 # The first scan's line says how much CPU the program had used by then.
 CPU_SO_FAR = re.compile(rb"after ([0-9.]+) s of CPU")
+# ... and when it was taken, on the monotonic clock (`time.monotonic()`, this process's too).
+TAKEN_AT = re.compile(rb"at ([0-9.]+) s of the monotonic clock")
 READY = b"started: told the host"
 GOAL_S = 1.0
 
@@ -56,7 +60,7 @@ def timed(
     stderr holds each of those bytes in turn, when it is stopped after the last), and
     the CPU time it used."""
     env = dict(os.environ, REEDBOARD_LOG="debug")
-    begin = time.perf_counter()
+    begin = time.monotonic()
     child = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
@@ -72,7 +76,9 @@ def timed(
         if until:
             for line in child.stderr:
                 if until[len(seen)] in line:
-                    seen.append(time.perf_counter() - begin)
+                    taken = TAKEN_AT.search(line)
+                    at = float(taken.group(1)) if taken else time.monotonic()
+                    seen.append(at - begin)
                     found = CPU_SO_FAR.search(line)
                     noted.append(float(found.group(1)) if found else None)
                     if len(seen) == len(until):
@@ -81,7 +87,7 @@ def timed(
         child.stderr.read()
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.perf_counter() - begin
+        wall = time.monotonic() - begin
     finally:
         if child.returncode is None:
             child.kill()

@@ -1,8 +1,9 @@
 """The `reedboard` command: one subcommand per module in `reedboard.commands`.
 
 `reedboard run` with a plain command line (the board's service's) is read without
-argparse, and nothing here loads argparse or `logging` before a command needs them: on a
-Pi Zero 2 W they are a good part of the board's start-up (bench/startup.py)."""
+argparse, and nothing here loads argparse or `logging` before a command needs them (the
+board sets up its log itself, after its first scan): on a Pi Zero 2 W they are a good
+part of the board's start-up (bench/startup.py)."""
 
 from __future__ import annotations
 
@@ -43,9 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command is None:
                 parser.print_help(sys.stderr)
                 return 2
-        from reedboard.log_setup import log_to_stderr
+        if args.command != "run":  # the board sets up its log after its first scan
+            from reedboard.log_setup import log_to_stderr
 
-        log_to_stderr("reedboard")
+            log_to_stderr("reedboard")
         result: int = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return result

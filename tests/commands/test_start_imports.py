@@ -39,13 +39,16 @@ NEVER_AT_START = (
 # (`pathlib` is left out of the board's own path too, but a development install's import
 # hook loads it first, so only bench/startup.py on an installed copy can show it.)
 # Nor for argparse and the other commands' modules: the board's plain command line is read
-# without them (reedboard.plain_arguments), another fifth of a second there.
+# without them (reedboard.plain_arguments), another fifth of a second there; nor for the
+# log (`logging`, with `traceback`), set up after the first scan.
 NOT_BEFORE_THE_FIRST_SCAN = (
     "dataclasses",
     "inspect",
     "shutil",
     "argparse",
     "gettext",
+    "logging",
+    "traceback",
     "reedboard.command_line",
     "reedboard.commands.sim",
     "reedboard.commands.replay",
@@ -78,11 +81,11 @@ argv = sys.argv[1:]
 if argv[0] == "first-scan":  # `reedboard run ...`, stopped at its first read of the matrix
     from reedboard.hal import scan_ahead
 
-    def first_scan(scanner):
+    def first_read(self, scanner):
         scanner.scan()
         dump()
 
-    scan_ahead.first_scan = first_scan
+    scan_ahead.FirstRead.__init__ = first_read
     cli.main(["run", *argv[1:]])
 elif argv[0] == "run" and "--help" not in argv:
     import reedboard.app

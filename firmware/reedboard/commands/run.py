@@ -26,6 +26,7 @@ from reedboard.plain_arguments import plain_values
 
 if TYPE_CHECKING:
     import argparse
+    import logging
 
 DEFAULT_JOURNAL = "/var/lib/reedboard/journal.sqlite"
 # The human model's game length for --random-game (sim.whole_games.RANDOM_GAME_PLIES, which
@@ -120,26 +121,46 @@ def plain_command_line(argv: list[str]) -> argparse.Namespace | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # The matrix is opened and read first, on a thread, while the board's parts load: a
-    # Pi Zero 2 W spends seconds loading them, and what the players do meanwhile must
-    # reach the game. `reedboard --help` and the other commands load none of it.
+    # The matrix is opened and read first, and read on a thread while the board's parts
+    # load: a Pi Zero 2 W spends seconds loading them, and what the players do meanwhile
+    # must reach the game. The log is set up after that first read, which thus waits for
+    # neither argparse nor `logging`. `reedboard --help` and the other commands load none
+    # of it.
     from reedboard.commands.first_scan import open_first
-    from reedboard.errors import ReedboardError
+    from reedboard.errors import HardwareError, ReedboardError
 
     try:
         first = open_first(args)
     except ReedboardError as error:
         from reedboard.commands.run_board import board_failed
 
+        logger = _log_to_stderr()
+        if isinstance(error, HardwareError) and error.__cause__ is not None:
+            # For a report, at debug: where the library failed (before the log was set up).
+            logger.debug("what the GPIO library raised", exc_info=error.__cause__)
         return board_failed(error)
     if first is None:
         from reedboard.commands.run_board import run_board
 
+        _log_to_stderr()
         return run_board(args)
     try:
         with first.ahead.start():  # stopped whatever happens, and by the loop once it starts
+            _log_to_stderr()
+            first.ahead.log_first_read()
             from reedboard.commands.run_board import run_board
 
             return run_board(args, first)
     finally:
         first.close()
+
+
+def _log_to_stderr() -> logging.Logger:
+    """The board's log on stderr, as every command's (cli.main sets up the others'); this
+    module's logger."""
+    import logging
+
+    from reedboard.log_setup import log_to_stderr
+
+    log_to_stderr("reedboard")
+    return logging.getLogger(__name__)

@@ -8,7 +8,6 @@ scanner runs there unchanged.
 from __future__ import annotations
 
 import importlib
-import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -20,7 +19,6 @@ from reedboard.hal.matrix_layout import MatrixLayout
 from reedboard.hal.setup_trouble import gpio_import_trouble, gpio_trouble
 
 T = TypeVar("T")
-logger = logging.getLogger(__name__)
 
 
 def import_rpi_gpio() -> GpioModule:
@@ -42,7 +40,9 @@ def set_up_pins(what: str, make: Callable[[], T]) -> T:
     except ReedboardError:
         raise
     except Exception as exc:
-        logger.debug("cannot set up %s", what, exc_info=True)
+        import logging  # on this path only: a board opens its matrix before it logs
+
+        logging.getLogger(__name__).debug("cannot set up %s", what, exc_info=True)
         raise gpio_trouble(exc, what) from exc
 
 
