@@ -39,6 +39,7 @@ FIRMWARE_LAYERS = (
             "reedboard.argument_types",
             "reedboard.log_setup",
             "reedboard.plain_arguments",
+            "reedboard.plain_toml",
             "reedboard.stopping",
         ),
     ),

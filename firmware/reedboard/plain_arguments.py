@@ -24,9 +24,9 @@ def destination(flag: str) -> str:
     return flag.lstrip("-").replace("-", "_")
 
 
-def defaults(options: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def defaults(options: Mapping[str, Mapping[str, Any]]) -> dict[str, object]:
     """Each option's value when it is not given, as argparse sets it."""
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for flag, settings in options.items():
         default = settings.get("default", False if _is_switch(settings) else None)
         if isinstance(default, str) and "type" in settings:
@@ -37,7 +37,7 @@ def defaults(options: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 def plain_values(
     tokens: Sequence[str], options: Mapping[str, Mapping[str, Any]]
-) -> dict[str, Any] | None:
+) -> dict[str, object] | None:
     """The values argparse would give `tokens` read with `options` (flag -> settings), or
     None if the command line is not plain (see the module's doc)."""
     values = defaults(options)
@@ -71,7 +71,7 @@ def _is_switch(settings: Mapping[str, Any]) -> bool:
     return settings.get("action") == "store_true"
 
 
-def _converted(text: str, settings: Mapping[str, Any]) -> tuple[bool, Any]:
+def _converted(text: str, settings: Mapping[str, Any]) -> tuple[bool, object]:
     """(True, the value) if the option's type and choices take `text`; else (False, None)."""
     convert = settings.get("type")
     try:

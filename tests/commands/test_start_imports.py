@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -146,3 +147,12 @@ def test_the_first_scan_waits_for_no_dataclass() -> None:
     modules = imported("first-scan", "--fake")
     assert "reedboard.hal.scan_ahead" in modules  # the harness did stop at the first scan
     assert loaded(modules, NOT_BEFORE_THE_FIRST_SCAN) == []
+
+
+def test_a_boards_file_is_read_before_the_first_scan_without_tomllib() -> None:
+    # A board starts with its file (`--config`, as the service runs it): a plain one, as
+    # board.example.toml is written, is read without tomllib (reedboard.plain_toml).
+    example = str(Path(__file__).resolve().parents[2] / "board.example.toml")
+    modules = imported("first-scan", "--fake", "--config", example)
+    assert "reedboard.hal.scan_ahead" in modules
+    assert loaded(modules, ("tomllib", *NOT_BEFORE_THE_FIRST_SCAN)) == []

@@ -18,6 +18,7 @@ board's own, at that board's serial settings (docs/emulation.md).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -36,7 +37,7 @@ RANDOM_GAME_PLIES = 160
 # The options, as argparse's add_argument takes them: argparse's parser is built from
 # them, and the board's plain command line is read with them without argparse
 # (`plain_command_line`).
-BOARD_OPTIONS: dict[str, dict[str, Any]] = {
+BOARD_OPTIONS: dict[str, Mapping[str, Any]] = {
     "--config": {"metavar": "FILE", "help": "board TOML file (default: built-in)"},
     "--serial": {"metavar": "URL", "help": "link to the host: device, pty or URL"},
     "--journal": {
@@ -60,7 +61,7 @@ BOARD_OPTIONS: dict[str, dict[str, Any]] = {
         "help": "the link's language: the board's own, or DGT or ChessLink for their software",
     },
 }
-FAKE_BOARD_OPTIONS: dict[str, dict[str, Any]] = {
+FAKE_BOARD_OPTIONS: dict[str, Mapping[str, Any]] = {
     "--fake": {"action": "store_true", "help": "a fake matrix instead of the GPIO"},
     "--script": {"metavar": "SCRIPT", "help": "play this event script on it"},
     "--random-game": {
