@@ -51,6 +51,7 @@ NOT_BEFORE_THE_FIRST_SCAN = (
     "logging",
     "traceback",
     "reedboard.command_line",
+    "reedboard.hal.setup_trouble",
     "reedboard.commands.sim",
     "reedboard.commands.replay",
     "reedboard.rules.attacks",
