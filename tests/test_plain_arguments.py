@@ -6,10 +6,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from reedboard import __version__
 from reedboard.cli import build_parser
 from reedboard.commands.run import plain_command_line
 from reedboard.plain_arguments import plain_values
@@ -90,7 +93,9 @@ def test_plain_command_lines_read_as_argparse_reads_them(
 def test_the_services_command_line_is_plain() -> None:
     unit = (ROOT / "deploy" / "reedboard.service").read_text()
     exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
-    argv = shlex.split(exec_start.removeprefix("ExecStart="))[1:]
+    command = shlex.split(exec_start.removeprefix("ExecStart="))
+    assert command[1:4] == ["-P", "-m", "reedboard.cli"]
+    argv = command[4:]
     assert argv[0] == "run"
     found = plain_command_line(argv)
     assert found is not None
@@ -140,3 +145,15 @@ def test_defaults_are_argparses() -> None:
             "x": None,
         }
     )
+
+
+def test_the_services_way_of_starting_the_board_runs_it() -> None:
+    # The unit starts `python -P -m reedboard.cli`, not the `reedboard` script.
+    done = subprocess.run(
+        [sys.executable, "-P", "-m", "reedboard.cli", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, f"reedboard {__version__}\n"), done.stderr
