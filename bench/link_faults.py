@@ -59,9 +59,9 @@ def board_child(start_s: float, pty: str, script_path: str, db: str) -> None:
     this process knows."""
     from reedboard.app import App
     from reedboard.app_ports import GameSetup, HostLink
-    from reedboard.command_line import log_to_stderr
     from reedboard.hal.clock import MonotonicClock
     from reedboard.link.serial_port import open_port
+    from reedboard.log_setup import log_to_stderr
     from reedboard.replay.script import parse_script
     from reedboard.replay.scripted_board import scripted_board
     from reedboard.rules.game import Game

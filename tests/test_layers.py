@@ -32,7 +32,16 @@ class Layer:
 FIRMWARE_LAYERS = (
     Layer(
         "foundation",
-        ("reedboard", "reedboard.errors", "reedboard.command_line", "reedboard.stopping"),
+        (
+            "reedboard",
+            "reedboard.errors",
+            "reedboard.command_line",
+            "reedboard.argument_types",
+            "reedboard.log_setup",
+            "reedboard.plain_arguments",
+            "reedboard.plain_toml",
+            "reedboard.stopping",
+        ),
     ),
     Layer("rules", ("reedboard.rules",)),
     Layer("chess clock", ("reedboard.chess_clock",)),
@@ -108,6 +117,8 @@ HOST_MAY_USE = (
     "reedboard",
     "reedboard.errors",
     "reedboard.command_line",
+    "reedboard.argument_types",
+    "reedboard.log_setup",
     "reedboard.stopping",
     "reedboard.rules",
     "reedboard.chess_clock",

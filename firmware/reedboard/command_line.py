@@ -1,15 +1,13 @@
 """What both command lines (`reedboard`, `reedboard-host`) share: a parser whose errors are
-one line, help that shows every default and an example, argument types that refuse what
-the board would refuse, and a quiet end when the reader of stdout goes away."""
+one line, help that shows every default and an example, and a quiet end when the reader
+of stdout goes away. Their argument types are `argument_types`, their log `log_setup`:
+neither loads argparse."""
 
 from __future__ import annotations
 
 import argparse
-import logging
-import math
 import os
 import sys
-from collections.abc import Callable
 from typing import Any, NoReturn
 
 BAD_ARGUMENTS = 2  # the exit status of a command line that cannot be carried out as given
@@ -85,34 +83,6 @@ def example(*lines: str) -> str:
     return "example:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def number_in(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a finite number from `low` to `high` (no nan, no inf)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not (math.isfinite(value) and low <= value <= high):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number from {low:g} to {high:g}")
-        return value
-
-    return parse
-
-
-def whole_number_in(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from `low` to `high`."""
-
-    def parse(text: str) -> int:
-        stripped = text.strip()
-        digits = stripped[1:] if stripped[:1] in "+-" else stripped
-        if not digits.isdigit() or not low <= int(stripped) <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {low}..{high}")
-        return int(stripped)
-
-    return parse
-
-
 def closed_output() -> int:
     """The reader of stdout has gone: stop quietly. stdout is pointed at /dev/null so that
     Python's own flush at exit does not complain a second time."""
@@ -120,44 +90,3 @@ def closed_output() -> int:
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
     return CLOSED_OUTPUT
-
-
-class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """Writes to whatever `sys.stderr` is when a record comes (a test may swap it)."""
-
-    def __init__(self) -> None:
-        super().__init__(sys.stderr)
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.stream = sys.stderr
-        super().emit(record)
-
-
-# The environment variable that sets how much the command lines log: `debug` adds what
-# the link carries and decides (for a run that misbehaves), `warning` keeps only trouble.
-LOG_LEVEL_VARIABLE = "REEDBOARD_LOG"
-LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING}
-
-
-def log_to_stderr(
-    prefix: str, packages: tuple[str, ...] = ("reedboard", "reedboard_host", "reedboard_relay")
-) -> None:
-    """Send the log records of our packages to stderr, one line each, as `prefix: text`:
-    the lines a person running the command reads (at info, or the level `REEDBOARD_LOG`
-    names). Called once, at the start of a command line; a second call replaces the
-    first's handler rather than doubling every line."""
-    handler = _StderrHandler()
-    handler.setFormatter(logging.Formatter(f"{prefix}: %(message)s"))
-    wanted = os.environ.get(LOG_LEVEL_VARIABLE, "").strip().lower()
-    level = LOG_LEVELS.get(wanted or "info")
-    for name in packages:
-        logger = logging.getLogger(name)
-        for old in [h for h in logger.handlers if isinstance(h, _StderrHandler)]:
-            logger.removeHandler(old)
-        logger.addHandler(handler)
-        logger.setLevel(level or logging.INFO)
-    if level is None:
-        logging.getLogger(packages[0]).warning(
-            "%s=%s is not a log level (%s): logging at info",
-            LOG_LEVEL_VARIABLE, wanted, ", ".join(LOG_LEVELS),
-        )  # fmt: skip

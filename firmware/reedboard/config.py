@@ -13,6 +13,7 @@ from typing import Any, Literal, NamedTuple, get_args
 from reedboard.ble.settings import BleConfig
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import ConfigError, InvalidInputError
+from reedboard.plain_toml import plain_toml
 from reedboard.reader.mode import MODES, Mode
 from reedboard.reader.waits import (
     DEFAULT_CASTLE_WAIT_MS,
@@ -173,13 +174,16 @@ def _files_beside(mqtt: MqttConfig, folder: str) -> MqttConfig:
 
 def parse_config(text: str, *, source: str = "config") -> BoardConfig:
     """The configuration in TOML text; `source` names it in error messages."""
-    # Loaded with the first file read: a board on its defaults (a fake one) starts without.
-    import tomllib
+    # A plain file (every board's, as board.example.toml is written) is read without
+    # tomllib, before the board's first scan; any other is tomllib's, with its messages.
+    data: Mapping[str, Any] | None = plain_toml(text)
+    if data is None:
+        import tomllib
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     return config_from_mapping(data)
 
 

@@ -30,14 +30,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from reedboard import __version__
-from reedboard.command_line import (
-    BAD_ARGUMENTS,
-    OneLineParser,
-    closed_output,
-    example,
-    log_to_stderr,
-    whole_number_in,
-)
+from reedboard.argument_types import whole_number_in
+from reedboard.command_line import BAD_ARGUMENTS, OneLineParser, closed_output, example
 from reedboard.errors import ReedboardError
 from reedboard.link.acks import Said
 from reedboard.link.board_messages import Ack, Reply
@@ -58,6 +52,7 @@ from reedboard.link.messages import (
     Variant,
     WireCommand,
 )
+from reedboard.log_setup import log_to_stderr
 from reedboard.reader.mode import MODES
 from reedboard.stopping import stop_asked, stop_on_signals
 from reedboard.voice.languages import LANGUAGES

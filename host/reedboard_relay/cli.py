@@ -18,11 +18,12 @@ from collections.abc import Callable
 from aiohttp import web
 from aiohttp.log import access_logger
 from reedboard import __version__
-from reedboard.command_line import OneLineParser, example, log_to_stderr
+from reedboard.command_line import OneLineParser, example
 from reedboard.errors import ReedboardError
 from reedboard.link import mqtt_topics
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
+from reedboard.log_setup import log_to_stderr
 from reedboard.stopping import stop_event
 from reedboard_host.lichess.settings import read_token, server_url
 

@@ -13,12 +13,8 @@ from pathlib import Path
 
 import pytest
 from reedboard.cli import build_parser, main
-from reedboard.command_line import (
-    CLOSED_OUTPUT,
-    LOG_LEVEL_VARIABLE,
-    log_to_stderr,
-    says_nothing,
-)
+from reedboard.command_line import CLOSED_OUTPUT, says_nothing
+from reedboard.log_setup import LOG_LEVEL_VARIABLE, log_to_stderr
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n2000 lift e7\n2400 place e5\n"
 

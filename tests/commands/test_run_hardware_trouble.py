@@ -120,6 +120,18 @@ def test_the_debug_log_keeps_the_librarys_traceback(tmp_path: Path) -> None:
     assert last.startswith("reedboard run: leds.driver = 'spi' needs gpiod")
 
 
+def test_the_debug_log_keeps_the_gpio_librarys_traceback(tmp_path: Path) -> None:
+    # The pins are set up before the board's log (its first scan waits for no logging):
+    # the library's traceback is still in the debug log, then the one line.
+    config = "[clock]\nwhite_pin = 2\nblack_pin = 3\n"
+    modules = {"RPi_GPIO": libs.RPI_LGPIO_BUSY, "lgpio": libs.LGPIO}
+    result = run_board(tmp_path, config, log="debug", **modules)
+    assert result.returncode == NEEDS_A_PERSON
+    assert "what the GPIO library raised\nTraceback (most recent call last)" in result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("reedboard run: the clock buttons (GPIO2, GPIO3): a pin is held")
+
+
 def unit_settings() -> dict[str, str]:
     """The `key=value` lines of the service's unit (comments and sections aside)."""
     unit = Path(__file__).resolve().parents[2] / "deploy" / "reedboard.service"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,9 +39,34 @@ NEVER_AT_START = (
 # as dataclasses, and a fifth for argparse's `shutil` (bench/startup.py).
 # (`pathlib` is left out of the board's own path too, but a development install's import
 # hook loads it first, so only bench/startup.py on an installed copy can show it.)
-NOT_BEFORE_THE_FIRST_SCAN = ("dataclasses", "inspect", "shutil", "reedboard.rules.attacks")
-# `reedboard --help` lists the commands: none of their work, rules or journal.
-NOT_FOR_HELP = (*NEVER_AT_START, "sqlite3", "serial", "reedboard.rules", "reedboard.app")
+# Nor for argparse and the other commands' modules: the board's plain command line is read
+# without them (reedboard.plain_arguments), another fifth of a second there; nor for the
+# log (`logging`, with `traceback`), set up after the first scan.
+NOT_BEFORE_THE_FIRST_SCAN = (
+    "dataclasses",
+    "inspect",
+    "shutil",
+    "argparse",
+    "gettext",
+    "logging",
+    "traceback",
+    "reedboard.command_line",
+    "reedboard.hal.setup_trouble",
+    "reedboard.commands.sim",
+    "reedboard.commands.replay",
+    "reedboard.rules.attacks",
+)
+# `reedboard --help` lists the commands: none of their work, rules or journal, and no log
+# (`logging` with `traceback`: a tenth of a second at a Zero 2 W's speed).
+NOT_FOR_HELP = (
+    *NEVER_AT_START,
+    "sqlite3",
+    "serial",
+    "reedboard.rules",
+    "reedboard.app",
+    "logging",
+    "traceback",
+)
 
 # Runs the command line; `reedboard run` stops right after the board's start-up scan (the
 # loop's start, before its first turn) and prints what was imported by then.
@@ -57,11 +83,11 @@ argv = sys.argv[1:]
 if argv[0] == "first-scan":  # `reedboard run ...`, stopped at its first read of the matrix
     from reedboard.hal import scan_ahead
 
-    def first_scan(scanner):
+    def first_read(self, scanner):
         scanner.scan()
         dump()
 
-    scan_ahead.first_scan = first_scan
+    scan_ahead.FirstRead.__init__ = first_read
     cli.main(["run", *argv[1:]])
 elif argv[0] == "run" and "--help" not in argv:
     import reedboard.app
@@ -122,3 +148,12 @@ def test_the_first_scan_waits_for_no_dataclass() -> None:
     modules = imported("first-scan", "--fake")
     assert "reedboard.hal.scan_ahead" in modules  # the harness did stop at the first scan
     assert loaded(modules, NOT_BEFORE_THE_FIRST_SCAN) == []
+
+
+def test_a_boards_file_is_read_before_the_first_scan_without_tomllib() -> None:
+    # A board starts with its file (`--config`, as the service runs it): a plain one, as
+    # board.example.toml is written, is read without tomllib (reedboard.plain_toml).
+    example = str(Path(__file__).resolve().parents[2] / "board.example.toml")
+    modules = imported("first-scan", "--fake", "--config", example)
+    assert "reedboard.hal.scan_ahead" in modules
+    assert loaded(modules, ("tomllib", *NOT_BEFORE_THE_FIRST_SCAN)) == []

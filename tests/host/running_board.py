@@ -17,13 +17,13 @@ from typing import Any
 from reedboard.app import App
 from reedboard.app_ports import GameSetup, HostLink, ViewLights
 from reedboard.board_game import Settings
-from reedboard.command_line import LOG_LEVEL_VARIABLE
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Reply
 from reedboard.link.messages import Command, command_type
 from reedboard.link.serial_port import SerialPort, open_port
+from reedboard.log_setup import LOG_LEVEL_VARIABLE
 from reedboard.reader.view import BoardView
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position

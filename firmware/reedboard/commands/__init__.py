@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from reedboard.commands import chess960, journal, perft, replay, run, scan, sim
 
-COMMANDS: tuple[ModuleType, ...] = (perft, chess960, replay, journal, scan, run, sim)
+def all_commands() -> tuple[ModuleType, ...]:
+    """Every command's module, in help's order. Imported when asked, not with the package:
+    `reedboard run`'s plain command line needs `run` alone (commands/run.py)."""
+    from reedboard.commands import chess960, journal, perft, replay, run, scan, sim
+
+    return (perft, chess960, replay, journal, scan, run, sim)

@@ -9,7 +9,6 @@ not read ahead: its changes come from the script, each at its own time, not from
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING
 
 from reedboard.config import BoardConfig, load_config
@@ -18,6 +17,8 @@ from reedboard.hal.scan_ahead import ScanAhead
 from reedboard.wiring import open_scanner
 
 if TYPE_CHECKING:
+    import argparse
+
     from reedboard.hal.clock_buttons import ClockButtons
     from reedboard.hal.fake_board import FakeBoard
     from reedboard.hal.gpio import GpioModule

@@ -9,7 +9,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from reedboard.command_line import example, whole_number_in
+from reedboard.argument_types import whole_number_in
+from reedboard.command_line import example
 from reedboard.errors import ScriptError
 from reedboard.reader.mode import MODES
 from reedboard.voice.codes import LANGUAGE_CODES

@@ -15,7 +15,8 @@ import argparse
 import sys
 from typing import Any
 
-from reedboard.command_line import example, whole_number_in
+from reedboard.argument_types import whole_number_in
+from reedboard.command_line import example
 from reedboard.errors import ReedboardError
 from reedboard.stopping import stop_event
 

@@ -8,7 +8,6 @@ scanner runs there unchanged.
 from __future__ import annotations
 
 import importlib
-import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -17,10 +16,8 @@ from reedboard.errors import ReedboardError
 from reedboard.hal.gpio import GpioModule
 from reedboard.hal.matrix import MatrixScanner
 from reedboard.hal.matrix_layout import MatrixLayout
-from reedboard.hal.setup_trouble import gpio_import_trouble, gpio_trouble
 
 T = TypeVar("T")
-logger = logging.getLogger(__name__)
 
 
 def import_rpi_gpio() -> GpioModule:
@@ -29,6 +26,8 @@ def import_rpi_gpio() -> GpioModule:
         module: GpioModule = importlib.import_module("RPi.GPIO")
     except (ImportError, RuntimeError) as exc:
         # RPi.GPIO (and rpi-lgpio) refuse to import on a machine that is not a Raspberry Pi.
+        from reedboard.hal.setup_trouble import gpio_import_trouble  # see set_up_pins
+
         raise gpio_import_trouble(exc) from exc
     return module
 
@@ -42,7 +41,14 @@ def set_up_pins(what: str, make: Callable[[], T]) -> T:
     except ReedboardError:
         raise
     except Exception as exc:
-        logger.debug("cannot set up %s", what, exc_info=True)
+        # On this path only: a board opens its matrix before it logs, and the words of
+        # its libraries' failures are read with `re`, which Python 3.13 does not load
+        # for the board's first scan otherwise.
+        import logging
+
+        from reedboard.hal.setup_trouble import gpio_trouble
+
+        logging.getLogger(__name__).debug("cannot set up %s", what, exc_info=True)
         raise gpio_trouble(exc, what) from exc
 
 

@@ -13,17 +13,23 @@ changes. Once full, the oldest are kept (the moves the game must read in order) 
 rest is only counted: a flickering switch cannot fill the memory of a board that never
 loads. The thread stops whatever happens (`stop()`, or leaving the `with` block), and
 a scan that fails stops it and is raised again in `stop()`, for the loop to report.
+
+The first read is taken by `start()` itself, before the thread and before the log is set
+up: `logging` is not imported until a line is written (`log_first_read()`), since on a Pi
+Zero 2 W importing it is a tenth of a second that the first scan need not wait for. The
+line says when the read was taken (bench/startup.py times the first scan from it).
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from types import TracebackType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only names: the scanner needs none of the rules
+    import logging
+
     from reedboard.hal.clock import Clock
     from reedboard.hal.ports import SwitchMatrix
     from reedboard.rules.squares import Bitboard
@@ -31,21 +37,39 @@ if TYPE_CHECKING:  # only names: the scanner needs none of the rules
 FIRST_READS = 3  # the reads the start-up self-test compares (a flaky switch shows in them)
 BACKLOG_CAP = 4096  # changes kept: at 200 scans a second, 20 s of a switch changing on every one
 
-logger = logging.getLogger(__name__)
+
+def _logger() -> logging.Logger:
+    import logging  # when a line is written: see the module's doc
+
+    return logging.getLogger(__name__)
+
+
+class FirstRead:
+    """The board's first read of its matrix: what it read, the process's CPU time by then
+    (at a Pi's speed start-up is mostly CPU, a figure steadier than a wall time on a busy
+    machine) and its moment on the monotonic clock (`time.monotonic()`)."""
+
+    def __init__(self, scanner: SwitchMatrix) -> None:
+        self.occupancy = scanner.scan()
+        self.cpu_s = time.process_time()
+        self.at_s = time.monotonic()
+
+    def log(self) -> None:
+        """The first scan's debug line: the moment the board senses (bench/startup.py)."""
+        _logger().debug(
+            "first scan: %d squares occupied, after %.3f s of CPU, at %.4f s of the "
+            "monotonic clock",
+            self.occupancy.bit_count(),
+            self.cpu_s,
+            self.at_s,
+        )
 
 
 def first_scan(scanner: SwitchMatrix) -> Bitboard:
-    """The board's first read of its matrix, logged: the moment it senses (bench/startup.py
-    times it), read ahead or not."""
-    occupancy = scanner.scan()
-    # The process's CPU time so far: at a Pi's speed what start-up costs is mostly CPU,
-    # and this figure is steadier than a wall time on a busy machine.
-    logger.debug(
-        "first scan: %d squares occupied, after %.3f s of CPU",
-        occupancy.bit_count(),
-        time.process_time(),
-    )
-    return occupancy
+    """The board's first read of its matrix, logged, for a board not read ahead."""
+    first = FirstRead(scanner)
+    first.log()
+    return first.occupancy
 
 
 class Backlog:
@@ -88,12 +112,25 @@ class ScanAhead:
         self._failure: BaseException | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        self._first: FirstRead | None = None  # until its line is logged
 
     def start(self) -> ScanAhead:
-        """Start reading on a thread (daemon: a board that fails to load must still exit)."""
+        """Read the matrix once, here, then go on reading on a thread (daemon: a board that
+        fails to load must still exit). A first read that fails is raised by `stop()`."""
+        try:
+            self.read()
+        except BaseException as error:  # handed to the loop by stop(), as the thread's are
+            self._failure = error
+            return self
         self._thread = threading.Thread(target=self._scan_on, name="scan-ahead", daemon=True)
         self._thread.start()
         return self
+
+    def log_first_read(self) -> None:
+        """Log the first read's line (once; `stop()` does, if nobody did before)."""
+        first, self._first = self._first, None
+        if first is not None:
+            first.log()
 
     @property
     def running(self) -> bool:
@@ -104,7 +141,8 @@ class ScanAhead:
         now = self.clock.now_ms()
         backlog = self._backlog
         if backlog is None:
-            self._last = first_scan(self.scanner)
+            self._first = FirstRead(self.scanner)
+            self._last = self._first.occupancy
             self._backlog = Backlog(now, self._last)
             return
         occupancy = self.scanner.scan()
@@ -123,12 +161,13 @@ class ScanAhead:
         self._stopping.set()
         if self._thread is not None:
             self._thread.join()
+        self.log_first_read()
         if self._failure is not None:
             failure, self._failure = self._failure, None
             raise failure
         backlog, self._backlog = self._backlog, None
         if backlog is not None and backlog.overflow:
-            logger.warning(
+            _logger().warning(
                 "%d switch changes during start-up were not kept (the first %d were)",
                 backlog.overflow,
                 len(backlog.changes),
@@ -137,9 +176,10 @@ class ScanAhead:
 
     def _scan_on(self) -> None:
         try:
-            # The self-test's reads back to back, as the loop takes them: a hand that moves
-            # a piece between them would be taken for a flickering switch.
-            for _ in range(FIRST_READS - 1):
+            # The self-test's reads back to back (the first was start()'s), as the loop
+            # takes them: a hand that moves a piece between them would be taken for a
+            # flickering switch.
+            for _ in range(FIRST_READS - 2):
                 self.read()
             while not self._stopping.is_set():
                 self.read()
