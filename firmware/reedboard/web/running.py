@@ -130,7 +130,9 @@ class PageThread:
         host, port = self.address
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listening = socket.create_server((host, port), family=family)  # OSError: said above
-        runner = web.AppRunner(make_app(Site(feed, pairing, games), names), access_log=None)
+        runner = web.AppRunner(
+            make_app(Site(feed, pairing, games, parts.voice), names), access_log=None
+        )
         await runner.setup()
         feeding = asyncio.create_task(feed.run())
         try:
