@@ -189,6 +189,7 @@ async def _carry_out(site: Site, message: Wire, ws: web.WebSocketResponse | None
             refused = await asyncio.to_thread(opponents.hint)
             if refused is not None:
                 raise BadRequest(refused)
+            site.feed.refresh()
             what = "a hint is lit on the board"
             answer = {"type": "reply", "kind": "ack", "hint": "lit"}
         elif op == "voice":
