@@ -11,6 +11,7 @@ for what changes without an effect."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -57,7 +58,8 @@ class Feed:
 
     def _wake(self) -> None:
         # Called on the board's loop: hand over to the page's, never wait.
-        self.loop.call_soon_threadsafe(self._woken.set)
+        with contextlib.suppress(RuntimeError):  # the page's loop has closed
+            self.loop.call_soon_threadsafe(self._woken.set)
 
     async def run(self) -> None:
         try:
