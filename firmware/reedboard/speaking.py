@@ -10,6 +10,8 @@ speaks (a relay sets it).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from reedboard.board_game import BoardGame
 from reedboard.errors import InvalidInputError
 from reedboard.events import NewGame
@@ -59,10 +61,26 @@ class BoardVoice:
         self._board_game: BoardGame | None = None
         self._hint: Move | None = None
         self._seen: tuple[int, int] | None = None  # occupancy and position, last turn
+        self.muted = False  # turned off from the board's page
 
     def say(self, text: str, *, fleeting: bool = False) -> None:
-        if not (self.tournament or self._round) and text:
+        if not (self.tournament or self._round or self.muted) and text:
             self.speaker.say(text, fleeting=fleeting)
+
+    def set_language(self, code: str) -> None:
+        """Speak `code` ("en") from now on; from any thread (the board's page): the loop
+        follows the game in the new language from its next turn, and espeak-ng speaks it
+        with that language's voice. An unknown code raises InvalidInputError."""
+        from reedboard.voice.codes import LANGUAGE_CODES
+        from reedboard.voice.languages import phrasebook
+
+        if code not in LANGUAGE_CODES:
+            raise InvalidInputError(f"no voice in {code!r}: one of {', '.join(LANGUAGE_CODES)}")
+        self.book = phrasebook(code)
+        self.narrator = None  # made again in the new language by the loop's next `watch`
+        settings = getattr(self.speaker, "settings", None)
+        if settings is not None and hasattr(settings, "voice"):
+            self.speaker.settings = replace(settings, voice=self.book.espeak_voice)  # type: ignore[attr-defined]
 
     def effect(self, message: EffectMessage) -> None:
         """An effect as the App publishes it."""

@@ -169,3 +169,16 @@ def test_a_client_on_its_own_thread_is_answered_while_the_loop_runs() -> None:
     client.close()
     app.step(now)
     assert len(clients) == 0
+
+
+def test_a_client_that_fails_to_wake_does_not_stop_the_board() -> None:
+    clients = Clients()
+
+    def gone() -> None:
+        raise RuntimeError("Event loop is closed")
+
+    broken, other = clients.attach("page", wake=gone), clients.attach("engine")
+    app, _link = board(clients)
+    turns(app, 0, 5000)  # raised out of the loop before clients.tell caught it
+    assert moves_of(other.take()) == ["e2e4", "e7e5"]
+    assert moves_of(broken.take()) == ["e2e4", "e7e5"]

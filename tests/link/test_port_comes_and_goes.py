@@ -134,7 +134,17 @@ def start_board(tmp_path: Path) -> Iterator[Callable[[str, Path], Path]]:
 
     def start(protocol: str, path: Path) -> Path:
         log = tmp_path / f"{protocol}.log"
-        command = [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--serial", str(path)]
+        command = [
+            sys.executable,
+            "-m",
+            "reedboard.cli",
+            "run",
+            "--fake",
+            "--serial",
+            str(path),
+            "--web",
+            "off",
+        ]
         with log.open("wb") as out:
             boards.append(
                 subprocess.Popen(

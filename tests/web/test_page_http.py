@@ -87,7 +87,7 @@ def test_anyone_may_watch_the_board(board: RunningBoard) -> None:
             return [page_json((await ws.receive(timeout=30)).data) for _ in range(2)]
 
     hello, state = run(watch())
-    assert hello == {"type": "hello", "paired": False, "opponents": False}
+    assert hello == {"type": "hello", "paired": False, "opponents": False, "voice": None}
     assert state["type"] == "state" and state["pieces"]["e1"] == "K"
     assert state["opponent"] == "a person at the board"
 
@@ -270,3 +270,31 @@ def test_the_token_file_survives_a_restart(tmp_path: Path) -> None:
         command = {"command": {"type": "mode", "mode": "strict"}}
         assert run(request(second, "POST", "command", json=command, **options))[0] == 200
         assert mode(second) == "strict"
+
+
+def test_a_paired_device_sets_the_voice_and_its_language(tmp_path: Path) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text('[voice]\nenabled = true\nlanguage = "fr"\n')
+    with running_board(tmp_path, None, "--config", str(config)) as board:
+        french = board.host.ask({"type": "say", "what": "e1"})["text"]
+        token = asyncio.run(pair(board))
+        hellos: list[dict[str, Any]] = []
+
+        async def set_voice(**fields: Any) -> dict[str, Any]:
+            async with aiohttp.ClientSession(timeout=TIMEOUT, cookies={COOKIE: token}) as session:
+                origin = {"Origin": board.origin}
+                async with session.ws_connect(board.url + "ws", headers=origin) as ws:
+                    hellos.append(await _next(ws, "hello"))
+                    await ws.send_str(json.dumps({"op": "voice", **fields}))
+                    while True:
+                        answer = page_json((await ws.receive(timeout=30)).data)
+                        if answer["type"] in ("reply", "error"):
+                            return answer
+
+        answer = run(set_voice(language="en", enabled=False))
+        assert hellos[0]["voice"] == {"enabled": True, "language": "fr", "languages": ["en", "fr"]}
+        assert answer["voice"] == {"enabled": False, "language": "en", "languages": ["en", "fr"]}
+        english = board.host.ask({"type": "say", "what": "e1"})["text"]
+        assert english != french and "king" in english.lower()
+        refused = run(set_voice(language="xx"))
+        assert refused["type"] == "error" and "no voice in 'xx'" in refused["message"]

@@ -26,6 +26,7 @@ messages it lost that way.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from reedboard.link.board_messages import Alive, Outgoing, Reply
 from reedboard.link.messages import AskState, Command
 from reedboard.link.mqtt_endpoint import Endpoint
 
+logger = logging.getLogger(__name__)
 TOLD_LIMIT = 512  # messages waiting for one client; beyond, it needs a state instead
 ASK_LIMIT = 32  # commands waiting from one client for the loop's next turn
 
@@ -144,7 +146,11 @@ class Clients:
                 client._arrived.notify_all()
         for client in members:
             if client._wake is not None and not client.closed:
-                client._wake()
+                try:
+                    client._wake()
+                except Exception:
+                    # A client's fault (its loop gone) must not stop the board's loop.
+                    logger.exception("client %s could not be woken", client.name)
 
 
 class ClientTee:

@@ -6,9 +6,9 @@ hint, the voice) are named by `op`. Pure."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from reedboard.errors import ReedboardError
+from reedboard.link.frame import Wire
 from reedboard.link.messages import Command, parse_command
 from reedboard.link.wire_fields import ProtocolError
 
@@ -38,7 +38,7 @@ def page_command(fields: object) -> Command:
     kind = fields["type"]
     if kind not in PAGE_COMMANDS:
         raise BadRequest(f"the page cannot send {kind[:40]!r}: one of {', '.join(PAGE_COMMANDS)}")
-    wire: dict[str, Any] = {k: v for k, v in fields.items() if k != "id"}
+    wire: Wire = {k: v for k, v in fields.items() if k != "id"}
     try:
         return parse_command(wire)
     except ProtocolError as error:

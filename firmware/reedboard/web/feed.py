@@ -5,11 +5,13 @@ It is told the board's effects as the host is; after each batch it asks the boar
 picture of it (`page_view`) to every open page. A page's command goes to the board with a
 number of the feed's own, and the board's answer comes back to the page that asked.
 Nothing here waits on the board's loop: the client is woken by it through the asyncio
-loop's `call_soon_threadsafe`."""
+loop's `call_soon_threadsafe`. With pages open the state is also asked every REFRESH_S,
+for what changes without an effect."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -26,6 +28,9 @@ from reedboard.web.page_view import page_view
 
 ANSWER_S = 10.0  # a command the board has not answered by then is told as lost
 EFFECTS_KEPT = 32
+# With pages open, the state is asked at least this often: what the board shows without an
+# effect (a hint another client lit, the marks, the settings) reaches them within it.
+REFRESH_S = 1.0
 log = logging.getLogger("reedboard.web")
 
 
@@ -53,12 +58,18 @@ class Feed:
 
     def _wake(self) -> None:
         # Called on the board's loop: hand over to the page's, never wait.
-        self.loop.call_soon_threadsafe(self._woken.set)
+        with contextlib.suppress(RuntimeError):  # the page's loop has closed
+            self.loop.call_soon_threadsafe(self._woken.set)
 
     async def run(self) -> None:
         try:
             while True:
-                await self._woken.wait()
+                try:
+                    await asyncio.wait_for(self._woken.wait(), REFRESH_S)
+                except TimeoutError:
+                    if self.listeners:
+                        self._ask_state()  # what changed without an effect (a lit hint)
+                    continue
                 self._woken.clear()
                 for message in self.client.take():
                     self._heard(message)
@@ -118,3 +129,5 @@ class Feed:
         except TimeoutError:
             self._waiting.pop(number, None)
             return ErrorReply("lost", "the board did not answer")
+        finally:
+            self.refresh()  # a mode or a setting changes the board without an effect

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime
-from typing import Any
 
 from reedboard.errors import InvalidInputError
 from reedboard.journal.store import Journal, JournalError, JournalGame
 from reedboard.link.board_messages import StateMessage
+from reedboard.link.frame import Wire
 from reedboard.rules.game import Game
 from reedboard.rules.pgn import write_pgn
 from reedboard.rules.position import Position
@@ -34,7 +34,7 @@ class GameShelf:
             game.push_uci(uci)
         return write_pgn(game, {"Event": self.board}, result=state.result or "*")
 
-    def listed(self) -> list[dict[str, Any]]:
+    def listed(self) -> list[Wire]:
         """The journal's latest games, newest first: number, start, result, plies."""
         journal = self._open()
         if journal is None:

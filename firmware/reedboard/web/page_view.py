@@ -5,10 +5,10 @@ words`): the result and its reason, and what the board waits for. Pure."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from reedboard.events import Effect, GameOver, MoveMade, NewGame, SetupStarted
 from reedboard.link.board_messages import StateMessage
+from reedboard.link.frame import Wire
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 from reedboard.simweb.effect_words import effect_words
@@ -25,7 +25,7 @@ ROLE_COLOURS = {
 }
 
 
-def page_view(state: StateMessage, effects: Sequence[Effect], opponent: str) -> dict[str, Any]:
+def page_view(state: StateMessage, effects: Sequence[Effect], opponent: str) -> Wire:
     """The page's picture of the board: pieces, marked squares, moves, clocks, words."""
     position = Position.from_fen(state.fen or state.start_fen, chess960=state.chess960)
     roles = _roles(state)

@@ -7,6 +7,7 @@ cannot listen is said in one line, and the board plays on without it."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reedboard.config import WebConfig
-from reedboard.errors import ConfigError
+from reedboard.errors import ConfigError, ReedboardError
 from reedboard.link.clients import Clients
 from reedboard.link.messages import Mark
 from reedboard.web.opponents import Opponents
@@ -89,7 +90,8 @@ class PageThread:
         self._halt = True
         loop, stop = self._loop, self._stop
         if loop is not None and stop is not None:
-            loop.call_soon_threadsafe(stop.set)
+            with contextlib.suppress(RuntimeError):  # its loop already ended (it never listened)
+                loop.call_soon_threadsafe(stop.set)
         self._thread.join(5.0)
 
     def _run(self) -> None:
@@ -98,10 +100,11 @@ class PageThread:
 
         try:
             asyncio.run(self._serve())
-        except OSError as error:
+        except (OSError, ReedboardError) as error:
             host, port = self.address
+            why = error.strerror if isinstance(error, OSError) and error.strerror else error
             print(
-                f"reedboard run: the page cannot listen on {host}:{port} ({error.strerror or error});"
+                f"reedboard run: the page cannot listen on {host}:{port} ({why});"
                 " the board plays on without it",
                 file=sys.stderr,
                 flush=True,
@@ -123,14 +126,17 @@ class PageThread:
         parts = self.parts
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
+        host, port = self.address
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        # Before the page becomes a client of the board: a page that cannot listen is none.
+        listening = socket.create_server((host, port), family=family)  # OSError: said above
         feed = Feed(parts.clients, parts.opponents, parts.commit_wall_ms)
         pairing = Pairing(TokenStore(parts.data_dir), self._shown(feed), self._loop.time)
         games = GameShelf(parts.journal, parts.board)
         names = [socket.gethostname(), f"{socket.gethostname()}.local".lower()]
-        host, port = self.address
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        listening = socket.create_server((host, port), family=family)  # OSError: said above
-        runner = web.AppRunner(make_app(Site(feed, pairing, games), names), access_log=None)
+        runner = web.AppRunner(
+            make_app(Site(feed, pairing, games, parts.voice), names), access_log=None
+        )
         await runner.setup()
         feeding = asyncio.create_task(feed.run())
         try:
@@ -144,6 +150,7 @@ class PageThread:
                 await self._stop.wait()
         finally:
             feeding.cancel()
+            feed.client.close()  # the board tells it nothing more
             await runner.cleanup()
             games.close()
 

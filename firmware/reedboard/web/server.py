@@ -24,17 +24,23 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from reedboard.errors import InvalidInputError
 from reedboard.link.board_messages import Reply
+from reedboard.link.frame import Wire
 from reedboard.link.messages import command_type
 from reedboard.simweb.guard import same_site_only
+from reedboard.voice.codes import LANGUAGE_CODES as LANGUAGES
 from reedboard.web.control import BadRequest, opponent_spec, page_command
 from reedboard.web.feed import Feed
 from reedboard.web.games import GameShelf
 from reedboard.web.pairing import Pairing, PairingRefused
+
+if TYPE_CHECKING:
+    from reedboard.speaking import BoardVoice
 
 STATIC = Path(__file__).with_name("static")
 SHARED = Path(__file__).parent.parent / "simweb" / "static"
@@ -55,6 +61,7 @@ class Site:
     feed: Feed
     pairing: Pairing
     games: GameShelf
+    voice: BoardVoice | None = None
     sockets: set[web.WebSocketResponse] = field(default_factory=set)  # the open pages
     telling: set[asyncio.Future[None]] = field(default_factory=set)
 
@@ -153,9 +160,7 @@ async def _command(request: web.Request) -> web.Response:
     return web.json_response(answer, status=400 if answer.get("type") == "error" else 200)
 
 
-async def _carry_out(
-    site: Site, message: dict[str, Any], ws: web.WebSocketResponse | None
-) -> dict[str, Any]:
+async def _carry_out(site: Site, message: Wire, ws: web.WebSocketResponse | None) -> Wire:
     """A paired page's request: the answer to send back; the other pages are told."""
     op = message.get("op", "command")
     try:
@@ -184,14 +189,45 @@ async def _carry_out(
             refused = await asyncio.to_thread(opponents.hint)
             if refused is not None:
                 raise BadRequest(refused)
+            site.feed.refresh()
             what = "a hint is lit on the board"
             answer = {"type": "reply", "kind": "ack", "hint": "lit"}
+        elif op == "voice":
+            what = _set_voice(site, message)
+            answer = {"type": "reply", "kind": "ack", "voice": _voice_shown(site)}
         else:
             raise BadRequest(f"unknown op {str(op)[:40]!r}")
     except BadRequest as error:
         return {"type": "error", "message": str(error)}
     _tell_others(site, ws, f"Another device: {what}")
     return answer
+
+
+def _set_voice(site: Site, message: Wire) -> str:
+    """The voice on or off, and its language, from a paired page: what was done."""
+    voice = site.voice
+    if voice is None:
+        raise BadRequest("the board's voice is off in its configuration ([voice] enabled)")
+    enabled, language = message.get("enabled"), message.get("language")
+    if enabled is not None and not isinstance(enabled, bool):
+        raise BadRequest("voice: enabled is true or false")
+    if language is not None:
+        if not isinstance(language, str):
+            raise BadRequest("voice: language is a language code (en, fr)")
+        try:
+            voice.set_language(language)
+        except InvalidInputError as error:
+            raise BadRequest(str(error)) from None
+    if enabled is not None:
+        voice.muted = not enabled
+    return "the voice is " + ("off" if voice.muted else f"on, in {voice.book.code}")
+
+
+def _voice_shown(site: Site) -> Wire | None:
+    voice = site.voice
+    if voice is None:
+        return None
+    return {"enabled": not voice.muted, "language": voice.book.code, "languages": LANGUAGES}
 
 
 def _reply_words(reply: Reply) -> str | None:
@@ -228,6 +264,7 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     site.sockets.add(ws)
     opponents = site.feed.opponents
     hello = {"type": "hello", "paired": paired, "opponents": opponents is not None}
+    hello["voice"] = _voice_shown(site)
     await ws.send_str(json.dumps(hello))
     pushed: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
 
@@ -258,7 +295,7 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-async def _from_page(site: Site, data: str, ws: web.WebSocketResponse) -> dict[str, Any]:
+async def _from_page(site: Site, data: str, ws: web.WebSocketResponse) -> Wire:
     try:
         message = json.loads(data)
     except ValueError:

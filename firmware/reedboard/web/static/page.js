@@ -76,7 +76,23 @@ function showPaired(hello) {
   $("pairing").hidden = paired;
   $("controls").hidden = !paired;
   $("opponent-form").hidden = !hello.opponents;
+  showVoice(hello.voice);
   $("status").textContent = paired ? "connected, paired" : "connected: watching";
+}
+
+// The voice's settings, when the board has a voice.
+function showVoice(voice) {
+  $("voice-settings").hidden = !voice;
+  if (!voice) return;
+  const languages = $("language");
+  if (!languages.childElementCount)
+    for (const code of voice.languages) {
+      const option = document.createElement("option");
+      option.value = option.textContent = code;
+      languages.appendChild(option);
+    }
+  $("voice-on").checked = voice.enabled;
+  languages.value = voice.language;
 }
 
 // ----- the link to the board -----
@@ -97,6 +113,7 @@ function connect() {
       say(message.message);
     } else if (message.type === "reply") {
       $("message").textContent = message.message || "Done.";
+      if (message.voice) showVoice(message.voice);
     }
   };
   socket.onclose = (event) => {
@@ -193,6 +210,9 @@ function controls() {
     send({ op: "opponent", spec: $("opponent-spec").value });
   });
   $("hint").addEventListener("click", () => send({ op: "hint" }));
+  $("set-voice").addEventListener("click", () =>
+    send({ op: "voice", enabled: $("voice-on").checked, language: $("language").value }),
+  );
   $("flip").addEventListener("click", () => {
     flipped = !flipped;
     build();
