@@ -13,6 +13,7 @@ from reedboard.chess_clock.time_control import TimeControl
 from reedboard.events import Effect, NewGame, SensorFault
 from reedboard.hal.matrix_layout import MatrixWiring
 from reedboard.link.board_messages import EffectMessage, MovesPage, StateClock, StateMessage
+from reedboard.link.messages import Color
 from reedboard.link.moves_digest import moves_digest
 from reedboard.reader.mode import Mode
 from reedboard.reader.view import BoardView
@@ -94,7 +95,7 @@ def state_clock(timer: GameTimer, now_ms: int) -> StateClock:
     """A timed game's clocks as they stand at `now_ms`."""
     white_ms, black_ms = timer.left(now_ms)
     running = timer.clocks.running
-    side = None if running is None else ("white" if running == WHITE else "black")
+    side: Color | None = None if running is None else ("white" if running == WHITE else "black")
     return StateClock(white_ms, black_ms, side, timer.control.text())
 
 
