@@ -216,24 +216,33 @@ _READABLE: dict[str, type[Reply | Alive]] = {
 }
 
 
+_COUNT = count()
+
+
+def _name(wire: Mapping[str, Any], kind: str) -> str:
+    """How a problem names the message: its type, an effect by its event."""
+    return kind if kind != "effect" else f"{wire.get('event')!s:.20} effect"
+
+
 def _problem_and_read(wire: Mapping[str, Any]) -> tuple[BoardMessage | None, str | None]:
     """The message, or what is wrong with it; None and None: a type this host does not
     know (the protocol adds them), read as `OtherMessage`."""
     kind = wire.get("type")
     if not isinstance(kind, str):
         return None, "a message without a type"
-    name = kind if kind != "effect" else f"{wire.get('event')!s:.20} effect"
     seq = wire.get("seq")
-    if not count()(seq):
-        return None, f"{name:.40}: seq must be an integer 0..2^53-1, not {shown(seq)}"
+    if not _COUNT(seq):
+        return None, f"{_name(wire, kind):.40}: seq must be {_COUNT.__doc__}, not {shown(seq)}"
     if kind == "effect":
         # What an effect has around its event, before the event codec reads the event.
-        for field_name, said in (("event", "a string"), ("game", "an integer 0..2^53-1")):
-            value = wire.get(field_name)
+        event, game = wire.get("event"), wire.get("game")
+        if not isinstance(event, str) or not _COUNT(game):
+            field_name = "game" if isinstance(event, str) else "event"
+            said = _COUNT.__doc__ if field_name == "game" else "a string"
+            name = _name(wire, kind)
             if field_name not in wire:
                 return None, f"{name}: {field_name} is missing"
-            if not (isinstance(value, str) if field_name == "event" else count()(value)):
-                return None, f"{name}: {field_name} must be {said}, not {shown(value)}"
+            return None, f"{name}: {field_name} must be {said}, not {shown(wire[field_name])}"
         effect, problem = read_effect(wire)
         if effect is None:
             return None, problem
@@ -259,10 +268,10 @@ def read_board_message(wire: Mapping[str, Any]) -> tuple[BoardMessage | None, st
         others = {k: v for k, v in wire.items() if k not in ("type", "seq")}
         return OtherMessage(wire["type"], wire["seq"], others), None
     seq = wire.get("seq")
-    if not isinstance(seq, int) or not count()(seq):
+    if not isinstance(seq, int) or not _COUNT(seq):
         return None, problem
     reply_id = wire.get("id")
-    if wire.get("type") in REPLY_TYPES and count()(reply_id):
+    if wire.get("type") in REPLY_TYPES and _COUNT(reply_id):
         said = f"an unreadable reply ({problem})"
         return ErrorReply("bad_reply", said, id=reply_id, seq=seq), problem
     return Skipped(seq), problem

@@ -10,14 +10,18 @@ not one, and is refused. A command class may check what its fields say together 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 from reedboard.link.wire_fields import ProtocolError, is_uci, shown
-from reedboard.link.wire_plan import Plan, Slot
+from reedboard.link.wire_plan import Plan, Slot, plan_of
 from reedboard.rules.squares import SQUARE_NAMES
 
+T = TypeVar("T")
 _ABSENT = object()
+# A field's reader: (True, the value read) or (False, what is wrong, after the field's name).
+Reader: TypeAlias = "Callable[[Slot, Any], tuple[bool, Any]]"
 # What a command's string or a FEN may hold at most.
 _FEN_LIMIT = 120
 _SQUARES_LIMIT = 64
@@ -28,40 +32,83 @@ def refused(kind: str, name: str, text: str) -> ProtocolError:
     return ProtocolError("bad_argument", f"{kind}: {name} {text}", command=kind, field=name)
 
 
-def read_command(plan: Plan, message: Mapping[str, Any], command_id: int | None) -> Any:
-    """The command of `plan` that `message` says, its every field checked."""
-    kind = plan.kind
-    known = {slot.wire for slot in plan.slots}
-    others = getattr(plan.cls, "OTHERS", None)
-    if others is not None:  # a command that takes no field but its own (settings)
+class _Field(NamedTuple):
+    """One field, as `read_command` takes it (a tuple: read for every command)."""
+
+    wire: str
+    attr: str
+    read: Reader
+    slot: Slot
+    required: bool
+    null_is_absent: bool  # null means absent (not for a number: null is not one)
+    default: Any
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How one command class is read: its fields with their readers, made once."""
+
+    plan: Plan
+    fields: tuple[_Field, ...]  # every field but the id
+    known: frozenset[str]  # the wire's names of its fields
+    others: str | None  # a command that takes no other field: what one is called
+    checked: bool  # whether the class checks its fields together
+
+
+_READINGS: dict[type, _Reading] = {}
+
+
+def _reading(cls: type) -> _Reading:
+    reading = _READINGS.get(cls)
+    if reading is None:
+        plan = plan_of(cls)
+        fields = tuple(
+            _Field(
+                slot.wire,
+                slot.attr,
+                _READERS[slot.arg.shape or slot.kind],
+                slot,
+                slot.required,
+                not slot.required and slot.kind != "int",
+                slot.default,
+            )
+            for slot in plan.slots
+            if slot.attr != "id"
+        )
+        reading = _READINGS[cls] = _Reading(
+            plan,
+            fields,
+            frozenset(slot.wire for slot in plan.slots) | {"type"},
+            getattr(cls, "OTHERS", None),
+            hasattr(cls, "checked"),
+        )
+    return reading
+
+
+def read_command(cls: type[T], message: Mapping[str, Any], command_id: int | None) -> T:
+    """The command of class `cls` that `message` says, its every field checked."""
+    reading = _reading(cls)
+    kind = reading.plan.kind
+    if reading.others is not None:  # a command that takes no field but its own (settings)
         for name in message:
-            if name not in known and name != "type":
-                raise refused(kind, name, f"{others} ({', '.join(_named(plan))})")
-    values: dict[str, Any] = {}
-    for slot in plan.slots:
-        if slot.attr == "id":
-            values["id"] = command_id
-        else:
-            values[slot.attr] = _field(kind, slot, message.get(slot.wire, _ABSENT))
-    command = plan.made(values)
-    checked = getattr(command, "checked", None)
-    return command if checked is None else checked()
-
-
-def _named(plan: Plan) -> list[str]:
-    return [slot.wire for slot in plan.slots if slot.attr != "id"]
-
-
-def _field(kind: str, slot: Slot, value: Any) -> Any:
-    if value is _ABSENT or (value is None and not slot.required and slot.kind != "int"):
-        if slot.required:
-            raise refused(kind, slot.wire, f"is missing: {_wanted(slot)}")
-        return slot.default
-    read = _READERS[slot.arg.shape or slot.kind]
-    good, result = read(slot, value)
-    if not good:
-        raise refused(kind, slot.wire, result)
-    return result
+            if name not in reading.known:
+                named = ", ".join(field.wire for field in reading.fields)
+                raise refused(kind, name, f"{reading.others} ({named})")
+    values: dict[str, Any] = {"id": command_id}
+    for wire, attr, read, slot, required, null_is_absent, default in reading.fields:
+        value = message.get(wire, _ABSENT)
+        if value is _ABSENT or (value is None and null_is_absent):
+            if required:
+                raise refused(kind, wire, f"is missing: {_wanted(slot)}")
+            values[attr] = default
+            continue
+        good, result = read(slot, value)
+        if not good:
+            raise refused(kind, wire, result)
+        values[attr] = result
+    command = cls(**values)
+    checked: T = command.checked() if reading.checked else command  # type: ignore[attr-defined]
+    return checked
 
 
 def _wanted(slot: Slot) -> str:
@@ -70,9 +117,6 @@ def _wanted(slot: Slot) -> str:
     if slot.kind == "choice":
         return f"one of {', '.join(slot.choices)}"
     return "a string"
-
-
-# Each reader: (True, the value read) or (False, what is wrong, after the field's name).
 
 
 def _integer(slot: Slot, value: Any) -> tuple[bool, Any]:

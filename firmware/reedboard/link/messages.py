@@ -20,7 +20,7 @@ from reedboard.errors import InvalidInputError
 from reedboard.hal.sensor_line import MAX_ADDED_MS
 from reedboard.link.command_codec import read_command, refused
 from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, shown
-from reedboard.link.wire_plan import Arg, WireValue, plan_of
+from reedboard.link.wire_plan import Arg, WireValue
 from reedboard.reader.mode import Mode
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
@@ -323,4 +323,4 @@ def parse_command(message: Mapping[str, Any]) -> WireCommand:
         )
     if "id" in message and message["id"] is not None and message_id(message) is None:
         raise refused(kind, "id", f"must be an integer 0..{MAX_ID}, not {shown(message['id'])}")
-    return read_command(plan_of(command), message, message_id(message))  # type: ignore[no-any-return]
+    return read_command(command, message, message_id(message))
