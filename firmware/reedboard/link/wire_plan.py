@@ -32,10 +32,11 @@ _NOTHING = object()  # `Arg.omit` when every value is written
 @dataclass(frozen=True, slots=True)
 class Arg:
     """What a field of a command or a reply holds beyond its Python type: `shape` (uci,
-    fen, squares, square_pair, hex8, hex16, result, outcome), an integer's `low` and
-    `high`, a string's `limit`, the wire's `name`, the value left out (`omit`; with
-    `always`, none), and for a field written only when another says so, that other
-    (`when`), which is read back as whether the field came."""
+    fen, squares, hex8, hex16, result; outcome: a union of classes whose fields are
+    written into the message), an integer's `low` and `high`, a string's `limit`, the
+    wire's `name`, the value left out (`omit`; with `always`, none). `when` pairs a
+    field written only while a flag of the message is true (naming the flag) with that
+    flag, a bool not on the wire (naming the field: read back as whether it came)."""
 
     shape: str = ""
     low: int = 0
