@@ -70,7 +70,7 @@ async def run(boards: int, plies: int, moves: int, db: Path) -> None:
     line = line_of_play(plies + moves)
     for n in range(1, boards + 1):
         for frame in frames(line[:plies]):
-            service.boards.heard(str(n), frame)
+            service.boards.heard(str(n), frame, 0)
     relay.loop = asyncio.get_running_loop()
     runner = web.AppRunner(make_app(relay), shutdown_timeout=0.5)
     await runner.setup()
@@ -85,7 +85,7 @@ async def run(boards: int, plies: int, moves: int, db: Path) -> None:
         for n in range(moves):
             ply = plies + n + 1
             with service.lock:
-                service.boards.heard("1", move(2 + ply, ply, line[ply - 1]))
+                service.boards.heard("1", move(2 + ply, ply, line[ply - 1]), ply)
             handed = time.perf_counter()
             relay.changed("1")
             message = await r.content.readline()

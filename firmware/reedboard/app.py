@@ -32,7 +32,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
 from functools import partial
 
 from reedboard.app_outbox import Outbox, told
@@ -51,7 +50,7 @@ from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.config import MatrixConfig
 from reedboard.events import Effect, SensorFault
 from reedboard.game_record import GameRecord
-from reedboard.game_report import effect_message, variant_of
+from reedboard.game_report import Addressed, effect_message, variant_of
 from reedboard.hal.clock import Clock
 from reedboard.hal.ports import SwitchMatrix
 from reedboard.hal.scan_ahead import Backlog, ScanAhead, first_scan
@@ -64,14 +63,12 @@ from reedboard.link.board_messages import (
     BoardHello,
     EffectMessage,
     ErrorReply,
-    MovesPage,
-    Reply,
-    StateMessage,
 )
 from reedboard.link.clients import ClientTee
 from reedboard.link.messages import (
     PROTOCOL_VERSION,
     AddTime,
+    AskMoves,
     AskState,
     ChangeSettings,
     ChoosePromotion,
@@ -367,64 +364,59 @@ class App:
 
     def _command(self, command: Command, now: int) -> None:
         """A command from the link: carried out, then answered over the link."""
-        reply = self._addressed(command, self._carry_out(command, now).reply)
+        reply = self._carry_out(command, now).reply
         seq = self.endpoint.reply(command, reply)
         told(f"answered the host's {command_type(command)} (id {command.id})", reply, seq)
 
-    def _addressed(self, command: Command, reply: Reply) -> Reply:
-        """The reply to `command`, whole: the command's id, and once its effects are
-        journaled (a new game's number is known then) the game it speaks of; a `state`
-        or `hello` says whether it answers a resync, a `hello` that it answers one."""
-        resync = isinstance(command, Resync)
-        if isinstance(reply, StateMessage):
-            reply = replace(reply, game=self.game_id, resync=resync)
-        elif isinstance(reply, MovesPage):
-            reply = replace(reply, game=self.game_id)
-        elif isinstance(reply, BoardHello):
-            reply = replace(reply, answers=True, resync=resync)
-        return replace(reply, id=command.id)
-
     def _carry_out(self, command: Command, now: int) -> Answer:
-        """One command, whoever sent it: its effects journaled first, then sent to the host."""
+        """One command, whoever sent it: its effects journaled first, then sent to the
+        host; the reply made once, with the command's id."""
         match command:
             case Hello() | Resync(answer="hello"):
-                return Answer(self._hello())
-            case Resync():
-                return self._board_game().command(AskState(command.id), now)
+                return Answer(self._hello(command))
+            case AskState() | AskMoves() | Resync():
+                return self._report(command, now)
             case LedTest():
-                return self._led_test(now)
+                return self._led_test(command, now)
             case SetBrightness(percent=percent):
-                return self._set_brightness(percent, now)
+                return self._set_brightness(command, percent, now)
             case Say(what=what):
-                return self._say(what)
+                return self._say(command, what)
             case Resend():
                 # The endpoint answers it, or turns it into a Resync.
-                return Answer(ErrorReply("unsupported", "resend is the link's"))
+                return Answer(ErrorReply("unsupported", "resend is the link's", id=command.id))
             case TakeBack(game=game) | AddTime(game=game) if (
                 game is not None and game != self.game_id
             ):
                 # An arbiter's correction meant for a game that is no longer on the board.
-                return Answer(
-                    ErrorReply(
-                        "refused", f"game {game} is not in progress (game {self.game_id} is)"
-                    )
-                )
+                said = f"game {game} is not in progress (game {self.game_id} is)"
+                return Answer(ErrorReply("refused", said, id=command.id))
             case _:
                 return self._game_command(command, now)
 
-    def _led_test(self, now: int) -> Answer:
-        self.lights.led_test(now)
-        return Answer(Ack())
+    def _report(self, command: AskState | AskMoves | Resync, now: int) -> Answer:
+        """The state, or a page of moves, made once what fell due is journaled and sent:
+        the journal's game it speaks of is known then (a new game's number)."""
+        board_game = self._board_game()
+        self._publish(board_game.settle(now), now)
+        to = Addressed(command.id, self.game_id, resync=isinstance(command, Resync))
+        if isinstance(command, AskMoves):
+            return Answer(board_game.moves_page(command.start, now, to))
+        return Answer(board_game.state(now, to))
 
-    def _set_brightness(self, percent: int, now: int) -> Answer:
+    def _led_test(self, command: LedTest, now: int) -> Answer:
+        self.lights.led_test(now)
+        return Answer(Ack(id=command.id))
+
+    def _set_brightness(self, command: SetBrightness, percent: int, now: int) -> Answer:
         # The lights', not the game's: a board without LEDs acknowledges and carries on.
         self.lights.dim(percent / 100, now)
-        return Answer(Ack(BrightnessSet(percent)))
+        return Answer(Ack(BrightnessSet(percent), command.id))
 
-    def _say(self, what: str) -> Answer:
+    def _say(self, command: Say, what: str) -> Answer:
         if self.voice is None:
-            return Answer(ErrorReply("unsupported", "the board's voice is off"))
-        return Answer(Ack(Said(self.voice.ask(what))))
+            return Answer(ErrorReply("unsupported", "the board's voice is off", id=command.id))
+        return Answer(Ack(Said(self.voice.ask(what)), command.id))
 
     def _game_command(self, command: GameCommand, now: int) -> Answer:
         """A command about the game, carried out by the board's game; what it acknowledged
@@ -444,7 +436,9 @@ class App:
             self.lights.fair_play(switch)
         return answer
 
-    def _hello(self) -> BoardHello:
+    def _hello(self, answering: Hello | Resync | None = None) -> BoardHello:
+        """The board's handshake: sent when it starts, or `answering` a host's `hello` (or a
+        `resend` the history could not serve, with `resync`)."""
         board_game = self._board_game()
         return BoardHello(
             protocol=PROTOCOL_VERSION,
@@ -454,6 +448,9 @@ class App:
             variant=variant_of(board_game.game),
             mode=board_game.settings.mode,
             game=self.game_id,
+            resync=isinstance(answering, Resync),
+            id=None if answering is None else answering.id,
+            answers=answering is not None,
         )
 
     @property

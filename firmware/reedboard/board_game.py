@@ -26,13 +26,16 @@ from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.mating_material import can_checkmate
 from reedboard.chess_clock.time_control import TimeControl, parse_time_control
 from reedboard.errors import InvalidInputError
-from reedboard.events import (
-    Effect,
-    GameOver,
-    TakenBack,
-)
+from reedboard.events import Effect, GameOver, TakenBack
 from reedboard.game_clocks import GameClocks
-from reedboard.game_report import game_result, moves_page, state_clock, state_message
+from reedboard.game_report import (
+    UNADDRESSED,
+    Addressed,
+    game_result,
+    moves_page,
+    state_clock,
+    state_message,
+)
 from reedboard.hal.sensor_line import ArbiterAddition, PromotionChoice
 from reedboard.link.acks import (
     Done,
@@ -41,6 +44,7 @@ from reedboard.link.acks import (
     Marked,
     ModeSet,
     MoveNamed,
+    Outcome,
     PromotionSet,
     SettingsNow,
     TimeGiven,
@@ -55,8 +59,6 @@ from reedboard.link.board_messages import (
 )
 from reedboard.link.messages import (
     AddTime,
-    AskMoves,
-    AskState,
     ChangeSettings,
     ChoosePromotion,
     Draw,
@@ -83,11 +85,9 @@ from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square, bitboard_of, parse_square, squares_of
 from reedboard.sensing.debounce import DEFAULT_HOLD_MS, Debouncer, SquareChange
 
-# The host commands about the game; the app answers the others (hello, led_test, ...).
+# The host commands about the game; the app answers the others (hello, state, led_test...).
 GameCommand: TypeAlias = (
-    AskState
-    | AskMoves
-    | StartGame
+    StartGame
     | SetMode
     | ChoosePromotion
     | TakeBack
@@ -336,42 +336,43 @@ class BoardGame:
     def command(self, command: GameCommand, now_ms: int) -> Answer:
         """Carry out a host command about the game (the rest are the app's). Its effects
         go out with those held for a clock press still waiting for the sensors: the
-        reply follows what it did."""
+        reply, made here once, follows what it did."""
         try:
-            answer = self._dispatch(command, now_ms)
+            outcome, effects = self._dispatch(command, now_ms)
         except InvalidInputError as error:
-            return Answer(ErrorReply("refused", str(error)))
-        effects = self.clocks.in_order(self._decided(answer.effects), release=True)
-        return replace(answer, effects=tuple(effects))
+            return Answer(ErrorReply("refused", str(error), id=command.id))
+        released = self.clocks.in_order(self._decided(effects), release=True)
+        return Answer(Ack(outcome, command.id), tuple(released))
 
-    def _dispatch(self, command: GameCommand, now: int) -> Answer:
+    def settle(self, now_ms: int) -> list[Effect]:
+        """What falls due by `now_ms` and what the clocks held: all a report made now tells."""
+        due = self.advance(now_ms)
+        return [*due, *self.clocks.in_order(self._decided(()), release=True)]
+
+    def _dispatch(self, command: GameCommand, now: int) -> tuple[Outcome, Sequence[Effect]]:
         match command:
-            case AskState():
-                return Answer(self.state(now))
-            case AskMoves(start=start):
-                return Answer(self.moves_page(start, now))
             case StartGame():
                 return self._new_game(command, now)
             case SetMode(mode=mode):
                 self.settings = replace(self.settings, mode=mode)
                 self.arbiter.configure(mode=mode)
-                return Answer(Ack(ModeSet(mode)))
+                return ModeSet(mode), ()
             case ChoosePromotion(piece=piece):
                 effects = self.arbiter.choose_promotion(piece_type_from_symbol(piece), now)
-                return Answer(Ack(PromotionSet(piece)), tuple(effects))
+                return PromotionSet(piece), effects
             case TakeBack(to_ply=to_ply):
                 return self._take_back(now) if to_ply is None else self._take_back_to(to_ply, now)
             case AddTime(color=color, ms=ms):
                 return self._add_time(color == "white", ms, now)
             case ShowMove(uci=uci):
                 self.arbiter.show_move(None if uci is None else self.game.position.parse_uci(uci))
-                return Answer(Ack(MoveNamed(uci)))
+                return MoveNamed(uci), ()
             case Mark(squares=squares, blink=blink):
                 steady, blinking = (
                     bitboard_of([parse_square(n) for n in k]) for k in (squares, blink)
                 )
                 self.arbiter.mark(steady, blinking)
-                return Answer(Ack(Marked(squares, blink)))
+                return Marked(squares, blink), ()
             case Draw(agreed=agreed):
                 self._refuse_if_over()
                 # A claim that is not valid raises IllegalMoveError, an InvalidInputError
@@ -384,11 +385,11 @@ class BoardGame:
                 white = self.game.position.turn if color is None else color == "white"
                 return self._ended(self.arbiter.resign(white, now))
             case ChangeSettings():
-                return self._change_settings(command)
+                return self._change_settings(command), ()
             case _:
                 assert_never(command)
 
-    def _new_game(self, command: StartGame, now: int) -> Answer:
+    def _new_game(self, command: StartGame, now: int) -> tuple[Outcome, Sequence[Effect]]:
         # The host's clock for this game and those set up on the board after it; none
         # said, the board's own.
         control = self._own_control if command.clock is None else parse_time_control(command.clock)
@@ -403,24 +404,24 @@ class BoardGame:
                 number = random_chess960_number(self.rng)
             effects = self.arbiter.start_setup(number, now)
             start = Position.chess960_start(number)
-            return Answer(Ack(GameStarted(start.fen())), tuple(effects))
+            return GameStarted(start.fen()), effects
         else:
             game = Game()
         if game.is_game_over():
             raise InvalidInputError("the game would be over before it starts")
         effects = self.arbiter.start_game(game, now)
-        return Answer(Ack(GameStarted(game.start.fen())), tuple(effects))
+        return GameStarted(game.start.fen()), effects
 
-    def _take_back(self, now: int) -> Answer:
+    def _take_back(self, now: int) -> tuple[Outcome, Sequence[Effect]]:
         # Mate or stalemate can be taken back (the host is the arbiter of a casual game);
         # a resignation, an agreement or a claim ends the game for good: the arbiter
         # refuses with an InvalidInputError, which `command` answers with an error.
         effects = self.arbiter.take_back(now)
         taken = effects[0]
         assert isinstance(taken, TakenBack)
-        return Answer(Ack(MoveNamed(taken.uci)), tuple(effects))
+        return MoveNamed(taken.uci), effects
 
-    def _take_back_to(self, ply: int, now: int) -> Answer:
+    def _take_back_to(self, ply: int, now: int) -> tuple[Outcome, Sequence[Effect]]:
         """Every move after `ply` taken back at once (an arbiter reinstating the position
         before an irregularity, FIDE 7.5.1), each told as a takeback, and the lights then
         guide the players to the position at `ply`. Already there: nothing to do, so the
@@ -429,25 +430,25 @@ class BoardGame:
         if ply > len(game):
             raise InvalidInputError(f"the game has {len(game)} plies, not {ply}")
         if ply == len(game):
-            return Answer(Ack(MoveNamed(None)))
+            return MoveNamed(None), ()
         effects = self.arbiter.take_back_to(ply, now)
         earliest = [e for e in effects if isinstance(e, TakenBack)][-1]  # the irregular move
-        return Answer(Ack(MoveNamed(earliest.uci)), tuple(effects))
+        return MoveNamed(earliest.uci), effects
 
-    def _add_time(self, white: bool, ms: int, now: int) -> Answer:
+    def _add_time(self, white: bool, ms: int, now: int) -> tuple[Outcome, Sequence[Effect]]:
         """An arbiter's decision: `ms` more on a player's clock; the ack carries the
         clocks after it."""
         self._refuse_if_over()
         added = self.clocks.add(white, ms, now)
         clock = self.clock_now(now)  # a timed game's, or `add` has refused
-        return Answer(Ack(Done() if clock is None else TimeGiven(clock)), (added,))
+        return (Done() if clock is None else TimeGiven(clock)), (added,)
 
-    def _ended(self, effects: list[Effect]) -> Answer:
+    def _ended(self, effects: list[Effect]) -> tuple[Outcome, Sequence[Effect]]:
         over = effects[-1]
         assert isinstance(over, GameOver)
-        return Answer(Ack(GameEnded(over.result, over.reason)), tuple(effects))
+        return GameEnded(over.result, over.reason), effects
 
-    def _change_settings(self, command: ChangeSettings) -> Answer:
+    def _change_settings(self, command: ChangeSettings) -> SettingsNow:
         if command.settle_ms is not None:
             self.settings = replace(self.settings, settle_ms=command.settle_ms)
         if command.castle_wait_ms is not None:
@@ -460,9 +461,7 @@ class BoardGame:
         self.arbiter.configure(
             settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms, knock_wait_ms=s.knock_wait_ms
         )
-        return Answer(
-            Ack(SettingsNow(s.mode, s.settle_ms, s.castle_wait_ms, s.knock_wait_ms, s.tournament))
-        )
+        return SettingsNow(s.mode, s.settle_ms, s.castle_wait_ms, s.knock_wait_ms, s.tournament)
 
     def _refuse_if_over(self) -> None:
         if self.game.is_game_over():
@@ -473,20 +472,23 @@ class BoardGame:
     def result(self) -> tuple[str, str] | None:
         return game_result(self.game)
 
-    def moves_page(self, start: int, now_ms: int | None = None) -> MovesPage:
+    def moves_page(
+        self, start: int, now_ms: int | None = None, to: Addressed = UNADDRESSED
+    ) -> MovesPage:
         """A few of the game's moves from ply `start` (0-based), a timed game's clocks at
-        `now_ms` (see `clock_now`)."""
-        return moves_page(self.game, start, self.clock_now(now_ms))
+        `now_ms` (see `clock_now`); a reply as `to` says."""
+        return moves_page(self.game, start, self.clock_now(now_ms), to)
 
-    def state(self, now_ms: int | None = None) -> StateMessage:
+    def state(self, now_ms: int | None = None, to: Addressed = UNADDRESSED) -> StateMessage:
         """The whole state; a timed game's clocks as they stand at `now_ms` (absent: the
-        latest time the game was driven to)."""
+        latest time the game was driven to); a reply as `to` says."""
         return state_message(
             self.game,
             self.arbiter.view(),
             mode=self.settings.mode,
             occupancy=self.debouncer.occupancy,
             clock=self.clock_now(now_ms),
+            to=to,
         )
 
     def clock_now(self, now_ms: int | None = None) -> StateClock | None:

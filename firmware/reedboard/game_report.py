@@ -6,13 +6,14 @@ values, the messages go out; `board_game.py` knows when to ask.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from reedboard.chess_clock.game_timer import GameTimer
 from reedboard.chess_clock.time_control import TimeControl
 from reedboard.events import Effect, NewGame, SensorFault
 from reedboard.hal.matrix_layout import MatrixWiring
 from reedboard.link.board_messages import EffectMessage, MovesPage, StateClock, StateMessage
+from reedboard.link.messages import Color
 from reedboard.link.moves_digest import moves_digest
 from reedboard.reader.mode import Mode
 from reedboard.reader.view import BoardView
@@ -38,7 +39,23 @@ def game_result(game: Game) -> tuple[str, str] | None:
     return None if outcome is None else (outcome.result, outcome.reason)
 
 
-def moves_page(game: Game, start: int, clock: StateClock | None) -> MovesPage:
+@dataclass(frozen=True, slots=True)
+class Addressed:
+    """What makes a report (`state`, `moves`) a reply, known where it is made: the id of
+    the command it answers, the journal's game it speaks of, and whether it answers a
+    `resend` the history could not serve (`resync`, a `state`'s only)."""
+
+    reply_to: int | None = None
+    game: int | None = None
+    resync: bool = False
+
+
+UNADDRESSED = Addressed()
+
+
+def moves_page(
+    game: Game, start: int, clock: StateClock | None, to: Addressed = UNADDRESSED
+) -> MovesPage:
     """A few of the game's moves from ply `start` (0-based), with what a host needs to
     piece the game together: each page is one short frame, so that it gets through a
     line too noisy for a whole `state` of a long game."""
@@ -54,12 +71,20 @@ def moves_page(game: Game, start: int, clock: StateClock | None) -> MovesPage:
         chess960=game.chess960 if first else None,
         result=None if result is None else result[0],
         reason=None if result is None else result[1],
+        game=to.game,
+        id=to.reply_to,
         clock=clock,
     )
 
 
 def state_message(
-    game: Game, view: BoardView, *, mode: Mode, occupancy: Bitboard, clock: StateClock | None
+    game: Game,
+    view: BoardView,
+    *,
+    mode: Mode,
+    occupancy: Bitboard,
+    clock: StateClock | None,
+    to: Addressed = UNADDRESSED,
 ) -> StateMessage:
     """The whole state: the game, what the arbiter shows of the board (`view`), the
     debounced `occupancy`, and a timed game's `clock`."""
@@ -86,7 +111,10 @@ def state_message(
         last_move=_squares(view.last_move),
         result=result[0] if result else None,
         reason=result[1] if result else None,
+        game=to.game,
+        resync=to.resync,
         clock=clock,
+        id=to.reply_to,
     )
 
 
@@ -94,7 +122,7 @@ def state_clock(timer: GameTimer, now_ms: int) -> StateClock:
     """A timed game's clocks as they stand at `now_ms`."""
     white_ms, black_ms = timer.left(now_ms)
     running = timer.clocks.running
-    side = None if running is None else ("white" if running == WHITE else "black")
+    side: Color | None = None if running is None else ("white" if running == WHITE else "black")
     return StateClock(white_ms, black_ms, side, timer.control.text())
 
 

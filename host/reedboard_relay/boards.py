@@ -137,7 +137,7 @@ class Boards:
         return None if message is None else board.receiver.implausible(message)
 
     def heard(
-        self, board_id: str, wire: Wire, now_ms: int = 0, message: BoardMessage | None = None
+        self, board_id: str, wire: Wire, now_ms: int, message: BoardMessage | None = None
     ) -> tuple[bool, WireCommand | None]:
         """A frame from the board's stream (`message`: as read, when it was), at `now_ms`
         (the relay's monotonic clock): whether its games changed, and what to ask the

@@ -18,6 +18,8 @@ from reedboard.sim.human import human_script
 from tests.children import child, stop
 from tests.host.fake_peer import FakePeer
 from tests.host.running_board import RunningBoard
+from tests.support.board_pair import BoardPair
+from tests.support.host_on_pair import HostOnPair, Ran
 
 pytestmark = pytest.mark.timeout(120)  # each command answers in seconds; a stuck one fails here
 
@@ -49,34 +51,49 @@ def test_new_game_mode_and_state() -> None:
     assert events.count("new_game") >= 2
 
 
-def test_mark_lights_squares_and_clears_them() -> None:
-    with RunningBoard() as board:
-        answer = reply(host("mark", "c6", "d4", "--blink", "f6", "--port", board.port))
-        assert answer == {"squares": ["c6", "d4"], "blink": ["f6"]}
-        state = reply(host("state", "--port", board.port))
-        assert (state["marked"], state["marked_blink"]) == (["d4", "c6"], ["f6"])
-        assert reply(host("mark", "--port", board.port)) == {"squares": [], "blink": []}
-        assert reply(host("state", "--port", board.port))["marked"] == []
-        refused = host("mark", "e9", "--port", board.port)
+# The commands below run in the test's process on the board pair (`host_on_pair`): each
+# is a request like `new` and `state` above, which keep the real program on a real pty.
+
+
+def on_pair(ran: Ran) -> dict[str, object]:
+    assert ran.returncode == 0, ran.stderr
+    answer: dict[str, object] = json.loads(ran.stdout)
+    return answer
+
+
+def test_mark_lights_squares_and_clears_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    host_on = HostOnPair(BoardPair(), monkeypatch, capsys)
+    answer = on_pair(host_on("mark", "c6", "d4", "--blink", "f6"))
+    assert answer == {"squares": ["c6", "d4"], "blink": ["f6"]}
+    state = on_pair(host_on("state"))
+    assert (state["marked"], state["marked_blink"]) == (["d4", "c6"], ["f6"])
+    assert on_pair(host_on("mark")) == {"squares": [], "blink": []}
+    assert on_pair(host_on("state"))["marked"] == []
+    refused = host_on("mark", "e9")
     assert refused.returncode == 2
     assert refused.stderr == (
         "reedboard-host mark: argument SQ: 'e9' is not a square (a1 .. h8) (see --help)\n"
     )
 
 
-def test_settings_change_the_board_and_show_what_it_holds() -> None:
-    with RunningBoard() as board:
-        changed = reply(host("settings", "--knock-wait-ms", "900", "--settle-ms", "200",
-                             "--port", board.port))  # fmt: skip
-        shown = reply(host("settings", "--port", board.port))
+def test_settings_change_the_board_and_show_what_it_holds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    host_on = HostOnPair(BoardPair(), monkeypatch, capsys)
+    changed = on_pair(host_on("settings", "--knock-wait-ms", "900", "--settle-ms", "200"))
+    shown = on_pair(host_on("settings"))
     assert (changed["knock_wait_ms"], changed["settle_ms"]) == (900, 200)
     assert (shown["knock_wait_ms"], shown["settle_ms"]) == (900, 200)
 
 
-def test_a_refused_command_is_one_line_and_changes_nothing() -> None:
-    with RunningBoard() as board:
-        result = host("takeback", "--port", board.port)  # no move to take back
-        state = reply(host("state", "--port", board.port))
+def test_a_refused_command_is_one_line_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    host_on = HostOnPair(BoardPair(), monkeypatch, capsys)
+    result = host_on("takeback")  # no move to take back
+    state = on_pair(host_on("state"))
     assert result.returncode == 1
     assert result.stderr.startswith("reedboard-host takeback: the board refused takeback")
     assert len(result.stderr.strip().splitlines()) == 1

@@ -8,7 +8,8 @@ from dataclasses import replace
 from typing import Any
 
 from reedboard.board_game import BoardGame
-from reedboard.link.board_messages import MovesPage, Reply
+from reedboard.game_report import Addressed
+from reedboard.link.board_messages import Reply
 from reedboard.link.messages import AskMoves, WireCommand
 from reedboard.rules.game import Game
 from reedboard_host.fetch import fetch_game
@@ -38,10 +39,9 @@ class Board:
             self.asked += 1
             self.between(self.asked)
             assert isinstance(command, AskMoves)
-            answer = self.board_game.command(command, 0)
             self.seq += 1
-            assert isinstance(answer.reply, MovesPage)
-            replies.append(replace(answer.reply, seq=self.seq, game=1))
+            page = self.board_game.moves_page(command.start, 0, Addressed(command.id, game=1))
+            replies.append(replace(page, seq=self.seq))
         return replies
 
 

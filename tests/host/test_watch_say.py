@@ -22,6 +22,8 @@ from reedboard.voice.languages import phrasebook
 
 from tests.children import child, stop
 from tests.host.running_board import RunningBoard
+from tests.support.board_pair import BoardPair
+from tests.support.host_on_pair import HostOnPair
 from tests.support.said_lines import SaidLines
 
 pytestmark = pytest.mark.timeout(120)
@@ -96,15 +98,20 @@ def test_say_asks_the_board_s_voice() -> None:
     assert speaker.texts == [position.stdout.strip(), "e1: white king.", "No move yet."]
 
 
-def test_say_on_a_board_without_a_voice_says_so() -> None:
-    with RunningBoard() as board:
-        result = host("say", "last", "--port", board.port)
+def test_say_on_a_board_without_a_voice_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = HostOnPair(BoardPair(), monkeypatch, capsys)("say", "last")  # in-process
     assert result.returncode == 1
     assert "the board's voice is off" in result.stderr
 
 
-def test_a_question_the_board_cannot_answer_is_refused_before_the_port() -> None:
-    result = host("say", "everything", "--port", "/dev/no-such-port")
+def test_a_question_the_board_cannot_answer_is_refused_before_the_port(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pair = BoardPair()
+    result = HostOnPair(pair, monkeypatch, capsys)("say", "everything")
+    assert pair.answered == []  # nothing was sent
     assert result.returncode == 2
     assert "'everything' is not a question" in result.stderr
 

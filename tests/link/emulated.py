@@ -48,10 +48,14 @@ class TimedLink(FakeLink):
 
 
 def emulated_app(
-    protocol: Emulated, script_text: str, link: LinkPort, clock: VirtualClock | None = None
+    protocol: Emulated,
+    script_text: str,
+    link: LinkPort,
+    clock: VirtualClock | None = None,
+    scan_hz: float = 200.0,
 ) -> App:
     """A board that plays the script on a virtual clock and speaks `protocol` on `link`
-    (a timed game when the script has `@clock`)."""
+    (a timed game when the script has `@clock`), scanning `scan_hz` times a second."""
     script = parse_script(script_text)
     source = scripted_board(script)
     emulation = EmulatedEndpoint(protocol, "test")
@@ -69,6 +73,7 @@ def emulated_app(
             settings=None if script.clock is None else Settings(time_control=script.clock),
         ),
         watch=watch,
+        scan_hz=scan_hz,
     )
 
 
@@ -80,11 +85,13 @@ def play(protocol: Emulated, script_text: str, client: bytes) -> bytes:
     return bytes(link.out)
 
 
-def play_timed(protocol: Emulated, script_text: str, client: bytes) -> list[tuple[int, bytes]]:
+def play_timed(
+    protocol: Emulated, script_text: str, client: bytes, scan_hz: float = 200.0
+) -> list[tuple[int, bytes]]:
     """As `play`, but each write with the board time it was made at."""
     clock = VirtualClock()
     link = TimedLink(client, clock)
-    emulated_app(protocol, script_text, link, clock).run(until_done=True)
+    emulated_app(protocol, script_text, link, clock, scan_hz).run(until_done=True)
     return link.writes
 
 

@@ -25,7 +25,7 @@ from reedboard.link.host import (
 from reedboard.link.messages import Hello, Resync
 from reedboard_host.connection import HANDSHAKE_NOISY_S, BoardConnection, HostError
 
-from tests.link.raw import Raw, effect
+from tests.link.raw import Raw, answer_hello, effect
 
 
 def _frames(data: bytes) -> list[dict[str, Any]]:
@@ -124,7 +124,7 @@ def test_a_board_that_cannot_resend_answers_with_a_short_hello_when_asked_to() -
     request = {"type": "resend", "after": 2, "session": "s", "resync": "hello"}
     [command] = board.receive_data(encode_frame(request))
     assert command == Resync("hello")
-    board.reply(command, BoardHello("s", protocol=1))
+    board.reply(command, answer_hello(command, "s"))
     replies = _frames(board.data_to_send())
     assert [(r["type"], r["seq"], r["resync"]) for r in replies] == [("hello", 11, True)] * COPIES
     old = {"type": "resend", "after": 2, "session": "s"}
@@ -202,7 +202,7 @@ def test_every_effect_arrives_once_in_order_or_is_covered_by_a_resync(seed: int)
     for now in range(0, 120_000, 5):
         for command in board.receive_data(line(host.data_to_send())):
             if isinstance(command, Hello):
-                board.reply(command, BoardHello("s", protocol=1))
+                board.reply(command, answer_hello(command, "s"))
         if host.session is not None and board.seq < count and now % 25 == 0:
             board.send(effect(event="touch", n=board.seq))
         if now % 1000 == 0:
@@ -241,7 +241,7 @@ class BoardOnAWire:
             return
         for command in self.board.receive_data(data):
             if isinstance(command, Hello):
-                self.board.reply(command, BoardHello("s", protocol=1))
+                self.board.reply(command, answer_hello(command, "s"))
         self.pending += self.board.data_to_send()
 
     def read(self, wait_s: float = 0.0) -> bytes:

@@ -33,7 +33,9 @@ def _feed(protocol: Emulated, data: bytes) -> None:
     link = FakeLink(b"")
     app = emulated_app(protocol, SCRIPT, link)
     app.start()
-    for now in range(0, 1500, 10):
+    # A turn each 50 ms (the script's moments fall on them): the same game as at the
+    # board's 200 scans a second, and each random input a fifth of the turns to cost.
+    for now in range(0, 1500, 50):
         app.step(now, data if now == 500 else b"")  # raises if anything in the loop does
     assert app.board_game is not None and len(app.board_game.game) == 1  # the game went on
 

@@ -20,7 +20,7 @@ from reedboard.link.messages import (
     parse_command,
 )
 
-from tests.link.raw import effect
+from tests.link.raw import answer_hello, effect
 
 
 def test_a_frame_round_trips_and_is_one_ascii_line() -> None:
@@ -128,7 +128,7 @@ def test_a_retried_command_is_carried_out_once_and_answered_again() -> None:
     board = BoardEndpoint("s")
     frame = encode_frame({"type": "takeback", "id": 9})
     [command] = board.receive_data(frame)
-    board.reply(command, Ack(MoveNamed("e2e4")))
+    board.reply(command, Ack(MoveNamed("e2e4"), command.id))
     first = board.data_to_send()
     assert board.receive_data(frame) == []
     assert board.data_to_send() == first
@@ -159,7 +159,7 @@ def _exchange(loss: float, corrupt: float, seed: int, count: int = 400) -> tuple
         now += 10
         for command in board.receive_data(line(host.data_to_send())):
             if isinstance(command, Hello):
-                board.reply(command, BoardHello(board.session, protocol=1))
+                board.reply(command, answer_hello(command, board.session))
         if host.session is not None and board.seq < count + 1 and now % 30 == 0:
             board.send(effect(event="move", n=board.seq))
         if now % 500 == 0:
@@ -192,7 +192,7 @@ def test_lost_and_corrupted_frames_are_asked_for_again_and_arrive_once_in_order(
 def test_a_new_hosts_hello_forgets_the_ids_an_earlier_host_used() -> None:
     board = BoardEndpoint("s")
     [command] = board.receive_data(encode_frame({"type": "takeback", "id": 2}))
-    board.reply(command, Ack(MoveNamed("e2e4")))
+    board.reply(command, Ack(MoveNamed("e2e4"), command.id))
     board.data_to_send()
     board.receive_data(encode_frame({"type": "hello", "id": 1, "protocol": 1}))
     [again] = board.receive_data(encode_frame({"type": "state", "id": 2}))
@@ -206,7 +206,7 @@ def test_a_reply_is_handed_over_ahead_of_a_gap() -> None:
     board.send(effect(event="touch"))  # seq 2: lost on the way
     board.data_to_send()
     [command] = board.receive_data(encode_frame({"type": "moves", "id": 5}))
-    board.reply(command, MovesPage(0, (), 0, "0" * 8))
+    board.reply(command, MovesPage(0, (), 0, "0" * 8, id=command.id))
     assert host.receive_data(board.data_to_send(), 10) == []  # held behind the gap
     assert isinstance(host.replies[5], MovesPage)
 

@@ -84,11 +84,20 @@ class LinkBoard:
         for command in self.tee.receive_data(b""):
             match command:
                 case Hello() | Resync(answer="hello"):
-                    hello = BoardHello(self.session, protocol=1, board=self.broker.board, game=1)
+                    hello = BoardHello(
+                        self.session,
+                        protocol=1,
+                        board=self.broker.board,
+                        game=1,
+                        resync=isinstance(command, Resync),
+                        id=command.id,
+                        answers=True,
+                    )
                     self.tee.reply(command, hello)
                 case AskState() | Resync():
                     resync = isinstance(command, Resync)
-                    self.tee.reply(command, replace(self._state(), resync=resync))
+                    state = replace(self._state(), resync=resync, id=command.id)
+                    self.tee.reply(command, state)
         self.tee.data_to_send()
 
     @property

@@ -58,9 +58,9 @@ def test_an_older_relays_players_go_to_the_game_each_board_has_now(tmp_path: Pat
         boards = Boards(store)
         # b1 finished a game and started its next; b2 plays its first; b9 has no game.
         for frame in (hello(1, "s1"), state(2), *moves(3, FOOLS_MATE), MATED, new_game(8)):
-            boards.heard("b1", frame)
+            boards.heard("b1", frame, 0)
         for frame in (hello(1, "s2"), state(2), *moves(3, ["e2e4"])):
-            boards.heard("b2", frame)
+            boards.heard("b2", frame, 0)
         games = {board.id: BoardGames.of(board.mirror) for board in boards.boards.values()}
         assert {name: had.now() for name, had in games.items()} == {"b1": (1, 0), "b2": (0, 0)}
         arbiter = ArbiterStore(store.db, games)

@@ -61,8 +61,8 @@ def test_a_state_request_comes_out_as_a_command_answered_on_the_broker() -> None
     tee = BrokerTee(BoardEndpoint("s1"), broker)
     broker.requests.append(encode_frame({"type": "state", "id": 4}).rstrip(b"\n"))
     (command,) = tee.receive_data(b"")
-    tee.reply(command, StateMessage(False, "8/8/8/8/8/8/8/8 w - - 0 1", ()))
-    tee.reply(command, Ack())  # not the broker's any more: goes to the serial line
+    tee.reply(command, StateMessage(False, "8/8/8/8/8/8/8/8 w - - 0 1", (), id=command.id))
+    tee.reply(command, Ack(id=command.id))  # not the broker's any more: goes to the serial line
     assert b'"type":"ack"' in tee.data_to_send()
     (state,) = published(broker)
     assert state["type"] == "state" and state["id"] == 4
@@ -80,7 +80,7 @@ def test_the_state_follows_the_boards_hello_unasked() -> None:
     tee.send(BoardHello("s1", protocol=1, board="b", variant="standard", game=0))
     (command,) = tee.receive_data(b"")
     assert isinstance(command, AskState)
-    tee.reply(command, StateMessage(False, "8/8/8/8/8/8/8/8 w - - 0 1", ()))
+    tee.reply(command, StateMessage(False, "8/8/8/8/8/8/8/8 w - - 0 1", (), id=command.id))
     tee.data_to_send()
     assert [(w["type"], w["seq"]) for w in published(broker)] == [("hello", 1), ("state", 2)]
     assert tee.receive_data(b"") == []  # once
@@ -93,11 +93,11 @@ def test_settings_changed_from_the_serial_line_are_told_on_the_broker_too() -> N
     tee = BrokerTee(BoardEndpoint("s1"), broker)
     line = encode_frame({"type": "settings", "id": 3, "tournament": False})
     (command,) = tee.receive_data(line)
-    tee.reply(command, Ack(SettingsNow("casual", 60, 250, 250, False)))
+    tee.reply(command, Ack(SettingsNow("casual", 60, 250, 250, False), command.id))
     assert b'"type":"ack"' in tee.data_to_send()  # answered on the serial line
     (ack,) = published(broker)
     assert ack["type"] == "ack" and ack["tournament"] is False and ack["id"] == 3
     (other,) = tee.receive_data(encode_frame({"type": "state", "id": 4}))
-    tee.reply(other, StateMessage(False, "8/8/8/8/8/8/8/8 w - - 0 1", ()))
+    tee.reply(other, StateMessage(False, "8/8/8/8/8/8/8/8 w - - 0 1", (), id=other.id))
     tee.data_to_send()
     assert len(published(broker)) == 1  # the serial host's other answers stay there

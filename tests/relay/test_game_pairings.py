@@ -86,7 +86,7 @@ class Relay:
     def heard(self, board: str, *frames: dict[str, Any]) -> None:
         for frame in frames:
             with self.service.lock:
-                changed, _ = self.boards.heard(board, frame)
+                changed, _ = self.boards.heard(board, frame, 0)
             if changed:
                 self.web.changed(board)
 

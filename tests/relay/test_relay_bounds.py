@@ -45,7 +45,7 @@ def test_frames_held_behind_a_gap_are_no_more_than_a_boards_history() -> None:
 def test_a_relay_keeps_no_more_boards_than_its_limit(store: RelayStore) -> None:
     boards = Boards(store, max_boards=2)
     for board in ("b1", "b2", "b3"):
-        boards.heard(board, hello(1, "s1"))
+        boards.heard(board, hello(1, "s1"), 0)
         boards.status(board, online=True)
     assert sorted(boards.boards) == ["b1", "b2"]
     assert [row[0] for row in store.boards()] == ["b1", "b2"]

@@ -26,8 +26,8 @@ def test_a_restarted_relay_has_each_move_once(tmp_path: Path) -> None:
     path = str(tmp_path / "relay.sqlite")
     boards = Boards(RelayStore(path))
     for frame in frames():
-        boards.heard("b1", frame)
-    boards.heard("b1", frames()[2])  # the broker delivers it again
+        boards.heard("b1", frame, 0)
+    boards.heard("b1", frames()[2], 0)  # the broker delivers it again
     current = boards.boards["b1"].mirror.current
     assert current is not None and len(current.game) == 1
     boards.store.close()
@@ -36,6 +36,6 @@ def test_a_restarted_relay_has_each_move_once(tmp_path: Path) -> None:
     board = again.boards["b1"]
     assert (board.receiver.session, board.receiver.last_seq) == ("s1", 3)
     assert board.mirror.current is not None and len(board.mirror.current.game) == 1
-    again.heard("b1", frames()[2])  # and again after the restart
+    again.heard("b1", frames()[2], 0)  # and again after the restart
     assert len(board.mirror.current.game) == 1
     assert board.wants(0) is None

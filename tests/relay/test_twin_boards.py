@@ -37,18 +37,18 @@ def boards(tmp_path: Path) -> Iterator[Boards]:
 
 def test_a_board_restarting_is_not_taken_for_two(boards: Boards) -> None:
     for session in ("s1", "s2", "s3", "s4"):
-        boards.heard("b1", hello(1, session))
+        boards.heard("b1", hello(1, session), 0)
     assert not boards.boards["b1"].twins and boards.twins_found == []
 
 
 def test_a_session_that_comes_back_is_a_second_board(boards: Boards) -> None:
-    boards.heard("b1", hello(1, "s1"))
-    boards.heard("b1", hello(1, "s2"))  # the other board connects, the first is pushed off
+    boards.heard("b1", hello(1, "s1"), 0)
+    boards.heard("b1", hello(1, "s2"), 0)  # the other board connects, the first is pushed off
     version = boards.boards["b1"].version
-    boards.heard("b1", hello(1, "s1"))  # and the first comes back
+    boards.heard("b1", hello(1, "s1"), 0)  # and the first comes back
     assert boards.boards["b1"].twins and boards.twins_found == ["b1"]
     assert boards.boards["b1"].version > version  # the console is told
-    boards.heard("b1", hello(1, "s2"))
+    boards.heard("b1", hello(1, "s2"), 0)
     assert boards.twins_found == ["b1"]  # found once
 
 

@@ -7,8 +7,7 @@ from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.hal.recording_speaker import RecordingSpeaker
-from reedboard.link.messages import Say
-from reedboard.link.wire_fields import WireFields
+from reedboard.link.messages import Say, parse_command
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
 from reedboard.rules.squares import bitboard_of, parse_square
@@ -139,4 +138,4 @@ def test_the_board_answers_say_clock_from_its_own_clocks() -> None:
     untimed = BoardGame(Game(Position.standard()), Position.standard().occupied)
     voice.watch(untimed, 0)
     assert voice.ask("clock") == "The game is not timed."
-    assert Say.from_wire(WireFields({"what": "clock"}, "say"), 1) == Say("clock", 1)
+    assert parse_command({"type": "say", "what": "clock", "id": 1}) == Say("clock", 1)

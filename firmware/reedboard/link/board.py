@@ -17,14 +17,12 @@ or two each time.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from dataclasses import replace
 
 from reedboard.link.board_messages import (
     Alive,
     BoardHello,
     ErrorReply,
     Reply,
-    StateMessage,
     WireMessage,
 )
 from reedboard.link.frame import FrameDecoder, encode_frame
@@ -73,13 +71,10 @@ class BoardEndpoint:
         return self.seq
 
     def reply(self, command: Command, message: Reply) -> int:
-        """Queue the answer to `command` (`ack`, `error`, `state`, ...), with its id."""
-        resync = isinstance(command, Resync)
-        if isinstance(message, BoardHello):
-            message = replace(message, answers=True, resync=message.resync or resync)
-        elif isinstance(message, StateMessage):
-            message = replace(message, resync=message.resync or resync)
-        seq = self.send(replace(message, id=command.id))
+        """Queue the answer to `command` (`ack`, `error`, `state`, ...), made whole by
+        whoever carried the command out (its id, a resync's flag), and remember it for a
+        host that asks again."""
+        seq = self.send(message)
         if isinstance(message, BoardHello):
             # The reply a (re)connecting host waits on before anything else: it goes out
             # a few times, so that one noisy moment does not cost the host a round trip.

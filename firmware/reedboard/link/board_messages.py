@@ -1,7 +1,7 @@
 """The messages of protocol version 1 (docs/protocol.md) that the board sends: one frozen
-value per message type, written for the wire by the board (`to_wire`) and read from it by
-a host (`read_board_message`), after every field has passed the checks of
-`board_checks`. Pure.
+value per message type, declared once. The link's codec reads each from its type
+(`wire_plan`): the board writes a message with `to_wire`, a host reads it back with
+`read_board_message`, every field checked against its type (`reply_codec`). Pure.
 
 A well-framed message with a wrong field (a `game` that is text or `Infinity`, a `ply`
 that is not a number, a move that is not UCI) is a board or a line gone wrong, not a
@@ -16,16 +16,18 @@ codec (`event_codec`) writes it and reads it back.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeAlias
+from typing import Annotated, Any, ClassVar, Protocol, TypeAlias
 
 from reedboard.events import Effect
 from reedboard.link.acks import Ack as Ack
 from reedboard.link.acks import StateClock as StateClock
-from reedboard.link.board_checks import board_message_problem, count
 from reedboard.link.event_codec import effect_wire, read_effect
 from reedboard.link.frame import Wire
+from reedboard.link.reply_codec import count, read_reply
+from reedboard.link.wire_fields import shown
+from reedboard.link.wire_plan import Arg, WireValue, plan_of
 
 REPLY_TYPES = ("ack", "error", "state", "moves", "hello")
 # The stand-in for a message that failed its checks; hosts ignore it.
@@ -39,32 +41,24 @@ class Unsent(enum.Enum):
 
 
 UNSENT = Unsent.UNSENT
-
-
-def _given(**fields: object) -> Wire:
-    """The fields that are not None: the ones a message leaves out when it has none."""
-    return {name: value for name, value in fields.items() if value is not None}
-
-
-def _sent(**fields: object) -> Wire:
-    return {name: value for name, value in fields.items() if value is not UNSENT}
-
-
-def _names(value: Any) -> tuple[str, ...] | None:
-    return None if value is None else tuple(value)
-
-
-def _list(names: tuple[str, ...] | None) -> list[str] | None:
-    return None if names is None else list(names)
+# Names of squares, and moves in UCI, as lists on the wire.
+Names: TypeAlias = Annotated[tuple[str, ...], Arg("squares")]
+Moves: TypeAlias = Annotated[tuple[str, ...], Arg("uci")]
+Pair: TypeAlias = Annotated[tuple[str, str] | None, Arg("squares", always=True)]
+Id: TypeAlias = Annotated[int | None, Arg(always=True)]  # null: a message nobody asked for
 
 
 @dataclass(frozen=True, slots=True)
-class BoardHello:
+class BoardHello(WireValue):
     """The board's handshake, sent when it starts and in answer to a host's `hello`
     (`answers`: it then carries the command's `id`) or to a `resend` it could not serve
     (`resync`)."""
 
     TYPE: ClassVar[str] = "hello"
+    ORDER: ClassVar[tuple[str, ...]] = (
+        "seq", "id", "answers", "protocol", "firmware", "board", "session", "variant",
+        "mode", "game", "resync",
+    )  # fmt: skip
     session: str
     protocol: int | None = None
     firmware: str | None = None
@@ -72,43 +66,10 @@ class BoardHello:
     variant: str | None = None
     mode: str | None = None
     game: int | None = None
-    resync: bool = False
-    id: int | None = None
-    answers: bool = False
+    resync: Annotated[bool, Arg(omit=False)] = False  # written only when true
+    id: Annotated[int | None, Arg(always=True, when="answers")] = None
+    answers: Annotated[bool, Arg(when="id")] = False  # on the wire: whether `id` is there
     seq: int = 0
-
-    def to_wire(self) -> Wire:
-        wire: Wire = {"type": self.TYPE, "seq": self.seq}
-        if self.answers:
-            wire["id"] = self.id
-        wire |= _given(
-            protocol=self.protocol,
-            firmware=self.firmware,
-            board=self.board,
-            session=self.session,
-            variant=self.variant,
-            mode=self.mode,
-            game=self.game,
-        )
-        if self.resync:
-            wire["resync"] = True
-        return wire
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> BoardHello:
-        return cls(
-            wire["session"],
-            wire.get("protocol"),
-            wire.get("firmware"),
-            wire.get("board"),
-            wire.get("variant"),
-            wire.get("mode"),
-            wire.get("game"),
-            wire.get("resync") is True,
-            wire.get("id"),
-            "id" in wire,
-            wire["seq"],
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,180 +88,90 @@ class EffectMessage:
 
 
 @dataclass(frozen=True, slots=True)
-class StateMessage:
+class StateMessage(WireValue):
     """The whole state: the game, the sensors, what the lights show."""
 
     TYPE: ClassVar[str] = "state"
+    ORDER: ClassVar[tuple[str, ...]] = (
+        "seq", "id", "variant", "chess960", "start_fen", "fen", "moves", "san", "mode",
+        "occupancy", "lifted", "missing", "extra", "hint", "marked", "marked_blink",
+        "last_move", "result", "reason", "clock", "game", "resync",
+    )  # fmt: skip
     chess960: bool
-    start_fen: str
-    moves: tuple[str, ...]
+    start_fen: Annotated[str, Arg("fen")]
+    moves: Moves
     variant: str | None = None
     fen: str | None = None
     san: tuple[str, ...] | None = None
     mode: str | None = None
-    occupancy: str | None = None
-    lifted: tuple[str, ...] | None = None
-    missing: tuple[str, ...] | None = None
-    extra: tuple[str, ...] | None = None
-    hint: tuple[str, str] | None = None
-    marked: tuple[str, ...] | None = None
-    marked_blink: tuple[str, ...] | None = None
-    last_move: tuple[str, str] | None = None
-    result: str | None = None
-    reason: str | None = None
+    occupancy: Annotated[str | None, Arg("hex16")] = None
+    lifted: Names | None = None
+    missing: Names | None = None
+    extra: Names | None = None
+    hint: Pair = None
+    marked: Names | None = None
+    marked_blink: Names | None = None
+    last_move: Pair = None
+    result: Annotated[str | None, Arg("result", always=True)] = None
+    reason: Annotated[str | None, Arg(always=True)] = None
     game: int | None = None
     resync: bool = False
     clock: StateClock | None = None  # a timed game's clocks (an addition: older hosts ignore it)
-    id: int | None = None
+    id: Id = None
     seq: int = 0
-
-    def to_wire(self) -> Wire:
-        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
-        wire |= _given(variant=self.variant)
-        wire |= {"chess960": self.chess960, "start_fen": self.start_fen}
-        wire |= _given(fen=self.fen)
-        wire["moves"] = list(self.moves)
-        wire |= _given(
-            san=_list(self.san),
-            mode=self.mode,
-            occupancy=self.occupancy,
-            lifted=_list(self.lifted),
-            missing=_list(self.missing),
-            extra=_list(self.extra),
-        )
-        wire["hint"] = _list(self.hint)
-        wire |= _given(marked=_list(self.marked), marked_blink=_list(self.marked_blink))
-        wire |= {"last_move": _list(self.last_move), "result": self.result}
-        wire["reason"] = self.reason
-        wire |= _given(clock=None if self.clock is None else self.clock.to_wire())
-        return wire | _given(game=self.game) | {"resync": self.resync}
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> StateMessage:
-        hint, last = wire.get("hint"), wire.get("last_move")
-        return cls(
-            chess960=wire["chess960"],
-            start_fen=wire["start_fen"],
-            moves=tuple(wire["moves"]),
-            variant=wire.get("variant"),
-            fen=wire.get("fen"),
-            san=_names(wire.get("san")),
-            mode=wire.get("mode"),
-            occupancy=wire.get("occupancy"),
-            lifted=_names(wire.get("lifted")),
-            missing=_names(wire.get("missing")),
-            extra=_names(wire.get("extra")),
-            hint=None if hint is None else (hint[0], hint[1]),
-            marked=_names(wire.get("marked")),
-            marked_blink=_names(wire.get("marked_blink")),
-            last_move=None if last is None else (last[0], last[1]),
-            result=wire.get("result"),
-            reason=wire.get("reason"),
-            game=wire.get("game"),
-            resync=wire.get("resync") is True,
-            clock=None if wire.get("clock") is None else StateClock.from_wire(wire["clock"]),
-            id=wire.get("id"),
-            seq=wire["seq"],
-        )
 
 
 @dataclass(frozen=True, slots=True)
-class MovesPage:
+class MovesPage(WireValue):
     """A few of the game's moves from ply `start` (the wire's `from`)."""
 
     TYPE: ClassVar[str] = "moves"
-    start: int
-    moves: tuple[str, ...]
+    ORDER: ClassVar[tuple[str, ...]] = (
+        "seq", "id", "start", "moves", "plies", "digest", "start_fen", "chess960", "clock",
+        "result", "reason", "game",
+    )  # fmt: skip
+    start: Annotated[int, Arg(name="from")]
+    moves: Moves
     plies: int
-    digest: str
-    start_fen: str | None = None
+    digest: Annotated[str, Arg("hex8")]
+    start_fen: Annotated[str | None, Arg("fen")] = None
     chess960: bool | None = None
-    result: str | None = None
+    result: Annotated[str | None, Arg("result")] = None
     reason: str | None = None
     game: int | None = None
-    id: int | None = None
+    id: Id = None
     seq: int = 0
     clock: StateClock | None = None  # a timed game's clocks, as in `state` (an addition)
 
-    def to_wire(self) -> Wire:
-        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id, "from": self.start}
-        wire |= {"moves": list(self.moves), "plies": self.plies, "digest": self.digest}
-        wire |= _given(start_fen=self.start_fen, chess960=self.chess960)
-        wire |= _given(clock=None if self.clock is None else self.clock.to_wire())
-        return wire | _given(result=self.result, reason=self.reason, game=self.game)
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> MovesPage:
-        return cls(
-            wire["from"],
-            tuple(wire["moves"]),
-            wire["plies"],
-            wire["digest"],
-            wire.get("start_fen"),
-            wire.get("chess960"),
-            wire.get("result"),
-            wire.get("reason"),
-            wire.get("game"),
-            wire.get("id"),
-            wire["seq"],
-            None if wire.get("clock") is None else StateClock.from_wire(wire["clock"]),
-        )
-
 
 @dataclass(frozen=True, slots=True)
-class ErrorReply:
+class ErrorReply(WireValue):
     """A command refused (`code` refused, bad_argument, unknown_type; for a command the
     board could not read also `command` and `field`), or a journal failure (`id` null)."""
 
     TYPE: ClassVar[str] = "error"
     code: str | None = None
     message: str | None = None
-    command: str | Unsent | None = UNSENT
-    field: str | Unsent | None = UNSENT
-    id: int | None = None
+    command: Annotated[str | Unsent | None, Arg(omit=UNSENT)] = UNSENT
+    field: Annotated[str | Unsent | None, Arg(omit=UNSENT)] = UNSENT
+    id: Id = None
     seq: int = 0
-
-    def to_wire(self) -> Wire:
-        wire: Wire = {"type": self.TYPE, "seq": self.seq, "id": self.id}
-        wire |= _given(code=self.code, message=self.message)
-        return wire | _sent(command=self.command, field=self.field)
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> ErrorReply:
-        return cls(
-            wire.get("code"),
-            wire.get("message"),
-            wire.get("command", UNSENT),
-            wire.get("field", UNSENT),
-            wire.get("id"),
-            wire["seq"],
-        )
 
 
 @dataclass(frozen=True, slots=True)
-class Alive:
+class Alive(WireValue):
     """The keep-alive: `seq` is the latest number sent (it is not numbered itself)."""
 
     TYPE: ClassVar[str] = "alive"
     seq: int = 0
 
-    def to_wire(self) -> Wire:
-        return {"type": self.TYPE, "seq": self.seq}
-
-    @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> Alive:
-        return cls(wire["seq"])
-
 
 @dataclass(frozen=True, slots=True)
-class Skipped:
+class Skipped(WireValue):
     """The stand-in for a message that failed its checks: it only takes up its number."""
 
     TYPE: ClassVar[str] = SKIPPED
     seq: int = 0
-
-    def to_wire(self) -> Wire:
-        return {"type": self.TYPE, "seq": self.seq}
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,14 +210,48 @@ BoardMessage: TypeAlias = (
     | OtherMessage
 )
 
-_READERS: dict[str, Callable[[Mapping[str, Any]], BoardMessage]] = {
-    "hello": BoardHello.from_wire,
-    "state": StateMessage.from_wire,
-    "moves": MovesPage.from_wire,
-    "ack": Ack.from_wire,
-    "error": ErrorReply.from_wire,
-    "alive": Alive.from_wire,
+# The replies and the keep-alive, by type: read from their classes.
+_READABLE: dict[str, type[Reply | Alive]] = {
+    cls.TYPE: cls for cls in (BoardHello, StateMessage, MovesPage, Ack, ErrorReply, Alive)
 }
+
+
+_COUNT = count()
+
+
+def _name(wire: Mapping[str, Any], kind: str) -> str:
+    """How a problem names the message: its type, an effect by its event."""
+    return kind if kind != "effect" else f"{wire.get('event')!s:.20} effect"
+
+
+def _problem_and_read(wire: Mapping[str, Any]) -> tuple[BoardMessage | None, str | None]:
+    """The message, or what is wrong with it; None and None: a type this host does not
+    know (the protocol adds them), read as `OtherMessage`."""
+    kind = wire.get("type")
+    if not isinstance(kind, str):
+        return None, "a message without a type"
+    seq = wire.get("seq")
+    if not _COUNT(seq):
+        return None, f"{_name(wire, kind):.40}: seq must be {_COUNT.__doc__}, not {shown(seq)}"
+    if kind == "effect":
+        # What an effect has around its event, before the event codec reads the event.
+        event, game = wire.get("event"), wire.get("game")
+        if not isinstance(event, str) or not _COUNT(game):
+            field_name = "game" if isinstance(event, str) else "event"
+            said = _COUNT.__doc__ if field_name == "game" else "a string"
+            name = _name(wire, kind)
+            if field_name not in wire:
+                return None, f"{name}: {field_name} is missing"
+            return None, f"{name}: {field_name} must be {said}, not {shown(wire[field_name])}"
+        effect, problem = read_effect(wire)
+        if effect is None:
+            return None, problem
+        return EffectMessage(effect, wire["game"], wire["seq"]), None
+    cls = _READABLE.get(kind)
+    if cls is None:
+        return None, None
+    message, problem = read_reply(plan_of(cls), wire, kind)
+    return message, problem
 
 
 def read_board_message(wire: Mapping[str, Any]) -> tuple[BoardMessage | None, str | None]:
@@ -356,23 +261,17 @@ def read_board_message(wire: Mapping[str, Any]) -> tuple[BoardMessage | None, st
     stand-in with that `seq`: an `error` reply to its `id` when it was a reply (so the
     command that asked fails at once, in words), otherwise `Skipped`. One whose `seq`
     cannot be placed comes back as None."""
-    problem = board_message_problem(wire)
-    if problem is None and wire["type"] == "effect":
-        effect, problem = read_effect(wire)
-        if effect is not None:
-            return EffectMessage(effect, wire["game"], wire["seq"]), None
-    if problem is None:
-        kind = wire["type"]
-        read = _READERS.get(kind)
-        if read is None:
-            others = {k: v for k, v in wire.items() if k not in ("type", "seq")}
-            return OtherMessage(kind, wire["seq"], others), None
-        return read(wire), None
+    message, problem = _problem_and_read(wire)
+    if message is not None:
+        return message, None
+    if problem is None:  # a type this host does not know: it takes up its number
+        others = {k: v for k, v in wire.items() if k not in ("type", "seq")}
+        return OtherMessage(wire["type"], wire["seq"], others), None
     seq = wire.get("seq")
-    if not isinstance(seq, int) or not count()(seq):
+    if not isinstance(seq, int) or not _COUNT(seq):
         return None, problem
     reply_id = wire.get("id")
-    if wire.get("type") in REPLY_TYPES and count()(reply_id):
-        message = f"an unreadable reply ({problem})"
-        return ErrorReply("bad_reply", message, id=reply_id, seq=seq), problem
+    if wire.get("type") in REPLY_TYPES and _COUNT(reply_id):
+        said = f"an unreadable reply ({problem})"
+        return ErrorReply("bad_reply", said, id=reply_id, seq=seq), problem
     return Skipped(seq), problem

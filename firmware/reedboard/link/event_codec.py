@@ -27,7 +27,8 @@ from typing import Any
 
 from reedboard.errors import InvalidInputError
 from reedboard.events import EVENT_TYPES, Effect, Wired
-from reedboard.link.board_checks import RESULTS, count, shown
+from reedboard.link.reply_codec import RESULTS, count
+from reedboard.link.wire_fields import shown
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, square_names_of
 from reedboard.sensing.selftest import SwitchPlace
