@@ -13,12 +13,19 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from reedboard.link.board_messages import BoardHello, BoardMessage, read_board_message
+from reedboard.link.board_messages import (
+    BoardHello,
+    BoardMessage,
+    EffectMessage,
+    read_board_message,
+)
 from reedboard.link.frame import Wire
 from reedboard.link.messages import WireCommand
 from reedboard.link.receiver import Pacing, StreamReceiver
 from reedboard_host.mirror import GameMirror
 
+from reedboard_relay.evidence import Evidence, of_effect
+from reedboard_relay.game_on_board import game_on
 from reedboard_relay.store import RelayStore
 from reedboard_relay.venues import bare_id, venue_of
 
@@ -72,6 +79,31 @@ class Board:
     def deliver(self, message: BoardMessage) -> bool:
         return self.mirror.apply(message)
 
+    def evidence(
+        self,
+        kind: str,
+        at: float,
+        data: dict[str, object] | None = None,
+        board_ms: int | None = None,
+    ) -> Evidence:
+        """Evidence about the board's current game (or the one it will start)."""
+        current = self.mirror.current
+        ply = 0 if current is None else len(current.game)
+        return Evidence(at, game_on(self.mirror), ply, kind, data or {}, board_ms)
+
+    def deliver_noting(self, message: BoardMessage, at: float) -> tuple[bool, Evidence | None]:
+        """`deliver`, and the evidence the message is, if any (evidence.py)."""
+        if not isinstance(message, EffectMessage):
+            return self.deliver(message), None
+        current = self.mirror.current
+        white_to_move = None if current is None else bool(current.game.position.turn)
+        changed = self.deliver(message)
+        found = of_effect(message.effect, white_to_move)
+        if found is None:
+            return changed, None
+        kind, data = found
+        return changed, self.evidence(kind, at, data, message.effect.t_ms)
+
     def wants(self, now_ms: int) -> WireCommand | None:
         """What to ask the board now, if anything (asked: the receiver paces it)."""
         return self.receiver.request(now_ms, needs_state=self.mirror.needs_state)
@@ -115,6 +147,9 @@ class Boards:
                 board.cut = not up
                 board.version += 1
                 changed.append(board.id)
+                kind, why = ("online", "bridge back") if up else ("offline", "bridge down")
+                noted = board.evidence(kind, self.store.clock(), {"why": f"its venue's {why}"})
+                self.store.evidence(board.id, [noted])
         return changed
 
     def refusal(
@@ -148,17 +183,25 @@ class Boards:
             known = self.boards.get(board_id)
             return False, None if known is None else known.wants(now_ms)
         board = self.board(board_id)
-        if isinstance(message, BoardHello) and board.said_hello(message):
-            self.twins_found.append(board_id)
+        at = self.store.clock()
+        evidence = []
+        if isinstance(message, BoardHello):
+            if board.receiver.session not in (None, message.session):
+                evidence.append(board.evidence("session", at))
+            if board.said_hello(message):
+                self.twins_found.append(board_id)
+                evidence.append(board.evidence("twins", at))
         receiver = board.receiver
         before = receiver.last_seq, receiver.session
         delivered = receiver.take(message, now_ms)
         changed = False
         for each in delivered:
-            changed = board.deliver(each) or changed
-        if delivered or (receiver.last_seq, receiver.session) != before:
+            moved, noted = board.deliver_noting(each, at)
+            changed = moved or changed
+            evidence += [noted] if noted is not None else []
+        if delivered or evidence or (receiver.last_seq, receiver.session) != before:
             kept = [w for m in delivered if (w := m.to_wire())["type"] in KEPT_TYPES]
-            self.store.delivered(board_id, receiver.session, receiver.last_seq, kept)
+            self.store.delivered(board_id, receiver.session, receiver.last_seq, kept, evidence)
         if changed:
             board.version += 1
         return changed, board.wants(now_ms)
@@ -171,5 +214,6 @@ class Boards:
             return False
         board.online = online
         board.version += 1
-        self.store.set_online(board_id, online)
+        noted = board.evidence("online" if online else "offline", self.store.clock())
+        self.store.set_online(board_id, online, [noted])
         return True

@@ -14,6 +14,9 @@ from collections.abc import Callable, Iterator
 
 from reedboard.link.frame import Wire
 
+from reedboard_relay import evidence_store
+from reedboard_relay.evidence import Evidence
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS boards (
     board TEXT PRIMARY KEY,
@@ -41,6 +44,7 @@ class RelayStore:
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")
         self.db.executescript(SCHEMA)
+        evidence_store.create(self.db)
         columns = [row[1] for row in self.db.execute("PRAGMA table_info(messages)")]
         if "heard" not in columns:  # a store of an older relay: its messages heard long ago
             self.db.execute("ALTER TABLE messages ADD COLUMN heard REAL")
@@ -72,9 +76,18 @@ class RelayStore:
         for (wire,) in rows:
             yield json.loads(wire)
 
-    def delivered(self, board: str, session: str | None, last: int, messages: list[Wire]) -> None:
-        """The board's new place in its stream and the messages that took it there, at once."""
+    def delivered(
+        self,
+        board: str,
+        session: str | None,
+        last: int,
+        messages: list[Wire],
+        evidence: list[Evidence] | None = None,
+    ) -> None:
+        """The board's new place in its stream, the messages that took it there and the
+        evidence they are (evidence.py), at once."""
         with self._transaction():
+            evidence_store.record(self.db, board, evidence or [])
             self._board(board)
             self.db.execute(
                 "UPDATE boards SET session = ?, last = ? WHERE board = ?", (session, last, board)
@@ -85,10 +98,15 @@ class RelayStore:
                 [(board, json.dumps(m, separators=(",", ":")), heard) for m in messages],
             )
 
-    def set_online(self, board: str, online: bool) -> None:
+    def set_online(self, board: str, online: bool, evidence: list[Evidence] | None = None) -> None:
         with self._transaction():
+            evidence_store.record(self.db, board, evidence or [])
             self._board(board)
             self.db.execute("UPDATE boards SET online = ? WHERE board = ?", (online, board))
+
+    def evidence(self, board: str, entries: list[Evidence]) -> None:
+        with self._transaction():
+            evidence_store.record(self.db, board, entries)
 
     def _board(self, board: str) -> None:
         self.db.execute("INSERT OR IGNORE INTO boards (board) VALUES (?)", (board,))
