@@ -26,6 +26,8 @@ from reedboard_host.mirror import GameMirror
 
 from reedboard_relay.evidence import Evidence, of_effect
 from reedboard_relay.game_on_board import game_on
+from reedboard_relay.snapshots import read as snapshots_read
+from reedboard_relay.snapshots import written as snapshot_text
 from reedboard_relay.store import RelayStore
 from reedboard_relay.venues import bare_id, venue_of
 
@@ -54,6 +56,8 @@ class Board:
     # back is a second board publishing under the same id.
     sessions: deque[str] = field(default_factory=lambda: deque(maxlen=SESSIONS_KEPT))
     twins: bool = False  # two boards with this id were seen (the console flags it)
+    stored: int = 0  # the number of its last message in the store
+    snapshot: int = 0  # the number of the last message its kept snapshot holds
     cut: bool = False  # its venue's bridge to the relay's broker is down (venues.py)
 
     @property
@@ -120,13 +124,31 @@ class Boards:
         self.twins_found: list[str] = []  # boards found to have a twin, for the log
         self.cut_venues: set[str] = set()  # venues whose bridge is down
         self.boards: dict[str, Board] = {}
+        snapshots = store.snapshots()
+        numbers = store.last_numbers()
         for board_id, session, last, online in store.boards():
             board = Board(board_id, StreamReceiver(broker_pacing(), session, last), online=online)
-            for wire in store.messages(board_id):
+            board.stored = numbers.get(board_id, 0)
+            after = 0
+            number, text = snapshots.get(board_id, (0, ""))
+            mirror = snapshots_read(text) if text and number <= board.stored else None
+            if mirror is not None:
+                board.mirror = mirror
+                board.snapshot = after = number
+            for wire in store.messages(board_id, after):
                 message, _problem = read_board_message(wire)
                 if message is not None:
                     board.deliver(message)
             self.boards[board_id] = board
+
+    def keep_snapshots(self) -> int:
+        """A snapshot of each board whose store grew since its last: how many were kept.
+        (Under the relay's lock: a board's mirror holds exactly its stored messages.)"""
+        due = [b for b in self.boards.values() if b.stored > b.snapshot]
+        self.store.keep_snapshots([(b.id, b.stored, snapshot_text(b.mirror)) for b in due])
+        for board in due:
+            board.snapshot = board.stored
+        return len(due)
 
     def board(self, board_id: str) -> Board:
         board = self.boards.get(board_id)
@@ -201,7 +223,10 @@ class Boards:
             evidence += [noted] if noted is not None else []
         if delivered or evidence or (receiver.last_seq, receiver.session) != before:
             kept = [w for m in delivered if (w := m.to_wire())["type"] in KEPT_TYPES]
-            self.store.delivered(board_id, receiver.session, receiver.last_seq, kept, evidence)
+            number = self.store.delivered(
+                board_id, receiver.session, receiver.last_seq, kept, evidence
+            )
+            board.stored = board.stored if number is None else number
         if changed:
             board.version += 1
         return changed, board.wants(now_ms)

@@ -232,6 +232,7 @@ async def _serve(
     console, console_url = await _listen(console_side, args.arbiter_http, logged=False)
     print(f"{url}/", flush=True)
     print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
+    service.keep_snapshots()  # boards replayed from their messages: not again next time
     service.start()
     # Read again as it changes, whether a page asks or not: a file broken between two
     # rounds is said when it happens, not when a spectator comes.

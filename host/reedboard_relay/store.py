@@ -31,6 +31,11 @@ CREATE TABLE IF NOT EXISTS messages (
     heard REAL
 );
 CREATE INDEX IF NOT EXISTS messages_board ON messages (board, number);
+CREATE TABLE IF NOT EXISTS snapshots (
+    board TEXT PRIMARY KEY,
+    number INTEGER NOT NULL,
+    mirror TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS relay (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -69,12 +74,29 @@ class RelayStore:
         ):
             yield board, session, last, bool(online)
 
-    def messages(self, board: str) -> Iterator[Wire]:
+    def messages(self, board: str, after: int = 0) -> Iterator[Wire]:
+        """The board's messages stored after number `after` (a snapshot's), in order."""
         rows = self.db.execute(
-            "SELECT wire FROM messages WHERE board = ? ORDER BY number", (board,)
+            "SELECT wire FROM messages WHERE board = ? AND number > ? ORDER BY number",
+            (board, after),
         )
         for (wire,) in rows:
             yield json.loads(wire)
+
+    def last_numbers(self) -> dict[str, int]:
+        """Each board's last stored message's number."""
+        rows = self.db.execute("SELECT board, max(number) FROM messages GROUP BY board")
+        return {board: number for board, number in rows}
+
+    def snapshots(self) -> dict[str, tuple[int, str]]:
+        """Each board's snapshot (snapshots.py): the last message it holds, and its text."""
+        rows = self.db.execute("SELECT board, number, mirror FROM snapshots")
+        return {board: (number, mirror) for board, number, mirror in rows}
+
+    def keep_snapshots(self, kept: list[tuple[str, int, str]]) -> None:
+        """(board, the last message each holds, its text), at once."""
+        with self._transaction():
+            self.db.executemany("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)", kept)
 
     def delivered(
         self,
@@ -83,9 +105,9 @@ class RelayStore:
         last: int,
         messages: list[Wire],
         evidence: list[Evidence] | None = None,
-    ) -> None:
+    ) -> int | None:
         """The board's new place in its stream, the messages that took it there and the
-        evidence they are (evidence.py), at once."""
+        evidence they are (evidence.py), at once; the last message's number, if any."""
         with self._transaction():
             evidence_store.record(self.db, board, evidence or [])
             self._board(board)
@@ -97,6 +119,11 @@ class RelayStore:
                 "INSERT INTO messages (board, wire, heard) VALUES (?, ?, ?)",
                 [(board, json.dumps(m, separators=(",", ":")), heard) for m in messages],
             )
+            if not messages:
+                return None
+            row = self.db.execute("SELECT last_insert_rowid()").fetchone()
+        number: int = row[0]
+        return number
 
     def set_online(self, board: str, online: bool, evidence: list[Evidence] | None = None) -> None:
         with self._transaction():
