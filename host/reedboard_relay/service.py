@@ -52,6 +52,8 @@ class RelayService:
         # tells the round's mode again to a board heard while it owes an answer.
         self.heard = heard
         self.refusals = RateLimitedLog(logger)
+        # More to keep with the boards' snapshots, under the lock (the delay's boards).
+        self.snapshotters: list[Callable[[], None]] = []
         self.client, address = new_client(client_id, settings)
         self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
         self.health.attach(self.client)
@@ -79,6 +81,8 @@ class RelayService:
         try:
             with self.lock:
                 self.boards.keep_snapshots()
+                for keep in self.snapshotters:
+                    keep()
         except Exception:
             logger.exception("the boards' snapshots were not kept")
 

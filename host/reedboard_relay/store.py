@@ -36,6 +36,10 @@ CREATE TABLE IF NOT EXISTS snapshots (
     number INTEGER NOT NULL,
     mirror TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS delayed_snapshots (
+    board TEXT PRIMARY KEY,
+    mirror TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS relay (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -97,6 +101,25 @@ class RelayStore:
         """(board, the last message each holds, its text), at once."""
         with self._transaction():
             self.db.executemany("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)", kept)
+
+    def delayed_snapshots(self) -> tuple[int, dict[str, str]]:
+        """The broadcast delay's boards (broadcast_delay.py) as last kept: the number of the
+        last message they hold, and each board's snapshot."""
+        row = self.db.execute("SELECT value FROM relay WHERE key = 'delayed_applied'").fetchone()
+        if row is None or not str(row[0]).isdigit():
+            return 0, {}
+        rows = self.db.execute("SELECT board, mirror FROM delayed_snapshots")
+        return int(row[0]), {board: mirror for board, mirror in rows}
+
+    def keep_delayed(self, applied: int, kept: list[tuple[str, str]]) -> None:
+        """The delay's boards changed since they were last kept, and the message they
+        now stand at, at once."""
+        with self._transaction():
+            self.db.executemany("INSERT OR REPLACE INTO delayed_snapshots VALUES (?, ?)", kept)
+            self.db.execute(
+                "INSERT OR REPLACE INTO relay (key, value) VALUES ('delayed_applied', ?)",
+                (str(applied),),
+            )
 
     def delivered(
         self,
