@@ -141,10 +141,11 @@ class Boards:
                     board.deliver(message)
             self.boards[board_id] = board
 
-    def keep_snapshots(self) -> int:
-        """A snapshot of each board whose store grew since its last: how many were kept.
-        (Under the relay's lock: a board's mirror holds exactly its stored messages.)"""
-        due = [b for b in self.boards.values() if b.stored > b.snapshot]
+    def keep_snapshots(self, most: int | None = None) -> int:
+        """A snapshot of each board whose store grew since its last (at `most` that many):
+        how many were kept. (Under the relay's lock: a board's mirror holds exactly its
+        stored messages.)"""
+        due = [b for b in self.boards.values() if b.stored > b.snapshot][:most]
         self.store.keep_snapshots([(b.id, b.stored, snapshot_text(b.mirror)) for b in due])
         for board in due:
             board.snapshot = board.stored
