@@ -15,9 +15,12 @@ own game (nothing lost, nothing doubled). A board stays up after its game, as a 
 one does, until the relay has all of it.
 
     python bench/relay.py [--boards 10 50 100] [--light 200 500 1000] [--plies 60]
-                          [--speed 10] [--pace 1]
+                          [--speed 10] [--pace 1] [--pgn-pollers N] [--listeners N]
 
-`--boards` or `--light` with no number skips that half. RELAY_PROFILE=FILE runs the relay
+`--boards` or `--light` with no number skips that half (`--light 1000` alone runs the
+whole-board half too, with its default sizes: give `--boards` with no number).
+`--pgn-pollers N` adds N clients polling `/games.pgn` every 2 s and `--listeners N` N
+spectators on the event stream, to the light half (bench/relay_spectators.py). RELAY_PROFILE=FILE runs the relay
 under cProfile; BENCH_DUMP=FILE appends each move's commit time and latency.
 """
 
@@ -48,10 +51,11 @@ from typing import IO, Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
-from reedboard.link.frame import decode_line
+from reedboard.link.frame import decode_line, encode_frame
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
+from relay_spectators import Spectators
 
 BIN = Path(sys.executable).parent
 MOSQUITTO = "/usr/sbin/mosquitto"
@@ -381,7 +385,18 @@ def replay(
         else:
             wanted = [i for i in range(published[n]) if recording.kinds[i] == kind][:1]
         for i in wanted:
-            clients[n].publish(f"reedboard/boards/{ids[n]}/stream", recording.frames[i][1], 1)
+            clients[n].publish(
+                f"reedboard/boards/{ids[n]}/stream", own(n, recording.frames[i][1]), 1
+            )
+
+    def own(n: int, frame: bytes) -> bytes:
+        """The recorded frame as board n's: a `hello` names its board, and the relay
+        refuses a frame naming another board than its topic's."""
+        wire = decode_line(frame)
+        if wire is None or wire.get("board") in (None, ids[n]):
+            return frame
+        encoded = encode_frame(wire | {"board": ids[n]})
+        return encoded if frame.endswith(b"\n") else encoded.rstrip(b"\n")
 
     for n, board in enumerate(ids):
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"reedboard-board-{board}",
@@ -425,7 +440,7 @@ def replay(
         while due and due[0][0] <= now:
             _t, n, i = heapq.heappop(due)
             recording = recordings[n % len(recordings)]
-            frame = recording.frames[i][1]
+            frame = own(n, recording.frames[i][1])
             qos = 0 if recording.seqs[i] == 0 else 1
             clients[n].publish(f"reedboard/boards/{ids[n]}/stream", frame, qos)
             published[n] = i + 1
@@ -451,7 +466,11 @@ def replay(
 
 
 def run_light(
-    boards: int, recordings: list[Recording], pace: float, folder: Path
+    boards: int,
+    recordings: list[Recording],
+    pace: float,
+    folder: Path,
+    crowd: tuple[int, int] = (0, 0),
 ) -> dict[str, float]:
     broker, url = start_broker(folder)
     relay, page = start_relay(url, folder)
@@ -463,6 +482,7 @@ def run_light(
         target=replay, args=(url, recordings, ids, pace, out, stop), daemon=True
     )
     poller = Poller(page, ids)
+    spectators = Spectators(page, *crowd)
     try:
         cpu_before = cpu_s(relay.pid)
         started = time.monotonic()
@@ -476,6 +496,7 @@ def run_light(
             time.sleep(0.1)  # waiting for the relay, not timing anything
         elapsed = time.monotonic() - started
         poller.stop()
+        spectators.stop()
         cpu = cpu_s(relay.pid) - cpu_before
         memory = rss_mb(relay.pid)
         exact = check(page, ids, sans)
@@ -484,6 +505,7 @@ def run_light(
         sent = json.loads(out.read_text())
     finally:
         poller.stop()
+        spectators.stop()
         stop.set()
         if publisher.is_alive():
             publisher.terminate()
@@ -496,6 +518,8 @@ def run_light(
     print(f"  /api/boards poll: median {slowest:.1f} ms", file=sys.stderr)
     if poller.failed:
         print(f"  /api/boards polls failed: {poller.failed}", file=sys.stderr)
+    if spectators.said():
+        print(spectators.said(), file=sys.stderr)
     return figures(ids, sent["times"], poller.seen, elapsed, cpu, memory, exact)
 
 
@@ -513,6 +537,10 @@ def main() -> None:
     parser.add_argument("--speed", type=float, default=10.0)
     parser.add_argument("--pace", type=float, default=1.0,
                         help="light boards replay at this many times a real board's pace")  # fmt: skip
+    parser.add_argument("--pgn-pollers", type=int, default=0, metavar="N",
+                        help="clients polling /games.pgn every 2 s during the light runs")  # fmt: skip
+    parser.add_argument("--listeners", type=int, default=0, metavar="N",
+                        help="spectators on the event stream during the light runs")  # fmt: skip
     args = parser.parse_args()
     header = "boards  moves  moves/s  median ms  p99 ms  relay CPU/move ms  relay RSS MB  exact"
     if args.boards:
@@ -534,7 +562,9 @@ def main() -> None:
     print(f"light publishers at {args.pace:g}x a real board's pace\n{header}", flush=True)
     for boards in args.light:
         with tempfile.TemporaryDirectory() as tmp:
-            print(row(boards, run_light(boards, recordings, args.pace, Path(tmp))), flush=True)
+            crowd = (args.pgn_pollers, args.listeners)
+            result = run_light(boards, recordings, args.pace, Path(tmp), crowd)
+            print(row(boards, result), flush=True)
 
 
 if __name__ == "__main__":

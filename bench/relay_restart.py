@@ -3,10 +3,12 @@ has every game.
 
 Writes a store as the relay writes it (SQLite, `messages` rows of real board frames:
 each board's `hello`, its `state`, then one `move` effect per ply of a random legal
-game), then, three times: rebuilds the boards from it in this process (`Boards`), and
-starts `reedboard-relay` on a copy of it (its broker on a port where nothing listens:
-the relay serves without one), timing its first line (it serves) and the moment
-`/api/boards` shows every board's last ply. Prints the medians.
+game), as an older relay left it: every game only in its messages. Then, three times:
+rebuilds the boards from it in this process (`Boards`), and starts `reedboard-relay` on
+a copy of it (its broker on a port where nothing listens: the relay serves without
+one), timing its first line (it serves) and the moment `/api/boards` shows every board's
+last ply. The relay, stopped, keeps each board's snapshot (snapshots.py): the same is
+timed again on that store, as a relay restarted mid-round finds it. Prints the medians.
 
     python bench/relay_restart.py [--boards 1030] [--plies 148] [--runs 3]
 """
@@ -69,7 +71,8 @@ def write_store(path: Path, boards: int, plies: int) -> int:
     """The store, written directly in the relay's own schema; the number of messages."""
     RelayStore(str(path)).close()  # the schema, as the relay makes it
     frames = game_frames(plies)
-    with sqlite3.connect(path) as db:
+    db = sqlite3.connect(path)
+    with db:
         for number in range(1, boards + 1):
             board = f"b{number}"
             rows = [(board, json.dumps(f | {"board": board} if f["type"] == "hello" else f),
@@ -79,6 +82,7 @@ def write_store(path: Path, boards: int, plies: int) -> int:
                 "INSERT INTO boards (board, session, last, online) VALUES (?, 's1', ?, 0)",
                 (board, len(frames)),
             )
+    db.close()  # the WAL checkpointed into the file: a copy of the file holds it all
     return boards * len(frames)
 
 
@@ -131,17 +135,23 @@ def main() -> None:
         store = Path(folder) / "relay.sqlite"
         messages = write_store(store, args.boards, args.plies)
         print(f"{args.boards} boards, {messages:,} messages")
-        rebuilds, serving, complete = [], [], []
-        for run in range(args.runs):
-            rebuilds.append(rebuild_s(store))
-            copy = Path(folder) / f"run{run}.sqlite"
-            shutil.copy(store, copy)
-            serves, all_shown = relay_s(copy, args.boards, args.plies)
-            serving.append(serves)
-            complete.append(all_shown)
-        print(f"rebuilt in this process: median {statistics.median(rebuilds):.2f} s")
-        print(f"relay serves after: median {statistics.median(serving):.2f} s")
-        print(f"relay shows every game after: median {statistics.median(complete):.2f} s")
+        kept = Path(folder) / "kept.sqlite"  # the same store, with the relay's snapshots
+        for name, path in (("messages only", store), ("with snapshots", kept)):
+            rebuilds, serving, complete = [], [], []
+            for run in range(args.runs):
+                copy = Path(folder) / f"run{run}.sqlite"
+                shutil.copy(path, copy)
+                serves, all_shown = relay_s(copy, args.boards, args.plies)
+                if not kept.exists():
+                    shutil.copy(copy, kept)  # stopped by SIGTERM: its snapshots kept
+                rebuilds.append(rebuild_s(path))
+                serving.append(serves)
+                complete.append(all_shown)
+            print(f"{name}: rebuilt in this process: median {statistics.median(rebuilds):.2f} s")
+            print(f"{name}: relay serves after: median {statistics.median(serving):.2f} s")
+            print(
+                f"{name}: relay shows every game after: median {statistics.median(complete):.2f} s"
+            )
 
 
 if __name__ == "__main__":

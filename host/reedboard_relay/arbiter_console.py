@@ -163,7 +163,8 @@ class ArbiterDesk:
             mirror = self._board_of(board_id).mirror
             if mirror.current is None:
                 raise Refused(f"board {board_id} has no game yet")
-            self.store.set_result(board_id, game_on(mirror), result, _text("reason", reason))
+            said = _text("reason", reason)
+            self.store.set_result(board_id, game_on(mirror), result, said, len(mirror.current.game))
         self.changed(board_id)
 
     def set_players(self, board_id: str, fields: Mapping[str, object]) -> None:

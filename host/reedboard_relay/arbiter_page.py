@@ -181,5 +181,36 @@ async function showAdded() {
 }
 setInterval(showAdded, 1000);
 </script>
+<form id="evidence"><fieldset><legend>Evidence (what the board's sensors recorded and
+what was decided, to settle a claim; nothing of it was enforced on the board)</legend>
+<label>At ply <input id="evidence-ply" type="number" min="0" placeholder="every ply"></label>
+<button type="submit">Show</button> <a id="evidence-csv" href="#">Export as CSV</a>
+</fieldset></form>
+<p id="evidence-limits"></p>
+<ol id="evidence-rows"></ol>
+<script>
+async function showEvidence(event) {
+  if (event) event.preventDefault();
+  if (!board()) return;
+  const ply = document.getElementById("evidence-ply").value;
+  try {
+    const data = await call("evidence?board=" + encodeURIComponent(board()) +
+      (ply ? "&ply=" + encodeURIComponent(ply) : ""));
+    document.getElementById("evidence-limits").textContent = data.limits;
+    document.getElementById("evidence-rows").replaceChildren(...data.rows.map((r) => {
+      const item = document.createElement("li");
+      item.textContent = new Date(r.at * 1000).toISOString().slice(11, 23) + " ply " + r.ply +
+        ": " + r.text + (r.stood_ms === null ? "" : " (stood " + r.stood_ms / 1000 + " s)");
+      return item;
+    }));
+  } catch (error) { say("Cannot read the evidence: " + error.message); }
+}
+document.getElementById("evidence").addEventListener("submit", showEvidence);
+document.getElementById("board").addEventListener("change", () => {
+  document.getElementById("evidence-csv").href =
+    "/arbiter/evidence.csv?board=" + encodeURIComponent(board());
+  showEvidence();
+});
+</script>
 </body></html>
 """

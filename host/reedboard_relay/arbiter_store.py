@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import TypeVar
 
-from reedboard_relay.added_time import AddedState, AddedTime
+from reedboard_relay import evidence_store
+from reedboard_relay.added_time import AddedState, AddedTime, amount_words
 from reedboard_relay.corrections import (
     ArbiterResult,
     Correction,
@@ -21,6 +23,7 @@ from reedboard_relay.corrections import (
     PlayerFix,
 )
 from reedboard_relay.decisions_migration import keyed_decisions
+from reedboard_relay.evidence import Evidence
 from reedboard_relay.game_on_board import NOT_STARTED, BoardGames, GameOnBoard
 
 SCHEMA = """
@@ -69,6 +72,7 @@ class ArbiterStore:
         older relay kept by board or by number alone are taken to be about."""
         self.db = db
         self.db.executescript(SCHEMA)
+        evidence_store.create(db)
         with _transaction(db):
             keyed_decisions(db, games or {})
         self._boards: dict[str, Decisions] = {}
@@ -115,9 +119,13 @@ class ArbiterStore:
     def of(self, board: str) -> Decisions:
         return self._boards.get(board, NO_DECISIONS)
 
-    def set_result(self, board: str, game: GameOnBoard, result: str, reason: str) -> None:
-        """`*` undoes the arbiter's result: the board's own stands again."""
+    def set_result(
+        self, board: str, game: GameOnBoard, result: str, reason: str, ply: int = 0
+    ) -> None:
+        """`*` undoes the arbiter's result: the board's own stands again. (`ply`: the
+        game's plies then, for the evidence.)"""
         with _transaction(self.db):
+            self._noted(board, game, ply, "result", result=result, reason=reason)
             if result == "*":
                 self.db.execute(
                     "DELETE FROM arbiter_game_results WHERE board = ? AND ordinal = ? AND game = ?",
@@ -158,6 +166,15 @@ class ArbiterStore:
         self, board: str, game: GameOnBoard, to_ply: int, cancelled: tuple[str, ...], note: str
     ) -> Correction:
         with _transaction(self.db):
+            self._noted(
+                board,
+                game,
+                to_ply + 1,
+                "correction",
+                at_ply=to_ply + 1,
+                cancelled=cancelled,
+                note=note,
+            )
             cursor = self.db.execute(
                 "INSERT INTO arbiter_corrections "
                 "(board, ordinal, game, to_ply, cancelled, note, state, answer) "
@@ -180,6 +197,12 @@ class ArbiterStore:
         if found[0].state == "withdrawn" and state != "done":
             return False
         with _transaction(self.db):
+            about = f"correction at ply {found[0].to_ply + 1}"
+            state_said = "withdrawn by the arbiter" if state == "withdrawn" else state
+            self._noted(
+                board, found[0].game, found[0].to_ply + 1, "answer",
+                about=about, state=state_said, answer=answer,
+            )  # fmt: skip
             self.db.execute(
                 "UPDATE arbiter_corrections SET state = ?, answer = ? WHERE number = ?",
                 (state, answer, number),
@@ -197,6 +220,8 @@ class ArbiterStore:
         """Time the arbiter added to a player's clock, sent to the board."""
         color = "white" if white else "black"
         with _transaction(self.db):
+            words = amount_words(ms)
+            self._noted(board, game, ply, "time_added", words=words, color=color, note=note)
             cursor = self.db.execute(
                 "INSERT INTO arbiter_time_added "
                 "(board, ordinal, game, ply, color, ms, note, state, answer)"
@@ -215,6 +240,11 @@ class ArbiterStore:
         if not found or found[0].state == state:
             return False
         with _transaction(self.db):
+            kept = found[0]
+            about = f"{amount_words(kept.ms)} added"
+            self._noted(
+                board, kept.game, kept.ply, "answer", about=about, state=state, answer=answer
+            )
             self.db.execute(
                 "UPDATE arbiter_time_added SET state = ?, answer = ? WHERE number = ?",
                 (state, answer, number),
@@ -236,6 +266,11 @@ class ArbiterStore:
                 "INSERT OR REPLACE INTO arbiter_settings VALUES ('tournament', ?)",
                 ("1" if on else "0",),
             )
+
+    def _noted(self, board: str, game: GameOnBoard, ply: int, kind: str, **data: object) -> None:
+        """A decision (or a board's answer to one) as evidence, inside its transaction."""
+        entry = Evidence(time.time(), game, ply, kind, data)
+        evidence_store.record(self.db, board, [entry])
 
     def _put(self, board: str, **changes: object) -> None:
         self._boards[board] = replace(self.of(board), **changes)  # type: ignore[arg-type]

@@ -13,12 +13,21 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from reedboard.link.board_messages import BoardHello, BoardMessage, read_board_message
+from reedboard.link.board_messages import (
+    BoardHello,
+    BoardMessage,
+    EffectMessage,
+    read_board_message,
+)
 from reedboard.link.frame import Wire
 from reedboard.link.messages import WireCommand
 from reedboard.link.receiver import Pacing, StreamReceiver
 from reedboard_host.mirror import GameMirror
 
+from reedboard_relay.evidence import Evidence, of_effect
+from reedboard_relay.game_on_board import game_on
+from reedboard_relay.snapshots import read as snapshots_read
+from reedboard_relay.snapshots import written as snapshot_text
 from reedboard_relay.store import RelayStore
 from reedboard_relay.venues import bare_id, venue_of
 
@@ -47,6 +56,8 @@ class Board:
     # back is a second board publishing under the same id.
     sessions: deque[str] = field(default_factory=lambda: deque(maxlen=SESSIONS_KEPT))
     twins: bool = False  # two boards with this id were seen (the console flags it)
+    stored: int = 0  # the number of its last message in the store
+    snapshot: int = 0  # the number of the last message its kept snapshot holds
     cut: bool = False  # its venue's bridge to the relay's broker is down (venues.py)
 
     @property
@@ -72,6 +83,31 @@ class Board:
     def deliver(self, message: BoardMessage) -> bool:
         return self.mirror.apply(message)
 
+    def evidence(
+        self,
+        kind: str,
+        at: float,
+        data: dict[str, object] | None = None,
+        board_ms: int | None = None,
+    ) -> Evidence:
+        """Evidence about the board's current game (or the one it will start)."""
+        current = self.mirror.current
+        ply = 0 if current is None else len(current.game)
+        return Evidence(at, game_on(self.mirror), ply, kind, data or {}, board_ms)
+
+    def deliver_noting(self, message: BoardMessage, at: float) -> tuple[bool, Evidence | None]:
+        """`deliver`, and the evidence the message is, if any (evidence.py)."""
+        if not isinstance(message, EffectMessage):
+            return self.deliver(message), None
+        current = self.mirror.current
+        white_to_move = None if current is None else bool(current.game.position.turn)
+        changed = self.deliver(message)
+        found = of_effect(message.effect, white_to_move)
+        if found is None:
+            return changed, None
+        kind, data = found
+        return changed, self.evidence(kind, at, data, message.effect.t_ms)
+
     def wants(self, now_ms: int) -> WireCommand | None:
         """What to ask the board now, if anything (asked: the receiver paces it)."""
         return self.receiver.request(now_ms, needs_state=self.mirror.needs_state)
@@ -88,13 +124,32 @@ class Boards:
         self.twins_found: list[str] = []  # boards found to have a twin, for the log
         self.cut_venues: set[str] = set()  # venues whose bridge is down
         self.boards: dict[str, Board] = {}
+        snapshots = store.snapshots()
+        numbers = store.last_numbers()
         for board_id, session, last, online in store.boards():
             board = Board(board_id, StreamReceiver(broker_pacing(), session, last), online=online)
-            for wire in store.messages(board_id):
+            board.stored = numbers.get(board_id, 0)
+            after = 0
+            number, text = snapshots.get(board_id, (0, ""))
+            mirror = snapshots_read(text) if text and number <= board.stored else None
+            if mirror is not None:
+                board.mirror = mirror
+                board.snapshot = after = number
+            for wire in store.messages(board_id, after):
                 message, _problem = read_board_message(wire)
                 if message is not None:
                     board.deliver(message)
             self.boards[board_id] = board
+
+    def keep_snapshots(self, most: int | None = None) -> int:
+        """A snapshot of each board whose store grew since its last (at `most` that many):
+        how many were kept. (Under the relay's lock: a board's mirror holds exactly its
+        stored messages.)"""
+        due = [b for b in self.boards.values() if b.stored > b.snapshot][:most]
+        self.store.keep_snapshots([(b.id, b.stored, snapshot_text(b.mirror)) for b in due])
+        for board in due:
+            board.snapshot = board.stored
+        return len(due)
 
     def board(self, board_id: str) -> Board:
         board = self.boards.get(board_id)
@@ -115,6 +170,9 @@ class Boards:
                 board.cut = not up
                 board.version += 1
                 changed.append(board.id)
+                kind, why = ("online", "bridge back") if up else ("offline", "bridge down")
+                noted = board.evidence(kind, self.store.clock(), {"why": f"its venue's {why}"})
+                self.store.evidence(board.id, [noted])
         return changed
 
     def refusal(
@@ -148,17 +206,28 @@ class Boards:
             known = self.boards.get(board_id)
             return False, None if known is None else known.wants(now_ms)
         board = self.board(board_id)
-        if isinstance(message, BoardHello) and board.said_hello(message):
-            self.twins_found.append(board_id)
+        at = self.store.clock()
+        evidence = []
+        if isinstance(message, BoardHello):
+            if board.receiver.session not in (None, message.session):
+                evidence.append(board.evidence("session", at))
+            if board.said_hello(message):
+                self.twins_found.append(board_id)
+                evidence.append(board.evidence("twins", at))
         receiver = board.receiver
         before = receiver.last_seq, receiver.session
         delivered = receiver.take(message, now_ms)
         changed = False
         for each in delivered:
-            changed = board.deliver(each) or changed
-        if delivered or (receiver.last_seq, receiver.session) != before:
+            moved, noted = board.deliver_noting(each, at)
+            changed = moved or changed
+            evidence += [noted] if noted is not None else []
+        if delivered or evidence or (receiver.last_seq, receiver.session) != before:
             kept = [w for m in delivered if (w := m.to_wire())["type"] in KEPT_TYPES]
-            self.store.delivered(board_id, receiver.session, receiver.last_seq, kept)
+            number = self.store.delivered(
+                board_id, receiver.session, receiver.last_seq, kept, evidence
+            )
+            board.stored = board.stored if number is None else number
         if changed:
             board.version += 1
         return changed, board.wants(now_ms)
@@ -171,5 +240,6 @@ class Boards:
             return False
         board.online = online
         board.version += 1
-        self.store.set_online(board_id, online)
+        noted = board.evidence("online" if online else "offline", self.store.clock())
+        self.store.set_online(board_id, online, [noted])
         return True

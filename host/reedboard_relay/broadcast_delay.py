@@ -22,6 +22,7 @@ from typing import Protocol
 from aiohttp import web
 from reedboard.link.board_messages import read_board_message
 
+from reedboard_relay import snapshots
 from reedboard_relay.arbiter_console import DESK_KEY, Refused, _body
 from reedboard_relay.boards import Board, Boards
 from reedboard_relay.store import RelayStore
@@ -36,6 +37,7 @@ class DelayedBoards:
     def __init__(self, store: RelayStore, delay_s: float, cutoff: float, shown: int = 0) -> None:
         """Every message heard until `cutoff` (seconds since the epoch) replayed, and
         every one up to number `shown`, which the public saw before (`shown_mark`)."""
+        self.store = store
         self.db = store.db
         self.delay_s = delay_s
         self.shown = shown
@@ -43,7 +45,40 @@ class DelayedBoards:
         self.applied = 0  # the number of the last message replayed
         self.next_due: float | None = None  # when the first message not replayed is
         self.unannounced: set[str] = set()  # boards changed since the web side last asked
+        self._versions: dict[str, int] = {}  # each board's version as last kept
+        self._resume()
+        self.kept = self.applied  # the message the kept snapshots stand at
         self.replay(cutoff)
+
+    def _resume(self) -> None:
+        """The boards as last kept (`keep`), when they were: only the messages after them
+        are replayed. (Replaying the whole store again, after the live boards' own
+        rebuilding, doubled a restart's time.) Kept boards shown already are never taken
+        back, whatever the delay is now; a snapshot that cannot be trusted means the
+        whole store is replayed."""
+        applied, kept = self.store.delayed_snapshots()
+        if not applied:
+            return
+        boards = {}
+        for board_id, text in kept.items():
+            mirror = snapshots.read(text)
+            if mirror is None:
+                return
+            boards[board_id] = Board(board_id, mirror=mirror)
+        self.boards, self.applied = boards, applied
+        self._versions = {board_id: 0 for board_id in boards}
+
+    def keep(self) -> None:
+        """Snapshots of the boards, if they moved on since they were last kept (under the
+        relay's lock, as every use of them)."""
+        if self.applied == self.kept:
+            return
+        changed = [b for b in self.boards.values() if self._versions.get(b.id) != b.version]
+        self.store.keep_delayed(
+            self.applied, [(b.id, snapshots.written(b.mirror)) for b in changed]
+        )
+        self.kept = self.applied
+        self._versions.update((b.id, b.version) for b in changed)
 
     def catch_up(self, live: Boards, now: float) -> None:
         """What is due at `now` replayed; each board's online state and twins followed

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from reedboard.link import mqtt_topics
 
+from reedboard_relay.venues import BRIDGE, ROOT
+
 RELAY_USER = "relay"
 # Mosquitto 2's own password format ($7$: PBKDF2 with SHA-512), as mosquitto_passwd writes it.
 ITERATIONS = 101
@@ -25,6 +27,11 @@ def board_user(board: str) -> str:
     return f"board-{board}"
 
 
+def venue_user(venue: str) -> str:
+    """The user of a venue's bridge (venues.py): its broker's link to the central one."""
+    return f"venue-{venue}"
+
+
 def password_line(user: str, password: str, salt: bytes | None = None) -> str:
     """`user:$7$ITERATIONS$SALT$HASH`, the line Mosquitto's password file holds."""
     salt = os.urandom(SALT_BYTES) if salt is None else salt
@@ -33,7 +40,12 @@ def password_line(user: str, password: str, salt: bytes | None = None) -> str:
     return f"{user}:$7${ITERATIONS}${b64(salt).decode()}${b64(digest).decode()}"
 
 
-def access_list(boards: list[str]) -> str:
+def access_list(boards: list[str], venues: list[str] | None = None) -> str:
+    """Who may read and write what: the relay every board's topics (and every venue's,
+    when there are venues), each board its own, and each venue's bridge only its own
+    venue's boards (`reedboard/VENUE/boards/...`) and its own bridge state: a venue's
+    credentials cannot write another venue's games nor the central broker's boards, nor
+    command any board."""
     prefix = mqtt_topics.PREFIX
     lines = [
         "# Who may read and write which topic (Mosquitto's acl_file).",
@@ -42,6 +54,13 @@ def access_list(boards: list[str]) -> str:
         f"topic read {prefix}/+/status",
         f"topic write {prefix}/+/request",
     ]
+    if venues:
+        lines += [
+            f"topic read {ROOT}/+/boards/+/stream",
+            f"topic read {ROOT}/+/boards/+/status",
+            f"topic read {ROOT}/+/{BRIDGE}",
+            f"topic write {ROOT}/+/boards/+/request",
+        ]
     for board in boards:
         lines += [
             "",
@@ -50,7 +69,43 @@ def access_list(boards: list[str]) -> str:
             f"topic write {mqtt_topics.status(board)}",
             f"topic read {mqtt_topics.request(board)}",
         ]
+    for venue in venues or []:
+        lines += [
+            "",
+            f"user {venue_user(venue)}",
+            f"topic write {ROOT}/{venue}/boards/+/stream",
+            f"topic write {ROOT}/{venue}/boards/+/status",
+            f"topic write {ROOT}/{venue}/{BRIDGE}",
+            f"topic read {ROOT}/{venue}/boards/+/request",
+        ]
     return "\n".join(lines) + "\n"
+
+
+def bridge_config(venue: str, host: str, port: int, password: str, ca_file: Path) -> str:
+    """The lines a venue's own Mosquitto adds to its configuration to bridge its boards
+    to the central broker as venue `venue` (docs/relay.md, Past one venue): its boards'
+    streams and status out, their requests in, its state on `reedboard/VENUE/bridge` (and
+    `0` as its will). It holds the venue's password: readable by its owner only."""
+    return "\n".join(
+        [
+            f"# Venue {venue}'s bridge to the club's central broker: add to the venue's",
+            "# mosquitto.conf; ca.crt is the club's CA (copy it with this file).",
+            f"connection {venue}",
+            f"address {host}:{port}",
+            f"topic boards/+/stream out 1 {ROOT}/ {ROOT}/{venue}/",
+            f"topic boards/+/status out 1 {ROOT}/ {ROOT}/{venue}/",
+            f"topic boards/+/request in 1 {ROOT}/ {ROOT}/{venue}/",
+            "notifications true",
+            f"notification_topic {ROOT}/{venue}/{BRIDGE}",
+            f"remote_clientid {venue_user(venue)}",
+            f"remote_username {venue_user(venue)}",
+            f"remote_password {password}",
+            f"bridge_cafile {ca_file.resolve()}",
+            "bridge_tls_version tlsv1.2",
+            "cleansession false",
+            "",
+        ]
+    )
 
 
 def broker_config(folder: Path, host: str, port: int, owner: str) -> str:

@@ -31,6 +31,7 @@ from reedboard_relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_relay.arbiter_store import ArbiterStore
 from reedboard_relay.boards import MAX_BOARDS, Boards
 from reedboard_relay.broadcast_delay import minutes, with_delay
+from reedboard_relay.evidence_desk import with_evidence
 from reedboard_relay.game_on_board import BoardGames
 from reedboard_relay.game_pairings import GamePairings
 from reedboard_relay.http_limits import Gate, HttpLimits
@@ -226,12 +227,13 @@ async def _serve(
     relay.loop = asyncio.get_running_loop()
     runner, url = await _listen(make_app(relay), f"{host}:{port}")
     key = secrets.token_urlsafe(18)  # the console's, new at every start (not Lichess's)
-    console_side = with_delay(
-        with_added_time(console_app(desk, key, tuple(args.arbiter_host))), relay
+    console_side = with_evidence(
+        with_delay(with_added_time(console_app(desk, key, tuple(args.arbiter_host))), relay)
     )
     console, console_url = await _listen(console_side, args.arbiter_http, logged=False)
     print(f"{url}/", flush=True)
     print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
+    service.keep_snapshots()  # boards replayed from their messages: not again next time
     service.start()
     # Read again as it changes, whether a page asks or not: a file broken between two
     # rounds is said when it happens, not when a spectator comes.

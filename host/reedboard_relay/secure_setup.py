@@ -39,6 +39,10 @@ def parser() -> argparse.ArgumentParser:
                    help="the broker's name or address, as boards reach it (default localhost)")  # fmt: skip
     p.add_argument("--port", type=int, default=8883, metavar="N",
                    help="the broker's TLS port (default 8883)")  # fmt: skip
+    p.add_argument("--venues", default="", metavar="NAME,NAME,...",
+                   help="venues whose brokers bridge their boards to this one: each gets "
+                        "its user, allowed its own venue's topics only, and bridge-NAME.conf "
+                        "for its broker")  # fmt: skip
     return p
 
 
@@ -46,11 +50,12 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
         boards = _boards(args.boards)
+        venues = _boards(args.venues, "--venues") if args.venues else []
         if not 1 <= args.port <= 65535:
             raise ValueError(f"--port {args.port}: a port is a number from 1 to 65535")
         folder = Path(args.folder)
         folder.mkdir(parents=True, exist_ok=True)
-        write_setup(folder, boards, args.host, args.port)
+        write_setup(folder, boards, args.host, args.port, venues)
     except (ReedboardError, ValueError, OSError) as error:
         print(f"reedboard-relay secure-setup: {error}", file=sys.stderr)
         return 2
@@ -61,23 +66,33 @@ def main(argv: list[str]) -> int:
     )
     for board in boards:
         print(f"reedboard run --config {folder / f'board-{board}.toml'}")
+    for venue in venues:
+        print(f"venue {venue}: add {folder / f'bridge-{venue}.conf'} to its broker's configuration")
     return 0
 
 
-def write_setup(folder: Path, boards: list[str], host: str, port: int) -> None:
+def write_setup(
+    folder: Path, boards: list[str], host: str, port: int, venues: list[str] | None = None
+) -> None:
     pem = make_certificates(host)
     _write(folder / "ca.crt", pem.ca_cert, PUBLIC)
     _write(folder / "server.crt", pem.server_cert, PUBLIC)
     _write(folder / "server.key", pem.server_key, SECRET)
     users = {broker_files.RELAY_USER: "relay.password"}
     users.update({broker_files.board_user(b): f"board-{b}.password" for b in boards})
+    users.update({broker_files.venue_user(v): "" for v in venues or []})
     lines = []
     for user, name in users.items():
         password = secrets.token_urlsafe(24)
-        _write(folder / name, f"{password}\n".encode(), SECRET)
+        if name:
+            _write(folder / name, f"{password}\n".encode(), SECRET)
+        else:  # a venue's: in its bridge's lines, which its broker reads
+            venue = user.removeprefix("venue-")
+            bridge = broker_files.bridge_config(venue, host, port, password, folder / "ca.crt")
+            _write(folder / f"bridge-{venue}.conf", bridge.encode(), SECRET)
         lines.append(broker_files.password_line(user, password))
     _write(folder / "passwords", ("\n".join(lines) + "\n").encode(), SECRET)
-    _write(folder / "acl", broker_files.access_list(boards).encode(), PUBLIC)
+    _write(folder / "acl", broker_files.access_list(boards, venues).encode(), PUBLIC)
     config = broker_files.broker_config(folder, host, port, getpass.getuser())
     _write(folder / "mosquitto.conf", config.encode(), PUBLIC)
     for board in boards:
@@ -85,11 +100,13 @@ def write_setup(folder: Path, boards: list[str], host: str, port: int) -> None:
         _write(folder / f"board-{board}.toml", toml.encode(), PUBLIC)
 
 
-def _boards(text: str) -> list[str]:
-    boards = [check_board_id(part.strip()) for part in text.split(",")]
-    if len(set(boards)) != len(boards):
-        raise ValueError(f"--boards {text!r}: a board id is named twice")
-    return boards
+def _boards(text: str, option: str = "--boards") -> list[str]:
+    """Board ids (or venue names: the same rule) separated by commas, each once."""
+    names = [check_board_id(part.strip()) for part in text.split(",")]
+    if len(set(names)) != len(names):
+        what = "a board id" if option == "--boards" else "a venue"
+        raise ValueError(f"{option} {text!r}: {what} is named twice")
+    return names
 
 
 def _write(path: Path, data: bytes, mode: int) -> None:

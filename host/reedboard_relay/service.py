@@ -25,6 +25,10 @@ from reedboard_relay.refusals import RateLimitedLog
 from reedboard_relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
 
 T = TypeVar("T")
+# How often each board's snapshot (snapshots.py) is brought up to date: a relay killed
+# outright replays at most this long's messages at its next start.
+SNAPSHOT_S = 30.0
+SNAPSHOTS_AT_ONCE = 50
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +53,8 @@ class RelayService:
         # tells the round's mode again to a board heard while it owes an answer.
         self.heard = heard
         self.refusals = RateLimitedLog(logger)
+        # More to keep with the boards' snapshots, under the lock (the delay's boards).
+        self.snapshotters: list[Callable[[], None]] = []
         self.client, address = new_client(client_id, settings)
         self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
         self.health.attach(self.client)
@@ -68,6 +74,23 @@ class RelayService:
         self.client.disconnect()
         self.client.loop_stop()
         self._ticker.join(2.0)
+        self.keep_snapshots()  # the next start serves at once
+
+    def keep_snapshots(self) -> None:
+        """Every board's snapshot brought up to date (a failure is logged: the store's
+        messages still hold every game, only the next start is slower)."""
+        try:
+            # A few boards at a time: a thousand boards' snapshots take about 0.3 s,
+            # which no board's message should wait behind.
+            while True:
+                with self.lock:
+                    if self.boards.keep_snapshots(SNAPSHOTS_AT_ONCE) < SNAPSHOTS_AT_ONCE:
+                        break
+            with self.lock:
+                for keep in self.snapshotters:
+                    keep()
+        except Exception:
+            logger.exception("the boards' snapshots were not kept")
 
     def _connected(
         self, client: mqtt.Client, _u: object, _f: object, reason: object, _p: object = None
@@ -155,11 +178,15 @@ class RelayService:
         self.client.publish(request_topic(board), frame, qos=1)
 
     def _tick(self) -> None:
+        snapshot_due = time.monotonic() + SNAPSHOT_S
         while not self._ticking.wait(RETRY_MS / 1000):
             try:
                 self._ask_again()
             except Exception:  # the asking must outlive one bad turn, as `_message` does
                 logger.exception("asking the boards again failed")
+            if time.monotonic() >= snapshot_due:
+                self.keep_snapshots()
+                snapshot_due = time.monotonic() + SNAPSHOT_S
 
     def _ask_again(self) -> None:
         """Ask each board that is online for what the relay still misses of it, when its

@@ -14,6 +14,9 @@ from collections.abc import Callable, Iterator
 
 from reedboard.link.frame import Wire
 
+from reedboard_relay import evidence_store
+from reedboard_relay.evidence import Evidence
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS boards (
     board TEXT PRIMARY KEY,
@@ -28,6 +31,15 @@ CREATE TABLE IF NOT EXISTS messages (
     heard REAL
 );
 CREATE INDEX IF NOT EXISTS messages_board ON messages (board, number);
+CREATE TABLE IF NOT EXISTS snapshots (
+    board TEXT PRIMARY KEY,
+    number INTEGER NOT NULL,
+    mirror TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS delayed_snapshots (
+    board TEXT PRIMARY KEY,
+    mirror TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS relay (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -41,6 +53,7 @@ class RelayStore:
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")
         self.db.executescript(SCHEMA)
+        evidence_store.create(self.db)
         columns = [row[1] for row in self.db.execute("PRAGMA table_info(messages)")]
         if "heard" not in columns:  # a store of an older relay: its messages heard long ago
             self.db.execute("ALTER TABLE messages ADD COLUMN heard REAL")
@@ -65,16 +78,61 @@ class RelayStore:
         ):
             yield board, session, last, bool(online)
 
-    def messages(self, board: str) -> Iterator[Wire]:
+    def messages(self, board: str, after: int = 0) -> Iterator[Wire]:
+        """The board's messages stored after number `after` (a snapshot's), in order."""
         rows = self.db.execute(
-            "SELECT wire FROM messages WHERE board = ? ORDER BY number", (board,)
+            "SELECT wire FROM messages WHERE board = ? AND number > ? ORDER BY number",
+            (board, after),
         )
         for (wire,) in rows:
             yield json.loads(wire)
 
-    def delivered(self, board: str, session: str | None, last: int, messages: list[Wire]) -> None:
-        """The board's new place in its stream and the messages that took it there, at once."""
+    def last_numbers(self) -> dict[str, int]:
+        """Each board's last stored message's number."""
+        rows = self.db.execute("SELECT board, max(number) FROM messages GROUP BY board")
+        return {board: number for board, number in rows}
+
+    def snapshots(self) -> dict[str, tuple[int, str]]:
+        """Each board's snapshot (snapshots.py): the last message it holds, and its text."""
+        rows = self.db.execute("SELECT board, number, mirror FROM snapshots")
+        return {board: (number, mirror) for board, number, mirror in rows}
+
+    def keep_snapshots(self, kept: list[tuple[str, int, str]]) -> None:
+        """(board, the last message each holds, its text), at once."""
         with self._transaction():
+            self.db.executemany("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)", kept)
+
+    def delayed_snapshots(self) -> tuple[int, dict[str, str]]:
+        """The broadcast delay's boards (broadcast_delay.py) as last kept: the number of the
+        last message they hold, and each board's snapshot."""
+        row = self.db.execute("SELECT value FROM relay WHERE key = 'delayed_applied'").fetchone()
+        if row is None or not str(row[0]).isdigit():
+            return 0, {}
+        rows = self.db.execute("SELECT board, mirror FROM delayed_snapshots")
+        return int(row[0]), {board: mirror for board, mirror in rows}
+
+    def keep_delayed(self, applied: int, kept: list[tuple[str, str]]) -> None:
+        """The delay's boards changed since they were last kept, and the message they
+        now stand at, at once."""
+        with self._transaction():
+            self.db.executemany("INSERT OR REPLACE INTO delayed_snapshots VALUES (?, ?)", kept)
+            self.db.execute(
+                "INSERT OR REPLACE INTO relay (key, value) VALUES ('delayed_applied', ?)",
+                (str(applied),),
+            )
+
+    def delivered(
+        self,
+        board: str,
+        session: str | None,
+        last: int,
+        messages: list[Wire],
+        evidence: list[Evidence] | None = None,
+    ) -> int | None:
+        """The board's new place in its stream, the messages that took it there and the
+        evidence they are (evidence.py), at once; the last message's number, if any."""
+        with self._transaction():
+            evidence_store.record(self.db, board, evidence or [])
             self._board(board)
             self.db.execute(
                 "UPDATE boards SET session = ?, last = ? WHERE board = ?", (session, last, board)
@@ -84,11 +142,21 @@ class RelayStore:
                 "INSERT INTO messages (board, wire, heard) VALUES (?, ?, ?)",
                 [(board, json.dumps(m, separators=(",", ":")), heard) for m in messages],
             )
+            if not messages:
+                return None
+            row = self.db.execute("SELECT last_insert_rowid()").fetchone()
+        number: int = row[0]
+        return number
 
-    def set_online(self, board: str, online: bool) -> None:
+    def set_online(self, board: str, online: bool, evidence: list[Evidence] | None = None) -> None:
         with self._transaction():
+            evidence_store.record(self.db, board, evidence or [])
             self._board(board)
             self.db.execute("UPDATE boards SET online = ? WHERE board = ?", (online, board))
+
+    def evidence(self, board: str, entries: list[Evidence]) -> None:
+        with self._transaction():
+            evidence_store.record(self.db, board, entries)
 
     def _board(self, board: str) -> None:
         self.db.execute("INSERT OR IGNORE INTO boards (board) VALUES (?)", (board,))

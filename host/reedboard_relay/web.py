@@ -88,6 +88,11 @@ class RelayWeb:
         self._summaries: dict[
             str, tuple[tuple[int, int, Pairing, Decisions, bool], BoardSummary]
         ] = {}
+        service.snapshotters.append(self._keep_delayed)
+
+    def _keep_delayed(self) -> None:
+        if self.delayed is not None:
+            self.delayed.keep()
 
     def changed(self, board: str) -> None:
         """Called from paho's thread: the page's listeners hear of it on the web's loop.

@@ -20,11 +20,12 @@ WAIT_S = 20.0
 
 
 @contextlib.contextmanager
-def secure_broker(folder: Path) -> Iterator[Broker]:
-    """The set-up written into `folder` for BOARDS, its broker running."""
+def secure_broker(folder: Path, venues: tuple[str, ...] = ()) -> Iterator[Broker]:
+    """The set-up written into `folder` for BOARDS (and `venues`), its broker running."""
 
     def make(port: int) -> Broker:
         command = [str(folder), "--boards", ",".join(BOARDS), "--host", "127.0.0.1"]
+        command += ["--venues", ",".join(venues)] if venues else []
         assert secure_setup([*command, "--port", str(port)]) == 0
         return Broker(folder, port, config=folder / "mosquitto.conf")
 

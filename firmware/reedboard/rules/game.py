@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Hashable
 
 from reedboard.errors import IllegalMoveError
-from reedboard.rules.moves import FLAG_EN_PASSANT, PIECE_SHIFT, Move
+from reedboard.rules.moves import FLAG_EN_PASSANT, PIECE_SHIFT, Move, move_of_code
 from reedboard.rules.outcome import (
     AGREEMENT,
     CHECKMATE,
@@ -33,6 +33,7 @@ class Game:
     def __init__(self, start: Position | None = None) -> None:
         self._positions: list[Position] = [start if start is not None else Position.standard()]
         self._moves: list[Move] = []
+        self._codes: list[int] = []  # each move's internal code: a record replayed fast
         self._keys: Counter[Hashable] = Counter([self._positions[0].repetition_key()])
         self._key_stack: list[Hashable] = [self._positions[0].repetition_key()]
         self._declared: Outcome | None = None  # resignation, agreement or a claim
@@ -43,6 +44,30 @@ class Game:
     @classmethod
     def from_fen(cls, fen: str, chess960: bool = False) -> Game:
         return cls(Position.from_fen(fen, chess960=chess960))
+
+    @classmethod
+    def replayed(cls, start: Position, codes: list[int]) -> Game:
+        """The game of `codes` (as `codes` gave them) from `start`, played without
+        generating legal moves: for a record this program checked when it was played and
+        kept since (a relay's snapshot). About twenty times as fast as `push`; a code
+        that was never legal makes a position that is wrong, never an exception, so a
+        caller compares the end with what it kept."""
+        game = cls(start)
+        position = start
+        for code in codes:
+            position = position.play_code(code)
+            key = position.repetition_key()
+            game._positions.append(position)
+            game._moves.append(move_of_code(code))
+            game._codes.append(code)
+            game._keys[key] += 1
+            game._key_stack.append(key)
+        return game
+
+    @property
+    def codes(self) -> tuple[int, ...]:
+        """Each move's internal code, for `replayed`."""
+        return tuple(self._codes)
 
     @property
     def start(self) -> Position:
@@ -71,6 +96,7 @@ class Game:
         other = Game.__new__(Game)
         other._positions = list(self._positions)
         other._moves = list(self._moves)
+        other._codes = list(self._codes)
         other._keys = Counter(self._keys)
         other._key_stack = list(self._key_stack)
         other._declared = self._declared
@@ -90,6 +116,7 @@ class Game:
         key = after.repetition_key()
         self._positions.append(after)
         self._moves.append(move)
+        self._codes.append(code)
         self._keys[key] += 1
         self._key_stack.append(key)
         return move
@@ -107,6 +134,7 @@ class Game:
         key = self._key_stack.pop()
         self._keys[key] -= 1
         self._positions.pop()
+        self._codes.pop()
         return self._moves.pop()
 
     @property

@@ -1,0 +1,99 @@
+"""Spectators for `bench/relay.py`: clients polling `/games.pgn` every 2 s (a threads'
+pool, each poll timed) and listeners on the page's event stream (`/events`, raw sockets
+all read by one thread through epoll, their bytes counted). Started before the boards,
+stopped after: what the relay spends on them is in its figures."""
+
+from __future__ import annotations
+
+import contextlib
+import selectors
+import socket
+import statistics
+import threading
+import time
+import urllib.request
+from urllib.parse import urlsplit
+
+PGN_EVERY_S = 2.0
+
+
+class Spectators:
+    def __init__(self, page: str, pollers: int, listeners: int) -> None:
+        self.page = page
+        self.pgn_ms: list[float] = []  # each `/games.pgn` poll, from asking to the last byte
+        self.pgn_failed = 0
+        self.event_bytes = 0
+        self.listening = 0  # event streams that answered
+        self._stop = threading.Event()
+        self._threads = [
+            threading.Thread(target=self._poll, args=(n,), daemon=True) for n in range(pollers)
+        ]
+        if listeners:
+            self._threads.append(
+                threading.Thread(target=self._listen, args=(listeners,), daemon=True)
+            )
+        for thread in self._threads:
+            thread.start()
+
+    def _poll(self, n: int) -> None:
+        self._stop.wait(PGN_EVERY_S * n / max(1, len(self._threads)))  # spread over 2 s
+        while not self._stop.is_set():
+            began = time.monotonic()
+            try:
+                with urllib.request.urlopen(self.page + "games.pgn", timeout=120) as answer:
+                    answer.read()
+                self.pgn_ms.append((time.monotonic() - began) * 1000)
+            except OSError:
+                self.pgn_failed += 1
+            self._stop.wait(max(0.0, PGN_EVERY_S - (time.monotonic() - began)))
+
+    def _listen(self, count: int) -> None:
+        where = urlsplit(self.page)
+        host, port = where.hostname or "127.0.0.1", where.port or 80
+        selector = selectors.DefaultSelector()
+        request = f"GET /events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode()
+        for _ in range(count):
+            with contextlib.suppress(OSError):
+                sock = socket.create_connection((host, port), timeout=10)
+                sock.sendall(request)
+                sock.setblocking(False)
+                selector.register(sock, selectors.EVENT_READ)
+        answered: set[int] = set()
+        while not self._stop.is_set():
+            for key, _events in selector.select(0.2):
+                conn = key.fileobj
+                if not isinstance(conn, socket.socket):
+                    continue
+                try:
+                    data = conn.recv(65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    selector.unregister(conn)
+                    conn.close()
+                    continue
+                answered.add(conn.fileno())
+                self.listening = len(answered)
+                self.event_bytes += len(data)
+        for key in list(selector.get_map().values()):
+            with contextlib.suppress(OSError):
+                key.fileobj.close()  # type: ignore[union-attr]
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(130)
+
+    def said(self) -> str:
+        if not self.pgn_ms and not self.listening:
+            return ""
+        ordered = sorted(self.pgn_ms) or [float("nan")]
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        median = statistics.median(ordered)
+        return (
+            f"  /games.pgn polls: {len(self.pgn_ms)}, median {median:.0f} ms, p99 {p99:.0f} ms,"
+            f" failed {self.pgn_failed}; event streams: {self.listening} answered,"
+            f" {self.event_bytes / 1e6:.1f} MB read"
+        )
