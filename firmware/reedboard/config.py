@@ -124,6 +124,20 @@ class ClockConfig(NamedTuple):
     black_pin: int = 0
 
 
+class EngineConfig(NamedTuple):
+    """The board's own engine (docs/opponents.md): `play` it from the start, at `level`
+    1-20 or an `elo` rating (0: the level), on `side`, `movetime_ms` a move when the game
+    is untimed, its process `nice` below the scan loop."""
+
+    play: bool = False
+    path: str = "stockfish"
+    level: int = 5
+    elo: int = 0
+    side: Literal["white", "black"] = "black"
+    movetime_ms: int = 1000
+    nice: int = 10
+
+
 class BoardConfig(NamedTuple):
     matrix: MatrixConfig = MatrixConfig()
     debounce: DebounceConfig = DebounceConfig()
@@ -133,6 +147,7 @@ class BoardConfig(NamedTuple):
     mqtt: MqttConfig = MqttConfig()
     clock: ClockConfig = ClockConfig()
     voice: VoiceConfig = VoiceConfig()
+    engine: EngineConfig = EngineConfig()
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> BoardConfig:
@@ -184,6 +199,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         mqtt=_mqtt(sections.table("mqtt")),
         clock=_clock(sections.table("clock")),
         voice=_voice(sections.table("voice")),
+        engine=_engine(sections.table("engine")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
@@ -355,6 +371,22 @@ def _mqtt(s: _Section) -> MqttConfig:
         username=s.optional_text("username"),
         password_file=s.optional_text("password_file"),
         ca_file=s.optional_text("ca_file"),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _engine(s: _Section) -> EngineConfig:
+    d = EngineConfig()
+    elo = s.integer("elo", d.elo, 0, 3190)
+    config = EngineConfig(
+        play=s.boolean("play", d.play),
+        path=s.text("path", d.path),
+        level=s.integer("level", d.level, 1, 20),
+        elo=elo if elo == 0 else s.integer("elo", d.elo, 1320, 3190),
+        side=s.choice("side", d.side, ("white", "black")),
+        movetime_ms=s.integer("movetime_ms", d.movetime_ms, 10, 600_000),
+        nice=s.integer("nice", d.nice, 0, 19),
     )
     s.refuse_unknown()
     return config

@@ -68,6 +68,13 @@ CHANGES = [
     ("voice", "rate", 200, "voice"),
     ("voice", "volume", 150, "voice"),
     ("voice", "device", "plughw:1,0", "voice"),
+    ("engine", "play", True, "engine"),
+    ("engine", "path", "/usr/games/stockfish", "engine"),
+    ("engine", "level", 12, "engine"),
+    ("engine", "elo", 1800, "engine"),
+    ("engine", "side", "white", "engine"),
+    ("engine", "movetime_ms", 300, "engine"),
+    ("engine", "nice", 5, "engine"),
 ]
 
 PAIRED = {("clock", "white_pin"): "black_pin = 3\n", ("clock", "black_pin"): "white_pin = 2\n"}
@@ -106,7 +113,8 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
     gpio.set_switch(0, 1, True)  # ROW1 x COL2: under b1 in the reference build
     board = assemble(args, config, None, gpio=gpio)
     app = board.app
-    assert isinstance(board.scanner, MatrixScanner)
+    opponents = board.opponents
+    assert isinstance(board.scanner, MatrixScanner) and opponents is not None
     try:
         square = board.scanner.scan()
         try:
@@ -131,8 +139,10 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "link": link,
             "broker": None if board.broker is None else board.broker.settings,
             "voice": heard(board.voice),
+            "engine": (opponents.engine, opponents.current()),
         }
     finally:
+        opponents.close()
         if board.voice is not None:
             board.voice.close()
         if board.journal is not None:

@@ -69,6 +69,12 @@ def register(subparsers: Any) -> None:
         default="native",
         help="the link's language: the board's own, or DGT or ChessLink for their software",
     )
+    parser.add_argument(
+        "--opponent",
+        metavar="WHO",
+        help="who plays the other side: person, engine, engine:LEVEL (1-20), engine:elo=N, "
+        "with :white or :black for the engine's side (docs/opponents.md)",
+    )
     fake = parser.add_argument_group("fake board")
     fake.add_argument("--fake", action="store_true", help="a fake matrix instead of the GPIO")
     fake.add_argument("--script", metavar="SCRIPT", help="play this event script on it")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 from collections.abc import Callable
@@ -38,6 +39,10 @@ from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
+from reedboard.opponents.chosen import Opponents
+from reedboard.opponents.engine_play import EngineSettings
+from reedboard.opponents.spec import BadOpponent
+from reedboard.opponents.tee import OpponentTee
 from reedboard.reader.mode import Mode
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -105,6 +110,8 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
         app.close()  # the journal's writes done, and what waited for them told
         if board.voice is not None:
             board.voice.close()
+        if board.opponents is not None:
+            board.opponents.close()
         if journal is not None:
             journal.close()
         if broker is not None:
@@ -126,6 +133,7 @@ class Assembled:
     scanner: SwitchMatrix
     voice: BoardVoice | None = None
     broker: BoardBroker | None = None
+    opponents: Opponents | None = None
 
 
 def assemble(
@@ -150,18 +158,22 @@ def assemble(
     # Tournament mode: the voice is silent (fair play), whatever [voice] says.
     voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
     emulating = _emulating(link.emulation, broker)
+    clock = first.clock if first is not None else MonotonicClock(args.speed)
+    opponents = board_opponents(args, config, journal_path)
     host = HostLink(
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
         # whatever the protocol: the board never stops for want of a link.
         reopen=link.reopen if link.url is not None else None,
-        endpoint=emulating.endpoint,
+        endpoint=lambda session_id: OpponentTee(
+            emulating.endpoint(session_id), opponents, clock.now_ms
+        ),
         session_id=secrets.token_hex(4),
         identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
     )
     app = App(
         parts.scanner,
-        first.clock if first is not None else MonotonicClock(args.speed),
+        clock,
         link=host,
         journal=journal,
         # Off the scan loop: an SD card's flush would stall the scans it waits through.
@@ -177,7 +189,25 @@ def assemble(
         watch=emulating.watch,
         ahead=first.ahead if first is not None else None,
     )
-    return Assembled(app, journal, parts.scanner, voice, broker)
+    return Assembled(app, journal, parts.scanner, voice, broker, opponents)
+
+
+def board_opponents(
+    args: argparse.Namespace, config: BoardConfig, journal_path: str | None
+) -> Opponents:
+    """The board's opponent: `--opponent`, else the one chosen before the board last
+    stopped (saved beside the journal), else `[engine] play`'s engine, else a person."""
+    e = config.engine
+    engine = EngineSettings(level=e.level, elo=e.elo or None, side=e.side, movetime_ms=e.movetime_ms,
+                            path=e.path, nice=e.nice)  # fmt: skip
+    data_dir = os.path.dirname(os.path.abspath(journal_path)) if journal_path else None
+    opponents = Opponents(engine, data_dir=data_dir)
+    spec = args.opponent or opponents.saved() or ("engine" if e.play else None)
+    if spec is not None:
+        refused = opponents.choose(spec)
+        if refused is not None:
+            raise BadOpponent(refused)
+    return opponents
 
 
 def _game_settings(
