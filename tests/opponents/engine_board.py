@@ -6,6 +6,7 @@ reads them) and makes their own, each by clean hands on the fake switches."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -67,8 +68,11 @@ class EngineBoard:
     def wait_for_engine(self) -> None:
         """The board's turns go on while the engine thinks; the test waits on the
         engine's answer rather than turning the loop for nothing meanwhile."""
-        for thread in self.threads:
-            thread.wait(ENGINE_WAIT_S)
+        deadline = time.monotonic() + ENGINE_WAIT_S
+        while time.monotonic() < deadline:
+            self.step()  # the board's turn: what the opponent has to ask is asked
+            if any(thread.wait(0.02) for thread in self.threads):
+                break
         self.step()
 
     def make(self, uci: str) -> None:

@@ -119,3 +119,37 @@ def test_an_engine_game_goes_on_after_a_power_cut(tmp_path: Path) -> None:
             assert len(again.game) == 8
         finally:
             again.opponents.close()
+
+
+def test_a_hint_lights_the_engines_best_move_for_the_person() -> None:
+    board = engine_board(FAST)
+    try:
+        board.opponents.hint()
+        while board.shown() is None:
+            board.wait_for_engine()
+        hint = board.shown()
+        assert hint is not None and board.game.position.turn  # White's move: the person's
+        board.make(hint)
+        assert len(board.game) == 1
+    finally:
+        board.opponents.close()
+
+
+def test_a_hint_at_a_two_player_board_and_a_choice_changed_mid_game() -> None:
+    board = engine_board(FAST, spec="person")
+    try:
+        board.make("e2e4")
+        board.opponents.hint()  # Black's move: two people play, the engine only hints
+        while board.shown() is None:
+            board.wait_for_engine()
+        assert board.opponents.current() == "a person at the board"
+        board.make(board.shown() or "")
+        # The engine takes over White's side in the game as it stands.
+        assert board.opponents.choose("engine:4:white") is None
+        while board.shown() is None:
+            board.wait_for_engine()
+        assert len(board.game) == 2 and board.game.position.turn
+        assert board.opponents.choose("engine:99") is not None  # refused: nothing changes
+        assert board.opponents.current() == "Stockfish level 4, playing white"
+    finally:
+        board.opponents.close()

@@ -57,6 +57,7 @@ class EngineOpponent:
         self.asked: Key | None = None  # the engine's move asked for here
         self.shown: tuple[int, str] | None = None  # (ply, uci) lit for the engine's side
         self.hint_asked: Key | None = None
+        self._hint_wanted = False
         self._out: list[Command] = [AskState()]  # the game as it stands, first
         self._state_asked = True
 
@@ -103,18 +104,27 @@ class EngineOpponent:
         """What to send the board now."""
         for answer in self.thinker.answers():
             self._answered(answer)
+        if self._hint_wanted:
+            self._ask_hint()
         self._maybe_ask()
         out, self._out = self._out, []
         return out
 
     def hint(self) -> None:
-        """Ask for the best move of the side the person plays; it is lit when found."""
-        key = self._key("hint")
+        """Light the best move of the side the person plays, once found (asked on the
+        next turn: the game may not be known yet)."""
+        self._hint_wanted = True
+
+    def _ask_hint(self) -> None:
         game = self.followed.game
-        if key is None or game is None or self.error is not None or self.followed.over:
+        if game is None:
+            return  # asked once the board's state is in
+        self._hint_wanted = False
+        if self.error is not None or self.followed.over:
             return
         if self.plays and game.position.turn == self.engine_white:
             return  # the engine's turn: its own move is what gets lit
+        key = self._key("hint")
         self.hint_asked = key
         self.thinker.ask(Question(key, game.start.fen(), self._moves(), f"movetime {HINT_MS}",
                                   HINT_MS))  # fmt: skip
