@@ -6,27 +6,14 @@ host's, and their replies go back to the opponent, not over the link."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from reedboard.link.board_messages import Outgoing, Reply
 from reedboard.link.messages import Command
 from reedboard.opponents.chosen import Opponents
 
-
-class Endpoint(Protocol):
-    """The link's endpoint, as the loop uses it (`app_ports.Endpoint`)."""
-
-    session: str
-
-    def send(self, message: Outgoing) -> int: ...
-
-    def reply(self, command: Command, message: Reply) -> int: ...
-
-    def alive(self) -> None: ...
-
-    def data_to_send(self) -> bytes: ...
-
-    def receive_data(self, data: bytes) -> list[Command]: ...
+if TYPE_CHECKING:
+    from reedboard.link.mqtt_endpoint import Endpoint  # the link's endpoint, as the loop uses it
 
 
 class OpponentTee:
