@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
 import threading
 import time
 
@@ -81,7 +83,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--cpu-fraction", type=float, help="also held to this share of a core")
     args = parser.parse_args()
+    if args.cpu_fraction:
+        limited(args)
+        return
     figures = {}
     for load in ("idle", "engine"):
         stop = threading.Event()
@@ -99,6 +105,20 @@ def main() -> None:
             f"(goal <= {settle + 50} ms)"
         )
     print(f"scan rate with the engine / idle: {figures['engine'] / figures['idle']:.3f}")
+
+
+def limited(args: argparse.Namespace) -> None:
+    """This bench again, in a group held to `args.cpu_fraction` of a core."""
+    from cpu_limit import CpuLimitError, cpu_limited
+
+    try:
+        with cpu_limited(args.cpu_fraction) as limit:
+            print(f"held to {limit.describe()}", flush=True)
+            argv = [sys.executable, __file__, "--seconds", str(args.seconds),
+                    "--seed", str(args.seed)]  # fmt: skip
+            subprocess.run(argv, check=False, preexec_fn=limit.join)
+    except CpuLimitError as error:
+        print(f"not held: {error}")
 
 
 if __name__ == "__main__":

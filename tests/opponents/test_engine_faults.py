@@ -84,6 +84,7 @@ def test_the_engine_runs_below_the_boards_priority() -> None:
         assert thread.engine_pid is not None
         ours = os.getpriority(os.PRIO_PROCESS, 0)
         assert os.getpriority(os.PRIO_PROCESS, thread.engine_pid) == min(19, ours + 7)
+        assert os.sched_getscheduler(thread.engine_pid) == os.SCHED_IDLE
         [answer] = thread.answers()
         assert answer.error is None and answer.thought is not None
     finally:

@@ -68,6 +68,9 @@ class UciEngine:
             with contextlib.suppress(OSError):
                 niceness = os.getpriority(os.PRIO_PROCESS, 0) + nice
                 os.setpriority(os.PRIO_PROCESS, self._process.pid, niceness)
+                # And only on time no one else wants: a nice process still takes its
+                # weighted share, which on one small CPU is the scan loop's.
+                os.sched_setscheduler(self._process.pid, os.SCHED_IDLE, os.sched_param(0))
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
