@@ -42,6 +42,7 @@ def _play_two_moves(settings: EngineSettings) -> list[str]:
             thread.wait(30)
         board.run_for(100)
         status = board.opponents.current()
+        assert board.opponents.hint() == status  # no engine to ask: said why
         board.make("e7e5")  # the person plays both sides now
         board.make("g1f3")
         moves = [e.effect.uci for e in board.effects if isinstance(e.effect, MoveMade)]

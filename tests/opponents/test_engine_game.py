@@ -124,7 +124,7 @@ def test_an_engine_game_goes_on_after_a_power_cut(tmp_path: Path) -> None:
 def test_a_hint_lights_the_engines_best_move_for_the_person() -> None:
     board = engine_board(FAST)
     try:
-        board.opponents.hint()
+        assert board.opponents.hint() is None  # asked
         while board.shown() is None:
             board.wait_for_engine()
         hint = board.shown()

@@ -16,6 +16,7 @@ def test_a_person_or_the_configured_engine() -> None:
 
 def test_a_level_a_rating_and_a_side() -> None:
     assert read_spec("engine:5", CONFIGURED) == EngineSettings(level=5, movetime_ms=400)
+    assert read_spec("engine 5", CONFIGURED) == read_spec("engine:5", CONFIGURED)  # the page's
     rated = read_spec("Engine:elo=1800:white", CONFIGURED)
     assert rated == EngineSettings(level=7, elo=1800, side="white", movetime_ms=400)
     assert rated.spec() == "engine:elo=1800:white"

@@ -74,18 +74,24 @@ class Opponents:
                 return "a person at the board"
             return self.playing.status()
 
-    def hint(self) -> None:
-        """The engine's best move for the side to move, lit once found."""
+    def hint(self) -> str | None:
+        """The engine's best move for the side to move, lit once found: None once asked,
+        else why not, in words."""
         with self._lock:
             if self.playing is not None:
+                if self.playing.error is not None:
+                    return self.playing.status()
                 self.playing.hint()
-                return
+                return None
             if self._helper is None:
                 # It asks the board's state first, as any opponent does.
                 self._helper = EngineOpponent(
                     self.engine, self.make_thinker(self.engine), plays=False
                 )
+            if self._helper.error is not None:
+                return self._helper.status()
             self._helper.hint()
+            return None
 
     # ----- the board's side -----
 

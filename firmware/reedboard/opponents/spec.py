@@ -1,6 +1,6 @@
 """The opponent as the command line (`--opponent`), the page and the saved choice write
 it: `person` (two people at the board), `engine` (the `[engine]` section's settings),
-`engine:5` (a level 1 to 20), `engine:elo=1800` (a rating), each optionally followed by
+`engine:5` or `engine 5` (a level 1 to 20), `engine:elo=1800` (a rating), each optionally followed by
 the engine's side, `:white` or `:black` (default black). Pure."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class BadOpponent(InvalidInputError):
 
 def read_spec(text: str, engine: EngineSettings) -> EngineSettings | None:
     """The engine's settings (None: a person), from `engine`'s with what `text` says."""
-    words = text.strip().lower().split(":")
+    words = text.strip().lower().replace(" ", ":").split(":")  # "engine 5" as the page writes it
     if words == [PERSON] or words == ["none"]:
         return None
     if words[0] == "lichess":
