@@ -58,10 +58,12 @@ FIRMWARE_LAYERS = (
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
     Layer("bluetooth", ("reedboard.ble",)),
+    Layer("opponents", ("reedboard.opponents",)),
     Layer(
         "shell",
         (
             "reedboard.config",
+            "reedboard.config_section",
             "reedboard.wiring",
             "reedboard.game_record",
             "reedboard.speaking",
@@ -87,7 +89,6 @@ HOST_LAYERS = (
             "reedboard_host.transport",
             "reedboard_host.arguments",
             "reedboard_host.board_text",
-            "reedboard_host.engine",
             "reedboard_host.mirror",
             "reedboard_host.pgn_file",
             "reedboard_host.connection",
@@ -128,6 +129,8 @@ HOST_MAY_USE = (
     "reedboard.lights",
     "reedboard.link",
     "reedboard.voice",
+    # The engine's process, which `reedboard-host play` runs on a PC as the board does.
+    "reedboard.opponents",
     # Only for the voice's espeak-ng adapter, which speaks on a PC as on the board: the
     # hardware libraries are imported only inside their own adapters.
     "reedboard.hal",

@@ -12,6 +12,7 @@ from typing import Any, Literal, NamedTuple, get_args
 
 from reedboard.ble.settings import BleConfig
 from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.config_section import HEADER_GPIOS, ConfigSection
 from reedboard.errors import ConfigError, InvalidInputError
 from reedboard.plain_toml import plain_toml
 from reedboard.reader.mode import MODES, Mode
@@ -34,10 +35,9 @@ LedOrder = Literal["RGB", "RBG", "GRB", "GBR", "BRG", "BGR"]
 LedLayout = Literal["serpentine", "rows"]
 LedCorner = Literal["a1", "h1", "a8", "h8"]
 
-# The 40-pin header's GPIOs. 0/1 carry the HAT ID EEPROM; 2/3 have fixed 1.8 kohm pull-ups
-# (I2C), which would hold a pulled-down column HIGH, and an idle (floating) row HIGH too:
-# every piece on that row would then read, so one piece reads as a whole line.
-_HEADER_GPIOS = range(2, 28)
+# GPIO2 and GPIO3 have fixed 1.8 kohm pull-ups (I2C), which would hold a pulled-down column
+# HIGH, and an idle (floating) row HIGH too: every piece on that row would then read, so
+# one piece reads as a whole line.
 _PULLED_UP_GPIOS = (2, 3)
 # The pins of the buses the board may use, by the name a message gives them.
 _SPI0_PINS = {7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
@@ -134,6 +134,20 @@ class WebConfig(NamedTuple):
     port: int = 80
 
 
+class EngineConfig(NamedTuple):
+    """The board's own engine (docs/opponents.md): `play` it from the start, at `level`
+    1-20 or an `elo` rating (0: the level), on `side`, `movetime_ms` a move when the game
+    is untimed, its process `nice` below the scan loop."""
+
+    play: bool = False
+    path: str = "stockfish"
+    level: int = 5
+    elo: int = 0
+    side: Literal["white", "black"] = "black"
+    movetime_ms: int = 1000
+    nice: int = 10
+
+
 class BoardConfig(NamedTuple):
     matrix: MatrixConfig = MatrixConfig()
     debounce: DebounceConfig = DebounceConfig()
@@ -145,6 +159,7 @@ class BoardConfig(NamedTuple):
     voice: VoiceConfig = VoiceConfig()
     web: WebConfig = WebConfig()
     ble: BleConfig = BleConfig()
+    engine: EngineConfig = EngineConfig()
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> BoardConfig:
@@ -189,7 +204,7 @@ def parse_config(text: str, *, source: str = "config") -> BoardConfig:
 
 def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
     """The configuration from already-parsed TOML (nested mappings)."""
-    sections = _Section(data, "")
+    sections = ConfigSection(data, "")
     config = BoardConfig(
         matrix=_matrix(sections.table("matrix")),
         debounce=_debounce(sections.table("debounce")),
@@ -201,95 +216,14 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         voice=_voice(sections.table("voice")),
         web=_web(sections.table("web")),
         ble=_ble(sections.table("ble")),
+        engine=_engine(sections.table("engine")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
     return config
 
 
-class _Section:
-    """One TOML table, with typed getters that name the key when a value is wrong."""
-
-    def __init__(self, data: Mapping[str, Any], prefix: str) -> None:
-        self._data = data
-        self._prefix = prefix
-        self._seen: set[str] = set()
-
-    def key(self, name: str) -> str:
-        return f"{self._prefix}{name}"
-
-    def _get(self, name: str, default: Any) -> Any:
-        self._seen.add(name)
-        return self._data.get(name, default)
-
-    def table(self, name: str) -> "_Section":
-        value = self._get(name, {})
-        if not isinstance(value, Mapping):
-            raise ConfigError(f"{self.key(name)}: expected a table [{self.key(name)}]")
-        return _Section(value, f"{self.key(name)}.")
-
-    def integer(self, name: str, default: int, low: int, high: int) -> int:
-        value = self._get(name, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{self.key(name)}: expected an integer, got {value!r}")
-        if not low <= value <= high:
-            raise ConfigError(f"{self.key(name)}: {value} is outside {low}..{high}")
-        return value
-
-    def number(self, name: str, default: float, low: float, high: float) -> float:
-        value = self._get(name, default)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(f"{self.key(name)}: expected a number, got {value!r}")
-        if not low <= value <= high:
-            raise ConfigError(f"{self.key(name)}: {value} is outside {low}..{high}")
-        return float(value)
-
-    def text(self, name: str, default: str) -> str:
-        value = self._get(name, default)
-        if not isinstance(value, str) or not value:
-            raise ConfigError(f"{self.key(name)}: expected a non-empty string, got {value!r}")
-        return value
-
-    def boolean(self, name: str, default: bool) -> bool:
-        value = self._get(name, default)
-        if not isinstance(value, bool):
-            raise ConfigError(f"{self.key(name)}: expected true or false, got {value!r}")
-        return value
-
-    def optional_text(self, name: str) -> str:
-        """A string that may be empty (a setting left out)."""
-        value = self._get(name, "")
-        if not isinstance(value, str):
-            raise ConfigError(f"{self.key(name)}: expected a string, got {value!r}")
-        return value
-
-    def choice(self, name: str, default: str, choices: tuple[str, ...]) -> Any:
-        value = self.text(name, default)
-        if value not in choices:
-            raise ConfigError(
-                f"{self.key(name)}: {value!r} is not one of {', '.join(map(repr, choices))}"
-            )
-        return value
-
-    def pins(self, name: str, default: tuple[int, ...]) -> tuple[int, ...]:
-        value = self._get(name, list(default))
-        key = self.key(name)
-        if not isinstance(value, list) or len(value) != 8:
-            raise ConfigError(f"{key}: expected a list of 8 BCM pin numbers, got {value!r}")
-        for pin in value:
-            if isinstance(pin, bool) or not isinstance(pin, int):
-                raise ConfigError(f"{key}: {pin!r} is not a BCM pin number")
-            if pin not in _HEADER_GPIOS:
-                raise ConfigError(f"{key}: GPIO{pin} is not usable (use GPIO2..GPIO27)")
-        return tuple(value)
-
-    def refuse_unknown(self) -> None:
-        unknown = sorted(set(self._data) - self._seen)
-        if unknown:
-            raise ConfigError(f"{self.key(unknown[0])}: unknown key")
-
-
-def _matrix(s: _Section) -> MatrixConfig:
+def _matrix(s: ConfigSection) -> MatrixConfig:
     d = MatrixConfig()
     config = MatrixConfig(
         rows=s.pins("rows", d.rows),
@@ -321,13 +255,13 @@ def _matrix(s: _Section) -> MatrixConfig:
     return config
 
 
-def _debounce(s: _Section) -> DebounceConfig:
+def _debounce(s: ConfigSection) -> DebounceConfig:
     config = DebounceConfig(hold_ms=s.integer("hold_ms", DebounceConfig().hold_ms, 1, 1000))
     s.refuse_unknown()
     return config
 
 
-def _leds(s: _Section) -> LedConfig:
+def _leds(s: ConfigSection) -> LedConfig:
     d = LedConfig()
     config = LedConfig(
         type=s.choice("type", d.type, get_args(LedType)),
@@ -343,7 +277,7 @@ def _leds(s: _Section) -> LedConfig:
     return config
 
 
-def _serial(s: _Section) -> SerialConfig:
+def _serial(s: ConfigSection) -> SerialConfig:
     d = SerialConfig()
     config = SerialConfig(
         port=s.text("port", d.port), baud=s.integer("baud", d.baud, 300, 4_000_000)
@@ -352,7 +286,7 @@ def _serial(s: _Section) -> SerialConfig:
     return config
 
 
-def _arbiter(s: _Section) -> ArbiterConfig:
+def _arbiter(s: ConfigSection) -> ArbiterConfig:
     d = ArbiterConfig()
     config = ArbiterConfig(
         mode=s.choice("mode", d.mode, MODES),
@@ -365,7 +299,7 @@ def _arbiter(s: _Section) -> ArbiterConfig:
     return config
 
 
-def _mqtt(s: _Section) -> MqttConfig:
+def _mqtt(s: ConfigSection) -> MqttConfig:
     config = MqttConfig(
         url=s.optional_text("url"),
         board_id=s.optional_text("board_id"),
@@ -377,7 +311,7 @@ def _mqtt(s: _Section) -> MqttConfig:
     return config
 
 
-def _ble(s: _Section) -> BleConfig:
+def _ble(s: ConfigSection) -> BleConfig:
     ble = BleConfig(s.boolean("enabled", False), s.optional_text("adapter") or "hci0",
                     s.optional_text("name"))  # fmt: skip
     if (problem := ble.problem()) is not None:
@@ -386,14 +320,30 @@ def _ble(s: _Section) -> BleConfig:
     return ble
 
 
-def _voice(s: _Section) -> VoiceConfig:
+def _engine(s: ConfigSection) -> EngineConfig:
+    d = EngineConfig()
+    elo = s.integer("elo", d.elo, 0, 3190)
+    config = EngineConfig(
+        play=s.boolean("play", d.play),
+        path=s.text("path", d.path),
+        level=s.integer("level", d.level, 1, 20),
+        elo=elo if elo == 0 else s.integer("elo", d.elo, 1320, 3190),
+        side=s.choice("side", d.side, ("white", "black")),
+        movetime_ms=s.integer("movetime_ms", d.movetime_ms, 10, 600_000),
+        nice=s.integer("nice", d.nice, 0, 19),
+    )
+    s.refuse_unknown()
+    return config
+
+
+def _voice(s: ConfigSection) -> VoiceConfig:
     d = VoiceConfig()
-    enabled = s._get("enabled", d.enabled)
+    enabled = s.get("enabled", d.enabled)
     if not isinstance(enabled, bool):
         raise ConfigError(f"{s.key('enabled')}: expected true or false, got {enabled!r}")
     optional: dict[str, str] = {}
     for name in ("voice", "device"):
-        value = s._get(name, getattr(d, name))
+        value = s.get(name, getattr(d, name))
         if not isinstance(value, str):
             raise ConfigError(f"{s.key(name)}: expected a string, got {value!r}")
         optional[name] = value
@@ -408,7 +358,7 @@ def _voice(s: _Section) -> VoiceConfig:
     return config
 
 
-def _web(s: _Section) -> WebConfig:
+def _web(s: ConfigSection) -> WebConfig:
     d = WebConfig()
     config = WebConfig(
         enabled=s.boolean("enabled", d.enabled),
@@ -419,9 +369,9 @@ def _web(s: _Section) -> WebConfig:
     return config
 
 
-def _clock(s: _Section) -> ClockConfig:
+def _clock(s: ConfigSection) -> ClockConfig:
     d = ClockConfig()
-    control = s._get("control", d.control)
+    control = s.get("control", d.control)
     if not isinstance(control, str):
         raise ConfigError(
             f'{s.key("control")}: expected a time control like "5+3", got {control!r}'
@@ -443,7 +393,7 @@ def _clock(s: _Section) -> ClockConfig:
             f"{s.key('white_pin')}: clock buttons come in pairs: set both pins or neither"
         )
     for name, pin in pins.items():
-        if pin and pin not in _HEADER_GPIOS:
+        if pin and pin not in HEADER_GPIOS:
             raise ConfigError(f"{s.key(name)}: GPIO{pin} is not usable (use GPIO2..GPIO27)")
     if config.white_pin and config.white_pin == config.black_pin:
         raise ConfigError(f"{s.key('black_pin')}: GPIO{config.black_pin} is also white_pin")

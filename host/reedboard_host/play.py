@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from reedboard.errors import LinkError
 from reedboard.link.messages import ChoosePromotion, ShowMove, StartGame, TakeBack, promotion_piece
+from reedboard.opponents.uci_engine import UciEngine
 
 from reedboard_host.connection import HostError
-from reedboard_host.engine import UciEngine
 from reedboard_host.follow import Follower
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.pgn_file import PgnFile, pgn_text

@@ -76,6 +76,13 @@ CHANGES = [
     ("ble", "enabled", True, "phone"),
     ("ble", "adapter", "hci1", "phone"),
     ("ble", "name", "board7", "phone"),
+    ("engine", "play", True, "engine"),
+    ("engine", "path", "/usr/games/stockfish", "engine"),
+    ("engine", "level", 12, "engine"),
+    ("engine", "elo", 1800, "engine"),
+    ("engine", "side", "white", "engine"),
+    ("engine", "movetime_ms", 300, "engine"),
+    ("engine", "nice", 5, "engine"),
 ]
 
 PAIRED = {("clock", "white_pin"): "black_pin = 3\n", ("clock", "black_pin"): "white_pin = 2\n"}
@@ -118,7 +125,8 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
     except BluetoothError as error:
         return {"phone": str(error)}
     app = board.app
-    assert isinstance(board.scanner, MatrixScanner)
+    opponents = board.opponents
+    assert isinstance(board.scanner, MatrixScanner) and opponents is not None
     try:
         square = board.scanner.scan()
         try:
@@ -145,8 +153,10 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "voice": heard(board.voice),
             "page": board.page_at,
             "phone": board.phone,
+            "engine": (opponents.engine, opponents.current()),
         }
     finally:
+        opponents.close()
         if board.voice is not None:
             board.voice.close()
         if board.journal is not None:

@@ -10,11 +10,11 @@ import shutil
 
 import chess.pgn
 import pytest
+from reedboard.opponents.uci_engine import EngineError
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 from reedboard_host.cli import build_parser
 from reedboard_host.connection import HostError
-from reedboard_host.engine import EngineError
 from reedboard_host.follow import Follower
 from reedboard_host.play import play
 

@@ -87,7 +87,8 @@ def test_anyone_may_watch_the_board(board: RunningBoard) -> None:
             return [page_json((await ws.receive(timeout=30)).data) for _ in range(2)]
 
     hello, state = run(watch())
-    assert hello == {"type": "hello", "paired": False, "opponents": False, "voice": None}
+    # The board always has its opponents' part: a person at the board until one is chosen.
+    assert hello == {"type": "hello", "paired": False, "opponents": True, "voice": None}
     assert state["type"] == "state" and state["pieces"]["e1"] == "K"
     assert state["opponent"] == "a person at the board"
 

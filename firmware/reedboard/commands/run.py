@@ -64,6 +64,11 @@ BOARD_OPTIONS: dict[str, Mapping[str, Any]] = {
         "help": "serve the board's page here, or 'off' (default: [web], 0.0.0.0:80 on a board,"
         " 127.0.0.1:0 with --fake; port 0: a free one)",
     },
+    "--opponent": {
+        "metavar": "WHO",
+        "help": "who plays the other side: person, engine, engine:LEVEL (1-20), engine:elo=N, "
+        "with :white or :black for the engine's side (docs/opponents.md)",
+    },
     "--protocol": {
         "choices": ("native", "dgt", "chesslink"),
         "default": "native",

@@ -23,6 +23,7 @@ from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.command_line import BAD_ARGUMENTS, NEEDS_A_PERSON
 from reedboard.commands.run import DEFAULT_JOURNAL
+from reedboard.commands.run_opponents import board_opponents
 from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
 from reedboard.errors import HardwareSetupError, ReedboardError, ScriptError
 from reedboard.hal.clock import MonotonicClock
@@ -41,6 +42,7 @@ from reedboard.link.board_messages import EffectMessage
 from reedboard.link.clients import Clients
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
+from reedboard.opponents.tee import OpponentTee
 from reedboard.reader.mode import Mode
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from reedboard.ble.phone import PhoneClient
     from reedboard.commands.first_scan import FirstScan
     from reedboard.link.mqtt_client import BoardBroker
+    from reedboard.opponents.chosen import Opponents
     from reedboard.speaking import BoardVoice
 
 
@@ -125,6 +128,8 @@ def _close(board: Assembled, page: PageThread | None) -> int:
     undelivered = 0 if board.broker is None else board.broker.close()
     if board.phone is not None:
         board.phone.close()
+    if board.opponents is not None:
+        board.opponents.close()
     close = getattr(board.scanner, "close", None)
     if close is not None:
         close()
@@ -149,6 +154,7 @@ def _page(args: argparse.Namespace, board: Assembled) -> PageThread | None:
         data_dir=None if journal is None else os.path.dirname(os.path.abspath(journal)),
         board=board.app.identity.board,
         voice=board.voice,
+        opponents=board.opponents,
         commit_wall_ms=commit_wall_ms,
     )
     return PageThread(address, parts)
@@ -185,6 +191,7 @@ class Assembled:
     broker: BoardBroker | None = None
     page_at: tuple[str, int] | None = None  # where the page is served (None: no page)
     phone: PhoneClient | None = None
+    opponents: Opponents | None = None
 
 
 def assemble(
@@ -216,19 +223,23 @@ def assemble(
     emulating = _emulating(link.emulation, broker)
     if phone is not None:
         emulating = _with_phone(emulating, phone)
+    clock = first.clock if first is not None else MonotonicClock(args.speed)
+    opponents = board_opponents(args, config, journal_path)
     host = HostLink(
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
         # whatever the protocol: the board never stops for want of a link.
         reopen=link.reopen if link.url is not None else None,
-        endpoint=emulating.endpoint,
+        endpoint=lambda session_id: OpponentTee(
+            emulating.endpoint(session_id), opponents, clock.now_ms
+        ),
         session_id=secrets.token_hex(4),
         identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
         clients=clients,
     )
     app = App(
         parts.scanner,
-        first.clock if first is not None else MonotonicClock(args.speed),
+        clock,
         link=host,
         journal=journal,
         # Off the scan loop: an SD card's flush would stall the scans it waits through.
@@ -244,7 +255,7 @@ def assemble(
         watch=emulating.watch,
         ahead=first.ahead if first is not None else None,
     )
-    return Assembled(app, journal, parts.scanner, voice, broker, page_at, phone)
+    return Assembled(app, journal, parts.scanner, voice, broker, page_at, phone, opponents)
 
 
 def _game_settings(

@@ -1,17 +1,21 @@
-"""A UCI engine (Stockfish from the OS packages, or any other) as a child process.
+"""A UCI engine (Stockfish from the OS packages, or any other) as a child process: the
+board's engine opponent and `reedboard-host play` on a PC both run it.
 
 Every wait has a deadline and an engine that exits is noticed at once (a reader thread
 turns its output into a queue that ends with None), so a hung or crashed engine becomes
-one clear `EngineError`, never a hung host."""
+one clear `EngineError`, never a hung board or host. `nice` lowers the engine's priority
+once it runs: on the board it must never take the CPU from the scan loop."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shutil
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 
 from reedboard.errors import ReedboardError
 
@@ -34,8 +38,17 @@ def find_engine(name: str) -> str:
     return found
 
 
+@dataclass(frozen=True)
+class Thought:
+    """What the engine found: its `best` move and, with MultiPV, each line's first move
+    and score in centipawns from the mover's side (mates as +-100000 less the plies)."""
+
+    best: str
+    lines: tuple[tuple[str, int], ...] = ()
+
+
 class UciEngine:
-    def __init__(self, name: str = "stockfish") -> None:
+    def __init__(self, name: str = "stockfish", *, nice: int = 0) -> None:
         self.name = name
         self.path = find_engine(name)
         self.id_name: str | None = None  # what the engine calls itself (`id name`)
@@ -50,8 +63,20 @@ class UciEngine:
             )
         except OSError as error:
             raise EngineError(f"cannot start {self.path}: {error.strerror or error}") from None
+        if nice:
+            # An engine that ended already is told by the handshake.
+            with contextlib.suppress(OSError):
+                niceness = os.getpriority(os.PRIO_PROCESS, 0) + nice
+                os.setpriority(os.PRIO_PROCESS, self._process.pid, niceness)
+                # And only on time no one else wants: a nice process still takes its
+                # weighted share, which on one small CPU is the scan loop's.
+                os.sched_setscheduler(self._process.pid, os.SCHED_IDLE, os.sched_param(0))
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
 
     def _read(self) -> None:
         assert self._process.stdout is not None
@@ -118,15 +143,31 @@ class UciEngine:
         self.send("isready")
         self.expect("readyok", START_S)
 
+    def set_option(self, name: str, value: object) -> None:
+        self.send(f"setoption name {name} value {value}")
+
     def best_move(self, start_fen: str, moves: list[str], movetime_ms: int) -> str:
+        return self.think(start_fen, moves, f"movetime {movetime_ms}", movetime_ms).best
+
+    def think(self, start_fen: str, moves: list[str], limits: str, longest_ms: int) -> Thought:
+        """`go` with `limits` (`movetime 500`, `wtime 60000 btime 59000 winc 2000 ...`);
+        the engine counts as hung after `longest_ms` and a few seconds more."""
         position = f"position fen {start_fen}" + (" moves " + " ".join(moves) if moves else "")
         self.send(position)
-        self.send(f"go movetime {movetime_ms}")
-        line = self.expect("bestmove", movetime_ms / 1000 + EXTRA_S)
+        self.send(f"go {limits}")
+        lines: dict[int, tuple[str, int]] = {}
+        while True:
+            line = self.expect("", longest_ms / 1000 + EXTRA_S)
+            if line.startswith("info ") and " pv " in line:
+                found = _pv_line(line.split())
+                if found is not None:
+                    lines[found[0]] = found[1]
+            elif line.startswith("bestmove"):
+                break
         words = line.split()
         if len(words) < 2 or words[1] in ("(none)", "0000"):
             raise EngineError(f"the engine {self.name} has no move in this position")
-        return words[1]
+        return Thought(words[1], tuple(lines[k] for k in sorted(lines)))
 
     def close(self) -> None:
         if self._process.poll() is None:
@@ -136,3 +177,22 @@ class UciEngine:
             except (EngineError, subprocess.TimeoutExpired):
                 self._process.kill()
                 self._process.wait()
+
+
+MATE_CP = 100_000
+
+
+def _pv_line(words: list[str]) -> tuple[int, tuple[str, int]] | None:
+    """(MultiPV index, (first move, centipawns)) of an `info ... pv ...` line, if whole."""
+    try:
+        index = int(words[words.index("multipv") + 1]) if "multipv" in words else 1
+        at = words.index("score")
+        kind, value = words[at + 1], int(words[at + 2])
+        move = words[words.index("pv") + 1]
+    except (ValueError, IndexError):
+        return None
+    if kind == "mate":
+        value = MATE_CP - abs(value) if value > 0 else -MATE_CP + abs(value)
+    elif kind != "cp":
+        return None
+    return index, (move, value)

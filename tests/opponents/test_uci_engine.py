@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from reedboard_host.engine import EngineError, UciEngine
+from reedboard.opponents.uci_engine import EngineError, UciEngine
 
 
 def _engine(tmp_path: Path, body: str) -> str:

@@ -1,0 +1,139 @@
+"""The engine off the scan loop: Stockfish runs in its own process, at a lower priority,
+and a thread of the board's process talks to it, so the loop only hands a question over
+(`ask`) and picks the answers up on a later turn (`answers`); it never waits for the
+engine, not even for its start.
+
+An engine that cannot start, stops or hangs is one `Answer` with the `error` in words;
+the thread then ends and every later question is answered with that error at once."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reedboard.errors import ReedboardError
+from reedboard.opponents.engine_play import EngineSettings, uci_options
+
+if TYPE_CHECKING:
+    from reedboard.opponents.uci_engine import Thought, UciEngine
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Question:
+    key: object  # what the answer is for: the asker's own mark
+    start_fen: str
+    moves: tuple[str, ...]
+    limits: str  # the `go` command's
+    longest_ms: int
+    multi_pv: int = 1
+
+
+@dataclass(frozen=True)
+class Answer:
+    key: object
+    thought: Thought | None = None
+    error: str | None = None
+
+
+class Thinker:
+    """The port the engine opponent asks (the real one below; a test may give another)."""
+
+    def ask(self, question: Question) -> None:
+        raise NotImplementedError
+
+    def answers(self) -> list[Answer]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class EngineThread(Thinker):
+    def __init__(
+        self,
+        settings: EngineSettings,
+        *,
+        make: Callable[[EngineSettings], UciEngine] | None = None,
+    ) -> None:
+        self.settings = settings
+        self._make = make or _started
+        self._questions: queue.Queue[Question | None] = queue.Queue()
+        self._answers: queue.Queue[Answer] = queue.Queue()
+        self._answered = threading.Event()  # an answer waits to be picked up
+        self.error: str | None = None  # why the engine is gone, once it is
+        self.engine_name: str | None = None
+        self.engine_pid: int | None = None
+        self._thread = threading.Thread(target=self._run, name="engine", daemon=True)
+        self._thread.start()
+
+    def ask(self, question: Question) -> None:
+        self._questions.put(question)
+
+    def answers(self) -> list[Answer]:
+        self._answered.clear()
+        found: list[Answer] = []
+        while True:
+            try:
+                found.append(self._answers.get_nowait())
+            except queue.Empty:
+                return found
+
+    def wait(self, timeout_s: float) -> bool:
+        """Wait until an answer waits to be picked up (a test's or a bench's board that
+        has nothing else to do meanwhile); whether one does."""
+        return self._answered.wait(timeout_s)
+
+    def _answer(self, answer: Answer) -> None:
+        self._answers.put(answer)
+        self._answered.set()
+
+    def close(self) -> None:
+        self._questions.put(None)
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        engine: UciEngine | None = None
+        try:
+            engine = self._make(self.settings)
+            self.engine_pid = engine.pid
+            engine.start(level=None)
+            self.engine_name = engine.id_name
+            for name, value in uci_options(self.settings):
+                engine.set_option(name, value)
+            engine.ready()
+            multi_pv = 1
+            while (question := self._questions.get()) is not None:
+                if question.multi_pv != multi_pv:
+                    multi_pv = question.multi_pv
+                    engine.set_option("MultiPV", multi_pv)
+                thought = engine.think(
+                    question.start_fen, list(question.moves), question.limits, question.longest_ms
+                )
+                self._answer(Answer(question.key, thought))
+        except ReedboardError as error:  # an EngineError: not found, stopped, hung
+            self._failed(str(error))
+        finally:
+            if engine is not None:
+                engine.close()
+
+    def _failed(self, error: str) -> None:
+        """Every question, the ones waiting and the ones to come, has this answer."""
+        self.error = error
+        logger.error("%s: the board plays on as a two-player board", error)
+        self._answer(Answer(None, error=error))
+        while self._questions.get() is not None:
+            self._answer(Answer(None, error=error))
+
+
+def _started(settings: EngineSettings) -> UciEngine:
+    # Imported here, on the engine's thread: a board with no engine never loads
+    # subprocess, and one with an engine does not wait for it before its first scan.
+    from reedboard.opponents.uci_engine import UciEngine
+
+    return UciEngine(settings.path, nice=settings.nice)

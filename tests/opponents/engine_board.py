@@ -1,0 +1,157 @@
+"""A board that plays the engine, for tests and benches: the real loop (`App`) on a fake
+matrix and a virtual clock, the opponent plugged in as `reedboard run` plugs it, and a
+person who carries out the engine's lit moves (read off the board's lights, as a person
+reads them) and makes their own, each by clean hands on the fake switches."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from reedboard.app import App
+from reedboard.app_ports import GameSetup, HostLink
+from reedboard.board_game import Settings
+from reedboard.hal.clock import VirtualClock
+from reedboard.hal.fake_board import FakeBoard
+from reedboard.hal.sensor_line import SensorLine
+from reedboard.journal.store import Journal
+from reedboard.link.board import BoardEndpoint
+from reedboard.link.board_messages import EffectMessage
+from reedboard.opponents.chosen import Opponents
+from reedboard.opponents.engine_play import EngineSettings
+from reedboard.opponents.tee import OpponentTee
+from reedboard.opponents.thinker import EngineThread, Thinker
+from reedboard.rules.game import Game
+from reedboard.rules.pieces import QUEEN
+from reedboard.rules.position import Position
+
+from tests.app.games import move_lines
+
+STEP_MS = 10
+SETTLED_MS = 1200  # after the last switch of a move: the board has committed it
+ENGINE_WAIT_S = 30.0  # a loaded machine's Stockfish answers far sooner
+
+
+@dataclass
+class EngineBoard:
+    app: App
+    fake: FakeBoard
+    clock: VirtualClock
+    opponents: Opponents
+    threads: list[EngineThread] = field(default_factory=list)
+    effects: list[EffectMessage] = field(default_factory=list)
+    lit: list[str] = field(default_factory=list)  # the engine's moves, as lit
+
+    @property
+    def game(self) -> Game:
+        assert self.app.board_game is not None
+        return self.app.board_game.game
+
+    def shown(self) -> str | None:
+        """The move the board's lights ask for, if any."""
+        assert self.app.board_game is not None
+        hint = self.app.board_game.arbiter.hint
+        return None if hint is None else self.game.position.uci(hint)
+
+    def run_for(self, ms: int) -> None:
+        end = self.clock.t_ms + ms
+        while self.clock.t_ms < end:
+            self.step()
+
+    def step(self) -> None:
+        self.clock.t_ms += STEP_MS
+        self.app.catch_up(self.clock.t_ms)
+        self.app.step(self.clock.t_ms)
+
+    def wait_for_engine(self) -> None:
+        """The board's turns go on while the engine thinks; the test waits on the
+        engine's answer rather than turning the loop for nothing meanwhile."""
+        deadline = time.monotonic() + ENGINE_WAIT_S
+        while time.monotonic() < deadline:
+            self.step()  # the board's turn: what the opponent has to ask is asked
+            if any(thread.wait(0.02) for thread in self.threads):
+                break
+        self.step()
+
+    def make(self, uci: str) -> None:
+        """Carry out `uci` on the switches, by clean hands, and let it settle."""
+        lines, _ = move_lines(self.game.position, uci, 0)
+        end = self.fake.schedule(lines, start_ms=self.clock.t_ms + STEP_MS) + SETTLED_MS
+        while self.clock.t_ms < end or self.fake.pending:
+            self.step()
+
+    def put_back(self, uci: str) -> None:
+        """Put back a move the board took back (a plain one: no capture, no castling)."""
+        lines = [SensorLine(0, "lift", uci[2:4]), SensorLine(300, "place", uci[0:2])]
+        end = self.fake.schedule(lines, start_ms=self.clock.t_ms + STEP_MS) + SETTLED_MS
+        while self.clock.t_ms < end or self.fake.pending:
+            self.step()
+
+
+def engine_board(
+    settings: EngineSettings,
+    *,
+    spec: str = "engine",
+    journal: Journal | None = None,
+    data_dir: str | None = None,
+    start: Position | None = None,
+    make_thinker: Callable[[EngineSettings], Thinker] | None = None,
+) -> EngineBoard:
+    clock = VirtualClock()
+    threads: list[EngineThread] = []
+
+    def thinker(s: EngineSettings) -> Thinker:
+        if make_thinker is not None:
+            return make_thinker(s)
+        thread = EngineThread(s)
+        threads.append(thread)
+        return thread
+
+    opponents = Opponents(settings, data_dir=data_dir, make_thinker=thinker)
+    position = start or Position.standard()
+    fake = FakeBoard(position.occupied, electrical=False)
+    effects: list[EffectMessage] = []
+    app = App(
+        fake,
+        clock,
+        link=HostLink(
+            endpoint=lambda sid: OpponentTee(BoardEndpoint(sid), opponents, clock.now_ms)
+        ),
+        journal=journal,
+        game=GameSetup(settings=Settings(), start=Game(position)),
+        source=fake,
+        on_effect=effects.append,
+    )
+    board = EngineBoard(app, fake, clock, opponents, threads, effects)
+    if spec:
+        assert opponents.choose(spec) is None
+    app.start()
+    return board
+
+
+def person_move(game: Game, rng: random.Random) -> str:
+    """A legal move of the person's, at random (a promotion to a queen)."""
+    choices = [m for m in game.position.legal_moves() if m.promotion in (None, 0, QUEEN)]
+    return game.position.uci(rng.choice(choices))
+
+
+def play_out(board: EngineBoard, person_white: bool, seed: int, max_plies: int) -> None:
+    """Play until the game ends or `max_plies`: the person's random moves, the engine's
+    as lit."""
+    rng = random.Random(seed)
+    idle = 0
+    while not board.game.is_game_over() and len(board.game) < max_plies:
+        if board.game.position.turn == person_white:
+            board.make(person_move(board.game, rng))
+            continue
+        lit = board.shown()
+        if lit is None:
+            idle += 1
+            assert idle < 200, "the engine lit no move"
+            board.wait_for_engine()
+            continue
+        idle = 0
+        board.lit.append(lit)
+        board.make(lit)

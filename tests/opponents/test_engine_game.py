@@ -1,0 +1,155 @@
+"""Whole games against Debian's Stockfish on the board itself: the real loop, the real
+engine in its own process, a person at the fake switches."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+from reedboard.events import GameOver, MoveMade, TakenBack
+from reedboard.journal.store import Journal
+from reedboard.opponents.engine_play import EngineSettings
+
+from tests.opponents.engine_board import engine_board, person_move, play_out
+
+STOCKFISH = "/usr/games/stockfish"
+pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
+
+FAST = EngineSettings(level=5, movetime_ms=30, side="black", seed=7)
+
+
+def test_a_whole_game_against_the_engine_at_level_5() -> None:
+    board = engine_board(FAST)
+    try:
+        play_out(board, person_white=True, seed=3, max_plies=300)
+        moves = [e.effect for e in board.effects if isinstance(e.effect, MoveMade)]
+        engine_moves = [m.uci for m in moves if m.ply % 2 == 0]
+        # Every move of the engine's made on the board is the one its lights asked for.
+        assert engine_moves == board.lit and board.lit
+        assert board.game.is_game_over() or len(board.game) == 300
+        if board.game.is_game_over():
+            assert any(isinstance(e.effect, GameOver) for e in board.effects)
+        assert board.opponents.current() == "Stockfish level 5, playing black"
+    finally:
+        board.opponents.close()
+
+
+def test_the_engine_plays_white_and_moves_first() -> None:
+    board = engine_board(EngineSettings(level=3, movetime_ms=30, side="white", seed=1))
+    try:
+        play_out(board, person_white=False, seed=5, max_plies=12)
+        moves = [e.effect.uci for e in board.effects if isinstance(e.effect, MoveMade)]
+        assert moves[0::2] == board.lit[: len(moves[0::2])]
+    finally:
+        board.opponents.close()
+
+
+def test_another_move_than_the_lit_one_is_taken_back_and_the_lit_one_asked_again() -> None:
+    board = engine_board(FAST)
+    try:
+        board.make("e2e4")
+        while board.shown() is None:
+            board.wait_for_engine()
+        lit = board.shown()
+        assert lit is not None
+        other = next(
+            board.game.position.uci(m)
+            for m in board.game.position.legal_moves()
+            if board.game.position.uci(m) != lit and not board.game.position.is_capture(m)
+        )
+        board.make(other)
+        board.run_for(200)
+        taken = [e.effect for e in board.effects if isinstance(e.effect, TakenBack)]
+        assert [t.uci for t in taken] == [other]
+        assert len(board.game) == 1 and board.shown() == lit  # the lights insist
+        # The person puts the piece back where the board asks it, then makes the lit move.
+        board.put_back(other)
+        board.make(lit)
+        assert board.game.position.uci(board.game.moves[-1]) == lit and len(board.game) == 2
+    finally:
+        board.opponents.close()
+
+
+def test_a_move_made_for_the_engine_before_it_answered_is_taken_back() -> None:
+    slow = EngineSettings(level=5, movetime_ms=3000, side="black", seed=7)
+    board = engine_board(slow)
+    try:
+        board.make("e2e4")
+        assert board.shown() is None  # still thinking: three seconds a move
+        board.make("e7e5")
+        board.run_for(200)
+        assert [e.effect.uci for e in board.effects if isinstance(e.effect, TakenBack)] == ["e7e5"]
+        assert len(board.game) == 1
+        while board.shown() is None:
+            board.wait_for_engine()
+        assert board.shown() is not None
+    finally:
+        board.opponents.close()
+
+
+def test_an_engine_game_goes_on_after_a_power_cut(tmp_path: Path) -> None:
+    journal_path = tmp_path / "journal.sqlite"
+    with Journal(journal_path) as journal:
+        board = engine_board(FAST, journal=journal, data_dir=str(tmp_path), spec="engine:5")
+        try:
+            play_out(board, person_white=True, seed=11, max_plies=6)
+            board.make(person_move(board.game, random.Random(2)))  # the engine's turn
+            before = [board.game.position.uci(m) for m in board.game.moves]
+            standing = board.game.position  # the pieces stay where they stood
+            board.app.close()
+        finally:
+            board.opponents.close()  # the power goes: the engine with it
+    assert (tmp_path / "opponent").read_text().strip() == "engine:5:black"
+    with Journal(journal_path) as journal:
+        # The board comes back with the opponent it had, from the data directory.
+        again = engine_board(FAST, journal=journal, data_dir=str(tmp_path), spec="", start=standing)
+        try:
+            saved = again.opponents.saved()
+            assert saved == "engine:5:black"
+            assert again.opponents.choose(saved) is None
+            assert len(again.game) == len(before) == 7
+            while again.shown() is None:
+                again.wait_for_engine()
+            lit = again.shown()
+            assert lit is not None
+            again.make(lit)
+            assert [again.game.position.uci(m) for m in again.game.moves][:7] == before
+            assert len(again.game) == 8
+        finally:
+            again.opponents.close()
+
+
+def test_a_hint_lights_the_engines_best_move_for_the_person() -> None:
+    board = engine_board(FAST)
+    try:
+        assert board.opponents.hint() is None  # asked
+        while board.shown() is None:
+            board.wait_for_engine()
+        hint = board.shown()
+        assert hint is not None and board.game.position.turn  # White's move: the person's
+        board.make(hint)
+        assert len(board.game) == 1
+    finally:
+        board.opponents.close()
+
+
+def test_a_hint_at_a_two_player_board_and_a_choice_changed_mid_game() -> None:
+    board = engine_board(FAST, spec="person")
+    try:
+        board.make("e2e4")
+        board.opponents.hint()  # Black's move: two people play, the engine only hints
+        while board.shown() is None:
+            board.wait_for_engine()
+        assert board.opponents.current() == "a person at the board"
+        board.make(board.shown() or "")
+        # The engine takes over White's side in the game as it stands.
+        assert board.opponents.choose("engine:4:white") is None
+        while board.shown() is None:
+            board.wait_for_engine()
+        assert len(board.game) == 2 and board.game.position.turn
+        assert board.opponents.choose("engine:99") is not None  # refused: nothing changes
+        assert board.opponents.current() == "Stockfish level 4, playing white"
+    finally:
+        board.opponents.close()
