@@ -13,10 +13,17 @@ from reedboard.app_ports import GameSetup, HostLink
 from reedboard.events import MoveMade, NewGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.link import clients as clients_module
-from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply, Outgoing, StateMessage
-from reedboard.link.clients import ASK_LIMIT, Client, Clients
+from reedboard.link.board_messages import (
+    Ack,
+    EffectMessage,
+    ErrorReply,
+    Outgoing,
+    Reply,
+    StateMessage,
+)
+from reedboard.link.clients import ASK_LIMIT, Client, Clients, ClientTee
 from reedboard.link.frame import FrameDecoder
-from reedboard.link.messages import AskState, ShowMove, StartGame
+from reedboard.link.messages import AskState, Command, ShowMove, StartGame
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
@@ -182,3 +189,40 @@ def test_a_client_that_fails_to_wake_does_not_stop_the_board() -> None:
     turns(app, 0, 5000)  # raised out of the loop before clients.tell caught it
     assert moves_of(other.take()) == ["e2e4", "e7e5"]
     assert moves_of(broken.take()) == ["e2e4", "e7e5"]
+
+
+class AskingWithoutBytes:
+    """A link with commands of its own that come with no bytes on the line (as a broker's
+    requests do): each is handed out once, whatever `receive_data` is given."""
+
+    session = "s1"
+
+    def __init__(self, commands: list[Command]) -> None:
+        self.commands = commands
+        self.replies: list[Reply] = []
+
+    def send(self, message: Outgoing) -> int:
+        return 0
+
+    def reply(self, command: Command, message: Reply) -> int:
+        self.replies.append(message)
+        return 0
+
+    def alive(self) -> None:
+        pass
+
+    def data_to_send(self) -> bytes:
+        return b""
+
+    def receive_data(self, data: bytes) -> list[Command]:
+        commands, self.commands = self.commands, []
+        return commands
+
+
+def test_the_links_own_commands_still_come_with_clients_beside_it() -> None:
+    # The page is on by default: with it, a broker's requests (which come with no bytes
+    # on the serial line) were never asked for, and a relay's resend went unanswered.
+    link = AskingWithoutBytes([AskState(id=7)])
+    tee = ClientTee(link, Clients())
+    assert tee.receive_data(b"") == [AskState(id=7)]
+    assert tee.receive_data(b"") == []

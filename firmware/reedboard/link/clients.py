@@ -194,7 +194,9 @@ class ClientTee:
 
     def receive_data(self, data: bytes) -> list[Command]:
         """The host's commands, then the clients' (the loop calls this every turn)."""
-        commands = self.link.receive_data(data) if data else []
+        # Every turn, also without bytes: the link may have commands from elsewhere (a
+        # broker's requests, an opponent's moves).
+        commands = self.link.receive_data(data)
         asked = self.clients.asked()
         self._asked += asked
         return commands + [command for _client, command in asked]
