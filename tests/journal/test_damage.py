@@ -299,7 +299,7 @@ def test_the_running_board_sets_a_damaged_journal_aside(tmp_path: Path) -> None:
     script.write_text("@start standard\n1000 lift e2\n1400 place e4\n")
     done = subprocess.run(
         [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-         "--journal", str(path), "--speed", "20", "--until-done"],
+         "--journal", str(path), "--speed", "20", "--until-done", "--web", "off"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
