@@ -1,0 +1,185 @@
+"""A timed game against Stockfish at level 5, from the page and the board alone: a phone
+(Debian's Chromium, 360 px) pairs with the code lit on the board, chooses the engine at
+level 5 and starts a timed game (1+0); the person's moves are made on the fake switches, the
+engine's are read off the page (the move lit on the board) and carried out on them too;
+the page shows the moves in SAN, the clocks, and the result when the person resigns.
+
+`reedboard run --fake` takes its switches' changes from a script read at start, so a
+person cannot answer a move it does not know yet: the board here is the very one
+`reedboard run --fake --web 127.0.0.1:0` assembles (its parser, `assemble`, its page and
+its opponents), its loop on a thread of this process, its fake switches driven live."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reedboard.cli import build_parser
+from reedboard.commands import run_board
+from reedboard.config import load_config
+from reedboard.hal.fake_board import FakeBoard
+from reedboard.link.board_messages import StateMessage
+from reedboard.link.clients import Client
+from reedboard.link.messages import AskState
+from reedboard.rules.game import Game
+from reedboard.rules.pieces import QUEEN
+from reedboard.rules.position import Position
+from reedboard.web.running import PageThread
+
+from tests.app.games import move_lines
+from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
+from tests.simweb.waiting import wait_for
+
+STOCKFISH = "/usr/games/stockfish"
+pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
+
+PHONE = {"width": 360, "height": 740}
+PERSON_MOVES = 4  # then the person resigns: a whole game to mate would take minutes
+# Stockfish's own time management spends about 30 s on a move at 5+3 here (its first,
+# with Skill Level 5): a one-minute game keeps each answer to a few seconds.
+TIME_CONTROL = "1+0"
+ENGINE_MS = 60_000  # a loaded machine's Stockfish answers far sooner
+LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
+
+
+@dataclass
+class LiveBoard:
+    """`reedboard run --fake`'s board, running, with its fake switches in reach."""
+
+    assembled: run_board.Assembled
+    page: PageThread
+    fake: FakeBoard
+    asker: Client
+
+    @property
+    def url(self) -> str:
+        url = self.page.url
+        assert url is not None
+        return url
+
+    def make(self, position: Position, uci: str) -> None:
+        """Carry out `uci` on the switches by a clean hand, from the board's now."""
+        lines, _ = move_lines(position, uci, 0)
+        self.fake.schedule(lines, start_ms=self.assembled.app.clock.now_ms() + 50)
+
+    def marked(self) -> list[str]:
+        """The squares the board marks with its LEDs (a pairing code), from its state."""
+        self.asker.take()
+        self.asker.ask(AskState(id=1))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for message in self.asker.wait(1.0):
+                if isinstance(message, StateMessage) and message.id == 1:
+                    return sorted(message.marked or ())
+        raise AssertionError("the board did not answer its state")
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[LiveBoard]:
+    journal = str(tmp_path / "journal.sqlite")
+    command_line = ["run", "--fake", "--web", "127.0.0.1:0", "--settle-ms", "150", "--journal"]
+    args = build_parser().parse_args([*command_line, journal])
+    assembled = run_board.assemble(args, load_config(None), None)
+    page = run_board._page(args, assembled)
+    stop = threading.Event()
+    loop = threading.Thread(target=assembled.app.run, args=(stop.is_set,))
+    try:
+        tee = assembled.app.tee
+        assert page is not None and tee is not None and isinstance(assembled.scanner, FakeBoard)
+        asker = tee.clients.attach("test")
+        loop.start()
+        page.start()
+        assert page.wait_ready() is not None
+        yield LiveBoard(assembled, page, assembled.scanner, asker)
+    finally:
+        stop.set()
+        if loop.is_alive():
+            loop.join(30)
+        run_board._close(assembled, page)
+
+
+@pytest.fixture
+def phone() -> Iterator[Any]:
+    need_browser()
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            page = browser.new_context(viewport=PHONE).new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            yield page
+        finally:
+            browser.close()
+
+
+def pair(phone: Any, board: LiveBoard) -> None:
+    phone.click("#pair-start")
+    wait_for(lambda: len(board.marked()) == 4)
+    phone.fill("#pair-code", "".join(square[1] for square in board.marked()))
+    phone.press("#pair-code", "Enter")
+    phone.wait_for_selector("#controls:not([hidden])")
+
+
+def person_move(position: Position, rng: random.Random) -> str:
+    choices = [m for m in position.legal_moves() if m.promotion in (None, 0, QUEEN)]
+    return position.uci(rng.choice(choices))
+
+
+def shown_moves(phone: Any) -> list[str]:
+    return " ".join(phone.locator("#moves li").all_inner_texts()).split()
+
+
+def test_a_timed_game_against_the_engine_at_level_5_from_the_page(
+    board: LiveBoard, phone: Any
+) -> None:
+    phone.goto(board.url)
+    phone.wait_for_selector('.sq[data-square="e1"] .piece.w')
+    pair(phone, board)
+    phone.fill("#opponent-spec", "engine 5")
+    phone.press("#opponent-spec", "Enter")
+    phone.wait_for_function(
+        "() => document.querySelector('#opponent-now').textContent.includes('level 5')"
+    )
+    phone.fill("#time-control", TIME_CONTROL)
+    phone.click("#new-game")
+    phone.wait_for_selector("#clocks:not([hidden])")
+
+    game = Game(Position.standard())
+    rng = random.Random(5)
+    for _ in range(PERSON_MOVES):
+        uci = person_move(game.position, rng)
+        board.make(game.position, uci)
+        game.push_uci(uci)
+        # The engine's answer, as the page says the board lights it.
+        phone.wait_for_function(
+            "() => /lit on the board/.test(document.querySelector('#waiting').textContent)",
+            timeout=ENGINE_MS,
+        )
+        lit = LIT.fullmatch(phone.locator("#waiting").inner_text())
+        assert lit is not None
+        answer = lit.group(1) + lit.group(2)
+        board.make(game.position, answer)
+        game.push_uci(answer)
+        phone.wait_for_function(
+            "n => [...document.querySelectorAll('#moves li')].map(li => li.textContent)"
+            ".join(' ').split(/\\s+/).filter(w => w).length >= n",
+            arg=len(game),
+        )
+    assert shown_moves(phone) == game.san_moves()
+    # The person's clock has run: under the minute it started from.
+    assert re.search(r"0:[0-5][0-9]", phone.locator("#clock-white").inner_text())
+    assert phone.locator("#waiting").inner_text() == "White to move"
+    phone.click("#resign")
+    phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")
+    assert phone.locator("#result").inner_text() == "Black wins: White resigned"
+    assert board.assembled.opponents is not None
+    assert board.assembled.opponents.current() == "Stockfish level 5, playing black"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
