@@ -1,8 +1,10 @@
-"""How long a capture doubted as a knock waits (`knock_wait_ms`), and what decides it
-sooner. The pawn on e4 in the hand, the d5 pawn knocked and back within KNOCK_MS: the
-sensors of exd5 swapped in one motion. The board holds that capture until the opponent
-lifts a piece, until another change settles it, or until knock_wait_ms of stillness; the
-pawn set down on e5 meanwhile makes it e4-e5, and the host sees only that move."""
+"""A capture doubted as a knock no longer waits: it is made after `settle_ms` of stillness,
+like any move that may still grow, or at once when the opponent lifts a piece. The pawn
+on e4 in the hand, the d5 pawn knocked and back within KNOCK_MS: the sensors of exd5
+swapped in one motion. The pawn set down on e5 within settle_ms makes it e4-e5, and the
+host sees only that move; set down later, the capture has been made: the board takes it
+back and makes e4-e5. A board may set `knock_wait_ms` longer to hold such captures (the
+default is settle_ms)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from typing import Any
 
 import pytest
 from reedboard.link.event_codec import effect_json
-from reedboard.reader.move_reader import ARRIVE_MS, DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
+from reedboard.reader.move_reader import ARRIVE_MS, DEFAULT_SETTLE_MS
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
@@ -37,8 +39,8 @@ def made_at(effects: list[dict[str, Any]], uci: str) -> int:
 
 
 @BOTH
-@pytest.mark.parametrize("pause_ms", [DEFAULT_SETTLE_MS + 50, 800, DEFAULT_KNOCK_WAIT_MS - 100])
-def test_a_placement_after_the_settle_time_still_reaches_the_host_only_as_its_move(
+@pytest.mark.parametrize("pause_ms", [60, 150, DEFAULT_SETTLE_MS - 60])
+def test_a_placement_within_the_settle_time_reaches_the_host_only_as_its_move(
     mode: str, pause_ms: int
 ) -> None:
     body = steps(f"{OPENING}; {KNOCK}, +{pause_ms} place e5; lift b8, +300 place c6", gap_ms=0)
@@ -51,8 +53,24 @@ def test_a_placement_after_the_settle_time_still_reaches_the_host_only_as_its_mo
 
 
 @BOTH
-def test_a_fast_swap_capture_is_made_at_the_opponents_first_lift(mode: str) -> None:
-    body = steps(f"{OPENING}; {SWAP}, +600 lift g8, +300 place f6", gap_ms=0)
+@pytest.mark.parametrize("name", ["swapped in one motion", "knocked, or brisk"])
+def test_a_capture_swapped_fast_is_made_after_settle_ms_of_stillness(mode: str, name: str) -> None:
+    """Before, such a capture waited for the opponent's first lift or 1.5 s: 42 % of
+    real captures were held so. Measured from the capture's own last change."""
+    white = SWAP if name == "swapped in one motion" else KNOCK
+    body = steps(f"{OPENING}; {white}, +600 lift g8, +300 place f6", gap_ms=0)
+    effects = replay(body, mode=mode)
+    assert moves(effects) == [*BEFORE, "e4d5", "g8f6"]
+    # Stillness counts from the switch's first edge.
+    assert made_at(effects, "e4d5") == last_time(body, "place d5") + DEFAULT_SETTLE_MS
+    assert "takeback" not in kinds(effects)
+
+
+@BOTH
+def test_a_fast_swap_capture_is_made_at_an_opponents_lift_within_the_settle_time(
+    mode: str,
+) -> None:
+    body = steps(f"{OPENING}; {SWAP}, +150 lift g8, +300 place f6", gap_ms=0)
     effects = replay(body, mode=mode)
     assert moves(effects) == [*BEFORE, "e4d5", "g8f6"]
     assert made_at(effects, "e4d5") == last_time(body, "lift g8") + DEBOUNCE_MS
@@ -60,21 +78,11 @@ def test_a_fast_swap_capture_is_made_at_the_opponents_first_lift(mode: str) -> N
 
 
 @BOTH
-def test_a_fast_swap_capture_is_made_after_knock_wait_of_stillness(mode: str) -> None:
-    body = steps(f"{OPENING}; {SWAP}, +4000 lift g8, +300 place f6", gap_ms=0)
-    effects = replay(body, mode=mode)
-    assert moves(effects) == [*BEFORE, "e4d5", "g8f6"]
-    # Stillness counts from the switch's first edge.
-    placed = last_time(body, "place d5")
-    assert made_at(effects, "e4d5") == placed + DEFAULT_KNOCK_WAIT_MS
-
-
-@BOTH
-def test_a_capture_taken_up_again_by_the_opponent_is_made_at_the_recapturers_lift(
+def test_a_capture_taken_up_again_by_the_opponent_at_once_is_made_at_the_recapturers_lift(
     mode: str,
 ) -> None:
     # Black takes the capturer first (d5 lifted), then lifts the queen that retakes.
-    body = steps(f"{OPENING}; {SWAP}, +700 lift d5, +700 lift d8, +300 place d5", gap_ms=0)
+    body = steps(f"{OPENING}; {SWAP}, +100 lift d5, +100 lift d8, +300 place d5", gap_ms=0)
     effects = replay(body, mode=mode)
     assert moves(effects) == [*BEFORE, "e4d5", "d8d5"]
     assert made_at(effects, "e4d5") == last_time(body, "lift d8") + DEBOUNCE_MS
@@ -82,19 +90,22 @@ def test_a_capture_taken_up_again_by_the_opponent_is_made_at_the_recapturers_lif
 
 
 @BOTH
-def test_a_placement_later_than_knock_wait_amends_the_capture(mode: str) -> None:
-    # Past knock_wait_ms the capture has reached the host: the pawn set down on e5 then
-    # still shows it was a knock, and the board takes the capture back.
-    pause = DEFAULT_KNOCK_WAIT_MS + 500
-    body = steps(f"{OPENING}; {KNOCK}, +{pause} place e5; lift b8, +300 place c6", gap_ms=0)
+@pytest.mark.parametrize("pause_ms", [DEFAULT_SETTLE_MS + 50, 800, 1400, 2000])
+def test_a_placement_after_the_settle_time_amends_the_capture(mode: str, pause_ms: int) -> None:
+    # The cost of not waiting: the capture has reached the host, the pawn set down on e5
+    # then still shows it was a knock, and the board takes the capture back.
+    body = steps(f"{OPENING}; {KNOCK}, +{pause_ms} place e5; lift b8, +300 place c6", gap_ms=0)
     effects = replay(body, mode=mode)
     assert moves(effects) == [*BEFORE, "e4d5", "e4e5", "b8c6"]
     assert [e["uci"] for e in effects if e["event"] == "takeback"] == ["e4d5"]
+    assert "illegal" not in kinds(effects) and "violation" not in kinds(effects)
 
 
 @BOTH
 @pytest.mark.parametrize("knock_wait_ms", [500, 3000])
 def test_knock_wait_is_the_boards_to_choose(mode: str, knock_wait_ms: int) -> None:
+    """A board that would rather wait (a tournament where a false capture on the
+    broadcast costs more than a second) holds such captures longer."""
     run = Replay(
         Game(), mode="strict" if mode == "strict" else "casual", knock_wait_ms=knock_wait_ms
     )
@@ -102,6 +113,19 @@ def test_knock_wait_is_the_boards_to_choose(mode: str, knock_wait_ms: int) -> No
     for line in body.splitlines():
         t, action, square = line.split()
         run.sensor(parse_square(square), action == "place", int(t))
-    run.finish(last_time(body, "place d5"))
+    run.finish(last_time(body, "place d5") + 5000)
     effects = [effect_json(e) for e in run.effects]
     assert made_at(effects, "e4d5") == last_time(body, "place d5") + knock_wait_ms
+
+
+@BOTH
+def test_a_longer_knock_wait_keeps_a_late_placement_from_the_host(mode: str) -> None:
+    run = Replay(Game(), mode="strict" if mode == "strict" else "casual", knock_wait_ms=1500)
+    body = steps(f"{OPENING}; {KNOCK}, +800 place e5; lift b8, +300 place c6", gap_ms=0)
+    for line in body.splitlines():
+        t, action, square = line.split()
+        run.sensor(parse_square(square), action == "place", int(t))
+    run.finish(last_time(body, "place c6") + 2000)
+    effects = [effect_json(e) for e in run.effects]
+    assert [e["uci"] for e in effects if e["event"] == "move"] == [*BEFORE, "e4e5", "b8c6"]
+    assert "takeback" not in [e["event"] for e in effects]

@@ -163,11 +163,13 @@ def _amend_due(
         # No lift came to make that placement the opponent's arriving first.
         knock.amend_knocked_capture(reader, origin, first, now, effects, later)
     elif report:
+        # The other reading sees the board as before `change` (see fork.fork): nothing
+        # came after the placement there yet.
         fork.fork(
             reader,
             change,
             now,
-            lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out, later),
+            lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out),
         )
 
 
