@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.reader.waits import DEFAULT_SETTLE_MS
+from reedboard.reader.waits import DEFAULT_SETTLE_MS, RELAND_MS
 
 from tests.reader.support import kinds, moves, replay, steps
 
@@ -92,7 +92,7 @@ def test_a_capture_no_knock_explains_is_decided_within_the_settle_time(
     effects = replay(body, mode=mode)
     placed = _last(body, "place d5")
     made = next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == "e4d5")
-    assert made - placed <= 12  # the debounce's hold
+    assert made - placed == RELAND_MS  # once the piece has rested where it was set
 
 
 @BOTH

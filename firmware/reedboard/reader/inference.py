@@ -1,6 +1,6 @@
 """Inference of the episode: each sensor change read into the hypotheses about which piece
 stands where, and what the hands have done since the last committed position decided:
-a complete move committed at once or left to wait by what may still follow it, a
+a complete move committed or left to wait by what may still follow it, a
 doubted capture held, a breach of touch-move, the position shown again, a takeback, a new
 game, overlapping moves, or a move complete earlier split off."""
 
@@ -26,7 +26,6 @@ from reedboard.reader.table import EMPTY, MoveShape
 from reedboard.reader.waiting import (
     AmendDue,
     KnockedCapture,
-    Landed,
     OtherReading,
     PutBack,
     Relifted,
@@ -65,42 +64,9 @@ def apply(
             _amend_due(reader, amend, change, now, effects, report)
         case PutBack() as put:
             put_back.decide(reader, put, change, now, effects, report)
-        case Landed() as landed:
-            reader.waiting = enter(landed, None)
-            _landed(reader, landed, change, now, effects, report)
-            return
         case Relifted() as relifted:
             reader.waiting = enter(relifted, None)
-            if _relanded(reader, relifted, change, now, effects):
-                return
     follow(reader, change, now, effects, report)
-
-
-def _landed(
-    reader: Reader,
-    landed: Landed,
-    change: SquareChange,
-    now: int,
-    effects: list[Effect],
-    report: bool,
-) -> None:
-    """The change after a move committed at once: the piece lifted again from where it
-    landed, this soon, may still be in the hand that moved it (see waits.RELAND_MS)."""
-    plies = len(reader.game)
-    follow(reader, change, now, effects, report)
-    again = not change.occupied and change.square == landed.square and change.t_ms < landed.until
-    if again and reader.waiting is None and len(reader.game) == plies:
-        reader.waiting = enter(None, Relifted(landed.origin, landed.square))
-
-
-def _relanded(
-    reader: Reader, relifted: Relifted, change: SquareChange, now: int, effects: list[Effect]
-) -> bool:
-    """The piece just landed, lifted again at once, set down elsewhere where it could
-    have gone from its origin: that is the move (True: `change` is read already)."""
-    if not change.occupied or change.square == relifted.square:
-        return False
-    return knock.amend_knocked_capture(reader, relifted.origin, change, now, effects)
 
 
 def _amends(
@@ -264,12 +230,14 @@ def complete(reader: Reader, best: MoveShape, now: int, effects: list[Effect]) -
     if reader.episode.complete_knock:
         growth = "knock"  # a capture the next placement may still undo
     reader.episode.wait_ms = likely.wait_for(reader, growth)
+    reader.episode.resting = growth is None
     if growth is None:
-        landed = reader.episode.events[-1]
+        if reader.episode.events[-1].occupied:
+            # The piece just set down may still be in the hand (see waits.RELAND_MS):
+            # the move is where it comes to rest (FIDE 4.7).
+            reader.episode.wait_ms = RELAND_MS
+            return
         reader.commit(best, now, effects)
-        if reader.waiting is None and landed.occupied:
-            until = landed.t_ms + RELAND_MS
-            reader.waiting = enter(None, Landed(best.from_square, landed.square, until))
 
 
 def keeps_doubted(reader: Reader, best: MoveShape) -> bool:
@@ -338,6 +306,25 @@ def after_complete(reader: Reader, changed: Bitboard, now: int, effects: list[Ef
             reader.waiting = enter(reader.waiting, Sweep(reader.episode.events[-1].t_ms + SWEEP_MS))
     elif split.split_completes(reader):
         split.split(reader, now, effects)
+    elif reader.waiting is None and relifted(reader):
+        # As long as a move that may grow waits, from the landing, and the time the
+        # placement that would end a slide takes to be seen.
+        due = reader.episode.events[-2].t_ms + reader.settle_ms + ARRIVE_MS
+        reader.waiting = enter(None, Relifted(due))
+
+
+def relifted(reader: Reader) -> bool:
+    """Whether the last change lifts the piece of the move complete just before it,
+    one that cannot grow, from where it landed (see waiting.Relifted)."""
+    index = reader.episode.pending_index
+    events = reader.episode.events
+    if not (reader.episode.resting or reader.episode.complete_knock):
+        return False  # (a move that may grow: its piece lifted again goes on)
+    if index != len(events) - 1 or not events[index - 1].occupied:
+        return False
+    # (Lifted before the move was committed: within RELAND_MS, or settle_ms for a
+    # capture doubted as a knock.)
+    return events[index].square == events[index - 1].square
 
 
 def movers_hand(reader: Reader, sq: Square, piece: str, t_ms: int) -> bool:

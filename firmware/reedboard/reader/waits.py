@@ -63,7 +63,10 @@ KNOCK_MS = 250
 ARRIVE_MS = 50
 # A piece dropped on a square bounces off it for tens of ms, and a piece set down and slid
 # on before the hand lets go leaves its first square within about a tenth of a second: a
-# lift of the square a move just landed on, this soon, may be the same hand.
+# lift of the square a move just landed on, this soon, may be the same hand. So even a
+# move that cannot grow waits this long once its piece is set down (FIDE 4.7: the move is
+# where the piece is released), or for the opponent's hand: the host never hears of a
+# square the piece only touched. The clock still stops at the landing.
 RELAND_MS = 150
 # A piece knocked aside by the hand carrying another one lands on the next square within
 # tens of ms; a piece lifted and set down deliberately takes longer.
