@@ -148,6 +148,7 @@ def follow(
     if change.occupied:
         reader.episode.hands.place(sq)
         knock.forget_knocked_touch(reader, change)
+        reader.touches.set_back(sq)
         choice = reader.choice_lift
         reader.choice_lift = None
         if choice is not None and choice[0] == sq and reader.exchange_square is not None:
