@@ -238,11 +238,22 @@ class MoveReader:
 
     def commit_shown(self, now_ms: int) -> list[Effect]:
         """At start-up: the sensors show the position plus one legal move (the power went
-        while the move waited to settle), so that move was made: commit it."""
+        while the move waited to settle), so that move was made: commit it, once the
+        hands have settled. Not when the sensors only show squares emptied: a capture's
+        sensors are also its capturer in the hand (a knight lifted when the power went
+        is no Nxf5); and a move that could still grow (a queen resting on a square of
+        its slide) waits `settle_ms` for the hands, as any such move does."""
         if self.setup is not None or self.episode.events:
             return []
         shape = shown_move(self.table, self.sensors)
-        if shape is None:
+        if shape is None or not self.sensors & ~self.table.occupancy:
+            return []
+        changed = self.sensors ^ self.table.occupancy
+        if self.table.growth(shape, changed, rook_first=self.mode == "casual") is not None:
+            self.episode.complete = shape
+            self.episode.wait_ms = self.settle_ms
+            self.episode.first_complete[shape.code] = now_ms
+            self.last_change_ms = now_ms
             return []
         effects: list[Effect] = []
         self.commit(shape, now_ms, effects)
