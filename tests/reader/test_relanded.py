@@ -107,3 +107,17 @@ def test_the_opponent_taking_the_piece_just_landed_does_not_hold_the_move(mode: 
     assert moves(effects) == ["e2e4", "d7d5", "e4d5", "d8d5"]
     assert made_at(effects, "e4d5") == 3300 + DEFAULT_SETTLE_MS + ARRIVE_MS
     assert "takeback" not in kinds(effects)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_reply_arriving_on_the_square_just_left_before_the_piece_rests(mode: str) -> None:
+    """Kxc4, and 53 ms after the king lands Black's rook is seen on b4, where the king
+    stood, 13 ms before it leaves b5: the board shows the position again for a moment,
+    which is the reply arriving first, not the king put back (a model game did this)."""
+    effects = replay(
+        "1000 lift b4\n1860 lift c4\n2300 place c4\n2353 place b4\n2366 lift b5",
+        header="@start fen 1n4k1/7p/2b4p/1r6/1Kp5/2P5/2P5/8 w - - 2 31",
+        mode=mode,
+    )
+    assert moves(effects) == ["b4c4", "b5b4"]
+    assert "illegal" not in kinds(effects)
