@@ -118,3 +118,19 @@ def test_the_king_put_back_then_moved_at_once_is_that_move(mode: str) -> None:
     effects = replay(body, header=KING_TAKES_QUEEN, mode=mode)
     assert moves(effects) == ["e8f7"]
     assert "takeback" not in kinds(effects)
+
+
+@BOTH
+def test_the_capturer_set_back_after_the_capture_was_made_takes_it_back(mode: str) -> None:
+    # Past settle_ms the capture has reached the host: the king set back on c6 1.1 s
+    # later (the rook only knocked) takes it back, in both modes, and the capture made
+    # later, slowly, is the move. (It showed 'extra c6' and kept Kxd7.)
+    body = (
+        "1000 lift c6\n1441 lift d7\n1592 place d7\n2713 place c6\n"
+        + SLOW_CAPTURE
+        + "8000 lift b7\n8400 place c6\n"
+    )
+    effects = replay(body, header=KING_TAKES, mode=mode)
+    assert kinds(effects) == ["move", "takeback", "move", "move"]
+    assert moves(effects) == ["c6d7", "c6d7", "b7c6"]
+    assert "illegal" not in kinds(effects)
