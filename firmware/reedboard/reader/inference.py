@@ -15,6 +15,7 @@ from reedboard.reader import (
     knock,
     likely,
     promotion,
+    push,
     put_back,
     split,
     takeback,
@@ -172,7 +173,7 @@ def evaluate(reader: Reader, now: int, effects: list[Effect]) -> None:
     if knock.opponent_starts(reader):
         split.split(reader, now, effects, started=True)
         return
-    promoted = promotion.set_first(reader)
+    promoted = promotion.set_first(reader) or push.pushed_capture(reader)
     if promoted is not None:
         # Read as the board stood before the opponent's lift, which then starts the
         # next episode.

@@ -68,6 +68,11 @@ ARRIVE_MS = 50
 # where the piece is released), or for the opponent's hand: the host never hears of a
 # square the piece only touched. The clock still stops at the landing.
 RELAND_MS = 150
+# A capturer that shoves its victim off the square leaves only its own square emptied, as
+# a piece held in the hand does. The opponent lifting a piece this long after the capturer
+# was lifted says the hand was done (overlapping blitz hands lift sooner, the player's
+# piece still in the air: see push.py).
+PUSH_MS = 1000
 # A piece knocked aside by the hand carrying another one lands on the next square within
 # tens of ms; a piece lifted and set down deliberately takes longer.
 STEP_KNOCK_MS = 90
