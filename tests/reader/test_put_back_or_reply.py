@@ -17,8 +17,8 @@ KING_TAKES = "@start fen 8/1b1r2k1/2K5/8/1p3P2/8/P2P4/8 w - - 1 30"
 # The same with a black pawn on b5: next to c6, but a black pawn never steps there.
 PAWN_NEXT = "@start fen 8/1b1r2k1/2K5/1p6/1p3P2/8/P2P4/8 w - - 1 30"
 # Kxd7 swapped in one motion: the rook's square empty only 151 ms, the king in the hand.
-# What follows comes 121 ms later, within settle_ms: the capture still waits (past it, the
-# capture has been made, and the king set back is a takeback: see test_knock_wait).
+# What follows comes 121 ms later, within any knock wait: the capture still waits (past
+# it, the capture has been made, and the king set back is a takeback: see below).
 SWAP = "2000 lift c6\n2441 lift d7\n2592 place d7\n"
 # Later, the capture made so that no knock explains it (the rook's square empty 700 ms).
 SLOW_CAPTURE = "5000 lift c6\n5300 lift d7\n6000 place d7\n"
@@ -84,7 +84,7 @@ def test_the_neighbour_set_back_shows_the_capturer_was_put_back(mode: str) -> No
 # pawn on e7 promotes on e8, the square the king left.
 KING_TAKES_QUEEN = "@start fen 4k3/p2QP3/8/8/8/8/8/6K1 b - - 0 40"
 # Kxd7 swapped in one motion: the queen's square empty only 151 ms, the king in the hand
-# (what follows comes within settle_ms, as above).
+# (what follows comes within any knock wait, as above).
 QUEEN_SWAP = "2000 lift e8\n2441 lift d7\n2592 place d7\n"
 
 
@@ -121,16 +121,20 @@ def test_the_king_put_back_then_moved_at_once_is_that_move(mode: str) -> None:
 
 
 @BOTH
-def test_the_capturer_set_back_after_the_capture_was_made_takes_it_back(mode: str) -> None:
-    # Past settle_ms the capture has reached the host: the king set back on c6 1.1 s
-    # later (the rook only knocked) takes it back, in both modes, and the capture made
-    # later, slowly, is the move. (It showed 'extra c6' and kept Kxd7.)
+@pytest.mark.parametrize(("knock_wait_ms", "set_back_ms"), [(None, 3713), (300, 2713)])
+def test_the_capturer_set_back_after_the_capture_was_made_takes_it_back(
+    mode: str, knock_wait_ms: int | None, set_back_ms: int
+) -> None:
+    # Past knock_wait_ms (1.5 s by default, or as short as settle_ms) the capture has
+    # reached the host: the king set back on c6 (the rook only knocked) takes it back, in
+    # both modes, and the capture made later, slowly, is the move. (It showed 'extra c6'
+    # and kept Kxd7.)
     body = (
-        "1000 lift c6\n1441 lift d7\n1592 place d7\n2713 place c6\n"
+        f"1000 lift c6\n1441 lift d7\n1592 place d7\n{set_back_ms} place c6\n"
         + SLOW_CAPTURE
         + "8000 lift b7\n8400 place c6\n"
     )
-    effects = replay(body, header=KING_TAKES, mode=mode)
+    effects = replay(body, header=KING_TAKES, mode=mode, knock_wait_ms=knock_wait_ms)
     assert kinds(effects) == ["move", "takeback", "move", "move"]
     assert moves(effects) == ["c6d7", "c6d7", "b7c6"]
     assert "illegal" not in kinds(effects)
