@@ -306,6 +306,12 @@ def after_complete(reader: Reader, changed: Bitboard, now: int, effects: list[Ef
             # The opponent's hand has lifted a piece: it may be the sweep that clears
             # the board, the moved piece's own lift just behind (see SWEEP_MS).
             reader.waiting = enter(reader.waiting, Sweep(reader.episode.events[-1].t_ms + SWEEP_MS))
+    elif lifted_elsewhere_while_resting(reader):
+        # Only the hand that set the piece down lifts it again within RELAND_MS: a lift
+        # elsewhere that another move of that piece would begin (the piece on the
+        # square it took, read as put back, that piece's next victim lifted) comes after
+        # the move, as it did when the move was made at the touchdown.
+        split.split(reader, now, effects)
     elif split.split_completes(reader):
         split.split(reader, now, effects)
     elif reader.waiting is None and relifted(reader):
@@ -313,6 +319,18 @@ def after_complete(reader: Reader, changed: Bitboard, now: int, effects: list[Ef
         # placement that would end a slide takes to be seen.
         due = reader.episode.events[-2].t_ms + reader.settle_ms + ARRIVE_MS
         reader.waiting = enter(None, Relifted(due))
+
+
+def lifted_elsewhere_while_resting(reader: Reader) -> bool:
+    """Whether the last change, the first since a move that cannot grow was complete,
+    lifts a square other than the one its piece was just set down on."""
+    index = reader.episode.pending_index
+    events = reader.episode.events
+    if not reader.episode.resting or reader.waiting is not None:
+        return False
+    if index != len(events) - 1 or events[index].occupied or not events[index - 1].occupied:
+        return False
+    return events[index].square != events[index - 1].square
 
 
 def relifted(reader: Reader) -> bool:
