@@ -270,9 +270,11 @@ class BoardGame:
 
     def press(self, white: bool, now_ms: int) -> list[Effect]:
         """A player pressed their side of the clock at `now_ms`: their time stops if their
-        move is complete (decided, or complete on the board and waiting to be)."""
+        move is complete (decided, or complete on the board and waiting to be). What fell
+        due before the press is decided first (a move whose piece rested before it)."""
+        effects = self._advance(now_ms)
         self.clocks.press(white, now_ms)
-        return self.advance(now_ms)
+        return self.clocks.in_order(effects + self._advance(now_ms))
 
     def low_time(self, now_ms: int) -> Color | None:
         """The player whose time runs low at `now_ms`, if any (see GameClocks.low_time)."""

@@ -17,6 +17,7 @@ from reedboard.journal.check import journal_problem
 from reedboard.journal.store import Journal
 from reedboard.link.board_messages import Ack
 from reedboard.link.messages import StartGame
+from reedboard.reader.waits import RELAND_MS
 from reedboard.replay.journal_events import events_text
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -55,16 +56,19 @@ def test_a_power_cut_resumes_the_running_players_time(tmp_path: Path) -> None:
         current = journal.current()
         assert current is not None
         kept = journal.clocks(current.id)
-    # Written when the loop decided Black's move, at 2915 (a scan every 5 ms, a change
-    # held 12 ms): White's time had run 15 ms of its thinking.
+    # Written when the loop decided Black's move, once its pawn had rested RELAND_MS
+    # (150 ms) after the landing at 2900: White's time had run 150 ms of its thinking.
     assert kept is not None and kept.running is True
-    assert (kept.white_ms, kept.black_ms) == (60_000 - 1_400 + 2_000 - 15, 60_000 - 1_500 + 2_000)
+    assert (kept.white_ms, kept.black_ms) == (
+        60_000 - 1_400 + 2_000 - RELAND_MS,
+        60_000 - 1_500 + 2_000,
+    )
     assert journal_problem(path) is None
     # Back on: no script, the pieces as they stand.
     resumed = play(path, "@start fen " + current.to_game().position.fen() + "\n", 1_000, Settings())
     board_game = resumed.board_game
     assert board_game is not None and board_game.timer is not None
-    assert board_game.timer.left(1_000) == (60_585 - 1_000, 60_500)
+    assert board_game.timer.left(1_000) == (kept.white_ms - 1_000, 60_500)
 
 
 @pytest.mark.parametrize(("own", "white_ms"), [(None, None), ("5+0", 300_000)])

@@ -105,7 +105,9 @@ def test_handshake_dump_and_a_capture_byte_for_byte() -> None:
             "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
             ["lift a7", "choose n", "place a8"],
             ["a7a8n"],
-            [("a7", 0), ("a8", 6), ("a8", 3)],
+            # The move is made once the pawn has rested on a8: the client sees the knight
+            # at once, never a queen first.
+            [("a7", 0), ("a8", 3)],
             id="underpromotion",
         ),
         pytest.param(

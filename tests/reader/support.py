@@ -29,12 +29,16 @@ def steps(text: str, start_ms: int = 1000, gap_ms: int = 400) -> str:
     return "\n".join(lines)
 
 
-def replay(body: str, *, header: str = "", mode: str | None = None) -> list[dict[str, Any]]:
+def replay(
+    body: str, *, header: str = "", mode: str | None = None, knock_wait_ms: int | None = None
+) -> list[dict[str, Any]]:
+    """The effects of `body`; `knock_wait_ms` None is the board's default."""
     script = parse_script(header + "\n" + body + "\n")
     chosen: Literal["casual", "strict"] | None = (
         None if mode is None else ("strict" if mode == "strict" else "casual")
     )
-    return [effect_json(e) for e in replay_script(script, mode=chosen)]
+    effects = replay_script(script, mode=chosen, knock_wait_ms=knock_wait_ms)
+    return [effect_json(e) for e in effects]
 
 
 def moves(effects: list[dict[str, Any]]) -> list[str]:

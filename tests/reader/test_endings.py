@@ -7,6 +7,7 @@ from reedboard.errors import IllegalMoveError
 from reedboard.events import Effect
 from reedboard.lights.scenes import scene_roles
 from reedboard.reader.move_reader import MoveReader
+from reedboard.reader.waits import RELAND_MS
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange
@@ -194,6 +195,7 @@ def test_the_lights_offer_the_on_board_promotion_choice() -> None:
     arbiter = MoveReader(Game.from_fen("8/4P1k1/8/8/8/8/6K1/1N4R1 w - - 0 1"))
     arbiter.feed(SquareChange(parse_square("e7"), False, 1000))
     arbiter.feed(SquareChange(parse_square("e8"), True, 1400))
+    arbiter.tick(1400 + RELAND_MS)  # the pawn has rested: the promotion is made
     view = arbiter.view()
     assert view.promotion == parse_square("e8")
     assert view.promotion_choices == (1 << parse_square("b1")) | (1 << parse_square("g1"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from reedboard.reader.waits import DEFAULT_SETTLE_MS, RELAND_MS
 
 from tests.reader.support import kinds, moves, replay, steps
 
@@ -91,19 +92,26 @@ def test_a_capture_no_knock_explains_is_decided_within_the_settle_time(
     effects = replay(body, mode=mode)
     placed = _last(body, "place d5")
     made = next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == "e4d5")
-    assert made - placed <= 12  # the debounce's hold
+    assert made - placed == RELAND_MS  # once the piece has rested where it was set
 
 
 @BOTH
 @pytest.mark.parametrize("name", ["one-motion swap", "victim held a moment"])
-def test_a_fast_swap_capture_is_decided_by_the_opponents_first_lift(mode: str, name: str) -> None:
-    # The victim's square empty for less than KNOCK_MS: the capture is held until the
-    # opponent's hand starts (Black lifts b8 1.1 s later), then made at once.
+@pytest.mark.parametrize("knock_wait_ms", [None, DEFAULT_SETTLE_MS])
+def test_a_fast_swap_capture_is_made_at_the_opponents_first_lift_or_after_the_knock_wait(
+    mode: str, name: str, knock_wait_ms: int | None
+) -> None:
+    # The victim's square empty for less than KNOCK_MS: by default the capture is held
+    # until the opponent's hand starts (Black lifts b8 1.1 s later), then made at once.
+    # With knock_wait_ms as short as settle_ms it waits settle_ms of stillness like a
+    # move that may grow (a placement meanwhile may still show a knock).
     body = steps(f"{OPENING}; {CAPTURES[name][0]}; {REPLY}", gap_ms=0)
-    effects = replay(body, mode=mode)
-    lifted = _last(body, "lift b8")
+    effects = replay(body, mode=mode, knock_wait_ms=knock_wait_ms)
     made = next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == "e4d5")
-    assert made == lifted + 12  # the lift as the debouncer reports it
+    if knock_wait_ms is None:
+        assert made == _last(body, "lift b8") + 12  # the lift as the debouncer reports it
+    else:
+        assert made == _last(body, "place d5") + DEFAULT_SETTLE_MS
     assert moves(effects) == [*BEFORE, "e4d5", "b8c6"]
 
 

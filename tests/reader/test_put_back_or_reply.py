@@ -17,7 +17,9 @@ KING_TAKES = "@start fen 8/1b1r2k1/2K5/8/1p3P2/8/P2P4/8 w - - 1 30"
 # The same with a black pawn on b5: next to c6, but a black pawn never steps there.
 PAWN_NEXT = "@start fen 8/1b1r2k1/2K5/1p6/1p3P2/8/P2P4/8 w - - 1 30"
 # Kxd7 swapped in one motion: the rook's square empty only 151 ms, the king in the hand.
-SWAP = "1000 lift c6\n1441 lift d7\n1592 place d7\n"
+# What follows comes 121 ms later, within any knock wait: the capture still waits (past
+# it, the capture has been made, and the king set back is a takeback: see below).
+SWAP = "2000 lift c6\n2441 lift d7\n2592 place d7\n"
 # Later, the capture made so that no knock explains it (the rook's square empty 700 ms).
 SLOW_CAPTURE = "5000 lift c6\n5300 lift d7\n6000 place d7\n"
 
@@ -26,7 +28,7 @@ SLOW_CAPTURE = "5000 lift c6\n5300 lift d7\n6000 place d7\n"
 def test_the_reply_arriving_on_the_square_the_capturer_left_keeps_the_capture(
     mode: str,
 ) -> None:
-    # 1.1 s after the swap Bb7-c6 slides in, c6's switch closing 7 ms before b7 opens.
+    # Just after the swap Bb7-c6 slides in, c6's switch closing 7 ms before b7 opens.
     effects = replay(SWAP + "2713 place c6\n2720 lift b7\n", header=KING_TAKES, mode=mode)
     assert moves(effects) == ["c6d7", "b7c6"]
     assert kinds(effects) == ["move", "move"]
@@ -81,13 +83,14 @@ def test_the_neighbour_set_back_shows_the_capturer_was_put_back(mode: str) -> No
 # Black's king on e8, in check from the queen on d7, can take it; once it has, White's
 # pawn on e7 promotes on e8, the square the king left.
 KING_TAKES_QUEEN = "@start fen 4k3/p2QP3/8/8/8/8/8/6K1 b - - 0 40"
-# Kxd7 swapped in one motion: the queen's square empty only 151 ms, the king in the hand.
-QUEEN_SWAP = "1000 lift e8\n1441 lift d7\n1592 place d7\n"
+# Kxd7 swapped in one motion: the queen's square empty only 151 ms, the king in the hand
+# (what follows comes within any knock wait, as above).
+QUEEN_SWAP = "2000 lift e8\n2441 lift d7\n2592 place d7\n"
 
 
 @BOTH
 def test_a_new_queen_set_on_the_square_the_capturer_left_waits_for_its_pawn(mode: str) -> None:
-    # White's new queen set down on e8 1.1 s after the swap, the pawn lifted from e7
+    # White's new queen set down on e8 just after the swap, the pawn lifted from e7
     # 0.84 s later: far past ARRIVE_MS, but a promotion piece comes before its pawn.
     effects = replay(
         QUEEN_SWAP + "2713 place e8\n3550 lift e7\n", header=KING_TAKES_QUEEN, mode=mode
@@ -115,3 +118,23 @@ def test_the_king_put_back_then_moved_at_once_is_that_move(mode: str) -> None:
     effects = replay(body, header=KING_TAKES_QUEEN, mode=mode)
     assert moves(effects) == ["e8f7"]
     assert "takeback" not in kinds(effects)
+
+
+@BOTH
+@pytest.mark.parametrize(("knock_wait_ms", "set_back_ms"), [(None, 3713), (300, 2713)])
+def test_the_capturer_set_back_after_the_capture_was_made_takes_it_back(
+    mode: str, knock_wait_ms: int | None, set_back_ms: int
+) -> None:
+    # Past knock_wait_ms (1.5 s by default, or as short as settle_ms) the capture has
+    # reached the host: the king set back on c6 (the rook only knocked) takes it back, in
+    # both modes, and the capture made later, slowly, is the move. (It showed 'extra c6'
+    # and kept Kxd7.)
+    body = (
+        f"1000 lift c6\n1441 lift d7\n1592 place d7\n{set_back_ms} place c6\n"
+        + SLOW_CAPTURE
+        + "8000 lift b7\n8400 place c6\n"
+    )
+    effects = replay(body, header=KING_TAKES, mode=mode, knock_wait_ms=knock_wait_ms)
+    assert kinds(effects) == ["move", "takeback", "move", "move"]
+    assert moves(effects) == ["c6d7", "c6d7", "b7c6"]
+    assert "illegal" not in kinds(effects)

@@ -9,6 +9,7 @@ from typing import Any
 from reedboard.lights.scenes import scene_roles
 from reedboard.link.event_codec import effect_json
 from reedboard.reader.move_reader import STUCK_MS
+from reedboard.reader.waits import RELAND_MS
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
@@ -46,7 +47,7 @@ def test_a_switch_stuck_closed_under_the_moved_pawn() -> None:
 def test_a_switch_stuck_open_under_a_standing_rook() -> None:
     """a1 opens for good with the rook still on it; white then plays e4."""
     lines = [(1000, "lift", "a1"), (5000, "lift", "e2"), (5400, "place", "e4")]
-    replay = play(lines, 5400 + 300 + STUCK_MS + 10)
+    replay = play(lines, 5400 + 300 + STUCK_MS + RELAND_MS + 10)
     found = events(replay)
     assert [e["event"] for e in found if e["event"] != "illegal"] == ["sensor", "restored", "move"]
     sensor = next(e for e in found if e["event"] == "sensor")

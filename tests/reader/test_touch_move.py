@@ -28,10 +28,14 @@ def test_4_5_a_touched_piece_that_cannot_move_frees_the_player() -> None:
     assert moves(effects) == ["e2e4"]
 
 
-def test_4_3b_a_touched_opponent_piece_that_can_be_captured_must_be() -> None:
+def test_4_3b_an_opponent_piece_set_back_may_have_been_its_owners_touch() -> None:
+    """The sensors cannot say whose hand lifted d5 and set it back: Black adjusting it
+    as well as White touching it. A violation is called only when the touch cannot
+    have been the owner's, so it binds nobody (the touch is still reported)."""
     effects = replay(steps(AFTER_E4_D5 + "lift d5, place d5; lift g1, place f3"), mode="strict")
-    assert violations(effects) == [("4.3b", "d5")]
-    assert moves(effects) == ["e2e4", "d7d5"]
+    assert violations(effects) == []
+    assert moves(effects) == ["e2e4", "d7d5", "g1f3"]
+    assert [e["square"] for e in effects if e["event"] == "touch"][-2] == "d5"
     effects = replay(
         steps(AFTER_E4_D5 + "lift d5, place d5; lift e4, lift d5, place d5"), mode="strict"
     )
@@ -40,10 +44,11 @@ def test_4_3b_a_touched_opponent_piece_that_can_be_captured_must_be() -> None:
 
 def test_4_3c_own_and_opponent_piece_capture_with_that_piece() -> None:
     touched = "lift e4, place e4, lift d5, place d5; "
+    # d5 set back binds nobody (see above): e4, touched, must move (4.3a).
     effects = replay(steps(AFTER_E4_D5 + touched + "lift b1, place c3"), mode="strict")
-    assert violations(effects) == [("4.3c", "e4")]
+    assert violations(effects) == [("4.3a", "e4")]
     effects = replay(steps(AFTER_E4_D5 + touched + "lift d1, place e2"), mode="strict")
-    assert violations(effects) == [("4.3c", "e4")]
+    assert violations(effects) == [("4.3a", "e4")]
     effects = replay(steps(AFTER_E4_D5 + touched + "lift e4, lift d5, place d5"), mode="strict")
     assert violations(effects) == [] and moves(effects)[-1] == "e4d5"
 

@@ -17,11 +17,12 @@ def violations(effects: list[dict[str, object]]) -> list[tuple[object, object]]:
 # (name, steps after 1.e4 d5, expected violations, expected last move or None)
 FIRST_OWN_PIECE_CASES = [
     # d5 touched, then the knight (which can take it), then the pawn takes: the knight,
-    # the first own piece touched, must capture (4.3.3).
+    # the first own piece touched, must move (4.3a). d5, set back on its square, may
+    # have been Black's hand adjusting it: it binds nobody, so the knight need not take.
     (
         "knight-then-pawn",
         "lift d5, place d5, lift c3, place c3; lift e4, lift d5, place d5",
-        [("4.3c", "c3")],
+        [("4.3a", "c3")],
         None,
     ),
     (
@@ -34,7 +35,7 @@ FIRST_OWN_PIECE_CASES = [
     (
         "pawn-then-knight",
         "lift e4, place e4, lift c3, place c3, lift d5, place d5; lift c3, lift d5, place d5",
-        [("4.3c", "e4")],
+        [("4.3a", "e4")],
         None,
     ),
     # An own piece that cannot take the touched one, touched first: it must move (4.3.3:
@@ -81,8 +82,12 @@ MOVERS_HAND_CASES = [
     # White's withdrawing hand knocks its own e4 pawn right after the knight lands.
     ("own-pawn-knocked-at-once", "5120 lift e4\n5210 place e4\n", []),
     ("own-pawn-knocked-quickly", "5300 lift e4\n5380 place e4\n", []),
-    # Black's hand on White's pawn a while later: Black touched it, Black must take it.
-    ("black-touches-later", "6000 lift e4\n6200 place e4\n", [("4.3b", "e4")]),
+    # White's pawn lifted and set back a while later, on Black's turn: Black's hand, or
+    # White's adjusting it (the sensors cannot say whose): it binds nobody.
+    ("lifted-later", "6000 lift e4\n6200 place e4\n", []),
+    # White recentres the knight just moved, 0.7 s or 1.5 s after letting it go.
+    ("knight-recentred-0.7-s", "5700 lift c3\n5800 place c3\n", []),
+    ("knight-recentred-1.5-s", "6500 lift c3\n6600 place c3\n", []),
     # A piece of the player to move is never the mover's: Black's own d5, lifted at once.
     ("black-own-piece", "5150 lift d5\n5250 place d5\n", [("4.3a", "d5")]),
 ]

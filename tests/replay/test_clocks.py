@@ -46,7 +46,7 @@ CASES = {
         2500 lift e7
         2900 place e5
         """,
-        [("move", 1412, "e2e4", 301_600, 300_000), ("move", 2912, "e7e5", 301_600, 301_500)],
+        [("move", 1550, "e2e4", 301_600, 300_000), ("move", 3050, "e7e5", 301_600, 301_500)],
     ),
     "the settle wait is not charged": (
         # The bishop could still go on: the move waits settle_ms (300) to be decided, and
@@ -71,7 +71,7 @@ CASES = {
         5000 lift a8
         5400 place d8
         """,
-        [("move", 2012, "e1g1", 298_000, 300_000), ("move", 7400, "a8d8", 298_000, 296_600)],
+        [("move", 2150, "e1g1", 298_000, 300_000), ("move", 7400, "a8d8", 298_000, 296_600)],
     ),
     "periods: the next comes with the last move of the one before": (
         # 0.05 min = 3 s for 1 move, then 0.1 min (6 s) more, 1 s a move.
@@ -84,9 +84,9 @@ CASES = {
         3400 place d4
         """,
         [
-            ("move", 1412, "e2e4", 3_000 - 1_400 + 1_000 + 6_000, 3_000),
-            ("move", 2412, "e7e5", 8_600, 3_000 - 1_000 + 1_000 + 6_000),
-            ("move", 3412, "d2d4", 8_600 - 1_000 + 1_000, 9_000),
+            ("move", 1550, "e2e4", 3_000 - 1_400 + 1_000 + 6_000, 3_000),
+            ("move", 2550, "e7e5", 8_600, 3_000 - 1_000 + 1_000 + 6_000),
+            ("move", 3550, "d2d4", 8_600 - 1_000 + 1_000, 9_000),
             ("game_over", 3_400 + 9_000, "1-0", "time"),
         ],
     ),
@@ -106,10 +106,10 @@ CASES = {
             # The press at 1405 waited for the sensors to settle the pawn's landing: it
             # goes out first, and the move carries the clocks it stopped.
             ("clock", 1405, 300_595, 300_000),
-            ("move", 1412, "e2e4", 300_595, 300_000),
+            ("move", 1550, "e2e4", 300_595, 300_000),
             # Black's move tells the times as a press at its completion would leave
             # them, the increment included; the later press charges the wait.
-            ("move", 3512, "e7e5", 300_595, 297_905 + 2_000),
+            ("move", 3650, "e7e5", 300_595, 297_905 + 2_000),
             ("clock", 4000, 300_595, 299_405),
         ],
     ),
@@ -120,7 +120,7 @@ CASES = {
         1700 press white
         """,
         [
-            ("move", 1412, "e2e4", 6_000 - 1_400 + 1_000, 6_000),
+            ("move", 1550, "e2e4", 6_000 - 1_400 + 1_000, 6_000),
             ("clock", 1700, 5_300, 6_000),
             ("game_over", 1_700 + 6_000, "1-0", "time"),
         ],
@@ -131,7 +131,7 @@ CASES = {
         1400 place e4
         31000 lift e7
         """,
-        [("move", 1412, "e2e4", 28_600, 30_000), ("game_over", 31_400, "1-0", "time")],
+        [("move", 1550, "e2e4", 28_600, 30_000), ("game_over", 31_400, "1-0", "time")],
     ),
     "the flag with no mating material on the other side draws": (
         """@clock 0.1+0
@@ -165,9 +165,9 @@ CASES = {
         7400 place d4
         """,
         [
-            ("move", 1412, "e2e4", 301_600, 300_000),
+            ("move", 1550, "e2e4", 301_600, 300_000),
             ("takeback", 5412),
-            ("move", 7412, "d2d4", 298_600 - (7_400 - 5_412) + 3_000, 300_000),
+            ("move", 7550, "d2d4", 298_600 - (7_400 - 5_412) + 3_000, 300_000),
         ],
     ),
 }
@@ -196,10 +196,12 @@ def test_effects_come_out_in_the_order_of_their_times() -> None:
     effects = [effect_json(e) for e in replay_script(parse_script(PRESS_AMONG_HANDS))]
     assert [(e["event"], e["t_ms"]) for e in effects] == [
         ("touch", 1012),
-        ("move", 1412),
+        # e2-e4 waits for the pawn to rest (RELAND_MS); Black's lift at 1500 comes first,
+        # and e2-e4, complete on the board, is decided 100 ms after it (SWEEP_MS).
         ("clock", 1505),
         ("touch", 1512),
-        ("move", 2012),
+        ("move", 1600),
+        ("move", 2150),
     ]
 
 

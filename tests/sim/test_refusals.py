@@ -11,7 +11,7 @@ from reedboard.rules.chess960 import chess960_fen
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 from reedboard.sim.games import random_game
-from reedboard.sim.refusals import strict_refusals
+from reedboard.sim.refusals import strict_refusals, touched_victim_set_back
 
 
 def positions(count: int) -> list[Position]:
@@ -47,4 +47,22 @@ def test_every_refusal_is_a_violation_naming_its_article() -> None:
             )
             seen[refusal.rule] = seen.get(refusal.rule, 0) + 1
     # Every kind came up, several times.
-    assert all(seen.get(rule, 0) >= 3 for rule in ("4.3a", "4.3b", "4.4a", "4.4b")), seen
+    assert all(seen.get(rule, 0) >= 3 for rule in ("4.3a", "4.4a", "4.4b")), seen
+
+
+def test_an_opponents_piece_set_back_binds_nobody() -> None:
+    """The 4.3b gesture (a capturable piece touched and set back, then another move): its
+    owner may have adjusted it, so the move is made and nothing is refused."""
+    rng = random.Random(11)
+    tried = 0
+    for position in positions(60):
+        gesture = touched_victim_set_back(position, rng)
+        if gesture is None:
+            continue
+        tried += 1
+        fen = position.fen(shredder=position.chess960)
+        text = format_script(list(gesture.lines), f"fen {fen}", "strict")
+        effects = [effect_json(e) for e in replay_script(parse_script(text))]
+        assert [e["event"] for e in effects if e["event"] == "violation"] == [], (fen, effects)
+        assert len([e for e in effects if e["event"] == "move"]) == 1, (fen, effects)
+    assert tried >= 3

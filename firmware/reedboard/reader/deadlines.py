@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from reedboard.events import Effect, Offered
 from reedboard.reader import endings, knock, put_back, split, stuck, two_hands, verdicts, waiting
 from reedboard.reader.setup import draw_chess960
-from reedboard.reader.waiting import AmendDue, OtherReading, PutBack, Sweep, enter
+from reedboard.reader.waiting import AmendDue, OtherReading, PutBack, Relifted, Sweep, enter
 from reedboard.reader.waits import STRAY_WAIT_MS, STUCK_MS
 
 if TYPE_CHECKING:
@@ -50,6 +50,9 @@ def _readings_due(reader: Reader, now: int, effects: list[Effect]) -> None:
     # In this order, each on the state the one before leaves (a split may commit).
     if isinstance(reader.waiting, Sweep) and now >= reader.waiting.due:
         split.split(reader, now, effects)
+    if isinstance(reader.waiting, Relifted) and now >= reader.waiting.due:
+        reader.waiting = enter(reader.waiting, None)
+        split.split(reader, now, effects, started=True)
     pending = reader.waiting
     if isinstance(pending, OtherReading) and now >= pending.due:
         reader.waiting = enter(pending, None)

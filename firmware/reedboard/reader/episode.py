@@ -28,6 +28,8 @@ class Episode:
     # The board is a legal move only as a piece knocked aside (see knock.knocked_step).
     knocked_only: bool = False
     overlap_tried: int = -1  # last_change_ms when overlapping moves were last tried
+    # The complete move cannot grow: it waits only for its piece to rest (RELAND_MS).
+    resting: bool = False
     # The complete move is a capture whose victim may only have been knocked.
     complete_knock: bool = False
     doubted: MoveShape | None = None  # that capture, while the episode lasts

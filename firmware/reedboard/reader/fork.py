@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from reedboard.events import Effect, GameOver, MoveMade
+from reedboard.events import Effect, GameOver, MoveMade, TakenBack
 from reedboard.reader import knock
 from reedboard.reader.protocol import Following
-from reedboard.reader.waits import ARRIVE_MS
+from reedboard.reader.waits import ARRIVE_MS, OTHER_READING_MS
 from reedboard.rules.attacks import KING_ATTACKS
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Square, squares_of
@@ -57,7 +57,8 @@ def fork(
     other(alternative, out)
     alternative.sensors ^= 1 << change.square
     alternative.follow(change, now, out, report=True)
-    reader.following = Following(alternative, len(reader.game), out, now + reader.knock_wait_ms)
+    until = now + max(reader.knock_wait_ms, OTHER_READING_MS)
+    reader.following = Following(alternative, len(reader.game), out, until)
 
 
 def copy_for_other_reading(reader: Reader) -> Reader:
@@ -84,7 +85,7 @@ def follow_alternative(
     board has that placement as the next move's piece seen arriving first, the lift of
     a neighbour that can step there, within ARRIVE_MS, keeps the board's reading. It is
     dropped itself as soon as it goes wrong, once the game has gone two moves past
-    the fork, or knock_wait_ms after it."""
+    the fork, or OTHER_READING_MS (or knock_wait_ms, if longer) after it."""
     following = reader.following
     if following is None:
         return
@@ -157,10 +158,21 @@ def _take(
     # The host has seen neither this reading's moves since the fork nor anything
     # else it made of the changes since (the game over of a move now replaced
     # included): all of it was held.
+    # The other reading may take back a move the host has seen (a capture committed
+    # before the fork, see knock.amend_knocked_capture): those takebacks go first.
     effects.clear()
+    seen, level = forked, forked  # the plies the host has; the other reading's
+    for effect in out:
+        if isinstance(effect, MoveMade):
+            level = effect.ply
+        elif isinstance(effect, TakenBack):
+            if level <= seen:
+                effects.append(replace(effect, t_ms=now))
+                seen = level - 1
+            level -= 1
     made: dict[int, Effect] = {}
     for effect in out:
-        if isinstance(effect, MoveMade) and effect.ply > forked:
+        if isinstance(effect, MoveMade) and effect.ply > seen:
             made[effect.ply] = replace(effect, t_ms=now)
     effects += [made[ply] for ply in sorted(made) if ply <= len(alternative.game)]
     outcome = alternative.game.outcome()

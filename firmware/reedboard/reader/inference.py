@@ -1,6 +1,6 @@
 """Inference of the episode: each sensor change read into the hypotheses about which piece
 stands where, and what the hands have done since the last committed position decided:
-a complete move committed at once or left to wait by what may still follow it, a
+a complete move committed or left to wait by what may still follow it, a
 doubted capture held, a breach of touch-move, the position shown again, a takeback, a new
 game, overlapping moves, or a move complete earlier split off."""
 
@@ -15,6 +15,7 @@ from reedboard.reader import (
     knock,
     likely,
     promotion,
+    push,
     put_back,
     split,
     takeback,
@@ -26,7 +27,6 @@ from reedboard.reader.table import EMPTY, MoveShape
 from reedboard.reader.waiting import (
     AmendDue,
     KnockedCapture,
-    Landed,
     OtherReading,
     PutBack,
     Relifted,
@@ -65,42 +65,9 @@ def apply(
             _amend_due(reader, amend, change, now, effects, report)
         case PutBack() as put:
             put_back.decide(reader, put, change, now, effects, report)
-        case Landed() as landed:
-            reader.waiting = enter(landed, None)
-            _landed(reader, landed, change, now, effects, report)
-            return
         case Relifted() as relifted:
             reader.waiting = enter(relifted, None)
-            if _relanded(reader, relifted, change, now, effects):
-                return
     follow(reader, change, now, effects, report)
-
-
-def _landed(
-    reader: Reader,
-    landed: Landed,
-    change: SquareChange,
-    now: int,
-    effects: list[Effect],
-    report: bool,
-) -> None:
-    """The change after a move committed at once: the piece lifted again from where it
-    landed, this soon, may still be in the hand that moved it (see waits.RELAND_MS)."""
-    plies = len(reader.game)
-    follow(reader, change, now, effects, report)
-    again = not change.occupied and change.square == landed.square and change.t_ms < landed.until
-    if again and reader.waiting is None and len(reader.game) == plies:
-        reader.waiting = enter(None, Relifted(landed.origin, landed.square))
-
-
-def _relanded(
-    reader: Reader, relifted: Relifted, change: SquareChange, now: int, effects: list[Effect]
-) -> bool:
-    """The piece just landed, lifted again at once, set down elsewhere where it could
-    have gone from its origin: that is the move (True: `change` is read already)."""
-    if not change.occupied or change.square == relifted.square:
-        return False
-    return knock.amend_knocked_capture(reader, relifted.origin, change, now, effects)
 
 
 def _amends(
@@ -163,11 +130,13 @@ def _amend_due(
         # No lift came to make that placement the opponent's arriving first.
         knock.amend_knocked_capture(reader, origin, first, now, effects, later)
     elif report:
+        # The other reading sees the board as before `change` (see fork.fork): nothing
+        # came after the placement there yet.
         fork.fork(
             reader,
             change,
             now,
-            lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out, later),
+            lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out),
         )
 
 
@@ -180,6 +149,7 @@ def follow(
     if change.occupied:
         reader.episode.hands.place(sq)
         knock.forget_knocked_touch(reader, change)
+        reader.touches.set_back(sq)
         choice = reader.choice_lift
         reader.choice_lift = None
         if choice is not None and choice[0] == sq and reader.exchange_square is not None:
@@ -203,7 +173,7 @@ def evaluate(reader: Reader, now: int, effects: list[Effect]) -> None:
     if knock.opponent_starts(reader):
         split.split(reader, now, effects, started=True)
         return
-    promoted = promotion.set_first(reader)
+    promoted = promotion.set_first(reader) or push.pushed_capture(reader)
     if promoted is not None:
         # Read as the board stood before the opponent's lift, which then starts the
         # next episode.
@@ -262,12 +232,14 @@ def complete(reader: Reader, best: MoveShape, now: int, effects: list[Effect]) -
     if reader.episode.complete_knock:
         growth = "knock"  # a capture the next placement may still undo
     reader.episode.wait_ms = likely.wait_for(reader, growth)
+    reader.episode.resting = growth is None
     if growth is None:
-        landed = reader.episode.events[-1]
+        if reader.episode.events[-1].occupied:
+            # The piece just set down may still be in the hand (see waits.RELAND_MS):
+            # the move is where it comes to rest (FIDE 4.7).
+            reader.episode.wait_ms = RELAND_MS
+            return
         reader.commit(best, now, effects)
-        if reader.waiting is None and landed.occupied:
-            until = landed.t_ms + RELAND_MS
-            reader.waiting = enter(None, Landed(best.from_square, landed.square, until))
 
 
 def keeps_doubted(reader: Reader, best: MoveShape) -> bool:
@@ -334,8 +306,45 @@ def after_complete(reader: Reader, changed: Bitboard, now: int, effects: list[Ef
             # The opponent's hand has lifted a piece: it may be the sweep that clears
             # the board, the moved piece's own lift just behind (see SWEEP_MS).
             reader.waiting = enter(reader.waiting, Sweep(reader.episode.events[-1].t_ms + SWEEP_MS))
+    elif lifted_elsewhere_while_resting(reader):
+        # Only the hand that set the piece down lifts it again within RELAND_MS: a lift
+        # elsewhere that another move of that piece would begin (the piece on the
+        # square it took, read as put back, that piece's next victim lifted) comes after
+        # the move, as it did when the move was made at the touchdown.
+        split.split(reader, now, effects)
     elif split.split_completes(reader):
         split.split(reader, now, effects)
+    elif reader.waiting is None and relifted(reader):
+        # As long as a move that may grow waits, from the landing, and the time the
+        # placement that would end a slide takes to be seen.
+        due = reader.episode.events[-2].t_ms + reader.settle_ms + ARRIVE_MS
+        reader.waiting = enter(None, Relifted(due))
+
+
+def lifted_elsewhere_while_resting(reader: Reader) -> bool:
+    """Whether the last change, the first since a move that cannot grow was complete,
+    lifts a square other than the one its piece was just set down on."""
+    index = reader.episode.pending_index
+    events = reader.episode.events
+    if not reader.episode.resting or reader.waiting is not None:
+        return False
+    if index != len(events) - 1 or events[index].occupied or not events[index - 1].occupied:
+        return False
+    return events[index].square != events[index - 1].square
+
+
+def relifted(reader: Reader) -> bool:
+    """Whether the last change lifts the piece of the move complete just before it,
+    one that cannot grow, from where it landed (see waiting.Relifted)."""
+    index = reader.episode.pending_index
+    events = reader.episode.events
+    if not (reader.episode.resting or reader.episode.complete_knock):
+        return False  # (a move that may grow: its piece lifted again goes on)
+    if index != len(events) - 1 or not events[index - 1].occupied:
+        return False
+    # (Lifted before the move was committed: within RELAND_MS, or settle_ms for a
+    # capture doubted as a knock.)
+    return events[index].square == events[index - 1].square
 
 
 def movers_hand(reader: Reader, sq: Square, piece: str, t_ms: int) -> bool:

@@ -172,10 +172,12 @@ def amend_knocked_capture(
     table = MoveTable(previous, legal=True)
     placed = before | 1 << change.square
     changed = placed ^ previous.occupied
-    if not changed or not any(
+    # Nothing changed: the capturer set back home, the victim only knocked (the
+    # capture was committed after settle_ms of stillness, see likely.wait_for).
+    if changed and not any(
         shape.from_square == origin and not changed & ~shape.footprint for shape in table.shapes
     ):
-        return False  # (the piece back home: no move either way, the capture stands)
+        return False
     if promoted_first(reader, None, change.square, placed):
         return False  # the opponent's new queen set down before the pawn is cleared
     if (

@@ -5,10 +5,11 @@ How it decides (docs/hands.md, "How the board reads a game"):
 - Since the last committed position, every lift and place is kept (an episode), and the
   hypotheses about which piece stands where (`Hands`).
 - When a hypothesis is exactly the placement after a legal move (`MoveTable`), that move
-  is complete. It is committed at once when it cannot be anything else (a knight move, a
-  capture, castling, a promotion, a slide that cannot go further); otherwise it waits
-  until the board has been still for `settle_ms`, or until something happens that no
-  longer fits this player's move (the opponent starts moving).
+  is complete. It is committed once its piece has rested RELAND_MS when it cannot be
+  anything else (a knight move, a capture, castling, a promotion, a slide that cannot go
+  further); otherwise it waits until the board has been still for `settle_ms`; either
+  way, at once when something happens that no longer fits this player's move (the
+  opponent starts moving).
 - A board that differs from the position only on squares that one legal move may still
   change is a move in progress (a lifted piece, a king on its castling square waiting
   for the rook). Anything else that stays still for `settle_ms` is a mismatch: the
@@ -54,6 +55,7 @@ from reedboard.reader import (
     inference,
     knock,
     promotion,
+    split,
     stuck,
     takeback,
     verdicts,
@@ -69,7 +71,7 @@ from reedboard.reader.table import MoveShape, MoveTable, placement_of, shown_mov
 from reedboard.reader.touch_move import TouchRecord
 from reedboard.reader.verdicts import pair_squares
 from reedboard.reader.view import BoardView, Shown, board_view
-from reedboard.reader.waiting import KnockedCapture, Waiting, enter
+from reedboard.reader.waiting import KnockedCapture, Sweep, Waiting, enter
 from reedboard.reader.waits import (
     ARRIVE_MS,
     DEFAULT_CASTLE_WAIT_MS,
@@ -236,11 +238,22 @@ class MoveReader:
 
     def commit_shown(self, now_ms: int) -> list[Effect]:
         """At start-up: the sensors show the position plus one legal move (the power went
-        while the move waited to settle), so that move was made: commit it."""
+        while the move waited to settle), so that move was made: commit it, once the
+        hands have settled. Not when the sensors only show squares emptied: a capture's
+        sensors are also its capturer in the hand (a knight lifted when the power went
+        is no Nxf5); and a move that could still grow (a queen resting on a square of
+        its slide) waits `settle_ms` for the hands, as any such move does."""
         if self.setup is not None or self.episode.events:
             return []
         shape = shown_move(self.table, self.sensors)
-        if shape is None:
+        if shape is None or not self.sensors & ~self.table.occupancy:
+            return []
+        changed = self.sensors ^ self.table.occupancy
+        if self.table.growth(shape, changed, rook_first=self.mode == "casual") is not None:
+            self.episode.complete = shape
+            self.episode.wait_ms = self.settle_ms
+            self.episode.first_complete[shape.code] = now_ms
+            self.last_change_ms = now_ms
             return []
         effects: list[Effect] = []
         self.commit(shape, now_ms, effects)
@@ -352,8 +365,12 @@ class MoveReader:
 
     @property
     def pending_completed_ms(self) -> int | None:
-        """When the move the board shows complete, not yet decided, was first complete."""
+        """When the move the board shows complete, not yet decided, was first complete
+        (or the move complete earlier, the opponent's hand already in the air: see
+        waiting.Sweep)."""
         complete = self.episode.complete
+        if complete is None and isinstance(self.waiting, Sweep):
+            complete = split.complete_at(self, self.episode.pending_index)
         return None if complete is None else self.episode.first_complete.get(complete.code)
 
     @property

@@ -29,7 +29,7 @@ from reedboard.sensing.debounce import SquareChange
 class Following:
     """The other reading of a doubted capture, followed alongside (see fork.fork): a copy
     of the reader reading it, the game's length when it forked, what the copy has made
-    since, until when it may still be taken (knock_wait_ms after the fork), and a
+    since, until when it may still be taken (waits.OTHER_READING_MS after the fork), and a
     placement both readings explain: until when its lift may still come, the square,
     and the position it would move in."""
 

@@ -1,5 +1,5 @@
-"""A capture doubted as a knock (see knock.knocked_victim), and a piece then set down on
-the capturer's own square, so that the board shows the position again: the capturer put
+"""A capture doubted as a knock (see knock.knocked_victim), or a move waiting for its piece
+to rest, and a piece then set down on the mover's own square, so that the board shows the position again: the capturer put
 back home, or the opponent's reply arriving there first.
 
 Read alone, the board showing the position again is the capturer put back: no move.
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reedboard.events import Effect
-from reedboard.reader import fork, knock, takeback
+from reedboard.reader import fork, knock, split, takeback
 from reedboard.reader.waiting import PutBack, enter
 from reedboard.reader.waits import ARRIVE_MS, STRAY_WAIT_MS
 from reedboard.sensing.debounce import SquareChange
@@ -36,7 +36,7 @@ def hold(reader: Reader) -> bool:
     make the placement that piece arriving first (for a pawn's promotion there, for
     STRAY_WAIT_MS: the new piece is set down before the pawn is lifted). True when it
     is kept so."""
-    doubted = reader.episode.doubted
+    doubted = reader.episode.doubted or _resting(reader)
     if doubted is None or not reader.episode.events:
         return False
     placed = reader.episode.events[-1]
@@ -67,7 +67,7 @@ def decide(
     followed alongside); anything else puts the capturer back before `change` is read."""
     reader.waiting = enter(reader.waiting, None)
     due = put_back.due
-    doubted = reader.episode.doubted
+    doubted = reader.episode.doubted or reader.episode.complete
     if doubted is None:
         return
     after = reader.position.play_code(doubted.code)
@@ -87,6 +87,15 @@ def take_back_home(reader: Reader, now: int, effects: list[Effect]) -> None:
     if isinstance(reader.waiting, PutBack):
         reader.waiting = enter(reader.waiting, None)
     takeback.shown_again(reader, now, effects)
+
+
+def _resting(reader: Reader) -> MoveShape | None:
+    """A move complete earlier that waited only for its piece to rest (see
+    inference.complete): the opponent's reply may arrive first on the square it left
+    (the rook sliding onto b4 just as the king lands on c4) as well."""
+    if not reader.episode.resting or not reader.episode.pending_index:
+        return None
+    return split.complete_at(reader, reader.episode.pending_index)
 
 
 def _can_arrive(reader: Reader, doubted: MoveShape) -> bool:

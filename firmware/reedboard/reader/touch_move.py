@@ -5,7 +5,9 @@ The Laws number the cases 4.3.1-4.3.3 and 4.4.1-4.4.3; the board names them 4.3a
 
 The record keeps every piece lifted during a turn, in order, the player's own and the
 opponent's. The board cannot see a hand, so every lift counts as a deliberate touch by the
-player to move. Pieces lifted at the same moment (seen in the same scan, so with the same
+player to move, but for an opponent's piece set back on its square: its owner may have
+adjusted it, so it binds nobody (a violation is called only when the touch cannot have
+been the owner's). Pieces lifted at the same moment (seen in the same scan, so with the same
 time) were touched together, and their order is never read from the order the debouncer
 lists them in: an own and an opponent's piece together, the own piece counts as touched
 first (4.3c); two own pieces together, either may be moved; king and rook together, the
@@ -61,6 +63,13 @@ class TouchRecord:
         ):
             index -= 1
         self.touches.insert(index, touch)
+
+    def set_back(self, square: Square) -> None:
+        """A piece set down on `square`: an opponent's piece touched there and set back
+        may have been its owner's hand (adjusting a piece, on either turn): the sensors
+        cannot say whose hand it was, so it binds nobody (the touch is still reported).
+        Set down by the capturer, it was taken: it binds nothing either."""
+        self.touches = [t for t in self.touches if t.own or t.square != square]
 
     def _facts(self, position: Position) -> tuple[dict[Move, Square | None], set[Move]]:
         """The legal moves with the square of the piece each one takes, and the castlings:

@@ -21,12 +21,11 @@ bottom. A change of state anywhere else is a mistake, and `enter` refuses it.
 - `PutBack`: the same, with the piece set down on the capturer's own square (the board
   shows the position again): a lift by `due` keeps the capture, anything else puts the
   capturer back (put_back.decide, put_back.take_back_home).
-- `Landed`: a move committed at once, its piece just set down: until `until` a lift of
-  that square may be the hand that has not let go (a dropped piece bouncing, a piece
-  slid on before release; FIDE 4.7: the move is where the piece comes to rest).
-- `Relifted`: that lift came: a placement elsewhere that, read from the position before
-  the move, is a move of the same piece replaces the move (knock.amend_knocked_capture
-  does it); anything else lets the move stand.
+- `Relifted`: a move complete on the board that cannot grow, its piece lifted again
+  from where it landed before the move was committed: the hand that has not let go (a piece slid on, a dropped piece
+  bouncing) or the opponent's taking it. A placement decides as any change; none by
+  `due` (settle_ms and ARRIVE_MS after the landing) makes it the opponent's hand, and
+  the move complete earlier is committed (split.split).
 - `Sweep`: a move complete earlier, then a lift of the opponent's piece: by `due` the
   moved piece may still leave its target (hands sweeping the pieces off); then the move
   complete earlier is split off (split.split).
@@ -73,22 +72,10 @@ class PutBack:
 
 
 @dataclass(frozen=True)
-class Landed:
-    """A move committed at once from `origin`, its piece set down on `square`."""
-
-    origin: Square
-    square: Square
-    until: int  # the lift of `square` before this may be the hand not yet let go
-    due: None = None  # only a change decides
-
-
-@dataclass(frozen=True)
 class Relifted:
-    """The piece just landed on `square` lifted again at once."""
+    """The piece of a move complete on the board lifted again at once: split at `due`."""
 
-    origin: Square
-    square: Square
-    due: None = None
+    due: int
 
 
 @dataclass(frozen=True)
@@ -98,13 +85,12 @@ class Sweep:
     due: int
 
 
-Waiting = KnockedCapture | AmendDue | OtherReading | PutBack | Landed | Relifted | Sweep
+Waiting = KnockedCapture | AmendDue | OtherReading | PutBack | Relifted | Sweep
 State = (
     type[KnockedCapture]
     | type[AmendDue]
     | type[OtherReading]
     | type[PutBack]
-    | type[Landed]
     | type[Relifted]
     | type[Sweep]
 )
@@ -121,10 +107,9 @@ TRANSITIONS: Final[tuple[tuple[State | None, State | None, str, str], ...]] = (
     (OtherReading, None, "another move complete", "inference.complete"),
     (None, PutBack, "a piece set down on the capture's origin", "put_back.hold"),
     (PutBack, None, "the next change, or its due", "put_back.decide, deadlines"),
-    (None, Landed, "a move committed at once", "inference.complete"),
-    (Landed, None, "the next change", "inference.apply"),
-    (None, Relifted, "the piece just landed lifted within RELAND_MS", "inference.apply"),
+    (None, Relifted, "a complete move's piece lifted again at once", "inference"),
     (Relifted, None, "the next change", "inference.apply"),
+    (Relifted, None, "its due: the move complete earlier split off", "deadlines, split.split"),
     (None, Sweep, "the opponent lifts after a move complete", "inference.after_complete"),
     (Sweep, None, "the move complete earlier split off", "split.split"),
 )

@@ -15,11 +15,21 @@ DEFAULT_SETTLE_MS = 300
 # The opponent starting to move still commits it at once.
 DEFAULT_CASTLE_WAIT_MS = 2000
 # A capture whose victim's square was empty only a moment, the capturer already in the
-# hand, has the sensors of a neighbour knocked by the hand and falling back: the next
-# placement tells. The human model sets the piece down 20-610 ms after the knocked piece
-# is back (median 140 ms, p99 500 ms); a person who has knocked a piece over pauses. The
-# capture waits this long unless the opponent starts or another change decides it.
+# hand, has the sensors of a neighbour knocked by the hand and falling back: only the next
+# placement tells. The board never invents a move, so it holds such a capture until the
+# opponent lifts a piece or this long: the human model sets the piece down 20-610 ms
+# after the knocked piece is back (p99 500 ms), and a person who has knocked a piece over
+# pauses. The trade-off: 42 % of real captures are swapped that briskly and reach the
+# host up to this late. A board may set `knock_wait_ms` shorter (down to settle_ms): those
+# captures then wait no longer than a move that may grow, but a knocked piece whose
+# carrier is set down after the wait reaches the host as a capture, which the board then
+# takes back (docs/hands.md, docs/benchmarks.md).
 DEFAULT_KNOCK_WAIT_MS = 1500
+# The other reading of such a capture (the knock) is followed alongside this long after
+# the placement both readings explain (see fork.py): a person who has knocked a piece over
+# pauses before setting the piece in the hand down (the human model: 20-610 ms after the
+# knocked piece is back, p99 500 ms), and may pause longer.
+OTHER_READING_MS = 1500
 # A piece put down while no square has been emptied may be a move seen arriving before it
 # is seen leaving (a slide's next switch closing first, a promoted queen set down before
 # the pawn is cleared): the lift follows within a second or two. A piece that stays alone
@@ -56,8 +66,16 @@ KNOCK_MS = 250
 ARRIVE_MS = 50
 # A piece dropped on a square bounces off it for tens of ms, and a piece set down and slid
 # on before the hand lets go leaves its first square within about a tenth of a second: a
-# lift of the square a move just landed on, this soon, may be the same hand.
+# lift of the square a move just landed on, this soon, may be the same hand. So even a
+# move that cannot grow waits this long once its piece is set down (FIDE 4.7: the move is
+# where the piece is released), or for the opponent's hand: the host never hears of a
+# square the piece only touched. The clock still stops at the landing.
 RELAND_MS = 150
+# A capturer that shoves its victim off the square leaves only its own square emptied, as
+# a piece held in the hand does. The opponent lifting a piece this long after the capturer
+# was lifted says the hand was done (overlapping blitz hands lift sooner, the player's
+# piece still in the air: see push.py).
+PUSH_MS = 1000
 # A piece knocked aside by the hand carrying another one lands on the next square within
 # tens of ms; a piece lifted and set down deliberately takes longer.
 STEP_KNOCK_MS = 90

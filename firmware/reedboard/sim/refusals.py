@@ -5,8 +5,6 @@ forbid, each as the raw sensor lines of an event script and the article and squa
 board must name in its `violation`:
 
 - 4.3a: an own piece that can move is touched and put back, then another piece moves;
-- 4.3b: an opponent's piece that can be captured is touched and put back, then a move
-  that does not capture it is made with a piece that cannot capture it either;
 - 4.4a: the king, then a rook with which castling is legal, are touched and put back,
   then the king makes another move;
 - 4.4b: castling begun with the rook (the rook to its castling square, then the king):
@@ -53,7 +51,6 @@ def strict_refusals(position: Position, rng: random.Random) -> list[Refusal]:
     ]
     found = [
         _touched_own(quiet, rng),
-        _touched_victim(position, legal, quiet, rng),
     ]
     out = [refusal for refusal in found if refusal is not None]
     castle = next((m for m in legal if position.is_castling(m)), None)
@@ -72,11 +69,18 @@ def _touched_own(quiet: list[Move], rng: random.Random) -> Refusal | None:
     return Refusal("4.3a", touched, tuple(_touch(1000, touched) + _move(2000, other)), ())
 
 
-def _touched_victim(
-    position: Position, legal: list[Move], quiet: list[Move], rng: random.Random
-) -> Refusal | None:
-    """4.3b: a piece that can be captured is touched, then a move that spares it is made
-    with a piece that could not take it either."""
+def touched_victim_set_back(position: Position, rng: random.Random) -> Refusal | None:
+    """No longer a refusal: an opponent's piece that can be captured is touched and set
+    back on its square, then a move that spares it is made with a piece that could not
+    take it either. Its owner may have adjusted it (the sensors cannot say whose hand it
+    was), so it binds nobody: the move is made. The Refusal names the article (4.3b)
+    it would have broken."""
+    legal = position.legal_moves()
+    quiet = [
+        m
+        for m in legal
+        if not position.is_capture(m) and not position.is_castling(m) and not m.promotion
+    ]
     victims = sorted(
         {m.to_square for m in legal if position.is_capture(m) and not position.is_en_passant(m)}
     )
