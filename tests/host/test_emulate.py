@@ -55,7 +55,9 @@ def test_the_software_sees_the_board_and_a_move_made_on_it() -> None:
         if not pushed and client().board_fen() == chess.Board().board_fen():
             pair.push(human_script(start, [start.parse_uci("e2e4")], seed=3).lines)
             pushed.append(True)
-        return client().board_fen() == after_e4.board_fen()
+        # The software sees the pieces as they stand (a DGT board's way); the board makes
+        # the move once its piece has rested.
+        return client().board_fen() == after_e4.board_fen() and pair.moves() == ["e2e4"]
 
     emulate("dgt", follower, software, stop)
     assert pushed and pair.moves() == ["e2e4"]
