@@ -148,8 +148,7 @@ class BoardGame:
         self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
         self.clocks = GameClocks(self.settings, game)
         self.arbiter = self._arbiter(game, occupancy)
-        # Called after each step of the arbiter with the effects of the call so far and
-        # the time: a replay notes there each change of what the lights show.
+        # Called after each step of the arbiter with its effects so far and the time.
         self.on_step: Callable[[list[Effect], int], None] | None = None
         self._reached: int | None = None  # the latest time the game was driven to
         # The board's configured control, not a resumed game's: a power cut must not
@@ -392,8 +391,7 @@ class BoardGame:
                 assert_never(command)
 
     def _new_game(self, command: StartGame, now: int) -> tuple[Outcome, Sequence[Effect]]:
-        # The host's clock for this game and those set up on the board after it; none
-        # said, the board's own.
+        # The host's clock for this game and those set up after it; none said, the board's.
         control = self._own_control if command.clock is None else parse_time_control(command.clock)
         self.settings = replace(self.settings, time_control=control)
         if command.fen is not None:
