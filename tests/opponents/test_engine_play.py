@@ -50,13 +50,15 @@ def test_an_untimed_game_takes_the_fixed_time_a_move() -> None:
     assert go_limits(EngineSettings(movetime_ms=700), None, None) == ("movetime 700", 700)
 
 
-def test_full_strength_in_a_timed_game_manages_its_own_clock() -> None:
+def test_full_strength_in_a_timed_game_manages_its_clock_within_a_share() -> None:
     full = EngineSettings(level=20, side="black")
     limits, longest = go_limits(full, (250_000, 240_000), "5+3")
-    assert limits == "wtime 250000 btime 240000 winc 3000 binc 3000"
-    assert longest == 240_000 + 3000  # the hang guard: never past its own clock
+    share = 240_000 // 30 + 3000
+    assert limits == f"wtime 250000 btime 240000 winc 3000 binc 3000 movetime {share}"
+    assert longest == share
     # Before the first move: each side's whole time.
-    assert go_limits(full, None, "5+3")[0] == "wtime 300000 btime 300000 winc 3000 binc 3000"
+    first = "wtime 300000 btime 300000 winc 3000 binc 3000 movetime 13000"
+    assert go_limits(full, None, "5+3") == (first, 13_000)
     # A top rating is full strength too.
     assert go_limits(EngineSettings(elo=3190), None, "5+3")[0].startswith("wtime ")
 

@@ -33,7 +33,7 @@ ELO_RANGE = (1320, 3190)  # what Debian's Stockfish accepts for UCI_Elo
 # expects even on a slow board. It never spends more than a SHARE_OF_TIME-th of its
 # time left plus the increment, nor more than half its time left (the increment comes
 # after the move, and the move must still be carried out on the board), nor less than
-# MIN_THINK_MS. At full strength Stockfish manages its own clock.
+# MIN_THINK_MS. At full strength Stockfish manages its own clock within that share.
 CEILING_BASE_MS = 1000
 LEVELS_PER_DOUBLING = 4
 SHARE_OF_TIME = 30
@@ -117,8 +117,8 @@ def go_limits(
     settings: EngineSettings, clock: tuple[int, int] | None, time_control: str | None
 ) -> tuple[str, int]:
     """The `go` command's limits and the longest the engine may take, in ms: in a timed
-    game the level's ceiling within a safe share of the clock, or at full strength the
-    game's clock itself; in an untimed one the fixed time a move."""
+    game the level's ceiling within a safe share of the clock (at full strength the
+    clocks themselves, capped at that share); in an untimed one the fixed time a move."""
     if time_control is None:
         return f"movetime {settings.movetime_ms}", settings.movetime_ms
     try:
@@ -128,10 +128,12 @@ def go_limits(
     white_ms, black_ms = clock if clock is not None else (control.start_ms,) * 2
     inc = control.increment_ms
     mine = white_ms if settings.side == "white" else black_ms
+    share = safe_share_ms(mine, inc)
     ceiling = level_ceiling_ms(settings)
     if ceiling is None:
-        # Stockfish never plans past its own time left and increment.
-        longest = max(MIN_THINK_MS, mine + inc)
-        return f"wtime {white_ms} btime {black_ms} winc {inc} binc {inc}", longest
-    think = min(ceiling, safe_share_ms(mine, inc))
+        # Stockfish manages the clocks and stops at whichever comes first, its own plan
+        # or `movetime`: left alone it spends some 39 s on its first move at 5+3.
+        clocks = f"wtime {white_ms} btime {black_ms} winc {inc} binc {inc}"
+        return f"{clocks} movetime {share}", share
+    think = min(ceiling, share)
     return f"movetime {think}", think
