@@ -1,6 +1,6 @@
 """How the board's engine plays, as values: its strength (a level 1 to 20, Stockfish's
-Skill Level, or a rating through UCI_LimitStrength and UCI_Elo), its time (from the
-game's clock, or a fixed time a move) and the variety of its openings. Pure.
+Skill Level, or a rating through UCI_LimitStrength and UCI_Elo), its time (a
+ceiling by level within a share of the game's clock, or a fixed time a move) and the variety of its openings. Pure.
 
 Stockfish's Skill Level weakens its play but opens much the same way each game: below
 full strength, the first `VARIED_PLIES` plies are searched with `MULTI_PV` lines and one
@@ -27,8 +27,15 @@ VARIED_PLIES = 12
 MULTI_PV = 4
 DEFAULT_MOVETIME_MS = 1000
 ELO_RANGE = (1320, 3190)  # what Debian's Stockfish accepts for UCI_Elo
-# In a timed game the engine spends about this share of its time left on a move (plus
-# its increment), and never less than MIN_THINK_MS.
+# In a timed game below full strength the engine thinks a fixed time a move (`movetime`):
+# its level's ceiling, 1 s at levels 1-4 doubling every four levels (2 s at 5-8, 4 s at
+# 9-12, 8 s at 13-16, 16 s at 17-19), so a weak level answers in seconds as a person
+# expects even on a slow board. It never spends more than a SHARE_OF_TIME-th of its
+# time left plus the increment, nor more than half its time left (the increment comes
+# after the move, and the move must still be carried out on the board), nor less than
+# MIN_THINK_MS. At full strength Stockfish manages its own clock within that share.
+CEILING_BASE_MS = 1000
+LEVELS_PER_DOUBLING = 4
 SHARE_OF_TIME = 30
 MIN_THINK_MS = 50
 
@@ -90,11 +97,28 @@ def pick(thought: Thought, settings: EngineSettings, ply: int, rng: random.Rando
     return rng.choice(near) if near else thought.best
 
 
+def level_ceiling_ms(settings: EngineSettings) -> int | None:
+    """The longest a move may take at the engine's strength in a timed game; None at
+    full strength, where the clock alone decides."""
+    level = settings.level if settings.elo is None else _level_of(settings.elo)
+    level = max(1, min(FULL_STRENGTH, level))
+    if level >= FULL_STRENGTH:
+        return None
+    return CEILING_BASE_MS << ((level - 1) // LEVELS_PER_DOUBLING)
+
+
+def safe_share_ms(mine_ms: int, increment_ms: int) -> int:
+    """The most a move may take from `mine_ms` left without risking the clock."""
+    share = min(mine_ms // SHARE_OF_TIME + increment_ms, mine_ms // 2)
+    return max(MIN_THINK_MS, share)
+
+
 def go_limits(
     settings: EngineSettings, clock: tuple[int, int] | None, time_control: str | None
 ) -> tuple[str, int]:
-    """The `go` command's limits and the longest the engine may take, in ms: the game's
-    clock when it is timed, else the fixed time a move."""
+    """The `go` command's limits and the longest the engine may take, in ms: in a timed
+    game the level's ceiling within a safe share of the clock (at full strength the
+    clocks themselves, capped at that share); in an untimed one the fixed time a move."""
     if time_control is None:
         return f"movetime {settings.movetime_ms}", settings.movetime_ms
     try:
@@ -104,5 +128,12 @@ def go_limits(
     white_ms, black_ms = clock if clock is not None else (control.start_ms,) * 2
     inc = control.increment_ms
     mine = white_ms if settings.side == "white" else black_ms
-    longest = max(MIN_THINK_MS, mine // SHARE_OF_TIME + inc)
-    return f"wtime {white_ms} btime {black_ms} winc {inc} binc {inc}", longest
+    share = safe_share_ms(mine, inc)
+    ceiling = level_ceiling_ms(settings)
+    if ceiling is None:
+        # Stockfish manages the clocks and stops at whichever comes first, its own plan
+        # or `movetime`: left alone it spends some 39 s on its first move at 5+3.
+        clocks = f"wtime {white_ms} btime {black_ms} winc {inc} binc {inc}"
+        return f"{clocks} movetime {share}", share
+    think = min(ceiling, share)
+    return f"movetime {think}", think
