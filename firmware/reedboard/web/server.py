@@ -1,6 +1,6 @@
 """The board's page over HTTP and a WebSocket (aiohttp), on the page's own thread.
 
-- `GET /` the page, `/static/` its script and `/shared/` what it shares with the
+- `GET /` the page, `/static/` its script and `/sim/` what it takes from the
   simulator's page (the board's picture, the style); nothing from outside the board.
 - `GET /ws` the WebSocket: every open page is sent the board's picture whenever it
   changes (`feed`); a paired page sends its controls on it. A control from a page that
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from reedboard.speaking import BoardVoice
 
 STATIC = Path(__file__).with_name("static")
-SHARED = Path(__file__).parent.parent / "simweb" / "static"
+SIMULATOR_STATIC = Path(__file__).parent.parent / "simweb" / "static"
 COOKIE = "reedboard_device"
 COOKIE_AGE_S = 10 * 365 * 24 * 3600
 MAX_REQUEST = 16 * 1024  # a page's request is a few hundred bytes
@@ -85,7 +85,7 @@ def make_app(site: Site, host_names: Iterable[str] = ()) -> web.Application:
     app.router.add_get("/games", _games)
     app.router.add_get(r"/games/{number:\d{1,9}}.pgn", _game_pgn)
     app.router.add_static("/static/", STATIC)
-    app.router.add_static("/shared/", SHARED)
+    app.router.add_static("/sim/", SIMULATOR_STATIC)
     return app
 
 
