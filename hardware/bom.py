@@ -87,6 +87,12 @@ def _metres(mm: float) -> float:
     return math.ceil(mm / 100) / 10  # to the next 10 cm
 
 
+def _base_screw_mm(panel_mm: float) -> float:
+    """The shortest stock M2.5 screw that goes through the base's panel and holds 4 mm of
+    thread in a stand-off."""
+    return next(length for length in (6, 8, 10, 12, 16, 20, 25) if length >= panel_mm + 4)
+
+
 def _polyline_mm(points: tuple[tuple[float, float], ...]) -> float:
     return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
 
@@ -246,7 +252,9 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "interface board stand-offs", 4, "pcs", "4 pcs",
-            "M2.5 x 10 mm stand-off, female-female, with 8 M2.5 x 6 mm screws",
+            "M2.5 x 10 mm stand-off, female-female, with 4 M2.5 x 6 mm screws (the board) "
+            f"and 4 M2.5 x {_base_screw_mm(p.base_panel_mm):g} mm (through the "
+            f"{p.base_panel_mm:g} mm base)",
             "hold the interface board over the base: its four mounting holes, and the base "
             "plate's DRILL_INTERFACE_STANDOFFS_2.7MM_THROUGH",
         ),
@@ -290,7 +298,8 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "base", 1, "pcs", "1 pcs",
-            f"plywood, 6 mm, {size:g} x {size:g} mm, and a frame of 12 x "
+            f"plywood, {p.base_panel_mm:g} mm, {size:g} x {size:g} mm, and a frame of "
+            f"{p.frame_mm:g} x "
             f"{p.base_depth_mm:g} mm strips, {4 * size / 1000:g} m",
             "holds the Pi, the interface board and the sockets (base-plate.dxf)",
         ),
