@@ -61,6 +61,7 @@ HOW_TO = [
     "   rout or saw (their depths are in the DXF files' layer names).",
     "4. The carrier's bottom face is drawn mirrored, as that face is seen when the plate is turned",
     "   over: put its through holes on the holes drilled from the top face.",
+    "Every page has rank 1 (White's side) at its bottom; the squares' names are printed in grey.",
 ]
 
 
