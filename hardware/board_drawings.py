@@ -13,7 +13,8 @@ on every run).
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator
+import itertools
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,74 +33,10 @@ from ezdxf.document import Drawing
 from ezdxf.filemanagement import new as new_dxf
 from pcb_layout import MOUNTING_HOLE_DRILL, outline_of
 from reedboard.rules.squares import square_file, square_name, square_rank
+from svg_canvas import Svg, svg_number
 
 # The plywood's two shades: light and dark squares.
 _LIGHT, _DARK = "#f0d9b5", "#c8a07a"
-
-
-def _n(value: float) -> str:
-    """A coordinate as the SVG gets it: at most 2 decimals, no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-class Svg:
-    """Just enough SVG: y flipped so the drawing uses the board's coordinates (y up)."""
-
-    def __init__(self, x0: float, y0: float, width: float, height: float, scale: float) -> None:
-        self.x0, self.top, self.width, self.height = x0, y0 + height, width, height
-        self.scale = scale
-        self.parts: list[str] = []
-
-    def x(self, x: float) -> str:
-        return _n(x - self.x0)
-
-    def y(self, y: float) -> str:
-        return _n(self.top - y)
-
-    def add(self, text: str) -> None:
-        self.parts.append(text)
-
-    def rect(self, x: float, y: float, w: float, h: float, style: str, extra: str = "") -> None:
-        self.add(
-            f'<rect x="{self.x(x)}" y="{self.y(y + h)}" width="{_n(w)}" height="{_n(h)}" '
-            f'style="{style}"{extra}/>'
-        )
-
-    def line(self, a: tuple[float, float], b: tuple[float, float], style: str) -> None:
-        self.add(
-            f'<line x1="{self.x(a[0])}" y1="{self.y(a[1])}" x2="{self.x(b[0])}" '
-            f'y2="{self.y(b[1])}" style="{style}"/>'
-        )
-
-    def polyline(self, points: Iterable[tuple[float, float]], style: str, extra: str = "") -> None:
-        coords = " ".join(f"{self.x(x)},{self.y(y)}" for x, y in points)
-        self.add(f'<polyline points="{coords}" style="fill:none;{style}"{extra}/>')
-
-    def circle(self, c: tuple[float, float], r: float, style: str, extra: str = "") -> None:
-        self.add(
-            f'<circle cx="{self.x(c[0])}" cy="{self.y(c[1])}" r="{_n(r)}" style="{style}"{extra}/>'
-        )
-
-    def text(self, at: tuple[float, float], words: str, size: float, extra: str = "") -> None:
-        words = words.replace("&", "&amp;").replace("<", "&lt;")
-        self.add(
-            f'<text x="{self.x(at[0])}" y="{self.y(at[1])}" font-size="{_n(size)}"{extra}>'
-            f"{words}</text>"
-        )
-
-    def text_svg(self) -> str:
-        w, h = self.width, self.height
-        head = (
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(w * self.scale)}" '
-            f'height="{_n(h * self.scale)}" viewBox="0 0 {_n(w)} {_n(h)}" '
-            'font-family="DejaVu Sans, sans-serif">\n'
-            '<defs><marker id="arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="4" '
-            'markerHeight="4" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#d0306a"/>'
-            "</marker></defs>\n"
-            f'<rect x="0" y="0" width="{_n(w)}" height="{_n(h)}" fill="white"/>\n'
-        )
-        return head + "\n".join(self.parts) + "\n</svg>\n"
 
 
 STANDOFF_LAYER = "DRILL_INTERFACE_STANDOFFS_2.7MM_THROUGH"
@@ -112,7 +49,10 @@ def plan_svg(g: BoardGeometry) -> str:
     p = g.parameters
     b = p.border_mm
     legend = 70.0
-    svg = Svg(-b - 5, -b - 5 - legend, p.outer_mm + 10, p.outer_mm + 10 + legend, 2.0)
+    left, above = 25.0, 22.0  # room for the dimension lines
+    svg = Svg(
+        -b - left, -b - 5 - legend, p.outer_mm + 5 + left, p.outer_mm + 5 + above + legend, 2.0
+    )
     svg.rect(-b, -b, p.outer_mm, p.outer_mm, "fill:#e8d3b0;stroke:black;stroke-width:0.6")
     s = p.square_mm
     for sq in range(64):
@@ -153,7 +93,7 @@ def plan_svg(g: BoardGeometry) -> str:
             "fill:#bfe3f2;stroke:#1d5f7a;stroke-width:0.4",
             f' class="reed" data-square="{square_name(reed.square)}" '
             f'data-row="ROW{reed.row + 1}" data-column="COL{reed.column + 1}" '
-            f'data-x="{_n(reed.centre[0])}" data-y="{_n(reed.centre[1])}"',
+            f'data-x="{svg_number(reed.centre[0])}" data-y="{svg_number(reed.centre[1])}"',
         )  # fmt: skip
         svg.line(
             (reed.centre[0], cy - 4), (reed.centre[0], cy + 4),
@@ -173,7 +113,7 @@ def plan_svg(g: BoardGeometry) -> str:
         svg.circle(
             led.centre, p.light_pipe_mm / 2, "fill:#fff7b0;stroke:#b08000;stroke-width:0.5",
             f' class="led" data-chain="{led.chain}" data-square="{square_name(led.square)}" '
-            f'data-x="{_n(led.centre[0])}" data-y="{_n(led.centre[1])}"',
+            f'data-x="{svg_number(led.centre[0])}" data-y="{svg_number(led.centre[1])}"',
         )  # fmt: skip
         svg.text((led.centre[0] - 8, led.centre[1] + 4), str(led.chain), 3.6, ' fill="#7a2040"')
     svg.rect(g.pi.x, g.pi.y, g.pi.width, g.pi.height,
@@ -181,6 +121,7 @@ def plan_svg(g: BoardGeometry) -> str:
     svg.text((g.pi.x + 3, g.pi.y + g.pi.height - 7), "Raspberry Pi (in the base)", 4.5)
     for connector in (*g.connectors, g.interface):
         _connector(svg, connector)
+    _plan_dimensions(svg, p)
     _plan_legend(svg, g)
     return svg.text_svg()
 
@@ -193,6 +134,17 @@ def _connector(svg: Svg, c: Rect) -> None:
         return
     svg.rect(c.x, c.y, c.width, c.height, "fill:#444;stroke:none")
     svg.text((c.x - 2, c.y + c.height / 2 - 1.5), c.name.split(":")[0], 4.5, ' text-anchor="end"')
+
+
+def _plan_dimensions(svg: Svg, p: BoardParameters) -> None:
+    """The sizes a maker marks out: the board, the frame, the playing area, one square."""
+    b, play, size = p.border_mm, p.playing_mm, PLAN_LABEL_SIZE
+    top = play + b
+    svg.dimension((0, play), (p.square_mm, play), play + 8, size, what="square")
+    for lo, hi, what in ((-b, 0.0, "frame"), (0.0, play, "playing area"), (play, top, "frame")):
+        svg.dimension((lo, top), (hi, top), top - 13, size, what=what)
+    svg.dimension((-b, top), (top, top), top + 12, size, what="board")
+    svg.dimension((-b, -b), (-b, top), -b - 10, size, "end", what="board")
 
 
 def _plan_legend(svg: Svg, g: BoardGeometry) -> None:
@@ -212,7 +164,7 @@ def _plan_legend(svg: Svg, g: BoardGeometry) -> None:
         "Grooves: blue, row wires (top face of the carrier); green dashes, column wires "
         "and the LED chain (bottom face).",
         "In the base: the Pi and the interface board (J1, the Pi's ribbon; U1); in the frame: "
-        "the LED supply's jack and fuse, the Pi's USB-C, the PC's cable.",
+        "the LED supply's jack and fuse, the Pi's USB-C, the PC's cable. Dimensions in mm.",
     ]
     for i, words in enumerate(lines):
         svg.text((x, y - i * 8.5), words, 5.2)
@@ -225,7 +177,7 @@ def section_svg(g: BoardGeometry) -> str:
     s = p.square_mm
     mag, reed = p.magnet, p.reed
     base_depth = p.base_depth_mm
-    bottom = -(p.carrier_mm + base_depth + 4)
+    bottom = -(p.carrier_mm + base_depth + p.base_panel_mm)
     height = 50.0 - bottom
     svg = Svg(-s / 2 - 62, bottom - 12, s + 97, height + 12, 3.0)
     top0, top1 = 0.0, p.top_mm
@@ -235,7 +187,9 @@ def section_svg(g: BoardGeometry) -> str:
     svg.rect(
         -s / 2 - 15, carrier0, s + 30, p.carrier_mm, "fill:#d2b48c;stroke:#6b4f2a;stroke-width:0.3"
     )
-    svg.rect(-s / 2 - 15, bottom, s + 30, 4, "fill:#d2b48c;stroke:#6b4f2a;stroke-width:0.3")
+    svg.rect(
+        -s / 2 - 15, bottom, s + 30, p.base_panel_mm, "fill:#d2b48c;stroke:#6b4f2a;stroke-width:0.3"
+    )
     # The square's edge on the a-file side.
     svg.line((-s / 2, top1), (-s / 2, top1 + 3), "stroke:black;stroke-width:0.3")
     # The piece: base with the magnet in a recess, skin under it.
@@ -312,10 +266,32 @@ def section_svg(g: BoardGeometry) -> str:
         (left + 28, mag_y + 9.5), (-mag.diameter_mm / 2, mag_y + 1), "stroke:#555;stroke-width:0.2"
     )
     svg.line((left + 63, carrier0 - 4), (x0 + 2, -r), "stroke:#555;stroke-width:0.2")
-    svg.text((left, bottom - 5), f"Cut along the rank through one square (x{svg.scale:g});", 3.0)
+    _section_dimensions(svg, p, lx)
+    svg.text((left, bottom - 5), f"Cut along the rank through one square (x{svg.scale:g}), "
+             "dimensions in mm;", 3.0)  # fmt: skip
     svg.text((left, bottom - 9), f"magnet centre {p.reed_model().height_mm:g} mm above the "
              "reed's axis", 3.0)  # fmt: skip
     return svg.text_svg()
+
+
+def _section_dimensions(svg: Svg, p: BoardParameters, light_x: float) -> None:
+    """The stack's thicknesses down the right, the reed pocket's depth, and where the reed
+    and the light pipe sit from the square's centre."""
+    size = 2.6
+    right = p.square_mm / 2 + 22
+    base0 = -p.carrier_mm - p.base_depth_mm
+    levels = [(p.top_mm, "top"), (0.0, "carrier"), (-p.carrier_mm, "base"),
+              (base0, "bottom panel"), (base0 - p.base_panel_mm, "")]  # fmt: skip
+    for (high, what), (low, _) in itertools.pairwise(levels):
+        svg.dimension((right - 7, high), (right - 7, low), right, size, "start", what=what)
+    pocket_x = p.reed_x_mm - p.reed.glass_mm / 2 - 4
+    pocket_depth = p.reed.glass_diameter_mm + 0.5
+    svg.dimension((pocket_x, 0), (pocket_x, -pocket_depth), pocket_x - 2, size, "end",
+                  what="reed pocket depth")  # fmt: skip
+    axis = -p.reed.glass_diameter_mm / 2
+    svg.line((0, base0 + 6), (0, 50), "stroke:#203a80;stroke-width:0.15;stroke-dasharray:3 1 0.6 1")
+    svg.dimension((p.reed_x_mm, axis), (0, axis), -25, size, "end", what="reed from centre")
+    svg.dimension((0, 0), (light_x, 0), -31, size, what="light pipe from centre")
 
 
 @contextmanager

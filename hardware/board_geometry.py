@@ -55,6 +55,7 @@ class BoardParameters:
     groove_mm: float = 4.0  # wire grooves: width
     groove_depth_mm: float = 3.0  # and depth, from either face of the carrier
     frame_mm: float = 12.0  # the base's frame strips: thickness (their height is base_depth_mm)
+    base_panel_mm: float = 6.0  # the base's bottom panel, plywood
     magnet: DiscMagnet = field(default_factory=DiscMagnet)
     reed: ReedSwitch = field(default_factory=ReedSwitch)
     base_skin_mm: float = 1.0  # wood or felt under the magnet in a piece's base

@@ -15,7 +15,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from board_geometry import BoardGeometry, BoardParameters
+from board_geometry import SOCKET_HOLES, BoardGeometry, BoardParameters
 from reedboard.hal.led_power import DEFAULT_BUDGET_MA
 
 PIECES = 32
@@ -85,6 +85,19 @@ def _spare(count: int, share: float, minimum: int) -> int:
 
 def _metres(mm: float) -> float:
     return math.ceil(mm / 100) / 10  # to the next 10 cm
+
+
+def frame_hole(socket: str) -> str:
+    """How the BOM names a socket's hole in the frame strip (`SOCKET_HOLES`, as
+    frame-strip.dxf cuts it), so the maker can check the part against it."""
+    width, height = SOCKET_HOLES[socket]
+    return f"{width:g} mm round hole" if width == height else f"{width:g} x {height:g} mm hole"
+
+
+def _base_screw_mm(panel_mm: float) -> float:
+    """The shortest stock M2.5 screw that goes through the base's panel and holds 4 mm of
+    thread in a stand-off."""
+    return next(length for length in (6, 8, 10, 12, 16, 20, 25) if length >= panel_mm + 4)
 
 
 def _polyline_mm(points: tuple[tuple[float, float], ...]) -> float:
@@ -178,7 +191,7 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "LED supply socket", 1, "pcs", "1 pcs", "panel DC jack 5.5/2.1 mm, 5 A",
-            "in the frame: the LED supply's plug", "", "",
+            f"in the frame strip's {frame_hole('DC jack')}: the LED supply's plug", "", "",
         ),
         BomLine(
             "fuse", 1, "pcs", "2 pcs", f"{fuse_a:g} A time-lag (T) 5 x 20 mm, with an "
@@ -208,7 +221,7 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
             "Pi power socket", 1, "pcs", "1 pcs",
             "panel-mount USB-C extension, female to male, 0.3 m (micro-USB for a Pi 3 or "
             "Zero 2 W)",
-            "in the frame: the Pi's supply", "", "",
+            f"in the frame strip's {frame_hole('USB-C')}: the Pi's supply", "", "",
         ),
         BomLine(
             "USB-serial header", 1, "pcs", "1 pcs", "1 x 6 male pin header, 2.54 mm, straight",
@@ -221,7 +234,8 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
             "USB to 3.3 V TTL serial cable, USB-A plug to 6-way 2.54 mm socket, 1.8 m (e.g. "
             "FTDI TTL-232R-3V3; a 5 V cable would harm the Pi)",
             "the link to the PC on every Pi model: the header UART (GPIO14/15, "
-            "/dev/serial0), out through the frame's cable exit to the PC's USB port",
+            f"/dev/serial0), out through the frame strip's {frame_hole('PC link')} to the "
+            "PC's USB port",
         ),
         BomLine("memory card", 1, "pcs", "1 pcs", "microSD, 16 GB, A1", "Raspberry Pi OS"),
         BomLine(
@@ -246,7 +260,9 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "interface board stand-offs", 4, "pcs", "4 pcs",
-            "M2.5 x 10 mm stand-off, female-female, with 8 M2.5 x 6 mm screws",
+            "M2.5 x 10 mm stand-off, female-female, with 4 M2.5 x 6 mm screws (the board) "
+            f"and 4 M2.5 x {_base_screw_mm(p.base_panel_mm):g} mm (through the "
+            f"{p.base_panel_mm:g} mm base)",
             "hold the interface board over the base: its four mounting holes, and the base "
             "plate's DRILL_INTERFACE_STANDOFFS_2.7MM_THROUGH",
         ),
@@ -290,7 +306,8 @@ def bom_lines(g: BoardGeometry, circuit: dict[str, CircuitPart]) -> list[BomLine
         ),
         BomLine(
             "base", 1, "pcs", "1 pcs",
-            f"plywood, 6 mm, {size:g} x {size:g} mm, and a frame of 12 x "
+            f"plywood, {p.base_panel_mm:g} mm, {size:g} x {size:g} mm, and a frame of "
+            f"{p.frame_mm:g} x "
             f"{p.base_depth_mm:g} mm strips, {4 * size / 1000:g} m",
             "holds the Pi, the interface board and the sockets (base-plate.dxf)",
         ),

@@ -11,7 +11,9 @@ Writes, next to this script (or into `--out DIR`):
   Gerber layers, drill files and its pad list (`pcb_build.py`);
 - the physical board from `board_geometry.py`'s parameters: `top-plate.dxf`,
   `carrier-plate.dxf`, `base-plate.dxf`, `frame-strip.dxf` for the cutter, `board-plan.svg` and
-  `board-section.svg` for the README, and `reed-magnet.svg`, the reed and magnet model.
+  `board-section.svg` for the README, `reed-magnet.svg`, the reed and magnet model, and
+  `drill-template-a4.pdf` and `drill-template-letter.pdf`, the plates 1:1 to print and tape
+  on (`drill_template.py`).
 
 The electrical rules check runs first; if it finds any error nothing is written and the
 exit status is 1. The output is deterministic (no dates, no random tags), so the committed
@@ -105,15 +107,18 @@ def bom_texts(circuit: Circuit) -> tuple[str, str]:
 
 
 def draw_everything(folder: Path) -> list[Path]:
-    """Every drawing: the wiring pictures, the board's plates and views, the reed model."""
+    """Every drawing: the wiring pictures, the board's plates and views, the reed model, the
+    drilling templates."""
     from board_drawings import draw_board
+    from board_geometry import build_geometry
     from drawings import draw_all
+    from drill_template import write_templates
     from reed_plot import plot_svg
 
     written = draw_all(folder) + draw_board(folder)
     reed = folder / "reed-magnet.svg"
     reed.write_text(plot_svg(), encoding="utf-8", newline="\n")
-    return [*written, reed]
+    return [*written, reed, *write_templates(folder, build_geometry())]
 
 
 def write_pcb(circuit: Circuit, folder: Path) -> list[Path]:

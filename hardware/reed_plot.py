@@ -13,7 +13,13 @@ import math
 from dataclasses import dataclass
 
 from board_geometry import BoardParameters
-from reed_magnet import ReedUnderSquare, strongest_neighbour, weakest_own
+from reed_magnet import (
+    LEAD_KEPT_MM,
+    ReedUnderSquare,
+    band_margins,
+    strongest_neighbour,
+    weakest_own,
+)
 
 _CLOSES_ALL, _CLOSES_SOME = "#4caf50", "#ffd54f"
 
@@ -54,6 +60,19 @@ def findings(p: BoardParameters) -> Findings:
     )
 
 
+def margin_lines(p: BoardParameters) -> list[str]:
+    """Both margins of the BOM's band, the leads counted (the worse of with and without)."""
+    reach = p.square_mm / 2 - p.largest_base_mm / 4
+    band = (p.reed.pull_in_min_at, p.reed.pull_in_max_at)
+    m = band_margins(p.reed_model(), band, p.square_mm, p.play_mm, reach)
+    return [
+        f"With {LEAD_KEPT_MM:g} mm of lead each side counted: closes with a margin of "
+        f"{m.own_margin:.1f} ({m.weakest_own_at:.1f} / {band[1]:g} AT),",
+        f"stays open under a neighbour with {m.neighbour_margin:.1f} "
+        f"({band[0]:g} / {m.strongest_neighbour_at:.1f} AT).",
+    ]
+
+
 def plot_svg(p: BoardParameters | None = None) -> str:
     p = p or BoardParameters()
     model = p.reed_model()
@@ -66,7 +85,7 @@ def plot_svg(p: BoardParameters | None = None) -> str:
     margin = 40.0
     chart_h = 260.0
     width = map_px + 2 * margin
-    height = map_px + chart_h + 3 * margin + 120
+    height = map_px + chart_h + 3 * margin + 152
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
         f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="DejaVu Sans, sans-serif" '
@@ -190,6 +209,7 @@ def plot_svg(p: BoardParameters | None = None) -> str:
         f"Weakest pull where pieces stand: {found.weakest_rule_at:.0f} AT (a third along: "
         f"{found.weakest_third_at:.1f} AT);",
         f"strongest from a piece on a neighbouring square: {found.strongest_neighbour_at:.1f} AT.",
+        *margin_lines(p),
     ]
     for k, words in enumerate(lines):
         y = top + chart_h + 36 + k * 16

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from board_geometry import BoardParameters, build_geometry
@@ -239,3 +240,30 @@ def test_the_guide_starts_with_the_coupon_and_names_only_its_own_sections() -> N
         assert titles.index(earlier) < titles.index(later)
     for number in re.findall(r"sections? (\d+)", guide):
         assert 1 <= int(number) <= len(titles), number
+
+
+def test_each_frame_socket_in_the_bom_names_the_hole_the_frame_strip_cuts(
+    rows: dict[str, dict[str, str]],
+) -> None:
+    from ezdxf.filemanagement import readfile
+
+    geometry = build_geometry()
+    p = geometry.parameters
+    strip = readfile(str(HARDWARE / "frame-strip.dxf")).modelspace()
+    holes = [
+        (float(c.dxf.center.x), 2 * float(c.dxf.radius), 2 * float(c.dxf.radius))
+        for c in strip.query("CIRCLE[layer=='CUT_SOCKET_HOLES_THROUGH']")
+    ]
+    for e in strip.query("LWPOLYLINE[layer=='CUT_SOCKET_HOLES_THROUGH']"):
+        corners: Any = e.get_points()  # type: ignore[attr-defined]
+        xs = [float(x) for x, *_ in corners]
+        ys = [float(y) for _, y, *_ in corners]
+        holes.append(((min(xs) + max(xs)) / 2, max(xs) - min(xs), max(ys) - min(ys)))
+    bom_item = {"USB-C": "Pi power socket", "PC link": "USB-serial cable",
+                "DC jack": "LED supply socket"}  # fmt: skip
+    for socket in geometry.connectors:
+        along = socket.y + p.border_mm + socket.height / 2  # the strip runs from rank 1's end
+        ((_, width, height),) = [h for h in holes if abs(h[0] - along) < 0.01]
+        size = f"{width:g} mm round hole" if width == height else f"{width:g} x {height:g} mm hole"
+        purpose = rows[bom_item[socket.name.split(":")[0]]]["purpose"]
+        assert f"frame strip's {size}" in purpose, (socket.name, purpose)

@@ -131,3 +131,23 @@ def test_the_guide_states_the_models_band_and_margins() -> None:
         f"margin of {chosen.neighbour_margin:.1f} ({low:g} / {chosen.strongest_neighbour_at:.1f})"
         in guide
     )
+
+
+def test_the_plot_shows_both_margins_of_the_boms_band_with_the_leads() -> None:
+    from pathlib import Path
+
+    from reed_magnet import band_margins
+
+    p = BoardParameters()
+    reach = p.square_mm / 2 - p.largest_base_mm / 4
+    band = (p.reed.pull_in_min_at, p.reed.pull_in_max_at)
+    m = band_margins(p.reed_model(), band, p.square_mm, p.play_mm, reach)
+    svg = (Path(__file__).resolve().parents[2] / "hardware" / "reed-magnet.svg").read_text()
+    assert (
+        f"closes with a margin of {m.own_margin:.1f} ({m.weakest_own_at:.1f} / {band[1]:g} AT)"
+        in svg
+    )
+    assert (
+        f"neighbour with {m.neighbour_margin:.1f} ({band[0]:g} / {m.strongest_neighbour_at:.1f} AT)"
+        in svg
+    )
