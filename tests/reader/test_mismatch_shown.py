@@ -95,3 +95,17 @@ def test_a_victim_set_down_on_the_capturers_path_is_shown_within_settle_ms() -> 
     assert kinds(effects) == ["illegal"]
     assert effects[0].t_ms <= placed + DEFAULT_SETTLE_MS + 100
     assert hands.lit() == (bb("c4"), bb("b5"))
+
+
+def test_a_piece_just_moved_set_down_on_a_reply_capture_s_path_is_shown() -> None:
+    # 1.g3 b6 2.Bg2 e6 3.d3: Black's bishop c8-b7 (it may go on to a6: it waits), then
+    # lifted from b7 at once and set down on d5, on the path of White's Bg2xb7: a reply
+    # in progress only if White's bishop were off g2. It stands: the piece on d5 is
+    # Black's bishop where no move puts it.
+    hands = Hands()
+    hands.arbiter = MoveReader(_after("g3", "b6", "Bg2", "e6", "d3"))
+    hands.do("-c8", "+b7", "-b7", "+d5")
+    placed = hands.t
+    effects = hands.wait(DEFAULT_SETTLE_MS + 100)
+    assert kinds(effects) == ["illegal"]
+    assert effects[0].t_ms <= placed + DEFAULT_SETTLE_MS + 100
