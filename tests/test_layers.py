@@ -389,6 +389,48 @@ def test_no_module_reaches_into_another_modules_private_names() -> None:
     assert not found, "\n".join(["private names used from outside:", *found])
 
 
+# Private names imported from another module that stand today, outside the reader: to be
+# made public or moved by their package's owner; the list only shrinks (see below).
+KNOWN_PRIVATE_IMPORTS = frozenset(
+    {
+        "host/reedboard_relay/broadcast_delay.py: reedboard_relay.arbiter_console._body",
+        "host/reedboard_relay/time_desk.py: reedboard_relay.arbiter_console._board_named",
+        "host/reedboard_relay/time_desk.py: reedboard_relay.arbiter_console._body",
+        "host/reedboard_relay/time_desk.py: reedboard_relay.arbiter_console._text",
+    }
+)
+
+
+def private_imports(path: Path, root: Path = ROOT) -> set[str]:
+    """Every `from module import _name` of a project module: another module's private
+    name taken (a reach the attribute check above cannot see)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return {
+        f"{path.relative_to(root)}: {node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level
+        if node.module.split(".")[0] in SOURCES
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    }
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    found = {name for path in module_files().values() for name in private_imports(path)}
+    new = found - KNOWN_PRIVATE_IMPORTS
+    assert not new, "\n".join(["private names imported from another module:", *sorted(new)])
+    assert found >= KNOWN_PRIVATE_IMPORTS, "a known private import is gone: strike it off"
+
+
+def test_the_private_import_check_sees_one(tmp_path: Path) -> None:
+    path = tmp_path / "taker.py"
+    path.write_text(
+        "from __future__ import annotations\n"
+        "from reedboard.reader.knock import _helper, public\nfrom os import _exit\n"
+    )
+    assert private_imports(path, tmp_path) == {"taker.py: reedboard.reader.knock._helper"}
+
+
 def test_the_private_check_sees_a_reach(tmp_path: Path) -> None:
     """A private attribute of another object is a reach; the module's own private
     attributes, on another instance of its class, are not. (The known cycles above,

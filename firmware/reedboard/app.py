@@ -257,10 +257,13 @@ class App:
         last = self._last_step_ms
         while True:
             read = None if self._backlog is None else self._backlog.next_change_ms()
-            due = [
-                t
-                for t in (self._source_due(), read, board_game.next_deadline())
-                if t is not None and last < t < now
+            # A line scheduled for the very time of the last turn, after it ran (a page's
+            # click in the same millisecond), is applied on its own at that time: taken
+            # with the next line, a capture's lift and placement would merge.
+            source = self._source_due()
+            lines = [] if source is None or source >= now else [max(source, last)]
+            due = lines + [
+                t for t in (read, board_game.next_deadline()) if t is not None and last < t < now
             ]
             if not due:
                 break

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.events import MoveMade, TakenBack
 from reedboard.link.event_codec import effect_json
 from reedboard.reader.move_reader import ARRIVE_MS, DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS
 from reedboard.replay.runner import Replay
@@ -174,3 +176,40 @@ def test_with_the_fast_setting_the_recorded_queen_set_down_late_takes_the_captur
     effects = replay(text, knock_wait_ms=FAST)
     assert moves(effects) == ["a8b8", "a8b7", "a6d3"]
     assert [e["uci"] for e in effects if e["event"] == "takeback"] == ["a8b8"]
+
+
+@BOTH
+@pytest.mark.parametrize("knock_wait_ms", [FAST, None])
+def test_after_an_amended_capture_the_mover_is_charged_up_to_the_real_move(
+    mode: str, knock_wait_ms: int | None
+) -> None:
+    """The capture reached the host and was amended to e4-e5: White's hand was on the
+    move all along, so White's time runs until the pawn is on e5, and Black's, given back
+    by the takeback, only from then."""
+    body = steps(f"{OPENING}; {KNOCK}, +2000 place e5; +3000 lift b8, +300 place c6", gap_ms=0)
+    run = Replay(
+        Game(),
+        mode="strict" if mode == "strict" else "casual",
+        knock_wait_ms=DEFAULT_KNOCK_WAIT_MS if knock_wait_ms is None else knock_wait_ms,
+        clock=parse_time_control("5+3"),
+    )
+    for line in body.splitlines():
+        t, action, square = line.split()
+        run.sensor(parse_square(square), action == "place", int(t))
+    run.finish(last_time(body, "place c6") + 2000)
+    made = {e.uci: e for e in run.effects if isinstance(e, MoveMade)}
+    assert [e.uci for e in run.effects if isinstance(e, TakenBack)] == ["e4d5"]
+    assert made["e4e5"].clock is not None and made["e7e6"].clock is not None
+    white_before, black_before = made["e7e6"].clock
+    black_done = last_time(body, "place e6") + DEBOUNCE_MS
+    white_done = last_time(body, "place e5") + DEBOUNCE_MS
+    increment = 3000
+    assert made["e4e5"].clock == (
+        white_before - (white_done - black_done) + increment,
+        black_before,
+    )
+    knight_done = last_time(body, "place c6") + DEBOUNCE_MS
+    assert made["b8c6"].clock == (
+        made["e4e5"].clock[0],
+        black_before - (knight_done - white_done) + increment,
+    )

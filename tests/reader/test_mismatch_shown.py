@@ -4,7 +4,7 @@ lights do not show, they show the new state, even one that looks like the start 
 from __future__ import annotations
 
 from reedboard.events import Effect, Illegal
-from reedboard.reader.move_reader import MoveReader
+from reedboard.reader.move_reader import DEFAULT_SETTLE_MS, MoveReader
 from reedboard.rules.game import Game
 from reedboard.rules.squares import parse_square
 from reedboard.sensing.debounce import SquareChange
@@ -73,3 +73,39 @@ def test_part_of_the_shown_mismatch_put_right_keeps_the_lights() -> None:
     assert hands.wait() == []
     assert hands.lit() == (bb("g1"), bb("g3"))
     assert kinds(hands.do("+g1")) == ["restored"]
+
+
+def _after(*sans: str) -> Game:
+    game = Game()
+    for san in sans:
+        game.push_san(san)
+    return game
+
+
+def test_a_victim_set_down_on_the_capturers_path_is_shown_within_settle_ms() -> None:
+    # 1.e4 b6 2.d4 Ba6 3.c4: Black's a6 bishop can take on c4. White's c4 pawn lifted
+    # (a capture in progress, the lights show it) and set down on b5, on the bishop's
+    # path: the bishop still stands on a6, so the piece on b5 can only be the pawn,
+    # which no move puts there.
+    hands = Hands()
+    hands.arbiter = MoveReader(_after("e4", "b6", "d4", "Ba6", "c4"))
+    hands.do("-c4", "+b5")
+    placed = hands.t
+    effects = hands.wait(DEFAULT_SETTLE_MS + 100)
+    assert kinds(effects) == ["illegal"]
+    assert effects[0].t_ms <= placed + DEFAULT_SETTLE_MS + 100
+    assert hands.lit() == (bb("c4"), bb("b5"))
+
+
+def test_a_piece_just_moved_set_down_on_a_reply_capture_s_path_is_shown() -> None:
+    # 1.g3 b6 2.Bg2 e6 3.d3: Black's bishop c8-b7 (it may go on to a6: it waits), then
+    # lifted from b7 at once and set down on d5, on the path of White's Bg2xb7: a reply
+    # in progress only if White's bishop were off g2. It stands: the piece on d5 is
+    # Black's bishop where no move puts it.
+    hands = Hands()
+    hands.arbiter = MoveReader(_after("g3", "b6", "Bg2", "e6", "d3"))
+    hands.do("-c8", "+b7", "-b7", "+d5")
+    placed = hands.t
+    effects = hands.wait(DEFAULT_SETTLE_MS + 100)
+    assert kinds(effects) == ["illegal"]
+    assert effects[0].t_ms <= placed + DEFAULT_SETTLE_MS + 100

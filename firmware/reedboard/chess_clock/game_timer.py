@@ -8,7 +8,9 @@
   move tells the times as a press at its completion would have left them, the increment
   included.
 - A takeback gives both players their time back as it stood when the move was complete
-  (the increment it earned is taken back too), and the mover's time runs again.
+  (the increment it earned is taken back too), and the mover's time runs again; from that
+  completion when the next move was complete before the takeback (the board amended its
+  reading of the hands, which had never let go of the move).
 - Time added by the arbiter stays: a later takeback gives it back with the rest.
 - The flag: when the running player's time runs out, `flag_ms` says when.
 
@@ -39,6 +41,9 @@ class GameTimer:
         # Buttons: a press that stopped a move not yet decided (its clocks as they stood
         # when the move was complete), until the move is decided.
         self._pressed_ahead: Clocks | None = None
+        # The last takeback, until the next move: when the move taken back was complete,
+        # and when it was taken back.
+        self._taken_back_ms: tuple[int, int] | None = None
 
     @classmethod
     def resumed(cls, clocks: Clocks, now_ms: int, *, buttons: bool = False) -> GameTimer:
@@ -62,6 +67,7 @@ class GameTimer:
     def move_made(self, mover: Color, completed_ms: int) -> tuple[int, int]:
         """`mover`'s move was decided; it was complete on the board at `completed_ms`.
         Both players' time left just after it: (White's, Black's)."""
+        self._amended(mover, completed_ms)
         at = max(completed_ms, self.clocks.since_ms)
         if self.over:
             return self.left(at)
@@ -86,6 +92,18 @@ class GameTimer:
         elif running is mover:
             self.clocks = self.clocks.stop(at)
         return self.left(at)
+
+    def _amended(self, mover: Color, completed_ms: int) -> None:
+        """A move complete before the takeback just decided: the board read the hands
+        again (a knocked neighbour's capture made, then taken back for the move the hand
+        was making), and the mover never let go of the move, so their time ran from when
+        the move taken back was complete, not only from the takeback."""
+        taken_back, self._taken_back_ms = self._taken_back_ms, None
+        if taken_back is None or self.clocks.running is not mover:
+            return
+        complete_ms, undone_ms = taken_back
+        if complete_ms <= completed_ms < undone_ms and self.clocks.since_ms == undone_ms:
+            self.clocks = replace(self.clocks, since_ms=complete_ms)
 
     def press(self, color: Color, now_ms: int, *, completed_ms: int | None = None) -> bool:
         """`color` pressed their side at `now_ms`; `completed_ms`: when their move was
@@ -112,6 +130,7 @@ class GameTimer:
         self._owed.discard(before.running)
         self._pressed_ahead = None
         self.clocks = replace(before, since_ms=now_ms)
+        self._taken_back_ms = (before.since_ms, now_ms)
 
     def add(self, color: Color, ms: int) -> None:
         """`ms` more for `color`, for good: the times a takeback gives back hold it too,

@@ -159,6 +159,8 @@ def _play(view: BoardView) -> Roles:
             roles[sq] = "hint"
     if view.lifted:
         _lifted(view, roles)
+    for sq in squares_of(view.candidates):
+        roles[sq] = "pending"  # a push-capture the board cannot tell: each one it may be
     if view.pending is not None:
         _put(roles, view.pending_next, "target")
         for sq in view.pending:

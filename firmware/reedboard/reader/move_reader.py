@@ -55,6 +55,7 @@ from reedboard.reader import (
     inference,
     knock,
     promotion,
+    push,
     split,
     stuck,
     takeback,
@@ -383,6 +384,7 @@ class MoveReader:
         """What the board is now, for the lights."""
         shown = Shown(
             pending=self.episode.complete,
+            candidates=push.candidates(self) if self.mismatch is None else 0,
             mismatch=self.mismatch,
             must_move=self.touches.obliged_square(self.position) if self.mode == "strict" else None,
             violation=self.violation.square if self.violation else None,

@@ -110,6 +110,6 @@ def reply_in_progress(reader: Reader) -> bool:
     if shape is not None and not still_standing(reader, shape):
         table = MoveTable(reader.position.play_code(shape.code), legal=True)
         changed = reader.sensors ^ table.occupancy
-        in_progress = bool(changed) and table.is_prefix(changed)
+        in_progress = bool(changed) and table.in_progress(changed, reader.sensors)
     reader.episode.reply_known = (key, in_progress)
     return in_progress

@@ -53,6 +53,7 @@ class MoveShape:
     is_castling: bool
     is_promotion: bool
     king_step: bool  # a king move of one square that castling may still follow
+    movers: Bitboard = 0  # the squares of the pieces it moves (the king's and the rook's)
 
     @property
     def from_square(self) -> Square:
@@ -90,10 +91,12 @@ class MoveTable:
         piece = cells[f]
         captured = ""
         footprint = (1 << f) | (1 << t) | BETWEEN[f][t]
+        movers = 1 << f
         is_castling = bool(code & FLAG_CASTLE)
         if is_castling:
             king_from, king_to, rook_from, rook_to = position.castling_squares(move)
             rook = cells[rook_from]
+            movers |= 1 << rook_from
             cells[king_from] = cells[rook_from] = EMPTY
             cells[king_to], cells[rook_to] = piece, rook
             footprint = (
@@ -141,12 +144,26 @@ class MoveTable:
             is_castling=is_castling,
             is_promotion=bool(move.promotion),
             king_step=king_step,
+            movers=movers,
         )
 
     def is_prefix(self, changed: Bitboard) -> bool:
         """Whether a board whose sensors differ from the position on `changed` can still
         become some legal move: every changed square lies in one move's footprint."""
         return any(not changed & ~shape.footprint for shape in self.shapes)
+
+    def in_progress(self, changed: Bitboard, sensors: Bitboard) -> bool:
+        """Whether a board reading `sensors`, which differ from the position on `changed`,
+        can be a legal move under way (`is_prefix`), its pieces told apart: a square
+        filled on the way can hold only a piece of that move, so with a square emptied
+        too, one of the move's pieces must be off its own square. (A piece put down with
+        nothing taken off may be a move seen arriving before it is seen leaving: see
+        verdicts.stray.)"""
+        placed, emptied = changed & sensors, changed & ~sensors
+        return any(
+            not changed & ~shape.footprint and (not placed or not emptied or emptied & shape.movers)
+            for shape in self.shapes
+        )
 
     def growth(self, shape: MoveShape, changed: Bitboard, rook_first: bool) -> str | None:
         """How the finished `shape` may still be the first part of a longer move:

@@ -85,7 +85,7 @@ def unexplained(reader: Reader) -> bool:
     changed = reader.sensors ^ reader.table.occupancy
     if not changed:
         return False
-    if reader.table.is_prefix(changed) or split.reply_in_progress(reader):
+    if reader.table.in_progress(changed, reader.sensors) or split.reply_in_progress(reader):
         return False
     return not both_hands_in_the_air(reader, changed)
 

@@ -38,6 +38,8 @@ class BoardView:
     - `capturers`: own pieces that can capture a lifted opponent's piece.
     - `pending`: (from, to) of a finished move that may still grow, and `pending_next`
       the squares that could still complete it (the rest of a slide, the rook's path).
+    - `candidates`: a push-capture that two or more captures would explain, the hand
+      done: the capturer's square and every target, none guessed.
     - `missing`, `extra`, `pairs`: a mismatch: where pieces must come back, where one must
       leave, and the suggested extra -> missing pairs.
     - `must_move`: strict mode, the touched piece that must move; `violation` the square
@@ -61,6 +63,7 @@ class BoardView:
     capturers: Bitboard = 0
     pending: tuple[Square, Square] | None = None
     pending_next: Bitboard = 0
+    candidates: Bitboard = 0
     missing: Bitboard = 0
     extra: Bitboard = 0
     pairs: tuple[tuple[Square, Square], ...] = ()
@@ -86,6 +89,7 @@ class Shown:
     """The reader's state beyond the game and the sensors that the lights show."""
 
     pending: MoveShape | None = None  # a finished move that may still grow
+    candidates: Bitboard = 0  # the captures a push may have made, none guessed
     mismatch: Illegal | None = None
     must_move: Square | None = None
     violation: Square | None = None
@@ -122,6 +126,7 @@ def board_view(game: Game, table: MoveTable, sensors: Bitboard, shown: Shown) ->
         capturers=capturers,
         pending=(pending.from_square, pending.to_square) if pending is not None else None,
         pending_next=_pending_next(table, sensors, pending),
+        candidates=shown.candidates,
         missing=mismatch.missing if mismatch else 0,
         extra=mismatch.extra if mismatch else 0,
         pairs=mismatch.pairs if mismatch else (),
