@@ -184,7 +184,7 @@ def test_a_second_central_is_dropped_while_the_first_controls(
 
 def test_features_options_and_the_state_stream(board: tuple[PhoneBoard, MemoryTransport]) -> None:
     b, t = board
-    assert said(b, t, "feature state_stream", "feature set_state", "feature option") == [
+    assert said(b, t, "feature state_stream", "feature score", "feature option") == [
         "ok",
         "nok",
         "ok",
@@ -265,3 +265,46 @@ def test_the_centrals_undo_is_carried_out_by_the_player(
     b.move("e2", "e4")
     assert [m.uci() for m in b.game.moves] == ["e2e4"]
     assert t.sent == ["moved"]
+
+
+def test_set_state_guides_the_player_to_the_centrals_position(
+    board: tuple[PhoneBoard, MemoryTransport],
+) -> None:
+    b, t = board
+    fen = "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b"
+    assert said(b, t, "set_state") == [
+        "err set_state needs feature set_state, which was not asked for"
+    ]
+    assert said(b, t, "feature set_state", f"begin {fen}") == [
+        "ok",
+        "unsync_setible rnbqkbnr/pppppppp/8/8/8/8/?PPPPPPP/RNBQKBNR b",
+    ]
+    assert said(b, t, "set_state") == []  # the board lights what must change
+    b.run(1500)
+    assert b.app.board_game is not None
+    view = b.app.board_game.arbiter.view()
+    assert (view.missing, view.extra) == (1 << 16, 1 << 8)  # a2's pawn to a3, lit
+    t.sent.clear()
+    b.move("a2", "a3")
+    assert t.sent[-1] == f"sync {fen}"
+    assert said(b, t, "set_state")[0].startswith("err set_state: the board offered no state")
+    b.move("e7", "e5")
+    assert t.sent[-1] == "move e7e5"
+
+
+def test_a_board_in_place_answers_sync_and_set_state_has_nothing_to_set(
+    board: tuple[PhoneBoard, MemoryTransport],
+) -> None:
+    b, t = board
+    assert said(b, t, "feature set_state", f"begin {START}") == ["ok", f"sync {START}"]
+    assert said(b, t, "set_state")[0].startswith("err set_state")
+
+
+def test_the_centrals_clocks_are_kept(board: tuple[PhoneBoard, MemoryTransport]) -> None:
+    b, t = board
+    assert said(b, t, "feature time", "time 31444 12510") == ["ok", "err no round: begin one first"]
+    assert said(b, t, f"begin {START}", "time 31444 12510") == [f"sync {START}"]
+    assert b.phone.session.clocks == (31444, 12510)
+    assert said(b, t, "time 31444")[0].startswith("err time needs two values")
+    assert said(b, t, "time 5 -1")[0].startswith("err time needs two values")
+    assert b.phone.session.clocks == (31444, 12510)
