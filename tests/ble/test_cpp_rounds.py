@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from reedboard.ble.peripheral import Connection
+from reedboard.link.board_messages import CentralMessage, read_board_message
+from reedboard.link.frame import FrameDecoder
 
 from tests.ble.phone_board import PHONE, MemoryTransport, PhoneBoard
 
@@ -308,3 +310,34 @@ def test_the_centrals_clocks_are_kept(board: tuple[PhoneBoard, MemoryTransport])
     assert said(b, t, "time 31444")[0].startswith("err time needs two values")
     assert said(b, t, "time 5 -1")[0].startswith("err time needs two values")
     assert b.phone.session.clocks == (31444, 12510)
+
+
+def centrals_told(b: PhoneBoard) -> list[CentralMessage]:
+    """The `central` messages the board sent its host, read back as a host reads them."""
+    told: dict[int, CentralMessage] = {}  # by number: the link sends a frame more than once
+    for wire in FrameDecoder().feed(bytes(b.link.written)):
+        message, problem = read_board_message(wire)
+        assert problem is None
+        if isinstance(message, CentralMessage):
+            told[message.seq] = message
+    return [told[seq] for seq in sorted(told)]
+
+
+def test_the_host_is_told_who_controls_the_board() -> None:
+    t = MemoryTransport()
+    b = PhoneBoard(t)
+    b.run(50)
+    assert centrals_told(b) == []
+    t.incoming.append(Connection(PHONE, "00:AA:00:00:00:02", True, "Pixel 7"))
+    b.run(30)
+    t.incoming.append(Connection(OTHER, "00:AA:00:00:00:03", True, "Other"))  # dropped
+    said(b, t, "feature time", f"begin {START}")
+    said(b, t, "time 300000 290000")
+    t.incoming.append(Connection(PHONE, "00:AA:00:00:00:02", False))
+    b.run(30)
+    assert [(c.connected, c.protocol, c.name, c.address, c.white_ms) for c in centrals_told(b)] == [
+        (True, None, "Pixel 7", "00:AA:00:00:00:02", None),
+        (True, "cpp", "Pixel 7", "00:AA:00:00:00:02", None),
+        (True, "cpp", "Pixel 7", "00:AA:00:00:00:02", 300000),
+        (False, None, None, None, None),
+    ]

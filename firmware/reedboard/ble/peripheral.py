@@ -68,6 +68,7 @@ class Connection:
     device: str
     address: str
     connected: bool
+    name: str = ""  # the name the central gives itself (its phone's), when BlueZ has one
 
 
 Incoming = Received | Connection
@@ -92,6 +93,7 @@ class Peripheral:
         self._bus: MessageBus | None = None
         self._tx: dict[str, GattCharacteristic] = {}
         self._addresses: dict[str, str] = {}
+        self._names: dict[str, str] = {}
         self._connected: set[str] = set()
         self._stopped: asyncio.Event | None = None
 
@@ -312,6 +314,9 @@ class Peripheral:
         address = properties.get("Address")
         if isinstance(address, str):
             self._addresses[path] = address
+        name = properties.get("Alias", properties.get("Name"))
+        if isinstance(name, str):
+            self._names[path] = name
         connected = properties.get("Connected")
         if not isinstance(connected, bool) or (path in self._connected) == connected:
             return
@@ -320,4 +325,8 @@ class Peripheral:
         else:
             self._connected.discard(path)
         with self._lock:
-            self._incoming.append(Connection(path, self._addresses.get(path, ""), connected))
+            self._incoming.append(
+                Connection(
+                    path, self._addresses.get(path, ""), connected, self._names.get(path, "")
+                )
+            )
