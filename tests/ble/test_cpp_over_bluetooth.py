@@ -244,3 +244,31 @@ def test_set_state_and_time_over_bluetooth(board: PhoneBoard) -> None:
         await phone.disconnect()
 
     asyncio.run(play())
+
+
+def test_the_board_registers_again_when_bluetoothd_restarts(tmp_path: Path) -> None:
+    with mock_bluez(tmp_path / "bluez") as bluez:
+        peripheral = Peripheral("", SERVICES)
+        peripheral.start()
+        try:
+            board = PhoneBoard(peripheral)
+            with Turning(board):
+
+                async def play(adapter: str) -> None:
+                    phone = Central("reedboard-0001", adapter)
+                    await phone.connect()
+                    await phone.write(f"begin {START}")
+                    assert await phone.next() == f"sync {START}"
+                    await move(board, "e2", "e4")
+                    assert await phone.next() == "move e2e4"
+                    await phone.write("nok")  # the board takes it back
+                    await move(board, "e4", "e2")
+                    await board_time(board, 1500)
+                    await phone.disconnect()
+
+                asyncio.run(play("hci1"))
+                bluez.restart()  # its name leaves the bus and comes back, without the board
+                asyncio.run(play("hci1"))  # found, connected, served: registered again
+            assert peripheral.registrations == 2
+        finally:
+            peripheral.close()
