@@ -186,7 +186,7 @@ def test_a_second_central_is_dropped_while_the_first_controls(
 
 def test_features_options_and_the_state_stream(board: tuple[PhoneBoard, MemoryTransport]) -> None:
     b, t = board
-    assert said(b, t, "feature state_stream", "feature score", "feature option") == [
+    assert said(b, t, "feature state_stream", "feature variant_reason", "feature option") == [
         "ok",
         "nok",
         "ok",
@@ -302,11 +302,16 @@ def test_a_board_in_place_answers_sync_and_set_state_has_nothing_to_set(
     assert said(b, t, "set_state")[0].startswith("err set_state")
 
 
-def test_the_centrals_clocks_are_kept(board: tuple[PhoneBoard, MemoryTransport]) -> None:
+def test_the_centrals_clocks_and_score_are_kept(board: tuple[PhoneBoard, MemoryTransport]) -> None:
     b, t = board
     assert said(b, t, "feature time", "time 31444 12510") == ["ok", "err no round: begin one first"]
     assert said(b, t, f"begin {START}", "time 31444 12510") == [f"sync {START}"]
     assert b.phone.session.clocks == (31444, 12510)
+    assert said(b, t, "feature score", "score 1.5 2.5", "score 1.2 2") == [
+        "ok",
+        "err score needs two values, not '1.2 2'",
+    ]
+    assert b.phone.session.score == "1.5 2.5"
     assert said(b, t, "time 31444")[0].startswith("err time needs two values")
     assert said(b, t, "time 5 -1")[0].startswith("err time needs two values")
     assert b.phone.session.clocks == (31444, 12510)

@@ -18,3 +18,5 @@ def test_the_words_name_the_phone_its_protocol_and_its_clocks() -> None:
         " Chess Peripheral Protocol; its clocks: White 1:02:03, Black 0:59."
     )
     assert "Millennium ChessLink" in central_words(CentralMessage(True, "chesslink"))
+    match = CentralMessage(True, "cpp", "Pixel 7", score="1.5 2.5")
+    assert central_words(match).endswith("Protocol; the match: White 1.5, Black 2.5.")

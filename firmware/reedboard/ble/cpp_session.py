@@ -103,6 +103,7 @@ class CppSession:
         self._marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._setible = False  # `unsync_setible` said: the central may ask `set_state`
         self.clocks: tuple[int, int] | None = None  # the central's `time`: white's, black's ms
+        self.score: str | None = None  # the central's `score` of a match: "1.5 2.5"
 
     # ----- the transport's side -----
 
@@ -155,14 +156,12 @@ class CppSession:
             "get_state": self._get_state,
             "set_state": self._set_state,
             "time": self._time,
+            "score": self._score,
             "options_begin": self._options,
             "options_reset": lambda _a: self._ask(*reset_commands(self.defaults)),
             "set_option": lambda a: self._ask(option_command(*a.split(" ", 1))),
         }
-        handler = handlers.get(name)
-        if handler is None:  # score: a feature the board refuses
-            raise CppError(f"{name} is not supported by this board")
-        handler(argument)
+        handlers[name](argument)  # every command parse_central reads has its handler
 
     def _feature(self, feature: str) -> None:
         if feature in SUPPORTED_FEATURES:
@@ -198,6 +197,9 @@ class CppSession:
         self._round()
         white, black = argument.split(" ")
         self.clocks = (int(white), int(black))
+
+    def _score(self, argument: str) -> None:
+        self.score = argument  # after a round: no round needed
 
     def _options(self, _argument: str) -> None:
         for line in option_lines(self.options):

@@ -110,7 +110,7 @@ class PhoneClient:
             return CentralMessage(connected=False)
         white, black = self.session.clocks or (None, None)
         return CentralMessage(True, self.protocol or None, self.name or None,
-                              self.address or None, white, black)  # fmt: skip
+                              self.address or None, white, black, self.session.score)  # fmt: skip
 
     def _announce(self) -> None:
         central = self.central()

@@ -162,12 +162,13 @@ class ErrorReply(WireValue):
 class CentralMessage(WireValue):
     """Who controls the board over Bluetooth (a phone's app), sent when that changes:
     `connected`, and then its `protocol` (cpp, chesslink; null until it writes), `name`
-    and `address`; with the central's clocks in ms when it tells them (CPP's `time`).
-    An addition: older hosts ignore it."""
+    and `address`; with the central's clocks in ms when it tells them (CPP's `time`), and
+    a match's `score` ("1.5 2.5", White's then Black's). An addition: older hosts ignore
+    it."""
 
     TYPE: ClassVar[str] = "central"
     ORDER: ClassVar[tuple[str, ...]] = (
-        "seq", "connected", "protocol", "name", "address", "white_ms", "black_ms",
+        "seq", "connected", "protocol", "name", "address", "white_ms", "black_ms", "score",
     )  # fmt: skip
     connected: bool
     protocol: Annotated[str | None, Arg(limit=20)] = None
@@ -175,6 +176,7 @@ class CentralMessage(WireValue):
     address: Annotated[str | None, Arg(limit=20)] = None
     white_ms: int | None = None
     black_ms: int | None = None
+    score: Annotated[str | None, Arg(limit=20)] = None
     seq: int = 0
 
 

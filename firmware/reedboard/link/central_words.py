@@ -19,6 +19,9 @@ def central_words(central: CentralMessage | None) -> str:
         words += f", with {PROTOCOLS.get(central.protocol, central.protocol)}"
     if central.white_ms is not None and central.black_ms is not None:
         words += f"; its clocks: White {_clock(central.white_ms)}, Black {_clock(central.black_ms)}"
+    if central.score is not None and " " in central.score:
+        white, black = central.score.split(" ", 1)
+        words += f"; the match: White {white}, Black {black}"
     return words + "."
 
 
