@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from reedboard.ble.peripheral import Connection
+from reedboard.ble.phone import ANNOUNCE_AGAIN_MS
 from reedboard.link.board_messages import CentralMessage, read_board_message
 from reedboard.link.frame import FrameDecoder
 
@@ -338,11 +339,13 @@ def test_the_host_is_told_who_controls_the_board() -> None:
     t.incoming.append(Connection(OTHER, "00:AA:00:00:00:03", True, "Other"))  # dropped
     said(b, t, "feature time", f"begin {START}")
     said(b, t, "time 300000 290000")
+    b.run(ANNOUNCE_AGAIN_MS)  # told again, for a host that connected since
     t.incoming.append(Connection(PHONE, "00:AA:00:00:00:02", False))
-    b.run(30)
+    b.run(ANNOUNCE_AGAIN_MS)  # no phone: nothing more to tell
     assert [(c.connected, c.protocol, c.name, c.address, c.white_ms) for c in centrals_told(b)] == [
         (True, None, "Pixel 7", "00:AA:00:00:00:02", None),
         (True, "cpp", "Pixel 7", "00:AA:00:00:00:02", None),
+        (True, "cpp", "Pixel 7", "00:AA:00:00:00:02", 300000),
         (True, "cpp", "Pixel 7", "00:AA:00:00:00:02", 300000),
         (False, None, None, None, None),
     ]

@@ -43,6 +43,9 @@ CHESSLINK_SERVICE = SerialService(
     chesslink_ble.NOTIFY_UUID,
 )
 SERVICES = (CPP_SERVICE, CHESSLINK_SERVICE)
+# While a phone is in control, who it is is told again this often: a host that connects
+# later (`reedboard-host watch` started after the phone) learns it within this time.
+ANNOUNCE_AGAIN_MS = 15_000
 
 
 class Transport(Protocol):
@@ -82,6 +85,7 @@ class PhoneClient:
         self.name = ""  # the name it gives itself, when BlueZ knows it
         self.announce: Callable[[CentralMessage], object] | None = None
         self._announced = CentralMessage(connected=False)
+        self._announced_ms = 0
         self.refused = 0  # commands the board's queue for this client had no room for
         self._asked: dict[int, Command] = {}  # by the id given them, until answered
         self._next_id = 1
@@ -102,7 +106,7 @@ class PhoneClient:
         for command in commands + self.session.take_commands():
             self._ask(command)
         self._flush()
-        self._announce()
+        self._announce(now_ms)
 
     def central(self) -> CentralMessage:
         """Who controls the board now, as the `central` message says it."""
@@ -112,10 +116,11 @@ class PhoneClient:
         return CentralMessage(True, self.protocol or None, self.name or None,
                               self.address or None, white, black, self.session.score)  # fmt: skip
 
-    def _announce(self) -> None:
+    def _announce(self, now_ms: int) -> None:
         central = self.central()
-        if central != self._announced and self.announce is not None:
-            self._announced = central
+        again = central.connected and now_ms - self._announced_ms >= ANNOUNCE_AGAIN_MS
+        if (central != self._announced or again) and self.announce is not None:
+            self._announced, self._announced_ms = central, now_ms
             self.announce(central)
 
     def close(self) -> None:

@@ -160,11 +160,11 @@ class ErrorReply(WireValue):
 
 @dataclass(frozen=True, slots=True)
 class CentralMessage(WireValue):
-    """Who controls the board over Bluetooth (a phone's app), sent when that changes:
-    `connected`, and then its `protocol` (cpp, chesslink; null until it writes), `name`
-    and `address`; with the central's clocks in ms when it tells them (CPP's `time`), and
-    a match's `score` ("1.5 2.5", White's then Black's). An addition: older hosts ignore
-    it."""
+    """Who controls the board over Bluetooth (a phone's app), sent when that changes (and
+    every 15 s while a phone does): `connected`, and then its `protocol` (cpp, chesslink;
+    null until it writes), `name` and `address`; with the central's clocks in ms when it
+    tells them (CPP's `time`), and a match's `score` ("1.5 2.5", White's then Black's).
+    An addition: older hosts ignore it."""
 
     TYPE: ClassVar[str] = "central"
     ORDER: ClassVar[tuple[str, ...]] = (
