@@ -249,10 +249,17 @@ class Peripheral:
                              "Set", "ssv", [adapter, "Discoverable", Variant("b", True)])  # fmt: skip
         except DBusError as error:
             logger.warning("Bluetooth: the adapter could not be made discoverable: %s", error)
-        await self._call("org.bluez", self.adapter_path, "org.bluez.GattManager1",
-                         "RegisterApplication", "oa{sv}", [APP_PATH, {}])  # fmt: skip
-        await self._call("org.bluez", self.adapter_path, "org.bluez.LEAdvertisingManager1",
-                         "RegisterAdvertisement", "oa{sv}", [f"{APP_PATH}/advertisement0", {}])  # fmt: skip
+        for interface, method, path in (
+            ("org.bluez.GattManager1", "RegisterApplication", APP_PATH),
+            ("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", f"{APP_PATH}/advertisement0"),
+        ):  # fmt: skip
+            try:
+                await self._call("org.bluez", self.adapter_path, interface, method, "oa{sv}",
+                                 [path, {}])  # fmt: skip
+            except DBusError as error:
+                # Registered by an attempt that failed further on: tried again, it stands.
+                if error.type != "org.bluez.Error.AlreadyExists":
+                    raise
         self.registrations += 1
         logger.info("Bluetooth: advertising as %s", self.name)
 
