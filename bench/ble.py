@@ -1,8 +1,10 @@
 """Bluetooth LE: from a move's commit on the board to a phone's app holding its CPP
 `move` notification, on BlueZoo's virtual adapters (a private D-Bus, no radio): median
-and p99 (goal: p99 < 50 ms). Also what the phone costs the board's loop: the time its
-client takes in a turn that sends (it only queues notifications; the D-Bus conversation
-runs on a thread of its own).
+and p99 (goal: p99 < 50 ms), split into the board's part (the commit to the phone's
+client handing the notification over), the peripheral's thread's (to the notification
+emitted on D-Bus) and the D-Bus path's (BlueZ's mock, then bleak). Also what the phone
+costs the board's loop: the time its client takes in a turn that sends (it only queues
+notifications; the D-Bus conversation runs on a thread of its own).
 
 The board is the real App with the phone's client and the real GATT peripheral, turning
 on its own thread; the central is bleak. Each sample: the player plays e2e4 (timed from
@@ -46,6 +48,8 @@ class Timed:
 
     def __init__(self, board: PhoneBoard) -> None:
         self.commits: list[float] = []
+        self.handed: list[float] = []  # when the phone's client handed each `move` over
+        self.emitted: list[float] = []  # when the peripheral's D-Bus thread emitted it
         self.turns: list[float] = []
         endpoint, phone = board.app.endpoint, board.phone
         send, turn, transport_send = endpoint.send, phone.turn, phone.transport.send
@@ -58,6 +62,8 @@ class Timed:
 
         def counted_send(service: str, data: bytes) -> None:
             sent[0] += 1
+            if data.startswith(b"move "):
+                self.handed.append(time.perf_counter())
             transport_send(service, data)
 
         def timed_turn(game: Game, sensors: Bitboard, now_ms: int) -> None:
@@ -66,12 +72,29 @@ class Timed:
             if sent[0] > count:  # a turn that had notifications to hand over
                 self.turns.append(time.perf_counter() - before)
 
+        peripheral = phone.transport
+        assert isinstance(peripheral, Peripheral)
+        characteristic = peripheral._tx["cpp"]  # once started: the CPP notifications'
+        notify = characteristic.notify
+
+        def timed_notify(value: bytes) -> None:
+            if value.startswith(b"move "):
+                self.emitted.append(time.perf_counter())
+            notify(value)
+
+        characteristic.notify = timed_notify  # type: ignore[method-assign]
         endpoint.send = timed_send  # type: ignore[method-assign]
         phone.turn = timed_turn  # type: ignore[method-assign]
         phone.transport.send = counted_send  # type: ignore[method-assign]
 
 
-async def measure(board: PhoneBoard, timed: Timed, moves: int) -> list[float]:
+async def measure(
+    board: PhoneBoard, timed: Timed, moves: int
+) -> list[tuple[float, float, float, float]]:
+    """Each move's commit to its arrival at the central, and its three parts: the board's
+    (the commit to the phone's client handing the notification over), the peripheral's
+    thread's (to its emitting it on D-Bus) and the D-Bus path's (through BlueZ's mock to
+    bleak)."""
     phone = Central("reedboard-0001")
     await phone.connect()
     await phone.write("feature undo")
@@ -87,7 +110,8 @@ async def measure(board: PhoneBoard, timed: Timed, moves: int) -> list[float]:
             when, text = await asyncio.wait_for(phone.heard.get(), 20)
             if text == "move e2e4":
                 break
-        latencies.append(when - timed.commits[-1])
+        commit, handed, emitted = timed.commits[-1], timed.handed[-1], timed.emitted[-1]
+        latencies.append((when - commit, handed - commit, emitted - handed, when - emitted))
         await phone.write("ok")
         await phone.write("undo e2e4")
         while len(board.game) != 0:
@@ -119,11 +143,18 @@ def main() -> None:
                 latencies = asyncio.run(measure(board, timed, args.moves))
         finally:
             peripheral.close()
-    ms = [1000 * x for x in latencies]
+    ms, board_ms, thread_ms, path_ms = ([1000 * x[i] for x in latencies] for i in range(4))
     turn_us = [1e6 * x for x in timed.turns]
     print(f"commit to notification at the central, {len(ms)} moves on BlueZoo:")
     print(f"  median {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
           f"max {max(ms):.1f} ms (goal: p99 < 50 ms)")  # fmt: skip
+    for part, values in (
+        ("the board's loop", board_ms),
+        ("the peripheral's thread", thread_ms),
+        ("the D-Bus path", path_ms),
+    ):
+        print(f"  of which {part}: median {statistics.median(values):.1f} ms, "
+              f"p99 {percentile(values, 0.99):.1f} ms")  # fmt: skip
     print(f"the phone's client in the board's turn, {len(turn_us)} turns that sent:")
     print(f"  median {statistics.median(turn_us):.1f} us, p99 {percentile(turn_us, 0.99):.1f} us, "
           f"max {max(turn_us):.1f} us; dropped {peripheral.dropped}")  # fmt: skip

@@ -3,9 +3,10 @@
     python -m scripts.pi_constraints            # exit 1 and say what drifted
     python -m scripts.pi_constraints --write    # pin what resolves today
 
-The Pi installs `reedboard[pi]` (a Pi 5 `reedboard[pi5]`) with `-c deploy/pi-constraints.txt`.
-This resolves both extras together for an arm64 Pi (Python 3.11, bookworm; 3.13, trixie) with uv against the package
-index, without building anything, and compares what would be installed with the pins: a
+The Pi installs `reedboard[pi]` (a Pi 5 `reedboard[pi5]`; a board for phone apps adds
+`ble`) with `-c deploy/pi-constraints.txt`. This resolves the three extras together for an
+arm64 Pi (Python 3.11, bookworm; 3.13, trixie) with uv against the package index, without
+building anything, and compares what would be installed with the pins: a
 dependency nobody pinned (a new requirement in pyproject.toml or in a library's new
 release) or a pin that no longer resolves is reported. The 32-bit Pi resolves the same
 names and versions (none of them has platform-dependent requirements); uv cannot target it.
@@ -63,7 +64,8 @@ def uv() -> str:
 
 
 def resolve(python: str, constraints: Path | None) -> dict[str, str]:
-    """What `pip install '.[pi]'` and `'.[pi5]'` would install on an arm64 Pi with this Python."""
+    """What `pip install '.[pi,ble]'` and `'.[pi5,ble]'` would install on an arm64 Pi with
+    this Python."""
     command = [
         uv(),
         "pip",
@@ -73,6 +75,8 @@ def resolve(python: str, constraints: Path | None) -> dict[str, str]:
         "pi",
         "--extra",
         "pi5",
+        "--extra",
+        "ble",
         "--python-platform",
         PLATFORM,
         "--python-version",

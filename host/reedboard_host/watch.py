@@ -20,7 +20,13 @@ from reedboard.events import (
     Touched,
 )
 from reedboard.hal.espeak import EspeakSettings, EspeakSpeaker
-from reedboard.link.board_messages import BoardMessage, EffectMessage, StateMessage
+from reedboard.link.board_messages import (
+    BoardMessage,
+    CentralMessage,
+    EffectMessage,
+    StateMessage,
+)
+from reedboard.link.central_words import central_words
 from reedboard.link.messages import AskState
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, square_names_of
@@ -42,6 +48,7 @@ def watch(args: argparse.Namespace) -> int:
     clocks: list[tuple[int, int]] = []  # a timed game's latest times, White's and Black's
     voice = HostVoice(args.say) if args.say else None
     mode: list[str | None] = [None]  # the board's mode, from its state
+    phone = [""]  # the phone that controls the board over Bluetooth, in words
 
     def draw(mirror: GameMirror) -> None:
         if mirror.current is None:
@@ -53,6 +60,8 @@ def watch(args: argparse.Namespace) -> int:
             sys.stdout.write(clock_text(*clocks[-1]) + "\n")
         if current.result:
             sys.stdout.write(f"result {current.result} ({current.reason})\n")
+        if phone[0]:
+            sys.stdout.write(phone[0] + "\n")
         sys.stdout.write("\n".join(recent[-10:]) + "\n")
         sys.stdout.flush()
 
@@ -61,6 +70,9 @@ def watch(args: argparse.Namespace) -> int:
             hands.stand(m)
             if m.clock is not None:  # a timed game joined late: its clocks at once
                 clocks.append((m.clock.white_ms, m.clock.black_ms))
+        elif isinstance(m, CentralMessage):
+            phone[0] = central_words(m)
+            recent.append(phone[0] or "no phone connected over Bluetooth")
         elif isinstance(m, EffectMessage):
             recent.append(effect_line(m))
             hands.follow(m.effect)

@@ -2,10 +2,10 @@
 socket in the test's folder) with BlueZoo, a user-space mock of BlueZ, serving three
 virtual adapters on it: hci0 for the board, hci1 and hci2 for phones (bleak centrals).
 
-`mock_bluez(folder)` yields the bus's address once BlueZoo has both adapters up, with
-`DBUS_SYSTEM_BUS_ADDRESS` pointing there for the block (dbus-fast, and so bleak and the
-board's peripheral, read it when they connect); both programs are stopped when the
-block ends, whatever happened in it."""
+`mock_bluez(folder)` yields BlueZoo (`MockBluez`: the bus's `address`, and `restart`)
+once it has its adapters up, with `DBUS_SYSTEM_BUS_ADDRESS` pointing there for the block
+(dbus-fast, and so bleak and the board's peripheral, read it when they connect); both
+programs are stopped when the block ends, whatever happened in it."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from dbus_fast import BusType, Message, MessageType
 from dbus_fast.aio import MessageBus
 
-from tests.children import child
+from tests.children import child, stop
 
 DBUS_DAEMON = "/usr/bin/dbus-daemon"
 BOARD_ADAPTER = "00:AA:00:00:00:01"
@@ -76,8 +76,39 @@ async def _adapters_up(address: str) -> bool:
         bus.disconnect()
 
 
+class MockBluez:
+    """BlueZoo on the private bus at `address`; `restart` stops it and starts it again,
+    as a Pi's bluetoothd restarting (its name leaves the bus and comes back)."""
+
+    def __init__(self, folder: Path, address: str) -> None:
+        self.folder = folder
+        self.address = address
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address}
+        command = [*_bluezoo(), "--auto-enable", "--scan-interval", "1"]
+        command += ["-a", BOARD_ADAPTER, "-a", PHONE_ADAPTER, "-a", SECOND_PHONE_ADAPTER]
+        with self.folder.joinpath("bluezoo.log").open("ab") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        deadline = time.monotonic() + START_S
+        while not asyncio.run(_adapters_up(self.address)):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError("BlueZoo did not bring its adapters up")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop(self.process)
+            self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
 @contextlib.contextmanager
-def mock_bluez(folder: Path) -> Iterator[str]:
+def mock_bluez(folder: Path) -> Iterator[MockBluez]:
     folder.mkdir(parents=True, exist_ok=True)
     socket = folder / "system_bus_socket"
     config = folder / "bus.conf"
@@ -90,26 +121,17 @@ def mock_bluez(folder: Path) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise RuntimeError("dbus-daemon did not open its socket")
             time.sleep(0.02)
-        env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": address}
-        zoo_cmd = [
-            *_bluezoo(),
-            "--auto-enable",
-            "--scan-interval",
-            "1",
-        ]
-        zoo_cmd += ["-a", BOARD_ADAPTER, "-a", PHONE_ADAPTER, "-a", SECOND_PHONE_ADAPTER]
-        with child(zoo_cmd, env=env, stdout=subprocess.DEVNULL, stderr=folder.joinpath(
-            "bluezoo.log").open("wb")):  # fmt: skip
-            while not asyncio.run(_adapters_up(address)):
-                if time.monotonic() > deadline:
-                    raise RuntimeError("BlueZoo did not bring its adapters up")
-                time.sleep(0.1)
+        bluez = MockBluez(folder, address)
+        try:
+            bluez.start()
             before = os.environ.get("DBUS_SYSTEM_BUS_ADDRESS")
             os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = address
             try:
-                yield address
+                yield bluez
             finally:
                 if before is None:
                     os.environ.pop("DBUS_SYSTEM_BUS_ADDRESS", None)
                 else:
                     os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = before
+        finally:
+            bluez.stop()

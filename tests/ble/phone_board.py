@@ -60,7 +60,7 @@ class MemoryTransport:
 class PhoneBoard:
     def __init__(self, transport: Transport, options: BoardOptions | None = None) -> None:
         self.fake = scripted_board(parse_script("@start standard\n"))
-        clients = Clients()
+        self.clients = clients = Clients()
         self.phone = PhoneClient(transport, options or BoardOptions(), clients.attach("phone"))
         self.link = WireLink()
         self.lock = threading.Lock()  # held through each turn: the test moves pieces between
@@ -77,6 +77,7 @@ class PhoneBoard:
             source=self.fake,
             watch=watch,
         )
+        self.phone.announce = self.app.endpoint.send  # as `reedboard run` has it
 
     def run(self, ms: int) -> None:
         for _ in range(0, ms, STEP_MS):

@@ -216,3 +216,59 @@ async def until_status(app: Central, placement: str) -> None:
         if now and now[-1].startswith("s") and status_fen(now[-1]) == placement:
             return
         await app.next()
+
+
+def test_set_state_and_time_over_bluetooth(board: PhoneBoard) -> None:
+    after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"
+
+    async def play() -> None:
+        phone = Central("reedboard-0001")
+        await phone.connect()
+        for command in ("feature set_state", "feature time", f"begin {after}"):
+            await phone.write(command)
+        assert [await phone.next() for _ in range(3)] == [
+            "ok",
+            "ok",
+            "unsync_setible rnbqkbnr/pppppppp/8/8/8/8/PPPP?PPP/RNBQKBNR b",
+        ]
+        await phone.write("set_state")  # the board lights e2 to clear, e4 to fill
+        await move(board, "e2", "e4")
+        assert await phone.until("sync ") == f"sync {after}"
+        await phone.write("time 300000 297500")
+        await phone.write("move e7e5")
+        await board_time(board, 50)
+        await move(board, "e7", "e5")
+        await board_time(board, 1500)
+        assert [m.uci() for m in board.game.moves] == ["e7e5"]
+        assert board.phone.session.clocks == (300000, 297500)  # told before its move
+        await phone.disconnect()
+
+    asyncio.run(play())
+
+
+def test_the_board_registers_again_when_bluetoothd_restarts(tmp_path: Path) -> None:
+    with mock_bluez(tmp_path / "bluez") as bluez:
+        peripheral = Peripheral("", SERVICES)
+        peripheral.start()
+        try:
+            board = PhoneBoard(peripheral)
+            with Turning(board):
+
+                async def play(adapter: str) -> None:
+                    phone = Central("reedboard-0001", adapter)
+                    await phone.connect()
+                    await phone.write(f"begin {START}")
+                    assert await phone.next() == f"sync {START}"
+                    await move(board, "e2", "e4")
+                    assert await phone.next() == "move e2e4"
+                    await phone.write("nok")  # the board takes it back
+                    await move(board, "e4", "e2")
+                    await board_time(board, 1500)
+                    await phone.disconnect()
+
+                asyncio.run(play("hci1"))
+                bluez.restart()  # its name leaves the bus and comes back, without the board
+                asyncio.run(play("hci1"))  # found, connected, served: registered again
+            assert peripheral.registrations == 2
+        finally:
+            peripheral.close()

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 from reedboard.ble.peripheral import Connection
+from reedboard.ble.phone import ANNOUNCE_AGAIN_MS
+from reedboard.link.board_messages import CentralMessage, read_board_message
+from reedboard.link.frame import FrameDecoder
 
 from tests.ble.phone_board import PHONE, MemoryTransport, PhoneBoard
 
@@ -184,7 +187,7 @@ def test_a_second_central_is_dropped_while_the_first_controls(
 
 def test_features_options_and_the_state_stream(board: tuple[PhoneBoard, MemoryTransport]) -> None:
     b, t = board
-    assert said(b, t, "feature state_stream", "feature set_state", "feature option") == [
+    assert said(b, t, "feature state_stream", "feature variant_reason", "feature option") == [
         "ok",
         "nok",
         "ok",
@@ -265,3 +268,84 @@ def test_the_centrals_undo_is_carried_out_by_the_player(
     b.move("e2", "e4")
     assert [m.uci() for m in b.game.moves] == ["e2e4"]
     assert t.sent == ["moved"]
+
+
+def test_set_state_guides_the_player_to_the_centrals_position(
+    board: tuple[PhoneBoard, MemoryTransport],
+) -> None:
+    b, t = board
+    fen = "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b"
+    assert said(b, t, "set_state") == [
+        "err set_state needs feature set_state, which was not asked for"
+    ]
+    assert said(b, t, "feature set_state", f"begin {fen}") == [
+        "ok",
+        "unsync_setible rnbqkbnr/pppppppp/8/8/8/8/?PPPPPPP/RNBQKBNR b",
+    ]
+    assert said(b, t, "set_state") == []  # the board lights what must change
+    b.run(1500)
+    assert b.app.board_game is not None
+    view = b.app.board_game.arbiter.view()
+    assert (view.missing, view.extra) == (1 << 16, 1 << 8)  # a2's pawn to a3, lit
+    t.sent.clear()
+    b.move("a2", "a3")
+    assert t.sent[-1] == f"sync {fen}"
+    assert said(b, t, "set_state")[0].startswith("err set_state: the board offered no state")
+    b.move("e7", "e5")
+    assert t.sent[-1] == "move e7e5"
+
+
+def test_a_board_in_place_answers_sync_and_set_state_has_nothing_to_set(
+    board: tuple[PhoneBoard, MemoryTransport],
+) -> None:
+    b, t = board
+    assert said(b, t, "feature set_state", f"begin {START}") == ["ok", f"sync {START}"]
+    assert said(b, t, "set_state")[0].startswith("err set_state")
+
+
+def test_the_centrals_clocks_and_score_are_kept(board: tuple[PhoneBoard, MemoryTransport]) -> None:
+    b, t = board
+    assert said(b, t, "feature time", "time 31444 12510") == ["ok", "err no round: begin one first"]
+    assert said(b, t, f"begin {START}", "time 31444 12510") == [f"sync {START}"]
+    assert b.phone.session.clocks == (31444, 12510)
+    assert said(b, t, "feature score", "score 1.5 2.5", "score 1.2 2") == [
+        "ok",
+        "err score needs two values, not '1.2 2'",
+    ]
+    assert b.phone.session.score == "1.5 2.5"
+    assert said(b, t, "time 31444")[0].startswith("err time needs two values")
+    assert said(b, t, "time 5 -1")[0].startswith("err time needs two values")
+    assert b.phone.session.clocks == (31444, 12510)
+
+
+def centrals_told(b: PhoneBoard) -> list[CentralMessage]:
+    """The `central` messages the board sent its host, read back as a host reads them."""
+    told: dict[int, CentralMessage] = {}  # by number: the link sends a frame more than once
+    for wire in FrameDecoder().feed(bytes(b.link.written)):
+        message, problem = read_board_message(wire)
+        assert problem is None
+        if isinstance(message, CentralMessage):
+            told[message.seq] = message
+    return [told[seq] for seq in sorted(told)]
+
+
+def test_the_host_is_told_who_controls_the_board() -> None:
+    t = MemoryTransport()
+    b = PhoneBoard(t)
+    b.run(50)
+    assert centrals_told(b) == []
+    t.incoming.append(Connection(PHONE, "00:AA:00:00:00:02", True, "Pixel 7"))
+    b.run(30)
+    t.incoming.append(Connection(OTHER, "00:AA:00:00:00:03", True, "Other"))  # dropped
+    said(b, t, "feature time", f"begin {START}")
+    said(b, t, "time 300000 290000")
+    b.run(ANNOUNCE_AGAIN_MS)  # told again, for a host that connected since
+    t.incoming.append(Connection(PHONE, "00:AA:00:00:00:02", False))
+    b.run(ANNOUNCE_AGAIN_MS)  # no phone: nothing more to tell
+    assert [(c.connected, c.protocol, c.name, c.address, c.white_ms) for c in centrals_told(b)] == [
+        (True, None, "Pixel 7", "00:AA:00:00:00:02", None),
+        (True, "cpp", "Pixel 7", "00:AA:00:00:00:02", None),
+        (True, "cpp", "Pixel 7", "00:AA:00:00:00:02", 300000),
+        (True, "cpp", "Pixel 7", "00:AA:00:00:00:02", 300000),
+        (False, None, None, None, None),
+    ]

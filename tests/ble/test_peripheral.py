@@ -1,11 +1,12 @@
 """The peripheral's side that the board's loop calls: it never waits on Bluetooth, and
-what it holds for the D-Bus thread is bounded."""
+what it holds for the D-Bus thread is bounded; and what it makes of BlueZ leaving the bus."""
 
 from __future__ import annotations
 
 import asyncio
 
-from reedboard.ble.peripheral import QUEUE_LIMIT, Peripheral
+from dbus_fast import Message
+from reedboard.ble.peripheral import QUEUE_LIMIT, Connection, Peripheral
 from reedboard.ble.phone import SERVICES
 
 
@@ -30,3 +31,18 @@ def test_a_d_bus_thread_that_falls_behind_loses_the_oldest_notifications() -> No
         assert waiting[-1] == ("cpp", f"state {QUEUE_LIMIT + 43}".encode())
     finally:
         stalled.close()
+
+
+def test_bluez_leaving_the_bus_takes_the_connected_central_as_gone() -> None:
+    peripheral = Peripheral("", SERVICES)
+    device = "/org/bluez/hci0/dev_00_AA_00_00_00_02"
+    peripheral._device_changed(device, {"Address": "00:AA:00:00:00:02", "Connected": True})
+    assert peripheral.take() == [Connection(device, "00:AA:00:00:00:02", True)]
+    gone = Message.new_signal(
+        "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged", "sss",
+        ["org.bluez", ":1.7", ""],
+    )  # fmt: skip
+    peripheral._on_message(gone)
+    assert peripheral.take() == [Connection(device, "00:AA:00:00:00:02", False)]
+    peripheral._on_message(gone)  # told twice: nothing more to tell
+    assert peripheral.take() == []

@@ -19,6 +19,7 @@ def test_the_checked_in_pins_name_the_board_libraries() -> None:
     # Blinka 10 drives the pins through gpiod, which it does not install.
     assert pins["adafruit-blinka"].split(".")[0] == "9"
     assert {"rpi-ws281x", "adafruit-circuitpython-neopixel-spi", "pyserial"} <= pins.keys()
+    assert "dbus-fast" in pins  # the `ble` extra: a board for phone apps
 
 
 def test_a_new_dependency_and_a_dropped_one_are_both_reported() -> None:

@@ -46,7 +46,7 @@ FEATURES: Final = (
 # (docs/ble.md says why the others are refused: `nok`).
 SUPPORTED_FEATURES: Final = (
     "msg", "undo", "last_move", "check", "moved", "resign", "draw_offer", "draw_reason",
-    "side", "state_stream", "get_state", "option",
+    "side", "score", "time", "state_stream", "get_state", "set_state", "option",
 )  # fmt: skip
 DRAW_REASONS: Final = (
     "draw_offer", "threefold_repetition", "fifty_move", "insufficient_material",

@@ -101,6 +101,9 @@ class CppSession:
         self._undoing = False  # the central's undo, for the player to carry out (`moved`)
         self._draw_asked = False  # the central offered a draw; the players answer it
         self._marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        self._setible = False  # `unsync_setible` said: the central may ask `set_state`
+        self.clocks: tuple[int, int] | None = None  # the central's `time`: white's, black's ms
+        self.score: str | None = None  # the central's `score` of a match: "1.5 2.5"
 
     # ----- the transport's side -----
 
@@ -151,14 +154,14 @@ class CppSession:
             "side": self._set_side,
             "draw_offer": self._central_draw_offer,
             "get_state": self._get_state,
+            "set_state": self._set_state,
+            "time": self._time,
+            "score": self._score,
             "options_begin": self._options,
             "options_reset": lambda _a: self._ask(*reset_commands(self.defaults)),
             "set_option": lambda a: self._ask(option_command(*a.split(" ", 1))),
         }
-        handler = handlers.get(name)
-        if handler is None:  # set_state, score, time: features the board refuses
-            raise CppError(f"{name} is not supported by this board")
-        handler(argument)
+        handlers[name](argument)  # every command parse_central reads has its handler
 
     def _feature(self, feature: str) -> None:
         if feature in SUPPORTED_FEATURES:
@@ -181,6 +184,23 @@ class CppSession:
         self._streaming = not self.begun
         self._state()
 
+    def _set_state(self, _argument: str) -> None:
+        # The board cannot move its pieces: it already took the central's position and
+        # lights what must change (the squares to clear, to fill, a piece to move back);
+        # the `sync` the spec answers with comes once the player has set them so.
+        self._round()
+        if not self._setible:
+            raise CppError("set_state: the board offered no state to set (no unsync_setible)")
+        self._setible = False
+
+    def _time(self, argument: str) -> None:
+        self._round()
+        white, black = argument.split(" ")
+        self.clocks = (int(white), int(black))
+
+    def _score(self, argument: str) -> None:
+        self.score = argument  # after a round: no round needed
+
     def _options(self, _argument: str) -> None:
         for line in option_lines(self.options):
             self._say(line)
@@ -192,7 +212,7 @@ class CppSession:
     def _begin_round(self, fen: str) -> None:
         game = self.game
         chess960 = self.variant == "chess_960"
-        self.begun, self._streaming, self._unsynced = True, False, False
+        self.begun, self._streaming, self._unsynced, self._setible = True, False, False, False
         self._questions.clear()
         self._expected, self._draw_asked, self._marks = None, False, ((), ())
         self._begin = fen
@@ -373,14 +393,16 @@ class CppSession:
                 self._say(f"sync {fen}")
             else:
                 self._unsynced = True
-                self._say(f"unsync {self._presence()}")
+                self._setible = "set_state" in self.features
+                unsync = "unsync_setible" if self._setible else "unsync"
+                self._say(f"{unsync} {self._presence()}")
             return
         if self._undoing and in_place and not self._own_takebacks:
             self._undoing = False
             self._say("moved")
             return
         if self._unsynced and in_place and self._begin is None:
-            self._unsynced = False
+            self._unsynced = self._setible = False
             self._say(f"sync {position_text(game.position)}")
             return
         if changed and (self._unsynced or self._streaming or "state_stream" in self.features):

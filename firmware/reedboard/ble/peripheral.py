@@ -33,6 +33,10 @@ logger = logging.getLogger(__name__)
 QUEUE_LIMIT = 256  # notifications waiting for the D-Bus thread; beyond, the oldest go
 START_TIMEOUT_S = 10.0
 CLOSE_TIMEOUT_S = 3.0
+# After bluetoothd restarts: its adapters may come a little after its name; tried again
+# every REREGISTER_EVERY_S until REREGISTER_S have passed.
+REREGISTER_S = 30.0
+REREGISTER_EVERY_S = 0.5
 APP_PATH = "/org/reedboard/ble"
 DEVICE = "org.bluez.Device1"
 
@@ -68,6 +72,7 @@ class Connection:
     device: str
     address: str
     connected: bool
+    name: str = ""  # the name the central gives itself (its phone's), when BlueZ has one
 
 
 Incoming = Received | Connection
@@ -92,8 +97,11 @@ class Peripheral:
         self._bus: MessageBus | None = None
         self._tx: dict[str, GattCharacteristic] = {}
         self._addresses: dict[str, str] = {}
+        self._names: dict[str, str] = {}
         self._connected: set[str] = set()
         self._stopped: asyncio.Event | None = None
+        self._reregistering: asyncio.Task[None] | None = None
+        self.registrations = 0  # times the services and advertisement were registered
 
     # ----- the board's side: never waits -----
 
@@ -177,7 +185,9 @@ class Peripheral:
             return
         self._bus = bus
         try:
-            await self._register(bus)
+            self._export(bus)
+            await self._watch()
+            await self._register()
         except (DBusError, OSError) as error:
             ready.append(error)
             bus.disconnect()
@@ -188,13 +198,8 @@ class Peripheral:
         await self._unregister(bus)
         bus.disconnect()
 
-    async def _register(self, bus: MessageBus) -> None:
-        adapter = "org.bluez.Adapter1"
-        address = await self._call("org.bluez", self.adapter_path, "org.freedesktop.DBus.Properties",
-                                   "Get", "ss", [adapter, "Address"])  # fmt: skip
-        if not self.name:
-            digits = str(getattr(address[0], "value", "")).replace(":", "")
-            self.name = f"reedboard-{digits[-4:].upper() or '0000'}"
+    def _export(self, bus: MessageBus) -> None:
+        """The application's objects on the bus, for BlueZ to read when it registers them."""
         for index, spec in enumerate(self.services):
             path = f"{APP_PATH}/service{index}"
             bus.export(path, GattService(spec.uuid))
@@ -208,15 +213,34 @@ class Peripheral:
             bus.export(f"{path}/char0", rx)
             bus.export(f"{path}/char1", tx)
             self._tx[spec.key] = tx
-        uuids = [spec.uuid for spec in self.services]
-        bus.export(f"{APP_PATH}/advertisement0", Advertisement(self.name, uuids))
         bus.add_message_handler(self._on_message)
+
+    async def _watch(self) -> None:
+        """BlueZ's signals about the adapter's devices (who connects), and its name
+        leaving the bus and coming back (bluetoothd restarted)."""
         for rule in (
             f"type='signal',sender='org.bluez',path_namespace='{self.adapter_path}'",
             "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.ObjectManager'",
+            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',"
+            "arg0='org.bluez'",
         ):
             await self._call("org.freedesktop.DBus", "/org/freedesktop/DBus",
                              "org.freedesktop.DBus", "AddMatch", "s", [rule])  # fmt: skip
+
+    async def _register(self) -> None:
+        """The adapter powered and discoverable, the services and the advertisement
+        registered: at start, and again whenever bluetoothd comes back."""
+        adapter = "org.bluez.Adapter1"
+        if not self.name:
+            address = await self._call("org.bluez", self.adapter_path, "org.freedesktop.DBus.Properties",
+                                       "Get", "ss", [adapter, "Address"])  # fmt: skip
+            digits = str(getattr(address[0], "value", "")).replace(":", "")
+            self.name = f"reedboard-{digits[-4:].upper() or '0000'}"
+        if self.registrations == 0:
+            bus = self._bus
+            assert bus is not None
+            uuids = [spec.uuid for spec in self.services]
+            bus.export(f"{APP_PATH}/advertisement0", Advertisement(self.name, uuids))
         await self._call("org.bluez", self.adapter_path, "org.freedesktop.DBus.Properties",
                          "Set", "ssv", [adapter, "Powered", Variant("b", True)])  # fmt: skip
         try:
@@ -225,11 +249,45 @@ class Peripheral:
                              "Set", "ssv", [adapter, "Discoverable", Variant("b", True)])  # fmt: skip
         except DBusError as error:
             logger.warning("Bluetooth: the adapter could not be made discoverable: %s", error)
-        await self._call("org.bluez", self.adapter_path, "org.bluez.GattManager1",
-                         "RegisterApplication", "oa{sv}", [APP_PATH, {}])  # fmt: skip
-        await self._call("org.bluez", self.adapter_path, "org.bluez.LEAdvertisingManager1",
-                         "RegisterAdvertisement", "oa{sv}", [f"{APP_PATH}/advertisement0", {}])  # fmt: skip
+        for interface, method, path in (
+            ("org.bluez.GattManager1", "RegisterApplication", APP_PATH),
+            ("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", f"{APP_PATH}/advertisement0"),
+        ):  # fmt: skip
+            try:
+                await self._call("org.bluez", self.adapter_path, interface, method, "oa{sv}",
+                                 [path, {}])  # fmt: skip
+            except DBusError as error:
+                # Registered by an attempt that failed further on: tried again, it stands.
+                if error.type != "org.bluez.Error.AlreadyExists":
+                    raise
+        self.registrations += 1
         logger.info("Bluetooth: advertising as %s", self.name)
+
+    async def _register_again(self) -> None:
+        """bluetoothd is back: register with it until it takes the board (its adapter may
+        come after its name), or say why it would not."""
+        deadline = asyncio.get_running_loop().time() + REREGISTER_S
+        while True:
+            try:
+                await self._register()
+                return
+            except (DBusError, OSError) as error:
+                if asyncio.get_running_loop().time() > deadline:
+                    logger.error("Bluetooth: BlueZ restarted and refuses the board: %s", error)
+                    return
+            await asyncio.sleep(REREGISTER_EVERY_S)
+
+    def _bluez_changed(self, old_owner: str, new_owner: str) -> None:
+        if old_owner:
+            # bluetoothd went away, and its connections with it.
+            logger.warning("Bluetooth: BlueZ left the bus; the board waits for it")
+            for path in sorted(self._connected):
+                self._device_changed(path, {"Connected": False})
+        if new_owner:
+            logger.info("Bluetooth: BlueZ is back; registering the board again")
+            if self._reregistering is not None:
+                self._reregistering.cancel()
+            self._reregistering = asyncio.ensure_future(self._register_again())
 
     async def _unregister(self, bus: MessageBus) -> None:
         for interface, method, path in (
@@ -297,7 +355,9 @@ class Peripheral:
         """BlueZ's signals about the devices on the board's adapter: who connects."""
         if message.message_type != MessageType.SIGNAL or len(message.body) < 2:
             return
-        if message.member == "InterfacesAdded" and message.body:
+        if message.member == "NameOwnerChanged" and message.body[0] == "org.bluez":
+            self._bluez_changed(message.body[1], message.body[2])
+        elif message.member == "InterfacesAdded" and message.body:
             path, interfaces = message.body[0], message.body[1]
             if DEVICE in interfaces:
                 self._device_changed(path, unwrap(interfaces[DEVICE]))
@@ -312,6 +372,9 @@ class Peripheral:
         address = properties.get("Address")
         if isinstance(address, str):
             self._addresses[path] = address
+        name = properties.get("Alias", properties.get("Name"))
+        if isinstance(name, str):
+            self._names[path] = name
         connected = properties.get("Connected")
         if not isinstance(connected, bool) or (path in self._connected) == connected:
             return
@@ -320,4 +383,8 @@ class Peripheral:
         else:
             self._connected.discard(path)
         with self._lock:
-            self._incoming.append(Connection(path, self._addresses.get(path, ""), connected))
+            self._incoming.append(
+                Connection(
+                    path, self._addresses.get(path, ""), connected, self._names.get(path, "")
+                )
+            )

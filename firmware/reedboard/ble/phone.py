@@ -10,6 +10,7 @@ same one, back) begins its round and the board resyncs to it."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
@@ -19,7 +20,14 @@ from reedboard.ble.cpp import CENTRAL_RX_UUID, CENTRAL_TX_UUID, SERVICE_UUID
 from reedboard.ble.cpp_options import BoardOptions
 from reedboard.ble.cpp_session import CppSession
 from reedboard.ble.peripheral import Connection, Incoming, Received, SerialService
-from reedboard.link.board_messages import Ack, ErrorReply, MovesPage, Outgoing, StateMessage
+from reedboard.link.board_messages import (
+    Ack,
+    CentralMessage,
+    ErrorReply,
+    MovesPage,
+    Outgoing,
+    StateMessage,
+)
 from reedboard.link.clients import Client
 from reedboard.link.messages import Command
 from reedboard.rules.game import Game
@@ -35,6 +43,9 @@ CHESSLINK_SERVICE = SerialService(
     chesslink_ble.NOTIFY_UUID,
 )
 SERVICES = (CPP_SERVICE, CHESSLINK_SERVICE)
+# While a phone is in control, who it is is told again this often: a host that connects
+# later (`reedboard-host watch` started after the phone) learns it within this time.
+ANNOUNCE_AGAIN_MS = 15_000
 
 
 class Transport(Protocol):
@@ -55,7 +66,11 @@ class PhoneClient:
     """CPP on `transport`'s "cpp" service and ChessLink on its "chesslink" one, as one of
     the board's in-process clients (`link.clients`: told what the host is told once the
     journal has it, asking as a host does). The controlling central speaks the protocol
-    it first wrote. `turn` is called once a turn by the board's loop (its `watch`)."""
+    it first wrote. `turn` is called once a turn by the board's loop (its `watch`).
+
+    Who controls the board (and the clocks its app tells) goes to `announce` as a
+    `central` message when it changes: the board's loop sends it to the host and to its
+    other clients (the page)."""
 
     def __init__(
         self, transport: Transport, options: BoardOptions, client: Client, session: str = "0"
@@ -67,6 +82,10 @@ class PhoneClient:
         self.protocol = ""  # "cpp" or "chesslink" once the controlling central wrote
         self.controller: str | None = None  # the D-Bus path of the central in control
         self.address = ""  # its Bluetooth address, for whoever shows who is connected
+        self.name = ""  # the name it gives itself, when BlueZ knows it
+        self.announce: Callable[[CentralMessage], object] | None = None
+        self._announced = CentralMessage(connected=False)
+        self._announced_ms = 0
         self.refused = 0  # commands the board's queue for this client had no room for
         self._asked: dict[int, Command] = {}  # by the id given them, until answered
         self._next_id = 1
@@ -87,6 +106,22 @@ class PhoneClient:
         for command in commands + self.session.take_commands():
             self._ask(command)
         self._flush()
+        self._announce(now_ms)
+
+    def central(self) -> CentralMessage:
+        """Who controls the board now, as the `central` message says it."""
+        if self.controller is None:
+            return CentralMessage(connected=False)
+        white, black = self.session.clocks or (None, None)
+        return CentralMessage(True, self.protocol or None, self.name or None,
+                              self.address or None, white, black, self.session.score)  # fmt: skip
+
+    def _announce(self, now_ms: int) -> None:
+        central = self.central()
+        again = central.connected and now_ms - self._announced_ms >= ANNOUNCE_AGAIN_MS
+        if (central != self._announced or again) and self.announce is not None:
+            self._announced, self._announced_ms = central, now_ms
+            self.announce(central)
 
     def close(self) -> None:
         self.client.close()
@@ -114,6 +149,7 @@ class PhoneClient:
         device = connection.device
         if connection.connected and self.controller is None:
             self.controller, self.address = device, connection.address
+            self.name = connection.name
             self.session.reset()
             self.protocol = ""
             logger.info("Bluetooth: %s connected and controls the board", connection.address)
@@ -123,7 +159,7 @@ class PhoneClient:
             self.transport.disconnect(device)
         elif not connection.connected and device == self.controller:
             logger.info("Bluetooth: %s went away; the game stays on the board", self.address)
-            self.controller, self.address = None, ""
+            self.controller, self.address, self.name = None, "", ""
             self.session.reset()
             self.protocol = ""
 

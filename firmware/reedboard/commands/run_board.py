@@ -255,6 +255,8 @@ def assemble(
         watch=emulating.watch,
         ahead=first.ahead if first is not None else None,
     )
+    if phone is not None:  # who controls it by Bluetooth: told the host and the page
+        phone.announce = app.endpoint.send
     return Assembled(app, journal, parts.scanner, voice, broker, page_at, phone, opponents)
 
 
@@ -455,17 +457,15 @@ def _emulating(emulation: EmulatedEndpoint | None, broker: BoardBroker | None = 
 
 
 def _phone(args: argparse.Namespace, config: BoardConfig, clients: Clients) -> PhoneClient | None:
-    """Phone apps over Bluetooth LE, from `--ble` or `[ble]`: the GATT peripheral started
-    (a `BluetoothError` naming what is missing otherwise), or None."""
+    """Phone apps over Bluetooth LE (`--ble`, `[ble]`): the GATT peripheral started (a
+    `BluetoothError` naming what is missing otherwise), dbus-fast loaded only then; or None."""
     if not (args.ble or config.ble.enabled):
         return None
-    # dbus-fast and the protocol's modules are loaded by a board that speaks Bluetooth.
     try:
         from reedboard.ble.peripheral import Peripheral
     except ImportError as error:
-        raise HardwareSetupError(
-            f"--ble needs dbus-fast ({error}): pip install 'reedboard[ble]'"
-        ) from None
+        needs = f"--ble needs dbus-fast ({error}): pip install 'reedboard[ble]'"
+        raise HardwareSetupError(needs) from None
     from reedboard.ble.cpp_options import BoardOptions
     from reedboard.ble.phone import SERVICES, PhoneClient
 

@@ -159,6 +159,28 @@ class ErrorReply(WireValue):
 
 
 @dataclass(frozen=True, slots=True)
+class CentralMessage(WireValue):
+    """Who controls the board over Bluetooth (a phone's app), sent when that changes (and
+    every 15 s while a phone does): `connected`, and then its `protocol` (cpp, chesslink;
+    null until it writes), `name` and `address`; with the central's clocks in ms when it
+    tells them (CPP's `time`), and a match's `score` ("1.5 2.5", White's then Black's).
+    An addition: older hosts ignore it."""
+
+    TYPE: ClassVar[str] = "central"
+    ORDER: ClassVar[tuple[str, ...]] = (
+        "seq", "connected", "protocol", "name", "address", "white_ms", "black_ms", "score",
+    )  # fmt: skip
+    connected: bool
+    protocol: Annotated[str | None, Arg(limit=20)] = None
+    name: Annotated[str | None, Arg(limit=64)] = None
+    address: Annotated[str | None, Arg(limit=20)] = None
+    white_ms: int | None = None
+    black_ms: int | None = None
+    score: Annotated[str | None, Arg(limit=20)] = None
+    seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Alive(WireValue):
     """The keep-alive: `seq` is the latest number sent (it is not numbered itself)."""
 
@@ -196,7 +218,7 @@ class WireMessage(Protocol):
 
 Reply: TypeAlias = BoardHello | StateMessage | MovesPage | Ack | ErrorReply
 # What the board sends, as it sends it.
-Outgoing: TypeAlias = Reply | EffectMessage | Alive
+Outgoing: TypeAlias = Reply | EffectMessage | CentralMessage | Alive
 # What a host reads.
 BoardMessage: TypeAlias = (
     BoardHello
@@ -205,14 +227,16 @@ BoardMessage: TypeAlias = (
     | MovesPage
     | Ack
     | ErrorReply
+    | CentralMessage
     | Alive
     | Skipped
     | OtherMessage
 )
 
 # The replies and the keep-alive, by type: read from their classes.
-_READABLE: dict[str, type[Reply | Alive]] = {
-    cls.TYPE: cls for cls in (BoardHello, StateMessage, MovesPage, Ack, ErrorReply, Alive)
+_READABLE: dict[str, type[Reply | CentralMessage | Alive]] = {
+    cls.TYPE: cls
+    for cls in (BoardHello, StateMessage, MovesPage, Ack, ErrorReply, CentralMessage, Alive)
 }
 
 

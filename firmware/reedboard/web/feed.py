@@ -20,7 +20,15 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from reedboard.events import Effect, MoveMade
-from reedboard.link.board_messages import EffectMessage, ErrorReply, Outgoing, Reply, StateMessage
+from reedboard.link.board_messages import (
+    CentralMessage,
+    EffectMessage,
+    ErrorReply,
+    Outgoing,
+    Reply,
+    StateMessage,
+)
+from reedboard.link.central_words import central_words
 from reedboard.link.clients import Clients
 from reedboard.link.messages import AskState, Command
 from reedboard.web.opponents import PERSON, Opponents
@@ -48,6 +56,7 @@ class Feed:
         self.commit_wall_ms = commit_wall_ms
         self.effects: deque[Effect] = deque(maxlen=EFFECTS_KEPT)
         self.state: StateMessage | None = None
+        self.central: CentralMessage | None = None  # the phone in control, if any
         self.shown = ""  # the latest picture, as JSON
         self.listeners: set[Callable[[str], None]] = set()
         self._ids = itertools.count(1)
@@ -83,6 +92,11 @@ class Feed:
                 self._moved_at = self.commit_wall_ms(message.effect.t_ms)
             self._ask_state()
             return
+        if isinstance(message, CentralMessage):
+            self.central = message
+            if self.state is not None:
+                self._show(self.state)
+            return
         number = getattr(message, "id", None)
         waiting = None if number is None else self._waiting.pop(number, None)
         if waiting is not None and not waiting.done():
@@ -103,7 +117,7 @@ class Feed:
     def _show(self, state: StateMessage) -> None:
         self.state = state
         opponent = PERSON if self.opponents is None else self.opponents.current()
-        view = page_view(state, list(self.effects), opponent)
+        view = page_view(state, list(self.effects), opponent, central_words(self.central))
         view["moved_at_ms"] = self._moved_at
         text = json.dumps(view)
         if text == self.shown:

@@ -25,7 +25,9 @@ ROLE_COLOURS = {
 }
 
 
-def page_view(state: StateMessage, effects: Sequence[Effect], opponent: str) -> Wire:
+def page_view(
+    state: StateMessage, effects: Sequence[Effect], opponent: str, central: str = ""
+) -> Wire:
     """The page's picture of the board: pieces, marked squares, moves, clocks, words."""
     position = Position.from_fen(state.fen or state.start_fen, chess960=state.chess960)
     roles = _roles(state)
@@ -59,6 +61,7 @@ def page_view(state: StateMessage, effects: Sequence[Effect], opponent: str) -> 
         "waiting": waiting_words(state, effects, position, result),
         "effect_words": [effect_words(effect) for effect in effects[-8:]],
         "opponent": opponent,
+        "central": central,  # the phone in control over Bluetooth, in words ("": none)
     }
 
 

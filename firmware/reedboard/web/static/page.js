@@ -51,6 +51,7 @@ function draw(s) {
   $("waiting").textContent = s.waiting;
   $("result").textContent = s.result_text || "";
   $("opponent-now").textContent = "Playing against " + s.opponent + ".";
+  $("central").textContent = s.central || "";
   if (document.activeElement !== $("mode") && s.mode) $("mode").value = s.mode;
 }
 
