@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.board_game import Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_board import FakeBoard
@@ -114,15 +114,14 @@ def engine_board(
     fake = FakeBoard(position.occupied, electrical=False)
     effects: list[EffectMessage] = []
     app = App(
-        fake,
+        Sensing(fake, source=fake),
         clock,
         link=HostLink(
-            endpoint=lambda sid: OpponentTee(BoardEndpoint(sid), opponents, clock.now_ms)
+            endpoint=lambda sid: OpponentTee(BoardEndpoint(sid), opponents, clock.now_ms),
+            on_effect=effects.append,
         ),
         journal=journal,
         game=GameSetup(settings=Settings(), start=Game(position)),
-        source=fake,
-        on_effect=effects.append,
     )
     board = EngineBoard(app, fake, clock, opponents, threads, effects)
     if spec:
