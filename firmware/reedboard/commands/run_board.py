@@ -46,7 +46,7 @@ from reedboard.link.board_messages import EffectMessage
 from reedboard.link.clients import Clients
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
-from reedboard.opponents.tee import OpponentTee
+from reedboard.opponents.client import OpponentClient
 from reedboard.reader.mode import Mode
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -140,24 +140,22 @@ def assemble(
     journal = open_journal(path) if path else None
     printing = args.print or (args.fake and not args.serial)
     broker = _broker(args, config)
-    # The board's in-process clients: its page, a phone's app.
-    clients = Clients() if page_at is not None or args.ble or config.ble.enabled else None
+    opponents = board_opponents(args, config, path)
+    # The board's in-process clients: its page, a phone's app, the engine it plays.
+    wanted = page_at is not None or args.ble or config.ble.enabled or opponents.playing is not None
+    clients = Clients() if wanted else None
     phone = None if clients is None else _phone(args, config, clients)
+    opponent = None if clients is None else OpponentClient.attach(opponents, clients)
     # Tournament mode: the voice is silent (fair play), whatever [voice] says.
     voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
-    emulating = _emulating(link.emulation, broker)
-    if phone is not None:
-        emulating = _with_phone(emulating, phone)
+    emulating = _turning(_emulating(link.emulation, broker), phone, opponent)
     clock = first.clock if first is not None else MonotonicClock(args.speed)
-    opponents = board_opponents(args, config, path)
     host = HostLink(
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
         # whatever the protocol: the board never stops for want of a link.
         reopen=link.reopen if link.url is not None else None,
-        endpoint=lambda session_id: OpponentTee(
-            emulating.endpoint(session_id), opponents, clock.now_ms
-        ),
+        endpoint=emulating.endpoint,
         session_id=secrets.token_hex(4),
         identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
         clients=clients,
@@ -403,13 +401,21 @@ def _phone(args: argparse.Namespace, config: BoardConfig, clients: Clients) -> P
     return PhoneClient(peripheral, options, clients.attach("phone"), secrets.token_hex(4))
 
 
-def _with_phone(emulating: Emulating, phone: PhoneClient) -> Emulating:
-    """The phone's client turned each turn, with the board as it stands."""
+def _turning(
+    emulating: Emulating, phone: PhoneClient | None, opponent: OpponentClient | None
+) -> Emulating:
+    """The in-process clients the loop turns each turn, after the emulation's watch: the
+    phone's, with the board as it stands, and the opponents', with its time."""
+    if phone is None and opponent is None:
+        return emulating
 
     def watch(board_game: BoardGame, now: int) -> None:
         if emulating.watch is not None:
             emulating.watch(board_game, now)
-        phone.turn(board_game.game, board_game.debouncer.occupancy, now)
+        if phone is not None:
+            phone.turn(board_game.game, board_game.debouncer.occupancy, now)
+        if opponent is not None:
+            opponent.turn(now)
 
     return replace(emulating, watch=watch)
 
