@@ -15,8 +15,8 @@ Everything the loop touches comes in through the constructor, as a few parts
   (`BoardEndpoint`, an emulation), the identity, the in-process clients (`link.clients`),
   and who else hears each effect or watches the board each turn;
 - `journal`: a `Journal`, written in the loop's thread, or a `JournalWriter` writing on a
-  thread of its own, or None; what the host is told waits for the writes (`app_outbox`),
-  so the loop never waits on the disk;
+  thread of its own (stopped by `close`), or None; what the host is told waits for the
+  writes (`app_outbox`), so the loop never waits on the disk;
 - `lights`: the `Lights` (the scenes when the arbiter's view may have changed, their
   animation on the other turns, dimming, the LED test, low time, fair play);
 - `voice`: the `Voice`, or None; `game`: a `GameSetup` (settings, first game, chance).
