@@ -18,7 +18,7 @@ import threading
 import time
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.board_game import Settings
 from reedboard.events import MoveMade
 from reedboard.hal.clock import MonotonicClock
@@ -53,8 +53,7 @@ def run_board(seconds: float, seed: int) -> tuple[float, list[int], int]:
             latencies.append(clock.now_ms() - last)
 
     settings = Settings()
-    app = App(Counted(), clock, game=GameSetup(settings=settings, start=Game(script.start)),
-              source=fake, on_effect=on_effect)  # fmt: skip
+    app = App(Sensing(Counted(), source=fake), clock, link=HostLink(on_effect=on_effect), game=GameSetup(settings=settings, start=Game(script.start)))  # fmt: skip
     end = time.monotonic() + seconds
     app.run(lambda: time.monotonic() >= end)
     app.close()

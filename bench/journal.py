@@ -41,12 +41,13 @@ from typing import Any
 
 import reedboard.journal.writer
 from reedboard.app import App
+from reedboard.app_ports import HostLink, Sensing
 from reedboard.events import MoveMade
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.sensor_line import Action, SensorLine
 from reedboard.journal.store import Journal, JournalError
-from reedboard.journal.writer import Write
+from reedboard.journal.writer import JournalWriter, Write
 from reedboard.link.board_messages import EffectMessage
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import QUEEN
@@ -181,8 +182,8 @@ def play(mode: str, moves: list[str], rng: random.Random, folder: Path) -> dict[
             made.append(message.effect.uci)
             told_after.append(clock.now_ms() - message.effect.t_ms)
 
-    app = App(scanner, clock, journal=journal, journal_in_background=mode == "thread",
-              on_effect=told, scan_hz=SCAN_HZ)  # fmt: skip
+    kept = JournalWriter(journal) if journal is not None and mode == "thread" else journal
+    app = App(Sensing(scanner, scan_hz=SCAN_HZ), clock, link=HostLink(on_effect=told), journal=kept)
     end = t + 1500
     app.run(lambda: clock.now_ms() > end)
     app.close()

@@ -42,7 +42,7 @@ def board_child(start_s: float, speed: float, pty: str, script_path: str, db: st
     """The board: `reedboard run --fake` wired by hand, so that its clock starts at a
     moment this process knows. Prints its RSS when the script is over."""
     from reedboard.app import App
-    from reedboard.app_ports import GameSetup, HostLink
+    from reedboard.app_ports import GameSetup, HostLink, Sensing
     from reedboard.hal.clock import MonotonicClock
     from reedboard.link.serial_port import open_port
     from reedboard.log_setup import log_to_stderr
@@ -55,12 +55,11 @@ def board_child(start_s: float, speed: float, pty: str, script_path: str, db: st
     board = scripted_board(script)
     with Journal(db) as journal:
         app = App(
-            board,
+            Sensing(board, source=board),
             MonotonicClock(speed, start_s=start_s),
             link=HostLink(open_port(pty)),
             journal=journal,
             game=GameSetup(start=Game(script.start)),
-            source=board,
         )
         app.run(until_done=True)
     print(rss_mb(os.getpid()), flush=True)

@@ -58,7 +58,7 @@ def board_child(start_s: float, pty: str, script_path: str, db: str) -> None:
     """The board: `reedboard run --fake` wired by hand, its clock starting at a moment
     this process knows."""
     from reedboard.app import App
-    from reedboard.app_ports import GameSetup, HostLink
+    from reedboard.app_ports import GameSetup, HostLink, Sensing
     from reedboard.hal.clock import MonotonicClock
     from reedboard.link.serial_port import open_port
     from reedboard.log_setup import log_to_stderr
@@ -71,12 +71,11 @@ def board_child(start_s: float, pty: str, script_path: str, db: str) -> None:
     board = scripted_board(script)
     with Journal(db) as journal:
         app = App(
-            board,
+            Sensing(board, source=board),
             MonotonicClock(1.0, start_s=start_s),
             link=HostLink(open_port(pty)),
             journal=journal,
             game=GameSetup(start=Game(script.start)),
-            source=board,
         )
         app.run(until_done=True)
 

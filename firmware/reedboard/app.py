@@ -5,26 +5,21 @@ Each turn of the loop scans the switches, feeds the debouncer and the arbiter (t
 only once the journal has them on disk, so the host never knows of a move that a power
 cut could take back. Then it carries out the host's commands and lights the LEDs.
 
-Everything the loop touches comes in through the constructor, as a few parts:
-- `scanner`: a `SwitchMatrix` (`scan() -> Bitboard`): the GPIO matrix, or a fake;
-  `matrix` its pin map and `scan_hz` its rate; `buttons`, the clock's buttons if any;
-  `ahead`, a `ScanAhead` reading the matrix since the board's first moments, stopped by
-  `start`: what it read is fed to the game first, each reading at its own time;
+Everything the loop touches comes in through the constructor, as a few parts
+(`app_ports`):
+- `sensing`: a `Sensing`: the switch matrix (a `SwitchMatrix`: the GPIO matrix, or a
+  fake), its rate and pin map, the clock's buttons, what was read ahead of the loop, a
+  script of changes (a `FakeBoard`, the simulator) and the lock held through each turn;
 - `clock`: a `Clock` (`now_ms`, `real_seconds_until`, `sleep_until`);
 - `link`: a `HostLink`: the port to the host (or how to open it), the protocol endpoint
-  (`BoardEndpoint`, an emulation), the identity, the in-process clients (`link.clients`);
-- `journal`: a `Journal`, or None; with `journal_in_background` its writes run on a
-  thread of their own (`journal.writer`), and what the host is told waits for them
-  (`app_outbox`), so the loop never waits on the disk;
+  (`BoardEndpoint`, an emulation), the identity, the in-process clients (`link.clients`),
+  and who else hears each effect or watches the board each turn;
+- `journal`: a `Journal`, written in the loop's thread, or a `JournalWriter` writing on a
+  thread of its own (stopped by `close`), or None; what the host is told waits for the
+  writes (`app_outbox`), so the loop never waits on the disk;
 - `lights`: the `Lights` (the scenes when the arbiter's view may have changed, their
   animation on the other turns, dimming, the LED test, low time, fair play);
-- `voice`: the `Voice`, or None; `game`: a `GameSetup` (settings, first game, chance);
-- `source`: an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due at
-  board times: `run` wakes for them, its players' other actions typed (`PlayersAction`);
-  `guard` is held through each turn (the simulator's lock);
-- `on_effect` is told each effect once the journal has it, and `watch(board_game, t_ms)`
-  is called once a turn after the scan and the commands, for an endpoint that reports
-  what the board is rather than the effects.
+- `voice`: the `Voice`, or None; `game`: a `GameSetup` (settings, first game, chance).
 """
 
 from __future__ import annotations
@@ -35,25 +30,15 @@ from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 
 from reedboard.app_outbox import Outbox, told
-from reedboard.app_ports import (
-    ButtonsPort,
-    EventSource,
-    GameSetup,
-    HostLink,
-    Lights,
-    NoLights,
-    Voice,
-)
+from reedboard.app_ports import GameSetup, HostLink, Lights, NoLights, Sensing, Voice
 from reedboard.app_self_test import start_self_test
 from reedboard.board_game import Answer, BoardGame, GameCommand, Settings, players_command
 from reedboard.chess_clock.game_timer import GameTimer
-from reedboard.config import MatrixConfig
 from reedboard.events import Effect, SensorFault
 from reedboard.game_record import GameRecord
 from reedboard.game_report import Addressed, effect_message, variant_of
 from reedboard.hal.clock import Clock
-from reedboard.hal.ports import SwitchMatrix
-from reedboard.hal.scan_ahead import Backlog, ScanAhead, first_scan
+from reedboard.hal.scan_ahead import Backlog, first_scan
 from reedboard.hal.sensor_line import ClockPress
 from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
@@ -61,7 +46,6 @@ from reedboard.kept_link import KeptLink
 from reedboard.link.acks import Ack, BrightnessSet, Said
 from reedboard.link.board_messages import (
     BoardHello,
-    EffectMessage,
     ErrorReply,
 )
 from reedboard.link.clients import ClientTee
@@ -100,48 +84,41 @@ logger = logging.getLogger(__name__)
 class App:
     def __init__(
         self,
-        scanner: SwitchMatrix,
+        sensing: Sensing,
         clock: Clock,
         *,
         link: HostLink = HostLink(),  # noqa: B008 - frozen: one shared value is safe
-        journal: Journal | None = None,
-        journal_in_background: bool = False,
+        journal: Journal | JournalWriter | None = None,
         lights: Lights = NO_LIGHTS,
         voice: Voice | None = None,
         game: GameSetup = GameSetup(),  # noqa: B008 - frozen: one shared value is safe
-        source: EventSource | None = None,
-        buttons: ButtonsPort | None = None,
-        matrix: MatrixConfig | None = None,
-        scan_hz: float = 200.0,
-        on_effect: Callable[[EffectMessage], None] | None = None,
-        watch: Callable[[BoardGame, int], None] | None = None,
-        guard: AbstractContextManager[object] | None = None,
-        ahead: ScanAhead | None = None,
     ) -> None:
-        self.scanner = scanner
+        self.scanner = sensing.scanner
         self.clock = clock
         self.link = KeptLink(link.port, link.reopen, clock)
-        self.journal = journal
         self.lights = lights
         self.voice = voice
-        self.matrix = matrix  # the pin map, for the self-test's messages (None: no self-test)
+        matrix = sensing.matrix  # the pin map, for the self-test (None: no self-test)
         self.wiring = None if matrix is None else matrix_wiring(matrix)  # and a fault's place
-        self.source = source
-        self.buttons = buttons  # the players' clock buttons, if the board has them
+        self.source = sensing.source
+        self.buttons = sensing.buttons  # the players' clock buttons, if the board has them
         self._low_shown: Color | None = None
         self.identity = link.identity
-        self.period_ms = max(1, round(1000 / scan_hz))
-        self.on_effect = on_effect
+        self.period_ms = max(1, round(1000 / sensing.scan_hz))
+        self.on_effect = link.on_effect
         self.endpoint, self.tee = ClientTee.around(link.endpoint(link.session_id), link.clients)
-        self.watch = watch
+        self.watch = link.watch
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
-        self.guard: AbstractContextManager[object] = guard or nullcontext()
+        self.guard: AbstractContextManager[object] = sensing.guard or nullcontext()
         self.writer: InlineWriter | JournalWriter | None = None
-        if journal is not None:
-            self.writer = JournalWriter(journal) if journal_in_background else InlineWriter(journal)
+        if isinstance(journal, JournalWriter):
+            self.writer = journal  # off the loop: an SD card's flush stalls no scan
+        elif journal is not None:
+            self.writer = InlineWriter(journal)
+        self.journal = None if self.writer is None else self.writer.journal
         self.outbox = Outbox(self.writer)
-        self.record = GameRecord(journal, self.writer, self._journal_failed)
+        self.record = GameRecord(self.journal, self.writer, self._journal_failed)
         self._settings = game.settings or Settings()
         self._start = game.start
         self._rng = game.rng
@@ -149,7 +126,7 @@ class App:
         self._rendered_occupancy: int | None = None
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.board_game: BoardGame | None = None
-        self.ahead = ahead
+        self.ahead = sensing.ahead
         self._backlog: Backlog | None = None  # what `ahead` read, fed to the game first
 
     # ----- start -----

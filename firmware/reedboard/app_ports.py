@@ -1,19 +1,25 @@
-"""The parts the board's loop (`App`) is assembled from besides the hardware's
-(`hal/ports.py`), each a small typed object: the link to the host (`HostLink`: its port,
-the protocol endpoint, the board's identity, its in-process clients), the lights (`Lights`), the voice (`Voice`),
-a source of scripted changes, the clock buttons; lights for a board without LEDs and
-lights that record for tests.
+"""The parts the board's loop (`App`) is assembled from, each a small typed object: what
+it senses with (`Sensing`: the switch matrix, its rate and pin map, the clock buttons, a
+script of changes), the link to the host and whoever else hears the board (`HostLink`:
+its port, the protocol endpoint, the board's identity, its in-process clients, a tap on
+the effects, a watch on the board each turn), the lights (`Lights`), the voice (`Voice`),
+the game it starts with (`GameSetup`); lights for a board without LEDs and lights that
+record for tests.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from reedboard import __version__
 from reedboard.board_game import BoardGame, Settings
+from reedboard.config import MatrixConfig
+from reedboard.hal.ports import SwitchMatrix
+from reedboard.hal.scan_ahead import ScanAhead
 from reedboard.hal.sensor_line import PlayersAction
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage, Outgoing, Reply
@@ -172,12 +178,36 @@ class GameSetup:
 
 
 @dataclass(frozen=True)
+class Sensing:
+    """What the board senses with: the `scanner` (`scan() -> Bitboard`: the GPIO matrix,
+    or a fake) read `scan_hz` times a second; `matrix`, its pin map, for the start-up
+    self-test and a faulty switch's place (None: no self-test); `buttons`, the clock's
+    buttons if any; `ahead`, a `ScanAhead` reading the matrix since the board's first
+    moments (what it read is fed to the game first, each reading at its own time);
+    `source`, an `EventSource` (a `FakeBoard`, the simulator) whose changes fall due at
+    board times, and `guard`, held through each turn of the loop (the simulator's lock:
+    its page acts on the board between turns, never in the middle of one)."""
+
+    scanner: SwitchMatrix
+    scan_hz: float = 200.0
+    matrix: MatrixConfig | None = None
+    buttons: ButtonsPort | None = None
+    ahead: ScanAhead | None = None
+    source: EventSource | None = None
+    guard: AbstractContextManager[object] | None = None
+
+
+@dataclass(frozen=True)
 class HostLink:
     """The link to the host: its `port` (None: opened by the loop with `reopen`, and
     `reopen` again after it fails, a host unplugged and plugged back); the protocol
     `endpoint` made from the session id (the board's own, or an emulation such as DGT's);
     this run's `session_id`; the board's `identity`, as `hello` tells it; `clients`: the
-    in-process clients told what the host is told and heard as it is (`link.clients`)."""
+    in-process clients told what the host is told and heard as it is (`link.clients`);
+    `on_effect`, told each effect as the host is, once the journal has it (the printed
+    JSON Lines, a test's record); `watch(board_game, t_ms)`, called once a turn after the
+    scan and the commands, for an endpoint or a client that reports what the board is
+    rather than its effects (an emulation, a phone, the engine)."""
 
     port: LinkPort | None = None
     reopen: Callable[[], LinkPort] | None = None
@@ -185,3 +215,5 @@ class HostLink:
     session_id: str = "0"
     identity: Identity = field(default_factory=Identity)
     clients: Clients | None = None
+    on_effect: Callable[[EffectMessage], None] | None = None
+    watch: Callable[[BoardGame, int], None] | None = None

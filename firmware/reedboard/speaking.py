@@ -2,8 +2,9 @@
 lights said as the move to play, and the questions a player asks by tapping
 (`voice/taps.py`) or the host asks (`say`), answered from the game itself.
 
-`BoardVoice.effect` is the App's `on_effect` and `BoardVoice.watch` its `watch`: both run
-in the loop's turn and only queue sentences on the `Speaker`, which says them off the loop.
+`BoardVoice.effect` hears each effect and `BoardVoice.watch` watches the board each turn
+(it is the App's `voice`): both run in the loop's turn and only queue sentences on the
+`Speaker`, which says them off the loop.
 `tournament` is the one switch that silences it all: in a tournament the board never
 speaks (a relay sets it).
 """

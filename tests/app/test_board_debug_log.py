@@ -8,7 +8,7 @@ import logging
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.frame import FrameDecoder
 from reedboard.link.host import HostEndpoint
@@ -29,11 +29,10 @@ def played(level: int, caplog: pytest.LogCaptureFixture) -> tuple[list[str], lis
     board = scripted_board(script)
     link = WireLink()
     app = App(
-        board,
+        Sensing(board, source=board),
         VirtualClock(),
         link=HostLink(link),
         game=GameSetup(start=Game(script.start)),
-        source=board,
     )
     host = HostEndpoint()
     host.hello()

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import HostLink, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import replay_script
@@ -32,11 +33,10 @@ def _on_the_board(text: str) -> list[dict[str, Any]]:
     board = scripted_board(script)
     sent: list[dict[str, Any]] = []
     app = App(
-        board,
+        Sensing(board, source=board),
         VirtualClock(),
+        link=HostLink(on_effect=lambda message: sent.append(message.to_wire())),
         game=script_setup(script),
-        source=board,
-        on_effect=lambda message: sent.append(message.to_wire()),
     )
     app.run(until_done=True)
     return [

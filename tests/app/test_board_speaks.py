@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import Sensing
 from reedboard.cli import main
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
@@ -33,12 +34,10 @@ def board(
     speaker = RecordingSpeaker()
     voice = BoardVoice(speaker, phrasebook(language))
     app = App(
-        scanned,
+        Sensing(scanned, scan_hz=scan_hz, source=scanned),
         VirtualClock(),
-        game=script_setup(script),
-        source=scanned,
         voice=voice,
-        scan_hz=scan_hz,
+        game=script_setup(script),
     )
     return app, voice, speaker
 
@@ -149,10 +148,7 @@ def test_a_fault_found_at_start_is_said_naming_the_square() -> None:
     speaker = RecordingSpeaker()
     voice = BoardVoice(speaker, phrasebook("en"))
     app = App(
-        stuck_board(stuck_empty="e2"),
-        VirtualClock(),
-        matrix=MatrixConfig(),
-        voice=voice,
+        Sensing(stuck_board(stuck_empty="e2"), matrix=MatrixConfig()), VirtualClock(), voice=voice
     )
     app.start()
     assert speaker.texts == ["Fault found at start: e2."]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.events import MoveMade
 from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
@@ -49,11 +49,10 @@ def _moves(text: str, lag_ms: int) -> list[str]:
             moves.append(message.effect.uci)
 
     app = App(
-        board,
+        Sensing(board, source=board),
         LaggingClock(lag_ms),
-        source=board,
+        link=HostLink(on_effect=effect),
         game=GameSetup(start=Game(script.start)),
-        on_effect=effect,
     )
     app.run(until_done=True)
     return moves

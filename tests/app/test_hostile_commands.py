@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.frame import FrameDecoder, crc32_hex, encode_frame
@@ -48,12 +48,11 @@ class Board:
         self.journal = Journal(tmp_path / "journal.sqlite")
         self.link = WireLink()
         self.app = App(
-            source,
+            Sensing(source, source=source),
             VirtualClock(),
             link=HostLink(self.link),
             journal=self.journal,
             game=GameSetup(start=Game(script.start)),
-            source=source,
         )
         self.now = 0
         # A turn each 50 ms (the script's moments fall on them) plays 1. e4 to the same

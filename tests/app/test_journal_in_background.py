@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
+from reedboard.journal.writer import JournalWriter
 from reedboard.link.host import HostEndpoint
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -37,13 +38,11 @@ class Board:
         self.journal = Journal(tmp_path / "journal.sqlite")
         self.link = WireLink()
         self.app = App(
-            self.board,
+            Sensing(self.board, source=self.board),
             VirtualClock(),
             link=HostLink(self.link),
-            journal=self.journal,
-            journal_in_background=True,
+            journal=JournalWriter(self.journal),
             game=GameSetup(start=Game(script.start)),
-            source=self.board,
         )
         self.app.start()
         self.app.settle()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink, RecordingLights
+from reedboard.app_ports import GameSetup, HostLink, RecordingLights, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.link.acks import MoveNamed
@@ -37,13 +37,12 @@ class Board:
         self.link = WireLink()
         self.lights = RecordingLights()
         self.app = App(
-            board,
+            Sensing(board, source=board),
             VirtualClock(),
             link=HostLink(self.link),
             journal=self.journal,
             lights=self.lights,
             game=GameSetup(start=Game(script.start)),
-            source=board,
         )
         for now in range(0, 3000, 5):
             self.app.step(now)

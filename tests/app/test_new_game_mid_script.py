@@ -4,7 +4,7 @@ next turn, and time never runs backwards for the debouncer."""
 from __future__ import annotations
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.host import HostEndpoint
 from reedboard.link.messages import StartGame
@@ -18,7 +18,9 @@ SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
 def test_a_new_game_from_a_fen_mid_script_keeps_the_board_running() -> None:
     script = parse_script(SCRIPT)
     board = scripted_board(script)
-    app = App(board, VirtualClock(), game=GameSetup(start=Game(script.start)), source=board)
+    app = App(
+        Sensing(board, source=board), VirtualClock(), game=GameSetup(start=Game(script.start))
+    )
     for now in range(0, 2600, 5):
         app.step(now)
     host = HostEndpoint()

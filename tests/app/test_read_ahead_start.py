@@ -7,6 +7,7 @@ import logging
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import HostLink, Sensing
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
@@ -24,7 +25,11 @@ def started(ahead: bool, caplog: pytest.LogCaptureFixture) -> tuple[list[str], s
     caplog.clear()
     with caplog.at_level(logging.DEBUG, logger="reedboard"):
         reading = ScanAhead(board, clock).start() if ahead else None
-        app = App(board, clock, matrix=MatrixConfig(), on_effect=effects.append, ahead=reading)
+        app = App(
+            Sensing(board, matrix=MatrixConfig(), ahead=reading),
+            clock,
+            link=HostLink(on_effect=effects.append),
+        )
         game = app.start()
         app.run(lambda: clock.now_ms() > 1000)
     assert reading is None or not reading.running

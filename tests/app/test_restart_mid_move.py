@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import HostLink, Sensing
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -47,11 +48,10 @@ def restart(
     effects: list[dict[str, Any]] = []
     with Journal(tmp_path / "journal.sqlite") as journal:
         app = App(
-            scanner_showing(shown.position.occupied),
+            Sensing(scanner_showing(shown.position.occupied), matrix=MatrixConfig()),
             VirtualClock(),
+            link=HostLink(on_effect=lambda message: effects.append(message.to_wire())),
             journal=journal,
-            matrix=MatrixConfig(),
-            on_effect=lambda message: effects.append(message.to_wire()),
         )
         app.start()
         for now in range(0, 1000, 5):
@@ -141,11 +141,13 @@ def test_a_switch_no_plies_explain_is_still_the_wiring(
     shown.push_uci("e2e4")
     with Journal(tmp_path / "journal.sqlite") as journal:
         app = App(
-            scanner_showing(shown.position.occupied | 1 << parse_square("d4")),
+            Sensing(
+                scanner_showing(shown.position.occupied | 1 << parse_square("d4")),
+                matrix=MatrixConfig(),
+            ),
             VirtualClock(),
+            link=HostLink(on_effect=lambda message: effects.append(message.to_wire())),
             journal=journal,
-            matrix=MatrixConfig(),
-            on_effect=lambda message: effects.append(message.to_wire()),
         )
         app.start()
     assert [line for line in caplog.messages if line.startswith("self-test")]

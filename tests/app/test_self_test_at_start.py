@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import Sensing
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -25,7 +26,7 @@ def board(stuck_empty: str | None = None) -> MatrixScanner:
 
 
 def started(scanner: MatrixScanner, caplog: pytest.LogCaptureFixture) -> list[str]:
-    app = App(scanner, VirtualClock(), matrix=MatrixConfig())
+    app = App(Sensing(scanner, matrix=MatrixConfig()), VirtualClock())
     app.start()
     return caplog.messages
 

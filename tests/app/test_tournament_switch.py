@@ -5,6 +5,7 @@ once, its voice goes silent, and both come back when the host switches it off.""
 from __future__ import annotations
 
 from reedboard.app import App
+from reedboard.app_ports import Sensing
 from reedboard.commands.run_board import board_lights
 from reedboard.config import LedConfig
 from reedboard.hal.clock import VirtualClock
@@ -32,8 +33,7 @@ def test_the_host_switches_tournament_mode_on_and_off() -> None:
     speaker = RecordingSpeaker()
     voice = BoardVoice(speaker, phrasebook("en"))
     board = scripted_board(parse_script("@start standard\n1000 lift e2\n6000 place e4\n"))
-    app = App(board, VirtualClock(), source=board, voice=voice,
-              lights=board_lights(LedConfig(), strip))  # fmt: skip
+    app = App(Sensing(board, source=board), VirtualClock(), lights=board_lights(LedConfig(), strip), voice=voice)  # fmt: skip
     for now in range(0, 2000, 5):
         app.step(now)
     helped = lit(strip.last)  # the lifted pawn and its two targets, at least
@@ -61,7 +61,7 @@ def test_without_the_switch_the_same_move_is_said() -> None:
     speaker = RecordingSpeaker()
     voice = BoardVoice(speaker, phrasebook("en"))
     board = scripted_board(parse_script("@start standard\n1000 lift e2\n6000 place e4\n"))
-    app = App(board, VirtualClock(), source=board, voice=voice)
+    app = App(Sensing(board, source=board), VirtualClock(), voice=voice)
     for now in range(0, 8000, 5):
         app.step(now)
     assert speaker.texts  # what the switch silences in the test above

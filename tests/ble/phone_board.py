@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.ble.cpp_options import BoardOptions
 from reedboard.ble.peripheral import Incoming, Received
 from reedboard.ble.phone import PhoneClient, Transport
@@ -70,12 +70,10 @@ class PhoneBoard:
             self.phone.turn(board_game.game, board_game.debouncer.occupancy, now)
 
         self.app = App(
-            self.fake,
+            Sensing(self.fake, source=self.fake),
             VirtualClock(),
-            link=HostLink(self.link, clients=clients),
+            link=HostLink(self.link, clients=clients, watch=watch),
             game=GameSetup(start=Game()),
-            source=self.fake,
-            watch=watch,
         )
         self.phone.announce = self.app.endpoint.send  # as `reedboard run` has it
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -150,3 +151,26 @@ def test_console_script_runs_as_a_subprocess() -> None:
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip() == "reedboard scan: --closed: 'k1' is not a square (a1 .. h8)"
+
+
+def test_watch_ends_cleanly_on_sigterm() -> None:
+    """A service manager's SIGTERM ends `scan --watch` as Ctrl-C does: status 0, after the
+    scanner is released, rather than a kill by the signal."""
+    script = shutil.which("reedboard", path=str(Path(sys.executable).parent))
+    assert script is not None, "the reedboard console script is not installed"
+    watching = subprocess.Popen(
+        [script, "scan", "--fake", "--closed", "a1", "--no-diodes", "--watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert watching.stdout is not None
+        first = [watching.stdout.readline() for _ in range(8)]  # the board, printed once
+        assert first[7].strip() == "#......."
+        watching.send_signal(signal.SIGTERM)
+        assert watching.wait(timeout=60) == 0, watching.stderr.read() if watching.stderr else ""
+    finally:
+        if watching.poll() is None:
+            watching.kill()
+            watching.wait()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink, ViewLights
+from reedboard.app_ports import GameSetup, HostLink, Sensing, ViewLights
 from reedboard.board_game import Settings
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.fake_board import FakeBoard
@@ -112,15 +112,15 @@ class RunningBoard:
             self.bridge.close()
             raise
         self.app = App(
-            self.live,
+            Sensing(self.live, source=self.live),
             self.clock,
             link=HostLink(
-                self.link, endpoint=lambda session: _HeardEndpoint(session, self._answered)
+                self.link,
+                endpoint=lambda session: _HeardEndpoint(session, self._answered),
+                on_effect=self._effect,
             ),
-            source=self.live,
-            game=GameSetup(start=start, settings=settings),
             lights=ViewLights(self._render),
-            on_effect=self._effect,
+            game=GameSetup(start=start, settings=settings),
         )
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)

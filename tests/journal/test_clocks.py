@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, Sensing
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.hal.clock import VirtualClock
@@ -36,11 +36,10 @@ def play(path: Path, text: str, until_ms: int, settings: Settings) -> App:
     board = scripted_board(script, electrical=False)
     with Journal(path) as journal:
         app = App(
-            board,
+            Sensing(board, source=board),
             VirtualClock(),
             journal=journal,
             game=GameSetup(start=Game(script.start), settings=settings),
-            source=board,
         )
         app.start()
         for now in range(0, until_ms, 5):

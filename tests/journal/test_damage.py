@@ -17,6 +17,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import Sensing
 from reedboard.cli import main
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.opening import open_journal
@@ -190,7 +191,7 @@ def test_a_damaged_journal_is_set_aside_and_never_resumed(
         # A fresh journal, and a board on it starts a new game instead of resuming.
         assert journal.current() is None and journal.finished_games() == []
         board = scripted_board(parse_script("@start standard\n"))
-        app = App(board, VirtualClock(), journal=journal, source=board)
+        app = App(Sensing(board, source=board), VirtualClock(), journal=journal)
         app.start()
         assert not app.resumed and app.board_game is not None and len(app.board_game.game) == 0
         pgn = Path(f"{aside}.pgn")
@@ -271,7 +272,7 @@ def test_a_set_aside_game_is_resumed_from_what_was_recovered(
     assert f"game 3 of {aside} (72 plies) is now game 1, in progress, in {path}" in out
     with Journal(path) as journal:
         board = scripted_board(parse_script("@start standard\n"))
-        app = App(board, VirtualClock(), journal=journal, source=board)
+        app = App(Sensing(board, source=board), VirtualClock(), journal=journal)
         app.start()
         assert app.resumed and app.board_game is not None
         assert [m.uci() for m in app.board_game.game.moves] == IN_PROGRESS

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.events import MoveMade
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
+from reedboard.journal.writer import JournalWriter
 from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -53,14 +54,11 @@ def _child(db: Path, script: str, report_fd: int, kill_after: int, background: b
             os.write(report_fd, f"{message.effect.ply} {message.effect.uci}\n".encode())
 
     app = App(
-        board,
+        Sensing(board, scan_hz=100, source=board),
         VirtualClock(),
-        journal=journal,
-        journal_in_background=background,
+        link=HostLink(on_effect=report),
+        journal=JournalWriter(journal) if background else journal,
         game=GameSetup(start=Game(parsed.start)),
-        source=board,
-        on_effect=report,
-        scan_hz=100,
     )
     app.start()  # the resume is read first; the kills aim at the writing of moves
     journal.connection.set_progress_handler(progress, 1)

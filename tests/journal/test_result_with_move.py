@@ -10,7 +10,7 @@ import signal
 from pathlib import Path
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.store import Journal
 from reedboard.replay.script import parse_script
@@ -41,12 +41,10 @@ def _board(db: Path) -> None:
     script = parse_script(game_script(FOOLS_MATE, t0=50, gap=150, pause=500))
     board = scripted_board(script, electrical=False)
     app = App(
-        board,
+        Sensing(board, scan_hz=100, source=board),
         VirtualClock(),
         journal=journal,
         game=GameSetup(start=Game(script.start)),
-        source=board,
-        scan_hz=100,
     )
     app.start()
     journal.connection.set_trace_callback(trace)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from reedboard.app import App
+from reedboard.app_ports import Sensing
 from reedboard.cli import main
 from reedboard.hal.clock import VirtualClock
 from reedboard.journal.opening import open_journal
@@ -57,7 +58,7 @@ def test_a_game_left_for_a_new_one_is_said(
     script = parse_script("@start standard\n1000 lift e2\n1400 place e4\n")
     board = scripted_board(script)
     with Journal(tmp_path / "board.journal") as journal:
-        app = App(board, VirtualClock(), journal=journal, source=board)
+        app = App(Sensing(board, source=board), VirtualClock(), journal=journal)
         for now in range(0, 3000, 5):
             app.step(now)
         first = app.game_id
@@ -81,7 +82,7 @@ def test_a_new_game_after_a_finished_one_says_nothing(
         t += 1500
     board = scripted_board(parse_script("\n".join(lines) + "\n"))
     with Journal(tmp_path / "board.journal") as journal:
-        app = App(board, VirtualClock(), journal=journal, source=board)
+        app = App(Sensing(board, source=board), VirtualClock(), journal=journal)
         for now in range(0, t + 2000, 5):
             app.step(now)
         assert app.board_game is not None and app.board_game.game.is_game_over()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.board_game import Settings
 from reedboard.cli import main
 from reedboard.hal.clock import VirtualClock
@@ -49,12 +49,11 @@ def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[s
     sent: list[dict[str, Any]] = []
     with Journal(journal_path) as journal:
         app = App(
-            board,
+            Sensing(board, source=board),
             VirtualClock(),
+            link=HostLink(on_effect=lambda message: sent.append(message.to_wire())),
             journal=journal,
             game=GameSetup(start=Game(script.start), settings=Settings(mode=mode)),
-            source=board,
-            on_effect=lambda message: sent.append(message.to_wire()),
         )
         app.run(until_done=True)
     return [
@@ -182,7 +181,9 @@ def test_a_new_game_drops_the_lines_of_the_one_before(tmp_path: Path) -> None:
 def _run_script(journal: Journal, text: str, start: Game) -> None:
     script = parse_script(text)
     board = scripted_board(script, electrical=False)
-    app = App(board, VirtualClock(), journal=journal, game=GameSetup(start=start), source=board)
+    app = App(
+        Sensing(board, source=board), VirtualClock(), journal=journal, game=GameSetup(start=start)
+    )
     app.run(until_done=True)
 
 

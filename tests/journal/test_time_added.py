@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, Sensing
 from reedboard.board_game import Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.events import TimeAdded
@@ -38,11 +38,10 @@ def open_app(path: Path, text: str, journal: Journal) -> App:
     script = parse_script(text)
     board = scripted_board(script, electrical=False)
     app = App(
-        board,
+        Sensing(board, source=board),
         VirtualClock(),
         journal=journal,
         game=GameSetup(start=Game(script.start), settings=SETTINGS),
-        source=board,
     )
     app.start()
     return app

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import HostLink
+from reedboard.app_ports import HostLink, Sensing
 from reedboard.commands.run_board import board_lights
 from reedboard.config import LedConfig
 from reedboard.hal.clock import MonotonicClock, VirtualClock
@@ -44,7 +44,9 @@ def test_the_led_test_runs_the_chain_then_the_colours_then_the_scene(count: int)
     strip = RecordingStrip(count)
     board = scripted_board(parse_script("@start standard\n100 lift e2\n400 place e4\n"))
     app = App(
-        board, VirtualClock(), source=board, lights=board_lights(LedConfig(count=count), strip)
+        Sensing(board, source=board),
+        VirtualClock(),
+        lights=board_lights(LedConfig(count=count), strip),
     )
     for now in range(0, 1000, 5):
         app.step(now)
@@ -71,8 +73,7 @@ def test_reedboard_host_led_test_lights_the_running_board() -> None:
     board = scripted_board(parse_script("@start standard\n"))
     stop = threading.Event()
     with PtyBridge() as bridge:
-        app = App(board, MonotonicClock(), link=HostLink(open_port(bridge.board_path)), source=board,
-                  lights=board_lights(LedConfig(), Watched(64)))  # fmt: skip
+        app = App(Sensing(board, source=board), MonotonicClock(), link=HostLink(open_port(bridge.board_path)), lights=board_lights(LedConfig(), Watched(64)))  # fmt: skip
         app.start()
         runner = threading.Thread(target=app.run, args=(stop.is_set,), daemon=True)
         runner.start()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import chess
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.board_game import BoardGame, Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
@@ -64,16 +64,13 @@ def emulated_app(
         emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
     return App(
-        source,
+        Sensing(source, scan_hz=scan_hz, source=source),
         clock or VirtualClock(),
-        link=HostLink(link, endpoint=lambda _id: emulation),
-        source=source,
+        link=HostLink(link, endpoint=lambda _id: emulation, watch=watch),
         game=GameSetup(
             start=Game(script.start),
             settings=None if script.clock is None else Settings(time_control=script.clock),
         ),
-        watch=watch,
-        scan_hz=scan_hz,
     )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink, RecordingLights
+from reedboard.app_ports import GameSetup, HostLink, RecordingLights, Sensing
 from reedboard.board_game import BoardGame
 from reedboard.events import MoveMade, Touched
 from reedboard.hal.clock import VirtualClock
@@ -173,13 +173,11 @@ def test_a_clients_pattern_lights_the_board_until_the_next_move() -> None:
         emulation.observe(board_game.game.position, board_game.debouncer.occupancy, now)
 
     app = App(
-        source,
+        Sensing(source, source=source),
         VirtualClock(),
-        link=HostLink(FakeLink(client), endpoint=lambda _id: emulation),
-        source=source,
-        game=GameSetup(start=Game(script.start)),
+        link=HostLink(FakeLink(client), endpoint=lambda _id: emulation, watch=watch),
         lights=lights,
-        watch=watch,
+        game=GameSetup(start=Game(script.start)),
     )
     app.run(until_done=True)
     assert lights.shares == [0.5]

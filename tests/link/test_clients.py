@@ -9,7 +9,7 @@ import threading
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.events import MoveMade, NewGame
 from reedboard.hal.clock import VirtualClock
 from reedboard.link import clients as clients_module
@@ -38,11 +38,10 @@ def board(clients: Clients | None) -> tuple[App, WireLink]:
     fake = scripted_board(script)
     link = WireLink()
     app = App(
-        fake,
+        Sensing(fake, source=fake),
         VirtualClock(),
         link=HostLink(link, clients=clients),
         game=GameSetup(start=Game(script.start)),
-        source=fake,
     )
     return app, link
 

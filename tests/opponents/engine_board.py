@@ -1,7 +1,8 @@
 """A board that plays the engine, for tests and benches: the real loop (`App`) on a fake
-matrix and a virtual clock, the opponent plugged in as `reedboard run` plugs it, and a
-person who carries out the engine's lit moves (read off the board's lights, as a person
-reads them) and makes their own, each by clean hands on the fake switches."""
+matrix and a virtual clock, the opponent attached to its clients as `reedboard run`
+attaches it, and a person who carries out the engine's lit moves (read off the board's
+lights, as a person reads them) and makes their own, each by clean hands on the fake
+switches."""
 
 from __future__ import annotations
 
@@ -11,17 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.board_game import Settings
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.sensor_line import SensorLine
 from reedboard.journal.store import Journal
-from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage
+from reedboard.link.clients import Clients
 from reedboard.opponents.chosen import Opponents
+from reedboard.opponents.client import OpponentClient
 from reedboard.opponents.engine_play import EngineSettings
-from reedboard.opponents.tee import OpponentTee
 from reedboard.opponents.thinker import EngineThread, Thinker
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import QUEEN
@@ -73,6 +74,9 @@ class EngineBoard:
             self.step()  # the board's turn: what the opponent has to ask is asked
             if any(thread.wait(0.02) for thread in self.threads):
                 break
+        # The opponent takes the answer on the next turn and asks what it decided, which
+        # the turn after carries out, as it does the host's commands.
+        self.step()
         self.step()
 
     def make(self, uci: str) -> None:
@@ -113,16 +117,18 @@ def engine_board(
     position = start or Position.standard()
     fake = FakeBoard(position.occupied, electrical=False)
     effects: list[EffectMessage] = []
+    clients = Clients()
+    opponent = OpponentClient.attach(opponents, clients)
     app = App(
-        fake,
+        Sensing(fake, source=fake),
         clock,
         link=HostLink(
-            endpoint=lambda sid: OpponentTee(BoardEndpoint(sid), opponents, clock.now_ms)
+            clients=clients,
+            on_effect=effects.append,
+            watch=lambda _board_game, now: opponent.turn(now),
         ),
         journal=journal,
         game=GameSetup(settings=Settings(), start=Game(position)),
-        source=fake,
-        on_effect=effects.append,
     )
     board = EngineBoard(app, fake, clock, opponents, threads, effects)
     if spec:

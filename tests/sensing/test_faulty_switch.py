@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from reedboard.app import App
-from reedboard.app_ports import RecordingLights
+from reedboard.app_ports import HostLink, RecordingLights, Sensing
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_gpio import FakeGPIO
@@ -126,11 +126,10 @@ def test_the_board_plays_on_beside_a_chattering_switch(caplog: pytest.LogCapture
     renderer = RecordingLights()
     clock = VirtualClock()
     app = App(
-        scanner,
+        Sensing(scanner, matrix=config),
         clock,
-        matrix=config,
+        link=HostLink(on_effect=lambda message: effects.append(message.to_wire())),
         lights=renderer,
-        on_effect=lambda message: effects.append(message.to_wire()),
     )
     app.start()
     h5 = layout.cell_of(H5)
@@ -171,10 +170,9 @@ def test_the_board_finds_a_switch_stuck_closed_and_plays_on() -> None:
     effects: list[dict[str, Any]] = []
     clock = VirtualClock()
     app = App(
-        scanner,
+        Sensing(scanner, matrix=config),
         clock,
-        matrix=config,
-        on_effect=lambda message: effects.append(message.to_wire()),
+        link=HostLink(on_effect=lambda message: effects.append(message.to_wire())),
     )
     app.start()
     for now in range(0, 1000 + 2500 + STUCK_MS, 5):

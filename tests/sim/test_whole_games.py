@@ -53,7 +53,7 @@ def test_a_seed_names_one_random_game_that_the_board_reads_whole() -> None:
 def test_the_commands_random_game_length_is_the_models() -> None:
     # `reedboard run --help` shows the default without loading the model: one number, kept
     # in two places, equal.
-    from reedboard.commands import run
+    from reedboard.commands import run_options
     from reedboard.sim import whole_games
 
-    assert run.RANDOM_GAME_PLIES == whole_games.RANDOM_GAME_PLIES
+    assert run_options.RANDOM_GAME_PLIES == whole_games.RANDOM_GAME_PLIES

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Iterable
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink, ViewLights
+from reedboard.app_ports import GameSetup, HostLink, Sensing, ViewLights
 from reedboard.board_game import Settings
 from reedboard.errors import LinkError
 from reedboard.hal.clock import VirtualClock
@@ -136,16 +136,15 @@ class BoardPair:
         self._watchers: list[Callable[[], None]] = []
         self._last_step_ms = 0
         self.app = App(
-            self.live,
+            Sensing(self.live, source=self.live),
             self.clock,
             link=HostLink(
                 _BoardEnd(self),
                 endpoint=lambda session: _HeardEndpoint(session, self.answered.append),
+                on_effect=self.effects.append,
             ),
-            source=self.live,
-            game=GameSetup(start=start, settings=settings),
             lights=ViewLights(self._render),
-            on_effect=self.effects.append,
+            game=GameSetup(start=start, settings=settings),
         )
         self.app.start()
 

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from reedboard.cli import build_parser
 from reedboard.commands import run_board
+from reedboard.commands.board_assembly import Assembled, board_page, close_board
 from reedboard.config import load_config
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.link.board_messages import StateMessage
@@ -54,7 +55,7 @@ LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][
 class LiveBoard:
     """`reedboard run --fake`'s board, running, with its fake switches in reach."""
 
-    assembled: run_board.Assembled
+    assembled: Assembled
     page: PageThread
     fake: FakeBoard
     asker: Client
@@ -88,7 +89,7 @@ def board(tmp_path: Path) -> Iterator[LiveBoard]:
     command_line = ["run", "--fake", "--web", "127.0.0.1:0", "--settle-ms", "150", "--journal"]
     args = build_parser().parse_args([*command_line, journal])
     assembled = run_board.assemble(args, load_config(None), None)
-    page = run_board._page(args, assembled)
+    page = board_page(args, assembled)
     stop = threading.Event()
     loop = threading.Thread(target=assembled.app.run, args=(stop.is_set,))
     try:
@@ -103,7 +104,7 @@ def board(tmp_path: Path) -> Iterator[LiveBoard]:
         stop.set()
         if loop.is_alive():
             loop.join(30)
-        run_board._close(assembled, page)
+        close_board(assembled, page)
 
 
 @pytest.fixture

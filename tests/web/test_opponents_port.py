@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.hal.clock import MonotonicClock
 from reedboard.link.board_messages import StateMessage
 from reedboard.link.clients import Client, Clients
@@ -66,11 +66,10 @@ class Board:
         fake = scripted_board(script)
         self.clients = Clients()
         self.app = App(
-            fake,
+            Sensing(fake, source=fake),
             MonotonicClock(),
             link=HostLink(clients=self.clients),
             game=GameSetup(start=Game(script.start)),
-            source=fake,
         )
         self.stop = threading.Event()
         self.loop = threading.Thread(target=self.app.run, args=(self.stop.is_set,))

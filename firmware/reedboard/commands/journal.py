@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from reedboard.command_line import example
-from reedboard.commands.run import DEFAULT_JOURNAL
+from reedboard.commands.run_options import DEFAULT_JOURNAL
 from reedboard.errors import InvalidInputError
 
 

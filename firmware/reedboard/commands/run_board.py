@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import secrets
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -18,11 +16,17 @@ from typing import TYPE_CHECKING
 import serial
 
 from reedboard.app import App
-from reedboard.app_ports import Endpoint, GameSetup, HostLink, Identity, Lights
+from reedboard.app_ports import Endpoint, GameSetup, HostLink, Identity, Lights, Sensing
 from reedboard.board_game import BoardGame, Settings
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.command_line import BAD_ARGUMENTS, NEEDS_A_PERSON
-from reedboard.commands.run import DEFAULT_JOURNAL
+from reedboard.commands.board_assembly import (
+    Assembled,
+    board_page,
+    close_board,
+    journal_path,
+    page_starts,
+)
 from reedboard.commands.run_opponents import board_opponents
 from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
 from reedboard.errors import HardwareSetupError, ReedboardError, ScriptError
@@ -34,7 +38,7 @@ from reedboard.hal.ports import LedStrip, SwitchMatrix
 from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.speech import Speaker
 from reedboard.journal.opening import open_journal
-from reedboard.journal.store import Journal
+from reedboard.journal.writer import JournalWriter
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link import chesslink, dgt
 from reedboard.link.board import BoardEndpoint
@@ -42,20 +46,19 @@ from reedboard.link.board_messages import EffectMessage
 from reedboard.link.clients import Clients
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
-from reedboard.opponents.tee import OpponentTee
+from reedboard.opponents.client import OpponentClient
 from reedboard.reader.mode import Mode
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 from reedboard.stopping import stop_asked
-from reedboard.web.running import PageParts, PageThread, page_address
+from reedboard.web.running import page_address
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 if TYPE_CHECKING:
     from reedboard.ble.phone import PhoneClient
     from reedboard.commands.first_scan import FirstScan
     from reedboard.link.mqtt_client import BoardBroker
-    from reedboard.opponents.chosen import Opponents
     from reedboard.speaking import BoardVoice
 
 
@@ -106,92 +109,14 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
     board = assemble(args, config, script, first=first)
     stop = stop_asked()
     undelivered = 0
-    page = _page(args, board)
+    page = board_page(args, board)
     try:
-        board.app.run(_page_starts(stop, page), until_done=args.until_done)
+        board.app.run(page_starts(stop, page), until_done=args.until_done)
     finally:
-        undelivered = _close(board, page)
+        undelivered = close_board(board, page)
     # A scripted game that ends with moves the broker never had has not been done: a
     # script or a test that waits for it must not read success (the log said how many).
     return 1 if args.until_done and undelivered else 0
-
-
-def _close(board: Assembled, page: PageThread | None) -> int:
-    """Everything the board opened, closed; how many moves the broker never had."""
-    if page is not None:
-        page.stop()
-    board.app.close()  # the journal's writes done, and what waited for them told
-    if board.voice is not None:
-        board.voice.close()
-    if board.journal is not None:
-        board.journal.close()
-    undelivered = 0 if board.broker is None else board.broker.close()
-    if board.phone is not None:
-        board.phone.close()
-    if board.opponents is not None:
-        board.opponents.close()
-    close = getattr(board.scanner, "close", None)
-    if close is not None:
-        close()
-    return undelivered
-
-
-def _page(args: argparse.Namespace, board: Assembled) -> PageThread | None:
-    """The board's page on its own thread (`web`), to start: it prints its URL when it
-    listens; past games from the journal, paired devices kept beside it (None: no page)."""
-    address, tee = board.page_at, board.app.tee
-    if address is None or tee is None:
-        return None
-    journal = _journal_path(args)
-    clock, speed = board.app.clock, args.speed
-
-    def commit_wall_ms(t_ms: int) -> float:
-        return time.time() * 1000 - (clock.now_ms() - t_ms) / float(speed)
-
-    parts = PageParts(
-        tee.clients,
-        journal=journal,
-        data_dir=None if journal is None else os.path.dirname(os.path.abspath(journal)),
-        board=board.app.identity.board,
-        voice=board.voice,
-        opponents=board.opponents,
-        commit_wall_ms=commit_wall_ms,
-    )
-    return PageThread(address, parts)
-
-
-def _page_starts(stop: Callable[[], bool], page: PageThread | None) -> Callable[[], bool]:
-    """`stop`, which also starts the page the first time the loop asks it: once the board
-    has started, so the page's imports (asyncio, aiohttp) never delay its first scan."""
-    if page is None:
-        return stop
-
-    def asked() -> bool:
-        if not page.started:
-            page.start()
-        return stop()
-
-    return asked
-
-
-def _journal_path(args: argparse.Namespace) -> str | None:
-    journal: str | None = args.journal or (None if args.fake else DEFAULT_JOURNAL)
-    return journal
-
-
-@dataclass
-class Assembled:
-    """The running board's parts: the loop, what must be closed after it, and where its
-    page is served."""
-
-    app: App
-    journal: Journal | None
-    scanner: SwitchMatrix
-    voice: BoardVoice | None = None
-    broker: BoardBroker | None = None
-    page_at: tuple[str, int] | None = None  # where the page is served (None: no page)
-    phone: PhoneClient | None = None
-    opponents: Opponents | None = None
 
 
 def assemble(
@@ -211,49 +136,48 @@ def assemble(
     page_at = page_address(args.web, config.web, fake=args.fake)
     parts = _board_parts(args, config, script, gpio, first)
     link = _link_settings(args, config)
-    journal_path = _journal_path(args)
-    journal = open_journal(journal_path) if journal_path else None
+    path = journal_path(args)
+    journal = open_journal(path) if path else None
     printing = args.print or (args.fake and not args.serial)
     broker = _broker(args, config)
-    # The board's in-process clients: its page, a phone's app.
-    clients = Clients() if page_at is not None or args.ble or config.ble.enabled else None
+    opponents = board_opponents(args, config, path)
+    # The board's in-process clients: its page, a phone's app, the engine it plays.
+    wanted = page_at is not None or args.ble or config.ble.enabled or opponents.playing is not None
+    clients = Clients() if wanted else None
     phone = None if clients is None else _phone(args, config, clients)
+    opponent = None if clients is None else OpponentClient.attach(opponents, clients)
     # Tournament mode: the voice is silent (fair play), whatever [voice] says.
     voice = None if config.arbiter.tournament else board_voice(config.voice, speaker)
-    emulating = _emulating(link.emulation, broker)
-    if phone is not None:
-        emulating = _with_phone(emulating, phone)
+    emulating = _turning(_emulating(link.emulation, broker), phone, opponent)
     clock = first.clock if first is not None else MonotonicClock(args.speed)
-    opponents = board_opponents(args, config, journal_path)
     host = HostLink(
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
         # whatever the protocol: the board never stops for want of a link.
         reopen=link.reopen if link.url is not None else None,
-        endpoint=lambda session_id: OpponentTee(
-            emulating.endpoint(session_id), opponents, clock.now_ms
-        ),
+        endpoint=emulating.endpoint,
         session_id=secrets.token_hex(4),
         identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
         clients=clients,
+        on_effect=_show if printing else None,
+        watch=emulating.watch,
     )
     app = App(
-        parts.scanner,
+        Sensing(
+            parts.scanner,
+            scan_hz=config.matrix.scan_hz,
+            matrix=config.matrix,
+            buttons=parts.buttons,
+            ahead=first.ahead if first is not None else None,
+            source=parts.source,
+        ),
         clock,
         link=host,
-        journal=journal,
         # Off the scan loop: an SD card's flush would stall the scans it waits through.
-        journal_in_background=True,
+        journal=None if journal is None else JournalWriter(journal),
         lights=board_lights(config.leds, parts.strip, tournament=config.arbiter.tournament),
         voice=voice,
         game=GameSetup(settings=settings, start=Game(script.start) if script else None),
-        source=parts.source,
-        buttons=parts.buttons,
-        matrix=config.matrix,
-        scan_hz=config.matrix.scan_hz,
-        on_effect=_show if printing else None,
-        watch=emulating.watch,
-        ahead=first.ahead if first is not None else None,
     )
     if phone is not None:  # who controls it by Bluetooth: told the host and the page
         phone.announce = app.endpoint.send
@@ -477,13 +401,21 @@ def _phone(args: argparse.Namespace, config: BoardConfig, clients: Clients) -> P
     return PhoneClient(peripheral, options, clients.attach("phone"), secrets.token_hex(4))
 
 
-def _with_phone(emulating: Emulating, phone: PhoneClient) -> Emulating:
-    """The phone's client turned each turn, with the board as it stands."""
+def _turning(
+    emulating: Emulating, phone: PhoneClient | None, opponent: OpponentClient | None
+) -> Emulating:
+    """The in-process clients the loop turns each turn, after the emulation's watch: the
+    phone's, with the board as it stands, and the opponents', with its time."""
+    if phone is None and opponent is None:
+        return emulating
 
     def watch(board_game: BoardGame, now: int) -> None:
         if emulating.watch is not None:
             emulating.watch(board_game, now)
-        phone.turn(board_game.game, board_game.debouncer.occupancy, now)
+        if phone is not None:
+            phone.turn(board_game.game, board_game.debouncer.occupancy, now)
+        if opponent is not None:
+            opponent.turn(now)
 
     return replace(emulating, watch=watch)
 

@@ -24,6 +24,7 @@ from reedboard.rules.squares import BB_RANKS, Bitboard, bitboard_of, parse_squar
 from reedboard.sensing.diode_check import diode_patterns, pattern_line
 from reedboard.sensing.selftest import self_test
 from reedboard.sensing.text import occupancy_text
+from reedboard.stopping import stop_on_signals
 from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layout
 
 _START_OCCUPANCY = BB_RANKS[0] | BB_RANKS[1] | BB_RANKS[6] | BB_RANKS[7]
@@ -168,7 +169,8 @@ def watch(
     """Print the occupancy, then again each time it changes, until Ctrl-C (or `max_scans`)."""
     last: Bitboard | None = None
     count = 0
-    try:
+    # Ctrl-C or SIGTERM ends it; the caller's `with scanner` then releases the pins.
+    with stop_on_signals():
         while max_scans is None or count < max_scans:
             occupancy = scanner.scan()
             count += 1
@@ -179,8 +181,6 @@ def watch(
                 out.flush()
                 last = occupancy
             sleep(period_s)
-    except KeyboardInterrupt:
-        pass
 
 
 def _sleep_for(gpio: FakeGPIO | None) -> Callable[[float], None]:

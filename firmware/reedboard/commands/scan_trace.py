@@ -23,6 +23,7 @@ from reedboard.rules.squares import (
     square_rank,
     squares_of,
 )
+from reedboard.stopping import stop_on_signals
 
 
 def neighbourhood(sq: Square) -> Bitboard:
@@ -67,7 +68,8 @@ def trace(
     start = clock()
     last = scanner.scan()
     count = 1
-    try:
+    # Ctrl-C or SIGTERM ends it; the caller's `with scanner` then releases the pins.
+    with stop_on_signals():
         while max_scans is None or count < max_scans:
             sleep(period_s)
             now = scanner.scan()
@@ -78,8 +80,6 @@ def trace(
                 out.write(f"{clock() - start:8.3f} s  {'; '.join(said)}  (closed: {closed})\n")
                 out.flush()
             last = now
-    except KeyboardInterrupt:
-        pass
 
 
 __all__ = ["changes", "neighbourhood", "trace"]

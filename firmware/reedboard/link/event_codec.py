@@ -28,7 +28,7 @@ from typing import Any
 from reedboard.errors import InvalidInputError
 from reedboard.events import EVENT_TYPES, Effect, Wired
 from reedboard.link.reply_codec import RESULTS, count
-from reedboard.link.wire_fields import shown
+from reedboard.link.wire_fields import BadField, shown
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, square_names_of
 from reedboard.sensing.selftest import SwitchPlace
@@ -250,10 +250,6 @@ def effect_json(effect: Effect) -> dict[str, Any]:
 # ----- reading -----
 
 
-class _Bad(Exception):
-    """A field that fails its check: the problem, in a few words."""
-
-
 def _read(fields: tuple[Field, ...], source: Mapping[str, Any], label: str) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for field in fields:
@@ -264,12 +260,12 @@ def _read(fields: tuple[Field, ...], source: Mapping[str, Any], label: str) -> d
         value = source.get(field.wire, _ABSENT)
         if value is _ABSENT:
             if field.required:
-                raise _Bad(f"{label}: {field.wire} is missing")
+                raise BadField(f"{label}: {field.wire} is missing")
             values[field.attr] = field.default
         elif shape.check(value):
             values[field.attr] = value if shape.read is _same else shape.read(value)
         else:
-            raise _Bad(f"{label}: {field.wire} must be {shape.doc}, not {shown(value)}")
+            raise BadField(f"{label}: {field.wire} must be {shape.doc}, not {shown(value)}")
     return values
 
 
@@ -278,7 +274,7 @@ def _read_place(wire: Mapping[str, Any], label: str) -> SwitchPlace | None:
         return None
     for name, (doc, check) in _PLACE_CHECKS.items():
         if not check(wire.get(name)):
-            raise _Bad(f"{label}: {name} must be {doc}, not {shown(wire.get(name))}")
+            raise BadField(f"{label}: {name} must be {doc}, not {shown(wire.get(name))}")
     return SwitchPlace(wire["row"], wire["column"], tuple(wire["pins"]), wire["where"])
 
 
@@ -311,25 +307,25 @@ def read_effect(wire: Mapping[str, Any]) -> tuple[Effect | None, str | None]:
     try:
         t_ms = wire.get("t_ms", _ABSENT)
         if t_ms is _ABSENT:
-            raise _Bad(f"{label}: t_ms is missing")
+            raise BadField(f"{label}: t_ms is missing")
         if not _COUNT(t_ms):
-            raise _Bad(f"{label}: t_ms must be {_COUNT.__doc__}, not {shown(t_ms)}")
+            raise BadField(f"{label}: t_ms must be {_COUNT.__doc__}, not {shown(t_ms)}")
         values = _read(plan.own, wire, label)
         for name, fields in plan.objects:
             inner = wire.get(name)
             if not isinstance(inner, dict):
-                raise _Bad(f"{label}: {name} must be {_object_doc(fields)}, not {shown(inner)}")
+                raise BadField(f"{label}: {name} must be {_object_doc(fields)}, not {shown(inner)}")
             try:
                 values |= _read(fields, inner, label)
-            except _Bad:
-                raise _Bad(
+            except BadField:
+                raise BadField(
                     f"{label}: {name} must be {_object_doc(fields)}, not {shown(inner)}"
                 ) from None
         if plan.added:
             values |= _read(plan.added, wire, label)
         if plan.fens:
             _fen_problem(plan, wire, label)
-    except _Bad as bad:
+    except BadField as bad:
         return None, str(bad)
     return plan.cls(t_ms=t_ms, **values), None
 
@@ -343,6 +339,6 @@ def _fen_problem(plan: Plan, wire: Mapping[str, Any], label: str) -> None:
                 Position.from_fen(wire[field.wire], chess960=chess960)
             except InvalidInputError:
                 value = shown(wire[field.wire])
-                raise _Bad(
+                raise BadField(
                     f"{label}: {field.wire} must be {field.shape.doc}, not {value}"
                 ) from None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from reedboard.errors import InvalidInputError
-from reedboard.link.wire_fields import shown
+from reedboard.link.wire_fields import BadField, shown
 from reedboard.link.wire_plan import MAX_NUMBER, Plan, Slot
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
@@ -68,10 +68,6 @@ _ITEMS: dict[str, tuple[str, Check]] = {
 }
 
 
-class _Bad(Exception):
-    """A field that fails its check: the problem, in a few words."""
-
-
 def doc(slot: Slot) -> str:
     """What a field must be, in a problem's words."""
     said = _doc(slot)
@@ -98,7 +94,7 @@ def _doc(slot: Slot) -> str:
 
 
 def _read(slot: Slot, value: Any) -> Any:
-    """The value of `slot` in the wire's `value`, or `_Bad` without the field's name."""
+    """The value of `slot` in the wire's `value`, or `BadField` without the field's name."""
     if value is None and slot.written_null:
         return None
     good: bool
@@ -121,13 +117,13 @@ def _read(slot: Slot, value: Any) -> Any:
             if isinstance(value, dict):
                 try:
                     return slot.inner.made(_values(slot.inner, value))
-                except _Bad:
+                except BadField:
                     pass
             good = False
         case _:
             good = _TEXTS[slot.arg.shape][1](value)
     if not good:
-        raise _Bad(f"must be {doc(slot)}, not {shown(value)}")
+        raise BadField(f"must be {doc(slot)}, not {shown(value)}")
     return value
 
 
@@ -143,13 +139,13 @@ def _values(plan: Plan, wire: Mapping[str, Any], label: str = "") -> dict[str, A
         value = wire.get(slot.wire, _ABSENT)
         if value is _ABSENT:
             if slot.required:
-                raise _Bad(f"{label}: {slot.wire} is missing")
+                raise BadField(f"{label}: {slot.wire} is missing")
             values[slot.attr] = slot.default
             continue
         try:
             values[slot.attr] = _read(slot, value)
-        except _Bad as bad:
-            raise _Bad(f"{label}: {slot.wire} {bad}") from None
+        except BadField as bad:
+            raise BadField(f"{label}: {slot.wire} {bad}") from None
     return values
 
 
@@ -165,8 +161,8 @@ def _outcome(slot: Slot, wire: Mapping[str, Any], label: str) -> Any:
         if name in wire:
             try:
                 read[inner.attr] = _read(inner, wire[name])
-            except _Bad as bad:
-                raise _Bad(f"{label}: {name} {bad}") from None
+            except BadField as bad:
+                raise BadField(f"{label}: {name} {bad}") from None
     told = sorted(slot.outcomes, key=lambda plan: -len(plan.slots))
     for plan in told:
         if plan.slots and all(inner.wire in wire for inner in plan.slots):
@@ -179,7 +175,7 @@ def read_reply(plan: Plan, wire: Mapping[str, Any], label: str) -> tuple[Any, st
     try:
         values = _values(plan, wire, label)
         _fen_problem(plan, values, label)
-    except _Bad as bad:
+    except BadField as bad:
         return None, str(bad)
     return plan.made(values), None
 
@@ -192,4 +188,4 @@ def _fen_problem(plan: Plan, values: dict[str, Any], label: str) -> None:
             try:
                 Position.from_fen(fen, chess960=values.get("chess960") is True)
             except InvalidInputError:
-                raise _Bad(f"{label}: {slot.wire} must be {_FEN}, not {shown(fen)}") from None
+                raise BadField(f"{label}: {slot.wire} must be {_FEN}, not {shown(fen)}") from None

@@ -1,6 +1,6 @@
-"""What the link's command codec (`command_codec`) reads a host's command with: the
-bounds of its numbers, the error that names a wrong field, and how a wrong value is
-shown. Pure."""
+"""What the link's codecs read a message with: the bounds of its numbers, the errors that
+name a wrong field (`ProtocolError` for a host's command, `BadField` within the reading
+of the board's messages), and how a wrong value is shown. Pure."""
 
 from __future__ import annotations
 
@@ -25,6 +25,12 @@ class ProtocolError(InvalidInputError):
         self.code = code
         self.command = command
         self.field = field
+
+
+class BadField(InvalidInputError):
+    """A field that fails its check: the problem, in a few words. The codecs that read the
+    board's messages (`event_codec`, `reply_codec`) raise it within their reading and give
+    it back as the message's problem."""
 
 
 def is_uci(text: str) -> bool:

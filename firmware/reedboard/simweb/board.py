@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from functools import partial
 
 from reedboard.app import App
-from reedboard.app_ports import GameSetup, HostLink
+from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.board_game import Answer, BoardGame, Settings
 from reedboard.config import BoardConfig
 from reedboard.errors import InvalidInputError
@@ -117,16 +117,14 @@ class SimBoard:
         self.speaker = RecordingSpeaker(keep=SPOKEN_KEPT)
         self.voice = BoardVoice(self.speaker, phrasebook(language))
         self.app = App(
-            self.switches,
+            Sensing(
+                self.switches, scan_hz=self.config.matrix.scan_hz, source=self, guard=self.lock
+            ),
             self.clock,
-            link=HostLink(self.link),
+            link=HostLink(self.link, on_effect=self._effect),
             lights=PageLights(self._render, self.lights),
             voice=self.voice,
             game=GameSetup(settings=settings or Settings()),
-            source=self,
-            scan_hz=self.config.matrix.scan_hz,
-            on_effect=self._effect,
-            guard=self.lock,
         )
         # The piece a scheduled placement puts down, when it is not the world's guess: the
         # capturing piece of a capture, a piece out of the box in a guided setup.
