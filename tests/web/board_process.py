@@ -98,10 +98,10 @@ class RunningBoard:
 
 @contextlib.contextmanager
 def running_board(
-    folder: Path, script: str | None = None, *extra: str, live: bool = False
+    folder: Path, script: str | None = None, *extra: str, live: str | None = None
 ) -> Iterator[RunningBoard]:
     """The board; `live`: its switches played from its stdin as the test writes to it
-    (`--script -`, started with no headers: the standard position)."""
+    (`--script -`), `live` its headers ("": none, the standard position)."""
     master, slave = os.openpty()
     tty.setraw(slave)
     args = ["--fake", "--web", "127.0.0.1:0", "--serial", os.ttyname(slave)]
@@ -109,20 +109,20 @@ def running_board(
     if script is not None:
         (folder / "game.events").write_text(script)
         args += ["--script", str(folder / "game.events")]
-    if live:
+    if live is not None:
         args += ["--script", "-"]
     try:
         with child(
             [sys.executable, "-m", "reedboard.cli", "run", *args, *extra],
-            stdin=subprocess.PIPE if live else subprocess.DEVNULL,
+            stdin=subprocess.PIPE if live is not None else subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         ) as process:
-            if live:
+            if live is not None:
                 assert process.stdin is not None
-                process.stdin.write("\n")  # no headers: the board starts at once
+                process.stdin.write(live + "\n\n")  # the headers end: the board starts
                 process.stdin.flush()
             lines: queue.Queue[str] = queue.Queue()
             errors: list[str] = []

@@ -46,7 +46,7 @@ RULES = {
 
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[RunningBoard]:
-    with running_board(tmp_path, live=True) as running:
+    with running_board(tmp_path, live="") as running:
         yield running
 
 
