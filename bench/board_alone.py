@@ -143,10 +143,14 @@ class limited:
     def __enter__(self) -> Any:
         if self.fraction is None:
             return None
-        from cpu_limit import cpu_limited
+        from cpu_limit import CpuLimitError, cpu_limited
 
         self._group = cpu_limited(self.fraction)
-        limit = self._group.__enter__()
+        try:
+            limit = self._group.__enter__()
+        except CpuLimitError as error:
+            raise SystemExit(f"not held: {error}") from None
+        print(f"  held to {limit.describe()}", flush=True)
         return limit.join
 
     def __exit__(self, *exc: object) -> None:
