@@ -4,17 +4,20 @@ as a two-player board; the engine's process runs below the scan loop's priority.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from reedboard.events import MoveMade
+from reedboard.opponents import uci_engine
 from reedboard.opponents.engine_play import EngineSettings
 from reedboard.opponents.thinker import EngineThread, Question
 
 from tests.opponents.engine_board import engine_board
 
 STOCKFISH = "/usr/games/stockfish"
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 needs_stockfish = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
 
 
@@ -90,3 +93,41 @@ def test_the_engine_runs_below_the_boards_priority() -> None:
         assert answer.error is None and answer.thought is not None
     finally:
         thread.close()
+
+
+HOG = "while True: pass"  # a program at the board's own priority that wants a whole CPU
+
+
+@needs_stockfish
+def test_an_engine_starved_of_the_cpu_is_waited_for_not_taken_for_hung(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stockfish (SCHED_IDLE) on one CPU with a program at normal priority spinning on
+    it gets a slice of CPU time now and then: long past the wall time its move was
+    allowed (half a second here, for the silences between those slices to outlast it),
+    it is still waited for, and answers once the CPU is free."""
+    monkeypatch.setattr(uci_engine, "EXTRA_S", 0.5)
+    ours = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(ours)})  # what this thread starts from now on runs there
+    try:
+        thread = EngineThread(EngineSettings(nice=7))
+        hog: subprocess.Popen[bytes] | None = None
+        try:
+            thread.ask(Question("warm", START, (), "nodes 1000", 10_000))
+            assert thread.wait(120)
+            assert [a.error for a in thread.answers()] == [None]
+            hog = subprocess.Popen([sys.executable, "-c", HOG])
+            # Far more nodes than a starved engine searches while the CPU is taken.
+            thread.ask(Question("starved", START, (), "nodes 200000", 10))
+            assert not thread.wait(5.0)  # starved: no answer, and no error
+            hog.kill()
+            assert thread.wait(300)
+            [answer] = thread.answers()
+            assert answer.error is None and answer.thought is not None
+        finally:
+            if hog is not None:
+                hog.kill()
+                hog.wait()
+            thread.close()
+    finally:
+        os.sched_setaffinity(0, ours)

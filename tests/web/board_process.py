@@ -89,9 +89,19 @@ class RunningBoard:
     def origin(self) -> str:
         return self.url.rstrip("/")
 
+    def play(self, lines: list[str]) -> None:
+        """Have a live board's switches do `lines` (a live script's, docs/reference.md)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(line + "\n" for line in lines))
+        self.process.stdin.flush()
+
 
 @contextlib.contextmanager
-def running_board(folder: Path, script: str | None = None, *extra: str) -> Iterator[RunningBoard]:
+def running_board(
+    folder: Path, script: str | None = None, *extra: str, live: str | None = None
+) -> Iterator[RunningBoard]:
+    """The board; `live`: its switches played from its stdin as the test writes to it
+    (`--script -`), `live` its headers ("": none, the standard position)."""
     master, slave = os.openpty()
     tty.setraw(slave)
     args = ["--fake", "--web", "127.0.0.1:0", "--serial", os.ttyname(slave)]
@@ -99,14 +109,21 @@ def running_board(folder: Path, script: str | None = None, *extra: str) -> Itera
     if script is not None:
         (folder / "game.events").write_text(script)
         args += ["--script", str(folder / "game.events")]
+    if live is not None:
+        args += ["--script", "-"]
     try:
         with child(
             [sys.executable, "-m", "reedboard.cli", "run", *args, *extra],
+            stdin=subprocess.PIPE if live is not None else subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         ) as process:
+            if live is not None:
+                assert process.stdin is not None
+                process.stdin.write(live + "\n\n")  # the headers end: the board starts
+                process.stdin.flush()
             lines: queue.Queue[str] = queue.Queue()
             errors: list[str] = []
 

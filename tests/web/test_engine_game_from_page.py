@@ -4,10 +4,10 @@ level 5 and starts a timed game (1+0); the person's moves are made on the fake s
 engine's are read off the page (the move lit on the board) and carried out on them too;
 the page shows the moves in SAN, the clocks, and the result when the person resigns.
 
-`reedboard run --fake` takes its switches' changes from a script read at start, so a
-person cannot answer a move it does not know yet: the board here is the very one
-`reedboard run --fake --web 127.0.0.1:0` assembles (its parser, `assemble`, its page and
-its opponents), its loop on a thread of this process, its fake switches driven live."""
+The board here is the very one `reedboard run --fake --web 127.0.0.1:0` assembles (its
+parser, `assemble`, its page and its opponents), its loop on a thread of this process, its
+fake switches driven directly; test_whole_game_from_page plays a whole game with the
+board as a process of its own, its switches played live from its stdin."""
 
 from __future__ import annotations
 

@@ -1,14 +1,15 @@
 """`reedboard run`: the board itself.
 
     reedboard run [--config FILE] [--serial URL] [--journal FILE] [--protocol P]
-    reedboard run --fake [--script SCRIPT] [--speed X] [--serial URL] [--until-done]
+    reedboard run --fake [--script SCRIPT|-] [--speed X] [--serial URL] [--until-done]
     reedboard run --fake --random-game SEED [--plies N] [--speed X] [--until-done]
 
 On the Pi it scans the GPIO matrix; with `--fake` a fake matrix, played from an event
 script if one is given, or a random legal game that the human model plays from a seed
-(`--random-game SEED`). `--speed X` runs the board's clock X times faster than real time,
-so every timing rule holds in the board's own milliseconds and the script's changes come
-at their times divided by X. Without `--serial`, a fake board prints its effects as JSON
+(`--random-game SEED`); `--script -` reads the script from stdin as it comes, so a
+program plays the fake board live (`replay.live_script`). `--speed X` runs the board's
+clock X times faster than real time, so every timing rule holds in the board's own
+milliseconds and the script's changes come at their times divided by X. Without `--serial`, a fake board prints its effects as JSON
 Lines on stdout. SIGINT or SIGTERM ends it cleanly, exit status 0. What stops it at start
 is one line on stderr: status 2 for a bad argument, config or script, 78 (NEEDS_A_PERSON)
 for a Pi not set up for the board, 1 for anything else. `--protocol dgt` or

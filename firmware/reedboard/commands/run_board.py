@@ -28,8 +28,9 @@ from reedboard.commands.board_assembly import (
     page_starts,
 )
 from reedboard.commands.run_opponents import board_opponents
+from reedboard.commands.run_script import board_script, warn
 from reedboard.config import BoardConfig, LedConfig, VoiceConfig, load_config
-from reedboard.errors import HardwareSetupError, ReedboardError, ScriptError
+from reedboard.errors import HardwareSetupError, ReedboardError
 from reedboard.hal.clock import MonotonicClock
 from reedboard.hal.clock_buttons import ClockButtons, open_clock_buttons
 from reedboard.hal.fake_board import FakeBoard
@@ -48,6 +49,7 @@ from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
 from reedboard.opponents.client import OpponentClient
 from reedboard.reader.mode import Mode
+from reedboard.replay.live_script import LIVE
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
@@ -97,16 +99,13 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
         print("reedboard run: give --script or --random-game, not both", file=sys.stderr)
         return 2
     config = first.config if first is not None else load_config(args.config)
-    script = _read_script(args.script) if args.script else None
-    if random_game:
-        # The human model plays it: loaded only by a fake board that asks for one.
-        from reedboard.sim.whole_games import random_game_script
-
-        script = parse_script(random_game_script(args.random_game, max_plies=args.plies).text())
+    script, live = board_script(args)
     if script is None and args.until_done:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
     board = assemble(args, config, script, first=first)
+    if live is not None and isinstance(board.scanner, FakeBoard):
+        live.feed(board.scanner, board.app.clock.now_ms, warn)
     stop = stop_asked()
     undelivered = 0
     page = board_page(args, board)
@@ -230,6 +229,7 @@ def _board_parts(
             rows=wiring.rows,
             columns=wiring.columns,
             layout=wiring.layout,
+            finished=args.script != LIVE,  # a live script's lines are still to come
         )
         return BoardParts(source, RecordingStrip(config.leds.count, keep=8), source=source)
     if first is not None:
@@ -418,15 +418,3 @@ def _turning(
             opponent.turn(now)
 
     return replace(emulating, watch=watch)
-
-
-def _read_script(path: str) -> Script:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ScriptError(f"cannot read {path}: {error}") from None
-    try:
-        return parse_script(text)
-    except ScriptError as error:
-        raise ScriptError(f"{path}: {error}") from None

@@ -55,7 +55,10 @@ BOARD_OPTIONS: dict[str, Mapping[str, Any]] = {
 }
 FAKE_BOARD_OPTIONS: dict[str, Mapping[str, Any]] = {
     "--fake": {"action": "store_true", "help": "a fake matrix instead of the GPIO"},
-    "--script": {"metavar": "SCRIPT", "help": "play this event script on it"},
+    "--script": {
+        "metavar": "SCRIPT",
+        "help": "play this event script on it ('-': read from stdin as it comes, live)",
+    },
     "--random-game": {
         "type": whole_number_in(0, 2**32 - 1),
         "metavar": "SEED",

@@ -1,7 +1,8 @@
 """A UCI engine (Stockfish from the OS packages, or any other) as a child process: the
 board's engine opponent and `reedboard-host play` on a PC both run it.
 
-Every wait has a deadline and an engine that exits is noticed at once (a reader thread
+Every wait has a deadline (counted in the engine's CPU time when it is starved of the CPU,
+`engine_cpu`) and an engine that exits is noticed at once (a reader thread
 turns its output into a queue that ends with None), so a hung or crashed engine becomes
 one clear `EngineError`, never a hung board or host. `nice` lowers the engine's priority
 once it runs: on the board it must never take the CPU from the scan loop."""
@@ -18,9 +19,11 @@ import time
 from dataclasses import dataclass
 
 from reedboard.errors import ReedboardError
+from reedboard.opponents.engine_cpu import cpu_s, hung, usage
 
 START_S = 10.0
 EXTRA_S = 5.0  # on top of the think time, before an engine counts as hung
+RECHECK_S = 1.0  # how often a late engine is looked at again: hung, or starved?
 
 
 class EngineError(ReedboardError, RuntimeError):
@@ -93,11 +96,16 @@ class UciEngine:
             raise self._stopped() from None
 
     def expect(self, prefix: str, timeout_s: float) -> str:
-        """Wait for the first line starting with `prefix`."""
+        """Wait for the first line starting with `prefix`. An engine past `timeout_s` is
+        given up only if it is hung, not while it is starved of the CPU (`engine_cpu`)."""
+        started, before = time.monotonic(), cpu_s(self.pid)
         while True:
+            wait = started + timeout_s - time.monotonic()
             try:
-                line = self._lines.get(timeout=timeout_s)
+                line = self._lines.get(timeout=wait if wait > 0 else RECHECK_S)
             except queue.Empty:
+                if not hung(time.monotonic() - started, timeout_s, before, usage(self.pid)):
+                    continue
                 raise EngineError(
                     f"the engine {self.name} did not answer within {timeout_s:g} s"
                 ) from None

@@ -51,29 +51,15 @@ class Script:
 
 
 def parse_script(text: str) -> Script:
-    reader = _Reader()
+    reader = ScriptReader()
     for line_no, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        words = line.split()
-        if words[0].startswith("@"):
-            reader.header(words, line_no)
-        else:
-            reader.timed(words, line, line_no)
-    return Script(
-        reader.start,
-        reader.label,
-        reader.mode,
-        tuple(reader.lines),
-        reader.sensors,
-        reader.clock,
-    )
+        reader.read(raw, line_no)
+    return reader.script()
 
 
-class _Reader:
-    """A script read so far: its headers, then its timed lines checked against the
-    sensors they change."""
+class ScriptReader:
+    """A script read so far, line by line (a whole file, or a stream as it comes): its
+    headers, then its timed lines checked against the sensors they change."""
 
     def __init__(self) -> None:
         self.start = Position.standard()
@@ -85,6 +71,25 @@ class _Reader:
         self.occupancy: Bitboard | None = None  # the sensors as the lines so far leave them
         self.last_t = 0
         self.seen_start = False
+
+    def read(self, raw: str, line_no: int) -> SensorLine | None:
+        """Take in one line of the script; the timed line it adds, if any. Raises
+        `ScriptError` naming the line, and then nothing of it is kept."""
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            return None
+        words = line.split()
+        if words[0].startswith("@"):
+            self.header(words, line_no)
+            return None
+        self.timed(words, line, line_no)
+        return self.lines[-1]
+
+    def script(self) -> Script:
+        """The script as read so far."""
+        return Script(
+            self.start, self.label, self.mode, tuple(self.lines), self.sensors, self.clock
+        )
 
     def header(self, words: list[str], line_no: int) -> None:
         if self.lines:
@@ -106,6 +111,10 @@ class _Reader:
             raise ScriptError(f"line {line_no}: unknown header {words[0]!r}")
 
     def timed(self, words: list[str], line: str, line_no: int) -> None:
+        self.lines.append(self._timed_line(words, line, line_no))
+        self.last_t = self.lines[-1].t_ms
+
+    def _timed_line(self, words: list[str], line: str, line_no: int) -> SensorLine:
         if len(words) != 3:
             raise ScriptError(
                 f"line {line_no}: expected '<t_ms> lift|place <square>', '<t_ms> choose <q|r|b|n>'"
@@ -116,27 +125,24 @@ class _Reader:
         if action == "choose":
             if arg not in PROMOTION_LETTERS:
                 raise ScriptError(f"line {line_no}: choose takes q, r, b or n, not {arg!r}")
-            self.lines.append(SensorLine(t_ms, "choose", arg))
-            return
+            return SensorLine(t_ms, "choose", arg)
         if action == "press":
             if arg not in SIDES:
                 raise ScriptError(f"line {line_no}: press takes white or black, not {arg!r}")
-            self.lines.append(SensorLine(t_ms, "press", arg))
-            return
+            return SensorLine(t_ms, "press", arg)
         if action == "add":
             if added_time(arg) is None:
                 raise ScriptError(
                     f"line {line_no}: add takes white:<ms> or black:<ms>, 1..{MAX_ADDED_MS}"
                     f" ms, not {arg!r}"
                 )
-            self.lines.append(SensorLine(t_ms, "add", arg))
-            return
+            return SensorLine(t_ms, "add", arg)
         if action not in ("lift", "place"):
             raise ScriptError(
                 f"line {line_no}: unknown action {action!r} (lift, place, choose, press, add)"
             )
         self._sensor_change(action, arg, line_no)
-        self.lines.append(SensorLine(t_ms, "lift" if action == "lift" else "place", arg))
+        return SensorLine(t_ms, "lift" if action == "lift" else "place", arg)
 
     def _time(self, t_text: str, line_no: int) -> int:
         if not t_text.isdigit():
@@ -146,7 +152,6 @@ class _Reader:
             raise ScriptError(
                 f"line {line_no}: time goes backwards ({t_ms} ms after {self.last_t} ms)"
             )
-        self.last_t = t_ms
         return t_ms
 
     def _sensor_change(self, action: str, arg: str, line_no: int) -> Square:

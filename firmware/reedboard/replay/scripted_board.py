@@ -19,12 +19,15 @@ def scripted_board(
     columns: Sequence[int] = FAKE_COLUMNS,
     layout: MatrixLayout | None = None,
     electrical: bool = True,
+    finished: bool = True,
 ) -> FakeBoard:
-    """A `FakeBoard` that plays `script` and is `done` after its last line; `rows`,
-    `columns` and `layout` are the matrix's wiring, `electrical` as `FakeBoard` takes it."""
+    """A `FakeBoard` that plays `script` and is `done` after its last line (unless not
+    `finished`: more lines are to come); `rows`, `columns` and `layout` are the matrix's
+    wiring, `electrical` as `FakeBoard` takes it."""
     board = FakeBoard(
         script.first_sensors, rows=rows, columns=columns, layout=layout, electrical=electrical
     )
     board.schedule(script.lines)
-    board.finish()
+    if finished:
+        board.finish()
     return board

@@ -197,6 +197,9 @@ function controls() {
   $("pair-start").addEventListener("click", pairStart);
   $("pair-form").addEventListener("submit", pair);
   $("new-game").addEventListener("click", newGame);
+  $("set-promotion").addEventListener("click", () =>
+    command({ type: "promotion", piece: $("promotion").value }),
+  );
   $("resign").addEventListener("click", () => command({ type: "resign" }));
   $("draw").addEventListener("click", () => command({ type: "draw" }));
   $("takeback").addEventListener("click", () => command({ type: "takeback" }));

@@ -1,0 +1,303 @@
+"""The board with no PC: its scan loop while Stockfish thinks at full strength AND five
+phones watch its page, and what reedboard's own process weighs in an engine game.
+
+- scan: the board `reedboard run --fake --random-game SEED --web 127.0.0.1:0` assembles
+  (its page, its clients), its loop in a process of its own playing the human model's
+  random game on the fake matrix through the real scanner at the real clock, with
+  Stockfish at level 20 searching without pause (nice, SCHED_IDLE, as the engine opponent
+  runs it) and five pages open in Debian's Chromium (outside any CPU limit: the phones
+  are other devices). Against the same board alone (no engine, no page). Scan rate and
+  commit latency (from a move's last switch change to its `move` event), medians over
+  the rounds. With `--cpu-fraction F` the board and its engine are held to F of a core
+  (1/15: a Pi Zero 2 W's class; needs root).
+- rss: a real `reedboard run --fake --web ... --opponent engine:5 --script -`, a phone's
+  five pages open, a game against the engine played on its switches from stdin: the
+  reedboard process's RSS after each move (Stockfish's apart), median and max.
+
+    python bench/board_alone.py [--seconds 30] [--rounds 3] [--cpu-fraction 0.0667] [--plies 12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.*
+
+PAGES = 5
+VIEWPORT: Any = {"width": 360, "height": 740}  # a phone
+
+
+# ----- the board's side: a process of its own (in the CPU-limited group if asked) -----
+
+
+def board(seconds: float, seed: int, loaded: bool) -> None:
+    """The board with its page (and, `loaded`, the engine thinking): prints its page's URL,
+    waits for `go` on stdin (the pages open), then measures for `seconds` and prints the
+    figures as one JSON line."""
+    from engine_load import keep_thinking
+    from reedboard.cli import build_parser
+    from reedboard.commands import run_board
+    from reedboard.commands.run_script import board_script
+    from reedboard.config import load_config
+    from reedboard.events import MoveMade
+    from reedboard.link.board_messages import EffectMessage
+
+    command = ["run", "--fake", "--random-game", str(seed), "--plies", "400"]
+    args = build_parser().parse_args([*command, "--web", "127.0.0.1:0" if loaded else "off"])
+    script, _ = board_script(args)
+    assert script is not None
+    assembled = run_board.assemble(args, load_config(None), script)
+    app, fake = assembled.app, assembled.scanner
+    changes = sorted(line.t_ms for line in script.lines)
+    counting = threading.Event()
+    scans, latencies = [0], list[int]()
+
+    class Counted:
+        def scan(self) -> int:
+            if counting.is_set():
+                scans[0] += 1
+            return fake.scan()
+
+    def on_effect(message: EffectMessage) -> None:
+        if counting.is_set() and isinstance(message.effect, MoveMade):
+            last = max((t for t in changes if t <= message.effect.t_ms), default=0)
+            latencies.append(app.clock.now_ms() - last)
+
+    app.scanner, app.on_effect = Counted(), on_effect
+    page = run_board._page(args, assembled)
+    stop = threading.Event()
+    engine = keep_thinking(stop) if loaded else None
+    loop = threading.Thread(target=app.run, args=(stop.is_set,))
+    loop.start()
+    try:
+        if page is not None:
+            page.start()
+            print(page.wait_ready(), flush=True)
+        else:
+            print("no page", flush=True)
+        sys.stdin.readline()  # the pages are open
+        counting.set()
+        time.sleep(seconds)
+        counting.clear()
+    finally:
+        stop.set()
+        loop.join(60)
+        if engine is not None:
+            engine.close()
+        run_board._close(assembled, page)
+    print(json.dumps({"scans_per_s": scans[0] / seconds, "latencies": latencies}), flush=True)
+
+
+# ----- the phones' side -----
+
+
+def round_of(seconds: float, seed: int, loaded: bool, fraction: float | None) -> dict[str, Any]:
+    """One round: the board (held to `fraction` of a core if given) and, `loaded`, the
+    engine and five pages open on it; its figures."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.simweb.page import CHROMIUM, FLAGS
+
+    argv = [sys.executable, __file__, "--board", "--seconds", str(seconds), "--seed", str(seed)]
+    argv += ["--loaded"] if loaded else []
+    with limited(fraction) as join, sync_playwright() as p:
+        process = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, preexec_fn=join
+        )
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            assert process.stdin is not None and process.stdout is not None
+            url = process.stdout.readline().strip()
+            if loaded:
+                for _ in range(PAGES):
+                    page = browser.new_page(viewport=VIEWPORT)
+                    page.goto(url)
+                    page.wait_for_selector('.sq[data-square="e1"] .piece', timeout=120_000)
+            process.stdin.write("go\n")
+            process.stdin.flush()
+            figures: dict[str, Any] = json.loads(process.stdout.readline())
+        finally:
+            browser.close()
+            process.kill()
+            process.wait()
+    return figures
+
+
+class limited:
+    """A context giving the `preexec_fn` that puts a child in a group held to `fraction`
+    of a core (None: no limit)."""
+
+    def __init__(self, fraction: float | None) -> None:
+        self.fraction = fraction
+        self._group: Any = None
+
+    def __enter__(self) -> Any:
+        if self.fraction is None:
+            return None
+        from cpu_limit import CpuLimitError, cpu_limited
+
+        self._group = cpu_limited(self.fraction)
+        try:
+            limit = self._group.__enter__()
+        except CpuLimitError as error:
+            raise SystemExit(f"not held: {error}") from None
+        print(f"  held to {limit.describe()}", flush=True)
+        return limit.join
+
+    def __exit__(self, *exc: object) -> None:
+        if self._group is not None:
+            self._group.__exit__(*exc)
+
+
+def p99(values: list[int]) -> float:
+    return statistics.quantiles(values, n=100)[98] if len(values) > 1 else float(values[0])
+
+
+def scan(args: argparse.Namespace) -> None:
+    where = "this machine" if args.cpu_fraction is None else f"1/{1 / args.cpu_fraction:.0f} core"
+    results: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+    for number in range(args.rounds):
+        for loaded in (False, True):  # in turn, so the machine's load falls on both alike
+            figures = round_of(args.seconds, args.seed + number, loaded, args.cpu_fraction)
+            results[loaded].append(figures)
+            lat = figures["latencies"]
+            print(
+                f"  round {number + 1} {'engine + pages' if loaded else 'board alone   '}: "
+                f"{figures['scans_per_s']:6.1f} scans/s, {len(lat)} moves, latency median "
+                f"{statistics.median(lat) if lat else float('nan'):.0f} ms, "
+                f"p99 {p99(lat) if lat else float('nan'):.0f} ms",
+                flush=True,
+            )
+    print(f"{where}, {args.rounds} rounds of {args.seconds:g} s (medians of the rounds):")
+    rates = {k: statistics.median(r["scans_per_s"] for r in v) for k, v in results.items()}
+    for loaded in (False, True):
+        p99s = [p99(r["latencies"]) for r in results[loaded] if r["latencies"]]
+        medians = [statistics.median(r["latencies"]) for r in results[loaded] if r["latencies"]]
+        name = "engine at level 20 + 5 pages" if loaded else "board alone"
+        print(
+            f"  {name:28}: {rates[loaded]:6.1f} scans/s, commit latency median "
+            f"{statistics.median(medians):.0f} ms, p99 {statistics.median(p99s):.0f} ms"
+            " (goal <= settle_ms + 50 = 350 ms)"
+        )
+    print(f"  scan rate loaded / alone: {rates[True] / rates[False]:.3f}")
+
+
+def rss(plies: int) -> None:
+    """reedboard's own process in an engine game with five pages open: RSS after each
+    move, Stockfish's apart."""
+    from playwright.sync_api import sync_playwright
+    from reedboard.opponents.uci_engine import UciEngine
+    from reedboard.rules.game import Game
+    from reedboard.rules.position import Position
+
+    from tests.simweb.page import CHROMIUM, FLAGS
+    from tests.web.board_process import running_board
+    from tests.web.test_whole_game_from_page import carry_out
+
+    ours, engines = list[float](), list[float]()
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        sync_playwright() as p,
+        running_board(Path(folder), None, "--opponent", "engine:5", live="") as running,
+    ):
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        person = UciEngine("stockfish")
+        try:
+            person.start()
+            for _ in range(PAGES):
+                page = browser.new_page(viewport=VIEWPORT)
+                page.goto(running.url)
+                page.wait_for_selector('.sq[data-square="e1"] .piece', timeout=120_000)
+            game = Game(Position.standard())
+            while len(game) < plies:
+                if len(game) % 2 == 0:
+                    uci = person.best_move(game.start.fen(), _moves(game), 100)
+                else:
+                    uci = _lit(running.host)
+                carry_out(running, game.position, uci)
+                game.push_uci(_wait_for_ply(running.host, len(game) + 1)[-1])
+                ours.append(_rss_mb(running.process.pid))
+                engines += [_rss_mb(pid) for pid in _children(running.process.pid)]
+        finally:
+            person.close()
+            browser.close()
+    print(f"reedboard run with {PAGES} pages open and an engine game, {len(ours)} moves:")
+    print(f"  RSS median {statistics.median(ours):.1f} MB, max {max(ours):.1f} MB (goal < 80 MB)")
+    if engines:
+        print(f"  Stockfish apart: median {statistics.median(engines):.1f} MB")
+
+
+def _moves(game: Any) -> list[str]:
+    return [b.uci(m) for b, m in zip(game.positions, game.moves, strict=False)]
+
+
+def _lit(host: Any) -> str:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        hint = host.state().get("hint")
+        if hint:
+            return str(hint[0]) + str(hint[1])
+        time.sleep(0.1)
+    raise SystemExit("the engine's move was never lit")
+
+
+def _wait_for_ply(host: Any, plies: int) -> list[str]:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        moves = [str(m) for m in host.state()["moves"]]
+        if len(moves) >= plies:
+            return moves
+        time.sleep(0.1)
+    raise SystemExit("the move was not made on the board")
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def _children(pid: int) -> list[int]:
+    """The process's children, whichever of its threads started them (the engine's)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--plies", type=int, default=12, help="the RSS game's plies")
+    parser.add_argument("--cpu-fraction", type=float, help="hold the board to this share")
+    parser.add_argument("--only", choices=("scan", "rss"))
+    parser.add_argument("--board", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--loaded", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.board:
+        board(args.seconds, args.seed, args.loaded)
+        return
+    if args.only != "rss":
+        scan(args)
+    if args.only != "scan":
+        rss(args.plies)
+
+
+if __name__ == "__main__":
+    main()

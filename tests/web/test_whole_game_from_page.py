@@ -1,0 +1,172 @@
+"""The issue's whole game: from a fresh start, `reedboard run --fake` (a real process, its
+switches played live from its stdin) and a phone-sized Chromium (360 px) play a whole
+timed game against Stockfish at level 5, from the page and the board alone, to a result
+the rules give (mate, most often).
+
+The phone pairs with the code lit on the board, chooses the engine at level 5 and starts
+a timed game. The person at the board is a second Stockfish at full strength (a real
+engine choosing its moves, not scripted answers), its moves made on the switches by a
+clean hand; the engine's moves are read off the page (the move lit on the board) and
+carried out on the switches too. Nobody resigns: the game ends by rule, and the page
+says how."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reedboard.opponents.uci_engine import UciEngine
+from reedboard.rules.game import Game
+from reedboard.rules.position import Position
+from reedboard.simweb.words import result_words
+
+from tests.app.games import move_lines
+from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
+from tests.web.board_process import RunningBoard, running_board
+
+STOCKFISH = "/usr/games/stockfish"
+pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
+
+PHONE = {"width": 360, "height": 740}
+TIME_CONTROL = "3+2"  # the engine at level 5 thinks 2 s a move at most: time to spare
+PERSON_MS = 100  # the person's engine: full strength, a tenth of a second a move
+ENGINE_MS = 120_000  # a loaded machine's Stockfish, starved below the board, answers sooner
+MAX_PLIES = 400  # far beyond any game here: the fifty-move rule ends a shuffle long before
+LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
+# The ends the Laws give a game nobody resigns or agrees to draw.
+RULES = {
+    "checkmate", "stalemate", "insufficient_material", "threefold_repetition", "fifty_moves",
+    "fivefold_repetition", "seventyfive_moves", "time", "time_insufficient_material",
+}  # fmt: skip
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[RunningBoard]:
+    with running_board(tmp_path, live="") as running:
+        yield running
+
+
+@pytest.fixture
+def phone() -> Iterator[Any]:
+    need_browser()
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            page = browser.new_context(viewport=PHONE).new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            yield page
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def person() -> Iterator[UciEngine]:
+    engine = UciEngine(STOCKFISH)
+    try:
+        engine.start()
+        yield engine
+    finally:
+        engine.close()
+
+
+def carry_out(board: RunningBoard, position: Position, uci: str) -> None:
+    """`uci` made on the switches by a clean hand: its lines a live script's, each after
+    the one before (`+N`), the promotion's piece chosen first."""
+    lines, _ = move_lines(position, uci, 0)
+    live = [f"+0 choose {uci[4]}"] if len(uci) == 5 else []
+    previous = 0
+    for line in lines:
+        live.append(f"+{line.t_ms - previous} {line.action} {line.what}")
+        previous = line.t_ms
+    board.play(live)
+
+
+def shown_plies(phone: Any) -> int:
+    return int(
+        phone.evaluate(
+            "[...document.querySelectorAll('#moves li')].map(li => li.textContent)"
+            ".join(' ').split(/\\s+/).filter(w => w && !/^[0-9]+\\.$/.test(w)).length"
+        )
+    )
+
+
+def wait_for_plies(phone: Any, plies: int) -> None:
+    phone.wait_for_function(
+        "n => [...document.querySelectorAll('#moves li')].map(li => li.textContent)"
+        ".join(' ').split(/\\s+/).filter(w => w && !/^[0-9]+\\.$/.test(w)).length >= n"
+        " || document.querySelector('#result').textContent !== ''",
+        arg=plies,
+        timeout=ENGINE_MS,
+    )
+
+
+def board_game(board: RunningBoard) -> Game:
+    """The game as the board has it (its moves in UCI, over the serial link)."""
+    game = Game(Position.standard())
+    for uci in board_moves(board):
+        game.push_uci(uci)
+    return game
+
+
+def start_game(phone: Any, board: RunningBoard) -> None:
+    phone.goto(board.url)
+    phone.wait_for_selector('.sq[data-square="e1"] .piece.w')
+    phone.click("#pair-start")
+    phone.fill("#pair-code", board.host.pairing_code())
+    phone.press("#pair-code", "Enter")
+    phone.wait_for_selector("#controls:not([hidden])")
+    phone.fill("#opponent-spec", "engine 5")
+    phone.press("#opponent-spec", "Enter")
+    phone.wait_for_function(
+        "() => document.querySelector('#opponent-now').textContent.includes('level 5')"
+    )
+    phone.fill("#time-control", TIME_CONTROL)
+    phone.click("#new-game")
+    phone.wait_for_selector("#clocks:not([hidden])")
+
+
+@pytest.mark.timeout(1200)
+def test_a_whole_timed_game_against_the_engine_at_level_5_ends_by_rule(
+    board: RunningBoard, phone: Any, person: UciEngine
+) -> None:
+    start_game(phone, board)
+    game = Game(Position.standard())
+    while not over(phone) and len(game) < MAX_PLIES:
+        if len(game) % 2 == 0:  # the person's move, found by their own engine
+            uci = person.best_move(game.start.fen(), board_moves(board), PERSON_MS)
+        else:  # the engine's, as the page says the board lights it
+            phone.wait_for_function(
+                "() => /lit on the board/.test(document.querySelector('#waiting').textContent)"
+                " || document.querySelector('#result').textContent !== ''",
+                timeout=ENGINE_MS,
+            )
+            lit = LIT.fullmatch(phone.locator("#waiting").inner_text())
+            if lit is None:
+                break  # the game is over
+            # A promotion's piece the board was told by the engine: only squares are lit.
+            uci = lit.group(1) + lit.group(2)
+        carry_out(board, game.position, uci)
+        wait_for_plies(phone, len(game) + 1)
+        game = board_game(board)
+    phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")
+    state = board.host.state()
+    print(f"{state['result']} by {state['reason']} after {len(state['moves'])} plies")
+    assert state["reason"] in RULES, state
+    assert phone.locator("#result").inner_text() == result_words(state["result"], state["reason"])
+    # The page showed the whole game, move for move, as the board has it.
+    assert shown_plies(phone) == len(state["moves"]) == len(game) > 10
+    assert board.process.poll() is None  # the board plays on, ready for the next game
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def over(phone: Any) -> bool:
+    return bool(phone.locator("#result").inner_text())
+
+
+def board_moves(board: RunningBoard) -> list[str]:
+    return [str(uci) for uci in board.host.state()["moves"]]
