@@ -23,9 +23,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from reedboard.lichess.api import RATE_LIMIT_S, LichessApi
 from reedboard.rules.position import Position
 from reedboard_host.follow import Follower
-from reedboard_host.lichess.api import RATE_LIMIT_S, LichessApi
 from reedboard_host.lichess.bridge import LichessBridge
 
 from tests.children import stop
