@@ -224,7 +224,7 @@ def assemble(
     if phone is not None:
         emulating = _with_phone(emulating, phone)
     clock = first.clock if first is not None else MonotonicClock(args.speed)
-    opponents = board_opponents(args, config, journal_path)
+    opponents = board_opponents(args, config, journal_path, clients)
     host = HostLink(
         # The port is opened by the loop, and a port that is not there (a USB gadget port
         # appears only when a PC plugs in) or goes away is tried again every second,
