@@ -117,6 +117,32 @@ def test_a_whole_game_from_the_page_and_the_board_alone(board: LichessBoard) -> 
     wait_for(lambda: "over on Lichess: mate, white wins" in said(board), ANSWER_S)
 
 
+def test_lichess_s_clocks_draws_and_resignation_from_the_page(board: LichessBoard) -> None:
+    board.lichess.opponent_script = list(STAND_IN)
+    enter_token(board)
+    assert board.command("opponent", spec="lichess seek 10+0")["type"] == "reply"
+    wait_for(lambda: board.lichess.game is not None, ANSWER_S)
+    play_out(board, PERSON[:1], STAND_IN[:1])
+    # The clocks are Lichess's, shown with the game.
+    wait_for(lambda: "White 10:00.0  Black 10:00.0" in opponent_now(board), ANSWER_S)
+    # A draw offered on Lichess is said; declined from the page, the game goes on.
+    board.lichess.offer_draw()
+    wait_for(lambda: "your opponent offers a draw" in said(board), ANSWER_S)
+    assert board.command("lichess", command="no")["type"] == "reply"
+    wait_for(lambda: "draw/no" in board.lichess.posts, ANSWER_S)
+    # A takeback proposed from the page goes to Lichess.
+    assert board.command("lichess", command="takeback")["type"] == "reply"
+    wait_for(lambda: "takeback/yes" in board.lichess.posts, ANSWER_S)
+    board.lichess.answer_takeback(False)
+    # Resigning on the page ends the game on Lichess as on the board.
+    assert board.command("lichess", command="resign")["type"] == "reply"
+    wait_for(lambda: board.lichess.status == "resign", ANSWER_S)
+    assert board.lichess.winner == "black"
+    wait_for(lambda: board.state().result == "0-1", ANSWER_S)
+    # A word the game does not know is refused, in words.
+    assert "unknown Lichess command" in board.command("lichess", command="castle")["message"]
+
+
 def test_a_named_friend_is_challenged(board: LichessBoard) -> None:
     enter_token(board)
     assert board.command("opponent", spec="lichess challenge Friend_1 5+3")["type"] == "reply"

@@ -51,6 +51,7 @@ POLL_S = 0.05  # the longest a turn waits for the board or Lichess
 REPLY_S = 10.0  # the board answers its own client within a turn; a loaded Pi, within this
 EVENTS_OPEN_S = 15.0
 NEWS_KEPT = 20
+CLOCKS_TOLD = "clocks on Lichess: "  # as the synchroniser tells them after each move
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ class LichessSide:
         self.seen = BoardSeen()
         self.sync = LichessSync(self.seen, accept=[plan.user] if plan.way == "accept" else None)
         self.news: deque[str] = deque(maxlen=NEWS_KEPT)  # what it said, newest last
+        self.clocks = ""  # Lichess's clocks after the last move, as it told them
         self.refused: str | None = None  # why Lichess will not play with it (a bad token)
         self.account = ""
         self._client: Client | None = None
@@ -100,6 +102,7 @@ class LichessSide:
             what = self.plan.words()
         else:
             what = f"game {game.id}, you play {'white' if game.we_white else 'black'}"
+            what += f"; {self.clocks}" if self.clocks else ""
         latest = f": {self.news[-1]}" if self.news else ""
         return f"Lichess ({what}){latest}"
 
@@ -269,6 +272,10 @@ class LichessSide:
         raise BoardRequestError(f"the board did not answer {command.TYPE}")
 
     def _tell(self, text: str) -> None:
+        if text.startswith(CLOCKS_TOLD):
+            # Lichess keeps the game's clocks: shown with the game, not as news.
+            self.clocks = text.removeprefix(CLOCKS_TOLD)
+            return
         self.news.append(text)
         logger.info("lichess: %s", text)
 
