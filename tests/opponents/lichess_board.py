@@ -6,6 +6,7 @@ Everything started is stopped when the block ends, whatever happened."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 from reedboard.cli import build_parser
 from reedboard.commands import run_board
 from reedboard.config import parse_config
@@ -122,6 +124,25 @@ class LichessBoard:
         status, answer = self.post("/pair", {"code": code})
         assert status == 200, answer
         assert self.cookie
+
+    def page_shows(self, text: str) -> bool:
+        """Whether a page kept open (watching, unpaired) is shown `text` in the opponent's
+        line within ANSWER_S."""
+        return asyncio.run(self._watch_for(text))
+
+    async def _watch_for(self, text: str) -> bool:
+        timeout = aiohttp.ClientTimeout(total=ANSWER_S)
+        url = self.url.rstrip("/")
+        with contextlib.suppress(TimeoutError):
+            async with (
+                aiohttp.ClientSession(timeout=timeout) as session,
+                session.ws_connect(url + "/ws", headers={"Origin": url}) as ws,
+            ):
+                async for message in ws:
+                    picture = json.loads(message.data)
+                    if picture.get("type") == "state" and text in picture.get("opponent", ""):
+                        return True
+        return False
 
     def command(self, op: str, **fields: object) -> dict[str, Any]:
         """A paired page's request, and the board's answer."""

@@ -128,6 +128,8 @@ def test_lichess_s_clocks_draws_and_resignation_from_the_page(board: LichessBoar
     # A draw offered on Lichess is said; declined from the page, the game goes on.
     board.lichess.offer_draw()
     wait_for(lambda: "your opponent offers a draw" in said(board), ANSWER_S)
+    # Shown on an open page, though nothing changed on the board.
+    assert board.page_shows("your opponent offers a draw")
     assert board.command("lichess", command="no")["type"] == "reply"
     wait_for(lambda: "draw/no" in board.lichess.posts, ANSWER_S)
     # A takeback proposed from the page goes to Lichess.
