@@ -41,6 +41,19 @@ TOKEN = "lip_boardplayer"
 ANSWER_S = 30.0  # a loaded machine's board answers its own client far sooner
 
 
+class HeardSpeaker:
+    """The voice's speaker, noting what it is asked to say (espeak-ng's place)."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str, *, fleeting: bool = False) -> None:
+        self.said.append(text)
+
+    def close(self) -> None:
+        pass
+
+
 @dataclass
 class LichessBoard:
     assembled: run_board.Assembled
@@ -49,6 +62,7 @@ class LichessBoard:
     asker: Client
     lichess: StandIn
     data_dir: Path
+    speaker: HeardSpeaker
     cookie: str = ""
     _asked: int = 0
 
@@ -156,8 +170,10 @@ def lichess_board(tmp_path: Path, lichess: StandIn, *options: str) -> Iterator[L
     journal = str(tmp_path / "journal.sqlite")
     command_line = ["run", "--fake", "--web", "127.0.0.1:0", "--settle-ms", "150"]
     args = build_parser().parse_args([*command_line, *options, "--journal", journal])
-    config = parse_config(f'[lichess]\nserver = "{lichess.url}"\nclock = "5+3"\n')
-    assembled = run_board.assemble(args, config, None)
+    voice = '[voice]\nenabled = true\nlanguage = "en"\n'
+    config = parse_config(f'{voice}[lichess]\nserver = "{lichess.url}"\nclock = "5+3"\n')
+    speaker = HeardSpeaker()
+    assembled = run_board.assemble(args, config, None, speaker=speaker)
     page = run_board._page(args, assembled)
     stop = threading.Event()
     loop = threading.Thread(target=assembled.app.run, args=(stop.is_set,))
@@ -168,7 +184,7 @@ def lichess_board(tmp_path: Path, lichess: StandIn, *options: str) -> Iterator[L
         loop.start()
         page.start()
         assert page.wait_ready() is not None
-        yield LichessBoard(assembled, page, assembled.scanner, asker, lichess, tmp_path)
+        yield LichessBoard(assembled, page, assembled.scanner, asker, lichess, tmp_path, speaker)
     finally:
         stop.set()
         if loop.is_alive():

@@ -114,6 +114,9 @@ def test_a_whole_game_from_the_page_and_the_board_alone(board: LichessBoard) -> 
     played = [m for pair in zip(PERSON, [*STAND_IN, ""], strict=True) for m in pair if m]
     assert board.lichess.moves() == list(board.state().moves) == played
     assert board.state().result == "1-0"
+    # Each of Lichess's moves was lit and said, as the engine's are.
+    for told in ("Your move: pawn e7 to e5.", "Your move: knight b8 to c6."):
+        assert told in board.speaker.said, board.speaker.said
     wait_for(lambda: "over on Lichess: mate, white wins" in said(board), ANSWER_S)
 
 

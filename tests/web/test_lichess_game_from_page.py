@@ -85,11 +85,16 @@ def test_a_whole_lichess_game_from_the_phone(board: LichessBoard, phone: Any) ->
         board.make(mine)
         if ply == len(STAND_IN):
             break
+        # The page showing the person's move, and then Lichess's answer lit.
         phone.wait_for_function(
-            "() => /lit on the board/.test(document.querySelector('#waiting').textContent)"
+            "n => [...document.querySelectorAll('#moves li')].map(li => li.textContent)"
+            ".join(' ').split(/\\s+/).filter(w => w).length >= n"
+            " && /lit on the board/.test(document.querySelector('#waiting').textContent)",
+            arg=2 * ply + 1,
         )
         lit = LIT.fullmatch(phone.locator("#waiting").inner_text())
-        assert lit is not None and lit.group(1) + lit.group(2) == STAND_IN[ply]
+        assert lit is not None, phone.locator("#waiting").inner_text()
+        assert lit.group(1) + lit.group(2) == STAND_IN[ply]
         board.make(STAND_IN[ply])
         wait_for(lambda: board.plies() == 2 * ply + 2)  # noqa: B023 - called at once
     phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")
