@@ -141,8 +141,14 @@ class LichessSide:
             if not await self._sign_in():
                 return
             streams.follow_events()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(streams.events_open.wait(), EVENTS_OPEN_S)
+            # The event stream first: a seek or challenge answered at once must not be missed.
+            waited = 0.0
+            while not streams.events_open.is_set() and waited < EVENTS_OPEN_S:
+                if self._stop.is_set():
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(streams.events_open.wait(), POLL_S)
+                waited += POLL_S
             self._ask_lichess(streams)
             while not self._stop.is_set():
                 await self._turn(streams)
@@ -187,7 +193,14 @@ class LichessSide:
     async def _turn(self, streams: LichessStreams) -> None:
         self._heard(self._take())
         if self.seen.needs_state:
-            return  # the board's state is on its way (a client attached is sent one)
+            # Not known yet (a client attached is sent the board's state), or events were
+            # missed: the board's state, asked, tells it whole.
+            try:
+                self.seen.hear(await self._request(AskState()))
+            except BoardRequestError as error:
+                self._tell(str(error))
+            if self.seen.needs_state:
+                return
         while not streams.inbox.empty():
             kind, item = streams.inbox.get_nowait()
             try:
@@ -259,7 +272,7 @@ class LichessSide:
             raise BoardRequestError("the board is busy: asked again on the next turn")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + REPLY_S
-        while loop.time() < deadline:
+        while loop.time() < deadline and not self._stop.is_set():
             for message in self._take():
                 if getattr(message, "id", None) == asked_id and _is_reply(message):
                     if isinstance(message, ErrorReply):
