@@ -144,6 +144,8 @@ def test_lichess_s_clocks_draws_and_resignation_from_the_page(board: LichessBoar
     wait_for(lambda: board.lichess.status == "resign", ANSWER_S)
     assert board.lichess.winner == "black"
     wait_for(lambda: board.state().result == "0-1", ANSWER_S)
+    # No engine helps in a game on Lichess.
+    assert "no hint in a game on Lichess" in board.command("hint")["message"]
     # A word the game does not know is refused, in words.
     assert "unknown Lichess command" in board.command("lichess", command="castle")["message"]
 

@@ -104,6 +104,9 @@ class Opponents:
         """The engine's best move for the side to move, lit once found: None once asked,
         else why not, in words."""
         with self._lock:
+            if self.lichess_plan is not None:
+                # Lichess forbids help from an engine in a game played there.
+                return "no hint in a game on Lichess: no engine may help there"
             if self.playing is not None:
                 if self.playing.error is not None:
                     return self.playing.status()
