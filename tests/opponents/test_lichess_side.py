@@ -184,6 +184,28 @@ def test_the_opponent_chosen_on_the_command_line_with_a_kept_token(
         wait_for(lambda: running.lit() is None and lichess.game is not None, ANSWER_S)
 
 
+def test_a_board_started_again_mid_game_goes_on_without_seeking_again(
+    tmp_path: Path, lichess: StandIn
+) -> None:
+    lichess.opponent_script = list(STAND_IN)
+    keep(str(tmp_path), TOKEN)
+    with lichess_board(tmp_path, lichess, "--opponent", "lichess:seek:10+0") as running:
+        wait_for(lambda: lichess.game is not None, ANSWER_S)
+        play_out(running, PERSON[:1], STAND_IN[:1])
+    # A power cut: the board comes back with its opponent, follows the game in progress
+    # (from the position Lichess has) and seeks no other.
+    with lichess_board(tmp_path, lichess) as again:
+        wait_for(lambda: "game abcd1234, you play white" in opponent_now(again), ANSWER_S)
+        wait_for(lambda: list(again.state().moves) == [] and again.lit() is None, ANSWER_S)
+        # A fake board's pieces start where a game starts: put where the lights show.
+        again.put_back("e2", "e4")
+        again.put_back("e7", "e5")
+        wait_for(lambda: not again.state().missing and not again.state().extra, ANSWER_S)
+        again.make(PERSON[1])
+        wait_for(lambda: lichess.moves()[:3] == ["e2e4", "e7e5", "f1c4"], ANSWER_S)
+    assert len(lichess.seeks) == 1
+
+
 def test_a_network_lost_mid_game_is_waited_out(board: LichessBoard) -> None:
     board.lichess.opponent_script = list(STAND_IN)
     enter_token(board)

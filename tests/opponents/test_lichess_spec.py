@@ -27,6 +27,10 @@ def test_every_form_is_read_and_written_back() -> None:
         assert read_lichess(text).spec() == text
         assert read_lichess(read_lichess(text).spec()) == read_lichess(text)
     assert is_lichess(" Lichess seek 10+0") and not is_lichess("engine 5")
+    # Taken up again after a restart, a seek or a challenge is not made again.
+    assert read_lichess("lichess seek 10+0").resumed().way == "resume"
+    assert read_lichess("lichess challenge bob").resumed().spec() == "lichess:resume"
+    assert read_lichess("lichess accept bob").resumed() == read_lichess("lichess accept bob")
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,9 @@
 `lichess` (wait for a challenge, from anyone), `lichess:accept:USER` (from that player
 only), `lichess:seek:10+5` (a seek at that clock), `lichess:challenge:USER` or
 `lichess:challenge:USER:10+5` (a named friend, at the `[lichess]` section's clock or
-this one). Spaces may stand for the colons, as the page writes them. Pure."""
+this one), `lichess:resume` (only the game in progress, if any: what a seek or a
+challenge saved becomes when the board starts again, so that a power cut does not seek
+another game). Spaces may stand for the colons, as the page writes them. Pure."""
 
 from __future__ import annotations
 
@@ -14,9 +16,10 @@ from reedboard.lichess.game import parse_clock
 from reedboard.opponents.spec import BadOpponent
 
 LICHESS_FORMS = (
-    "lichess, lichess:accept:USER, lichess:seek:MIN+INC, lichess:challenge:USER[:MIN+INC]"
+    "lichess, lichess:accept:USER, lichess:seek:MIN+INC, lichess:challenge:USER[:MIN+INC], "
+    "lichess:resume"
 )
-Way = Literal["accept", "seek", "challenge"]
+Way = Literal["accept", "seek", "challenge", "resume"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,14 @@ class LichessPlan:
             return f"lichess:seek:{clock}"
         if self.way == "challenge":
             return f"lichess:challenge:{self.user}:{clock}"
+        if self.way == "resume":
+            return "lichess:resume"
         return f"lichess:accept:{self.user}" if self.user else "lichess"
+
+    def resumed(self) -> LichessPlan:
+        """The plan when the board starts again: a seek or a challenge is not made
+        again (a game it started goes on, found on Lichess's event stream)."""
+        return LichessPlan("resume", "", self.clock) if self.way in ("seek", "challenge") else self
 
     def words(self) -> str:
         clock = f"{self.clock[0]:g}+{self.clock[1]}"
@@ -47,6 +57,8 @@ class LichessPlan:
             return f"seeking a {clock} game"
         if self.way == "challenge":
             return f"challenging {self.user} to {clock}"
+        if self.way == "resume":
+            return "following your game in progress, if any"
         return f"waiting for a challenge from {self.user or 'anyone'}"
 
 
@@ -65,6 +77,8 @@ def read_lichess(text: str, clock: tuple[float, int] = (10.0, 5)) -> LichessPlan
     try:
         if way == "accept" and len(rest) <= 1:
             return LichessPlan("accept", _user(rest[0]) if rest else "", clock)
+        if way == "resume" and not rest:
+            return LichessPlan("resume", "", clock)
         if way == "seek" and len(rest) == 1:
             return LichessPlan("seek", "", parse_clock(rest[0]))
         if way == "challenge" and 1 <= len(rest) <= 2:
