@@ -45,7 +45,7 @@ def board(seconds: float, seed: int, loaded: bool) -> None:
     figures as one JSON line."""
     from engine_load import keep_thinking
     from reedboard.cli import build_parser
-    from reedboard.commands import run_board
+    from reedboard.commands import board_assembly, run_board
     from reedboard.commands.run_script import board_script
     from reedboard.config import load_config
     from reedboard.events import MoveMade
@@ -73,7 +73,7 @@ def board(seconds: float, seed: int, loaded: bool) -> None:
             latencies.append(app.clock.now_ms() - last)
 
     app.scanner, app.on_effect = Counted(), on_effect
-    page = run_board._page(args, assembled)
+    page = board_assembly.board_page(args, assembled)
     stop = threading.Event()
     engine = keep_thinking(stop) if loaded else None
     loop = threading.Thread(target=app.run, args=(stop.is_set,))
@@ -93,7 +93,7 @@ def board(seconds: float, seed: int, loaded: bool) -> None:
         loop.join(60)
         if engine is not None:
             engine.close()
-        run_board._close(assembled, page)
+        board_assembly.close_board(assembled, page)
     print(json.dumps({"scans_per_s": scans[0] / seconds, "latencies": latencies}), flush=True)
 
 

@@ -58,6 +58,7 @@ FIRMWARE_LAYERS = (
     Layer("replay", ("reedboard.replay",)),
     Layer("simulated player", ("reedboard.sim",)),
     Layer("bluetooth", ("reedboard.ble",)),
+    Layer("lichess", ("reedboard.lichess",)),
     Layer("opponents", ("reedboard.opponents",)),
     Layer(
         "shell",
@@ -131,6 +132,8 @@ HOST_MAY_USE = (
     "reedboard.voice",
     # The engine's process, which `reedboard-host play` runs on a PC as the board does.
     "reedboard.opponents",
+    # The Lichess client and synchroniser, which `reedboard-host lichess` runs on a PC.
+    "reedboard.lichess",
     # Only for the voice's espeak-ng adapter, which speaks on a PC as on the board: the
     # hardware libraries are imported only inside their own adapters.
     "reedboard.hal",

@@ -148,6 +148,15 @@ class EngineConfig(NamedTuple):
     nice: int = 10
 
 
+class LichessConfig(NamedTuple):
+    """Lichess played by the board itself (docs/opponents.md): `play` it from the start
+    (waiting for a challenge), on `server`, a challenge's `clock` when none is named."""
+
+    play: bool = False
+    server: str = "https://lichess.org"
+    clock: str = "10+5"
+
+
 class BoardConfig(NamedTuple):
     matrix: MatrixConfig = MatrixConfig()
     debounce: DebounceConfig = DebounceConfig()
@@ -160,6 +169,7 @@ class BoardConfig(NamedTuple):
     web: WebConfig = WebConfig()
     ble: BleConfig = BleConfig()
     engine: EngineConfig = EngineConfig()
+    lichess: LichessConfig = LichessConfig()
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> BoardConfig:
@@ -217,6 +227,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> BoardConfig:
         web=_web(sections.table("web")),
         ble=_ble(sections.table("ble")),
         engine=_engine(sections.table("engine")),
+        lichess=_lichess(sections.table("lichess")),
     )
     sections.refuse_unknown()
     _check_pin_conflicts(config)
@@ -333,6 +344,32 @@ def _engine(s: ConfigSection) -> EngineConfig:
         nice=s.integer("nice", d.nice, 0, 19),
     )
     s.refuse_unknown()
+    return config
+
+
+def _lichess(s: ConfigSection) -> LichessConfig:
+    d = LichessConfig()
+    config = LichessConfig(
+        play=s.boolean("play", d.play),
+        server=s.text("server", d.server),
+        clock=s.text("clock", d.clock),
+    )
+    s.refuse_unknown()
+    if config == d:
+        return config  # the defaults are good: nothing of Lichess loaded before the first scan
+    from argparse import ArgumentTypeError
+
+    from reedboard.lichess.game import parse_clock
+    from reedboard.lichess.settings import BadSetting, server_url
+
+    try:
+        server_url(config.server, s.key("server"))
+    except BadSetting as error:
+        raise ConfigError(str(error)) from None
+    try:
+        parse_clock(config.clock)
+    except ArgumentTypeError as error:
+        raise ConfigError(f"{s.key('clock')}: {error}") from None
     return config
 
 

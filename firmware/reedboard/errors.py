@@ -7,11 +7,11 @@ catch either the project's error or the builtin they already handle.
 The errors every layer shares are defined here; an error that belongs to one part is
 defined beside it, in this hierarchy still: `ProtocolError` (link/wire_fields.py),
 `JournalError` (journal/store.py), `NoConverterError` (lights/gallery.py), `SensorError`
-(sim/timeline.py); on the host `HostError` and `RefusedError` (connection.py),
-`BadArgumentError` (arguments.py), `EngineError` (engine.py), `LichessError`,
-`RateLimited` and `BadSetting` (lichess/); in the relay `PairingsError`, `TrfError` and the
-console's `Refused`. Only `Stopped` (stopping.py) stands outside it, on
-purpose: a stop asked for is no error, and no `except Exception` may swallow it.
+(sim/timeline.py), `LichessError`, `RateLimited` and `BadSetting` (lichess/); on the
+host `HostError` and `RefusedError` (connection.py, a `BoardRequestError`),
+`BadArgumentError` (arguments.py), `EngineError` (engine.py); in the relay
+`PairingsError`, `TrfError` and the console's `Refused`. Only `Stopped` (stopping.py)
+stands outside it, on purpose: a stop asked for is no error, and no `except Exception` may swallow it.
 """
 
 
@@ -67,6 +67,11 @@ class HardwareSetupError(HardwareError):
     """Hardware the Pi is not set up for: a library missing or of the wrong version, an
     interface not enabled, a permission not granted, a pin another program holds. Starting
     again changes nothing until a person acts, so the message says what to do."""
+
+
+class BoardRequestError(ReedboardError, RuntimeError):
+    """A request to the board refused or left unanswered, for whoever asked to hear in
+    one line (the host's `HostError`; the board's own Lichess player)."""
 
 
 class LinkError(ReedboardError, OSError):

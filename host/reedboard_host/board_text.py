@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
+from reedboard.chess_clock.clock_text import clock_text as clock_text  # as the host had it
 from reedboard.events import (
     ClockPressed,
     Effect,
@@ -55,19 +56,6 @@ def board_text(game: Game, lifted: Iterable[str] = (), wrong: Iterable[str] = ()
         lines.append(f"{rank + 1} " + "".join(cells))
     lines.append("   a  b  c  d  e  f  g  h")
     return "\n".join(lines)
-
-
-def clock_text(white_ms: int, black_ms: int) -> str:
-    """Both clocks as a player reads them: `White 4:58.2  Black 5:00.0`."""
-    return f"White {_clock(white_ms)}  Black {_clock(black_ms)}"
-
-
-def _clock(ms: int) -> str:
-    tenths = ms // 100
-    hours, rest = divmod(tenths, 36_000)
-    minutes, tenths = divmod(rest, 600)
-    shown = f"{minutes}:{tenths // 10:02d}.{tenths % 10}"
-    return f"{hours}:{minutes:02d}:{tenths // 10:02d}" if hours else shown
 
 
 def effect_line(message: EffectMessage) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from reedboard.errors import LinkError, ReedboardError
+from reedboard.errors import BoardRequestError, LinkError
 from reedboard.events import MoveMade
 from reedboard.link.board_messages import (
     BoardHello,
@@ -35,7 +35,7 @@ ATTEMPTS = 4
 QUIET_READS_TOLD = 200  # at debug, one line for this many reads of nothing new
 
 
-class HostError(ReedboardError, RuntimeError):
+class HostError(BoardRequestError):
     """Something the user must hear about in one line: no board, a refused command."""
 
 

@@ -20,12 +20,12 @@ from aiohttp.log import access_logger
 from reedboard import __version__
 from reedboard.command_line import OneLineParser, example
 from reedboard.errors import ReedboardError
+from reedboard.lichess.settings import read_token, server_url
 from reedboard.link import mqtt_topics
 from reedboard.link.frame import Wire
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
 from reedboard.log_setup import log_to_stderr
 from reedboard.stopping import stop_event
-from reedboard_host.lichess.settings import read_token, server_url
 
 from reedboard_relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_relay.arbiter_store import ArbiterStore

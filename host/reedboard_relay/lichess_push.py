@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reedboard_host.lichess.api import LichessApi, LichessError, RateLimited
+from reedboard.lichess.api import LichessApi, LichessError, RateLimited
 
 from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from reedboard.app import App
-from reedboard.app_ports import GameSetup
+from reedboard.app_ports import GameSetup, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.sensor_line import SensorLine
@@ -28,7 +28,7 @@ def test_a_capture_clicked_in_the_same_millisecond_as_a_turn_is_made(late_ms: in
     game = Game.from_fen(FEN)
     board = FakeBoard(game.position.occupied, electrical=False)
     clock = VirtualClock()
-    app = App(board, clock, game=GameSetup(start=game), source=board)
+    app = App(Sensing(board, source=board), clock, game=GameSetup(start=game))
     for now in range(0, 1000, SCAN_MS):
         _turn(app, clock, now)
     board.lift("f1")  # the bishop taken into the hand

@@ -83,6 +83,9 @@ CHANGES = [
     ("engine", "side", "white", "engine"),
     ("engine", "movetime_ms", 300, "engine"),
     ("engine", "nice", 5, "engine"),
+    ("lichess", "play", True, "lichess"),
+    ("lichess", "server", "http://127.0.0.1:1", "lichess"),
+    ("lichess", "clock", "5+3", "lichess"),
 ]
 
 PAIRED = {("clock", "white_pin"): "black_pin = 3\n", ("clock", "black_pin"): "white_pin = 2\n"}
@@ -154,6 +157,7 @@ def observe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> dict[
             "page": board.page_at,
             "phone": board.phone,
             "engine": (opponents.engine, opponents.current()),
+            "lichess": (opponents.lichess_settings, opponents.current()),
         }
     finally:
         opponents.close()

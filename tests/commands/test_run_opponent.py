@@ -33,5 +33,6 @@ def test_an_opponent_that_cannot_be_read_is_one_line_and_status_2() -> None:
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "reedboard run: opponent 'engine:25': '25' is not in 1..20 (person, engine, "
-        "engine:LEVEL (1-20), engine:elo=RATING, each engine with :white or :black)"
+        "engine:LEVEL (1-20), engine:elo=RATING, each engine with :white or :black; "
+        "lichess (docs/opponents.md))"
     ]

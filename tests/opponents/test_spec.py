@@ -32,7 +32,7 @@ def test_a_level_a_rating_and_a_side() -> None:
         ("engine:five", "'five' is not in 1..20"),
         ("robot", "opponent 'robot': expected person, engine"),
         ("engine:5:white:x", "expected person, engine"),
-        ("lichess", "reedboard-host lichess"),
+        ("lichess", "chosen through `Opponents.choose`"),
     ],
 )
 def test_what_cannot_be_read_is_said(text: str, says: str) -> None:

@@ -9,10 +9,11 @@ script if one is given, or a random legal game that the human model plays from a
 (`--random-game SEED`); `--script -` reads the script from stdin as it comes, so a
 program plays the fake board live (`replay.live_script`). `--speed X` runs the board's
 clock X times faster than real time, so every timing rule holds in the board's own
-milliseconds and the script's changes come at their times divided by X. Without `--serial`, a fake board prints its effects as JSON
-Lines on stdout. SIGINT or SIGTERM ends it cleanly, exit status 0. What stops it at start
-is one line on stderr: status 2 for a bad argument, config or script, 78 (NEEDS_A_PERSON)
-for a Pi not set up for the board, 1 for anything else. `--protocol dgt` or
+milliseconds and the script's changes come at their times divided by X. Without
+`--serial`, a fake board prints its effects as JSON Lines on stdout. SIGINT or SIGTERM
+ends it cleanly, exit status 0. What stops it at start is one line on stderr: status 2
+for a bad argument, config or script, 78 (NEEDS_A_PERSON) for a Pi not set up for the
+board, 1 for anything else. `--protocol dgt` or
 `chesslink` speaks the DGT or Millennium ChessLink protocol on the link instead of the
 board's own, at that board's serial settings (docs/emulation.md).
 """

@@ -47,6 +47,7 @@ from reedboard.link.board_messages import EffectMessage
 from reedboard.link.clients import Clients
 from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
+from reedboard.opponents.chosen import Opponents
 from reedboard.opponents.client import OpponentClient
 from reedboard.reader.mode import Mode
 from reedboard.replay.live_script import LIVE
@@ -139,10 +140,7 @@ def assemble(
     journal = open_journal(path) if path else None
     printing = args.print or (args.fake and not args.serial)
     broker = _broker(args, config)
-    opponents = board_opponents(args, config, path)
-    # The board's in-process clients: its page, a phone's app, the engine it plays.
-    wanted = page_at is not None or args.ble or config.ble.enabled or opponents.playing is not None
-    clients = Clients() if wanted else None
+    clients, opponents = _clients(args, config, path, listening=page_at is not None)
     phone = None if clients is None else _phone(args, config, clients)
     opponent = None if clients is None else OpponentClient.attach(opponents, clients)
     # Tournament mode: the voice is silent (fair play), whatever [voice] says.
@@ -181,6 +179,20 @@ def assemble(
     if phone is not None:  # who controls it by Bluetooth: told the host and the page
         phone.announce = app.endpoint.send
     return Assembled(app, journal, parts.scanner, voice, broker, page_at, phone, opponents)
+
+
+def _clients(
+    args: argparse.Namespace, config: BoardConfig, journal: str | None, *, listening: bool
+) -> tuple[Clients | None, Opponents]:
+    """The board's in-process clients (its page if `listening`, a phone's app, the engine
+    or Lichess it plays), and its opponents; no clients at all (no wrapper around the
+    endpoint) when nobody would listen."""
+    clients: Clients | None = Clients()
+    opponents = board_opponents(args, config, journal, clients)
+    playing = opponents.playing is not None or opponents.lichess_plan is not None
+    if not (listening or args.ble or config.ble.enabled or playing):
+        clients = opponents.clients = None
+    return clients, opponents
 
 
 def _game_settings(

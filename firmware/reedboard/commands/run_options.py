@@ -45,7 +45,8 @@ BOARD_OPTIONS: dict[str, Mapping[str, Any]] = {
     "--opponent": {
         "metavar": "WHO",
         "help": "who plays the other side: person, engine, engine:LEVEL (1-20), engine:elo=N, "
-        "with :white or :black for the engine's side (docs/opponents.md)",
+        "with :white or :black for the engine's side; lichess, lichess:seek:MIN+INC, "
+        "lichess:challenge:USER (docs/opponents.md)",
     },
     "--protocol": {
         "choices": ("native", "dgt", "chesslink"),

@@ -12,7 +12,10 @@ from reedboard.errors import InvalidInputError
 from reedboard.opponents.engine_play import ELO_RANGE, FULL_STRENGTH, EngineSettings, Side
 
 PERSON = "person"
-FORMS = "person, engine, engine:LEVEL (1-20), engine:elo=RATING, each engine with :white or :black"
+FORMS = (
+    "person, engine, engine:LEVEL (1-20), engine:elo=RATING, each engine with :white or :black; "
+    "lichess (docs/opponents.md)"
+)
 
 
 class BadOpponent(InvalidInputError):
@@ -25,7 +28,7 @@ def read_spec(text: str, engine: EngineSettings) -> EngineSettings | None:
     if words == [PERSON] or words == ["none"]:
         return None
     if words[0] == "lichess":
-        raise BadOpponent("Lichess is played from the host for now: reedboard-host lichess")
+        raise BadOpponent("Lichess is chosen through `Opponents.choose` (lichess_spec)")
     if words[0] != "engine" or len(words) > 3:
         raise BadOpponent(f"opponent {text.strip()!r}: expected {FORMS}")
     settings = engine

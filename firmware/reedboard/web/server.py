@@ -37,6 +37,7 @@ from reedboard.voice.codes import LANGUAGE_CODES as LANGUAGES
 from reedboard.web.control import BadRequest, opponent_spec, page_command
 from reedboard.web.feed import Feed
 from reedboard.web.games import GameShelf
+from reedboard.web.lichess_page import lichess_request
 from reedboard.web.pairing import Pairing, PairingRefused
 
 if TYPE_CHECKING:
@@ -192,6 +193,9 @@ async def _carry_out(site: Site, message: Wire, ws: web.WebSocketResponse | None
             site.feed.refresh()
             what = "a hint is lit on the board"
             answer = {"type": "reply", "kind": "ack", "hint": "lit"}
+        elif op in ("lichess_token", "lichess"):
+            what, answer = await lichess_request(site.feed.opponents, op, message)
+            site.feed.refresh()
         elif op == "voice":
             what = _set_voice(site, message)
             answer = {"type": "reply", "kind": "ack", "voice": _voice_shown(site)}

@@ -1,2 +1,3 @@
-"""The board on Lichess (`reedboard-host lichess`): the Board API's client, its streams,
-the synchroniser that decides, and the bridge that carries out what it decides."""
+"""The board on Lichess from a PC (`reedboard-host lichess`): the bridge that carries out,
+over the serial link, what the firmware's Lichess synchroniser decides
+(`reedboard.lichess`, which the board runs itself too)."""

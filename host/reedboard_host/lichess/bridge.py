@@ -35,11 +35,8 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TextIO, TypeVar, assert_never
 
-from reedboard.errors import LinkError, ReedboardError
-
-from reedboard_host.connection import HostError
-from reedboard_host.follow import Follower
-from reedboard_host.lichess.actions import (
+from reedboard.errors import BoardRequestError, LinkError, ReedboardError
+from reedboard.lichess.actions import (
     Action,
     AskBoard,
     FollowGame,
@@ -51,11 +48,20 @@ from reedboard_host.lichess.actions import (
     Tell,
     quote,
 )
-from reedboard_host.lichess.api import DEFAULT_SERVER, JsonObject, LichessApi, RateLimited
-from reedboard_host.lichess.game import challenge_form, parse_clock, seek_form
-from reedboard_host.lichess.settings import BadSetting, read_token
-from reedboard_host.lichess.streams import LichessStreams
-from reedboard_host.lichess.sync import LichessSync
+from reedboard.lichess.api import (
+    DEFAULT_SERVER,
+    JsonObject,
+    LichessApi,
+    LichessError,
+    RateLimited,
+)
+from reedboard.lichess.game import challenge_form, parse_clock, seek_form
+from reedboard.lichess.settings import BadSetting, read_token
+from reedboard.lichess.streams import LichessStreams
+from reedboard.lichess.sync import LichessSync
+
+from reedboard_host.connection import HostError
+from reedboard_host.follow import Follower
 
 T = TypeVar("T")
 
@@ -247,7 +253,7 @@ class LichessBridge:
             answer, error = None, None
             try:
                 answer = await self._do(action)
-            except (HostError, LinkError) as met:
+            except (BoardRequestError, LinkError, LichessError) as met:
                 error = met
 
     async def _do(self, action: Action) -> Any:

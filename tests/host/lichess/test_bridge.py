@@ -1,6 +1,7 @@
 """`reedboard-host lichess` against a stand-in Lichess (tests/host/lichess_standin.py, in
-Lichess's published shapes), with a real board running behind a pty and the human model
-as the person at it: seeks and challenges both ways, moves both ways (Lichess refusing
+Lichess's published shapes), with the board on the in-memory pair and its virtual clock
+(`bridge_on_pair.py`; one test keeps the command a real program with a real board behind
+a pty) and the human model as the person at it: seeks and challenges both ways, moves both ways (Lichess refusing
 one), draw offers from either side and agreed on the board, takebacks proposed by either
 side, typed or made by hand, claims when the opponent has left, a game joined in progress,
 streams that drop, Chess960 with castling on both sides, odd lines from the server; a move
@@ -10,8 +11,6 @@ bad token or server one line with exit status 2."""
 
 from __future__ import annotations
 
-import io
-import logging
 import os
 import random
 import signal
@@ -21,17 +20,17 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from reedboard.lichess.api import RATE_LIMIT_S
 from reedboard.rules.position import Position
-from reedboard_host.follow import Follower
-from reedboard_host.lichess.api import RATE_LIMIT_S, LichessApi
-from reedboard_host.lichess.bridge import LichessBridge
 
 from tests.children import stop
+from tests.host.lichess.bridge_on_pair import PairedBridge, bridge_on_pair
 from tests.host.lichess_standin import OPPONENT, HeaderRecorder, ManualClock, StandIn
 from tests.host.running_board import RunningBoard, host_command
-from tests.support.logged import logged
+from tests.support.board_pair import BoardPair
 from tests.support.person import Person
 
 TOKEN = "lip_secretStandInToken42"
@@ -99,57 +98,7 @@ def bridge_to(
     assert lichess.auth_headers == {f"Bearer {TOKEN}"}
 
 
-class InProcessBridge:
-    """The bridge in a thread of the test, for what needs the API on the test's clock."""
-
-    def __init__(
-        self,
-        lichess: StandIn,
-        board: RunningBoard,
-        clock: ManualClock,
-        caplog: pytest.LogCaptureFixture,
-    ) -> None:
-        caplog.set_level(logging.INFO, logger="reedboard_host")
-        self.board = board
-        self.caplog = caplog
-        self.api = LichessApi(lichess.url, TOKEN, clock=clock)
-        self.follower = Follower(board.port)
-        self.stopped = threading.Event()
-        self.bridge = LichessBridge(
-            self.api, self.follower, stop=self.stopped.is_set,
-            commands=io.StringIO(),
-        )  # fmt: skip
-        self.thread = threading.Thread(
-            target=self.bridge.run, kwargs={"seek": None, "challenge": None}, daemon=True
-        )
-
-    @property
-    def stderr(self) -> str:
-        """What the bridge logged, as the command line would print it (without prefix)."""
-        return "".join(f"{line}\n" for line in logged(self.caplog, "reedboard_host"))
-
-    def said(self, text: str) -> bool:
-        return text in self.stderr
-
-    def alive(self) -> bool:
-        return self.thread.is_alive()
-
-
-@contextmanager
-def bridge_in_process(
-    lichess: StandIn, board: RunningBoard, clock: ManualClock, caplog: pytest.LogCaptureFixture
-) -> Iterator[InProcessBridge]:
-    bridge = InProcessBridge(lichess, board, clock, caplog)
-    bridge.thread.start()
-    try:
-        yield bridge
-    finally:
-        bridge.stopped.set()
-        bridge.thread.join(10)
-        bridge.follower.connection.close()
-    assert not bridge.thread.is_alive(), bridge.stderr
-    assert TOKEN not in bridge.stderr, bridge.stderr
-
+AnyBridge = Bridge | PairedBridge
 
 # How long the bridge and the board may both stay silent before a wait fails: a bound for
 # a stuck run. It is not a bound on the whole wait, which a loaded machine may stretch as
@@ -161,7 +110,7 @@ class _Stall:
     """Fails a wait once neither the bridge has said anything new nor the board has had
     a new effect for `still_s` seconds."""
 
-    def __init__(self, bridge: Bridge | InProcessBridge, still_s: float) -> None:
+    def __init__(self, bridge: AnyBridge, still_s: float) -> None:
         self.bridge, self.still_s = bridge, still_s
         self.seen = self._activity()
         self.deadline = time.monotonic() + still_s
@@ -177,13 +126,23 @@ class _Stall:
 
 
 def play_until(
-    person: Person[RunningBoard],
-    bridge: Bridge | InProcessBridge,
+    person: Person[RunningBoard] | Person[BoardPair],
+    bridge: AnyBridge,
     done: Callable[[], bool],
     still_s: float = STILL_S,
 ) -> None:
     """The person plays on until `done`; fails, with what the bridge said, once nothing
-    has happened for `still_s`."""
+    has happened for `still_s`. On the pair, the person's hands act between the board's
+    steps, on the bridge's thread."""
+    if isinstance(bridge, PairedBridge):
+        assert isinstance(person.board, BoardPair)
+        bridge.hands(person)  # as on the running board: the person acts only meanwhile
+        try:
+            wait_until(done, bridge, still_s)
+        finally:
+            bridge.hands(None)
+        return
+    assert isinstance(person.board, RunningBoard)
     stall = _Stall(bridge, still_s)
     while not done():
         assert not stall.stuck(), (
@@ -195,22 +154,37 @@ def play_until(
         person.step()
 
 
-def _history(board: RunningBoard) -> str:
+def effects_of(board: RunningBoard | BoardPair) -> list[dict[str, Any]]:
+    """The board's effects as a host reads them."""
+    if isinstance(board, BoardPair):
+        return [message.to_wire() for message in list(board.effects)]
+    return board.effects
+
+
+def _history(board: RunningBoard | BoardPair) -> str:
     """The board's effects, one a line, for a failure's message."""
     return "\n".join(
         f"{e['event']} {e.get('fen') or e.get('uci') or e.get('square') or e.get('extra') or ''} {e.get('t_ms')}"
-        for e in board.effects
+        for e in effects_of(board)
     )
 
 
-def take_back(person: Person[RunningBoard], bridge: Bridge | InProcessBridge) -> None:
+def take_back(person: Person[RunningBoard] | Person[BoardPair], bridge: AnyBridge) -> None:
     """The person puts the board's last move back by hand, once the board is quiet."""
     wait_until(lambda: person.board.quiet_view() is not None, bridge)
-    person.take_back()
+    gesture(bridge, person.take_back)
+
+
+def gesture(bridge: AnyBridge, hands: Callable[[], None]) -> None:
+    """A gesture the test asks of the person: on the pair, between two of its steps."""
+    if isinstance(bridge, PairedBridge):
+        bridge.on_board(hands)
+    else:
+        hands()
 
 
 def in_step(
-    lichess: StandIn, board: RunningBoard, plies: int, start: int = 0
+    lichess: StandIn, board: RunningBoard | BoardPair, plies: int, start: int = 0
 ) -> Callable[[], bool]:
     def check() -> bool:
         played = board.moves() if board.app.board_game is not None else []
@@ -219,9 +193,7 @@ def in_step(
     return check
 
 
-def wait_until(
-    condition: Callable[[], bool], bridge: Bridge | InProcessBridge, still_s: float = STILL_S
-) -> None:
+def wait_until(condition: Callable[[], bool], bridge: AnyBridge, still_s: float = STILL_S) -> None:
     """Poll `condition` until it holds; fail once nothing has happened for `still_s`."""
     stall = _Stall(bridge, still_s)
     while not condition():
@@ -231,7 +203,7 @@ def wait_until(
         time.sleep(0.02)
 
 
-def streamed(lichess: StandIn, bridge: Bridge | InProcessBridge) -> None:
+def streamed(lichess: StandIn, bridge: AnyBridge) -> None:
     """Wait until the game's stream has sent the stand-in's latest change (an offer): it
     sends only the latest state it finds, so an offer answered before it went out would
     reach the bridge as no offer at all, and its answer as nothing new."""
@@ -240,15 +212,16 @@ def streamed(lichess: StandIn, bridge: Bridge | InProcessBridge) -> None:
     wait_until(lambda: lichess.streamed_version >= version, bridge)
 
 
-def game_over_reason(board: RunningBoard) -> str | None:
-    over = [e for e in board.effects if e["event"] == "game_over"]
+def game_over_reason(board: RunningBoard | BoardPair) -> str | None:
+    over = [e for e in effects_of(board) if e["event"] == "game_over"]
     return over[-1]["reason"] if over else None
 
 
-def test_a_seek_game_with_a_refused_move_and_dropped_streams(tmp_path: Path) -> None:
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+def test_a_seek_game_with_a_refused_move_and_dropped_streams() -> None:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.refuse_plies = {3}  # the person's second move
-        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+        with bridge_on_pair(lichess, board, TOKEN, "--seek", "15+10") as bridge:
             person = Person(board, random.Random(11), white=True)
             play_until(person, bridge, in_step(lichess, board, 6))
             lichess.drop_streams()
@@ -269,10 +242,11 @@ def test_a_seek_game_with_a_refused_move_and_dropped_streams(tmp_path: Path) -> 
     assert stderr.count("chat StandIn") == 1  # the reopened stream is not a new game
 
 
-def test_a_challenge_accepted_and_draw_offers_answered(tmp_path: Path) -> None:
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+def test_a_challenge_accepted_and_draw_offers_answered() -> None:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         args = ("--challenge", "Friend", "--clock", "5+3", "--rated")
-        with bridge_to(lichess, board, tmp_path, *args) as bridge:
+        with bridge_on_pair(lichess, board, TOKEN, *args) as bridge:
             # No move of the person's under way when the opponent offers a draw: a move
             # on Lichess ends the offer before the person could answer it.
             person = Person(board, random.Random(3), white=True, limit=4)
@@ -311,20 +285,21 @@ def test_a_declined_chess960_challenge_is_one_line(tmp_path: Path) -> None:
     ], bridge.stderr
 
 
-def test_incoming_challenges_and_a_chess960_game_drawn_on_the_board(tmp_path: Path) -> None:
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+def test_incoming_challenges_and_a_chess960_game_drawn_on_the_board() -> None:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.send_challenge("atom0001", OPPONENT, variant="atomic")
         lichess.send_challenge("strange1", {"id": "stranger", "name": "Stranger"})
         lichess.send_challenge("c9600001", OPPONENT, variant="chess960", fen=CHESS960_FEN)
         lichess.opponent_script = ["f8g6", "g8h8"]  # a knight out, then castling
-        with bridge_to(lichess, board, tmp_path, "--accept", "StandIn") as bridge:
+        with bridge_on_pair(lichess, board, TOKEN, "--accept", "StandIn") as bridge:
             person = Person(board, random.Random(7), white=True, script=["f1g3", "g1h1"])
             person.limit = 4  # then the board stays still for the draw
             play_until(person, bridge, in_step(lichess, board, 4))
             assert board.moves() == ["f1g3", "f8g6", "g1h1", "g8h8"]  # both castled
             # A draw agreed on the board that Lichess's opponent turns down: the board
             # starts again from the position, and the game goes on.
-            person.agree_draw()
+            gesture(bridge, person.agree_draw)
             wait_until(lambda: "draw/yes" in lichess.posts, bridge)
             streamed(lichess, bridge)  # the offer seen standing, then turned down
             lichess.decline_draw()
@@ -345,12 +320,13 @@ def test_incoming_challenges_and_a_chess960_game_drawn_on_the_board(tmp_path: Pa
     assert "draw agreed on the board" in stderr and "offering a draw" in stderr
 
 
-def test_a_game_from_a_position_with_castling_in_both_notations(tmp_path: Path) -> None:
+def test_a_game_from_a_position_with_castling_in_both_notations() -> None:
     fen = "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1"
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.start_game("frompos1", variant="fromPosition", fen=fen)
         lichess.opponent_script = ["e8h8"]
-        with bridge_to(lichess, board, tmp_path) as bridge:
+        with bridge_on_pair(lichess, board, TOKEN) as bridge:
             person = Person(board, random.Random(9), white=True, script=["e1c1"])
             play_until(person, bridge, in_step(lichess, board, 4))
     # Lichess writes castling as king takes rook; the board as the king's two steps.
@@ -359,12 +335,13 @@ def test_a_game_from_a_position_with_castling_in_both_notations(tmp_path: Path) 
     assert "move/e1c1" in lichess.posts
 
 
-def test_a_mate_on_the_board_reaches_lichess(tmp_path: Path) -> None:
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+def test_a_mate_on_the_board_reaches_lichess() -> None:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.start_game(
             "mate0001", variant="fromPosition", fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
         )
-        with bridge_to(lichess, board, tmp_path) as bridge:
+        with bridge_on_pair(lichess, board, TOKEN) as bridge:
             person = Person(board, random.Random(1), white=True, script=["a1a8"])
             play_until(person, bridge, lambda: lichess.status == "mate")
             wait_until(lambda: bridge.said("over on Lichess: mate, white wins"), bridge)
@@ -374,13 +351,14 @@ def test_a_mate_on_the_board_reaches_lichess(tmp_path: Path) -> None:
     assert lichess.moves() == ["a1a8"]
 
 
-def test_joining_a_game_in_progress_through_odd_lines(tmp_path: Path) -> None:
+def test_joining_a_game_in_progress_through_odd_lines() -> None:
     # White has castled, written as Lichess writes it (king takes rook); the person is black.
     moves = ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1h1")
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.garbage = True
         lichess.start_game("going123", me_white=False, moves=moves)
-        with bridge_to(lichess, board, tmp_path) as bridge:
+        with bridge_on_pair(lichess, board, TOKEN) as bridge:
             person = Person(board, random.Random(5), white=False)
             play_until(person, bridge, in_step(lichess, board, 4, start=len(moves)))
             lichess.say({"type": "opponentGone", "gone": True, "claimWinInSeconds": 8})
@@ -428,14 +406,15 @@ def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) ->
     assert "whole minutes" in result.stderr
 
 
-def _effects(board: RunningBoard, event: str) -> list[str]:
-    return [e.get("uci", "") for e in board.effects if e["event"] == event]
+def _effects(board: RunningBoard | BoardPair, event: str) -> list[str]:
+    return [e.get("uci", "") for e in effects_of(board) if e["event"] == event]
 
 
-def test_the_opponents_takeback_declined_then_accepted(tmp_path: Path) -> None:
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+def test_the_opponents_takeback_declined_then_accepted() -> None:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.opponent_script = ["e7e5", "b8c6"]
-        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+        with bridge_on_pair(lichess, board, TOKEN, "--seek", "15+10") as bridge:
             person = Person(board, random.Random(4), white=True, script=["e2e4", "g1f3"])
             person.limit = 4
             play_until(person, bridge, in_step(lichess, board, 4))
@@ -467,10 +446,11 @@ def test_the_opponents_takeback_declined_then_accepted(tmp_path: Path) -> None:
     assert "taken back on Lichess: b8c6" in bridge.stderr
 
 
-def test_a_typed_takeback_declined_and_then_taken(tmp_path: Path) -> None:
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+def test_a_typed_takeback_declined_and_then_taken() -> None:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.opponent_script = ["e7e5", "b8c6"]
-        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+        with bridge_on_pair(lichess, board, TOKEN, "--seek", "15+10") as bridge:
             person = Person(board, random.Random(6), white=True, script=["e2e4", "g1f3"])
             person.limit = 4
             play_until(person, bridge, in_step(lichess, board, 4))
@@ -493,10 +473,11 @@ def test_a_typed_takeback_declined_and_then_taken(tmp_path: Path) -> None:
     assert "proposing a takeback" in bridge.stderr
 
 
-def test_a_move_put_back_by_hand_while_the_reply_is_lit(tmp_path: Path) -> None:
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+def test_a_move_put_back_by_hand_while_the_reply_is_lit() -> None:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.opponent_script = ["e7e5", "b8c6"]
-        with bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge:
+        with bridge_on_pair(lichess, board, TOKEN, "--seek", "15+10") as bridge:
             person = Person(board, random.Random(16), white=True, script=["e2e4", "g1f3"])
             person.limit = 2
             play_until(person, bridge, in_step(lichess, board, 2))
@@ -520,11 +501,11 @@ def test_a_move_put_back_by_hand_while_the_reply_is_lit(tmp_path: Path) -> None:
     assert _effects(board, "takeback") == ["g1f3"]
 
 
-def test_claims_when_the_opponent_has_left(tmp_path: Path) -> None:
+def test_claims_when_the_opponent_has_left() -> None:
+    board = BoardPair()
     with (
         StandIn(TOKEN) as lichess,
-        RunningBoard(speed=20) as board,
-        bridge_to(lichess, board, tmp_path, "--seek", "15+10") as bridge,
+        bridge_on_pair(lichess, board, TOKEN, "--seek", "15+10") as bridge,
     ):
         person = Person(board, random.Random(2), white=True, limit=2)
         play_until(person, bridge, in_step(lichess, board, 2))
@@ -558,12 +539,13 @@ def test_claims_when_the_opponent_has_left(tmp_path: Path) -> None:
     assert "white wins" in bridge.stderr
 
 
-def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) -> None:
+def test_a_takeback_past_where_the_board_joined_sets_up_again() -> None:
     moves = ["e2e4", "e7e5", "g1f3", "b8c6"]
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.start_game("joined12", moves=tuple(moves))
         lichess.opponent_script = ["g8f6"]
-        with bridge_to(lichess, board, tmp_path) as bridge:
+        with bridge_on_pair(lichess, board, TOKEN) as bridge:
             person = Person(board, random.Random(14), white=True, script=["f1c4"], limit=2)
             play_until(person, bridge, in_step(lichess, board, 2, start=4))
             person.limit = 0
@@ -595,16 +577,15 @@ def test_a_takeback_past_where_the_board_joined_sets_up_again(tmp_path: Path) ->
     assert board.moves()[0] == "d2d4", _history(board)
 
 
-def test_a_move_refused_with_429_waits_on_the_board_for_the_minute(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+def test_a_move_refused_with_429_waits_on_the_board_for_the_minute() -> None:
     # Lichess answers the person's move with 429: the move stays on the board (no
     # takeback, nothing else to play), and goes to Lichess once its minute is over.
     clock = ManualClock()
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.start_game("wait0001")
         lichess.opponent_script = ["e7e5", "b8c6"]
-        with bridge_in_process(lichess, board, clock, caplog) as bridge:
+        with bridge_on_pair(lichess, board, TOKEN, clock=clock) as bridge:
             person = Person(board, random.Random(17), True, script=["e2e4", "g1f3"], limit=2)
             play_until(person, bridge, in_step(lichess, board, 2))
             lichess.refuse_next["move"] = [429]
@@ -622,10 +603,11 @@ def test_a_move_refused_with_429_waits_on_the_board_for_the_minute(
     assert "take it back" not in bridge.stderr and "did not take" not in bridge.stderr
 
 
-def test_a_game_gone_from_lichess_is_left_for_the_next(tmp_path: Path) -> None:
-    with StandIn(TOKEN) as lichess, RunningBoard(speed=20) as board:
+def test_a_game_gone_from_lichess_is_left_for_the_next() -> None:
+    board = BoardPair()
+    with StandIn(TOKEN) as lichess:
         lichess.start_game("gone0001")
-        with bridge_to(lichess, board, tmp_path) as bridge:
+        with bridge_on_pair(lichess, board, TOKEN) as bridge:
             person = Person(board, random.Random(19), white=True, limit=2)
             play_until(person, bridge, in_step(lichess, board, 2))
             lichess.forget_game()  # its stream answers 404 from now on

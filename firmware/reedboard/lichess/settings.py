@@ -7,12 +7,12 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Mapping
 
-from reedboard_host.connection import HostError
+from reedboard.errors import InvalidInputError
 
 TOKEN_PREFIXES = ("lip_", "lio_")  # Lichess's personal and OAuth tokens begin so
 
 
-class BadSetting(HostError):
+class BadSetting(InvalidInputError):
     """A bad command-line value or token: the command's arguments, exit status 2."""
 
 

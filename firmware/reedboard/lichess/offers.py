@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from reedboard_host.lichess.shapes import GameState
+from reedboard.lichess.shapes import GameState
 
 # What a game state brought, for the bridge to tell the person (and act on).
 News = Literal["draw offered", "draw declined", "takeback proposed", "takeback declined"]

@@ -16,8 +16,8 @@ import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from reedboard_host.lichess.actions import quote
-from reedboard_host.lichess.api import JsonObject, LichessApi, LichessError, RateLimited
+from reedboard.lichess.actions import quote
+from reedboard.lichess.api import JsonObject, LichessApi, LichessError, RateLimited
 
 RETRY_S = 1.0  # before a stream that ended is opened again
 BACKOFF_MAX_S = 30.0  # the longest wait before a stream that keeps failing is tried again

@@ -3,9 +3,9 @@ opponent's coming and going, read into what the bridge does and says. Pure."""
 
 from __future__ import annotations
 
-from reedboard_host.lichess.actions import FollowGame, PostLater, Steps, Tell, quote
-from reedboard_host.lichess.game import PLAYABLE
-from reedboard_host.lichess.shapes import (
+from reedboard.lichess.actions import FollowGame, PostLater, Steps, Tell, quote
+from reedboard.lichess.game import PLAYABLE
+from reedboard.lichess.shapes import (
     AccountEvent,
     Challenge,
     Compat,

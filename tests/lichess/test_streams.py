@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import pytest
-from reedboard_host.lichess.actions import quote
-from reedboard_host.lichess.api import RATE_LIMIT_S, LichessApi, RateLimited
-from reedboard_host.lichess.streams import BACKOFF_MAX_S, LichessStreams
+from reedboard.lichess.actions import quote
+from reedboard.lichess.api import RATE_LIMIT_S, LichessApi, RateLimited
+from reedboard.lichess.streams import BACKOFF_MAX_S, LichessStreams
 
 from tests.host.lichess_standin import ManualClock, StandIn
 

@@ -8,9 +8,7 @@ import argparse
 
 import pytest
 from reedboard.errors import InvalidInputError
-from reedboard.rules.position import Position
-from reedboard_host.connection import HostError
-from reedboard_host.lichess.game import (
+from reedboard.lichess.game import (
     HandTakebacks,
     LichessMoves,
     challenge_form,
@@ -21,6 +19,8 @@ from reedboard_host.lichess.game import (
     plies_to_undo,
     seek_form,
 )
+from reedboard.lichess.settings import BadSetting
+from reedboard.rules.position import Position
 
 CHESS960_FEN = "rnbbqnkr/pppppppp/8/8/8/8/PPPPPPPP/RNBBQNKR w KQkq - 0 1"
 
@@ -65,7 +65,7 @@ def test_seek_forms_clocks_and_names() -> None:
     for bad in ("fast", "0+0", "181+0", "5+-1", "+"):
         with pytest.raises(argparse.ArgumentTypeError):
             parse_clock(bad)
-    with pytest.raises(HostError):
+    with pytest.raises(BadSetting):
         challenge_form((2.5, 0), False, "standard")  # Lichess offers no 2.5 minutes
     assert player_name({"aiLevel": 3}) == "Stockfish level 3"
     assert player_name({"id": "someone"}) == "someone"

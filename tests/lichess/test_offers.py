@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reedboard_host.lichess.offers import Offers, offer_flags
-from reedboard_host.lichess.shapes import GameState
+from reedboard.lichess.offers import Offers, offer_flags
+from reedboard.lichess.shapes import GameState
 
 MOVES: GameState = {"type": "gameState", "moves": "e2e4 e7e5", "status": "started"}
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from reedboard.errors import LinkError
+from reedboard.errors import BoardRequestError, LinkError
 from reedboard.events import MoveMade, TakenBack
-from reedboard_host.connection import HostError
-from reedboard_host.follow import Follower
-from reedboard_host.lichess.actions import (
+from reedboard.lichess.actions import (
     AskBoard,
     FollowGame,
     PausedFor,
@@ -25,8 +23,9 @@ from reedboard_host.lichess.actions import (
     SyncBoard,
     Tell,
 )
-from reedboard_host.lichess.api import LichessError, RateLimited
-from reedboard_host.lichess.sync import LichessSync
+from reedboard.lichess.api import LichessError, RateLimited
+from reedboard.lichess.sync import LichessSync
+from reedboard_host.follow import Follower
 
 from tests.support.board_pair import BoardPair
 from tests.support.person import Person
@@ -75,7 +74,7 @@ class _World:
             answer, error = None, None
             try:
                 answer = self._do(action)
-            except (HostError, LinkError) as met:
+            except (BoardRequestError, LinkError, LichessError) as met:
                 error = met
 
     def _do(self, action: Any) -> Any:

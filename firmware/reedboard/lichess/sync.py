@@ -1,8 +1,9 @@
 """Keeping the board's game and Lichess's in step: the decisions of `reedboard-host
 lichess`, without its I/O. What comes in: Lichess's events and game states, the typed
-commands, the answers to calls made for later, and the board's game (the host's mirror of
-it). What goes out: requests to the board, calls to Lichess, the game stream to follow,
-and words for the person, as `Action`s.
+commands, the answers to calls made for later, and the board's game (a copy of it kept
+from its messages: the host's mirror, or the board's own). What goes out: requests to
+the board, calls to Lichess, the game stream to follow, and words for the person, as
+`Action`s.
 
 Each entry point is a generator (the sans-I/O style): it yields one action at a time,
 and the shell that drives it carries the action out and sends back its answer (a board's
@@ -11,23 +12,18 @@ into the generator at that point, where the decisions catch what they expect. So
 order of the decisions and their effects is exactly as if the calls were made in place,
 and the synchroniser never waits, reads a clock or touches a line.
 
-What it does, and why, is told in `bridge`'s introduction."""
+What it does, and why, is told in the introduction of `reedboard-host lichess`'s
+bridge (host) and of `player` (the board itself)."""
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from typing import Any, TypeGuard, cast
 
-from reedboard.errors import LinkError
+from reedboard.chess_clock.clock_text import clock_text
+from reedboard.errors import BoardRequestError, LinkError
 from reedboard.events import NewGame, TakenBack
-from reedboard.link.board_messages import BoardHello, BoardMessage, EffectMessage
-from reedboard.link.messages import Color, Draw, Resign, ShowMove, StartGame, TakeBack, Variant
-from reedboard.rules.chess960 import start_number_of
-from reedboard.rules.position import Position
-
-from reedboard_host.board_text import clock_text
-from reedboard_host.connection import HostError
-from reedboard_host.lichess.actions import (
+from reedboard.lichess.actions import (
     Action,
     AskBoard,
     FollowGame,
@@ -39,9 +35,10 @@ from reedboard_host.lichess.actions import (
     Tell,
     quote,
 )
-from reedboard_host.lichess.api import JsonObject, LichessError, RateLimited
-from reedboard_host.lichess.events import account_event, opponent_gone_news
-from reedboard_host.lichess.game import (
+from reedboard.lichess.api import JsonObject, LichessError, RateLimited
+from reedboard.lichess.board_view import BoardGame, BoardView
+from reedboard.lichess.events import account_event, opponent_gone_news
+from reedboard.lichess.game import (
     NO_RESULT,
     ON_THE_BOARD,
     OVER,
@@ -53,18 +50,19 @@ from reedboard_host.lichess.game import (
     player_name,
     plies_to_undo,
 )
-from reedboard_host.lichess.shapes import ChatLine, GameFull, GameState, OpponentGone
-from reedboard_host.mirror import GameMirror, MirroredGame
+from reedboard.lichess.shapes import ChatLine, GameFull, GameState, OpponentGone
+from reedboard.link.board_messages import BoardHello, BoardMessage, EffectMessage
+from reedboard.link.messages import Color, Draw, Resign, ShowMove, StartGame, TakeBack, Variant
+from reedboard.rules.chess960 import start_number_of
+from reedboard.rules.position import Position
 
 COMMANDS = ("resign", "draw", "takeback", "no", "abort", "claim", "claim-draw")
 PROPOSE_TAKEBACK = "/takeback/yes"
 
 
 class LichessSync:
-    def __init__(
-        self, mirror: GameMirror, *, me: str = "", accept: list[str] | None = None
-    ) -> None:
-        self.mirror = mirror  # the board's games, as the host mirrors them
+    def __init__(self, mirror: BoardView, *, me: str = "", accept: list[str] | None = None) -> None:
+        self.mirror = mirror  # the board's game, as a copy kept from its messages
         self.me = me  # our account's id, lower case
         # None: incoming challenges are only reported; an empty set: accepted from anyone.
         self.accept = None if accept is None else {u.lower() for u in accept if u}
@@ -261,7 +259,7 @@ class LichessSync:
                 yield AskBoard(Resign("black" if winner == "white" else "white"))
             elif status not in NO_RESULT:
                 yield AskBoard(Draw(agreed=True))
-        except HostError as error:
+        except BoardRequestError as error:
             yield Tell(str(error))
 
     # ----- typed commands -----
@@ -281,7 +279,7 @@ class LichessSync:
                 # The board ends its game; `_step` sees that and tells Lichess.
                 colour: Color = "white" if game.we_white else "black"
                 yield AskBoard(Resign(colour))
-            except HostError:
+            except BoardRequestError:
                 yield PostLater(f"{base}/resign")
         elif line == "draw":
             yield Tell("accepting the draw" if game.offers.their_draw else "offering a draw")
@@ -332,7 +330,7 @@ class LichessSync:
 
     # ----- the board's side -----
 
-    def _board_game(self, game: BridgedGame) -> MirroredGame | None:
+    def _board_game(self, game: BridgedGame) -> BoardGame | None:
         """The board's game for `game`: the one the board started when asked (adopted
         once it starts, after a guided set-up), or None while there is none."""
         mirror = self.mirror
@@ -419,7 +417,7 @@ class LichessSync:
             return False
         try:
             yield from self._take_back(game)
-        except HostError as error:
+        except BoardRequestError as error:
             yield Tell(str(error))
             game.undone = None
         return True
@@ -436,7 +434,7 @@ class LichessSync:
     def _take_back(self, game: BridgedGame) -> Steps:
         try:
             yield AskBoard(TakeBack())
-        except (HostError, LinkError):
+        except (BoardRequestError, LinkError):
             game.taken_back.forget()  # made or not, it is not the person's
             raise
         game.taken_back.own += 1  # not the person's takeback

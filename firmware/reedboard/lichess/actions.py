@@ -14,14 +14,14 @@ from reedboard.link.messages import WireCommand
 
 @dataclass(frozen=True)
 class AskBoard:
-    """A command to the board; answered with its reply, or a `HostError` thrown in."""
+    """A command to the board; answered with its reply, or a `BoardRequestError` thrown in."""
 
     command: WireCommand
 
 
 @dataclass(frozen=True)
 class SyncBoard:
-    """Fetch the board's game into the mirror now."""
+    """Fetch the board's game into the copy now."""
 
 
 @dataclass(frozen=True)

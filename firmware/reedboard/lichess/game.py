@@ -10,13 +10,12 @@ import argparse
 from dataclasses import dataclass, field
 from typing import Any
 
+from reedboard.lichess.board_view import BoardGame
+from reedboard.lichess.offers import Offers
+from reedboard.lichess.settings import BadSetting
+from reedboard.lichess.shapes import Player
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
-
-from reedboard_host.lichess.offers import Offers
-from reedboard_host.lichess.settings import BadSetting
-from reedboard_host.lichess.shapes import Player
-from reedboard_host.mirror import MirroredGame
 
 # What the board can play: Chess960 and games from a position use the board's Chess960
 # rules (Lichess plays games from a position as Chess960 too).
@@ -158,7 +157,7 @@ class BridgedGame:
     we_white: bool
     lichess: LichessMoves
     start_ply: int = 0  # Lichess's plies before the board's game starts
-    board: MirroredGame | None = None  # the board's game for this one, once it started
+    board: BoardGame | None = None  # the board's game for this one, once it started
     new_games_asked: int | None = None  # the board's new games when one was asked for
     shown: tuple[int, str] | None = None  # (board ply, uci) lit on the board
     posted: int = 0  # board plies sent to Lichess (or found there)

@@ -29,8 +29,8 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
-from reedboard_host.connection import HostError
-from reedboard_host.lichess.settings import server_url
+from reedboard.errors import ReedboardError
+from reedboard.lichess.settings import server_url
 
 if TYPE_CHECKING:
     import aiohttp
@@ -47,7 +47,7 @@ MAX_REDIRECTS = 5
 JsonObject = dict[str, Any]  # a JSON object as Lichess sent it, before it is read
 
 
-class LichessError(HostError):
+class LichessError(ReedboardError, RuntimeError):
     """A refused or failed call, in one line fit for the user."""
 
     def __init__(self, message: str, status: int | None = None) -> None:
