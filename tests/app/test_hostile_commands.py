@@ -32,6 +32,7 @@ from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 from tests.app.wire_link import WireLink
+from tests.support.examples import examples
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
 NAN, INF = math.nan, math.inf
@@ -274,7 +275,7 @@ messages = st.builds(
 
 
 @settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -341,7 +342,7 @@ good_commands = st.one_of(
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
