@@ -365,7 +365,17 @@ def running_board(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int
     master, slave = os.openpty()
     tty.setraw(slave)
     board = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--serial", os.ttyname(slave)],
+        [
+            sys.executable,
+            "-m",
+            "reedboard.cli",
+            "run",
+            "--fake",
+            "--serial",
+            os.ttyname(slave),
+            "--web",
+            "off",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from reedboard.command_line import CLOSED_OUTPUT, says_nothing
 from reedboard.link.messages import Mark, TakeBack
-from reedboard_host.cli import _status
+from reedboard_host.cli import _status, main
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.usb_ports import usb_serial_ports
 
@@ -54,12 +54,28 @@ def host(*args: str) -> subprocess.CompletedProcess[str]:
         (["play", "--movetime-ms", "-5"], "argument --movetime-ms: '-5' is not a whole number"),
     ],
 )
-def test_a_bad_argument_is_one_line_and_exit_status_2(argv: list[str], says: str) -> None:
-    result = host(*argv, "--port", NO_PORT)
+def test_a_bad_argument_is_one_line_and_exit_status_2(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The command's own `main`, in this process: what it checks happens before any port
+    # is opened, and the program's start is tested once, below.
+    try:
+        status = main([*argv, "--port", NO_PORT])
+    except SystemExit as exit_:  # argparse's refusal
+        status = exit_.code
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"reedboard-host {argv[0]}: ")
+    assert says in err
+
+
+def test_the_program_refuses_a_bad_argument_in_one_line() -> None:
+    result = host("new", "--chess960", "960", "--port", NO_PORT)
     assert result.returncode == 2, result.stderr
-    assert result.stderr.count("\n") == 1, result.stderr
-    assert result.stderr.startswith(f"reedboard-host {argv[0]}: ")
-    assert says in result.stderr
+    assert result.stderr == (
+        "reedboard-host new: argument --chess960: '960' is not a whole number 0..959 (see --help)\n"
+    )
 
 
 def test_the_boards_refusal_of_an_argument_is_exit_status_2() -> None:
