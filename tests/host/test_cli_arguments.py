@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from reedboard.command_line import CLOSED_OUTPUT, says_nothing
@@ -19,8 +18,8 @@ from reedboard_host.cli import _status, main
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.usb_ports import usb_serial_ports
 
-from tests.host.running_board import RunningBoard
 from tests.support.board_pair import BoardPair
+from tests.support.host_on_pair import HostOnPair
 
 NO_PORT = "/dev/no-such-port"  # were the port opened, the error would be another
 
@@ -60,7 +59,7 @@ def test_a_bad_argument_is_one_line_and_exit_status_2(
     # The command's own `main`, in this process: what it checks happens before any port
     # is opened, and the program's start is tested once, below.
     try:
-        status = main([*argv, "--port", NO_PORT])
+        status: object = main([*argv, "--port", NO_PORT])
     except SystemExit as exit_:  # argparse's refusal
         status = exit_.code
     err = capsys.readouterr().err
@@ -122,21 +121,33 @@ def test_ports_lists_no_builtin_serial_port() -> None:
     )
 
 
-def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path: Path) -> None:
-    with RunningBoard() as board:
-        for argv in (["state", "--port", board.port], ["new", "--port", board.port],
-                     ["--help"], ["ports"]):  # fmt: skip
-            read_end, write_end = os.pipe()
-            os.close(read_end)  # gone before the first line, as after `head -1`
-            try:
-                result = subprocess.run(
-                    [sys.executable, "-m", "reedboard_host.cli", *argv],
-                    stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
-                )  # fmt: skip
-            finally:
-                os.close(write_end)
-            assert "Traceback" not in result.stderr and "Broken pipe" not in result.stderr
-            assert result.returncode in (0, CLOSED_OUTPUT), (argv, result.stderr)
+def test_a_reader_that_goes_away_ends_the_output_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The commands that ask the board, in this process on the board pair: their stdout a
+    # pipe whose reader is gone before the first line, as after `head -1`.
+    host_on = HostOnPair(BoardPair(), monkeypatch, capsys)
+    for argv in (["state"], ["new"]):
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        with open(write_end, "w", encoding="utf-8") as gone:
+            monkeypatch.setattr(sys, "stdout", gone)
+            ran = host_on(*argv)
+        assert "Traceback" not in ran.stderr and "Broken pipe" not in ran.stderr
+        assert ran.returncode == CLOSED_OUTPUT, (argv, ran.stderr)
+    # The programs themselves, to their exit (Python's own flush of stdout at the end).
+    for argv in (["--help"], ["ports"]):
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            result = subprocess.run(
+                [sys.executable, "-m", "reedboard_host.cli", *argv],
+                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+            )  # fmt: skip
+        finally:
+            os.close(write_end)
+        assert "Traceback" not in result.stderr and "Broken pipe" not in result.stderr
+        assert result.returncode in (0, CLOSED_OUTPUT), (argv, result.stderr)
 
 
 def commands_of(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
