@@ -8,6 +8,9 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+# `--cpu-costs=FILE`: each test module's CPU, with the programs it starts.
+pytest_plugins = ["tests.support.cpu_costs"]
+
 # Hypothesis fails a test whose inputs are slow to make (too_slow) or whose example runs past
 # a deadline, by the wall clock: on a shared machine under load, with the suite in parallel
 # workers, that measures the machine's load and not the code. Speed goals live in bench/.
