@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import signal
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# `--cpu-costs=FILE`: each test module's CPU, with the programs it starts.
+pytest_plugins = ["tests.support.cpu_costs"]
 
 # Hypothesis fails a test whose inputs are slow to make (too_slow) or whose example runs past
 # a deadline, by the wall clock: on a shared machine under load, with the suite in parallel
@@ -18,14 +20,16 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-# CI (`CI` set, as `.ci/run` is started) draws the same examples every run: a red run is
-# the code's doing, not the draw's, and runs again the same. `--hypothesis-profile=ci` runs
-# it so anywhere; `suite`, the default elsewhere, draws anew each run and keeps the failing
-# examples it finds (`.hypothesis/`) to try first next time.
+# The suite's run, here and in CI: the same examples every run and no example database, so
+# a red run is the code's doing, not the draw's, and runs again the same.
 settings.register_profile(
     "ci", settings.get_profile("suite"), derandomize=True, database=None, print_blob=True
 )
-settings.load_profile("ci" if os.environ.get("CI") else "suite")
+# A deeper search, by hand (`pytest --hypothesis-profile=deep`): new draws each run, ten
+# times the examples (`tests/support/examples.py` scales the tests that set their own
+# count), and the failing examples kept in `.hypothesis/` to be tried first next time.
+settings.register_profile("deep", settings.get_profile("suite"), max_examples=1000)
+settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from reedboard.config import parse_config
 from reedboard.plain_toml import plain_toml
 
+from tests.support.examples import examples
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Lines of all kinds: plain ones, and ones TOML takes or refuses that are not plain.
@@ -78,7 +80,7 @@ def same(text: str) -> None:
         assert repr(found) == repr(tomllib.loads(text)), text
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=8))
 def test_a_plain_file_reads_as_tomllib_reads_it(lines: list[str]) -> None:
     same("\n".join(lines))

@@ -1,6 +1,7 @@
 """The board's loop and `reedboard replay` are one path: a script played on the fake board
 through `App` (scanned by the real matrix code, a turn every 5 ms) gives the effects the
-replay prints for it, time for time."""
+replay prints for it, time for time. The examples of docs/examples are played so by
+test_board_speaks.py, once, with the voice that test listens to as well."""
 
 from __future__ import annotations
 
@@ -15,20 +16,22 @@ from reedboard.link.event_codec import effect_json
 from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
+from reedboard.speaking import BoardVoice
 
 from tests.app.games import script_setup
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(
     [
-        *(ROOT / "docs" / "examples").glob("*.events"),
         *(ROOT / "tests" / "reader" / "cases").glob("*.events"),
         *(ROOT / "tests" / "replay").glob("*.events"),
     ]
 )
 
 
-def _on_the_board(text: str) -> list[dict[str, Any]]:
+def on_the_board(text: str, voice: BoardVoice | None = None) -> list[dict[str, Any]]:
+    """The effects the board sends playing the script (with `voice`, if given, speaking)
+    as the replay prints them: without what only the link adds."""
     script = parse_script(text)
     board = scripted_board(script)
     sent: list[dict[str, Any]] = []
@@ -37,6 +40,7 @@ def _on_the_board(text: str) -> list[dict[str, Any]]:
         VirtualClock(),
         link=HostLink(on_effect=lambda message: sent.append(message.to_wire())),
         game=script_setup(script),
+        voice=voice,
     )
     app.run(until_done=True)
     return [
@@ -50,4 +54,4 @@ def test_the_board_decides_what_the_replay_prints(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     replayed = [effect_json(e) for e in replay_script(parse_script(text))]
     assert replayed, "a script that decides nothing shows nothing"
-    assert _on_the_board(text) == replayed
+    assert on_the_board(text) == replayed

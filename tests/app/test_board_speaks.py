@@ -13,13 +13,16 @@ from reedboard.cli import main
 from reedboard.config import MatrixConfig
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.recording_speaker import RecordingSpeaker
+from reedboard.link.event_codec import effect_json
 from reedboard.link.messages import parse_command
+from reedboard.replay.runner import replay_script
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.speaking import BoardVoice
 from reedboard.voice.languages import phrasebook
 
 from tests.app.games import script_setup
+from tests.app.test_board_is_the_replay import on_the_board
 from tests.app.test_self_test_at_start import board as stuck_board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,16 +46,22 @@ def board(
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
-def test_the_board_says_what_the_replay_prints(
+def test_the_board_says_and_decides_what_the_replay_prints(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # One run of the board for both: what it says, and its effects (the other scripts'
+    # effects are test_board_is_the_replay.py's).
     assert main(["replay", str(path), "--say", "fr"]) == 0
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     replayed = [line["text"] for line in printed if line["event"] == "say"]
-    app, _voice, speaker = board(path.read_text(encoding="utf-8"))
-    app.run(until_done=True)
+    text = path.read_text(encoding="utf-8")
+    speaker = RecordingSpeaker()
+    effects = on_the_board(text, BoardVoice(speaker, phrasebook("fr")))
     assert replayed, "a script that says nothing shows nothing"
     assert speaker.texts == replayed
+    decided = [effect_json(e) for e in replay_script(parse_script(text))]
+    assert decided, "a script that decides nothing shows nothing"
+    assert effects == decided
 
 
 def test_an_illegal_board_is_fleeting_and_a_move_is_not() -> None:

@@ -32,6 +32,7 @@ from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
 
 from tests.app.wire_link import WireLink
+from tests.support.examples import examples
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
 NAN, INF = math.nan, math.inf
@@ -273,7 +274,7 @@ messages = st.builds(
 
 
 @settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -340,7 +341,7 @@ good_commands = st.one_of(
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -363,7 +364,17 @@ def running_board(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int
     master, slave = os.openpty()
     tty.setraw(slave)
     board = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--serial", os.ttyname(slave)],
+        [
+            sys.executable,
+            "-m",
+            "reedboard.cli",
+            "run",
+            "--fake",
+            "--serial",
+            os.ttyname(slave),
+            "--web",
+            "off",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -217,7 +217,7 @@ def test_castle_wait_decides_when_a_rook_move_castling_may_follow_counts(
     for extra in ([], ["--config", str(config)]):
         result = subprocess.run(
             [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "20", "--until-done", *extra],
+             "--speed", "20", "--until-done", "--web", "off", *extra],
             capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert result.returncode == 0, result.stderr

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from reedboard.cli import main
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -28,10 +29,16 @@ def test_the_engine_playing_white_lights_its_first_move(tmp_path: Path) -> None:
     assert "carry it out on the board" in done.stderr
 
 
-def test_an_opponent_that_cannot_be_read_is_one_line_and_status_2() -> None:
-    done = run("--opponent", "engine:25", timeout=30)
-    assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [
+def test_an_opponent_that_cannot_be_read_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # In this process: the opponent is read before any board is made.
+    try:
+        status: object = main(["run", "--fake", "--opponent", "engine:25"])
+    except SystemExit as exit_:  # argparse's refusal
+        status = exit_.code
+    assert status == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
         "reedboard run: opponent 'engine:25': '25' is not in 1..20 (person, engine, "
         "engine:LEVEL (1-20), engine:elo=RATING, each engine with :white or :black; "
         "lichess (docs/opponents.md))"

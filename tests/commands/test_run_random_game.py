@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from reedboard.cli import main
 from reedboard.sim.whole_games import random_game_script
 
 BIN = Path(sys.executable).parent
@@ -19,7 +21,10 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_board_plays_the_seeds_game_to_its_end() -> None:
-    done = run("--fake", "--random-game", "5", "--plies", "12", "--speed", "10", "--until-done")
+    done = run(
+        "--fake", "--random-game", "5", "--plies", "12", "--speed", "10", "--until-done",
+        "--web", "off",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     effects = [json.loads(line) for line in done.stdout.splitlines()]
     played = [e["uci"] for e in effects if e["event"] == "move"]
@@ -27,11 +32,23 @@ def test_the_board_plays_the_seeds_game_to_its_end() -> None:
     assert len(played) == 12
 
 
-def test_a_random_game_needs_a_fake_board_and_no_script() -> None:
-    alone = run("--random-game", "5")
-    assert alone.returncode == 2 and "need --fake" in alone.stderr
-    both = run("--fake", "--random-game", "5", "--script", "game.events")
-    assert both.returncode == 2 and "not both" in both.stderr
-    bad = run("--fake", "--random-game", "five")
-    assert bad.returncode == 2 and "--random-game" in bad.stderr
-    assert len(bad.stderr.strip().splitlines()) == 1
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[object, str]:
+    """`reedboard run ARGS` in this process (its arguments are read before any board is
+    made): the exit status and what it said on stderr."""
+    try:
+        status: object = main(["run", *args])
+    except SystemExit as exit_:  # argparse's refusal
+        status = exit_.code
+    return status, capsys.readouterr().err
+
+
+def test_a_random_game_needs_a_fake_board_and_no_script(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, err = refused(capsys, "--random-game", "5")
+    assert status == 2 and "need --fake" in err
+    status, err = refused(capsys, "--fake", "--random-game", "5", "--script", "game.events")
+    assert status == 2 and "not both" in err
+    status, err = refused(capsys, "--fake", "--random-game", "five")
+    assert status == 2 and "--random-game" in err
+    assert len(err.strip().splitlines()) == 1

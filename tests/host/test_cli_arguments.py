@@ -10,17 +10,16 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from reedboard.command_line import CLOSED_OUTPUT, says_nothing
 from reedboard.link.messages import Mark, TakeBack
-from reedboard_host.cli import _status
+from reedboard_host.cli import _status, main
 from reedboard_host.connection import BoardConnection, RefusedError
 from reedboard_host.usb_ports import usb_serial_ports
 
-from tests.host.running_board import RunningBoard
 from tests.support.board_pair import BoardPair
+from tests.support.host_on_pair import HostOnPair
 
 NO_PORT = "/dev/no-such-port"  # were the port opened, the error would be another
 
@@ -54,12 +53,28 @@ def host(*args: str) -> subprocess.CompletedProcess[str]:
         (["play", "--movetime-ms", "-5"], "argument --movetime-ms: '-5' is not a whole number"),
     ],
 )
-def test_a_bad_argument_is_one_line_and_exit_status_2(argv: list[str], says: str) -> None:
-    result = host(*argv, "--port", NO_PORT)
+def test_a_bad_argument_is_one_line_and_exit_status_2(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The command's own `main`, in this process: what it checks happens before any port
+    # is opened, and the program's start is tested once, below.
+    try:
+        status: object = main([*argv, "--port", NO_PORT])
+    except SystemExit as exit_:  # argparse's refusal
+        status = exit_.code
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"reedboard-host {argv[0]}: ")
+    assert says in err
+
+
+def test_the_program_refuses_a_bad_argument_in_one_line() -> None:
+    result = host("new", "--chess960", "960", "--port", NO_PORT)
     assert result.returncode == 2, result.stderr
-    assert result.stderr.count("\n") == 1, result.stderr
-    assert result.stderr.startswith(f"reedboard-host {argv[0]}: ")
-    assert says in result.stderr
+    assert result.stderr == (
+        "reedboard-host new: argument --chess960: '960' is not a whole number 0..959 (see --help)\n"
+    )
 
 
 def test_the_boards_refusal_of_an_argument_is_exit_status_2() -> None:
@@ -106,21 +121,33 @@ def test_ports_lists_no_builtin_serial_port() -> None:
     )
 
 
-def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path: Path) -> None:
-    with RunningBoard() as board:
-        for argv in (["state", "--port", board.port], ["new", "--port", board.port],
-                     ["--help"], ["ports"]):  # fmt: skip
-            read_end, write_end = os.pipe()
-            os.close(read_end)  # gone before the first line, as after `head -1`
-            try:
-                result = subprocess.run(
-                    [sys.executable, "-m", "reedboard_host.cli", *argv],
-                    stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
-                )  # fmt: skip
-            finally:
-                os.close(write_end)
-            assert "Traceback" not in result.stderr and "Broken pipe" not in result.stderr
-            assert result.returncode in (0, CLOSED_OUTPUT), (argv, result.stderr)
+def test_a_reader_that_goes_away_ends_the_output_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The commands that ask the board, in this process on the board pair: their stdout a
+    # pipe whose reader is gone before the first line, as after `head -1`.
+    host_on = HostOnPair(BoardPair(), monkeypatch, capsys)
+    for argv in (["state"], ["new"]):
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        with open(write_end, "w", encoding="utf-8") as gone:
+            monkeypatch.setattr(sys, "stdout", gone)
+            ran = host_on(*argv)
+        assert "Traceback" not in ran.stderr and "Broken pipe" not in ran.stderr
+        assert ran.returncode == CLOSED_OUTPUT, (argv, ran.stderr)
+    # The programs themselves, to their exit (Python's own flush of stdout at the end).
+    for argv in (["--help"], ["ports"]):
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            result = subprocess.run(
+                [sys.executable, "-m", "reedboard_host.cli", *argv],
+                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+            )  # fmt: skip
+        finally:
+            os.close(write_end)
+        assert "Traceback" not in result.stderr and "Broken pipe" not in result.stderr
+        assert result.returncode in (0, CLOSED_OUTPUT), (argv, result.stderr)
 
 
 def commands_of(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

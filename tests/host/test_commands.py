@@ -38,17 +38,28 @@ def reply(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
 
 
 def test_new_game_mode_and_state() -> None:
+    # Each command once as a real program on a real pty; their other cases are on the
+    # board pair below.
     fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     with RunningBoard() as board:
         assert reply(host("new", "--fen", fen, "--port", board.port))["fen"] == fen
-        assert reply(host("state", "--port", board.port))["start_fen"] == fen
-        chess960 = reply(host("new", "--chess960", "7", "--port", board.port))
-        assert chess960["fen"] == Position.chess960_start(7).fen()
-        assert reply(host("new", "--port", board.port))["fen"] == Position.standard().fen()
         assert reply(host("mode", "strict", "--port", board.port)) == {"mode": "strict"}
-        assert reply(host("state", "--port", board.port))["mode"] == "strict"
+        state = reply(host("state", "--port", board.port))
         events = [e["event"] for e in board.effects]
-    assert events.count("new_game") >= 2
+    assert (state["start_fen"], state["mode"]) == (fen, "strict")
+    assert events.count("new_game") == 1
+
+
+def test_new_game_variants_on_the_pair(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pair = BoardPair()
+    host_on = HostOnPair(pair, monkeypatch, capsys)
+    chess960 = on_pair(host_on("new", "--chess960", "7"))
+    assert chess960["fen"] == Position.chess960_start(7).fen()
+    assert on_pair(host_on("new"))["fen"] == Position.standard().fen()
+    assert on_pair(host_on("state"))["start_fen"] == Position.standard().fen()
+    assert pair.effect_kinds() == ["setup", "new_game"]  # Chess960 waits for its set-up
 
 
 # The commands below run in the test's process on the board pair (`host_on_pair`): each

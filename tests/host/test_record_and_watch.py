@@ -1,12 +1,12 @@
-"""`reedboard-host record` and `watch` as real programs: `watch` shows the board as soon
-as it is connected; `record` ends at once on SIGTERM or SIGINT wherever it waits (a noisy
-line keeps it in long retries), and the game it had is in the PGN file."""
+"""`reedboard-host record` as a real program, and `watch` on the board pair: `watch` shows
+the board as soon as it is connected; `record` ends at once on SIGTERM or SIGINT wherever
+it waits (a noisy line keeps it in long retries), and the game it had is in the PGN
+file."""
 
 from __future__ import annotations
 
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -14,9 +14,12 @@ import chess.pgn
 import pytest
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
+from reedboard.stopping import Stopped
 
 from tests.host.fake_peer import FakePeer
 from tests.host.running_board import RunningBoard, host_command
+from tests.support.board_pair import BoardPair
+from tests.support.host_on_pair import HostOnPair
 
 
 def start(processes: list[subprocess.Popen[str]], *args: str) -> subprocess.Popen[str]:
@@ -28,25 +31,32 @@ def start(processes: list[subprocess.Popen[str]], *args: str) -> subprocess.Pope
 
 
 def test_watch_shows_the_board_before_anything_happens(
-    processes: list[subprocess.Popen[str]],
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with RunningBoard() as board:
-        watch = start(processes, "watch", "--port", board.port)
-        shown = threading.Event()
-        seen: list[str] = []
+    # In the test's process on the board pair (`watch` as a program on a real pty is in
+    # test_commands.py): stopped as Ctrl-C stops it, once the board is drawn.
+    pair = BoardPair()
+    host_on = HostOnPair(pair, monkeypatch, capsys)
+    seen: list[str] = []
+    said: list[str] = []
 
-        def read() -> None:
-            assert watch.stdout is not None
-            for line in watch.stdout:
-                seen.append(line)
-                if line.startswith("1  R  N  B  Q  K  B  N  R"):
-                    shown.set()
+    def look() -> None:
+        out, err = capsys.readouterr()
+        seen.append(out)
+        said.append(err)
+        if "1  R  N  B  Q  K  B  N  R" in "".join(seen):
+            raise Stopped
+        # A bound in the board's time, for a watch that never draws (nothing real waits).
+        assert pair.clock.now_ms() < 60_000, "the board was never drawn: " + "".join(seen)
 
-        threading.Thread(target=read, daemon=True).start()
-        assert shown.wait(60), "".join(seen)  # nothing was played on the board
-        watch.send_signal(signal.SIGINT)
-        assert watch.wait(30) == 0
-    assert "8  r  n  b  q  k  b  n  r " in "".join(seen)
+    pair.watch(look)
+    ran = host_on("watch")
+    seen.append(ran.stdout)
+    assert ran.returncode == 0, "".join([*said, ran.stderr])
+    assert pair.effects == []  # nothing was played on the board
+    text = "".join(seen)
+    assert "1  R  N  B  Q  K  B  N  R" in text, text
+    assert "8  r  n  b  q  k  b  n  r " in text
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])

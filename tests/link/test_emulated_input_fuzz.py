@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from reedboard.link.emulation import Emulated
 
 from tests.link.emulated import FakeLink, chesslink_message, emulated_app
+from tests.support.examples import examples
 
 SCRIPT = "@start standard\n100 lift e2\n400 place e4\n"
 
@@ -40,13 +41,13 @@ def _feed(protocol: Emulated, data: bytes) -> None:
     assert app.board_game is not None and len(app.board_game.game) == 1  # the game went on
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=dgt_bytes)
 def test_random_dgt_input_never_stops_the_board(data: bytes) -> None:
     _feed("dgt", data)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=chesslink_bytes)
 def test_random_chesslink_input_never_stops_the_board(data: bytes) -> None:
     _feed("chesslink", data)

@@ -77,7 +77,8 @@ def _run_game(
         tty.setraw(slave)
         with child(
             [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "40", "--serial", os.ttyname(slave), "--protocol", protocol],
+             "--speed", "40", "--serial", os.ttyname(slave), "--protocol", protocol,
+             "--web", "off"],
         ) as board:  # fmt: skip
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and not done:
@@ -163,7 +164,7 @@ def test_a_whole_game_through_the_hosts_dgt_emulation(tmp_path: Path) -> None:
         PtyBridge() as bridge,
         child(
             [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "8", "--serial", bridge.board_path],
+             "--speed", "8", "--serial", bridge.board_path, "--web", "off"],
         ) as board,
         child(
             [sys.executable, "-m", "reedboard_host.cli", "emulate", "dgt", "--pty", str(link),
@@ -365,7 +366,8 @@ def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board(tmp_path
     tty.setraw(slave)
     board = subprocess.Popen(
         [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-         "--speed", "10", "--serial", os.ttyname(slave), "--protocol", "chesslink"],
+         "--speed", "10", "--serial", os.ttyname(slave), "--protocol", "chesslink",
+         "--web", "off"],
     )  # fmt: skip
     try:
         client = _ChessLinkClient(master)

@@ -42,6 +42,8 @@ from reedboard.rules.pgn import read_pgn, write_pgn
 from reedboard.rules.position import Position
 from reedboard.rules.san import legal_sans, san
 
+from tests.support.examples import examples
+
 SEED = 20240611
 GAMES = 2000  # the long run (`pytest -m slow`)
 SAMPLE_GAMES = 300  # the default run: about a seventh of the long run's time
@@ -294,7 +296,7 @@ def test_thousands_of_random_games_agree_with_python_chess() -> None:
 # ----- a property: PGN written and read back is the same game -----
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     number=st.one_of(st.none(), st.integers(0, 959)),
     seed=st.integers(0, 2**32),

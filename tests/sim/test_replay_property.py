@@ -19,6 +19,8 @@ from reedboard.sim.games import greedy_game, random_game
 from reedboard.sim.human import human_script
 from reedboard.sim.settings import HumanSettings
 
+from tests.support.examples import examples
+
 from .support import CLEAN
 
 FAMILIES: dict[str, HumanSettings] = {
@@ -62,7 +64,7 @@ def _params() -> list[object]:
 
 
 @pytest.mark.parametrize("family", _params())
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     game_seed=st.integers(0, 2**32 - 1),
     hands_seed=st.integers(0, 2**32 - 1),

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from reedboard_host import cli
+from reedboard_host import cli, watch
 from reedboard_host.connection import BoardConnection
+from reedboard_host.follow import Follower
 
 from tests.support.board_pair import BoardPair
 
@@ -38,8 +39,13 @@ class HostOnPair:
         def connection(port: str | None, **options: Any) -> BoardConnection:
             return BoardConnection(port, open_port=pair.open_port, clock=pair.host_clock, **options)
 
-        # The one place the commands open their link: there, the pair's end.
+        def follower(port: str | None, **options: Any) -> Follower:
+            return Follower(port, open_port=pair.open_port, clock=pair.host_clock, **options)
+
+        # Where the commands open their link: there, the pair's end (`watch` follows the
+        # board, reconnecting; the others ask once).
         monkeypatch.setattr(cli, "BoardConnection", connection)
+        monkeypatch.setattr(watch, "Follower", follower)
 
     def __call__(self, *argv: str) -> Ran:
         """`reedboard-host ARGV --port memory`, as a program would have run it."""
