@@ -11,9 +11,10 @@ acknowledgement of the round's mode) shows within `FRESH_S`."""
 from __future__ import annotations
 
 import asyncio
+import math
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Mapping
+from typing import Generic, TypeVar
 
 FRESH_S = 1.0  # kept bytes are used this long at most, told of a change or not
 
@@ -68,3 +69,45 @@ def joined_pgn(texts: list[str]) -> bytes:
 
 def joined_json(fragments: list[bytes]) -> bytes:
     return b"[" + b", ".join(fragments) + b"]"
+
+
+B = TypeVar("B")
+
+
+class KeptParts(Generic[B, T]):
+    """Each board's part of a body (its PGN, its JSON), kept: a body joined again asks
+    only the boards told changed since for their part, and every board once `fresh_s`
+    (what the web side is not told of). A thousand boards' parts, checked at every poll
+    of a page that polls fifty times a second, took more of the relay than its boards."""
+
+    def __init__(self, fresh_s: float = FRESH_S) -> None:
+        self.fresh_s = fresh_s
+        self._parts: dict[str, T] = {}
+        self._order: list[str] = []
+        self._dirty: set[str] = set()
+        self._full_at = -math.inf
+
+    def changed(self, board: str) -> None:
+        self._dirty.add(board)
+
+    def forget(self) -> None:
+        """Every board asked again at the next joining (the boards shown changed)."""
+        self._full_at = -math.inf
+
+    def read(
+        self,
+        boards: Mapping[str, B],
+        part: Callable[[B], T],
+        order: Callable[[Mapping[str, B]], list[str]],
+    ) -> list[T]:
+        now = time.monotonic()
+        whole = now - self._full_at >= self.fresh_s or len(self._parts) != len(boards)
+        if whole or not self._dirty <= boards.keys():
+            self._full_at = now
+            self._order = order(boards)
+            self._parts = {board: part(boards[board]) for board in self._order}
+        else:
+            for board in self._dirty:
+                self._parts[board] = part(boards[board])
+        self._dirty.clear()
+        return [self._parts[board] for board in self._order]

@@ -42,7 +42,7 @@ from reedboard_relay.game_pairings import GamePairings
 from reedboard_relay.pairings import Pairing
 from reedboard_relay.pairings_trf import TrfError
 from reedboard_relay.pgn import board_pgn
-from reedboard_relay.public_bodies import PublicBodies, joined_json, joined_pgn
+from reedboard_relay.public_bodies import KeptParts, PublicBodies, joined_json, joined_pgn
 from reedboard_relay.san_memo import SanMemo
 from reedboard_relay.service import RelayService
 from reedboard_relay.spectator import GameShown, game_shown
@@ -111,6 +111,8 @@ class RelayWeb:
         self.sans = SanMemo()  # each board's moves in SAN, worked out once a move
         self.events = EventStream(self.fragments)
         self.bodies = PublicBodies()
+        self._kept_json: KeptParts[Board, bytes] = KeptParts()
+        self._kept_pgn: KeptParts[Board, str] = KeptParts()
         service.snapshotters.append(self._keep_delayed)
 
     def _keep_delayed(self) -> None:
@@ -154,7 +156,7 @@ class RelayWeb:
                 self.delayed = DelayedBoards(self.service.boards.store, minutes * 60, time.time())
             if self.delayed is not None:  # nor by a restart
                 store_shown_mark(db, self.delayed.applied)
-        self.bodies.changed()
+        self._shown_anew()
         self._wake()
 
     def resume_delay(self, minutes: float | None) -> None:
@@ -224,7 +226,15 @@ class RelayWeb:
 
     def _notify(self, board: str) -> None:
         self.bodies.changed()
+        self._kept_json.changed(board)
+        self._kept_pgn.changed(board)
         self.events.changed(board)
+
+    def _shown_anew(self) -> None:
+        """The boards the public sees are others (a delay set or changed)."""
+        self.bodies.changed()
+        self._kept_json.forget()
+        self._kept_pgn.forget()
 
     def summaries(self) -> list[BoardSummary]:
         return list(
@@ -260,15 +270,23 @@ class RelayWeb:
 
     async def boards_body(self) -> bytes:
         """`/api/boards`'s body, as kept or joined again off the loop."""
-        return await self.bodies.body(
-            "boards", lambda: [data for _board, data in self.fragments()], joined_json
-        )
+
+        def fragments() -> list[bytes]:
+            def read(boards: Boards) -> list[bytes]:
+                return self._kept_json.read(self._public(boards), self._json, in_board_order)
+
+            found: list[bytes] = self.service.snapshot(read)
+            return found
+
+        return await self.bodies.body("boards", fragments, joined_json)
 
     async def games_body(self) -> bytes:
         """`/games.pgn`'s body, as kept or joined again off the loop."""
 
         def texts() -> list[str]:
-            read = lambda boards: [self._pgn_of(b) for b in _all(self._public(boards))]  # noqa: E731
+            def read(boards: Boards) -> list[str]:
+                return self._kept_pgn.read(self._public(boards), self._pgn_of, in_board_order)
+
             found: list[str] = self.service.snapshot(read)
             return found
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from reedboard_relay.public_bodies import PublicBodies, joined_pgn
+from reedboard_relay.board_order import in_board_order
+from reedboard_relay.public_bodies import KeptParts, PublicBodies, joined_pgn
 
 
 def test_a_body_is_joined_once_per_change_whoever_asks() -> None:
@@ -30,3 +31,28 @@ def test_a_body_is_joined_once_per_change_whoever_asks() -> None:
     bodies.changed()
     changed = asyncio.run(ask(3))
     assert len(read) == 2 and changed[0] == "\n".join(games).encode()
+
+
+def test_only_the_boards_told_changed_are_asked_for_their_part() -> None:
+    kept: KeptParts[str, str] = KeptParts(fresh_s=3600)
+    boards = {"2": "b", "10": "c", "1": "a"}
+    asked: list[str] = []
+
+    def part(value: str) -> str:
+        asked.append(value)
+        return value.upper()
+
+    assert kept.read(boards, part, in_board_order) == ["A", "B", "C"]
+    assert sorted(asked) == ["a", "b", "c"]
+    asked.clear()
+    boards["2"] = "bb"
+    kept.changed("2")
+    assert kept.read(boards, part, in_board_order) == ["A", "BB", "C"]
+    assert asked == ["bb"]
+    boards["3"] = "d"  # a board more: every board asked again, in board order
+    kept.changed("3")
+    assert kept.read(boards, part, in_board_order) == ["A", "BB", "D", "C"]
+    kept.forget()
+    asked.clear()
+    kept.read(boards, part, in_board_order)
+    assert len(asked) == 4
