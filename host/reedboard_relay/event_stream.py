@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-EVENTS_EVERY_S = 0.1  # the changes of this long go out in one message
+EVENTS_EVERY_S = 0.25  # the changes of this long go out in one message (a write per listener)
 BEHIND_AT_MOST = 8  # messages a listener may be behind before it is owed boards instead
 
 logger = logging.getLogger(__name__)

@@ -120,13 +120,16 @@ class RelayWeb:
             self.delayed.keep()
 
     def changed(self, board: str) -> None:
-        """Called from paho's thread: the page's listeners hear of it on the web's loop.
+        """Called on the loop by the MQTT side (or from a thread of a relay without one):
+        the page's listeners hear of it on the web's loop.
         A game just over keeps its pairing now, whoever asks for it later."""
         self.service.snapshot(lambda boards: self._settle(boards, board))
         if self.delayed is None:
             self.public_changed(board)
         loop = self.loop
-        if loop is not None and not loop.is_closed():
+        if loop is not None and _on(loop):  # the MQTT side's message, on the same loop
+            self._changed_live(board)
+        elif loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._changed_live, board)
 
     def _changed_live(self, board: str) -> None:
@@ -373,6 +376,13 @@ class RelayWeb:
 
 
 BOARDS_KEY: web.AppKey[RelayWeb] = web.AppKey("relay", RelayWeb)
+
+
+def _on(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 def _all(boards: dict[str, Board]) -> list[Board]:
