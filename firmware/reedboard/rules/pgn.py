@@ -77,8 +77,8 @@ def write_pgn(
     tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"}
     tags |= {"White": "?", "Black": "?", "Result": "*"}
     tags.update(headers or {})
-    outcome: Outcome | None = game.outcome()
-    if result is None:
+    if result is None:  # the outcome looks for the legal moves: only when it is needed
+        outcome: Outcome | None = game.outcome()
         result = (headers or {}).get("Result") or (outcome.result if outcome else "*")
     tags["Result"] = result
     start_fen = game.start.fen(shredder=False)
