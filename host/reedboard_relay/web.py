@@ -111,6 +111,7 @@ class RelayWeb:
         self.sans = SanMemo()  # each board's moves in SAN, worked out once a move
         self.events = EventStream(self.fragments)
         self.bodies = PublicBodies()
+        self._order: tuple[tuple[int, str | None], list[str]] = ((-1, None), [])
         self._kept_json: KeptParts[Board, bytes] = KeptParts()
         self._kept_pgn: KeptParts[Board, str] = KeptParts()
         service.snapshotters.append(self._keep_delayed)
@@ -337,7 +338,17 @@ class RelayWeb:
         }
 
     def board_ids(self) -> list[str]:
-        ids: list[str] = self.service.snapshot(lambda boards: in_board_order(boards.boards))
+        """Every board's id in board order, sorted again only when a board came or went
+        (asked at every board's message while Lichess rounds are pushed)."""
+
+        def read(boards: Boards) -> list[str]:
+            known = boards.boards
+            key = (len(known), next(reversed(known), None))
+            if self._order[0] != key:
+                self._order = (key, in_board_order(known))
+            return list(self._order[1])
+
+        ids: list[str] = self.service.snapshot(read)
         return ids
 
     def pgn(self, board_id: str | None = None) -> str | None:
