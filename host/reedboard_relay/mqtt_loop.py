@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 KEEPALIVE_TURN_S = 1.0  # paho's `loop_misc`: pings, and a broker gone silent found
 RETRY_S = (1.0, 2.0, 4.0)  # between attempts to connect, the last repeated
-READS_AT_ONCE = 20  # packets read in one turn: others' turns come between
 
 logger = logging.getLogger(__name__)
 
@@ -127,30 +126,12 @@ class MqttOnLoop:
         self._closed.set()
 
     def _readable(self) -> None:
-        """At most `READS_AT_ONCE` packets, then the loop's other work: paho's own
-        `loop_read` ignores its bound and reads a packet for each of the relay's requests
-        in flight, which a relay behind its broker has by the hundred (their
-        acknowledgements queue behind the backlog): a page waited seconds behind it."""
-        client = self.client
-        read_one = getattr(client, "_packet_read", None)
-        if read_one is None:  # a paho without it: its own reading, unbounded
-            client.loop_read()
-            return
-        for _ in range(READS_AT_ONCE):
-            if client.socket() is None:
-                return
-            code = read_one()
-            if code > 0:
-                client._loop_rc_handle(code)  # the connection lost, as loop_read does
-                return
-            if code == mqtt.MQTT_ERR_AGAIN:
-                break
-        else:
-            # More may wait in the socket (the loop's reader fires again for those) or
-            # in TLS's buffer, which the socket no longer shows as readable.
-            self.loop.call_soon(self._readable_again)
-            return
+        # paho's `loop_read` ignores its bound: it reads a packet for each of the
+        # relay's requests still in flight (one when none is), so a relay far behind its
+        # broker, with hundreds asked, reads that many at once before the loop turns.
+        self.client.loop_read()
         sock = self._sock
+        # TLS may hold decrypted bytes the socket no longer shows as readable.
         if isinstance(sock, ssl.SSLSocket) and sock.pending():
             self.loop.call_soon(self._readable_again)
 
