@@ -55,7 +55,7 @@ from reedboard.link.frame import decode_line, encode_frame
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
-from relay_spectators import Spectators
+from relay_spectators import SpectatorProcesses
 
 BIN = Path(sys.executable).parent
 MOSQUITTO = "/usr/sbin/mosquitto"
@@ -482,7 +482,7 @@ def run_light(
         target=replay, args=(url, recordings, ids, pace, out, stop), daemon=True
     )
     poller = Poller(page, ids)
-    spectators = Spectators(page, *crowd)
+    spectators = SpectatorProcesses(page, *crowd)
     try:
         cpu_before = cpu_s(relay.pid)
         started = time.monotonic()

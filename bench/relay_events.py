@@ -26,6 +26,7 @@ from typing import Any
 from aiohttp import ClientSession, web
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.rules.game import Game
+from reedboard.rules.san import san
 from reedboard_relay.boards import Boards
 from reedboard_relay.game_pairings import GamePairings
 from reedboard_relay.pairings import Pairings
@@ -50,17 +51,27 @@ def line_of_play(plies: int, seed: int = 1) -> list[str]:
             return played
 
 
-def frames(line: list[str]) -> list[dict[str, Any]]:
-    hello = {"type": "hello", "seq": 1, "protocol": 1, "firmware": "x", "board": "b",
+def frames(effects: list[dict[str, Any]], board: str) -> list[dict[str, Any]]:
+    # The board's own id: the relay takes no frame whose board is not its topic's.
+    hello = {"type": "hello", "seq": 1, "protocol": 1, "firmware": "x", "board": board,
              "session": "s", "variant": "standard", "mode": "casual", "game": 0}  # fmt: skip
     state = {"type": "state", "seq": 2, "id": 1, "game": 0, "variant": "standard",
              "chess960": False, "start_fen": START, "fen": START, "moves": [], "san": [],
              "result": None, "reason": None}  # fmt: skip
-    return [hello, state, *(move(3 + n, n + 1, uci) for n, uci in enumerate(line))]
+    return [hello, state, *effects]
 
 
-def move(seq: int, ply: int, uci: str) -> dict[str, Any]:
-    return {"type": "effect", "event": "move", "game": 0, "seq": seq, "uci": uci, "ply": ply}
+def moves_of(line: list[str]) -> list[dict[str, Any]]:
+    """The move effects a board sends for `line`, numbered from 3 (after `hello`, `state`)."""
+    game = Game()
+    effects = []
+    for ply, uci in enumerate(line, start=1):
+        before = game.position
+        written = san(before, game.push_uci(uci))
+        effects.append({"type": "effect", "event": "move", "game": 0, "seq": 2 + ply,
+                        "uci": uci, "ply": ply, "t_ms": ply, "san": written,
+                        "fen": game.position.fen()})  # fmt: skip
+    return effects
 
 
 async def run(boards: int, plies: int, moves: int, db: Path) -> None:
@@ -68,8 +79,9 @@ async def run(boards: int, plies: int, moves: int, db: Path) -> None:
     service = RelayService(BrokerSettings("mqtt://127.0.0.1:1", "relay"), Boards(store))
     relay = RelayWeb(service, GamePairings(Pairings(None), store.db))
     line = line_of_play(plies + moves)
+    effects = moves_of(line)
     for n in range(1, boards + 1):
-        for frame in frames(line[:plies]):
+        for frame in frames(effects[:plies], str(n)):
             service.boards.heard(str(n), frame, 0)
     relay.loop = asyncio.get_running_loop()
     runner = web.AppRunner(make_app(relay), shutdown_timeout=0.5)
@@ -85,7 +97,7 @@ async def run(boards: int, plies: int, moves: int, db: Path) -> None:
         for n in range(moves):
             ply = plies + n + 1
             with service.lock:
-                service.boards.heard("1", move(2 + ply, ply, line[ply - 1]), ply)
+                service.boards.heard("1", effects[ply - 1], ply)
             handed = time.perf_counter()
             relay.changed("1")
             message = await r.content.readline()

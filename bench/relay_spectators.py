@@ -1,17 +1,21 @@
 """Spectators for `bench/relay.py`: clients polling `/games.pgn` every 2 s (a threads'
 pool, each poll timed) and listeners on the page's event stream (`/events`, raw sockets
 all read by one thread through epoll, their bytes counted). Started before the boards,
-stopped after: what the relay spends on them is in its figures."""
+stopped after: what the relay spends on them is in its figures. `SpectatorProcesses`
+runs the pollers and the listeners in processes of their own."""
 
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
+import queue
 import selectors
 import socket
 import statistics
 import threading
 import time
 import urllib.request
+from typing import Any
 from urllib.parse import urlsplit
 
 PGN_EVERY_S = 2.0
@@ -97,3 +101,49 @@ class Spectators:
             f" failed {self.pgn_failed}; event streams: {self.listening} answered,"
             f" {self.event_bytes / 1e6:.1f} MB read"
         )
+
+
+def _watch(page: str, pollers: int, listeners: int, stop: Any, out: Any) -> None:
+    crowd = Spectators(page, pollers, listeners)
+    stop.wait()
+    crowd.stop()
+    out.put((crowd.pgn_ms, crowd.pgn_failed, crowd.event_bytes, crowd.listening))
+
+
+class SpectatorProcesses:
+    """The pollers and the listeners each in a process of their own: in the bench's own
+    process, the listeners' reading and twenty pollers shared one interpreter lock with
+    the bench, and a poll's time was mostly its wait for that lock, not for the relay."""
+
+    def __init__(self, page: str, pollers: int, listeners: int) -> None:
+        self._stop = multiprocessing.Event()
+        self._out: Any = multiprocessing.Queue()
+        self._processes = [
+            multiprocessing.Process(
+                target=_watch, args=(page, *crowd, self._stop, self._out), daemon=True
+            )
+            for crowd in ((pollers, 0), (0, listeners))
+            if any(crowd)
+        ]
+        for process in self._processes:
+            process.start()
+        self.figures = Spectators(page, 0, 0)  # what the processes found, once stopped
+
+    def stop(self) -> None:
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        for _process in self._processes:
+            with contextlib.suppress(queue.Empty):
+                pgn_ms, failed, event_bytes, listening = self._out.get(timeout=180)
+                self.figures.pgn_ms += pgn_ms
+                self.figures.pgn_failed += failed
+                self.figures.event_bytes += event_bytes
+                self.figures.listening += listening
+        for process in self._processes:
+            process.join(10)
+            if process.is_alive():
+                process.terminate()
+
+    def said(self) -> str:
+        return self.figures.said()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO
 
 from reedboard.chess_clock.time_control import parse_time_control
@@ -74,10 +74,11 @@ def pgn_text(
     round_: str,
     players: tuple[str, str] = ("?", "?"),
     tags: Mapping[str, str] | None = None,
+    sans: Sequence[str] | None = None,
 ) -> str:
     """The game as PGN: `round_` is its number in its file ("-" when it has none),
     `players` the names of White and Black, `tags` more (or other) tags, all written
-    and escaped by the rules' PGN writer."""
+    and escaped by the rules' PGN writer (`sans`: its moves in SAN, where known)."""
     headers = {
         "Event": "reedboard game",
         "Site": site,
@@ -101,7 +102,7 @@ def pgn_text(
         ply = len(game.game)
         said = reason_comment(game.reason, game.result)
         comments[ply] = f"{comments[ply]}; {said}" if comments.get(ply) else said
-    return write_pgn(game.game, headers, comments, result=game.result or "*")
+    return write_pgn(game.game, headers, comments, result=game.result or "*", sans=sans)
 
 
 def _hms(ms: int) -> str:

@@ -184,7 +184,7 @@ async def _serve(
 
     def public_changed(board: str) -> None:
         """The board's game as the public sees it changed (the delay passed, if any)."""
-        if relay is not None:
+        if relay is not None and pushes:
             for round_id in rounds.touched(board, relay.board_ids()):
                 push = pushes.get(round_id)
                 if push is not None:

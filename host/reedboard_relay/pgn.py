@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 
 from reedboard_host.mirror import MirroredGame
 from reedboard_host.pgn_file import pgn_text
@@ -11,7 +12,11 @@ from reedboard_relay.pairings import Pairing
 
 
 def board_pgn(
-    board: str, game: MirroredGame | None, pairing: Pairing, date: datetime.date | None = None
+    board: str,
+    game: MirroredGame | None,
+    pairing: Pairing,
+    date: datetime.date | None = None,
+    sans: Sequence[str] | None = None,
 ) -> str:
     """The seven-tag roster (the pairing's round and players, `?` where it names none,
     `date` the game's own day: today where none is given), the board's number, ratings
@@ -35,4 +40,5 @@ def board_pgn(
         round_=pairing.round,
         players=(pairing.white, pairing.black),
         tags={tag: value for tag, value in extra.items() if value},
+        sans=sans,
     )

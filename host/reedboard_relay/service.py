@@ -1,5 +1,8 @@
 """The relay's MQTT side: subscribes to every board, keeps their games through `Boards`,
-asks boards for what it missed. paho's thread calls in; the web side reads under a lock.
+asks boards for what it missed. It runs on one asyncio loop with the web side (paho's
+socket turned by the loop, mqtt_loop.py; the asking a task of it), so a message and a
+page's request never run at once. The lock stays for callers off the loop (a relay
+started from code without a loop runs its own in a thread; tests read through it).
 
 A message is stored before paho acknowledges it to the broker (paho acknowledges a QoS 1
 message when its callback returns), so a relay killed at any moment has stored all that
@@ -7,6 +10,8 @@ the broker will not send again; what the broker lost is asked of the board."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -21,6 +26,7 @@ from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
 
 from reedboard_relay.boards import RETRY_MS, Boards
+from reedboard_relay.mqtt_loop import MqttOnLoop, loop_in_thread
 from reedboard_relay.refusals import RateLimitedLog
 from reedboard_relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
 
@@ -62,19 +68,46 @@ class RelayService:
         self.client.on_disconnect = self._disconnected
         self.client.on_message = self._message
         self.client.connect_async(address.host, address.port, keepalive=10)
-        self._ticking = threading.Event()
-        self._ticker = threading.Thread(target=self._tick, name="relay-asks", daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._own_thread: threading.Thread | None = None  # the loop's, when it is the relay's
+        self._driver: MqttOnLoop | None = None
+        self._asking: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self.client.loop_start()
-        self._ticker.start()
+        """On the running loop (the web side's), or on a loop of its own without one."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop, self._own_thread = loop_in_thread("relay-loop")
+        self.loop = loop
+        if self._own_thread is None:
+            self._begin()
+        else:
+            asyncio.run_coroutine_threadsafe(_called(self._begin), loop).result()
+
+    def _begin(self) -> None:
+        assert self.loop is not None
+        self._driver = MqttOnLoop(self.client, self.loop, self.health.failed)
+        self._driver.start()
+        self._asking = self.loop.create_task(self._tick())
 
     def stop(self) -> None:
-        self._ticking.set()
-        self.client.disconnect()
-        self.client.loop_stop()
-        self._ticker.join(2.0)
+        loop = self.loop
+        if loop is not None and self._own_thread is not None:
+            with contextlib.suppress(RuntimeError):
+                asyncio.run_coroutine_threadsafe(_called(self._end), loop).result(5.0)
+            loop.call_soon_threadsafe(loop.stop)
+            self._own_thread.join(5.0)
+            loop.close()
+        elif loop is not None:
+            self._end()
         self.keep_snapshots()  # the next start serves at once
+
+    def _end(self) -> None:
+        if self._asking is not None:
+            self._asking.cancel()
+        if self._driver is not None:
+            self._driver.stop()
 
     def keep_snapshots(self) -> None:
         """Every board's snapshot brought up to date (a failure is logged: the store's
@@ -177,16 +210,31 @@ class RelayService:
         frame = encode_frame(command.to_wire()).rstrip(b"\n")
         self.client.publish(request_topic(board), frame, qos=1)
 
-    def _tick(self) -> None:
+    async def _tick(self) -> None:
         snapshot_due = time.monotonic() + SNAPSHOT_S
-        while not self._ticking.wait(RETRY_MS / 1000):
+        while True:
+            await asyncio.sleep(RETRY_MS / 1000)
             try:
                 self._ask_again()
             except Exception:  # the asking must outlive one bad turn, as `_message` does
                 logger.exception("asking the boards again failed")
             if time.monotonic() >= snapshot_due:
-                self.keep_snapshots()
+                await self._keep_snapshots_by_turns()
                 snapshot_due = time.monotonic() + SNAPSHOT_S
+
+    async def _keep_snapshots_by_turns(self) -> None:
+        """`keep_snapshots` a few boards a turn, the loop's other work between."""
+        try:
+            while True:
+                with self.lock:
+                    if self.boards.keep_snapshots(SNAPSHOTS_AT_ONCE) < SNAPSHOTS_AT_ONCE:
+                        break
+                await asyncio.sleep(0)
+            with self.lock:
+                for keep in self.snapshotters:
+                    keep()
+        except Exception:
+            logger.exception("the boards' snapshots were not kept")
 
     def _ask_again(self) -> None:
         """Ask each board that is online for what the relay still misses of it, when its
@@ -204,6 +252,10 @@ class RelayService:
     def snapshot(self, read: Callable[[Boards], T]) -> T:
         with self.lock:
             return read(self.boards)
+
+
+async def _called(act: Callable[[], None]) -> None:
+    act()
 
 
 def _now_ms() -> int:

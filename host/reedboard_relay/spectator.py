@@ -4,6 +4,7 @@ Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypedDict
 
 from reedboard_host.mirror import MirroredGame
@@ -22,7 +23,9 @@ class GameShown(TypedDict):
     board_number: str
 
 
-def game_shown(game: MirroredGame | None, pairing: Pairing) -> GameShown:
+def game_shown(
+    game: MirroredGame | None, pairing: Pairing, sans: Sequence[str] | None = None
+) -> GameShown:
     clocks: tuple[int | None, int | None] = (None, None)
     if game is not None and game.clocks:
         clocks = game.clocks[max(game.clocks)]
@@ -30,7 +33,7 @@ def game_shown(game: MirroredGame | None, pairing: Pairing) -> GameShown:
     if game is not None and game.reason:
         reason = reason_comment(game.reason, game.result)
     return {
-        "moves": numbered(game) if game is not None else "",
+        "moves": numbered(game, sans) if game is not None else "",
         "white_ms": clocks[0],
         "black_ms": clocks[1],
         "reason": reason,
@@ -40,11 +43,13 @@ def game_shown(game: MirroredGame | None, pairing: Pairing) -> GameShown:
     }
 
 
-def numbered(game: MirroredGame) -> str:
-    """The moves as a score sheet writes them; `12... Nf6` where Black's move comes first."""
+def numbered(game: MirroredGame, sans: Sequence[str] | None = None) -> str:
+    """The moves as a score sheet writes them; `12... Nf6` where Black's move comes first
+    (`sans`: the moves in SAN, where known)."""
     played = game.game
     words: list[str] = []
-    for ply, (before, san) in enumerate(zip(played.positions, played.san_moves(), strict=False)):
+    known = sans if sans is not None else played.san_moves()
+    for ply, (before, san) in enumerate(zip(played.positions, known, strict=False)):
         if before.turn:
             words.append(f"{before.fullmove_number}.")
         elif ply == 0:

@@ -1,7 +1,13 @@
 """The relay's HTTP side (aiohttp): the spectator page, the PGN, the boards as JSON, and
 server-sent events that tell the page when a board changed. Every one of them, and the
 Lichess push that reads them, shows the boards through the broadcast delay
-(broadcast_delay.py) when the arbiter set one."""
+(broadcast_delay.py) when the arbiter set one.
+
+Each board's summary, its JSON and its PGN are kept as of the board's version and
+written again only when it changed; `/games.pgn` and `/api/boards` are those parts
+joined off the loop (public_bodies.py), the event stream one message a turn for every
+listener (event_stream.py): spectators, however many, cannot hold up the boards'
+messages, which the same loop takes (service.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +15,8 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from html import escape
 
 from aiohttp import web
@@ -28,12 +35,15 @@ from reedboard_relay.broadcast_delay import (
 )
 from reedboard_relay.console_guard import page_policy, public_headers
 from reedboard_relay.corrections import Decisions, shown_game, shown_pairing
+from reedboard_relay.event_stream import EventStream, Listener, message
 from reedboard_relay.game_dates import GameDates
 from reedboard_relay.game_on_board import game_on
 from reedboard_relay.game_pairings import GamePairings
 from reedboard_relay.pairings import Pairing
 from reedboard_relay.pairings_trf import TrfError
 from reedboard_relay.pgn import board_pgn
+from reedboard_relay.public_bodies import KeptParts, PublicBodies, joined_json, joined_pgn
+from reedboard_relay.san_memo import SanMemo
 from reedboard_relay.service import RelayService
 from reedboard_relay.spectator import GameShown, game_shown
 from reedboard_relay.spectator_page import PAGE
@@ -59,6 +69,19 @@ class BoardSummary(GameShown):
     tournament_confirmed: bool  # the board acknowledged the round's tournament mode
 
 
+Key = tuple[int, int, Pairing, Decisions, bool]
+
+
+@dataclass
+class BoardShown:
+    """A board as the public sees it, as of `key`; its JSON and PGN written when asked."""
+
+    key: Key
+    summary: BoardSummary
+    json: bytes | None = None
+    pgn: str | None = None
+
+
 class RelayWeb:
     def __init__(
         self,
@@ -81,13 +104,16 @@ class RelayWeb:
         self.pairings = pairings
         self.decisions = decisions  # the arbiter's, over what the board and pairings say
         self.confirmed = confirmed  # whether the board acknowledged the round's mode
-        self.listeners: set[asyncio.Queue[str]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
-        # Each board's summary as of its version and pairing: a page or a poller asking
+        # Each board as shown, as of its version and pairing: a page or a poller asking
         # often, with a thousand boards, would otherwise write every board out each time.
-        self._summaries: dict[
-            str, tuple[tuple[int, int, Pairing, Decisions, bool], BoardSummary]
-        ] = {}
+        self._shown: dict[str, BoardShown] = {}
+        self.sans = SanMemo()  # each board's moves in SAN, worked out once a move
+        self.events = EventStream(self.fragments)
+        self.bodies = PublicBodies()
+        self._order: tuple[tuple[int, str | None], list[str]] = ((-1, None), [])
+        self._kept_json: KeptParts[Board, bytes] = KeptParts()
+        self._kept_pgn: KeptParts[Board, str] = KeptParts()
         service.snapshotters.append(self._keep_delayed)
 
     def _keep_delayed(self) -> None:
@@ -95,13 +121,16 @@ class RelayWeb:
             self.delayed.keep()
 
     def changed(self, board: str) -> None:
-        """Called from paho's thread: the page's listeners hear of it on the web's loop.
+        """Called on the loop by the MQTT side (or from a thread of a relay without one):
+        the page's listeners hear of it on the web's loop.
         A game just over keeps its pairing now, whoever asks for it later."""
         self.service.snapshot(lambda boards: self._settle(boards, board))
         if self.delayed is None:
             self.public_changed(board)
         loop = self.loop
-        if loop is not None and not loop.is_closed():
+        if loop is not None and _on(loop):  # the MQTT side's message, on the same loop
+            self._changed_live(board)
+        elif loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._changed_live, board)
 
     def _changed_live(self, board: str) -> None:
@@ -131,6 +160,7 @@ class RelayWeb:
                 self.delayed = DelayedBoards(self.service.boards.store, minutes * 60, time.time())
             if self.delayed is not None:  # nor by a restart
                 store_shown_mark(db, self.delayed.applied)
+        self._shown_anew()
         self._wake()
 
     def resume_delay(self, minutes: float | None) -> None:
@@ -194,17 +224,77 @@ class RelayWeb:
             self.pairings.of(board, self.decisions(board_id))
             self.dates.of(board)
 
+    @property
+    def listeners(self) -> set[Listener]:
+        return self.events.listeners
+
     def _notify(self, board: str) -> None:
-        for queue in self.listeners:
-            if queue.empty():  # one pending word is enough: the listener reads every board
-                queue.put_nowait(board)
+        self.bodies.changed()
+        self._kept_json.changed(board)
+        self._kept_pgn.changed(board)
+        self.events.changed(board)
+
+    def _shown_anew(self) -> None:
+        """The boards the public sees are others (a delay set or changed)."""
+        self.bodies.changed()
+        self._kept_json.forget()
+        self._kept_pgn.forget()
 
     def summaries(self) -> list[BoardSummary]:
         return list(
             self.service.snapshot(
-                lambda boards: [self._summary(b) for b in _all(self._public(boards))]
+                lambda boards: [self._entry(b).summary for b in _all(self._public(boards))]
             )
         )
+
+    def fragments(self, board_ids: Iterable[str] | None = None) -> list[tuple[str, bytes]]:
+        """These boards' summaries (every board's: None) as JSON, in board order."""
+
+        def read(boards: Boards) -> list[tuple[str, bytes]]:
+            public = self._public(boards)
+            ids = in_board_order(public if board_ids is None else set(board_ids) & set(public))
+            return [(board, self._json(public[board])) for board in ids]
+
+        found: list[tuple[str, bytes]] = self.service.snapshot(read)
+        return found
+
+    def _json(self, board: Board) -> bytes:
+        entry = self._entry(board)
+        if entry.json is None:
+            entry.json = json.dumps(entry.summary).encode()
+        return entry.json
+
+    def _pgn_of(self, board: Board) -> str:
+        entry = self._entry(board)
+        if entry.pgn is None:
+            current, pairing = self.shown(board)
+            sans = self.sans.of(board.id, current.game) if current is not None else None
+            entry.pgn = board_pgn(board.id, current, pairing, self.dates.of(board), sans)
+        return entry.pgn
+
+    async def boards_body(self) -> bytes:
+        """`/api/boards`'s body, as kept or joined again off the loop."""
+
+        def fragments() -> list[bytes]:
+            def read(boards: Boards) -> list[bytes]:
+                return self._kept_json.read(self._public(boards), self._json, in_board_order)
+
+            found: list[bytes] = self.service.snapshot(read)
+            return found
+
+        return await self.bodies.body("boards", fragments, joined_json)
+
+    async def games_body(self) -> bytes:
+        """`/games.pgn`'s body, as kept or joined again off the loop."""
+
+        def texts() -> list[str]:
+            def read(boards: Boards) -> list[str]:
+                return self._kept_pgn.read(self._public(boards), self._pgn_of, in_board_order)
+
+            found: list[str] = self.service.snapshot(read)
+            return found
+
+        return await self.bodies.body("games", texts, joined_pgn)
 
     def shown(self, board: Board) -> tuple[MirroredGame | None, Pairing]:
         """The board's game and players as the broadcast shows them."""
@@ -213,7 +303,7 @@ class RelayWeb:
         pairing = shown_pairing(self.pairings.of(board, decisions), decisions, on)
         return shown_game(board.mirror.current, decisions, on), pairing
 
-    def _summary(self, board: Board) -> BoardSummary:
+    def _entry(self, board: Board) -> BoardShown:
         # The arbiter's decisions are part of the key: a correction or a result changes
         # what is shown without a new message from the board; so is a board's
         # acknowledgement of the round's tournament mode.
@@ -221,12 +311,12 @@ class RelayWeb:
         confirmed = self.confirmed(board.id)
         # The board itself is too: the delayed boards count their own versions.
         key = (id(board), board.version, self.pairings.of(board, decisions), decisions, confirmed)
-        known = self._summaries.get(board.id)
-        if known is not None and known[0] == key:
-            return known[1]
-        summary = self._summarise(board)
-        self._summaries[board.id] = (key, summary)
-        return summary
+        known = self._shown.get(board.id)
+        if known is not None and known.key == key:
+            return known
+        entry = BoardShown(key, self._summarise(board))
+        self._shown[board.id] = entry
+        return entry
 
     def _summarise(self, board: Board) -> BoardSummary:
         current, pairing = self.shown(board)
@@ -244,11 +334,21 @@ class RelayWeb:
             "white": pairing.white,
             "black": pairing.black,
             "tournament_confirmed": self.confirmed(board.id),
-            **game_shown(current, pairing),
+            **game_shown(current, pairing, self.sans.of(board.id, game) if game else None),
         }
 
     def board_ids(self) -> list[str]:
-        ids: list[str] = self.service.snapshot(lambda boards: in_board_order(boards.boards))
+        """Every board's id in board order, sorted again only when a board came or went
+        (asked at every board's message while Lichess rounds are pushed)."""
+
+        def read(boards: Boards) -> list[str]:
+            known = boards.boards
+            key = (len(known), next(reversed(known), None))
+            if self._order[0] != key:
+                self._order = (key, in_board_order(known))
+            return list(self._order[1])
+
+        ids: list[str] = self.service.snapshot(read)
         return ids
 
     def pgn(self, board_id: str | None = None) -> str | None:
@@ -256,11 +356,8 @@ class RelayWeb:
             public = self._public(boards)
             if board_id is not None:
                 board = public.get(board_id)
-                if board is None:
-                    return None
-                return board_pgn(board.id, *self.shown(board), self.dates.of(board))
-            texts = [board_pgn(b.id, *self.shown(b), self.dates.of(b)) for b in _all(public)]
-            return "\n".join(text for text in texts if text)
+                return None if board is None else self._pgn_of(board)
+            return "\n".join(text for b in _all(public) if (text := self._pgn_of(b)))
 
         result: str | None = self.service.snapshot(read)
         return result
@@ -292,6 +389,13 @@ class RelayWeb:
 BOARDS_KEY: web.AppKey[RelayWeb] = web.AppKey("relay", RelayWeb)
 
 
+def _on(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
 def _all(boards: dict[str, Board]) -> list[Board]:
     return [boards[name] for name in in_board_order(boards)]
 
@@ -301,8 +405,8 @@ async def page(request: web.Request) -> web.Response:
 
 
 async def games_pgn(request: web.Request) -> web.Response:
-    text = request.app[BOARDS_KEY].pgn() or ""
-    return web.Response(text=text, content_type="application/x-chess-pgn")
+    body = await request.app[BOARDS_KEY].games_body()
+    return web.Response(body=body, content_type="application/x-chess-pgn", charset="utf-8")
 
 
 async def one_pgn(request: web.Request) -> web.Response:
@@ -323,7 +427,8 @@ async def round_trf(request: web.Request) -> web.Response:
 
 
 async def api_boards(request: web.Request) -> web.Response:
-    return web.json_response(request.app[BOARDS_KEY].summaries())
+    body = await request.app[BOARDS_KEY].boards_body()
+    return web.Response(body=body, content_type="application/json")
 
 
 async def board_svg(request: web.Request) -> web.Response:
@@ -338,32 +443,23 @@ async def board_svg(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: every board's summary now, then after every change the
-    summaries of the boards that changed."""
+    """Server-sent events: every board's summary now, then the summaries of the boards
+    that changed, in the messages every listener shares (event_stream.py)."""
     relay = request.app[BOARDS_KEY]
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
     await response.prepare(request)
-    queue: asyncio.Queue[str] = asyncio.Queue()
-    relay.listeners.add(queue)
-    sent: dict[str, BoardSummary] = {}
+    listener = Listener()
+    relay.events.ensure_running()
+    relay.listeners.add(listener)
     try:
-        while True:
-            # Only the boards whose summary changed since the last message (all of them
-            # in the first): a summary is the same object while its board is unchanged.
-            now = relay.summaries()
-            fresh = [summary for summary in now if sent.get(summary["id"]) is not summary]
-            if fresh or not sent:
-                await response.write(f"data: {json.dumps(fresh)}\n\n".encode())
-            sent = {summary["id"]: summary for summary in now}
-            await queue.get()
-            while not queue.empty():  # many changes at once: one message
-                queue.get_nowait()
+        await response.write(message(relay.fragments()))
+        await listener.follow(response.write, relay.fragments)
     except ConnectionResetError:
         # The spectator closed the page: found at the next write (aiohttp's
         # ClientConnectionResetError is one of these). Nothing to tell anyone.
         log.debug("a spectator's event stream closed")
     finally:
-        relay.listeners.discard(queue)
+        relay.listeners.discard(listener)
     return response
 
 

@@ -4,9 +4,8 @@ refused, with one log line per board and kind at most every ten seconds."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -17,6 +16,7 @@ from reedboard.link.frame import MAX_FRAME, encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.link.receiver import StreamReceiver
 from reedboard_relay.boards import Boards, broker_pacing
+from reedboard_relay.event_stream import BEHIND_AT_MOST, Listener
 from reedboard_relay.service import RelayService
 from reedboard_relay.store import RelayStore
 
@@ -83,17 +83,32 @@ def test_an_oversized_message_and_a_board_too_many_are_refused_in_one_line_each(
     assert list(boards.boards) == ["b1"]
 
 
-def test_a_spectator_who_does_not_read_is_owed_one_word_not_every_change(
+def test_a_spectator_who_does_not_read_is_owed_its_boards_not_every_change(
     tmp_path: Path,
 ) -> None:
+    """A listener that never reads holds a few messages, then the set of boards it is
+    owed (each board once), however many changes come: not one message per change."""
     pairings = tmp_path / "round.csv"
     rewrite(pairings, ROUND_1, 1)
     relay = Relay(tmp_path / "relay.sqlite", pairings)
     try:
-        stuck: asyncio.Queue[str] = asyncio.Queue()
+        stuck = Listener()
         relay.web.listeners.add(stuck)
+        boards = [f"b{n}" for n in range(7)]
+        changed = {board: 0 for board in boards}
+
+        def fragments(ids: Iterable[str]) -> list[tuple[str, bytes]]:
+            return [
+                (board, f'{{"id": "{board}", "v": {changed[board]}}}'.encode()) for board in ids
+            ]
+
+        relay.web.events.fragments = fragments
         for n in range(10_000):
-            relay.web._notify(f"b{n % 7}")
-        assert stuck.qsize() == 1
+            board = boards[n % 7]
+            changed[board] += 1
+            relay.web._notify(board)
+            relay.web.events.turn()
+        assert len(stuck.queue) <= BEHIND_AT_MOST
+        assert stuck.owed == set(boards)
     finally:
         relay.close()

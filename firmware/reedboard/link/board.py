@@ -89,7 +89,7 @@ class BoardEndpoint:
     def alive(self) -> None:
         """A keep-alive naming the latest sequence number, so that a host that lost the
         last frames notices even when nothing else follows. It is not numbered itself."""
-        self._outbox += encode_frame(Alive(self.seq).to_wire())
+        self._outbox += encode_frame(Alive(self.seq, self.session).to_wire())
 
     def data_to_send(self) -> bytes:
         """The bytes to write. Each batch starts with a newline: it ends a line that the

@@ -182,10 +182,12 @@ class CentralMessage(WireValue):
 
 @dataclass(frozen=True, slots=True)
 class Alive(WireValue):
-    """The keep-alive: `seq` is the latest number sent (it is not numbered itself)."""
+    """The keep-alive: `seq` is the latest number sent (it is not numbered itself), and
+    `session` the session it belongs to (left out by boards before it was added)."""
 
     TYPE: ClassVar[str] = "alive"
     seq: int = 0
+    session: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

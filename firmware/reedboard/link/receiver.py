@@ -80,6 +80,7 @@ class StreamReceiver:
         self.polls = 0  # and requests for what may have followed
         self._held: dict[int, BoardMessage] = {}
         self._doubt = False  # the board's `alive` is behind the numbers delivered
+        self._elsewhere: str | None = None  # another session an `alive` named
         self._alive: _AliveSeen | None = None
         self._asked_at: int | None = None  # when the board was last asked
         self._asked_after: int | None = None  # and the number the request went on from
@@ -120,7 +121,10 @@ class StreamReceiver:
         elif self.session is None:
             pass  # before a `hello` nothing can be placed in order
         elif isinstance(message, Alive):
-            self._heard_alive(seq, now_ms)
+            self._heard_alive(message, now_ms, delivered)
+        elif self._elsewhere is not None:
+            if len(self._held) < MAX_HELD:  # the other session's, until its `hello` comes
+                self._held[seq] = message
         elif seq <= self.last_seq or self.implausible(message) is not None:
             pass  # a repeat, already delivered; or none the board can have sent
         elif seq == self.last_seq + 1 or _answers_with_state(message):
@@ -144,6 +148,7 @@ class StreamReceiver:
         self._held = {s: m for s, m in self._held.items() if s > hello.seq}
         self.highest_seen = max(hello.seq, max(self._held, default=hello.seq))
         self._doubt = False
+        self._elsewhere = None
         self._alive = None
         self._moved(now_ms)
         delivered.append(hello)  # news the application must hear: fetch the game
@@ -170,8 +175,20 @@ class StreamReceiver:
         self._moved_at = now_ms
         self._doubt = False
 
-    def _heard_alive(self, seq: int, now_ms: int) -> None:
-        """The board's keep-alive: the latest number it has sent."""
+    def _heard_alive(self, alive: Alive, now_ms: int, delivered: list[BoardMessage]) -> None:
+        """The board's keep-alive: the latest number it has sent, in its session."""
+        if alive.session not in (None, self.session):
+            # Another session than the one followed: its `hello` was lost (or the
+            # reader's store is stale), and its numbers would be taken as this session's
+            # continuation. They are held; the reader is in doubt, so it asks, and the
+            # board answers a question naming another session with its `hello`.
+            self._elsewhere = alive.session
+            self._doubt = True
+            return
+        if self._elsewhere is not None and alive.session == self.session:
+            self._elsewhere = None  # the followed session after all (an older `alive`)
+            self._deliver_held(delivered)
+        seq = alive.seq
         if seq < self.last_seq:
             self._doubt = True  # nothing the board sends after it reaches us before it
         if not self.pacing.alive_overtakes:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reedboard.errors import InvalidFenError, InvalidMoveError, InvalidPgnError
@@ -68,14 +68,17 @@ def write_pgn(
     headers: Mapping[str, str] | None = None,
     comments: Mapping[int, str] | None = None,
     result: str | None = None,
+    sans: Sequence[str] | None = None,
 ) -> str:
     """The game as PGN text. The result is taken from `result`, the `Result` header, or the
-    game's outcome, in that order; `*` while the game goes on."""
+    game's outcome, in that order; `*` while the game goes on. `sans`, the moves in SAN
+    where the caller already has them (a relay writing a thousand games again at every
+    move keeps them), else worked out here."""
     tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"}
     tags |= {"White": "?", "Black": "?", "Result": "*"}
     tags.update(headers or {})
-    outcome: Outcome | None = game.outcome()
-    if result is None:
+    if result is None:  # the outcome looks for the legal moves: only when it is needed
+        outcome: Outcome | None = game.outcome()
         result = (headers or {}).get("Result") or (outcome.result if outcome else "*")
     tags["Result"] = result
     start_fen = game.start.fen(shredder=False)
@@ -95,7 +98,7 @@ def write_pgn(
             tokens.append(f"{before.fullmove_number}.")
         elif ply == 1 or comments.get(ply - 1):
             tokens.append(f"{before.fullmove_number}...")
-        tokens.append(san(before, move))
+        tokens.append(sans[ply - 1] if sans is not None else san(before, move))
         if comments.get(ply):
             tokens.append(_comment(comments[ply]))
     tokens.append(result)

@@ -1,0 +1,155 @@
+"""paho's client turned by an asyncio loop instead of a thread of its own: its socket is
+read and written when the loop says it is ready (paho's socket callbacks, the technique
+aiomqtt uses), its keepalive is kept by a task, and a lost connection is opened again
+after 1, 2 and then every 4 s, as paho's own loop does. Every paho callback (a message,
+a connection, a subscription) then runs on the loop, between the web side's handlers:
+nothing the relay keeps is touched by two threads.
+
+Only opening a connection runs in a worker thread: a host that does not answer would
+otherwise hold the loop for paho's connect timeout. Its failure is told to `failed`
+from inside the `except`, as paho tells `on_connect_fail`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import paho.mqtt.client as mqtt
+
+if TYPE_CHECKING:
+    from paho.mqtt.client import SocketLike
+
+KEEPALIVE_TURN_S = 1.0  # paho's `loop_misc`: pings, and a broker gone silent found
+RETRY_S = (1.0, 2.0, 4.0)  # between attempts to connect, the last repeated
+
+logger = logging.getLogger(__name__)
+
+
+class MqttOnLoop:
+    def __init__(
+        self, client: mqtt.Client, loop: asyncio.AbstractEventLoop, failed: Callable[[], None]
+    ) -> None:
+        self.client = client
+        self.loop = loop
+        self.failed = failed  # called inside the `except` of a failed attempt to connect
+        self._sock: SocketLike | None = None
+        self._closed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        client.on_socket_open = self._opened
+        client.on_socket_close = self._closing
+        client.on_socket_register_write = self._want_write
+        client.on_socket_unregister_write = self._no_write
+
+    def start(self) -> None:
+        """On the loop: connect, keep the connection, and connect again when it is lost."""
+        self._tasks = [
+            self.loop.create_task(self._connecting()),
+            self.loop.create_task(self._keeping()),
+        ]
+
+    def stop(self) -> None:
+        """On the loop: the connection closed cleanly (paho says goodbye to the broker)."""
+        for task in self._tasks:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            self.client.disconnect()
+            self.client.loop_write()  # the DISCONNECT packet out before the socket goes
+        self._forget()
+
+    async def _connecting(self) -> None:
+        attempt = 0
+        while True:
+            self._closed.clear()
+            try:
+                await asyncio.to_thread(self.client.reconnect)
+            except (OSError, ValueError):
+                self.failed()
+            else:
+                attempt = 0
+                await self._closed.wait()
+            await asyncio.sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
+            attempt += 1
+
+    async def _keeping(self) -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE_TURN_S)
+            if self._sock is not None:
+                self.client.loop_misc()
+
+    # ----- paho's socket callbacks: any thread may call them; the loop acts on them -----
+
+    def _on_loop(self, act: Callable[[], None]) -> None:
+        if _running_loop() is self.loop:
+            act()
+        elif not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(act)
+
+    def _opened(self, _c: object, _u: object, sock: SocketLike) -> None:
+        def register() -> None:
+            self._sock = sock
+            self.loop.add_reader(sock, self._readable)
+
+        self._on_loop(register)
+
+    def _closing(self, _c: object, _u: object, sock: SocketLike) -> None:
+        def forget() -> None:
+            if self._sock is sock:
+                self._forget()
+
+        self._on_loop(forget)
+
+    def _want_write(self, _c: object, _u: object, sock: SocketLike) -> None:
+        def register() -> None:
+            if self._sock is sock:
+                self.loop.add_writer(sock, self.client.loop_write)
+
+        self._on_loop(register)
+
+    def _no_write(self, _c: object, _u: object, sock: SocketLike) -> None:
+        def forget() -> None:
+            if self._sock is sock:
+                self.loop.remove_writer(sock)
+
+        self._on_loop(forget)
+
+    def _forget(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            with contextlib.suppress(ValueError, OSError):
+                self.loop.remove_reader(sock)
+                self.loop.remove_writer(sock)
+        self._closed.set()
+
+    def _readable(self) -> None:
+        # paho's `loop_read` ignores its bound: it reads a packet for each of the
+        # relay's requests still in flight (one when none is), so a relay far behind its
+        # broker, with hundreds asked, reads that many at once before the loop turns.
+        self.client.loop_read()
+        sock = self._sock
+        # TLS may hold decrypted bytes the socket no longer shows as readable.
+        if isinstance(sock, ssl.SSLSocket) and sock.pending():
+            self.loop.call_soon(self._readable_again)
+
+    def _readable_again(self) -> None:
+        if self._sock is not None:
+            self._readable()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def loop_in_thread(name: str) -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
+    """A loop of its own in a thread, for a relay started from code without one."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name=name, daemon=True)
+    thread.start()
+    return loop, thread

@@ -1,0 +1,113 @@
+"""The bodies of the heavy reads (`/games.pgn`, `/api/boards`), each kept as bytes until
+a board changes. Each board's part (its PGN, its summary as JSON) is kept by the web
+side as of the board's version (written again only when that board changed); a body is
+those parts joined and encoded, done in a worker thread off the loop from parts that no
+one changes (strings and bytes), at most once for all the requests that ask while it is
+made. A poller asking every second of a quiet round is answered from the kept bytes;
+one asking while boards move waits at most for one joining, never for every game to be
+written again. A change the web side is not told of (a pairings file edited, a board's
+acknowledgement of the round's mode) shows within `FRESH_S`."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Callable, Mapping
+from typing import Generic, TypeVar
+
+FRESH_S = 1.0  # kept bytes are used this long at most, told of a change or not
+
+T = TypeVar("T", str, bytes)
+
+
+class PublicBodies:
+    def __init__(self, fresh_s: float = FRESH_S) -> None:
+        self.fresh_s = fresh_s
+        self.version = 0  # one more at each change the web side is told of
+        self._kept: dict[str, tuple[int, float, bytes]] = {}
+        self._making: dict[str, asyncio.Task[bytes]] = {}
+
+    def changed(self) -> None:
+        self.version += 1
+
+    async def body(
+        self, kind: str, parts: Callable[[], list[T]], join: Callable[[list[T]], bytes]
+    ) -> bytes:
+        """The body of `kind`: as kept, or joined again from `parts()` (read on the loop,
+        joined off it)."""
+        kept = self._kept.get(kind)
+        if (
+            kept is not None
+            and kept[0] == self.version
+            and time.monotonic() - kept[1] < self.fresh_s
+        ):
+            return kept[2]
+        making = self._making.get(kind)
+        if making is None:
+            making = asyncio.get_running_loop().create_task(self._make(kind, parts, join))
+            self._making[kind] = making
+        # Shielded: a client that goes does not end the making others wait for.
+        return await asyncio.shield(making)
+
+    async def _make(
+        self, kind: str, parts: Callable[[], list[T]], join: Callable[[list[T]], bytes]
+    ) -> bytes:
+        try:
+            version, at = self.version, time.monotonic()
+            taken = parts()
+            data = await asyncio.to_thread(join, taken)
+            self._kept[kind] = (version, at, data)
+            return data
+        finally:
+            del self._making[kind]
+
+
+def joined_pgn(texts: list[str]) -> bytes:
+    return "\n".join(text for text in texts if text).encode()
+
+
+def joined_json(fragments: list[bytes]) -> bytes:
+    return b"[" + b", ".join(fragments) + b"]"
+
+
+B = TypeVar("B")
+
+
+class KeptParts(Generic[B, T]):
+    """Each board's part of a body (its PGN, its JSON), kept: a body joined again asks
+    only the boards told changed since for their part, and every board once `fresh_s`
+    (what the web side is not told of). A thousand boards' parts, checked at every poll
+    of a page that polls fifty times a second, took more of the relay than its boards."""
+
+    def __init__(self, fresh_s: float = FRESH_S) -> None:
+        self.fresh_s = fresh_s
+        self._parts: dict[str, T] = {}
+        self._order: list[str] = []
+        self._dirty: set[str] = set()
+        self._full_at = -math.inf
+
+    def changed(self, board: str) -> None:
+        self._dirty.add(board)
+
+    def forget(self) -> None:
+        """Every board asked again at the next joining (the boards shown changed)."""
+        self._full_at = -math.inf
+
+    def read(
+        self,
+        boards: Mapping[str, B],
+        part: Callable[[B], T],
+        order: Callable[[Mapping[str, B]], list[str]],
+    ) -> list[T]:
+        now = time.monotonic()
+        whole = now - self._full_at >= self.fresh_s or len(self._parts) != len(boards)
+        if whole or not self._dirty <= boards.keys():
+            self._full_at = now
+            self._order = order(boards)
+            self._parts = {board: part(boards[board]) for board in self._order}
+        else:
+            for board in self._dirty:
+                self._parts[board] = part(boards[board])
+        self._dirty.clear()
+        return [self._parts[board] for board in self._order]
