@@ -9,18 +9,22 @@ phones watch its page, and what reedboard's own process weighs in an engine game
   are other devices). Against the same board alone (no engine, no page). Scan rate and
   commit latency (from a move's last switch change to its `move` event), medians over
   the rounds. With `--cpu-fraction F` the board and its engine are held to F of a core
-  (1/15: a Pi Zero 2 W's class; needs root).
+  (1/15: a Pi Zero 2 W's class; needs root); with `--engine-apart` too, the engine is
+  moved out of that group once it runs, as on a Pi, whose four cores give the engine
+  cores of its own while the board's loop keeps one.
 - rss: a real `reedboard run --fake --web ... --opponent engine:5 --script -`, a phone's
   five pages open, a game against the engine played on its switches from stdin: the
   reedboard process's RSS after each move (Stockfish's apart), median and max.
 
-    python bench/board_alone.py [--seconds 30] [--rounds 3] [--cpu-fraction 0.0667] [--plies 12]
+    python bench/board_alone.py [--seconds 30] [--rounds 3] [--cpu-fraction 0.0667]
+        [--engine-apart] [--plies 12]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -39,7 +43,7 @@ VIEWPORT: Any = {"width": 360, "height": 740}  # a phone
 # ----- the board's side: a process of its own (in the CPU-limited group if asked) -----
 
 
-def board(seconds: float, seed: int, loaded: bool) -> None:
+def board(seconds: float, seed: int, loaded: bool, apart: bool) -> None:
     """The board with its page (and, `loaded`, the engine thinking): prints its page's URL,
     waits for `go` on stdin (the pages open), then measures for `seconds` and prints the
     figures as one JSON line."""
@@ -85,6 +89,8 @@ def board(seconds: float, seed: int, loaded: bool) -> None:
         else:
             print("no page", flush=True)
         sys.stdin.readline()  # the pages are open
+        if apart:
+            _engine_apart()
         counting.set()
         time.sleep(seconds)
         counting.clear()
@@ -97,18 +103,40 @@ def board(seconds: float, seed: int, loaded: bool) -> None:
     print(json.dumps({"scans_per_s": scans[0] / seconds, "latencies": latencies}), flush=True)
 
 
+def _engine_apart() -> None:
+    """The engine (running by now: it thinks without pause) moved out of the board's
+    CPU-limited group into the machine's own, as a Pi gives it cores of its own."""
+    from cpu_limit import leave_group
+
+    engines = [pid for pid in _children(os.getpid()) if _name(pid) == "stockfish"]
+    if not engines:
+        raise SystemExit("--engine-apart: no engine running to move")
+    for pid in engines:
+        leave_group(pid)
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 # ----- the phones' side -----
 
 
-def round_of(seconds: float, seed: int, loaded: bool, fraction: float | None) -> dict[str, Any]:
+def round_of(
+    seconds: float, seed: int, loaded: bool, fraction: float | None, apart: bool
+) -> dict[str, Any]:
     """One round: the board (held to `fraction` of a core if given) and, `loaded`, the
-    engine and five pages open on it; its figures."""
+    engine (`apart`: outside the board's group) and five pages open on it; its figures."""
     from playwright.sync_api import sync_playwright
 
     from tests.simweb.page import CHROMIUM, FLAGS
 
     argv = [sys.executable, __file__, "--board", "--seconds", str(seconds), "--seed", str(seed)]
     argv += ["--loaded"] if loaded else []
+    argv += ["--engine-apart"] if apart and loaded else []
     with limited(fraction) as join, sync_playwright() as p:
         process = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, preexec_fn=join
@@ -164,10 +192,13 @@ def p99(values: list[int]) -> float:
 
 def scan(args: argparse.Namespace) -> None:
     where = "this machine" if args.cpu_fraction is None else f"1/{1 / args.cpu_fraction:.0f} core"
+    where += ", the engine apart" if args.engine_apart else ""
     results: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
     for number in range(args.rounds):
         for loaded in (False, True):  # in turn, so the machine's load falls on both alike
-            figures = round_of(args.seconds, args.seed + number, loaded, args.cpu_fraction)
+            figures = round_of(
+                args.seconds, args.seed + number, loaded, args.cpu_fraction, args.engine_apart
+            )
             results[loaded].append(figures)
             lat = figures["latencies"]
             print(
@@ -286,12 +317,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--plies", type=int, default=12, help="the RSS game's plies")
     parser.add_argument("--cpu-fraction", type=float, help="hold the board to this share")
+    parser.add_argument(
+        "--engine-apart", action="store_true", help="the engine outside the board's CPU group"
+    )
     parser.add_argument("--only", choices=("scan", "rss"))
     parser.add_argument("--board", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--loaded", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.board:
-        board(args.seconds, args.seed, args.loaded)
+        board(args.seconds, args.seed, args.loaded, args.engine_apart)
         return
     if args.only != "rss":
         scan(args)

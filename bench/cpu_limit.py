@@ -60,6 +60,13 @@ def _version() -> int:
     raise CpuLimitError("no cpu controller under /sys/fs/cgroup (neither cgroup v1 nor v2)")
 
 
+def leave_group(pid: int) -> None:
+    """Move process `pid` out of its limited group into the root one (unlimited): a
+    program that a Pi would run on cores of its own."""
+    root = V1_ROOT if _version() == 1 else V2_ROOT
+    _write(root / "cgroup.procs", str(pid))
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text()
