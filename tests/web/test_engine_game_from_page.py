@@ -36,7 +36,6 @@ from reedboard.rules.position import Position
 from reedboard.web.running import PageThread
 
 from tests.app.games import move_lines
-from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
 from tests.simweb.waiting import wait_for
 
 STOCKFISH = "/usr/games/stockfish"
@@ -105,20 +104,6 @@ def board(tmp_path: Path) -> Iterator[LiveBoard]:
         if loop.is_alive():
             loop.join(30)
         close_board(assembled, page)
-
-
-@pytest.fixture
-def phone() -> Iterator[Any]:
-    need_browser()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            yield page
-        finally:
-            browser.close()
 
 
 def pair(phone: Any, board: LiveBoard) -> None:

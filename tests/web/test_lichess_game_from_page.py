@@ -17,7 +17,6 @@ from reedboard.lichess.token_store import TOKEN_FILE
 
 from tests.host.lichess_standin import StandIn
 from tests.opponents.lichess_board import TOKEN, LichessBoard, lichess_board
-from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
 from tests.simweb.waiting import wait_for
 
 PHONE = {"width": 360, "height": 740}
@@ -30,20 +29,6 @@ LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][
 def board(tmp_path: Path) -> Iterator[LichessBoard]:
     with StandIn(TOKEN) as lichess, lichess_board(tmp_path, lichess) as running:
         yield running
-
-
-@pytest.fixture
-def phone() -> Iterator[Any]:
-    need_browser()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            yield page
-        finally:
-            browser.close()
 
 
 def pair(phone: Any, board: LichessBoard) -> None:

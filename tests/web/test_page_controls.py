@@ -4,32 +4,16 @@ piece chosen on the page, by keyboard, is the piece the pawn becomes on the boar
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
 from tests.web.board_process import running_board
 from tests.web.test_page_browser import pair_by_keyboard
 
 PHONE = {"width": 360, "height": 740}
 PROMOTING = "@start fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
-
-
-@pytest.fixture
-def phone() -> Iterator[Any]:
-    need_browser()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            yield page
-        finally:
-            browser.close()
 
 
 @pytest.mark.parametrize(("piece", "san"), [("n", "a8=N"), ("q", "a8=Q+")])

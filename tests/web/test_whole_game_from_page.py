@@ -25,7 +25,6 @@ from reedboard.rules.position import Position
 from reedboard.simweb.words import result_words
 
 from tests.app.games import move_lines
-from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
 from tests.web.board_process import RunningBoard, running_board
 
 STOCKFISH = "/usr/games/stockfish"
@@ -48,20 +47,6 @@ RULES = {
 def board(tmp_path: Path) -> Iterator[RunningBoard]:
     with running_board(tmp_path, live="") as running:
         yield running
-
-
-@pytest.fixture
-def phone() -> Iterator[Any]:
-    need_browser()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            yield page
-        finally:
-            browser.close()
 
 
 @pytest.fixture
