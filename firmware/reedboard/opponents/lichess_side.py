@@ -22,22 +22,15 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any, assert_never
+from typing import Any
 
 from reedboard.errors import BoardRequestError, LinkError, ReedboardError
 from reedboard.lichess.actions import (
-    Action,
-    AskBoard,
-    FollowGame,
-    PausedFor,
-    PostLater,
-    PostNow,
     Steps,
-    SyncBoard,
-    Tell,
     quote,
 )
 from reedboard.lichess.api import LichessApi, LichessError, RateLimited
+from reedboard.lichess.carrying import BoardEnd, carry_out
 from reedboard.lichess.game import challenge_form, seek_form
 from reedboard.lichess.streams import LichessStreams
 from reedboard.lichess.sync import COMMANDS, LichessSync
@@ -224,43 +217,15 @@ class LichessSide:
             self.sync.board_message(message)
 
     async def _carry_out(self, steps: Steps) -> None:
-        """Drive the synchroniser as the host's bridge does: each action carried out and
-        answered, or the error met thrown in."""
+        """Drive the synchroniser as the host's bridge does (`lichess.carrying`), the
+        board reached through its in-process client."""
         assert self._streams is not None
-        answer: Any = None
-        error: BaseException | None = None
-        while True:
-            self.sync.game_followed = self._streams.game_followed
-            try:
-                action = steps.send(answer) if error is None else steps.throw(error)
-            except StopIteration:
-                return
-            answer, error = None, None
-            try:
-                answer = await self._do(action)
-            except (BoardRequestError, LinkError, LichessError) as met:
-                error = met
+        board = BoardEnd(ask=self._request, fetch=self._fetch, tell=self._tell)
+        await carry_out(steps, self.sync, self.api, self._streams, board)
 
-    async def _do(self, action: Action) -> Any:
-        assert self._streams is not None
-        match action:
-            case AskBoard(command):
-                return await self._request(command)
-            case SyncBoard():
-                self.seen.hear(await self._request(AskState()))
-            case PostNow(path):
-                return await self.api.post(path)
-            case PostLater(path, form):
-                self._streams.post_later(path, form)
-            case FollowGame(game_id):
-                self._streams.follow_game(game_id)
-            case PausedFor():
-                return self.api.paused_for()
-            case Tell(text):
-                self._tell(text)
-            case _:
-                assert_never(action)
-        return None
+    async def _fetch(self) -> None:
+        """The board's game, heard as its state."""
+        self.seen.hear(await self._request(AskState()))
 
     async def _request(self, command: WireCommand) -> Any:
         """`command` carried out by the board: its reply, or BoardRequestError. What the

@@ -33,28 +33,20 @@ import os
 import sys
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TextIO, TypeVar, assert_never
+from typing import Any, TextIO, TypeVar
 
-from reedboard.errors import BoardRequestError, LinkError, ReedboardError
+from reedboard.errors import LinkError, ReedboardError
 from reedboard.lichess.actions import (
-    Action,
-    AskBoard,
-    FollowGame,
-    PausedFor,
-    PostLater,
-    PostNow,
     Steps,
-    SyncBoard,
-    Tell,
     quote,
 )
 from reedboard.lichess.api import (
     DEFAULT_SERVER,
     JsonObject,
     LichessApi,
-    LichessError,
     RateLimited,
 )
+from reedboard.lichess.carrying import BoardEnd, carry_out
 from reedboard.lichess.game import challenge_form, parse_clock, seek_form
 from reedboard.lichess.settings import BadSetting, read_token
 from reedboard.lichess.streams import LichessStreams
@@ -239,43 +231,16 @@ class LichessBridge:
         await self._carry_out(self.sync.step())
 
     async def _carry_out(self, steps: Steps) -> None:
-        """Drive the synchroniser: carry out each action it yields and send it the answer,
-        or throw in the error met; an error it does not catch goes on to the loop."""
+        """Drive the synchroniser (`lichess.carrying`), the board reached through the
+        follower's connection on its own thread; an error it does not catch goes on to
+        the loop."""
         assert self.streams is not None
-        answer: Any = None
-        error: BaseException | None = None
-        while True:
-            self.sync.game_followed = self.streams.game_followed  # a 404 may have left it
-            try:
-                action = steps.send(answer) if error is None else steps.throw(error)
-            except StopIteration:
-                return
-            answer, error = None, None
-            try:
-                answer = await self._do(action)
-            except (BoardRequestError, LinkError, LichessError) as met:
-                error = met
-
-    async def _do(self, action: Action) -> Any:
-        assert self.streams is not None
-        match action:
-            case AskBoard(command):
-                return await self._on_board(self.follower.connection.request, command)
-            case SyncBoard():
-                await self._on_board(self.follower.sync)
-            case PostNow(path):
-                return await self.api.post(path)
-            case PostLater(path, form):
-                self.streams.post_later(path, form)
-            case FollowGame(game_id):
-                self.streams.follow_game(game_id)
-            case PausedFor():
-                return self.api.paused_for()
-            case Tell(text):
-                logger.info("%s", text)
-            case _:
-                assert_never(action)
-        return None
+        board = BoardEnd(
+            ask=lambda command: self._on_board(self.follower.connection.request, command),
+            fetch=lambda: self._on_board(self.follower.sync),
+            tell=lambda text: logger.info("%s", text),
+        )
+        await carry_out(steps, self.sync, self.api, self.streams, board)
 
 
 def lichess(args: argparse.Namespace, *, stop: Callable[[], bool]) -> int:
