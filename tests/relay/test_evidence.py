@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from reedboard.events import Illegal, Restored, Touched
 from reedboard.link.event_codec import effect_wire
 from reedboard.rules.squares import parse_square
@@ -86,20 +84,6 @@ def test_the_export_cannot_be_split_by_a_note() -> None:
     rows = list(csv.reader(io.StringIO(text.split("\n", 1)[1])))
     assert len(rows) == 2 and rows[1][0] == "b1" and rows[1][1] == "0/0"
     assert rows[1][-1] == 'arbiter: result set to 1-0 (flag\nfell, "x")'
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "relay.sqlite"
-
-
-@pytest.fixture
-def boards(path: Path) -> Iterator[Boards]:
-    made = Boards(RelayStore(str(path)))
-    try:
-        yield made
-    finally:
-        made.store.close()
 
 
 def test_the_relay_records_what_the_board_told_and_keeps_it(boards: Boards, path: Path) -> None:

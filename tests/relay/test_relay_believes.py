@@ -6,11 +6,9 @@ a board's stream never stops the relay from following the real board."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from reedboard.link.board import DEFAULT_HISTORY as HISTORY
 from reedboard.link.board_messages import Alive
 from reedboard.link.messages import Resend
@@ -20,20 +18,6 @@ from reedboard_relay.store import RelayStore
 from tests.relay.test_game_pairings import START, game_over, hello, moves, state
 
 OPENING = ["e2e4", "e7e5", "g1f3"]
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "relay.sqlite"
-
-
-@pytest.fixture
-def boards(path: Path) -> Iterator[Boards]:
-    made = Boards(RelayStore(str(path)))
-    try:
-        yield made
-    finally:
-        made.store.close()
 
 
 def forged_state(seq: int, ucis: list[str], result: str | None = None) -> dict[str, Any]:

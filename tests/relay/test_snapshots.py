@@ -8,10 +8,8 @@ from __future__ import annotations
 import signal
 import sqlite3
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from reedboard_host.mirror import GameMirror
 from reedboard_relay import snapshots
 from reedboard_relay.boards import Boards
@@ -35,20 +33,6 @@ def played(boards: Boards, board: str = "b1") -> None:
         boards.heard(board, frame, 0)
     for frame in moves(9, OPENING):
         boards.heard(board, frame, 0)
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "relay.sqlite"
-
-
-@pytest.fixture
-def boards(path: Path) -> Iterator[Boards]:
-    made = Boards(RelayStore(str(path)))
-    try:
-        yield made
-    finally:
-        made.store.close()
 
 
 def test_a_snapshot_holds_the_games_results_comments_and_clocks(boards: Boards) -> None:

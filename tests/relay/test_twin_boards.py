@@ -8,7 +8,6 @@ import json
 import logging
 import subprocess
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -17,22 +16,12 @@ from reedboard.link.frame import encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard_relay.boards import Boards
 from reedboard_relay.service import RelayService
-from reedboard_relay.store import RelayStore
 
 from tests.children import child
 from tests.relay.broker import running_broker
 from tests.relay.test_arbiter_console import relay_urls, until
 from tests.relay.test_game_pairings import hello
 from tests.relay.test_relay_end_to_end import BIN
-
-
-@pytest.fixture
-def boards(tmp_path: Path) -> Iterator[Boards]:
-    made = Boards(RelayStore(str(tmp_path / "relay.sqlite")))
-    try:
-        yield made
-    finally:
-        made.store.close()
 
 
 def test_a_board_restarting_is_not_taken_for_two(boards: Boards) -> None:
