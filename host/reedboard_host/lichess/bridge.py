@@ -131,7 +131,8 @@ class LichessBridge:
             account = await self._account()
             me = self.sync.me = str(account.get("id") or account.get("username") or "").lower()
             logger.info("signed in to %s as %s", self.api.server, account.get("username", me))
-            await self._on_board(self.follower.connect)
+            if await self._on_board(self.follower.connect, self.stop) is None:
+                return 0  # stopped while the board was away
             # The event stream first: a seek or challenge answered at once must not be missed.
             streams.follow_events()
             commands = await self._read_commands()
