@@ -82,20 +82,31 @@ def host(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_say_asks_the_board_s_voice() -> None:
+    # The program on a real pty once; the other questions in-process, below.
     speaker = RecordingSpeaker()
-    voice = BoardVoice(speaker, phrasebook("en"))
     board = RunningBoard()
-    board.app.voice = voice
+    board.app.voice = BoardVoice(speaker, phrasebook("en"))
     with board:
         position = host("say", "position", "--port", board.port)
-        square = host("say", "e1", "--port", board.port)
-        last = host("say", "last", "--port", board.port)
     assert position.returncode == 0, position.stderr
     assert position.stdout.startswith("White: king e1, queen d1, rooks a1 and h1")
     assert position.stdout.endswith(". White to move.\n")
+    assert speaker.texts == [position.stdout.strip()]
+
+
+def test_say_a_square_and_the_last_move(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    speaker = RecordingSpeaker()
+    pair = BoardPair()
+    pair.app.voice = BoardVoice(speaker, phrasebook("en"))
+    host_on = HostOnPair(pair, monkeypatch, capsys)
+    square = host_on("say", "e1")
+    last = host_on("say", "last")
+    assert square.returncode == 0 and last.returncode == 0, square.stderr + last.stderr
     assert square.stdout == "e1: white king.\n"
     assert last.stdout == "No move yet.\n"
-    assert speaker.texts == [position.stdout.strip(), "e1: white king.", "No move yet."]
+    assert speaker.texts == ["e1: white king.", "No move yet."]
 
 
 def test_say_on_a_board_without_a_voice_says_so(
