@@ -90,9 +90,14 @@ class BoardConnection:
 
     def open(self, timeout_s: float = HANDSHAKE_S) -> BoardHello:
         """Open the port and shake hands; returns the board's hello."""
+        self.open_line()
+        return self.handshake(timeout_s)
+
+    def open_line(self) -> None:
+        """Open the port, nothing said on it yet: a port that is absent or busy fails
+        here (`LinkError`), apart from a line that fails once open (a cable pulled)."""
         self.url = choose_port(self.port)
         self._port = self._open_port(self.url)
-        return self.handshake(timeout_s)
 
     def handshake(self, timeout_s: float = HANDSHAKE_S) -> BoardHello:
         self.hello = None

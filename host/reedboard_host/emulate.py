@@ -98,7 +98,9 @@ def emulate(
     pty: SoftwareEnd,
     stop: Callable[[], bool],
 ) -> None:
-    hello = follower.connection.hello or follower.connect()
+    hello = follower.connection.hello or follower.connect(stop)
+    if hello is None:
+        return  # stopped while the board was away
     emulation = EmulatedEndpoint(protocol, hello.session)
     feed = BoardFeed(emulation)
     clock = follower.clock

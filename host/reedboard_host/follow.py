@@ -72,19 +72,32 @@ class Follower:
         if self.mirror.apply(message) and self.on_change is not None:
             self.on_change(self.mirror)
 
-    def connect(self) -> BoardHello:
-        """The first connection: its failure is the user's to hear about."""
-        hello = self.connection.open()
-        self.connected = self._was_connected = True
-        self._kept.opened(self.connection)
+    def connect(self, stop: Callable[[], bool] = lambda: False) -> BoardHello | None:
+        """The first connection. A port that is absent or busy, or a board that does not
+        answer, is the user's to hear about: raised, in one line. A line that fails once
+        its port is open (the cable pulled during the handshake or the game's fetch) is
+        a board lost, as it is later: said, and looked for again until it is back (its
+        hello returned, the game fetched) or `stop()` says to end (None)."""
+        self.connection.open_line()
+        self._was_connected = True  # the board's port was there: it comes back "again"
+        self._kept.opened(self.connection)  # a failure from here on is a loss, and said
         try:
+            self.connection.handshake()
+            self.connected = True
             self.sync()
         except HostError as error:
+            if not self.connected:
+                raise  # no board answers there, or one of another protocol version
             # A noisy line can keep a long state message from arriving: `keep_up` asks again.
             logger.warning("%s; asking again", error)
         except LinkError as error:
-            # Unplugged while the game was being fetched: `keep_up` connects again.
             self.lost(error)
+        while not self.connected:
+            if stop():
+                return None
+            self.keep_up(RECONNECT_S)
+        hello = self.connection.hello
+        assert hello is not None  # a connection is made by a handshake
         return hello
 
     def sync(self) -> None:

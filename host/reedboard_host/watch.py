@@ -8,6 +8,7 @@ import argparse
 import logging
 import sys
 
+from reedboard.errors import LinkError
 from reedboard.events import (
     ClockPressed,
     Effect,
@@ -105,6 +106,8 @@ def watch(args: argparse.Namespace) -> int:
                         clocks.append((reply.clock.white_ms, reply.clock.black_ms))
             except HostError as error:
                 logger.warning("%s; the board shows without what is in hand", error)
+            except LinkError as error:
+                follower.lost(error)  # `run` below looks for the board again
             if voice is not None:
                 current = follower.mirror.current
                 position = current.game.position if current else Position.standard()

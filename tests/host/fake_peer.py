@@ -2,13 +2,17 @@
 garbage, a board of another protocol version, or a board on a line too noisy for its
 hello to get through (it answers every hello with a well-formed frame that is not the
 hello, and the host keeps trying). It answers what it reads, so nothing here depends on
-timing."""
+timing. `unplug` takes it away as a pulled cable does: the host's reads and writes fail,
+and its path is gone (a link in a directory of its own, never another test's pty under a
+reused number)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import select
+import tempfile
 import threading
 import tty
 
@@ -21,7 +25,9 @@ class FakePeer:
         self.kind = kind
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
-        self.path = os.ttyname(self._slave)
+        self._link_dir = tempfile.mkdtemp(prefix="fakepeer-")
+        self.path = os.path.join(self._link_dir, "board")
+        os.symlink(os.ttyname(self._slave), self.path)
         self._decoder = FrameDecoder()
         self._rng = random.Random(1)
         self.heard = threading.Event()  # the host has spoken: it is up and waiting
@@ -58,11 +64,20 @@ class FakePeer:
             if out:
                 os.write(self._master, out)
 
-    def close(self) -> None:
+    def unplug(self) -> None:
+        """The cable pulled: the pty closed and its path gone."""
         self._stop.set()
         self._thread.join(5)
-        os.close(self._master)
-        os.close(self._slave)
+        if self._master >= 0:
+            os.close(self._master)
+            os.close(self._slave)
+            self._master = self._slave = -1
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+    def close(self) -> None:
+        self.unplug()
+        os.rmdir(self._link_dir)
 
     def __enter__(self) -> FakePeer:
         return self

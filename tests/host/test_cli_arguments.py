@@ -103,22 +103,21 @@ def test_only_usb_serial_ports_may_be_a_board() -> None:
 
 
 @pytest.mark.skipif(bool(usb_serial_ports()), reason="a USB serial port is plugged in here")
-def test_without_a_usb_serial_port_one_line_says_so() -> None:
-    result = host("state")
-    assert result.returncode == 1
-    assert result.stderr == (
+def test_without_a_usb_serial_port_one_line_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    # `main` in this process (the program's start is tested above and below).
+    assert main(["state"]) == 1
+    assert capsys.readouterr().err == (
         "reedboard-host state: no USB serial port found: connect the board's USB cable or "
         "give --port\n"
     )
 
 
 @pytest.mark.skipif(bool(usb_serial_ports()), reason="a USB serial port is plugged in here")
-def test_ports_lists_no_builtin_serial_port() -> None:
-    result = host("ports")
-    assert (result.returncode, result.stdout) == (0, "")  # never ttyS0
-    assert result.stderr == (
-        "reedboard-host: no USB serial port found: is the board's USB cable in?\n"
-    )
+def test_ports_lists_no_builtin_serial_port(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["ports"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (0, "")  # never ttyS0
+    assert err == ("reedboard-host: no USB serial port found: is the board's USB cable in?\n")
 
 
 def test_a_reader_that_goes_away_ends_the_output_quietly(

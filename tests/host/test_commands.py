@@ -1,6 +1,7 @@
 """`reedboard-host` commands as real programs against a running board on a real pty, and
-against ports that are not a working board: one clear line, a non-zero exit, nothing
-lost."""
+against ports that are not a working board (a missing port as a program; a silent,
+garbled or other-version one by `record`'s `main` on a real pty): one clear line, a
+non-zero exit, nothing lost."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
+from reedboard_host.cli import main
 
 from tests.children import child, stop
 from tests.host.fake_peer import FakePeer
@@ -160,15 +162,19 @@ def test_no_such_port() -> None:
         ("version2", "speaks protocol version 2; this reedboard-host speaks version 1"),
     ],
 )
-def test_a_port_that_is_not_a_working_board(kind: str, says: str, tmp_path: Path) -> None:
+def test_a_port_that_is_not_a_working_board(
+    kind: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `record`'s `main` in this process, on a real pty: the program's start and its one
+    # line are tested above (`test_no_such_port`).
     out = tmp_path / "games.pgn"
     kept = '[Event "earlier"]\n\n1. e4 *\n'
     out.write_text(kept)
     with FakePeer(kind) as peer:
-        result = host("record", "--port", peer.path, "--out", str(out))
-    assert result.returncode == 1
+        status = main(["record", "--port", peer.path, "--out", str(out)])
+    assert status == 1
     # What it set out to do, said at start, then the one line of why it stopped.
-    start, *lines = result.stderr.strip().splitlines()
+    start, *lines = capsys.readouterr().err.strip().splitlines()
     assert start.startswith("reedboard-host: recording the game of the board on ")
     assert len(lines) == 1 and lines[0].startswith("reedboard-host record: ")
     assert says in lines[0]

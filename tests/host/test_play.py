@@ -30,7 +30,7 @@ from tests.support.person import Person
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 LIMIT_MS = 600_000  # a bound in the pair's board time for a stuck game, never a wait
-PLIES = 16  # enough to see both sides move many times; a whole game adds nothing
+PLIES = 10  # enough to see both sides move five times; a whole game adds nothing
 
 
 def test_stockfish_is_installed() -> None:

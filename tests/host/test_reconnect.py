@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 import pytest
+from reedboard.errors import LinkError
 from reedboard.events import MoveMade
 from reedboard.link.board_messages import (
     BoardHello,
@@ -113,3 +114,76 @@ def test_a_board_plugged_in_later_is_found(caplog: pytest.LogCaptureFixture) -> 
         f"no serial port memory; trying again every {RECONNECT_S:g} s",
         "connected to the board on memory",
     ]
+
+
+@pytest.mark.parametrize("reads", [0, 1])
+def test_a_board_unplugged_during_the_first_connection_is_said_lost_and_waited_for(
+    reads: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The cable pulled once the port is open, before the board's hello came back (after
+    no read, or a few: within the handshake or the game's fetch) is a board lost, as it
+    is later: said in one line and looked for until it is back, not an error that ends
+    the command."""
+    caplog.set_level(logging.INFO)
+    pair = BoardPair()
+    unplugged_at: list[int] = []
+
+    class PulledEnd(HostEnd):
+        """The first port the host opens: its cable is pulled after `reads` reads."""
+
+        reads_left = reads
+
+        def read(self, wait_s: float = 0.0) -> bytes:
+            if not unplugged_at and len(opened) == 1 and self.reads_left == 0:
+                pair.unplug()
+                unplugged_at.append(pair.clock.now_ms())
+            self.reads_left -= 1
+            return super().read(wait_s)
+
+    opened: list[PulledEnd] = []
+
+    def open_port(url: str) -> HostEnd:
+        if not pair.plugged:
+            raise LinkError(f"no serial port {url}")
+        end = PulledEnd(pair)
+        opened.append(end)
+        return end
+
+    def plug_back() -> None:
+        if unplugged_at and not pair.plugged and pair.clock.now_ms() > unplugged_at[0] + 1000:
+            pair.plug()
+
+    pair.watch(plug_back)
+    follower = Follower("memory", open_port=open_port, clock=pair.host_clock)
+    hello = follower.connect()
+    assert unplugged_at, "the cable was never pulled"
+    assert hello is not None and follower.connected and len(opened) >= 2
+    assert follower.mirror.current is not None and not follower.mirror.needs_state
+    lines = logged(caplog, "reedboard_host")
+    assert lines == [
+        f"lost the board: the serial link failed: the cable is out; "
+        f"trying again every {RECONNECT_S:g} s",
+        "connected again to the board on memory",
+    ]
+    _play(pair, Position.standard(), "e2e4", seed=3)
+    _follow_until(follower, pair, lambda: _mirrored(follower) == ["e2e4"], "e2e4 mirrored")
+
+
+def test_the_first_connection_waits_for_a_lost_board_only_until_stopped() -> None:
+    pair = BoardPair()
+    stops: list[int] = []
+
+    def open_port(url: str) -> HostEnd:
+        if stops:
+            raise LinkError(f"no serial port {url}")
+        end = pair.open_port(url)
+        pair.unplug()  # pulled at once: the handshake's first write fails
+        return end
+
+    def stop() -> bool:
+        stops.append(pair.clock.now_ms())
+        return len(stops) > 10
+
+    follower = Follower("memory", open_port=open_port, clock=pair.host_clock)
+    assert follower.connect(stop) is None
+    assert not follower.connected and len(stops) == 11

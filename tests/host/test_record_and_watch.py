@@ -115,3 +115,25 @@ def test_record_on_sigterm_keeps_the_game(
         game = chess.pgn.read_game(handle)
     assert game is not None and not game.errors
     assert [m.uci() for m in game.mainline_moves()] == moves
+
+
+def test_record_says_a_board_unplugged_during_its_handshake_lost_and_waits_for_it(
+    tmp_path: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    """The cable pulled while `record` is still shaking hands (a noisy line keeps it
+    there): one line says the board was lost, and `record` looks for it again rather
+    than ending on the line's input/output error; SIGTERM then ends it cleanly."""
+    out = tmp_path / "games.pgn"
+    with FakePeer("noisy") as board:
+        record = start(processes, "record", "--port", board.path, "--out", str(out))
+        assert board.heard.wait(60), "record never spoke to the board"
+        board.unplug()
+        assert record.stderr is not None
+        lines = [record.stderr.readline() for _ in range(2)]  # what it does; then the loss
+        assert lines[1].startswith("reedboard-host: lost the board: the serial link failed"), (
+            "".join(lines) + record.communicate()[1]
+        )
+        assert lines[1].endswith("; trying again every 0.2 s\n")
+        assert record.poll() is None, record.communicate()[1]  # still looking for it
+        record.send_signal(signal.SIGTERM)
+        assert record.wait(30) == 0, record.communicate()[1]

@@ -1,15 +1,15 @@
 """`reedboard-host watch --say LANG`: the board's sentences printed and said on the PC,
 through the espeak-ng adapter (here a stand-in `espeak-ng` first on the PATH, which notes
-what it is given to say); `reedboard-host say WHAT`: the board's own voice asked."""
+what it is given to say); `reedboard-host say WHAT`: the board's own voice asked. `watch`
+runs in the test's process on the board pair (it is a program on a real pty in
+test_commands.py), `say` once as a program."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -18,13 +18,12 @@ from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
 from reedboard.speaking import BoardVoice
+from reedboard.stopping import Stopped
 from reedboard.voice.languages import phrasebook
 
-from tests.children import child, stop
 from tests.host.running_board import RunningBoard
 from tests.support.board_pair import BoardPair
 from tests.support.host_on_pair import HostOnPair
-from tests.support.said_lines import SaidLines
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -34,43 +33,41 @@ echo >> "{notes}"
 """
 
 
-def test_watch_says_each_move(tmp_path: Path) -> None:
+def test_watch_says_each_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `watch --say` in this process on the board pair (`watch` as a program is in
+    # test_commands.py), with the stand-in `espeak-ng` as a real program on the PATH.
     notes = tmp_path / "said.txt"
     program = tmp_path / "espeak-ng"
     program.write_text(STAND_IN.format(notes=notes))
     program.chmod(0o755)
-    env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
-    with RunningBoard(speed=10) as board:
-        command = [sys.executable, "-m", "reedboard_host.cli", "watch", "--say", "fr",
-                   "--port", board.port]  # fmt: skip
-        with child(command, sig=signal.SIGINT, stdout=subprocess.PIPE,
-                   stderr=subprocess.PIPE, text=True, env=env) as watch:  # fmt: skip
-            seen: list[str] = []
-            said = threading.Event()
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    pair = BoardPair()
+    host_on = HostOnPair(pair, monkeypatch, capsys)
+    seen: list[str] = []
+    pushed: list[bool] = []
+    start = Position.standard()
 
-            def read() -> None:
-                assert watch.stdout is not None
-                for line in watch.stdout:
-                    seen.append(line)
-                    if line.startswith("say Cavalier g1 f3."):
-                        said.set()
-
-            reader = threading.Thread(target=read, daemon=True)
-            reader.start()
-            board.wait_until(
-                lambda: "hello" in board.answered and "state" in board.answered,
-                "the watcher's handshake and its request of the state",
-            )
-            start = Position.standard()
-            script = human_script(start, [start.parse_uci("g1f3")], seed=2)
-            board.push(script.lines)
-            assert said.wait(30), "".join(seen)
+    def look() -> None:
+        seen.append(capsys.readouterr().out)
+        if not pushed and "state" in pair.answered:  # the watcher has asked for the state
+            pair.push(human_script(start, [start.parse_uci("g1f3")], seed=2).lines)
+            pushed.append(True)
+        if "say Cavalier g1 f3." in "".join(seen):
+            # The stand-in is a real program: its note comes in real time, and the board's
+            # clock stands still meanwhile. Then Ctrl-C, as a person ends `watch`.
             deadline = time.monotonic() + 10
             while "Cavalier g1 f3." not in (notes.read_text() if notes.exists() else ""):
                 assert time.monotonic() < deadline, "espeak-ng was never asked to say it"
                 time.sleep(0.05)
-            assert stop(watch, signal.SIGINT) == 0, watch.stderr and watch.stderr.read()
-            reader.join(10)
+            raise Stopped
+        # A bound in the board's time, for a move never said (nothing real waits).
+        assert pair.clock.now_ms() < 120_000, "".join(seen)
+
+    pair.watch(look)
+    ran = host_on("watch", "--say", "fr")
+    assert ran.returncode == 0, ran.stderr
     assert notes.read_text().splitlines() == ["Cavalier g1 f3."]
 
 
@@ -82,20 +79,31 @@ def host(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_say_asks_the_board_s_voice() -> None:
+    # The program on a real pty once; the other questions in-process, below.
     speaker = RecordingSpeaker()
-    voice = BoardVoice(speaker, phrasebook("en"))
     board = RunningBoard()
-    board.app.voice = voice
+    board.app.voice = BoardVoice(speaker, phrasebook("en"))
     with board:
         position = host("say", "position", "--port", board.port)
-        square = host("say", "e1", "--port", board.port)
-        last = host("say", "last", "--port", board.port)
     assert position.returncode == 0, position.stderr
     assert position.stdout.startswith("White: king e1, queen d1, rooks a1 and h1")
     assert position.stdout.endswith(". White to move.\n")
+    assert speaker.texts == [position.stdout.strip()]
+
+
+def test_say_a_square_and_the_last_move(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    speaker = RecordingSpeaker()
+    pair = BoardPair()
+    pair.app.voice = BoardVoice(speaker, phrasebook("en"))
+    host_on = HostOnPair(pair, monkeypatch, capsys)
+    square = host_on("say", "e1")
+    last = host_on("say", "last")
+    assert square.returncode == 0 and last.returncode == 0, square.stderr + last.stderr
     assert square.stdout == "e1: white king.\n"
     assert last.stdout == "No move yet.\n"
-    assert speaker.texts == [position.stdout.strip(), "e1: white king.", "No move yet."]
+    assert speaker.texts == ["e1: white king.", "No move yet."]
 
 
 def test_say_on_a_board_without_a_voice_says_so(
@@ -123,23 +131,37 @@ def sound_card() -> bool:
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 @pytest.mark.skipif(sound_card(), reason="this machine has a sound card: speech is played")
-def test_watch_without_a_sound_card_says_speech_is_not_played() -> None:
-    with RunningBoard(speed=10) as board:
-        command = [sys.executable, "-m", "reedboard_host.cli", "watch", "--say", "en",
-                   "--port", board.port]  # fmt: skip
-        with child(command, sig=signal.SIGINT, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.PIPE, text=True) as watch:  # fmt: skip
-            assert watch.stderr is not None
-            said = SaidLines(watch.stderr)
-            board.wait_until(
-                lambda: "hello" in board.answered and "state" in board.answered,
-                "the watcher's handshake and its request of the state",
-            )
-            start = Position.standard()
-            moves = [start.parse_uci("g1f3")]
-            moves.append(start.play(moves[0]).parse_uci("g8f6"))
-            board.push(human_script(start, moves, seed=2).lines)
-            line = said.wait_for("speech could not be played")
-            assert line.startswith("reedboard-host: voice: speech could not be played: espeak-ng")
-            assert stop(watch, signal.SIGINT) == 0
-            assert len(said.wait_end(30)) == 1, said.lines  # that line only
+def test_watch_without_a_sound_card_says_speech_is_not_played(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In this process on the board pair, with the real espeak-ng.
+    pair = BoardPair()
+    host_on = HostOnPair(pair, monkeypatch, capsys)
+    said: list[str] = []
+    pushed: list[bool] = []
+    start = Position.standard()
+    moves = [start.parse_uci("g1f3")]
+    moves.append(start.play(moves[0]).parse_uci("g8f6"))
+
+    def look() -> None:
+        said.append(capsys.readouterr().err)
+        if not pushed and "state" in pair.answered:  # the watcher has asked for the state
+            pair.push(human_script(start, moves, seed=2).lines)
+            pushed.append(True)
+        if len(pair.moves()) == 2:
+            # espeak-ng is a real program: its failure comes in real time, while the
+            # board's clock stands still. Then Ctrl-C, as a person ends `watch`.
+            deadline = time.monotonic() + 30
+            while "speech could not be played" not in "".join(said):
+                assert time.monotonic() < deadline, "".join(said)
+                time.sleep(0.05)
+                said.append(capsys.readouterr().err)
+            raise Stopped
+        assert pair.clock.now_ms() < 120_000, "".join(said)  # a bound in the board's time
+
+    pair.watch(look)
+    ran = host_on("watch", "--say", "en")
+    assert ran.returncode == 0, ran.stderr
+    lines = "".join([*said, ran.stderr]).splitlines()
+    assert len(lines) == 1, lines  # that line only
+    assert lines[0].startswith("reedboard-host: voice: speech could not be played: espeak-ng")

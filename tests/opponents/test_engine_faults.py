@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from reedboard.events import MoveMade
 from reedboard.opponents import uci_engine
+from reedboard.opponents.engine_cpu import Usage, hung
 from reedboard.opponents.engine_play import EngineSettings
 from reedboard.opponents.thinker import EngineThread, Question
 
@@ -95,7 +97,8 @@ def test_the_engine_runs_below_the_boards_priority() -> None:
         thread.close()
 
 
-HOG = "while True: pass"  # a program at the board's own priority that wants a whole CPU
+# A program at the board's own priority that wants a whole CPU; it says when it begins to.
+HOG = "print('spinning', flush=True)\nwhile True: pass"
 
 
 @needs_stockfish
@@ -103,31 +106,56 @@ def test_an_engine_starved_of_the_cpu_is_waited_for_not_taken_for_hung(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Stockfish (SCHED_IDLE) on one CPU with a program at normal priority spinning on
-    it gets a slice of CPU time now and then: long past the wall time its move was
-    allowed (half a second here, for the silences between those slices to outlast it),
-    it is still waited for, and answers once the CPU is free."""
+    it gets a slice of CPU time now and then. Given a search it cannot finish (`go
+    infinite`), once its time is past (half a second here) the engine is looked at and
+    judged starved, not hung, and still waited for; stopped then, it answers with its
+    move, no error. No wall time is assumed: the test waits for the judgement itself."""
     monkeypatch.setattr(uci_engine, "EXTRA_S", 0.5)
+    verdicts: list[tuple[float, float, bool]] = []  # (waited, allowed, hung) at each look
+    starved_seen = threading.Event()
+
+    def judged(waited_s: float, allowed_s: float, before: float | None, now: Usage | None) -> bool:
+        verdict = hung(waited_s, allowed_s, before, now)
+        verdicts.append((waited_s, allowed_s, verdict))
+        if waited_s >= allowed_s and not verdict:
+            starved_seen.set()
+        return verdict
+
+    monkeypatch.setattr(uci_engine, "hung", judged)
+    engines: list[uci_engine.UciEngine] = []
+
+    def make(settings: EngineSettings) -> uci_engine.UciEngine:
+        engines.append(uci_engine.UciEngine(settings.path, nice=settings.nice))
+        return engines[-1]
+
     ours = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {min(ours)})  # what this thread starts from now on runs there
     try:
-        thread = EngineThread(EngineSettings(nice=7))
+        thread = EngineThread(EngineSettings(nice=7), make=make)
         hog: subprocess.Popen[bytes] | None = None
         try:
             thread.ask(Question("warm", START, (), "nodes 1000", 10_000))
             assert thread.wait(120)
             assert [a.error for a in thread.answers()] == [None]
-            hog = subprocess.Popen([sys.executable, "-c", HOG])
-            # Far more nodes than a starved engine searches while the CPU is taken.
-            thread.ask(Question("starved", START, (), "nodes 200000", 10))
-            assert not thread.wait(5.0)  # starved: no answer, and no error
+            hog = subprocess.Popen([sys.executable, "-c", HOG], stdout=subprocess.PIPE)
+            assert hog.stdout is not None
+            assert hog.stdout.readline() == b"spinning\n"  # the CPU is taken from now on
+            thread.ask(Question("starved", START, (), "infinite", 10))
+            # A bound for a stuck run, not a timing: the first look past its time comes
+            # half a second after the question on any machine.
+            assert starved_seen.wait(120), f"never judged starved: {verdicts}"
+            assert thread.answers() == []  # waited for: no answer, and no error
+            [engine] = engines
+            engine.send("stop")  # the search ends only so, with the move found so far
             hog.kill()
             assert thread.wait(300)
             [answer] = thread.answers()
-            assert answer.error is None and answer.thought is not None
+            assert answer.error is None and answer.thought is not None, (answer, verdicts)
+            assert answer.key == "starved"
         finally:
             if hog is not None:
                 hog.kill()
-                hog.wait()
+                hog.communicate()
             thread.close()
     finally:
         os.sched_setaffinity(0, ours)

@@ -17,7 +17,7 @@ from tests.opponents.engine_board import engine_board, person_move, play_out
 STOCKFISH = "/usr/games/stockfish"
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
 
-FAST = EngineSettings(level=5, movetime_ms=30, side="black", seed=7)
+FAST = EngineSettings(level=5, movetime_ms=10, side="black", seed=7)  # strength aside
 
 
 def test_a_whole_game_against_the_engine_at_level_5() -> None:
@@ -37,7 +37,7 @@ def test_a_whole_game_against_the_engine_at_level_5() -> None:
 
 
 def test_the_engine_plays_white_and_moves_first() -> None:
-    board = engine_board(EngineSettings(level=3, movetime_ms=30, side="white", seed=1))
+    board = engine_board(EngineSettings(level=3, movetime_ms=10, side="white", seed=1))
     try:
         play_out(board, person_white=False, seed=5, max_plies=12)
         moves = [e.effect.uci for e in board.effects if isinstance(e.effect, MoveMade)]

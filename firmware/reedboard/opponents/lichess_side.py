@@ -25,13 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 from reedboard.errors import BoardRequestError, LinkError, ReedboardError
-from reedboard.lichess.actions import (
-    Steps,
-    quote,
-)
-from reedboard.lichess.api import LichessApi, LichessError, RateLimited
+from reedboard.lichess.actions import Steps
+from reedboard.lichess.api import LichessApi, LichessError
 from reedboard.lichess.carrying import BoardEnd, carry_out
 from reedboard.lichess.game import challenge_form, seek_form
+from reedboard.lichess.playing import ask_for_game, sign_in, take_news
 from reedboard.lichess.streams import LichessStreams
 from reedboard.lichess.sync import COMMANDS, LichessSync
 from reedboard.link.board_messages import Ack, ErrorReply, Outgoing, StateMessage
@@ -42,7 +40,6 @@ from reedboard.opponents.lichess_spec import LichessPlan
 
 POLL_S = 0.05  # the longest a turn waits for the board or Lichess
 REPLY_S = 10.0  # the board answers its own client within a turn; a loaded Pi, within this
-EVENTS_OPEN_S = 15.0
 NEWS_KEPT = 20
 CLOCKS_TOLD = "clocks on Lichess: "  # as the synchroniser tells them after each move
 
@@ -133,16 +130,14 @@ class LichessSide:
         try:
             if not await self._sign_in():
                 return
-            streams.follow_events()
-            # The event stream first: a seek or challenge answered at once must not be missed.
-            waited = 0.0
-            while not streams.events_open.is_set() and waited < EVENTS_OPEN_S:
-                if self._stop.is_set():
-                    return
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(streams.events_open.wait(), POLL_S)
-                waited += POLL_S
-            self._ask_lichess(streams)
+            plan = self.plan
+            seek = seek_form(plan.clock, False, "standard") if plan.way == "seek" else None
+            challenge = None
+            if plan.way == "challenge":
+                challenge = (plan.user, challenge_form(plan.clock, False, "standard"))
+            await ask_for_game(
+                streams, self._tell, seek=seek, challenge=challenge, stopped=self._stop.is_set
+            )
             while not self._stop.is_set():
                 await self._turn(streams)
                 arrived.clear()
@@ -154,34 +149,19 @@ class LichessSide:
             await self.api.close()
 
     async def _sign_in(self) -> bool:
-        while not self._stop.is_set():
-            try:
-                account = await self.api.get("/api/account")
-            except RateLimited as error:
-                self._tell(str(error))
-                await self.api.wait_turn()
-            except LichessError as error:
-                if error.status == 401:
-                    self.refused = "Lichess refused the token: enter it again on the page"
-                    logger.warning("%s", self.refused)
-                    self.forget_token()
-                    return False
-                self._tell(f"{error}; trying again")
-                await asyncio.sleep(1.0)
-            else:
-                self.account = str(account.get("username") or account.get("id") or "")
-                self.sync.me = self.account.lower()
-                self._tell(f"signed in to Lichess as {self.account}; {self.plan.words()}")
-                return True
-        return False
-
-    def _ask_lichess(self, streams: LichessStreams) -> None:
-        plan = self.plan
-        if plan.way == "seek":
-            streams.hold_open("/api/board/seek", seek_form(plan.clock, False, "standard"))
-        elif plan.way == "challenge":
-            form = challenge_form(plan.clock, False, "standard")
-            streams.hold_open(f"/api/challenge/{quote(plan.user)}", form)
+        try:
+            account = await sign_in(self.api, self._tell, patient=True, stopped=self._stop.is_set)
+        except LichessError:  # the token refused: asking again will not change that
+            self.refused = "Lichess refused the token: enter it again on the page"
+            logger.warning("%s", self.refused)
+            self.forget_token()
+            return False
+        if account is None:
+            return False
+        self.account = str(account.get("username") or account.get("id") or "")
+        self.sync.me = self.account.lower()
+        self._tell(f"signed in to Lichess as {self.account}; {self.plan.words()}")
+        return True
 
     async def _turn(self, streams: LichessStreams) -> None:
         self._heard(self._take())
@@ -194,16 +174,8 @@ class LichessSide:
                 self._tell(str(error))
             if self.seen.needs_state:
                 return
-        while not streams.inbox.empty():
-            kind, item = streams.inbox.get_nowait()
-            try:
-                await self._carry_out(self.sync.item(kind, item))
-            except (KeyError, TypeError, ValueError, AttributeError) as error:
-                logger.warning("ignored an odd %s message: %s", kind, type(error).__name__)
-            except (BoardRequestError, LinkError, ReedboardError) as error:
-                self._tell(str(error))
         try:
-            await self._carry_out(self.sync.step())
+            await take_news(streams, self.sync, self._carry_out)
         except (BoardRequestError, LinkError, ReedboardError) as error:
             self._tell(str(error))
 

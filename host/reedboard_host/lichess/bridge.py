@@ -36,18 +36,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TextIO, TypeVar
 
 from reedboard.errors import LinkError, ReedboardError
-from reedboard.lichess.actions import (
-    Steps,
-    quote,
-)
-from reedboard.lichess.api import (
-    DEFAULT_SERVER,
-    JsonObject,
-    LichessApi,
-    RateLimited,
-)
+from reedboard.lichess.actions import Steps
+from reedboard.lichess.api import DEFAULT_SERVER, JsonObject, LichessApi
 from reedboard.lichess.carrying import BoardEnd, carry_out
 from reedboard.lichess.game import challenge_form, parse_clock, seek_form
+from reedboard.lichess.playing import ask_for_game, sign_in, take_news
 from reedboard.lichess.settings import BadSetting, read_token
 from reedboard.lichess.streams import LichessStreams
 from reedboard.lichess.sync import LichessSync
@@ -58,7 +51,6 @@ from reedboard_host.follow import Follower
 T = TypeVar("T")
 
 POLL_S = 0.05
-EVENTS_OPEN_S = 15.0  # to wait for the event stream before seeking or challenging
 
 logger = logging.getLogger(__name__)
 
@@ -128,28 +120,14 @@ class LichessBridge:
         streams = self.streams = LichessStreams(self.api)
         commands = None
         try:
-            account = await self._account()
+            account = await sign_in(self.api, _warn)  # a bad token fails here, in one line
+            assert account is not None  # never asked to stop: the loop cancels it
             me = self.sync.me = str(account.get("id") or account.get("username") or "").lower()
             logger.info("signed in to %s as %s", self.api.server, account.get("username", me))
-            await self._on_board(self.follower.connect)
-            # The event stream first: a seek or challenge answered at once must not be missed.
-            streams.follow_events()
+            if await self._on_board(self.follower.connect, self.stop) is None:
+                return 0  # stopped while the board was away
             commands = await self._read_commands()
-            if seek or challenge:
-                try:
-                    await asyncio.wait_for(streams.events_open.wait(), EVENTS_OPEN_S)
-                except TimeoutError:
-                    logger.warning(
-                        "the event stream has not opened yet: a game may start unnoticed"
-                    )
-            if seek is not None:
-                streams.hold_open("/api/board/seek", seek)
-                logger.info("seeking a %s+%s game", seek["time"], seek["increment"])
-            if challenge is not None:
-                user, form = challenge
-                streams.hold_open(f"/api/challenge/{quote(user)}", form)
-                clock = f"{form['clock.limit'] / 60:g}+{form['clock.increment']}"
-                logger.info("challenging %s to %s %s", user, form.get("variant", "standard"), clock)
+            await ask_for_game(streams, _say, seek=seek, challenge=challenge)
             while True:
                 try:
                     await self._turn(streams)
@@ -165,15 +143,6 @@ class LichessBridge:
 
     async def _on_board(self, call: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._board_thread, call, *args)
-
-    async def _account(self) -> JsonObject:
-        """The account; a bad token fails here, in one line."""
-        while True:
-            try:
-                return await self.api.get("/api/account")
-            except RateLimited as error:
-                logger.warning("%s", error)
-                await self.api.wait_turn()
 
     async def _read_commands(self) -> asyncio.Task[None] | None:
         """The lines typed, into the inbox as they come: a task reading stdin's pipe or
@@ -216,19 +185,7 @@ class LichessBridge:
     async def _turn(self, streams: LichessStreams) -> None:
         if not await self._on_board(self.follower.keep_up, POLL_S):
             return  # Lichess's news waits in the inbox until the board is back
-        while True:
-            try:
-                kind, item = streams.inbox.get_nowait()
-            except asyncio.QueueEmpty:
-                break
-            try:
-                await self._carry_out(self.sync.item(kind, item))
-            except (KeyError, TypeError, ValueError, AttributeError) as error:
-                # Lichess (or a stand-in) sent something of another shape: skip it.
-                logger.warning(
-                    "ignored an odd %s message: %s: %s", kind, type(error).__name__, error
-                )
-        await self._carry_out(self.sync.step())
+        await take_news(streams, self.sync, self._carry_out)
 
     async def _carry_out(self, steps: Steps) -> None:
         """Drive the synchroniser (`lichess.carrying`), the board reached through the
@@ -238,9 +195,17 @@ class LichessBridge:
         board = BoardEnd(
             ask=lambda command: self._on_board(self.follower.connection.request, command),
             fetch=lambda: self._on_board(self.follower.sync),
-            tell=lambda text: logger.info("%s", text),
+            tell=_say,
         )
         await carry_out(steps, self.sync, self.api, self.streams, board)
+
+
+def _say(text: str) -> None:
+    logger.info("%s", text)
+
+
+def _warn(text: str) -> None:
+    logger.warning("%s", text)
 
 
 def lichess(args: argparse.Namespace, *, stop: Callable[[], bool]) -> int:

@@ -118,10 +118,13 @@ class PairedBridge:
 def bridge_on_pair(lichess: StandIn, pair: BoardPair, token: str, *args: str,
                    clock: ManualClock | None = None) -> Iterator[PairedBridge]:  # fmt: skip
     bridge = PairedBridge(lichess, pair, token, *args, clock=clock)
-    logger = logging.getLogger("reedboard_host")
-    level = logger.level
-    logger.addHandler(bridge._log)
-    logger.setLevel(logging.INFO)
+    # The bridge's own lines and those of the steps it shares with the board's player,
+    # as the program's stderr has them.
+    loggers = [logging.getLogger(name) for name in ("reedboard_host", "reedboard.lichess")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(bridge._log)
+        logger.setLevel(logging.INFO)
     bridge.thread.start()
     try:
         yield bridge
@@ -131,8 +134,9 @@ def bridge_on_pair(lichess: StandIn, pair: BoardPair, token: str, *args: str,
         bridge.follower.connection.close()
         os.close(bridge._typed)
         bridge._commands.close()
-        logger.removeHandler(bridge._log)
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.removeHandler(bridge._log)
+            logger.setLevel(level)
     assert not bridge.thread.is_alive(), bridge.stderr
     assert token not in bridge.stderr and "Traceback" not in bridge.stderr, bridge.stderr
     assert lichess.auth_headers == {f"Bearer {token}"}

@@ -7,11 +7,11 @@ side, typed or made by hand, claims when the opponent has left, a game joined in
 streams that drop, Chess960 with castling on both sides, odd lines from the server; a move
 Lichess refuses with 429 (kept on the board through Lichess's minute, on the test's clock),
 a game gone from Lichess (404), and the token: never printed, never sent elsewhere, and a
-bad token or server one line with exit status 2."""
+bad token or server one line with exit status 2 (the refusals by the command's `main` in
+the test's process; a token Lichess refuses by the program)."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
@@ -25,12 +25,14 @@ from typing import Any
 import pytest
 from reedboard.lichess.api import RATE_LIMIT_S
 from reedboard.rules.position import Position
+from reedboard_host import cli
 
 from tests.children import stop
 from tests.host.lichess.bridge_on_pair import PairedBridge, bridge_on_pair
 from tests.host.lichess_standin import OPPONENT, HeaderRecorder, ManualClock, StandIn
 from tests.host.running_board import RunningBoard, host_command
 from tests.support.board_pair import BoardPair
+from tests.support.host_on_pair import Ran
 from tests.support.person import Person
 
 TOKEN = "lip_secretStandInToken42"
@@ -393,14 +395,13 @@ def test_a_bad_token_is_one_clear_line(tmp_path: Path) -> None:
     assert "lip_notTheRightOne" not in result.stderr
 
 
-def test_a_challenge_clock_lichess_does_not_offer_is_one_line(tmp_path: Path) -> None:
+def test_a_challenge_clock_lichess_does_not_offer_is_one_line(
+    tmp_path: Path, in_process: Callable[..., Ran]
+) -> None:
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN + "\n")
-    result = subprocess.run(
-        host_command("lichess", "--token-file", str(token_file), "--port", "/no/such/board",
-                     "--server", "http://127.0.0.1:9", "--challenge", "Friend", "--clock", "2.5+0"),
-        capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+    result = in_process("--token-file", str(token_file), "--server", "http://127.0.0.1:9",
+                        "--challenge", "Friend", "--clock", "2.5+0")  # fmt: skip
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "whole minutes" in result.stderr
@@ -624,12 +625,30 @@ def test_a_game_gone_from_lichess_is_left_for_the_next() -> None:
     assert "game next0001 against StandIn" in bridge.stderr
 
 
-def _run_lichess(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if k != "LICHESS_TOKEN"}
-    return subprocess.run(
-        host_command("lichess", "--port", "/no/such/board", *args),
-        capture_output=True, text=True, timeout=20, env=base | env, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+@pytest.fixture
+def in_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Callable[..., Ran]:
+    """`reedboard-host lichess ARGS --port /no/such/board` run by its `main` in the test's
+    process, with `env` as its environment's Lichess token: what a refusal says and its
+    exit status, as a program would have them (one refusal stays a program, above),
+    without the program's start."""
+    # The command listens for a stop; the test's process keeps its own signals.
+    monkeypatch.setattr(cli, "stop_asked", lambda: lambda: False)
+
+    def run(*args: str, env: dict[str, str] | None = None) -> Ran:
+        monkeypatch.delenv("LICHESS_TOKEN", raising=False)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        capsys.readouterr()
+        try:
+            status = cli.main(["lichess", "--port", "/no/such/board", *args])
+        except SystemExit as exit_:  # argparse's refusal of an argument
+            status = exit_.code if isinstance(exit_.code, int) else 1
+        out, err = capsys.readouterr()
+        return Ran(status, out, err)
+
+    return run
 
 
 SECRET = "StandInToken"  # in every token below: never to be printed
@@ -677,12 +696,17 @@ SECRET = "StandInToken"  # in every token below: never to be printed
     ],
 )
 def test_a_bad_token_or_server_is_one_line_without_the_token(
-    tmp_path: Path, env: dict[str, str], file_text: str | None, args: list[str], said: str
+    tmp_path: Path,
+    in_process: Callable[..., Ran],
+    env: dict[str, str],
+    file_text: str | None,
+    args: list[str],
+    said: str,
 ) -> None:
     token_file = tmp_path / "token"
     if file_text is not None:
         token_file.write_text(file_text)
-    result = _run_lichess(*(a.replace("{file}", str(token_file)) for a in args), env=env)
+    result = in_process(*(a.replace("{file}", str(token_file)) for a in args), env=env)
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
     lines = result.stderr.splitlines()
@@ -691,12 +715,14 @@ def test_a_bad_token_or_server_is_one_line_without_the_token(
     assert SECRET not in result.stderr
 
 
-def test_a_redirect_to_another_server_does_not_take_the_token(tmp_path: Path) -> None:
+def test_a_redirect_to_another_server_does_not_take_the_token(
+    tmp_path: Path, in_process: Callable[..., Ran]
+) -> None:
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN + "\n")
     with StandIn(TOKEN) as lichess, HeaderRecorder() as elsewhere:
         lichess.redirect_to = elsewhere.url
-        result = _run_lichess("--token-file", str(token_file), "--server", lichess.url, env={})
+        result = in_process("--token-file", str(token_file), "--server", lichess.url)
     assert elsewhere.headers == []  # not followed: nothing reached the other server
     assert result.returncode == 1
     lines = result.stderr.splitlines()
