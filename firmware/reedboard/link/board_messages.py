@@ -218,6 +218,14 @@ class WireMessage(Protocol):
     def to_wire(self) -> Wire: ...
 
 
+def numbered_frame(message: WireMessage, seq: int) -> bytes:
+    """The frame of `message` numbered `seq`, newline included: the number goes in the
+    place its `to_wire` keeps for it, after `type`."""
+    wire = message.to_wire()
+    wire["seq"] = seq
+    return encode_frame(wire)
+
+
 def shown_json(message: WireMessage) -> dict[str, object]:
     """A message as the link writes it, for showing it as such (on a page, in a log): its
     fields are read only after a check of their type."""
