@@ -7,22 +7,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
 
 from reedboard.errors import ReedboardError
 from reedboard.web.control import BadRequest
+from reedboard.web.opponents import LichessOpponents, Opponents
 from reedboard.web.page_messages import PageAck
 
 MAX_TOKEN = 200  # Lichess's tokens are far shorter; a longer text is no token
 
 
 async def lichess_request(
-    opponents: Any, op: str, message: Mapping[str, object]
+    opponents: Opponents | None, op: str, message: Mapping[str, object]
 ) -> tuple[str, PageAck]:
     """Carry out a page's `lichess_token` or `lichess` request: what was done, in words
-    for the other pages, and the answer (never the token). `opponents`: the board's
-    (`opponents.chosen.Opponents`), whose `lichess_token` and `lichess_command` do it."""
-    if opponents is None or not hasattr(opponents, "lichess_token"):
+    for the other pages, and the answer (never the token)."""
+    if not isinstance(opponents, LichessOpponents):
         raise BadRequest("this board does not play Lichess")
     if op == "lichess_token":
         token = message.get("token")
