@@ -1,10 +1,13 @@
 """`reedboard-host publish`: a board that has only a serial line (on USB to a laptop),
 published to an MQTT broker for a relay, as a board with its own network publishes itself.
 
-The bridge passes frames both ways as they came (checked, and a `hello` named): the
-board's numbered stream goes to the board's stream topic, and the relay's requests
-(`resend`, `state`, `hello`) go down the line, so the relay talks to the board as a host on the line would. The
-copies the board sends of each short frame (for a noisy line) are published once."""
+The bridge passes frames both ways as they came, checked; a `hello` is written anew
+naming the board as the broker knows it (the relay refuses a frame that names another
+board than its topic's, and a board on a serial line knows only the name it was given, if
+any). The board's numbered stream goes to the board's stream topic, and the relay's
+requests (`resend`, `state`, `hello`) go down the line, so the relay talks to the board as
+a host on the line would. The copies the board sends of each short frame (for a noisy
+line) are published once."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ import logging
 from collections.abc import Callable
 
 from reedboard.errors import LinkError
-from reedboard.link.frame import FrameDecoder, Wire, encode_frame
+from reedboard.link.board_messages import named_frame
+from reedboard.link.frame import FrameDecoder
 from reedboard.link.mqtt_client import BoardBroker, BrokerSettings, check_settings
 from reedboard.link.mqtt_topics import parse_url
 from reedboard.link.reopening import Reopening
@@ -56,9 +60,8 @@ def publish(
             try:
                 data = port.read(0.05)
                 fresh: list[bytes] = []
-                for frame, wire in decoder.feed_frames(data):
-                    if wire.get("type") == "hello":  # the one frame written anew
-                        frame = encode_frame(named(wire, settings.board_id)).rstrip(b"\n")
+                for came, wire in decoder.feed_frames(data):
+                    frame = named_frame(came, wire, settings.board_id)  # a hello, anew
                     if frame != previous:
                         fresh.append(frame)
                         previous = frame
@@ -73,10 +76,3 @@ def publish(
         kept.close()
         broker.close()
     return 0
-
-
-def named(wire: Wire, board_id: str) -> Wire:
-    """A `hello` names the board as the broker knows it: the relay refuses a frame that
-    names another board than its topic's, and a board on a serial line knows only the
-    name it was given, if any."""
-    return {**wire, "board": board_id} if wire.get("type") == "hello" else wire

@@ -24,8 +24,9 @@ from reedboard.link.board_messages import (
     ErrorReply,
     Reply,
     WireMessage,
+    numbered_frame,
 )
-from reedboard.link.frame import FrameDecoder, encode_frame
+from reedboard.link.frame import FrameDecoder
 from reedboard.link.messages import Command, Hello, Resend, Resync, message_id, parse_command
 from reedboard.link.wire_fields import ProtocolError
 
@@ -63,9 +64,7 @@ class BoardEndpoint:
     def send(self, message: WireMessage) -> int:
         """Queue one numbered message; returns its sequence number."""
         self.seq += 1
-        wire = message.to_wire()
-        wire["seq"] = self.seq  # in the place the message keeps for it, after `type`
-        frame = encode_frame(wire)
+        frame = numbered_frame(message, self.seq)
         self._history.append((self.seq, frame))
         self._outbox += frame * _copies(frame)
         return self.seq
@@ -89,7 +88,7 @@ class BoardEndpoint:
     def alive(self) -> None:
         """A keep-alive naming the latest sequence number, so that a host that lost the
         last frames notices even when nothing else follows. It is not numbered itself."""
-        self._outbox += encode_frame(Alive(self.seq, self.session).to_wire())
+        self._outbox += Alive(self.seq, self.session).to_frame()
 
     def data_to_send(self) -> bytes:
         """The bytes to write. Each batch starts with a newline: it ends a line that the

@@ -24,7 +24,7 @@ from reedboard.events import Effect
 from reedboard.link.acks import Ack as Ack
 from reedboard.link.acks import StateClock as StateClock
 from reedboard.link.event_codec import effect_wire, read_effect
-from reedboard.link.frame import Wire
+from reedboard.link.frame import Wire, encode_frame
 from reedboard.link.reply_codec import count, read_reply
 from reedboard.link.wire_fields import shown
 from reedboard.link.wire_plan import Arg, WireValue, plan_of
@@ -216,6 +216,37 @@ class WireMessage(Protocol):
     `seq` (the endpoint fills it in), then the fields."""
 
     def to_wire(self) -> Wire: ...
+
+
+def numbered_frame(message: WireMessage, seq: int) -> bytes:
+    """The frame of `message` numbered `seq`, newline included: the number goes in the
+    place its `to_wire` keeps for it, after `type`."""
+    wire = message.to_wire()
+    wire["seq"] = seq
+    return encode_frame(wire)
+
+
+def shown_json(message: WireMessage) -> dict[str, object]:
+    """A message as the link writes it, for showing it as such (on a page, in a log): its
+    fields are read only after a check of their type."""
+    return message.to_wire()
+
+
+def named_frame(frame: bytes, wire: Wire, board: str) -> bytes:
+    """A frame as it came (without its newline) and its message, passed on for a board
+    known as `board`: a `hello` is written anew naming it, every other field kept as it
+    came (a newer board's additions too); any other frame goes as it came."""
+    if wire.get("type") != "hello":
+        return frame
+    return encode_frame({**wire, "board": board})[:-1]
+
+
+def reply_fields(message: WireMessage) -> tuple[str, dict[str, object]]:
+    """A message's type, and its fields as the link writes them but for the endpoint's
+    `seq` and `id`: a reply shown to a person or a page, field for field."""
+    wire = message.to_wire()
+    kind: str = wire.pop("type")
+    return kind, {k: v for k, v in wire.items() if k not in ("seq", "id")}
 
 
 Reply: TypeAlias = BoardHello | StateMessage | MovesPage | Ack | ErrorReply

@@ -157,7 +157,7 @@ def _squares(_slot: Slot, value: Any) -> tuple[bool, Any]:
 
 def _uci(_slot: Slot, value: Any) -> tuple[bool, Any]:
     """A move in UCI notation (its legality is the game's to judge)."""
-    if not isinstance(value, str) or not is_uci(value):
+    if not is_uci(value):
         return False, f"must be a move such as e2e4 or e7e8q, not {shown(value)}"
     return True, value
 

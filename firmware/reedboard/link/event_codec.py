@@ -18,7 +18,6 @@ board adds around the event (a new game's variant, a faulty switch's place).
 from __future__ import annotations
 
 import dataclasses
-import re
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -28,12 +27,11 @@ from typing import Any
 from reedboard.errors import InvalidInputError
 from reedboard.events import EVENT_TYPES, Effect, Wired
 from reedboard.link.reply_codec import RESULTS, count
-from reedboard.link.wire_fields import BadField, shown
+from reedboard.link.wire_fields import BadField, is_uci, shown
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, square_names_of
 from reedboard.sensing.selftest import SwitchPlace
 
-_UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 _COUNT = count()
 _INDEX = {name: index for index, name in enumerate(SQUARE_NAMES)}
 _ABSENT = object()
@@ -96,9 +94,7 @@ SHAPES: dict[str, Shape] = {
         lambda pairs: [[SQUARE_NAMES[a], SQUARE_NAMES[b]] for a, b in pairs],
         lambda v: tuple((_INDEX[a], _INDEX[b]) for a, b in v),
     ),
-    "uci": Shape(
-        "a move such as e2e4", lambda v: isinstance(v, str) and _UCI.fullmatch(v) is not None
-    ),
+    "uci": Shape("a move such as e2e4", is_uci),
     # The position itself is checked once the message's `chess960` is known (`_fen_problem`).
     "fen": Shape("a FEN of a legal position", lambda v: isinstance(v, str)),
     "result": Shape(f"one of {', '.join(RESULTS)}", lambda v: v in RESULTS),

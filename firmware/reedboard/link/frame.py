@@ -31,10 +31,12 @@ MAX_FRAME = 65536
 MEND_UP_TO = 256
 
 # One message as JSON has it: an object with a string `type`. The link's one untyped
-# value: the codec reads and writes it, and the typed messages are made from it and
-# written to it (`messages`, `board_messages`). What only orders, stores or passes
-# messages on (the relay, the simulator's page) holds them in it, checking any field
-# it reads.
+# value, kept inside its codec (this module, `wire_plan`, `command_codec`, `reply_codec`,
+# `event_codec`, `messages`, `acks`, `board_messages`), which makes the typed messages
+# from it and writes them to it. Everything else holds typed messages, or frames as
+# bytes (`board_messages.named_frame` for a bridge); a message shown as the link writes
+# it is a `dict[str, object]` (`board_messages.shown_json`). The relay still holds the
+# board's stream in it, checking any field it reads (tests/link/test_wire_in_codec.py).
 Wire: TypeAlias = dict[str, Any]
 
 

@@ -21,8 +21,8 @@ host that comes back after a cut asks only for what it missed.
 from __future__ import annotations
 
 from reedboard.link.board_messages import BoardMessage, Reply, read_board_message
-from reedboard.link.frame import FrameDecoder, encode_frame
-from reedboard.link.messages import PROTOCOL_VERSION, Hello, WireCommand
+from reedboard.link.frame import FrameDecoder
+from reedboard.link.messages import PROTOCOL_VERSION, Hello, WireCommand, command_frame
 from reedboard.link.receiver import Pacing, StreamReceiver
 
 # A round trip over any serial line takes a few milliseconds; a request or its answer is
@@ -104,9 +104,7 @@ class HostEndpoint:
 
     def request_again(self, command_id: int, command: WireCommand) -> None:
         """The same command once more: the board carries out an id only once."""
-        wire = command.to_wire()
-        wire.pop("id", None)
-        self._outbox += encode_frame({"type": wire.pop("type"), "id": command_id} | wire)
+        self._outbox += command_frame(command, command_id)
 
     def data_to_send(self) -> bytes:
         """The bytes to write, after a newline that ends any line damaged before."""
@@ -147,7 +145,7 @@ class HostEndpoint:
             return  # the handshake (`hello`) comes first
         request = self.receiver.request(now_ms)
         if request is not None:
-            self._outbox += encode_frame(request.to_wire()) * REQUEST_COPIES
+            self._outbox += request.to_frame() * REQUEST_COPIES
 
 
 def serial_pacing(retry_ms: int = DEFAULT_RETRY_MS, poll_ms: int = DEFAULT_POLL_MS) -> Pacing:

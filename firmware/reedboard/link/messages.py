@@ -19,6 +19,7 @@ from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.errors import InvalidInputError
 from reedboard.hal.sensor_line import MAX_ADDED_MS
 from reedboard.link.command_codec import read_command, refused
+from reedboard.link.frame import encode_frame
 from reedboard.link.wire_fields import MAX_ID, MAX_PLY, ProtocolError, shown
 from reedboard.link.wire_plan import Arg, WireValue
 from reedboard.reader.mode import Mode
@@ -305,6 +306,14 @@ def message_id(message: Mapping[str, Any]) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
         return None
     return value
+
+
+def command_frame(command: WireCommand, command_id: int) -> bytes:
+    """The frame of `command` under `command_id` (its own `id` is not used), newline
+    included: `type`, `id`, then its fields."""
+    wire = command.to_wire()
+    wire.pop("id", None)
+    return encode_frame({"type": wire.pop("type"), "id": command_id} | wire)
 
 
 def parse_command(message: Mapping[str, Any]) -> WireCommand:

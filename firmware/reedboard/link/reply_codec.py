@@ -14,13 +14,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from reedboard.errors import InvalidInputError
-from reedboard.link.wire_fields import BadField, shown
+from reedboard.link.wire_fields import BadField, is_uci, shown
 from reedboard.link.wire_plan import MAX_NUMBER, Plan, Slot
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-_UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 _HEX = {"hex8": re.compile(r"[0-9a-f]{8}"), "hex16": re.compile(r"[0-9a-f]{16}")}
 _ABSENT = object()
 _FEN = "a FEN of a legal position"
@@ -38,10 +37,6 @@ def count(low: int = 0) -> Check:
     return check
 
 
-def _is_uci(value: Any) -> bool:
-    return isinstance(value, str) and _UCI.fullmatch(value) is not None
-
-
 def _is_square(value: Any) -> bool:
     return isinstance(value, str) and value in SQUARE_NAMES
 
@@ -50,7 +45,7 @@ def _is_square(value: Any) -> bool:
 _TEXTS: dict[str, tuple[str, Check]] = {
     "": ("a string", lambda v: isinstance(v, str)),
     "fen": ("a string", lambda v: isinstance(v, str)),  # the position: `_fen_problem`
-    "uci": ("a move such as e2e4", _is_uci),
+    "uci": ("a move such as e2e4", is_uci),
     "result": (f"one of {', '.join(RESULTS)}", lambda v: v in RESULTS),
     "hex8": (
         "8 hexadecimal digits",
@@ -64,7 +59,7 @@ _TEXTS: dict[str, tuple[str, Check]] = {
 _ITEMS: dict[str, tuple[str, Check]] = {
     "": ("strings", lambda v: isinstance(v, str)),
     "squares": ("squares", _is_square),
-    "uci": ("moves such as e2e4", _is_uci),
+    "uci": ("moves such as e2e4", is_uci),
 }
 
 

@@ -4,8 +4,9 @@ of the board's messages), and how a wrong value is shown. Pure."""
 
 from __future__ import annotations
 
+import re
+
 from reedboard.errors import InvalidInputError
-from reedboard.rules.squares import SQUARE_NAMES
 
 # Every number a host sends fits JSON's exact integers; anything larger is noise or an
 # attack, and would only make the board compute with it.
@@ -33,10 +34,13 @@ class BadField(InvalidInputError):
     it back as the message's problem."""
 
 
-def is_uci(text: str) -> bool:
-    if len(text) not in (4, 5) or text[:2] not in SQUARE_NAMES or text[2:4] not in SQUARE_NAMES:
-        return False
-    return len(text) == 4 or text[4] in "qrbn"
+# A move in UCI: two squares, then a promotion's piece (legality is the game's to judge).
+_UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+
+
+def is_uci(value: object) -> bool:
+    """Whether `value` is a move in UCI, the one check of it in every codec."""
+    return isinstance(value, str) and _UCI.fullmatch(value) is not None
 
 
 def shown(value: object) -> str:

@@ -23,7 +23,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from reedboard.link.frame import Wire
+from reedboard.link.frame import Wire, encode_frame
 
 MAX_NUMBER = 2**53 - 1  # JSON's exact integers
 _NOTHING = object()  # `Arg.omit` when every value is written
@@ -198,3 +198,7 @@ class WireValue:
 
     def to_wire(self) -> Wire:
         return wire_of(self)
+
+    def to_frame(self) -> bytes:
+        """The message's frame, newline included, as it is (`id` and `seq` its own)."""
+        return encode_frame(wire_of(self))

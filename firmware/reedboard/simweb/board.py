@@ -34,7 +34,7 @@ from reedboard.hal.recording_strip import RecordingStrip
 from reedboard.hal.sensor_line import PlayersAction, SensorLine
 from reedboard.lights.output import LightsOutput, LightsRenderer
 from reedboard.link.acks import GameStarted
-from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply
+from reedboard.link.board_messages import Ack, EffectMessage, ErrorReply, reply_fields, shown_json
 from reedboard.link.messages import (
     ChoosePromotion,
     Hello,
@@ -369,11 +369,9 @@ class SimBoard:
         else:
             with self.lock:
                 answer = self._command(command)
-        # The page reads the reply's fields as the wire has them, named by `kind`.
-        wire = answer.reply.to_wire()
-        return {"kind": wire.pop("type")} | {
-            k: v for k, v in wire.items() if k not in ("seq", "id")
-        }
+        # The page reads the reply's fields as the link writes them, named by `kind`.
+        kind, fields = reply_fields(answer.reply)
+        return {"kind": kind} | fields
 
     def _start_on(self, fen: str, new_game: StartGame) -> Answer:
         """Start the new game and set its pieces up as players would, at once: in one
@@ -473,7 +471,7 @@ class SimBoard:
                 "mode": board_game.settings.mode,
                 "settle_ms": board_game.settings.settle_ms,
                 "turn": "white" if board_game.game.position.turn else "black",
-                "effects": [m.to_wire() for m in effects],  # the link's JSON, shown as such
+                "effects": [shown_json(m) for m in effects],  # the link's JSON, as such
                 "effect_words": [effect_words(m.effect) for m in effects],
                 "script": self.switches.pending,
                 "status": self._status(view, result, now),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from reedboard.link.frame import Wire
 from reedboard.link.messages import Color
 from reedboard.reader.mode import Mode
 from reedboard.simweb.world import WorldShown
@@ -46,7 +45,7 @@ class PageState(WorldShown):
     mode: Mode
     settle_ms: int
     turn: Color
-    effects: list[Wire]  # the latest, as the link sends them
+    effects: list[dict[str, object]]  # the latest, as the link writes them (`shown_json`)
     effect_words: list[str]  # the same, in words, in the same order
     script: int  # the scheduled lines still to come
     status: str

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from reedboard.errors import ReedboardError
-from reedboard.link.frame import Wire
 from reedboard.link.messages import Command, parse_command
 from reedboard.link.wire_fields import ProtocolError
 
@@ -38,9 +37,9 @@ def page_command(fields: object) -> Command:
     kind = fields["type"]
     if kind not in PAGE_COMMANDS:
         raise BadRequest(f"the page cannot send {kind[:40]!r}: one of {', '.join(PAGE_COMMANDS)}")
-    wire: Wire = {k: v for k, v in fields.items() if k != "id"}
     try:
-        return parse_command(wire)
+        # The page's command has no number: the feed gives it one of its own.
+        return parse_command({k: v for k, v in fields.items() if k != "id"})
     except ProtocolError as error:
         raise BadRequest(str(error)) from None
 

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 from reedboard.errors import InvalidInputError
 from reedboard.journal.store import Journal, JournalError, JournalGame
 from reedboard.link.board_messages import StateMessage
-from reedboard.link.frame import Wire
 from reedboard.rules.game import Game
 from reedboard.rules.pgn import write_pgn
 from reedboard.rules.position import Position
+from reedboard.web.page_messages import ListedGame
 
 LISTED = 200  # the latest games the page lists
 
@@ -34,7 +34,7 @@ class GameShelf:
             game.push_uci(uci)
         return write_pgn(game, {"Event": self.board}, result=state.result or "*")
 
-    def listed(self) -> list[Wire]:
+    def listed(self) -> list[ListedGame]:
         """The journal's latest games, newest first: number, start, result, plies."""
         journal = self._open()
         if journal is None:
@@ -47,13 +47,13 @@ class GameShelf:
                 (LISTED,),
             ).fetchall()
         return [
-            {
-                "number": int(number),
-                "started": _when(float(started)),
-                "result": result or "*",
-                "reason": reason,
-                "plies": int(plies),
-            }
+            ListedGame(
+                number=int(number),
+                started=_when(float(started)),
+                result=result or "*",
+                reason=reason,
+                plies=int(plies),
+            )
             for number, started, result, reason, plies in rows
         ]
 

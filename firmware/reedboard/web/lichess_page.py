@@ -7,22 +7,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
 
 from reedboard.errors import ReedboardError
-from reedboard.link.frame import Wire
 from reedboard.web.control import BadRequest
+from reedboard.web.opponents import LichessOpponents, Opponents
+from reedboard.web.page_messages import PageAck
 
 MAX_TOKEN = 200  # Lichess's tokens are far shorter; a longer text is no token
 
 
 async def lichess_request(
-    opponents: Any, op: str, message: Mapping[str, object]
-) -> tuple[str, Wire]:
+    opponents: Opponents | None, op: str, message: Mapping[str, object]
+) -> tuple[str, PageAck]:
     """Carry out a page's `lichess_token` or `lichess` request: what was done, in words
-    for the other pages, and the answer (never the token). `opponents`: the board's
-    (`opponents.chosen.Opponents`), whose `lichess_token` and `lichess_command` do it."""
-    if opponents is None or not hasattr(opponents, "lichess_token"):
+    for the other pages, and the answer (never the token)."""
+    if not isinstance(opponents, LichessOpponents):
         raise BadRequest("this board does not play Lichess")
     if op == "lichess_token":
         token = message.get("token")
@@ -33,16 +32,13 @@ async def lichess_request(
         except ReedboardError as error:
             raise BadRequest(str(error)) from None
         said = f"signed in to Lichess as {account}: the token is kept"
-        return "a Lichess token was entered", {
-            "type": "reply",
-            "kind": "ack",
-            "lichess": account,
-            "message": said,
-        }
+        return "a Lichess token was entered", PageAck(
+            type="reply", kind="ack", lichess=account, message=said
+        )
     line = message.get("command")
     if not isinstance(line, str) or len(line) > 20:
         raise BadRequest("a Lichess command is one word: resign, draw, takeback, no, abort, claim")
     refused = opponents.lichess_command(line)
     if refused is not None:
         raise BadRequest(refused)
-    return f"Lichess: {line}", {"type": "reply", "kind": "ack", "lichess": line}
+    return f"Lichess: {line}", PageAck(type="reply", kind="ack", lichess=line)

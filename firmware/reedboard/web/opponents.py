@@ -7,7 +7,7 @@ hands the work to its own thread and the board's loop (a `link.clients` client).
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 PERSON = "a person at the board"
 
@@ -24,4 +24,17 @@ class Opponents(Protocol):
 
     def hint(self) -> str | None:
         """Light the engine's best move on the board: None once asked, else why not."""
+        ...
+
+
+@runtime_checkable
+class LichessOpponents(Opponents, Protocol):
+    """Opponents that include Lichess: the page's token and its words for the game there."""
+
+    def lichess_token(self, token: str) -> str:
+        """Keep `token` once Lichess accepts it: the account's name (else ReedboardError)."""
+        ...
+
+    def lichess_command(self, line: str) -> str | None:
+        """Send a word to the game on Lichess: None once sent, else why not, in words."""
         ...

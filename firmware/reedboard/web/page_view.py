@@ -8,11 +8,12 @@ from collections.abc import Sequence
 
 from reedboard.events import Effect, GameOver, MoveMade, NewGame, SetupStarted
 from reedboard.link.board_messages import StateMessage
-from reedboard.link.frame import Wire
+from reedboard.link.messages import Color
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 from reedboard.simweb.effect_words import effect_words
 from reedboard.simweb.words import notice, result_words
+from reedboard.web.page_messages import BoardPicture, ClockView
 
 # The colours the page gives the squares the board marks, as its LEDs would.
 ROLE_COLOURS = {
@@ -27,42 +28,42 @@ ROLE_COLOURS = {
 
 def page_view(
     state: StateMessage, effects: Sequence[Effect], opponent: str, central: str = ""
-) -> Wire:
+) -> BoardPicture:
     """The page's picture of the board: pieces, marked squares, moves, clocks, words."""
     position = Position.from_fen(state.fen or state.start_fen, chess960=state.chess960)
     roles = _roles(state)
-    turn = "white" if position.turn else "black"
+    turn: Color = "white" if position.turn else "black"
     result = None if state.result is None else result_words(state.result, state.reason)
     clock = None
     if state.clock is not None:
-        clock = {
-            "white_ms": state.clock.white_ms,
-            "black_ms": state.clock.black_ms,
-            "running": state.clock.running,
-            "time_control": state.clock.time_control,
-        }
-    return {
-        "type": "state",
-        "pieces": {
+        clock = ClockView(
+            white_ms=state.clock.white_ms,
+            black_ms=state.clock.black_ms,
+            running=state.clock.running,
+            time_control=state.clock.time_control,
+        )
+    return BoardPicture(
+        type="state",
+        pieces={
             SQUARE_NAMES[square]: piece.symbol() for square, piece in position.piece_map().items()
         },
-        "leds": [ROLE_COLOURS.get(roles.get(name, ""), "#000000") for name in SQUARE_NAMES],
-        "roles": roles,
-        "fen": position.fen(),
-        "san": list(state.san or ()),
-        "moves": list(state.moves),
-        "result": state.result,
-        "reason": state.reason,
-        "result_text": result,
-        "clock": clock,
-        "mode": state.mode,
-        "turn": turn,
-        "game": state.game,
-        "waiting": waiting_words(state, effects, position, result),
-        "effect_words": [effect_words(effect) for effect in effects[-8:]],
-        "opponent": opponent,
-        "central": central,  # the phone in control over Bluetooth, in words ("": none)
-    }
+        leds=[ROLE_COLOURS.get(roles.get(name, ""), "#000000") for name in SQUARE_NAMES],
+        roles=roles,
+        fen=position.fen(),
+        san=list(state.san or ()),
+        moves=list(state.moves),
+        result=state.result,
+        reason=state.reason,
+        result_text=result,
+        clock=clock,
+        mode=state.mode,
+        turn=turn,
+        game=state.game,
+        waiting=waiting_words(state, effects, position, result),
+        effect_words=[effect_words(effect) for effect in effects[-8:]],
+        opponent=opponent,
+        central=central,
+    )
 
 
 def _roles(state: StateMessage) -> dict[str, str]:

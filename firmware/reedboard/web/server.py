@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from reedboard.errors import InvalidInputError
-from reedboard.link.board_messages import Reply
-from reedboard.link.frame import Wire
+from reedboard.link.board_messages import reply_fields
 from reedboard.link.messages import command_type
 from reedboard.simweb.guard import same_site_only
 from reedboard.voice.codes import LANGUAGE_CODES as LANGUAGES
@@ -38,6 +37,14 @@ from reedboard.web.control import BadRequest, opponent_spec, page_command
 from reedboard.web.feed import Feed
 from reedboard.web.games import GameShelf
 from reedboard.web.lichess_page import lichess_request
+from reedboard.web.page_messages import (
+    PageAck,
+    PageAnswer,
+    PageError,
+    PageHello,
+    Told,
+    VoiceShown,
+)
 from reedboard.web.pairing import Pairing, PairingRefused
 
 if TYPE_CHECKING:
@@ -161,18 +168,19 @@ async def _command(request: web.Request) -> web.Response:
     return web.json_response(answer, status=400 if answer.get("type") == "error" else 200)
 
 
-async def _carry_out(site: Site, message: Wire, ws: web.WebSocketResponse | None) -> Wire:
+async def _carry_out(
+    site: Site, message: Mapping[str, object], ws: web.WebSocketResponse | None
+) -> PageAnswer:
     """A paired page's request: the answer to send back; the other pages are told."""
     op = message.get("op", "command")
+    answer: PageAnswer
     try:
         if op == "command":
             command = page_command(message.get("command", message))
-            reply = await site.feed.command(command)
-            told = _reply_words(reply)
-            wire = {k: v for k, v in reply.to_wire().items() if k not in ("seq", "id")}
-            kind = wire.pop("type")
-            answer = {**wire, "type": "error" if kind == "error" else "reply", "kind": kind}
-            what = command_type(command) + ("" if told is None else f": {told}")
+            kind, fields = reply_fields(await site.feed.command(command))
+            told = fields.get("message")
+            answer = {**fields, "type": "error" if kind == "error" else "reply", "kind": kind}
+            what = command_type(command) + (f": {told}" if isinstance(told, str) else "")
         elif op == "opponent":
             opponents = site.feed.opponents
             if opponents is None:
@@ -182,7 +190,7 @@ async def _carry_out(site: Site, message: Wire, ws: web.WebSocketResponse | None
                 raise BadRequest(refused)
             site.feed.refresh()
             what = f"the opponent is now {opponents.current()}"
-            answer = {"type": "reply", "kind": "ack", "opponent": opponents.current()}
+            answer = PageAck(type="reply", kind="ack", opponent=opponents.current())
         elif op == "hint":
             opponents = site.feed.opponents
             if opponents is None:
@@ -192,22 +200,22 @@ async def _carry_out(site: Site, message: Wire, ws: web.WebSocketResponse | None
                 raise BadRequest(refused)
             site.feed.refresh()
             what = "a hint is lit on the board"
-            answer = {"type": "reply", "kind": "ack", "hint": "lit"}
+            answer = PageAck(type="reply", kind="ack", hint="lit")
         elif op in ("lichess_token", "lichess"):
             what, answer = await lichess_request(site.feed.opponents, op, message)
             site.feed.refresh()
         elif op == "voice":
             what = _set_voice(site, message)
-            answer = {"type": "reply", "kind": "ack", "voice": _voice_shown(site)}
+            answer = PageAck(type="reply", kind="ack", voice=_voice_shown(site))
         else:
             raise BadRequest(f"unknown op {str(op)[:40]!r}")
     except BadRequest as error:
-        return {"type": "error", "message": str(error)}
+        return PageError(type="error", message=str(error))
     _tell_others(site, ws, f"Another device: {what}")
     return answer
 
 
-def _set_voice(site: Site, message: Wire) -> str:
+def _set_voice(site: Site, message: Mapping[str, object]) -> str:
     """The voice on or off, and its language, from a paired page: what was done."""
     voice = site.voice
     if voice is None:
@@ -227,22 +235,16 @@ def _set_voice(site: Site, message: Wire) -> str:
     return "the voice is " + ("off" if voice.muted else f"on, in {voice.book.code}")
 
 
-def _voice_shown(site: Site) -> Wire | None:
+def _voice_shown(site: Site) -> VoiceShown | None:
     voice = site.voice
     if voice is None:
         return None
-    return {"enabled": not voice.muted, "language": voice.book.code, "languages": LANGUAGES}
-
-
-def _reply_words(reply: Reply) -> str | None:
-    wire = reply.to_wire()
-    message = wire.get("message")
-    return message if isinstance(message, str) else None
+    return VoiceShown(enabled=not voice.muted, language=voice.book.code, languages=LANGUAGES)
 
 
 def _tell_others(site: Site, ws: web.WebSocketResponse | None, text: str) -> None:
     """Two paired devices at once: one acts, the others are told what it did."""
-    told = json.dumps({"type": "told", "text": text})
+    told = json.dumps(Told(type="told", text=text))
     for other in list(site.sockets):
         if other is not ws and not other.closed:
             task = asyncio.ensure_future(_send(other, told))
@@ -267,8 +269,9 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     await ws.prepare(request)
     site.sockets.add(ws)
     opponents = site.feed.opponents
-    hello = {"type": "hello", "paired": paired, "opponents": opponents is not None}
-    hello["voice"] = _voice_shown(site)
+    hello = PageHello(
+        type="hello", paired=paired, opponents=opponents is not None, voice=_voice_shown(site)
+    )
     await ws.send_str(json.dumps(hello))
     pushed: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
 
@@ -299,19 +302,19 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-async def _from_page(site: Site, data: str, ws: web.WebSocketResponse) -> Wire:
+async def _from_page(site: Site, data: str, ws: web.WebSocketResponse) -> PageAnswer:
     try:
         message = json.loads(data)
     except ValueError:
-        return {"type": "error", "message": "a message is JSON"}
+        return PageError(type="error", message="a message is JSON")
     if not isinstance(message, dict):
-        return {"type": "error", "message": "a message is a JSON object"}
+        return PageError(type="error", message="a message is a JSON object")
     try:
         return await _carry_out(site, message, ws)
     except Exception as error:
         # A bug, not the page's doing: logged, and the board plays on.
         log.exception("the page's request failed")
-        return {"type": "error", "message": f"internal error: {error}"}
+        return PageError(type="error", message=f"internal error: {error}")
 
 
 async def _push(ws: web.WebSocketResponse, pushed: asyncio.Queue[str]) -> None:
