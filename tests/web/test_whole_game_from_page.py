@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from reedboard.errors import IllegalMoveError
 from reedboard.opponents.uci_engine import UciEngine
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -64,8 +65,13 @@ def person() -> Iterator[UciEngine]:
 
 def carry_out(board: RunningBoard, position: Position, uci: str) -> None:
     """`uci` made on the switches by a clean hand: its lines a live script's, each after
-    the one before (`+N`), the promotion's piece chosen first."""
-    lines, _ = move_lines(position, uci, 0)
+    the one before (`+N`), the person's promotion piece chosen first. The engine's
+    promotion comes as its squares alone (the board was told the piece): the hand's
+    lines are a queen's, the same for any piece a switch cannot tell apart."""
+    try:
+        lines, _ = move_lines(position, uci, 0)
+    except IllegalMoveError:
+        lines, _ = move_lines(position, uci + "q", 0)  # a promotion's squares alone
     live = [f"+0 choose {uci[4]}"] if len(uci) == 5 else []
     previous = 0
     for line in lines:
