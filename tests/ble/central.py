@@ -75,10 +75,11 @@ class Central:
         async with BleakScanner(seen, bluez={"adapter": self.adapter}):
             with contextlib.suppress(TimeoutError):
                 return await asyncio.wait_for(asyncio.shield(found[-1]), FIRST_SCAN_S)
-            # Only a sighting after the adapter forgot counts: one just before it is of a
-            # device that is gone.
-            found.append(loop.create_future())
+            # Only a sighting once the adapter has forgotten counts: one while it forgets
+            # (BlueZoo's scan of each second updates the device as it goes) is of a device
+            # about to be gone, and connecting to it finds no such device.
             await _forget_devices(self.adapter)
+            found.append(loop.create_future())
             return await asyncio.wait_for(found[-1], WAIT_S)
 
     def _notified(self, _char: BleakGATTCharacteristic, data: bytearray) -> None:

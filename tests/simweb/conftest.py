@@ -1,6 +1,6 @@
 """The browser tests' fixtures: `reedboard sim` as a child process, Debian's chromium
 driven by Playwright, and a fresh game on a new tab. Each is stopped or closed whatever
-happens in the tests (a module's tests share one simulator and one browser)."""
+happens in the tests (a module's tests share one simulator and one Chromium)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.simweb.page import CHROMIUM, DESKTOP, FLAGS, Board, need_browser, open_page
+from tests.simweb.page import DESKTOP, Board, launched_chromium, need_browser, open_page
 from tests.simweb.simproc import Sim, running_sim
 
 
@@ -23,18 +23,21 @@ def sim() -> Iterator[Sim]:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    need_browser()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    profile = tmp_path_factory.mktemp("profile")
-    with playwright_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True, args=FLAGS
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+def chromium() -> Iterator[Any]:
+    """A module's Chromium, for all its tests (`launched_chromium`)."""
+    with launched_chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Any) -> Iterator[Any]:
+    """A module's window on its Chromium: its pages share cookies and
+    storage, as one browser's tabs do."""
+    context = chromium.new_context()
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="module")

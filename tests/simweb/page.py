@@ -3,7 +3,9 @@ by Playwright (the fixtures that start and stop both are in this folder's confte
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,6 +30,24 @@ def need_browser() -> None:
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
         pytest.skip(f"no {CHROMIUM}")
+
+
+@contextlib.contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Debian's Chromium under Playwright, closed when the block ends whatever happened in
+    it. A module's browser tests share one (the `chromium` fixture of this folder's and
+    the page's conftest), each in a new context of its own (its own cookies and storage):
+    a start costs more CPU than most of the tests, a context next to nothing. Not shared
+    wider: while Playwright's sync API runs, its event loop is the thread's running loop,
+    so another module's `asyncio.run` (or Playwright) would fail beside it."""
+    need_browser()
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 class Board:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.simweb.page import CHROMIUM, FLAGS, need_browser
+from tests.simweb.page import need_browser
 from tests.simweb.simproc import Sim, running_sim
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,16 +82,15 @@ def sim() -> Iterator[Sim]:
 
 
 @pytest.fixture
-def page(sim: Sim, tmp_path: Path) -> Iterator[Any]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport=SIZE)
-            page.set_default_timeout(TIMEOUT_MS)
-            yield page
-        finally:
-            browser.close()
+def page(sim: Sim, chromium: Any) -> Iterator[Any]:
+    """A new window of its own (the folder's Chromium), closed whatever happens."""
+    context = chromium.new_context(viewport=SIZE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        yield page
+    finally:
+        context.close()
 
 
 def play_to_the_picture(page: Any, url: str) -> None:
@@ -136,21 +135,26 @@ def test_the_readme_picture_is_the_page_as_it_is(page: Any, sim: Sim, tmp_path: 
     folder = Path(os.environ.get("REEDBOARD_ARTEFACTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     play_to_the_picture(page, sim.url)
-    judge = page.context.browser.new_page()  # compares; the board's page stays as it is
-    shares: list[float] = []
-    for _ in range(SHOTS):
-        taken = lit_picture(page)
-        if taken is None:
-            continue
-        (folder / "sim.png").write_bytes(taken)
-        if os.environ.get(UPDATE):
-            PICTURE.write_bytes(taken)
-            return
-        share = differing(judge, PICTURE.read_bytes(), taken)
-        assert share != -1, f"{PICTURE.name} is not {SIZE['width']}x{SIZE['height']}: take it again"
-        if share <= TOLERANCE:
-            return
-        shares.append(share)
+    judge = page.context.browser.new_page()  # compares, in a window of its own: the
+    try:  # board's page stays as it is, in front
+        shares: list[float] = []
+        for _ in range(SHOTS):
+            taken = lit_picture(page)
+            if taken is None:
+                continue
+            (folder / "sim.png").write_bytes(taken)
+            if os.environ.get(UPDATE):
+                PICTURE.write_bytes(taken)
+                return
+            share = differing(judge, PICTURE.read_bytes(), taken)
+            assert share != -1, (
+                f"{PICTURE.name} is not {SIZE['width']}x{SIZE['height']}: take it again"
+            )
+            if share <= TOLERANCE:
+                return
+            shares.append(share)
+    finally:
+        judge.close()
     assert shares, f"no picture in {SHOTS} with the capture still bright at the end of the shot"
     raise AssertionError(
         f"docs/sim.png differs from the page in {min(shares):.1%} of its pixels or more, in "

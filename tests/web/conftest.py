@@ -1,4 +1,5 @@
-"""What the page's browser tests share: a phone, a fresh Chromium at a phone's size."""
+"""What the page's browser tests share: a phone, a fresh window at a phone's size on the
+module's Chromium (its own cookies: not paired)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,25 @@ from typing import Any
 
 import pytest
 
-from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
+from tests.simweb.page import TIMEOUT_MS, launched_chromium
 
 PHONE = {"width": 360, "height": 740}  # the smallest phone the page is made for
 
 
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """A module's Chromium, for all its tests (`launched_chromium`)."""
+    with launched_chromium() as browser:
+        yield browser
+
+
 @pytest.fixture
-def phone() -> Iterator[Any]:
-    """A page in Debian's Chromium at a phone's size, closed whatever happens."""
-    need_browser()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            yield page
-        finally:
-            browser.close()
+def phone(chromium: Any) -> Iterator[Any]:
+    """A page at a phone's size in a new context of its own, closed whatever happens."""
+    context = chromium.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        yield page
+    finally:
+        context.close()

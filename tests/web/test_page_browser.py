@@ -6,41 +6,13 @@ page whose socket drops shows the board as it is now once it is back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.simweb.page import CHROMIUM, FLAGS, TIMEOUT_MS, need_browser
 from tests.simweb.waiting import wait_for
 from tests.web.board_process import RunningBoard, opening_script, running_board
 
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    need_browser()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def phone(chromium: Any) -> Iterator[Any]:
-    """A new phone: its own cookies (not paired), at 360 px."""
-    context = chromium.new_context(viewport=PHONE)
-    try:
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        yield page
-    finally:
-        context.close()
 
 
 def open_board(page: Any, board: RunningBoard) -> None:

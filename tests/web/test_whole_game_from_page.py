@@ -4,9 +4,10 @@ timed game against Stockfish at level 5, from the page and the board alone, to a
 the rules give (mate, most often).
 
 The phone pairs with the code lit on the board, chooses the engine at level 5 and starts
-a timed game. The person at the board is a second Stockfish at full strength (a real
-engine choosing its moves, not scripted answers), its moves made on the switches by a
-clean hand; the engine's moves are read off the page (the move lit on the board) and
+a timed game. The person at the board is a second Stockfish at full strength searching a
+fixed number of nodes (a real engine choosing its moves, not scripted answers: as strong
+whatever the machine's load, and cheap beside the board's engine), its moves made on the
+switches by a clean hand; the engine's moves are read off the page (the move lit on the board) and
 carried out on the switches too. Nobody resigns: the game ends by rule, and the page
 says how."""
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from reedboard.errors import IllegalMoveError
 from reedboard.opponents.uci_engine import UciEngine
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -32,7 +34,9 @@ pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs
 
 PHONE = {"width": 360, "height": 740}
 TIME_CONTROL = "3+2"  # the engine at level 5 thinks 2 s a move at most: time to spare
-PERSON_MS = 100  # the person's engine: full strength, a tenth of a second a move
+PERSON_NODES = 50_000  # the person's engine: full strength, a twentieth of a second a move
+PERSON_MS = 10_000  # the longest the person's engine may take, on a loaded machine
+POLL_MS = 200  # how often a wait looks at the page (not each frame: the game is long)
 ENGINE_MS = 120_000  # a loaded machine's Stockfish, starved below the board, answers sooner
 MAX_PLIES = 400  # far beyond any game here: the fifty-move rule ends a shuffle long before
 LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
@@ -61,8 +65,13 @@ def person() -> Iterator[UciEngine]:
 
 def carry_out(board: RunningBoard, position: Position, uci: str) -> None:
     """`uci` made on the switches by a clean hand: its lines a live script's, each after
-    the one before (`+N`), the promotion's piece chosen first."""
-    lines, _ = move_lines(position, uci, 0)
+    the one before (`+N`), the person's promotion piece chosen first. The engine's
+    promotion comes as its squares alone (the board was told the piece): the hand's
+    lines are a queen's, the same for any piece a switch cannot tell apart."""
+    try:
+        lines, _ = move_lines(position, uci, 0)
+    except IllegalMoveError:
+        lines, _ = move_lines(position, uci + "q", 0)  # a promotion's squares alone
     live = [f"+0 choose {uci[4]}"] if len(uci) == 5 else []
     previous = 0
     for line in lines:
@@ -87,13 +96,14 @@ def wait_for_plies(phone: Any, plies: int) -> None:
         " || document.querySelector('#result').textContent !== ''",
         arg=plies,
         timeout=ENGINE_MS,
+        polling=POLL_MS,
     )
 
 
-def board_game(board: RunningBoard) -> Game:
-    """The game as the board has it (its moves in UCI, over the serial link)."""
+def board_game(moves: list[str]) -> Game:
+    """The game the board's moves (in UCI, over the serial link) make."""
     game = Game(Position.standard())
-    for uci in board_moves(board):
+    for uci in moves:
         game.push_uci(uci)
     return game
 
@@ -121,14 +131,16 @@ def test_a_whole_timed_game_against_the_engine_at_level_5_ends_by_rule(
 ) -> None:
     start_game(phone, board)
     game = Game(Position.standard())
+    moves: list[str] = []
     while not over(phone) and len(game) < MAX_PLIES:
         if len(game) % 2 == 0:  # the person's move, found by their own engine
-            uci = person.best_move(game.start.fen(), board_moves(board), PERSON_MS)
+            uci = person.think(game.start.fen(), moves, f"nodes {PERSON_NODES}", PERSON_MS).best
         else:  # the engine's, as the page says the board lights it
             phone.wait_for_function(
                 "() => /lit on the board/.test(document.querySelector('#waiting').textContent)"
                 " || document.querySelector('#result').textContent !== ''",
                 timeout=ENGINE_MS,
+                polling=POLL_MS,
             )
             lit = LIT.fullmatch(phone.locator("#waiting").inner_text())
             if lit is None:
@@ -137,7 +149,8 @@ def test_a_whole_timed_game_against_the_engine_at_level_5_ends_by_rule(
             uci = lit.group(1) + lit.group(2)
         carry_out(board, game.position, uci)
         wait_for_plies(phone, len(game) + 1)
-        game = board_game(board)
+        moves = board_moves(board)
+        game = board_game(moves)
     phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")
     state = board.host.state()
     print(f"{state['result']} by {state['reason']} after {len(state['moves'])} plies")

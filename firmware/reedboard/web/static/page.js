@@ -8,18 +8,25 @@ let state = null;
 let stateAt = 0; // when the state came (performance.now()), for the running clock
 let flipped = false;
 let paired = false;
-let shownMoves = -1;
+let toldSan = null; // the moves the live log has told (null: none yet, on the page's first state)
+let asked = []; // what to say when the board answers each request sent, in order
+
+// The promotion's choices in words, as the log says them.
+const PIECES = { q: "queen", r: "rook", b: "bishop", n: "knight" };
 
 const $ = (id) => document.getElementById(id);
 
-function send(message) {
+// `told`: what the live log says once the board has taken the request (null: nothing).
+function send(message, told = null) {
   if (!paired) return say("Pair this device to play from it.");
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  else say("Not connected to the board: trying again…");
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    asked.push(told); // the board answers a socket's requests in the order they came
+  } else say("Not connected to the board: trying again…");
 }
 
-function command(fields) {
-  send({ op: "command", command: fields });
+function command(fields, told = null) {
+  send({ op: "command", command: fields }, told);
 }
 
 // One more line in the live region: screen readers read it out.
@@ -43,10 +50,7 @@ function build() {
 function draw(s) {
   drawSquares($("board"), s);
   drawMoves($("moves"), s.san);
-  if (s.san.length !== shownMoves) {
-    if (shownMoves >= 0 && s.san.length > shownMoves) say(movedWords(s));
-    shownMoves = s.san.length;
-  }
+  tellMoves(s.san);
   tick();
   $("waiting").textContent = s.waiting;
   $("result").textContent = s.result_text || "";
@@ -55,10 +59,21 @@ function draw(s) {
   if (document.activeElement !== $("mode") && s.mode) $("mode").value = s.mode;
 }
 
-function movedWords(s) {
-  const ply = s.san.length;
+// The live log tells each move the board made since the last state: a new one, and one
+// the board changed in place (a promotion the player made a knight by the board's own
+// gesture after the pawn landed: the same ply, another move). A takeback says nothing.
+function tellMoves(san) {
+  if (toldSan !== null) {
+    let same = 0;
+    while (same < toldSan.length && same < san.length && toldSan[same] === san[same]) same++;
+    for (let ply = same + 1; ply <= san.length; ply++) say(movedWords(san, ply));
+  }
+  toldSan = san.slice();
+}
+
+function movedWords(san, ply) {
   const number = Math.floor((ply - 1) / 2) + 1;
-  return `${number}.${ply % 2 ? "" : ".."} ${s.san[ply - 1]}`;
+  return `${number}.${ply % 2 ? "" : ".."} ${san[ply - 1]}`;
 }
 
 // The running clock goes down between the board's states.
@@ -111,11 +126,17 @@ function connect() {
     } else if (message.type === "told") {
       say(message.text);
     } else if (message.type === "error") {
+      asked.shift();
       say(message.message);
     } else if (message.type === "reply") {
-      $("message").textContent = message.message || "Done.";
+      const told = asked.shift();
+      if (told) say(told);
+      else $("message").textContent = message.message || "Done.";
       if (message.voice) showVoice(message.voice);
     }
+  };
+  socket.onopen = () => {
+    asked = []; // a request sent on the socket before is answered there or not at all
   };
   socket.onclose = (event) => {
     if (event.code === 4401) {
@@ -197,9 +218,10 @@ function controls() {
   $("pair-start").addEventListener("click", pairStart);
   $("pair-form").addEventListener("submit", pair);
   $("new-game").addEventListener("click", newGame);
-  $("set-promotion").addEventListener("click", () =>
-    command({ type: "promotion", piece: $("promotion").value }),
-  );
+  $("set-promotion").addEventListener("click", () => {
+    const piece = $("promotion").value;
+    command({ type: "promotion", piece }, `Next promotion: ${PIECES[piece]}`);
+  });
   $("resign").addEventListener("click", () => command({ type: "resign" }));
   $("draw").addEventListener("click", () => command({ type: "draw" }));
   $("takeback").addEventListener("click", () => command({ type: "takeback" }));
