@@ -98,6 +98,10 @@ function draw(list) {
   const root = document.getElementById("boards");
   for (const b of list) {
     let el = shown.get(b.id);
+    if (b.moves === undefined) {  // what changed: the moves kept, then the new text
+      const before = el ? el.summary.moves : "";
+      b.moves = before.slice(0, b.moves_at) + b.moves_new;
+    }
     if (!el) {
       el = card(b);
       root.appendChild(el);
