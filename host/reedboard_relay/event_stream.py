@@ -3,16 +3,17 @@
 A listener's first message holds every board's whole summary. After it, the boards
 changed since the last message are gathered, and one message is made of what changed
 in each, at most every `EVENTS_EVERY_S`, the same bytes handed to every listener: a
-board's summary without its moves, which are told as what changed of them
+board's id and the fields whose value changed, its moves told as what changed of them
 (`moves_at`, the length of the moves' text kept, and `moves_new`, the text after it; a
-takeback or a new game keeps less). A game's whole move list went to every listener at
-each of its moves before (1 GB a minute at 300 listeners and 1,000 boards).
+takeback or a new game keeps less). A game's whole summary and move list went to every
+listener at each of its moves before (1 GB a minute at 300 listeners and 1,000 boards).
 
-Every listener holds exactly what was last told to all (a new one is given it), so one
-change applies to each alike. A listener that does not read as fast keeps at most
+Every listener that reads holds what was last told to all (a new one is given it), so
+one change applies to each alike. A listener that does not read as fast keeps at most
 `BEHIND_AT_MOST` messages and `BEHIND_BYTES` of them; beyond either, they are let go
 (said in one log line every ten seconds) and it is owed the boards they named instead
-(a set: at most every board once), sent whole, as last told to all, when it reads again.
+(at most every board once, with what it held of each before the messages let go), and
+is told what changed since then when it reads again.
 A listener that has read nothing for `STUCK_S` is let go. So a crowd of spectators
 costs one message a turn, and one who reads slowly or not at all holds a bounded amount."""
 
@@ -23,7 +24,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reedboard_relay.board_order import in_board_order
 from reedboard_relay.refusals import RateLimitedLog
@@ -55,6 +56,14 @@ Fragments = Callable[[Iterable[str] | None], list[Fragment]]
 class Tidings:
     boards: frozenset[str]
     data: bytes  # one event-stream message, `data: [...]\n\n`
+    # Each board's summary as told before this message (None: never told): what a
+    # listener that lets the message go holds of the board, and is told changes from.
+    before: Mapping[str, Mapping[str, object] | None] = field(default_factory=dict)
+
+
+# The message that brings a listener from what it holds of these boards (None: nothing)
+# to what was last told to all.
+Told = Callable[[Mapping[str, Mapping[str, object] | None]], bytes]
 
 
 class ListenerStuck(Exception):
@@ -65,23 +74,35 @@ def message(parts: Iterable[bytes]) -> bytes:
     return b"data: [" + b", ".join(parts) + b"]\n\n"
 
 
-def change_of(before: str, after: str, fragment: Fragment) -> bytes:
-    """What changed of a board told as `before` (its moves) to all: its summary without
-    its moves, and the moves' text past what the two share."""
+def change_of(before: Mapping[str, object], fragment: Fragment) -> bytes:
+    """What changed of a board told as `before` to all: its id, the fields whose value
+    changed, and the moves' text past what the two share."""
+    moves_before, moves_now = (
+        str(before.get("moves") or ""),
+        str(fragment.summary.get("moves") or ""),
+    )
     kept = 0
-    for old, new in zip(before, after, strict=False):
+    for old, new in zip(moves_before, moves_now, strict=False):
         if old != new:
             break
         kept += 1
-    fields = {key: value for key, value in fragment.summary.items() if key != "moves"}
-    return json.dumps({**fields, "moves_at": kept, "moves_new": after[kept:]}).encode()
+    fields = {
+        key: value
+        for key, value in fragment.summary.items()
+        if key == "id" or (key != "moves" and before.get(key, _NONE) != value)
+    }
+    return json.dumps({**fields, "moves_at": kept, "moves_new": moves_now[kept:]}).encode()
+
+
+_NONE = object()  # a field the summary before did not have
 
 
 class Listener:
     def __init__(self, stuck_s: float = STUCK_S) -> None:
         self.queue: deque[Tidings] = deque()
         self.queued_bytes = 0
-        self.owed: set[str] = set()  # boards to send whole, for messages let go
+        # Boards to send, for messages let go, with what the listener holds of each.
+        self.owed: dict[str, Mapping[str, object] | None] = {}
         self.woken = asyncio.Event()
         self.stuck_s = stuck_s
 
@@ -98,7 +119,9 @@ class Listener:
                     f"{self.queued_bytes + len(tidings.data)} bytes): let go, its boards "
                     "are sent whole when it reads again",
                 )
-            self.owed.update(tidings.boards, *(t.boards for t in self.queue))
+            for let_go in (*self.queue, tidings):
+                for board in let_go.boards:
+                    self.owed.setdefault(board, let_go.before.get(board))
             self.queue.clear()
             self.queued_bytes = 0
         else:
@@ -106,11 +129,9 @@ class Listener:
             self.queued_bytes += len(tidings.data)
         self.woken.set()
 
-    async def follow(
-        self, write: Callable[[bytes], object], told: Callable[[Iterable[str]], bytes]
-    ) -> None:
+    async def follow(self, write: Callable[[bytes], object], told: Told) -> None:
         """Writes what it is offered, for as long as the stream is open; `told` makes
-        the message of the boards owed, whole as last told to all."""
+        the message of the boards owed: what changed of them since what it holds."""
         while True:
             await self.woken.wait()
             self.woken.clear()
@@ -119,7 +140,7 @@ class Listener:
                 self.queued_bytes -= len(tidings.data)
                 await self._write(write, tidings.data)
             if self.owed:
-                owed, self.owed = self.owed, set()
+                owed, self.owed = self.owed, {}
                 await self._write(write, told(owed))
 
     async def _write(self, write: Callable[[bytes], object], data: bytes) -> None:
@@ -160,9 +181,15 @@ class EventStream:
         self.listeners.add(listener)
         return message(fragment.data for fragment in every)
 
-    def told(self, boards: Iterable[str]) -> bytes:
-        """These boards' message, whole, as last told to all."""
-        return message(self._told[b].data for b in in_board_order(boards) if b in self._told)
+    def told(self, held: Mapping[str, Mapping[str, object] | None]) -> bytes:
+        """The message that brings a listener from what it holds of these boards to what
+        was last told to all: what changed, or a board whole where it holds nothing."""
+        parts = []
+        for board in in_board_order(held):
+            now, before = self._told.get(board), held[board]
+            if now is not None:
+                parts.append(now.data if before is None else change_of(before, now))
+        return message(parts)
 
     def turn(self) -> Tidings | None:
         """One message of what changed of the boards, offered to every listener."""
@@ -171,21 +198,17 @@ class EventStream:
 
     def _tell(self, fragments: list[Fragment]) -> Tidings | None:
         parts: list[bytes] = []
-        boards: set[str] = set()
+        before: dict[str, Mapping[str, object] | None] = {}
         for fragment in fragments:
-            before = self._told.get(fragment.board)
-            if before is not None and before.data is fragment.data:
+            told = self._told.get(fragment.board)
+            if told is not None and told.data is fragment.data:
                 continue
             self._told[fragment.board] = fragment
-            boards.add(fragment.board)
-            if before is None:
-                parts.append(fragment.data)
-            else:
-                moves_before, moves_now = before.summary.get("moves"), fragment.summary.get("moves")
-                parts.append(change_of(str(moves_before or ""), str(moves_now or ""), fragment))
-        if not boards:
+            before[fragment.board] = None if told is None else told.summary
+            parts.append(fragment.data if told is None else change_of(told.summary, fragment))
+        if not before:
             return None
-        tidings = Tidings(frozenset(boards), message(parts))
+        tidings = Tidings(frozenset(before), message(parts), before)
         for listener in self.listeners:
             listener.offer(tidings)
         return tidings

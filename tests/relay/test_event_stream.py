@@ -54,7 +54,9 @@ def test_after_the_first_message_only_the_changed_boards_are_sent(
             urllib.request.urlopen(url + "events", timeout=WAIT_S) as stream,
             child(board(broker, "b1"), stdout=subprocess.DEVNULL),
         ):
-            while not messages or not any(s["id"] == "b1" and s["ply"] == 7 for s in messages[-1]):
+            while not messages or not any(
+                s["id"] == "b1" and s.get("ply") == 7 for s in messages[-1]
+            ):
                 line = stream.readline()
                 assert line, "the stream ended"
                 if line.startswith(b"data: "):
@@ -65,6 +67,7 @@ def test_after_the_first_message_only_the_changed_boards_are_sent(
     # b1 first whole, then only what changed of its moves: never its whole list again.
     told = [s for message in later for s in message]
     assert "moves" in told[0] and all("moves" not in s for s in told[1:])
+    assert all("white" not in s for s in told[1:])  # a field that did not change
     assert told[-1]["moves_new"].endswith(" O-O") and len(told[-1]["moves_new"]) < 12
 
 
@@ -96,6 +99,7 @@ class Page:
 
     def __init__(self) -> None:
         self.shown: dict[str, str] = {}
+        self.plies: dict[str, int] = {}  # a field sent only when it changed
         self.whole_moves_sent = 0
 
     def write(self, data: bytes) -> None:
@@ -104,21 +108,24 @@ class Page:
             if "moves" in entry:
                 self.whole_moves_sent += 1
                 self.shown[entry["id"]] = entry["moves"]
+                self.plies[entry["id"]] = entry["ply"]
             else:
                 before = self.shown.get(entry["id"], "")
                 self.shown[entry["id"]] = before[: entry["moves_at"]] + entry["moves_new"]
+                self.plies[entry["id"]] = entry.get("ply", self.plies.get(entry["id"]))
 
 
 def test_listeners_told_what_changed_hold_every_game_as_it_is() -> None:
     """Moves, takebacks and new games on 20 boards, told as what changed: a listener that
-    reads everything, one that reads now and then (let go, then sent its boards whole),
-    and one that comes midway all end with every board's moves as they are; the one that
-    reads everything was sent each board's whole moves once."""
+    reads everything, one that reads now and then (let go, then told what changed since
+    what it read), and one that comes midway all end with every board as it is, each sent
+    each board's whole moves once."""
     rng = random.Random(34)
     boards = Boards(20)
     stream = EventStream(boards)
     steady, slow, late = Page(), Page(), Page()
     gate = asyncio.Event()
+    behind = [0]  # the most boards the slow listener was owed at once
 
     async def slow_write(data: bytes) -> None:
         await gate.wait()
@@ -149,6 +156,7 @@ def test_listeners_told_what_changed_hold_every_game_as_it_is() -> None:
                 stream.turn()
             if rng.random() < 0.02:
                 gate.set()
+            behind[0] = max(behind[0], len(listeners[1].owed))
             await asyncio.sleep(0)
             gate.clear()
         stream.turn()
@@ -159,7 +167,9 @@ def test_listeners_told_what_changed_hold_every_game_as_it_is() -> None:
             task.cancel()
 
     asyncio.run(run())
+    plies = {board: len(moves.split()) for board, moves in boards.moves.items()}
     for page in (steady, slow, late):
-        assert page.shown == boards.moves
-    assert steady.whole_moves_sent == 20
-    assert slow.whole_moves_sent > 20  # it fell behind and was sent its boards whole
+        assert page.shown == boards.moves and page.plies == plies
+    assert steady.whole_moves_sent == late.whole_moves_sent == 20
+    # The slow one fell behind, was let go, and was told what changed since it read.
+    assert slow.whole_moves_sent == 20 and behind[0] > 0
