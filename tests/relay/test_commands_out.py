@@ -76,12 +76,16 @@ async def relay_sending(url: str, board: Board) -> tuple[int, list[bytes]]:
         sent = [f"command {n}".encode() for n in range(COMMANDS)]
         for n, frame in enumerate(sent):
             commands.send(f"reedboard/boards/b{n % 10}/request", frame)
-        commands.send(f"reedboard/boards/b{(COMMANDS - 1) % 10}/request", sent[-1])
+        last = f"reedboard/boards/b{(COMMANDS - 1) % 10}/request"
+        commands.send(last, sent[-1])  # still waiting (no ack is read till the loop turns)
         deadline = time.monotonic() + WAIT_S
-        while len(board.got) < COMMANDS or commands.in_flight:
+        while len(board.got) < COMMANDS:
             assert time.monotonic() < deadline, f"{len(board.got)} of {COMMANDS} arrived"
             await asyncio.sleep(0.05)  # waiting for the broker, not timing it
-        await asyncio.sleep(0.2)  # a doubled last command would arrive meanwhile
-        return most, sent
+        commands.send(last, b"end")  # behind a doubled command, were there one
+        while board.got[-1] != b"end":
+            assert time.monotonic() < deadline, "the last command never arrived"
+            await asyncio.sleep(0.05)
+        return most, [*sent, b"end"]
     finally:
         driver.stop()
