@@ -531,8 +531,13 @@ def row(size: int, r: dict[str, float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--boards", type=int, nargs="*", default=[10, 50, 100])
-    parser.add_argument("--light", type=int, nargs="*", default=[200, 500, 1000])
+    parser.add_argument("--boards", type=int, nargs="*", default=[10, 50, 100],
+                        help="whole fake boards, one run per number (default 10 50 100); "
+                             "given with no number, the whole-board half is skipped")  # fmt: skip
+    parser.add_argument("--light", type=int, nargs="*", default=[200, 500, 1000],
+                        help="light publishers, one run per number (default 200 500 1000); "
+                             "--light alone does not skip the whole-board half: give "
+                             "--boards with no number")  # fmt: skip
     parser.add_argument("--plies", type=int, default=60)
     parser.add_argument("--speed", type=float, default=10.0)
     parser.add_argument("--pace", type=float, default=1.0,

@@ -248,9 +248,9 @@ async def _serve(
     finally:
         watching.cancel()
         following.cancel()
-        service.stop()
         for push in pushes.values():
-            push.stop()
+            await push.close()
+        service.stop()
         await console.cleanup()
         await runner.cleanup()
     return 0

@@ -4,10 +4,11 @@ After every change the round's games are pushed, coalesced: changes that come wh
 push is under way or during the pause between pushes make one push of the latest state.
 A refusal with 429 (too many requests) pauses a full minute, as Lichess asks of API
 clients; other errors (a network failure, a 5xx) back off 2 s, 4 s, ... up to a minute;
-the latest state is pushed once Lichess takes it again, never lost. The calls are the
-host's Lichess client's (`LichessApi.post_text`, on aiohttp, in the push thread's own
-asyncio loop), so the token is sent in the Authorization header only, never printed, and
-goes to no other server than the one given.
+the latest state is pushed once Lichess takes it again, never lost. Each round's pushes
+are a task of the relay's one asyncio loop, beside the MQTT side and the web side, and
+its calls the host's Lichess client's (`LichessApi.post_text`, on aiohttp): the token
+is sent in the Authorization header only, never printed, and goes to no other server
+than the one given.
 
 Lichess takes nothing of a push in which one game is invalid: each game is checked before
 (`push_games`), Lichess's answer is read game by game, and a game it refused is left out
@@ -16,6 +17,7 @@ of the next pushes until it changes; each is said once in the log and on the con
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 
 from reedboard.lichess.api import LichessApi, LichessError, RateLimited
 
+from reedboard_relay.mqtt_loop import loop_in_thread
 from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 
 MAX_GAMES = 100  # a Lichess broadcast round takes at most this many games (chapters)
@@ -65,6 +68,10 @@ class Refusals:
 
 
 class LichessPush:
+    """One round's pushes, a task of the relay's loop (the loop the web side and the
+    MQTT side run on), or of a loop of its own in a thread for a push started from code
+    without one. `changed` may be called from any thread."""
+
     def __init__(
         self,
         settings: PushSettings,
@@ -78,44 +85,75 @@ class LichessPush:
         self.told = told  # a board whose refusal came or went: the console shows it
         self.pushes = 0  # accepted pushes, for the curious
         self.api = LichessApi(settings.url, settings.token, rate_limit_s=settings.pause_after_429_s)
-        self._refused: dict[str, str] = {}  # board: the text Lichess refused (this thread's)
-        self._dirty = threading.Event()
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="lichess-push", daemon=True)
+        self._refused: dict[str, str] = {}  # board: the text Lichess refused
+        # Each board's game as last checked, and what was found: a round's hundred games
+        # are read back with the rules once each change, not once each push.
+        self._checked: dict[str, tuple[str, str | None]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._own_thread: threading.Thread | None = None
+        self._dirty: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
+        """On the running loop, or on a loop of its own without one."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop, self._own_thread = loop_in_thread("lichess-push")
+        self.loop = loop
+        if self._own_thread is None:
+            self._begin()
+        else:
+            asyncio.run_coroutine_threadsafe(_called(self._begin), loop).result()
+
+    def _begin(self) -> None:
+        assert self.loop is not None
+        self._dirty = asyncio.Event()
         self._dirty.set()  # the state the relay starts with
-        self._thread.start()
+        self._task = self.loop.create_task(self._pushing())
 
     def changed(self) -> None:
-        self._dirty.set()
+        loop, dirty = self.loop, self._dirty
+        if loop is None or dirty is None:
+            return
+        if _running_loop() is loop:
+            dirty.set()
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(dirty.set)
+
+    async def close(self) -> None:
+        """On the loop: no more pushes, the HTTP client closed."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.api.close()
 
     def stop(self) -> None:
-        self._stopping.set()
-        self._dirty.set()
-        self._thread.join(5.0)
-
-    def _run(self) -> None:
-        loop = asyncio.new_event_loop()  # the client's, for this thread alone
-        try:
-            self._pushing(loop)
-        finally:
-            loop.run_until_complete(self.api.close())
+        """From any thread but the loop's: `close`, and the push's own loop ended."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError, TimeoutError):
+            asyncio.run_coroutine_threadsafe(self.close(), loop).result(5.0)
+        if self._own_thread is not None:
+            loop.call_soon_threadsafe(loop.stop)
+            self._own_thread.join(5.0)
             loop.close()
 
-    def _pushing(self, loop: asyncio.AbstractEventLoop) -> None:
+    async def _pushing(self) -> None:
+        assert self._dirty is not None
+        dirty = self._dirty
         backoff = 0.0
-        while not self._stopping.is_set():
-            self._dirty.wait()
-            if self._stopping.is_set():
-                return
-            self._dirty.clear()
+        while True:
+            await dirty.wait()
+            dirty.clear()
             games = self._sound(self.games())
             if not games:
                 continue  # no game yet: an empty push would tell Lichess nothing
             text = "\n".join(game.pgn for game in games)
             try:
-                body = loop.run_until_complete(self._post(text))
+                body = await self._post(text)
                 answer, refusal = read_answer(body, len(games)), None
             except LichessError as error:
                 answer, refusal = None, error
@@ -124,26 +162,29 @@ class LichessPush:
                 backoff = 0.0
                 pause = self.settings.min_interval_s
                 if self._answered(games, answer.refused or {}):
-                    self._dirty.set()  # Lichess took none: again at once without those
+                    dirty.set()  # Lichess took none: again at once without those
                     pause = 0.0
             else:
-                self._dirty.set()  # the latest state still has to go
+                dirty.set()  # the latest state still has to go
                 if isinstance(refusal, RateLimited):
                     pause = self.api.paused_for()
                 else:
                     backoff = min(MAX_BACKOFF_S, max(2.0, backoff * 2))
                     pause = backoff
-                if answer is not None:
-                    logger.warning(
-                        "Lichess refused the push to round %s (%s); again in %g s",
-                        self.settings.round_id, answer.error, pause,
-                    )  # fmt: skip
-                else:
-                    logger.warning(
-                        "the push to Lichess round %s failed: %s; again in %g s",
-                        self.settings.round_id, refusal, pause,
-                    )  # fmt: skip
-            self._stopping.wait(pause)
+                self._failed(answer.error if answer is not None else None, refusal, pause)
+            await asyncio.sleep(pause)
+
+    def _failed(self, error: str | None, refusal: LichessError | None, pause: float) -> None:
+        if error is not None:
+            logger.warning(
+                "Lichess refused the push to round %s (%s); again in %g s",
+                self.settings.round_id, error, pause,
+            )  # fmt: skip
+        else:
+            logger.warning(
+                "the push to Lichess round %s failed: %s; again in %g s",
+                self.settings.round_id, refusal, pause,
+            )  # fmt: skip
 
     def _sound(self, games: list[PushedGame]) -> list[PushedGame]:
         """The games to push: those the relay's check passes and Lichess did not refuse
@@ -153,11 +194,18 @@ class LichessPush:
             if self._refused.get(game.board) == game.pgn:
                 continue
             self._refused.pop(game.board, None)
-            problem = problem_of(game.pgn)
+            problem = self._problem_of(game)
             self._say(game.board, f"not pushed: {problem}" if problem else None)
             if problem is None:
                 sound.append(game)
         return sound
+
+    def _problem_of(self, game: PushedGame) -> str | None:
+        checked = self._checked.get(game.board)
+        if checked is None or checked[0] != game.pgn:
+            checked = (game.pgn, problem_of(game.pgn))
+            self._checked[game.board] = checked
+        return checked[1]
 
     def _answered(self, games: list[PushedGame], refused: dict[int, str]) -> bool:
         """Lichess's word on each game; True when it refused any (and so took none)."""
@@ -201,12 +249,21 @@ class RoundsOfBoards:
 
     def __init__(self, rounds: list[str]) -> None:
         self.rounds = rounds
-        self._lock = threading.Lock()  # paho's thread and the console's both call in
-        self._split: dict[str, list[str]] = {}
+        self._split: dict[str, list[str]] = {}  # on the relay's loop only
 
     def touched(self, board: str, boards: list[str]) -> list[str]:
         """The rounds to push after `board` changed, `boards` being every board in order."""
         split = rounds_for(boards, self.rounds)
-        with self._lock:
-            before, self._split = self._split, split
+        before, self._split = self._split, split
         return [r for r, ids in split.items() if board in ids or ids != before.get(r)]
+
+
+async def _called(act: Callable[[], None]) -> None:
+    act()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -127,8 +127,8 @@ class MqttOnLoop:
 
     def _readable(self) -> None:
         # paho's `loop_read` ignores its bound: it reads a packet for each of the
-        # relay's requests still in flight (one when none is), so a relay far behind its
-        # broker, with hundreds asked, reads that many at once before the loop turns.
+        # relay's requests still in flight (one when none is), so the relay keeps few in
+        # flight (commands_out.py) and a read is a few packets before the loop turns.
         self.client.loop_read()
         sock = self._sock
         # TLS may hold decrypted bytes the socket no longer shows as readable.

@@ -26,6 +26,7 @@ from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
 
 from reedboard_relay.boards import RETRY_MS, Boards
+from reedboard_relay.commands_out import CommandsOut
 from reedboard_relay.mqtt_loop import MqttOnLoop, loop_in_thread
 from reedboard_relay.refusals import RateLimitedLog
 from reedboard_relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
@@ -67,6 +68,7 @@ class RelayService:
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
         self.client.on_message = self._message
+        self.commands = CommandsOut(self.client)
         self.client.connect_async(address.host, address.port, keepalive=10)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._own_thread: threading.Thread | None = None  # the loop's, when it is the relay's
@@ -206,15 +208,17 @@ class RelayService:
 
     def command(self, board: str, command: WireCommand) -> None:
         """A command for the board on its request topic (QoS 1: a broker that keeps the
-        board's session hands it over when the board is back)."""
+        board's session hands it over when the board is back), a few in flight at once
+        (commands_out.py)."""
         frame = encode_frame(command.to_wire()).rstrip(b"\n")
-        self.client.publish(request_topic(board), frame, qos=1)
+        self.commands.send(request_topic(board), frame)
 
     async def _tick(self) -> None:
         snapshot_due = time.monotonic() + SNAPSHOT_S
         while True:
             await asyncio.sleep(RETRY_MS / 1000)
             try:
+                self.commands.pump()  # were an acknowledgement's turn ever missed
                 self._ask_again()
             except Exception:  # the asking must outlive one bad turn, as `_message` does
                 logger.exception("asking the boards again failed")

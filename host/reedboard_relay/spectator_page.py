@@ -96,8 +96,13 @@ function fill(el, b) {
 }
 function draw(list) {
   const root = document.getElementById("boards");
-  for (const b of list) {
+  for (let b of list) {
     let el = shown.get(b.id);
+    if (b.moves === undefined) {  // what changed: its fields, and the moves' new text
+      const before = el ? el.summary : {moves: ""};
+      const moves = before.moves.slice(0, b.moves_at) + b.moves_new;
+      b = Object.assign({}, before, b, {moves: moves});
+    }
     if (!el) {
       el = card(b);
       root.appendChild(el);

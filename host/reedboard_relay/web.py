@@ -35,7 +35,7 @@ from reedboard_relay.broadcast_delay import (
 )
 from reedboard_relay.console_guard import page_policy, public_headers
 from reedboard_relay.corrections import Decisions, shown_game, shown_pairing
-from reedboard_relay.event_stream import EventStream, Listener, message
+from reedboard_relay.event_stream import EventStream, Fragment, Listener, ListenerStuck
 from reedboard_relay.game_dates import GameDates
 from reedboard_relay.game_on_board import game_on
 from reedboard_relay.game_pairings import GamePairings
@@ -247,16 +247,20 @@ class RelayWeb:
             )
         )
 
-    def fragments(self, board_ids: Iterable[str] | None = None) -> list[tuple[str, bytes]]:
-        """These boards' summaries (every board's: None) as JSON, in board order."""
+    def fragments(self, board_ids: Iterable[str] | None = None) -> list[Fragment]:
+        """These boards' summaries (every board's: None) and their JSON, in board order."""
 
-        def read(boards: Boards) -> list[tuple[str, bytes]]:
+        def read(boards: Boards) -> list[Fragment]:
             public = self._public(boards)
             ids = in_board_order(public if board_ids is None else set(board_ids) & set(public))
-            return [(board, self._json(public[board])) for board in ids]
+            return [self._fragment(public[board]) for board in ids]
 
-        found: list[tuple[str, bytes]] = self.service.snapshot(read)
+        found: list[Fragment] = self.service.snapshot(read)
         return found
+
+    def _fragment(self, board: Board) -> Fragment:
+        entry = self._entry(board)
+        return Fragment(board.id, entry.summary, self._json(board))
 
     def _json(self, board: Board) -> bytes:
         entry = self._entry(board)
@@ -443,21 +447,23 @@ async def board_svg(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: every board's summary now, then the summaries of the boards
+    """Server-sent events: every board's summary now, then what changed of the boards
     that changed, in the messages every listener shares (event_stream.py)."""
     relay = request.app[BOARDS_KEY]
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
     await response.prepare(request)
     listener = Listener()
     relay.events.ensure_running()
-    relay.listeners.add(listener)
     try:
-        await response.write(message(relay.fragments()))
-        await listener.follow(response.write, relay.fragments)
+        await response.write(relay.events.join(listener))
+        await listener.follow(response.write, relay.events.told)
     except ConnectionResetError:
         # The spectator closed the page: found at the next write (aiohttp's
         # ClientConnectionResetError is one of these). Nothing to tell anyone.
         log.debug("a spectator's event stream closed")
+    except ListenerStuck:
+        if request.transport is not None:
+            request.transport.abort()  # what it holds unread goes with it
     finally:
         relay.listeners.discard(listener)
     return response

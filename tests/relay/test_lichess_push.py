@@ -5,6 +5,7 @@ checked before it goes and Lichess's answer read game by game (an HTTP 200 can c
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import threading
@@ -155,6 +156,30 @@ def test_a_200_that_refuses_the_push_is_said_and_the_push_tried_again(
     assert len(lichess.answered) == 2
     lines = logged(caplog, "reedboard_relay")
     assert any("refused the push" in line and "Invalid move: Zz9" in line for line in lines)
+
+
+def test_the_push_runs_on_the_loop_it_is_started_on() -> None:
+    """On the relay's one loop, as a task beside the MQTT and web sides: no thread of its
+    own, no loop of its own; `changed` from another thread still reaches it."""
+    source = Source(PushedGame("b1", game("first", "e4")))
+
+    async def pushing(lichess: BroadcastStandIn) -> tuple[bool, list[str]]:
+        push = LichessPush(PushSettings("r1", "t", lichess.url, min_interval_s=0.1), source)
+        push.start()
+        try:
+            await asyncio.to_thread(lichess.wait_for, lambda s: len(s.pushes) == 1)
+            source.set(PushedGame("b1", game("second", "e4")))
+            await asyncio.to_thread(push.changed)  # from a thread other than the loop's
+            await asyncio.to_thread(lichess.wait_for, lambda s: len(s.pushes) == 2)
+            threads = [t.name for t in threading.enumerate()]
+            return push.loop is asyncio.get_running_loop(), threads
+        finally:
+            await push.close()
+
+    with BroadcastStandIn() as lichess:
+        on_the_loop, threads = asyncio.run(pushing(lichess))
+    assert on_the_loop and "lichess-push" not in threads
+    assert '"second"' in lichess.pushes[1][3]
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,7 @@ from tests.relay.broker import Broker, running_broker
 from tests.relay.proxy import NetworkProxy, network_proxy
 
 BIN = Path(sys.executable).parent
-SPEED = 4  # a 36-ply human-model game takes about 20 s
+SPEED = 4  # a 36-ply human-model game takes about 20 s (faster, a loaded machine misses the faults)
 PLIES = 36
 WAIT_S = 60.0  # for any one thing the games should bring about
 
