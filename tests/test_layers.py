@@ -10,6 +10,7 @@ Every import counts, also one inside a function or under `TYPE_CHECKING`.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,6 +202,15 @@ def imported(module: str, path: Path, known: set[str]) -> list[tuple[int, str]]:
     return list(dict.fromkeys(project))  # `from x import a, b` is one import of x
 
 
+@functools.cache
+def project_imports() -> dict[str, list[tuple[int, str]]]:
+    """Every project module's imports, read once for the three tests that use them (each
+    module's parse is most of their cost)."""
+    files = module_files()
+    known = set(files)
+    return {module: imported(module, path, known) for module, path in files.items()}
+
+
 def broken_rule(importer: str, target: str, table: dict[str, Place]) -> str | None:
     """Why `importer`'s package may not import `target`'s, or None when it may."""
     mine, theirs = package_of(importer), package_of(target)
@@ -227,14 +237,13 @@ def broken_rule(importer: str, target: str, table: dict[str, Place]) -> str | No
 def violations() -> list[str]:
     table = places()
     files = module_files()
-    known = set(files)
     found = []
     for module, path in files.items():
         package = package_of(module)
         if package not in table:
             found.append(f"{module}: its package {package} is in no layer of the table")
             continue
-        for line, target in imported(module, path, known):
+        for line, target in project_imports()[module]:
             rule = broken_rule(module, target, table)
             if rule is not None:
                 where = path.relative_to(ROOT)
@@ -296,15 +305,14 @@ KNOWN_CYCLES = frozenset(
 def import_cycles() -> set[frozenset[str]]:
     """The sets of modules of one package that import each other round (every import
     counts, as above), by Tarjan's strongly connected components."""
-    files = module_files()
-    known = set(files)
+    imports = project_imports()
     graph = {
         module: sorted(
             target
-            for _line, target in imported(module, path, known)
-            if target in known and target != module and package_of(target) == package_of(module)
+            for _line, target in found_there
+            if target in imports and target != module and package_of(target) == package_of(module)
         )
-        for module, path in files.items()
+        for module, found_there in imports.items()
     }
     index: dict[str, int] = {}
     low: dict[str, int] = {}

@@ -62,7 +62,8 @@ def _play(
             if len(board_moves) == len(moves) and recorded == board_moves:
                 break
             time.sleep(0.2)  # polling for the outcome, not timing anything
-        assert stop(host) == 0, host.stderr.read() if host.stderr else ""
+        host_status = stop(host)
+        assert host_status == 0, (host_status, host.stderr.read() if host.stderr else "")
         assert stop(board) == 0
         if host_log is not None and host.stderr:
             host_log.append(host.stderr.read())

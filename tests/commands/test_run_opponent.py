@@ -11,22 +11,31 @@ from pathlib import Path
 import pytest
 from reedboard.cli import main
 
-
-def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "reedboard.cli", "run", "--fake", *args],
-        capture_output=True, text=True, timeout=timeout, check=False,
-    )  # fmt: skip
+from tests.children import child, stop
 
 
 @pytest.mark.skipif(not os.access("/usr/games/stockfish", os.X_OK), reason="needs stockfish")
 def test_the_engine_playing_white_lights_its_first_move(tmp_path: Path) -> None:
+    # The board is stopped once it has shown the engine's move, however long Stockfish took
+    # to start: a script that ended 3 s in was over before a loaded machine had started it.
+    # The script's two minutes only bound a board whose engine never moves.
     script = tmp_path / "wait.events"
-    script.write_text("@start standard\n3000 lift a2\n3300 place a2\n")
-    done = run("--script", str(script), "--until-done", "--opponent", "engine:5:white")
-    assert done.returncode == 0, done.stderr
-    assert "the opponent: Stockfish level 5, playing white" in done.stderr
-    assert "carry it out on the board" in done.stderr
+    script.write_text("@start standard\n120000 lift a2\n120300 place a2\n")
+    command = [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script)]
+    told: list[str] = []
+    with child(
+        [*command, "--until-done", "--opponent", "engine:5:white"],
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as board:
+        assert board.stderr is not None
+        for line in board.stderr:  # until the move is shown, or the board ends
+            told.append(line)
+            if "carry it out on the board" in line:
+                break
+        assert stop(board) == 0, "".join(told)
+    assert "the opponent: Stockfish level 5, playing white" in "".join(told)
+    assert "carry it out on the board" in told[-1], "".join(told)
 
 
 def test_an_opponent_that_cannot_be_read_is_one_line_and_status_2(

@@ -7,6 +7,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from types import FrameType
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 if str(HARDWARE) not in sys.path:
@@ -26,3 +27,34 @@ with tempfile.TemporaryDirectory(prefix="skidl-") as _folder:
         stop_log_file_output()
     finally:
         os.chdir(_here)
+
+
+def _skidl_trace() -> list[tuple[str, str]]:
+    """What `skidl.scriptinfo.get_skidl_trace` returns, the (file, line) of each caller
+    outside SKiDL from the outermost in, read from the frames themselves. SKiDL's own asks
+    `inspect.stack()` for every part and net, which reads each frame's source and searches
+    every loaded module for its file: 86 % of building the circuit, and more in a test
+    process, which has loaded many more modules (6 s a circuit)."""
+    frame: FrameType | None = sys._getframe(1)
+    calls: list[tuple[str, str]] = []
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_SKIDL_FOLDER):
+            calls.append((os.path.abspath(filename), str(frame.f_lineno)))
+        frame = frame.f_back
+    calls.reverse()
+    return calls
+
+
+def _trace_cheaply() -> None:
+    import skidl.circuit
+    import skidl.logger
+    import skidl.node
+
+    for module in (skidl.circuit, skidl.logger, skidl.node):
+        assert module.get_skidl_trace.__module__ == "skidl.scriptinfo", module.__name__
+        module.get_skidl_trace = _skidl_trace
+
+
+_SKIDL_FOLDER = os.path.dirname(sys.modules["skidl.scriptinfo"].__file__ or "")
+_trace_cheaply()

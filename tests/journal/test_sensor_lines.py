@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import shutil
 import sqlite3
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -38,10 +39,12 @@ from tests.app.games import random_game as uci_game
 NOISY = HumanSettings(knock=0.3, slide=0.5)
 
 
-def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[str, Any]]:
+def _play(
+    journal_path: Path, seed: int, *, strict: bool = False, plies: int = 30
+) -> list[dict[str, Any]]:
     """A game played by hands that knock pieces and slide them, on the fake board through
     the board's whole loop with a journal; the effects it sent."""
-    game = random_game(Position.standard(), random.Random(seed), max_plies=30)
+    game = random_game(Position.standard(), random.Random(seed), max_plies=plies)
     mode: Mode = "strict" if strict else "casual"
     human = human_script(game.start, game.moves, seed, mode=mode, settings=NOISY)
     script = parse_script(human.text())
@@ -60,6 +63,21 @@ def _play(journal_path: Path, seed: int, *, strict: bool = False) -> list[dict[s
         {k: v for k, v in m.items() if k not in ("type", "seq", "game", "chess960", "variant")}
         for m in sent
     ]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A journal with a short game's sensor lines, played once for the tests that damage a
+    copy of it (a game through the board's loop takes seconds of CPU)."""
+    path = tmp_path_factory.mktemp("played") / "journal.sqlite"
+    _play(path, 5, plies=8)
+    return path
+
+
+def _copy(played: Path, folder: Path) -> Path:
+    path = folder / "journal.sqlite"
+    shutil.copyfile(played, path)
+    return path
 
 
 def _export(journal_path: Path) -> tuple[int, str, str]:
@@ -110,9 +128,8 @@ def test_a_journal_from_before_sensor_lines_is_taken_and_brought_up_to_date(
     assert err.strip() == "reedboard journal: game 1 has no sensor changes kept"
 
 
-def test_a_bad_sensor_line_is_named_by_the_check(tmp_path: Path) -> None:
-    path = tmp_path / "journal.sqlite"
-    _play(path, 5)
+def test_a_bad_sensor_line_is_named_by_the_check(played: Path, tmp_path: Path) -> None:
+    path = _copy(played, tmp_path)
     assert journal_problem(path) is None
     db = sqlite3.connect(path)
     db.execute("UPDATE sensor_lines SET arg = 'z9' WHERE seq = 1")
@@ -121,10 +138,9 @@ def test_a_bad_sensor_line_is_named_by_the_check(tmp_path: Path) -> None:
     assert journal_problem(path) == "a sensor line is not a script line"
 
 
-def test_a_line_that_is_no_sensor_change_is_refused_when_read(tmp_path: Path) -> None:
+def test_a_line_that_is_no_sensor_change_is_refused_when_read(played: Path, tmp_path: Path) -> None:
     """A journal written by something else: reading its lines names the bad one."""
-    path = tmp_path / "journal.sqlite"
-    _play(path, 5)
+    path = _copy(played, tmp_path)
     db = sqlite3.connect(path)
     db.execute("UPDATE sensor_lines SET action = 'drop' WHERE seq = 2")
     db.commit()
@@ -166,9 +182,8 @@ def test_only_the_latest_lines_are_kept_and_an_export_says_so(tmp_path: Path) ->
     assert "the first 10 sensor changes of game 1 were dropped" in err
 
 
-def test_a_new_game_drops_the_lines_of_the_one_before(tmp_path: Path) -> None:
-    path = tmp_path / "journal.sqlite"
-    _play(path, 4)
+def test_a_new_game_drops_the_lines_of_the_one_before(played: Path, tmp_path: Path) -> None:
+    path = _copy(played, tmp_path)
     with Journal(path) as journal:
         first = journal.latest_game()
         assert first is not None and journal.sensor_lines(first.id).lines

@@ -5,8 +5,8 @@ promotion, Chess960 castling), and its counts are facts agreed on by many indepe
 engines, so a single wrong or missing move anywhere in the tree changes a number.
 
 The data are the `.perft` files in `perft/` beside this test (its README says where each
-count comes from): every position of every file is counted. The default run keeps to the depths that fit the suite's time
-budget; `pytest -m slow` counts deeper.
+count comes from): every position of every file is counted. The default run keeps to the
+depths that fit the suite's time budget; `pytest -m slow` counts deeper.
 """
 
 from __future__ import annotations
@@ -24,14 +24,16 @@ FILES = ("cpw_perft_results", "tricky", "chess960", "chess960_startpos")
 # The small suites (a few dozen hand-picked hard positions) are counted deep: every depth
 # whose tree stays below this many nodes in the default run, below the second in the slow one.
 SMALL_SUITES = ("cpw_perft_results", "tricky")
-DEFAULT_NODE_LIMIT = 5_000_000
+DEFAULT_NODE_LIMIT = 1_000_000
 SLOW_NODE_LIMIT = 200_000_000
-# The 1,920 Chess960 positions: every one to depth 3, and every Nth to depth 4, by default.
-# The slow run adds depth 4 for the rest and depth 5 for every Mth. (Depth 4 of every 6th
-# was 120 of the default run's 169 million nodes, some 40 % of the suite's CPU; every 24th,
-# 80 positions spread over both files, is 30 million.)
-ALL_DEPTH = 3
-SAMPLE_STRIDE = 24
+# The 1,920 Chess960 positions: every one to depth 2 (every castling right is tried, with
+# the replies to it), every Nth to depth 3 and every Mth to depth 4, by default. The slow
+# run adds depth 3 and 4 for the rest and depth 5 for every Kth. (Every position at depth 3
+# and every 24th at depth 4 was 55 of the default run's 77 million nodes, some 70 % of its
+# CPU; the sample keeps about 8 million, spread over both files.)
+ALL_DEPTH = 2
+DEPTH_3_STRIDE = 8
+DEPTH_4_STRIDE = 192
 SLOW_DEEP_STRIDE = 96
 
 
@@ -94,10 +96,12 @@ CASES, DATA_ERROR = _load()
 
 def default_depths(case: PerftCase) -> list[int]:
     if case.suite in SMALL_SUITES:
-        return [
-            d for d, n in sorted(case.counts.items()) if d <= ALL_DEPTH or n <= DEFAULT_NODE_LIMIT
-        ]
-    limit = ALL_DEPTH + 1 if case.index % SAMPLE_STRIDE == 0 else ALL_DEPTH
+        return [d for d, n in sorted(case.counts.items()) if d <= 3 or n <= DEFAULT_NODE_LIMIT]
+    limit = ALL_DEPTH
+    if case.index % DEPTH_3_STRIDE == 0:
+        limit = 3
+    if case.index % DEPTH_4_STRIDE == 0:
+        limit = 4
     return [d for d in sorted(case.counts) if d <= limit]
 
 
@@ -106,7 +110,7 @@ def slow_depths(case: PerftCase) -> list[int]:
     if case.suite in SMALL_SUITES:
         wanted = [d for d, n in sorted(case.counts.items()) if n <= SLOW_NODE_LIMIT]
     else:
-        limit = ALL_DEPTH + 2 if case.index % SLOW_DEEP_STRIDE == 0 else ALL_DEPTH + 1
+        limit = 5 if case.index % SLOW_DEEP_STRIDE == 0 else 4
         wanted = [d for d in sorted(case.counts) if d <= limit]
     done = set(default_depths(case))
     return [d for d in wanted if d not in done]
