@@ -385,6 +385,7 @@ class MoveReader:
         shown = Shown(
             pending=self.episode.complete,
             candidates=push.candidates(self) if self.mismatch is None else 0,
+            arriving=verdicts.arriving(self),
             mismatch=self.mismatch,
             must_move=self.touches.obliged_square(self.position) if self.mode == "strict" else None,
             violation=self.violation.square if self.violation else None,
