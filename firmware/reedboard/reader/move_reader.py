@@ -405,7 +405,7 @@ class MoveReader:
         knocked = knock.knocked_victim(self, shape)
         move = shape.move
         position = self.position
-        if position.is_castling(move):
+        if shape.is_castling:  # (the shape knows it: no search of the legal moves again)
             _kf, king_to, _rf, rook_to = position.castling_squares(move)
             landed: tuple[Square, ...] = (king_to, rook_to)
         else:
