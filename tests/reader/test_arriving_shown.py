@@ -9,6 +9,7 @@ queen set first is never called wrong."""
 from __future__ import annotations
 
 from reedboard.events import Effect, Illegal
+from reedboard.lights.fair_play import fair_play
 from reedboard.lights.scenes import scene_roles
 from reedboard.reader.move_reader import DEFAULT_SETTLE_MS, MoveReader
 from reedboard.reader.waits import STRAY_WAIT_MS
@@ -48,7 +49,7 @@ def test_a_piece_put_on_a_pawns_path_shows_the_pawn_to_lift_within_settle_ms() -
     view = reader.view()
     # The piece set down, and the pieces that would make it a move by their lift (the
     # pawn's step, the bishop's diagonal is closed): lit, as a move the board waits for.
-    assert view.arriving == bb("e3", "e2")
+    assert (view.arriving, view.arriving_from) == (bb("e3"), bb("e2"))
     assert pending_squares(reader) == bb("e3", "e2")
     # Left alone, it is a piece too many, said as such.
     effects = ticks(reader, 1000 + DEFAULT_SETTLE_MS, 1000 + STRAY_WAIT_MS)
@@ -62,7 +63,7 @@ def test_a_queen_set_first_shows_the_pawn_and_is_the_promotion() -> None:
     reader = MoveReader(Game(Position.from_fen(PROMOTING)))
     feed(reader, "+e8", 1000)  # the new queen, the pawn still on e7
     assert ticks(reader, 1000, 1000 + DEFAULT_SETTLE_MS) == []
-    assert reader.view().arriving == bb("e8", "e7")
+    assert (reader.view().arriving, reader.view().arriving_from) == (bb("e8"), bb("e7"))
     # The pawn lifted 1.8 s later and taken off the board: the promotion, no alarm.
     effects = ticks(reader, 1000 + DEFAULT_SETTLE_MS, 2800)
     effects += feed(reader, "-e7", 2800)
@@ -78,3 +79,12 @@ def test_the_lights_stay_quiet_while_a_move_is_in_the_hand() -> None:
     feed(reader, "-e2", 1000)
     feed(reader, "+e3", 1100)
     assert reader.view().arriving == 0
+
+
+def test_a_tournament_board_shows_the_piece_but_not_which_pieces_could_move_there() -> None:
+    """Fair play: which pieces could legally reach the square is assistance."""
+    reader = MoveReader(Game())
+    feed(reader, "+e3", 1000)
+    fair = fair_play(reader.view())
+    assert (fair.arriving, fair.arriving_from) == (bb("e3"), 0)
+    assert scene_roles(fair) == {parse_square("e3"): "pending"}

@@ -161,7 +161,7 @@ def _play(view: BoardView) -> Roles:
         _lifted(view, roles)
     for sq in squares_of(view.candidates):
         roles[sq] = "pending"  # a push-capture the board cannot tell: each one it may be
-    for sq in squares_of(view.arriving):
+    for sq in squares_of(view.arriving | view.arriving_from):
         roles[sq] = "pending"  # a piece set down first: it and the lifts that make a move
     if view.pending is not None:
         _put(roles, view.pending_next, "target")

@@ -382,10 +382,12 @@ class MoveReader:
 
     def view(self) -> BoardView:
         """What the board is now, for the lights."""
+        arriving, arriving_from = verdicts.arriving(self)
         shown = Shown(
             pending=self.episode.complete,
             candidates=push.candidates(self) if self.mismatch is None else 0,
-            arriving=verdicts.arriving(self),
+            arriving=arriving,
+            arriving_from=arriving_from,
             mismatch=self.mismatch,
             must_move=self.touches.obliged_square(self.position) if self.mode == "strict" else None,
             violation=self.violation.square if self.violation else None,

@@ -42,8 +42,8 @@ class BoardView:
       done: the capturer's square and every target, none guessed.
     - `arriving`: a piece set down with nothing taken off, on a square a legal move may
       still reach (the piece seen arriving before it is seen leaving, a queen set first
-      on the promotion square): that square and the pieces whose lift would make the
-      board a move, shown at once; it becomes a mismatch only if it stays alone.
+      on the promotion square), shown at once; it becomes a mismatch only if it stays
+      alone. `arriving_from`: the pieces whose lift would make the board a move.
     - `missing`, `extra`, `pairs`: a mismatch: where pieces must come back, where one must
       leave, and the suggested extra -> missing pairs.
     - `must_move`: strict mode, the touched piece that must move; `violation` the square
@@ -69,6 +69,7 @@ class BoardView:
     pending_next: Bitboard = 0
     candidates: Bitboard = 0
     arriving: Bitboard = 0
+    arriving_from: Bitboard = 0
     missing: Bitboard = 0
     extra: Bitboard = 0
     pairs: tuple[tuple[Square, Square], ...] = ()
@@ -95,7 +96,8 @@ class Shown:
 
     pending: MoveShape | None = None  # a finished move that may still grow
     candidates: Bitboard = 0  # the captures a push may have made, none guessed
-    arriving: Bitboard = 0  # a piece set down alone and the lifts that make it a move
+    arriving: Bitboard = 0  # a piece set down alone where a move may still reach
+    arriving_from: Bitboard = 0  # the pieces whose lift would make it a move
     mismatch: Illegal | None = None
     must_move: Square | None = None
     violation: Square | None = None
@@ -134,6 +136,7 @@ def board_view(game: Game, table: MoveTable, sensors: Bitboard, shown: Shown) ->
         pending_next=_pending_next(table, sensors, pending),
         candidates=shown.candidates,
         arriving=shown.arriving,
+        arriving_from=shown.arriving_from,
         missing=mismatch.missing if mismatch else 0,
         extra=mismatch.extra if mismatch else 0,
         pairs=mismatch.pairs if mismatch else (),
