@@ -102,10 +102,11 @@ def test_a_fast_swap_capture_is_made_at_the_opponents_first_lift_or_after_the_kn
     mode: str, name: str, knock_wait_ms: int | None
 ) -> None:
     # The victim's square empty for less than KNOCK_MS: by default the capture is held
-    # until the opponent's hand starts (Black lifts b8 1.1 s later), then made at once.
+    # until the opponent's hand starts (Black lifts b8 0.6 s later, within the knock
+    # wait), then made at once.
     # With knock_wait_ms as short as settle_ms it waits settle_ms of stillness like a
     # move that may grow (a placement meanwhile may still show a knock).
-    body = steps(f"{OPENING}; {CAPTURES[name][0]}; {REPLY}", gap_ms=0)
+    body = steps(f"{OPENING}; {CAPTURES[name][0]}, +600 {REPLY}", gap_ms=0)
     effects = replay(body, mode=mode, knock_wait_ms=knock_wait_ms)
     made = next(e["t_ms"] for e in effects if e["event"] == "move" and e["uci"] == "e4d5")
     if knock_wait_ms is None:

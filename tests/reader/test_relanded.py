@@ -121,3 +121,23 @@ def test_the_reply_arriving_on_the_square_just_left_before_the_piece_rests(mode:
     )
     assert moves(effects) == ["b4c4", "b5b4"]
     assert "illegal" not in kinds(effects)
+
+
+# Black to move; the queen on f3 can take the pawn on e4 (check) or go to d1 (check).
+QUEEN_TAKES = "@start fen r1bk2r1/2Nppp1p/2n4b/3n3B/2Q1P2p/2P2qP1/PP1P1P1R/R1B1K1N1 b Q - 0 21"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_reply_arriving_first_while_a_capture_rests_is_the_reply(mode: str) -> None:
+    """Qxe4+ (the pawn taken off first) is set down, and 80 ms later White's king
+    arrives on d1 before it is seen leaving e1. The queen has not left e4: the piece
+    on d1 is not hers, and reading e4 as the pawn put back with the queen going on to
+    d1 would need two hands within 80 ms. The capture stands, then Kd1."""
+    effects = replay(
+        "1000 lift e4\n1520 lift f3\n1870 place e4\n1950 place d1\n1972 lift e1\n"
+        "4000 lift d5\n4300 place f4",
+        header=QUEEN_TAKES,
+        mode=mode,
+    )
+    assert moves(effects) == ["f3e4", "e1d1", "d5f4"]
+    assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)

@@ -17,6 +17,10 @@ from reedboard.sim.settings import HumanSettings
 SETTINGS = HumanSettings()
 SEEDS = range(1, 400)
 GAMES = 8  # per family: the first seeds whose games show it
+# Of seeds 1-399, only these play a castling with king and rook both in the hand, which
+# `same_scan` needs: searching all of them played 399 games' hands (7 s of CPU) to find
+# the same four, so the search is written down (and each must still show it).
+SEEDS_OF = {"same_scan": (135, 319, 354, 364)}
 
 
 def game_for_seed(seed: int, settings: HumanSettings) -> HumanScript:
@@ -30,10 +34,12 @@ def game_for_seed(seed: int, settings: HumanSettings) -> HumanScript:
 @pytest.mark.parametrize("family", FAMILIES)
 def test_each_family_is_read_exactly(family: str) -> None:
     played = 0
-    for seed in SEEDS:
+    listed = SEEDS_OF.get(family)
+    for seed in SEEDS if listed is None else listed:
         base = game_for_seed(seed, SETTINGS.without_noise())
         script = FAMILIES[family](base, random.Random(seed), SETTINGS.settle_ms)
         if script is None:
+            assert listed is None, f"seed {seed} no longer shows {family}"
             continue
         check_lines(script)
         assert script.lines != base.lines, "the family changed nothing"

@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
         "--knock-wait-ms",
         type=whole_number_in(1, 60_000),
         metavar="N",
-        help="how long a capture that may be a knocked neighbour waits (default: settle_ms)",
+        help="how long a capture that may be a knocked neighbour waits (default: 1000)",
     )
     parser.add_argument(
         "--lights",

@@ -19,6 +19,7 @@ def fair_play(view: BoardView) -> BoardView:
         targets=(),
         capturers=0,
         pending_next=0,
+        arriving_from=0,  # which pieces could move there: the piece set down alone shows
         check=None,
         hint=None,
         marked=0,

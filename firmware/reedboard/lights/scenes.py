@@ -53,7 +53,7 @@ def scene_roles(view: BoardView, low_time: Color | None = None) -> Roles:
 
 def _idle(view: BoardView, roles: Roles) -> bool:
     """Play with nothing in the hands: when the board shows what a player may look up for."""
-    busy = view.lifted or view.pending is not None or view.setup is not None
+    busy = view.lifted or view.pending is not None or view.setup is not None or view.arriving
     return (
         not busy
         and view.offer is None
@@ -139,7 +139,7 @@ def _mismatch(view: BoardView) -> Roles:
 
 def _play(view: BoardView) -> Roles:
     roles: Roles = {}
-    busy = view.lifted or view.pending is not None
+    busy = view.lifted or view.pending is not None or view.arriving
     if not busy:
         if view.last_move is not None:
             for sq in view.last_move:
@@ -161,6 +161,8 @@ def _play(view: BoardView) -> Roles:
         _lifted(view, roles)
     for sq in squares_of(view.candidates):
         roles[sq] = "pending"  # a push-capture the board cannot tell: each one it may be
+    for sq in squares_of(view.arriving | view.arriving_from):
+        roles[sq] = "pending"  # a piece set down first: it and the lifts that make a move
     if view.pending is not None:
         _put(roles, view.pending_next, "target")
         for sq in view.pending:

@@ -220,6 +220,9 @@ def complete(reader: Reader, best: MoveShape, now: int, effects: list[Effect]) -
     """`best` is complete: commit it, or let it wait by what may still follow it."""
     if keeps_doubted(reader, best):
         return
+    if set_down_elsewhere(reader, best):
+        split.split(reader, now, effects)
+        return
     table = reader.table
     if isinstance(reader.waiting, OtherReading):
         reader.waiting = enter(reader.waiting, None)
@@ -262,6 +265,23 @@ def keeps_doubted(reader: Reader, best: MoveShape) -> bool:
         reader.episode.complete = doubted
         return True
     return False
+
+
+def set_down_elsewhere(reader: Reader, best: MoveShape) -> bool:
+    """Whether a move that cannot grow rests where its piece was set down and the one
+    change since is a piece set down elsewhere, which only `best`, another move of the
+    same piece, explains (the square it rests on read as its victim put back). One
+    hand cannot put a victim back and set the capturer down elsewhere within RELAND_MS;
+    the opponent's next piece, seen arriving before it is seen leaving, can: the move
+    stands, and that placement begins the next episode."""
+    episode = reader.episode
+    resting = episode.complete
+    if resting is None or not episode.resting or best.code == resting.code:
+        return False
+    events = episode.events
+    if episode.pending_index != len(events) - 1 or not events[-1].occupied:
+        return False
+    return best.from_square == resting.from_square and events[-1].square != resting.to_square
 
 
 def no_move(reader: Reader, now: int, effects: list[Effect]) -> None:

@@ -17,6 +17,7 @@ from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape, MoveTable
 from reedboard.reader.waiting import AmendDue, enter
 from reedboard.reader.waits import ARRIVE_MS, KNOCK_MS, STEP_KNOCK_MS
+from reedboard.rules.moves import FLAG_EN_PASSANT
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square
 from reedboard.sensing.debounce import SquareChange
@@ -78,7 +79,7 @@ def knocked_victim(reader: Reader, shape: MoveShape) -> bool:
     by the hand carrying a piece elsewhere and falling back. Only what comes next can
     tell: such a capture waits `settle_ms` like a move that may grow, and once
     committed, a placement that only the other reading explains amends it."""
-    if not shape.is_capture or reader.position.is_en_passant(shape.move):
+    if not shape.is_capture or shape.code & FLAG_EN_PASSANT:
         return False
     origin, victim = shape.from_square, shape.to_square
     origin_lifted = False

@@ -382,9 +382,12 @@ class MoveReader:
 
     def view(self) -> BoardView:
         """What the board is now, for the lights."""
+        arriving, arriving_from = verdicts.arriving(self)
         shown = Shown(
             pending=self.episode.complete,
             candidates=push.candidates(self) if self.mismatch is None else 0,
+            arriving=arriving,
+            arriving_from=arriving_from,
             mismatch=self.mismatch,
             must_move=self.touches.obliged_square(self.position) if self.mode == "strict" else None,
             violation=self.violation.square if self.violation else None,
@@ -404,7 +407,7 @@ class MoveReader:
         knocked = knock.knocked_victim(self, shape)
         move = shape.move
         position = self.position
-        if position.is_castling(move):
+        if shape.is_castling:  # (the shape knows it: no search of the legal moves again)
             _kf, king_to, _rf, rook_to = position.castling_squares(move)
             landed: tuple[Square, ...] = (king_to, rook_to)
         else:

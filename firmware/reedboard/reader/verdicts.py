@@ -48,6 +48,25 @@ def stray(reader: Reader) -> bool:
     return not expected & ~reader.sensors and bool(reader.sensors & ~expected)
 
 
+def arriving(reader: Reader) -> tuple[Bitboard, Bitboard]:
+    """Pieces put down with nothing taken off, on squares a legal move may still reach
+    (see `stray`), and the pieces whose lift would make the board that move (or, on a
+    square only passed over, that move under way): for the lights at once. A player
+    sees within `settle_ms`, as for any other wrong board, what would put it right; the
+    spoken mismatch waits STRAY_WAIT_MS, since a queen set down before its pawn is
+    cleared is no mistake ((0, 0): nothing such)."""
+    if reader.mismatch is not None or not stray(reader) or unexplained(reader):
+        return 0, 0
+    extra = reader.sensors & ~reader.table.occupancy
+    origins = 0
+    for sq in squares_of(extra):
+        reaching = [s for s in reader.table.shapes if s.occupancy >> sq & 1]
+        passing = [s for s in reader.table.shapes if s.footprint >> sq & 1]
+        for shape in reaching or passing:
+            origins |= shape.movers
+    return extra, origins
+
+
 def outdated_mismatch(reader: Reader) -> bool:
     """A mismatch is shown, and the board has since gone wrong in a way it does not
     show: a square emptied or filled that is not lit. That state may look like the

@@ -40,6 +40,10 @@ class BoardView:
       the squares that could still complete it (the rest of a slide, the rook's path).
     - `candidates`: a push-capture that two or more captures would explain, the hand
       done: the capturer's square and every target, none guessed.
+    - `arriving`: a piece set down with nothing taken off, on a square a legal move may
+      still reach (the piece seen arriving before it is seen leaving, a queen set first
+      on the promotion square), shown at once; it becomes a mismatch only if it stays
+      alone. `arriving_from`: the pieces whose lift would make the board a move.
     - `missing`, `extra`, `pairs`: a mismatch: where pieces must come back, where one must
       leave, and the suggested extra -> missing pairs.
     - `must_move`: strict mode, the touched piece that must move; `violation` the square
@@ -64,6 +68,8 @@ class BoardView:
     pending: tuple[Square, Square] | None = None
     pending_next: Bitboard = 0
     candidates: Bitboard = 0
+    arriving: Bitboard = 0
+    arriving_from: Bitboard = 0
     missing: Bitboard = 0
     extra: Bitboard = 0
     pairs: tuple[tuple[Square, Square], ...] = ()
@@ -90,6 +96,8 @@ class Shown:
 
     pending: MoveShape | None = None  # a finished move that may still grow
     candidates: Bitboard = 0  # the captures a push may have made, none guessed
+    arriving: Bitboard = 0  # a piece set down alone where a move may still reach
+    arriving_from: Bitboard = 0  # the pieces whose lift would make it a move
     mismatch: Illegal | None = None
     must_move: Square | None = None
     violation: Square | None = None
@@ -127,6 +135,8 @@ def board_view(game: Game, table: MoveTable, sensors: Bitboard, shown: Shown) ->
         pending=(pending.from_square, pending.to_square) if pending is not None else None,
         pending_next=_pending_next(table, sensors, pending),
         candidates=shown.candidates,
+        arriving=shown.arriving,
+        arriving_from=shown.arriving_from,
         missing=mismatch.missing if mismatch else 0,
         extra=mismatch.extra if mismatch else 0,
         pairs=mismatch.pairs if mismatch else (),
