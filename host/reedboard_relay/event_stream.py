@@ -26,6 +26,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from reedboard.errors import ReedboardError
+
 from reedboard_relay.board_order import in_board_order
 from reedboard_relay.refusals import RateLimitedLog
 
@@ -66,7 +68,7 @@ class Tidings:
 Told = Callable[[Mapping[str, Mapping[str, object] | None]], bytes]
 
 
-class ListenerStuck(Exception):
+class ListenerStuck(ReedboardError):
     """A listener whose write waited `STUCK_S`: it reads nothing, and is let go."""
 
 
