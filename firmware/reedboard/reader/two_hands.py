@@ -96,8 +96,10 @@ def _after_complete(reader: Reader, now: int, effects: list[Effect]) -> bool:
     final = reader.sensors
     reader.sensors = at_split
     reader.commit(shape, now, effects)
-    # The next episode starts at the split, and the two moves found follow.
+    # The next episode starts at the split, and the two moves found follow; the reply
+    # was complete at its own last change (the clock stops there), not at the last.
     reader.sensors = final
+    reader.episode.first_complete[found.shape.code] = found.mine[-1].t_ms
     _commit_both(reader, found, list(found.theirs), now, effects)
     return True
 
