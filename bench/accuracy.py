@@ -2,7 +2,9 @@
 replay path (debouncer and arbiter), and what the board made of them.
 
     python bench/accuracy.py [--games N] [--seed S] [--quick] [--dump DIR]
-                             [--family-games N] [--knock-wait-ms N]
+                             [--family-games N] [--family NAME] [--knock-wait-ms N]
+
+(`--games 0 --seed 5284 --family-games 1 --family knock_capturable`: one family's game.)
 
 Game `seed + i` fixes everything about game i: Chess960 for one game in three, strict
 mode for half, a random or an engine-like (greedy) game, and the hands that play it.
@@ -436,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
         "--family-games", type=int, default=300, help="games per family of situations"
     )
     parser.add_argument(
+        "--family", choices=list(FAMILIES), action="append", help="only this family (repeatable)"
+    )
+    parser.add_argument(
         "--knock-wait-ms",
         type=int,
         default=DEFAULT_KNOCK_WAIT_MS,
@@ -463,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     print(report(tally, args.seed, args.settle_ms, time.perf_counter() - wall))
     print(f"knock_wait_ms {max(args.knock_wait_ms, args.settle_ms)}")
     if family_games > 0:
-        names = list(FAMILIES)
+        names = args.family or list(FAMILIES)
         seeds = range(args.seed, args.seed + family_games)
         with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             parts = pool.map(

@@ -90,3 +90,33 @@ def test_a_long_capture_slide_overlapping_the_reply_counts(mode: str) -> None:
     effects = replay(body, header=header, mode=mode)
     assert moves(effects) == ["a1h8", "d5d4", "g1f3"]
     assert "illegal" not in kinds(effects) and "takeback" not in kinds(effects)
+
+
+@BOTH
+def test_a_slide_made_then_moved_on_under_the_replys_capture_counts_three_moves(
+    mode: str,
+) -> None:
+    # The bench's overlapping-hands family, seed 5185, ply 22: Black's rook lands on h5,
+    # where it could still go on and take h4; White lifts the h4 pawn 165 ms later (the
+    # rook's capture in progress, read alone) and takes on g5, while Black lifts the rook
+    # again and sets it on h6 before White's pawn is down. Three moves: Rh5, hxg5, Rh6;
+    # then White plays c3.
+    body = (
+        "1000 lift h8\n1513 place h5\n1678 lift h4\n2354 lift h5\n2360 lift g5\n"
+        "2417 place g5\n3262 place h6\n3750 lift c2\n4471 place c3\n"
+    )
+    header = (
+        "@start fen r1bqkb1r/pppp4/n4p2/1B4p1/3pPP1P/N7/PPPQ3n/R1B1K1NR b KQkq - 1 11\n@clock 3+0"
+    )
+    effects = replay(body, header=header, mode=mode)
+    assert moves(effects) == ["h8h5", "h4g5", "h5h6", "c2c3"]
+    assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)
+    # Each clock stopped at its move's own last change: h5 at 1513, g5 at 2417, h6 at 3262.
+    clocks = [
+        (e["clock"]["white_ms"], e["clock"]["black_ms"]) for e in effects if e["event"] == "move"
+    ][:3]
+    assert clocks == [
+        (180_000, 180_000 - 1513),
+        (180_000 - (2417 - 1513), 180_000 - 1513),
+        (180_000 - (2417 - 1513), 180_000 - 1513 - (3262 - 2417)),
+    ]

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from reedboard.reader.waits import DEFAULT_SETTLE_MS, RELAND_MS
+from reedboard.reader.waits import DEFAULT_SETTLE_MS, RELAND_MS, STRAY_WAIT_MS
 
 from tests.reader.support import kinds, moves, replay, steps
 
 BOTH = pytest.mark.parametrize("mode", ["casual", "strict"])
+DEBOUNCE_MS = 12  # the debouncer reports a change this long after its first edge
 # 1.e4 d5 2.Nf3 e6: White's e4 pawn can take d5 or go to e5; Black's e6 pawn can go to e5.
 OPENING = (
     "lift e2, +300 place e4; lift d7, +300 place d5; lift g1, +300 place f3; lift e7, +300 place e6"
@@ -228,3 +229,28 @@ def test_a_mate_the_replaced_reading_gave_never_reaches_the_host(mode: str) -> N
     effects = replay(body, header="@start fen k7/8/8/8/8/8/3nrPPP/3R2K1 w - - 0 1", mode=mode)
     assert moves(effects) == ["d1e1", "e2e3"]
     assert kinds(effects) == ["move", "move"]
+
+
+@BOTH
+@pytest.mark.parametrize("reply_ms", [1457, 6457])
+def test_the_capturer_set_on_a_promotion_square_and_no_pawn_lifted_is_its_move(
+    mode: str, reply_ms: int
+) -> None:
+    # The bench's knocked-neighbour family, seed 5284, ply 69: the queen on d3 in the
+    # hand knocks the d4 pawn (back in 186 ms) and is set on b1, where Black's b2 pawn
+    # could promote. Read as Qxd4, b1 is Black's new queen set down before the pawn is
+    # cleared; but Black then lifts the c6 queen (or nothing for STRAY_WAIT_MS), not the
+    # pawn: Qd3-b1 was the move.
+    t = 1543 + reply_ms
+    body = (
+        f"1000 lift d3\n1151 lift d4\n1337 place d4\n1543 place b1\n{t} lift c6\n"
+        f"{t + 208} lift c5\n{t + 379} place c5\n{t + 495} place d6\n{t + 526} lift d6\n"
+        f"{t + 785} place e6\n"
+    )
+    header = "@start fen 2r1k3/1b4p1/npq2n1r/2P2p2/p2p1Pp1/3Q3N/1p2P1RP/3K1B1R w - - 6 35"
+    effects = replay(body, header=header, mode=mode)
+    assert moves(effects) == ["d3b1", "c6e6"]
+    assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)
+    # Made at Black's first lift, or once the pawn's lift can no longer come.
+    made = next(e["t_ms"] for e in effects if e["event"] == "move")
+    assert made == min(t + DEBOUNCE_MS, 1543 + STRAY_WAIT_MS)

@@ -38,6 +38,7 @@ from reedboard.reader.waits import (
     MOVERS_HAND_MS,
     MOVERS_HAND_REACH,
     RELAND_MS,
+    STRAY_WAIT_MS,
     SWEEP_MS,
 )
 from reedboard.rules.squares import Bitboard, Square
@@ -253,11 +254,17 @@ def keeps_doubted(reader: Reader, best: MoveShape) -> bool:
         return False
     if not best.is_capture and reader.episode.events[-1].occupied:
         # The capturer set down elsewhere, or the opponent's piece arriving
-        # before it is seen leaving: the lift that would follow decides.
+        # before it is seen leaving: the lift that would follow decides. On a pawn's
+        # promotion square it may be the new piece set down before the pawn is
+        # lifted, a second or two later: the capture waits that long for the pawn's
+        # lift, and any other change, or none, takes the other reading.
         reader.episode.complete = doubted
-        if not knock.promoted_first(reader, doubted, reader.episode.events[-1].square):
-            other = OtherReading(best, reader.episode.events[-1].t_ms + ARRIVE_MS)
-            reader.waiting = enter(reader.waiting, other)
+        placed = reader.episode.events[-1]
+        wait = ARRIVE_MS
+        if knock.promoted_first(reader, doubted, placed.square):
+            wait = STRAY_WAIT_MS
+            reader.episode.wait_ms = max(reader.episode.wait_ms, STRAY_WAIT_MS)
+        reader.waiting = enter(reader.waiting, OtherReading(best, placed.t_ms + wait))
         return True
     if best.is_capture and best.code != doubted.code:
         # A second neighbour lifted and put back at once: the opponent touching
