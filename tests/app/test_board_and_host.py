@@ -35,7 +35,7 @@ def _play(
     out, db = tmp_path / "games.pgn", tmp_path / "journal.sqlite"
     board_command = [
         sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-        "--speed", "40", "--journal", str(db), "--serial",
+        "--speed", "40", "--web", "off", "--journal", str(db), "--serial",
     ]  # fmt: skip
     host_command = [sys.executable, "-m", "reedboard_host.cli", "record", "--out", str(out)]
     with (
