@@ -10,6 +10,10 @@ cut the line for a while and unplug the host's end, to test the link under fault
 - `pluggable`: `unplug(s)` can take the host's end away (its reads and writes fail, as a
   pulled USB cable's do) and bring a new one back at the same path `s` seconds later.
 
+`board_spoke` is set once the board's end has written anything (its keep-alive, which a
+board sends from its start, cut or not): a test starts the host after it, so that the
+host's first handshake does not race the board's start.
+
 Both paths are links to the ptys, in a directory of the bridge's own that goes with it: a
 program a test left running (its test killed) that keeps reopening its path finds
 nothing there, never another test's pty under a reused /dev/pts number.
@@ -54,6 +58,7 @@ class PtyBridge:
         self.host_path = os.path.join(self._link_dir, "host")
         os.symlink(os.ttyname(self._host_slave), self.host_path)
         self.cut = threading.Event()  # while set, every byte is lost (a pulled cable)
+        self.board_spoke = threading.Event()
         self.corrupted = 0
         self.dropped = 0
         self.cuts = 0
@@ -135,6 +140,8 @@ class PtyBridge:
                         data = bytearray(os.read(fd, 4096))
                     except OSError:
                         continue
+                    if name == "board" and data:
+                        self.board_spoke.set()
                     other = self._host_master if name == "board" else self._board_master
                     if self.cut.is_set() or time.monotonic() < self._cut_until[name]:
                         continue
