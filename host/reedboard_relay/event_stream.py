@@ -238,6 +238,11 @@ class EventStream:
             except Exception:  # one bad turn must not end the page's events
                 logger.exception("telling the page's listeners failed")
             await asyncio.sleep(EVENTS_EVERY_S)
+            # The next message once this one is handed out: when the loop is busy with
+            # the boards, messages come less often and each tells more, rather than
+            # every listener falling behind and owed boards.
+            while self.writes.waiting:
+                await asyncio.sleep(EVENTS_EVERY_S / 5)
 
     def stop(self) -> None:
         if self._task is not None:

@@ -22,6 +22,11 @@ class WritesPerTurn:
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._turning = False  # `_next_turn` is due at the loop's next turn
 
+    @property
+    def waiting(self) -> int:
+        """Writes waiting for a later turn."""
+        return sum(not waited.done() for waited in self._waiting)
+
     async def slot(self) -> None:
         """Returns once this write may go: at once while this turn has room and no one
         waits before it, else in a later turn."""

@@ -5,6 +5,7 @@ every listener still gets every message, in order."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 
 from reedboard_relay.event_stream import EventStream, Fragment, Listener
@@ -70,3 +71,50 @@ async def listened() -> tuple[dict[int, int], list[list[bytes]]]:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return turns_of_writes, received
+
+
+def test_a_busy_loop_makes_fewer_messages_not_listeners_behind() -> None:
+    """While the loop is too busy to hand a message to every listener before the next is
+    due (a turn held 5 ms, one listener's write a turn), the next message waits for the
+    hand-out: no listener falls behind, where before each was a message more behind at
+    every quarter second until let go."""
+    most_behind = asyncio.run(busy_listening(seconds=2.0))
+    assert most_behind <= 2  # before: BEHIND_AT_MOST (8), then let go and owed
+
+
+async def busy_listening(seconds: float) -> int:
+    loop = asyncio.get_running_loop()
+    ply = {"b1": 0}
+    kept: dict[int, Fragment] = {}
+
+    def fragments(ids: object) -> list[Fragment]:
+        if ply["b1"] not in kept:
+            summary = {"id": "b1", "ply": ply["b1"]}
+            kept[ply["b1"]] = Fragment("b1", summary, repr(summary).encode())
+        return [kept[ply["b1"]]]
+
+    stream = EventStream(fragments)
+    stream.writes.per_turn = 1
+    listeners = [Listener() for _ in range(100)]
+    for listener in listeners:
+        stream.join(listener)
+
+    async def write(data: bytes) -> None:
+        pass
+
+    tasks = [asyncio.create_task(listener.follow(write, stream.told)) for listener in listeners]
+    stream.ensure_running()
+    most_behind = 0
+    end = loop.time() + seconds
+    while loop.time() < end:
+        ply["b1"] += 1  # a board moves at every turn
+        stream.changed("b1")
+        time.sleep(0.005)  # the loop busy with the boards: load, not a timing
+        behind = max(len(listener.queue) + bool(listener.owed) * 99 for listener in listeners)
+        most_behind = max(most_behind, behind)
+        await asyncio.sleep(0)
+    stream.stop()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return most_behind
