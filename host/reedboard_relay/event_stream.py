@@ -13,7 +13,8 @@ one change applies to each alike. A listener that does not read as fast keeps at
 `BEHIND_AT_MOST` messages and `BEHIND_BYTES` of them; beyond either, they are let go
 (said in one log line every ten seconds) and it is owed the boards they named instead
 (at most every board once, with what it held of each before the messages let go), and
-is told what changed since then when it reads again.
+is told what changed since then when it reads again. The listeners' writes are shared
+out over the loop's turns (loop_turns.py), the boards' messages read between.
 A listener that has read nothing for `STUCK_S` is let go. So a crowd of spectators
 costs one message a turn, and one who reads slowly or not at all holds a bounded amount."""
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from reedboard.errors import ReedboardError
 
 from reedboard_relay.board_order import in_board_order
+from reedboard_relay.loop_turns import WritesPerTurn
 from reedboard_relay.refusals import RateLimitedLog
 
 EVENTS_EVERY_S = 0.25  # the changes of this long go out in one message (a write per listener)
@@ -107,6 +109,7 @@ class Listener:
         self.owed: dict[str, Mapping[str, object] | None] = {}
         self.woken = asyncio.Event()
         self.stuck_s = stuck_s
+        self.turns: WritesPerTurn | None = None  # the stream's, once joined
 
     def offer(self, tidings: Tidings) -> None:
         if (
@@ -146,11 +149,15 @@ class Listener:
                 await self._write(write, told(owed))
 
     async def _write(self, write: Callable[[bytes], object], data: bytes) -> None:
+        if self.turns is not None:
+            await self.turns.slot()
         result = write(data)
         if not asyncio.iscoroutine(result):
             return
         try:
-            await asyncio.wait_for(result, self.stuck_s)
+            # Not `wait_for`: a task of its own for each write, 300 of them a message.
+            async with asyncio.timeout(self.stuck_s):
+                await result
         except TimeoutError:
             said.warn("stuck", f"let go a spectator's event stream that read nothing for "
                                f"{self.stuck_s:g} s")  # fmt: skip
@@ -165,6 +172,7 @@ class EventStream:
         self._told: dict[str, Fragment] = {}  # each board as last told to all
         self._woken: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self.writes = WritesPerTurn()  # every listener's writes, a slice a turn
 
     def changed(self, board: str) -> None:
         if not self.listeners:  # one who comes later is told every board as it is
@@ -180,6 +188,7 @@ class EventStream:
         every = self.fragments(None)
         self._changed.clear()  # every board is in `every`, as it is now
         self._tell(every)
+        listener.turns = self.writes
         self.listeners.add(listener)
         return message(fragment.data for fragment in every)
 
@@ -231,6 +240,11 @@ class EventStream:
             except Exception:  # one bad turn must not end the page's events
                 logger.exception("telling the page's listeners failed")
             await asyncio.sleep(EVENTS_EVERY_S)
+            # The next message once this one is handed out: when the loop is busy with
+            # the boards, messages come less often and each tells more, rather than
+            # every listener falling behind and owed boards.
+            while self.writes.waiting:
+                await asyncio.sleep(EVENTS_EVERY_S / 5)
 
     def stop(self) -> None:
         if self._task is not None:
