@@ -66,13 +66,20 @@ def test_a_retained_command_is_never_carried_out(broker: Broker) -> None:
     commander.command(NEW_GAME, retain=True)
     with network_proxy(broker.port) as proxy:
         board = BoardBroker(BrokerSettings(proxy.url, "b1"))
+        markers: list[bytes] = []
         try:
             for connection in range(3):
                 # Its `online` follows its subscription: what is sent now reaches it.
                 assert commander.online.acquire(timeout=30)
                 marker = b'{"type":"state","id":%d}*00000000' % connection
                 commander.command(marker)
-                assert taken_until(board, marker) == [marker]
+                taken = taken_until(board, marker)
+                # QoS 1 is at least once: an earlier marker whose acknowledgement the cut
+                # lost comes again (the board answers a repeated id as before); the
+                # retained command never comes.
+                assert marker in taken and NEW_GAME not in taken
+                assert set(taken) <= {*markers, marker}
+                markers.append(marker)
                 proxy.cut()  # the board connects again, and subscribes again
                 proxy.restore()
         finally:
