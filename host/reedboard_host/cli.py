@@ -256,7 +256,7 @@ def _record(args: argparse.Namespace) -> int:
     # fetch on a noisy line): the game as far as it came is written on the way out.
     with stop_on_signals():
         try:
-            follower.connect()
+            follower.connect(wait_for_board=True)  # a board still starting is waited for
             out.update(follower.mirror)
             follower.run(lambda: False)
         finally:

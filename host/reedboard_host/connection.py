@@ -39,6 +39,11 @@ class HostError(BoardRequestError):
     """Something the user must hear about in one line: no board, a refused command."""
 
 
+class NoAnswerError(HostError):
+    """Nothing on the port answers the handshake: no board there, or one still starting
+    (`reedboard run` not begun yet)."""
+
+
 class RefusedError(HostError):
     """The board answered a command with an error: asking again will not change that.
     `code` is the board's (`bad_argument` for a command it cannot read, `refused` for one
@@ -125,7 +130,7 @@ class BoardConnection:
                         f"{self.url} does not speak the reedboard protocol "
                         f"({self.endpoint.bad_frames} unreadable frames)"
                     )
-                raise HostError(f"no reedboard answers on {self.url} (is `reedboard run` on?)")
+                raise NoAnswerError(f"no reedboard answers on {self.url} (is `reedboard run` on?)")
         if self.hello.protocol != PROTOCOL_VERSION:
             raise self._other_version(self.hello.protocol)
         return self.hello

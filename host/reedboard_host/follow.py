@@ -17,7 +17,7 @@ from reedboard.errors import LinkError
 from reedboard.link.board_messages import BoardHello, BoardMessage
 from reedboard.link.reopening import Reopening
 
-from reedboard_host.connection import BoardConnection, HostError
+from reedboard_host.connection import BoardConnection, HostError, NoAnswerError
 from reedboard_host.fetch import fetch_game
 from reedboard_host.mirror import GameMirror
 from reedboard_host.transport import REAL_TIME, HostClock, PortOpener, open_port
@@ -72,9 +72,13 @@ class Follower:
         if self.mirror.apply(message) and self.on_change is not None:
             self.on_change(self.mirror)
 
-    def connect(self, stop: Callable[[], bool] = lambda: False) -> BoardHello | None:
+    def connect(
+        self, stop: Callable[[], bool] = lambda: False, *, wait_for_board: bool = False
+    ) -> BoardHello | None:
         """The first connection. A port that is absent or busy, or a board that does not
-        answer, is the user's to hear about: raised, in one line. A line that fails once
+        answer, is the user's to hear about: raised, in one line. With `wait_for_board`
+        (a command that runs for as long as the board does), a port where nothing answers
+        yet is a board still starting: said once, and waited for. A line that fails once
         its port is open (the cable pulled during the handshake or the game's fetch) is
         a board lost, as it is later: said, and looked for again until it is back (its
         hello returned, the game fetched) or `stop()` says to end (None)."""
@@ -85,6 +89,12 @@ class Follower:
             self.connection.handshake()
             self.connected = True
             self.sync()
+        except NoAnswerError as error:
+            if not wait_for_board:
+                raise
+            self._was_connected = False  # the board's first hello is still to come
+            self._kept.lost(error, "waiting for the board: ")
+            self.connection.close()
         except HostError as error:
             if not self.connected:
                 raise  # no board answers there, or one of another protocol version

@@ -94,7 +94,7 @@ def watch(args: argparse.Namespace) -> int:
     follower = Follower(args.port, on_message=message)
     with stop_on_signals():
         try:
-            follower.connect()
+            follower.connect(wait_for_board=True)  # a board still starting is waited for
             # The board as it stands, at once: the pieces in hand and the squares to put
             # right come with its state (the game itself came with the connection).
             try:

@@ -44,9 +44,9 @@ def _play(
         ) as bridge,
         child([*board_command, bridge.board_path]) as board,
     ):
-        # The host starts once the board speaks on the line: started beside it, the host
-        # gives its first handshake 3 s, which a board starting on a loaded machine can
-        # take, and `record` ends on "no reedboard answers", as it should with no board.
+        # The host starts once the board speaks on the line, so the game is the test's
+        # subject (`record` started beside a board still starting waits for it: that is
+        # tests/host/test_record_and_watch.py's).
         board_started = time.monotonic() + 60
         while not bridge.board_spoke.wait(0.2) and board.poll() is None:
             assert time.monotonic() < board_started, "the board never spoke on its line"

@@ -19,7 +19,8 @@ answers 404 from then on),
 `answer` (what the challenged player does), `accepts_draws`, `offer_draw()`,
 `propose_takeback()`, `answer_takeback()`, `replies` (off: the opponent moves only on
 `opponent_plays()`), `opponent_leaves()`, `drop_streams()`,
-`send_challenge()`, `garbage` (odd lines on the streams)."""
+`send_challenge()`, `garbage` (odd lines on the streams), `game_stream_gate` (the game
+stream answered only once the event is set)."""
 
 from __future__ import annotations
 
@@ -120,6 +121,8 @@ class StandIn:
         self.refuse_next: dict[str, list[int]] = {}  # kind -> statuses of its next answers
         self.redirect_to: str | None = None  # a server every request is sent on to
         self.retry_after: str | None = None  # the Retry-After header of a 429
+        # Set: a game stream opened is answered only once it is set (a slow Lichess).
+        self.game_stream_gate: threading.Event | None = None
         self.closing = False
         standin = self
 
@@ -313,6 +316,8 @@ class StandIn:
             return self._stream(h, "events", self._event_lines)
         if method == "GET" and parts[:4] == ["api", "board", "game", "stream"]:
             if len(parts) == 5 and parts[4] == self.game_id and self.game is not None:
+                if (gate := self.game_stream_gate) is not None:
+                    gate.wait()
                 return self._stream(h, "game", self._game_lines)
             with self.changed:
                 self.not_found.append(path)

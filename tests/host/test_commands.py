@@ -154,10 +154,18 @@ def test_no_such_port() -> None:
     assert result.stderr == "reedboard-host state: no serial port /dev/no-such-port\n"
 
 
+def test_a_silent_port_ends_a_command_that_asks_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # `record` waits there for a board still starting (test_record_and_watch.py).
+    with FakePeer("silent") as peer:
+        status = main(["state", "--port", peer.path])
+    assert status == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("reedboard-host state: no reedboard answers on")
+
+
 @pytest.mark.parametrize(
     ("kind", "says"),
     [
-        ("silent", "no reedboard answers on"),
         ("garbage", "does not speak the reedboard protocol"),
         ("version2", "speaks protocol version 2; this reedboard-host speaks version 1"),
     ],

@@ -137,3 +137,31 @@ def test_record_says_a_board_unplugged_during_its_handshake_lost_and_waits_for_i
         assert record.poll() is None, record.communicate()[1]  # still looking for it
         record.send_signal(signal.SIGTERM)
         assert record.wait(30) == 0, record.communicate()[1]
+
+
+def test_record_waits_for_a_board_still_starting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Started beside a board whose program is still starting (its port there, nothing
+    answering), `record` says it waits, once, and records the game once the board is up,
+    rather than ending on "no reedboard answers"."""
+    pair = BoardPair(starting_s=10.0)
+    host_on = HostOnPair(pair, monkeypatch, capsys)
+    out = tmp_path / "games.pgn"
+    moved: list[int] = []
+
+    def look() -> None:
+        if not moved:  # the board is up: the person plays
+            moved.append(pair.push([(0, "lift", "e2"), (300, "place", "e4")]))
+        if out.exists() and "1. e4" in out.read_text():
+            raise Stopped
+        # A bound in the board's time, for a record that never comes (nothing real waits).
+        assert pair.clock.now_ms() < 120_000, "the move was never recorded"
+
+    pair.watch(look)
+    ran = host_on("record", "--out", str(out))
+    assert ran.returncode == 0, ran.stderr
+    waiting = "waiting for the board: no reedboard answers on memory"
+    assert ran.stderr.count(waiting) == 1, ran.stderr
+    assert "connected to the board on memory" in ran.stderr
+    assert "1. e4" in out.read_text()

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from reedboard.errors import LinkError
 from reedboard.link.outbox import Outbox
 from reedboard.link.serial_port import SerialPort, open_port
 from reedboard_host.emulate import PtyEnd
@@ -180,3 +181,13 @@ def test_draining_stops_where_the_line_is_full_and_goes_on_later() -> None:
     room[0] = 100
     box.drain(write)
     assert bytes(line) == b"abcdefghij" and len(box) == 0
+
+
+def test_a_port_that_cannot_be_opened_is_said_in_a_few_words(tmp_path: Path) -> None:
+    # pyserial's text names the port twice around the system's words; one line says it.
+    try:
+        open_port(str(tmp_path))
+    except LinkError as error:
+        assert str(error) == f"cannot open serial port {tmp_path}: Is a directory"
+    else:
+        raise AssertionError("a directory opened as a serial port")

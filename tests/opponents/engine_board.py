@@ -10,10 +10,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from reedboard.app import App
 from reedboard.app_ports import GameSetup, HostLink, Sensing
 from reedboard.board_game import Settings
+from reedboard.events import MoveMade
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.fake_board import FakeBoard
 from reedboard.hal.sensor_line import SensorLine
@@ -23,7 +25,8 @@ from reedboard.link.clients import Clients
 from reedboard.opponents.chosen import Opponents
 from reedboard.opponents.client import OpponentClient
 from reedboard.opponents.engine_play import EngineSettings
-from reedboard.opponents.thinker import EngineThread, Thinker
+from reedboard.opponents.thinker import Answer, EngineThread, Question, Thinker
+from reedboard.opponents.uci_engine import Thought
 from reedboard.rules.game import Game
 from reedboard.rules.pieces import QUEEN
 from reedboard.rules.position import Position
@@ -31,8 +34,12 @@ from reedboard.rules.position import Position
 from tests.app.games import move_lines
 
 STEP_MS = 10
-SETTLED_MS = 1200  # after the last switch of a move: the board has committed it
+SETTLED_MS = 1200  # after the last switch of a move, before the person goes on
 ENGINE_WAIT_S = 30.0  # a loaded machine's Stockfish answers far sooner
+
+
+class Waiter(Protocol):
+    def wait(self, timeout_s: float) -> bool: ...
 
 
 @dataclass
@@ -41,7 +48,7 @@ class EngineBoard:
     fake: FakeBoard
     clock: VirtualClock
     opponents: Opponents
-    threads: list[EngineThread] = field(default_factory=list)
+    threads: list[Waiter] = field(default_factory=list)  # the engines, to wait on
     effects: list[EffectMessage] = field(default_factory=list)
     lit: list[str] = field(default_factory=list)  # the engine's moves, as lit
 
@@ -80,11 +87,27 @@ class EngineBoard:
         self.step()
 
     def make(self, uci: str) -> None:
-        """Carry out `uci` on the switches, by clean hands, and let it settle."""
+        """Carry out `uci` on the switches, by clean hands, and let it settle: until the
+        board has told the move (it may hold one that could still grow, a rook's that
+        castling may follow, longer than `SETTLED_MS`) or could have."""
+        ply = len(self.game) + 1
+        told = len(self.effects)
         lines, _ = move_lines(self.game.position, uci, 0)
-        end = self.fake.schedule(lines, start_ms=self.clock.t_ms + STEP_MS) + SETTLED_MS
-        while self.clock.t_ms < end or self.fake.pending:
+        last = self.fake.schedule(lines, start_ms=self.clock.t_ms + STEP_MS)
+        while self.clock.t_ms < last + SETTLED_MS or self.fake.pending:
             self.step()
+        # The person reads the board and goes on once it has taken the move: a move that
+        # may grow (a rook's that castling may follow) is held longer than SETTLED_MS.
+        assert self.app.board_game is not None
+        settings = self.app.board_game.settings
+        held = max(settings.castle_wait_ms, settings.knock_wait_ms) + SETTLED_MS
+        while self.clock.t_ms < last + held and not self._told_move(ply, told):
+            self.step()
+
+    def _told_move(self, ply: int, since: int) -> bool:
+        return any(
+            isinstance(m.effect, MoveMade) and m.effect.ply == ply for m in self.effects[since:]
+        )
 
     def put_back(self, uci: str) -> None:
         """Put back a move the board took back (a plain one: no capture, no castling)."""
@@ -104,14 +127,13 @@ def engine_board(
     make_thinker: Callable[[EngineSettings], Thinker] | None = None,
 ) -> EngineBoard:
     clock = VirtualClock()
-    threads: list[EngineThread] = []
+    threads: list[Waiter] = []
 
     def thinker(s: EngineSettings) -> Thinker:
-        if make_thinker is not None:
-            return make_thinker(s)
-        thread = EngineThread(s)
-        threads.append(thread)
-        return thread
+        made = EngineThread(s) if make_thinker is None else make_thinker(s)
+        if isinstance(made, EngineThread | ScriptedThinker):
+            threads.append(made)
+        return made
 
     opponents = Opponents(settings, data_dir=data_dir, make_thinker=thinker)
     position = start or Position.standard()
@@ -161,3 +183,31 @@ def play_out(board: EngineBoard, person_white: bool, seed: int, max_plies: int) 
         idle = 0
         board.lit.append(lit)
         board.make(lit)
+
+
+class ScriptedThinker(Thinker):
+    """An engine that answers each question with the next of `moves` at once (picked up
+    on the board's next turn): a game replayed move for move, whatever the timing."""
+
+    def __init__(self, moves: list[str]) -> None:
+        self.moves = list(moves)
+        self.asked: list[Question] = []
+        self._waiting: list[Answer] = []
+
+    def ask(self, question: Question) -> None:
+        self.asked.append(question)
+        best = self.moves.pop(0) if self.moves else None
+        if best is None:
+            self._waiting.append(Answer(question.key, error="the script has no more moves"))
+        else:
+            self._waiting.append(Answer(question.key, Thought(best)))
+
+    def answers(self) -> list[Answer]:
+        found, self._waiting = self._waiting, []
+        return found
+
+    def wait(self, timeout_s: float) -> bool:
+        return bool(self._waiting)
+
+    def close(self) -> None:
+        pass

@@ -15,8 +15,17 @@ def test_within_its_time_an_engine_is_never_hung() -> None:
     assert not hung(4.9, 5.0, 0.0, Usage(0.0, runnable=False))
 
 
-def test_past_its_time_a_sleeping_engine_is_hung() -> None:
-    assert hung(5.0, 5.0, 1.0, Usage(1.2, runnable=False))
+def test_past_its_time_an_engine_asleep_at_two_looks_with_no_cpu_between_is_hung() -> None:
+    asleep = Usage(1.2, runnable=False)
+    assert hung(6.0, 5.0, 1.0, asleep, last=asleep)
+
+
+def test_an_engine_asleep_at_one_look_only_is_not_yet_hung() -> None:
+    # A moment's sleep (a lock handed between threads, its answer just written) is no hang.
+    assert not hung(5.0, 5.0, 1.0, Usage(1.2, runnable=False))
+    assert not hung(6.0, 5.0, 1.0, Usage(1.2, runnable=False), last=Usage(1.1, runnable=True))
+    # Asleep at both looks, but it ran between them: not hung either.
+    assert not hung(6.0, 5.0, 1.0, Usage(1.3, runnable=False), last=Usage(1.2, runnable=False))
 
 
 def test_past_its_time_an_engine_waiting_for_the_cpu_is_starved_not_hung() -> None:

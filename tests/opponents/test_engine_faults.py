@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,32 @@ def test_an_engine_that_hangs_is_given_up_after_its_time(tmp_path: Path) -> None
     assert "did not answer within 5.01 s" in status
 
 
+def test_an_engine_that_answers_while_it_is_looked_at_is_not_hung(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look at a late engine (its CPU time and state, read from /proc) takes a moment,
+    longer on a loaded machine: an engine that answers meanwhile is asleep by the end of
+    the look, its answer waiting. It is taken, not the engine given up."""
+    monkeypatch.setattr(uci_engine, "EXTRA_S", 0.05)
+    engine = uci_engine.UciEngine(
+        _engine(tmp_path, "time.sleep(0.2); print('bestmove e2e4', flush=True)")
+    )
+
+    def answered_while_looked_at(*_args: object) -> bool:
+        deadline = time.monotonic() + 60  # a bound for a stuck run, not a timing
+        while engine._lines.empty():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        return True  # asleep by now: as a single look judges it
+
+    monkeypatch.setattr(uci_engine, "hung", answered_while_looked_at)
+    try:
+        engine.start()
+        assert engine.think(START, [], "movetime 10", 10).best == "e2e4"
+    finally:
+        engine.close()
+
+
 @needs_stockfish
 def test_the_engine_runs_below_the_boards_priority() -> None:
     thread = EngineThread(EngineSettings(nice=7))
@@ -114,8 +141,14 @@ def test_an_engine_starved_of_the_cpu_is_waited_for_not_taken_for_hung(
     verdicts: list[tuple[float, float, bool]] = []  # (waited, allowed, hung) at each look
     starved_seen = threading.Event()
 
-    def judged(waited_s: float, allowed_s: float, before: float | None, now: Usage | None) -> bool:
-        verdict = hung(waited_s, allowed_s, before, now)
+    def judged(
+        waited_s: float,
+        allowed_s: float,
+        before: float | None,
+        now: Usage | None,
+        last: Usage | None = None,
+    ) -> bool:
+        verdict = hung(waited_s, allowed_s, before, now, last)
         verdicts.append((waited_s, allowed_s, verdict))
         if waited_s >= allowed_s and not verdict:
             starved_seen.set()

@@ -12,7 +12,7 @@ from reedboard.events import GameOver, MoveMade, TakenBack
 from reedboard.journal.store import Journal
 from reedboard.opponents.engine_play import EngineSettings
 
-from tests.opponents.engine_board import engine_board, person_move, play_out
+from tests.opponents.engine_board import ScriptedThinker, engine_board, person_move, play_out
 
 STOCKFISH = "/usr/games/stockfish"
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
@@ -32,6 +32,30 @@ def test_a_whole_game_against_the_engine_at_level_5() -> None:
         if board.game.is_game_over():
             assert any(isinstance(e.effect, GameOver) for e in board.effects)
         assert board.opponents.current() == "Stockfish level 5, playing black"
+    finally:
+        board.opponents.close()
+
+
+# A game the engine once played against the person's seed 3: its 12th move, a8d8 with the
+# king on e8 and queenside castling still allowed, is a rook move castling may follow.
+CASTLING_MAY_FOLLOW_GAME = (
+    "e7e5 d7d5 f7f6 b8c6 c8e6 g8e7 d5c4 d8d4 d4d6 e6f7 d6d7 a8d8 e7f5 e5f4 f4e3 c4d3 d7d3 "
+    "f7d5 d3e4 f5g3 d5b3 g7g6"
+)
+CASTLING_MAY_FOLLOW = CASTLING_MAY_FOLLOW_GAME.split()
+
+
+def test_a_rook_move_castling_may_follow_is_made_once() -> None:
+    """The board holds such a move until castling can no longer follow (longer than a
+    plain move); the person who made it reads the board and does not make it again, and
+    the engine's moves made are exactly those lit, whenever its answers come."""
+    thinker = ScriptedThinker(CASTLING_MAY_FOLLOW)
+    board = engine_board(FAST, make_thinker=lambda _settings: thinker)
+    try:
+        play_out(board, person_white=True, seed=3, max_plies=2 * len(CASTLING_MAY_FOLLOW))
+        moves = [e.effect for e in board.effects if isinstance(e.effect, MoveMade)]
+        assert [m.uci for m in moves if m.ply % 2 == 0] == board.lit == CASTLING_MAY_FOLLOW
+        assert not any(isinstance(e.effect, TakenBack) for e in board.effects)
     finally:
         board.opponents.close()
 

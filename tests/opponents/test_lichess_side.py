@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import stat
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -230,3 +231,18 @@ def test_a_network_lost_mid_game_is_waited_out(board: LichessBoard) -> None:
     play_out(board, PERSON[2:], STAND_IN[2:])
     wait_for(lambda: board.lichess.status == "mate", ANSWER_S)
     assert board.lichess.moves() == list(board.state().moves)
+
+
+def test_a_move_made_before_the_game_stream_opens_goes_to_lichess(board: LichessBoard) -> None:
+    board.lichess.opponent_script = list(STAND_IN)
+    gate = board.lichess.game_stream_gate = threading.Event()
+    enter_token(board)
+    assert board.command("opponent", spec="lichess seek 10+0")["type"] == "reply"
+    wait_for(lambda: board.lichess.game is not None, ANSWER_S)
+    try:
+        board.make("e2e4")
+        wait_for(lambda: board.plies() == 1, ANSWER_S)
+    finally:
+        gate.set()
+    wait_for(lambda: board.lichess.moves()[:1] == ["e2e4"], ANSWER_S)
+    wait_for(lambda: board.lit() == "e7e5", ANSWER_S)

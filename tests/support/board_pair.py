@@ -120,8 +120,11 @@ class BoardPair:
         start: Game | None = None,
         occupancy: Bitboard | None = None,
         settings: Settings | None = None,
+        starting_s: float = 0.0,
     ) -> None:
-        """`settings`: the board's game settings (a timed game's control, say)."""
+        """`settings`: the board's game settings (a timed game's control, say);
+        `starting_s`: the board's program begins only after this long (the port is there
+        at once, as a board's USB port is while it starts): nothing answers meanwhile."""
         self.clock = VirtualClock()
         if occupancy is None:
             occupancy = (start.position if start is not None else Position.standard()).occupied
@@ -146,7 +149,9 @@ class BoardPair:
             lights=ViewLights(self._render),
             game=GameSetup(start=start, settings=settings),
         )
-        self.app.start()
+        self.starts_at_ms = math.ceil(starting_s * 1000)
+        if not self.starts_at_ms:
+            self.app.start()
 
     # ----- the host's side -----
 
@@ -216,6 +221,10 @@ class BoardPair:
         self._last_step_ms = max(self._last_step_ms, t_ms)
         data = bytes(self.to_board)
         self.to_board.clear()
+        if self.app.board_game is None:
+            if self.clock.now_ms() < self.starts_at_ms:
+                return  # still starting: what the host said is lost, as on a real line
+            self.app.start()
         self.app.step(self.clock.now_ms(), data)
         for watcher in self._watchers:
             watcher()

@@ -46,6 +46,7 @@ class HostOnPair:
         # board, reconnecting; the others ask once).
         monkeypatch.setattr(cli, "BoardConnection", connection)
         monkeypatch.setattr(watch, "Follower", follower)
+        monkeypatch.setattr(cli, "Follower", follower)
 
     def __call__(self, *argv: str) -> Ran:
         """`reedboard-host ARGV --port memory`, as a program would have run it."""

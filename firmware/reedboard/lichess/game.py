@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from reedboard.lichess.board_view import BoardGame
 from reedboard.lichess.offers import Offers
@@ -173,3 +173,23 @@ class BridgedGame:
     @property
     def over(self) -> bool:
         return self.status in OVER
+
+    def adopt_begun(self, current: BoardGame | None) -> bool:
+        """Whether the board's `current` game is this one, begun before it reached the
+        board: from Lichess's starting position, with one move made, ours, and no other
+        (the person moved as soon as the game began). Adopted then rather than started
+        again, which would drop the move: it goes to Lichess."""
+        start = self.lichess.game.position
+        if self.lichess.ucis or current is None or current.result is not None:
+            return False
+        board = current.game
+        if len(board) != 1 or board.start.fen() != start.fen() or start.turn != self.we_white:
+            return False
+        self.start_ply, self.board, self.new_games_asked = 0, current, None
+        self.taken_back.forget()
+        return True
+
+
+def milliseconds(value: object) -> TypeGuard[int]:
+    """A time as Lichess's game state gives it: whole milliseconds, not negative."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -18,7 +18,7 @@ bridge (host) and of `player` (the board itself)."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any, TypeGuard, cast
+from typing import Any, cast
 
 from reedboard.chess_clock.clock_text import clock_text
 from reedboard.errors import BoardRequestError, LinkError
@@ -47,6 +47,7 @@ from reedboard.lichess.game import (
     LichessMoves,
     common_prefix,
     initial_position,
+    milliseconds,
     player_name,
     plies_to_undo,
 )
@@ -167,8 +168,14 @@ class LichessSync:
             f"game {game_id} against {opponent}, {variant} {pace}: "
             f"you play {'white' if game.we_white else 'black'}"
         )
-        yield from self._start_board_game(game)
+        if game.lichess.ucis or not (yield from self._begun_on_the_board(game)):
+            yield from self._start_board_game(game)
         yield from self._game_state(full["state"])
+
+    def _begun_on_the_board(self, game: BridgedGame) -> Generator[Action, Any, bool]:
+        """Whether the board's game is this one, begun already (`adopt_begun`)."""
+        yield SyncBoard()  # a move made a moment ago is heard first, not lost
+        return not self.mirror.needs_state and game.adopt_begun(self.mirror.current)
 
     def _start_board_game(self, game: BridgedGame, *, set_up: bool = True) -> Steps:
         """A new game on the board at Lichess's position: from the start, with the lights
@@ -205,7 +212,7 @@ class LichessSync:
             yield from self._lichess_took_back(game, kept, before)
         white_ms, black_ms = state.get("wtime"), state.get("btime")
         moved = len(game.lichess.ucis) > len(before)
-        if moved and _milliseconds(white_ms) and _milliseconds(black_ms):
+        if moved and milliseconds(white_ms) and milliseconds(black_ms):
             # Lichess keeps the game's clocks: shown as its state gives them, each move.
             yield Tell(f"clocks on Lichess: {clock_text(white_ms, black_ms)}")
         news = game.offers.read(
@@ -489,8 +496,3 @@ class LichessSync:
         else:
             # Mate, stalemate and the like: Lichess sees it in the moves themselves.
             yield Tell(f"the board ends the game: {result} ({reason})")
-
-
-def _milliseconds(value: object) -> TypeGuard[int]:
-    """A time as Lichess's game state gives it: whole milliseconds, not negative."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -72,8 +72,14 @@ def open_port(
 
 
 def _reason(exc: BaseException) -> str:
-    errno_text = getattr(exc, "strerror", None)
-    return str(errno_text or exc).splitlines()[0] if str(errno_text or exc) else type(exc).__name__
+    """Why, in a few words: the system's words for the error number where there is one
+    (pyserial's own text repeats the port's name twice around them), else the first line
+    of the message, else the kind of error."""
+    number = getattr(exc, "errno", None)
+    if isinstance(number, int) and number > 0:
+        return os.strerror(number)
+    text = str(getattr(exc, "strerror", None) or exc)
+    return text.splitlines()[0] if text.strip() else type(exc).__name__
 
 
 class SerialPort:

@@ -3,9 +3,12 @@
 On the board the engine runs at SCHED_IDLE: it gets only the time nobody else wants, so
 on a busy machine a healthy engine may wait seconds for the CPU with its answer unfound.
 Wall time alone would take it for a hung one. What tells them apart is the engine's own
-CPU time and whether it is waiting for the CPU: an engine still runnable and short of
-the CPU time its answer may take is starved, not hung; one that sleeps past its time (a
-deadlock, a wait on nothing) or has spent all that CPU time without answering is hung.
+CPU time and whether it is waiting for the CPU: an engine still runnable (or waiting for
+the disk) and short of the CPU time its answer may take is starved, not hung; one that
+sleeps past its time (a deadlock, a wait on nothing) or has spent all that CPU time
+without answering is hung. Asleep is judged over two looks: a healthy engine may sleep
+a moment (a lock handed between its threads, its answer just written), a hung one
+sleeps at both and spends no CPU time between them.
 
 `cpu_s(pid)` and `usage(pid)` read Linux's /proc (where it is missing, None: wall time alone decides);
 `hung` decides, pure."""
@@ -21,7 +24,7 @@ _TICKS_PER_S = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 @dataclass(frozen=True)
 class Usage:
     cpu_s: float  # the process's CPU time so far, every thread's, user and system
-    runnable: bool  # one of its threads runs or waits for a CPU
+    runnable: bool  # one of its threads runs or waits for a CPU (or for the disk)
 
 
 def cpu_s(pid: int) -> float | None:
@@ -42,11 +45,17 @@ def usage(pid: int) -> Usage | None:
         return None
     runnable = False
     try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/stat", encoding="ascii") as handle:
-                runnable = runnable or _fields(handle.read())[0] == "R"
-    except (OSError, ValueError, IndexError):
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
         return None
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat", encoding="ascii") as handle:
+                # Uninterruptible sleep (D) is a wait for the disk, a page fault on a
+                # loaded machine: it ends by itself.
+                runnable = runnable or _fields(handle.read())[0] in ("R", "D")
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended while the others were read
     return Usage(spent, runnable)
 
 
@@ -56,13 +65,23 @@ def _fields(stat: str) -> list[str]:
     return stat[stat.rindex(")") + 2 :].split()
 
 
-def hung(waited_s: float, allowed_s: float, before_s: float | None, now: Usage | None) -> bool:
+def hung(
+    waited_s: float,
+    allowed_s: float,
+    before_s: float | None,
+    now: Usage | None,
+    last: Usage | None = None,
+) -> bool:
     """Whether an engine that has not answered after `waited_s` of wall time, allowed
-    `allowed_s`, is hung; `before_s`: its CPU time when the wait began, `now` its usage."""
+    `allowed_s`, is hung; `before_s`: its CPU time when the wait began, `now` its usage,
+    `last` its usage at the previous look past its time (None: this is the first)."""
     if waited_s < allowed_s:
         return False
     if before_s is None or now is None:
         return True  # no account of its CPU: its wall time decides
     if now.cpu_s - before_s >= allowed_s:
         return True  # it had all its time on the CPU and more, and found nothing
-    return not now.runnable  # asleep past its time: waiting on nothing that will come
+    if now.runnable or last is None or last.runnable:
+        return False  # starved, or asleep only a moment so far
+    # Asleep at two looks past its time, and not a tick on the CPU between them.
+    return now.cpu_s <= last.cpu_s

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 from reedboard.errors import ReedboardError
-from reedboard.opponents.engine_cpu import cpu_s, hung, usage
+from reedboard.opponents.engine_cpu import Usage, cpu_s, hung, usage
 
 START_S = 10.0
 EXTRA_S = 5.0  # on top of the think time, before an engine counts as hung
@@ -99,13 +99,18 @@ class UciEngine:
         """Wait for the first line starting with `prefix`. An engine past `timeout_s` is
         given up only if it is hung, not while it is starved of the CPU (`engine_cpu`)."""
         started, before = time.monotonic(), cpu_s(self.pid)
+        last: Usage | None = None  # the engine at the previous look past its time
         while True:
             wait = started + timeout_s - time.monotonic()
             try:
                 line = self._lines.get(timeout=wait if wait > 0 else RECHECK_S)
             except queue.Empty:
-                if not hung(time.monotonic() - started, timeout_s, before, usage(self.pid)):
+                waited, now = time.monotonic() - started, usage(self.pid)
+                if not hung(waited, timeout_s, before, now, last):
+                    last = now if waited >= timeout_s else None
                     continue
+                if not self._lines.empty():
+                    continue  # it answered while it was looked at: asleep since, not hung
                 raise EngineError(
                     f"the engine {self.name} did not answer within {timeout_s:g} s"
                 ) from None
