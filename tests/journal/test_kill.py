@@ -26,8 +26,9 @@ from reedboard.link.board_messages import EffectMessage
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
+from reedboard.rules.position import Position
 
-from tests.app.games import game_script, random_game
+from tests.app.games import move_lines, random_game
 
 GAMES = 5
 PLIES = 40
@@ -35,6 +36,9 @@ PLIES = 40
 # running side by side share the games out.
 KILLS_PER_GAME = 40
 NEVER = 10**12  # SQLite steps: a board that is not killed
+# Each restart's script: the rest of the game by a clean hand, from 50 ms after the start,
+# its lines 150 ms apart and 500 ms between moves.
+T0_MS, GAP_MS, PAUSE_MS = 50, 150, 500
 
 
 def _child(db: Path, script: str, report_fd: int, kill_after: int, background: bool) -> None:
@@ -97,6 +101,27 @@ def _run_child(
     return reported, killed
 
 
+def rest_scripts(moves: list[str]) -> list[str]:
+    """The script a restart plays after each number of plies done (as `game_script`
+    writes it), each move's lines made once for the game and then moved in time: made
+    anew at each of a game's 40-odd restarts, they cost a quarter of the test's CPU."""
+    positions = [Position.standard()]
+    timed = []  # each move's lines from t = 0, and how long the move takes
+    for uci in moves:
+        position = positions[-1]
+        timed.append(move_lines(position, uci, 0, GAP_MS, PAUSE_MS))
+        positions.append(position.play(position.parse_uci(uci)))
+    scripts = []
+    for done in range(len(moves)):
+        lines = [f"@start fen {positions[done].fen()}" if done else "@start standard"]
+        t = T0_MS
+        for move, length in timed[done:]:
+            lines += [line.at(t + line.t_ms).text() for line in move]
+            t += length
+        scripts.append("\n".join(lines) + "\n")
+    return scripts
+
+
 def _journal_moves(db: Path) -> list[str]:
     if not db.exists():
         return []
@@ -122,6 +147,7 @@ def test_no_reported_move_is_lost_or_doubled_across_200_kills(
     kills = 0
     db = tmp_path / f"game{number}.sqlite"
     moves = random_game(1000 + number, PLIES)
+    scripts = rest_scripts(moves)
     reported: dict[int, str] = {}
     for _attempt in range(400):
         done = _journal_moves(db)
@@ -130,12 +156,6 @@ def test_no_reported_move_is_lost_or_doubled_across_200_kills(
             assert ply <= len(done) and done[ply - 1] == uci, f"reported ply {ply} lost"
         if len(done) == len(moves):
             break
-        position = Game()
-        for uci in done:
-            position.push_uci(uci)
-        script = game_script(
-            moves[len(done) :], position.position if done else None, t0=50, gap=150, pause=500
-        )
         # A move's writing (with the sensor lines that led to it) takes about 110
         # SQLite steps: the kills land before, inside and after it. About half of them
         # land before the next move is written, so a game's 40 kills take some 20 of its
@@ -143,7 +163,7 @@ def test_no_reported_move_is_lost_or_doubled_across_200_kills(
         # one more restart (the kills went on to the last ply before: twice the CPU for
         # kills no different from these).
         kill_after = rng.randrange(1, 200) if kills < KILLS_PER_GAME else NEVER
-        new, killed = _run_child(db, script, kill_after, background)
+        new, killed = _run_child(db, scripts[len(done)], kill_after, background)
         for ply, uci in new:
             assert ply not in reported, f"ply {ply} reported twice"
             reported[ply] = uci

@@ -7,7 +7,8 @@ the page shows the moves in SAN, the clocks, and the result when the person resi
 The board here is the very one `reedboard run --fake --web 127.0.0.1:0` assembles (its
 parser, `assemble`, its page and its opponents), its loop on a thread of this process, its
 fake switches driven directly; test_whole_game_from_page plays a whole game with the
-board as a process of its own, its switches played live from its stdin."""
+board as a process of its own, its switches played live from its stdin. The board's
+engine is Stockfish thinking a tenth of a second a move (`quick_engine`)."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ from reedboard.web.running import PageThread
 
 from tests.app.games import move_lines
 from tests.simweb.waiting import wait_for
+from tests.web.quick_engine import STOCKFISH, quick_engine_config
 
-STOCKFISH = "/usr/games/stockfish"
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
 
 PHONE = {"width": 360, "height": 740}
@@ -87,7 +88,7 @@ def board(tmp_path: Path) -> Iterator[LiveBoard]:
     journal = str(tmp_path / "journal.sqlite")
     command_line = ["run", "--fake", "--web", "127.0.0.1:0", "--settle-ms", "150", "--journal"]
     args = build_parser().parse_args([*command_line, journal])
-    assembled = run_board.assemble(args, load_config(None), None)
+    assembled = run_board.assemble(args, load_config(quick_engine_config(tmp_path)), None)
     page = board_page(args, assembled)
     stop = threading.Event()
     loop = threading.Thread(target=assembled.app.run, args=(stop.is_set,))

@@ -6,10 +6,12 @@ the rules give (mate, most often).
 The phone pairs with the code lit on the board, chooses the engine at level 5 and starts
 a timed game. The person at the board is a second Stockfish at full strength searching a
 fixed number of nodes (a real engine choosing its moves, not scripted answers: as strong
-whatever the machine's load, and cheap beside the board's engine), its moves made on the
+whatever the machine's load), its moves made on the
 switches by a clean hand; the engine's moves are read off the page (the move lit on the board) and
 carried out on the switches too. Nobody resigns: the game ends by rule, and the page
-says how."""
+says how.
+
+The board's engine is Stockfish thinking a tenth of a second a move (`quick_engine`)."""
 
 from __future__ import annotations
 
@@ -28,8 +30,8 @@ from reedboard.simweb.words import result_words
 
 from tests.app.games import move_lines
 from tests.web.board_process import RunningBoard, running_board
+from tests.web.quick_engine import STOCKFISH, quick_engine_config
 
-STOCKFISH = "/usr/games/stockfish"
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
 
 PHONE = {"width": 360, "height": 740}
@@ -37,7 +39,7 @@ TIME_CONTROL = "3+2"  # the engine at level 5 thinks 2 s a move at most: time to
 PERSON_NODES = 50_000  # the person's engine: full strength, a twentieth of a second a move
 PERSON_MS = 10_000  # the longest the person's engine may take, on a loaded machine
 POLL_MS = 200  # how often a wait looks at the page (not each frame: the game is long)
-ENGINE_MS = 120_000  # a loaded machine's Stockfish, starved below the board, answers sooner
+ENGINE_MS = 120_000  # a loaded machine's Stockfish answers far sooner
 MAX_PLIES = 400  # far beyond any game here: the fifty-move rule ends a shuffle long before
 LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
 # The ends the Laws give a game nobody resigns or agrees to draw.
@@ -49,7 +51,8 @@ RULES = {
 
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[RunningBoard]:
-    with running_board(tmp_path, live="") as running:
+    config = quick_engine_config(tmp_path)
+    with running_board(tmp_path, None, "--config", str(config), live="") as running:
         yield running
 
 

@@ -84,6 +84,7 @@ class Position:
     __slots__ = (
         "_bb",
         "_co",
+        "_legal",
         "castling",
         "chess960",
         "ep_square",
@@ -94,6 +95,7 @@ class Position:
 
     _bb: list[Bitboard]
     _co: list[Bitboard]
+    _legal: list[int] | None  # the legal codes, once asked for (the position never changes)
     turn: Color
     castling: Bitboard
     ep_square: Square | None
@@ -115,6 +117,7 @@ class Position:
         """Low-level constructor: no validation. Use `from_fen` for checked input."""
         self._bb = list(pieces)
         self._co = list(colors)
+        self._legal = None
         self.turn = turn
         self.castling = castling
         self.ep_square = ep_square
@@ -313,7 +316,15 @@ class Position:
         return self.play_code(code)
 
     def legal_codes(self) -> list[int]:
-        """Every legal move as an int code."""
+        """Every legal move as an int code; the list is the position's own, not to be
+        changed. Generated once: the move reader, SAN and the game ask the same position
+        for its moves many times (a replayed ply some thirteen times)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal_codes()
+        return legal
+
+    def _generate_legal_codes(self) -> list[int]:
         # Bits are walked by hand here and in the helpers below (`low = bb & -bb`), not
         # through `squares_of`: perft runs this for every position it searches, and walking
         # a few bitboards through the generator takes about 1.6 times as long.
@@ -463,6 +474,7 @@ class Position:
     def play_code(self, code: int) -> Position:
         """The position after a move given as a legal code (no check of legality)."""
         new = Position.__new__(Position)
+        new._legal = None
         bb = self._bb.copy()
         co = self._co.copy()
         turn = self.turn

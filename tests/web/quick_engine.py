@@ -1,0 +1,33 @@
+"""The board's engine in the page's game tests: Debian's Stockfish, started by the board
+from its configuration's `[engine] path`, with one change on its way in: every `go
+movetime N` the board sends (2,000 ms a move at level 5 in a timed game) becomes `go
+movetime THINK_MS`. The board still chooses the level, the clock's share and the
+opening's variety, and reads and plays every answer; only the engine's thinking, most of
+these tests' CPU, is cut (how long the board lets its engine think is
+`engine_play.go_limits`'s to decide and its own tests' to check).
+
+The configuration also sets `nice = 0`: at the board's default the engine runs only on time
+no other process wants (SCHED_IDLE), and on a machine loaded by other work it waited a
+minute for its first answer, past the page's wait."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+STOCKFISH = "/usr/games/stockfish"
+THINK_MS = 100  # the engine's time a move here (the board asks for 2,000 ms at level 5)
+
+
+def quick_engine_config(folder: Path) -> Path:
+    """A board configuration in `folder` whose engine is Stockfish thinking THINK_MS a
+    move: a shell script the board starts as its engine, passing every line on but the
+    time of `go movetime` (`sed -u`: line by line, unbuffered). Stockfish quits at the end
+    of its input, so the board's closing the script's input ends all three."""
+    engine = folder / "stockfish-quick"
+    engine.write_text(
+        f"#!/bin/sh\nsed -u 's/^go movetime [0-9]*$/go movetime {THINK_MS}/' | exec {STOCKFISH}\n"
+    )
+    engine.chmod(0o755)
+    config = folder / "board.toml"
+    config.write_text(f'[engine]\npath = "{engine}"\nnice = 0\n')
+    return config
