@@ -6,7 +6,15 @@ one changes (strings and bytes), at most once for all the requests that ask whil
 made. A poller asking every second of a quiet round is answered from the kept bytes;
 one asking while boards move waits at most for one joining, never for every game to be
 written again. A change the web side is not told of (a pairings file edited, a board's
-acknowledgement of the round's mode) shows within `FRESH_S`."""
+acknowledgement of the round's mode) shows within `FRESH_S`.
+
+A body is joined at most once every `EVERY_S` of its kind: a request that finds the kept
+bytes older than a change waits for the next joining, shared with every request made
+meanwhile, which holds every change made before it was asked (never an older body). At
+a thousand boards moving, some board changed before nearly every request: twenty
+pollers of `/games.pgn` and a page polling `/api/boards` fifty times a second each had
+a body joined again, a megabyte or more of it, and the loop that reads the boards'
+messages wrote little else."""
 
 from __future__ import annotations
 
@@ -17,16 +25,21 @@ from collections.abc import Callable, Mapping
 from typing import Generic, TypeVar
 
 FRESH_S = 1.0  # kept bytes are used this long at most, told of a change or not
+# At most one joining of a kind in this long (a kind not named: no wait).
+EVERY_S = {"games": 0.5, "boards": 0.1}
 
 T = TypeVar("T", str, bytes)
 
 
 class PublicBodies:
-    def __init__(self, fresh_s: float = FRESH_S) -> None:
+    def __init__(self, fresh_s: float = FRESH_S, every_s: Mapping[str, float] = EVERY_S) -> None:
         self.fresh_s = fresh_s
+        self.every_s = every_s
         self.version = 0  # one more at each change the web side is told of
         self._kept: dict[str, tuple[int, float, bytes]] = {}
-        self._making: dict[str, asyncio.Task[bytes]] = {}
+        self._joined_at: dict[str, float] = {}  # when each kind's last joining began
+        self._next: dict[str, asyncio.Task[bytes]] = {}  # a joining that has not read yet
+        self._last: dict[str, asyncio.Task[bytes]] = {}  # the latest joining begun
 
     def changed(self) -> None:
         self.version += 1
@@ -34,8 +47,8 @@ class PublicBodies:
     async def body(
         self, kind: str, parts: Callable[[], list[T]], join: Callable[[list[T]], bytes]
     ) -> bytes:
-        """The body of `kind`: as kept, or joined again from `parts()` (read on the loop,
-        joined off it)."""
+        """The body of `kind`: as kept, or joined again from `parts()` (read on the loop
+        after this request, joined off it)."""
         kept = self._kept.get(kind)
         if (
             kept is not None
@@ -43,24 +56,37 @@ class PublicBodies:
             and time.monotonic() - kept[1] < self.fresh_s
         ):
             return kept[2]
-        making = self._making.get(kind)
+        making = self._next.get(kind)
         if making is None:
-            making = asyncio.get_running_loop().create_task(self._make(kind, parts, join))
-            self._making[kind] = making
+            before = self._last.get(kind)
+            making = asyncio.get_running_loop().create_task(self._make(kind, parts, join, before))
+            self._next[kind] = self._last[kind] = making
         # Shielded: a client that goes does not end the making others wait for.
         return await asyncio.shield(making)
 
     async def _make(
-        self, kind: str, parts: Callable[[], list[T]], join: Callable[[list[T]], bytes]
+        self,
+        kind: str,
+        parts: Callable[[], list[T]],
+        join: Callable[[list[T]], bytes],
+        before: asyncio.Task[bytes] | None,
     ) -> bytes:
         try:
-            version, at = self.version, time.monotonic()
-            taken = parts()
-            data = await asyncio.to_thread(join, taken)
-            self._kept[kind] = (version, at, data)
-            return data
+            if before is not None and not before.done():  # one joining of a kind at a time
+                await asyncio.wait([before])
+            due = self._joined_at.get(kind, -math.inf) + self.every_s.get(kind, 0.0)
+            if due > time.monotonic():
+                # Those who ask meanwhile share this joining, made of what they asked.
+                await asyncio.sleep(due - time.monotonic())
         finally:
-            del self._making[kind]
+            if self._next.get(kind) is asyncio.current_task():
+                del self._next[kind]  # those who ask from now on wait for the next
+        version, at = self.version, time.monotonic()
+        self._joined_at[kind] = at
+        taken = parts()
+        data = await asyncio.to_thread(join, taken)
+        self._kept[kind] = (version, at, data)
+        return data
 
 
 def joined_pgn(texts: list[str]) -> bytes:

@@ -5,13 +5,15 @@ reads the kept bytes."""
 from __future__ import annotations
 
 import asyncio
+import itertools
+import time
 
 from reedboard_relay.board_order import in_board_order
 from reedboard_relay.public_bodies import KeptParts, PublicBodies, joined_pgn
 
 
 def test_a_body_is_joined_once_per_change_whoever_asks() -> None:
-    bodies = PublicBodies(fresh_s=3600)  # only a change makes it join again here
+    bodies = PublicBodies(fresh_s=3600, every_s={})  # only a change makes it join again
     games = ['[Event "a"]\n\n1. e4 *\n']
     read: list[int] = []
 
@@ -31,6 +33,36 @@ def test_a_body_is_joined_once_per_change_whoever_asks() -> None:
     bodies.changed()
     changed = asyncio.run(ask(3))
     assert len(read) == 2 and changed[0] == "\n".join(games).encode()
+
+
+def test_a_body_is_joined_at_most_once_an_interval_and_holds_what_was_asked() -> None:
+    """Pollers asking while boards change faster than the interval share joinings, at
+    least `every_s` apart, and each answer holds every change made before its request."""
+    bodies = PublicBodies(fresh_s=3600, every_s={"games": 0.3})
+    games: list[str] = []
+    joined: list[float] = []  # when each joining read the parts
+
+    def parts() -> list[str]:
+        joined.append(time.monotonic())
+        return list(games)
+
+    async def ask_while_changing() -> list[tuple[int, list[bytes]]]:
+        asked = []
+        for n in range(8):
+            games.append(f'[Event "{n}"]\n\n*\n')
+            bodies.changed()
+            asks = [asyncio.create_task(bodies.body("games", parts, joined_pgn)) for _ in range(3)]
+            asked.append((n, asks))
+            await asyncio.sleep(0.05)
+        return [(n, list(await asyncio.gather(*asks))) for n, asks in asked]
+
+    answered = asyncio.run(ask_while_changing())
+    for n, answers in answered:
+        for answer in answers:
+            assert answer.decode().startswith("\n".join(games[: n + 1]))
+    assert 2 <= len(joined) < 8  # 24 requests, 8 changes over at least 0.4 s
+    gaps = [later - earlier for earlier, later in itertools.pairwise(joined)]
+    assert min(gaps) >= 0.29
 
 
 def test_only_the_boards_told_changed_are_asked_for_their_part() -> None:
