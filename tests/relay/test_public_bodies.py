@@ -9,7 +9,7 @@ import itertools
 import time
 
 from reedboard_relay.board_order import in_board_order
-from reedboard_relay.public_bodies import KeptParts, PublicBodies, joined_pgn
+from reedboard_relay.public_bodies import KeptParts, PublicBodies, Rechecks, joined_pgn
 
 
 def test_a_body_is_joined_once_per_change_whoever_asks() -> None:
@@ -66,7 +66,7 @@ def test_a_body_is_joined_at_most_once_an_interval_and_holds_what_was_asked() ->
 
 
 def test_only_the_boards_told_changed_are_asked_for_their_part() -> None:
-    kept: KeptParts[str, str] = KeptParts(fresh_s=3600)
+    kept: KeptParts[str, str] = KeptParts()
     boards = {"2": "b", "10": "c", "1": "a"}
     asked: list[str] = []
 
@@ -88,3 +88,21 @@ def test_only_the_boards_told_changed_are_asked_for_their_part() -> None:
     asked.clear()
     kept.read(boards, part, in_board_order)
     assert len(asked) == 4
+    asked.clear()
+    assert kept.read(boards, part, in_board_order) == ["A", "BB", "D", "C"]
+    assert asked == []  # nothing told changed, nothing asked: no whole reading by time
+
+
+def test_every_board_is_rechecked_within_the_interval_a_share_at_a_read() -> None:
+    """What the web side is not told of is looked for a share of the boards at a time:
+    reads close together check few boards each, and every board comes in turn."""
+    rechecks = Rechecks(fresh_s=3600)
+    boards = [str(n) for n in range(1000)]
+    checked: list[str] = []
+    for _ in range(50):
+        due = rechecks.due(boards)
+        assert 1 <= len(due) < 100  # reads far closer together than the hour
+        checked += due
+    assert checked == boards[: len(checked)]  # in order, from where the last stopped
+    rechecks.fresh_s = 1e-9  # a read after the whole interval: every board, once
+    assert sorted(rechecks.due(boards), key=int) == boards
