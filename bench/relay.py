@@ -95,8 +95,8 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def get(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=10) as answer:
+def get(url: str, timeout: float = 10) -> str:
+    with urllib.request.urlopen(url, timeout=timeout) as answer:
         text: str = answer.read().decode()
         return text
 
@@ -232,7 +232,9 @@ def figures(
 
 
 def check(page: str, ids: list[str], sans: dict[str, list[str]]) -> bool:
-    carried = sans_by_board(get(page + "games.pgn"))
+    # As long as the spectators' pollers wait, at most: a relay on cores others take
+    # answers late, which the pollers' figures say; this asks what it carried.
+    carried = sans_by_board(get(page + "games.pgn", timeout=120))
     wrong = [b for b in ids if carried.get(b) != sans[b]]
     for b in wrong:
         got = carried.get(b, [])
@@ -425,6 +427,12 @@ def replay(
                 selector.unregister(watched[n])
             watched[n] = None
         if sock is not None and watched[n] is None and sock.fileno() >= 0:
+            # The number of another client's socket, closed since, handed out again:
+            # the selector still holds it under that client.
+            with contextlib.suppress(KeyError):
+                stale = selector.get_key(sock.fileno())
+                selector.unregister(sock.fileno())
+                watched[stale.data] = None
             selector.register(sock, selectors.EVENT_READ, n)
             watched[n] = sock
 

@@ -251,7 +251,7 @@ class RelayWeb:
         """These boards' summaries (every board's: None) and their JSON, in board order."""
 
         def read(boards: Boards) -> list[Fragment]:
-            public = self._public(boards)
+            public = self._recheck(self._public(boards))
             ids = in_board_order(public if board_ids is None else set(board_ids) & set(public))
             return [self._fragment(public[board]) for board in ids]
 
@@ -281,7 +281,8 @@ class RelayWeb:
 
         def fragments() -> list[bytes]:
             def read(boards: Boards) -> list[bytes]:
-                return self._kept_json.read(self._public(boards), self._json, in_board_order)
+                public = self._recheck(self._public(boards))
+                return self._kept_json.read(public, self._json, in_board_order)
 
             found: list[bytes] = self.service.snapshot(read)
             return found
@@ -293,7 +294,8 @@ class RelayWeb:
 
         def texts() -> list[str]:
             def read(boards: Boards) -> list[str]:
-                return self._kept_pgn.read(self._public(boards), self._pgn_of, in_board_order)
+                public = self._recheck(self._public(boards))
+                return self._kept_pgn.read(public, self._pgn_of, in_board_order)
 
             found: list[str] = self.service.snapshot(read)
             return found
@@ -307,14 +309,26 @@ class RelayWeb:
         pairing = shown_pairing(self.pairings.of(board, decisions), decisions, on)
         return shown_game(board.mirror.current, decisions, on), pairing
 
-    def _entry(self, board: Board) -> BoardShown:
+    def _recheck(self, public: dict[str, Board]) -> dict[str, Board]:
+        """Each board whose turn has come (public_bodies.Rechecks) told changed where
+        what it shows changed unannounced (its pairing, its acknowledged mode)."""
+        for board in self.bodies.rechecks.due(list(public)):
+            known = self._shown.get(board)
+            if known is not None and known.key != self._key(public[board]):
+                self._notify(board)
+        return public
+
+    def _key(self, board: Board) -> Key:
         # The arbiter's decisions are part of the key: a correction or a result changes
         # what is shown without a new message from the board; so is a board's
         # acknowledgement of the round's tournament mode.
         decisions = self.decisions(board.id)
         confirmed = self.confirmed(board.id)
         # The board itself is too: the delayed boards count their own versions.
-        key = (id(board), board.version, self.pairings.of(board, decisions), decisions, confirmed)
+        return (id(board), board.version, self.pairings.of(board, decisions), decisions, confirmed)
+
+    def _entry(self, board: Board) -> BoardShown:
+        key = self._key(board)
         known = self._shown.get(board.id)
         if known is not None and known.key == key:
             return known

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from reedboard_relay.event_stream import EventStream, Fragment, Listener
+from reedboard_relay.event_stream import EventStream, Fragment, Listener, shared_length
 
 from tests.children import child
 from tests.relay.broker import Broker, running_broker
@@ -173,3 +173,17 @@ def test_listeners_told_what_changed_hold_every_game_as_it_is() -> None:
     assert steady.whole_moves_sent == late.whole_moves_sent == 20
     # The slow one fell behind, was let go, and was told what changed since it read.
     assert slow.whole_moves_sent == 20 and behind[0] > 0
+
+
+def test_the_shared_start_of_two_move_texts_is_found_exactly() -> None:
+    """Grown, taken back, a new game, or any two texts: the length they start with."""
+    rng = random.Random(7)
+    for _ in range(2000):
+        before = "".join(rng.choice("ab ") for _ in range(rng.randrange(30)))
+        now = before[: rng.randrange(len(before) + 1)] + "".join(
+            rng.choice("ab ") for _ in range(rng.randrange(10))
+        )
+        shared = 0
+        while shared < min(len(before), len(now)) and before[shared] == now[shared]:
+            shared += 1
+        assert shared_length(before, now) == shared

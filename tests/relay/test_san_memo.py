@@ -46,3 +46,23 @@ def test_a_grown_game_costs_only_its_new_move(monkeypatch: pytest.MonkeyPatch) -
         game.push(move)
         memo.of("b1", game)
     assert len(counted) == len(played.moves)
+
+
+def test_a_grown_game_writes_its_start_as_fen_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page and the PGN ask for every move; writing the start's FEN at each ask cost
+    more than the SAN itself."""
+    played = random_game(Position.standard(), random.Random(11), max_plies=30)
+    written: list[int] = []
+    fen = Position.fen
+
+    def counting(position: Position) -> str:
+        written.append(1)
+        return fen(position)
+
+    monkeypatch.setattr(Position, "fen", counting)
+    memo = SanMemo()
+    game = Game(played.start)
+    for move in played.moves:
+        game.push(move)
+        assert memo.of("b1", game) == game.san_moves()
+    assert len(written) == 1
