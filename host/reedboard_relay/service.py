@@ -27,7 +27,7 @@ from reedboard.link.mqtt_health import BrokerHealth
 
 from reedboard_relay.boards import RETRY_MS, Boards
 from reedboard_relay.commands_out import CommandsOut
-from reedboard_relay.mqtt_loop import MqttOnLoop, loop_in_thread
+from reedboard_relay.mqtt_loop import MqttOnLoop, called, start_on_a_loop
 from reedboard_relay.refusals import RateLimitedLog
 from reedboard_relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
 
@@ -77,18 +77,10 @@ class RelayService:
 
     def start(self) -> None:
         """On the running loop (the web side's), or on a loop of its own without one."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop, self._own_thread = loop_in_thread("relay-loop")
-        self.loop = loop
-        if self._own_thread is None:
-            self._begin()
-        else:
-            asyncio.run_coroutine_threadsafe(_called(self._begin), loop).result()
+        self.loop, self._own_thread = start_on_a_loop("relay-loop", self._begin)
 
-    def _begin(self) -> None:
-        assert self.loop is not None
+    def _begin(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
         self._driver = MqttOnLoop(self.client, self.loop, self.health.failed)
         self._driver.start()
         self._asking = self.loop.create_task(self._tick())
@@ -97,7 +89,7 @@ class RelayService:
         loop = self.loop
         if loop is not None and self._own_thread is not None:
             with contextlib.suppress(RuntimeError):
-                asyncio.run_coroutine_threadsafe(_called(self._end), loop).result(5.0)
+                asyncio.run_coroutine_threadsafe(called(self._end), loop).result(5.0)
             loop.call_soon_threadsafe(loop.stop)
             self._own_thread.join(5.0)
             loop.close()
@@ -256,10 +248,6 @@ class RelayService:
     def snapshot(self, read: Callable[[Boards], T]) -> T:
         with self.lock:
             return read(self.boards)
-
-
-async def _called(act: Callable[[], None]) -> None:
-    act()
 
 
 def _now_ms() -> int:
