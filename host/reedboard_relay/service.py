@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import paho.mqtt.client as mqtt
-from reedboard.link.board_messages import BoardMessage, read_board_message
-from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
-from reedboard.link.messages import WireCommand
+from reedboard.link.board_messages import BoardMessage, read_board_line
+from reedboard.link.frame import MAX_FRAME
+from reedboard.link.messages import WireCommand, frame_of
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
 
@@ -48,7 +48,7 @@ class RelayService:
         *,
         client_id: str = "reedboard-relay",
         changed: Callable[[str], None] = lambda _board: None,
-        heard: Callable[[str, Wire], None] = lambda _board, _wire: None,
+        heard: Callable[[str, BoardMessage], None] = lambda _board, _message: None,
         venues: tuple[str, ...] = (),
     ) -> None:
         self.boards = boards
@@ -147,7 +147,6 @@ class RelayService:
             self._bridge(message)
             return
         board, kind = place
-        wire: Wire | None = None
         read: BoardMessage | None = None
         if len(message.payload) > MAX_FRAME:
             size = len(message.payload)
@@ -155,22 +154,22 @@ class RelayService:
             return
         if kind == "stream":
             # Read before taking the lock: the web side waits on it, and reading needs
-            # nothing the lock guards.
-            wire = decode_line(bytes(message.payload))
-            if wire is None:
+            # nothing the lock guards. Not a frame, or one whose number cannot be placed:
+            # nothing to take (its board's next number shows any gap).
+            read, _problem = read_board_line(bytes(message.payload))
+            if read is None:
                 return
-            read, _problem = read_board_message(wire)
         elif kind != "status":
             return
         with self.lock:
-            refused = self.boards.refusal(board, wire, read)
+            refused = self.boards.refusal(board, read)
             wanted: WireCommand | None = None
             if refused is not None:
                 changed = False
-            elif wire is None:
+            elif read is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
             else:
-                changed, wanted = self.boards.heard(board, wire, _now_ms(), read)
+                changed, wanted = self.boards.heard(board, read, _now_ms())
             twins, self.boards.twins_found = self.boards.twins_found, []
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
@@ -182,8 +181,8 @@ class RelayService:
             self.command(board, wanted)
         if changed:
             self.changed(board)
-        if wire is not None:
-            self.heard(board, wire)
+        if read is not None:
+            self.heard(board, read)
 
     def _bridge(self, message: mqtt.MQTTMessage) -> None:
         """A venue's bridge up (`1`) or cut (its will, `0`): its boards follow."""
@@ -202,7 +201,7 @@ class RelayService:
         """A command for the board on its request topic (QoS 1: a broker that keeps the
         board's session hands it over when the board is back), a few in flight at once
         (commands_out.py)."""
-        frame = encode_frame(command.to_wire()).rstrip(b"\n")
+        frame = frame_of(command).rstrip(b"\n")
         self.commands.send(request_topic(board), frame)
 
     async def _tick(self) -> None:

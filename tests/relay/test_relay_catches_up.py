@@ -96,8 +96,7 @@ def test_a_relay_on_a_stale_store_finds_the_boards_new_session(
     ucis = [move.uci() for move in old.moves]
     start = old.start.fen()
     state = StateMessage(False, start, tuple(ucis), "standard", game=1, id=1, seq=2)
-    store.delivered("b1", "old", 8, [BoardHello("old", protocol=1, seq=1).to_wire(),
-                                     state.to_wire()])  # fmt: skip
+    store.delivered("b1", "old", 8, [BoardHello("old", protocol=1, seq=1), state])
     played = random_game(Position.standard(), random.Random(60), max_plies=40)
     board = LinkBoard(broker.url, "b1", "new")
     service: RelayService | None = None
