@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import ClientSession, web
+from reedboard.link.board_messages import BoardMessage, read_board_message
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard.rules.game import Game
 from reedboard.rules.san import san
@@ -74,6 +75,13 @@ def moves_of(line: list[str]) -> list[dict[str, Any]]:
     return effects
 
 
+def read(frame: dict[str, Any]) -> BoardMessage:
+    """A frame as the relay takes it: the typed message the link's codec reads."""
+    message, problem = read_board_message(frame)
+    assert message is not None, problem
+    return message
+
+
 async def run(boards: int, plies: int, moves: int, db: Path) -> None:
     store = RelayStore(str(db))
     service = RelayService(BrokerSettings("mqtt://127.0.0.1:1", "relay"), Boards(store))
@@ -82,7 +90,7 @@ async def run(boards: int, plies: int, moves: int, db: Path) -> None:
     effects = moves_of(line)
     for n in range(1, boards + 1):
         for frame in frames(effects[:plies], str(n)):
-            service.boards.heard(str(n), frame, 0)
+            service.boards.heard(str(n), read(frame), 0)
     relay.loop = asyncio.get_running_loop()
     runner = web.AppRunner(make_app(relay), shutdown_timeout=0.5)
     await runner.setup()
@@ -97,7 +105,7 @@ async def run(boards: int, plies: int, moves: int, db: Path) -> None:
         for n in range(moves):
             ply = plies + n + 1
             with service.lock:
-                service.boards.heard("1", effects[ply - 1], ply)
+                service.boards.heard("1", read(effects[ply - 1]), ply)
             handed = time.perf_counter()
             relay.changed("1")
             message = await r.content.readline()

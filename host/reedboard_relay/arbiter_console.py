@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 
 from aiohttp import web
 from reedboard.errors import ReedboardError
-from reedboard.link.frame import Wire
+from reedboard.link.board_messages import Ack, BoardHello, BoardMessage, ErrorReply
 from reedboard.link.messages import TakeBack
 
 from reedboard_relay.arbiter_page import PAGE
@@ -245,14 +245,14 @@ class ArbiterDesk:
 
     # ----- what the boards answer (paho's thread) -----
 
-    def heard(self, board_id: str, wire: Wire) -> None:
-        """Every frame of a board's stream: its answers, and a chance to tell it the
+    def heard(self, board_id: str, message: BoardMessage) -> None:
+        """Every message of a board's stream: its answers, and a chance to tell it the
         round's mode again while it owes an acknowledgement."""
-        kind, command_id = wire.get("type"), wire.get("id")
-        if kind in ("hello", "ack", "error") or board_id in self.round.owed:
+        answer = message if isinstance(message, Ack | ErrorReply) else None
+        if answer is not None or isinstance(message, BoardHello) or board_id in self.round.owed:
             with self.service.lock:
                 was = self.round.confirmed(board_id), board_id in self.round.left
-                command = self.round.heard(board_id, wire, time.monotonic())
+                command = self.round.heard(board_id, message, time.monotonic())
                 now = self.round.confirmed(board_id), board_id in self.round.left
             if now[1] and not was[1]:
                 logger.warning("board %s left tournament mode mid-round: told again", board_id)
@@ -260,17 +260,17 @@ class ArbiterDesk:
                 self.service.command(board_id, command)
             if now != was:
                 self.changed(board_id)
-        if kind == "hello" or not isinstance(command_id, int) or isinstance(command_id, bool):
+        if answer is None or answer.id is None:
             return
-        number = command_id - TAKEBACK_IDS
+        number = answer.id - TAKEBACK_IDS
         if not 0 < number < SETTINGS_IDS - TAKEBACK_IDS:
             return
         with self.service.lock:
-            if kind == "ack":
-                self._waiting.setdefault(board_id, []).append((number, _seq(wire)))
+            if isinstance(answer, Ack):
+                self._waiting.setdefault(board_id, []).append((number, answer.seq))
                 changed = self._settle(board_id)
             else:
-                said = str(wire.get("message") or wire.get("code") or "refused")
+                said = refusal_words(answer)
                 changed = self.store.answer(board_id, number, "refused", said[:MAX_TEXT])
         if changed:
             self.changed(board_id)
@@ -306,9 +306,9 @@ class ArbiterDesk:
         return board
 
 
-def _seq(wire: Wire) -> int:
-    seq = wire.get("seq")
-    return seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
+def refusal_words(error: ErrorReply) -> str:
+    """What a board's `error` says, for the console: its message, else its code."""
+    return error.message or error.code or "refused"
 
 
 def _text(name: str, value: object) -> str:

@@ -17,9 +17,9 @@ from reedboard.link.board_messages import (
     BoardHello,
     BoardMessage,
     EffectMessage,
-    read_board_message,
+    OtherMessage,
+    StateMessage,
 )
-from reedboard.link.frame import Wire
 from reedboard.link.messages import WireCommand
 from reedboard.link.receiver import Pacing, StreamReceiver
 from reedboard_host.mirror import GameMirror
@@ -34,7 +34,7 @@ from reedboard_relay.venues import bare_id, venue_of
 RETRY_MS = 1000  # a question not answered within this is asked again
 LONGEST_MS = 8000  # never waiting longer than this between two askings
 # The messages a relay keeps: those a restarted relay rebuilds the games from.
-KEPT_TYPES = ("hello", "effect", "state")
+KEPT_TYPES = (BoardHello, EffectMessage, StateMessage)
 
 
 def broker_pacing() -> Pacing:
@@ -135,10 +135,8 @@ class Boards:
             if mirror is not None:
                 board.mirror = mirror
                 board.snapshot = after = number
-            for wire in store.messages(board_id, after):
-                message, _problem = read_board_message(wire)
-                if message is not None:
-                    board.deliver(message)
+            for message in store.messages(board_id, after):
+                board.deliver(message)
             self.boards[board_id] = board
 
     def keep_snapshots(self, most: int | None = None) -> int:
@@ -175,34 +173,27 @@ class Boards:
                 self.store.evidence(board.id, [noted])
         return changed
 
-    def refusal(
-        self, board_id: str, wire: Wire | None, message: BoardMessage | None = None
-    ) -> str | None:
-        """Why a frame on board `board_id`'s stream (None: its status) is none of its
+    def refusal(self, board_id: str, message: BoardMessage | None) -> str | None:
+        """Why a message on board `board_id`'s stream (None: its status) is none of its
         board's, or None: it names another board, or a number its board cannot have
-        reached; or the board would be one more than the relay keeps. (`message`: the
-        frame read, when it was.)"""
+        reached; or the board would be one more than the relay keeps."""
         board = self.boards.get(board_id)
         if board is None and len(self.boards) >= self.max_boards:
             return f"a board beyond the {self.max_boards} this relay keeps (--max-boards)"
-        named = None if wire is None else wire.get("board")
+        named = _named_board(message)
         if named is not None and named != bare_id(board_id):  # a venue's board: its own id
             return f"a frame naming board {named!r}"
-        if board is None or wire is None:
+        if board is None or message is None:
             return None
-        if message is None:
-            message, _problem = read_board_message(wire)
-        return None if message is None else board.receiver.implausible(message)
+        return board.receiver.implausible(message)
 
     def heard(
-        self, board_id: str, wire: Wire, now_ms: int, message: BoardMessage | None = None
+        self, board_id: str, message: BoardMessage, now_ms: int
     ) -> tuple[bool, WireCommand | None]:
-        """A frame from the board's stream (`message`: as read, when it was), at `now_ms`
-        (the relay's monotonic clock): whether its games changed, and what to ask the
-        board now. One that `refusal` refuses changes nothing, and is not kept."""
-        if message is None:
-            message, _problem = read_board_message(wire)
-        if self.refusal(board_id, wire, message) is not None or message is None:
+        """A message from the board's stream, at `now_ms` (the relay's monotonic clock):
+        whether its games changed, and what to ask the board now. One that `refusal`
+        refuses changes nothing, and is not kept."""
+        if self.refusal(board_id, message) is not None:
             known = self.boards.get(board_id)
             return False, None if known is None else known.wants(now_ms)
         board = self.board(board_id)
@@ -223,7 +214,7 @@ class Boards:
             changed = moved or changed
             evidence += [noted] if noted is not None else []
         if delivered or evidence or (receiver.last_seq, receiver.session) != before:
-            kept = [w for m in delivered if (w := m.to_wire())["type"] in KEPT_TYPES]
+            kept = [m for m in delivered if isinstance(m, KEPT_TYPES)]
             number = self.store.delivered(
                 board_id, receiver.session, receiver.last_seq, kept, evidence
             )
@@ -243,3 +234,13 @@ class Boards:
         noted = board.evidence("online" if online else "offline", self.store.clock())
         self.store.set_online(board_id, online, [noted])
         return True
+
+
+def _named_board(message: BoardMessage | None) -> object:
+    """The board a message names, if any: a `hello`'s, or a field `board` of a message of
+    a type the relay does not know."""
+    if isinstance(message, BoardHello):
+        return message.board
+    if isinstance(message, OtherMessage):
+        return message.fields.get("board")
+    return None

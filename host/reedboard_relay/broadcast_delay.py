@@ -14,13 +14,12 @@ start; it is kept in the store for the round, and read again by a relay restarte
 
 from __future__ import annotations
 
-import json
 import math
 import sqlite3
 from typing import Protocol
 
 from aiohttp import web
-from reedboard.link.board_messages import read_board_message
+from reedboard.link.board_messages import read_message_text
 
 from reedboard_relay import snapshots
 from reedboard_relay.arbiter_console import DESK_KEY, Refused, _body
@@ -106,7 +105,7 @@ class DelayedBoards:
                     self.next_due = heard + self.delay_s
                     break
                 board = self._board(board_id)
-                message, _problem = read_board_message(json.loads(wire))  # stored: read once
+                message = read_message_text(wire)  # stored: read once
                 if message is not None and board.deliver(message):
                     board.version += 1
                     self.unannounced.add(board_id)

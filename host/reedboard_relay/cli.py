@@ -22,7 +22,7 @@ from reedboard.command_line import OneLineParser, example
 from reedboard.errors import ReedboardError
 from reedboard.lichess.settings import read_token, server_url
 from reedboard.link import mqtt_topics
-from reedboard.link.frame import Wire
+from reedboard.link.board_messages import BoardMessage
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
 from reedboard.log_setup import log_to_stderr
 from reedboard.stopping import stop_event
@@ -190,10 +190,10 @@ async def _serve(
                 if push is not None:
                     push.changed()
 
-    def heard(board: str, wire: Wire) -> None:
+    def heard(board: str, message: BoardMessage) -> None:
         if desk is not None:
-            desk.heard(board, wire)
-            heard_time(desk, board, wire)
+            desk.heard(board, message)
+            heard_time(desk, board, message)
 
     service = RelayService(
         settings,

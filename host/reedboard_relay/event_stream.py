@@ -133,8 +133,8 @@ class Listener:
                 said.warn(
                     "behind",
                     f"a spectator's event stream fell behind ({len(self.queue) + 1} messages, "
-                    f"{self.queued_bytes + len(tidings.data)} bytes): let go, its boards "
-                    "are sent whole when it reads again",
+                    f"{self.queued_bytes + len(tidings.data)} bytes): let go; when it reads "
+                    "again it is told what changed of their boards since what it held",
                 )
             for let_go in (*self.queue, tidings):
                 for board in let_go.boards:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from reedboard.lichess.api import LichessApi, LichessError, RateLimited
 
-from reedboard_relay.mqtt_loop import loop_in_thread
+from reedboard_relay.mqtt_loop import start_on_a_loop
 from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 
 MAX_GAMES = 100  # a Lichess broadcast round takes at most this many games (chapters)
@@ -96,18 +96,10 @@ class LichessPush:
 
     def start(self) -> None:
         """On the running loop, or on a loop of its own without one."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop, self._own_thread = loop_in_thread("lichess-push")
-        self.loop = loop
-        if self._own_thread is None:
-            self._begin()
-        else:
-            asyncio.run_coroutine_threadsafe(_called(self._begin), loop).result()
+        self.loop, self._own_thread = start_on_a_loop("lichess-push", self._begin)
 
-    def _begin(self) -> None:
-        assert self.loop is not None
+    def _begin(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
         self._dirty = asyncio.Event()
         self._dirty.set()  # the state the relay starts with
         self._task = self.loop.create_task(self._pushing())
@@ -256,10 +248,6 @@ class RoundsOfBoards:
         split = rounds_for(boards, self.rounds)
         before, self._split = self._split, split
         return [r for r, ids in split.items() if board in ids or ids != before.get(r)]
-
-
-async def _called(act: Callable[[], None]) -> None:
-    act()
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

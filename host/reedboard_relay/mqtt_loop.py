@@ -186,3 +186,24 @@ def loop_in_thread(name: str) -> tuple[asyncio.AbstractEventLoop, threading.Thre
     thread = threading.Thread(target=loop.run_forever, name=name, daemon=True)
     thread.start()
     return loop, thread
+
+
+def start_on_a_loop(
+    name: str, begin: Callable[[asyncio.AbstractEventLoop], None]
+) -> tuple[asyncio.AbstractEventLoop, threading.Thread | None]:
+    """`begin` run on the running loop (the web side's), or, called from code without
+    one, on a loop of its own in a thread named `name`, waited for: the loop, and that
+    thread (None: the running loop), which the caller stops and joins when it ends."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop, thread = loop_in_thread(name)
+        asyncio.run_coroutine_threadsafe(called(lambda: begin(loop)), loop).result()
+        return loop, thread
+    begin(loop)
+    return loop, None
+
+
+async def called(act: Callable[[], None]) -> None:
+    """`act` as a coroutine, for `asyncio.run_coroutine_threadsafe` from another thread."""
+    act()

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from reedboard.link.frame import Wire
+from reedboard.link.acks import SettingsNow
+from reedboard.link.board_messages import Ack, BoardHello, BoardMessage, ErrorReply
 from reedboard.link.messages import ChangeSettings
 
 SETTINGS_IDS = 2_000_000_000  # a `settings` command's id: + 1 for tournament mode on, + 0 off
@@ -27,14 +28,11 @@ def settings_command(on: bool) -> ChangeSettings:
     return ChangeSettings(id=SETTINGS_IDS + int(on), tournament=on)
 
 
-def answers_settings(wire: Wire) -> bool:
-    """Whether `wire` is a board's `ack` or `error` answering a `settings` command."""
-    command_id = wire.get("id")
-    return (
-        wire.get("type") in ("ack", "error")
-        and isinstance(command_id, int)
-        and not isinstance(command_id, bool)
-        and command_id in (SETTINGS_IDS, SETTINGS_IDS + 1)
+def answers_settings(message: BoardMessage) -> bool:
+    """Whether `message` is a board's `ack` or `error` answering a `settings` command."""
+    return isinstance(message, Ack | ErrorReply) and message.id in (
+        SETTINGS_IDS,
+        SETTINGS_IDS + 1,
     )
 
 
@@ -72,10 +70,9 @@ class RoundMode:
             for board in boards:
                 self.owed[board] = True
 
-    def heard(self, board: str, wire: Wire, now: float) -> ChangeSettings | None:
-        """A frame from the board's stream: the `settings` to send the board now, if any."""
-        kind = wire.get("type")
-        if kind == "hello":
+    def heard(self, board: str, message: BoardMessage, now: float) -> ChangeSettings | None:
+        """A message from the board's stream: the `settings` to send the board now, if any."""
+        if isinstance(message, BoardHello):
             # A board (re)starting forgets what it was told: in a tournament round it is
             # told at once; otherwise the relay tells it nothing (its own TOML stands).
             self.acknowledged.pop(board, None)
@@ -84,11 +81,11 @@ class RoundMode:
                 self.owed[board] = True
             else:
                 self.owed.pop(board, None)
-        elif kind == "ack" and isinstance(wire.get("tournament"), bool):
+        elif isinstance(message, Ack) and isinstance(message.done, SettingsNow):
             # Every `settings` a board acknowledges says the mode it is in now, whoever
             # sent it: a board leaving the round's tournament mode is flagged, and told
             # again at once.
-            said = self.acknowledged[board] = bool(wire.get("tournament"))
+            said = self.acknowledged[board] = message.done.tournament
             if self.owed.get(board) == said:
                 del self.owed[board]
                 self.told.pop(board, None)
@@ -96,7 +93,7 @@ class RoundMode:
                 self.left.add(board)
                 self.owed[board] = True
                 self.told.pop(board, None)
-        elif answers_settings(wire):
+        elif answers_settings(message):
             # The board cannot take the setting (a firmware without it): told again, it
             # would answer the same.
             self.owed.pop(board, None)

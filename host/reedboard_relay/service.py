@@ -19,15 +19,15 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import paho.mqtt.client as mqtt
-from reedboard.link.board_messages import BoardMessage, read_board_message
-from reedboard.link.frame import MAX_FRAME, Wire, decode_line, encode_frame
-from reedboard.link.messages import WireCommand
+from reedboard.link.board_messages import BoardMessage, read_board_line
+from reedboard.link.frame import MAX_FRAME
+from reedboard.link.messages import WireCommand, frame_of
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
 
 from reedboard_relay.boards import RETRY_MS, Boards
 from reedboard_relay.commands_out import CommandsOut
-from reedboard_relay.mqtt_loop import MqttOnLoop, loop_in_thread
+from reedboard_relay.mqtt_loop import MqttOnLoop, called, start_on_a_loop
 from reedboard_relay.refusals import RateLimitedLog
 from reedboard_relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
 
@@ -48,7 +48,7 @@ class RelayService:
         *,
         client_id: str = "reedboard-relay",
         changed: Callable[[str], None] = lambda _board: None,
-        heard: Callable[[str, Wire], None] = lambda _board, _wire: None,
+        heard: Callable[[str, BoardMessage], None] = lambda _board, _message: None,
         venues: tuple[str, ...] = (),
     ) -> None:
         self.boards = boards
@@ -77,18 +77,10 @@ class RelayService:
 
     def start(self) -> None:
         """On the running loop (the web side's), or on a loop of its own without one."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop, self._own_thread = loop_in_thread("relay-loop")
-        self.loop = loop
-        if self._own_thread is None:
-            self._begin()
-        else:
-            asyncio.run_coroutine_threadsafe(_called(self._begin), loop).result()
+        self.loop, self._own_thread = start_on_a_loop("relay-loop", self._begin)
 
-    def _begin(self) -> None:
-        assert self.loop is not None
+    def _begin(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
         self._driver = MqttOnLoop(self.client, self.loop, self.health.failed)
         self._driver.start()
         self._asking = self.loop.create_task(self._tick())
@@ -97,7 +89,7 @@ class RelayService:
         loop = self.loop
         if loop is not None and self._own_thread is not None:
             with contextlib.suppress(RuntimeError):
-                asyncio.run_coroutine_threadsafe(_called(self._end), loop).result(5.0)
+                asyncio.run_coroutine_threadsafe(called(self._end), loop).result(5.0)
             loop.call_soon_threadsafe(loop.stop)
             self._own_thread.join(5.0)
             loop.close()
@@ -155,7 +147,6 @@ class RelayService:
             self._bridge(message)
             return
         board, kind = place
-        wire: Wire | None = None
         read: BoardMessage | None = None
         if len(message.payload) > MAX_FRAME:
             size = len(message.payload)
@@ -163,22 +154,22 @@ class RelayService:
             return
         if kind == "stream":
             # Read before taking the lock: the web side waits on it, and reading needs
-            # nothing the lock guards.
-            wire = decode_line(bytes(message.payload))
-            if wire is None:
+            # nothing the lock guards. Not a frame, or one whose number cannot be placed:
+            # nothing to take (its board's next number shows any gap).
+            read, _problem = read_board_line(bytes(message.payload))
+            if read is None:
                 return
-            read, _problem = read_board_message(wire)
         elif kind != "status":
             return
         with self.lock:
-            refused = self.boards.refusal(board, wire, read)
+            refused = self.boards.refusal(board, read)
             wanted: WireCommand | None = None
             if refused is not None:
                 changed = False
-            elif wire is None:
+            elif read is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
             else:
-                changed, wanted = self.boards.heard(board, wire, _now_ms(), read)
+                changed, wanted = self.boards.heard(board, read, _now_ms())
             twins, self.boards.twins_found = self.boards.twins_found, []
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
@@ -190,8 +181,8 @@ class RelayService:
             self.command(board, wanted)
         if changed:
             self.changed(board)
-        if wire is not None:
-            self.heard(board, wire)
+        if read is not None:
+            self.heard(board, read)
 
     def _bridge(self, message: mqtt.MQTTMessage) -> None:
         """A venue's bridge up (`1`) or cut (its will, `0`): its boards follow."""
@@ -210,7 +201,7 @@ class RelayService:
         """A command for the board on its request topic (QoS 1: a broker that keeps the
         board's session hands it over when the board is back), a few in flight at once
         (commands_out.py)."""
-        frame = encode_frame(command.to_wire()).rstrip(b"\n")
+        frame = frame_of(command).rstrip(b"\n")
         self.commands.send(request_topic(board), frame)
 
     async def _tick(self) -> None:
@@ -256,10 +247,6 @@ class RelayService:
     def snapshot(self, read: Callable[[Boards], T]) -> T:
         with self.lock:
             return read(self.boards)
-
-
-async def _called(act: Callable[[], None]) -> None:
-    act()
 
 
 def _now_ms() -> int:

@@ -2,17 +2,18 @@
 messages delivered, in one transaction per message, so a relay killed at any moment
 comes back with everything it acknowledged to the broker, and nothing twice. Each message
 keeps when the relay heard it (`heard`, seconds since the epoch): the broadcast delay
-(broadcast_delay.py) shows a game as it stood that long ago, after a restart too."""
+(broadcast_delay.py) shows a game as it stood that long ago, after a restart too.
+A message is kept as the JSON of its frame (the `wire` column, `message_text`), as every
+relay has kept it, and read back typed."""
 
 from __future__ import annotations
 
-import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
-from reedboard.link.frame import Wire
+from reedboard.link.board_messages import BoardMessage, message_text, read_message_text
 
 from reedboard_relay import evidence_store
 from reedboard_relay.evidence import Evidence
@@ -78,14 +79,17 @@ class RelayStore:
         ):
             yield board, session, last, bool(online)
 
-    def messages(self, board: str, after: int = 0) -> Iterator[Wire]:
-        """The board's messages stored after number `after` (a snapshot's), in order."""
+    def messages(self, board: str, after: int = 0) -> Iterator[BoardMessage]:
+        """The board's messages stored after number `after` (a snapshot's), in order; one
+        that cannot be read (a store damaged by hand) is passed over."""
         rows = self.db.execute(
             "SELECT wire FROM messages WHERE board = ? AND number > ? ORDER BY number",
             (board, after),
         )
-        for (wire,) in rows:
-            yield json.loads(wire)
+        for (text,) in rows:
+            message = read_message_text(text)
+            if message is not None:
+                yield message
 
     def last_numbers(self) -> dict[str, int]:
         """Each board's last stored message's number."""
@@ -126,7 +130,7 @@ class RelayStore:
         board: str,
         session: str | None,
         last: int,
-        messages: list[Wire],
+        messages: Sequence[BoardMessage],
         evidence: list[Evidence] | None = None,
     ) -> int | None:
         """The board's new place in its stream, the messages that took it there and the
@@ -140,7 +144,7 @@ class RelayStore:
             heard = self.clock()
             self.db.executemany(
                 "INSERT INTO messages (board, wire, heard) VALUES (?, ?, ?)",
-                [(board, json.dumps(m, separators=(",", ":")), heard) for m in messages],
+                [(board, message_text(m), heard) for m in messages],
             )
             if not messages:
                 return None

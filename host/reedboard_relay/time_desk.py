@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from aiohttp import web
-from reedboard.link.frame import Wire
+from reedboard.link.board_messages import Ack, BoardMessage, ErrorReply
 from reedboard.link.messages import AddTime, Color
 
 from reedboard_relay.added_time import AddedState, minutes_in_ms
@@ -26,6 +26,7 @@ from reedboard_relay.arbiter_console import (
     _board_named,
     _body,
     _text,
+    refusal_words,
 )
 from reedboard_relay.boards import Board
 from reedboard_relay.corrections import shown_game
@@ -77,17 +78,16 @@ def add_time(
     desk.changed(board_id)
 
 
-def heard_time(desk: ArbiterDesk, board_id: str, wire: Wire) -> None:
-    """A board's frame: its answer to time added, if it is one (paho's thread)."""
-    kind, command_id = wire.get("type"), wire.get("id")
-    if kind not in ("ack", "error") or not isinstance(command_id, int):
+def heard_time(desk: ArbiterDesk, board_id: str, message: BoardMessage) -> None:
+    """A board's message: its answer to time added, if it is one (on the relay's loop)."""
+    if not isinstance(message, Ack | ErrorReply) or message.id is None:
         return
-    number = command_id - ADD_TIME_IDS
-    if isinstance(command_id, bool) or not 0 < number < ADD_TIME_IDS:
+    number = message.id - ADD_TIME_IDS
+    if not 0 < number < ADD_TIME_IDS:
         return
-    said = "" if kind == "ack" else str(wire.get("message") or wire.get("code") or "refused")
+    said = "" if isinstance(message, Ack) else refusal_words(message)
     with desk.service.lock:
-        state: AddedState = "done" if kind == "ack" else "refused"
+        state: AddedState = "done" if isinstance(message, Ack) else "refused"
         changed = desk.store.answer_time(board_id, number, state, said[:MAX_TEXT])
     if changed:
         desk.changed(board_id)

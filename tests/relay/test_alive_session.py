@@ -11,6 +11,7 @@ from reedboard.link.messages import Resend
 from reedboard_relay.boards import Boards
 from reedboard_relay.store import RelayStore
 
+from tests.relay.board_frames import read
 from tests.relay.test_store import frames
 
 # The new session's first move: another game (1. d4), numbered past the old session's 3.
@@ -29,12 +30,12 @@ def test_an_alive_of_another_session_is_asked_about_not_continued(tmp_path: Path
     try:
         boards = Boards(store)
         for frame in frames():  # session s1: 1. e4
-            boards.heard("b1", frame, 0)
+            boards.heard("b1", read(frame), 0)
         assert moves_of(boards) == ["e2e4"]
         # The board restarted as s2; its `hello` was lost. Its `alive` says so.
-        _changed, wanted = boards.heard("b1", Alive(4, "s2").to_wire(), 1000)
+        _changed, wanted = boards.heard("b1", read(Alive(4, "s2").to_wire()), 1000)
         assert isinstance(wanted, Resend) and wanted.resync == "hello"
-        boards.heard("b1", NEW_MOVE, 1100)  # the new session's move: not s1's second
+        boards.heard("b1", read(NEW_MOVE), 1100)  # the new session's move: not s1's second
         assert moves_of(boards) == ["e2e4"]
         assert boards.boards["b1"].receiver.session == "s1"
     finally:
@@ -47,10 +48,10 @@ def test_an_alive_of_the_session_followed_changes_nothing(tmp_path: Path) -> Non
         boards = Boards(store)
         hello, state, move = frames()
         for frame in (hello, state):
-            boards.heard("b1", frame, 0)
-        _changed, wanted = boards.heard("b1", Alive(2, "s1").to_wire(), 1000)
+            boards.heard("b1", read(frame), 0)
+        _changed, wanted = boards.heard("b1", read(Alive(2, "s1").to_wire()), 1000)
         assert wanted is None
-        boards.heard("b1", move, 1100)
+        boards.heard("b1", read(move), 1100)
         assert moves_of(boards) == ["e2e4"]
     finally:
         store.close()

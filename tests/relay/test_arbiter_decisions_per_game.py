@@ -16,6 +16,7 @@ from reedboard_relay.boards import Boards
 from reedboard_relay.game_on_board import BoardGames, game_on
 from reedboard_relay.store import RelayStore
 
+from tests.relay.board_frames import read
 from tests.relay.test_game_pairings import (
     FOOLS_MATE,
     MATED,
@@ -125,10 +126,10 @@ def test_an_older_relays_decisions_go_to_the_latest_game_of_their_number(
         # 3 mated, game 4 begun.
         b1_frames = (hello(1, "s1"), state(2), *moves(3, FOOLS_MATE), MATED, new_game(8))
         for frame in (*b1_frames, *moves(9, ["e2e4"])):
-            boards.heard("b1", frame, 0)
+            boards.heard("b1", read(frame), 0)
         b2_first = numbered(3, hello(1, "s2"), state(2), *moves(3, FOOLS_MATE), MATED)
         for frame in (*b2_first, *numbered(4, new_game(8), *moves(9, ["d2d4"]))):
-            boards.heard("b2", frame, 0)
+            boards.heard("b2", read(frame), 0)
         games = {board.id: BoardGames.of(board.mirror) for board in boards.boards.values()}
         assert games == {"b1": BoardGames((0,), 0), "b2": BoardGames((3,), 4)}
         arbiter = ArbiterStore(store.db, games)

@@ -12,6 +12,7 @@ from reedboard_relay.boards import Boards
 from reedboard_relay.game_on_board import NOT_STARTED, BoardGames, game_on
 from reedboard_relay.store import RelayStore
 
+from tests.relay.board_frames import read
 from tests.relay.test_game_pairings import (
     FOOLS_MATE,
     MATED,
@@ -58,9 +59,9 @@ def test_an_older_relays_players_go_to_the_game_each_board_has_now(tmp_path: Pat
         boards = Boards(store)
         # b1 finished a game and started its next; b2 plays its first; b9 has no game.
         for frame in (hello(1, "s1"), state(2), *moves(3, FOOLS_MATE), MATED, new_game(8)):
-            boards.heard("b1", frame, 0)
+            boards.heard("b1", read(frame), 0)
         for frame in (hello(1, "s2"), state(2), *moves(3, ["e2e4"])):
-            boards.heard("b2", frame, 0)
+            boards.heard("b2", read(frame), 0)
         games = {board.id: BoardGames.of(board.mirror) for board in boards.boards.values()}
         assert {name: had.now() for name, had in games.items()} == {"b1": (1, 0), "b2": (0, 0)}
         arbiter = ArbiterStore(store.db, games)

@@ -10,30 +10,31 @@ from reedboard.link.messages import Resend
 from reedboard_relay.boards import Boards
 from reedboard_relay.store import RelayStore
 
+from tests.relay.board_frames import read
 from tests.relay.test_store import frames
 
 
 def test_a_tail_in_flight_is_not_asked_for(tmp_path: Path) -> None:
     boards = Boards(RelayStore(str(tmp_path / "relay.sqlite")))
     hello, state, move = frames()
-    boards.heard("b1", hello, 0)
-    boards.heard("b1", state, 0)
+    boards.heard("b1", read(hello), 0)
+    boards.heard("b1", read(state), 0)
     # The alive naming the move comes first; the move is on its way.
-    _changed, wanted = boards.heard("b1", Alive(3).to_wire(), 1000)
+    _changed, wanted = boards.heard("b1", read(Alive(3).to_wire()), 1000)
     assert wanted is None
-    _changed, wanted = boards.heard("b1", move, 1500)
+    _changed, wanted = boards.heard("b1", read(move), 1500)
     assert wanted is None
-    _changed, wanted = boards.heard("b1", Alive(3).to_wire(), 2000)
+    _changed, wanted = boards.heard("b1", read(Alive(3).to_wire()), 2000)
     assert wanted is None
 
 
 def test_a_tail_still_missing_an_alive_later_is_asked_for(tmp_path: Path) -> None:
     boards = Boards(RelayStore(str(tmp_path / "relay.sqlite")))
     hello, state, _lost = frames()
-    boards.heard("b1", hello, 0)
-    boards.heard("b1", state, 0)
-    boards.heard("b1", Alive(3).to_wire(), 1000)
-    _changed, wanted = boards.heard("b1", Alive(3).to_wire(), 2000)
+    boards.heard("b1", read(hello), 0)
+    boards.heard("b1", read(state), 0)
+    boards.heard("b1", read(Alive(3).to_wire()), 1000)
+    _changed, wanted = boards.heard("b1", read(Alive(3).to_wire()), 2000)
     assert wanted == Resend(2, "s1", 4, resync="hello")
 
 
@@ -42,10 +43,10 @@ def test_alives_read_together_after_a_stall_are_not_a_lost_tail(tmp_path: Path) 
     broker holds for it: nothing is asked for."""
     boards = Boards(RelayStore(str(tmp_path / "relay.sqlite")))
     hello, state, _held_by_the_broker = frames()
-    boards.heard("b1", hello, 0)
-    boards.heard("b1", state, 0)
+    boards.heard("b1", read(hello), 0)
+    boards.heard("b1", read(state), 0)
     for number in range(3):
-        _changed, wanted = boards.heard("b1", Alive(3).to_wire(), 5000 + number)
+        _changed, wanted = boards.heard("b1", read(Alive(3).to_wire()), 5000 + number)
         assert wanted is None
 
 
@@ -54,11 +55,11 @@ def test_a_tail_arriving_slowly_is_not_asked_for(tmp_path: Path) -> None:
     brings some of them: they are on their way."""
     boards = Boards(RelayStore(str(tmp_path / "relay.sqlite")))
     hello, state, move = frames()
-    boards.heard("b1", hello, 0)
-    boards.heard("b1", Alive(3).to_wire(), 1000)
-    boards.heard("b1", state, 1500)
-    _changed, wanted = boards.heard("b1", Alive(4).to_wire(), 2000)
+    boards.heard("b1", read(hello), 0)
+    boards.heard("b1", read(Alive(3).to_wire()), 1000)
+    boards.heard("b1", read(state), 1500)
+    _changed, wanted = boards.heard("b1", read(Alive(4).to_wire()), 2000)
     assert wanted is None
-    boards.heard("b1", move, 2500)
-    _changed, wanted = boards.heard("b1", Alive(5).to_wire(), 3000)
+    boards.heard("b1", read(move), 2500)
+    _changed, wanted = boards.heard("b1", read(Alive(5).to_wire()), 3000)
     assert wanted is None

@@ -19,6 +19,7 @@ from reedboard_relay.service import RelayService
 from reedboard_relay.store import RelayStore
 from reedboard_relay.web import RelayWeb
 
+from tests.relay.board_frames import read
 from tests.relay.test_game_pairings import hello, moves, state
 
 OPENING = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]
@@ -45,11 +46,11 @@ def test_a_restart_with_a_delay_replays_only_what_came_after_the_kept_boards(
     path, now = tmp_path / "relay.sqlite", [time.time() - 3600]
     service, web = relay_on(path, now)
     for frame in (hello(1, "s1"), state(2), *moves(3, OPENING[:3])):  # an hour ago
-        service.boards.heard("b1", frame, 0)
+        service.boards.heard("b1", read(frame), 0)
     now[0] = time.time()
     web.resume_delay(10.0)  # ten minutes: the three plies are due
     for frame in moves(3, OPENING)[3:]:  # two more, just now: not yet
-        service.boards.heard("b1", frame, 0)
+        service.boards.heard("b1", read(frame), 0)
     assert ucis(web.delayed) == OPENING[:3]
     service.keep_snapshots()  # as every half minute and at the stop
     service.boards.store.close()
@@ -74,7 +75,7 @@ def test_damaged_kept_boards_mean_the_store_is_replayed(tmp_path: Path) -> None:
     path, now = tmp_path / "relay.sqlite", [time.time() - 3600]
     service, web = relay_on(path, now)
     for frame in (hello(1, "s1"), state(2), *moves(3, OPENING)):
-        service.boards.heard("b1", frame, 0)
+        service.boards.heard("b1", read(frame), 0)
     web.resume_delay(10.0)
     service.keep_snapshots()
     service.boards.store.close()

@@ -12,6 +12,7 @@ from reedboard_relay.boards import Boards
 from reedboard_relay.broadcast_delay import DelayedBoards
 from reedboard_relay.store import RelayStore
 
+from tests.relay.board_frames import read
 from tests.relay.test_store import frames
 
 
@@ -26,9 +27,9 @@ def test_a_move_counts_once_heard_the_delay_ago(tmp_path: Path) -> None:
     store.clock = lambda: now[0]
     live = Boards(store)
     for frame in frames()[:2]:
-        live.heard("b1", frame, 0)
+        live.heard("b1", read(frame), 0)
     now[0] = 1010.0
-    live.heard("b1", frames()[2], 0)  # 1.e4, heard at 1010
+    live.heard("b1", read(frames()[2]), 0)  # 1.e4, heard at 1010
     delayed = DelayedBoards(store, 60.0, cutoff=1000.0 - 60.0)
     assert "b1" not in delayed.boards
     delayed.catch_up(live, 1069.9)

@@ -19,6 +19,7 @@ from reedboard_relay.evidence import LIMITS, Evidence, csv_text, timeline
 from reedboard_relay.game_on_board import game_on
 from reedboard_relay.store import RelayStore
 
+from tests.relay.board_frames import read
 from tests.relay.test_game_pairings import hello, moves, state
 
 GAME = (0, 0)
@@ -89,11 +90,11 @@ def test_the_export_cannot_be_split_by_a_note() -> None:
 def test_the_relay_records_what_the_board_told_and_keeps_it(boards: Boards, path: Path) -> None:
     boards.status("b1", True)
     for frame in (hello(1, "s1"), state(2), *moves(3, ["e2e4"])):
-        boards.heard("b1", frame, 0)
-    boards.heard("b1", touch(4, "d2", "P", 9_000), 0)  # White's pawn, Black to move
-    boards.heard("b1", effect_wire(Illegal(9_500, 1 << sq("d3"), 1 << sq("d2")), 0, 5), 0)
-    boards.heard("b1", effect_wire(Restored(12_000), 0, 6), 0)
-    boards.heard("b1", moves(6, ["e2e4", "e7e5"])[1], 0)  # seq 7: ply 2
+        boards.heard("b1", read(frame), 0)
+    boards.heard("b1", read(touch(4, "d2", "P", 9_000)), 0)  # White's pawn, Black to move
+    boards.heard("b1", read(effect_wire(Illegal(9_500, 1 << sq("d3"), 1 << sq("d2")), 0, 5)), 0)
+    boards.heard("b1", read(effect_wire(Restored(12_000), 0, 6)), 0)
+    boards.heard("b1", read(moves(6, ["e2e4", "e7e5"])[1]), 0)  # seq 7: ply 2
     boards.status("b1", False)
     boards.store.close()
     again = Boards(RelayStore(str(path)))  # a relay restarted: the evidence is kept
@@ -116,8 +117,8 @@ def test_the_relay_records_what_the_board_told_and_keeps_it(boards: Boards, path
 
 def test_a_new_session_is_evidence(boards: Boards) -> None:
     for frame in (hello(1, "s1"), state(2), *moves(3, ["e2e4"])):
-        boards.heard("b1", frame, 0)
-    boards.heard("b1", hello(1, "s2"), 0)
+        boards.heard("b1", read(frame), 0)
+    boards.heard("b1", read(hello(1, "s2")), 0)
     game = game_on(boards.boards["b1"].mirror)
     kinds = [e.kind for e in evidence_store.recorded(boards.store.db, "b1", game)]
     assert kinds == ["move", "session"]
@@ -125,7 +126,7 @@ def test_a_new_session_is_evidence(boards: Boards) -> None:
 
 def test_the_arbiters_decisions_and_the_boards_answers_are_evidence(boards: Boards) -> None:
     for frame in (hello(1, "s1"), state(2), *moves(3, ["e2e4", "e7e5", "g1f3"])):
-        boards.heard("b1", frame, 0)
+        boards.heard("b1", read(frame), 0)
     decisions = ArbiterStore(boards.store.db)
     game = game_on(boards.boards["b1"].mirror)
     made = decisions.add_correction("b1", game, 2, ("Nf3",), "knight from g1 to f3 illegal")

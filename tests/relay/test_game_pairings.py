@@ -21,6 +21,8 @@ from reedboard_relay.service import RelayService
 from reedboard_relay.store import RelayStore
 from reedboard_relay.web import RelayWeb
 
+from tests.relay.board_frames import read
+
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 ROUND_1 = "board,round,board_number,white,black\nb1,1,1,Ann,Bob\nb2,1,2,Cy,Dee\n"
 ROUND_2 = "board,round,board_number,white,black\nb1,2,1,Eve,Fay\nb2,2,2,Gus,Hal\n"
@@ -86,7 +88,7 @@ class Relay:
     def heard(self, board: str, *frames: dict[str, Any]) -> None:
         for frame in frames:
             with self.service.lock:
-                changed, _ = self.boards.heard(board, frame, 0)
+                changed, _ = self.boards.heard(board, read(frame), 0)
             if changed:
                 self.web.changed(board)
 

@@ -8,11 +8,25 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from reedboard_relay.event_stream import EventStream, Fragment, Listener
+from reedboard_relay.event_stream import EventStream, Fragment, Fragments, Listener
 from reedboard_relay.loop_turns import WRITES_PER_TURN
 
 LISTENERS = 300
 MESSAGES = 3
+
+
+def one_board(ply: dict[str, int]) -> Fragments:
+    """The fragments of one board "b1" at ply `ply["b1"]`: the same bytes object while
+    its ply is unchanged, as the relay's summaries are."""
+    kept: dict[int, Fragment] = {}
+
+    def fragments(ids: object) -> list[Fragment]:
+        if ply["b1"] not in kept:
+            summary = {"id": "b1", "ply": ply["b1"]}
+            kept[ply["b1"]] = Fragment("b1", summary, repr(summary).encode())
+        return [kept[ply["b1"]]]
+
+    return fragments
 
 
 def test_writes_to_many_listeners_are_spread_over_turns() -> None:
@@ -34,15 +48,7 @@ async def listened() -> tuple[dict[int, int], list[list[bytes]]]:
 
     asyncio.get_running_loop().call_soon(tick)
     ply = {"b1": 0}
-    kept: dict[int, Fragment] = {}  # the same bytes while the board is unchanged
-
-    def fragments(ids: object) -> list[Fragment]:
-        if ply["b1"] not in kept:
-            summary = {"id": "b1", "ply": ply["b1"]}
-            kept[ply["b1"]] = Fragment("b1", summary, repr(summary).encode())
-        return [kept[ply["b1"]]]
-
-    stream = EventStream(fragments)
+    stream = EventStream(one_board(ply))
     turns_of_writes: dict[int, int] = {}
     received: list[list[bytes]] = [[] for _ in range(LISTENERS)]
 
@@ -85,15 +91,7 @@ def test_a_busy_loop_makes_fewer_messages_not_listeners_behind() -> None:
 async def busy_listening(seconds: float) -> int:
     loop = asyncio.get_running_loop()
     ply = {"b1": 0}
-    kept: dict[int, Fragment] = {}
-
-    def fragments(ids: object) -> list[Fragment]:
-        if ply["b1"] not in kept:
-            summary = {"id": "b1", "ply": ply["b1"]}
-            kept[ply["b1"]] = Fragment("b1", summary, repr(summary).encode())
-        return [kept[ply["b1"]]]
-
-    stream = EventStream(fragments)
+    stream = EventStream(one_board(ply))
     stream.writes.per_turn = 1
     listeners = [Listener() for _ in range(100)]
     for listener in listeners:

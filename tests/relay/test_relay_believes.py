@@ -15,6 +15,7 @@ from reedboard.link.messages import Resend
 from reedboard_relay.boards import Boards
 from reedboard_relay.store import RelayStore
 
+from tests.relay.board_frames import read
 from tests.relay.test_game_pairings import START, game_over, hello, moves, state
 
 OPENING = ["e2e4", "e7e5", "g1f3"]
@@ -29,7 +30,7 @@ def forged_state(seq: int, ucis: list[str], result: str | None = None) -> dict[s
 def played(boards: Boards, board: str = "b2", game: int = 0) -> None:
     """The opening played on `board`, as game `game` of its journal (0: none)."""
     for frame in (hello(1, "s1"), state(2), *moves(3, OPENING)):
-        boards.heard(board, frame | ({"game": game} if frame["type"] != "hello" else {}), 0)
+        boards.heard(board, read(frame | ({"game": game} if frame["type"] != "hello" else {})), 0)
 
 
 def plies(boards: Boards, board: str = "b2") -> list[str]:
@@ -40,10 +41,10 @@ def plies(boards: Boards, board: str = "b2") -> list[str]:
 
 def test_a_frame_naming_another_board_than_its_topic_is_refused(boards: Boards) -> None:
     forged = hello(1, "x") | {"board": "b9"}
-    assert boards.refusal("b2", forged) == "a frame naming board 'b9'"
-    boards.heard("b2", forged, 0)
+    assert boards.refusal("b2", read(forged)) == "a frame naming board 'b9'"
+    boards.heard("b2", read(forged), 0)
     assert "b2" not in boards.boards and list(boards.store.boards()) == []
-    assert boards.refusal("b9", forged) is None  # its own topic
+    assert boards.refusal("b9", read(forged)) is None  # its own topic
 
 
 def test_a_number_beyond_the_boards_history_is_refused_and_never_stored(
@@ -52,10 +53,12 @@ def test_a_number_beyond_the_boards_history_is_refused_and_never_stored(
     played(boards)
     last = boards.boards["b2"].receiver.last_seq
     forged = forged_state(10**9, OPENING, result="1-0")
-    assert boards.refusal("b2", forged) is not None
-    assert boards.refusal("b2", forged_state(last + HISTORY + 1, OPENING)) is not None
-    assert boards.refusal("b2", moves(last + HISTORY, ["b8c6"])[0]) is None  # a gap, asked for
-    boards.heard("b2", forged, 0)
+    assert boards.refusal("b2", read(forged)) is not None
+    assert boards.refusal("b2", read(forged_state(last + HISTORY + 1, OPENING))) is not None
+    assert (
+        boards.refusal("b2", read(moves(last + HISTORY, ["b8c6"])[0])) is None
+    )  # a gap, asked for
+    boards.heard("b2", read(forged), 0)
     current = boards.boards["b2"].mirror.current
     assert current is not None and current.result is None
     assert boards.boards["b2"].receiver.last_seq == last
@@ -63,7 +66,7 @@ def test_a_number_beyond_the_boards_history_is_refused_and_never_stored(
     again = Boards(RelayStore(str(path)))  # a restart does not bring it back
     try:
         assert again.boards["b2"].receiver.last_seq == last
-        again.heard("b2", moves(last + 1, ["b8c6"])[0] | {"ply": 4}, 0)
+        again.heard("b2", read(moves(last + 1, ["b8c6"])[0] | {"ply": 4}), 0)
         assert plies(again) == [*OPENING, "b8c6"]  # the real board is followed on
     finally:
         again.store.close()
@@ -76,19 +79,19 @@ def test_a_number_put_in_by_a_new_numbering_is_undone_by_the_boards_own_word(
     again may name any number); the board's own `alive`, behind it, puts the relay in
     doubt, and the resync `hello` the board gives when asked brings its numbering back."""
     played(boards)
-    boards.heard("b2", hello(10**9, "s1") | {"resync": True}, 0)
-    _changed, asked = boards.heard("b2", Alive(5).to_wire(), 2000)
+    boards.heard("b2", read(hello(10**9, "s1") | {"resync": True}), 0)
+    _changed, asked = boards.heard("b2", read(Alive(5).to_wire()), 2000)
     assert asked == Resend(10**9, "s1", resync="hello")  # the board cannot: it says where
-    boards.heard("b2", hello(6, "s1") | {"resync": True}, 0)
+    boards.heard("b2", read(hello(6, "s1") | {"resync": True}), 0)
     assert boards.boards["b2"].receiver.last_seq == 6
-    boards.heard("b2", forged_state(7, OPENING) | {"id": 9}, 0)
-    boards.heard("b2", moves(8, ["b8c6"])[0] | {"ply": 4}, 0)
+    boards.heard("b2", read(forged_state(7, OPENING) | {"id": 9}), 0)
+    boards.heard("b2", read(moves(8, ["b8c6"])[0] | {"ply": 4}), 0)
     assert plies(boards) == [*OPENING, "b8c6"]
 
 
 def test_a_state_taking_moves_back_starts_a_new_game_the_old_one_kept(boards: Boards) -> None:
     played(boards, game=3)
-    boards.heard("b2", forged_state(6, ["e2e4"], result="1-0") | {"game": 3}, 0)
+    boards.heard("b2", read(forged_state(6, ["e2e4"], result="1-0") | {"game": 3}), 0)
     mirror = boards.boards["b2"].mirror
     assert [move.uci() for move in mirror.finished[-1].game.moves] == OPENING
     assert mirror.finished[-1].result is None
@@ -98,24 +101,24 @@ def test_a_state_taking_moves_back_starts_a_new_game_the_old_one_kept(boards: Bo
 def test_a_takeback_the_stream_shows_takes_a_move_back(boards: Boards) -> None:
     played(boards)
     takeback = {"event": "takeback", "t_ms": 0, "game": 0, "uci": OPENING[-1], "fen": ""}
-    boards.heard("b2", {"type": "effect", "seq": 6, **takeback}, 0)
+    boards.heard("b2", read({"type": "effect", "seq": 6, **takeback}), 0)
     assert plies(boards) == OPENING[:2]
-    boards.heard("b2", forged_state(7, OPENING[:2]), 0)
+    boards.heard("b2", read(forged_state(7, OPENING[:2])), 0)
     assert plies(boards) == OPENING[:2] and not boards.boards["b2"].mirror.finished
 
 
 def test_a_new_session_never_rewrites_the_finished_game(boards: Boards) -> None:
     played(boards)
-    boards.heard("b2", game_over(6, "1-0", "resignation"), 0)
+    boards.heard("b2", read(game_over(6, "1-0", "resignation")), 0)
     # The board's next session (or a replaced journal) names game 0 again, with other moves.
-    boards.heard("b2", hello(1, "s2"), 0)
-    boards.heard("b2", forged_state(2, ["e2e4", "c7c5"]), 0)
+    boards.heard("b2", read(hello(1, "s2")), 0)
+    boards.heard("b2", read(forged_state(2, ["e2e4", "c7c5"])), 0)
     mirror = boards.boards["b2"].mirror
     old = mirror.finished[-1]
     assert [move.uci() for move in old.game.moves] == OPENING and old.result == "1-0"
     assert plies(boards) == ["e2e4", "c7c5"]
     # Nor is a finished game played on by a later state: that is another game.
-    boards.heard("b2", game_over(3, "0-1", "resignation"), 0)
-    boards.heard("b2", forged_state(4, ["e2e4", "c7c5", "g1f3"]) | {"id": 2}, 0)
+    boards.heard("b2", read(game_over(3, "0-1", "resignation")), 0)
+    boards.heard("b2", read(forged_state(4, ["e2e4", "c7c5", "g1f3"]) | {"id": 2}), 0)
     assert mirror.finished[-1].result == "0-1" and len(mirror.finished[-1].game) == 2
     assert mirror.current is not None and mirror.current.game.start.fen() == START

@@ -32,6 +32,7 @@ from reedboard_relay.event_stream import (
 from reedboard_relay.service import RelayService
 from reedboard_relay.store import RelayStore
 
+from tests.relay.board_frames import read
 from tests.relay.test_game_pairings import ROUND_1, Relay, hello, moves, rewrite
 from tests.support.logged import logged
 
@@ -58,14 +59,14 @@ def test_frames_held_behind_a_gap_are_no_more_than_a_boards_history() -> None:
 def test_a_relay_keeps_no_more_boards_than_its_limit(store: RelayStore) -> None:
     boards = Boards(store, max_boards=2)
     for board in ("b1", "b2", "b3"):
-        boards.heard(board, hello(1, "s1"), 0)
+        boards.heard(board, read(hello(1, "s1")), 0)
         boards.status(board, online=True)
     assert sorted(boards.boards) == ["b1", "b2"]
     assert [row[0] for row in store.boards()] == ["b1", "b2"]
-    assert boards.refusal("b3", hello(1, "s1")) == (
+    assert boards.refusal("b3", read(hello(1, "s1"))) == (
         "a board beyond the 2 this relay keeps (--max-boards)"
     )
-    assert boards.refusal("b1", moves(2, ["e2e4"])[0]) is None  # those kept go on
+    assert boards.refusal("b1", read(moves(2, ["e2e4"])[0])) is None  # those kept go on
 
 
 def message(topic: str, payload: bytes) -> mqtt.MQTTMessage:

@@ -38,8 +38,8 @@ T = TypeVar("T")
 WAIT_S = 30.0
 TURN_S = 0.05  # the board's loop turns this often; its `alive` goes out every second
 STALLS = 3
-STALL_S = 2.5  # longer than two of the board's `alive`s apart
 FRAMES_PER_STALL = 60  # more than Mosquitto's 20 in flight to the relay
+ALIVE_EVERY = 20  # frames: three `alive`s a stall, which a held-up relay reads together
 
 
 @pytest.fixture
@@ -96,8 +96,7 @@ def test_a_relay_on_a_stale_store_finds_the_boards_new_session(
     ucis = [move.uci() for move in old.moves]
     start = old.start.fen()
     state = StateMessage(False, start, tuple(ucis), "standard", game=1, id=1, seq=2)
-    store.delivered("b1", "old", 8, [BoardHello("old", protocol=1, seq=1).to_wire(),
-                                     state.to_wire()])  # fmt: skip
+    store.delivered("b1", "old", 8, [BoardHello("old", protocol=1, seq=1), state])
     played = random_game(Position.standard(), random.Random(60), max_plies=40)
     board = LinkBoard(broker.url, "b1", "new")
     service: RelayService | None = None
@@ -136,21 +135,25 @@ def test_a_relay_held_up_asks_the_board_nothing_again(broker: Broker, store: Rel
         followed = live_until(board, service, lambda b: "b1" in b.boards, True)
         assert followed, "the relay never heard the board"
         asked_before = len(board.asked)
-        alive_at = [time.monotonic()]
+
+        def last_seq(boards: Boards) -> int:
+            return boards.boards["b1"].receiver.last_seq
+
         for _ in range(STALLS):
-            with service.lock:  # the relay held up: paho's thread waits for the lock
-                started = time.monotonic()
-                for number in range(FRAMES_PER_STALL):
+            with service.lock:  # the relay held up: its loop waits for the lock
+                for number in range(1, FRAMES_PER_STALL + 1):
                     board.touch()
-                    live(board, started + STALL_S * (number + 1) / FRAMES_PER_STALL
-                         - time.monotonic(), alive_at)  # fmt: skip
-            live(board, 3.0, alive_at)  # the relay catches up, hearing `alive`s meanwhile
+                    if number % ALIVE_EVERY == 0:
+                        board.alive()  # seconds apart on the board, all read at once
+                # Every frame with the broker: what the relay has not taken is held there,
+                # and the `alive`s (QoS 0) are on their way to the relay ahead of them.
+                assert board.wait_handed_over(WAIT_S), "the broker never took the frames"
+            assert live_until(board, service, last_seq, board.seq) == board.seq  # caught up
         # Once per stall before (the alives read back to back); none now, but a relay
         # starved of the processor for a second may still take one pair for a loss.
+        live(board, 0.2, [time.monotonic() + 1.0])  # a question still on its way is taken
         resends = board.asked[asked_before:].count("resend")
         assert resends <= 1, board.asked
-        last = live_until(board, service, lambda b: b.boards["b1"].receiver.last_seq, board.seq)
-        assert last == board.seq
     finally:
         service.stop()
         board.close()

@@ -28,6 +28,7 @@ from tests.relay.board_scripts import Script
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_pairings_trf import SPRING_OPEN
 from tests.relay.test_relay_end_to_end import BIN, games_of, get
+from tests.support.said_lines import SaidLines
 
 SPEED = "4"
 
@@ -137,17 +138,16 @@ def test_results_from_the_board_reach_the_relay_and_a_sweep_makes_no_move(
         for tag in ('[Round "3.2"]', '[White "Brown, Tom"]', '[Event "Spring Open 2026"]'):
             assert tag in resigned
 
-        # A file broken while the relay runs: the names stay, the relay says what is wrong.
+        # A file broken while the relay runs: the relay says what is wrong (it looks at
+        # the file once a second), and the names stay.
+        assert relay.stderr is not None
+        said = SaidLines(relay.stderr)
         pairings.write_text(SPRING_OPEN.replace("2598 NGR", "25 8 NGR"), encoding="utf-8")
         os.utime(pairings, (1, 1))  # a different time, however fast the test wrote it
-        looked = time.monotonic() + 3  # the relay looks at the file once a second
-        while time.monotonic() < looked:
-            names = {e["id"]: e["white"] for e in json.loads(get(url + "api/boards"))}
-            assert names["resign"] == "Brown, Tom"
-            time.sleep(0.3)  # asking again while the relay reads the file; not timing it
+        said.wait_for("line 11, rating (columns 49-52): '25 8' is not a number")
+        names = {e["id"]: e["white"] for e in json.loads(get(url + "api/boards"))}
+        assert names["resign"] == "Brown, Tom"
         assert stop(relay, signal.SIGTERM) == 0
-        _, said = relay.communicate()
-        assert "line 11, rating (columns 49-52): '25 8' is not a number" in said
 
     # The game ended before the set-up is kept whole in the relay's store.
     store = RelayStore(str(db))

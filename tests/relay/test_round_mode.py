@@ -3,15 +3,21 @@ board is told again, what counts as confirmed."""
 
 from __future__ import annotations
 
-from reedboard.link.frame import Wire
+from reedboard.link.acks import SettingsNow
+from reedboard.link.board_messages import Ack, Alive, BoardHello, ErrorReply
 from reedboard.link.messages import ChangeSettings
 from reedboard_relay.round_mode import RETELL_FIRST_S, SETTINGS_IDS, RoundMode
 
-ALIVE: Wire = {"type": "alive", "seq": 5}
+ALIVE = Alive(5)
 
 
-def ack(on: bool) -> Wire:
-    return {"type": "ack", "seq": 6, "id": SETTINGS_IDS + int(on), "tournament": on}
+def settings_now(on: bool) -> SettingsNow:
+    """A board's settings as its `ack` of `settings` tells them."""
+    return SettingsNow("casual", 80, 300, 250, tournament=on)
+
+
+def ack(on: bool) -> Ack:
+    return Ack(settings_now(on), id=SETTINGS_IDS + int(on), seq=6)
 
 
 def test_a_board_is_told_again_when_heard_until_it_acknowledges() -> None:
@@ -41,7 +47,7 @@ def test_an_old_acknowledgement_confirms_nothing() -> None:
 
 
 def test_a_hello_is_told_at_once_in_a_tournament_round_only() -> None:
-    hello: Wire = {"type": "hello", "seq": 1, "session": "s2"}
+    hello = BoardHello("s2", seq=1)
     mode = RoundMode()
     assert mode.heard("b1", hello, now=0.0) is None  # the board's own TOML stands
     mode.switch(True, ["b1"], now=1.0)
@@ -54,7 +60,7 @@ def test_a_hello_is_told_at_once_in_a_tournament_round_only() -> None:
 def test_a_board_that_refuses_the_setting_is_not_told_again() -> None:
     mode = RoundMode()
     mode.switch(True, ["b1"], now=0.0)
-    refused: Wire = {"type": "error", "seq": 2, "id": SETTINGS_IDS + 1, "code": "bad_argument"}
+    refused = ErrorReply("bad_argument", id=SETTINGS_IDS + 1, seq=2)
     assert mode.heard("b1", refused, now=0.5) is None
     assert mode.heard("b1", ALIVE, now=60.0) is None
     assert not mode.confirmed("b1")
@@ -76,7 +82,7 @@ def test_a_board_leaving_tournament_mode_mid_round_is_flagged_and_told_again() -
     mode.switch(True, ["b1"], now=0.0)
     mode.heard("b1", ack(True), now=0.1)
     assert mode.confirmed("b1") and not mode.left
-    someone_elses = {"type": "ack", "seq": 9, "id": 5, "tournament": False, "settle_ms": 80}
+    someone_elses = Ack(settings_now(False), id=5, seq=9)
     again = mode.heard("b1", someone_elses, now=0.2)
     assert again == ChangeSettings(id=SETTINGS_IDS + 1, tournament=True)
     assert not mode.confirmed("b1") and mode.left == {"b1"}

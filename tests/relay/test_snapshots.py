@@ -16,6 +16,7 @@ from reedboard_relay.boards import Boards
 from reedboard_relay.store import RelayStore
 
 from tests.children import child
+from tests.relay.board_frames import read
 from tests.relay.test_game_pairings import FOOLS_MATE, MATED, hello, moves, new_game, state
 from tests.relay.test_relay_end_to_end import BIN
 
@@ -30,9 +31,9 @@ def games(mirror: GameMirror) -> list[tuple[list[str], str | None, str | None]]:
 def played(boards: Boards, board: str = "b1") -> None:
     """A finished fool's mate, then a new game's opening."""
     for frame in (hello(1, "s1"), state(2), *moves(3, FOOLS_MATE), MATED, new_game(8)):
-        boards.heard(board, frame, 0)
+        boards.heard(board, read(frame), 0)
     for frame in moves(9, OPENING):
-        boards.heard(board, frame, 0)
+        boards.heard(board, read(frame), 0)
 
 
 def test_a_snapshot_holds_the_games_results_comments_and_clocks(boards: Boards) -> None:
@@ -64,11 +65,11 @@ def test_a_restarted_relay_rebuilds_from_the_snapshot_and_what_came_after(
     boards: Boards, path: Path
 ) -> None:
     for frame in (hello(1, "s1"), state(2), *moves(3, FOOLS_MATE), MATED, new_game(8)):
-        boards.heard("b1", frame, 0)
+        boards.heard("b1", read(frame), 0)
     assert boards.keep_snapshots() == 1
     assert boards.keep_snapshots() == 0  # nothing new: nothing written
     for frame in moves(9, OPENING):  # stored after the snapshot (a relay killed then)
-        boards.heard("b1", frame, 0)
+        boards.heard("b1", read(frame), 0)
     expected = games(boards.boards["b1"].mirror)
     boards.store.close()
     with sqlite3.connect(path) as db:  # the messages the snapshot holds: no longer read

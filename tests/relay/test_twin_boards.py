@@ -18,6 +18,7 @@ from reedboard_relay.boards import Boards
 from reedboard_relay.service import RelayService
 
 from tests.children import child
+from tests.relay.board_frames import read
 from tests.relay.broker import running_broker
 from tests.relay.test_arbiter_console import relay_urls, until
 from tests.relay.test_game_pairings import hello
@@ -26,18 +27,18 @@ from tests.relay.test_relay_end_to_end import BIN
 
 def test_a_board_restarting_is_not_taken_for_two(boards: Boards) -> None:
     for session in ("s1", "s2", "s3", "s4"):
-        boards.heard("b1", hello(1, session), 0)
+        boards.heard("b1", read(hello(1, session)), 0)
     assert not boards.boards["b1"].twins and boards.twins_found == []
 
 
 def test_a_session_that_comes_back_is_a_second_board(boards: Boards) -> None:
-    boards.heard("b1", hello(1, "s1"), 0)
-    boards.heard("b1", hello(1, "s2"), 0)  # the other board connects, the first is pushed off
+    boards.heard("b1", read(hello(1, "s1")), 0)
+    boards.heard("b1", read(hello(1, "s2")), 0)  # the other board connects, the first is pushed off
     version = boards.boards["b1"].version
-    boards.heard("b1", hello(1, "s1"), 0)  # and the first comes back
+    boards.heard("b1", read(hello(1, "s1")), 0)  # and the first comes back
     assert boards.boards["b1"].twins and boards.twins_found == ["b1"]
     assert boards.boards["b1"].version > version  # the console is told
-    boards.heard("b1", hello(1, "s2"), 0)
+    boards.heard("b1", read(hello(1, "s2")), 0)
     assert boards.twins_found == ["b1"]  # found once
 
 

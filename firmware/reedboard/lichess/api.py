@@ -1,5 +1,6 @@
 """The Lichess API client, on aiohttp: the few calls the Board API bridge makes, in the
-bridge's one asyncio loop, and the relay's broadcast push (`post_text`), in the push's own.
+bridge's one asyncio loop, and the relay's broadcast push (`post_text`), a task on the
+relay's one loop.
 
 Lichess streams events and games as ndjson: one JSON object a line, with empty lines as
 keep-alives. The token goes in the `Authorization` header and nowhere else: it is in no

@@ -16,6 +16,7 @@ codec (`event_codec`) writes it and reads it back.
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Protocol, TypeAlias
@@ -24,7 +25,7 @@ from reedboard.events import Effect
 from reedboard.link.acks import Ack as Ack
 from reedboard.link.acks import StateClock as StateClock
 from reedboard.link.event_codec import effect_wire, read_effect
-from reedboard.link.frame import Wire, encode_frame
+from reedboard.link.frame import Wire, decode_line, encode_frame
 from reedboard.link.reply_codec import count, read_reply
 from reedboard.link.wire_fields import shown
 from reedboard.link.wire_plan import Arg, WireValue, plan_of
@@ -332,3 +333,31 @@ def read_board_message(wire: Mapping[str, Any]) -> tuple[BoardMessage | None, st
         said = f"an unreadable reply ({problem})"
         return ErrorReply("bad_reply", said, id=reply_id, seq=seq), problem
     return Skipped(seq), problem
+
+
+def read_board_line(line: bytes) -> tuple[BoardMessage | None, str | None]:
+    """The board message in one frame's line (without its newline), as
+    `read_board_message` reads it; None and "not a good frame" when the line is none
+    (`frame.decode_line`)."""
+    wire = decode_line(line)
+    if wire is None:
+        return None, "not a good frame"
+    return read_board_message(wire)
+
+
+def message_text(message: WireMessage) -> str:
+    """A message as one line of JSON, its frame without the CRC: what a relay keeps of it
+    (`read_message_text` reads it back)."""
+    return json.dumps(message.to_wire(), separators=(",", ":"))
+
+
+def read_message_text(text: str) -> BoardMessage | None:
+    """A message kept as `message_text` wrote it (or as a relay wrote its frames' JSON
+    before it held them typed) read back, or None when the text holds none."""
+    try:
+        wire = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(wire, dict) or not isinstance(wire.get("type"), str):
+        return None
+    return read_board_message(wire)[0]

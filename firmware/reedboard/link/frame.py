@@ -35,8 +35,8 @@ MEND_UP_TO = 256
 # `event_codec`, `messages`, `acks`, `board_messages`), which makes the typed messages
 # from it and writes them to it. Everything else holds typed messages, or frames as
 # bytes (`board_messages.named_frame` for a bridge); a message shown as the link writes
-# it is a `dict[str, object]` (`board_messages.shown_json`). The relay still holds the
-# board's stream in it, checking any field it reads (tests/link/test_wire_in_codec.py).
+# it is a `dict[str, object]` (`board_messages.shown_json`); the relay keeps a message
+# as its JSON text (`board_messages.message_text`) (tests/link/test_wire_in_codec.py).
 Wire: TypeAlias = dict[str, Any]
 
 

@@ -316,6 +316,12 @@ def command_frame(command: WireCommand, command_id: int) -> bytes:
     return encode_frame({"type": wire.pop("type"), "id": command_id} | wire)
 
 
+def frame_of(command: WireCommand) -> bytes:
+    """The frame of `command` as it stands, its own `id` (if any) included, newline
+    included: `type`, then its fields in the order of its class."""
+    return encode_frame(command.to_wire())
+
+
 def parse_command(message: Mapping[str, Any]) -> WireCommand:
     """A decoded frame from the host as a command whose every field has been checked, or
     a `ProtocolError` naming the command and the field: the board acts only on values it
