@@ -15,9 +15,19 @@ MODES = ("casual", "strict")
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("pawn_ms", [1500, 2800])
-def test_the_queen_set_on_the_victims_square_first_is_exd8q(mode: str, pawn_ms: int) -> None:
+@pytest.mark.parametrize("swap_ms", [300, 20])
+@pytest.mark.parametrize("reply_ms", [None, 400])
+def test_the_queen_set_on_the_victims_square_first_is_exd8q(
+    mode: str, pawn_ms: int, swap_ms: int, reply_ms: int | None
+) -> None:
+    """The victim taken off and the queen set down 300 ms apart, or swapped in 20 ms
+    (the square empty for little more than one debounce); Black's reply at leisure, or
+    400 ms after the pawn's lift (too soon for a push-capture's reading: the
+    set-first reading alone makes it)."""
+    reply = 4000 if reply_ms is None else pawn_ms + reply_ms
     effects = replay(
-        f"1000 lift d8\n1300 place d8\n{pawn_ms} lift e7\n4000 lift h8\n4300 place g7",
+        f"1000 lift d8\n{1000 + swap_ms} place d8\n{pawn_ms} lift e7\n"
+        f"{reply} lift h8\n{reply + 300} place g7",
         header=START,
         mode=mode,
     )

@@ -63,7 +63,7 @@ from reedboard.reader import (
 )
 from reedboard.reader.episode import Episode
 from reedboard.reader.gestures import GestureTracker
-from reedboard.reader.hands import hands_for
+from reedboard.reader.hands import EMPTY, Hands, hands_for
 from reedboard.reader.marks import HostMarks
 from reedboard.reader.mode import MODES, Mode
 from reedboard.reader.protocol import Following
@@ -251,6 +251,12 @@ class MoveReader:
             return []
         changed = self.sensors ^ self.table.occupancy
         if self.table.growth(shape, changed, rook_first=self.mode == "casual") is not None:
+            # The piece stands where the move put it, as if the board had seen it set
+            # down: the hand may slide it on (the queen on g4 goes on to h5).
+            start = placement_of(self.position)
+            cells = list(start)
+            cells[shape.to_square], cells[shape.from_square] = cells[shape.from_square], EMPTY
+            self.episode = Episode.start(Hands("".join(cells), start=start), self.settle_ms)
             self.episode.complete = shape
             self.episode.wait_ms = self.settle_ms
             self.episode.first_complete[shape.code] = now_ms
