@@ -29,7 +29,7 @@ from reedboard_relay.pairings import Pairings
 from reedboard_relay.service import RelayService
 from reedboard_relay.store import RelayStore
 from reedboard_relay.web import RelayWeb
-from relay_events import frames, line_of_play, moves_of
+from relay_events import frames, line_of_play, moves_of, read
 
 STEP_S = 0.1
 
@@ -43,7 +43,7 @@ async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> d
     ids = [str(n) for n in range(1, boards + 1)]
     for board in ids:
         for frame in frames(effects[:plies], board):
-            service.boards.heard(board, frame, 0)
+            service.boards.heard(board, read(frame), 0)
     relay.loop = asyncio.get_running_loop()
     listeners = [Listener() for _ in range(3)]
     for listener in listeners:
@@ -68,7 +68,7 @@ async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> d
                 continue
             at[board] += 1
             with service.lock:
-                service.boards.heard(board, effects[at[board] - 1], at[board])
+                service.boards.heard(board, read(effects[at[board] - 1]), at[board])
             relay.changed(board)
         spent["moves"] += time.process_time() - began
         await timed("/api/boards", relay.boards_body())
