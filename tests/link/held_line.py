@@ -1,7 +1,7 @@
 """A line that can hold what the board sends: a relay between a port's path (the board's
 end, as a `PtyBridge` offers it) and a new pseudo-terminal for the host. While `held`,
-what comes from the board is kept; `release()` hands all of it to the host in one write,
-as a host that was busy for a while reads it, and `waiting()` says how much of it the
+what comes from the board is kept; `release()` hands all of it to the host at once (as
+far as the host's end takes it, the rest as it reads), as a host that was busy reads it, and `waiting()` says how much of it the
 host has yet to read. What the host sends always goes through.
 
 It makes an ordering happen on purpose that a loaded machine makes happen by chance: a
@@ -31,6 +31,10 @@ class HeldLine:
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         self.host_path = os.ttyname(self._slave)
+        # Written to the host's end as it takes it, never waited on: a host stopped with
+        # its read queue full must not stop the line (or a `release` under the lock).
+        os.set_blocking(self._master, False)
+        self._out = bytearray()  # for the host, in order, not taken by it yet
         self._held = bytearray()
         self._holding = False
         self._lock = threading.Lock()
@@ -47,12 +51,15 @@ class HeldLine:
             return bytes(self._held)
 
     def release(self) -> int:
-        """Hand what was held to the host; returns how many bytes."""
+        """Hand what was held to the host, all at once as far as its end takes it (the
+        rest as it reads); returns how many bytes."""
         with self._lock:
             self._holding = False
-            data, self._held = bytes(self._held), bytearray()
-            self._write(self._master, data)
-            return len(data)
+            count = len(self._held)
+            self._out += self._held
+            self._held = bytearray()
+            self._flush()
+            return count
 
     def waiting(self) -> int:
         """How many bytes wait at the host's end for the host to read them."""
@@ -68,7 +75,9 @@ class HeldLine:
 
     def _relay(self) -> None:
         while not self._stop.is_set():
-            ready, _, _ = select.select([self._board, self._master], [], [], 0.02)
+            with self._lock:
+                writing = [self._master] if self._out else []
+            ready, _, _ = select.select([self._board, self._master], writing, [], 0.02)
             for fd in ready:
                 try:
                     data = os.read(fd, 65536)
@@ -80,7 +89,21 @@ class HeldLine:
                     elif self._holding:
                         self._held += data
                     else:
-                        self._write(self._master, data)
+                        self._out += data
+            with self._lock:
+                self._flush()
+
+    def _flush(self) -> None:
+        """What the host's end takes now of what waits for it (under the lock)."""
+        while self._out:
+            try:
+                written = os.write(self._master, self._out)
+            except BlockingIOError:
+                return  # full: the rest once the host reads
+            except OSError:
+                self._out.clear()  # the host's end is not open (yet, or any more)
+                return
+            del self._out[:written]
 
     @staticmethod
     def _write(fd: int, data: bytes) -> None:
