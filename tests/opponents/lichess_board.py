@@ -109,6 +109,16 @@ class LichessBoard:
         lines = [SensorLine(0, "lift", start), SensorLine(300, "place", end)]
         self.fake.schedule(lines, start_ms=now)
 
+    def in_place(self) -> bool:
+        """Every piece where the board's game has it: the hands scheduled are done and
+        the board shows nothing missing or extra. (Before the board has first compared
+        its squares with a game it just started, it shows nothing either: the hands being
+        done keeps that moment from passing for pieces put back.)"""
+        if self.fake.pending:
+            return False
+        state = self.state()
+        return not state.missing and not state.extra
+
     def plies(self) -> int:
         return len(self.state().moves)
 

@@ -201,7 +201,7 @@ def test_a_board_started_again_mid_game_goes_on_without_seeking_again(
         # A fake board's pieces start where a game starts: put where the lights show.
         again.put_back("e2", "e4")
         again.put_back("e7", "e5")
-        wait_for(lambda: not again.state().missing and not again.state().extra, ANSWER_S)
+        wait_for(again.in_place, ANSWER_S)
         again.make(PERSON[1])
         wait_for(lambda: lichess.moves()[:3] == ["e2e4", "e7e5", "f1c4"], ANSWER_S)
     assert len(lichess.seeks) == 1
@@ -227,7 +227,7 @@ def test_a_network_lost_mid_game_is_waited_out(board: LichessBoard) -> None:
     wait_for(lambda: "Lichess did not take d1h5" in said(board), ANSWER_S)
     wait_for(lambda: board.plies() == before, ANSWER_S)
     board.put_back("h5", "d1")
-    wait_for(lambda: not board.state().missing and not board.state().extra, ANSWER_S)
+    wait_for(board.in_place, ANSWER_S)
     play_out(board, PERSON[2:], STAND_IN[2:])
     wait_for(lambda: board.lichess.status == "mate", ANSWER_S)
     assert board.lichess.moves() == list(board.state().moves)
