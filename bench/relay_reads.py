@@ -7,6 +7,7 @@ frames are handed in as the MQTT side would), N boards each `--plies` into a gam
 `--rate` moves a second spread over random boards, for `--seconds` of simulated time in
 steps of 0.1 s, each step followed by one `/api/boards` body, every fifth by one
 `/games.pgn` body and every second by one turn of the event stream (three listeners).
+The moves are stored 20 to a transaction, as the relay reads them from Mosquitto.
 Prints the process's CPU time (not the wall clock: on shared cores it says what the
 relay asks, not what it got) for taking the moves, for each body and for the turns.
 """
@@ -32,6 +33,9 @@ from reedboard_relay.web import RelayWeb
 from relay_events import frames, line_of_play, moves_of, read
 
 STEP_S = 0.1
+# The messages the relay stores in one transaction, as it reads them from its broker:
+# those of one turn of reading, at most the 20 Mosquitto sends unacknowledged.
+READ_TURN = 20
 
 
 async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> dict[str, float]:
@@ -60,6 +64,7 @@ async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> d
             await read
         spent[what] += time.process_time() - began
 
+    taken = 0
     for step in range(steps):
         began = time.process_time()
         for _ in range(round(rate * STEP_S)):
@@ -67,9 +72,14 @@ async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> d
             if at[board] >= len(effects):
                 continue
             at[board] += 1
+            if taken % READ_TURN == 0:
+                service.boards.store.commit()  # a turn's messages stored, acknowledged
+                service.boards.store.hold()
+            taken += 1
             with service.lock:
                 service.boards.heard(board, read(effects[at[board] - 1]), at[board])
             relay.changed(board)
+        service.boards.store.commit()
         spent["moves"] += time.process_time() - began
         await timed("/api/boards", relay.boards_body())
         if step % 5 == 0:

@@ -287,11 +287,15 @@ def _state(text: str, states: tuple[State, ...]) -> State:
 
 @contextmanager
 def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    """One decision, all or nothing (the relay's connection is in autocommit mode)."""
-    db.execute("BEGIN IMMEDIATE")
+    """One decision, all or nothing (the relay's connection is in autocommit mode; inside
+    a transaction already open, the store's held one, a savepoint committed with it)."""
+    nested = db.in_transaction
+    db.execute("SAVEPOINT decision" if nested else "BEGIN IMMEDIATE")
     try:
         yield
     except BaseException:
-        db.execute("ROLLBACK")
+        db.execute("ROLLBACK TO decision" if nested else "ROLLBACK")
+        if nested:
+            db.execute("RELEASE decision")
         raise
-    db.execute("COMMIT")
+    db.execute("RELEASE decision" if nested else "COMMIT")

@@ -13,6 +13,11 @@ unacknowledged messages: with 300 event streams and 20 PGN pollers making each t
 long, the relay took fewer board messages a second than the boards sent and fell tens
 of seconds behind its broker, its own CPU far from spent.
 
+The messages of one turn are stored in one transaction (`holding`), committed before
+any byte goes to the broker (`stored`), so none is acknowledged before it is stored.
+Their acknowledgements go out together once the socket holds no more (the broker's 20
+unacknowledged messages read), or when the turn ends.
+
 Only opening a connection runs in a worker thread: a host that does not answer would
 otherwise hold the loop for paho's connect timeout. Its failure is told to `failed`
 from inside the `except`, as paho tells `on_connect_fail`."""
@@ -45,11 +50,19 @@ logger = logging.getLogger(__name__)
 
 class MqttOnLoop:
     def __init__(
-        self, client: mqtt.Client, loop: asyncio.AbstractEventLoop, failed: Callable[[], None]
+        self,
+        client: mqtt.Client,
+        loop: asyncio.AbstractEventLoop,
+        failed: Callable[[], None],
+        *,
+        holding: Callable[[], None] = lambda: None,
+        stored: Callable[[], None] = lambda: None,
     ) -> None:
         self.client = client
         self.loop = loop
         self.failed = failed  # called inside the `except` of a failed attempt to connect
+        self.holding = holding  # before reading: the messages' writes held together
+        self.stored = stored  # before writing: what was held, committed
         self._sock: SocketLike | None = None
         self._waiting: select.poll | None = None  # whether the socket holds more to read
         self._closed = asyncio.Event()
@@ -72,7 +85,7 @@ class MqttOnLoop:
             task.cancel()
         with contextlib.suppress(Exception):
             self.client.disconnect()
-            self.client.loop_write()  # the DISCONNECT packet out before the socket goes
+            self._write()  # the DISCONNECT packet out before the socket goes
         self._forget()
 
     async def _connecting(self) -> None:
@@ -122,7 +135,7 @@ class MqttOnLoop:
     def _want_write(self, _c: object, _u: object, sock: SocketLike) -> None:
         def register() -> None:
             if self._sock is sock:
-                self.loop.add_writer(sock, self.client.loop_write)
+                self.loop.add_writer(sock, self._write)
 
         self._on_loop(register)
 
@@ -141,20 +154,29 @@ class MqttOnLoop:
                 self.loop.remove_writer(sock)
         self._closed.set()
 
+    def _write(self) -> None:
+        self.stored()  # no acknowledgement before its message is committed
+        self.client.loop_write()
+
     def _readable(self) -> None:
         # paho's `loop_read` ignores its bound: it reads a packet for each of the
         # relay's requests still in flight (one when none is), so the relay keeps few in
         # flight (commands_out.py); it is called again while the socket holds more.
-        # Each message's acknowledgement goes out at once: the broker sends a client at
-        # most 20 unacknowledged messages (Mosquitto's `max_inflight_messages`), so
-        # acknowledgements left for the loop's next turn capped the relay at 20 a turn.
+        # The acknowledgements go out in this turn, once the socket holds no more: the
+        # broker sends a client at most 20 unacknowledged messages (Mosquitto's
+        # `max_inflight_messages`), so acknowledgements left for the loop's next turn
+        # capped the relay at 20 a turn.
         began = time.monotonic()
-        while True:
-            self.client.loop_read()
-            if self._sock is not None and self.client.want_write():
-                self.client.loop_write()
-            if not self._more_waiting() or time.monotonic() - began >= READ_TURN_S:
-                break
+        self.holding()
+        try:
+            while True:
+                self.client.loop_read()
+                if not self._more_waiting() or time.monotonic() - began >= READ_TURN_S:
+                    break
+        finally:
+            self.stored()
+        if self._sock is not None and self.client.want_write():
+            self.client.loop_write()
         sock = self._sock
         # TLS may hold decrypted bytes the socket no longer shows as readable.
         if isinstance(sock, ssl.SSLSocket) and sock.pending():

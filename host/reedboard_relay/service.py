@@ -4,8 +4,9 @@ socket turned by the loop, mqtt_loop.py; the asking a task of it), so a message 
 page's request never run at once. The lock stays for callers off the loop (a relay
 started from code without a loop runs its own in a thread; tests read through it).
 
-A message is stored before paho acknowledges it to the broker (paho acknowledges a QoS 1
-message when its callback returns), so a relay killed at any moment has stored all that
+A message is stored before paho acknowledges it to the broker (paho queues a QoS 1
+message's acknowledgement when its callback returns; the messages of one turn of reading
+are committed together before anything is written to the broker, mqtt_loop.py), so a relay killed at any moment has stored all that
 the broker will not send again; what the broker lost is asked of the board."""
 
 from __future__ import annotations
@@ -81,7 +82,9 @@ class RelayService:
 
     def _begin(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self._driver = MqttOnLoop(self.client, self.loop, self.health.failed)
+        self._driver = MqttOnLoop(
+            self.client, self.loop, self.health.failed, holding=self._hold, stored=self._commit
+        )
         self._driver.start()
         self._asking = self.loop.create_task(self._tick())
 
@@ -96,6 +99,15 @@ class RelayService:
         elif loop is not None:
             self._end()
         self.keep_snapshots()  # the next start serves at once
+
+    def _hold(self) -> None:
+        with self.lock:
+            self.boards.store.hold()
+
+    def _commit(self) -> None:
+        """The messages read so far stored for good, before paho acknowledges them."""
+        with self.lock:
+            self.boards.store.commit()
 
     def _end(self) -> None:
         if self._asking is not None:

@@ -1,6 +1,9 @@
 """The relay's SQLite store: every board's session, its latest delivered number, and the
-messages delivered, in one transaction per message, so a relay killed at any moment
-comes back with everything it acknowledged to the broker, and nothing twice. Each message
+messages delivered, so a relay killed at any moment comes back with everything it
+acknowledged to the broker, and nothing twice. The messages of one turn of reading the
+broker's socket are written in one transaction (`hold`), committed before their
+acknowledgements go out (`commit`): a transaction per message spent as much of the
+relay's CPU as all the rest of storing them. Each message
 keeps when the relay heard it (`heard`, seconds since the epoch): the broadcast delay
 (broadcast_delay.py) shows a game as it stood that long ago, after a restart too.
 A message is kept as the JSON of its frame (the `wire` column, `message_text`), as every
@@ -59,6 +62,7 @@ class RelayStore:
         if "heard" not in columns:  # a store of an older relay: its messages heard long ago
             self.db.execute("ALTER TABLE messages ADD COLUMN heard REAL")
         self.clock: Callable[[], float] = time.time  # when a message is heard
+        self._holding = False  # writes join one open transaction until `commit`
 
     def client_id(self) -> str:
         """This store's MQTT client id, made the first time and kept: two relays on one
@@ -125,6 +129,17 @@ class RelayStore:
                 (str(applied),),
             )
 
+    def hold(self) -> None:
+        """The writes from now on join one transaction (opened at the first), each still
+        all or nothing on its own (a savepoint), until `commit`."""
+        self._holding = True
+
+    def commit(self) -> None:
+        """What was held, committed; writes go one transaction each again."""
+        self._holding = False
+        if self.db.in_transaction:
+            self.db.execute("COMMIT")
+
     def delivered(
         self,
         board: str,
@@ -136,20 +151,20 @@ class RelayStore:
         """The board's new place in its stream, the messages that took it there and the
         evidence they are (evidence.py), at once; the last message's number, if any."""
         with self._transaction():
-            evidence_store.record(self.db, board, evidence or [])
-            self._board(board)
+            if evidence:
+                evidence_store.record(self.db, board, evidence)
             self.db.execute(
-                "UPDATE boards SET session = ?, last = ? WHERE board = ?", (session, last, board)
-            )
-            heard = self.clock()
-            self.db.executemany(
-                "INSERT INTO messages (board, wire, heard) VALUES (?, ?, ?)",
-                [(board, message_text(m), heard) for m in messages],
+                "INSERT INTO boards (board, session, last) VALUES (?, ?, ?) ON CONFLICT (board) "
+                "DO UPDATE SET session = excluded.session, last = excluded.last",
+                (board, session, last),
             )
             if not messages:
                 return None
-            row = self.db.execute("SELECT last_insert_rowid()").fetchone()
-        number: int = row[0]
+            heard = self.clock()
+            insert = "INSERT INTO messages (board, wire, heard) VALUES (?, ?, ?)"
+            number: int | None = None
+            for message in messages:  # one at a time: each insert's row number is told
+                number = self.db.execute(insert, (board, message_text(message), heard)).lastrowid
         return number
 
     def set_online(self, board: str, online: bool, evidence: list[Evidence] | None = None) -> None:
@@ -166,6 +181,8 @@ class RelayStore:
         self.db.execute("INSERT OR IGNORE INTO boards (board) VALUES (?)", (board,))
 
     def _transaction(self) -> _Transaction:
+        if self._holding and not self.db.in_transaction:
+            self.db.execute("BEGIN IMMEDIATE")
         return _Transaction(self.db)
 
     def close(self) -> None:
@@ -173,11 +190,20 @@ class RelayStore:
 
 
 class _Transaction:
+    """All or nothing: a transaction of its own, or a savepoint inside one already open
+    (a held one, `RelayStore.hold`), committed with it."""
+
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self.nested = db.in_transaction
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute("SAVEPOINT one" if self.nested else "BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, _value: object, _trace: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if not self.nested:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+            return
+        if kind is not None:
+            self.db.execute("ROLLBACK TO one")
+        self.db.execute("RELEASE one")

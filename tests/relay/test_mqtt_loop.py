@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import MQTTErrorCode
 from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard_relay.mqtt_loop import MqttOnLoop
 
@@ -90,3 +91,52 @@ def waiting_bytes(fd: int) -> int:
     answer = fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0")
     count: int = struct.unpack("i", answer)[0]
     return count
+
+
+def test_no_message_is_acknowledged_before_it_is_stored(tmp_path: Path) -> None:
+    with running_broker(tmp_path) as broker:
+        taken, unstored = asyncio.run(acknowledging(broker.url))
+    assert taken == MESSAGES  # acknowledged, or the broker would stop at 20 in flight
+    assert unstored == []  # at every write to the broker, every message read was stored
+
+
+async def acknowledging(url: str) -> tuple[int, list[int]]:
+    """QoS 1 messages read by the loop: how many, and, at each write to the broker that
+    found messages read but not yet stored (their acknowledgements among its bytes), how
+    many those were."""
+    loop = asyncio.get_running_loop()
+    client, address = new_client("relay-t", BrokerSettings(url, "relay"), clean=True)
+    subscribed = asyncio.Event()
+    counts = {"taken": 0, "stored": 0}
+    unstored: list[int] = []
+    client.on_connect = lambda c, *_a: c.subscribe(TOPIC, 1)
+    client.on_subscribe = lambda *_a: subscribed.set()
+
+    def take(_c: object, _u: object, _m: object) -> None:
+        counts["taken"] += 1
+
+    def store() -> None:
+        counts["stored"] = counts["taken"]
+
+    write = client.loop_write
+
+    def checked_write() -> MQTTErrorCode:
+        if counts["taken"] != counts["stored"]:
+            unstored.append(counts["taken"] - counts["stored"])
+        return write()
+
+    client.on_message = take
+    client.loop_write = checked_write  # type: ignore[method-assign]
+    client.connect_async(address.host, address.port)
+    driver = MqttOnLoop(client, loop, lambda: None, stored=store)
+    driver.start()
+    try:
+        await asyncio.wait_for(subscribed.wait(), WAIT_S)
+        await asyncio.to_thread(publish, url)
+        deadline = time.monotonic() + WAIT_S
+        while counts["taken"] < MESSAGES:
+            assert time.monotonic() < deadline, f"{counts['taken']} of {MESSAGES} read"
+            await asyncio.sleep(0.05)
+        return counts["taken"], unstored
+    finally:
+        driver.stop()

@@ -93,3 +93,51 @@ def test_the_store_keeps_each_message_as_the_relay_always_has(tmp_path: Path) ->
     with sqlite3.connect(path) as db:
         kept = [text for (text,) in db.execute("SELECT wire FROM messages ORDER BY number")]
     assert kept == STORED
+
+
+def _stored(path: Path) -> int:
+    """The messages another connection finds in the file: those committed."""
+    with sqlite3.connect(path) as db:
+        (count,) = db.execute("SELECT count(*) FROM messages").fetchone()
+    return int(count)
+
+
+def test_held_messages_are_stored_only_once_committed(tmp_path: Path) -> None:
+    path = tmp_path / "relay.sqlite"
+    boards = Boards(RelayStore(str(path)))
+    try:
+        boards.store.hold()
+        for frame in frames():
+            boards.heard("b1", read(frame), 0)
+        assert _stored(path) == 0  # a relay killed now: none acknowledged, none kept
+        boards.store.commit()
+        assert _stored(path) == 3
+        boards.heard("b1", read({**frames()[2], "seq": 4, "ply": 2, "uci": "e7e5"}), 0)
+        assert _stored(path) == 4  # not held: committed at once, as before
+    finally:
+        boards.store.close()
+    again = Boards(RelayStore(str(path)))
+    try:
+        assert again.boards["b1"].receiver.last_seq == 4
+    finally:
+        again.store.close()
+
+
+def test_a_held_write_that_fails_leaves_the_others_whole(tmp_path: Path) -> None:
+    path = tmp_path / "relay.sqlite"
+    store = RelayStore(str(path))
+    try:
+        hello, state, _move = (read(frame) for frame in frames())
+        store.hold()
+        assert store.delivered("b1", "s1", 1, [hello]) is not None
+        try:
+            with store._transaction():
+                store.delivered("b1", "s1", 2, [state])
+                raise RuntimeError("the disk is full")
+        except RuntimeError:
+            pass
+        store.commit()
+        assert _stored(path) == 1
+        assert list(store.boards()) == [("b1", "s1", 1, False)]
+    finally:
+        store.close()
