@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from reedboard.events import MoveMade
@@ -122,6 +123,38 @@ def test_the_engine_runs_below_the_boards_priority() -> None:
         assert answer.error is None and answer.thought is not None
     finally:
         thread.close()
+
+
+class _LateParent(subprocess.Popen[str]):
+    """Popen as on a loaded machine: the board's process is back on a CPU only after the
+    engine has started its search threads."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        deadline = time.monotonic() + 60  # a bound for a stuck run, not a timing
+        while len(os.listdir(f"/proc/{self.pid}/task")) < 2:
+            assert time.monotonic() < deadline, "the engine started no second thread"
+            time.sleep(0.01)
+
+
+@needs_stockfish
+def test_every_thread_of_the_engine_runs_below_the_board_even_started_early(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Linux lowers a thread at a time: a search thread the engine started before it was
+    lowered would search at the board's own priority, taking its CPU."""
+    monkeypatch.setattr(subprocess, "Popen", _LateParent)  # as uci_engine calls it
+    engine = uci_engine.UciEngine(STOCKFISH, nice=7)
+    try:
+        engine.start()
+        threads = [int(task) for task in os.listdir(f"/proc/{engine.pid}/task")]
+        assert len(threads) >= 2
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        for thread in threads:
+            assert os.getpriority(os.PRIO_PROCESS, thread) == min(19, ours + 7), thread
+            assert os.sched_getscheduler(thread) == os.SCHED_IDLE, thread
+    finally:
+        engine.close()
 
 
 # A program at the board's own priority that wants a whole CPU; it says when it begins to.
