@@ -206,6 +206,12 @@ def test_an_engine_starved_of_the_cpu_is_waited_for_not_taken_for_hung(
             hog = subprocess.Popen([sys.executable, "-c", HOG], stdout=subprocess.PIPE)
             assert hog.stdout is not None
             assert hog.stdout.readline() == b"spinning\n"  # the CPU is taken from now on
+            # Only the search's judgement counts: on a loaded machine the handshake or the
+            # warm-up may be late and judged starved too, and a `stop` sent on that would
+            # reach the engine before its `go infinite`, a search then never stopped.
+            # The engine waits for a question now: nothing is judged meanwhile.
+            starved_seen.clear()
+            verdicts.clear()
             thread.ask(Question("starved", START, (), "infinite", 10))
             # A bound for a stuck run, not a timing: the first look past its time comes
             # half a second after the question on any machine.
