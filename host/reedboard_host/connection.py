@@ -100,7 +100,9 @@ class BoardConnection:
 
     def open_line(self) -> None:
         """Open the port, nothing said on it yet: a port that is absent or busy fails
-        here (`LinkError`), apart from a line that fails once open (a cable pulled)."""
+        here (`LinkError`), apart from a line that fails once open (a cable pulled).
+        A port still open is closed first: its exclusive lock would make this one busy."""
+        self.close()
         self.url = choose_port(self.port)
         self._port = self._open_port(self.url)
 

@@ -68,12 +68,14 @@ class FakePeer:
         """The cable pulled: the pty closed and its path gone."""
         self._stop.set()
         self._thread.join(5)
+        # The path first: a closed pty's number is soon another test's, which the host,
+        # looking for its board again at this path, would open (and lock) instead.
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
         if self._master >= 0:
             os.close(self._master)
             os.close(self._slave)
             self._master = self._slave = -1
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
 
     def close(self) -> None:
         self.unplug()

@@ -79,10 +79,11 @@ class PtyBridge:
         """Take the host's end away now, and plug a new one in `seconds` later."""
         assert self.pluggable, "PtyBridge(pluggable=True) can be unplugged"
         with self._lock:
+            # The device is gone, as an unplugged one's node is; its path first (`close`).
+            os.unlink(self.host_path)
             for fd in (self._host_master, self._host_slave):
                 os.close(fd)
             self._host_master = self._host_slave = -1
-            os.unlink(self.host_path)  # the device is gone, as an unplugged one's node is
             self._plug_at = time.monotonic() + seconds
 
     def _plug_in(self) -> None:
@@ -153,13 +154,16 @@ class PtyBridge:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(5)
-        for fd in (self._board_master, self._board_slave, self._host_master, self._host_slave):
-            if fd >= 0:
-                os.close(fd)
+        # The paths go before the ptys: once a pty is closed its /dev/pts number is free
+        # for another test's, and a program still running that opens the path again (a
+        # kept link) would take that one, and its exclusive lock with it.
         for name in ("board", "host", "fresh"):
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(self._link_dir, name))
         os.rmdir(self._link_dir)
+        for fd in (self._board_master, self._board_slave, self._host_master, self._host_slave):
+            if fd >= 0:
+                os.close(fd)
 
     def __enter__(self) -> PtyBridge:
         return self

@@ -364,19 +364,20 @@ def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board(tmp_path
     script.write_text("@start standard\n" + "".join(f"{t0 + t} {a} {sq}\n" for t, a, sq in SLIDE))
     master, slave = os.openpty()
     tty.setraw(slave)
-    board = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-         "--speed", "10", "--serial", os.ttyname(slave), "--protocol", "chesslink",
-         "--web", "off"],
-    )  # fmt: skip
     try:
-        client = _ChessLinkClient(master)
-        client.until(bool)  # it reports every scan once its port is open: it listens
-        before = _configured_as_python_mchess(client)
-        _waypoint_never_shown(client, before)
+        # The board ends (killed if need be) before its pty closes: one left running would
+        # open its /dev/pts path again, by then another test's pty.
+        with child(
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+             "--speed", "10", "--serial", os.ttyname(slave), "--protocol", "chesslink",
+             "--web", "off"],
+        ) as board:  # fmt: skip
+            client = _ChessLinkClient(master)
+            client.until(bool)  # it reports every scan once its port is open: it listens
+            before = _configured_as_python_mchess(client)
+            _waypoint_never_shown(client, before)
+            assert stop(board) == 0
     finally:
-        board.send_signal(signal.SIGTERM)
-        assert board.wait(10) == 0
         os.close(master)
         os.close(slave)
 

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from reedboard.events import MoveMade
@@ -124,6 +125,38 @@ def test_the_engine_runs_below_the_boards_priority() -> None:
         thread.close()
 
 
+class _LateParent(subprocess.Popen[str]):
+    """Popen as on a loaded machine: the board's process is back on a CPU only after the
+    engine has started its search threads."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        deadline = time.monotonic() + 60  # a bound for a stuck run, not a timing
+        while len(os.listdir(f"/proc/{self.pid}/task")) < 2:
+            assert time.monotonic() < deadline, "the engine started no second thread"
+            time.sleep(0.01)
+
+
+@needs_stockfish
+def test_every_thread_of_the_engine_runs_below_the_board_even_started_early(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Linux lowers a thread at a time: a search thread the engine started before it was
+    lowered would search at the board's own priority, taking its CPU."""
+    monkeypatch.setattr(subprocess, "Popen", _LateParent)  # as uci_engine calls it
+    engine = uci_engine.UciEngine(STOCKFISH, nice=7)
+    try:
+        engine.start()
+        threads = [int(task) for task in os.listdir(f"/proc/{engine.pid}/task")]
+        assert len(threads) >= 2
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        for thread in threads:
+            assert os.getpriority(os.PRIO_PROCESS, thread) == min(19, ours + 7), thread
+            assert os.sched_getscheduler(thread) == os.SCHED_IDLE, thread
+    finally:
+        engine.close()
+
+
 # A program at the board's own priority that wants a whole CPU; it says when it begins to.
 HOG = "print('spinning', flush=True)\nwhile True: pass"
 
@@ -173,6 +206,12 @@ def test_an_engine_starved_of_the_cpu_is_waited_for_not_taken_for_hung(
             hog = subprocess.Popen([sys.executable, "-c", HOG], stdout=subprocess.PIPE)
             assert hog.stdout is not None
             assert hog.stdout.readline() == b"spinning\n"  # the CPU is taken from now on
+            # Only the search's judgement counts: on a loaded machine the handshake or the
+            # warm-up may be late and judged starved too, and a `stop` sent on that would
+            # reach the engine before its `go infinite`, a search then never stopped.
+            # The engine waits for a question now: nothing is judged meanwhile.
+            starved_seen.clear()
+            verdicts.clear()
             thread.ask(Question("starved", START, (), "infinite", 10))
             # A bound for a stuck run, not a timing: the first look past its time comes
             # half a second after the question on any machine.

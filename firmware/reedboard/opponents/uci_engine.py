@@ -67,13 +67,7 @@ class UciEngine:
         except OSError as error:
             raise EngineError(f"cannot start {self.path}: {error.strerror or error}") from None
         if nice:
-            # An engine that ended already is told by the handshake.
-            with contextlib.suppress(OSError):
-                niceness = os.getpriority(os.PRIO_PROCESS, 0) + nice
-                os.setpriority(os.PRIO_PROCESS, self._process.pid, niceness)
-                # And only on time no one else wants: a nice process still takes its
-                # weighted share, which on one small CPU is the scan loop's.
-                os.sched_setscheduler(self._process.pid, os.SCHED_IDLE, os.sched_param(0))
+            _lower(self._process.pid, os.getpriority(os.PRIO_PROCESS, 0) + nice)
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -190,6 +184,28 @@ class UciEngine:
             except (EngineError, subprocess.TimeoutExpired):
                 self._process.kill()
                 self._process.wait()
+
+
+def _lower(pid: int, niceness: int) -> None:
+    """Every thread of the engine `nice` below the board, and only on time no one else
+    wants (SCHED_IDLE): a nice process still takes its weighted share, which on one small
+    CPU is the scan loop's. Linux sets both per thread: the threads the engine starts
+    after its first one is lowered inherit it, but the engine may already have started
+    its search threads (a parent late back on a loaded CPU), so each one is lowered,
+    until no new one appears. An engine that ended already is told by the handshake."""
+    done: set[int] = set()
+    while True:
+        try:
+            threads = {pid} | {int(task) for task in os.listdir(f"/proc/{pid}/task")}
+        except OSError:
+            threads = {pid}  # no /proc: the first thread, as elsewhere
+        if threads <= done:
+            return
+        for thread in sorted(threads - done, key=lambda tid: tid != pid):
+            with contextlib.suppress(OSError):  # a thread that ended meanwhile
+                os.setpriority(os.PRIO_PROCESS, thread, niceness)
+                os.sched_setscheduler(thread, os.SCHED_IDLE, os.sched_param(0))
+            done.add(thread)
 
 
 MATE_CP = 100_000
