@@ -21,10 +21,7 @@ class AskBoard:
 
 @dataclass(frozen=True)
 class SyncBoard:
-    """Fetch the board's game into the copy, `after_ms` from now (0: at once): what the
-    hands have done by now is then decided, and the board's game says it."""
-
-    after_ms: int = 0
+    """Fetch the board's game into the copy now."""
 
 
 @dataclass(frozen=True)

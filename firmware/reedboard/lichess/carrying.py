@@ -4,7 +4,6 @@ its game is fetched and where words go differ between them: those come as callab
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, assert_never
@@ -64,9 +63,7 @@ async def _do(action: Action, api: LichessApi, streams: LichessStreams, board: B
     match action:
         case AskBoard(command):
             return await board.ask(command)
-        case SyncBoard(after_ms):
-            if after_ms > 0:
-                await asyncio.sleep(after_ms / 1000)
+        case SyncBoard():
             await board.fetch()
         case PostNow(path):
             return await api.post(path)

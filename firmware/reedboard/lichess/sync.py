@@ -35,7 +35,6 @@ from reedboard.lichess.actions import (
     Tell,
     quote,
 )
-from reedboard.lichess.adopting import begun_on_the_board
 from reedboard.lichess.api import JsonObject, LichessError, RateLimited
 from reedboard.lichess.board_view import BoardGame, BoardView
 from reedboard.lichess.events import account_event, opponent_gone_news
@@ -157,10 +156,6 @@ class LichessSync:
         moves = LichessMoves(initial_position(full.get("initialFen"), variant))
         moves.update(str(full["state"].get("moves", "")).split())
         game = BridgedGame(game_id, white == self.me, moves)
-        # The person's first move, made before the game is announced, is looked for first:
-        # once told of the game, the person may move at once, and a game started on the
-        # board after that move had been read would drop it.
-        begun = not game.lichess.ucis and (yield from begun_on_the_board(game, self.mirror))
         self.game = game
         opponent = player_name((full.get("black") if game.we_white else full.get("white")) or {})
         clock = full.get("clock") or {}
@@ -173,9 +168,14 @@ class LichessSync:
             f"game {game_id} against {opponent}, {variant} {pace}: "
             f"you play {'white' if game.we_white else 'black'}"
         )
-        if not begun:
+        if game.lichess.ucis or not (yield from self._begun_on_the_board(game)):
             yield from self._start_board_game(game)
         yield from self._game_state(full["state"])
+
+    def _begun_on_the_board(self, game: BridgedGame) -> Generator[Action, Any, bool]:
+        """Whether the board's game is this one, begun already (`adopt_begun`)."""
+        yield SyncBoard()  # a move made a moment ago is heard first, not lost
+        return not self.mirror.needs_state and game.adopt_begun(self.mirror.current)
 
     def _start_board_game(self, game: BridgedGame, *, set_up: bool = True) -> Steps:
         """A new game on the board at Lichess's position: from the start, with the lights
