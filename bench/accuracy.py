@@ -13,8 +13,8 @@ difference the rest of the game counts as missed and the rest of the board's as 
 Latency is measured from each move's OWN last sensor change (the change that completes
 it, not the last change of any kind: a move the board commits only when the opponent
 starts is as late as it looks) to the move's effect, and printed per kind of move (quiet,
-capture, castling, en passant, promotion); the goal for every kind is a p99 of at most
-settle_ms + 50 ms. A capture swapped in one motion (the victim's square empty for less
+capture, castling, en passant, promotion; and apart, the quiet rook moves that castling
+may still follow); the goal for every kind is a p99 of at most settle_ms + 50 ms. A capture swapped in one motion (the victim's square empty for less
 than KNOCK_MS while the capturer was in the hand) may be a neighbour knocked by the hand;
 its latency is printed apart as well.
 Every game is timed (a long control, so no flag falls): for each move recognised, the
@@ -85,6 +85,20 @@ def cannot_extend(position: Position, move: Move) -> bool:
 
 
 KINDS = ("quiet", "capture", "castling", "en passant", "promotion")
+# Not a kind of its own but the quiet moves that castling may still follow: a rook moved
+# first to its castling square, castling legal: in casual mode the king may still follow
+# (the board holds it `castle_wait_ms`), in strict mode it may not (FIDE 4.4b).
+ROOK_HALF = "rook to castle sq."
+
+
+def rook_half(position: Position, move: Move) -> bool:
+    """A rook moved to where a legal castling would put it, that castling's own rook."""
+    for castling in position.legal_moves():
+        if position.is_castling(castling):
+            _king, _king_to, rook, rook_to = position.castling_squares(castling)
+            if (move.from_square, move.to_square) == (rook, rook_to):
+                return True
+    return False
 
 
 def kind_of(position: Position, move: Move) -> str:
@@ -173,6 +187,8 @@ def run_game(
         latency = made.t_ms - script.decisive_ms[ply]
         tally.latency_all.append(latency)
         tally.latency_kinds.append((kind_of(position, move), latency))
+        if rook_half(position, move):
+            tally.latency_kinds.append((f"{ROOK_HALF}, {script.mode}", latency))
         if cannot_extend(position, move):
             tally.latency_fixed.append(latency)
         if knock_suspect(script, ply, position, move):
@@ -321,7 +337,7 @@ def kind_table(latencies: list[tuple[str, int]], settle_ms: int) -> list[str]:
         f"{'latency by kind of move':<24} {'moves':>7} {'median':>8} {'p99':>8} {'max':>8}"
         f"   goal: p99 <= {settle_ms + 50} ms",
     ]
-    for kind in KINDS:
+    for kind in (*KINDS, f"{ROOK_HALF}, casual", f"{ROOK_HALF}, strict"):
         values = [latency for k, latency in latencies if k == kind]
         if not values:
             lines.append(f"{kind:<24} {0:>7}")

@@ -386,3 +386,30 @@ def test_the_persons_own_move_put_back_before_the_reply() -> None:
     assert world.posts.count(move + "g1f3") == 1 and move + "b1c3" in world.posts
     assert _taken_back(world) == ["g1f3", "g1f3"]
     assert "your opponent declined the takeback: the game goes on" in world.said
+
+
+def _a_first_move_settling_when_the_game_arrives(world: _World, lines: list[Any]) -> None:
+    """The person's first move complete on the board, not yet made (the board waits for
+    it to settle), when Lichess's game arrives."""
+    placed = world.pair.push(lines)
+    world.pair.advance((placed - world.pair.clock.now_ms() + 50) / 1000)
+    assert world.pair.moves() == [], "the move was made before the game arrived"
+    world.start()
+    for _ in range(40):  # two seconds of the bridge's turns
+        world.turn()
+
+
+def test_a_first_move_settling_when_the_game_arrives_goes_to_lichess() -> None:
+    # e2-e3 may still grow into e2-e4: the board waits `settle_ms` (300 ms) of stillness.
+    world = _World()
+    _a_first_move_settling_when_the_game_arrives(world, [(0, "lift", "e2"), (200, "place", "e3")])
+    assert world.lichess_moves == ["e2e3"], world.said
+    assert world.pair.moves() == ["e2e3"]
+
+
+def test_a_first_knight_move_resting_when_the_game_arrives_goes_to_lichess() -> None:
+    # A move that cannot grow is made once its piece has rested 150 ms.
+    world = _World()
+    _a_first_move_settling_when_the_game_arrives(world, [(0, "lift", "g1"), (200, "place", "f3")])
+    assert world.lichess_moves == ["g1f3"], world.said
+    assert world.pair.moves() == ["g1f3"]

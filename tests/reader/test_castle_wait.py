@@ -14,6 +14,7 @@ from reedboard.events import MoveMade
 from reedboard.link.event_codec import effect_json
 from reedboard.reader.mode import Mode
 from reedboard.reader.move_reader import DEFAULT_CASTLE_WAIT_MS, DEFAULT_SETTLE_MS
+from reedboard.reader.waits import RELAND_MS
 from reedboard.replay.runner import Replay
 from reedboard.rules.game import Game
 from reedboard.rules.position import Position
@@ -99,3 +100,62 @@ def test_casual_rook_first_still_waits_for_the_king() -> None:
     )
     assert uci == "h1f1"
     assert waited(t_ms) == DEFAULT_CASTLE_WAIT_MS
+
+
+def effects_of(fen: str, events: list[tuple[int, str, str]], mode: Mode) -> list[dict[str, Any]]:
+    replay = Replay(Game(Position.from_fen(fen)), mode=mode)
+    for t_ms, action, square in events:
+        replay.sensor(parse_square(square), action == "place", t_ms)
+    replay.finish(events[-1][0] + 5000)
+    return [effect_json(e) for e in replay.effects if e.kind in ("move", "takeback", "violation")]
+
+
+@pytest.mark.parametrize(
+    ("side", "rook", "rook_to"),
+    [("w", "h1", "f1"), ("w", "a1", "d1"), ("b", "h8", "f8"), ("b", "a8", "d8")],
+)
+def test_strict_rook_first_is_the_rooks_move_made_at_rest(
+    side: str, rook: str, rook_to: str
+) -> None:
+    """FIDE 4.4b: a player who touches the rook first may not castle on that side, so
+    the rook on its castling square is a move like any that cannot grow: made once it
+    has rested 150 ms, not held for the king."""
+    uci, t_ms = commit(
+        STANDARD.format(side=side), [(1000, "lift", rook), (PLACED, "place", rook_to)], "strict"
+    )
+    assert uci == rook + rook_to
+    assert waited(t_ms) == RELAND_MS
+
+
+def test_strict_king_after_the_rook_is_a_violation_not_castling() -> None:
+    found = effects_of(
+        STANDARD.format(side="w"),
+        [
+            (1000, "lift", "h1"),
+            (PLACED, "place", "f1"),
+            (1900, "lift", "e1"),
+            (2300, "place", "g1"),
+        ],
+        "strict",
+    )
+    assert [(e["event"], e.get("uci"), e.get("rule")) for e in found] == [
+        ("move", "h1f1", None),
+        ("violation", None, "4.4b"),
+    ]
+
+
+def test_casual_rook_first_then_the_king_sends_castling_alone() -> None:
+    """Why casual mode holds the rook: the king lifted 500 ms after the rook is set down
+    makes castling, and the host, an engine or a broadcast never hears of Rf1 (sending
+    the rook move at rest would make it `move h1f1`, `takeback`, `move e1g1`)."""
+    found = effects_of(
+        STANDARD.format(side="w"),
+        [
+            (1000, "lift", "h1"),
+            (PLACED, "place", "f1"),
+            (1900, "lift", "e1"),
+            (2300, "place", "g1"),
+        ],
+        "casual",
+    )
+    assert [(e["event"], e.get("uci")) for e in found] == [("move", "e1g1")]

@@ -129,3 +129,26 @@ def test_fen_agrees_with_python_chess(chess960: bool) -> None:
         assert position.fen() == board.fen()
         assert position.fen(shredder=True) == board.shredder_fen()
         assert parse_fen(board.shredder_fen(), chess960=chess960).fen() == board.fen()
+
+
+def test_a_check_that_asks_for_legal_moves_while_reading_sees_the_whole_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A position caches its legal moves the first time they are asked for. The FEN reader
+    must not hand out a position whose castling, en passant or clocks were set after
+    something (a check of the kings, today or tomorrow) had already asked: castling and
+    en passant would then be missing from its moves for good."""
+    import reedboard.rules.fen as fen_module
+
+    read_kings = fen_module._validate_kings
+
+    def asks_for_moves(position: Position) -> None:
+        read_kings(position)
+        position.legal_moves()
+
+    monkeypatch.setattr(fen_module, "_validate_kings", asks_for_moves)
+    fen = "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1"
+    position = parse_fen(fen)
+    ucis = {position.uci(move) for move in position.legal_moves()}
+    assert {"e1g1", "e1c1", "e5d6"} <= ucis
+    assert ucis == {move.uci() for move in chess.Board(fen).legal_moves}

@@ -290,11 +290,25 @@ class MoveReader:
         return [PromotionChosen(now_ms, PIECE_SYMBOLS[piece_type])]
 
     def start_game(self, game: Game, now_ms: int) -> list[Effect]:
-        """The host starts a new game (standard, Chess960 or from a FEN)."""
+        """The host starts a new game (standard, Chess960 or from a FEN). At the very
+        position the board's game stands in, no move made, the hands' work goes on into
+        it: a move they have completed, still settling, or have under way is the new
+        game's first (a host may start the game a player has just begun). Only the
+        touches are forgotten: the game they were made in is over."""
+        going_on = (
+            self.setup is None
+            and not len(self.game)
+            and not self.game.is_game_over()
+            and game.position.fen() == self.position.fen()
+        )
         self.game = game
         self.setup = None
         self.setup_number = None
-        self.forget_position()
+        if going_on:
+            self._table = None
+            self.touches = TouchRecord()
+        else:
+            self.forget_position()
         effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
         return effects
 

@@ -35,16 +35,20 @@ def parse_fen(fen: str, chess960: bool = False) -> Position:
         )
     pieces, colors = _parse_placement(fields[0])
     turn = _parse_turn(fields[1])
-    position = Position(pieces, colors, turn, 0, None, 0, 1, chess960)
-    # The kings first: the castling and en passant fields are read relative to them.
-    _validate_kings(position)
-    castling, needs_960 = _parse_castling(fields[2], position)
-    position.castling = castling
-    position.chess960 = chess960 or needs_960
-    position.ep_square = _parse_ep(fields[3], position)
+    # The pieces alone first: the castling and en passant fields are read relative to
+    # them (the kings before all). The position returned is built whole from every field:
+    # a position caches its legal moves once asked, so none is completed after the fact.
+    pieces_only = Position(pieces, colors, turn, 0, None, 0, 1, chess960)
+    _validate_kings(pieces_only)
+    castling, needs_960 = _parse_castling(fields[2], pieces_only)
+    ep_square = _parse_ep(fields[3], pieces_only)
+    halfmove, fullmove = 0, 1
     if len(fields) == 6:
-        position.halfmove_clock = _parse_int(fields[4], "halfmove clock", 0)
-        position.fullmove_number = _parse_int(fields[5], "fullmove number", 1)
+        halfmove = _parse_int(fields[4], "halfmove clock", 0)
+        fullmove = _parse_int(fields[5], "fullmove number", 1)
+    position = Position(
+        pieces, colors, turn, castling, ep_square, halfmove, fullmove, chess960 or needs_960
+    )
     _validate(position)
     return position
 
