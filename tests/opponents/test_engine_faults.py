@@ -83,6 +83,27 @@ def test_an_engine_that_hangs_is_given_up_after_its_time(tmp_path: Path) -> None
     assert "did not answer within 5.01 s" in status
 
 
+def test_closing_the_opponent_stops_an_engine_hung_in_its_search(tmp_path: Path) -> None:
+    """The board closes its opponent while the engine is hung in a long search: the
+    engine's process is gone when `close` returns, not left running."""
+    went = tmp_path / "went"
+    thread = EngineThread(
+        EngineSettings(path=_engine(tmp_path, f"open({str(went)!r}, 'w').close(); time.sleep(600)"))
+    )
+    try:
+        thread.ask(Question("k", START, (), "movetime 10", 60_000))
+        deadline = time.monotonic() + 60  # a bound for a stuck run, not a timing
+        while not went.exists():  # the engine is in its search
+            assert time.monotonic() < deadline, "the engine never searched"
+            time.sleep(0.01)
+        pid = thread.engine_pid
+        assert pid is not None
+    finally:
+        thread.close()
+    assert not Path(f"/proc/{pid}").exists(), "the hung engine outlived close()"
+    assert thread.answers() == []  # closed: nobody is told the engine stopped
+
+
 def test_an_engine_that_answers_while_it_is_looked_at_is_not_hung(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
