@@ -6,17 +6,18 @@ may follow is committed."""
 
 from __future__ import annotations
 
+import io
 import json
-import subprocess
 import sys
 import tomllib
 import types
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import pytest
 from reedboard.ble.peripheral import BluetoothError
-from reedboard.cli import build_parser
+from reedboard.cli import build_parser, main
 from reedboard.commands.run_board import assemble
 from reedboard.config import load_config
 from reedboard.errors import ReedboardError
@@ -215,12 +216,12 @@ def test_castle_wait_decides_when_a_rook_move_castling_may_follow_counts(
     config.write_text("[arbiter]\ncastle_wait_ms = 700\n")
     times = []
     for extra in ([], ["--config", str(config)]):
-        result = subprocess.run(
-            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "20", "--until-done", "--web", "off", *extra],
-            capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
-        assert result.returncode == 0, result.stderr
-        moves = [json.loads(line) for line in result.stdout.splitlines() if '"move"' in line]
+        # In this process (`main`): the command's process itself is started elsewhere.
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(["run", "--fake", "--script", str(script), "--speed", "20",
+                         "--until-done", "--web", "off", *extra])  # fmt: skip
+        assert code == 0, err.getvalue()
+        moves = [json.loads(line) for line in out.getvalue().splitlines() if '"move"' in line]
         times.append(moves[0]["t_ms"])
     assert times == [1400 + 2000, 1400 + 700]

@@ -20,7 +20,10 @@ def run(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_stdins_lines_are_played_and_a_bad_one_is_skipped() -> None:
     lines = "@mode strict\n\n+100 lift e2\n+300 place e4\n+0 lift e5\n+200 lift e7\n+300 place e5\n"
-    done = run(lines, "--until-done")
+    # At 20 times the speed: the board's clock runs on 10 s after the input's end (what is
+    # pending decided) before it is done; half a second so. The lines' own times are the
+    # board's clock's too.
+    done = run(lines, "--until-done", "--speed", "20")
     assert done.returncode == 0, done.stderr
     moves = [json.loads(line)["uci"] for line in done.stdout.splitlines() if '"move"' in line]
     assert moves == ["e2e4", "e7e5"]

@@ -45,8 +45,14 @@ def _play_two_moves(settings: EngineSettings) -> list[str]:
     board = engine_board(settings)
     try:
         board.make("e2e4")
-        for thread in board.threads:
-            thread.wait(30)
+        # Until the board has taken the engine's failure (an engine missing from the
+        # start failed before e2e4, its answer picked up already: nothing more to wait for).
+        deadline = time.monotonic() + 30  # a bound for a stuck run, not a timing
+        while "a two-player board" not in board.opponents.current():
+            assert time.monotonic() < deadline, board.opponents.current()
+            board.step()
+            for thread in board.threads:
+                thread.wait(0.02)
         board.run_for(100)
         status = board.opponents.current()
         assert board.opponents.hint() == status  # no engine to ask: said why
@@ -76,11 +82,37 @@ def test_an_engine_that_crashes_on_go_is_told_and_the_board_plays_on(tmp_path: P
     assert "stopped (exit status 3)" in status and status.endswith("a two-player board")
 
 
-def test_an_engine_that_hangs_is_given_up_after_its_time(tmp_path: Path) -> None:
+def test_an_engine_that_hangs_is_given_up_after_its_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given up after its time and the margin on top (5 s on the board, 1 s here: the same
+    looks at the asleep engine decide, a second apart)."""
+    monkeypatch.setattr(uci_engine, "EXTRA_S", 1.0)
     [status] = _play_two_moves(
         EngineSettings(path=_engine(tmp_path, "time.sleep(60)"), movetime_ms=10)
     )
-    assert "did not answer within 5.01 s" in status
+    assert "did not answer within 1.01 s" in status
+
+
+def test_closing_the_opponent_stops_an_engine_hung_in_its_search(tmp_path: Path) -> None:
+    """The board closes its opponent while the engine is hung in a long search: the
+    engine's process is gone when `close` returns, not left running."""
+    went = tmp_path / "went"
+    thread = EngineThread(
+        EngineSettings(path=_engine(tmp_path, f"open({str(went)!r}, 'w').close(); time.sleep(600)"))
+    )
+    try:
+        thread.ask(Question("k", START, (), "movetime 10", 60_000))
+        deadline = time.monotonic() + 60  # a bound for a stuck run, not a timing
+        while not went.exists():  # the engine is in its search
+            assert time.monotonic() < deadline, "the engine never searched"
+            time.sleep(0.01)
+        pid = thread.engine_pid
+        assert pid is not None
+    finally:
+        thread.close()
+    assert not Path(f"/proc/{pid}").exists(), "the hung engine outlived close()"
+    assert thread.answers() == []  # closed: nobody is told the engine stopped
 
 
 def test_an_engine_that_answers_while_it_is_looked_at_is_not_hung(

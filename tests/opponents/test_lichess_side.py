@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from reedboard.lichess import streams
 from reedboard.lichess.token_store import TOKEN_FILE, keep
 
 from tests.host.lichess_standin import StandIn
@@ -207,7 +208,12 @@ def test_a_board_started_again_mid_game_goes_on_without_seeking_again(
     assert len(lichess.seeks) == 1
 
 
-def test_a_network_lost_mid_game_is_waited_out(board: LichessBoard) -> None:
+def test_a_network_lost_mid_game_is_waited_out(
+    board: LichessBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Streams tried again a tenth of a second after they end, doubling as they fail (a
+    # second on the board): the same backoff, its waits ten times shorter.
+    monkeypatch.setattr(streams, "RETRY_S", 0.1)
     board.lichess.opponent_script = list(STAND_IN)
     enter_token(board)
     assert board.command("opponent", spec="lichess seek 10+0")["type"] == "reply"

@@ -29,16 +29,18 @@ URL = re.compile(r"http://127\.0\.0\.1:[1-9][0-9]*/")
 START_S = 60.0  # a loaded machine starts Python, the board and aiohttp slowly
 ANSWER_S = 30.0
 
-# Moves a few seconds apart from the board's start, for a page to see them arrive.
+# An opening a live board's switches play when the test says (`opening_lines`), for a
+# page to see its moves arrive.
 OPENING = [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4"), ("g8", "f6")]
 
 
-def opening_script(first_ms: int = 3000, every_ms: int = 2500) -> str:
-    lines = ["@start standard"]
-    for index, (start, end) in enumerate(OPENING):
-        t = first_ms + index * every_ms
-        lines += [f"{t} lift {start}", f"{t + 300} place {end}"]
-    return "\n".join(lines) + "\n"
+def opening_lines(first: int, last: int) -> list[str]:
+    """The live script's lines (`RunningBoard.play`) of the opening's moves `first` to
+    `last` (0: e2-e4), each by a clean hand, 300 ms from lift to place and 500 ms after."""
+    lines: list[str] = []
+    for start, end in OPENING[first:last]:
+        lines += [f"+500 lift {start}", f"+300 place {end}"]
+    return lines
 
 
 class PtyHost:

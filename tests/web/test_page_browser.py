@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.simweb.waiting import wait_for
-from tests.web.board_process import RunningBoard, opening_script, running_board
+from tests.web.board_process import RunningBoard, opening_lines, running_board
 
 PHONE = {"width": 360, "height": 740}
 
@@ -44,10 +44,11 @@ def pair_by_keyboard(page: Any, board: RunningBoard) -> None:
 
 
 def test_moves_on_the_board_appear_on_a_phone(tmp_path: Path, phone: Any) -> None:
-    with running_board(tmp_path, opening_script()) as board:
+    with running_board(tmp_path, live="") as board:
         open_board(phone, board)
         assert phone.locator("#pairing").is_visible()  # watching: no controls
         assert not phone.locator("#controls").is_visible()
+        board.play(opening_lines(0, 3))  # played once the page is open: seen arriving
         wait_moves(phone, 3)
         assert shown_moves(phone)[:3] == ["e4", "e5", "Nf3"]
         phone.wait_for_function(
@@ -103,12 +104,14 @@ def test_a_malformed_command_is_a_clear_error_and_changes_nothing(
 def test_a_page_back_after_its_socket_dropped_shows_the_board_as_it_is_now(
     tmp_path: Path, phone: Any
 ) -> None:
-    with running_board(tmp_path, opening_script(first_ms=3000, every_ms=1500)) as board:
+    with running_board(tmp_path, live="") as board:
         open_board(phone, board)
+        board.play(opening_lines(0, 1))
         wait_moves(phone, 1)
         # The socket drops and stays down (the Wi-Fi gone) while the game goes on.
         phone.evaluate("socket.onclose = null; socket.close()")
         seen = len(shown_moves(phone))
+        board.play(opening_lines(seen, seen + 2))
         wait_for(lambda: len(board.host.state()["moves"]) >= seen + 2, timeout_s=60)
         now = board.host.state()
         assert len(now["moves"]) >= seen + 2 and len(shown_moves(phone)) == seen

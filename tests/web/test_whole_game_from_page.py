@@ -38,7 +38,10 @@ PHONE = {"width": 360, "height": 740}
 TIME_CONTROL = "3+2"  # the engine at level 5 thinks 2 s a move at most: time to spare
 PERSON_NODES = 50_000  # the person's engine: full strength, a twentieth of a second a move
 PERSON_MS = 10_000  # the longest the person's engine may take, on a loaded machine
-POLL_MS = 200  # how often a wait looks at the page (not each frame: the game is long)
+# How often a wait looks at the page: in the page itself (a few DOM reads, no round trip
+# to the test), not each frame; two waits a ply, each a poll's half late on average.
+POLL_MS = 50
+HAND_MS = 200  # between a hand's switches: above the board's settle time (150 ms here)
 ENGINE_MS = 120_000  # a loaded machine's Stockfish answers far sooner
 MAX_PLIES = 400  # far beyond any game here: the fifty-move rule ends a shuffle long before
 LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
@@ -72,9 +75,9 @@ def carry_out(board: RunningBoard, position: Position, uci: str) -> None:
     promotion comes as its squares alone (the board was told the piece): the hand's
     lines are a queen's, the same for any piece a switch cannot tell apart."""
     try:
-        lines, _ = move_lines(position, uci, 0)
+        lines, _ = move_lines(position, uci, 0, gap=HAND_MS)
     except IllegalMoveError:
-        lines, _ = move_lines(position, uci + "q", 0)  # a promotion's squares alone
+        lines, _ = move_lines(position, uci + "q", 0, gap=HAND_MS)  # a promotion's squares
     live = [f"+0 choose {uci[4]}"] if len(uci) == 5 else []
     previous = 0
     for line in lines:

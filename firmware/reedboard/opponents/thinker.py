@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+QUIT_S = 2.0  # how long an engine may take to quit when the opponent closes
+
 
 @dataclass(frozen=True)
 class Question:
@@ -69,6 +71,8 @@ class EngineThread(Thinker):
         self.error: str | None = None  # why the engine is gone, once it is
         self.engine_name: str | None = None
         self.engine_pid: int | None = None
+        self._engine: UciEngine | None = None  # once started, for `close` to stop
+        self._closing = threading.Event()
         self._thread = threading.Thread(target=self._run, name="engine", daemon=True)
         self._thread.start()
 
@@ -94,13 +98,20 @@ class EngineThread(Thinker):
         self._answered.set()
 
     def close(self) -> None:
+        """Quit the engine; one still thinking (or hung, or starved of the CPU) past
+        `QUIT_S` is killed, so no engine outlives the board's opponent."""
+        self._closing.set()
         self._questions.put(None)
-        self._thread.join(timeout=10)
+        self._thread.join(timeout=QUIT_S)
+        engine = self._engine
+        if self._thread.is_alive() and engine is not None:
+            engine.kill()  # its thread is told the engine stopped, and ends
+            self._thread.join(timeout=QUIT_S)
 
     def _run(self) -> None:
         engine: UciEngine | None = None
         try:
-            engine = self._make(self.settings)
+            engine = self._engine = self._make(self.settings)
             self.engine_pid = engine.pid
             engine.start(level=None)
             self.engine_name = engine.id_name
@@ -117,7 +128,8 @@ class EngineThread(Thinker):
                 )
                 self._answer(Answer(question.key, thought))
         except ReedboardError as error:  # an EngineError: not found, stopped, hung
-            self._failed(str(error))
+            if not self._closing.is_set():  # not one `close` killed: nobody waits on it
+                self._failed(str(error))
         finally:
             if engine is not None:
                 engine.close()

@@ -176,6 +176,12 @@ class UciEngine:
             raise EngineError(f"the engine {self.name} has no move in this position")
         return Thought(words[1], tuple(lines[k] for k in sorted(lines)))
 
+    def kill(self) -> None:
+        """Stop the engine at once, whatever it is doing (safe from any thread): a thread
+        waiting on it is told it stopped."""
+        with contextlib.suppress(OSError):
+            self._process.kill()
+
     def close(self) -> None:
         if self._process.poll() is None:
             try:
