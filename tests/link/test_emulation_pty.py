@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tty
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,6 +33,7 @@ from tests.link.emulated import (
 )
 from tests.link.held_line import HeldLine
 from tests.link.ptybridge import PtyBridge
+from tests.support.linked_pty import LinkedPty
 
 pytestmark = pytest.mark.timeout(150)  # a whole game through an emulation, with its own 60 s limit
 
@@ -70,14 +70,13 @@ def _run_game(
     whether the client is satisfied. Fails if it is not within the time limit."""
     script = tmp_path / "game.events"
     script.write_text(game_script(MOVES, t0=20_000))
-    master, slave = os.openpty()
     received = b""
     done = False
-    try:
-        tty.setraw(slave)
+    with LinkedPty() as line:
+        master = line.master
         with child(
             [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "40", "--serial", os.ttyname(slave), "--protocol", protocol,
+             "--speed", "40", "--serial", line.path, "--protocol", protocol,
              "--web", "off"],
         ) as board:  # fmt: skip
             deadline = time.monotonic() + 60
@@ -89,9 +88,6 @@ def _run_game(
                 if reply:
                     os.write(master, reply)
             assert stop(board) == 0
-    finally:
-        os.close(master)
-        os.close(slave)
     assert done, f"the client never saw the game's end; it read {len(received)} bytes"
 
 
@@ -362,24 +358,19 @@ def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board(tmp_path
     script = tmp_path / "slide.events"
     t0 = 30_000  # at --speed 10, 3 s for the client to set the registers
     script.write_text("@start standard\n" + "".join(f"{t0 + t} {a} {sq}\n" for t, a, sq in SLIDE))
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    try:
-        # The board ends (killed if need be) before its pty closes: one left running would
-        # open its /dev/pts path again, by then another test's pty.
-        with child(
+    with (
+        LinkedPty() as line,
+        child(
             [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "10", "--serial", os.ttyname(slave), "--protocol", "chesslink",
+             "--speed", "10", "--serial", line.path, "--protocol", "chesslink",
              "--web", "off"],
-        ) as board:  # fmt: skip
-            client = _ChessLinkClient(master)
-            client.until(bool)  # it reports every scan once its port is open: it listens
-            before = _configured_as_python_mchess(client)
-            _waypoint_never_shown(client, before)
-            assert stop(board) == 0
-    finally:
-        os.close(master)
-        os.close(slave)
+        ) as board,
+    ):  # fmt: skip
+        client = _ChessLinkClient(line.master)
+        client.until(bool)  # it reports every scan once its port is open: it listens
+        before = _configured_as_python_mchess(client)
+        _waypoint_never_shown(client, before)
+        assert stop(board) == 0
 
 
 def test_a_slides_waypoint_is_not_a_move_for_python_mchess_through_the_host() -> None:
