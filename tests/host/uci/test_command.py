@@ -52,6 +52,13 @@ def test_odd_input_is_ignored_and_quit_ends_it() -> None:
 
 GuiChooser = Callable[[chess.Board, random.Random], chess.Move]
 
+# python-chess's bound on each exchange with the engine (its start, each move, its quit),
+# by the wall clock: a bound for a stuck engine, not a slow one. Each of the engine's moves
+# is the person's at the board, read by the board's loop, its link and the host program,
+# all sharing a loaded machine's cores with this test's threads: python-chess's default
+# (here 20 s, 35 s for a move) is the only source of a TimeoutError in this test.
+ENGINE_STUCK_S = 120
+
 
 def _random_gui_move(board: chess.Board, rng: random.Random) -> chess.Move:
     return rng.choice(list(board.legal_moves))
@@ -111,7 +118,7 @@ class _Gui(threading.Thread):
     def run(self) -> None:
         try:
             with chess.engine.SimpleEngine.popen_uci(
-                host_command("uci", "--port", self.port), timeout=20
+                host_command("uci", "--port", self.port), timeout=ENGINE_STUCK_S
             ) as engine:
                 self._engine = engine
                 assert engine.id["name"] == "reedboard"
