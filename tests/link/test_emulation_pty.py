@@ -362,23 +362,32 @@ def _waypoint_never_shown(client: _ChessLinkClient, before: int) -> None:
     assert later[0] == chess.Board().board_fen() and later[-1] == AFTER_B4
 
 
-def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board(tmp_path: Path) -> None:
+def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board() -> None:
     """`reedboard run --protocol chesslink`: with the registers python-mchess writes, the
-    pawn resting 133 ms on b3 on its way to b4 never shows on b3 in a status."""
-    script = tmp_path / "slide.events"
-    t0 = 30_000  # at --speed 10, 3 s for the client to set the registers
-    script.write_text("@start standard\n" + "".join(f"{t0 + t} {a} {sq}\n" for t, a, sq in SLIDE))
+    pawn resting 133 ms on b3 on its way to b4 never shows on b3 in a status. The slide
+    is played (`--script -`) once the client has set the registers, however long that
+    takes on a loaded machine."""
     with (
         LinkedPty() as line,
         child(
-            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", "-",
              "--speed", "10", "--serial", line.path, "--protocol", "chesslink",
              "--web", "off"],
+            stdin=subprocess.PIPE, text=True,
         ) as board,
     ):  # fmt: skip
+        assert board.stdin is not None
+        board.stdin.write("@start standard\n\n")  # the headers end: the board starts
+        board.stdin.flush()
         client = _ChessLinkClient(line.master)
         client.until(bool)  # it reports every scan once its port is open: it listens
         before = _configured_as_python_mchess(client)
+        lines, last = "", 0
+        for t, action, square in SLIDE:
+            lines += f"+{t - last} {action} {square}\n"
+            last = t
+        board.stdin.write(lines)
+        board.stdin.flush()
         _waypoint_never_shown(client, before)
         assert stop(board) == 0
 
