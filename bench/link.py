@@ -26,8 +26,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import tty
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reedboard.events import MoveMade
 from reedboard.journal.store import Journal
@@ -36,6 +37,8 @@ from reedboard.link.host import HostEndpoint
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
+
+from tests.support.linked_pty import LinkedPty
 
 
 def board_child(start_s: float, speed: float, pty: str, script_path: str, db: str) -> None:
@@ -89,12 +92,12 @@ def latencies(plies: int, speed: float, seed: int) -> tuple[list[float], list[in
     with tempfile.TemporaryDirectory() as tmp:
         script_path, db = os.path.join(tmp, "game.events"), os.path.join(tmp, "j.sqlite")
         Path(script_path).write_text(text)
-        master, slave = os.openpty()
-        tty.setraw(slave)
+        line = LinkedPty()  # a path of its own: a late child never opens another's pty
+        master = line.master
         start_s = time.monotonic() + 1.0  # the child's imports take less than that
         child = subprocess.Popen(
             [sys.executable, __file__, "--board-child", str(start_s), str(speed),
-             os.ttyname(slave), script_path, db],
+             line.path, script_path, db],
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         host = HostEndpoint()
@@ -112,8 +115,7 @@ def latencies(plies: int, speed: float, seed: int) -> tuple[list[float], list[in
                     arrivals.setdefault(message.effect.ply, (now, message.effect.t_ms))
             os.write(master, host.data_to_send() or b"")
         rss = float(child.stdout.read().strip() or "nan") if child.stdout else float("nan")
-        os.close(master)
-        os.close(slave)
+        line.close()
     beyond = [(at - start_s) * 1000 - t_ms / speed for at, t_ms in arrivals.values()]
     own = [t_ms - decisive[ply - 1] for ply, (_at, t_ms) in arrivals.items()]
     return beyond, own, rss

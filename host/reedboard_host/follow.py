@@ -87,21 +87,16 @@ class Follower:
         self._kept.opened(self.connection)  # a failure from here on is a loss, and said
         try:
             self.connection.handshake()
-            self.connected = True
-            self.sync()
         except NoAnswerError as error:
             if not wait_for_board:
                 raise
             self._was_connected = False  # the board's first hello is still to come
             self._kept.lost(error, "waiting for the board: ")
             self.connection.close()
-        except HostError as error:
-            if not self.connected:
-                raise  # no board answers there, or one of another protocol version
-            # A noisy line can keep a long state message from arriving: `keep_up` asks again.
-            logger.warning("%s; asking again", error)
         except LinkError as error:
             self.lost(error)
+        else:  # another HostError: no board of this protocol version there, raised
+            self._first_sync()
         while not self.connected:
             if stop():
                 return None
@@ -109,6 +104,18 @@ class Follower:
         hello = self.connection.hello
         assert hello is not None  # a connection is made by a handshake
         return hello
+
+    def _first_sync(self) -> None:
+        """The game's fetch once the board has answered: connected from here on, until a
+        failure of the line closes the port (`lost`), never on a port closed here."""
+        self.connected = True
+        try:
+            self.sync()
+        except HostError as error:
+            # A noisy line can keep a long state message from arriving: `keep_up` asks again.
+            logger.warning("%s; asking again", error)
+        except LinkError as error:
+            self.lost(error)
 
     def sync(self) -> None:
         self.mirror.needs_state = True

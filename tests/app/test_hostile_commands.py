@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-import tty
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from reedboard.rules.game import Game
 
 from tests.app.wire_link import WireLink
 from tests.support.examples import examples
+from tests.support.linked_pty import LinkedPty
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n"
 NAN, INF = math.nan, math.inf
@@ -364,8 +364,7 @@ def test_any_sequence_of_good_commands_is_answered(
 @pytest.fixture
 def running_board(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """`reedboard run --fake` on a real pty; yields the process and the host's end."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
+    line = LinkedPty()
     board = subprocess.Popen(
         [
             sys.executable,
@@ -374,7 +373,7 @@ def running_board(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int
             "run",
             "--fake",
             "--serial",
-            os.ttyname(slave),
+            line.path,
             "--web",
             "off",
         ],
@@ -382,7 +381,7 @@ def running_board(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int
         stderr=subprocess.DEVNULL,
     )
     try:
-        yield board, master
+        yield board, line.master
     finally:
         if board.poll() is None:
             board.send_signal(signal.SIGTERM)
@@ -391,8 +390,7 @@ def running_board(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int
             except subprocess.TimeoutExpired:
                 board.kill()
                 board.wait()
-        os.close(master)
-        os.close(slave)
+        line.close()
 
 
 def _reply(master: int, frame: bytes, reply_id: int) -> dict[str, Any]:

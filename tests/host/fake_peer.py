@@ -31,6 +31,8 @@ class FakePeer:
         self._decoder = FrameDecoder()
         self._rng = random.Random(1)
         self.heard = threading.Event()  # the host has spoken: it is up and waiting
+        self._hellos = 0  # the host's hellos read so far
+        self._hello_read = threading.Condition()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
@@ -48,6 +50,9 @@ class FakePeer:
             out = b""
             if b"hello" in data:
                 self.heard.set()
+                with self._hello_read:
+                    self._hellos += data.count(b'"hello"')
+                    self._hello_read.notify_all()
             if self.kind == "noisy" and b"hello" in data:
                 seq += 1
                 out = encode_frame({"type": "alive", "seq": seq})
@@ -63,6 +68,12 @@ class FakePeer:
                         )  # fmt: skip
             if out:
                 os.write(self._master, out)
+
+    def hellos_read(self, count: int, timeout_s: float = 60) -> bool:
+        """Wait until the host has sent `count` hellos (it is that far into its handshake);
+        False if not within `timeout_s`, a bound for a host that never gets there."""
+        with self._hello_read:
+            return self._hello_read.wait_for(lambda: self._hellos >= count, timeout_s)
 
     def unplug(self) -> None:
         """The cable pulled: the pty closed and its path gone."""

@@ -24,13 +24,6 @@ from tests.support.host_on_pair import HostOnPair
 NO_PORT = "/dev/no-such-port"  # were the port opened, the error would be another
 
 
-def host(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "reedboard_host.cli", *args],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-
-
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
@@ -57,7 +50,8 @@ def test_a_bad_argument_is_one_line_and_exit_status_2(
     argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The command's own `main`, in this process: what it checks happens before any port
-    # is opened, and the program's start is tested once, below.
+    # is opened, and each command's start as a program is tested with a board
+    # (test_commands.py), a program's exit status below.
     try:
         status: object = main([*argv, "--port", NO_PORT])
     except SystemExit as exit_:  # argparse's refusal
@@ -69,10 +63,11 @@ def test_a_bad_argument_is_one_line_and_exit_status_2(
     assert says in err
 
 
-def test_the_program_refuses_a_bad_argument_in_one_line() -> None:
-    result = host("new", "--chess960", "960", "--port", NO_PORT)
-    assert result.returncode == 2, result.stderr
-    assert result.stderr == (
+def test_the_whole_line_of_a_refused_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["new", "--chess960", "960", "--port", NO_PORT])
+    assert refused.value.code == 2
+    assert capsys.readouterr().err == (
         "reedboard-host new: argument --chess960: '960' is not a whole number 0..959 (see --help)\n"
     )
 
@@ -104,7 +99,7 @@ def test_only_usb_serial_ports_may_be_a_board() -> None:
 
 @pytest.mark.skipif(bool(usb_serial_ports()), reason="a USB serial port is plugged in here")
 def test_without_a_usb_serial_port_one_line_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    # `main` in this process (the program's start is tested above and below).
+    # `main` in this process (programs' own ends are tested below).
     assert main(["state"]) == 1
     assert capsys.readouterr().err == (
         "reedboard-host state: no USB serial port found: connect the board's USB cable or "

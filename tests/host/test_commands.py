@@ -1,7 +1,7 @@
 """`reedboard-host` commands as real programs against a running board on a real pty, and
 against ports that are not a working board (a missing port as a program; a silent,
-garbled or other-version one by `record`'s `main` on a real pty): one clear line, a
-non-zero exit, nothing lost."""
+garbled or other-version one by the commands' `main` in the test's process): one clear
+line, a non-zero exit, nothing lost."""
 
 from __future__ import annotations
 
@@ -148,10 +148,10 @@ def test_watch_shows_the_board_and_the_effects() -> None:
     assert "8  r  n  b  q  k  b  n  r " in text
 
 
-def test_no_such_port() -> None:
-    result = host("state", "--port", "/dev/no-such-port")
-    assert result.returncode == 1
-    assert result.stderr == "reedboard-host state: no serial port /dev/no-such-port\n"
+def test_no_such_port(capsys: pytest.CaptureFixture[str]) -> None:
+    # `state`'s `main` in this process: the program's start is tested above.
+    assert main(["state", "--port", "/dev/no-such-port"]) == 1
+    assert capsys.readouterr().err == "reedboard-host state: no serial port /dev/no-such-port\n"
 
 
 def test_a_silent_port_ends_a_command_that_asks_once(capsys: pytest.CaptureFixture[str]) -> None:
@@ -174,7 +174,7 @@ def test_a_port_that_is_not_a_working_board(
     kind: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # `record`'s `main` in this process, on a real pty: the program's start and its one
-    # line are tested above (`test_no_such_port`).
+    # line are tested above (`test_new_game_mode_and_state`).
     out = tmp_path / "games.pgn"
     kept = '[Event "earlier"]\n\n1. e4 *\n'
     out.write_text(kept)

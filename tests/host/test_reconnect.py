@@ -21,6 +21,9 @@ from reedboard.link.board_messages import (
 )
 from reedboard.rules.position import Position
 from reedboard.sim.human import human_script
+from reedboard_host import follow
+from reedboard_host.connection import BoardConnection, NoAnswerError
+from reedboard_host.fetch import fetch_game
 from reedboard_host.follow import RECONNECT_S, Follower
 
 from tests.support.board_pair import BoardPair, HostEnd
@@ -187,3 +190,33 @@ def test_the_first_connection_waits_for_a_lost_board_only_until_stopped() -> Non
     follower = Follower("memory", open_port=open_port, clock=pair.host_clock)
     assert follower.connect(stop) is None
     assert not follower.connected and len(stops) == 11
+
+
+def test_a_board_silent_after_its_hello_leaves_no_connection_on_a_closed_port(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A `NoAnswerError` once the hello has come (the game's fetch unanswered) is not a
+    board still starting: the follower never says it is connected on a port it closed,
+    and fetches the game on its next turn."""
+    pair = BoardPair()
+    opened: list[HostEnd] = []
+
+    def open_port(url: str) -> HostEnd:
+        end = pair.open_port(url)
+        opened.append(end)
+        return end
+
+    fetches: list[int] = []
+
+    def fetch_unanswered_once(connection: BoardConnection) -> StateMessage:
+        fetches.append(pair.clock.now_ms())
+        if len(fetches) == 1:
+            raise NoAnswerError("no reedboard answers on memory (is `reedboard run` on?)")
+        return fetch_game(connection)
+
+    monkeypatch.setattr(follow, "fetch_game", fetch_unanswered_once)
+    follower = Follower("memory", open_port=open_port, clock=pair.host_clock)
+    assert follower.connect(wait_for_board=True) is not None
+    assert follower.connected and not opened[-1].closed
+    assert follower.keep_up(0.05)
+    assert len(fetches) == 2 and follower.mirror.current is not None

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from reedboard.cli import main
 from reedboard.replay.runner import LightsChange, replay_script, replay_with_lights
 from reedboard.replay.script import parse_script
 
@@ -89,14 +90,22 @@ def test_the_example_scripts_are_there() -> None:
     assert SCRIPTS, "docs/examples/ holds no event script"
 
 
+def replayed(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """`reedboard replay ARGS`'s output, by its `main` in this process (the program's own
+    start is tested above, on its stdin)."""
+    assert main(["replay", *args]) == 0
+    return capsys.readouterr().out
+
+
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
-def test_lights_add_lines_and_change_nothing_else(path: Path) -> None:
-    plain = run(str(path))
-    lit = run(str(path), "--lights")
-    assert plain.returncode == lit.returncode == 0
-    without = [line for line in lit.stdout.splitlines() if '"event": "lights"' not in line]
-    assert without == plain.stdout.splitlines()
-    events = lines(lit.stdout)
+def test_lights_add_lines_and_change_nothing_else(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = replayed(capsys, str(path))
+    lit = replayed(capsys, str(path), "--lights")
+    without = [line for line in lit.splitlines() if '"event": "lights"' not in line]
+    assert without == plain.splitlines()
+    events = lines(lit)
     assert any(e["event"] == "lights" for e in events)
     assert [e["t_ms"] for e in events] == sorted(e["t_ms"] for e in events)
     for event in events:

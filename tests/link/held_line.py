@@ -19,6 +19,8 @@ import termios
 import threading
 import tty
 
+from tests.support.linked_pty import LinkedPty
+
 # A pseudo-terminal's line discipline holds at most this much for its reader (4 KiB less
 # one); more waits in the kernel behind it, and FIONREAD counts only this much.
 READ_QUEUE_MAX = 4095
@@ -28,9 +30,11 @@ class HeldLine:
     def __init__(self, board_path: str) -> None:
         self._board = os.open(board_path, os.O_RDWR | os.O_NOCTTY)
         tty.setraw(self._board)
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        self.host_path = os.ttyname(self._slave)
+        # The host opens a link of the test's own, never the raw /dev/pts path: a host
+        # left running after its test reopens its port, and the number is another's by then.
+        self._host_end = LinkedPty("host")
+        self._master, self._slave = self._host_end.master, self._host_end.slave
+        self.host_path = self._host_end.path
         # Written to the host's end as it takes it, never waited on: a host stopped with
         # its read queue full must not stop the line (or a `release` under the lock).
         os.set_blocking(self._master, False)
@@ -118,9 +122,9 @@ class HeldLine:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(1)
-        for fd in (self._board, self._master, self._slave):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        self._host_end.close()
+        with contextlib.suppress(OSError):
+            os.close(self._board)
 
     def __enter__(self) -> HeldLine:
         return self

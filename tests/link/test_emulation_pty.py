@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tty
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +20,7 @@ import pytest
 from reedboard.reader.view import BoardView
 from reedboard.rules.position import Position
 
-from tests.app.games import game_script, move_lines
+from tests.app.games import move_lines
 from tests.children import child, stop
 from tests.host.running_board import RunningBoard, host_command
 from tests.link.emulated import (
@@ -33,7 +32,7 @@ from tests.link.emulated import (
     status_fen,
 )
 from tests.link.held_line import HeldLine
-from tests.link.ptybridge import PtyBridge
+from tests.support.linked_pty import LinkedPty
 
 pytestmark = pytest.mark.timeout(150)  # a whole game through an emulation, with its own 60 s limit
 
@@ -64,57 +63,81 @@ def _final() -> str:
 
 
 def _run_game(
-    tmp_path: Path, protocol: str, talk: Callable[[int, bytes], tuple[bytes, bool]]
+    protocol: str,
+    talk: Callable[[bytes], bytes],
+    ready: Callable[[bytes], bool],
+    done: Callable[[bytes], bool],
 ) -> None:
-    """Start the board on a pty; `talk(master, received)` returns what to send and
-    whether the client is satisfied. Fails if it is not within the time limit."""
-    script = tmp_path / "game.events"
-    script.write_text(game_script(MOVES, t0=20_000))
-    master, slave = os.openpty()
+    """Start the board on a pty; `talk(received)` returns what the client sends next. The
+    game is played (its lines handed to the board, `--script -`) once the client is
+    `ready` (it has what it asked for at its start), so a client slow to get there on a
+    loaded machine still sees every move. Fails if the client is not `done` in time."""
     received = b""
-    done = False
-    try:
-        tty.setraw(slave)
-        with child(
-            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "40", "--serial", os.ttyname(slave), "--protocol", protocol,
+    with (
+        LinkedPty() as line,
+        child(
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", "-",
+             "--speed", "40", "--serial", line.path, "--protocol", protocol,
              "--web", "off"],
-        ) as board:  # fmt: skip
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and not done:
-                ready, _, _ = select.select([master], [], [], 0.1)
-                if ready:
-                    received += os.read(master, 65536)
-                reply, done = talk(master, received)
-                if reply:
-                    os.write(master, reply)
-            assert stop(board) == 0
-    finally:
-        os.close(master)
-        os.close(slave)
-    assert done, f"the client never saw the game's end; it read {len(received)} bytes"
+            stdin=subprocess.PIPE, text=True,
+        ) as board,
+    ):  # fmt: skip
+        assert board.stdin is not None
+        board.stdin.write("@start standard\n\n")  # the headers end: the board starts
+        board.stdin.flush()
+        played = False
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (played and done(received)):
+            ready_to_read, _, _ = select.select([line.master], [], [], 0.1)
+            if ready_to_read:
+                received += os.read(line.master, 65536)
+            if not played and ready(received):
+                board.stdin.write(_live_lines(MOVES))
+                board.stdin.flush()
+                played = True
+            reply = talk(received)
+            if reply:
+                os.write(line.master, reply)
+        assert played, f"the client was never ready; it read {len(received)} bytes"
+        assert done(received), f"the client never saw the game's end; it read {len(received)}"
+        assert stop(board) == 0
 
 
-def test_a_whole_game_through_the_dgt_emulation(tmp_path: Path) -> None:
-    state = {"asked": 0.0, "updates": False}
+def _live_lines(moves: list[str]) -> str:
+    """The game's lines as a live script's: each `+N` ms after the one before."""
+    position, lines, t = Position.standard(), [], 500
+    for uci in moves:
+        more, t = move_lines(position, uci, t)
+        lines += more
+        position = position.play(position.parse_uci(uci))
+    text, last = "", 0
+    for sensor in lines:
+        text += f"+{sensor.t_ms - last} {sensor.action} {sensor.what}\n"
+        last = sensor.t_ms
+    return text
 
-    def talk(_master: int, received: bytes) -> tuple[bytes, bool]:
-        complete = _whole_dgt(received)
+
+def test_a_whole_game_through_the_dgt_emulation() -> None:
+    asked = [0.0]
+
+    def talk(received: bytes) -> bytes:
+        # The board opens its port when it starts: ask until it answers, for the board
+        # and for field updates from then on.
+        if 0x86 in _kinds(received) or time.monotonic() - asked[0] < 0.2:
+            return b""
+        asked[0] = time.monotonic()
+        return bytes((0x40, 0x4D, 0x42, 0x44))
+
+    def done(received: bytes) -> bool:
         client = DgtClient()
-        client.feed(complete)
-        kinds = [kind for kind, _ in dgt_messages(complete)]
-        if 0x86 not in kinds:
-            # The board opens its port when it starts: ask until it answers.
-            if time.monotonic() - state["asked"] > 0.2:
-                state["asked"] = time.monotonic()
-                return bytes((0x40, 0x4D, 0x42)), False
-            return b"", False
-        if not state["updates"]:
-            state["updates"] = True
-            return bytes((0x44,)), False
-        return b"", client.board_fen() == _final() and 0x8E in kinds
+        client.feed(_whole_dgt(received))
+        return client.board_fen() == _final() and 0x8E in _kinds(received)
 
-    _run_game(tmp_path, "dgt", talk)
+    _run_game("dgt", talk, lambda received: 0x86 in _kinds(received), done)
+
+
+def _kinds(received: bytes) -> list[int]:
+    return [kind for kind, _ in dgt_messages(_whole_dgt(received))]
 
 
 def _whole_dgt(data: bytes) -> bytes:
@@ -128,22 +151,27 @@ def _whole_dgt(data: bytes) -> bytes:
     return data[:i]
 
 
-def test_a_whole_game_through_the_chesslink_emulation(tmp_path: Path) -> None:
-    state = {"asked": False}
+def test_a_whole_game_through_the_chesslink_emulation() -> None:
+    asked = [False]
 
-    def talk(_master: int, received: bytes) -> tuple[bytes, bool]:
+    def replies(received: bytes) -> list[str]:
         text = bytes(b & 0x7F for b in received).decode("ascii")
-        replies = chesslink_replies(_whole_chesslink(text).encode("ascii"))
-        if not replies:
-            return b"", False
-        if not state["asked"]:
-            state["asked"] = True  # it reports on every scan: it is listening
-            return chesslink_message("V") + chesslink_message("W0203"), False
-        statuses = [r for r in replies if r.startswith("s")]
-        done = "v0105" in replies and "w0203" in replies and status_fen(statuses[-1]) == _final()
-        return b"", done
+        return chesslink_replies(_whole_chesslink(text).encode("ascii"))
 
-    _run_game(tmp_path, "chesslink", talk)
+    def talk(received: bytes) -> bytes:
+        if asked[0] or not replies(received):
+            return b""
+        asked[0] = True  # it reports on every scan: it is listening
+        return chesslink_message("V") + chesslink_message("W0203")
+
+    def ready(received: bytes) -> bool:
+        return {"v0105", "w0203"} <= set(replies(received))
+
+    def done(received: bytes) -> bool:
+        statuses = [r for r in replies(received) if r.startswith("s")]
+        return bool(statuses) and status_fen(statuses[-1]) == _final()
+
+    _run_game("chesslink", talk, ready, done)
 
 
 def _whole_chesslink(text: str) -> str:
@@ -154,49 +182,27 @@ def _whole_chesslink(text: str) -> str:
     return text[:i]
 
 
-def test_a_whole_game_through_the_hosts_dgt_emulation(tmp_path: Path) -> None:
+def test_a_whole_game_through_the_hosts_dgt_emulation() -> None:
     """The board speaks its own protocol; `reedboard-host emulate dgt` makes the DGT board
-    on a pty, and a DGT client there sees the whole game."""
-    script = tmp_path / "game.events"
-    script.write_text(game_script(MOVES, t0=8000))
-    link = tmp_path / "dgt"
-    with (
-        PtyBridge() as bridge,
-        child(
-            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "8", "--serial", bridge.board_path, "--web", "off"],
-        ) as board,
-        child(
-            [sys.executable, "-m", "reedboard_host.cli", "emulate", "dgt", "--pty", str(link),
-             "--port", bridge.host_path],
-            stderr=subprocess.PIPE, text=True,
-        ) as host,
-    ):  # fmt: skip
-        fd = -1
-        try:
-            deadline = time.monotonic() + 60
-            while not link.exists() and time.monotonic() < deadline and host.poll() is None:
-                time.sleep(0.05)  # polling for the host's pty to appear, not timing anything
-            fd = os.open(link, os.O_RDWR | os.O_NOCTTY)
-            os.write(fd, bytes((0x42, 0x44)))
-            received = b""
-            client = DgtClient()
-            while time.monotonic() < deadline:
-                ready, _, _ = select.select([fd], [], [], 0.1)
-                if ready:
-                    received += os.read(fd, 65536)
-                client = DgtClient()
-                client.feed(_whole_dgt(received))
-                if client.board_fen() == _final():
-                    break
-            assert client.board_fen() == _final()
-            assert any(kind == 0x8E for kind, _ in dgt_messages(_whole_dgt(received)))
-        finally:
-            if fd >= 0:
-                os.close(fd)
-        assert stop(host) == 0, host.stderr.read() if host.stderr else ""
-        assert stop(board) == 0
-    assert not link.exists()
+    on a pty, and a DGT client there sees the whole game, by field updates. The game is
+    played once the client is there (it sees the start): a board that played on its own
+    clock meanwhile would be over by the time a host slow to start on a loaded machine
+    came, and the client would see its end only as a board dump."""
+    with RunningBoard(speed=4) as board, _host_emulation(board.port, "dgt") as (fd, _host):
+        client = _DgtPtyClient(fd)
+        client.shows(chess.Board().board_fen())
+        asked_at = len(_whole_dgt(client.data))
+        position, lines, t = Position.standard(), [], 0
+        for uci in MOVES:
+            move, t = move_lines(position, uci, t)
+            lines += move
+            position = position.play(position.parse_uci(uci))
+        board.push(lines)
+        _committed(board, len(MOVES))
+        assert board.moves() == MOVES
+        client.shows(_final())
+        updates = [kind for kind, _ in dgt_messages(_whole_dgt(client.data)[asked_at:])]
+        assert 0x8E in updates and 0x86 not in updates  # field updates, no dump asked for
 
 
 # Captures, en passant, a promotion with capture, castling on both sides.
@@ -356,30 +362,34 @@ def _waypoint_never_shown(client: _ChessLinkClient, before: int) -> None:
     assert later[0] == chess.Board().board_fen() and later[-1] == AFTER_B4
 
 
-def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board(tmp_path: Path) -> None:
+def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board() -> None:
     """`reedboard run --protocol chesslink`: with the registers python-mchess writes, the
-    pawn resting 133 ms on b3 on its way to b4 never shows on b3 in a status."""
-    script = tmp_path / "slide.events"
-    t0 = 30_000  # at --speed 10, 3 s for the client to set the registers
-    script.write_text("@start standard\n" + "".join(f"{t0 + t} {a} {sq}\n" for t, a, sq in SLIDE))
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    try:
-        # The board ends (killed if need be) before its pty closes: one left running would
-        # open its /dev/pts path again, by then another test's pty.
-        with child(
-            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
-             "--speed", "10", "--serial", os.ttyname(slave), "--protocol", "chesslink",
+    pawn resting 133 ms on b3 on its way to b4 never shows on b3 in a status. The slide
+    is played (`--script -`) once the client has set the registers, however long that
+    takes on a loaded machine."""
+    with (
+        LinkedPty() as line,
+        child(
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", "-",
+             "--speed", "10", "--serial", line.path, "--protocol", "chesslink",
              "--web", "off"],
-        ) as board:  # fmt: skip
-            client = _ChessLinkClient(master)
-            client.until(bool)  # it reports every scan once its port is open: it listens
-            before = _configured_as_python_mchess(client)
-            _waypoint_never_shown(client, before)
-            assert stop(board) == 0
-    finally:
-        os.close(master)
-        os.close(slave)
+            stdin=subprocess.PIPE, text=True,
+        ) as board,
+    ):  # fmt: skip
+        assert board.stdin is not None
+        board.stdin.write("@start standard\n\n")  # the headers end: the board starts
+        board.stdin.flush()
+        client = _ChessLinkClient(line.master)
+        client.until(bool)  # it reports every scan once its port is open: it listens
+        before = _configured_as_python_mchess(client)
+        lines, last = "", 0
+        for t, action, square in SLIDE:
+            lines += f"+{t - last} {action} {square}\n"
+            last = t
+        board.stdin.write(lines)
+        board.stdin.flush()
+        _waypoint_never_shown(client, before)
+        assert stop(board) == 0
 
 
 def test_a_slides_waypoint_is_not_a_move_for_python_mchess_through_the_host() -> None:
