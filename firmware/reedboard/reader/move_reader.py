@@ -294,7 +294,8 @@ class MoveReader:
         position the board's game stands in, no move made, the hands' work goes on into
         it: a move they have completed, still settling, or have under way is the new
         game's first (a host may start the game a player has just begun). Only the
-        touches are forgotten: the game they were made in is over."""
+        touches, a violation of them and the host's marks are forgotten: the game they
+        were made in is over."""
         going_on = (
             self.setup is None
             and not len(self.game)
@@ -307,6 +308,8 @@ class MoveReader:
         if going_on:
             self._table = None
             self.touches = TouchRecord()
+            self.violation = None
+            self.marks = HostMarks()  # the host's marks and hint were for the game before
         else:
             self.forget_position()
         effects: list[Effect] = [NewGame(now_ms, game.position.fen())]
