@@ -114,35 +114,47 @@ class RelayService:
     def _commit(self) -> bool:
         """The messages read so far stored for good, before paho acknowledges them; then
         the boards heard in this turn asked for what they still miss. False: the commit
-        failed (a full disk), nothing of the turn is kept, and its boards are as the
-        store holds them again (the broker sends the messages again, unacknowledged)."""
+        failed (a full disk), nothing of the turn is kept (`_unstored`)."""
         now_ms = _now_ms()
+        failure: str | None = None
+        due: list[tuple[str, WireCommand]] = []
         with self.lock:
-            turn, self._turn = self._turn, None
+            turn, self._turn = self._turn or set(), None
             try:
                 committed = self.boards.store.commit()
             except sqlite3.Error as error:
-                self.boards.reload(turn or set())
-                if not self._unstored:
-                    logger.error(
-                        "the store cannot commit (%s): no message is acknowledged until it "
-                        "can; the broker sends them again",
-                        error,
-                    )
-                self._unstored = True
-                return False
-            if self._unstored and committed:
-                logger.warning("the store commits again")
-                self._unstored = False
-            boards = self.boards.boards
-            due = [
-                (board, wanted)
-                for board in sorted(turn or ())
-                if board in boards and (wanted := boards[board].wants(now_ms)) is not None
-            ]
+                failure = str(error)
+            else:
+                if self._unstored and committed:
+                    logger.warning("the store commits again")
+                    self._unstored = False
+                boards = self.boards.boards
+                due = [
+                    (board, wanted)
+                    for board in sorted(turn)
+                    if board in boards and (wanted := boards[board].wants(now_ms)) is not None
+                ]
+        if failure is not None:
+            self._not_stored(turn, failure)
+            return False
         for board, wanted in due:
             self.command(board, wanted)
         return True
+
+    def _not_stored(self, turn: set[str], failure: str) -> None:
+        """A turn the store could not commit: its boards as the store holds them again
+        (the broker sends their messages again, unacknowledged), said once in the log."""
+        with self.lock:
+            self.boards.reload(turn)
+            said, self._unstored = self._unstored, True
+        if not said:
+            logger.error(
+                "the store cannot commit (%s): no message is acknowledged until it can; "
+                "the broker sends them again",
+                failure,
+            )
+        for board in sorted(turn):
+            self.changed(board)  # shown again as the store holds it
 
     def _end(self) -> None:
         if self._asking is not None:
