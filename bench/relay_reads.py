@@ -2,12 +2,15 @@
 
     python bench/relay_reads.py [--boards 1000] [--plies 40] [--seconds 10] [--rate 350]
 
-The relay's parts in this process over a SQLite file (no broker, no sockets: the boards'
-frames are handed in as the MQTT side would), N boards each `--plies` into a game; then
+The relay's parts in this process over a SQLite file (no broker, no sockets: each move's
+frame is handed to the relay's MQTT callback as paho would, topic and payload, so its
+reading, its checks and the asking at the end of a read turn count), N boards each
+`--plies` into a game; then
 `--rate` moves a second spread over random boards, for `--seconds` of simulated time in
 steps of 0.1 s, each step followed by one `/api/boards` body, every fifth by one
 `/games.pgn` body and every second by one turn of the event stream (three listeners).
-The moves are stored 20 to a transaction, as the relay reads them from Mosquitto.
+The moves are taken 20 to a read turn (one transaction), as the relay reads them from
+Mosquitto.
 Prints the process's CPU time (not the wall clock: on shared cores it says what the
 relay asks, not what it got) for taking the moves, for each body and for the turns.
 """
@@ -22,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
+from reedboard.link.frame import encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard_relay.boards import Boards
 from reedboard_relay.event_stream import Listener
@@ -38,10 +43,19 @@ STEP_S = 0.1
 READ_TURN = 20
 
 
+def on_topic(board: str, frame: dict[str, object]) -> mqtt.MQTTMessage:
+    """A board's frame as paho hands it to the relay: on its stream topic, encoded."""
+    message = mqtt.MQTTMessage(topic=f"reedboard/boards/{board}/stream".encode())
+    message.payload = encode_frame(frame).rstrip(b"\n")
+    message.qos = 1
+    return message
+
+
 async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> dict[str, float]:
     store = RelayStore(str(db))
     service = RelayService(BrokerSettings("mqtt://127.0.0.1:1", "relay"), Boards(store))
     relay = RelayWeb(service, GamePairings(Pairings(None), store.db))
+    service.changed = relay.changed  # as the command line joins them
     steps = round(seconds / STEP_S)
     effects = moves_of(line_of_play(plies + int(rate * seconds) // boards + 20))
     ids = [str(n) for n in range(1, boards + 1)]
@@ -73,13 +87,11 @@ async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> d
                 continue
             at[board] += 1
             if taken % READ_TURN == 0:
-                service.boards.store.commit()  # a turn's messages stored, acknowledged
-                service.boards.store.hold()
+                service._commit()  # a turn's messages stored, acknowledged
+                service._hold()
             taken += 1
-            with service.lock:
-                service.boards.heard(board, read(effects[at[board] - 1]), at[board])
-            relay.changed(board)
-        service.boards.store.commit()
+            service._message(service.client, None, on_topic(board, effects[at[board] - 1]))
+        service._commit()
         spent["moves"] += time.process_time() - began
         await timed("/api/boards", relay.boards_body())
         if step % 5 == 0:

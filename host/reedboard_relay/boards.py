@@ -127,16 +127,43 @@ class Boards:
         snapshots = store.snapshots()
         numbers = store.last_numbers()
         for board_id, session, last, online in store.boards():
-            board = Board(board_id, StreamReceiver(broker_pacing(), session, last), online=online)
-            board.stored = numbers.get(board_id, 0)
-            after = 0
-            number, text = snapshots.get(board_id, (0, ""))
-            mirror = snapshots_read(text) if text and number <= board.stored else None
-            if mirror is not None:
-                board.mirror = mirror
-                board.snapshot = after = number
-            for message in store.messages(board_id, after):
-                board.deliver(message)
+            stored, snapshot = numbers.get(board_id, 0), snapshots.get(board_id, (0, ""))
+            self.boards[board_id] = self._loaded(board_id, session, last, online, stored, snapshot)
+
+    def _loaded(
+        self,
+        board_id: str,
+        session: str | None,
+        last: int,
+        online: bool,
+        stored: int,
+        snapshot: tuple[int, str],
+    ) -> Board:
+        """A board as its store holds it: its snapshot, and the messages after it."""
+        board = Board(board_id, StreamReceiver(broker_pacing(), session, last), online=online)
+        board.stored = stored
+        after = 0
+        number, text = snapshot
+        mirror = snapshots_read(text) if text and number <= board.stored else None
+        if mirror is not None:
+            board.mirror = mirror
+            board.snapshot = after = number
+        for message in self.store.messages(board_id, after):
+            board.deliver(message)
+        return board
+
+    def reload(self, board_ids: set[str]) -> None:
+        """These boards as the store holds them again: what a failed commit took from the
+        store is taken from the relay's games too, so the broker's second sending of
+        those messages is news, not a repeat."""
+        for board_id in board_ids:
+            known = self.boards.pop(board_id, None)
+            kept = self.store.board(board_id)
+            if known is None or kept is None:
+                continue  # a board the store never had
+            board = self._loaded(board_id, *kept)
+            board.version, board.cut = known.version + 1, known.cut
+            board.sessions, board.twins = known.sessions, known.twins
             self.boards[board_id] = board
 
     def keep_snapshots(self, most: int | None = None) -> int:
@@ -188,14 +215,15 @@ class Boards:
         return board.receiver.implausible(message)
 
     def heard(
-        self, board_id: str, message: BoardMessage, now_ms: int
+        self, board_id: str, message: BoardMessage, now_ms: int, *, ask: bool = True
     ) -> tuple[bool, WireCommand | None]:
         """A message from the board's stream, at `now_ms` (the relay's monotonic clock):
-        whether its games changed, and what to ask the board now. One that `refusal`
-        refuses changes nothing, and is not kept."""
+        whether its games changed, and what to ask the board now (`ask`; else nothing is
+        asked, and the caller asks `wants` later). One that `refusal` refuses changes
+        nothing, and is not kept."""
         if self.refusal(board_id, message) is not None:
             known = self.boards.get(board_id)
-            return False, None if known is None else known.wants(now_ms)
+            return False, None if known is None or not ask else known.wants(now_ms)
         board = self.board(board_id)
         at = self.store.clock()
         evidence = []
@@ -221,7 +249,7 @@ class Boards:
             board.stored = board.stored if number is None else number
         if changed:
             board.version += 1
-        return changed, board.wants(now_ms)
+        return changed, board.wants(now_ms) if ask else None
 
     def status(self, board_id: str, online: bool) -> bool:
         if self.refusal(board_id, None) is not None:

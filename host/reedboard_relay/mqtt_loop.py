@@ -16,7 +16,9 @@ of seconds behind its broker, its own CPU far from spent.
 The messages of one turn are stored in one transaction (`holding`), committed before
 any byte goes to the broker (`stored`), so none is acknowledged before it is stored.
 Their acknowledgements go out together once the socket holds no more (the broker's 20
-unacknowledged messages read), or when the turn ends.
+unacknowledged messages read), or when the turn ends. A commit that fails (a full disk)
+lets nothing more out on that connection: it is cut without a word, paho's queue with
+it, and the broker sends the messages it holds unacknowledged again on the next one.
 
 Only opening a connection runs in a worker thread: a host that does not answer would
 otherwise hold the loop for paho's connect timeout. Its failure is told to `failed`
@@ -28,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import select
+import socket
 import ssl
 import threading
 import time
@@ -56,13 +59,14 @@ class MqttOnLoop:
         failed: Callable[[], None],
         *,
         holding: Callable[[], None] = lambda: None,
-        stored: Callable[[], None] = lambda: None,
+        stored: Callable[[], bool | None] = lambda: None,
     ) -> None:
         self.client = client
         self.loop = loop
         self.failed = failed  # called inside the `except` of a failed attempt to connect
         self.holding = holding  # before reading: the messages' writes held together
-        self.stored = stored  # before writing: what was held, committed
+        # Before writing: what was held, committed (False: the commit failed).
+        self.stored = stored
         self._sock: SocketLike | None = None
         self._waiting: select.poll | None = None  # whether the socket holds more to read
         self._closed = asyncio.Event()
@@ -155,8 +159,22 @@ class MqttOnLoop:
         self._closed.set()
 
     def _write(self) -> None:
-        self.stored()  # no acknowledgement before its message is committed
-        self.client.loop_write()
+        if self._committed():  # no acknowledgement before its message is committed
+            self.client.loop_write()
+
+    def _committed(self) -> bool:
+        """What was held committed; else the connection cut, nothing written."""
+        if self.stored() is not False:
+            return True
+        # paho's queue holds the acknowledgements of messages the store does not have:
+        # the loop lets go of the socket and the broker sees it close at once; paho
+        # closes it and clears its queue when it connects again (`reconnect`).
+        sock = self._sock
+        self._forget()
+        if isinstance(sock, socket.socket):  # an SSL socket is one too
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        return False
 
     def _readable(self) -> None:
         # paho's `loop_read` ignores its bound: it reads a packet for each of the
@@ -174,8 +192,8 @@ class MqttOnLoop:
                 if not self._more_waiting() or time.monotonic() - began >= READ_TURN_S:
                     break
         finally:
-            self.stored()
-        if self._sock is not None and self.client.want_write():
+            committed = self._committed()
+        if committed and self._sock is not None and self.client.want_write():
             self.client.loop_write()
         sock = self._sock
         # TLS may hold decrypted bytes the socket no longer shows as readable.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -75,6 +76,11 @@ class RelayService:
         self._own_thread: threading.Thread | None = None  # the loop's, when it is the relay's
         self._driver: MqttOnLoop | None = None
         self._asking: asyncio.Task[None] | None = None
+        # The boards heard in this turn of reading the broker's socket (None: not in
+        # one): asked at its end, once the frames read with theirs are taken (a `hello`
+        # and the `state` right after it, a gap filled a few frames later).
+        self._turn: set[str] | None = None
+        self._unstored = False  # the store's last commit failed (said once in the log)
 
     def start(self) -> None:
         """On the running loop (the web side's), or on a loop of its own without one."""
@@ -103,11 +109,52 @@ class RelayService:
     def _hold(self) -> None:
         with self.lock:
             self.boards.store.hold()
+            self._turn = set()
 
-    def _commit(self) -> None:
-        """The messages read so far stored for good, before paho acknowledges them."""
+    def _commit(self) -> bool:
+        """The messages read so far stored for good, before paho acknowledges them; then
+        the boards heard in this turn asked for what they still miss. False: the commit
+        failed (a full disk), nothing of the turn is kept (`_unstored`)."""
+        now_ms = _now_ms()
+        failure: str | None = None
+        due: list[tuple[str, WireCommand]] = []
         with self.lock:
-            self.boards.store.commit()
+            turn, self._turn = self._turn or set(), None
+            try:
+                committed = self.boards.store.commit()
+            except sqlite3.Error as error:
+                failure = str(error)
+            else:
+                if self._unstored and committed:
+                    logger.warning("the store commits again")
+                    self._unstored = False
+                boards = self.boards.boards
+                due = [
+                    (board, wanted)
+                    for board in sorted(turn)
+                    if board in boards and (wanted := boards[board].wants(now_ms)) is not None
+                ]
+        if failure is not None:
+            self._not_stored(turn, failure)
+            return False
+        for board, wanted in due:
+            self.command(board, wanted)
+        return True
+
+    def _not_stored(self, turn: set[str], failure: str) -> None:
+        """A turn the store could not commit: its boards as the store holds them again
+        (the broker sends their messages again, unacknowledged), said once in the log."""
+        with self.lock:
+            self.boards.reload(turn)
+            said, self._unstored = self._unstored, True
+        if not said:
+            logger.error(
+                "the store cannot commit (%s): no message is acknowledged until it can; "
+                "the broker sends them again",
+                failure,
+            )
+        for board in sorted(turn):
+            self.changed(board)  # shown again as the store holds it
 
     def _end(self) -> None:
         if self._asking is not None:
@@ -181,7 +228,10 @@ class RelayService:
             elif read is None:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
             else:
-                changed, wanted = self.boards.heard(board, read, _now_ms())
+                ask = self._turn is None
+                changed, wanted = self.boards.heard(board, read, _now_ms(), ask=ask)
+            if self._turn is not None:
+                self._turn.add(board)
             twins, self.boards.twins_found = self.boards.twins_found, []
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")

@@ -134,11 +134,38 @@ class RelayStore:
         all or nothing on its own (a savepoint), until `commit`."""
         self._holding = True
 
-    def commit(self) -> None:
-        """What was held, committed; writes go one transaction each again."""
+    def commit(self) -> bool:
+        """What was held, committed (True: there was some); writes go one transaction
+        each again. A commit that fails (a full disk) raises, with nothing of what was
+        held kept (SQLite rolls most such failures back itself; the rest are rolled back
+        here)."""
         self._holding = False
-        if self.db.in_transaction:
+        if not self.db.in_transaction:
+            return False
+        try:
             self.db.execute("COMMIT")
+        except sqlite3.Error:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        return True
+
+    def board(self, board: str) -> tuple[str | None, int, bool, int, tuple[int, str]] | None:
+        """One board as stored (None: not at all): its session, last number and online
+        flag, its last stored message's number, and its snapshot (number and text)."""
+        row = self.db.execute(
+            "SELECT session, last, online FROM boards WHERE board = ?", (board,)
+        ).fetchone()
+        if row is None:
+            return None
+        session, last, online = row
+        (number,) = self.db.execute(
+            "SELECT coalesce(max(number), 0) FROM messages WHERE board = ?", (board,)
+        ).fetchone()
+        snapshot = self.db.execute(
+            "SELECT number, mirror FROM snapshots WHERE board = ?", (board,)
+        ).fetchone()
+        return session, last, bool(online), number, snapshot or (0, "")
 
     def delivered(
         self,
