@@ -1,5 +1,5 @@
-"""The arbiter's console with real parts: a real Mosquitto, the relay and fake boards as
-processes. Its token guards it; a result, the players and a FIDE 7.5.1 correction show at
+"""The arbiter's console with real parts: a real Mosquitto, the relay (on a thread of the
+test's process, `relay_thread`) and fake boards as processes. Its token guards it; a result, the players and a FIDE 7.5.1 correction show at
 once on every broadcast and survive a restart of the relay; the correction reaches the
 board, which takes back and reads on from the reinstated position; tournament mode
 reaches a board as it says hello."""
@@ -22,7 +22,8 @@ from tests.children import child
 from tests.link.ptybridge import PtyBridge
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
-from tests.relay.test_relay_end_to_end import BIN, get, relay_command
+from tests.relay.relay_thread import RelayThread, relay_thread
+from tests.relay.test_relay_end_to_end import BIN, get
 
 # 1.e4 e5 2.Nf3 on the board, while the players' real game had another move (a knight
 # set up wrong, say): the arbiter cancels 2.Nf3 (ply 3), the knight goes back to g1,
@@ -53,14 +54,12 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 
 
 @contextmanager
-def relay_urls(
-    broker: Broker, db: Path, *extra: str
-) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
-    """The relay as a process: (the page's URL, the console's URL with its token)."""
-    with child([*relay_command(broker, db), *extra], stdout=subprocess.PIPE, text=True) as relay:
-        assert relay.stdout is not None
-        page = relay.stdout.readline().strip()
-        console = relay.stdout.readline().strip()
+def relay_urls(broker: Broker, db: Path, *extra: str) -> Iterator[tuple[str, str, RelayThread]]:
+    """The relay, `reedboard-relay --mqtt URL --db DB ...extra` in the test's process:
+    (the page's URL, the console's URL with its token, the relay)."""
+    with relay_thread(["--mqtt", broker.url, "--db", str(db), *extra]) as relay:
+        page = relay.line()
+        console = relay.line()
         assert page.startswith("http://127.0.0.1:") and page.endswith("/")
         assert console.startswith("arbiter: http://127.0.0.1:")
         yield page, console.removeprefix("arbiter: "), relay
