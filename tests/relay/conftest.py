@@ -1,13 +1,17 @@
-"""What the relay's store-level tests share: a store's path and the boards kept in it."""
+"""What the relay's tests share: a store's path and the boards kept in it, and the
+worker's one browser for the page tests."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from reedboard_relay.boards import Boards
 from reedboard_relay.store import RelayStore
+
+from tests.relay.browser import launched_chromium
 
 
 @pytest.fixture
@@ -23,3 +27,10 @@ def boards(path: Path) -> Iterator[Boards]:
         yield made
     finally:
         made.store.close()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """The worker's one Chromium (tests/relay/browser.py), launched at its first page test."""
+    with launched_chromium() as browser:
+        yield browser
