@@ -69,11 +69,13 @@ def relay_urls(broker: Broker, db: Path, *extra: str) -> Iterator[tuple[str, str
 
 
 def scripted_board(broker: Broker, tmp_path: Path, board_id: str, text: str) -> list[str]:
+    """A fake board playing `text` to the broker. Without its own page (`--web off`):
+    nobody here opens it, and the board does not load and serve it for nothing."""
     script = tmp_path / f"{board_id}.events"
     script.write_text(text)
     return [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed", SPEED,
-        "--until-done", "--mqtt", broker.url, "--board-id", board_id,
+        "--until-done", "--mqtt", broker.url, "--board-id", board_id, "--web", "off",
     ]  # fmt: skip
 
 
@@ -208,7 +210,7 @@ def correctable_board(
     or on a serial line published by `reedboard-host publish`: (its id, its process)."""
     command = [
         str(BIN / "reedboard"), "run", "--fake", "--script", "-", "--speed", SPEED,
-        "--until-done", "--mqtt", broker.url, "--board-id", "b1",
+        "--until-done", "--mqtt", broker.url, "--board-id", "b1", "--web", "off",
     ]  # fmt: skip
     said = tmp_path / "said"  # what the board (and the publishing bridge) said on stderr
     live: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True}
@@ -223,7 +225,8 @@ def correctable_board(
         try:
             with (
                 child(publish, stderr=stderr),
-                child([*command[:7], "--until-done", "--print", "--serial", bridge.board_path],
+                child([*command[:7], "--until-done", "--print", "--serial", bridge.board_path,
+                       "--web", "off"],
                       stderr=stderr, **live) as process,
             ):  # fmt: skip
                 yield "usb1", process
