@@ -1,5 +1,6 @@
-"""One real browser for a worker's page tests: Debian's chromium, driven by Playwright,
-launched once (a launch costs seconds of CPU) and closed at the end of the run. Each test
+"""One real browser for a module's page tests: Debian's chromium, driven by Playwright,
+launched once (a launch costs seconds of CPU) and closed with the module (while it is
+open, Playwright's sync API holds an asyncio loop on the main thread). Each test
 opens a context of its own (`new_context`: its own cookies, storage and viewport, nothing
 carried over from another test) and closes it whatever happens."""
 

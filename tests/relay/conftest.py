@@ -1,5 +1,5 @@
-"""What the relay's tests share: a store's path and the boards kept in it, and the
-worker's one browser for the page tests."""
+"""What the relay's tests share: a store's path and the boards kept in it, and one
+browser for a module's page tests."""
 
 from __future__ import annotations
 
@@ -29,8 +29,10 @@ def boards(path: Path) -> Iterator[Boards]:
         made.store.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """The worker's one Chromium (tests/relay/browser.py), launched at its first page test."""
+    """One Chromium for a module's page tests (tests/relay/browser.py). Not for the whole
+    session: Playwright's sync API runs an asyncio loop on the main thread while it is
+    open, and every later test's `asyncio.run` there would fail."""
     with launched_chromium() as browser:
         yield browser
