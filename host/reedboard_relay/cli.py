@@ -14,6 +14,7 @@ import asyncio
 import secrets
 import sys
 from collections.abc import Callable
+from typing import NamedTuple
 
 from aiohttp import web
 from aiohttp.log import access_logger
@@ -50,6 +51,22 @@ from reedboard_relay.time_desk import heard_time, with_added_time
 from reedboard_relay.web import RelayWeb, make_app
 
 KEEPALIVE_S = 15.0  # an idle connection is closed after this: connections are bounded
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+class Serving(NamedTuple):
+    """Where the relay says its two URLs and what asks it to end: the command prints them
+    and ends on SIGINT or SIGTERM; a test may run the relay on a thread of its own, told
+    the URLs and ending it itself (signal handlers belong to the main thread)."""
+
+    say: Callable[[str], None] = _say
+    stopping: Callable[[], asyncio.Event] = stop_event
+
+
+COMMAND = Serving()  # the `reedboard-relay` command's
 
 
 def parser() -> argparse.ArgumentParser:
@@ -127,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         return secure_setup(argv[1:])
     args = parser().parse_args(argv)
     log_to_stderr("reedboard-relay")
+    return run(args)
+
+
+def run(args: argparse.Namespace, serving: Serving = COMMAND) -> int:
+    """The relay for the command line read into `args`, until it is asked to end; its
+    exit status (a bad setting is said on stderr, status 2)."""
     try:
         host, port = _address(args.http)
         _address(args.arbiter_http, "--arbiter-http")
@@ -150,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         pairings = Pairings(args.pairings, round_=args.round, boards=args.boards)
         pairings.load()
-        return asyncio.run(_serve(settings, store, pairings, host, port, args, token))
+        return asyncio.run(_serve(settings, store, pairings, (host, port), args, token, serving))
     except PairingsError as error:
         print(f"reedboard-relay: {error}", file=sys.stderr)
         return 2
@@ -162,14 +185,15 @@ async def _serve(
     settings: BrokerSettings,
     store: RelayStore,
     pairings: Pairings,
-    host: str,
-    port: int,
+    address: tuple[str, int],
     args: argparse.Namespace,
     token: str,
+    serving: Serving,
 ) -> int:
     # The handlers first: a supervisor may stop the relay the moment it says where it
     # serves, and a SIGTERM before them would kill it (-15) instead of ending it.
-    stopping = stop_event()
+    stopping = serving.stopping()
+    host, port = address
     relay: RelayWeb | None = None
     desk: ArbiterDesk | None = None
     pushes: dict[str, LichessPush] = {}
@@ -231,8 +255,8 @@ async def _serve(
         with_delay(with_added_time(console_app(desk, key, tuple(args.arbiter_host))), relay)
     )
     console, console_url = await _listen(console_side, args.arbiter_http, logged=False)
-    print(f"{url}/", flush=True)
-    print(f"arbiter: {console_url}/arbiter?token={key}", flush=True)
+    serving.say(f"{url}/")
+    serving.say(f"arbiter: {console_url}/arbiter?token={key}")
     service.keep_snapshots()  # boards replayed from their messages: not again next time
     service.start()
     # Read again as it changes, whether a page asks or not: a file broken between two

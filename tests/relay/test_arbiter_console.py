@@ -1,5 +1,5 @@
-"""The arbiter's console with real parts: a real Mosquitto, the relay and fake boards as
-processes. Its token guards it; a result, the players and a FIDE 7.5.1 correction show at
+"""The arbiter's console with real parts: a real Mosquitto, the relay (on a thread of the
+test's process, `relay_thread`) and fake boards as processes. Its token guards it; a result, the players and a FIDE 7.5.1 correction show at
 once on every broadcast and survive a restart of the relay; the correction reaches the
 board, which takes back and reads on from the reinstated position; tournament mode
 reaches a board as it says hello."""
@@ -22,7 +22,8 @@ from tests.children import child
 from tests.link.ptybridge import PtyBridge
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
-from tests.relay.test_relay_end_to_end import BIN, get, relay_command
+from tests.relay.relay_thread import RelayThread, relay_thread
+from tests.relay.test_relay_end_to_end import BIN, Printed, get
 
 # 1.e4 e5 2.Nf3 on the board, while the players' real game had another move (a knight
 # set up wrong, say): the arbiter cancels 2.Nf3 (ply 3), the knight goes back to g1,
@@ -42,7 +43,10 @@ CORRECTED = """@start standard
 93400 place c3
 """
 QUICK = "\n".join(CORRECTED.splitlines()[:8]) + "\n"  # 1.e4 e5 2.Nf3, and the board ends
-SPEED = "10"  # the knight goes back 9 s after 2.Nf3: time for the arbiter to act
+# The rest of CORRECTED, played on a live board once it has taken 2.Nf3 back at the
+# arbiter's word, however long that took: the knight back to g1, then 2.Nc3.
+REINSTATED = "+1000 lift f3\n+400 place g1\n+2600 lift b1\n+400 place c3\n"
+SPEED = "10"  # the boards play at ten times a person's pace
 WAIT_S = 60
 
 
@@ -53,25 +57,25 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 
 
 @contextmanager
-def relay_urls(
-    broker: Broker, db: Path, *extra: str
-) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
-    """The relay as a process: (the page's URL, the console's URL with its token)."""
-    with child([*relay_command(broker, db), *extra], stdout=subprocess.PIPE, text=True) as relay:
-        assert relay.stdout is not None
-        page = relay.stdout.readline().strip()
-        console = relay.stdout.readline().strip()
+def relay_urls(broker: Broker, db: Path, *extra: str) -> Iterator[tuple[str, str, RelayThread]]:
+    """The relay, `reedboard-relay --mqtt URL --db DB ...extra` in the test's process:
+    (the page's URL, the console's URL with its token, the relay)."""
+    with relay_thread(["--mqtt", broker.url, "--db", str(db), *extra]) as relay:
+        page = relay.line()
+        console = relay.line()
         assert page.startswith("http://127.0.0.1:") and page.endswith("/")
         assert console.startswith("arbiter: http://127.0.0.1:")
         yield page, console.removeprefix("arbiter: "), relay
 
 
 def scripted_board(broker: Broker, tmp_path: Path, board_id: str, text: str) -> list[str]:
+    """A fake board playing `text` to the broker. Without its own page (`--web off`):
+    nobody here opens it, and the board does not load and serve it for nothing."""
     script = tmp_path / f"{board_id}.events"
     script.write_text(text)
     return [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed", SPEED,
-        "--until-done", "--mqtt", broker.url, "--board-id", board_id,
+        "--until-done", "--mqtt", broker.url, "--board-id", board_id, "--web", "off",
     ]  # fmt: skip
 
 
@@ -202,13 +206,17 @@ def _restarted_pgn(broker: Broker, db: Path, name: str = "b1") -> str:
 def correctable_board(
     broker: Broker, tmp_path: Path, line: str
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """A board playing CORRECTED, on its own network or on a serial line published by
-    `reedboard-host publish`: (its id, its process)."""
-    command = scripted_board(broker, tmp_path, "b1", CORRECTED)
+    """A board played live (`--script -`: the test writes its lines), on its own network
+    or on a serial line published by `reedboard-host publish`: (its id, its process)."""
+    command = [
+        str(BIN / "reedboard"), "run", "--fake", "--script", "-", "--speed", SPEED,
+        "--until-done", "--mqtt", broker.url, "--board-id", "b1", "--web", "off",
+    ]  # fmt: skip
     said = tmp_path / "said"  # what the board (and the publishing bridge) said on stderr
+    live: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True}
     with said.open("w") as stderr:
         if line == "mqtt":
-            with child(command, stdout=subprocess.PIPE, stderr=stderr, text=True) as process:
+            with child(command, stderr=stderr, **live) as process:
                 yield "b1", process
             return
         bridge = PtyBridge()
@@ -217,12 +225,20 @@ def correctable_board(
         try:
             with (
                 child(publish, stderr=stderr),
-                child([*command[:7], "--until-done", "--print", "--serial", bridge.board_path],
-                      stdout=subprocess.PIPE, stderr=stderr, text=True) as process,
+                child([*command[:7], "--until-done", "--print", "--serial", bridge.board_path,
+                       "--web", "off"],
+                      stderr=stderr, **live) as process,
             ):  # fmt: skip
                 yield "usb1", process
         finally:
             bridge.close()
+
+
+def play(board: subprocess.Popen[str], lines: str) -> None:
+    """Lines of a live board's script, written as the hands make them."""
+    assert board.stdin is not None
+    board.stdin.write(lines)
+    board.stdin.flush()
 
 
 @pytest.mark.parametrize("line", ["mqtt", "serial"])
@@ -232,12 +248,23 @@ def test_a_correction_reinstates_the_position_on_the_board_and_in_the_broadcast(
     db = tmp_path / "relay.sqlite"
     with relay_urls(broker, db) as (page, console, _relay):
         with correctable_board(broker, tmp_path, line) as (name, b1):
+            printed = Printed(b1)
+            play(b1, QUICK)  # 1.e4 e5 2.Nf3
             until(lambda: summary(page, name).get("ply") == 3, "2.Nf3 at the relay")
             assert post(console, "correct", {"board": name, "ply": 3, "note": "knight"}) == 200
             shown = summary(page, name)  # at once, before the board answers
             assert shown["ply"] == 2 and shown["last_move"] == "e7e5"
-            out, _ = b1.communicate(timeout=WAIT_S)
-            assert b1.returncode == 0
+            # Strict mode: the knight back on g1 is a position the board accepts only
+            # after the arbiter's takeback; the hands put it back once the board took it.
+            with printed.changed:
+                took = printed.changed.wait_for(lambda: '"takeback"' in "".join(printed.lines),
+                                                WAIT_S)  # fmt: skip
+            assert took, f"the board never took 2.Nf3 back: {printed.lines}"
+            play(b1, REINSTATED)
+            assert b1.stdin is not None
+            b1.stdin.close()  # the game's end: the board ends once it has played it all
+            printed.finished(WAIT_S)
+            out = "".join(printed.lines)
 
             def seen() -> str:
                 said = (tmp_path / "said").read_text()

@@ -11,25 +11,25 @@ from typing import Any
 
 from tests.children import child
 from tests.relay.broker import Broker
+from tests.relay.browser import TIMEOUT_MS
 from tests.relay.test_arbiter_console import QUICK, relay_urls, scripted_board, summary, until
 from tests.relay.test_relay_end_to_end import get
-from tests.relay.test_spectator_page import CHROMIUM, FLAGS, TIMEOUT_MS, broker, playwright_api
+from tests.relay.test_spectator_page import broker
 
 __all__ = ["broker"]  # the fixture: chromium and a real Mosquitto
 
 
-def test_the_arbiter_works_the_console_with_the_keyboard(broker: Broker, tmp_path: Path) -> None:
+def test_the_arbiter_works_the_console_with_the_keyboard(
+    broker: Broker, tmp_path: Path, chromium: Any
+) -> None:
     with (
         relay_urls(broker, tmp_path / "relay.sqlite") as (page_url, console, _relay),
-        playwright_api.sync_playwright() as p,
     ):
         quick = scripted_board(broker, tmp_path, "b1", QUICK)
         with child(quick, stdout=subprocess.DEVNULL) as b1:
             assert b1.wait(60) == 0
         until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
-        context: Any = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS
-        )
+        context: Any = chromium.new_context()
         try:
             page = context.new_page()
             page.goto(console)

@@ -11,9 +11,10 @@ from typing import Any
 
 from tests.children import child
 from tests.relay.broker import Broker
+from tests.relay.browser import TIMEOUT_MS
 from tests.relay.test_arbiter_console import QUICK, relay_urls, scripted_board, summary, until
 from tests.relay.test_game_pairings import ROUND_1, rewrite
-from tests.relay.test_spectator_page import CHROMIUM, FLAGS, TIMEOUT_MS, broker, playwright_api
+from tests.relay.test_spectator_page import broker
 
 __all__ = ["broker"]  # the fixture: chromium and a real Mosquitto
 
@@ -26,7 +27,9 @@ def field_is(page: Any, name: str, value: str) -> None:
     )
 
 
-def test_the_player_fields_follow_the_boards_game(broker: Broker, tmp_path: Path) -> None:
+def test_the_player_fields_follow_the_boards_game(
+    broker: Broker, tmp_path: Path, chromium: Any
+) -> None:
     pairings = tmp_path / "round.csv"
     rewrite(pairings, ROUND_1, 1)  # b1: Ann - Bob
     with (
@@ -35,14 +38,11 @@ def test_the_player_fields_follow_the_boards_game(broker: Broker, tmp_path: Path
             console,
             _relay,
         ),
-        playwright_api.sync_playwright() as p,
     ):
         with child(scripted_board(broker, tmp_path, "b1", QUICK), stdout=subprocess.DEVNULL) as b1:
             assert b1.wait(60) == 0
         until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
-        context: Any = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS
-        )
+        context: Any = chromium.new_context()
         try:
             page = context.new_page()
             page.goto(console)

@@ -14,9 +14,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tests.relay.broker import Broker
+from tests.relay.browser import TIMEOUT_MS
 from tests.relay.test_arbiter_console import relay_urls
 from tests.relay.test_console_guard import Console
-from tests.relay.test_spectator_page import CHROMIUM, FLAGS, TIMEOUT_MS, broker, playwright_api
+from tests.relay.test_spectator_page import broker
 
 __all__ = ["broker"]  # the fixture: chromium and a real Mosquitto
 
@@ -62,16 +63,15 @@ def other_site(page: str) -> Iterator[str]:
         server.server_close()
 
 
-def test_a_page_elsewhere_cannot_make_the_console_act(broker: Broker, tmp_path: Path) -> None:
+def test_a_page_elsewhere_cannot_make_the_console_act(
+    broker: Broker, tmp_path: Path, chromium: Any
+) -> None:
     with (
         relay_urls(broker, tmp_path / "relay.sqlite") as (page_url, console_url, _relay),
-        playwright_api.sync_playwright() as p,
     ):
         address = urlsplit(console_url)
         console = Console(address.netloc, address.query.removeprefix("token="), page_url)
-        context: Any = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS
-        )
+        context: Any = chromium.new_context()
         try:
             own = context.new_page()
             said_by_page: list[str] = []

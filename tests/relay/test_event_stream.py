@@ -20,7 +20,8 @@ from reedboard_relay.event_stream import EventStream, Fragment, Listener, shared
 
 from tests.children import child
 from tests.relay.broker import Broker, running_broker
-from tests.relay.test_relay_end_to_end import board, relay_command
+from tests.relay.test_arbiter_console import relay_urls
+from tests.relay.test_relay_end_to_end import board
 
 WAIT_S = 120
 
@@ -39,10 +40,7 @@ def listed(url: str) -> dict[str, dict[str, Any]]:
 def test_after_the_first_message_only_the_changed_boards_are_sent(
     broker: Broker, tmp_path: Path
 ) -> None:
-    with child(relay_command(broker, tmp_path / "relay.sqlite"), stdout=subprocess.PIPE,
-               text=True) as relay:  # fmt: skip
-        assert relay.stdout is not None
-        url = relay.stdout.readline().strip()
+    with relay_urls(broker, tmp_path / "relay.sqlite") as (url, _console, _relay):
         with child(board(broker, "b2"), stdout=subprocess.DEVNULL) as b2:
             assert b2.wait(WAIT_S) == 0
         deadline = time.monotonic() + WAIT_S

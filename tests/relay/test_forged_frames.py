@@ -1,7 +1,7 @@
 """The attack on an open broker, as it was made: while a real board plays, one publish of a
 forged `state` (the CRC is public) with `seq` 10^9 and a resignation on the board's
-stream. The relay, a process, refuses it and follows the real board to the end of its
-game; restarted, it shows the real game still, with no result nobody gave."""
+stream. The relay refuses it and follows the real board to the end of its game;
+restarted, it shows the real game still, with no result nobody gave."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from reedboard.link.frame import encode_frame
 
 from tests.children import child
 from tests.relay.broker import Broker, running_broker
+from tests.relay.test_arbiter_console import relay_urls
 from tests.relay.test_game_pairings import START
 from tests.relay.test_relay_end_to_end import BIN, SCRIPTS, boards_moves, get, sans_of
 
@@ -55,14 +56,11 @@ def pgn_once_caught_up(url: str, moves: list[str]) -> str:
 
 
 def test_a_forged_state_neither_ends_nor_freezes_the_game(broker: Broker, tmp_path: Path) -> None:
-    relay = [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--db", str(tmp_path / "r.db")]
     board = [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS["b1"]), "--speed",
         "1", "--until-done", "--print", "--mqtt", broker.url, "--board-id", "b1",
     ]  # fmt: skip
-    with child(relay, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as watcher:
-        assert watcher.stdout is not None
-        url = watcher.stdout.readline().strip()
+    with relay_urls(broker, tmp_path / "r.db") as (url, _console, _relay):
         with child(board, stdout=subprocess.PIPE, text=True) as b1:
             deadline = time.monotonic() + 60
             while not _follows(url):
@@ -73,9 +71,7 @@ def test_a_forged_state_neither_ends_nor_freezes_the_game(broker: Broker, tmp_pa
         moves = boards_moves(out)
         pgn = pgn_once_caught_up(url, moves)
         assert sans_of(pgn) == moves and '[Result "*"]' in pgn, pgn
-    with child(relay, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as again:
-        assert again.stdout is not None
-        url = again.stdout.readline().strip()
+    with relay_urls(broker, tmp_path / "r.db") as (url, _console, _relay):
         pgn = get(url + "boards/b1.pgn")
         assert sans_of(pgn) == moves and '[Result "*"]' in pgn, pgn
 

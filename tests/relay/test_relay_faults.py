@@ -12,6 +12,7 @@ so a slow machine moves them in time but never past the end of a game."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -46,6 +47,7 @@ BIN = Path(sys.executable).parent
 SPEED = 4  # a 36-ply human-model game takes about 20 s (faster, a loaded machine misses the faults)
 PLIES = 36
 WAIT_S = 60.0  # for any one thing the games should bring about
+BLACKOUT_AT = PLIES - 4  # the blackout board's power is cut after this many moves
 
 
 def planned_game(start: Position, seed: int, *, mate: bool = False) -> Game:
@@ -68,6 +70,13 @@ def script_text(start: Position, game: Game, seed: int) -> str:
     return human_script(start, game.moves, seed=seed).text()
 
 
+def first_moves(start: Position, game: Game, count: int) -> Game:
+    played = Game(start)
+    for move in game.moves[:count]:
+        played.push(move)
+    return played
+
+
 @dataclass
 class Board:
     """One fake board: its process, its journal, and the moves it has printed."""
@@ -85,16 +94,24 @@ class Board:
     def journal(self) -> Path:
         return self.folder / f"{self.id}.sqlite"
 
-    def start(self, script: str) -> None:
+    def start(self, script: str, *, held: bool = False) -> None:
+        """The board on `script`; `held`: played live (`--script -`) and kept waiting for
+        more lines once it has played them, so a fault placed after its last move comes
+        before the game can end, however slow the machine."""
         path = self.folder / f"{self.id}-{len(list(self.folder.glob(self.id + '-*')))}.events"
         path.write_text(script)
         with open(self.folder / f"{self.id}.log", "a") as log:  # what went wrong, if anything
             self.process = subprocess.Popen(
-                [str(BIN / "reedboard"), "run", "--fake", "--script", str(path), "--speed",
-                 str(SPEED), "--journal", str(self.journal), "--mqtt", self.url,
+                [str(BIN / "reedboard"), "run", "--fake", "--script", "-" if held else str(path),
+                 "--speed", str(SPEED), "--journal", str(self.journal), "--mqtt", self.url,
                  "--board-id", self.id],
+                stdin=subprocess.PIPE if held else None,
                 stdout=subprocess.PIPE, stderr=log, text=True,
             )  # fmt: skip
+        if held:
+            assert self.process.stdin is not None
+            self.process.stdin.write(script)
+            self.process.stdin.flush()  # and left open: the board waits for more
         assert self.process.stdout is not None
         self.reader = threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True)
         self.reader.start()
@@ -121,6 +138,7 @@ class Board:
     def power_off(self) -> None:
         assert self.process is not None and self.reader is not None
         assert stop(self.process, signal.SIGKILL) == -signal.SIGKILL
+        self._close_stdin()
         # Every line the board printed before it died is read before it starts again.
         self.reader.join(WAIT_S)
         assert not self.reader.is_alive()
@@ -144,6 +162,12 @@ class Board:
     def stop(self) -> None:
         if self.process is not None:
             stop(self.process)
+            self._close_stdin()
+
+    def _close_stdin(self) -> None:
+        if self.process is not None and self.process.stdin is not None:
+            with contextlib.suppress(OSError):  # a board that died with it unread
+                self.process.stdin.close()
 
     def finish(self) -> None:
         """The board on after its game, as a real one is, until the relay has it all."""
@@ -273,7 +297,11 @@ def test_every_game_survives_boards_broker_and_relay_dropping_off(
         for number, (board_id, (start, game, url)) in enumerate(plans.items()):
             board = boards[board_id] = Board(board_id, tmp_path, game, url)
             finally_.callback(board.stop)
-            board.start(script_text(start, game, seed=100 + number))
+            if board_id == "blackout":  # held after its first moves: its power cut comes then
+                held = first_moves(start, game, BLACKOUT_AT)
+                board.start(script_text(start, held, seed=100 + number), held=True)
+            else:
+                board.start(script_text(start, game, seed=100 + number))
 
         boards["cut"].wait_moves(5)
         proxy.cut()  # its network gone: the board plays on, alone
@@ -293,9 +321,9 @@ def test_every_game_survives_boards_broker_and_relay_dropping_off(
         # loses its power and comes back while the relay is away, so the broker (which
         # lost the relay's session) drops the board's new hello: the relay must find out
         # from the board's numbers alone, before its game ends.
-        boards["blackout"].wait_moves(PLIES - 4)
-        # The power first: on a loaded machine the board could play its last four moves
-        # while the relay and the broker are being killed, and have no game left to resume.
+        boards["blackout"].wait_moves(BLACKOUT_AT)
+        # The board is held there (it has no more lines), so however slow the machine it
+        # still has a game to resume: its power first, then the relay and the broker.
         boards["blackout"].power_off()
         relay.kill()
         broker.kill()

@@ -174,6 +174,7 @@ def boards_playing(
             command = [
                 str(BIN / "reedboard"), "run", "--fake", "--script", str(path), "--speed",
                 SPEED, "--until-done", "--print", "--mqtt", broker.url, "--board-id", board,
+                "--web", "off",  # nobody opens the boards' own pages here
             ]  # fmt: skip
             processes[board] = stack.enter_context(
                 child(command, stdout=subprocess.PIPE, text=True)

@@ -4,7 +4,6 @@ each player's points brought up to date), every other byte as it was."""
 
 from __future__ import annotations
 
-import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,11 +13,10 @@ import pytest
 from reedboard_relay.game_on_board import game_on
 from reedboard_relay.pairings_trf import FIRST_ROUND, ROUND_WIDTH, read_trf
 
-from tests.children import child
 from tests.relay.broker import Broker, running_broker
+from tests.relay.test_arbiter_console import relay_urls
 from tests.relay.test_game_pairings import FOOLS_MATE, MATED, Relay, hello, moves, state
 from tests.relay.test_pairings_trf import SPRING_OPEN
-from tests.relay.test_relay_end_to_end import relay_command
 
 RESULT_AT = FIRST_ROUND + 2 * ROUND_WIDTH + 6  # round 3's result column, from 0
 
@@ -64,10 +62,8 @@ def test_the_relay_serves_it_and_says_when_it_has_no_trf(broker: Broker, tmp_pat
     trf.write_text(SPRING_OPEN, encoding="utf-8")
     csv.write_text("board,white,black\nb1,Ann,Bob\n")
     for pairings, expected in ((trf, 200), (csv, 404)):
-        command = [*relay_command(broker, tmp_path / "relay.sqlite"), "--pairings", str(pairings)]
-        with child(command, stdout=subprocess.PIPE, text=True) as relay:
-            assert relay.stdout is not None
-            url = relay.stdout.readline().strip()
+        relay = relay_urls(broker, tmp_path / "relay.sqlite", "--pairings", str(pairings))
+        with relay as (url, _console, _relay):
             try:
                 with urllib.request.urlopen(url + "round.trf", timeout=10) as answer:
                     status, body = answer.status, answer.read()

@@ -6,7 +6,6 @@ a board with alt text that can be turned round, and nothing wider than the scree
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from collections.abc import Iterator
@@ -18,37 +17,23 @@ import pytest
 from tests.children import child
 from tests.relay import board_scripts
 from tests.relay.broker import Broker, running_broker
-from tests.relay.test_relay_end_to_end import BIN, board, relay_command
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update"]  # fmt: skip
-TIMEOUT_MS = 60_000
+from tests.relay.browser import TIMEOUT_MS, need_chromium
+from tests.relay.test_arbiter_console import relay_urls
+from tests.relay.test_relay_end_to_end import BIN, board
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-        pytest.skip(f"no {CHROMIUM}")
+    need_chromium()
     with running_broker(tmp_path) as running:
         yield running
 
 
-def test_the_page_shows_the_game_live(broker: Broker, tmp_path: Path) -> None:
-    with (
-        child(relay_command(broker, tmp_path / "relay.sqlite"), stdout=subprocess.PIPE,
-              text=True) as watcher,
-        playwright_api.sync_playwright() as p,
-    ):  # fmt: skip
-        assert watcher.stdout is not None
-        url = watcher.stdout.readline().strip()
-        context: Any = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS
-        )
+def test_the_page_shows_the_game_live(broker: Broker, tmp_path: Path, chromium: Any) -> None:
+    with relay_urls(broker, tmp_path / "relay.sqlite") as (url, _console, _relay):
+        context: Any = chromium.new_context()
         try:
             page = context.new_page()
             page.goto(url)
@@ -68,7 +53,7 @@ def test_the_page_shows_the_game_live(broker: Broker, tmp_path: Path) -> None:
             context.close()
 
 
-def test_a_timed_game_on_a_phone(broker: Broker, tmp_path: Path) -> None:
+def test_a_timed_game_on_a_phone(broker: Broker, tmp_path: Path, chromium: Any) -> None:
     pairings = tmp_path / "round.csv"
     pairings.write_text("board,round,board_number,white,black,event\n"
                         "b1,3,1,Ann Smith,Bob Jones,Spring Open\n")  # fmt: skip
@@ -76,15 +61,9 @@ def test_a_timed_game_on_a_phone(broker: Broker, tmp_path: Path) -> None:
     script.write_text(board_scripts.flag().text())  # 1.e4 e5 2.Nf3, Black's flag falls
     played = [str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed",
               "4", "--until-done", "--mqtt", broker.url, "--board-id", "b1"]  # fmt: skip
-    relay = [*relay_command(broker, tmp_path / "relay.sqlite"), "--pairings", str(pairings)]
-    with (
-        child(relay, stdout=subprocess.PIPE, text=True) as watcher,
-        playwright_api.sync_playwright() as p,
-    ):
-        assert watcher.stdout is not None
-        url = watcher.stdout.readline().strip()
-        context: Any = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS,
+    relay = relay_urls(broker, tmp_path / "relay.sqlite", "--pairings", str(pairings))
+    with relay as (url, _console, _relay):
+        context: Any = chromium.new_context(
             viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
         )  # fmt: skip
         try:
