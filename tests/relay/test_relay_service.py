@@ -5,6 +5,7 @@ relay that served its page and heard nothing more."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -20,6 +21,7 @@ from reedboard.link.frame import encode_frame
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard_relay import boards
 from reedboard_relay.boards import Boards
+from reedboard_relay.mqtt_loop import called
 from reedboard_relay.service import RelayService
 from reedboard_relay.store import RelayStore
 
@@ -105,10 +107,18 @@ def test_a_question_is_asked_once_however_many_frames_show_the_gap(
         behind_a_gap: list[dict[str, Any]] = [
             {"type": "effect", "seq": n, "event": "touch"} for n in (5, 6, 7)
         ]
-        for frame in (hello, state, *behind_a_gap):
-            message = mqtt.MQTTMessage(topic=mqtt_topics.stream("b1").encode())
-            message.payload = encode_frame(frame).rstrip(b"\n")
-            service._message(service.client, None, message)
+
+        def one_read_turn() -> None:
+            # As paho reads them on the relay's loop: one turn of the broker's socket.
+            service._hold()
+            for frame in (hello, state, *behind_a_gap):
+                message = mqtt.MQTTMessage(topic=mqtt_topics.stream("b1").encode())
+                message.payload = encode_frame(frame).rstrip(b"\n")
+                service._message(service.client, None, message)
+            service._commit()
+
+        assert service.loop is not None
+        asyncio.run_coroutine_threadsafe(called(one_read_turn), service.loop).result(WAIT_S)
         service.client.publish(mqtt_topics.request("b1"), b"end", qos=1)  # after them all
         assert marker.wait(WAIT_S)
     finally:
