@@ -17,7 +17,7 @@ import pytest
 from tests.children import child
 from tests.relay import board_scripts
 from tests.relay.broker import Broker, running_broker
-from tests.relay.browser import TIMEOUT_MS, need_chromium
+from tests.relay.browser import TIMEOUT_MS, need_browser
 from tests.relay.test_arbiter_console import relay_urls
 from tests.relay.test_relay_end_to_end import BIN, board
 
@@ -26,7 +26,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    need_chromium()
+    need_browser()
     with running_broker(tmp_path) as running:
         yield running
 
