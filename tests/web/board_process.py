@@ -15,7 +15,6 @@ import subprocess
 import sys
 import threading
 import time
-import tty
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 from reedboard.link.frame import FrameDecoder, encode_frame
 
 from tests.children import child
+from tests.support.linked_pty import LinkedPty
 
 URL = re.compile(r"http://127\.0\.0\.1:[1-9][0-9]*/")
 START_S = 60.0  # a loaded machine starts Python, the board and aiohttp slowly
@@ -104,9 +104,8 @@ def running_board(
 ) -> Iterator[RunningBoard]:
     """The board; `live`: its switches played from its stdin as the test writes to it
     (`--script -`), `live` its headers ("": none, the standard position)."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    args = ["--fake", "--web", "127.0.0.1:0", "--serial", os.ttyname(slave)]
+    line = LinkedPty("board")  # a path of the test's own, never another test's pty
+    args = ["--fake", "--web", "127.0.0.1:0", "--serial", line.path]
     args += ["--journal", str(folder / "journal.sqlite"), "--settle-ms", "150"]
     if script is not None:
         (folder / "game.events").write_text(script)
@@ -140,10 +139,9 @@ def running_board(
             deadline = time.monotonic() + START_S
             while not URL.fullmatch(url):  # the URL's own line (a log line may come first)
                 url = lines.get(timeout=max(0.1, deadline - time.monotonic())).strip()
-            yield RunningBoard(url, process, PtyHost(master), folder, errors)
+            yield RunningBoard(url, process, PtyHost(line.master), folder, errors)
     finally:
-        os.close(master)
-        os.close(slave)
+        line.close()
 
 
 def page_json(text: str) -> dict[str, Any]:
