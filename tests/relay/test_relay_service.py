@@ -27,6 +27,7 @@ from reedboard_relay.store import RelayStore
 
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_store import frames
+from tests.relay.test_turn_asking import one_turn
 
 WAIT_S = 30
 
@@ -108,17 +109,12 @@ def test_a_question_is_asked_once_however_many_frames_show_the_gap(
             {"type": "effect", "seq": n, "event": "touch"} for n in (5, 6, 7)
         ]
 
-        def one_read_turn() -> None:
-            # As paho reads them on the relay's loop: one turn of the broker's socket.
-            service._hold()
-            for frame in (hello, state, *behind_a_gap):
-                message = mqtt.MQTTMessage(topic=mqtt_topics.stream("b1").encode())
-                message.payload = encode_frame(frame).rstrip(b"\n")
-                service._message(service.client, None, message)
-            service._commit()
-
+        # As paho reads them: one turn of the broker's socket, on the relay's loop.
+        turn = [hello, state, *behind_a_gap]
         assert service.loop is not None
-        asyncio.run_coroutine_threadsafe(called(one_read_turn), service.loop).result(WAIT_S)
+        asyncio.run_coroutine_threadsafe(
+            called(lambda: one_turn(service, turn)), service.loop
+        ).result(WAIT_S)
         service.client.publish(mqtt_topics.request("b1"), b"end", qos=1)  # after them all
         assert marker.wait(WAIT_S)
     finally:
