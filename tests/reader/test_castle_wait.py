@@ -127,15 +127,19 @@ def test_strict_rook_first_is_the_rooks_move_made_at_rest(
     assert waited(t_ms) == RELAND_MS
 
 
+# White's rook set on f1, then the king lifted 500 ms later and set on g1.
+ROOK_THEN_KING = [
+    (1000, "lift", "h1"),
+    (PLACED, "place", "f1"),
+    (1900, "lift", "e1"),
+    (2300, "place", "g1"),
+]
+
+
 def test_strict_king_after_the_rook_is_a_violation_not_castling() -> None:
     found = effects_of(
         STANDARD.format(side="w"),
-        [
-            (1000, "lift", "h1"),
-            (PLACED, "place", "f1"),
-            (1900, "lift", "e1"),
-            (2300, "place", "g1"),
-        ],
+        ROOK_THEN_KING,
         "strict",
     )
     assert [(e["event"], e.get("uci"), e.get("rule")) for e in found] == [
@@ -150,12 +154,7 @@ def test_casual_rook_first_then_the_king_sends_castling_alone() -> None:
     the rook move at rest would make it `move h1f1`, `takeback`, `move e1g1`)."""
     found = effects_of(
         STANDARD.format(side="w"),
-        [
-            (1000, "lift", "h1"),
-            (PLACED, "place", "f1"),
-            (1900, "lift", "e1"),
-            (2300, "place", "g1"),
-        ],
+        ROOK_THEN_KING,
         "casual",
     )
     assert [(e["event"], e.get("uci")) for e in found] == [("move", "e1g1")]
