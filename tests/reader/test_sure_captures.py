@@ -90,3 +90,20 @@ def test_the_only_move_set_back_after_a_knock_is_taken_back() -> None:
     assert moves(effects) == [*BLOCKED_MOVES, "e4d5"]
     assert [e["uci"] for e in effects if e["event"] == "takeback"] == ["e4d5"]
     assert "illegal" not in kinds(effects)
+
+
+@BOTH
+def test_a_slide_that_only_knocked_its_victim_is_taken_back_when_the_piece_lands(
+    mode: str,
+) -> None:
+    """The other cost: the queen slid to g6, lifted from there, h7 knocked and back, the
+    queen set down on f5 after the capture was made. The board takes it back and makes
+    the move the hands made."""
+    body = steps(
+        f"{QUEEN}; lift d3, +200 place g6, +60 lift g6, +60 lift h7, +40 place h7, +400 place f5",
+        gap_ms=0,
+    )
+    effects = replay(body, mode=mode)
+    assert moves(effects) == [*QUEEN_MOVES, "d3h7", "d3f5"]
+    assert [e["uci"] for e in effects if e["event"] == "takeback"] == ["d3h7"]
+    assert "illegal" not in kinds(effects) and "violation" not in kinds(effects)
