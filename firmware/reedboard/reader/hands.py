@@ -20,7 +20,7 @@ from heapq import nsmallest
 
 from reedboard.reader.table import placement_of
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Bitboard, Square
+from reedboard.rules.squares import Bitboard, Square, squares_of
 
 UNKNOWN = "?"
 EMPTY = "."
@@ -191,13 +191,15 @@ def hands_for(position: Position, sensors: Bitboard) -> Hands:
     """Hypotheses that start from the position as the sensors show it: a piece missing
     from its square is in the hands, an unexpected one is unknown."""
     placement = placement_of(position)
+    changed = sensors ^ position.occupied
+    if not changed:  # (every new episode after a move: only the squares that differ count)
+        return Hands(placement, start=placement)
     cells = list(placement)
     in_hands = ""
-    for sq in range(64):
-        on_sensor = bool(sensors >> sq & 1)
-        if cells[sq] != EMPTY and not on_sensor:
+    for sq in squares_of(changed):
+        if cells[sq] != EMPTY:
             in_hands += cells[sq]
             cells[sq] = EMPTY
-        elif cells[sq] == EMPTY and on_sensor:
+        else:
             cells[sq] = UNKNOWN
     return Hands("".join(cells), in_hands, start=placement)

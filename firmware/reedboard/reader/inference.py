@@ -231,7 +231,11 @@ def complete(reader: Reader, best: MoveShape, now: int, effects: list[Effect]) -
     reader.episode.pending_index = len(reader.episode.events)
     changed = reader.sensors ^ table.occupancy
     growth = table.growth(best, changed, rook_first=reader.mode == "casual")
-    reader.episode.complete_knock = growth is None and knock.knocked_victim(reader, best)
+    reader.episode.complete_knock = (
+        growth is None
+        and knock.knocked_victim(reader, best)
+        and not knock.sure_capture(reader, best)
+    )
     reader.episode.doubted = best if reader.episode.complete_knock else None
     if reader.episode.complete_knock:
         growth = "knock"  # a capture the next placement may still undo

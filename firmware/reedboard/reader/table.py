@@ -10,7 +10,7 @@ move (a prefix) and whether a finished move can still grow into a longer one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reedboard.rules.attacks import BETWEEN
 from reedboard.rules.moves import (
@@ -20,7 +20,7 @@ from reedboard.rules.moves import (
     Move,
     move_of_code,
 )
-from reedboard.rules.pieces import PIECE_SYMBOLS, QUEEN, ROOK
+from reedboard.rules.pieces import KING, PIECE_SYMBOLS, QUEEN, ROOK
 from reedboard.rules.position import Position
 from reedboard.rules.squares import Bitboard, Square, squares_of
 
@@ -38,9 +38,10 @@ def placement_of(position: Position) -> str:
     return "".join(cells)
 
 
-@dataclass(frozen=True, slots=True)
-class MoveShape:
-    """One legal move as the sensors can know it."""
+class MoveShape(NamedTuple):
+    """One legal move as the sensors can know it. (A named tuple rather than a frozen
+    dataclass: a table is built for every position the game reaches, some thirty shapes
+    each, and a frozen dataclass takes about five times as long to construct.)"""
 
     move: Move
     code: int
@@ -87,12 +88,36 @@ class MoveTable:
     def _shape(self, position: Position, code: int, castling_kings: Bitboard) -> MoveShape:
         move = move_of_code(code)
         f, t = move.from_square, move.to_square
-        cells = list(self.placement)
-        piece = cells[f]
+        board = self.placement
+        piece = board[f]
         captured = ""
         footprint = (1 << f) | (1 << t) | BETWEEN[f][t]
         movers = 1 << f
         is_castling = bool(code & FLAG_CASTLE)
+        if not is_castling and not code & FLAG_EN_PASSANT:
+            # The common case, spelt out: two squares change (a table is built for every
+            # position the game reaches, so this is on the reader's hot path).
+            if board[t] != EMPTY:
+                captured = board[t]
+            if f < t:
+                placement = board[:f] + EMPTY + board[f + 1 : t] + piece + board[t + 1 :]
+            else:
+                placement = board[:t] + piece + board[t + 1 : f] + EMPTY + board[f + 1 :]
+            return MoveShape(
+                move=move,
+                code=code,
+                piece=piece,
+                placement=placement,
+                captured=captured,
+                footprint=footprint,
+                occupancy=(self.occupancy & ~(1 << f)) | (1 << t),
+                is_capture=bool(captured),
+                is_castling=False,
+                is_promotion=bool(move.promotion),
+                king_step=(code >> PIECE_SHIFT) & 7 == KING and bool(castling_kings >> f & 1),
+                movers=movers,
+            )
+        cells = list(board)
         if is_castling:
             king_from, king_to, rook_from, rook_to = position.castling_squares(move)
             rook = cells[rook_from]

@@ -223,22 +223,19 @@ def write_board_fen(position: Position) -> str:
             letter = letter.upper() if color else letter
             for sq in squares_of(position.pieces_of(piece_type, color)):
                 cells[sq] = letter
+    board = "".join(cells)
     rows = []
     for rank in range(7, -1, -1):
-        row = ""
-        empty = 0
-        for cell in cells[rank * 8 : rank * 8 + 8]:
-            if cell == "1":
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += cell
-        if empty:
-            row += str(empty)
+        row = board[rank * 8 : rank * 8 + 8]
+        # Runs of empty squares as their length, the longest first (written once per
+        # move made: on the reader's path).
+        for run in _EMPTY_RUNS:
+            row = row.replace(run, str(len(run)))
         rows.append(row)
     return "/".join(rows)
+
+
+_EMPTY_RUNS = tuple("1" * n for n in range(8, 1, -1))
 
 
 def castling_field(position: Position, shredder: bool = False) -> str:
