@@ -63,6 +63,13 @@ class RelayStore:
             self.db.execute("ALTER TABLE messages ADD COLUMN heard REAL")
         self.clock: Callable[[], float] = time.time  # when a message is heard
         self._holding = False  # writes join one open transaction until `commit`
+        # The number of the last message committed: the relay's other readers of this
+        # connection (the broadcast delay) see a held turn's rows before they are
+        # committed, and must not show what the turn may yet lose.
+        (self.committed,) = self.db.execute(
+            "SELECT coalesce(max(number), 0) FROM messages"
+        ).fetchone()
+        self._held_last = 0  # the last message written in the held turn
 
     def client_id(self) -> str:
         """This store's MQTT client id, made the first time and kept: two relays on one
@@ -140,6 +147,7 @@ class RelayStore:
         held kept (SQLite rolls most such failures back itself; the rest are rolled back
         here)."""
         self._holding = False
+        held, self._held_last = self._held_last, 0
         if not self.db.in_transaction:
             return False
         try:
@@ -148,7 +156,15 @@ class RelayStore:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             raise
+        self.committed = max(self.committed, held)
         return True
+
+    def discard(self) -> None:
+        """What was held, rolled back (a write in the turn failed: none of it is
+        acknowledged, the broker sends it all again); writes go one transaction each."""
+        self._holding, self._held_last = False, 0
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
 
     def board(self, board: str) -> tuple[str | None, int, bool, int, tuple[int, str]] | None:
         """One board as stored (None: not at all): its session, last number and online
@@ -192,6 +208,11 @@ class RelayStore:
             number: int | None = None
             for message in messages:  # one at a time: each insert's row number is told
                 number = self.db.execute(insert, (board, message_text(message), heard)).lastrowid
+        if number is not None:
+            if self.db.in_transaction:  # held: committed with the turn
+                self._held_last = number
+            else:
+                self.committed = number
         return number
 
     def set_online(self, board: str, online: bool, evidence: list[Evidence] | None = None) -> None:
