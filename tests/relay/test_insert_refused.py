@@ -1,9 +1,11 @@
-"""A message whose row the store refuses (an insert that fails inside a turn, not its
-commit) is not acknowledged: the turn is rolled back, the connection let go, and the
-broker sends the message again once the relay is back; stored once the store takes it,
-said once in the log. Before, the failure was logged for that message, the rest of the
-turn committed and every acknowledgement sent: the broker forgot the message, the store
-never had it, and the relay's own game went on past it.
+"""A message whose row the store refuses (an insert that fails, not the disk) is not
+acknowledged: the turn is rolled back, the connection let go, and the broker sends the
+message again once the relay is back; stored once the store takes it, said once in the
+log. Before, the failure was logged for that message, the rest of the turn committed
+and every acknowledgement sent: the broker forgot the message, the store never had it,
+and the relay's own game went on past it. (A turn's rows are now written together at
+its end, so the refusal now comes there; a write that fails mid-turn is still taken as
+the turn's failure, service.py.)
 
 Real Mosquitto, real SQLite: the store refuses the rows by a trigger of its own file
 while the test says so (a row in `refuse`), as a full disk or a damaged page would."""
@@ -114,5 +116,5 @@ def test_a_refused_insert_is_not_acknowledged(
         board.loop_stop()
         service.stop()
         store.close()
-    assert caplog.text.count("the store cannot keep") == 1, caplog.text
+    assert caplog.text.count("the store cannot ") == 1, caplog.text
     assert "refused by the test" in caplog.text
