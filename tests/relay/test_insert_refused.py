@@ -118,3 +118,56 @@ def test_a_refused_insert_is_not_acknowledged(
         store.close()
     assert caplog.text.count("the store cannot ") == 1, caplog.text
     assert "refused by the test" in caplog.text
+
+
+REFUSING_ONLINE = """
+CREATE TABLE refuse (why TEXT);
+CREATE TRIGGER refused BEFORE UPDATE OF online ON boards WHEN EXISTS (SELECT 1 FROM refuse)
+BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;
+"""
+
+
+def stored_online(path: Path) -> bool:
+    reader = sqlite3.connect(path, timeout=10)
+    try:
+        row = reader.execute("SELECT online FROM boards WHERE board = 'b1'").fetchone()
+    finally:
+        reader.close()
+    return row is not None and bool(row[0])
+
+
+def test_a_write_refused_mid_turn_is_not_acknowledged(
+    broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A board's status is written as it is heard, not at the turn's end: refused there,
+    the turn fails too (before: logged, acknowledged, and the store kept the board
+    offline while the relay showed it online)."""
+    path = tmp_path / "relay.sqlite"
+    store = RelayStore(str(path))
+    store.db.executescript(REFUSING_ONLINE)
+    service = RelayService(BrokerSettings(broker.url, "relay"), Boards(store), client_id=CLIENT)
+    subscribed = threading.Event()
+    service.client.on_subscribe = lambda *_: subscribed.set()
+    board = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-b1")
+    caplog.set_level(logging.WARNING, logger="reedboard_relay.service")
+    service.start()
+    try:
+        assert subscribed.wait(WAIT_S)
+        refusing(path, True)
+        board.connect("127.0.0.1", broker.port)
+        board.loop_start()
+        board.publish(mqtt_topics.status("b1"), b"online", qos=1).wait_for_publish(WAIT_S)
+        connections = f" as {CLIENT}"
+        wait_for(
+            lambda: broker.logged_since_start().count(connections) >= 3,
+            "the relay let the connection go twice",
+        )
+        assert not stored_online(path)
+        refusing(path, False)
+        wait_for(lambda: stored_online(path), "the board's status stored")
+    finally:
+        board.disconnect()
+        board.loop_stop()
+        service.stop()
+        store.close()
+    assert caplog.text.count("the store cannot keep a message") == 1, caplog.text
