@@ -80,8 +80,8 @@ class RelayService:
         # one): asked at its end, once the frames read with theirs are taken (a `hello`
         # and the `state` right after it, a gap filled a few frames later).
         self._turn: set[str] | None = None
-        # A write of this turn the store refused (an insert, not the commit): nothing of
-        # the turn is acknowledged (`_commit`), so the broker sends it all again.
+        # A write of this turn the store refused as it was heard (not at the commit):
+        # nothing of the turn is acknowledged (`_commit`), the broker sends it all again.
         self._refused: str | None = None
         self._unstored = False  # the store's last turn failed (said once in the log)
 
@@ -117,7 +117,7 @@ class RelayService:
     def _commit(self) -> bool:
         """The messages read so far stored for good, before paho acknowledges them; then
         the boards heard in this turn asked for what they still miss. False: the commit
-        failed (a full disk), or a message's insert did, and nothing of the turn is kept
+        failed (a full disk), or a write of the turn did, and nothing of the turn is kept
         (`_unstored`)."""
         now_ms = _now_ms()
         failure: str | None = None

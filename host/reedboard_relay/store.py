@@ -67,8 +67,8 @@ class RelayStore:
         self.clock: Callable[[], float] = time.time  # when a message is heard
         self._holding = False  # writes join one open transaction until `commit`
         # The number of the last message committed: the relay's other readers of this
-        # connection (the broadcast delay) see a held turn's rows before they are
-        # committed, and must not show what the turn may yet lose.
+        # connection (the broadcast delay) would see a turn's rows before its commit,
+        # and must not show what a turn rolled back loses.
         (self.committed,) = self.db.execute(
             "SELECT coalesce(max(number), 0) FROM messages"
         ).fetchone()
@@ -274,8 +274,8 @@ class RelayStore:
             return None
         first = self._next
         self._messages += [(first + n, board, text, heard) for n, text in enumerate(texts)]
-        self._next = self._held_last = first + len(texts)
-        self._held_last -= 1
+        self._held_last = first + len(texts) - 1
+        self._next = self._held_last + 1
         return self._held_last
 
     def set_online(self, board: str, online: bool, evidence: list[Evidence] | None = None) -> None:
