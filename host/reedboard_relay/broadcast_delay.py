@@ -95,10 +95,11 @@ class DelayedBoards:
         heard later, and everything after it, waits."""
         self.next_due = None
         while self.next_due is None:
+            # Only what is committed: the same connection sees a held turn's rows.
             rows = self.db.execute(
                 "SELECT number, board, wire, heard FROM messages WHERE number > ? "
-                "ORDER BY number LIMIT ?",
-                (self.applied, BATCH),
+                "AND number <= ? ORDER BY number LIMIT ?",
+                (self.applied, self.store.committed, BATCH),
             ).fetchall()
             for number, board_id, wire, heard in rows:
                 if heard is not None and heard > cutoff and number > self.shown:

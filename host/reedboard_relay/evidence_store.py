@@ -27,15 +27,26 @@ def create(db: sqlite3.Connection) -> None:
     db.executescript(SCHEMA)
 
 
+Row = tuple[str, int, int, int, float, int | None, str, str]
+
+
 def record(db: sqlite3.Connection, board: str, entries: list[Evidence]) -> None:
     """The entries kept, inside the caller's transaction."""
+    record_rows(db, rows(board, entries))
+
+
+def rows(board: str, entries: list[Evidence]) -> list[Row]:
+    """The entries as `record_rows` writes them (a turn's, written at once)."""
+    return [
+        (board, *e.game, e.ply, e.at, e.board_ms, e.kind, json.dumps(dict(e.data))) for e in entries
+    ]
+
+
+def record_rows(db: sqlite3.Connection, written: list[Row]) -> None:
     db.executemany(
         "INSERT INTO evidence (board, ordinal, game, ply, at, board_ms, kind, data) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (board, *e.game, e.ply, e.at, e.board_ms, e.kind, json.dumps(dict(e.data)))
-            for e in entries
-        ],
+        written,
     )
 
 

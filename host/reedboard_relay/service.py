@@ -80,7 +80,10 @@ class RelayService:
         # one): asked at its end, once the frames read with theirs are taken (a `hello`
         # and the `state` right after it, a gap filled a few frames later).
         self._turn: set[str] | None = None
-        self._unstored = False  # the store's last commit failed (said once in the log)
+        # A write of this turn the store refused as it was heard (not at the commit):
+        # nothing of the turn is acknowledged (`_commit`), the broker sends it all again.
+        self._refused: str | None = None
+        self._unstored = False  # the store's last turn failed (said once in the log)
 
     def start(self) -> None:
         """On the running loop (the web side's), or on a loop of its own without one."""
@@ -114,17 +117,24 @@ class RelayService:
     def _commit(self) -> bool:
         """The messages read so far stored for good, before paho acknowledges them; then
         the boards heard in this turn asked for what they still miss. False: the commit
-        failed (a full disk), nothing of the turn is kept (`_unstored`)."""
+        failed (a full disk), or a write of the turn did, and nothing of the turn is kept
+        (`_unstored`)."""
         now_ms = _now_ms()
         failure: str | None = None
         due: list[tuple[str, WireCommand]] = []
         with self.lock:
             turn, self._turn = self._turn or set(), None
+            refused, self._refused = self._refused, None
+            committed = False
             try:
-                committed = self.boards.store.commit()
+                if refused is not None:
+                    failure = f"keep a message: {refused}"
+                    self.boards.store.discard()
+                else:
+                    committed = self.boards.store.commit()
             except sqlite3.Error as error:
-                failure = str(error)
-            else:
+                failure = failure or f"commit: {error}"
+            if failure is None:
                 if self._unstored and committed:
                     logger.warning("the store commits again")
                     self._unstored = False
@@ -142,14 +152,15 @@ class RelayService:
         return True
 
     def _not_stored(self, turn: set[str], failure: str) -> None:
-        """A turn the store could not commit: its boards as the store holds them again
-        (the broker sends their messages again, unacknowledged), said once in the log."""
+        """A turn the store could not keep (an insert or its commit failed): its boards
+        as the store holds them again (the broker sends their messages again,
+        unacknowledged), said once in the log."""
         with self.lock:
             self.boards.reload(turn)
             said, self._unstored = self._unstored, True
         if not said:
             logger.error(
-                "the store cannot commit (%s): no message is acknowledged until it can; "
+                "the store cannot %s: no message is acknowledged until it can; "
                 "the broker sends them again",
                 failure,
             )
@@ -197,6 +208,11 @@ class RelayService:
         asked for again like any other."""
         try:
             self._take(message)
+        except sqlite3.Error as error:
+            if self._turn is None:  # not in a held turn: its own transaction undone
+                logger.exception("a message on %s was not stored", message.topic)
+            elif self._refused is None:  # the turn goes unacknowledged (`_commit`)
+                self._refused = str(error)
         except Exception:
             logger.exception("a message on %s was not taken", message.topic)
 
@@ -221,6 +237,8 @@ class RelayService:
         elif kind != "status":
             return
         with self.lock:
+            if self._turn is not None:  # before taking it: a failure rolls its board back
+                self._turn.add(board)
             refused = self.boards.refusal(board, read)
             wanted: WireCommand | None = None
             if refused is not None:
@@ -230,8 +248,6 @@ class RelayService:
             else:
                 ask = self._turn is None
                 changed, wanted = self.boards.heard(board, read, _now_ms(), ask=ask)
-            if self._turn is not None:
-                self._turn.add(board)
             twins, self.boards.twins_found = self.boards.twins_found, []
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
