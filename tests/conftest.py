@@ -31,6 +31,31 @@ settings.register_profile(
 settings.register_profile("deep", settings.get_profile("suite"), max_examples=1000)
 settings.load_profile("ci")
 
+# The modules with the longest single tests, by `--cpu-costs` (tests/support/cpu_costs.py),
+# the longest first: they start the run instead of ending it. pytest-xdist hands the tests
+# out in the order collected, and one long test handed out last (the rules' differential
+# run sat alphabetically near the end) kept the run going on one worker while the others
+# stood idle. The order within each module is kept, and so are its module fixtures.
+LONGEST_FIRST = (
+    "tests/rules/test_differential.py",
+    "tests/app/test_hostile_commands.py",
+    "tests/sim/test_replay_property.py",
+    "tests/rules/test_perft.py",
+    "tests/rules/test_chess960.py",
+    "tests/link/test_emulated_input_fuzz.py",
+    "tests/host/test_commands.py",
+    "tests/link/test_serial_writes.py",
+    "tests/sim/test_behaviours.py",
+    "tests/host/test_play.py",
+    "tests/link/test_emulation_pty.py",
+    "tests/app/test_board_speaks.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
 
 @pytest.fixture(autouse=True)
 def signal_handlers_kept() -> Iterator[None]:

@@ -44,6 +44,7 @@ from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
 from reedboard.link.acks import Ack, BrightnessSet, Said
+from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import (
     BoardHello,
     ErrorReply,
@@ -75,7 +76,10 @@ from reedboard.rules.squares import Bitboard
 from reedboard.wiring import matrix_wiring
 
 NO_LIGHTS = NoLights()  # a board without LEDs
-TAIL_MS = 10_000  # after a script's last line, time for whatever is pending to be decided
+# After a script's last line, time for a host to catch up (ask again for what it missed,
+# send a last command) before the board stops; a board nobody listens to (no port, no
+# broker, no in-process client or watcher) stops as soon as nothing is pending.
+TAIL_MS = 10_000
 ALIVE_MS = 1000
 
 logger = logging.getLogger(__name__)
@@ -108,6 +112,14 @@ class App:
         self.on_effect = link.on_effect
         self.endpoint, self.tee = ClientTee.around(link.endpoint(link.session_id), link.clients)
         self.watch = link.watch
+        # Nobody to catch up with the board once its script is over (`_script_done`).
+        self._unheard = (
+            link.port is None
+            and link.reopen is None
+            and link.clients is None
+            and link.watch is None
+            and link.endpoint is BoardEndpoint
+        )
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = sensing.guard or nullcontext()
@@ -286,7 +298,12 @@ class App:
         source = self.source
         if source is None or not source.done:
             return False
-        return self.clock.now_ms() >= source.end_ms + TAIL_MS and board_game.next_deadline() is None
+        if board_game.next_deadline() is not None or (
+            self.voice is not None and self.voice.pending()
+        ):
+            return False
+        tail = 0 if self._unheard else TAIL_MS
+        return self.clock.now_ms() >= source.end_ms + tail
 
     def _source_due(self) -> int | None:
         return None if self.source is None else self.source.next_change_ms()

@@ -104,6 +104,10 @@ class BoardVoice:
         self._lit_move(board_game)
         self._tapped(board_game, now)
 
+    def pending(self) -> bool:
+        """Whether a player's taps still wait for their answer (the loop turns on for it)."""
+        return self.taps.waiting()
+
     def ask(self, question: str) -> str:
         """Answer a question (`answer`) aloud; the sentence is returned too."""
         if self._board_game is None:

@@ -60,11 +60,10 @@ from reedboard.voice.languages import LANGUAGES
 from reedboard_host import arguments
 from reedboard_host.arguments import BadArgumentError
 from reedboard_host.connection import BoardConnection, HostError, RefusedError
-from reedboard_host.emulate import PtyEnd, emulate
-from reedboard_host.follow import Follower
-from reedboard_host.pgn_file import PgnFile
-from reedboard_host.usb_ports import usb_serial_ports
-from reedboard_host.watch import watch
+
+# Each command's own modules (the emulations, the terminal view, the PGN file, the follower,
+# the port finder) are imported by its function: the command line is read, and a short
+# command (`state`, `new`) done, without the CPU of importing those of the others.
 
 BRIDGES_NAMED_IN_LOG = ("uci", "lichess", "publish")
 
@@ -99,7 +98,7 @@ def build_parser() -> OneLineParser:
     p = command("record", "append every game to a PGN file, flushed after every move", _record,
                 "--port /dev/ttyACM0 --out games.pgn")  # fmt: skip
     p.add_argument("--out", required=True, metavar="FILE", help="the PGN file")
-    p = command("watch", "show the live board and its effects as they come", watch,
+    p = command("watch", "show the live board and its effects as they come", _watch,
                 "", "--say fr")  # fmt: skip
     p.add_argument("--say", choices=sorted(LANGUAGES), metavar="LANG",
                    help="also say each effect aloud with espeak-ng, in this language "
@@ -242,7 +241,16 @@ def _status(error: BaseException) -> int:
     return 1
 
 
+def _watch(args: argparse.Namespace) -> int:
+    from reedboard_host.watch import watch
+
+    return watch(args)
+
+
 def _record(args: argparse.Namespace) -> int:
+    from reedboard_host.follow import Follower
+    from reedboard_host.pgn_file import PgnFile
+
     try:
         out = PgnFile(args.out)
     except OSError as error:
@@ -267,6 +275,9 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _emulate(args: argparse.Namespace) -> int:
+    from reedboard_host.emulate import PtyEnd, emulate
+    from reedboard_host.follow import Follower
+
     stop = stop_asked()
     follower = Follower(args.port)
     try:
@@ -311,6 +322,8 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _ports(_args: argparse.Namespace) -> int:
+    from reedboard_host.usb_ports import usb_serial_ports
+
     found = usb_serial_ports()
     if not found:
         logger.warning("no USB serial port found: is the board's USB cable in?")

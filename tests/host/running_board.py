@@ -88,6 +88,9 @@ class _TappedPort:
         self.port.close()
 
 
+SCAN_HZ = 50.0
+
+
 class RunningBoard:
     def __init__(
         self,
@@ -112,7 +115,10 @@ class RunningBoard:
             self.bridge.close()
             raise
         self.app = App(
-            Sensing(self.live, source=self.live),
+            # The pieces move only by `push`, whose moments the loop wakes for whatever the
+            # rate, and a host's command wakes it too: 50 scans a second (of board time)
+            # decide the same as 200, for a quarter of the loop's CPU at `speed` 4.
+            Sensing(self.live, scan_hz=SCAN_HZ, source=self.live),
             self.clock,
             link=HostLink(
                 self.link,

@@ -62,6 +62,28 @@ def _final() -> str:
     return board.board_fen()
 
 
+@contextmanager
+def _scripted_board(
+    protocol: str, *, speed: int
+) -> Iterator[tuple[LinkedPty, subprocess.Popen[str]]]:
+    """`reedboard run --fake --script -` emulating `protocol` on a pty, started (its
+    script's headers sent, the standard start) and stopped whatever happens; the test
+    writes the script's lines to its stdin."""
+    with (
+        LinkedPty() as line,
+        child(
+            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", "-",
+             "--speed", str(speed), "--serial", line.path, "--protocol", protocol,
+             "--web", "off"],
+            stdin=subprocess.PIPE, text=True,
+        ) as board,
+    ):  # fmt: skip
+        assert board.stdin is not None
+        board.stdin.write("@start standard\n\n")  # the headers end: the board starts
+        board.stdin.flush()
+        yield line, board
+
+
 def _run_game(
     protocol: str,
     talk: Callable[[bytes], bytes],
@@ -73,18 +95,8 @@ def _run_game(
     `ready` (it has what it asked for at its start), so a client slow to get there on a
     loaded machine still sees every move. Fails if the client is not `done` in time."""
     received = b""
-    with (
-        LinkedPty() as line,
-        child(
-            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", "-",
-             "--speed", "40", "--serial", line.path, "--protocol", protocol,
-             "--web", "off"],
-            stdin=subprocess.PIPE, text=True,
-        ) as board,
-    ):  # fmt: skip
+    with _scripted_board(protocol, speed=40) as (line, board):
         assert board.stdin is not None
-        board.stdin.write("@start standard\n\n")  # the headers end: the board starts
-        board.stdin.flush()
         played = False
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (played and done(received)):
@@ -367,18 +379,8 @@ def test_a_slides_waypoint_is_not_a_move_for_python_mchess_on_the_board() -> Non
     pawn resting 133 ms on b3 on its way to b4 never shows on b3 in a status. The slide
     is played (`--script -`) once the client has set the registers, however long that
     takes on a loaded machine."""
-    with (
-        LinkedPty() as line,
-        child(
-            [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", "-",
-             "--speed", "10", "--serial", line.path, "--protocol", "chesslink",
-             "--web", "off"],
-            stdin=subprocess.PIPE, text=True,
-        ) as board,
-    ):  # fmt: skip
+    with _scripted_board("chesslink", speed=10) as (line, board):
         assert board.stdin is not None
-        board.stdin.write("@start standard\n\n")  # the headers end: the board starts
-        board.stdin.flush()
         client = _ChessLinkClient(line.master)
         client.until(bool)  # it reports every scan once its port is open: it listens
         before = _configured_as_python_mchess(client)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from reedboard_host import cli, watch
+from reedboard_host import cli, follow, watch
 from reedboard_host.connection import BoardConnection
 from reedboard_host.follow import Follower
 
@@ -43,10 +43,11 @@ class HostOnPair:
             return Follower(port, open_port=pair.open_port, clock=pair.host_clock, **options)
 
         # Where the commands open their link: there, the pair's end (`watch` follows the
-        # board, reconnecting; the others ask once).
+        # board, reconnecting; the others ask once). `record` and `emulate` import the
+        # follower when they run: the module's own name is the one they find.
         monkeypatch.setattr(cli, "BoardConnection", connection)
         monkeypatch.setattr(watch, "Follower", follower)
-        monkeypatch.setattr(cli, "Follower", follower)
+        monkeypatch.setattr(follow, "Follower", follower)
 
     def __call__(self, *argv: str) -> Ran:
         """`reedboard-host ARGV --port memory`, as a program would have run it."""

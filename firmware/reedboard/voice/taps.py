@@ -62,6 +62,11 @@ class Taps:
         self._placed_at = None
         self._lifted_at = t_ms
 
+    def waiting(self) -> bool:
+        """Whether taps were made that `due` has yet to answer or let go: the player may
+        still be tapping, or has just stopped. A piece left standing waits for no time."""
+        return self.square is not None and self._placed_at is None
+
     def due(self, t_ms: int) -> Asked | None:
         """What the taps asked, once the player has stopped tapping."""
         if self.square is None or self._placed_at is not None:

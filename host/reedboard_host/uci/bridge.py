@@ -113,6 +113,9 @@ class _Search:
         return None
 
 
+BOARD_KEYS_KEPT = 8  # a turn asks for three positions' keys; a move adds one
+
+
 def _key(position: Position) -> str:
     # Placement, side to move, castling and en passant: the move counters do not decide
     # which moves follow, and a GUI may count them differently from the board.
@@ -128,6 +131,9 @@ class UciBridge:
         # reconnection puts out the move the board was lighting: it is lit again if it is
         # still wanted.
         self.board_changes = 0
+        # The keys of the board's latest positions (`_board_key`), each held with its
+        # position so that its id is not reused.
+        self._board_keys: dict[int, tuple[Position, str]] = {}
 
     def board_changed(self) -> None:
         """The board's games changed, or the board connected (again)."""
@@ -196,6 +202,18 @@ class UciBridge:
 
     # ----- the board's side -----
 
+    def _board_key(self, position: Position) -> str:
+        """`_key(position)`, written once: every turn asks for that of the board's latest
+        positions, which change only with a move, and a FEN is most of a turn's CPU."""
+        held = self._board_keys.get(id(position))
+        if held is not None and held[0] is position:
+            return held[1]
+        if len(self._board_keys) >= BOARD_KEYS_KEPT:
+            del self._board_keys[next(iter(self._board_keys))]  # the oldest
+        key = _key(position)
+        self._board_keys[id(position)] = (position, key)
+        return key
+
     def board_turn(self, current: MirroredGame | None) -> list[Action]:
         """One step of bringing the board to the GUI's position and waiting for the
         person's move, given the board's game (None while it is not known): each turn
@@ -207,7 +225,7 @@ class UciBridge:
         board, gui = current.game, search.gui
         target = search.keys[-1]
         same_rules = board.chess960 == gui.chess960
-        if same_rules and _key(board.position) == target:
+        if same_rules and self._board_key(board.position) == target:
             if current.result is not None:
                 over = f"the game on the board is over ({current.result}, {current.reason})"
                 return [Tell(over), *self._finish(NO_MOVE)]
@@ -217,7 +235,11 @@ class UciBridge:
         # (both may reach us at once). That early move is the next search's to judge: it
         # stands if it is the GUI's, else it is taken back then and the GUI's lit.
         for back in (1, 2):
-            if same_rules and len(board) >= back and _key(board.positions[-1 - back]) == target:
+            if (
+                same_rules
+                and len(board) >= back
+                and self._board_key(board.positions[-1 - back]) == target
+            ):
                 return self._found(search, current, back)
         if same_rules:
             caught_up = self._catch_up(search, board, over=current.result is not None)
