@@ -1,8 +1,9 @@
-"""The arbiter's console with real parts: a real Mosquitto, the relay (on a thread of the
-test's process, `relay_thread`) and fake boards as processes. Its token guards it; a result, the players and a FIDE 7.5.1 correction show at
-once on every broadcast and survive a restart of the relay; the correction reaches the
-board, which takes back and reads on from the reinstated position; tournament mode
-reaches a board as it says hello."""
+"""The arbiter's console with real parts: a real Mosquitto, the relay and fake boards (on
+threads of the test's process, `relay_thread` and `board_thread`; the board played live,
+as a process). Its token guards it; a result, the players and a FIDE 7.5.1 correction
+show at once on every broadcast and survive a restart of the relay; the correction
+reaches the board, which takes back and reads on from the reinstated position;
+tournament mode reaches a board as it says hello."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ import pytest
 
 from tests.children import child
 from tests.link.ptybridge import PtyBridge
+from tests.relay.board_thread import board_of
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.relay_thread import RelayThread, relay_thread
 from tests.relay.test_relay_end_to_end import BIN, Printed, get
 
@@ -75,7 +78,7 @@ def scripted_board(broker: Broker, tmp_path: Path, board_id: str, text: str) -> 
     script.write_text(text)
     return [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed", SPEED,
-        "--until-done", "--mqtt", broker.url, "--board-id", board_id, "--web", "off",
+        "--until-done", "--mqtt", broker.url, "--board-id", board_id, *quiet_board(tmp_path),
     ]  # fmt: skip
 
 
@@ -137,7 +140,7 @@ def test_the_console_needs_its_token_and_is_not_on_the_spectators_port(
 ) -> None:
     with (
         relay_urls(broker, tmp_path / "relay.sqlite") as (page, console, _relay),
-        child(scripted_board(broker, tmp_path, "b1", QUICK), stdout=subprocess.DEVNULL) as b1,
+        board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1,
     ):
         assert b1.wait(WAIT_S) == 0
         until(lambda: summary(page, "b1").get("ply") == 3, "b1's game at the relay")
@@ -171,7 +174,7 @@ def test_results_and_players_show_at_once_and_survive_a_restart(
         relay_urls(broker, db, *lichess, standin.url) as (page, console, _relay),
     ):
         quick = scripted_board(broker, tmp_path, "b1", QUICK)
-        with child(quick, stdout=subprocess.DEVNULL) as b1:
+        with board_of(quick) as b1:
             assert b1.wait(WAIT_S) == 0
         until(lambda: summary(page, "b1").get("ply") == 3, "b1's three plies")
         assert post(console, "result", {"board": "b1", "result": "1-0", "reason": "Black's flag fell, noticed by the arbiter"}) == 200  # fmt: skip
@@ -210,7 +213,7 @@ def correctable_board(
     or on a serial line published by `reedboard-host publish`: (its id, its process)."""
     command = [
         str(BIN / "reedboard"), "run", "--fake", "--script", "-", "--speed", SPEED,
-        "--until-done", "--mqtt", broker.url, "--board-id", "b1", "--web", "off",
+        "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path),
     ]  # fmt: skip
     said = tmp_path / "said"  # what the board (and the publishing bridge) said on stderr
     live: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True}
@@ -294,7 +297,7 @@ def test_tournament_mode_reaches_a_board_that_says_hello(broker: Broker, tmp_pat
     with relay_urls(broker, tmp_path / "relay.sqlite", "--tournament") as (page, console, _relay):
         base = console.partition("/arbiter?")[0]
         token = console.partition("token=")[2]
-        with child(command, stdout=subprocess.DEVNULL) as b1:
+        with board_of(command) as b1:
             # The board's acknowledgement of `settings` says what it set.
             def acknowledged(on: bool) -> bool:
                 request = urllib.request.Request(
@@ -310,5 +313,5 @@ def test_tournament_mode_reaches_a_board_that_says_hello(broker: Broker, tmp_pat
             assert post(console, "tournament", {"on": False}) == 200  # the console's switch
             until(lambda: acknowledged(False), "b1 out of tournament mode")
             assert post(console, "tournament", {"on": "yes"}) == 400
-            b1.terminate()
+            assert b1.stop() == 0
         assert summary(page, "b1")["id"] == "b1"

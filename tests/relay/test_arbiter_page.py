@@ -5,11 +5,10 @@ correction withdrawn, and the broadcast showing each at once."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker
 from tests.relay.browser import TIMEOUT_MS
 from tests.relay.test_arbiter_console import QUICK, relay_urls, scripted_board, summary, until
@@ -26,7 +25,7 @@ def test_the_arbiter_works_the_console_with_the_keyboard(
         relay_urls(broker, tmp_path / "relay.sqlite") as (page_url, console, _relay),
     ):
         quick = scripted_board(broker, tmp_path, "b1", QUICK)
-        with child(quick, stdout=subprocess.DEVNULL) as b1:
+        with board_of(quick) as b1:
             assert b1.wait(60) == 0
         until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
         context: Any = chromium.new_context()

@@ -1,5 +1,6 @@
 """The arbiter's players belong to one game, with real parts: a real Mosquitto, the relay
-and a fake board (without a journal, so every game it plays is numbered 0) as processes,
+and a fake board (without a journal, so every game it plays is numbered 0) on threads of
+the test's process,
 and a stand-in for Lichess. White's name is fixed while the first game is played; that
 game ends and keeps the fix on the page, in the PGN and on Lichess; the next round is
 paired and the board's next game shows the pairing's names. A relay started on an older
@@ -8,14 +9,13 @@ file shows the players it kept on the game each board has then."""
 from __future__ import annotations
 
 import sqlite3
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.children import child
 from tests.relay.board_scripts import Script
+from tests.relay.board_thread import board_of
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_arbiter_console import (
@@ -64,9 +64,7 @@ def test_a_fix_stays_with_its_game_and_the_next_game_takes_the_pairing(
             broker, tmp_path / "relay.sqlite", "--pairings", str(pairings), *lichess, standin.url
         ) as (page, console, _relay),
     ):
-        with child(
-            scripted_board(broker, tmp_path, "b1", first_game()), stdout=subprocess.DEVNULL
-        ) as board:
+        with board_of(scripted_board(broker, tmp_path, "b1", first_game())) as board:
             until(lambda: summary(page, "b1").get("ply") == 2, "1.f3 e5 at the relay")
             fix = {"board": "b1", "white": "Ann Smith", "white_elo": "2101"}
             assert post(console, "players", fix) == 200
@@ -81,9 +79,7 @@ def test_a_fix_stays_with_its_game_and_the_next_game_takes_the_pairing(
         standin.wait_for(lambda s: bool(s.pushes) and "Ann Smith" in s.pushes[-1][3])
         # The pieces set up again: the board's next game (a board without a journal,
         # started afresh, numbers it 0 again), one move in it.
-        with child(
-            scripted_board(broker, tmp_path, "b1", OPENING), stdout=subprocess.DEVNULL
-        ) as board:
+        with board_of(scripted_board(broker, tmp_path, "b1", OPENING)) as board:
             assert board.wait(WAIT_S) == 0
         until(lambda: summary(page, "b1").get("ply") == 1, "the next game at the relay")
         until(lambda: summary(page, "b1").get("white") == "Eve", "the next round's names")
@@ -100,7 +96,7 @@ def test_a_relay_started_on_an_older_file_shows_its_players_on_the_boards_game(
 ) -> None:
     db = tmp_path / "relay.sqlite"
     with relay_urls(broker, db) as (page, _console, _relay):
-        with child(scripted_board(broker, tmp_path, "b1", QUICK), stdout=subprocess.DEVNULL) as b1:
+        with board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1:
             assert b1.wait(WAIT_S) == 0
         until(lambda: summary(page, "b1").get("ply") == 3, "b1's three plies")
     # The file as an older relay left it: the players kept per board, not per game.
@@ -115,9 +111,7 @@ def test_a_relay_started_on_an_older_file_shows_its_players_on_the_boards_game(
     with relay_urls(broker, db) as (page, _console, _relay):
         assert summary(page, "b1")["white"] == "Kept, Fix"
         assert '[White "Kept, Fix"]' in get(page + "boards/b1.pgn")
-        with child(
-            scripted_board(broker, tmp_path, "b1", OPENING), stdout=subprocess.DEVNULL
-        ) as b1:
+        with board_of(scripted_board(broker, tmp_path, "b1", OPENING)) as b1:
             assert b1.wait(WAIT_S) == 0
         until(lambda: summary(page, "b1").get("ply") == 1, "the board's next game")
         assert summary(page, "b1")["white"] == "?"  # no pairing names anyone

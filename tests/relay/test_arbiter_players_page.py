@@ -5,11 +5,10 @@ first game's fix over to it."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker
 from tests.relay.browser import TIMEOUT_MS
 from tests.relay.test_arbiter_console import QUICK, relay_urls, scripted_board, summary, until
@@ -39,7 +38,7 @@ def test_the_player_fields_follow_the_boards_game(
             _relay,
         ),
     ):
-        with child(scripted_board(broker, tmp_path, "b1", QUICK), stdout=subprocess.DEVNULL) as b1:
+        with board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1:
             assert b1.wait(60) == 0
         until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
         context: Any = chromium.new_context()
@@ -56,7 +55,7 @@ def test_the_player_fields_follow_the_boards_game(
 
             # The board started afresh without a journal: its next game, one move in.
             opening = scripted_board(broker, tmp_path, "b1", OPENING)
-            with child(opening, stdout=subprocess.DEVNULL) as b1:
+            with board_of(opening) as b1:
                 assert b1.wait(60) == 0
             page.wait_for_selector('body[data-ply="1"]', timeout=TIMEOUT_MS)
             field_is(page, "white", "Ann")

@@ -1,17 +1,16 @@
 """Time added from the arbiter's console, with real parts: a real Mosquitto, the relay
-and a fake board as processes. The console's form reaches the board, whose clock grows
+and a fake board on threads of the test's process. The console's form reaches the board, whose clock grows
 and which says so; the broadcast shows an arbiter's comment at that ply (no variation),
 also after a restart of the relay; bad input is refused with a reason."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.children import child, stop
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker
 from tests.relay.test_arbiter_console import (
     broker,
@@ -59,7 +58,7 @@ def test_time_added_reaches_the_board_and_the_broadcast(broker: Broker, tmp_path
     with relay_urls(broker, db) as (page, console, _relay):
         assert 'id="add-time"' in console_page(console)  # the console's page has the form
         command = scripted_board(broker, tmp_path, "b1", TIMED)
-        with child(command, stdout=subprocess.PIPE, text=True) as b1:
+        with board_of(command) as b1:
             until(lambda: summary(page, "b1").get("ply") == 3, "2.Nf3 at the relay")
             assert post(console, "time", add) == 200
             shown = " ".join(get(page + "boards/b1.pgn").split())
@@ -67,9 +66,8 @@ def test_time_added_reaches_the_board_and_the_broadcast(broker: Broker, tmp_path
             until(lambda: [a["state"] for a in listed(console, "b1")] == ["done"], "the ack")
             until(lambda: summary(page, "b1").get("ply") == 4, "2...Nc6 at the relay")
             # Not waiting for a flag to end the board's run: stopped, it ends cleanly.
-            assert stop(b1) == 0
-            assert b1.stdout is not None
-            out = b1.stdout.read()
+            assert b1.stop() == 0
+            out = b1.output()
         pgn = get(page + "boards/b1.pgn")
         [row] = listed(console, "b1")
         assert (row["ply"], row["color"], row["ms"]) == (3, "black", 120_000)
@@ -95,7 +93,7 @@ def _restarted_pgn(broker: Broker, db: Path) -> str:
 def test_bad_input_and_an_untimed_game_are_refused(broker: Broker, tmp_path: Path) -> None:
     with relay_urls(broker, tmp_path / "relay.sqlite") as (page, console, _relay):
         command = scripted_board(broker, tmp_path, "b1", UNTIMED)
-        with child(command, stdout=subprocess.DEVNULL) as b1:
+        with board_of(command):
             until(lambda: summary(page, "b1").get("ply") == 3, "2.Nf3 at the relay")
             before = get(page + "games.pgn")
             good = {"board": "b1", "color": "white", "minutes": 2}
@@ -109,4 +107,3 @@ def test_bad_input_and_an_untimed_game_are_refused(broker: Broker, tmp_path: Pat
             assert post(console, "time", good) == 400  # the game is not timed
             assert get(page + "games.pgn") == before
             assert listed(console, "b1") == []
-            b1.kill()

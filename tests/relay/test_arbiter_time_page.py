@@ -5,11 +5,10 @@ amount refused with its reason."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker
 from tests.relay.browser import TIMEOUT_MS
 from tests.relay.test_arbiter_console import relay_urls, scripted_board, summary, until
@@ -27,7 +26,7 @@ def test_the_arbiter_adds_time_with_the_keyboard(
     command = scripted_board(broker, tmp_path, "b1", TIMED)
     with (
         relay_urls(broker, tmp_path / "relay.sqlite") as (page_url, console, _relay),
-        child(command, stdout=subprocess.DEVNULL),
+        board_of(command),
     ):
         until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
         context: Any = chromium.new_context()

@@ -1,5 +1,5 @@
 """A correction the board refuses, withdrawn by the arbiter, with real parts: a real
-Mosquitto, the relay and a fake board as processes. The board's game ended by the kings'
+Mosquitto, the relay and a fake board on threads of the test's process. The board's game ended by the kings'
 resignation, so it refuses to take moves back; the broadcast shows the arbiter's cut until
 the arbiter withdraws the correction, then the board's whole game and result again, also
 after a restart of the relay. One the board carried out cannot be withdrawn."""
@@ -7,7 +7,6 @@ after a restart of the relay. One the board carried out cannot be withdrawn."""
 from __future__ import annotations
 
 import json
-import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.children import child
 from tests.relay import board_scripts
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_arbiter_console import (
     QUICK,
@@ -61,9 +60,7 @@ def test_a_refused_correction_cuts_the_broadcast_until_withdrawn(
     db = tmp_path / "relay.sqlite"
     with (
         relay_urls(broker, db) as (page, console, _relay),
-        child(
-            staying_up(scripted_board(broker, tmp_path, "b1", resigned)), stdout=subprocess.DEVNULL
-        ),
+        board_of(staying_up(scripted_board(broker, tmp_path, "b1", resigned))),
     ):
         until(
             lambda: summary(page, "b1").get("result") == "1-0",
@@ -101,7 +98,7 @@ def test_a_correction_the_board_carried_out_cannot_be_withdrawn(
 ) -> None:
     with relay_urls(broker, tmp_path / "relay.sqlite") as (page, console, _relay):
         board = staying_up(scripted_board(broker, tmp_path, "b1", QUICK))
-        with child(board, stdout=subprocess.DEVNULL):
+        with board_of(board):
             until(lambda: summary(page, "b1").get("ply") == 3, "2.Nf3 at the relay")
             assert post(console, "correct", {"board": "b1", "ply": 3}) == 200
             until(

@@ -1,5 +1,5 @@
 """The broadcast delay with real parts: a real Mosquitto, the relay and a scripted board
-as processes, a stand-in for Lichess. Every public output, polled every 100 ms, never
+on threads of the test's process, a stand-in for Lichess. Every public output, polled every 100 ms, never
 shows a move the relay heard less than the delay ago (the store's own times say when it
 heard each), while the arbiter's console shows each move at once; the delay is set,
 changed and kept through the console and a restart."""
@@ -11,7 +11,6 @@ import http.client
 import json
 import socket
 import sqlite3
-import subprocess
 import threading
 import time
 import urllib.error
@@ -25,7 +24,7 @@ import pytest
 from reedboard.link.board_messages import read_board_message
 from reedboard_host.mirror import GameMirror
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_arbiter_console import WAIT_S, post, relay_urls, scripted_board, until
@@ -172,7 +171,7 @@ def test_no_public_output_shows_a_move_younger_than_the_delay(
         relay_urls(broker, db, "--delay", str(DELAY_MIN), *lichess, standin.url) as (
             page, console, _relay),
         event_stream(page, watch),
-        child(scripted_board(broker, tmp_path, "b1", SCRIPT), stdout=subprocess.DEVNULL) as b1,
+        board_of(scripted_board(broker, tmp_path, "b1", SCRIPT)) as b1,
     ):  # fmt: skip
         outputs = public_outputs(page)
         deadline = time.monotonic() + WAIT_S
@@ -202,8 +201,7 @@ def test_the_console_sets_the_delay_and_a_restart_keeps_it(broker: Broker, tmp_p
     db = tmp_path / "relay.sqlite"
     opening = SCRIPT[: SCRIPT.index("11000")]  # 1.e4 e5
     with relay_urls(broker, db) as (page, console, _relay):
-        with child(scripted_board(broker, tmp_path, "b1", opening),
-                   stdout=subprocess.DEVNULL) as b1:  # fmt: skip
+        with board_of(scripted_board(broker, tmp_path, "b1", opening)) as b1:
             assert b1.wait(WAIT_S) == 0  # live: no delay yet
         until(lambda: public_outputs(page)["api/boards"]() == 2, "b1's two plies in public")
         assert post(console, "delay", {"minutes": "soon"}) == 400
@@ -211,8 +209,7 @@ def test_the_console_sets_the_delay_and_a_restart_keeps_it(broker: Broker, tmp_p
         assert post(console, "delay", {"minutes": 60}) == 200
         # What the public saw stays: a delay set mid-round takes no move back.
         assert public_outputs(page)["games.pgn"]() == 2
-        with child(scripted_board(broker, tmp_path, "b2", SCRIPT),
-                   stdout=subprocess.DEVNULL) as b2:  # fmt: skip
+        with board_of(scripted_board(broker, tmp_path, "b2", SCRIPT)) as b2:
             assert b2.wait(WAIT_S) == 0
         until(lambda: console_plies(console, "b2") == 8, "b2's game on the console")
         assert public_outputs(page, "b2")["api/boards"]() == 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import subprocess
 import time
 import urllib.request
 from collections.abc import Iterable, Iterator
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 from reedboard_relay.event_stream import EventStream, Fragment, Listener, shared_length
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_arbiter_console import relay_urls
 from tests.relay.test_relay_end_to_end import board
@@ -41,7 +40,7 @@ def test_after_the_first_message_only_the_changed_boards_are_sent(
     broker: Broker, tmp_path: Path
 ) -> None:
     with relay_urls(broker, tmp_path / "relay.sqlite") as (url, _console, _relay):
-        with child(board(broker, "b2"), stdout=subprocess.DEVNULL) as b2:
+        with board_of(board(broker, "b2")) as b2:
             assert b2.wait(WAIT_S) == 0
         deadline = time.monotonic() + WAIT_S
         while listed(url).get("b2", {}).get("online", True):  # b2 played, and is gone
@@ -50,7 +49,7 @@ def test_after_the_first_message_only_the_changed_boards_are_sent(
         messages: list[list[dict[str, Any]]] = []
         with (
             urllib.request.urlopen(url + "events", timeout=WAIT_S) as stream,
-            child(board(broker, "b1"), stdout=subprocess.DEVNULL),
+            board_of(board(broker, "b1")),
         ):
             while not messages or not any(
                 s["id"] == "b1" and s.get("ply") == 7 for s in messages[-1]

@@ -1,5 +1,5 @@
 """The evidence on the arbiter's console with real parts: a real Mosquitto, the relay and
-a fake board as processes. A piece of the side not to move lifted and put back shows as
+a fake board on threads of the test's process. A piece of the side not to move lifted and put back shows as
 an ambiguous touch at its ply, the export is CSV, and both are the console's only."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_arbiter_console import relay_urls, scripted_board, until
 
@@ -55,7 +55,7 @@ def rows(console: str, query: str) -> list[dict[str, Any]]:
 
 def test_the_console_shows_and_exports_a_touch(broker: Broker, tmp_path: Path) -> None:
     with relay_urls(broker, tmp_path / "relay.sqlite") as (page, console, _relay):
-        with child(scripted_board(broker, tmp_path, "b1", TOUCHED)):
+        with board_of(scripted_board(broker, tmp_path, "b1", TOUCHED)):
             until(
                 lambda: any(
                     r["kind"] == "move" and r["ply"] == 2 for r in rows(console, "board=b1")

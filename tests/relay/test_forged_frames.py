@@ -5,7 +5,6 @@ restarted, it shows the real game still, with no result nobody gave."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,8 +14,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.link.frame import encode_frame
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import relay_urls
 from tests.relay.test_game_pairings import START
 from tests.relay.test_relay_end_to_end import BIN, SCRIPTS, boards_moves, get, sans_of
@@ -59,15 +59,17 @@ def test_a_forged_state_neither_ends_nor_freezes_the_game(broker: Broker, tmp_pa
     board = [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS["b1"]), "--speed",
         "1", "--until-done", "--print", "--mqtt", broker.url, "--board-id", "b1",
+        *quiet_board(tmp_path),
     ]  # fmt: skip
     with relay_urls(broker, tmp_path / "r.db") as (url, _console, _relay):
-        with child(board, stdout=subprocess.PIPE, text=True) as b1:
+        with board_of(board) as b1:
             deadline = time.monotonic() + 60
             while not _follows(url):
                 assert time.monotonic() < deadline, "the relay never heard the board"
                 time.sleep(0.2)  # until the relay follows the game, then the attack
             forge(broker)
-            out, _ = b1.communicate(timeout=120)
+            assert b1.wait(120) == 0
+            out = b1.output()
         moves = boards_moves(out)
         pgn = pgn_once_caught_up(url, moves)
         assert sans_of(pgn) == moves and '[Result "*"]' in pgn, pgn

@@ -6,8 +6,6 @@ checked before it goes and Lichess's answer read game by game (an HTTP 200 can c
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from reedboard_relay.push_games import PushedGame, problem_of, read_answer
 
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import free_port
+from tests.relay.relay_refused import relay_refused
 from tests.support.logged import logged
 
 
@@ -214,29 +213,35 @@ def test_more_than_100_boards_are_split_over_the_rounds() -> None:
 
 
 @pytest.mark.parametrize(
-    ("token", "url", "said"),
+    ("token", "url", "said", "as_process"),
     [
         ("lip_x\n", "ftp://lichess.example",
-         "--lichess-url 'ftp://lichess.example' is not a server's URL: give https://HOST[:PORT]"),
+         "--lichess-url 'ftp://lichess.example' is not a server's URL: give https://HOST[:PORT]",
+         False),
         ("\n", "https://lichess.org",
-         "the first line of the token file {path} is empty: it should hold a Lichess API token"),
+         "the first line of the token file {path} is empty: it should hold a Lichess API token",
+         False),
         ("lip_a b\n", "https://lichess.org",
          "the first line of the token file {path} is not a Lichess API token: it holds a "
-         "space, a line break, a control character or a letter outside ASCII"),
+         "space, a line break, a control character or a letter outside ASCII", True),
     ],
 )  # fmt: skip
 def test_a_bad_lichess_setting_is_refused_at_start(
-    token: str, url: str, said: str, tmp_path: Path
+    token: str,
+    url: str,
+    said: str,
+    as_process: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Checked as the host's Lichess bridge checks them, before the relay starts: once
     started, a push could only fail in the log (and a token that is not one word would be
     quoted in an HTTP library's error)."""
     path = tmp_path / "token"
     path.write_text(token)
-    argv = [str(Path(sys.executable).parent / "reedboard-relay"),
-            "--mqtt", f"mqtt://127.0.0.1:{free_port()}", "--db", str(tmp_path / "relay.sqlite"),
+    argv = ["--mqtt", f"mqtt://127.0.0.1:{free_port()}", "--db", str(tmp_path / "relay.sqlite"),
             "--lichess-round", "r1", "--token-file", str(path), "--lichess-url", url]  # fmt: skip
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2
-    assert done.stderr == f"reedboard-relay: {said.format(path=path)}\n"
-    assert "lip_a" not in done.stderr
+    status, err, _out = relay_refused(argv, capsys, as_process=as_process)
+    assert status == 2
+    assert err == f"reedboard-relay: {said.format(path=path)}\n"
+    assert "lip_a" not in err

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
 from tests.relay.test_arbiter_console import QUICK, WAIT_S, scripted_board, until
@@ -47,8 +48,7 @@ def test_a_game_lichess_refuses_is_named_on_the_console_and_in_the_log(
             assert relay.stdout is not None
             relay.stdout.readline()
             console = relay.stdout.readline().strip().removeprefix("arbiter: ")
-            with child(scripted_board(broker, tmp_path, "b1", QUICK),
-                       stdout=subprocess.DEVNULL) as b1:  # fmt: skip
+            with board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1:
                 assert b1.wait(WAIT_S) == 0
             until(lambda: console_boards(console).get("b1", {}).get("lichess") is not None,
                   "the console names b1's refused game")  # fmt: skip

@@ -15,6 +15,7 @@ import pytest
 
 from tests.children import child
 from tests.relay.broker import Broker, free_port, running_broker
+from tests.relay.relay_refused import relay_refused
 from tests.support.said_lines import SaidLines
 
 BIN = Path(sys.executable).parent
@@ -34,24 +35,28 @@ def relay(url: str, tmp_path: Path, pairings: Path) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("text", "said"),
+    ("text", "said", "as_process"),
     [
-        (BAD_RATING, "line 2, column white_elo: '28x0' is not a rating (a whole number)"),
-        ("board,round\nb1,1\n", "line 1: no column white or black"),
-        (None, "No such file or directory"),
+        (BAD_RATING, "line 2, column white_elo: '28x0' is not a rating (a whole number)", False),
+        ("board,round\nb1,1\n", "line 1: no column white or black", False),
+        (None, "No such file or directory", True),
     ],
 )
 def test_a_bad_pairings_file_is_refused_at_start(
-    text: str | None, said: str, tmp_path: Path
+    text: str | None,
+    said: str,
+    as_process: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     pairings = tmp_path / "round.csv"
     if text is not None:
         pairings.write_text(text)
-    done = subprocess.run(relay(f"mqtt://127.0.0.1:{free_port()}", tmp_path, pairings),
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert done.returncode == 2
-    assert done.stderr == f"reedboard-relay: cannot read the pairings {pairings}: {said}\n"
-    assert done.stdout == ""
+    argv = relay(f"mqtt://127.0.0.1:{free_port()}", tmp_path, pairings)[1:]
+    status, err, out = relay_refused(argv, capsys, as_process=as_process)
+    assert status == 2
+    assert err == f"reedboard-relay: cannot read the pairings {pairings}: {said}\n"
+    assert out == ""
 
 
 def test_a_file_broken_later_is_said_at_once_and_the_last_pairings_kept(

@@ -17,6 +17,7 @@ from reedboard.sim.whole_games import random_game_script
 
 from tests.children import child, stop
 from tests.relay.broker import Broker, broker_on_a_free_port
+from tests.relay.fake_board import quiet_board
 from tests.relay.test_relay_end_to_end import boards_moves, games_of, get
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +49,7 @@ def test_the_club_conf_holds_what_relay_md_asks_for() -> None:
 def board(broker: Broker, board_id: str, *game: str) -> list[str]:
     return [
         str(BIN / "reedboard"), "run", "--fake", *game, "--speed", SPEED, "--until-done",
-        "--mqtt", broker.url, "--board-id", board_id,
+        "--mqtt", broker.url, "--board-id", board_id, *quiet_board(broker.folder),
     ]  # fmt: skip
 
 

@@ -1,5 +1,5 @@
-"""Two fake boards, a real Mosquitto and the relay, as processes: the broker killed and
-restarted mid-game, the relay killed and restarted: every board's game in /games.pgn
+"""Two fake boards (on threads of the test's process), a real Mosquitto and the relay (as
+processes): the broker killed and restarted mid-game, the relay killed and restarted: every board's game in /games.pgn
 equals the game the board itself played, nothing lost, nothing doubled.
 
 The faults are placed by a board's game (after its Nth move), not by sleeps: a loaded
@@ -25,7 +25,9 @@ from reedboard.link import mqtt_topics
 
 from tests.children import child, stop
 from tests.link.ptybridge import PtyBridge
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import quiet_board
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -61,6 +63,7 @@ def board(broker: Broker, board_id: str, speed: float = PACE) -> list[str]:
     return [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS[board_id]),
         "--speed", str(speed), "--until-done", "--mqtt", broker.url, "--board-id", board_id,
+        *quiet_board(broker.folder),
     ]  # fmt: skip
 
 
@@ -137,24 +140,30 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
         url = first.stdout.readline().strip()
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
         with (
-            child(board(broker, "b1", SPEED), stdout=subprocess.PIPE, text=True) as b1,
-            child(board(broker, "b2", SPEED), stdout=subprocess.PIPE, text=True) as b2,
+            board_of(board(broker, "b1", SPEED)) as b1,
+            board_of(board(broker, "b2", SPEED)) as b2,
         ):
-            boards = {"b1": Printed(b1), "b2": Printed(b2)}
-            boards["b1"].wait_moves(2)  # the broker dies mid-game ...
+            boards = {"b1": b1, "b2": b2}
+
+            def wait_moves(count: int) -> None:
+                moved = b1.wait_output(lambda out: len(boards_moves(out)) >= count, 60)
+                assert moved, f"b1 printed {boards_moves(b1.output())}, not {count} moves"
+
+            wait_moves(2)  # the broker dies mid-game ...
             broker.kill()
-            boards["b1"].wait_moves(len(boards["b1"].moves()) + 1)  # ... a move while away
+            wait_moves(len(boards_moves(b1.output())) + 1)  # ... a move while away
             broker.start()
             # The relay's session died with the broker: once it has subscribed again, the
             # broker keeps what the boards send while the relay is away, as it would
             # have before.
             broker.wait_logged(RELAY_SUBSCRIBED)
             assert stop(first, signal.SIGKILL) != 0  # then the relay dies, and the boards
-            boards["b1"].wait_moves(len(boards["b1"].moves()) + 1)  # play on without it
+            wait_moves(len(boards_moves(b1.output())) + 1)  # play on without it
             first = relay(broker, db)
             assert first.stdout is not None
             url = first.stdout.readline().strip()
-            outputs = {name: printed.finished() for name, printed in boards.items()}
+            assert b1.wait(60) == 0 and b2.wait(60) == 0
+            outputs = {name: boards_moves(board.output()) for name, board in boards.items()}
         assert all(len(moves) >= 5 for moves in outputs.values()), outputs
         deadline = time.monotonic() + 20
         games: dict[str, list[str]] = {}
@@ -192,7 +201,8 @@ def test_a_board_on_a_serial_line_is_published_by_the_host(broker: Broker, tmp_p
             # The board plays on its line until the relay has its game, as a real one
             # would: a host that starts late, or asks again for what it missed, is
             # answered (a board that ended with its script could not).
-            child([*board(broker, "b1")[:7], "--print", "--serial", bridge.board_path],
+            child([*board(broker, "b1")[:7], "--print", "--serial", bridge.board_path,
+                   *quiet_board(tmp_path)],
                   stdout=subprocess.PIPE, text=True) as b1,
         ):  # fmt: skip
             assert watcher.stdout is not None

@@ -1,5 +1,6 @@
-"""Boards drop off and come back while the broker and the relay fail too. Five fake boards
-(whole firmware processes, each with its own journal) play human-model games through a
+"""Boards drop off and come back while the broker and the relay fail too. Six fake boards
+(whole firmware boards, each with its own journal: the two whose power is cut as
+processes, the others on threads of the test's process) play human-model games through a
 real Mosquitto to the relay; during the games, one board's network is cut and restored
 (it plays on meanwhile), one board loses its power (SIGKILL) and is started again on the
 same journal and board id, resuming its game, the broker is killed and restarted, and
@@ -40,8 +41,11 @@ from reedboard.sim.games import greedy_game, random_game
 from reedboard.sim.human import human_script
 
 from tests.children import stop
+from tests.relay.board_thread import BoardThread
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.proxy import NetworkProxy, network_proxy
+from tests.relay.test_relay_end_to_end import boards_moves
 
 BIN = Path(sys.executable).parent
 SPEED = 4  # a 36-ply human-model game takes about 20 s (faster, a loaded machine misses the faults)
@@ -79,12 +83,15 @@ def first_moves(start: Position, game: Game, count: int) -> Game:
 
 @dataclass
 class Board:
-    """One fake board: its process, its journal, and the moves it has printed."""
+    """One fake board: its process (or its thread, for a board whose power is never cut),
+    its journal, and the moves it has printed."""
 
     id: str
     folder: Path
     planned: Game
     url: str
+    cut_off: bool = False  # its power is cut: a process, to be killed
+    thread: BoardThread | None = None
     process: subprocess.Popen[str] | None = None
     reader: threading.Thread | None = None
     printed: list[str] = field(default_factory=list)
@@ -100,11 +107,19 @@ class Board:
         before the game can end, however slow the machine."""
         path = self.folder / f"{self.id}-{len(list(self.folder.glob(self.id + '-*')))}.events"
         path.write_text(script)
+        if not self.cut_off:
+            assert not held, "a held board is one whose power is cut"
+            self.thread = BoardThread(
+                ["--fake", "--script", str(path), "--speed", str(SPEED), "--journal",
+                 str(self.journal), "--mqtt", self.url, "--board-id", self.id,
+                 *quiet_board(self.folder)]
+            ).start()  # fmt: skip
+            return
         with open(self.folder / f"{self.id}.log", "a") as log:  # what went wrong, if anything
             self.process = subprocess.Popen(
                 [str(BIN / "reedboard"), "run", "--fake", "--script", "-" if held else str(path),
                  "--speed", str(SPEED), "--journal", str(self.journal), "--mqtt", self.url,
-                 "--board-id", self.id],
+                 "--board-id", self.id, *quiet_board(self.folder)],
                 stdin=subprocess.PIPE if held else None,
                 stdout=subprocess.PIPE, stderr=log, text=True,
             )  # fmt: skip
@@ -124,10 +139,18 @@ class Board:
                     self.printed.append(effect["san"])
                     self.changed.notify_all()
 
-    def wait_moves(self, count: int) -> None:
+    def moves(self) -> list[str]:
+        """The moves the board has printed."""
+        if self.thread is not None:
+            return boards_moves(self.thread.output())
         with self.changed:
-            reached = self.changed.wait_for(lambda: len(self.printed) >= count, WAIT_S)
-        assert reached, f"{self.id} made {len(self.printed)} moves, not {count}"
+            return list(self.printed)
+
+    def wait_moves(self, count: int) -> None:
+        changed = self.changed if self.thread is None else self.thread.changed
+        with changed:
+            reached = changed.wait_for(lambda: len(self.moves()) >= count, WAIT_S)
+        assert reached, f"{self.id} made {len(self.moves())} moves, not {count}"
 
     def power_cut(self) -> None:
         """SIGKILL, then started again on the same journal: the players put the pieces
@@ -160,6 +183,8 @@ class Board:
         self.start(script_text(saved.position, rest, seed=len(played)))
 
     def stop(self) -> None:
+        if self.thread is not None:
+            self.thread.stop()
         if self.process is not None:
             stop(self.process)
             self._close_stdin()
@@ -171,6 +196,9 @@ class Board:
 
     def finish(self) -> None:
         """The board on after its game, as a real one is, until the relay has it all."""
+        if self.thread is not None:
+            assert self.thread.stop() == 0
+            return
         assert self.process is not None
         assert stop(self.process) == 0
 
@@ -295,7 +323,8 @@ def test_every_game_survives_boards_broker_and_relay_dropping_off(
         }
         boards: dict[str, Board] = {}
         for number, (board_id, (start, game, url)) in enumerate(plans.items()):
-            board = boards[board_id] = Board(board_id, tmp_path, game, url)
+            cut_off = board_id in ("power", "blackout")
+            board = boards[board_id] = Board(board_id, tmp_path, game, url, cut_off)
             finally_.callback(board.stop)
             if board_id == "blackout":  # held after its first moves: its power cut comes then
                 held = first_moves(start, game, BLACKOUT_AT)
@@ -360,5 +389,5 @@ def test_every_game_survives_boards_broker_and_relay_dropping_off(
             # The board's journal holds what it printed, which is what it was meant to play,
             # in one game (the boards that lost their power resumed it).
             assert journal_game(board.journal).san_moves() == expected[board_id][0]
-            assert expected[board_id][0] == board.printed == board.planned.san_moves(), board_id
+            assert expected[board_id][0] == board.moves() == board.planned.san_moves(), board_id
             assert games_in(board.journal) == 1, board_id

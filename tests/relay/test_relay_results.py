@@ -1,5 +1,5 @@
 """Results the Laws and the sensors make, end to end: fake boards (whole firmware
-processes) end their games by mate, by the kings' resignation and draw, and by a flag,
+boards, each on a thread of the test's process) end their games by mate, by the kings' resignation and draw, and by a flag,
 then have their pieces swept off (lifted one by one, several at once, slid and dragged
 to where a move could go), one of them set up again; a real Mosquitto carries their
 streams to the relay. The relay shows each result with the game's moves, and no board
@@ -25,7 +25,9 @@ from reedboard_relay.store import RelayStore
 from tests.children import child, stop
 from tests.relay import board_scripts
 from tests.relay.board_scripts import Script
+from tests.relay.board_thread import BoardThread, board_thread
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.test_pairings_trf import SPRING_OPEN
 from tests.relay.test_relay_end_to_end import BIN, games_of, get
 from tests.support.said_lines import SaidLines
@@ -99,10 +101,9 @@ def test_results_from_the_board_reach_the_relay_and_a_sweep_makes_no_move(
         url = relay.stdout.readline().strip()
         outputs: dict[str, str] = {}
         with boards_playing(broker, tmp_path, played) as boards:
-            for board, process in boards.items():
-                out, _ = process.communicate(timeout=180)
-                assert process.returncode == 0, board
-                outputs[board] = out
+            for board, playing in boards.items():
+                assert playing.wait(180) == 0, board
+                outputs[board] = playing.output()
         told = {board: games_played(effects(out)) for board, out in outputs.items()}
         for board, (_, result) in played.items():
             assert told[board][0][1] == result, (board, told[board])
@@ -164,19 +165,16 @@ def test_results_from_the_board_reach_the_relay_and_a_sweep_makes_no_move(
 @contextlib.contextmanager
 def boards_playing(
     broker: Broker, folder: Path, played: dict[str, tuple[Script, str]]
-) -> Iterator[dict[str, subprocess.Popen[str]]]:
-    """Every board's process, started together, each stopped whatever happens."""
+) -> Iterator[dict[str, BoardThread]]:
+    """Every board, started together, each stopped whatever happens."""
     with contextlib.ExitStack() as stack:
-        processes = {}
+        boards = {}
         for board, (script, _) in played.items():
             path = folder / f"{board}.events"
             path.write_text(script.text())
             command = [
-                str(BIN / "reedboard"), "run", "--fake", "--script", str(path), "--speed",
-                SPEED, "--until-done", "--print", "--mqtt", broker.url, "--board-id", board,
-                "--web", "off",  # nobody opens the boards' own pages here
+                "--fake", "--script", str(path), "--speed", SPEED, "--until-done", "--print",
+                "--mqtt", broker.url, "--board-id", board, *quiet_board(folder),
             ]  # fmt: skip
-            processes[board] = stack.enter_context(
-                child(command, stdout=subprocess.PIPE, text=True)
-            )
-        yield processes
+            boards[board] = stack.enter_context(board_thread(command))
+        yield boards

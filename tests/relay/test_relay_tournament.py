@@ -1,6 +1,6 @@
 """The round's tournament mode reaches every board, even one whose `settings` command was
-lost: real parts (a Mosquitto, the relay as a process, fake boards as processes, one
-behind a TCP proxy standing for its network). The board is away when the arbiter
+lost: real parts (a Mosquitto, the relay and fake boards on threads of the test's
+process, one behind a TCP proxy standing for its network). The board is away when the arbiter
 switches the round, and the broker that held the command for it dies without saving it;
 the board, back, is told again when the relay hears it, and the board that acknowledged
 at once is told nothing more."""
@@ -8,7 +8,6 @@ at once is told nothing more."""
 from __future__ import annotations
 
 import json
-import subprocess
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -22,8 +21,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.link import mqtt_topics
 from reedboard.link.frame import decode_line
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.proxy import network_proxy
 from tests.relay.test_arbiter_console import post, relay_urls, summary, until
 from tests.relay.test_relay_end_to_end import BIN
@@ -108,7 +108,7 @@ def fake_board(tmp_path: Path, board_id: str, url: str) -> list[str]:
     script.write_text(OPENING)
     return [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed", "1",
-        "--mqtt", url, "--board-id", board_id,
+        "--mqtt", url, "--board-id", board_id, *quiet_board(tmp_path),
     ]  # fmt: skip
 
 
@@ -125,7 +125,7 @@ def test_a_board_that_missed_the_switch_is_told_again_when_heard(
         )
         for board_id, url in (("b1", proxy.url), ("b2", broker.url)):
             command = fake_board(tmp_path, board_id, url)
-            finally_.enter_context(child(command, stdout=subprocess.DEVNULL))
+            finally_.enter_context(board_of(command))
         until(
             lambda: all(summary(page, b).get("ply") == 1 for b in ("b1", "b2")),
             "both boards' 1.e4 at the relay",

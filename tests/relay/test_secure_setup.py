@@ -20,6 +20,7 @@ from reedboard_relay.cli import main as relay_main
 
 from tests.children import child
 from tests.relay.broker import Broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.secure_broker import client, secure_broker
 from tests.relay.test_relay_end_to_end import SCRIPTS, boards_moves, games_of, get
 
@@ -65,7 +66,7 @@ def test_a_board_publishes_and_the_relay_follows_it(broker: Broker, tmp_path: Pa
     ]  # fmt: skip
     board = [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS["b1"]), "--speed",
-        "4", "--until-done", "--print", "--config", str(folder / "board-b1.toml"),
+        "4", "--until-done", "--print", *quiet_board(tmp_path, folder / "board-b1.toml"),
     ]  # fmt: skip
     with (
         child(relay, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as watcher,

@@ -1,13 +1,11 @@
 """A relay restarted on its store serves at once: each board is rebuilt from its kept
 snapshot and the messages stored after it, not from every message again (real SQLite,
-the relay as a process stopped by SIGTERM). A snapshot that cannot be trusted is
+the relay's command run in the test's process, stopped as SIGTERM stops it). A snapshot that cannot be trusted is
 ignored: the board is replayed from its messages, the same games."""
 
 from __future__ import annotations
 
-import signal
 import sqlite3
-import subprocess
 from pathlib import Path
 
 from reedboard_host.mirror import GameMirror
@@ -15,10 +13,9 @@ from reedboard_relay import snapshots
 from reedboard_relay.boards import Boards
 from reedboard_relay.store import RelayStore
 
-from tests.children import child
 from tests.relay.board_frames import read
+from tests.relay.relay_thread import relay_thread
 from tests.relay.test_game_pairings import FOOLS_MATE, MATED, hello, moves, new_game, state
-from tests.relay.test_relay_end_to_end import BIN
 
 OPENING = ["e2e4", "e7e5", "g1f3", "b8c6"]
 
@@ -100,12 +97,9 @@ def test_the_relay_keeps_every_boards_snapshot_when_stopped(boards: Boards, path
     played(boards, "b1")
     played(boards, "b2")
     boards.store.close()
-    relay = [str(BIN / "reedboard-relay"), "--mqtt", "mqtt://127.0.0.1:9", "--db", str(path)]
-    with child(relay, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as running:
-        assert running.stdout is not None
-        assert running.stdout.readline().startswith("http://127.0.0.1:")  # it serves
-        running.send_signal(signal.SIGTERM)
-        assert running.wait(60) == 0
+    with relay_thread(["--mqtt", "mqtt://127.0.0.1:9", "--db", str(path)]) as running:
+        assert running.line().startswith("http://127.0.0.1:")  # it serves
+        assert running.stop() == 0
     with sqlite3.connect(path) as db:
         kept = dict(db.execute("SELECT board, number FROM snapshots").fetchall())
         last = dict(db.execute("SELECT board, max(number) FROM messages GROUP BY board"))

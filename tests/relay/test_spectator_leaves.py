@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.children import child, stop
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import quiet_board
 from tests.support.said_lines import SaidLines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,8 +48,8 @@ def test_closed_event_streams_leave_no_traceback(broker: Broker, tmp_path: Path)
             with urllib.request.urlopen(url + "events", timeout=10) as stream:
                 assert stream.readline().startswith(b"data: ")
         board = [str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPT),
-                 "--speed", "4", "--until-done", "--mqtt", broker.url, "--board-id", "b1"]  # fmt: skip
-        with child(board, stdout=subprocess.DEVNULL) as playing:
+                 "--speed", "4", "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
+        with board_of(board) as playing:
             assert playing.wait(120) == 0
         deadline = time.monotonic() + 60
         while plies(url) < 5:  # the changes reached the relay: it wrote to the streams

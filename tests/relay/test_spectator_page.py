@@ -7,17 +7,17 @@ a board with alt text that can be turned round, and nothing wider than the scree
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.children import child
 from tests.relay import board_scripts
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
 from tests.relay.browser import TIMEOUT_MS, need_browser
+from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import relay_urls
 from tests.relay.test_relay_end_to_end import BIN, board
 
@@ -37,7 +37,7 @@ def test_the_page_shows_the_game_live(broker: Broker, tmp_path: Path, chromium: 
         try:
             page = context.new_page()
             page.goto(url)
-            with child(board(broker, "b1"), stdout=subprocess.DEVNULL) as b1:
+            with board_of(board(broker, "b1")) as b1:
                 # The page was open before the game began: what it shows was pushed.
                 page.wait_for_selector('[data-board="b1"][data-ply="7"]', timeout=TIMEOUT_MS)
                 assert b1.wait(60) == 0
@@ -60,7 +60,7 @@ def test_a_timed_game_on_a_phone(broker: Broker, tmp_path: Path, chromium: Any) 
     script = tmp_path / "flag.events"
     script.write_text(board_scripts.flag().text())  # 1.e4 e5 2.Nf3, Black's flag falls
     played = [str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed",
-              "4", "--until-done", "--mqtt", broker.url, "--board-id", "b1"]  # fmt: skip
+              "4", "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
     relay = relay_urls(broker, tmp_path / "relay.sqlite", "--pairings", str(pairings))
     with relay as (url, _console, _relay):
         context: Any = chromium.new_context(
@@ -69,7 +69,7 @@ def test_a_timed_game_on_a_phone(broker: Broker, tmp_path: Path, chromium: Any) 
         try:
             page = context.new_page()
             page.goto(url)
-            with child(played, stdout=subprocess.DEVNULL) as b1:
+            with board_of(played) as b1:
                 assert b1.wait(120) == 0
             card = '[data-board="b1"]'
             page.wait_for_function(

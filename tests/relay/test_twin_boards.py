@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import subprocess
 import urllib.request
 from pathlib import Path
 
@@ -17,9 +16,10 @@ from reedboard.link.mqtt_client import BrokerSettings
 from reedboard_relay.boards import Boards
 from reedboard_relay.service import RelayService
 
-from tests.children import child
 from tests.relay.board_frames import read
+from tests.relay.board_thread import board_of
 from tests.relay.broker import running_broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import relay_urls, until
 from tests.relay.test_game_pairings import hello
 from tests.relay.test_relay_end_to_end import BIN
@@ -63,19 +63,20 @@ def test_the_relay_logs_two_boards_with_one_id_once(
 
 
 def test_two_real_boards_with_one_id_are_flagged_on_the_console(tmp_path: Path) -> None:
-    """Two fake boards given the same id, a real Mosquitto and the relay, as processes:
+    """Two fake boards given the same id, a real Mosquitto and the relay (the boards and
+    the relay on threads of the test's process):
     each board pushes the other off the broker (one client id), and the relay, following
     the one id's stream, finds a session come back."""
     with running_broker(tmp_path) as broker:
         boards = [
             [str(BIN / "reedboard"), "run", "--fake", "--random-game", seed, "--speed", "2",
-             "--mqtt", broker.url, "--board-id", "b1"]
+             "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]
             for seed in ("1", "2")
         ]  # fmt: skip
         with (
             relay_urls(broker, tmp_path / "relay.sqlite") as (_page, console, _relay),
-            child(boards[0], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
-            child(boards[1], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+            board_of(boards[0]),
+            board_of(boards[1]),
         ):
             base, _, token = console.partition("/arbiter?token=")
 

@@ -1,6 +1,6 @@
 """Venues with real parts: three real Mosquittos (two venues' brokers bridged to a
 central one, as docs/relay.md's "Past one venue" sets them up), the relay on the central
-broker and fake boards as processes. Board b1 of each venue is its own board at the
+broker and fake boards on threads of the test's process. Board b1 of each venue is its own board at the
 relay, with its own game; a venue cut off (its broker gone) shows its boards offline as
 soon as the central broker loses the bridge, not for the whole outage; a relay given
 `--venue` reads that venue alone."""
@@ -8,7 +8,6 @@ soon as the central broker loses the bridge, not for the whole outage; a relay g
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.children import child
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, broker_on_a_free_port, running_broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import relay_urls, until
 from tests.relay.test_relay_end_to_end import BIN, get, sans_of
 
@@ -56,7 +56,7 @@ def board(broker: Broker, tmp_path: Path, venue: str, text: str) -> list[str]:
     script.write_text(text + STAYS)
     return [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed", "10",
-        "--mqtt", broker.url, "--board-id", "b1",
+        "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path),
     ]  # fmt: skip
 
 
@@ -86,8 +86,8 @@ def test_each_venue_has_its_own_b1_and_a_cut_venue_goes_offline(
         relay_urls(central, tmp_path / "relay.sqlite") as (page, _console, _relay),
         relay_urls(central, tmp_path / "hall1.sqlite", "--venue", "hall1") as (
             page1, _console1, _relay1),
-        child(board(hall1, tmp_path, "hall1", HALL1), stdout=subprocess.DEVNULL),
-        child(board(hall2, tmp_path, "hall2", HALL2), stdout=subprocess.DEVNULL),
+        board_of(board(hall1, tmp_path, "hall1", HALL1)),
+        board_of(board(hall2, tmp_path, "hall2", HALL2)),
     ):  # fmt: skip
         until(
             lambda: shown(page, "hall1:b1", 2),

@@ -1,7 +1,10 @@
 """The board `reedboard run` runs: its parts assembled from the command line and the
 board's configuration (every key of the TOML file goes somewhere here), and its loop
 turned until SIGINT or SIGTERM. What only some boards use (a broker, a voice, a serial
-port) is imported only by a board that uses it, so a board starts in what it needs."""
+port) is imported only by a board that uses it, so a board starts in what it needs.
+
+The same board may run inside another program, on a thread of its own (`InProcess`):
+asked to end by that program rather than by a signal, which only a main thread takes."""
 
 from __future__ import annotations
 
@@ -50,7 +53,7 @@ from reedboard.link.port import LinkPort
 from reedboard.opponents.chosen import Opponents
 from reedboard.opponents.client import OpponentClient
 from reedboard.reader.mode import Mode
-from reedboard.replay.live_script import LIVE
+from reedboard.replay.live_script import LIVE, Lines, LiveScript
 from reedboard.replay.script import Script, parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.rules.game import Game
@@ -65,11 +68,25 @@ if TYPE_CHECKING:
     from reedboard.speaking import BoardVoice
 
 
-def run_board(args: argparse.Namespace, first: FirstScan | None = None) -> int:
+@dataclass(frozen=True)
+class InProcess:
+    """A board run inside another program rather than as `reedboard run`: ended once
+    `stop()` says so rather than by SIGINT or SIGTERM, each effect's JSON line (what a fake
+    board prints) handed to `show` rather than written to stdout, and `--script -` read
+    from `lines` rather than stdin."""
+
+    stop: Callable[[], bool]
+    show: Callable[[str], None] | None = None
+    lines: Lines | None = None
+
+
+def run_board(
+    args: argparse.Namespace, first: FirstScan | None = None, *, inside: InProcess | None = None
+) -> int:
     """The board, from its command line; `first`: its matrix and clock, opened and read
-    since its first moments (`commands.first_scan`)."""
+    since its first moments (`commands.first_scan`); `inside`: run in another program."""
     try:
-        return _run(args, first)
+        return _run(args, first, inside)
     except ReedboardError as error:
         return board_failed(error)
 
@@ -88,7 +105,9 @@ def exit_status(error: ReedboardError) -> int:
     return BAD_ARGUMENTS if isinstance(error, ValueError) else 1
 
 
-def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
+def _run(
+    args: argparse.Namespace, first: FirstScan | None = None, inside: InProcess | None = None
+) -> int:
     random_game = args.random_game is not None
     if not args.fake and (args.script or random_game or args.until_done or args.speed != 1.0):
         print(
@@ -100,14 +119,15 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
         print("reedboard run: give --script or --random-game, not both", file=sys.stderr)
         return 2
     config = first.config if first is not None else load_config(args.config)
-    script, live = board_script(args)
+    script, live = _script(args, inside)
     if script is None and args.until_done:
         print("reedboard run: --until-done needs --script", file=sys.stderr)
         return 2
-    board = assemble(args, config, script, first=first)
+    show = _print_line if inside is None or inside.show is None else inside.show
+    board = assemble(args, config, script, first=first, show=show)
     if live is not None and isinstance(board.scanner, FakeBoard):
         live.feed(board.scanner, board.app.clock.now_ms, warn)
-    stop = stop_asked()
+    stop = stop_asked() if inside is None else inside.stop
     undelivered = 0
     page = board_page(args, board)
     try:
@@ -119,6 +139,16 @@ def _run(args: argparse.Namespace, first: FirstScan | None = None) -> int:
     return 1 if args.until_done and undelivered else 0
 
 
+def _script(
+    args: argparse.Namespace, inside: InProcess | None
+) -> tuple[Script | None, LiveScript | None]:
+    """`board_script`'s, with `--script -` read from the lines `inside` gives if any."""
+    if inside is None or inside.lines is None or args.script != LIVE:
+        return board_script(args)
+    live = LiveScript(inside.lines)
+    return live.headers(), live
+
+
 def assemble(
     args: argparse.Namespace,
     config: BoardConfig,
@@ -127,10 +157,12 @@ def assemble(
     gpio: GpioModule | None = None,
     speaker: Speaker | None = None,
     first: FirstScan | None = None,
+    show: Callable[[str], None] | None = None,
 ) -> Assembled:
     """The board `reedboard run` runs, from its arguments and its configuration (every key
     of the board's TOML file goes somewhere here). `gpio` stands in for RPi.GPIO, `speaker`
-    for espeak-ng; `first`: the matrix and clock already opened, and reading. With a page
+    for espeak-ng; `first`: the matrix and clock already opened, and reading; `show`: where
+    a printing board's effects go, as JSON lines (stdout by default). With a page
     (`[web]`, `--web`), the board has in-process clients (the page hears it as a host)."""
     settings = _game_settings(args, config, script)
     page_at = page_address(args.web, config.web, fake=args.fake)
@@ -156,7 +188,7 @@ def assemble(
         session_id=secrets.token_hex(4),
         identity=Identity(board=args.board_id or config.mqtt.board_id or "reedboard"),
         clients=clients,
-        on_effect=_show if printing else None,
+        on_effect=_shown(show or _print_line) if printing else None,
         watch=emulating.watch,
     )
     app = App(
@@ -287,11 +319,18 @@ def _link_settings(args: argparse.Namespace, config: BoardConfig) -> LinkSetting
     )
 
 
-def _show(message: EffectMessage) -> None:
-    """Print an effect as a JSON line, without the link's envelope."""
-    wire = message.to_wire()
-    printed = {k: v for k, v in wire.items() if k not in ("type", "seq", "game")}
-    sys.stdout.write(json.dumps(printed) + "\n")
+def _shown(show: Callable[[str], None]) -> Callable[[EffectMessage], None]:
+    """An effect handed to `show` as a JSON line, without the link's envelope."""
+
+    def effect_shown(message: EffectMessage) -> None:
+        wire = message.to_wire()
+        show(json.dumps({k: v for k, v in wire.items() if k not in ("type", "seq", "game")}))
+
+    return effect_shown
+
+
+def _print_line(line: str) -> None:
+    sys.stdout.write(line + "\n")
     sys.stdout.flush()
 
 
