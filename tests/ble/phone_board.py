@@ -21,7 +21,10 @@ from reedboard.rules.game import Game
 from tests.app.wire_link import WireLink
 
 PHONE = "/org/bluez/hci0/dev_00_AA_00_00_00_02"
-STEP_MS = 5
+# A turn of the board every 10 ms of its virtual clock (a scan at 100 Hz): the players'
+# switches here are 100 ms and more apart and the arbiter waits over a second, so a turn
+# every 5 ms (200 Hz, `reedboard run`'s rate) read the same game at twice these tests' CPU.
+STEP_MS = 10
 SETTLE_MS = 1500  # beyond the arbiter's wait before it takes a placement as final
 
 

@@ -115,6 +115,34 @@ def test_closing_the_opponent_stops_an_engine_hung_in_its_search(tmp_path: Path)
     assert thread.answers() == []  # closed: nobody is told the engine stopped
 
 
+def test_closing_the_opponent_stops_a_long_search_rather_than_killing_it(
+    tmp_path: Path,
+) -> None:
+    """A search in progress when the opponent is closed (the page chose another, holding
+    the opponents' lock) is told `stop`: the engine answers and quits at once, rather than
+    holding the caller until it is given up and killed."""
+    went, stopped = tmp_path / "went", tmp_path / "stopped"
+    on_go = (
+        f"open({str(went)!r}, 'w').close()\n"
+        "        for line in sys.stdin:\n"
+        "            if line.strip() == 'stop':\n"
+        f"                open({str(stopped)!r}, 'w').close()\n"
+        "                print('bestmove e2e4', flush=True)\n"
+        "                break"
+    )
+    thread = EngineThread(EngineSettings(path=_engine(tmp_path, on_go)))
+    try:
+        thread.ask(Question("k", START, (), "movetime 600000", 600_000))
+        deadline = time.monotonic() + 60  # a bound for a stuck run, not a timing
+        while not went.exists():  # the engine is in its search
+            assert time.monotonic() < deadline, "the engine never searched"
+            time.sleep(0.01)
+    finally:
+        thread.close()
+    assert stopped.exists(), "the search was not stopped: the engine was killed"
+    assert thread.answers() == []  # closed: nobody waits for that move
+
+
 def test_an_engine_that_answers_while_it_is_looked_at_is_not_hung(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,6 +8,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -21,8 +22,30 @@ class Sim:
     process: subprocess.Popen[str]
 
 
+# The simulator's matrix scanned 50 times a second, not the default 200: the fake GPIO
+# solves the matrix's electrics at each scan, and a simulator scanning at 200 Hz spent 8 %
+# of a core doing nothing, most of its CPU in these tests. The page's gestures and the
+# tests' scripts keep 150 ms and more between switches: a scan every 20 ms reads them all.
+QUIET_SCAN = "[matrix]\nscan_hz = 50\n"
+
+
 @contextlib.contextmanager
-def running_sim(*args: str) -> Iterator[Sim]:
+def running_sim(*args: str, quiet: bool = True) -> Iterator[Sim]:
+    """The simulator; `quiet`: scanning at QUIET_SCAN's rate (False: as a user starts it)."""
+    if not quiet:
+        with _sim(list(args)) as sim:
+            yield sim
+        return
+    with tempfile.TemporaryDirectory(prefix="sim-") as folder:
+        config = os.path.join(folder, "board.toml")
+        with open(config, "w", encoding="utf-8") as file:
+            file.write(QUIET_SCAN)
+        with _sim(["--config", config, *args]) as sim:
+            yield sim
+
+
+@contextlib.contextmanager
+def _sim(args: list[str]) -> Iterator[Sim]:
     with child(
         [sys.executable, "-m", "reedboard.cli", "sim", "--no-browser", *args],
         stdout=subprocess.PIPE,

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 import serial
@@ -51,6 +52,21 @@ def test_a_bad_port_is_refused() -> None:
         check=False,
     )
     assert done.returncode == 2 and "--port" in done.stderr
+
+
+def test_a_bad_config_file_is_named_and_refused(tmp_path: Path) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text("[matrix]\nscan_hz = 0\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "reedboard.cli", "sim", "--no-browser", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("reedboard sim: ") and "scan_hz" in line
 
 
 @pytest.mark.parametrize("page", ["listening", "frozen"])

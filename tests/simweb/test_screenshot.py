@@ -77,7 +77,8 @@ COMPARE = """async ([a, b]) => {
 @pytest.fixture
 def sim() -> Iterator[Sim]:
     need_browser()
-    with running_sim() as running:
+    # As a user starts it: the README's picture is of the simulator as it comes.
+    with running_sim(quiet=False) as running:
         yield running
 
 

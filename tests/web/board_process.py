@@ -26,6 +26,20 @@ from tests.children import child
 from tests.support.linked_pty import LinkedPty
 
 URL = re.compile(r"http://127\.0\.0\.1:[1-9][0-9]*/")
+# The test boards' matrix scanned 50 times a second, not the default 200: the fake GPIO
+# solves the matrix's electrics at each scan, and a board scanning at 200 Hz spent 8 % of
+# a core doing nothing, most of these tests' board CPU. A hand here keeps 200 ms and more
+# between switches, the settle time is 150 ms: a scan every 20 ms reads them all the same.
+# A test's own configuration (`--config`) adds these lines (`quiet_scan`).
+QUIET_SCAN = "[matrix]\nscan_hz = 50\n"
+
+
+def quiet_scan(config: Path) -> Path:
+    """`config` (a board configuration the test wrote) with the test boards' scan rate."""
+    config.write_text(config.read_text(encoding="utf-8") + "\n" + QUIET_SCAN, encoding="utf-8")
+    return config
+
+
 START_S = 60.0  # a loaded machine starts Python, the board and aiohttp slowly
 ANSWER_S = 30.0
 
@@ -107,6 +121,9 @@ def running_board(
     line = LinkedPty("board")  # a path of the test's own, never another test's pty
     args = ["--fake", "--web", "127.0.0.1:0", "--serial", line.path]
     args += ["--journal", str(folder / "journal.sqlite"), "--settle-ms", "150"]
+    if "--config" not in extra:
+        (folder / "scan.toml").write_text(QUIET_SCAN, encoding="utf-8")
+        args += ["--config", str(folder / "scan.toml")]
     if script is not None:
         (folder / "game.events").write_text(script)
         args += ["--script", str(folder / "game.events")]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.web.board_process import quiet_scan
+
 STOCKFISH = "/usr/games/stockfish"
 THINK_MS = 100  # the engine's time a move here (the board asks for 2,000 ms at level 5)
 
@@ -30,4 +32,4 @@ def quick_engine_config(folder: Path) -> Path:
     engine.chmod(0o755)
     config = folder / "board.toml"
     config.write_text(f'[engine]\npath = "{engine}"\nnice = 0\n')
-    return config
+    return quiet_scan(config)

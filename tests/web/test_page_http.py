@@ -18,7 +18,7 @@ import pytest
 from reedboard.web.pairing import TOKENS_FILE
 from reedboard.web.server import COOKIE, MAX_SOCKETS, NOT_PAIRED
 
-from tests.web.board_process import RunningBoard, page_json, running_board
+from tests.web.board_process import RunningBoard, page_json, quiet_scan, running_board
 
 TIMEOUT = aiohttp.ClientTimeout(total=60)
 
@@ -276,7 +276,7 @@ def test_the_token_file_survives_a_restart(tmp_path: Path) -> None:
 def test_a_paired_device_sets_the_voice_and_its_language(tmp_path: Path) -> None:
     config = tmp_path / "board.toml"
     config.write_text('[voice]\nenabled = true\nlanguage = "fr"\n')
-    with running_board(tmp_path, None, "--config", str(config)) as board:
+    with running_board(tmp_path, None, "--config", str(quiet_scan(config))) as board:
         french = board.host.ask({"type": "say", "what": "e1"})["text"]
         token = asyncio.run(pair(board))
         hellos: list[dict[str, Any]] = []

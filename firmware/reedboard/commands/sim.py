@@ -1,6 +1,6 @@
 """`reedboard sim`: the whole board on fake hardware, played from a web page.
 
-    reedboard sim [--port N] [--host ADDR] [--no-browser]
+    reedboard sim [--port N] [--host ADDR] [--no-browser] [--config FILE]
 
 The real firmware loop runs on a fake switch matrix and a fake LED strip; the page shows
 the pieces, the LEDs as the strip shows them, the moves and the effects, and lifts and
@@ -36,6 +36,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", metavar="ADDR", help="address to serve on")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--config", metavar="FILE", help="board TOML file (default: built-in)")
     parser.set_defaults(run=run)
 
 
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from reedboard.simweb.board import SimBoard
 
     try:
-        board = SimBoard(load_config(None))
+        board = SimBoard(load_config(args.config))
     except ReedboardError as error:
         print(f"reedboard sim: {error}", file=sys.stderr)
         return 1

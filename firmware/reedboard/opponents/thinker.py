@@ -8,6 +8,7 @@ the thread then ends and every later question is answered with that error at onc
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -73,6 +74,9 @@ class EngineThread(Thinker):
         self.engine_pid: int | None = None
         self._engine: UciEngine | None = None  # once started, for `close` to stop
         self._closing = threading.Event()
+        # Held while a search is started and while `close` stops one: a search is either
+        # started before `close` sends `stop` (which ends it) or never started.
+        self._starting = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="engine", daemon=True)
         self._thread.start()
 
@@ -99,8 +103,15 @@ class EngineThread(Thinker):
 
     def close(self) -> None:
         """Quit the engine; one still thinking (or hung, or starved of the CPU) past
-        `QUIT_S` is killed, so no engine outlives the board's opponent."""
-        self._closing.set()
+        `QUIT_S` is killed, so no engine outlives the board's opponent. A search in
+        progress is stopped first: the engine answers at once and quits, rather than
+        holding the caller (the opponent's lock, the page's thread) until it is killed."""
+        with self._starting:
+            self._closing.set()
+            engine = self._engine
+        if engine is not None:
+            with contextlib.suppress(ReedboardError):  # it stopped already: nothing to end
+                engine.send("stop")
         self._questions.put(None)
         self._thread.join(timeout=QUIT_S)
         engine = self._engine
@@ -123,10 +134,13 @@ class EngineThread(Thinker):
                 if question.multi_pv != multi_pv:
                     multi_pv = question.multi_pv
                     engine.set_option("MultiPV", multi_pv)
-                thought = engine.think(
-                    question.start_fen, list(question.moves), question.limits, question.longest_ms
-                )
-                self._answer(Answer(question.key, thought))
+                with self._starting:
+                    if self._closing.is_set():
+                        break
+                    engine.go(question.start_fen, list(question.moves), question.limits)
+                thought = engine.thought(question.longest_ms)
+                if not self._closing.is_set():  # a search `close` stopped: nobody waits on it
+                    self._answer(Answer(question.key, thought))
         except ReedboardError as error:  # an EngineError: not found, stopped, hung
             if not self._closing.is_set():  # not one `close` killed: nobody waits on it
                 self._failed(str(error))

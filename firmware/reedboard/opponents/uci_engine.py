@@ -69,6 +69,8 @@ class UciEngine:
         if nice:
             _lower(self._process.pid, os.getpriority(os.PRIO_PROCESS, 0) + nice)
         self._lines: queue.Queue[str | None] = queue.Queue()
+        # `stop` may come from another thread than the one asking: one line at a time.
+        self._writing = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
 
     @property
@@ -84,8 +86,9 @@ class UciEngine:
     def send(self, line: str) -> None:
         try:
             assert self._process.stdin is not None
-            self._process.stdin.write(line + "\n")
-            self._process.stdin.flush()
+            with self._writing:
+                self._process.stdin.write(line + "\n")
+                self._process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise self._stopped() from None
 
@@ -159,9 +162,18 @@ class UciEngine:
     def think(self, start_fen: str, moves: list[str], limits: str, longest_ms: int) -> Thought:
         """`go` with `limits` (`movetime 500`, `wtime 60000 btime 59000 winc 2000 ...`);
         the engine counts as hung after `longest_ms` and a few seconds more."""
+        self.go(start_fen, moves, limits)
+        return self.thought(longest_ms)
+
+    def go(self, start_fen: str, moves: list[str], limits: str) -> None:
+        """Start a search (`think`'s first half): its `thought` is read next."""
         position = f"position fen {start_fen}" + (" moves " + " ".join(moves) if moves else "")
         self.send(position)
         self.send(f"go {limits}")
+
+    def thought(self, longest_ms: int) -> Thought:
+        """The search's result (`think`'s second half); `stop`, sent meanwhile from any
+        thread, has the engine answer at once with the best move found so far."""
         lines: dict[int, tuple[str, int]] = {}
         while True:
             line = self.expect("", longest_ms / 1000 + EXTRA_S)
