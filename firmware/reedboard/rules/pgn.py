@@ -81,12 +81,7 @@ def write_pgn(
         outcome: Outcome | None = game.outcome()
         result = (headers or {}).get("Result") or (outcome.result if outcome else "*")
     tags["Result"] = result
-    start_fen = game.start.fen(shredder=False)
-    if game.chess960:
-        tags["Variant"] = "Chess960"
-    if start_fen != STARTING_FEN or game.chess960:
-        tags["SetUp"] = "1"
-        tags["FEN"] = start_fen
+    tags.update(start_tags(game.start))
     lines = [_tag(name, tags[name]) for name in SEVEN_TAG_ROSTER]
     lines += [_tag(name, value) for name, value in tags.items() if name not in SEVEN_TAG_ROSTER]
     tokens: list[str] = []
@@ -103,6 +98,42 @@ def write_pgn(
             tokens.append(_comment(comments[ply]))
     tokens.append(result)
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+_STANDARD_KEY = Position.standard().repetition_key()
+# The FEN of each start position lately written, by the position's identity (a position
+# never changes, and the pair keeps it alive so its id is not another's): a relay writes
+# each board's game again many times a second, always from the same start object.
+_START_FENS: dict[int, tuple[Position, str]] = {}
+_START_FENS_KEPT = 4096
+
+
+def start_tags(start: Position) -> dict[str, str]:
+    """The tags a game from `start` needs: none from the standard start position (told
+    without writing its FEN), else `SetUp` and `FEN`, and `Variant` for Chess960."""
+    if (
+        not start.chess960
+        and start.halfmove_clock == 0
+        and start.fullmove_number == 1
+        and start.repetition_key() == _STANDARD_KEY
+    ):
+        return {}  # the same pieces, side, rights, en passant and clocks: STARTING_FEN
+    tags = {"Variant": "Chess960"} if start.chess960 else {}
+    fen = _start_fen(start)
+    if fen != STARTING_FEN or start.chess960:
+        tags |= {"SetUp": "1", "FEN": fen}
+    return tags
+
+
+def _start_fen(start: Position) -> str:
+    kept = _START_FENS.get(id(start))
+    if kept is not None and kept[0] is start:
+        return kept[1]
+    fen = start.fen(shredder=False)
+    if len(_START_FENS) >= _START_FENS_KEPT:
+        _START_FENS.clear()  # whole, not one by one: safe with another thread reading
+    _START_FENS[id(start)] = (start, fen)
+    return fen
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:
