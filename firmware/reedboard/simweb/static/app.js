@@ -109,14 +109,18 @@ function draw(s) {
   if (document.activeElement !== $("settle")) $("settle").value = s.settle_ms;
 }
 
-// The latest effects first, in words; the link's own JSON only while asked for.
+// The latest effects first, in words, each after its time in a column of its own (the
+// words start at the same place whatever the time); the link's JSON only while asked for.
 function drawEffects(s) {
   const effects = $("effects");
   effects.textContent = "";
   const latest = s.effects.length - 1;
   for (let i = latest; i >= 0; i--) {
     const li = document.createElement("li");
-    li.textContent = `${(s.effects[i].t_ms / 1000).toFixed(1)} s  ${s.effect_words[i]}`;
+    const at = document.createElement("span");
+    at.className = "at";
+    at.textContent = `${(s.effects[i].t_ms / 1000).toFixed(1)} s`;
+    li.append(at, `  ${s.effect_words[i]}`);
     effects.appendChild(li);
   }
   const raw = $("effects-json");
