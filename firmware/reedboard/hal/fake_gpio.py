@@ -19,6 +19,13 @@ keeps reading HIGH for that long after the row lets go (its capacitance discharg
 the pull-down, an RC settle), on a virtual clock that `sleep` advances, so a scan that waits
 too little reads the previous row's columns again.
 
+Solving the electrics costs far more than reading a pin, and a scan drives each row line in
+turn 200 times a second while the switches seldom change. So each solution is kept, keyed
+on the rows driven and their levels, until the switches, faults, wiring, pulls or grounded
+pins change; and with no slow columns the column pins' levels are kept per drive too. A
+read of an unchanged matrix is then a dictionary look-up. `cache=False` works everything
+out again on every read, which tests use to show the kept answers are the same.
+
 The real `MatrixScanner` runs on this in every test, and the call counter lets a benchmark
 count GPIO calls per scan. Misuse that the real module refuses (no numbering mode, reading
 a pin that was never set up, writing to an input) raises `RuntimeError` here too.
@@ -62,6 +69,7 @@ class FakeGPIO:
         *,
         diodes: bool = True,
         discharge_s: float = 0.0,
+        cache: bool = True,
     ) -> None:
         if len(rows) != 8 or len(columns) != 8:
             raise HardwareError("the fake matrix needs 8 row pins and 8 column pins")
@@ -69,6 +77,7 @@ class FakeGPIO:
             raise HardwareError("the fake matrix needs 16 different pins")
         self.diodes = diodes
         self.discharge_s = discharge_s
+        self._cache = cache
         self.calls = 0
         self.now = 0.0  # the virtual clock, in seconds: `sleep` advances it
         self._fell_at = [-1.0] * 8  # when each column line lost its HIGH source
@@ -90,6 +99,16 @@ class FakeGPIO:
         # What HIGH outputs reach, cached until the electrics change (None).
         self._columns_high: int | None = None
         self._rows_high = 0
+        # The row lines whose pins drive HIGH and LOW, as masks kept up to date pin by pin:
+        # with the matrix as it is, they decide the solution.
+        self._driven_high = 0
+        self._driven_low = 0
+        # Kept until anything but the rows' drive changes: the solution per drive (high,
+        # low), and the levels the set-up column pins read per drive; `_reads` is this
+        # drive's (None: not looked up yet).
+        self._solutions: dict[tuple[int, int], tuple[int, int]] = {}
+        self._column_reads: dict[tuple[int, int], dict[int, int]] = {}
+        self._reads: dict[int, int] | None = None
 
     # -- the matrix: what a test or a simulator changes ----------------------------------
 
@@ -158,6 +177,7 @@ class FakeGPIO:
         pin_a = next(pin for pin, line in line_of_pin.items() if line == a)
         pin_b = next(pin for pin, line in line_of_pin.items() if line == b)
         line_of_pin[pin_a], line_of_pin[pin_b] = b, a
+        self._count_drive()
         self._changed()
 
     def ground(self, pin: int, grounded: bool = True) -> None:
@@ -166,6 +186,7 @@ class FakeGPIO:
             self._grounded.add(pin)
         else:
             self._grounded.discard(pin)
+        self._forget_reads()
 
     def is_closed(self, row: int, column: int) -> bool:
         """Whether the switch conducts now, faults included."""
@@ -176,13 +197,25 @@ class FakeGPIO:
         self.now += seconds
 
     def _changed(self) -> None:
-        """The electrics changed: forget what was solved, or with slow columns solve now and
-        note which columns lost their source, and when."""
+        """Something other than the rows' drive changed: forget every kept answer."""
+        self._solutions.clear()
+        self._forget_reads()
+        self._drive_changed()
+
+    def _forget_reads(self) -> None:
+        """The pins' levels for a drive may differ now (the solutions still hold)."""
+        self._column_reads.clear()
+        self._reads = None
+
+    def _drive_changed(self) -> None:
+        """The rows driven changed: look the solution up again at the next read, or with
+        slow columns solve now and note which columns lost their source, and when."""
+        self._reads = None
         if not self.discharge_s:
             self._columns_high = None
             return
         before = self._columns_high or 0
-        self._columns_high, self._rows_high = self._solve()
+        self._columns_high, self._rows_high = self._solution()
         for column in range(8):
             if before >> column & 1 and not self._columns_high >> column & 1:
                 self._fell_at[column] = self.now
@@ -200,6 +233,7 @@ class FakeGPIO:
         if self._mode is not None and mode != self._mode:
             raise ValueError("A different mode has already been set!")
         self._mode = mode
+        self._reads = None
 
     def setwarnings(self, flag: bool) -> None:
         self.calls += 1
@@ -214,6 +248,14 @@ class FakeGPIO:
         self.calls += 1
         self._check_mode()
         channels = [channel] if isinstance(channel, int) else list(channel)
+        try:
+            self._setup(channels, direction, pull_up_down, initial)
+        finally:
+            self._pins_changed(channels)
+
+    def _setup(
+        self, channels: list[int], direction: int, pull_up_down: int, initial: int | None
+    ) -> None:
         for pin in channels:
             self._check_pin(pin)
             if direction == self.OUT:
@@ -229,7 +271,6 @@ class FakeGPIO:
                 self._level.pop(pin, None)
             else:
                 raise ValueError("An invalid direction was passed to setup()")
-        self._changed()
 
     def output(self, channel: int, value: int | bool) -> None:
         self.calls += 1
@@ -237,10 +278,18 @@ class FakeGPIO:
         if self._direction.get(channel) != self.OUT:
             raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
         self._level[channel] = int(bool(value))
-        self._changed()
+        self._pins_changed([channel])
 
     def input(self, channel: int) -> int:
         self.calls += 1
+        reads = self._reads
+        if reads is None:
+            reads = self._reads = self._reads_now()
+        level = reads.get(channel)
+        return self._read(channel) if level is None else level
+
+    def _read(self, channel: int) -> int:
+        """What `channel` reads, worked out from the pins and the solution."""
         self._check_mode()
         direction = self._direction.get(channel)
         if direction is None:
@@ -248,7 +297,7 @@ class FakeGPIO:
         if direction == self.OUT:
             return self._level[channel]
         if self._columns_high is None:
-            self._columns_high, self._rows_high = self._solve()
+            self._columns_high, self._rows_high = self._solution()
         column = self._column_of_pin.get(channel)
         if (
             column is not None
@@ -274,6 +323,7 @@ class FakeGPIO:
             self._direction.pop(pin, None)
             self._pull.pop(pin, None)
             self._level.pop(pin, None)
+        self._count_drive()
         self._changed()
 
     def is_setup(self, channel: int) -> bool:
@@ -290,6 +340,73 @@ class FakeGPIO:
     def _check_pin(self, pin: int) -> None:
         if self._mode == self.BCM and not 0 <= pin <= 27:
             raise ValueError("The channel sent is invalid on a Raspberry Pi")
+
+    # -- the kept answers --------------------------------------------------------------
+
+    def _pins_changed(self, pins: Iterable[int]) -> None:
+        """These pins were set up or written. A row pin changes the drive (the scanner
+        drives and floats each row line in turn); a column pin what the columns read; any
+        other pin, or a row pin's own pull, only what that pin reads, which is never kept."""
+        rows = columns = False
+        for pin in pins:
+            if pin in self._row_of_pin:
+                self._drive_pin(pin)
+                rows = True
+            elif pin in self._column_of_pin:
+                columns = True
+        if columns:
+            self._forget_reads()
+        if rows:
+            self._drive_changed()
+
+    def _drive_pin(self, pin: int) -> None:
+        """Note what row pin `pin` drives now."""
+        bit = 1 << self._row_of_pin[pin]
+        self._driven_high &= ~bit
+        self._driven_low &= ~bit
+        if self._direction.get(pin) == self.OUT:
+            if self._level[pin]:
+                self._driven_high |= bit
+            else:
+                self._driven_low |= bit
+
+    def _count_drive(self) -> None:
+        """Note what every row pin drives (after a swap or a cleanup)."""
+        self._driven_high = self._driven_low = 0
+        for pin in self._row_of_pin:
+            self._drive_pin(pin)
+
+    def _solution(self) -> tuple[int, int]:
+        """`_solve()`, kept per drive while nothing else changes. A short is raised again
+        on every read, as it is found again."""
+        if not self._cache:
+            return self._solve()
+        drive = (self._driven_high, self._driven_low)
+        solution = self._solutions.get(drive)
+        if solution is None:
+            solution = self._solutions[drive] = self._solve()
+        return solution
+
+    def _reads_now(self) -> dict[int, int]:
+        """The levels the column pins set up as inputs read under this drive: empty (all
+        worked out on each read) without the cache, the numbering mode or with slow
+        columns, whose levels follow the clock. A short leaves it empty too: each read
+        then finds it again, or not (an output pin reads its own level all the same)."""
+        if not self._cache or self._mode is None or self.discharge_s:
+            return {}
+        drive = (self._driven_high, self._driven_low)
+        reads = self._column_reads.get(drive)
+        if reads is None:
+            try:
+                reads = {
+                    pin: self._read(pin)
+                    for pin in self._column_of_pin
+                    if self._direction.get(pin) == self.IN
+                }
+            except HardwareError:
+                return {}
+            self._column_reads[drive] = reads
+        return reads
 
     # -- the electrics -----------------------------------------------------------------
 
