@@ -73,16 +73,25 @@ def refusing(path: Path, on: bool) -> None:
         writer.close()
 
 
-def test_a_refused_insert_is_not_acknowledged(
-    broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    path = tmp_path / "relay.sqlite"
+def refusing_relay(
+    broker: Broker, path: Path, trigger: str
+) -> tuple[RelayStore, RelayService, threading.Event, mqtt.Client]:
+    """A relay on a store whose `trigger` refuses rows while the test says so, the event
+    set once it has subscribed, and the board that will talk to it (not yet connected)."""
     store = RelayStore(str(path))
-    store.db.executescript(REFUSING)
+    store.db.executescript(trigger)
     service = RelayService(BrokerSettings(broker.url, "relay"), Boards(store), client_id=CLIENT)
     subscribed = threading.Event()
     service.client.on_subscribe = lambda *_: subscribed.set()
     board = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-b1")
+    return store, service, subscribed, board
+
+
+def test_a_refused_insert_is_not_acknowledged(
+    broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "relay.sqlite"
+    store, service, subscribed, board = refusing_relay(broker, path, REFUSING)
     caplog.set_level(logging.WARNING, logger="reedboard_relay.service")
     frames = [hello(1, "s1"), state(2), *moves(3, OPENING)]
 
@@ -143,12 +152,7 @@ def test_a_write_refused_mid_turn_is_not_acknowledged(
     the turn fails too (before: logged, acknowledged, and the store kept the board
     offline while the relay showed it online)."""
     path = tmp_path / "relay.sqlite"
-    store = RelayStore(str(path))
-    store.db.executescript(REFUSING_ONLINE)
-    service = RelayService(BrokerSettings(broker.url, "relay"), Boards(store), client_id=CLIENT)
-    subscribed = threading.Event()
-    service.client.on_subscribe = lambda *_: subscribed.set()
-    board = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-b1")
+    store, service, subscribed, board = refusing_relay(broker, path, REFUSING_ONLINE)
     caplog.set_level(logging.WARNING, logger="reedboard_relay.service")
     service.start()
     try:
