@@ -101,11 +101,6 @@ def write_pgn(
 
 
 _STANDARD_KEY = Position.standard().repetition_key()
-# The FEN of each start position lately written, by the position's identity (a position
-# never changes, and the pair keeps it alive so its id is not another's): a relay writes
-# each board's game again many times a second, always from the same start object.
-_START_FENS: dict[int, tuple[Position, str]] = {}
-_START_FENS_KEPT = 4096
 
 
 def start_tags(start: Position) -> dict[str, str]:
@@ -119,21 +114,10 @@ def start_tags(start: Position) -> dict[str, str]:
     ):
         return {}  # the same pieces, side, rights, en passant and clocks: STARTING_FEN
     tags = {"Variant": "Chess960"} if start.chess960 else {}
-    fen = _start_fen(start)
+    fen = start.fen()  # kept by the position: written once a game
     if fen != STARTING_FEN or start.chess960:
         tags |= {"SetUp": "1", "FEN": fen}
     return tags
-
-
-def _start_fen(start: Position) -> str:
-    kept = _START_FENS.get(id(start))
-    if kept is not None and kept[0] is start:
-        return kept[1]
-    fen = start.fen(shredder=False)
-    if len(_START_FENS) >= _START_FENS_KEPT:
-        _START_FENS.clear()  # whole, not one by one: safe with another thread reading
-    _START_FENS[id(start)] = (start, fen)
-    return fen
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:

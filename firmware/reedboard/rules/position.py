@@ -84,6 +84,7 @@ class Position:
     __slots__ = (
         "_bb",
         "_co",
+        "_fen",
         "_legal",
         "castling",
         "chess960",
@@ -96,6 +97,8 @@ class Position:
     _bb: list[Bitboard]
     _co: list[Bitboard]
     _legal: list[int] | None  # the legal codes, once asked for (the position never changes)
+    _fen: str | None  # its FEN (X-FEN castling), once asked for: a PGN is written from one
+    # start again and again, a relay's a thousand games at every move
     turn: Color
     castling: Bitboard
     ep_square: Square | None
@@ -118,6 +121,7 @@ class Position:
         self._bb = list(pieces)
         self._co = list(colors)
         self._legal = None
+        self._fen = None
         self.turn = turn
         self.castling = castling
         self.ep_square = ep_square
@@ -156,7 +160,11 @@ class Position:
         capture exists."""
         from reedboard.rules.fen import write_fen
 
-        return write_fen(self, shredder=shredder)
+        if shredder:
+            return write_fen(self, shredder=True)
+        if self._fen is None:
+            self._fen = write_fen(self)
+        return self._fen
 
     def board_fen(self) -> str:
         from reedboard.rules.fen import write_board_fen
@@ -475,6 +483,7 @@ class Position:
         """The position after a move given as a legal code (no check of legality)."""
         new = Position.__new__(Position)
         new._legal = None
+        new._fen = None
         bb = self._bb.copy()
         co = self._co.copy()
         turn = self.turn
