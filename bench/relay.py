@@ -28,13 +28,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import heapq
 import json
 import multiprocessing
 import os
 import random
 import re
-import selectors
 import signal
 import socket
 import statistics
@@ -45,16 +43,17 @@ import threading
 import time
 import urllib.request
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import paho.mqtt.client as mqtt
+from cpu_shares import CpuShares
 from paho.mqtt.enums import CallbackAPIVersion
-from reedboard.link.frame import decode_line, encode_frame
+from reedboard.link.frame import decode_line
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
+from relay_light import Recording, replay
 from relay_spectators import SpectatorProcesses
 
 BIN = Path(sys.executable).parent
@@ -101,6 +100,28 @@ def get(url: str, timeout: float = 10) -> str:
         return text
 
 
+def get_bytes(url: str, timeout: float = 10) -> bytes:
+    with urllib.request.urlopen(url, timeout=timeout) as answer:
+        body: bytes = answer.read()
+        return body
+
+
+# The start of each entry of `/api/boards`, as the relay writes it: its id, then its ply.
+ENTRY = re.compile(rb'"id": "([^"\\]*)", "online": (?:true|false), "fen": (?:null|"[^"]*"), '
+                   rb'"ply": (\d+)')  # fmt: skip
+
+
+def plies_of(body: bytes) -> list[tuple[str, int]]:
+    """Each board's id and ply in an `/api/boards` body: read by a pattern, not parsed
+    whole (a thousand boards' entries, their moves included, fifty times a second took
+    the bench's process more than half a core); parsed whole where the pattern finds
+    none, so that a changed entry is never read as no board."""
+    found = [(board.decode(), int(ply)) for board, ply in ENTRY.findall(body)]
+    if found or body.strip() == b"[]":
+        return found
+    return [(entry["id"], entry["ply"]) for entry in json.loads(body)]
+
+
 def read_moves(stream: IO[str], times: list[float], sans: list[str]) -> None:
     for line in stream:
         effect = json.loads(line)
@@ -139,7 +160,7 @@ class Poller:
         while not self._stop.is_set():
             began = time.monotonic()
             try:
-                entries = json.loads(get(self.page + "api/boards"))
+                entries = plies_of(get_bytes(self.page + "api/boards"))
             except (OSError, ValueError):
                 # A relay starved of CPU for 10 s: the moves show in a later poll, late,
                 # as they are; a poller that stopped would count them as never carried.
@@ -147,10 +168,10 @@ class Poller:
                 continue
             now = time.monotonic()
             self.polls.append((now - began) * 1000)
-            for entry in entries:
-                marks = self.seen.get(entry["id"])
+            for board, ply in entries:
+                marks = self.seen.get(board)
                 if marks is not None:
-                    while len(marks) < entry["ply"]:
+                    while len(marks) < ply:
                         marks.append(now)
             self._stop.wait(POLL_S)  # the polling interval, part of the figures
 
@@ -294,18 +315,6 @@ def run(boards: int, plies: int, speed: float, folder: Path) -> dict[str, float]
 # ----- light publishers: recorded board streams replayed, many boards in one process -----
 
 
-@dataclass
-class Recording:
-    """One whole board's stream as the broker carried it: each frame and when (seconds
-    after the first), and the moves it played."""
-
-    frames: list[tuple[float, bytes]]
-    seqs: list[int]  # each frame's seq (0 for an `alive`)
-    kinds: list[str]  # each frame's type
-    moves: list[int]  # the indexes of the frames that are moves
-    sans: list[str]
-
-
 def record(url: str, folder: Path, games: int, plies: int, speed: float) -> list[Recording]:
     """Play `games` whole fake boards through the broker once and keep their frames."""
     heard: dict[str, list[tuple[float, bytes]]] = {f"rec{n}": [] for n in range(games)}
@@ -360,119 +369,6 @@ def record(url: str, folder: Path, games: int, plies: int, speed: float) -> list
     return recordings
 
 
-def replay(
-    url: str, recordings: list[Recording], ids: list[str], pace: float, out: Path, stop: Any
-) -> None:
-    """The publishing process: one paho client (connection, session, last will) per board,
-    all turned by one loop, each board replaying a recording at `pace` times the recorded
-    speed; answers the relay's `resend`, `hello` and `state` from the recording. Writes
-    when each move went out, and what the relay asked, to `out`."""
-    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
-    rng = random.Random(1)
-    clients: list[mqtt.Client] = []
-    published = [0] * len(ids)  # frames of its recording each board has sent
-    asked: dict[str, int] = {}
-    times: dict[str, list[float]] = {b: [] for b in ids}
-
-    def answer(n: int, request: bytes) -> None:
-        """As a board would: a `resend` with the frames asked for, a `hello` or a `state`
-        with the recorded one (a real board writes a new one), if sent already."""
-        wire = decode_line(request) or {}
-        kind = str(wire.get("type", "?"))
-        asked[kind] = asked.get(kind, 0) + 1
-        recording = recordings[n % len(recordings)]
-        if kind == "resend":
-            after, until = int(wire.get("after", 0)), int(wire.get("until") or 1 << 30)
-            wanted = [i for i in range(published[n]) if after < recording.seqs[i] < until]
-        else:
-            wanted = [i for i in range(published[n]) if recording.kinds[i] == kind][:1]
-        for i in wanted:
-            clients[n].publish(
-                f"reedboard/boards/{ids[n]}/stream", own(n, recording.frames[i][1]), 1
-            )
-
-    def own(n: int, frame: bytes) -> bytes:
-        """The recorded frame as board n's: a `hello` names its board, and the relay
-        refuses a frame naming another board than its topic's."""
-        wire = decode_line(frame)
-        if wire is None or wire.get("board") in (None, ids[n]):
-            return frame
-        encoded = encode_frame(wire | {"board": ids[n]})
-        return encoded if frame.endswith(b"\n") else encoded.rstrip(b"\n")
-
-    for n, board in enumerate(ids):
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"reedboard-board-{board}",
-                             clean_session=False, protocol=mqtt.MQTTv311)  # fmt: skip
-        client.will_set(f"reedboard/boards/{board}/status", b"offline", qos=1, retain=True)
-        client.on_message = lambda _c, _u, m, n=n: answer(n, bytes(m.payload))
-        client.connect(host, int(port), keepalive=30)
-        client.subscribe(f"reedboard/boards/{board}/request", qos=1)
-        client.publish(f"reedboard/boards/{board}/status", b"online", qos=1, retain=True)
-        clients.append(client)
-    selector = selectors.DefaultSelector()  # epoll: select() stops at descriptor 1023
-    watched: list[Any] = [None] * len(clients)
-    drops = 0
-
-    def watch(n: int) -> None:
-        """(Re)register client n's socket; reconnect it (same session) if it dropped."""
-        nonlocal drops
-        sock = clients[n].socket()
-        if sock is None or sock.fileno() < 0:
-            drops += 1
-            with contextlib.suppress(OSError):
-                clients[n].reconnect()
-            sock = clients[n].socket()
-        if watched[n] is not None and watched[n] is not sock:
-            with contextlib.suppress(KeyError, ValueError, OSError):
-                selector.unregister(watched[n])
-            watched[n] = None
-        if sock is not None and watched[n] is None and sock.fileno() >= 0:
-            # The number of another client's socket, closed since, handed out again:
-            # the selector still holds it under that client.
-            with contextlib.suppress(KeyError):
-                stale = selector.get_key(sock.fileno())
-                selector.unregister(sock.fileno())
-                watched[stale.data] = None
-            selector.register(sock, selectors.EVENT_READ, n)
-            watched[n] = sock
-
-    for n in range(len(clients)):
-        watch(n)
-    moves = [set(r.moves) for r in recordings]
-    began = time.monotonic() + 1.0
-    due = [(began + rng.uniform(0, 5.0), n, 0) for n in range(len(ids))]
-    heapq.heapify(due)
-    last_misc = 0.0
-    while not stop.is_set():
-        now = time.monotonic()
-        while due and due[0][0] <= now:
-            _t, n, i = heapq.heappop(due)
-            recording = recordings[n % len(recordings)]
-            frame = own(n, recording.frames[i][1])
-            qos = 0 if recording.seqs[i] == 0 else 1
-            clients[n].publish(f"reedboard/boards/{ids[n]}/stream", frame, qos)
-            published[n] = i + 1
-            if i in moves[n % len(recordings)]:
-                times[ids[n]].append(time.monotonic())
-            if i + 1 < len(recording.frames):
-                step = (recording.frames[i + 1][0] - recording.frames[i][0]) / pace
-                heapq.heappush(due, (_t + step, n, i + 1))
-        wait = min(0.01, max(0.0, due[0][0] - time.monotonic())) if due else 0.01
-        for key, _events in selector.select(wait):
-            clients[key.data].loop_read()
-        for client in clients:
-            if client.want_write():
-                client.loop_write()
-        if now - last_misc > 1.0:
-            last_misc = now
-            for n, client in enumerate(clients):
-                client.loop_misc()
-                watch(n)
-    for client in clients:
-        client.disconnect()
-    out.write_text(json.dumps({"times": times, "asked": asked, "drops": drops}))
-
-
 def run_light(
     boards: int,
     recordings: list[Recording],
@@ -491,9 +387,16 @@ def run_light(
     )
     poller = Poller(page, ids)
     spectators = SpectatorProcesses(page, *crowd)
+    shares = CpuShares()
+
+    def groups() -> dict[str, list[int | None]]:
+        return {"relay": [relay.pid], "broker": [broker.pid], "publishers": [publisher.pid],
+                **spectators.pids(), "bench": [os.getpid()]}  # fmt: skip
+
     try:
         cpu_before = cpu_s(relay.pid)
         started = time.monotonic()
+        shares.start(groups(), started)
         publisher.start()
         longest = max(r.frames[-1][0] for r in recordings) / pace + 6.0
         while time.monotonic() - started < longest or not all(
@@ -503,6 +406,7 @@ def run_light(
                 break
             time.sleep(0.1)  # waiting for the relay, not timing anything
         elapsed = time.monotonic() - started
+        shares.end(groups(), started + elapsed)
         poller.stop()
         spectators.stop()
         cpu = cpu_s(relay.pid) - cpu_before
@@ -528,6 +432,9 @@ def run_light(
         print(f"  /api/boards polls failed: {poller.failed}", file=sys.stderr)
     if spectators.said():
         print(spectators.said(), file=sys.stderr)
+    if sent.get("refused"):
+        print(f"  light boards' connections refused: {sent['refused']}", file=sys.stderr)
+    print(shares.said(), flush=True)
     return figures(ids, sent["times"], poller.seen, elapsed, cpu, memory, exact)
 
 
