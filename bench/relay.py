@@ -180,10 +180,15 @@ class Poller:
         self._thread.join(10)
 
 
-def start_broker(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_broker(folder: Path, inflight: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """Mosquitto on a free port; `inflight`: its `max_inflight_messages` (20 when None),
+    the QoS 1 messages it sends a client before waiting for their acknowledgements."""
     port = free_port()
     config = folder / "mosquitto.conf"
-    config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n")
+    window = "" if inflight is None else f"max_inflight_messages {inflight}\n"
+    config.write_text(
+        f"listener {port} 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n{window}"
+    )
     broker = subprocess.Popen([MOSQUITTO, "-c", str(config)], stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -375,8 +380,9 @@ def run_light(
     pace: float,
     folder: Path,
     crowd: tuple[int, int] = (0, 0),
+    inflight: int | None = None,
 ) -> dict[str, float]:
-    broker, url = start_broker(folder)
+    broker, url = start_broker(folder, inflight)
     relay, page = start_relay(url, folder)
     ids = [f"l{n:04}" for n in range(boards)]
     sans = {b: recordings[n % len(recordings)].sans for n, b in enumerate(ids)}
@@ -461,6 +467,10 @@ def main() -> None:
                         help="clients polling /games.pgn every 2 s during the light runs")  # fmt: skip
     parser.add_argument("--listeners", type=int, default=0, metavar="N",
                         help="spectators on the event stream during the light runs")  # fmt: skip
+    parser.add_argument("--inflight", type=int, default=None, metavar="N",
+                        help="the light runs' broker sends a client N QoS 1 messages "
+                             "before waiting for their acknowledgements (Mosquitto's "
+                             "max_inflight_messages; default its own, 20)")  # fmt: skip
     args = parser.parse_args()
     header = "boards  moves  moves/s  median ms  p99 ms  relay CPU/move ms  relay RSS MB  exact"
     if args.boards:
@@ -483,7 +493,7 @@ def main() -> None:
     for boards in args.light:
         with tempfile.TemporaryDirectory() as tmp:
             crowd = (args.pgn_pollers, args.listeners)
-            result = run_light(boards, recordings, args.pace, Path(tmp), crowd)
+            result = run_light(boards, recordings, args.pace, Path(tmp), crowd, args.inflight)
             print(row(boards, result), flush=True)
 
 
