@@ -12,10 +12,14 @@ a light one: the moment it publishes the move) to the move being in the relay's 
 poll's own time: the figures include that), median and p99, the relay's CPU time per
 move (its polls included), its memory, and whether `/games.pgn` equals every board's
 own game (nothing lost, nothing doubled). A board stays up after its game, as a real
-one does, until the relay has all of it.
+one does, until the relay has all of it. A light run also says how much of the
+machine's CPU (both cores' time over the run) each group of processes took: the relay,
+the broker, the publishers, the `/games.pgn` pollers, the listeners, the bench's own
+process, and everything else on the machine (`others`).
 
     python bench/relay.py [--boards 10 50 100] [--light 200 500 1000] [--plies 60]
                           [--speed 10] [--pace 1] [--pgn-pollers N] [--listeners N]
+                          [--inflight N]
 
 `--boards` or `--light` with no number skips that half (`--light 1000` alone runs the
 whole-board half too, with its default sizes: give `--boards` with no number).
