@@ -19,7 +19,7 @@ process, and everything else on the machine (`others`).
 
     python bench/relay.py [--boards 10 50 100] [--light 200 500 1000] [--plies 60]
                           [--speed 10] [--pace 1] [--pgn-pollers N] [--listeners N]
-                          [--inflight N]
+                          [--inflight N] [--poll-ms 20]
 
 `--boards` or `--light` with no number skips that half (`--light 1000` alone runs the
 whole-board half too, with its default sizes: give `--boards` with no number).
@@ -148,11 +148,12 @@ def sans_by_board(pgn: str) -> dict[str, list[str]]:
 
 
 class Poller:
-    """Reads `/api/boards` every POLL_S in a thread of its own, from before the first board
+    """Reads `/api/boards` every `every_s` (POLL_S) in a thread of its own, from before the first board
     starts: `seen[board][k]` is when the relay first showed the board's move k+1."""
 
-    def __init__(self, page: str, ids: list[str]) -> None:
+    def __init__(self, page: str, ids: list[str], every_s: float = POLL_S) -> None:
         self.page = page
+        self.every_s = every_s
         self.seen: dict[str, list[float]] = {b: [] for b in ids}
         self.polls: list[float] = []  # how long each poll took (ms)
         self.failed = 0  # polls that timed out or failed: the next one still counts
@@ -177,7 +178,7 @@ class Poller:
                 if marks is not None:
                     while len(marks) < ply:
                         marks.append(now)
-            self._stop.wait(POLL_S)  # the polling interval, part of the figures
+            self._stop.wait(self.every_s)  # the polling interval, part of the figures
 
     def stop(self) -> None:
         self._stop.set()
@@ -385,6 +386,7 @@ def run_light(
     folder: Path,
     crowd: tuple[int, int] = (0, 0),
     inflight: int | None = None,
+    poll_s: float = POLL_S,
 ) -> dict[str, float]:
     broker, url = start_broker(folder, inflight)
     relay, page = start_relay(url, folder)
@@ -395,7 +397,7 @@ def run_light(
     publisher = multiprocessing.Process(
         target=replay, args=(url, recordings, ids, pace, out, stop), daemon=True
     )
-    poller = Poller(page, ids)
+    poller = Poller(page, ids, poll_s)
     spectators = SpectatorProcesses(page, *crowd)
     shares = CpuShares()
 
@@ -475,6 +477,9 @@ def main() -> None:
                         help="the light runs' broker sends a client N QoS 1 messages "
                              "before waiting for their acknowledgements (Mosquitto's "
                              "max_inflight_messages; default its own, 20)")  # fmt: skip
+    parser.add_argument("--poll-ms", type=float, default=POLL_S * 1000, metavar="MS",
+                        help="the light runs' /api/boards poll, which times the moves, "
+                             "waits this long between polls (default 20)")  # fmt: skip
     args = parser.parse_args()
     header = "boards  moves  moves/s  median ms  p99 ms  relay CPU/move ms  relay RSS MB  exact"
     if args.boards:
@@ -497,7 +502,9 @@ def main() -> None:
     for boards in args.light:
         with tempfile.TemporaryDirectory() as tmp:
             crowd = (args.pgn_pollers, args.listeners)
-            result = run_light(boards, recordings, args.pace, Path(tmp), crowd, args.inflight)
+            result = run_light(
+                boards, recordings, args.pace, Path(tmp), crowd, args.inflight, args.poll_ms / 1000
+            )
             print(row(boards, result), flush=True)
 
 
