@@ -12,10 +12,14 @@ a light one: the moment it publishes the move) to the move being in the relay's 
 poll's own time: the figures include that), median and p99, the relay's CPU time per
 move (its polls included), its memory, and whether `/games.pgn` equals every board's
 own game (nothing lost, nothing doubled). A board stays up after its game, as a real
-one does, until the relay has all of it.
+one does, until the relay has all of it. A light run also says how much of the
+machine's CPU (both cores' time over the run) each group of processes took: the relay,
+the broker, the publishers, the `/games.pgn` pollers, the listeners, the bench's own
+process, and everything else on the machine (`others`).
 
     python bench/relay.py [--boards 10 50 100] [--light 200 500 1000] [--plies 60]
                           [--speed 10] [--pace 1] [--pgn-pollers N] [--listeners N]
+                          [--inflight N] [--poll-ms 20]
 
 `--boards` or `--light` with no number skips that half (`--light 1000` alone runs the
 whole-board half too, with its default sizes: give `--boards` with no number).
@@ -28,13 +32,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import heapq
 import json
 import multiprocessing
 import os
 import random
 import re
-import selectors
 import signal
 import socket
 import statistics
@@ -45,16 +47,17 @@ import threading
 import time
 import urllib.request
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import paho.mqtt.client as mqtt
+from cpu_shares import CpuShares
 from paho.mqtt.enums import CallbackAPIVersion
-from reedboard.link.frame import decode_line, encode_frame
+from reedboard.link.frame import decode_line
 from reedboard.rules.position import Position
 from reedboard.sim.games import random_game
 from reedboard.sim.human import human_script
+from relay_light import Recording, replay
 from relay_spectators import SpectatorProcesses
 
 BIN = Path(sys.executable).parent
@@ -101,6 +104,28 @@ def get(url: str, timeout: float = 10) -> str:
         return text
 
 
+def get_bytes(url: str, timeout: float = 10) -> bytes:
+    with urllib.request.urlopen(url, timeout=timeout) as answer:
+        body: bytes = answer.read()
+        return body
+
+
+# The start of each entry of `/api/boards`, as the relay writes it: its id, then its ply.
+ENTRY = re.compile(rb'"id": "([^"\\]*)", "online": (?:true|false), "fen": (?:null|"[^"]*"), '
+                   rb'"ply": (\d+)')  # fmt: skip
+
+
+def plies_of(body: bytes) -> list[tuple[str, int]]:
+    """Each board's id and ply in an `/api/boards` body: read by a pattern, not parsed
+    whole (a thousand boards' entries, their moves included, fifty times a second took
+    the bench's process more than half a core); parsed whole where the pattern finds
+    none, so that a changed entry is never read as no board."""
+    found = [(board.decode(), int(ply)) for board, ply in ENTRY.findall(body)]
+    if found or body.strip() == b"[]":
+        return found
+    return [(entry["id"], entry["ply"]) for entry in json.loads(body)]
+
+
 def read_moves(stream: IO[str], times: list[float], sans: list[str]) -> None:
     for line in stream:
         effect = json.loads(line)
@@ -123,11 +148,12 @@ def sans_by_board(pgn: str) -> dict[str, list[str]]:
 
 
 class Poller:
-    """Reads `/api/boards` every POLL_S in a thread of its own, from before the first board
+    """Reads `/api/boards` every `every_s` (POLL_S) in a thread of its own, from before the first board
     starts: `seen[board][k]` is when the relay first showed the board's move k+1."""
 
-    def __init__(self, page: str, ids: list[str]) -> None:
+    def __init__(self, page: str, ids: list[str], every_s: float = POLL_S) -> None:
         self.page = page
+        self.every_s = every_s
         self.seen: dict[str, list[float]] = {b: [] for b in ids}
         self.polls: list[float] = []  # how long each poll took (ms)
         self.failed = 0  # polls that timed out or failed: the next one still counts
@@ -139,7 +165,7 @@ class Poller:
         while not self._stop.is_set():
             began = time.monotonic()
             try:
-                entries = json.loads(get(self.page + "api/boards"))
+                entries = plies_of(get_bytes(self.page + "api/boards"))
             except (OSError, ValueError):
                 # A relay starved of CPU for 10 s: the moves show in a later poll, late,
                 # as they are; a poller that stopped would count them as never carried.
@@ -147,22 +173,27 @@ class Poller:
                 continue
             now = time.monotonic()
             self.polls.append((now - began) * 1000)
-            for entry in entries:
-                marks = self.seen.get(entry["id"])
+            for board, ply in entries:
+                marks = self.seen.get(board)
                 if marks is not None:
-                    while len(marks) < entry["ply"]:
+                    while len(marks) < ply:
                         marks.append(now)
-            self._stop.wait(POLL_S)  # the polling interval, part of the figures
+            self._stop.wait(self.every_s)  # the polling interval, part of the figures
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(10)
 
 
-def start_broker(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_broker(folder: Path, inflight: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """Mosquitto on a free port; `inflight`: its `max_inflight_messages` (20 when None),
+    the QoS 1 messages it sends a client before waiting for their acknowledgements."""
     port = free_port()
     config = folder / "mosquitto.conf"
-    config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n")
+    window = "" if inflight is None else f"max_inflight_messages {inflight}\n"
+    config.write_text(
+        f"listener {port} 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n{window}"
+    )
     broker = subprocess.Popen([MOSQUITTO, "-c", str(config)], stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -294,18 +325,6 @@ def run(boards: int, plies: int, speed: float, folder: Path) -> dict[str, float]
 # ----- light publishers: recorded board streams replayed, many boards in one process -----
 
 
-@dataclass
-class Recording:
-    """One whole board's stream as the broker carried it: each frame and when (seconds
-    after the first), and the moves it played."""
-
-    frames: list[tuple[float, bytes]]
-    seqs: list[int]  # each frame's seq (0 for an `alive`)
-    kinds: list[str]  # each frame's type
-    moves: list[int]  # the indexes of the frames that are moves
-    sans: list[str]
-
-
 def record(url: str, folder: Path, games: int, plies: int, speed: float) -> list[Recording]:
     """Play `games` whole fake boards through the broker once and keep their frames."""
     heard: dict[str, list[tuple[float, bytes]]] = {f"rec{n}": [] for n in range(games)}
@@ -360,127 +379,16 @@ def record(url: str, folder: Path, games: int, plies: int, speed: float) -> list
     return recordings
 
 
-def replay(
-    url: str, recordings: list[Recording], ids: list[str], pace: float, out: Path, stop: Any
-) -> None:
-    """The publishing process: one paho client (connection, session, last will) per board,
-    all turned by one loop, each board replaying a recording at `pace` times the recorded
-    speed; answers the relay's `resend`, `hello` and `state` from the recording. Writes
-    when each move went out, and what the relay asked, to `out`."""
-    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
-    rng = random.Random(1)
-    clients: list[mqtt.Client] = []
-    published = [0] * len(ids)  # frames of its recording each board has sent
-    asked: dict[str, int] = {}
-    times: dict[str, list[float]] = {b: [] for b in ids}
-
-    def answer(n: int, request: bytes) -> None:
-        """As a board would: a `resend` with the frames asked for, a `hello` or a `state`
-        with the recorded one (a real board writes a new one), if sent already."""
-        wire = decode_line(request) or {}
-        kind = str(wire.get("type", "?"))
-        asked[kind] = asked.get(kind, 0) + 1
-        recording = recordings[n % len(recordings)]
-        if kind == "resend":
-            after, until = int(wire.get("after", 0)), int(wire.get("until") or 1 << 30)
-            wanted = [i for i in range(published[n]) if after < recording.seqs[i] < until]
-        else:
-            wanted = [i for i in range(published[n]) if recording.kinds[i] == kind][:1]
-        for i in wanted:
-            clients[n].publish(
-                f"reedboard/boards/{ids[n]}/stream", own(n, recording.frames[i][1]), 1
-            )
-
-    def own(n: int, frame: bytes) -> bytes:
-        """The recorded frame as board n's: a `hello` names its board, and the relay
-        refuses a frame naming another board than its topic's."""
-        wire = decode_line(frame)
-        if wire is None or wire.get("board") in (None, ids[n]):
-            return frame
-        encoded = encode_frame(wire | {"board": ids[n]})
-        return encoded if frame.endswith(b"\n") else encoded.rstrip(b"\n")
-
-    for n, board in enumerate(ids):
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"reedboard-board-{board}",
-                             clean_session=False, protocol=mqtt.MQTTv311)  # fmt: skip
-        client.will_set(f"reedboard/boards/{board}/status", b"offline", qos=1, retain=True)
-        client.on_message = lambda _c, _u, m, n=n: answer(n, bytes(m.payload))
-        client.connect(host, int(port), keepalive=30)
-        client.subscribe(f"reedboard/boards/{board}/request", qos=1)
-        client.publish(f"reedboard/boards/{board}/status", b"online", qos=1, retain=True)
-        clients.append(client)
-    selector = selectors.DefaultSelector()  # epoll: select() stops at descriptor 1023
-    watched: list[Any] = [None] * len(clients)
-    drops = 0
-
-    def watch(n: int) -> None:
-        """(Re)register client n's socket; reconnect it (same session) if it dropped."""
-        nonlocal drops
-        sock = clients[n].socket()
-        if sock is None or sock.fileno() < 0:
-            drops += 1
-            with contextlib.suppress(OSError):
-                clients[n].reconnect()
-            sock = clients[n].socket()
-        if watched[n] is not None and watched[n] is not sock:
-            with contextlib.suppress(KeyError, ValueError, OSError):
-                selector.unregister(watched[n])
-            watched[n] = None
-        if sock is not None and watched[n] is None and sock.fileno() >= 0:
-            # The number of another client's socket, closed since, handed out again:
-            # the selector still holds it under that client.
-            with contextlib.suppress(KeyError):
-                stale = selector.get_key(sock.fileno())
-                selector.unregister(sock.fileno())
-                watched[stale.data] = None
-            selector.register(sock, selectors.EVENT_READ, n)
-            watched[n] = sock
-
-    for n in range(len(clients)):
-        watch(n)
-    moves = [set(r.moves) for r in recordings]
-    began = time.monotonic() + 1.0
-    due = [(began + rng.uniform(0, 5.0), n, 0) for n in range(len(ids))]
-    heapq.heapify(due)
-    last_misc = 0.0
-    while not stop.is_set():
-        now = time.monotonic()
-        while due and due[0][0] <= now:
-            _t, n, i = heapq.heappop(due)
-            recording = recordings[n % len(recordings)]
-            frame = own(n, recording.frames[i][1])
-            qos = 0 if recording.seqs[i] == 0 else 1
-            clients[n].publish(f"reedboard/boards/{ids[n]}/stream", frame, qos)
-            published[n] = i + 1
-            if i in moves[n % len(recordings)]:
-                times[ids[n]].append(time.monotonic())
-            if i + 1 < len(recording.frames):
-                step = (recording.frames[i + 1][0] - recording.frames[i][0]) / pace
-                heapq.heappush(due, (_t + step, n, i + 1))
-        wait = min(0.01, max(0.0, due[0][0] - time.monotonic())) if due else 0.01
-        for key, _events in selector.select(wait):
-            clients[key.data].loop_read()
-        for client in clients:
-            if client.want_write():
-                client.loop_write()
-        if now - last_misc > 1.0:
-            last_misc = now
-            for n, client in enumerate(clients):
-                client.loop_misc()
-                watch(n)
-    for client in clients:
-        client.disconnect()
-    out.write_text(json.dumps({"times": times, "asked": asked, "drops": drops}))
-
-
 def run_light(
     boards: int,
     recordings: list[Recording],
     pace: float,
     folder: Path,
     crowd: tuple[int, int] = (0, 0),
+    inflight: int | None = None,
+    poll_s: float = POLL_S,
 ) -> dict[str, float]:
-    broker, url = start_broker(folder)
+    broker, url = start_broker(folder, inflight)
     relay, page = start_relay(url, folder)
     ids = [f"l{n:04}" for n in range(boards)]
     sans = {b: recordings[n % len(recordings)].sans for n, b in enumerate(ids)}
@@ -489,11 +397,18 @@ def run_light(
     publisher = multiprocessing.Process(
         target=replay, args=(url, recordings, ids, pace, out, stop), daemon=True
     )
-    poller = Poller(page, ids)
+    poller = Poller(page, ids, poll_s)
     spectators = SpectatorProcesses(page, *crowd)
+    shares = CpuShares()
+
+    def groups() -> dict[str, list[int | None]]:
+        return {"relay": [relay.pid], "broker": [broker.pid], "publishers": [publisher.pid],
+                **spectators.pids(), "bench": [os.getpid()]}  # fmt: skip
+
     try:
         cpu_before = cpu_s(relay.pid)
         started = time.monotonic()
+        shares.start(groups(), started)
         publisher.start()
         longest = max(r.frames[-1][0] for r in recordings) / pace + 6.0
         while time.monotonic() - started < longest or not all(
@@ -503,6 +418,7 @@ def run_light(
                 break
             time.sleep(0.1)  # waiting for the relay, not timing anything
         elapsed = time.monotonic() - started
+        shares.end(groups(), started + elapsed)
         poller.stop()
         spectators.stop()
         cpu = cpu_s(relay.pid) - cpu_before
@@ -528,6 +444,9 @@ def run_light(
         print(f"  /api/boards polls failed: {poller.failed}", file=sys.stderr)
     if spectators.said():
         print(spectators.said(), file=sys.stderr)
+    if sent.get("refused"):
+        print(f"  light boards' connections refused: {sent['refused']}", file=sys.stderr)
+    print(shares.said(), flush=True)
     return figures(ids, sent["times"], poller.seen, elapsed, cpu, memory, exact)
 
 
@@ -554,6 +473,13 @@ def main() -> None:
                         help="clients polling /games.pgn every 2 s during the light runs")  # fmt: skip
     parser.add_argument("--listeners", type=int, default=0, metavar="N",
                         help="spectators on the event stream during the light runs")  # fmt: skip
+    parser.add_argument("--inflight", type=int, default=None, metavar="N",
+                        help="the light runs' broker sends a client N QoS 1 messages "
+                             "before waiting for their acknowledgements (Mosquitto's "
+                             "max_inflight_messages; default its own, 20)")  # fmt: skip
+    parser.add_argument("--poll-ms", type=float, default=POLL_S * 1000, metavar="MS",
+                        help="the light runs' /api/boards poll, which times the moves, "
+                             "waits this long between polls (default 20)")  # fmt: skip
     args = parser.parse_args()
     header = "boards  moves  moves/s  median ms  p99 ms  relay CPU/move ms  relay RSS MB  exact"
     if args.boards:
@@ -576,7 +502,9 @@ def main() -> None:
     for boards in args.light:
         with tempfile.TemporaryDirectory() as tmp:
             crowd = (args.pgn_pollers, args.listeners)
-            result = run_light(boards, recordings, args.pace, Path(tmp), crowd)
+            result = run_light(
+                boards, recordings, args.pace, Path(tmp), crowd, args.inflight, args.poll_ms / 1000
+            )
             print(row(boards, result), flush=True)
 
 

@@ -1,6 +1,7 @@
 """Benchmark: the relay's CPU for its public reads while a thousand boards move.
 
     python bench/relay_reads.py [--boards 1000] [--plies 40] [--seconds 10] [--rate 350]
+                                [--joins 300]
 
 The relay's parts in this process over a SQLite file (no broker, no sockets: each move's
 frame is handed to the relay's MQTT callback as paho would, topic and payload, so its
@@ -9,6 +10,8 @@ reading, its checks and the asking at the end of a read turn count), N boards ea
 `--rate` moves a second spread over random boards, for `--seconds` of simulated time in
 steps of 0.1 s, each step followed by one `/api/boards` body, every fifth by one
 `/games.pgn` body and every second by one turn of the event stream (three listeners).
+Before the moves, `--joins` listeners join the event stream one after another (each
+given every board in its first message) and leave, their CPU time printed apart.
 The moves are taken 20 to a read turn (one transaction), as the relay reads them from
 Mosquitto.
 Prints the process's CPU time (not the wall clock: on shared cores it says what the
@@ -51,7 +54,9 @@ def on_topic(board: str, frame: dict[str, object]) -> mqtt.MQTTMessage:
     return message
 
 
-async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> dict[str, float]:
+async def run(
+    boards: int, plies: int, seconds: float, rate: int, db: Path, joins: int = 0
+) -> tuple[dict[str, float], float]:
     store = RelayStore(str(db))
     service = RelayService(BrokerSettings("mqtt://127.0.0.1:1", "relay"), Boards(store))
     relay = RelayWeb(service, GamePairings(Pairings(None), store.db))
@@ -68,6 +73,12 @@ async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> d
         relay.events.join(listener)
     await relay.games_body()
     await relay.boards_body()
+    began = time.process_time()
+    for _ in range(joins):  # spectators opening the page at once, as at a round's start
+        joined = Listener()
+        relay.events.join(joined)
+        relay.events.listeners.discard(joined)
+    joining = time.process_time() - began
     at = dict.fromkeys(ids, plies)
     rng = random.Random(1)
     spent = {"moves": 0.0, "/api/boards": 0.0, "/games.pgn": 0.0, "event turns": 0.0}
@@ -105,7 +116,7 @@ async def run(boards: int, plies: int, seconds: float, rate: int, db: Path) -> d
             listener.queued_bytes = 0
             listener.owed.clear()
     store.close()
-    return spent
+    return spent, joining
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,11 +125,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plies", type=int, default=40)
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--rate", type=int, default=350, help="moves a second, all boards")
+    p.add_argument("--joins", type=int, default=300, help="listeners joining before the moves")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        spent = asyncio.run(
-            run(args.boards, args.plies, args.seconds, args.rate, Path(tmp) / "relay.sqlite")
+        db = Path(tmp) / "relay.sqlite"
+        spent, joining = asyncio.run(
+            run(args.boards, args.plies, args.seconds, args.rate, db, args.joins)
         )
+    if args.joins:
+        each = joining * 1000 / args.joins
+        print(f"{args.joins} listeners joining: {joining:.2f} s of CPU ({each:.2f} ms each)")
     moves = round(args.rate * args.seconds)
     print(f"boards: {args.boards}, {moves} moves over {args.seconds:g} s; CPU time:")
     for what, seconds in spent.items():

@@ -100,9 +100,10 @@ def joined_json(fragments: list[bytes]) -> bytes:
 
 
 B = TypeVar("B")
+P = TypeVar("P")
 
 
-class KeptParts(Generic[B, T]):
+class KeptParts(Generic[B, P]):
     """Each board's part of a body (its PGN, its JSON), kept: a body joined again asks
     only the boards told changed since for their part (every board when the boards shown
     are others: a board came or went, a delay was set). A thousand boards' parts, checked
@@ -111,7 +112,7 @@ class KeptParts(Generic[B, T]):
     each time (what the web side is not told of is found by `Rechecks` instead)."""
 
     def __init__(self) -> None:
-        self._parts: dict[str, T] = {}
+        self._parts: dict[str, P] = {}
         self._order: list[str] = []
         self._dirty: set[str] = set()
         self._whole = True
@@ -126,9 +127,9 @@ class KeptParts(Generic[B, T]):
     def read(
         self,
         boards: Mapping[str, B],
-        part: Callable[[B], T],
+        part: Callable[[B], P],
         order: Callable[[Mapping[str, B]], list[str]],
-    ) -> list[T]:
+    ) -> list[P]:
         if self._whole or self._parts.keys() != boards.keys():
             self._whole = False
             self._order = order(boards)

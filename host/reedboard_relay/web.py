@@ -81,6 +81,11 @@ class BoardShown:
     json: bytes | None = None
     pgn: str | None = None
 
+    def json_bytes(self) -> bytes:
+        if self.json is None:
+            self.json = json.dumps(self.summary).encode()
+        return self.json
+
 
 class RelayWeb:
     def __init__(
@@ -114,6 +119,8 @@ class RelayWeb:
         self._order: tuple[tuple[int, str | None], list[str]] = ((-1, None), [])
         self._kept_json: KeptParts[Board, bytes] = KeptParts()
         self._kept_pgn: KeptParts[Board, str] = KeptParts()
+        # Every board's fragment, for each listener's first message (kept as the JSON is).
+        self._kept_fragments: KeptParts[Board, Fragment] = KeptParts()
         service.snapshotters.append(self._keep_delayed)
 
     def _keep_delayed(self) -> None:
@@ -232,6 +239,7 @@ class RelayWeb:
         self.bodies.changed()
         self._kept_json.changed(board)
         self._kept_pgn.changed(board)
+        self._kept_fragments.changed(board)
         self.events.changed(board)
 
     def _shown_anew(self) -> None:
@@ -239,6 +247,7 @@ class RelayWeb:
         self.bodies.changed()
         self._kept_json.forget()
         self._kept_pgn.forget()
+        self._kept_fragments.forget()
 
     def summaries(self) -> list[BoardSummary]:
         return list(
@@ -252,21 +261,19 @@ class RelayWeb:
 
         def read(boards: Boards) -> list[Fragment]:
             public = self._recheck(self._public(boards))
-            ids = in_board_order(public if board_ids is None else set(board_ids) & set(public))
+            if board_ids is None:
+                return self._kept_fragments.read(public, self._fragment, in_board_order)
+            ids = in_board_order(set(board_ids) & set(public))
             return [self._fragment(public[board]) for board in ids]
 
-        found: list[Fragment] = self.service.snapshot(read)
-        return found
+        return self.service.snapshot(read)
 
     def _fragment(self, board: Board) -> Fragment:
         entry = self._entry(board)
-        return Fragment(board.id, entry.summary, self._json(board))
+        return Fragment(board.id, entry.summary, entry.json_bytes())
 
-    def _json(self, board: Board) -> bytes:
-        entry = self._entry(board)
-        if entry.json is None:
-            entry.json = json.dumps(entry.summary).encode()
-        return entry.json
+    def _json_of(self, board: Board) -> bytes:
+        return self._entry(board).json_bytes()
 
     def _pgn_of(self, board: Board) -> str:
         entry = self._entry(board)
@@ -282,10 +289,9 @@ class RelayWeb:
         def fragments() -> list[bytes]:
             def read(boards: Boards) -> list[bytes]:
                 public = self._recheck(self._public(boards))
-                return self._kept_json.read(public, self._json, in_board_order)
+                return self._kept_json.read(public, self._json_of, in_board_order)
 
-            found: list[bytes] = self.service.snapshot(read)
-            return found
+            return self.service.snapshot(read)
 
         return await self.bodies.body("boards", fragments, joined_json)
 
@@ -297,8 +303,7 @@ class RelayWeb:
                 public = self._recheck(self._public(boards))
                 return self._kept_pgn.read(public, self._pgn_of, in_board_order)
 
-            found: list[str] = self.service.snapshot(read)
-            return found
+            return self.service.snapshot(read)
 
         return await self.bodies.body("games", texts, joined_pgn)
 
@@ -366,8 +371,7 @@ class RelayWeb:
                 self._order = (key, in_board_order(known))
             return list(self._order[1])
 
-        ids: list[str] = self.service.snapshot(read)
-        return ids
+        return self.service.snapshot(read)
 
     def pgn(self, board_id: str | None = None) -> str | None:
         def read(boards: Boards) -> str | None:
@@ -377,8 +381,7 @@ class RelayWeb:
                 return None if board is None else self._pgn_of(board)
             return "\n".join(text for b in _all(public) if (text := self._pgn_of(b)))
 
-        result: str | None = self.service.snapshot(read)
-        return result
+        return self.service.snapshot(read)
 
     def round_trf(self) -> tuple[bytes, int]:
         """The pairings' TRF with the round's results (`trf_results`), and how many."""
@@ -398,8 +401,7 @@ class RelayWeb:
                     return None
                 return BoardResult(pairing.round, game.result, len(game.game))
 
-            shown: BoardResult | None = self.service.snapshot(read)
-            return shown
+            return self.service.snapshot(read)
 
         return trf_with_results(data, source.round, source.boards, result_of)
 
