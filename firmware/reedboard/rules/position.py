@@ -697,19 +697,42 @@ def _pawn_codes(
         (left & target_mask, steps[2], 0),
         (right & target_mask, steps[3], 0),
     ):
+        if not targets:
+            continue
+        # The promotions apart, and the pin test only where a pawn is pinned: the plain
+        # pawn moves are most of a position's and need neither test.
+        promotions = targets & _BACK_RANKS
+        targets ^= promotions
+        code = _PAWN | flag
+        if pinned:
+            targets = _unpinned_pawn_targets(targets, step, pinned, line_k)
+            promotions = _unpinned_pawn_targets(promotions, step, pinned, line_k)
         while targets:
             t_low = targets & -targets
             targets ^= t_low
             t = t_low.bit_length() - 1
-            f = t + step
-            if pinned >> f & 1 and not line_k[f] & t_low:
-                continue
-            code = f | t << 6 | _PAWN | flag
-            if t_low & _BACK_RANKS:
-                for promotion in _PROMOTIONS:
-                    append(code | promotion)
-            else:
-                append(code)
+            append(code | (t + step) | t << 6)
+        while promotions:
+            t_low = promotions & -promotions
+            promotions ^= t_low
+            t = t_low.bit_length() - 1
+            promotion_code = code | (t + step) | t << 6
+            for promotion in _PROMOTIONS:
+                append(promotion_code | promotion)
+
+
+def _unpinned_pawn_targets(
+    targets: Bitboard, step: int, pinned: Bitboard, line_k: tuple[Bitboard, ...]
+) -> Bitboard:
+    """`targets` without those a pinned pawn would reach off its line through the king."""
+    kept = targets
+    while targets:
+        t_low = targets & -targets
+        targets ^= t_low
+        f = t_low.bit_length() - 1 + step
+        if pinned >> f & 1 and not line_k[f] & t_low:
+            kept ^= t_low
+    return kept
 
 
 def perft(position: Position, depth: int) -> int:
