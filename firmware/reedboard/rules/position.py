@@ -542,6 +542,49 @@ class Position:
         new.chess960 = self.chess960
         return new
 
+    def gives_check(self, code: int) -> bool:
+        """Whether the legal move `code` checks the opponent's king, worked out on the
+        bitboards without making the move: SAN asks it of every legal move, and only the
+        checking ones need the position after (for mate)."""
+        if code & (FLAG_CASTLE | FLAG_EN_PASSANT):
+            return self.play_code(code).is_check()  # rare: two pieces move or leave
+        bb = self._bb
+        turn = self.turn
+        their_king = bb[KING] & self._co[not turn]
+        if not their_king:
+            return False
+        k = their_king.bit_length() - 1
+        f = code & 63
+        t = (code >> 6) & 63
+        f_bb = 1 << f
+        occ = (self._co[0] | self._co[1]) & ~f_bb | 1 << t
+        # Direct: the piece on its new square (a promoted pawn as what it becomes).
+        piece_type = (code >> 12) & 7 or (code >> PIECE_SHIFT) & 7
+        direct = 0
+        if piece_type == PAWN:
+            direct = PAWN_ATTACKS[turn][t]
+        elif piece_type == KNIGHT:
+            direct = KNIGHT_ATTACKS[t]
+        elif piece_type != KING:
+            if piece_type != ROOK:
+                direct = DIAG_ATTACKS[t][DIAG_MASKS[t] & occ]
+            if piece_type != BISHOP:
+                direct |= (
+                    RANK_ATTACKS[t][RANK_MASKS[t] & occ] | FILE_ATTACKS[t][FILE_MASKS[t] & occ]
+                )
+        if direct & their_king:
+            return True
+        # Discovered: another of our sliders sees the king through the square left. (The
+        # mover is off `us`, and `t` held no piece of ours.)
+        us = self._co[turn] & ~f_bb
+        queens = bb[QUEEN]
+        return bool(
+            (RANK_ATTACKS[k][RANK_MASKS[k] & occ] | FILE_ATTACKS[k][FILE_MASKS[k] & occ])
+            & (bb[ROOK] | queens)
+            & us
+            or DIAG_ATTACKS[k][DIAG_MASKS[k] & occ] & (bb[BISHOP] | queens) & us
+        )
+
     # ----- game-level facts of one position -----
 
     def has_legal_en_passant(self) -> bool:
