@@ -25,8 +25,9 @@ class Recounted:
     def distance(self, state: State) -> int:
         placement, held = state
         assert len(placement) == len(self.start)
-        # Every square compared, in C (map over the two strings, str.__ne__): the cap ranks thousands
-        # of states per step, and a generator over 64 pairs was most of this test's time.
+        # Every square compared, in C (str.__ne__ mapped over the two strings): the cap
+        # ranks thousands of states a step, and a generator of 64 pairs was most of this
+        # test's time.
         return sum(map(str.__ne__, placement, self.start)) + len(held)
 
     def lift(self, sq: int) -> None:

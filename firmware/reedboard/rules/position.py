@@ -787,3 +787,22 @@ def perft(position: Position, depth: int) -> int:
         return len(codes)
     play = position.play_code
     return sum(perft(play(code), depth - 1) for code in codes)
+
+
+def perft_counts(position: Position, depth: int) -> list[int]:
+    """The perft of every depth from 0 to `depth`, counted in one walk of the tree: the
+    nodes of each level as they are generated, so checking a position at several depths
+    costs what its deepest count costs."""
+    counts = [1] + [0] * depth
+
+    def walk(node: Position, level: int) -> None:
+        codes = node.legal_codes()
+        counts[level + 1] += len(codes)
+        if level + 1 < depth:
+            play = node.play_code
+            for code in codes:
+                walk(play(code), level + 1)
+
+    if depth >= 1:
+        walk(position, 0)
+    return counts
