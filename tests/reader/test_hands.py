@@ -3,6 +3,7 @@ exactly the hypotheses a plain recount and full sort would keep."""
 
 from __future__ import annotations
 
+import operator
 import random
 
 from hypothesis import given, settings
@@ -25,10 +26,11 @@ class Recounted:
     def distance(self, state: State) -> int:
         placement, held = state
         assert len(placement) == len(self.start)
-        # Every square compared, in C (str.__ne__ mapped over the two strings): the cap
-        # ranks thousands of states a step, and a generator of 64 pairs was most of this
-        # test's time.
-        return sum(map(str.__ne__, placement, self.start)) + len(held)
+        # Every square compared, in C (operator.ne mapped over the two strings, twice as
+        # fast as a generator of pairs; str.__ne__ is slower than both): the cap ranks
+        # thousands of states a step, and the generator was most of this test's time.
+        differing: int = sum(map(operator.ne, placement, self.start))
+        return differing + len(held)
 
     def lift(self, sq: int) -> None:
         states = set()
