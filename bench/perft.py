@@ -6,7 +6,8 @@ Perft (the number of leaf nodes of the legal move tree) with the same algorithm 
 sides: the legal moves are counted at depth 1 and played one by one above it. Then the
 time to list the legal moves of a position as move values. Every figure is the median of
 several runs, because a shared machine makes single runs noisy. Last, for scale, the
-time to write the SAN of every legal move of a position. The ratio is our time
+time to write the SAN of every legal move of a position, the board part of its FEN,
+and to tell which Chess960 start a position is. The ratio is our time
 over python-chess's: 1.0 or less means the core is at least as fast.
 
 python-chess is a development dependency only (the `dev` extra); the product never
@@ -22,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reedboard.rules.chess960 import chess960_fen
+from reedboard.rules.chess960 import chess960_fen, start_number_of
 from reedboard.rules.position import Position, perft
 from reedboard.rules.san import san
 
@@ -125,6 +126,48 @@ def bench_san(name: str, fen: str, repeat: int, calls: int) -> tuple[str, float,
     return f"SAN of all moves {name}", our_time / calls * 1e6, their_time / calls * 1e6
 
 
+def bench_board_fen(name: str, fen: str, repeat: int, calls: int) -> tuple[str, float, float]:
+    """Microseconds to write the board part of the FEN (the reader writes a FEN for every
+    move it commits), median of batches."""
+    position = Position.from_fen(fen)
+    board = chess.Board(fen)
+    if position.board_fen() != board.board_fen():
+        sys.exit(f"{name}: the board FEN differs from python-chess's")
+
+    def ours() -> None:
+        for _ in range(calls):
+            position.board_fen()
+
+    def theirs() -> None:
+        for _ in range(calls):
+            board.board_fen()
+
+    our_time, _ = median_seconds(ours, repeat)
+    their_time, _ = median_seconds(theirs, repeat)
+    return f"board FEN {name}", our_time / calls * 1e6, their_time / calls * 1e6
+
+
+def bench_start_number(repeat: int) -> tuple[str, float, float]:
+    """Microseconds to tell which Chess960 start a position is (a journal of a Chess960
+    game, a host's GUI and the simulator ask), over all 960, median of batches."""
+    ours_positions = [Position.chess960_start(n) for n in range(960)]
+    boards = [chess.Board.from_chess960_pos(n) for n in range(960)]
+    if [start_number_of(p) for p in ours_positions] != [b.chess960_pos() for b in boards]:
+        sys.exit("the Chess960 start numbers differ from python-chess's")
+
+    def ours() -> None:
+        for position in ours_positions:
+            start_number_of(position)
+
+    def theirs() -> None:
+        for board in boards:
+            board.chess960_pos()
+
+    our_time, _ = median_seconds(ours, repeat)
+    their_time, _ = median_seconds(theirs, repeat)
+    return "Chess960 start number", our_time / 960 * 1e6, their_time / 960 * 1e6
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="one depth less, fewer runs")
@@ -158,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = [bench_legal_moves(name, fen, repeat, calls) for name, fen in LEGAL_MOVES_CASES]
     # SAN is not perft, but it is the other hot path of a game record: shown for scale.
     rows.append(bench_san("kiwipete", KIWIPETE, repeat, max(1, calls // 40)))
+    rows.append(bench_board_fen("kiwipete", KIWIPETE, repeat, calls))
+    rows.append(bench_start_number(repeat))
     for label, ours_us, theirs_us in rows:
         print(f"{label:<26} {ours_us:>13.1f} {theirs_us:>13.1f} {ours_us / theirs_us:>6.2f}")
     return 0

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from itertools import permutations
 
 import chess
 import pytest
+from reedboard.errors import InvalidChess960Error
 from reedboard.rules import BISHOP, KING, KNIGHT, QUEEN, ROOK, Position, back_rank, chess960_number
 from reedboard.rules.chess960 import chess960_fen, random_chess960_number, start_number_of
 from reedboard.rules.pieces import PIECE_SYMBOLS
@@ -19,6 +21,25 @@ def test_every_number_round_trips() -> None:
     for number in range(960):
         assert chess960_number(back_rank(number)) == number
         assert chess960_number(list(back_rank(number))) == number
+
+
+def test_only_the_960_arrangements_get_a_number() -> None:
+    """Of every arrangement of the eight pieces, the 960 start positions get their own
+    number back and every other one is refused (bishops on one colour, the king outside
+    its rooks), as are ranks of the wrong length or with other pieces."""
+    pieces = (ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK)
+    starts = {back_rank(number): number for number in range(960)}
+    arrangements = set(permutations(pieces))
+    assert len(arrangements) == 5040
+    for rank in arrangements:
+        if rank in starts:
+            assert chess960_number(rank) == starts[rank]
+        else:
+            with pytest.raises(InvalidChess960Error, match="is not a Chess960 start position"):
+                chess960_number(rank)
+    for rank in (pieces[:7], (*pieces, ROOK), (QUEEN, *pieces[1:]), (ROOK,) * 8, (0,) * 8):
+        with pytest.raises(InvalidChess960Error, match="is not a Chess960 start position"):
+            chess960_number(rank)
 
 
 def test_all_960_are_distinct() -> None:

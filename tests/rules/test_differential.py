@@ -39,9 +39,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reedboard.rules.game import Game
-from reedboard.rules.moves import Move
+from reedboard.rules.moves import FLAG_CASTLE, FLAG_EN_PASSANT, PIECE_SHIFT, Move, move_of_code
 from reedboard.rules.outcome import Outcome
 from reedboard.rules.pgn import read_pgn, write_pgn
+from reedboard.rules.pieces import PAWN
 from reedboard.rules.position import Position
 from reedboard.rules.san import legal_sans, san
 
@@ -123,14 +124,17 @@ def start(setup: Setup) -> tuple[Game, chess.Board]:
     return Game(ours), theirs
 
 
-def weight(board: chess.Board, move: chess.Move, reverse_of: chess.Move | None) -> int:
-    """How much more likely than a quiet move this move is to be chosen."""
-    if board.is_castling(move) or board.is_en_passant(move):
+def weight(board: chess.Board, move: chess.Move, code: int, reverse_of: chess.Move | None) -> int:
+    """How much more likely than a quiet move this move is to be chosen. What kind of move
+    it is comes from our own code for it (the same move, matched by its UCI text), which
+    is cheaper to ask than python-chess: the choice is no comparison, and the moves' kinds
+    are compared through their SAN and the positions they lead to."""
+    if code & (FLAG_CASTLE | FLAG_EN_PASSANT):
         return 80
     if move.promotion:
         return 20  # each of the four pieces: underpromotions as often as queens
-    capture = board.is_capture(move)
-    pawn = bool(board.pawns & chess.BB_SQUARES[move.from_square])
+    capture = bool(board.occupied_co[not board.turn] & chess.BB_SQUARES[move.to_square])
+    pawn = (code >> PIECE_SHIFT) & 7 == PAWN
     if board.halfmove_clock >= QUIET_FROM:
         # Near the 50- and 75-move limits, play on without captures and pawn moves so
         # those limits are reached rather than reset.
@@ -184,12 +188,12 @@ def oracle_outcome_of(board: chess.Board) -> tuple[str, str] | None:
 
 def compare_position(
     setup: Setup, game: Game, board: chess.Board, tally: Tally
-) -> tuple[dict[str, Move], dict[str, chess.Move], Outcome | None]:
+) -> tuple[dict[str, int], dict[str, chess.Move], Outcome | None]:
     """Everything both sides say about the current position but the SAN; returns both
-    sides' legal moves by their UCI text, and our outcome."""
+    sides' legal moves by their UCI text (ours as codes), and our outcome."""
     position = game.position
     where = Where(setup, game)
-    ours = {position.uci(move): move for move in position.legal_moves()}
+    ours = {position.uci(move_of_code(code)): code for code in position.legal_codes()}
     theirs = {board.uci(move): move for move in board.legal_moves}
     assert ours.keys() == theirs.keys(), (
         f"{where}: only ours {sorted(ours.keys() - theirs.keys())}, "
@@ -214,12 +218,15 @@ def compare_position(
 
 
 def compare_san(
-    setup: Setup, game: Game, board: chess.Board, pairs: list[tuple[Move, chess.Move]]
-) -> None:
+    setup: Setup, game: Game, board: chess.Board, pairs: dict[str, tuple[Move, chess.Move]]
+) -> dict[str, str]:
+    """Our SAN of every legal move against python-chess's; returns python-chess's by the
+    moves' UCI text, each worked out once."""
     sans = legal_sans(game.position)
-    for ours, theirs in pairs:
-        expected = board.san(theirs)
-        assert sans[ours] == expected, f"{Where(setup, game)}: SAN of {expected}"
+    expected = {uci: board.san(theirs) for uci, (_ours, theirs) in pairs.items()}
+    for uci, (ours, _theirs) in pairs.items():
+        assert sans[ours] == expected[uci], f"{Where(setup, game)}: SAN of {expected[uci]}"
+    return expected
 
 
 def play_game(setup: Setup, rng: random.Random, tally: Tally) -> None:
@@ -236,16 +243,16 @@ def play_game(setup: Setup, rng: random.Random, tally: Tally) -> None:
             tally.outcomes["ply limit"] += 1
             return
         reverse_of = board.move_stack[-2] if setup.shuffle and len(board.move_stack) >= 2 else None
-        legal = list(theirs.values())
-        weights = [weight(board, move, reverse_of) for move in legal]
-        move = rng.choices(legal, weights)[0]
-        uci = board.uci(move)
+        legal = list(theirs.items())
+        weights = [weight(board, move, ours[uci], reverse_of) for uci, move in legal]
+        uci, move = rng.choices(legal, weights)[0]
+        played = move_of_code(ours[uci])
         # The SAN of every legal move, at every ply.
-        wanted = list(ours)
-        compare_san(setup, game, board, [(ours[u], theirs[u]) for u in wanted])
+        pairs = {u: (move_of_code(code), theirs[u]) for u, code in ours.items()}
+        expected = compare_san(setup, game, board, pairs)
         # ... and the one-move function on the move played.
-        assert san(game.position, ours[uci]) == board.san(move), f"{Where(setup, game)}: {uci}"
-        tally.san_compared += len(wanted)
+        assert san(game.position, played) == expected[uci], f"{Where(setup, game)}: {uci}"
+        tally.san_compared += len(pairs)
         if board.is_castling(move):
             tally.castlings += 1
             tally.chess960_castlings += setup.chess960 is not None
@@ -255,7 +262,7 @@ def play_game(setup: Setup, rng: random.Random, tally: Tally) -> None:
             tally.promotions[chess.piece_symbol(move.promotion)] += 1
         tally.captures += board.is_capture(move)
         board.push(move)
-        game.push(ours[uci])
+        game.push(played)
         tally.plies += 1
 
 

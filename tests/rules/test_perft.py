@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from reedboard.rules.position import Position, perft
+from reedboard.rules.position import Position, perft, perft_counts
 
 DATA = Path(__file__).parent / "perft"
 FILES = ("cpw_perft_results", "tricky", "chess960", "chess960_startpos")
@@ -132,10 +132,12 @@ def check(case: PerftCase | None, depths: list[int]) -> None:
     if case is None:
         pytest.fail(DATA_ERROR or "no perft data")
     position = Position.from_fen(case.epd, chess960=True)
+    # Every depth asked for from one walk to the deepest: the same trees, each node once.
+    counted = perft_counts(position, max(depths))
     wrong = {
-        depth: (found, case.counts[depth])
+        depth: (counted[depth], case.counts[depth])
         for depth in depths
-        if (found := perft(position, depth)) != case.counts[depth]
+        if counted[depth] != case.counts[depth]
     }
     assert not wrong, f"{case.suite} {case.name} ({case.epd}): depth -> (counted, expected) {wrong}"
 
@@ -184,3 +186,14 @@ def test_startpos_file_matches_the_scharnagl_numbering() -> None:
             theirs = Position.from_fen(case.epd, chess960=True)
             assert ours.board_fen() == theirs.board_fen(), case.name
             assert ours.castling == theirs.castling, case.name
+
+
+def test_one_walk_counts_what_perft_counts_at_each_depth() -> None:
+    """`perft_counts`, which the tests above use, against `perft` itself (the benchmarks'
+    count) at every depth of a few positions with castling, en passant and promotions."""
+    if DATA_ERROR is not None:
+        pytest.fail(DATA_ERROR)
+    for case in CASES[:6]:
+        position = Position.from_fen(case.epd, chess960=True)
+        assert perft_counts(position, 3) == [perft(position, depth) for depth in range(4)]
+    assert perft_counts(Position.standard(), 0) == [1]

@@ -5,6 +5,7 @@ names what the board cannot yet read."""
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reedboard.reader.mode import Mode
 from reedboard.reader.move_reader import DEFAULT_SETTLE_MS
+from reedboard.rules.moves import Move
 from reedboard.rules.position import Position
 from reedboard.sim.check import judge, replay_human
 from reedboard.sim.games import greedy_game, random_game
@@ -98,15 +100,24 @@ def test_a_game_played_by_hands_is_read_back_exactly(
     read_back(family, game_seed, hands_seed, chess960, greedy, strict)
 
 
+@functools.cache
+def played_game(game_seed: int, chess960: bool, greedy: bool) -> tuple[Position, tuple[Move, ...]]:
+    """The seeded game, played once per process for every family: Hypothesis derandomized
+    draws the same seeds for each family (they are one test function), so each game is met
+    by eleven families' hands, and choosing its moves was a tenth of each reading's time."""
+    rng = random.Random(game_seed)
+    start = Position.chess960_start(rng.randrange(960)) if chess960 else Position.standard()
+    game = (greedy_game if greedy else random_game)(start, rng, 60)
+    return game.start, tuple(game.moves)
+
+
 def read_back(
     family: str, game_seed: int, hands_seed: int, chess960: bool, greedy: bool, strict: bool
 ) -> None:
     """Plays a seeded game by the family's hands and checks the board reads every move."""
-    rng = random.Random(game_seed)
-    start = Position.chess960_start(rng.randrange(960)) if chess960 else Position.standard()
-    game = (greedy_game if greedy else random_game)(start, rng, 60)
+    start, moves = played_game(game_seed, chess960, greedy)
     mode: Mode = "strict" if strict else "casual"
-    hs = human_script(game.start, game.moves, hands_seed, mode=mode, settings=FAMILIES[family])
+    hs = human_script(start, moves, hands_seed, mode=mode, settings=FAMILIES[family])
     verdict = judge(hs, replay_human(hs, DEFAULT_SETTLE_MS))
     committed = [made.uci for made in verdict.committed]
     assert committed == list(hs.ucis), hs.text(f"{family}: first wrong ply {verdict.exact + 1}")

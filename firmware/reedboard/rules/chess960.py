@@ -40,13 +40,39 @@ def back_rank(number: int) -> tuple[PieceType, ...]:
 
 
 def chess960_number(rank: tuple[PieceType, ...] | list[PieceType]) -> int:
-    """The Scharnagl number of a white back rank (files a..h); the inverse of `back_rank`."""
+    """The Scharnagl number of a white back rank (files a..h); the inverse of `back_rank`.
+
+    Read off the rank by undoing `back_rank`'s steps (bishops, queen, knights) and then
+    checked by building that number's rank: one construction instead of a search through
+    all 960 (a sensed Chess960 setup and every journal of one ask for it).
+    """
     rank = tuple(rank)
-    for number in range(960):
-        if back_rank(number) == rank:
-            return number
-    letters = "".join(PIECE_SYMBOLS[t] for t in rank)
-    raise InvalidChess960Error(f"{letters!r} is not a Chess960 start position")
+    number = _number_of(rank)
+    if number is None or back_rank(number) != rank:
+        letters = "".join(PIECE_SYMBOLS[t] if 0 < t < len(PIECE_SYMBOLS) else "?" for t in rank)
+        raise InvalidChess960Error(f"{letters!r} is not a Chess960 start position")
+    return number
+
+
+def _number_of(rank: tuple[PieceType, ...]) -> int | None:
+    """The number `back_rank` would have built `rank` from, if its pieces allow one."""
+    if len(rank) != 8:
+        return None
+    bishops = [f for f in range(8) if rank[f] == BISHOP]
+    light = [f for f in bishops if f % 2 == 1]
+    dark = [f for f in bishops if f % 2 == 0]
+    if len(light) != 1 or len(dark) != 1:
+        return None
+    free = [f for f in range(8) if rank[f] != BISHOP]
+    queens = [i for i, f in enumerate(free) if rank[f] == QUEEN]
+    if len(queens) != 1:
+        return None
+    free = [f for f in free if rank[f] != QUEEN]
+    knights = tuple(i for i, f in enumerate(free) if rank[f] == KNIGHT)
+    if knights not in _KNIGHT_PLACES:
+        return None
+    n = _KNIGHT_PLACES.index(knights)
+    return light[0] // 2 + 4 * (dark[0] // 2 + 4 * (queens[0] + 6 * n))
 
 
 def chess960_fen(number: int) -> str:

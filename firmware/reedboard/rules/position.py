@@ -542,6 +542,49 @@ class Position:
         new.chess960 = self.chess960
         return new
 
+    def gives_check(self, code: int) -> bool:
+        """Whether the legal move `code` checks the opponent's king, worked out on the
+        bitboards without making the move: SAN asks it of every legal move, and only the
+        checking ones need the position after (for mate)."""
+        if code & (FLAG_CASTLE | FLAG_EN_PASSANT):
+            return self.play_code(code).is_check()  # rare: two pieces move or leave
+        bb = self._bb
+        turn = self.turn
+        their_king = bb[KING] & self._co[not turn]
+        if not their_king:
+            return False
+        k = their_king.bit_length() - 1
+        f = code & 63
+        t = (code >> 6) & 63
+        f_bb = 1 << f
+        occ = (self._co[0] | self._co[1]) & ~f_bb | 1 << t
+        # Direct: the piece on its new square (a promoted pawn as what it becomes).
+        piece_type = (code >> 12) & 7 or (code >> PIECE_SHIFT) & 7
+        direct = 0
+        if piece_type == PAWN:
+            direct = PAWN_ATTACKS[turn][t]
+        elif piece_type == KNIGHT:
+            direct = KNIGHT_ATTACKS[t]
+        elif piece_type != KING:
+            if piece_type != ROOK:
+                direct = DIAG_ATTACKS[t][DIAG_MASKS[t] & occ]
+            if piece_type != BISHOP:
+                direct |= (
+                    RANK_ATTACKS[t][RANK_MASKS[t] & occ] | FILE_ATTACKS[t][FILE_MASKS[t] & occ]
+                )
+        if direct & their_king:
+            return True
+        # Discovered: another of our sliders sees the king through the square left. (The
+        # mover is off `us`, and `t` held no piece of ours.)
+        us = self._co[turn] & ~f_bb
+        queens = bb[QUEEN]
+        return bool(
+            (RANK_ATTACKS[k][RANK_MASKS[k] & occ] | FILE_ATTACKS[k][FILE_MASKS[k] & occ])
+            & (bb[ROOK] | queens)
+            & us
+            or DIAG_ATTACKS[k][DIAG_MASKS[k] & occ] & (bb[BISHOP] | queens) & us
+        )
+
     # ----- game-level facts of one position -----
 
     def has_legal_en_passant(self) -> bool:
@@ -697,19 +740,42 @@ def _pawn_codes(
         (left & target_mask, steps[2], 0),
         (right & target_mask, steps[3], 0),
     ):
+        if not targets:
+            continue
+        # The promotions apart, and the pin test only where a pawn is pinned: the plain
+        # pawn moves are most of a position's and need neither test.
+        promotions = targets & _BACK_RANKS
+        targets ^= promotions
+        code = _PAWN | flag
+        if pinned:
+            targets = _unpinned_pawn_targets(targets, step, pinned, line_k)
+            promotions = _unpinned_pawn_targets(promotions, step, pinned, line_k)
         while targets:
             t_low = targets & -targets
             targets ^= t_low
             t = t_low.bit_length() - 1
-            f = t + step
-            if pinned >> f & 1 and not line_k[f] & t_low:
-                continue
-            code = f | t << 6 | _PAWN | flag
-            if t_low & _BACK_RANKS:
-                for promotion in _PROMOTIONS:
-                    append(code | promotion)
-            else:
-                append(code)
+            append(code | (t + step) | t << 6)
+        while promotions:
+            t_low = promotions & -promotions
+            promotions ^= t_low
+            t = t_low.bit_length() - 1
+            promotion_code = code | (t + step) | t << 6
+            for promotion in _PROMOTIONS:
+                append(promotion_code | promotion)
+
+
+def _unpinned_pawn_targets(
+    targets: Bitboard, step: int, pinned: Bitboard, line_k: tuple[Bitboard, ...]
+) -> Bitboard:
+    """`targets` without those a pinned pawn would reach off its line through the king."""
+    kept = targets
+    while targets:
+        t_low = targets & -targets
+        targets ^= t_low
+        f = t_low.bit_length() - 1 + step
+        if pinned >> f & 1 and not line_k[f] & t_low:
+            kept ^= t_low
+    return kept
 
 
 def perft(position: Position, depth: int) -> int:
@@ -721,3 +787,22 @@ def perft(position: Position, depth: int) -> int:
         return len(codes)
     play = position.play_code
     return sum(perft(play(code), depth - 1) for code in codes)
+
+
+def perft_counts(position: Position, depth: int) -> list[int]:
+    """The perft of every depth from 0 to `depth`, counted in one walk of the tree: the
+    nodes of each level as they are generated, so checking a position at several depths
+    costs what its deepest count costs."""
+    counts = [1] + [0] * depth
+
+    def walk(node: Position, level: int) -> None:
+        codes = node.legal_codes()
+        counts[level + 1] += len(codes)
+        if level + 1 < depth:
+            play = node.play_code
+            for code in codes:
+                walk(play(code), level + 1)
+
+    if depth >= 1:
+        walk(position, 0)
+    return counts

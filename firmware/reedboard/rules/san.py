@@ -34,10 +34,9 @@ def san(position: Position, move: Move) -> str:
     code = next((c for c in codes if c & CODE_MOVE == key), None)
     if code is None:
         raise IllegalMoveError(f"{move.uci()} is not legal in {position.fen()}")
-    after = position.play_code(code)
     text = _san_without_suffix(position, move, code, codes)
-    if after.is_check():
-        text += "#" if not after.legal_codes() else "+"
+    if position.gives_check(code):
+        text += "#" if not position.play_code(code).legal_codes() else "+"
     return text
 
 
@@ -47,10 +46,9 @@ def legal_sans(position: Position) -> dict[Move, str]:
     sans: dict[Move, str] = {}
     for code in codes:
         move = move_of_code(code)
-        after = position.play_code(code)
         text = _san_without_suffix(position, move, code, codes)
-        if after.is_check():
-            text += "#" if not after.legal_codes() else "+"
+        if position.gives_check(code):
+            text += "#" if not position.play_code(code).legal_codes() else "+"
         sans[move] = text
     return sans
 
