@@ -66,7 +66,7 @@ def test_a_board_publishes_and_the_relay_follows_it(broker: Broker, tmp_path: Pa
     ]  # fmt: skip
     board = [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS["b1"]), "--speed",
-        "4", "--until-done", "--print", *quiet_board(tmp_path, folder / "board-b1.toml"),
+        "10", "--until-done", "--print", *quiet_board(tmp_path, folder / "board-b1.toml"),
     ]  # fmt: skip
     with (
         child(relay, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as watcher,
