@@ -39,7 +39,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import paho.mqtt.client as mqtt
-from reedboard.link.mqtt_client import RETRY_MS, retry_waits_s
+from reedboard.link.mqtt_client import retry_waits_s
+from reedboard.link.mqtt_topics import RETRY_MS
 
 if TYPE_CHECKING:
     from paho.mqtt.client import SocketLike

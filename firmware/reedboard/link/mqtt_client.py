@@ -29,8 +29,6 @@ from reedboard.link import mqtt_topics
 from reedboard.link.mqtt_health import BrokerHealth
 from reedboard.link.mqtt_topics import RETRY_MS, check_retry_ms
 
-__all__ = ["RETRY_MS", "BoardBroker", "BrokerSettings", "check_retry_ms", "retry_waits_s"]
-
 logger = logging.getLogger(__name__)
 
 QUEUE_FRAMES = 50_000  # about an hour of a busy board's frames
