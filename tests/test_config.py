@@ -112,6 +112,8 @@ def test_values_are_read() -> None:
         ('[serial]\nport = ""', "serial.port: expected a non-empty string"),
         ('[arbiter]\nmode = "blitz"', "arbiter.mode: 'blitz' is not one of"),
         ("[arbiter]\nknock_wait_ms = 0", "arbiter.knock_wait_ms: 0 is outside"),
+        ("[mqtt]\nretry_ms = 5", "mqtt.retry_ms: 5 is outside 10..600000"),
+        ('[mqtt]\nretry_ms = "1s"', "mqtt.retry_ms: expected an integer"),
         ("matrix = 3", "matrix: expected a table"),
         ("[lights]\nx = 1", "lights: unknown key"),
         ("[matrix\n", "not valid TOML"),

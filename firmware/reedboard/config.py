@@ -14,6 +14,7 @@ from reedboard.ble.settings import BleConfig
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.config_section import HEADER_GPIOS, ConfigSection
 from reedboard.errors import ConfigError, InvalidInputError
+from reedboard.link.mqtt_topics import RETRY_MS, RETRY_MS_RANGE
 from reedboard.plain_toml import plain_toml
 from reedboard.reader.mode import MODES, Mode
 from reedboard.reader.waits import (
@@ -95,6 +96,7 @@ class MqttConfig(NamedTuple):
     username: str = ""
     password_file: str = ""
     ca_file: str = ""
+    retry_ms: int = RETRY_MS  # the longest wait between attempts to reach the broker
 
 
 class ArbiterConfig(NamedTuple):
@@ -317,6 +319,7 @@ def _mqtt(s: ConfigSection) -> MqttConfig:
         username=s.optional_text("username"),
         password_file=s.optional_text("password_file"),
         ca_file=s.optional_text("ca_file"),
+        retry_ms=s.integer("retry_ms", RETRY_MS, *RETRY_MS_RANGE),
     )
     s.refuse_unknown()
     return config

@@ -52,6 +52,7 @@ from reedboard.link.messages import (
     Variant,
     WireCommand,
 )
+from reedboard.link.mqtt_topics import RETRY_MS, RETRY_MS_RANGE
 from reedboard.log_setup import log_to_stderr
 from reedboard.reader.mode import MODES
 from reedboard.stopping import stop_asked, stop_on_signals
@@ -176,6 +177,9 @@ def build_parser() -> OneLineParser:
     p.add_argument("--username", default="", help="the broker's user")
     p.add_argument("--password-file", default="", metavar="FILE", help="the broker's password")
     p.add_argument("--ca-file", default="", metavar="FILE", help="the CA to trust (mqtts://)")
+    p.add_argument("--mqtt-retry-ms", type=whole_number_in(*RETRY_MS_RANGE), default=RETRY_MS,
+                   metavar="MS", help="the longest wait between attempts to reach the broker "
+                   f"(default {RETRY_MS}; the first waits are a quarter and a half of it)")  # fmt: skip
     p = command("lichess", "play on Lichess from the board (the Board API)", _lichess,
                 "--token-file lichess.token --seek 15+10")  # fmt: skip
     from reedboard_host.lichess.bridge import add_arguments
@@ -225,8 +229,9 @@ def _publish(args: argparse.Namespace) -> int:
     except ReedboardError as error:
         raise BadArgumentError(str(error)) from None
     settings = BrokerSettings(
-        args.mqtt, args.board_id, args.username, args.password_file, args.ca_file
-    )
+        args.mqtt, args.board_id, args.username, args.password_file, args.ca_file,
+        args.mqtt_retry_ms,
+    )  # fmt: skip
     return publish(choose_port(args.port), settings, stop_asked())
 
 

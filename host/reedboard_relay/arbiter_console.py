@@ -66,6 +66,8 @@ class BoardRow(TypedDict):
     id: str
     online: bool
     game: int | None
+    # With `game`, which game it is: a board without a journal numbers every game 0.
+    games_before: int  # the games the board finished before it
     moves: list[str]  # in SAN, as the broadcast shows the game
     result: str | None
     board_result: str | None
@@ -130,6 +132,7 @@ class ArbiterDesk:
             "id": board.id,
             "online": board.reachable,
             "game": game_id,
+            "games_before": on[0],
             "moves": shown.game.san_moves() if shown is not None else [],
             "result": shown.result if shown is not None else None,
             "board_result": current.result if current is not None else None,

@@ -101,7 +101,10 @@ function show() {
     shownCorrections = listed;
     document.getElementById("corrections").replaceChildren(...b.corrections.map(correction));
   }
-  const players = b.id + " " + JSON.stringify(b.players);  // another board or game
+  // Another board or game: a new game's players may read as the last one's (the same
+  // pairing) while a field still holds an edit of that game, never sent or sent and not
+  // yet seen: the game is in the key, so that edit never carries over.
+  const players = [b.id, b.games_before, b.game, JSON.stringify(b.players)].join(" ");
   if (shownBoard !== players) {  // the fields the arbiter edits, filled as they change
     shownBoard = players;
     for (const f of FIELDS) document.getElementById(f).value = b.players[f] || "";

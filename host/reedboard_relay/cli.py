@@ -19,12 +19,14 @@ from typing import NamedTuple
 from aiohttp import web
 from aiohttp.log import access_logger
 from reedboard import __version__
+from reedboard.argument_types import whole_number_in
 from reedboard.command_line import OneLineParser, example
 from reedboard.errors import ReedboardError
 from reedboard.lichess.settings import read_token, server_url
 from reedboard.link import mqtt_topics
 from reedboard.link.board_messages import BoardMessage
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
+from reedboard.link.mqtt_topics import RETRY_MS, RETRY_MS_RANGE
 from reedboard.log_setup import log_to_stderr
 from reedboard.stopping import stop_event
 
@@ -96,6 +98,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--username", default="", help="the broker's user")
     p.add_argument("--password-file", default="", metavar="FILE", help="the broker's password")
     p.add_argument("--ca-file", default="", metavar="FILE", help="CA for mqtts://")
+    p.add_argument("--mqtt-retry-ms", type=whole_number_in(*RETRY_MS_RANGE), default=RETRY_MS, metavar="MS",
+                   help="the longest wait between attempts to reach the broker "
+                   f"(default {RETRY_MS}; the first waits are a quarter and a half of it)")  # fmt: skip
     p.add_argument("--lichess-round", action="append", default=[], metavar="ROUND_ID",
                    help="push the games to this Lichess broadcast round; given again, the "
                         "boards beyond the 100 a round takes go to the next")  # fmt: skip
@@ -154,8 +159,9 @@ def run(args: argparse.Namespace, serving: Serving = COMMAND) -> int:
         host, port = _address(args.http)
         _address(args.arbiter_http, "--arbiter-http")
         settings = BrokerSettings(
-            args.mqtt, "relay", args.username, args.password_file, args.ca_file
-        )
+            args.mqtt, "relay", args.username, args.password_file, args.ca_file,
+            args.mqtt_retry_ms,
+        )  # fmt: skip
         check_settings(settings)
         if args.lichess_round and not args.token_file:
             raise ValueError("--lichess-round needs --token-file")

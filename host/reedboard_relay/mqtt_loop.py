@@ -1,7 +1,8 @@
 """paho's client turned by an asyncio loop instead of a thread of its own: its socket is
 read and written when the loop says it is ready (paho's socket callbacks, the technique
 aiomqtt uses), its keepalive is kept by a task, and a lost connection is opened again
-after 1, 2 and then every 4 s, as paho's own loop does. Every paho callback (a message,
+after 1, 2 and then every 4 s (`--mqtt-retry-ms`, a quarter and a half of it first), as
+paho's own loop does. Every paho callback (a message,
 a connection, a subscription) then runs on the loop, between the web side's handlers:
 nothing the relay keeps is touched by two threads.
 
@@ -38,12 +39,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import paho.mqtt.client as mqtt
+from reedboard.link.mqtt_client import retry_waits_s
+from reedboard.link.mqtt_topics import RETRY_MS
 
 if TYPE_CHECKING:
     from paho.mqtt.client import SocketLike
 
 KEEPALIVE_TURN_S = 1.0  # paho's `loop_misc`: pings, and a broker gone silent found
-RETRY_S = (1.0, 2.0, 4.0)  # between attempts to connect, the last repeated
 # The longest a turn of the loop reads the boards' messages while more are waiting: the
 # web side's handlers still get a turn when the boards send more than the relay can take.
 READ_TURN_S = 0.05
@@ -60,6 +62,7 @@ class MqttOnLoop:
         *,
         holding: Callable[[], None] = lambda: None,
         stored: Callable[[], bool | None] = lambda: None,
+        retry_ms: int = RETRY_MS,
     ) -> None:
         self.client = client
         self.loop = loop
@@ -67,6 +70,7 @@ class MqttOnLoop:
         self.holding = holding  # before reading: the messages' writes held together
         # Before writing: what was held, committed (False: the commit failed).
         self.stored = stored
+        self.retry_waits_s = retry_waits_s(retry_ms)  # between attempts, the last repeated
         self._sock: SocketLike | None = None
         self._waiting: select.poll | None = None  # whether the socket holds more to read
         self._closed = asyncio.Event()
@@ -103,7 +107,8 @@ class MqttOnLoop:
             else:
                 attempt = 0
                 await self._closed.wait()
-            await asyncio.sleep(RETRY_S[min(attempt, len(RETRY_S) - 1)])
+            waits = self.retry_waits_s
+            await asyncio.sleep(waits[min(attempt, len(waits) - 1)])
             attempt += 1
 
     async def _keeping(self) -> None:

@@ -65,6 +65,7 @@ class RelayService:
         # More to keep with the boards' snapshots, under the lock (the delay's boards).
         self.snapshotters: list[Callable[[], None]] = []
         self.client, address = new_client(client_id, settings)
+        self.retry_ms = settings.retry_ms
         self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
         self.health.attach(self.client)
         self.client.on_connect = self._connected
@@ -92,8 +93,9 @@ class RelayService:
     def _begin(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self._driver = MqttOnLoop(
-            self.client, self.loop, self.health.failed, holding=self._hold, stored=self._commit
-        )
+            self.client, self.loop, self.health.failed, holding=self._hold, stored=self._commit,
+            retry_ms=self.retry_ms,
+        )  # fmt: skip
         self._driver.start()
         self._asking = self.loop.create_task(self._tick())
 

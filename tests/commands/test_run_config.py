@@ -64,6 +64,7 @@ CHANGES = [
     ("mqtt", "username", "board7", "broker"),
     ("mqtt", "password_file", "/dev/null", "broker"),
     ("mqtt", "ca_file", "/dev/null", "broker"),
+    ("mqtt", "retry_ms", 100, "broker"),
     ("voice", "enabled", True, "voice"),
     ("voice", "language", "en", "voice"),
     ("voice", "voice", "en-us", "voice"),

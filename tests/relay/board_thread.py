@@ -12,6 +12,7 @@ if the board did not end cleanly (within `GRACE_S`, without an exception)."""
 from __future__ import annotations
 
 import contextlib
+import queue
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,6 +22,26 @@ from reedboard.commands.run_board import InProcess, run_board
 from reedboard.replay.live_script import Lines
 
 GRACE_S = 30.0  # for the board to end once asked, on a loaded machine
+
+
+class FedLines:
+    """A live script's input (`--script -`) that the test writes as the game goes: the
+    board waits for the next line, so a test's action lands between two moves however
+    slow the machine, with no pause written into the script to make room for it."""
+
+    def __init__(self) -> None:
+        self._lines: queue.Queue[str] = queue.Queue()
+
+    def feed(self, text: str) -> None:
+        for line in text.splitlines(keepends=True):
+            self._lines.put(line)
+
+    def end(self) -> None:
+        """No more lines: the board ends once it has played them (`--until-done`)."""
+        self._lines.put("")
+
+    def readline(self) -> str:
+        return self._lines.get()
 
 
 class BoardThread:

@@ -58,8 +58,13 @@ class NetworkProxy:
         self._closed = True
         self._answers.set()
         self.cut()
+        # Closing a socket does not wake a thread blocked in its `accept` (the join then
+        # waited its whole bound); shutting it down does.
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
         self._listener.close()
         self._thread.join(5)
+        assert not self._thread.is_alive(), "the proxy's accepting thread did not end"
 
     def _accept(self) -> None:
         while not self._closed:

@@ -24,7 +24,7 @@ from tests.link.ptybridge import PtyBridge
 from tests.relay.board_thread import board_of
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
-from tests.relay.fake_board import quiet_board
+from tests.relay.fake_board import RELAY_RETRY, quiet_board
 from tests.relay.relay_thread import RelayThread, relay_thread
 from tests.relay.test_relay_end_to_end import BIN, Printed, get
 
@@ -63,7 +63,7 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 def relay_urls(broker: Broker, db: Path, *extra: str) -> Iterator[tuple[str, str, RelayThread]]:
     """The relay, `reedboard-relay --mqtt URL --db DB ...extra` in the test's process:
     (the page's URL, the console's URL with its token, the relay)."""
-    with relay_thread(["--mqtt", broker.url, "--db", str(db), *extra]) as relay:
+    with relay_thread(["--mqtt", broker.url, "--db", str(db), *RELAY_RETRY, *extra]) as relay:
         page = relay.line()
         console = relay.line()
         assert page.startswith("http://127.0.0.1:") and page.endswith("/")

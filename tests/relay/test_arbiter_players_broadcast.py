@@ -1,10 +1,10 @@
 """The arbiter's players belong to one game, with real parts: a real Mosquitto, the relay
 and a fake board (without a journal, so every game it plays is numbered 0) on threads of
-the test's process,
-and a stand-in for Lichess. White's name is fixed while the first game is played; that
-game ends and keeps the fix on the page, in the PGN and on Lichess; the next round is
-paired and the board's next game shows the pairing's names. A relay started on an older
-file shows the players it kept on the game each board has then."""
+the test's process, and a stand-in for Lichess. White's name is fixed while the first
+game is played (between two of its moves: the test writes the board's lines as the game
+goes); that game ends and keeps the fix on the page, in the PGN and on Lichess; the next
+round is paired and the board's next game shows the pairing's names. A relay started on
+an older file shows the players it kept on the game each board has then."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 
 from tests.relay.board_scripts import Script
-from tests.relay.board_thread import board_of
+from tests.relay.board_thread import FedLines, board_of, board_thread
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import (
     QUICK,
+    SPEED,
     WAIT_S,
     post,
     relay_urls,
@@ -39,16 +41,16 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
         yield running
 
 
-def first_game() -> str:
-    """Fool's mate, with a pause after 1.f3 e5 for the arbiter (six seconds at the
-    test's speed; a fix that comes later is still this game's, and the test waits)."""
+def first_moves() -> str:
+    """Fool's mate's first two moves, 1.f3 e5: the arbiter fixes the players then."""
     script = Script()
     for uci in ("f2f3", "e7e5"):
         script.move(uci)
-    script.t_ms += 60_000
-    for uci in ("g2g4", "d8h4"):
-        script.move(uci)
     return script.text()
+
+
+# Then 2.g4 Qh4#, each line timed after the one before it (however late it is written).
+MATE = "+900 lift g2\n+400 place g4\n+900 lift d8\n+400 place h4\n"
 
 
 def test_a_fix_stays_with_its_game_and_the_next_game_takes_the_pairing(
@@ -64,11 +66,17 @@ def test_a_fix_stays_with_its_game_and_the_next_game_takes_the_pairing(
             broker, tmp_path / "relay.sqlite", "--pairings", str(pairings), *lichess, standin.url
         ) as (page, console, _relay),
     ):
-        with board_of(scripted_board(broker, tmp_path, "b1", first_game())) as board:
+        live = FedLines()
+        live.feed(first_moves())
+        command = ["--fake", "--script", "-", "--speed", SPEED, "--until-done",
+                   "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
+        with board_thread(command, live) as board:
             until(lambda: summary(page, "b1").get("ply") == 2, "1.f3 e5 at the relay")
             fix = {"board": "b1", "white": "Ann Smith", "white_elo": "2101"}
             assert post(console, "players", fix) == 200
             assert summary(page, "b1")["white"] == "Ann Smith"  # at once
+            live.feed(MATE)  # the game goes on, and ends, after the fix
+            live.end()
             assert board.wait(WAIT_S) == 0
         until(lambda: summary(page, "b1").get("result") == "0-1", "the mate at the relay")
         # The next round is paired while the board still holds its finished game.

@@ -10,8 +10,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.relay.board_thread import board_of
+from tests.relay.board_thread import FedLines, board_of, board_thread
 from tests.relay.broker import Broker
+from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import (
     broker,
     console_page,
@@ -25,8 +26,8 @@ from tests.relay.test_relay_end_to_end import get
 
 __all__ = ["broker"]  # the fixture: a real Mosquitto
 
-# A 5-minute game: 1.e4 e5 2.Nf3, then Black thinks (long enough for the arbiter to act)
-# and plays 2...Nc6.
+# A 5-minute game: 1.e4 e5 2.Nf3; Black thinks while the arbiter acts (the test writes
+# the board's next lines once the board has the time), then plays 2...Nc6.
 TIMED = """@start standard
 @clock 5+0
 1000 lift e2
@@ -35,10 +36,12 @@ TIMED = """@start standard
 3400 place e5
 5000 lift g1
 5400 place f3
-90000 lift b8
-90400 place c6
 """
-UNTIMED = TIMED.replace("@clock 5+0\n", "")
+THEN = "+1000 lift b8\n+400 place c6\n"  # timed after the line before, however late
+UNTIMED = TIMED.replace("@clock 5+0\n", "") + "90000 lift b8\n90400 place c6\n"
+# Black's thinking is the arbiter's time (wall time), times this: 2 minutes of it would
+# take 30 s, far beyond a loaded machine's, before Black's clock shows less than 5 min.
+PACE = "4"
 COMMENT = "Arbiter: two minutes added to Black's clock (FIDE 7.5.5)}"
 
 
@@ -57,13 +60,17 @@ def test_time_added_reaches_the_board_and_the_broadcast(broker: Broker, tmp_path
     add = {"board": "b1", "color": "black", "minutes": 2, "note": "FIDE 7.5.5"}
     with relay_urls(broker, db) as (page, console, _relay):
         assert 'id="add-time"' in console_page(console)  # the console's page has the form
-        command = scripted_board(broker, tmp_path, "b1", TIMED)
-        with board_of(command) as b1:
+        live = FedLines()
+        live.feed(TIMED)
+        command = ["--fake", "--script", "-", "--speed", PACE, "--mqtt", broker.url,
+                   "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
+        with board_thread(command, live) as b1:
             until(lambda: summary(page, "b1").get("ply") == 3, "2.Nf3 at the relay")
             assert post(console, "time", add) == 200
             shown = " ".join(get(page + "boards/b1.pgn").split())
             assert COMMENT in shown  # at once, before the board answers
             until(lambda: [a["state"] for a in listed(console, "b1")] == ["done"], "the ack")
+            live.feed(THEN)
             until(lambda: summary(page, "b1").get("ply") == 4, "2...Nc6 at the relay")
             # Not waiting for a flag to end the board's run: stopped, it ends cleanly.
             assert b1.stop() == 0
@@ -77,7 +84,7 @@ def test_time_added_reaches_the_board_and_the_broadcast(broker: Broker, tmp_path
     assert added["added"] == {"color": "black", "ms": 120_000}
     assert 300_000 < added["black_ms"] <= 420_000
     [last] = [e for e in events if e["event"] == "move" and e["ply"] == 4]
-    assert last["clock"]["black_ms"] > 300_000  # 5 min less about 88 s of thinking, plus 2 min
+    assert last["clock"]["black_ms"] > 300_000  # 5 min less her thinking, plus 2 min
     for text in (pgn, _restarted_pgn(broker, db)):
         moves = " ".join(text.split("\n\n", 1)[1].split())
         assert "(" not in moves.replace("(FIDE 7.5.5)", "")

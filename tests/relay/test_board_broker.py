@@ -17,6 +17,8 @@ from reedboard.link.mqtt_client import Acks, BoardBroker, BrokerSettings
 from tests.relay.broker import Broker, running_broker
 from tests.relay.proxy import network_proxy
 
+RETRY_MS = 100  # the board tries a lost broker again this often (4 s at most by default)
+
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
@@ -93,9 +95,9 @@ def test_frames_wait_for_the_brokers_answer_and_keep_their_order(broker: Broker)
     with network_proxy(broker.port) as proxy:
         try:
             assert listener.subscribed.wait(10)
-            proxy.cut()  # the board's first attempt is refused: it tries again after 1 s
+            proxy.cut()  # the board's first attempt is refused: it tries again soon
             proxy.hold_answers()
-            board = BoardBroker(BrokerSettings(proxy.url, "b1"))
+            board = BoardBroker(BrokerSettings(proxy.url, "b1", retry_ms=RETRY_MS))
             sent = [b'{"type":"effect","seq":%d}' % n for n in range(1, 201)]
             board.publish_frames(sent[:100])
             proxy.restore()
@@ -118,7 +120,7 @@ def test_every_acknowledgement_finds_its_message_across_reconnections(broker: Br
     with network_proxy(broker.port) as proxy:
         try:
             assert listener.subscribed.wait(10)
-            board = BoardBroker(BrokerSettings(proxy.url, "b1"))
+            board = BoardBroker(BrokerSettings(proxy.url, "b1", retry_ms=RETRY_MS))
             sent = [b'{"type":"effect","seq":%d}' % n for n in range(1, 31)]
             for connection in range(3):
                 assert proxy.accepted.acquire(timeout=30)

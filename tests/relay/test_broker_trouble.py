@@ -23,6 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SCRIPT = ROOT / "docs" / "examples" / "italian-opening.events"
 TOLD = "trying again every few seconds"  # the one warning; the retries after are debug lines
+# The programs try again this often (their default: every 4 s): the many retries that
+# show a trouble is said once come in a second.
+RETRY = ["--mqtt-retry-ms", "100"]
 
 
 @pytest.fixture
@@ -35,18 +38,25 @@ def debug_env() -> dict[str, str]:
     return {**os.environ, "REEDBOARD_LOG": "debug"}
 
 
-def test_a_scripted_board_says_its_broker_is_unreachable_and_fails() -> None:
+def test_a_scripted_board_says_its_broker_is_unreachable_and_fails(tmp_path: Path) -> None:
     port = free_port()  # nothing listens there
+    config = tmp_path / "board.toml"
+    config.write_text("[mqtt]\nretry_ms = 100\n")  # the board's own retry setting
     done = subprocess.run(
         [str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPT), "--speed", "50",
-         "--until-done", "--mqtt", f"mqtt://127.0.0.1:{port}", "--board-id", "b1"],
-        capture_output=True, text=True, timeout=240,
+         "--until-done", "--mqtt", f"mqtt://127.0.0.1:{port}", "--board-id", "b1",
+         "--config", str(config)],
+        capture_output=True, text=True, timeout=240, env=debug_env(),
     )  # fmt: skip
     said = done.stderr.splitlines()
     unreachable = [line for line in said if "cannot reach the MQTT broker" in line]
-    assert unreachable == [
+    assert unreachable[0] == (
         f"reedboard: cannot reach the MQTT broker at 127.0.0.1:{port} (Connection refused); {TOLD}"
-    ], said
+    ), said
+    # Said once, tried again and again: the board waits 10 s for its frames at the end,
+    # which at the default (every 4 s) would be a handful of tries, not 20.
+    assert len([line for line in said if TOLD in line]) == 1, said
+    assert len(unreachable) > 20, said
     undelivered = [line for line in said if "never reached the MQTT broker" in line]
     assert len(undelivered) == 1, said
     assert done.returncode == 1  # the game was not delivered: not a success
@@ -57,13 +67,14 @@ def test_the_relay_says_once_it_cannot_reach_the_broker_then_once_it_does(
 ) -> None:
     port = free_port()
     command = [str(BIN / "reedboard-relay"), "--mqtt", f"mqtt://127.0.0.1:{port}",
-               "--db", str(tmp_path / "relay.sqlite")]  # fmt: skip
+               "--db", str(tmp_path / "relay.sqlite"), *RETRY]  # fmt: skip
     with child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                env=debug_env()) as relay:  # fmt: skip
         assert relay.stderr is not None
         said = SaidLines(relay.stderr)
         unreachable = f"cannot reach the MQTT broker at 127.0.0.1:{port} (Connection refused)"
-        said.wait_for(unreachable, count=3)  # the first try and two more
+        # Tried again and again, as often as told: at the default 30 tries take 2 minutes.
+        said.wait_for(unreachable, count=30)
         assert len(said.with_part(TOLD)) == 1, said.lines
         late = Broker(tmp_path, port)
         try:
@@ -107,13 +118,13 @@ def test_a_refused_password_is_said_once(guarded_broker: Broker, tmp_path: Path)
     wrong.write_text("wrong\n")
     command = [str(BIN / "reedboard-relay"), "--mqtt", guarded_broker.url,
                "--db", str(tmp_path / "relay.sqlite"), "--username", "arbiter",
-               "--password-file", str(wrong)]  # fmt: skip
+               "--password-file", str(wrong), *RETRY]  # fmt: skip
     with child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                env=debug_env()) as relay:  # fmt: skip
         assert relay.stderr is not None
         said = SaidLines(relay.stderr)
         refused = f"the MQTT broker at 127.0.0.1:{guarded_broker.port} refused the connection"
-        said.wait_for(refused, count=3)
+        said.wait_for(refused, count=6)
         told = said.with_part(TOLD)
         assert told == [f"reedboard-relay: {refused} (Not authorized); {TOLD}"], said.lines
 
@@ -123,11 +134,12 @@ def test_the_bridge_says_what_it_does_and_that_the_broker_is_unreachable() -> No
     bridge = PtyBridge()
     try:
         command = [str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
-                   "--mqtt", f"mqtt://127.0.0.1:{port}", "--board-id", "usb1"]  # fmt: skip
+                   "--mqtt", f"mqtt://127.0.0.1:{port}", "--board-id", "usb1", *RETRY]  # fmt: skip
         with child(command, stderr=subprocess.PIPE, text=True, env=debug_env()) as publisher:
             assert publisher.stderr is not None
             said = SaidLines(publisher.stderr)
-            said.wait_for(f"cannot reach the MQTT broker at 127.0.0.1:{port}", count=3)
+            # As often as told: 30 tries at the default would take 2 minutes.
+            said.wait_for(f"cannot reach the MQTT broker at 127.0.0.1:{port}", count=30)
             assert len(said.with_part(TOLD)) == 1, said.lines
             started = said.lines[0]
             assert started.startswith("reedboard-host: publish: publishing the board on ")
@@ -140,7 +152,7 @@ def test_the_bridge_says_what_it_does_and_that_the_broker_is_unreachable() -> No
 def test_two_relays_with_one_client_id_are_told_of_it(broker: Broker, tmp_path: Path) -> None:
     def relay(name: str) -> list[str]:
         return [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--client-id", "same",
-                "--db", str(tmp_path / f"{name}.sqlite")]  # fmt: skip
+                "--db", str(tmp_path / f"{name}.sqlite"), *RETRY]  # fmt: skip
 
     pipes = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "text": True}
     with child(relay("one"), **pipes) as one, child(relay("two"), **pipes) as two:
@@ -194,13 +206,13 @@ def tls_broker(tmp_path: Path) -> Iterator[Broker]:
 
 def test_a_certificate_not_trusted_is_said_once(tls_broker: Broker, tmp_path: Path) -> None:
     command = [str(BIN / "reedboard-relay"), "--mqtt", f"mqtts://127.0.0.1:{tls_broker.port}",
-               "--db", str(tmp_path / "relay.sqlite")]  # fmt: skip
+               "--db", str(tmp_path / "relay.sqlite"), *RETRY]  # fmt: skip
     with child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                env=debug_env()) as relay:  # fmt: skip
         assert relay.stderr is not None
         said = SaidLines(relay.stderr)
         where = f"cannot reach the MQTT broker at 127.0.0.1:{tls_broker.port}"
-        said.wait_for(where, count=3)
+        said.wait_for(where, count=6)
         assert said.with_part(TOLD) == [
             f"reedboard-relay: {where} (TLS: self-signed certificate); {TOLD}"
         ], said.lines

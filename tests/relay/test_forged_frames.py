@@ -58,7 +58,7 @@ def pgn_once_caught_up(url: str, moves: list[str]) -> str:
 def test_a_forged_state_neither_ends_nor_freezes_the_game(broker: Broker, tmp_path: Path) -> None:
     board = [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS["b1"]), "--speed",
-        "1", "--until-done", "--print", "--mqtt", broker.url, "--board-id", "b1",
+        "2", "--until-done", "--print", "--mqtt", broker.url, "--board-id", "b1",
         *quiet_board(tmp_path),
     ]  # fmt: skip
     with relay_urls(broker, tmp_path / "r.db") as (url, _console, _relay):
@@ -68,6 +68,9 @@ def test_a_forged_state_neither_ends_nor_freezes_the_game(broker: Broker, tmp_pa
                 assert time.monotonic() < deadline, "the relay never heard the board"
                 time.sleep(0.2)  # until the relay follows the game, then the attack
             forge(broker)
+            # Mid-game (at twice a person's pace, the six moves after the first take 5 s):
+            # the relay must go on following the real board.
+            assert b1.thread.is_alive(), "the game ended before the attack"
             assert b1.wait(120) == 0
             out = b1.output()
         moves = boards_moves(out)

@@ -17,7 +17,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +27,7 @@ from tests.children import child, stop
 from tests.link.ptybridge import PtyBridge
 from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
-from tests.relay.fake_board import quiet_board
+from tests.relay.fake_board import RELAY_RETRY, quiet_board
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -50,7 +50,7 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 
 
 def relay_command(broker: Broker, db: Path) -> list[str]:
-    return [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--db", str(db)]
+    return [str(BIN / "reedboard-relay"), "--mqtt", broker.url, "--db", str(db), *RELAY_RETRY]
 
 
 def relay(broker: Broker, db: Path) -> subprocess.Popen[str]:
@@ -59,12 +59,30 @@ def relay(broker: Broker, db: Path) -> subprocess.Popen[str]:
     )
 
 
-def board(broker: Broker, board_id: str, speed: float = PACE) -> list[str]:
+def board(
+    broker: Broker, board_id: str, speed: float = PACE, *, stay_on: bool = False
+) -> list[str]:
+    """The board playing its script; ending once it is played and decided, or with
+    `stay_on` staying on after it, as a real board does, until the test stops it."""
     return [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS[board_id]),
-        "--speed", str(speed), "--until-done", "--mqtt", broker.url, "--board-id", board_id,
-        *quiet_board(broker.folder),
+        "--speed", str(speed), *([] if stay_on else ["--until-done"]), "--mqtt", broker.url,
+        "--board-id", board_id, *quiet_board(broker.folder),
     ]  # fmt: skip
+
+
+def planned_moves(board_id: str) -> int:
+    """How many moves the board's script plays (its `# Expected moves:` line)."""
+    for line in SCRIPTS[board_id].read_text().splitlines():
+        if line.startswith("# Expected moves:"):
+            return len(line.split(":", 1)[1].split())
+    raise AssertionError(f"{SCRIPTS[board_id]} names no expected moves")
+
+
+def played_all(board_id: str) -> Callable[[str], bool]:
+    """Whether a board's output holds every move of its script."""
+    count = planned_moves(board_id)
+    return lambda output: len(boards_moves(output)) >= count
 
 
 class Printed:
@@ -139,9 +157,12 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
         assert first.stdout is not None
         url = first.stdout.readline().strip()
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
+        # The boards stay on after their games, as real ones do: a board that ended could
+        # not answer the relay asking for what the broker lost while the relay was away
+        # (the boards may be back at the broker before the relay has subscribed again).
         with (
-            board_of(board(broker, "b1", SPEED)) as b1,
-            board_of(board(broker, "b2", SPEED)) as b2,
+            board_of(board(broker, "b1", SPEED, stay_on=True)) as b1,
+            board_of(board(broker, "b2", SPEED, stay_on=True)) as b2,
         ):
             boards = {"b1": b1, "b2": b2}
 
@@ -162,17 +183,18 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
             first = relay(broker, db)
             assert first.stdout is not None
             url = first.stdout.readline().strip()
-            assert b1.wait(60) == 0 and b2.wait(60) == 0
+            for name, each in boards.items():
+                assert each.wait_output(played_all(name), 60), each.output()
             outputs = {name: boards_moves(board.output()) for name, board in boards.items()}
+            deadline = time.monotonic() + 60  # a bound for a stuck relay, not a timing
+            games: dict[str, list[str]] = {}
+            while time.monotonic() < deadline:
+                games = games_of(get(url + "games.pgn"))
+                if games == outputs:
+                    break
+                time.sleep(0.2)  # polling the relay until it has caught up, not timing it
+            assert games == outputs  # the boards then stopped, and must end cleanly
         assert all(len(moves) >= 5 for moves in outputs.values()), outputs
-        deadline = time.monotonic() + 20
-        games: dict[str, list[str]] = {}
-        while time.monotonic() < deadline:
-            games = games_of(get(url + "games.pgn"))
-            if games == outputs:
-                break
-            time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-        assert games == outputs
         one = get(url + "boards/b2.pgn")
         assert '[Variant "Chess960"]' in one and sans_of(one) == outputs["b2"]
         with pytest.raises(urllib.error.HTTPError) as missing:

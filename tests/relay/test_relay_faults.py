@@ -43,7 +43,7 @@ from reedboard.sim.human import human_script
 from tests.children import stop
 from tests.relay.board_thread import BoardThread
 from tests.relay.broker import Broker, running_broker
-from tests.relay.fake_board import quiet_board
+from tests.relay.fake_board import RELAY_RETRY, quiet_board
 from tests.relay.proxy import NetworkProxy, network_proxy
 from tests.relay.test_relay_end_to_end import boards_moves
 
@@ -233,7 +233,8 @@ class Relay:
     def start(self) -> None:
         with open(self.db.with_suffix(".log"), "a") as log:  # what went wrong, if anything
             self.process = subprocess.Popen(
-                [str(BIN / "reedboard-relay"), "--mqtt", self.broker.url, "--db", str(self.db)],
+                [str(BIN / "reedboard-relay"), "--mqtt", self.broker.url, "--db", str(self.db),
+                 *RELAY_RETRY],
                 stdout=subprocess.PIPE, stderr=log, text=True,
             )  # fmt: skip
         assert self.process.stdout is not None

@@ -32,7 +32,7 @@ from tests.relay.test_pairings_trf import SPRING_OPEN
 from tests.relay.test_relay_end_to_end import BIN, games_of, get
 from tests.support.said_lines import SaidLines
 
-SPEED = "4"
+SPEED = "10"
 
 
 def scripts() -> dict[str, tuple[Script, str]]:

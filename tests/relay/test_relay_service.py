@@ -98,12 +98,16 @@ def test_a_question_is_asked_once_however_many_frames_show_the_gap(
     board.on_message = request
     subscribed = threading.Event()
     board.on_subscribe = lambda *_: subscribed.set()
+    # The relay subscribed too before the turn, as a relay that hears frames is: with the
+    # turn before its first connection, the test once saw no question at all.
+    relay_subscribed = threading.Event()
+    service.client.on_subscribe = lambda *_: relay_subscribed.set()
     board.connect("127.0.0.1", broker.port)
     board.subscribe(mqtt_topics.request("b1"), qos=1)
     board.loop_start()
     service.start()
     try:
-        assert subscribed.wait(WAIT_S)
+        assert subscribed.wait(WAIT_S) and relay_subscribed.wait(WAIT_S)
         hello, state, _move = frames()
         behind_a_gap: list[dict[str, Any]] = [
             {"type": "effect", "seq": n, "event": "touch"} for n in (5, 6, 7)

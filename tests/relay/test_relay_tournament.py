@@ -49,7 +49,8 @@ class Watcher:
         self._alives: dict[str, int] = {}
         self.subscribed = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="settings-watcher")
-        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
+        # Back soon after the broker restarts (paho's hints say whole seconds; it waits any).
+        self.client.reconnect_delay_set(min_delay=0.1, max_delay=0.1)  # type: ignore[arg-type]
         self.client.on_connect = lambda c, *_: c.subscribe(
             [(f"{mqtt_topics.PREFIX}/+/request", 1), (f"{mqtt_topics.PREFIX}/+/stream", 0)]
         )

@@ -48,7 +48,7 @@ def test_closed_event_streams_leave_no_traceback(broker: Broker, tmp_path: Path)
             with urllib.request.urlopen(url + "events", timeout=10) as stream:
                 assert stream.readline().startswith(b"data: ")
         board = [str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPT),
-                 "--speed", "4", "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
+                 "--speed", "10", "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
         with board_of(board) as playing:
             assert playing.wait(120) == 0
         deadline = time.monotonic() + 60

@@ -408,6 +408,7 @@ def _broker(args: argparse.Namespace, config: BoardConfig) -> BoardBroker | None
         config.mqtt.username,
         config.mqtt.password_file,
         config.mqtt.ca_file,
+        config.mqtt.retry_ms,
     )
     return BoardBroker(settings)
 

@@ -27,14 +27,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.errors import ConfigError
 from reedboard.link import mqtt_topics
 from reedboard.link.mqtt_health import BrokerHealth
+from reedboard.link.mqtt_topics import RETRY_MS, check_retry_ms
 
 logger = logging.getLogger(__name__)
 
 QUEUE_FRAMES = 50_000  # about an hour of a busy board's frames
 PAHO_QUEUE = 1000  # frames paho holds unacknowledged beyond its window
 CLOSE_WAIT_S = 10.0  # how long a board going away waits for the broker to take its tail
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -44,6 +43,14 @@ class BrokerSettings:
     username: str = ""
     password_file: str = ""
     ca_file: str = ""
+    retry_ms: int = RETRY_MS  # the longest wait between attempts to connect
+
+
+def retry_waits_s(retry_ms: int) -> tuple[float, float, float]:
+    """The waits between attempts to connect, in seconds, the last repeated: a quarter of
+    the longest, a half, then the longest (`RETRY_MS`)."""
+    longest = retry_ms / 1000
+    return longest / 4, longest / 2, longest
 
 
 def read_password(path: str) -> str:
@@ -69,8 +76,9 @@ def tls_context(ca_file: str) -> ssl.SSLContext:
 
 def check_settings(settings: BrokerSettings) -> None:
     """Raise `ConfigError` for what would stop the connection before it is tried: the URL,
-    the password file, the CA file."""
+    the retry time, the password file, the CA file."""
     address = mqtt_topics.parse_url(settings.url)
+    check_retry_ms(settings.retry_ms)
     read_password(settings.password_file)
     if address.tls:
         tls_context(settings.ca_file)
@@ -80,7 +88,8 @@ def new_client(
     client_id: str, settings: BrokerSettings, *, clean: bool = False
 ) -> tuple[mqtt.Client, mqtt_topics.BrokerAddress]:
     """A paho client for `settings`, not yet connected: MQTT 3.1.1, a persistent session
-    unless `clean`, TLS for mqtts://, the user and password if given."""
+    unless `clean`, TLS for mqtts://, the user and password if given, paho's own loop
+    (the board's) trying again after `retry_waits_s`."""
     address = mqtt_topics.parse_url(settings.url)
     client = mqtt.Client(
         CallbackAPIVersion.VERSION2,
@@ -92,7 +101,9 @@ def new_client(
         client.username_pw_set(settings.username, read_password(settings.password_file))
     if address.tls:
         client.tls_set_context(tls_context(settings.ca_file))
-    client.reconnect_delay_set(min_delay=1, max_delay=4)
+    first, _, longest = retry_waits_s(check_retry_ms(settings.retry_ms))
+    # paho's hints say whole seconds; its wait takes any number of them.
+    client.reconnect_delay_set(min_delay=first, max_delay=longest)  # type: ignore[arg-type]
     return client, address
 
 
