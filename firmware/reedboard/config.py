@@ -14,7 +14,7 @@ from reedboard.ble.settings import BleConfig
 from reedboard.chess_clock.time_control import parse_time_control
 from reedboard.config_section import HEADER_GPIOS, ConfigSection
 from reedboard.errors import ConfigError, InvalidInputError
-from reedboard.link.mqtt_topics import RETRY_MS, RETRY_MS_RANGE
+from reedboard.link.mqtt_retry import RETRY_MS, RETRY_MS_RANGE
 from reedboard.plain_toml import plain_toml
 from reedboard.reader.mode import MODES, Mode
 from reedboard.reader.waits import (

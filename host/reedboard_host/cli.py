@@ -52,7 +52,7 @@ from reedboard.link.messages import (
     Variant,
     WireCommand,
 )
-from reedboard.link.mqtt_topics import RETRY_MS, RETRY_MS_RANGE
+from reedboard.link.mqtt_retry import RETRY_MS, RETRY_MS_RANGE
 from reedboard.log_setup import log_to_stderr
 from reedboard.reader.mode import MODES
 from reedboard.stopping import stop_asked, stop_on_signals

@@ -26,7 +26,7 @@ from reedboard.lichess.settings import read_token, server_url
 from reedboard.link import mqtt_topics
 from reedboard.link.board_messages import BoardMessage
 from reedboard.link.mqtt_client import BrokerSettings, check_settings
-from reedboard.link.mqtt_topics import RETRY_MS, RETRY_MS_RANGE
+from reedboard.link.mqtt_retry import RETRY_MS, RETRY_MS_RANGE
 from reedboard.log_setup import log_to_stderr
 from reedboard.stopping import stop_event
 

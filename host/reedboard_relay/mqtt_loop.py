@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 import paho.mqtt.client as mqtt
 from reedboard.link.mqtt_client import retry_waits_s
-from reedboard.link.mqtt_topics import RETRY_MS
+from reedboard.link.mqtt_retry import RETRY_MS
 
 if TYPE_CHECKING:
     from paho.mqtt.client import SocketLike

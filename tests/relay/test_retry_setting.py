@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from reedboard.errors import ConfigError
 from reedboard.link.mqtt_client import BrokerSettings, check_settings, retry_waits_s
-from reedboard.link.mqtt_topics import RETRY_MS
+from reedboard.link.mqtt_retry import RETRY_MS
 from reedboard_host.cli import build_parser as host_parser
 from reedboard_relay.cli import parser as relay_parser
 from reedboard_relay.mqtt_loop import MqttOnLoop

@@ -27,7 +27,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from reedboard.errors import ConfigError
 from reedboard.link import mqtt_topics
 from reedboard.link.mqtt_health import BrokerHealth
-from reedboard.link.mqtt_topics import RETRY_MS, check_retry_ms
+from reedboard.link.mqtt_retry import RETRY_MS, check_retry_ms
 
 logger = logging.getLogger(__name__)
 

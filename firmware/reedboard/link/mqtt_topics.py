@@ -1,5 +1,4 @@
-"""Where a board's messages go on the broker (docs/relay.md), and the broker settings
-checked without loading paho (a board that publishes nowhere never loads it).
+"""Where a board's messages go on the broker (docs/relay.md).
 
 - `reedboard/boards/ID/stream`: every frame the board sends (QoS 1), as on its serial
   link: sequence-numbered messages, `alive`, and the answers to requests;
@@ -18,11 +17,6 @@ from reedboard.errors import ConfigError
 
 PREFIX = "reedboard/boards"
 BOARD_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-# The longest wait between two attempts to reach the broker (board, bridge and relay): the
-# first waits a quarter of it, the next a half, so a broker back after a blink is found at
-# once, and one away for long is not knocked at more than every few seconds by each board.
-RETRY_MS = 4000
-RETRY_MS_RANGE = (10, 600_000)  # a setting outside is refused
 
 
 def stream(board: str) -> str:
@@ -72,11 +66,3 @@ def parse_url(url: str) -> BrokerAddress:
         raise ConfigError(f"MQTT URL {url!r}: write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
     tls = parts.scheme == "mqtts"
     return BrokerAddress(parts.hostname, port or (8883 if tls else 1883), tls)
-
-
-def check_retry_ms(retry_ms: int) -> int:
-    """`retry_ms`, or `ConfigError` for a wait outside `RETRY_MS_RANGE`."""
-    low, high = RETRY_MS_RANGE
-    if not low <= retry_ms <= high:
-        raise ConfigError(f"the MQTT retry time {retry_ms} ms is not {low}..{high} ms")
-    return retry_ms
