@@ -280,21 +280,9 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _emulate(args: argparse.Namespace) -> int:
-    from reedboard_host.emulate import PtyEnd, emulate
-    from reedboard_host.follow import Follower
+    from reedboard_host.emulate import emulate_on_pty
 
-    stop = stop_asked()
-    follower = Follower(args.port)
-    try:
-        follower.connect()
-        pty = PtyEnd(args.pty)
-        logger.info("%s board on %s", args.protocol, args.pty)
-        try:
-            emulate(args.protocol, follower, pty, stop)
-        finally:
-            pty.close()
-    finally:
-        follower.connection.close()
+    emulate_on_pty(args.protocol, args.port, args.pty, stop_asked())
     return 0
 
 

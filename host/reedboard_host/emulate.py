@@ -92,6 +92,26 @@ class SoftwareEnd(Protocol):
     def write(self, data: bytes) -> None: ...
 
 
+def emulate_on_pty(
+    protocol: Emulated, port: str | None, path: str, stop: Callable[[], bool]
+) -> None:
+    """The command's whole run: the board at `port` followed, the pty made at `path`,
+    the emulation served until `stop()` says to end (the command's signals, or whoever
+    runs it on a thread of theirs), and the pty's link and the board's line closed
+    whatever happens."""
+    follower = Follower(port)
+    try:
+        follower.connect()
+        pty = PtyEnd(path)
+        logger.info("%s board on %s", protocol, path)
+        try:
+            emulate(protocol, follower, pty, stop)
+        finally:
+            pty.close()
+    finally:
+        follower.connection.close()
+
+
 def emulate(
     protocol: Emulated,
     follower: Follower,

@@ -29,11 +29,14 @@ SCRIPTS = sorted(
 )
 
 
-def on_the_board(text: str, voice: BoardVoice | None = None) -> list[dict[str, Any]]:
+def on_the_board(
+    text: str, voice: BoardVoice | None = None, *, electrical: bool = True
+) -> list[dict[str, Any]]:
     """The effects the board sends playing the script (with `voice`, if given, speaking)
-    as the replay prints them: without what only the link adds."""
+    as the replay prints them: without what only the link adds. `electrical`: its
+    switches read through the simulated matrix, as the board's scanner reads them."""
     script = parse_script(text)
-    board = scripted_board(script)
+    board = scripted_board(script, electrical=electrical)
     sent: list[dict[str, Any]] = []
     app = App(
         Sensing(board, source=board),

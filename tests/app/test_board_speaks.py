@@ -33,7 +33,7 @@ def board(
     text: str, language: str = "fr", scan_hz: float = 200.0
 ) -> tuple[App, BoardVoice, RecordingSpeaker]:
     script = parse_script(text)
-    scanned = scripted_board(script)
+    scanned = scripted_board(script, electrical=False)  # the voice, not the wiring
     speaker = RecordingSpeaker()
     voice = BoardVoice(speaker, phrasebook(language))
     app = App(
@@ -56,7 +56,8 @@ def test_the_board_says_and_decides_what_the_replay_prints(
     replayed = [line["text"] for line in printed if line["event"] == "say"]
     text = path.read_text(encoding="utf-8")
     speaker = RecordingSpeaker()
-    effects = on_the_board(text, BoardVoice(speaker, phrasebook("fr")))
+    # The voice, not the wiring (test_board_is_the_replay.py reads these through it).
+    effects = on_the_board(text, BoardVoice(speaker, phrasebook("fr")), electrical=False)
     assert replayed, "a script that says nothing shows nothing"
     assert speaker.texts == replayed
     decided = [effect_json(e) for e in replay_script(parse_script(text))]

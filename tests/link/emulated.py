@@ -55,9 +55,11 @@ def emulated_app(
     scan_hz: float = 200.0,
 ) -> App:
     """A board that plays the script on a virtual clock and speaks `protocol` on `link`
-    (a timed game when the script has `@clock`), scanning `scan_hz` times a second."""
+    (a timed game when the script has `@clock`), scanning `scan_hz` times a second. Its
+    switches are read directly: an emulation speaks of what the board saw, whatever the
+    wiring (the simulated matrix was half of each turn's CPU)."""
     script = parse_script(script_text)
-    source = scripted_board(script)
+    source = scripted_board(script, electrical=False)
     emulation = EmulatedEndpoint(protocol, "test")
 
     def watch(board_game: BoardGame, now: int) -> None:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,8 +18,10 @@ from pathlib import Path
 
 import chess
 import pytest
+from reedboard.link.emulation import Emulated
 from reedboard.reader.view import BoardView
 from reedboard.rules.position import Position
+from reedboard_host.emulate import emulate_on_pty
 
 from tests.app.games import move_lines
 from tests.children import child, stop
@@ -200,7 +203,9 @@ def test_a_whole_game_through_the_hosts_dgt_emulation() -> None:
     played once the client is there (it sees the start): a board that played on its own
     clock meanwhile would be over by the time a host slow to start on a loaded machine
     came, and the client would see its end only as a board dump."""
-    with RunningBoard(speed=4) as board, _host_emulation(board.port, "dgt") as (fd, _host):
+    # The board at 12 times its pace: the game is pushed at once, and the client reads it
+    # by the field updates whatever the pace (at 4, two thirds of the test was waiting).
+    with RunningBoard(speed=12) as board, _emulation_here(board.port, "dgt") as fd:
         client = _DgtPtyClient(fd)
         client.shows(chess.Board().board_fen())
         asked_at = len(_whole_dgt(client.data))
@@ -242,7 +247,7 @@ def test_a_whole_game_through_the_hosts_chesslink_emulation() -> None:
     a ChessLink client on the pty shakes hands, gets status reports without asking, and
     after every move of a game with captures, en passant, a promotion and castling its
     board is the game's. Each move is made only once the client agrees with the last."""
-    with RunningBoard(speed=4) as board, _host_emulation(board.port, "chesslink") as (fd, _host):
+    with RunningBoard(speed=4) as board, _emulation_here(board.port, "chesslink") as fd:
         client = _ChessLinkClient(fd)
         client.send("V", "R02", "S")
         replies = client.until(lambda r: "v0105" in r and "r0200" in r and bool(_statuses(r)))
@@ -290,6 +295,44 @@ def _host_emulation(port: str, protocol: str) -> Iterator[tuple[int, subprocess.
                     os.close(fd)
                 host.send_signal(signal.SIGCONT)  # in case a test left it paused
             assert stop(host) == 0, host.stderr.read() if host.stderr else ""
+        assert not link.exists()
+
+
+@contextmanager
+def _emulation_here(port: str, protocol: Emulated) -> Iterator[int]:
+    """`reedboard-host emulate PROTOCOL`'s run (`emulate_on_pty`, which the command runs
+    as it is) on a thread of the test's, stopped when the block ends: the client's end of
+    its pty. The same checks as on the program: it ends without an error and removes its
+    link. One program the less to start: the under-promotion tests start the command."""
+    with tempfile.TemporaryDirectory() as folder:
+        link = Path(folder) / protocol
+        stopping = threading.Event()
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                emulate_on_pty(protocol, port, str(link), stopping.is_set)
+            except BaseException as error:  # the test's thread reports it
+                failed.append(error)
+
+        thread = threading.Thread(target=run, name=f"emulate {protocol}", daemon=True)
+        thread.start()
+        fd = -1
+        try:
+            deadline = time.monotonic() + 30
+            while not link.exists() and thread.is_alive():
+                assert time.monotonic() < deadline, "the emulation never made its pty"
+                time.sleep(0.02)  # polling for the pty to appear, not timing anything
+            assert not failed, failed
+            fd = os.open(link, os.O_RDWR | os.O_NOCTTY)
+            yield fd
+        finally:
+            if fd >= 0:
+                os.close(fd)
+            stopping.set()
+            thread.join(30)
+        assert not thread.is_alive(), "the emulation did not end when asked"
+        assert not failed, failed
         assert not link.exists()
 
 
@@ -398,7 +441,7 @@ def test_a_slides_waypoint_is_not_a_move_for_python_mchess_through_the_host() ->
     """`reedboard-host emulate chesslink` in front of a running board: the same slide at
     the board's real pace, the host reporting as the registers ask; the board itself
     takes the move as b2b4."""
-    with RunningBoard() as board, _host_emulation(board.port, "chesslink") as (fd, _host):
+    with RunningBoard() as board, _emulation_here(board.port, "chesslink") as fd:
         client = _ChessLinkClient(fd)
         before = _configured_as_python_mchess(client)
         board.push(SLIDE)
