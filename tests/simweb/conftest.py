@@ -1,6 +1,6 @@
 """The browser tests' fixtures: `reedboard sim` as a child process, Debian's chromium
 driven by Playwright, and a fresh game on a new tab. Each is stopped or closed whatever
-happens in the tests (a module's tests share one simulator and one Chromium)."""
+happens in the tests (a module's tests share one simulator, every module one Chromium)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.simweb.page import DESKTOP, Board, launched_chromium, need_browser, open_page
+from tests.simweb.page import DESKTOP, Board, need_browser, open_page
 from tests.simweb.simproc import Sim, running_sim
+from tests.support.browsers import on_page_turn, shared_chromium, turn
 
 
 @pytest.fixture(scope="module")
@@ -22,22 +23,31 @@ def sim() -> Iterator[Sim]:
         yield running
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """A module's Chromium, for all its tests (`launched_chromium`)."""
-    with launched_chromium() as browser:
+    """The test process's Chromium, for every page test (`shared_chromium`)."""
+    with shared_chromium() as browser:
         yield browser
+
+
+@pytest.fixture(autouse=True)
+def page_turn(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test on a page runs on Playwright's loop (`on_page_turn`); others on none."""
+    with on_page_turn(request):
+        yield
 
 
 @pytest.fixture(scope="module")
 def browser(chromium: Any) -> Iterator[Any]:
-    """A module's window on its Chromium: its pages share cookies and
+    """A module's window on the Chromium: its pages share cookies and
     storage, as one browser's tabs do."""
-    context = chromium.new_context()
+    with turn():
+        context = chromium.new_context()
     try:
         yield context
     finally:
-        context.close()
+        with turn():
+            context.close()
 
 
 @pytest.fixture(scope="module")

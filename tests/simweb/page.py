@@ -35,11 +35,9 @@ def need_browser() -> None:
 @contextlib.contextmanager
 def launched_chromium() -> Iterator[Any]:
     """Debian's Chromium under Playwright, closed when the block ends whatever happened in
-    it. A module's browser tests share one (the `chromium` fixture of this folder's and
-    the page's conftest), each in a new context of its own (its own cookies and storage):
-    a start costs more CPU than most of the tests, a context next to nothing. Not shared
-    wider: while Playwright's sync API runs, its event loop is the thread's running loop,
-    so another module's `asyncio.run` (or Playwright) would fail beside it."""
+    it. The page tests share one per test process (`tests/support/browsers.py`), each in
+    contexts of their own (their own cookies and storage): a start costs more CPU than
+    most of the tests, a context next to nothing."""
     need_browser()
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:

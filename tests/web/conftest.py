@@ -1,5 +1,5 @@
 """What the page's browser tests share: a phone, a fresh window at a phone's size on the
-module's Chromium (its own cookies: not paired)."""
+test process's Chromium (its own cookies: not paired)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,24 @@ from typing import Any
 
 import pytest
 
-from tests.simweb.page import TIMEOUT_MS, launched_chromium
+from tests.simweb.page import TIMEOUT_MS
+from tests.support.browsers import on_page_turn, shared_chromium
 
 PHONE = {"width": 360, "height": 740}  # the smallest phone the page is made for
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """A module's Chromium, for all its tests (`launched_chromium`)."""
-    with launched_chromium() as browser:
+    """The test process's Chromium, for every page test (`shared_chromium`)."""
+    with shared_chromium() as browser:
         yield browser
+
+
+@pytest.fixture(autouse=True)
+def page_turn(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test on a page runs on Playwright's loop (`on_page_turn`); others on none."""
+    with on_page_turn(request):
+        yield
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ The board here is the very one `reedboard run --fake --web 127.0.0.1:0` assemble
 parser, `assemble`, its page and its opponents), its loop on a thread of this process, its
 fake switches driven directly; test_whole_game_from_page plays a whole game with the
 board as a process of its own, its switches played live from its stdin. The board's
-engine is Stockfish thinking a tenth of a second a move (`quick_engine`)."""
+engine is Stockfish searching a few thousand nodes a move (`quick_engine`)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ switches by a clean hand; the engine's moves are read off the page (the move lit
 carried out on the switches too. Nobody resigns: the game ends by rule, and the page
 says how.
 
-The board's engine is Stockfish thinking a tenth of a second a move (`quick_engine`)."""
+The board's engine is Stockfish searching a few thousand nodes a move (`quick_engine`)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs
 
 PHONE = {"width": 360, "height": 740}
 TIME_CONTROL = "3+2"  # the engine at level 5 thinks 2 s a move at most: time to spare
-PERSON_NODES = 50_000  # the person's engine: full strength, a twentieth of a second a move
+PERSON_NODES = 10_000  # the person's engine: full strength, some 10 ms a move
 PERSON_MS = 10_000  # the longest the person's engine may take, on a loaded machine
 # How often a wait looks at the page: in the page itself (a few DOM reads, no round trip
 # to the test), not each frame; two waits a ply, each a poll's half late on average.
