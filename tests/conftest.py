@@ -31,17 +31,20 @@ settings.register_profile(
 settings.register_profile("deep", settings.get_profile("suite"), max_examples=1000)
 settings.load_profile("ci")
 
-# The modules with the longest single tests, by `--cpu-costs` (tests/support/cpu_costs.py),
-# the longest first: they start the run instead of ending it. pytest-xdist hands the tests
+# The modules with the longest single tests, by `--cpu-costs` (tests/support/cpu_costs.py)
+# and `--durations` (the page's whole game and the relay's broker faults mostly wait), the
+# longest first: they start the run instead of ending it. pytest-xdist hands the tests
 # out in the order collected, and one long test handed out last (the rules' differential
 # run sat alphabetically near the end) kept the run going on one worker while the others
 # stood idle. The order within each module is kept, and so are its module fixtures.
 LONGEST_FIRST = (
+    "tests/web/test_whole_game_from_page.py",  # one test, a minute or more of wall time
+    "tests/relay/test_broker_trouble.py",  # waits on brokers started and stopped
+    "tests/relay/test_relay_faults.py",
     "tests/rules/test_differential.py",
     "tests/app/test_hostile_commands.py",
     "tests/sim/test_replay_property.py",
     "tests/rules/test_perft.py",
-    "tests/rules/test_chess960.py",
     "tests/link/test_emulated_input_fuzz.py",
     "tests/host/test_commands.py",
     "tests/link/test_serial_writes.py",
