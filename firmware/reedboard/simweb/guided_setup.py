@@ -16,8 +16,9 @@ from reedboard.rules.squares import SQUARE_NAMES, Square
 
 # Between the piece types of a guided setup: each is seen on its own by the board, and
 # its step ("place the rooks") stays on the page long enough for a person to read it
-# (and for a page that takes the board's state 20 times a second, on a busy machine).
-SETUP_STEP_MS = 500
+# (and for a page that takes the board's state 20 times a second, on a busy machine: at
+# 500 ms a browser held up by the rest of the machine once missed a step altogether).
+SETUP_STEP_MS = 1000
 
 
 def setup_lines(fen: str) -> tuple[list[SensorLine], dict[Square, str]]:
