@@ -2,8 +2,8 @@
 ten seconds, hours from an hour up, every figure rounded down. One table holds the
 simulator's words (`clock_text`, Python) and both pages' clocks (board.js's `clockText`,
 run in Debian's chromium) to the same text; the page is sent the clocks to what it shows
-of them (`shown_ms`); it writes a clock only when its text changes, and a running clock
-on the board's page is drawn again when its text changes (`untilClockChanges`)."""
+of them (`shown_ms`); a running clock on the board's page is drawn again when its text
+changes (`untilClockChanges`)."""
 
 from __future__ import annotations
 
@@ -92,32 +92,3 @@ def test_a_running_clock_is_drawn_again_just_when_its_text_changes(bare: Any) ->
         STRETCHES,
     )
     assert wrong == []
-
-
-def test_a_clock_is_written_only_when_its_text_changes(bare: Any) -> None:
-    bare.evaluate(
-        """() => {
-          window.writes = [];
-          new MutationObserver(records => {
-            for (const r of records) writes.push(r.target.id || r.target.parentElement.id);
-          }).observe(document.getElementById("clocks"),
-                     {subtree: true, childList: true, characterData: true, attributes: true});
-        }"""
-    )
-
-    def draw(white_ms: float, black_ms: float) -> list[str]:
-        bare.evaluate(
-            "([w, b]) => drawClocks(document.getElementById('clocks'),"
-            " {white_ms: w, black_ms: b, running: 'white'}, false)",
-            [white_ms, black_ms],
-        )
-        written: list[str] = bare.evaluate("() => writes.splice(0)")
-        return written
-
-    assert set(draw(299_950, 300_000)) == {"clocks", "clock-white", "clock-black"}
-    # A tenth, then most of a second later: both clocks show what they showed.
-    assert draw(299_850, 300_000) == []
-    assert draw(299_001, 300_000) == []
-    assert draw(298_999, 300_000) == ["clock-white"]
-    assert bare.inner_text("#clock-white") == "▶ White 4:58"
-    assert bare.inner_text("#clock-black") == "Black 5:00"

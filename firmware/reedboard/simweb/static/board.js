@@ -39,35 +39,45 @@ function buildSquares(board, flipped) {
   }
 }
 
-// Pieces, lights and roles on the squares already built.
+// Pieces, lights and roles on the squares already built; only what changed is written (a
+// state comes each second while a clock runs, most often with the same board).
 function drawSquares(board, s) {
   for (const sq of board.querySelectorAll(".sq")) {
     const name = sq.dataset.square;
     const index = FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
     const colour = s.leds[index];
     const led = sq.querySelector(".led");
-    led.classList.toggle("on", colour !== "#000000");
-    led.style.setProperty("--led", colour);
+    const lit = colour !== "#000000";
+    if (led.classList.contains("on") !== lit) led.classList.toggle("on", lit);
+    if (led.style.getPropertyValue("--led") !== colour) led.style.setProperty("--led", colour);
     const role = s.roles[name];
-    if (role) sq.dataset.role = role;
-    else delete sq.dataset.role;
+    if (sq.dataset.role !== role) {
+      if (role) sq.dataset.role = role;
+      else delete sq.dataset.role;
+    }
     const letter = s.pieces[name];
     const piece = sq.querySelector(".piece");
-    piece.textContent = letter ? GLYPHS[letter.toLowerCase()] : "";
-    piece.className = "piece" + (letter ? (letter === letter.toUpperCase() ? " w" : " b") : "");
+    setIf(piece, "textContent", letter ? GLYPHS[letter.toLowerCase()] : "");
+    setIf(piece, "className", "piece" + (letter ? (letter === letter.toUpperCase() ? " w" : " b") : ""));
     const said = letter
       ? `${letter === letter.toUpperCase() ? "white" : "black"} ${PIECE_NAMES[letter.toLowerCase()]}`
       : "empty";
-    sq.setAttribute("aria-label", `${name} ${said}${role ? ", " + role : ""}`);
+    const label = `${name} ${said}${role ? ", " + role : ""}`;
+    if (sq.getAttribute("aria-label") !== label) sq.setAttribute("aria-label", label);
   }
 }
 
-// The moves in SAN, one numbered line a move: "e4 e5" under 1.
+// The moves in SAN, one numbered line a move: "e4 e5" under 1; written again only when
+// they changed.
 function drawMoves(list, san) {
+  const lines = [];
+  for (let i = 0; i < san.length; i += 2) lines.push(san.slice(i, i + 2).join(" "));
+  const shown = [...list.children].map((li) => li.textContent);
+  if (shown.length === lines.length && shown.every((line, i) => line === lines[i])) return;
   list.textContent = "";
-  for (let i = 0; i < san.length; i += 2) {
+  for (const line of lines) {
     const li = document.createElement("li");
-    li.textContent = san.slice(i, i + 2).join(" ");
+    li.textContent = line;
     list.appendChild(li);
   }
 }
