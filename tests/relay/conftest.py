@@ -1,5 +1,6 @@
-"""What the relay's tests share: a store's path and the boards kept in it, and one
-browser for a module's page tests."""
+"""What the relay's tests share: a store's path and the boards kept in it, and the test
+process's Chromium for the page tests (`tests/support/browsers.py`, as the board's and
+the simulator's page tests have it)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from reedboard_relay.boards import Boards
 from reedboard_relay.store import RelayStore
 
-from tests.relay.browser import launched_chromium
+from tests.support.browsers import on_page_turn, shared_chromium
 
 
 @pytest.fixture
@@ -29,10 +30,17 @@ def boards(path: Path) -> Iterator[Boards]:
         made.store.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """One Chromium for a module's page tests (tests/relay/browser.py). Not for the whole
-    session: Playwright's sync API runs an asyncio loop on the main thread while it is
-    open, and every later test's `asyncio.run` there would fail."""
-    with launched_chromium() as browser:
+    """The test process's Chromium, for every page test (`shared_chromium`): launched by
+    the first that needs it, each test in contexts of its own."""
+    with shared_chromium() as browser:
         yield browser
+
+
+@pytest.fixture(autouse=True)
+def page_turn(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test on a page runs on Playwright's loop (`on_page_turn`); others on none, so
+    their `asyncio.run` works after a page test in the same process."""
+    with on_page_turn(request):
+        yield

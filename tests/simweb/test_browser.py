@@ -193,7 +193,7 @@ def test_a_new_game_with_a_time_control_and_then_without(board: Board) -> None:
     page.fill("#time-control", "3+2")
     page.click("#new-game")
     page.wait_for_selector("#clocks:not([hidden])")
-    assert "Black 3:00.0" in page.locator("#clocks").inner_text()
+    assert "Black 3:00" in page.locator("#clocks").inner_text()
     page.fill("#time-control", "")
     board.new_game()
     page.wait_for_selector("#clocks", state="hidden")

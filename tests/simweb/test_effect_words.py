@@ -33,7 +33,7 @@ G1, G4, E2, E4 = (parse_square(name) for name in ("g1", "g4", "e2", "e4"))
         (MoveMade(1, "e2e4", "e4", START_AFTER_E4, 1), "1. e4 (e2e4)"),
         (
             MoveMade(1, "b8c6", "Nc6", "", 4, clock=(298_200, 300_000)),
-            "2... Nc6 (b8c6) · White 4:58.2, Black 5:00.0",
+            "2... Nc6 (b8c6) · White 4:58, Black 5:00",
         ),
         (Touched(1, G1, "N"), "Touched: white knight on g1"),
         (
@@ -45,7 +45,7 @@ G1, G4, E2, E4 = (parse_square(name) for name in ("g1", "g4", "e2", "e4"))
         (NewGame(1, START_AFTER_E4, variant="standard"), "New game, standard, untimed"),
         (NewGame(1, "x", chess960=True, time_control="5+3"), "New game, Chess960, clock 5+3"),
         (GameOver(1, "1-0", "checkmate"), "White wins: checkmate"),
-        (ClockPressed(1, 61_000, 3_600_000), "Clock pressed: White 1:01.0, Black 1:00:00"),
+        (ClockPressed(1, 61_000, 3_600_000), "Clock pressed: White 1:01, Black 1:00:00"),
         (TimeAdded(1, False, 120_000, 1, 2), "120 s added to Black: White 0:00.0, Black 0:00.0"),
         (PromotionChosen(1, "n"), "Next promotion: knight"),
         (TakenBack(1, "e2e4", ""), "Taken back: e2e4"),

@@ -12,6 +12,7 @@ engine is Stockfish searching a few thousand nodes a move (`quick_engine`)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import re
@@ -49,6 +50,18 @@ PERSON_MOVES = 4  # then the person resigns: a whole game to mate would take min
 TIME_CONTROL = "1+0"
 ENGINE_MS = 60_000  # a loaded machine's Stockfish answers far sooner
 LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
+# Each text written to a clock, as [clock, text], from when the clocks show.
+WATCH_CLOCKS = """() => {
+  window.clockWrites = [];
+  new MutationObserver(records => {
+    for (const r of records) {
+      const clock = r.target.nodeType === Node.TEXT_NODE ? r.target.parentElement : r.target;
+      if (clock.id.startsWith("clock-")) clockWrites.push([clock.id, clock.textContent]);
+    }
+  }).observe(document.getElementById("clocks"), {subtree: true, childList: true, characterData: true});
+}"""
+# Whole seconds, tenths only in the last ten.
+CLOCK_TEXT = re.compile(r"(▶ )?(White|Black) ([1-9]?[0-9]:[0-5][0-9]|0:0[0-9]\.[0-9])")
 
 
 @dataclass
@@ -138,6 +151,7 @@ def test_a_timed_game_against_the_engine_at_level_5_from_the_page(
     phone.fill("#time-control", TIME_CONTROL)
     phone.click("#new-game")
     phone.wait_for_selector("#clocks:not([hidden])")
+    phone.evaluate(WATCH_CLOCKS)
 
     game = Game(Position.standard())
     rng = random.Random(5)
@@ -163,6 +177,13 @@ def test_a_timed_game_against_the_engine_at_level_5_from_the_page(
     assert shown_moves(phone) == game.san_moves()
     # The person's clock has run: under the minute it started from.
     assert re.search(r"0:[0-5][0-9]", phone.locator("#clock-white").inner_text())
+    # Each clock was written only when its text changed (once a second, not ten times).
+    writes: list[list[str]] = phone.evaluate("() => clockWrites")
+    for clock in ("clock-white", "clock-black"):
+        texts = [text for written, text in writes if written == clock]
+        assert all(CLOCK_TEXT.fullmatch(text) for text in texts), texts
+        assert all(a != b for a, b in itertools.pairwise(texts)), texts
+    assert len({text for written, text in writes if written == "clock-white"}) >= 2, writes
     assert phone.locator("#waiting").inner_text() == "White to move"
     phone.click("#resign")
     phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")

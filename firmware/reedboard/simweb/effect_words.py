@@ -26,6 +26,7 @@ from reedboard.events import (
 )
 from reedboard.rules.move_numbers import numbered_move
 from reedboard.rules.squares import SQUARE_NAMES, square_names_of
+from reedboard.simweb.clock_text import clock_text
 from reedboard.simweb.words import piece_words, result_words
 
 OFFERS = {"1-0": "White wins", "0-1": "Black wins", "1/2-1/2": "a draw"}
@@ -69,17 +70,8 @@ def effect_words(effect: Effect) -> str:
 
 
 def clock_words(white_ms: int, black_ms: int) -> str:
-    """ "White 4:58.2, Black 5:00.0"."""
-    return f"White {_time(white_ms)}, Black {_time(black_ms)}"
-
-
-def _time(ms: int) -> str:
-    tenths = ms // 100
-    hours, rest = divmod(tenths, 36_000)
-    minutes, tenths = divmod(rest, 600)
-    if hours:
-        return f"{hours}:{minutes:02d}:{tenths // 10:02d}"
-    return f"{minutes}:{tenths // 10:02d}.{tenths % 10}"
+    """ "White 4:58, Black 5:00"."""
+    return f"White {clock_text(white_ms)}, Black {clock_text(black_ms)}"
 
 
 def _move(e: MoveMade) -> str:

@@ -12,7 +12,8 @@ from reedboard.simweb.world import WorldShown
 
 
 class ClockShown(TypedDict):
-    """A timed game's clocks: both times left now, and whose runs (None: neither)."""
+    """A timed game's clocks: both times left now, rounded down to what the page shows
+    (`clock_text.shown_ms`), and whose runs (None: neither)."""
 
     white_ms: int
     black_ms: int

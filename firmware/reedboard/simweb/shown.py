@@ -6,6 +6,7 @@ from __future__ import annotations
 from reedboard.board_game import BoardGame
 from reedboard.hal.recording_speaker import RecordingSpeaker
 from reedboard.link.messages import Color
+from reedboard.simweb.clock_text import shown_ms
 from reedboard.simweb.page_state import ClockShown, Spoken
 
 
@@ -18,11 +19,13 @@ def spoken_shown(speaker: RecordingSpeaker) -> list[Spoken]:
 
 
 def clock_shown(board_game: BoardGame, now: int) -> ClockShown | None:
-    """A timed game's clocks for the page: both times left now, and whose runs."""
+    """A timed game's clocks for the page: both times left now, as the page shows them
+    (`shown_ms`), and whose runs."""
     timer = board_game.timer
     if timer is None:
         return None
     white, black = timer.left(now)
     running = timer.clocks.running
     side: Color | None = None if running is None else ("white" if running else "black")
-    return {"white_ms": white, "black_ms": black, "running": side}
+    # To what the page shows: a running clock changes the state only when its text does.
+    return {"white_ms": shown_ms(white), "black_ms": shown_ms(black), "running": side}

@@ -39,60 +39,91 @@ function buildSquares(board, flipped) {
   }
 }
 
-// Pieces, lights and roles on the squares already built.
+// Pieces, lights and roles on the squares already built; only what changed is written (a
+// state comes each second while a clock runs, most often with the same board).
 function drawSquares(board, s) {
   for (const sq of board.querySelectorAll(".sq")) {
     const name = sq.dataset.square;
     const index = FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
     const colour = s.leds[index];
     const led = sq.querySelector(".led");
-    led.classList.toggle("on", colour !== "#000000");
-    led.style.setProperty("--led", colour);
+    const lit = colour !== "#000000";
+    if (led.classList.contains("on") !== lit) led.classList.toggle("on", lit);
+    if (led.style.getPropertyValue("--led") !== colour) led.style.setProperty("--led", colour);
     const role = s.roles[name];
-    if (role) sq.dataset.role = role;
-    else delete sq.dataset.role;
+    if (sq.dataset.role !== role) {
+      if (role) sq.dataset.role = role;
+      else delete sq.dataset.role;
+    }
     const letter = s.pieces[name];
     const piece = sq.querySelector(".piece");
-    piece.textContent = letter ? GLYPHS[letter.toLowerCase()] : "";
-    piece.className = "piece" + (letter ? (letter === letter.toUpperCase() ? " w" : " b") : "");
+    setIf(piece, "textContent", letter ? GLYPHS[letter.toLowerCase()] : "");
+    setIf(piece, "className", "piece" + (letter ? (letter === letter.toUpperCase() ? " w" : " b") : ""));
     const said = letter
       ? `${letter === letter.toUpperCase() ? "white" : "black"} ${PIECE_NAMES[letter.toLowerCase()]}`
       : "empty";
-    sq.setAttribute("aria-label", `${name} ${said}${role ? ", " + role : ""}`);
+    const label = `${name} ${said}${role ? ", " + role : ""}`;
+    if (sq.getAttribute("aria-label") !== label) sq.setAttribute("aria-label", label);
   }
 }
 
-// The moves in SAN, one numbered line a move: "e4 e5" under 1.
+// The moves in SAN, one numbered line a move: "e4 e5" under 1; written again only when
+// they changed.
 function drawMoves(list, san) {
+  const lines = [];
+  for (let i = 0; i < san.length; i += 2) lines.push(san.slice(i, i + 2).join(" "));
+  const shown = [...list.children].map((li) => li.textContent);
+  if (shown.length === lines.length && shown.every((line, i) => line === lines[i])) return;
   list.textContent = "";
-  for (let i = 0; i < san.length; i += 2) {
+  for (const line of lines) {
     const li = document.createElement("li");
-    li.textContent = san.slice(i, i + 2).join(" ");
+    li.textContent = line;
     list.appendChild(li);
   }
 }
 
-// Each clock on its player's side of the board: White's below when White plays up.
+// Each clock on its player's side of the board: White's below when White plays up. The
+// page is written to only where what it shows changes: a running clock is drawn again
+// many times for each new text, and a write costs the browser a layout and a paint.
 function drawClocks(clocks, clock, flipped) {
-  clocks.hidden = !clock;
-  clocks.classList.toggle("flipped", flipped);
+  setIf(clocks, "hidden", !clock);
+  if (clocks.classList.contains("flipped") !== flipped) clocks.classList.toggle("flipped", flipped);
   if (!clock) return;
   for (const side of ["white", "black"]) {
     const shown = clocks.querySelector("#clock-" + side);
     const running = clock.running === side;
-    shown.classList.toggle("running", running);
+    if (shown.classList.contains("running") !== running) shown.classList.toggle("running", running);
     const name = side === "white" ? "White" : "Black";
-    shown.textContent = `${running ? "▶ " : ""}${name} ${clockText(clock[side + "_ms"])}`;
+    setIf(shown, "textContent", `${running ? "▶ " : ""}${name} ${clockText(clock[side + "_ms"])}`);
   }
 }
 
-// A clock's time as players read it: 4:58.2, or 1:30:00 from an hour up.
+function setIf(element, property, value) {
+  if (element[property] !== value) element[property] = value;
+}
+
+// Below this, a clock shows tenths of a second; above, whole seconds (as on Lichess).
+const TENTHS_BELOW_MS = 10000;
+
+// A clock's time as players read it: 4:58, 0:09.7 in the last ten seconds, 1:30:00 from
+// an hour up; each figure rounded down, so 0:00.0 only once the time is gone. The
+// simulator's words say times the same way (simweb/clock_text.py; a test holds both to
+// one table).
 function clockText(ms) {
-  const tenths = Math.floor(Math.max(0, ms) / 100);
-  const hours = Math.floor(tenths / 36000);
-  const minutes = Math.floor((tenths % 36000) / 600);
-  const seconds = Math.floor((tenths % 600) / 10);
+  const left = Math.max(0, ms);
   const two = (n) => String(n).padStart(2, "0");
-  if (hours) return `${hours}:${two(minutes)}:${two(seconds)}`;
-  return `${minutes}:${two(seconds)}.${tenths % 10}`;
+  if (left < TENTHS_BELOW_MS) return `0:${two(Math.floor(left / 1000))}.${Math.floor(left / 100) % 10}`;
+  const seconds = Math.floor(left / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  if (hours) return `${hours}:${two(minutes)}:${two(seconds % 60)}`;
+  return `${minutes}:${two(seconds % 60)}`;
+}
+
+// How long until a clock running down from `ms` shows another text: the wait to the next
+// tenth in the last ten seconds, to the next second before (a millisecond past it).
+function untilClockChanges(ms) {
+  const left = Math.max(0, ms);
+  const step = left < TENTHS_BELOW_MS ? 100 : 1000;
+  return (left % step) + 1;
 }

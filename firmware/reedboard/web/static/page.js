@@ -6,6 +6,7 @@
 let socket = null;
 let state = null;
 let stateAt = 0; // when the state came (performance.now()), for the running clock
+let ticking = null; // the timer that draws the running clock's next text
 let flipped = false;
 let paired = false;
 let toldSan = null; // the moves the live log has told (null: none yet, on the page's first state)
@@ -76,13 +77,19 @@ function movedWords(san, ply) {
   return `${number}.${ply % 2 ? "" : ".."} ${san[ply - 1]}`;
 }
 
-// The running clock goes down between the board's states.
+// The running clock goes down between the board's states, drawn again when its text
+// changes (each second, each tenth in the last ten seconds): a timer set for that moment,
+// not a redraw every tenth, which kept a phone's browser busy for nothing.
 function tick() {
+  clearTimeout(ticking);
+  ticking = null;
   if (!state) return;
   let clock = state.clock;
   if (clock && clock.running && !state.result) {
     const gone = performance.now() - stateAt;
-    clock = { ...clock, [clock.running + "_ms"]: clock[clock.running + "_ms"] - gone };
+    const left = clock[clock.running + "_ms"] - gone;
+    clock = { ...clock, [clock.running + "_ms"]: left };
+    if (left > 0) ticking = setTimeout(tick, untilClockChanges(left));
   }
   drawClocks($("clocks"), clock, flipped);
 }
@@ -249,4 +256,3 @@ function controls() {
 build();
 controls();
 connect();
-setInterval(tick, 100);
