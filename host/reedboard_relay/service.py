@@ -93,6 +93,10 @@ class RelayService:
         # one): asked at its end, once the frames read with theirs are taken (a `hello`
         # and the `state` right after it, a gap filled a few frames later).
         self._turn: set[str] | None = None
+        # The boards whose games changed in this turn: told once each at its end, after
+        # the commit (a board's several frames in one turn, one notice; and no listener
+        # shown what the store might still lose).
+        self._changed: set[str] = set()
         # A write of this turn the store refused as it was heard (not at the commit):
         # nothing of the turn is acknowledged (`_commit`), the broker sends it all again.
         self._refused: str | None = None
@@ -170,12 +174,24 @@ class RelayService:
                     if board in boards and (wanted := boards[board].wants(now_ms)) is not None
                 ]
         if failure is not None:
+            self._changed.clear()  # the turn's boards are all told, as the store holds them
             self._not_stored(turn, failure)
             return False
         for board, wanted in due:
             self.command(board, wanted)
         self._mark(now_ms)
+        self._tell_changed()
         return True
+
+    def _tell_changed(self) -> None:
+        """The turn's changed boards told, each whatever the others do (an exception
+        out of here would leave the turn's acknowledgements unsent)."""
+        changed, self._changed = self._changed, set()
+        for board in sorted(changed):
+            try:
+                self.changed(board)
+            except Exception:
+                logger.exception("a change of board %s was not taken", board)
 
     def _mark(self, now_ms: int) -> None:
         """A mark sent if an `alive` waits for one, one in flight at a time (sent again
@@ -324,7 +340,9 @@ class RelayService:
             self.changed(twin)
         if wanted is not None:
             self.command(board, wanted)
-        if changed:
+        if changed and self._turn is not None:
+            self._changed.add(board)  # told at the turn's end (`_commit`)
+        elif changed:
             self.changed(board)
         if read is not None:
             self.heard(board, read)
