@@ -258,17 +258,19 @@ class Boards:
             board.version += 1
         return changed, board.wants(now_ms) if ask else None
 
-    def marked(self, mark: int) -> list[str]:
+    def marked(self, mark: int) -> tuple[list[str], int]:
         """The relay read back its mark `mark` (everything its broker held for it before
-        is read): the boards found to miss a tail their `alive` named."""
-        found = []
+        is read): the boards found to miss a tail their `alive` named, and the latest
+        mark one still waits for (0: none)."""
+        found, waited = [], 0
         for board in self.boards.values():
             receiver = board.receiver
             if receiver.awaited_mark:
                 receiver.marked(mark)
                 if receiver.in_gap:
                     found.append(board.id)
-        return found
+                waited = max(waited, receiver.awaited_mark)
+        return found, waited
 
     def status(self, board_id: str, online: bool) -> bool:
         if self.refusal(board_id, None) is not None:

@@ -213,10 +213,8 @@ class RelayService:
         mark = min(int(text), self._marks_sent)
         with self.lock:
             self._marks_read = max(self._marks_read, mark)
-            found = self.boards.marked(mark)
-            self._mark_due = self._mark_due or any(
-                b.receiver.awaited_mark > self._marks_sent for b in self.boards.boards.values()
-            )
+            found, waited = self.boards.marked(mark)
+            self._mark_due = self._mark_due or waited > self._marks_sent
             if self._turn is not None:
                 self._turn.update(found)
                 return
