@@ -267,7 +267,7 @@ class Boards:
             receiver = board.receiver
             if receiver.awaited_mark:
                 receiver.marked(mark)
-                if receiver.in_gap:
+                if receiver.in_gap or receiver.session is None:
                     found.append(board.id)
                 waited = max(waited, receiver.awaited_mark)
         return found, waited

@@ -205,6 +205,47 @@ def test_a_tail_lost_is_still_found_once_the_backlog_is_read(store: RelayStore) 
     assert relay.asked == [("b40", Resend(lost.seq - 1, "s1", lost.seq + 1, resync="hello"))]
 
 
+def test_a_board_known_by_its_status_and_alive_is_not_asked_before_its_hello(
+    store: RelayStore,
+) -> None:
+    """A board says `online` (its retained status) on connecting, seconds before its
+    `hello`; its `alive` may overtake that `hello`. A relay behind its broker asked every
+    such board at its next tick (a `resend` nobody could answer yet, asked again and
+    again: thousands a bench run); now a board it has no frame of is asked only once a
+    mark sent after its `alive` comes back without its `hello`."""
+    broker = Broker()
+    relay = ReadingRelay(store, broker)
+    others = [Board(f"o{n}") for n in range(1, 31)]
+    late = Board("b1")
+    broker.publish("reedboard/boards/b1/status", b"online", 1)
+    for board in others:  # the broker's backlog, ahead of the late board's `hello`
+        board.frame(broker, hello(1, "s1"))
+    late.frame(broker, hello(1, "s1"))
+    late.frame(broker, state(2))
+    late.alive(broker)  # QoS 0: read first
+    for _ in range(10):
+        relay.turn(after_ms=2000)
+        relay.service._ask_again()  # the relay's tick, which asks any board due
+    assert [board for board, _ in relay.asked if board == "b1"] == []
+    assert relay.service.boards.boards["b1"].receiver.session == "s1"
+
+
+def test_a_board_whose_hello_is_lost_is_asked_once_the_mark_is_back(store: RelayStore) -> None:
+    broker = Broker()
+    relay = ReadingRelay(store, broker)
+    broker.publish("reedboard/boards/b1/status", b"online", 1)
+    lost = Board("b1")
+    lost.frame(broker, hello(1, "s1"))
+    broker.queued.pop()  # its `hello` lost (the relay subscribed after it, say)
+    lost.alive(broker)
+    for _ in range(5):
+        if relay.turn():  # the mark read back, and still no `hello`
+            break
+        relay.service._ask_again()
+        assert relay.asked == []
+    assert relay.asked == [("b1", Resend(0, "", 2, resync="hello"))]
+
+
 def test_the_mark_goes_round_a_real_mosquitto_and_a_lost_tail_is_asked(tmp_path: Path) -> None:
     """Through a real Mosquitto: the relay reads its own mark back, and a tail an `alive`
     names (one put on the stream by hand: the board never sent those frames) is asked

@@ -92,6 +92,10 @@ class StreamReceiver:
         self._wait_ms = pacing.retry_ms
         self._moved_at = 0  # when the numbering last moved on
         self._marks_read = 0  # the reader's latest mark read back (`marked`)
+        # Heard from a board whose `hello` it never read: a frame, or an `alive` read
+        # before a mark came back (a reader over a broker asks only then: a board it
+        # knows from its status alone is not asked, its `hello` may be on its way).
+        self._unplaced = not pacing.alive_overtakes
 
     @property
     def in_gap(self) -> bool:
@@ -125,7 +129,13 @@ class StreamReceiver:
             self.session = message.session
             self._restart(message, now_ms, delivered)
         elif self.session is None:
-            pass  # before a `hello` nothing can be placed in order
+            # Before a `hello` nothing can be placed in order. A frame says the `hello`
+            # is lost (it came first); an `alive` may have overtaken it.
+            if isinstance(message, Alive) and self.pacing.alive_overtakes:
+                if self._alive is None:
+                    self._alive = _AliveSeen(message.seq, 0, now_ms, mark)
+            else:
+                self._unplaced = True
         elif isinstance(message, Alive):
             self._heard_alive(message, now_ms, mark, delivered)
         elif self._elsewhere is not None:
@@ -231,6 +241,8 @@ class StreamReceiver:
         delivered, is lost."""
         self._marks_read = max(self._marks_read, mark)
         first = self._alive
+        if self.session is None and first is not None and first.mark <= mark:
+            self._unplaced = True
         if first is not None and first.mark and first.mark <= mark and first.seq > self.last_seq:
             self.highest_seen = max(self.highest_seen, first.seq)
 
@@ -240,6 +252,8 @@ class StreamReceiver:
         """What to ask the board now, or None (nothing is wanted, or what is wanted was
         asked for and the answer may still come). `needs_state`: the application wants
         the whole game."""
+        if self.session is None and not self._unplaced:
+            return None  # nothing heard of its stream yet, or its `hello` may be coming
         if not (self.session is None or self._doubt or needs_state or self.in_gap):
             if self.pacing.poll_ms is None:
                 return None
