@@ -267,8 +267,7 @@ class Boards:
             receiver = board.receiver
             if receiver.awaited_mark:
                 receiver.marked(mark)
-                if receiver.in_gap or receiver.session is None:
-                    found.append(board.id)
+                found.append(board.id)  # asked at the turn's end what it still wants
                 waited = max(waited, receiver.awaited_mark)
         return found, waited
 
