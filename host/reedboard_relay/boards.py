@@ -267,7 +267,8 @@ class Boards:
             receiver = board.receiver
             if receiver.awaited_mark:
                 receiver.marked(mark)
-                found.append(board.id)  # asked at the turn's end what it still wants
+                if receiver.in_gap or receiver.session is None:
+                    found.append(board.id)
                 waited = max(waited, receiver.awaited_mark)
         return found, waited
 

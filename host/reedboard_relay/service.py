@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import paho.mqtt.client as mqtt
-from reedboard.link.board_messages import Alive, BoardHello, BoardMessage, read_board_line
+from reedboard.link.board_messages import Alive, BoardMessage, read_board_line
 from reedboard.link.frame import MAX_FRAME
 from reedboard.link.messages import WireCommand, frame_of
 from reedboard.link.mqtt_client import BrokerSettings, new_client
@@ -326,7 +326,7 @@ class RelayService:
                 changed, wanted = self.boards.heard(
                     board, read, self.clock_ms(), ask=ask, mark=mark
                 )
-                if isinstance(read, Alive | BoardHello) and board in self.boards.boards:
+                if isinstance(read, Alive) and board in self.boards.boards:
                     awaited = self.boards.boards[board].receiver.awaited_mark
                     self._mark_due = self._mark_due or awaited > self._marks_sent
             twins, self.boards.twins_found = self.boards.twins_found, []

@@ -246,29 +246,6 @@ def test_a_board_whose_hello_is_lost_is_asked_once_the_mark_is_back(store: Relay
     assert relay.asked == [("b1", Resend(0, "", 2, resync="hello"))]
 
 
-def test_a_hello_read_a_turn_before_its_state_asks_for_no_state(store: RelayStore) -> None:
-    """A board's `hello` read at the end of one window of 20, its `state` in the next: the
-    relay asked for the state at the turn's end (hundreds a bench run); it now waits for
-    a mark sent after the `hello`, and asks only for a state still missing then."""
-    broker = Broker()
-    relay = ReadingRelay(store, broker)
-    boards = [Board(f"b{n}") for n in range(1, 31)]
-    broker.publish("reedboard/boards/b1/status", b"online", 1)  # the windows split pairs
-    for board in boards:
-        board.frame(broker, hello(1, "s1"))
-        if board is not boards[-1]:
-            board.frame(broker, state(2))
-        else:
-            board.seq += 1  # its `state` lost: asked for once the mark is back
-    for _ in range(10):
-        relay.turn()
-        relay.service._ask_again()
-    asked = [(board, type(wanted).__name__) for board, wanted in relay.asked]
-    assert asked == [("b30", "AskState")]
-    for board in boards[:-1]:
-        assert relay.service.boards.boards[board.name].mirror.current is not None
-
-
 def test_the_mark_goes_round_a_real_mosquitto_and_a_lost_tail_is_asked(tmp_path: Path) -> None:
     """Through a real Mosquitto: the relay reads its own mark back, and a tail an `alive`
     names (one put on the stream by hand: the board never sent those frames) is asked

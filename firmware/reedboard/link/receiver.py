@@ -96,7 +96,6 @@ class StreamReceiver:
         # before a mark came back (a reader over a broker asks only then: a board it
         # knows from its status alone is not asked, its `hello` may be on its way).
         self._unplaced = not pacing.alive_overtakes
-        self._hello_mark = 0  # the mark after the latest `hello` that restarted numbering
 
     @property
     def in_gap(self) -> bool:
@@ -129,7 +128,6 @@ class StreamReceiver:
         if isinstance(message, BoardHello) and self._restarts(message):
             self.session = message.session
             self._restart(message, now_ms, delivered)
-            self._hello_mark = mark  # its `state` may follow in the broker's backlog
         elif self.session is None:
             # Before a `hello` nothing can be placed in order. A frame says the `hello`
             # is lost (it came first); an `alive` may have overtaken it.
@@ -231,13 +229,11 @@ class StreamReceiver:
 
     @property
     def awaited_mark(self) -> int:
-        """The mark a tail an `alive` named, or the `state` after a `hello`, waits for
-        (0: none waits)."""
-        hello = self._hello_mark if self._hello_mark > self._marks_read else 0
+        """The mark a tail an `alive` named waits for (0: none waits)."""
         first = self._alive
         if first is None or first.seq <= self.last_seq or first.mark <= self._marks_read:
-            return hello
-        return max(first.mark, hello)
+            return 0
+        return first.mark
 
     def marked(self, mark: int) -> None:
         """The reader read back its mark `mark`: every frame its broker held for it when
@@ -269,8 +265,6 @@ class StreamReceiver:
             self.polls += 1
             return self._resend(gap=False)
         state = self.session is not None and needs_state and not self._doubt
-        if state and not self.in_gap and self._hello_mark > self._marks_read:
-            return None  # the board's `state` after its `hello` may be in the backlog
         # The game asked for whole once more: the state that came did not do (a game the
         # application cannot take): the same question, asked later and later.
         again = state and self._asked_state
