@@ -215,12 +215,19 @@ class Boards:
         return board.receiver.implausible(message)
 
     def heard(
-        self, board_id: str, message: BoardMessage, now_ms: int, *, ask: bool = True
+        self,
+        board_id: str,
+        message: BoardMessage,
+        now_ms: int,
+        *,
+        ask: bool = True,
+        mark: int = 0,
     ) -> tuple[bool, WireCommand | None]:
         """A message from the board's stream, at `now_ms` (the relay's monotonic clock):
         whether its games changed, and what to ask the board now (`ask`; else nothing is
-        asked, and the caller asks `wants` later). One that `refusal` refuses changes
-        nothing, and is not kept."""
+        asked, and the caller asks `wants` later). `mark`: the relay's first mark sent
+        after it (`StreamReceiver.take`). One that `refusal` refuses changes nothing,
+        and is not kept."""
         if self.refusal(board_id, message) is not None:
             known = self.boards.get(board_id)
             return False, None if known is None or not ask else known.wants(now_ms)
@@ -235,7 +242,7 @@ class Boards:
                 evidence.append(board.evidence("twins", at))
         receiver = board.receiver
         before = receiver.last_seq, receiver.session
-        delivered = receiver.take(message, now_ms)
+        delivered = receiver.take(message, now_ms, mark=mark)
         changed = False
         for each in delivered:
             moved, noted = board.deliver_noting(each, at)
@@ -250,6 +257,20 @@ class Boards:
         if changed:
             board.version += 1
         return changed, board.wants(now_ms) if ask else None
+
+    def marked(self, mark: int) -> tuple[list[str], int]:
+        """The relay read back its mark `mark` (everything its broker held for it before
+        is read): the boards found to miss a tail their `alive` named, and the latest
+        mark one still waits for (0: none)."""
+        found, waited = [], 0
+        for board in self.boards.values():
+            receiver = board.receiver
+            if receiver.awaited_mark:
+                receiver.marked(mark)
+                if receiver.in_gap or receiver.session is None:
+                    found.append(board.id)
+                waited = max(waited, receiver.awaited_mark)
+        return found, waited
 
     def status(self, board_id: str, online: bool) -> bool:
         if self.refusal(board_id, None) is not None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reedboard.link import mqtt_topics
 
-from reedboard_relay.venues import BRIDGE, ROOT
+from reedboard_relay.venues import BRIDGE, MARKS, ROOT
 
 RELAY_USER = "relay"
 # Mosquitto 2's own password format ($7$: PBKDF2 with SHA-512), as mosquitto_passwd writes it.
@@ -53,6 +53,7 @@ def access_list(boards: list[str], venues: list[str] | None = None) -> str:
         f"topic read {prefix}/+/stream",
         f"topic read {prefix}/+/status",
         f"topic write {prefix}/+/request",
+        f"topic readwrite {ROOT}/{MARKS}/#",  # its marks to itself (service.py)
     ]
     if venues:
         lines += [

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import sqlite3
 import threading
 import time
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import paho.mqtt.client as mqtt
-from reedboard.link.board_messages import BoardMessage, read_board_line
+from reedboard.link.board_messages import Alive, BoardMessage, read_board_line
 from reedboard.link.frame import MAX_FRAME
 from reedboard.link.messages import WireCommand, frame_of
 from reedboard.link.mqtt_client import BrokerSettings, new_client
@@ -31,13 +32,22 @@ from reedboard_relay.boards import RETRY_MS, Boards
 from reedboard_relay.commands_out import CommandsOut
 from reedboard_relay.mqtt_loop import MqttOnLoop, called, start_on_a_loop
 from reedboard_relay.refusals import RateLimitedLog
-from reedboard_relay.venues import UP, board_topic, bridge_of, request_topic, subscriptions
+from reedboard_relay.venues import (
+    UP,
+    board_topic,
+    bridge_of,
+    mark_topic,
+    request_topic,
+    subscriptions,
+)
 
 T = TypeVar("T")
 # How often each board's snapshot (snapshots.py) is brought up to date: a relay killed
 # outright replays at most this long's messages at its next start.
 SNAPSHOT_S = 30.0
 SNAPSHOTS_AT_ONCE = 50
+# A mark not read back within this is taken for lost (a connection cut), and sent again.
+MARK_AGAIN_MS = 8000
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +62,10 @@ class RelayService:
         changed: Callable[[str], None] = lambda _board: None,
         heard: Callable[[str, BoardMessage], None] = lambda _board, _message: None,
         venues: tuple[str, ...] = (),
+        clock_ms: Callable[[], int] | None = None,
     ) -> None:
         self.boards = boards
+        self.clock_ms = clock_ms or _now_ms  # the relay's monotonic clock
         self.venues = venues  # only these venues' boards (`--venue`); none: every board
         self.lock = threading.Lock()
         self.changed = changed
@@ -81,10 +93,25 @@ class RelayService:
         # one): asked at its end, once the frames read with theirs are taken (a `hello`
         # and the `state` right after it, a gap filled a few frames later).
         self._turn: set[str] | None = None
+        # The boards whose games changed in this turn: told once each at its end, after
+        # the commit (a board's several frames in one turn, one notice; and no listener
+        # shown what the store might still lose).
+        self._changed: set[str] = set()
         # A write of this turn the store refused as it was heard (not at the commit):
         # nothing of the turn is acknowledged (`_commit`), the broker sends it all again.
         self._refused: str | None = None
         self._unstored = False  # the store's last turn failed (said once in the log)
+        # The relay's marks (a numbered QoS 1 message to itself, queued by the broker
+        # behind every frame it holds for the relay): a board's `alive` (QoS 0) passes
+        # those frames, so the tail it names is believed missing only once a mark sent
+        # after it is read back. A relay that stalled reads its backlog first; it took
+        # `alive`s read a second apart in that backlog for lost tails, and asked a
+        # thousand boards again (a storm of resends, each answer a longer backlog).
+        self.mark_topic = mark_topic(secrets.token_hex(6))
+        self._marks_sent = 0
+        self._marks_read = 0
+        self._mark_sent_at = 0
+        self._mark_due = False  # an `alive` waits for a mark not sent yet
 
     def start(self) -> None:
         """On the running loop (the web side's), or on a loop of its own without one."""
@@ -121,7 +148,7 @@ class RelayService:
         the boards heard in this turn asked for what they still miss. False: the commit
         failed (a full disk), or a write of the turn did, and nothing of the turn is kept
         (`_unstored`)."""
-        now_ms = _now_ms()
+        now_ms = self.clock_ms()
         failure: str | None = None
         due: list[tuple[str, WireCommand]] = []
         with self.lock:
@@ -147,11 +174,54 @@ class RelayService:
                     if board in boards and (wanted := boards[board].wants(now_ms)) is not None
                 ]
         if failure is not None:
+            self._changed.clear()  # the turn's boards are all told, as the store holds them
             self._not_stored(turn, failure)
             return False
         for board, wanted in due:
             self.command(board, wanted)
+        self._mark(now_ms)
+        self._tell_changed()
         return True
+
+    def _tell_changed(self) -> None:
+        """The turn's changed boards told, each whatever the others do (an exception
+        out of here would leave the turn's acknowledgements unsent)."""
+        changed, self._changed = self._changed, set()
+        for board in sorted(changed):
+            try:
+                self.changed(board)
+            except Exception:
+                logger.exception("a change of board %s was not taken", board)
+
+    def _mark(self, now_ms: int) -> None:
+        """A mark sent if an `alive` waits for one, one in flight at a time (sent again
+        when it seems lost)."""
+        in_flight = self._marks_read < self._marks_sent
+        if not self._mark_due or (in_flight and now_ms - self._mark_sent_at < MARK_AGAIN_MS):
+            return
+        self._marks_sent += 1
+        self._mark_sent_at = now_ms
+        self._mark_due = False
+        self.client.publish(self.mark_topic, str(self._marks_sent).encode(), qos=1)
+
+    def _marked(self, payload: bytes) -> None:
+        """One of the relay's marks read back: the boards whose tail is now known lost
+        are asked at the turn's end (or at once, outside a turn)."""
+        text = payload.decode("ascii", "replace")
+        if not text.isdigit():
+            return
+        mark = min(int(text), self._marks_sent)
+        with self.lock:
+            self._marks_read = max(self._marks_read, mark)
+            found, waited = self.boards.marked(mark)
+            self._mark_due = self._mark_due or waited > self._marks_sent
+            if self._turn is not None:
+                self._turn.update(found)
+                return
+            now_ms = self.clock_ms()
+            due = [(b, w) for b in found if (w := self.boards.boards[b].wants(now_ms)) is not None]
+        for board, wanted in due:
+            self.command(board, wanted)
 
     def _not_stored(self, turn: set[str], failure: str) -> None:
         """A turn the store could not keep (an insert or its commit failed): its boards
@@ -196,7 +266,7 @@ class RelayService:
     ) -> None:
         if not self.health.connected(reason):
             return
-        client.subscribe(subscriptions(self.venues))
+        client.subscribe([*subscriptions(self.venues), (self.mark_topic, 1)])
 
     def _disconnected(
         self, _c: object, _u: object, _f: object, reason: object, _p: object = None
@@ -219,6 +289,9 @@ class RelayService:
             logger.exception("a message on %s was not taken", message.topic)
 
     def _take(self, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self.mark_topic:
+            self._marked(bytes(message.payload))
+            return
         place = board_topic(message.topic)
         if place is None:
             self._bridge(message)
@@ -249,7 +322,13 @@ class RelayService:
                 changed = self.boards.status(board, bytes(message.payload) == b"online")
             else:
                 ask = self._turn is None
-                changed, wanted = self.boards.heard(board, read, _now_ms(), ask=ask)
+                mark = self._marks_sent + 1
+                changed, wanted = self.boards.heard(
+                    board, read, self.clock_ms(), ask=ask, mark=mark
+                )
+                if isinstance(read, Alive) and board in self.boards.boards:
+                    awaited = self.boards.boards[board].receiver.awaited_mark
+                    self._mark_due = self._mark_due or awaited > self._marks_sent
             twins, self.boards.twins_found = self.boards.twins_found, []
         if refused is not None:
             self.refusals.warn(f"{board} frame", f"board {board}: refused {refused}")
@@ -259,7 +338,9 @@ class RelayService:
             self.changed(twin)
         if wanted is not None:
             self.command(board, wanted)
-        if changed:
+        if changed and self._turn is not None:
+            self._changed.add(board)  # told at the turn's end (`_commit`)
+        elif changed:
             self.changed(board)
         if read is not None:
             self.heard(board, read)
@@ -291,6 +372,7 @@ class RelayService:
             try:
                 self.commands.pump()  # were an acknowledgement's turn ever missed
                 self._ask_again()
+                self._mark(self.clock_ms())
             except Exception:  # the asking must outlive one bad turn, as `_message` does
                 logger.exception("asking the boards again failed")
             if time.monotonic() >= snapshot_due:
@@ -314,7 +396,7 @@ class RelayService:
     def _ask_again(self) -> None:
         """Ask each board that is online for what the relay still misses of it, when its
         question is due (its receiver paces it)."""
-        now_ms = _now_ms()
+        now_ms = self.clock_ms()
         with self.lock:
             due = [
                 (b.id, request)

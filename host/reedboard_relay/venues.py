@@ -17,6 +17,7 @@ from reedboard.link import mqtt_topics
 ROOT = "reedboard"
 SEPARATOR = ":"  # never in a board id or a venue name (mqtt_topics.BOARD_ID)
 BRIDGE = "bridge"
+MARKS = "relay-marks"  # a relay's marks to itself, read back behind its backlog
 UP = b"1"
 
 
@@ -78,3 +79,8 @@ def subscriptions(venues: tuple[str, ...]) -> list[tuple[str, int]]:
             (f"{ROOT}/{venue}/{BRIDGE}", 1),
         ]
     ]
+
+
+def mark_topic(token: str) -> str:
+    """Where a relay sends its marks to itself (service.py), `token` its own."""
+    return f"{ROOT}/{MARKS}/{token}"

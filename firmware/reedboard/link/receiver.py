@@ -50,7 +50,8 @@ class Pacing:
     `alive_overtakes`: an `alive` may pass the frames it counts on the way (a broker
     sends it at QoS 0, ahead of the QoS 1 frames it holds for a busy reader): a tail it
     names is believed only once a second `alive`, read at least `alive_apart_ms` later,
-    finds nothing delivered in between."""
+    finds nothing delivered in between, and only once the reader has read what its
+    broker held when the `alive` came (`take`'s `mark`, `marked`)."""
 
     retry_ms: int
     longest_ms: int
@@ -67,6 +68,7 @@ class _AliveSeen:
     seq: int  # the number the board said it had sent
     last: int  # the number delivered when it came
     at_ms: int
+    mark: int  # the reader's mark that shows everything sent before it was read
 
 
 class StreamReceiver:
@@ -89,6 +91,11 @@ class StreamReceiver:
         self._polled = False  # the last request asked for what may follow, with no gap known
         self._wait_ms = pacing.retry_ms
         self._moved_at = 0  # when the numbering last moved on
+        self._marks_read = 0  # the reader's latest mark read back (`marked`)
+        # Heard from a board whose `hello` it never read: a frame, or an `alive` read
+        # before a mark came back (a reader over a broker asks only then: a board it
+        # knows from its status alone is not asked, its `hello` may be on its way).
+        self._unplaced = not pacing.alive_overtakes
 
     @property
     def in_gap(self) -> bool:
@@ -110,18 +117,27 @@ class StreamReceiver:
             return f"seq {message.seq} is more than {DEFAULT_HISTORY} ahead of {self.last_seq}"
         return None
 
-    def take(self, message: BoardMessage, now_ms: int) -> list[BoardMessage]:
+    def take(self, message: BoardMessage, now_ms: int, *, mark: int = 0) -> list[BoardMessage]:
         """The messages `message` lets through, in order: none, itself, or itself and
-        those it held beyond a gap."""
+        those it held beyond a gap. `mark`: the first of the reader's marks (a message
+        it sends itself through its broker, behind everything the broker holds for it)
+        that is sent after this message was read: an `alive` is believed only once that
+        mark is read back (`marked`); 0: a reader that marks nothing."""
         delivered: list[BoardMessage] = []
         seq = message.seq
         if isinstance(message, BoardHello) and self._restarts(message):
             self.session = message.session
             self._restart(message, now_ms, delivered)
         elif self.session is None:
-            pass  # before a `hello` nothing can be placed in order
+            # Before a `hello` nothing can be placed in order. A frame says the `hello`
+            # is lost (it came first); an `alive` may have overtaken it.
+            if isinstance(message, Alive) and self.pacing.alive_overtakes:
+                if self._alive is None:
+                    self._alive = _AliveSeen(message.seq, 0, now_ms, mark)
+            else:
+                self._unplaced = True
         elif isinstance(message, Alive):
-            self._heard_alive(message, now_ms, delivered)
+            self._heard_alive(message, now_ms, mark, delivered)
         elif self._elsewhere is not None:
             if len(self._held) < MAX_HELD:  # the other session's, until its `hello` comes
                 self._held[seq] = message
@@ -175,7 +191,9 @@ class StreamReceiver:
         self._moved_at = now_ms
         self._doubt = False
 
-    def _heard_alive(self, alive: Alive, now_ms: int, delivered: list[BoardMessage]) -> None:
+    def _heard_alive(
+        self, alive: Alive, now_ms: int, mark: int, delivered: list[BoardMessage]
+    ) -> None:
         """The board's keep-alive: the latest number it has sent, in its session."""
         if alive.session not in (None, self.session):
             # Another session than the one followed: its `hello` was lost (or the
@@ -195,16 +213,37 @@ class StreamReceiver:
             self.highest_seen = max(self.highest_seen, seq)
             return
         first = self._alive
-        if first is None or first.last != self.last_seq:
-            # The first `alive` since a frame was delivered: kept, not replaced by later
-            # ones, so that a board whose `alive`s come quicker than `alive_apart_ms`
-            # (a fast clock) still has its lost tail found.
-            self._alive = _AliveSeen(seq, self.last_seq, now_ms)
-        elif now_ms - first.at_ms >= self.pacing.alive_apart_ms:
-            # Read a while after the first with nothing delivered between: what the first
-            # named is lost. Read back to back they say nothing: a reader that was held
-            # up reads the `alive`s it missed all at once, ahead of the frames its broker
-            # still holds for it.
+        if first is None or first.last != self.last_seq or first.seq <= self.last_seq:
+            # The first `alive` since a frame was delivered (that names any frame not
+            # delivered): kept, not replaced by later ones, so that a board whose
+            # `alive`s come quicker than `alive_apart_ms` (a fast clock) still has its
+            # lost tail found.
+            self._alive = _AliveSeen(seq, self.last_seq, now_ms, mark)
+        elif now_ms - first.at_ms >= self.pacing.alive_apart_ms and first.mark <= self._marks_read:
+            # Read a while after the first with nothing delivered between, and after what
+            # the broker held for the reader then: what the first named is lost. Read
+            # back to back they say nothing: a reader that was held up reads the
+            # `alive`s it missed all at once, ahead of the frames its broker still holds
+            # for it; nor does time alone, while that backlog is still being read.
+            self.highest_seen = max(self.highest_seen, first.seq)
+
+    @property
+    def awaited_mark(self) -> int:
+        """The mark a tail an `alive` named waits for (0: none waits)."""
+        first = self._alive
+        if first is None or first.seq <= self.last_seq or first.mark <= self._marks_read:
+            return 0
+        return first.mark
+
+    def marked(self, mark: int) -> None:
+        """The reader read back its mark `mark`: every frame its broker held for it when
+        it sent that mark was read. A tail an `alive` read before it named, still not
+        delivered, is lost."""
+        self._marks_read = max(self._marks_read, mark)
+        first = self._alive
+        if self.session is None and first is not None and first.mark <= mark:
+            self._unplaced = True
+        if first is not None and first.mark and first.mark <= mark and first.seq > self.last_seq:
             self.highest_seen = max(self.highest_seen, first.seq)
 
     # ----- out -----
@@ -213,6 +252,8 @@ class StreamReceiver:
         """What to ask the board now, or None (nothing is wanted, or what is wanted was
         asked for and the answer may still come). `needs_state`: the application wants
         the whole game."""
+        if self.session is None and not self._unplaced:
+            return None  # nothing heard of its stream yet, or its `hello` may be coming
         if not (self.session is None or self._doubt or needs_state or self.in_gap):
             if self.pacing.poll_ms is None:
                 return None
