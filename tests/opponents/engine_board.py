@@ -86,6 +86,12 @@ class EngineBoard:
         self.step()
         self.step()
 
+    def move_now(self) -> None:
+        """Have the engine end its search at once (UCI `stop`) and answer with the best it
+        found: a test of a long search need not wait its time out."""
+        assert self.opponents.playing is not None
+        self.opponents.playing.thinker.stop()
+
     def make(self, uci: str) -> None:
         """Carry out `uci` on the switches, by clean hands, and let it settle: until the
         board has told the move (it may hold one that could still grow, a rook's that
@@ -208,6 +214,9 @@ class ScriptedThinker(Thinker):
 
     def wait(self, timeout_s: float) -> bool:
         return bool(self._waiting)
+
+    def stop(self) -> None:
+        pass  # every question is answered at once: none to end
 
     def close(self) -> None:
         pass
