@@ -75,11 +75,13 @@ class EngineBoard:
 
     def wait_for_engine(self) -> None:
         """The board's turns go on while the engine thinks; the test waits on the
-        engine's answer rather than turning the loop for nothing meanwhile."""
+        engine's answer rather than turning the loop for nothing meanwhile. A turn may
+        pick the answer up itself (the engine answered between two waits), and a later
+        one light its move: either ends the wait, not only an answer still waiting."""
         deadline = time.monotonic() + ENGINE_WAIT_S
         while time.monotonic() < deadline:
             self.step()  # the board's turn: what the opponent has to ask is asked
-            if any(thread.wait(0.02) for thread in self.threads):
+            if self.shown() is not None or any(thread.wait(0.02) for thread in self.threads):
                 break
         # The opponent takes the answer on the next turn and asks what it decided, which
         # the turn after carries out, as it does the host's commands.
