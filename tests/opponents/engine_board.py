@@ -75,16 +75,24 @@ class EngineBoard:
 
     def wait_for_engine(self) -> None:
         """The board's turns go on while the engine thinks; the test waits on the
-        engine's answer rather than turning the loop for nothing meanwhile."""
+        engine's answer rather than turning the loop for nothing meanwhile. A turn may
+        pick the answer up itself (the engine answered between two waits), and a later
+        one light its move: either ends the wait, not only an answer still waiting."""
         deadline = time.monotonic() + ENGINE_WAIT_S
         while time.monotonic() < deadline:
             self.step()  # the board's turn: what the opponent has to ask is asked
-            if any(thread.wait(0.02) for thread in self.threads):
+            if self.shown() is not None or any(thread.wait(0.02) for thread in self.threads):
                 break
         # The opponent takes the answer on the next turn and asks what it decided, which
         # the turn after carries out, as it does the host's commands.
         self.step()
         self.step()
+
+    def move_now(self) -> None:
+        """Have the engine end its search at once (UCI `stop`) and answer with the best it
+        found: a test of a long search need not wait its time out."""
+        assert self.opponents.playing is not None
+        self.opponents.playing.thinker.stop()
 
     def make(self, uci: str) -> None:
         """Carry out `uci` on the switches, by clean hands, and let it settle: until the
@@ -208,6 +216,9 @@ class ScriptedThinker(Thinker):
 
     def wait(self, timeout_s: float) -> bool:
         return bool(self._waiting)
+
+    def stop(self) -> None:
+        pass  # every question is answered at once: none to end
 
     def close(self) -> None:
         pass

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from reedboard.events import MoveMade
-from reedboard.opponents import uci_engine
+from reedboard.opponents import thinker, uci_engine
 from reedboard.opponents.engine_cpu import Usage, hung
 from reedboard.opponents.engine_play import EngineSettings
 from reedboard.opponents.thinker import EngineThread, Question
@@ -85,18 +85,23 @@ def test_an_engine_that_crashes_on_go_is_told_and_the_board_plays_on(tmp_path: P
 def test_an_engine_that_hangs_is_given_up_after_its_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Given up after its time and the margin on top (5 s on the board, 1 s here: the same
-    looks at the asleep engine decide, a second apart)."""
-    monkeypatch.setattr(uci_engine, "EXTRA_S", 1.0)
+    """Given up after its time and the margin on top (5 s on the board, 0.2 s here: the
+    same two looks at the asleep engine decide, 0.2 s apart rather than a second)."""
+    monkeypatch.setattr(uci_engine, "EXTRA_S", 0.2)
+    monkeypatch.setattr(uci_engine, "RECHECK_S", 0.2)
     [status] = _play_two_moves(
         EngineSettings(path=_engine(tmp_path, "time.sleep(60)"), movetime_ms=10)
     )
-    assert "did not answer within 1.01 s" in status
+    assert "did not answer within 0.21 s" in status
 
 
-def test_closing_the_opponent_stops_an_engine_hung_in_its_search(tmp_path: Path) -> None:
+def test_closing_the_opponent_stops_an_engine_hung_in_its_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The board closes its opponent while the engine is hung in a long search: the
-    engine's process is gone when `close` returns, not left running."""
+    engine's process is gone when `close` returns, not left running (given 2 s to quit
+    on the board, 0.2 s here)."""
+    monkeypatch.setattr(thinker, "QUIT_S", 0.2)
     went = tmp_path / "went"
     thread = EngineThread(
         EngineSettings(path=_engine(tmp_path, f"open({str(went)!r}, 'w').close(); time.sleep(600)"))
@@ -248,16 +253,10 @@ def test_an_engine_starved_of_the_cpu_is_waited_for_not_taken_for_hung(
         return verdict
 
     monkeypatch.setattr(uci_engine, "hung", judged)
-    engines: list[uci_engine.UciEngine] = []
-
-    def make(settings: EngineSettings) -> uci_engine.UciEngine:
-        engines.append(uci_engine.UciEngine(settings.path, nice=settings.nice))
-        return engines[-1]
-
     ours = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {min(ours)})  # what this thread starts from now on runs there
     try:
-        thread = EngineThread(EngineSettings(nice=7), make=make)
+        thread = EngineThread(EngineSettings(nice=7))
         hog: subprocess.Popen[bytes] | None = None
         try:
             thread.ask(Question("warm", START, (), "nodes 1000", 10_000))
@@ -277,8 +276,7 @@ def test_an_engine_starved_of_the_cpu_is_waited_for_not_taken_for_hung(
             # half a second after the question on any machine.
             assert starved_seen.wait(120), f"never judged starved: {verdicts}"
             assert thread.answers() == []  # waited for: no answer, and no error
-            [engine] = engines
-            engine.send("stop")  # the search ends only so, with the move found so far
+            thread.stop()  # the search ends only so, with the move found so far
             hog.kill()
             assert thread.wait(300)
             [answer] = thread.answers()

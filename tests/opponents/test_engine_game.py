@@ -96,19 +96,55 @@ def test_another_move_than_the_lit_one_is_taken_back_and_the_lit_one_asked_again
         board.opponents.close()
 
 
+# Ten minutes a move: the engine is still thinking whatever the machine's load, until the
+# test has it move now (UCI `stop`).
+SLOW = EngineSettings(level=5, movetime_ms=600_000, side="black", seed=7)
+
+
 def test_a_move_made_for_the_engine_before_it_answered_is_taken_back() -> None:
-    slow = EngineSettings(level=5, movetime_ms=3000, side="black", seed=7)
-    board = engine_board(slow)
+    board = engine_board(SLOW)
     try:
         board.make("e2e4")
-        assert board.shown() is None  # still thinking: three seconds a move
+        assert board.shown() is None  # still thinking
         board.make("e7e5")
         board.run_for(200)
         assert [e.effect.uci for e in board.effects if isinstance(e.effect, TakenBack)] == ["e7e5"]
         assert len(board.game) == 1
-        while board.shown() is None:
-            board.wait_for_engine()
-        assert board.shown() is not None
+        # The search went on through the move and its takeback: told to move now, the
+        # engine answers with its move for the position after e2e4, lit.
+        board.move_now()
+        board.wait_for_engine()
+        lit = board.shown()
+        assert lit is not None and len(board.game) == 1
+        board.put_back("e7e5")  # the person puts the pawn back and makes the lit move
+        board.make(lit)
+        assert len(board.game) == 2
+    finally:
+        board.opponents.close()
+
+
+def test_a_takeback_while_the_engine_thinks_stops_its_search() -> None:
+    """The person takes e2e4 back while the engine thinks about it: the engine's search
+    is stopped at once (it would take ten minutes), its move not lit, and the engine is
+    free for the position the person makes next."""
+    board = engine_board(SLOW)
+    try:
+        board.make("e2e4")
+        assert board.shown() is None  # still thinking
+        board.put_back("e2e4")
+        assert len(board.game) == 0
+        assert any(thread.wait(30) for thread in board.threads), "the search was not stopped"
+        board.run_for(100)  # its answer picked up: not played, nothing lit
+        assert board.shown() is None
+        board.make("d2d4")
+        assert board.shown() is None  # thinking about d2d4 now
+        board.move_now()
+        board.wait_for_engine()
+        lit = board.shown()
+        assert lit is not None
+        board.make(lit)
+        assert [board.game.position.uci(m) for m in board.game.moves][:1] == ["d2d4"]
+        assert len(board.game) == 2
     finally:
         board.opponents.close()
 

@@ -3,6 +3,7 @@ error, never a hung host."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -25,6 +26,8 @@ def test_an_engine_that_stays_silent_times_out(tmp_path: Path) -> None:
         engine.send("isready")
         with pytest.raises(EngineError, match=r"did not answer within 0\.2 s"):
             engine.expect("readyok", 0.2)
+        # Hung: killed then and there, not asked to quit and waited for.
+        assert engine._process.wait(timeout=30) == -signal.SIGKILL
     finally:
         engine.close()
 

@@ -6,7 +6,9 @@ move made for the engine while it still thinks is taken back too: its move comes
 
 Events in (`hear`), commands out (`due`, given the board's time): the engine itself is a
 `Thinker` behind a port, asked without waiting and answering on a later turn, so this
-decides and never blocks. At start, and whenever it missed events, it asks the board's
+decides and never blocks. A game that leaves the position the engine thinks about
+(taken back, begun anew) has that search stopped: the engine is free at once for the
+next question, and the move it answers is not played. At start, and whenever it missed events, it asks the board's
 state: a game resumed from the journal after a power cut goes on where it stood.
 
 An engine that cannot start or stops is told once (the log, and `status` for the page):
@@ -55,6 +57,8 @@ class EngineOpponent:
         self.engine_white = settings.side == "white"
         self.error: str | None = None  # the engine is gone: a two-player board
         self.asked: Key | None = None  # the engine's move asked for here
+        self._awaiting: Key | None = None  # asked, and not answered yet
+        self._dropped: list[Key] = []  # stopped searches whose answers are not wanted
         self.shown: tuple[int, str] | None = None  # (ply, uci) lit for the engine's side
         self.hint_asked: Key | None = None
         self._hint_wanted = False
@@ -75,6 +79,21 @@ class EngineOpponent:
         if self.followed.needs_state and not self._state_asked:
             self._out.append(AskState())
             self._state_asked = True
+        self._stop_if_left()
+
+    def _stop_if_left(self) -> None:
+        """Stop the engine's search once the game has left its position: a move made for
+        the engine meanwhile is not that (it is taken back, and the search goes on)."""
+        game, awaiting = self.followed.game, self._awaiting
+        if game is None or awaiting is None:
+            return
+        _what, ply, fen = awaiting
+        if ply <= len(game) and game.positions[ply].fen() == fen:
+            return
+        logger.info("the game left the position the engine thinks about: stopped")
+        self.thinker.stop()
+        self._dropped.append(awaiting)  # its answer comes first, and is not played
+        self._awaiting = self.asked = None
 
     def _moved(self, event: MoveMade) -> None:
         """Judge a move made on the board against the engine's."""
@@ -157,7 +176,7 @@ class EngineOpponent:
             return
         limits, longest = go_limits(self.settings, self.followed.clock, self.followed.time_control)
         multi_pv = MULTI_PV if varied(self.settings, len(game)) else 1
-        self.asked = key
+        self.asked = self._awaiting = key
         self.thinker.ask(Question(key, game.start.fen(), self._moves(), limits, longest, multi_pv))
 
     def _answered(self, answer: Answer) -> None:
@@ -171,6 +190,11 @@ class EngineOpponent:
         thought = answer.thought
         if thought is None or answer.key is None:
             return
+        if answer.key in self._dropped:
+            self._dropped.remove(answer.key)
+            return
+        if answer.key == self._awaiting:
+            self._awaiting = None
         game = self.followed.game
         key: Key = answer.key  # type: ignore[assignment]
         if game is None or key != self._key(key[0]):

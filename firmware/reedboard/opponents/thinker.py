@@ -1,7 +1,9 @@
 """The engine off the scan loop: Stockfish runs in its own process, at a lower priority,
 and a thread of the board's process talks to it, so the loop only hands a question over
 (`ask`) and picks the answers up on a later turn (`answers`); it never waits for the
-engine, not even for its start.
+engine, not even for its start. `stop` ends the searches asked so far at once (UCI
+`stop`): each is answered with the best move found by then, and the engine is free for
+the next question (a game taken back or begun anew while the engine thinks).
 
 An engine that cannot start, stops or hangs is one `Answer` with the `error` in words;
 the thread then ends and every later question is answered with that error at once."""
@@ -53,6 +55,11 @@ class Thinker:
     def answers(self) -> list[Answer]:
         raise NotImplementedError
 
+    def stop(self) -> None:
+        """End every search asked so far now: each is answered at once with the best move
+        found by then (a question not yet begun, with the engine's first thoughts)."""
+        raise NotImplementedError
+
     def close(self) -> None:
         raise NotImplementedError
 
@@ -66,7 +73,10 @@ class EngineThread(Thinker):
     ) -> None:
         self.settings = settings
         self._make = make or _started
-        self._questions: queue.Queue[Question | None] = queue.Queue()
+        self._questions: queue.Queue[tuple[int, Question] | None] = queue.Queue()
+        self._asked = 0  # questions asked so far, each numbered in turn
+        self._stopped = 0  # the questions up to this one are to end at once
+        self._searching = 0  # the question in the engine now (0: none)
         self._answers: queue.Queue[Answer] = queue.Queue()
         self._answered = threading.Event()  # an answer waits to be picked up
         self.error: str | None = None  # why the engine is gone, once it is
@@ -74,14 +84,26 @@ class EngineThread(Thinker):
         self.engine_pid: int | None = None
         self._engine: UciEngine | None = None  # once started, for `close` to stop
         self._closing = threading.Event()
-        # Held while a search is started and while `close` stops one: a search is either
-        # started before `close` sends `stop` (which ends it) or never started.
+        # Held while a search is started and while `close` or `stop` ends one: a search is
+        # either started before `stop` is sent (which ends it) or started knowing it is to
+        # end.
         self._starting = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="engine", daemon=True)
         self._thread.start()
 
     def ask(self, question: Question) -> None:
-        self._questions.put(question)
+        with self._starting:
+            self._asked += 1
+            self._questions.put((self._asked, question))
+
+    def stop(self) -> None:
+        # Sent under the lock: the search in the engine now is one of those asked so far
+        # (a later one begins only after `stop` is sent, and so is not ended by it).
+        with self._starting:
+            self._stopped = self._asked
+            if self._searching and self._engine is not None:
+                with contextlib.suppress(ReedboardError):  # it is gone: told by its thread
+                    self._engine.send("stop")
 
     def answers(self) -> list[Answer]:
         self._answered.clear()
@@ -130,7 +152,8 @@ class EngineThread(Thinker):
                 engine.set_option(name, value)
             engine.ready()
             multi_pv = 1
-            while (question := self._questions.get()) is not None:
+            while (asked := self._questions.get()) is not None:
+                number, question = asked
                 if question.multi_pv != multi_pv:
                     multi_pv = question.multi_pv
                     engine.set_option("MultiPV", multi_pv)
@@ -138,7 +161,12 @@ class EngineThread(Thinker):
                     if self._closing.is_set():
                         break
                     engine.go(question.start_fen, list(question.moves), question.limits)
+                    self._searching = number
+                    if number <= self._stopped:  # stopped before it began: ends at once
+                        engine.send("stop")
                 thought = engine.thought(question.longest_ms)
+                with self._starting:
+                    self._searching = 0
                 if not self._closing.is_set():  # a search `close` stopped: nobody waits on it
                     self._answer(Answer(question.key, thought))
         except ReedboardError as error:  # an EngineError: not found, stopped, hung

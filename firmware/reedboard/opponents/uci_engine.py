@@ -108,6 +108,7 @@ class UciEngine:
                     continue
                 if not self._lines.empty():
                     continue  # it answered while it was looked at: asleep since, not hung
+                self.kill()  # hung: told to quit, it would not either
                 raise EngineError(
                     f"the engine {self.name} did not answer within {timeout_s:g} s"
                 ) from None
