@@ -21,6 +21,16 @@ def path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def store(path: Path) -> Iterator[RelayStore]:
+    """A fresh relay store, closed whatever happens."""
+    made = RelayStore(str(path))
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.fixture
 def boards(path: Path) -> Iterator[Boards]:
     """The relay's boards on a fresh store, closed whatever happens."""
     made = Boards(RelayStore(str(path)))

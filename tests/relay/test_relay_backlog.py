@@ -19,12 +19,10 @@ it asks the boards at `command`."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-import pytest
 from reedboard.link.frame import encode_frame
 from reedboard.link.messages import AskState, Resend, WireCommand
 from reedboard.link.mqtt_client import BrokerSettings
@@ -128,15 +126,6 @@ class ReadingRelay:
 
     def count(self, kind: type) -> int:
         return sum(isinstance(wanted, kind) for _board, wanted in self.asked)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[RelayStore]:
-    made = RelayStore(str(tmp_path / "relay.sqlite"))
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def test_a_relay_reading_its_backlog_asks_no_board_again(store: RelayStore) -> None:

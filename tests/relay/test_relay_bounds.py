@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -35,15 +35,6 @@ from reedboard_relay.store import RelayStore
 from tests.relay.board_frames import read
 from tests.relay.test_game_pairings import ROUND_1, Relay, hello, moves, rewrite
 from tests.support.logged import logged
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[RelayStore]:
-    made = RelayStore(str(tmp_path / "relay.sqlite"))
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def test_frames_held_behind_a_gap_are_no_more_than_a_boards_history() -> None:

@@ -48,15 +48,6 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
         yield running
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[RelayStore]:
-    made = RelayStore(str(tmp_path / "relay.sqlite"))
-    try:
-        yield made
-    finally:
-        made.close()
-
-
 def started_relay(broker: Broker, store: RelayStore) -> RelayService:
     service = RelayService(BrokerSettings(broker.url, "relay"), Boards(store))
     subscribed = threading.Event()

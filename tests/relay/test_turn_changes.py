@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from reedboard.link.mqtt_client import BrokerSettings
 from reedboard_relay.boards import Boards
 from reedboard_relay.service import RelayService
@@ -22,15 +20,6 @@ from reedboard_relay.store import RelayStore
 
 from tests.relay.test_game_pairings import hello, moves, state
 from tests.relay.test_turn_asking import on_stream
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[RelayStore]:
-    made = RelayStore(str(tmp_path / "relay.sqlite"))
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def kept(path: Path, board: str) -> int:
