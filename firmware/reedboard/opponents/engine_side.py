@@ -8,8 +8,9 @@ Events in (`hear`), commands out (`due`, given the board's time): the engine its
 `Thinker` behind a port, asked without waiting and answering on a later turn, so this
 decides and never blocks. A game that leaves the position the engine thinks about
 (taken back, begun anew) has that search stopped: the engine is free at once for the
-next question, and the move it answers is not played. At start, and whenever it missed events, it asks the board's
-state: a game resumed from the journal after a power cut goes on where it stood.
+next question, and the move it answers is not played. At start, and whenever it missed
+events, it asks the board's state: a game resumed from the journal after a power cut goes
+on where it stood.
 
 An engine that cannot start or stops is told once (the log, and `status` for the page):
 from then on nothing is asked of it and the board is a two-player board."""
