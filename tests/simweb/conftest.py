@@ -1,6 +1,7 @@
 """The browser tests' fixtures: `reedboard sim` as a child process, Debian's chromium
-driven by Playwright, and a fresh game on a new tab. Each is stopped or closed whatever
-happens in the tests (a module's tests share one simulator, every module one Chromium)."""
+driven by Playwright, and a fresh game on the page loaded afresh. Each is stopped or closed
+whatever happens in the tests (a module's tests share one simulator and one tab, every
+module one Chromium)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.simweb.page import DESKTOP, Board, need_browser, open_page
+from tests.simweb.page import DESKTOP, Board, load_page, need_browser
 from tests.simweb.simproc import Sim, running_sim
 from tests.support.browsers import on_page_turn, shared_chromium, turn
 
@@ -58,18 +59,69 @@ def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+class Tab:
+    """A module's one tab, which each test loads its page in afresh (`load_page`): a new
+    tab costs a renderer process of its own, most of a page test's CPU. A tab a test
+    failed on is closed, and the next test opens another: nothing of it is carried over."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.page: Any = None
+
+    def open(self) -> Any:
+        if self.page is None:
+            self.page = self.browser.new_page()
+        return self.page
+
+    def close(self) -> None:
+        if self.page is not None:
+            page, self.page = self.page, None
+            page.close()
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
+    """Whether the test failed, for the fixtures that keep a tab past it (`Tab`)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        item.stash[FAILED] = True
+
+
+@pytest.fixture(scope="module")
+def tab(browser: Any) -> Iterator[Tab]:
+    """The module's tab, closed whatever happens."""
+    kept = Tab(browser)
+    try:
+        yield kept
+    finally:
+        with turn():
+            kept.close()
+
+
 @pytest.fixture
-def board(browser: Any, sim: Sim, request: pytest.FixtureRequest) -> Iterator[Board]:
+def page_in_tab(tab: Tab, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The module's tab for the test, which loads a page in it; closed after a failure."""
+    try:
+        yield tab.open()
+    finally:
+        if request.node.stash.get(FAILED, False):
+            tab.close()
+
+
+@pytest.fixture
+def board(page_in_tab: Any, sim: Sim, request: pytest.FixtureRequest) -> Board:
     """The page on a new game, in a window of `request.param`'s size (a desktop's by
     default); modules that test the simulator without a browser define their own."""
-    page = open_page(browser, sim.url, getattr(request, "param", DESKTOP))
-    try:
-        # A shorter settle time keeps the games quick; set from the page's control.
-        page.fill("#settle", "150")
-        page.click("#set-settle")
-        page.select_option("#mode", "casual")
-        on_page = Board(page)
-        on_page.new_game()
-        yield on_page
-    finally:
-        page.close()
+    page = page_in_tab
+    load_page(page, sim.url, getattr(request, "param", DESKTOP))
+    # A shorter settle time keeps the games quick; set from the page's control.
+    page.fill("#settle", "150")
+    page.click("#set-settle")
+    page.select_option("#mode", "casual")
+    on_page = Board(page)
+    on_page.new_game()
+    return on_page

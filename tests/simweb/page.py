@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ FLAGS = [
 ]
 TIMEOUT_MS = 30_000  # each wait ends as soon as the page shows it; generous for a loaded machine
 DESKTOP = {"width": 1180, "height": 820}
+BOARD_JS = Path(__file__).resolve().parents[2] / "firmware/reedboard/simweb/static/board.js"
 
 
 def need_browser() -> None:
@@ -97,14 +99,22 @@ def open_page(browser: Any, url: str, size: dict[str, int] = DESKTOP) -> Any:
     """A new tab on the simulator's page, once it has drawn the board; the caller closes it."""
     page = browser.new_page()
     try:
-        page.set_viewport_size(size)
-        page.set_default_timeout(TIMEOUT_MS)
-        page.goto(url)
-        page.wait_for_selector('.sq[data-square="e1"] .piece')
+        load_page(page, url, size)
     except BaseException:
         page.close()
         raise
     return page
+
+
+def load_page(page: Any, url: str, size: dict[str, int] = DESKTOP) -> None:
+    """The simulator's page loaded afresh in the tab `page`, in a window of `size`, once it
+    has drawn the board: a new document, with nothing of the last one's script, words or
+    socket. A tab kept for the next page costs a fifth of a new one's CPU (its renderer
+    process is started once)."""
+    page.set_viewport_size(size)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.wait_for_selector('.sq[data-square="e1"] .piece')
 
 
 def spoken(page: Any) -> list[str]:
@@ -118,3 +128,12 @@ def expect_said(board: Board, text: str) -> None:
         " return said.length && said[said.length - 1].textContent === text; }",
         arg=text,
     )
+
+
+def bare_page(page: Any, markup: str) -> Any:
+    """`markup` and board.js alone in a new document of the tab `page` (a blank page first:
+    nothing of the last test's script, observers or writes is left)."""
+    page.goto("about:blank")
+    page.set_content(markup)
+    page.add_script_tag(content=BOARD_JS.read_text())
+    return page

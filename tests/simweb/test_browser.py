@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.simweb.page import Board, expect_said, spoken
+from tests.simweb.page import Board, expect_said, load_page, spoken
 from tests.simweb.simproc import Sim
 
 
@@ -255,21 +255,25 @@ def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path)
     page.select_option("#language", "en")
 
 
-def test_the_page_needs_nothing_from_outside(browser: Any, sim: Sim) -> None:
+def test_the_page_needs_nothing_from_outside(page_in_tab: Any, sim: Sim) -> None:
     """As the board's own page must (its contract): every request the page makes, its
     WebSocket included, goes to the simulator that served it."""
     origin = urlsplit(sim.url).netloc
     asked: list[str] = []
-    page = browser.new_page()
+    page = page_in_tab
+    listeners = {
+        "request": lambda request: asked.append(request.url),
+        "websocket": lambda socket: asked.append(socket.url),
+    }
+    for event, listener in listeners.items():
+        page.on(event, listener)
     try:
-        page.on("request", lambda request: asked.append(request.url))
-        page.on("websocket", lambda socket: asked.append(socket.url))
-        page.goto(sim.url)
-        page.wait_for_selector('.sq[data-square="e1"] .piece')
+        load_page(page, sim.url)
         page.wait_for_function(
             "() => document.getElementById('status').textContent.includes('to move')"
         )
-    finally:
-        page.close()
+    finally:  # the tab goes on to the module's next test without them
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
     assert any(url.startswith("ws://") for url in asked), asked
     assert all(urlsplit(url).netloc == origin for url in asked), asked

@@ -27,6 +27,7 @@ import pytest
 
 from tests.simweb.page import need_browser
 from tests.simweb.simproc import Sim, running_sim
+from tests.support.browsers import turn
 
 ROOT = Path(__file__).resolve().parents[2]
 PICTURE = ROOT / "docs" / "sim.png"
@@ -108,16 +109,37 @@ def sim() -> Iterator[Sim]:
         yield running
 
 
-@pytest.fixture
-def page(sim: Sim, chromium: Any) -> Iterator[Any]:
-    """A new window of its own (the folder's Chromium), closed whatever happens."""
-    context = chromium.new_context(viewport=SIZE)
+@pytest.fixture(scope="module")
+def browser(chromium: Any) -> Iterator[Any]:
+    """The module's window on the folder's Chromium, at the picture's size (the folder's
+    `tab` is opened in it), closed whatever happens."""
+    with turn():
+        context = chromium.new_context(viewport=SIZE)
     try:
-        page = context.new_page()
+        yield context
+    finally:
+        with turn():
+            context.close()
+
+
+@pytest.fixture
+def page(page_in_tab: Any) -> Any:
+    """The module's tab, for the board's page (`page_in_tab`)."""
+    page_in_tab.set_default_timeout(TIMEOUT_MS)
+    return page_in_tab
+
+
+@pytest.fixture(scope="module")
+def judge(browser: Any) -> Iterator[Any]:
+    """A second tab, that compares pictures: the board's page stays as it is, in front."""
+    with turn():
+        page = browser.new_page()
+    try:
         page.set_default_timeout(TIMEOUT_MS)
         yield page
     finally:
-        context.close()
+        with turn():
+            page.close()
 
 
 def play_to_the_picture(page: Any, url: str) -> None:
@@ -165,32 +187,28 @@ def differing(page: Any, a: bytes, b: bytes, left_out: list[Box] | None = None) 
     return float(share)
 
 
-def test_the_readme_picture_is_the_page_as_it_is(page: Any, sim: Sim, tmp_path: Path) -> None:
+def test_the_readme_picture_is_the_page_as_it_is(
+    page: Any, judge: Any, sim: Sim, tmp_path: Path
+) -> None:
     folder = Path(os.environ.get("REEDBOARD_ARTEFACTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     play_to_the_picture(page, sim.url)
-    judge = page.context.browser.new_page()  # compares, in a window of its own: the
-    try:  # board's page stays as it is, in front
-        shares: list[float] = []
-        for _ in range(SHOTS):
-            lit = lit_picture(page)
-            if lit is None:
-                continue
-            taken, times = lit
-            assert times, "no effect's time on the page to leave out"
-            (folder / "sim.png").write_bytes(taken)
-            if os.environ.get(UPDATE):
-                PICTURE.write_bytes(taken)
-                return
-            share = differing(judge, PICTURE.read_bytes(), taken, times)
-            assert share != -1, (
-                f"{PICTURE.name} is not {SIZE['width']}x{SIZE['height']}: take it again"
-            )
-            if share <= TOLERANCE:
-                return
-            shares.append(share)
-    finally:
-        judge.close()
+    shares: list[float] = []
+    for _ in range(SHOTS):
+        lit = lit_picture(page)
+        if lit is None:
+            continue
+        taken, times = lit
+        assert times, "no effect's time on the page to leave out"
+        (folder / "sim.png").write_bytes(taken)
+        if os.environ.get(UPDATE):
+            PICTURE.write_bytes(taken)
+            return
+        share = differing(judge, PICTURE.read_bytes(), taken, times)
+        assert share != -1, f"{PICTURE.name} is not {SIZE['width']}x{SIZE['height']}: take it again"
+        if share <= TOLERANCE:
+            return
+        shares.append(share)
     assert shares, f"no picture in {SHOTS} with the capture still bright at the end of the shot"
     raise AssertionError(
         f"docs/sim.png differs from the page in {min(shares):.1%} of its pixels or more, in "
