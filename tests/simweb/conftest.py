@@ -1,7 +1,10 @@
 """The browser tests' fixtures: `reedboard sim` as a child process, Debian's chromium
 driven by Playwright, and a fresh game on the page loaded afresh. Each is stopped or closed
-whatever happens in the tests (a module's tests share one simulator and one tab, every
-module one Chromium)."""
+whatever happens in the tests. The page tests of this folder that a test process runs one
+after another share one simulator, one window and one tab (each test starts its own game
+on the page loaded anew, and sets what it changes); every folder's page tests share the
+process's Chromium. A simulator's start costs about 0.6 s of CPU, a window with its first
+tab about 0.7 s: more than most page tests spend on the page."""
 
 from __future__ import annotations
 
@@ -17,8 +20,9 @@ from tests.simweb.simproc import Sim, running_sim
 from tests.support.browsers import on_page_turn, shared_chromium, turn
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def sim() -> Iterator[Sim]:
+    """The simulator of the page tests, stopped when the process goes on to another folder."""
     need_browser()
     with running_sim() as running:
         yield running
@@ -38,10 +42,10 @@ def page_turn(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser(chromium: Any) -> Iterator[Any]:
-    """A module's window on the Chromium: its pages share cookies and
-    storage, as one browser's tabs do."""
+    """The page tests' window on the Chromium: its pages share cookies and storage, as one
+    browser's tabs do (the simulator's page keeps none)."""
     with turn():
         context = chromium.new_context()
     try:
@@ -60,8 +64,8 @@ def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class Tab:
-    """A module's one tab, which each test loads its page in afresh (`load_page`): a new
-    tab costs a renderer process of its own, most of a page test's CPU. A tab a test
+    """The page tests' one tab, which each test loads its page in afresh (`load_page`): a
+    new tab costs a renderer process of its own, most of a page test's CPU. A tab a test
     failed on is closed, and the next test opens another: nothing of it is carried over."""
 
     def __init__(self, browser: Any) -> None:
@@ -91,9 +95,9 @@ def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
         item.stash[FAILED] = True
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def tab(browser: Any) -> Iterator[Tab]:
-    """The module's tab, closed whatever happens."""
+    """The page tests' tab, closed whatever happens."""
     kept = Tab(browser)
     try:
         yield kept
@@ -104,7 +108,7 @@ def tab(browser: Any) -> Iterator[Tab]:
 
 @pytest.fixture
 def page_in_tab(tab: Tab, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """The module's tab for the test, which loads a page in it; closed after a failure."""
+    """The page tests' tab for the test, which loads a page in it; closed after a failure."""
     try:
         yield tab.open()
     finally:
@@ -122,6 +126,8 @@ def board(page_in_tab: Any, sim: Sim, request: pytest.FixtureRequest) -> Board:
     page.fill("#settle", "150")
     page.click("#set-settle")
     page.select_option("#mode", "casual")
+    if page.input_value("#language") != "en":  # left so by a test that stopped half-way
+        page.select_option("#language", "en")
     on_page = Board(page)
     on_page.new_game()
     return on_page

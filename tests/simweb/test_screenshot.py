@@ -109,29 +109,18 @@ def sim() -> Iterator[Sim]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def browser(chromium: Any) -> Iterator[Any]:
-    """The module's window on the folder's Chromium, at the picture's size (the folder's
-    `tab` is opened in it), closed whatever happens."""
-    with turn():
-        context = chromium.new_context(viewport=SIZE)
-    try:
-        yield context
-    finally:
-        with turn():
-            context.close()
-
-
 @pytest.fixture
 def page(page_in_tab: Any) -> Any:
-    """The module's tab, for the board's page (`page_in_tab`)."""
+    """The folder's tab, at the picture's size, for the board's page (`page_in_tab`)."""
+    page_in_tab.set_viewport_size(SIZE)
     page_in_tab.set_default_timeout(TIMEOUT_MS)
     return page_in_tab
 
 
 @pytest.fixture(scope="module")
 def judge(browser: Any) -> Iterator[Any]:
-    """A second tab, that compares pictures: the board's page stays as it is, in front."""
+    """A second tab in the folder's window, that compares pictures: the board's page stays
+    as it is, in front."""
     with turn():
         page = browser.new_page()
     try:
