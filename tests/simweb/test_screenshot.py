@@ -104,8 +104,10 @@ COMPARE = """async ([a, b, boxes]) => {
 @pytest.fixture
 def sim() -> Iterator[Sim]:
     need_browser()
-    # As a user starts it: the README's picture is of the simulator as it comes.
-    with running_sim(quiet=False) as running:
+    # As a user starts it (its own settings, shown on the page), but scanning at the page
+    # tests' quiet rate: a scan rate is nowhere in the picture, and the simulator's scans
+    # at 200 Hz cost most of this module's CPU over its moves' twenty seconds.
+    with running_sim() as running:
         yield running
 
 
