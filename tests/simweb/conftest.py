@@ -63,6 +63,9 @@ def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+SETTLE_MS = "150"  # the page tests' settle time, as its control shows it
+
+
 class Tab:
     """The page tests' one tab, which each test loads its page in afresh (`load_page`): a
     new tab costs a renderer process of its own, most of a page test's CPU. A tab a test
@@ -122,12 +125,14 @@ def board(page_in_tab: Any, sim: Sim, request: pytest.FixtureRequest) -> Board:
     default); modules that test the simulator without a browser define their own."""
     page = page_in_tab
     load_page(page, sim.url, getattr(request, "param", DESKTOP))
-    # A shorter settle time keeps the games quick; set from the page's control.
-    page.fill("#settle", "150")
-    page.click("#set-settle")
-    page.select_option("#mode", "casual")
-    if page.input_value("#language") != "en":  # left so by a test that stopped half-way
-        page.select_option("#language", "en")
+    # A shorter settle time keeps the games quick; set from the page's controls, as the
+    # mode and the voice's language, where the last test on the simulator left them else.
+    if page.input_value("#settle") != SETTLE_MS:
+        page.fill("#settle", SETTLE_MS)
+        page.click("#set-settle")
+    for control, value in (("#mode", "casual"), ("#language", "en")):
+        if page.input_value(control) != value:
+            page.select_option(control, value)
     on_page = Board(page)
     on_page.new_game()
     return on_page

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.simweb.page import Board, expect_said, load_page, spoken
+from tests.simweb.page import Board, expect_said, load_page, spoken, until
 from tests.simweb.simproc import running_sim
 
 # Keeps the largest number of pieces the page has shown in hand since it was set.
@@ -31,7 +31,7 @@ def test_a_click_on_an_opponent_s_piece_captures_it_at_once(board: Board) -> Non
     square("d5").click()
     board.expect_move("exd5")
     page.wait_for_selector('#tray span[data-piece="p"]')
-    page.wait_for_function("() => document.querySelectorAll('#hand span').length === 0")
+    until(page, "() => document.querySelectorAll('#hand span').length === 0")
     assert page.evaluate("() => window.mostInHand") == 1
     assert square("d5").locator(".piece.w").count() == 1
     assert page.locator("#notice").inner_text() == ""
@@ -44,8 +44,9 @@ def test_the_first_sentence_of_a_fresh_simulator_is_shown(page_in_tab: Any) -> N
         board = Board(page)
         # The game stands once the status says whose move it is: a move typed while the
         # fresh board is still being read as set up would be taken for set-up.
-        board.page.wait_for_function(
-            "() => document.querySelector('#status').textContent.startsWith('White to move')"
+        until(
+            board.page,
+            "() => document.querySelector('#status').textContent.startsWith('White to move')",
         )
         board.type_line("e2e4")
         board.expect_move("e4")

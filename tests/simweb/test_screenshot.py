@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.simweb.page import need_browser
+from tests.simweb.page import need_browser, until
 from tests.simweb.simproc import Sim, running_sim
 from tests.support.browsers import turn
 
@@ -143,13 +143,14 @@ def play_to_the_picture(page: Any, url: str) -> None:
     for san in MOVES:
         page.fill("#move-text", san)
         page.press("#move-text", "Enter")
-        page.wait_for_function(
+        until(
+            page,
             "san => [...document.querySelectorAll('#moves li')]"
             ".some(li => li.textContent.split(' ').includes(san))",
             arg=san,
         )
     said = f"() => document.querySelectorAll('#spoken li').length >= {len(MOVES)}"
-    page.wait_for_function(said)
+    until(page, said)
     page.locator(f'.sq[data-square="{LIFTED}"]').click()
     page.mouse.move(0, 0)  # no hover on the picture
 
@@ -162,7 +163,7 @@ def lit_picture(page: Any) -> tuple[bytes, list[Box]] | None:
     after the lift, the capture near full strength, and the boxes of the effects' times in
     it; None when the capture had faded by the end of the shot."""
     lit = [[LIFTED, *TARGETS], CAPTURE]
-    page.wait_for_function(LIT, arg=lit)
+    until(page, LIT, arg=lit)
     shot: bytes = page.screenshot()
     times: list[Box] = page.evaluate(TIMES)
     return (shot, times) if page.evaluate(LIT, lit) else None
