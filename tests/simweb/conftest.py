@@ -9,7 +9,7 @@ tab about 0.7 s: more than most page tests spend on the page."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -89,13 +89,15 @@ class Tab:
 FAILED = pytest.StashKey[bool]()
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item,
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """Whether the test failed, for the fixtures that keep a tab past it (`Tab`)."""
-    outcome = yield
-    report = outcome.get_result()
+    report = yield
     if report.failed:
         item.stash[FAILED] = True
+    return report
 
 
 @pytest.fixture(scope="package")
