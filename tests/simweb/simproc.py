@@ -12,6 +12,8 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from reedboard.config import BoardConfig
+
 from tests.children import child
 
 
@@ -26,7 +28,15 @@ class Sim:
 # solves the matrix's electrics at each scan, and a simulator scanning at 200 Hz spent 8 %
 # of a core doing nothing, most of its CPU in these tests. The page's gestures and the
 # tests' scripts keep 150 ms and more between switches: a scan every 20 ms reads them all.
-QUIET_SCAN = "[matrix]\nscan_hz = 50\n"
+QUIET_HZ = 50
+QUIET_SCAN = f"[matrix]\nscan_hz = {QUIET_HZ}\n"
+
+
+def quiet_config() -> BoardConfig:
+    """The simulator's settings as a user has them, scanning at QUIET_HZ: for a `SimBoard`
+    the tests drive in their own process, where its scans cost the test's own CPU."""
+    config = BoardConfig()
+    return config._replace(matrix=config.matrix._replace(scan_hz=QUIET_HZ))
 
 
 @contextlib.contextmanager

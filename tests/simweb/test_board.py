@@ -10,12 +10,13 @@ import pytest
 from reedboard.rules.squares import parse_square
 from reedboard.simweb.board import SimBoard
 
+from tests.simweb.simproc import quiet_config
 from tests.simweb.waiting import wait_for
 
 
 @pytest.fixture
 def board() -> Iterator[SimBoard]:
-    sim = SimBoard()
+    sim = SimBoard(quiet_config())
     sim.start()
     try:
         yield sim

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.simweb.page import Board, expect_said, spoken
+from tests.simweb.page import Board, expect_said, load_page, spoken, until
 from tests.simweb.simproc import Sim
 
 
@@ -99,7 +99,7 @@ def test_illegal_moves_and_touch_move_are_said_in_words(board: Board, artefacts:
     board.expect_text("#notice", "")
     # Strict mode: the knight touched and put back must still move (FIDE 4.3a).
     page.select_option("#mode", "strict")
-    page.wait_for_function("() => document.querySelector('#mode').value === 'strict'")
+    until(page, "() => document.querySelector('#mode').value === 'strict'")
     board.square("g1").click()
     page.wait_for_selector('.sq[data-square="f3"][data-role="target"]')
     board.square("g1").click()
@@ -136,9 +136,10 @@ def test_a_chess960_set_up_is_told_as_it_goes(board: Board) -> None:
     page.fill("#number", "0")
     page.click("#new-game")
     # Until the set-up is done and the game begins.
-    page.wait_for_function(
+    until(
+        page,
         "() => window.statuses.some(s => s.startsWith('Setting up'))"
-        " && window.statuses.at(-1) === 'White to move'"
+        " && window.statuses.at(-1) === 'White to move'",
     )
     statuses = page.evaluate("() => window.statuses")
     assert "Setting up Chess960 position 0: place the rooks" in statuses, statuses
@@ -172,9 +173,7 @@ def test_a_timed_game_shows_both_clocks_running_and_the_flag(board: Board, artef
     assert shown.startswith("▶ White 0:0") and "Black 0:03.0" in shown, shown
     board.expect_move("e4")
     # Black's clock runs now: it shows less than 3 s, then the flag.
-    page.wait_for_function(
-        "() => /▶ Black 0:0[0-2]\\./.test(document.querySelector('#clocks').textContent)"
-    )
+    until(page, "() => /▶ Black 0:0[0-2]\\./.test(document.querySelector('#clocks').textContent)")
     board.expect_text("#result", "White wins on time")
     final = page.locator("#clocks").inner_text()
     assert final.endswith("Black 0:00.0") and "▶" not in final, final
@@ -187,7 +186,7 @@ def test_a_new_game_with_a_time_control_and_then_without(board: Board) -> None:
     page = board.page
     page.fill("#time-control", "3 minutes")
     page.click("#new-game")
-    page.wait_for_function("() => document.querySelector('#message').textContent !== ''")
+    until(page, "() => document.querySelector('#message').textContent !== ''")
     assert "clock" in page.locator("#message").inner_text()
     assert page.locator("#clocks").is_hidden()
     page.fill("#time-control", "3+2")
@@ -228,13 +227,13 @@ def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path)
     type_line("clock")
     expect_said(board, "The game is not timed.")
     type_line("e2e5")
-    page.wait_for_function("() => document.querySelector('#message').textContent !== ''")
+    until(page, "() => document.querySelector('#message').textContent !== ''")
     assert "e2e5" in page.locator("#message").inner_text()
     type_line("e5")
     expect_said(board, "Pawn e4 to e5.")
     # In French, and a capture en passant typed in SAN.
     page.select_option("#language", "fr")
-    page.wait_for_function("() => document.querySelector('#language').value === 'fr'")
+    until(page, "() => document.querySelector('#language').value === 'fr'")
     type_line("d5")
     expect_said(board, "Pion d7 d5.")
     type_line("exd6")
@@ -255,21 +254,23 @@ def test_played_from_the_keyboard_alone_and_heard(board: Board, artefacts: Path)
     page.select_option("#language", "en")
 
 
-def test_the_page_needs_nothing_from_outside(browser: Any, sim: Sim) -> None:
+def test_the_page_needs_nothing_from_outside(page_in_tab: Any, sim: Sim) -> None:
     """As the board's own page must (its contract): every request the page makes, its
     WebSocket included, goes to the simulator that served it."""
     origin = urlsplit(sim.url).netloc
     asked: list[str] = []
-    page = browser.new_page()
+    page = page_in_tab
+    listeners = {
+        "request": lambda request: asked.append(request.url),
+        "websocket": lambda socket: asked.append(socket.url),
+    }
+    for event, listener in listeners.items():
+        page.on(event, listener)
     try:
-        page.on("request", lambda request: asked.append(request.url))
-        page.on("websocket", lambda socket: asked.append(socket.url))
-        page.goto(sim.url)
-        page.wait_for_selector('.sq[data-square="e1"] .piece')
-        page.wait_for_function(
-            "() => document.getElementById('status').textContent.includes('to move')"
-        )
-    finally:
-        page.close()
+        load_page(page, sim.url)
+        until(page, "() => document.getElementById('status').textContent.includes('to move')")
+    finally:  # the tab goes on to the module's next test without them
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
     assert any(url.startswith("ws://") for url in asked), asked
     assert all(urlsplit(url).netloc == origin for url in asked), asked

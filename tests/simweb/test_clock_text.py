@@ -7,14 +7,13 @@ changes (`untilClockChanges`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from reedboard.simweb.clock_text import clock_text, shown_ms
 
-BOARD_JS = Path(__file__).resolve().parents[2] / "firmware/reedboard/simweb/static/board.js"
+from tests.simweb.page import bare_page
+
 CASES = [
     (300_000, "5:00"),
     (299_999, "4:59"),
@@ -54,16 +53,9 @@ def test_the_page_is_sent_each_clock_to_what_it_shows_of_it() -> None:
 
 
 @pytest.fixture
-def bare(chromium: Any) -> Iterator[Any]:
-    """A page with nothing but the clocks and board.js, in a context of its own."""
-    context = chromium.new_context()
-    try:
-        page = context.new_page()
-        page.set_content(CLOCKS)
-        page.add_script_tag(content=BOARD_JS.read_text())
-        yield page
-    finally:
-        context.close()
+def bare(page_in_tab: Any) -> Any:
+    """A page with nothing but the clocks and board.js, in the module's tab."""
+    return bare_page(page_in_tab, CLOCKS)
 
 
 def test_the_pages_clocks_say_the_time_as_the_simulators_words(bare: Any) -> None:

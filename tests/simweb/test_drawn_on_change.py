@@ -4,12 +4,11 @@ and the same moves, and a write costs the browser a style, a layout and a paint.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.simweb.test_clock_text import BOARD_JS
+from tests.simweb.page import bare_page
 
 MARKUP = """<div id="board"></div><ol id="moves"></ol>
 <div id="clocks" hidden><span id="clock-black"></span><span id="clock-white"></span></div>"""
@@ -34,17 +33,11 @@ START = {
 
 
 @pytest.fixture
-def bare(chromium: Any) -> Iterator[Any]:
+def bare(page_in_tab: Any) -> Any:
     """A page with nothing but the board, the moves, the clocks and board.js."""
-    context = chromium.new_context()
-    try:
-        page = context.new_page()
-        page.set_content(MARKUP)
-        page.add_script_tag(content=BOARD_JS.read_text())
-        page.evaluate("buildSquares(document.getElementById('board'), false)")
-        yield page
-    finally:
-        context.close()
+    page = bare_page(page_in_tab, MARKUP)
+    page.evaluate("buildSquares(document.getElementById('board'), false)")
+    return page
 
 
 def taken(page: Any) -> list[str]:

@@ -17,10 +17,12 @@ from reedboard.simweb.board import SimBoard
 from reedboard.simweb.guard import is_own, split_host
 from reedboard.simweb.server import make_app
 
+from tests.simweb.simproc import quiet_config
+
 
 @pytest.fixture(scope="module")
 def board() -> Iterator[SimBoard]:
-    sim = SimBoard()
+    sim = SimBoard(quiet_config())
     sim.start()
     try:
         yield sim

@@ -3,7 +3,7 @@ link's JSON behind a toggle."""
 
 from __future__ import annotations
 
-from tests.simweb.page import Board
+from tests.simweb.page import Board, until
 
 
 def test_the_effects_are_shown_in_words(board: Board) -> None:
@@ -12,8 +12,8 @@ def test_the_effects_are_shown_in_words(board: Board) -> None:
     board.expect_move("e4")
     board.type_line("Nc6")
     board.expect_move("Nc6")
-    page.wait_for_function(
-        "() => document.querySelector('#effects li').textContent.endsWith('1... Nc6 (b8c6)')"
+    until(
+        page, "() => document.querySelector('#effects li').textContent.endsWith('1... Nc6 (b8c6)')"
     )
     shown = page.locator("#effects li").all_inner_texts()
     assert any(line.endswith("1. e4 (e2e4)") for line in shown), shown
@@ -22,5 +22,5 @@ def test_the_effects_are_shown_in_words(board: Board) -> None:
     # The link's own JSON, for developers, behind a toggle.
     assert page.locator("#effects-json li").count() == 0
     page.click("#effects-raw summary")
-    page.wait_for_function("() => document.querySelectorAll('#effects-json li').length > 0")
+    until(page, "() => document.querySelectorAll('#effects-json li').length > 0")
     assert '"event": "move"' in page.locator("#effects-json").inner_text().replace('":"', '": "')

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.simweb.page import Board
+from tests.simweb.page import Board, until
 
 LAPTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 740}
@@ -41,9 +41,10 @@ def timed_game_after_long_sentences(board: Board) -> None:
     board.expect_move("e4")
     for _ in range(3):
         board.type_line("?")
-    page.wait_for_function(
+    until(
+        page,
         "() => [...document.querySelectorAll('#spoken li')]"
-        ".filter(li => li.textContent.startsWith('White: king e1')).length === 3"
+        ".filter(li => li.textContent.startsWith('White: king e1')).length === 3",
     )
     page.fill("#time-control", "")
     page.evaluate("() => window.scrollTo(0, 0)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.simweb.page import Board, expect_said, open_page, spoken
+from tests.simweb.page import Board, expect_said, load_page, spoken, until
 from tests.simweb.simproc import running_sim
 
 # Keeps the largest number of pieces the page has shown in hand since it was set.
@@ -31,28 +31,27 @@ def test_a_click_on_an_opponent_s_piece_captures_it_at_once(board: Board) -> Non
     square("d5").click()
     board.expect_move("exd5")
     page.wait_for_selector('#tray span[data-piece="p"]')
-    page.wait_for_function("() => document.querySelectorAll('#hand span').length === 0")
+    until(page, "() => document.querySelectorAll('#hand span').length === 0")
     assert page.evaluate("() => window.mostInHand") == 1
     assert square("d5").locator(".piece.w").count() == 1
     assert page.locator("#notice").inner_text() == ""
 
 
-def test_the_first_sentence_of_a_fresh_simulator_is_shown(browser: Any) -> None:
+def test_the_first_sentence_of_a_fresh_simulator_is_shown(page_in_tab: Any) -> None:
     with running_sim() as sim:
-        page = open_page(browser, sim.url)
-        try:
-            board = Board(page)
-            # The game stands once the status says whose move it is: a move typed while
-            # the fresh board is still being read as set up would be taken for set-up.
-            board.page.wait_for_function(
-                "() => document.querySelector('#status').textContent.startsWith('White to move')"
-            )
-            board.type_line("e2e4")
-            board.expect_move("e4")
-            expect_said(board, "Pawn e2 to e4.")
-            assert spoken(page) == ["Pawn e2 to e4."]
-        finally:
-            page.close()
+        page = page_in_tab
+        load_page(page, sim.url)
+        board = Board(page)
+        # The game stands once the status says whose move it is: a move typed while the
+        # fresh board is still being read as set up would be taken for set-up.
+        until(
+            board.page,
+            "() => document.querySelector('#status').textContent.startsWith('White to move')",
+        )
+        board.type_line("e2e4")
+        board.expect_move("e4")
+        expect_said(board, "Pawn e2 to e4.")
+        assert spoken(page) == ["Pawn e2 to e4."]
 
 
 def test_new_game_says_no_illegal_move(board: Board) -> None:

@@ -21,12 +21,13 @@ from reedboard.simweb.board import SimBoard
 from reedboard.simweb.server import make_app
 from reedboard_host.connection import BoardConnection
 
+from tests.simweb.simproc import quiet_config
 from tests.simweb.waiting import wait_for
 
 
 @pytest.fixture
 def board() -> Iterator[SimBoard]:
-    sim = SimBoard()
+    sim = SimBoard(quiet_config())
     sim.start()
     try:
         yield sim

@@ -2,9 +2,10 @@
 first test that needs it and closed when the last fixture that holds it ends.
 
 A Chromium start costs about a second and a half of CPU, more than most page tests; a
-context (its own cookies and storage, a fresh browser to the page) next to nothing. So
-the page tests of every module share one browser, each test or module in contexts of its
-own.
+context (its own cookies and storage, a fresh browser to the page) little, though its
+first tab starts a renderer process (about 0.7 s). So the page tests of every folder
+share one browser, each test, module or folder in contexts of its own (the simulator's
+page tests load their pages afresh in one kept tab, `tests/simweb/conftest.py`).
 
 Playwright's sync API runs its asyncio loop in a greenlet of the test's thread, and after
 each of its calls marks that loop as the thread's running one: any later `asyncio.run`

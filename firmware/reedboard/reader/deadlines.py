@@ -92,6 +92,10 @@ def _stillness(reader: Reader, now: int, effects: list[Effect]) -> None:
 
 def next_deadline(reader: Reader) -> int | None:
     """The time at which `tick` may decide something, if any."""
+    if reader.setup is not None:
+        # While a setup is guided `tick` decides only the gesture: a board that differs
+        # from the game is no deadline then (one kept due would spin the board's loop).
+        return _earliest((reader.chess960_watch.deadline(), *_fork_dues(reader)))
     return _earliest((_stillness_due(reader), *_other_dues(reader), *_fork_dues(reader)))
 
 

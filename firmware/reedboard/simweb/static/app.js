@@ -80,31 +80,47 @@ function hideGhost() {
 
 // ----- drawing the state -----
 
+// What each part of the page was last drawn from: a state comes whenever anything on the
+// board changed (an LED, a clock's text), and most parts are as they were. A part is
+// written again only when what it shows changed: each write costs the browser a style, a
+// layout and a paint, on a phone too.
+const drawnFrom = {};
+
+function changed(part, key) {
+  if (drawnFrom[part] === key) return false;
+  drawnFrom[part] = key;
+  return true;
+}
+
 function draw(s) {
   drawSquares($("board"), s);
-  const hand = $("hand");
-  hand.textContent = "";
-  s.hand.forEach((held, i) => {
-    const span = glyph(held.piece);
-    span.title = held.from ? "from " + held.from : "from beside the board";
-    if (i === s.hand.length - 1) span.classList.add("active");
-    span.addEventListener("click", () => send({ op: "select", index: i }));
-    hand.appendChild(span);
-  });
-  const tray = $("tray");
-  tray.textContent = "";
-  for (const letter of s.tray) tray.appendChild(trayPiece(letter));
+  if (changed("hand", JSON.stringify(s.hand))) {
+    const hand = $("hand");
+    hand.textContent = "";
+    s.hand.forEach((held, i) => {
+      const span = glyph(held.piece);
+      span.title = held.from ? "from " + held.from : "from beside the board";
+      if (i === s.hand.length - 1) span.classList.add("active");
+      span.addEventListener("click", () => send({ op: "select", index: i }));
+      hand.appendChild(span);
+    });
+  }
+  if (changed("tray", s.tray.join(""))) {
+    const tray = $("tray");
+    tray.textContent = "";
+    for (const letter of s.tray) tray.appendChild(trayPiece(letter));
+  }
   const spares = $("spares");
   if (!spares.childElementCount) for (const letter of s.spares) spares.appendChild(trayPiece(letter));
 
   drawMoves($("moves"), s.san);
   drawClocks($("clocks"), s.clock, flipped);
-  $("result").textContent = s.result_text || "";
-  $("notice").textContent = s.notice || "";
-  drawEffects(s);
+  setIf($("result"), "textContent", s.result_text || "");
+  setIf($("notice"), "textContent", s.notice || "");
+  if (changed("effects", JSON.stringify([s.effects, s.effect_words]))) drawEffects(s);
   speakNew(s);
-  $("status").textContent = s.status;
-  $("pty").textContent = "serial: " + s.pty;
+  setIf($("status"), "textContent", s.status);
+  setIf($("pty"), "textContent", "serial: " + s.pty);
   if (document.activeElement !== $("mode")) $("mode").value = s.mode;
   if (document.activeElement !== $("settle")) $("settle").value = s.settle_ms;
 }
