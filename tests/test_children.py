@@ -14,7 +14,7 @@ import pytest
 
 from tests.children import child, stop
 
-pytestmark = pytest.mark.timeout(60)  # a few short programs and one hung test of 5 s
+pytestmark = pytest.mark.timeout(60)  # a few short programs and one hung test of 3 s
 
 TESTS = Path(__file__).resolve().parent
 # A program that ignores SIGTERM and SIGINT, says its pid, and would run for ten minutes.
@@ -67,7 +67,7 @@ def test_a_test_that_hangs_fails_at_its_time_limit_and_leaves_no_program(
         )
     )
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "5",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "3",
          "-o", "addopts=", "--rootdir", str(tmp_path), str(tmp_path / "test_hangs.py")],
         capture_output=True, text=True, timeout=120, cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])},

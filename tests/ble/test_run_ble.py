@@ -21,13 +21,16 @@ from tests.link.ptybridge import PtyBridge
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"
 REEDBOARD = [sys.executable, "-m", "reedboard.cli"]
+# The board's page is not these tests' subject (tests/web/): left off, it costs the board
+# half a second of CPU to start (the web server's imports).
+NO_PAGE = ("--web", "off")
 
 
 def test_reedboard_run_ble_answers_a_phone(tmp_path: Path) -> None:
     with (
         mock_bluez(tmp_path / "bluez"),
         child(
-            [*REEDBOARD, "run", "--fake", "--ble"],
+            [*REEDBOARD, "run", "--fake", "--ble", *NO_PAGE],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         ) as board,
@@ -51,7 +54,11 @@ def test_reedboard_run_ble_answers_a_phone(tmp_path: Path) -> None:
 def test_without_bluez_the_board_says_so_and_stops(tmp_path: Path) -> None:
     env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": f"unix:path={tmp_path}/no_bus"}
     done = subprocess.run(
-        [*REEDBOARD, "run", "--fake", "--ble"], env=env, capture_output=True, text=True, timeout=60
+        [*REEDBOARD, "run", "--fake", "--ble", *NO_PAGE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
@@ -65,7 +72,7 @@ def test_the_host_shows_which_phone_controls_the_board(tmp_path: Path) -> None:
         mock_bluez(tmp_path / "bluez"),
         PtyBridge() as bridge,
         child(
-            [*REEDBOARD, "run", "--fake", "--ble", "--serial", bridge.board_path],
+            [*REEDBOARD, "run", "--fake", "--ble", *NO_PAGE, "--serial", bridge.board_path],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         ),

@@ -21,7 +21,9 @@ def test_the_engine_playing_white_lights_its_first_move(tmp_path: Path) -> None:
     # The script's two minutes only bound a board whose engine never moves.
     script = tmp_path / "wait.events"
     script.write_text("@start standard\n120000 lift a2\n120300 place a2\n")
-    command = [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script)]
+    # The board's page is left off: not this test's subject, and half a second of CPU.
+    command = [sys.executable, "-m", "reedboard.cli", "run", "--fake", "--script", str(script),
+               "--web", "off"]  # fmt: skip
     told: list[str] = []
     with child(
         [*command, "--until-done", "--opponent", "engine:5:white"],

@@ -17,9 +17,12 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-from PIL import Image
+# numpy and Pillow are imported by the functions that use them: a test process that
+# renders no picture (no gerbv test runs there) does not load them.
+if TYPE_CHECKING:
+    import numpy as np
 
 PX_PER_MM = 20
 DPI = round(PX_PER_MM * 25.4)  # 508
@@ -82,6 +85,9 @@ def render(files: list[Path], out: Path, width_mm: float, height_mm: float) -> n
         f"{(height_mm + 2 * MARGIN_MM) / 25.4:.6f}",
         f"--output={out}",
     ]  # fmt: skip
+    import numpy as np
+    from PIL import Image
+
     for path in files:
         command += ["--foreground=#ffffff", str(path)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
@@ -109,6 +115,8 @@ def _label(
     """Number the copper at each hole: its piece gets a number of its own (2, 3, ... in the
     holes' order), copper no hole touches 1, no copper 0; the number at each hole (None
     where the hole has no copper around it)."""
+    import numpy as np
+
     pieces, count = _pieces(picture.lit)
     numbers = np.ones(count + 1, dtype=np.int32)  # a piece's number: 1 until a hole reaches it
     numbers[0] = 0
@@ -131,6 +139,8 @@ def _pieces(lit: np.ndarray) -> tuple[np.ndarray, int]:
     of lit pixels are found by numpy, and a run joins the runs it overlaps in the row
     above (union-find over runs: some ten thousand, where a pixel-by-pixel fill visits a
     million pixels in Python)."""
+    import numpy as np
+
     height, width = lit.shape
     padded = np.zeros((height, width + 2), dtype=np.int8)
     padded[:, 1:-1] = lit
@@ -165,7 +175,8 @@ def _pieces(lit: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 Node = tuple[str, int | None]
-Layers = dict[str, tuple[np.ndarray, list[int | None]]]
+if TYPE_CHECKING:
+    Layers = dict[str, tuple[np.ndarray, list[int | None]]]
 
 
 class _Joins:
@@ -185,6 +196,8 @@ class _Joins:
 
 def check(folder: Path, prefix: str, size_mm: tuple[float, float], clearance_mm: float) -> Findings:
     """Check the copper layers against the pad list; what is wrong, by kind."""
+    import numpy as np
+
     pads = read_pads(folder / f"{prefix}-pads.csv")
     holes = read_excellon(folder / f"{prefix}-PTH.drl")
     findings = Findings()

@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_drawings import DRAWINGS, carrier_layers, draw_board
 from board_geometry import BoardParameters, build_geometry, square_centre
-from ezdxf.filemanagement import readfile
 from reed_plot import plot_svg
 from reedboard.config import LedConfig, MatrixConfig
 from reedboard.hal.matrix_layout import MatrixLayout
@@ -25,8 +23,18 @@ HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def test_every_drawing_regenerates_byte_for_byte(tmp_path: Path) -> None:
-    import drawings  # the schemdraw wiring pictures
+def readfile(path: str) -> Any:
+    """ezdxf's reader of a DXF file. ezdxf (with the drawings' own module) is imported by
+    the tests that use it, not with this module: a test process that runs none of them
+    does not load it."""
+    from ezdxf.filemanagement import readfile as read_dxf
+
+    return read_dxf(path)
+
+
+def test_every_drawing_regenerates_byte_for_byte(tmp_path: Path, skidl_ready: None) -> None:
+    import drawings  # the schemdraw wiring pictures (their pins are the circuit's, in SKiDL)
+    from board_drawings import DRAWINGS, draw_board
 
     written = draw_board(tmp_path) + drawings.draw_all(tmp_path)
     (tmp_path / "reed-magnet.svg").write_text(plot_svg(), encoding="utf-8", newline="\n")
@@ -139,6 +147,8 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 
 def test_every_reed_pocket_reaches_its_row_groove_and_every_row_wire_goes_down() -> None:
+    from board_drawings import carrier_layers
+
     p = BoardParameters()
     layers = carrier_layers(p)
     msp = readfile(str(HARDWARE / "carrier-plate.dxf")).modelspace()

@@ -12,7 +12,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from fontTools.ttLib import TTFont
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -23,6 +22,8 @@ LEGIBLE_PX = 9.0
 
 @cache
 def _font() -> tuple[dict[int, str], dict[str, tuple[int, int]], int]:
+    from fontTools.ttLib import TTFont  # loaded by the process that measures, not by all
+
     font = TTFont(str(FONT))
     return font.getBestCmap(), font["hmtx"].metrics, font["head"].unitsPerEm
 

@@ -12,11 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
 from board_geometry import BoardGeometry, build_geometry
-from drill_template import FILES, template_pdf
-from template_tiles import MARK_RADIUS_MM
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 MM_PER_PT = 25.4 / 72
@@ -41,6 +38,11 @@ def _mm_box(obj: dict[str, Any], height: float) -> tuple[float, float, float, fl
 
 
 def _read(path: Path) -> Iterator[tuple[Any, PageRead | None]]:
+    # Imported here, as the templates' own modules (reportlab, ezdxf) are in the tests:
+    # a test process that runs none of these tests does not load them.
+    import pdfplumber
+    from template_tiles import MARK_RADIUS_MM
+
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages:
             named = re.search(r"^(.+): page ([A-H]\d) ", page.extract_text() or "", re.M)
@@ -139,6 +141,8 @@ def _standoffs(g: BoardGeometry) -> list[Point]:
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
 def test_the_pages_put_together_by_their_marks_give_every_hole_at_its_place(paper: str) -> None:
+    from drill_template import FILES
+
     g = build_geometry()
     border = g.parameters.border_mm
     expected = _expected_holes(g)
@@ -190,6 +194,8 @@ def test_the_pages_put_together_by_their_marks_give_every_hole_at_its_place(pape
 
 
 def test_the_templates_regenerate_byte_for_byte() -> None:
+    from drill_template import FILES, template_pdf
+
     g = build_geometry()
     for paper, name in FILES.items():
         assert template_pdf(g, paper) == (HARDWARE / name).read_bytes(), (

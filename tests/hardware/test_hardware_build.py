@@ -49,7 +49,7 @@ def test_regenerating_gives_the_committed_files(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def build(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+def build(monkeypatch: pytest.MonkeyPatch, skidl_ready: None) -> ModuleType:
     monkeypatch.syspath_prepend(str(HARDWARE))
     import build as module
 

@@ -41,7 +41,7 @@ MOUNTING_HOLE_MM = 2.7
 
 
 @pytest.fixture(scope="module")
-def board() -> Any:
+def board(skidl_ready: None) -> Any:
     import build  # noqa: F401  (names KiCad's libraries for SKiDL first)
     from circuit import build_circuit
     from pcb_build import interface_board

@@ -44,11 +44,9 @@ from reedboard.hal.speech import Speaker
 from reedboard.journal.opening import open_journal
 from reedboard.journal.writer import JournalWriter
 from reedboard.lights.output import LightsOutput, LightsRenderer
-from reedboard.link import chesslink, dgt
 from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import EffectMessage
 from reedboard.link.clients import Clients
-from reedboard.link.emulation import Emulated, EmulatedEndpoint
 from reedboard.link.port import LinkPort
 from reedboard.opponents.chosen import Opponents
 from reedboard.opponents.client import OpponentClient
@@ -64,6 +62,7 @@ from reedboard.wiring import matrix_wiring, open_scanner, open_strip, strip_layo
 if TYPE_CHECKING:
     from reedboard.ble.phone import PhoneClient
     from reedboard.commands.first_scan import FirstScan
+    from reedboard.link.emulation import EmulatedEndpoint
     from reedboard.link.mqtt_client import BoardBroker
     from reedboard.speaking import BoardVoice
 
@@ -309,6 +308,10 @@ def _link_settings(args: argparse.Namespace, config: BoardConfig) -> LinkSetting
     url = args.serial or (None if args.fake else config.serial.port)
     if args.protocol == "native":
         return LinkSettings(url, config.serial.baud)
+    # The emulations are loaded by a board that speaks one (most never do).
+    from reedboard.link import chesslink, dgt
+    from reedboard.link.emulation import Emulated, EmulatedEndpoint
+
     # The client software opens the port as the emulated board's own serial settings.
     emulated: Emulated = "dgt" if args.protocol == "dgt" else "chesslink"
     emulation = EmulatedEndpoint(emulated, secrets.token_hex(4))
