@@ -271,21 +271,25 @@ def test_no_reported_move_is_lost_or_doubled_across_200_kills(
             assert ply not in reported, f"ply {ply} reported twice"
             reported[ply] = uci
         if killed:
-            written = len(_journal_moves(db)) - len(done)
-            assert written >= len(new), "a move reported before it was on disk"
-            outcomes[
-                "none written"
-                if not written
-                else "unreported"
-                if written > len(new)
-                else "all reported"
-            ] += 1
+            outcomes[left_behind(len(_journal_moves(db)) - len(done), len(new))] += 1
     assert _journal_moves(db) == moves
     assert sum(outcomes.values()) == KILLS_PER_GAME, f"{outcomes} kills"
-    # Every outcome, each game, with the loop's writer. The thread's reports wait until
-    # the loop hears that its batch is on disk, which the threads' timing decides: there
-    # each game must see a kill that left nothing and one that left a move on disk,
-    # reported by then or not.
+    check_outcomes(outcomes, background)
+
+
+def left_behind(written: int, reported: int) -> str:
+    """What a kill left behind, from the moves its run wrote and reported."""
+    assert written >= reported, "a move reported before it was on disk"
+    if not written:
+        return "none written"
+    return "unreported" if written > reported else "all reported"
+
+
+def check_outcomes(outcomes: Counter[str], background: bool) -> None:
+    """Every outcome, each game, with the loop's writer. The thread's reports wait until
+    the loop hears that its batch is on disk, which the threads' timing decides: there
+    each game must see a kill that left nothing and one that left a move on disk,
+    reported by then or not."""
     if background:
         assert "none written" in outcomes, f"kills left {dict(outcomes)}"
         assert outcomes.keys() & {"unreported", "all reported"}, f"kills left {dict(outcomes)}"
