@@ -25,8 +25,10 @@ order over the game's plies, each game at its own offset within the twentieth, s
 the five games of one writer put a kill in every stretch of `KILL_WINDOW / 100` (about 2)
 steps, where 200 random draws over 199 steps left some 73 of them unhit, different ones
 each time the draw changed. With the loop's writer the span between commit and report is
-one step, which neither random nor evenly spread kills are sure to meet: one kill a game
-is aimed at it, at the step measured on a copy of the same journal. What each kill left
+one step, which neither random nor evenly spread kills are sure to meet: the kill of the
+twentieth where a quiet move's write ends is aimed at it instead, at the step measured on
+a copy of the same journal (the rest of that twentieth lies inside the transaction, which
+the other kills meet). What each kill left
 behind is counted, and every outcome is asserted to occur in every game of the loop's
 writer; with the thread's, where the threads' timing decides when a move is reported, a
 kill that left nothing and one that left a move on disk."""
