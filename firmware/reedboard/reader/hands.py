@@ -177,6 +177,10 @@ class Hands:
         """How far `state` is from the start, counted in full (what the kept distances
         are updated to match)."""
         placement, hands = state
+        if placement == self.start:
+            # Every new episode after a move starts here: 64 squares compared in C, not
+            # one by one (a fifth of the work of starting an episode).
+            return len(hands)
         return sum(1 for a, b in zip(placement, self.start, strict=True) if a != b) + len(hands)
 
     def _cap(self) -> None:

@@ -22,19 +22,30 @@ from reedboard.rules.moves import (
 )
 from reedboard.rules.pieces import KING, PIECE_SYMBOLS, QUEEN, ROOK
 from reedboard.rules.position import Position
-from reedboard.rules.squares import Bitboard, Square, squares_of
+from reedboard.rules.squares import Bitboard, Square
 
 EMPTY = "."
+_PIECE_BITS = 7 << PIECE_SHIFT  # the moving piece's type within a move code
+
+
+_LETTERS = tuple(
+    (color, piece_type, PIECE_SYMBOLS[piece_type].upper() if color else PIECE_SYMBOLS[piece_type])
+    for color in (True, False)
+    for piece_type in range(1, 7)
+)
 
 
 def placement_of(position: Position) -> str:
     """The position's placement as 64 characters, a1 first."""
     cells = [EMPTY] * 64
-    for color in (True, False):
-        for piece_type in range(1, 7):
-            letter = PIECE_SYMBOLS[piece_type].upper() if color else PIECE_SYMBOLS[piece_type]
-            for sq in squares_of(position.pieces_of(piece_type, color)):
-                cells[sq] = letter
+    # Bits walked by hand, not through `squares_of`: a table is built for every position
+    # the game reaches, and the generator took a third of this function's time.
+    for color, piece_type, letter in _LETTERS:
+        bb = position.pieces_of(piece_type, color)
+        while bb:
+            low = bb & -bb
+            cells[low.bit_length() - 1] = letter
+            bb ^= low
     return "".join(cells)
 
 
@@ -80,12 +91,59 @@ class MoveTable:
         for code in codes:
             if code & FLAG_CASTLE:
                 castling_kings |= 1 << (code & 63)
+        shapes = self.shapes
+        by_state = self.by_state
+        board = self.placement
+        occupancy = self.occupancy
+        king_code = KING << PIECE_SHIFT
+        new_shape = tuple.__new__
         for code in codes:
-            shape = self._shape(position, code, castling_kings)
-            self.shapes.append(shape)
-            self.by_state.setdefault((shape.placement, shape.captured), []).append(shape)
+            if code & (FLAG_CASTLE | FLAG_EN_PASSANT):
+                shape = self._shape(position, code, castling_kings)
+            else:
+                # The common case, spelt out: two squares change. A table is built for
+                # every position the game reaches, so this is on the reader's hot path;
+                # the shape is made as the tuple it is (`MoveShape(...)` by keywords
+                # took about twice as long).
+                move = move_of_code(code)
+                f = code & 63
+                t = (code >> 6) & 63
+                piece = board[f]
+                captured = board[t]
+                if captured == EMPTY:
+                    captured = ""
+                if f < t:
+                    placement = board[:f] + EMPTY + board[f + 1 : t] + piece + board[t + 1 :]
+                else:
+                    placement = board[:t] + piece + board[t + 1 : f] + EMPTY + board[f + 1 :]
+                shape = new_shape(
+                    MoveShape,
+                    (
+                        move,
+                        code,
+                        piece,
+                        placement,
+                        captured,
+                        (1 << f) | (1 << t) | BETWEEN[f][t],
+                        (occupancy & ~(1 << f)) | (1 << t),
+                        bool(captured),
+                        False,
+                        bool(code >> 12 & 7),
+                        code & _PIECE_BITS == king_code and bool(castling_kings >> f & 1),
+                        1 << f,
+                    ),
+                )
+            shapes.append(shape)
+            key = (shape.placement, shape.captured)
+            same = by_state.get(key)
+            if same is None:
+                by_state[key] = [shape]
+            else:
+                same.append(shape)
 
     def _shape(self, position: Position, code: int, castling_kings: Bitboard) -> MoveShape:
+        """The shape of a castling or an en passant capture, where more than two squares
+        change (the other moves' are made in `__init__`)."""
         move = move_of_code(code)
         f, t = move.from_square, move.to_square
         board = self.placement
@@ -94,29 +152,6 @@ class MoveTable:
         footprint = (1 << f) | (1 << t) | BETWEEN[f][t]
         movers = 1 << f
         is_castling = bool(code & FLAG_CASTLE)
-        if not is_castling and not code & FLAG_EN_PASSANT:
-            # The common case, spelt out: two squares change (a table is built for every
-            # position the game reaches, so this is on the reader's hot path).
-            if board[t] != EMPTY:
-                captured = board[t]
-            if f < t:
-                placement = board[:f] + EMPTY + board[f + 1 : t] + piece + board[t + 1 :]
-            else:
-                placement = board[:t] + piece + board[t + 1 : f] + EMPTY + board[f + 1 :]
-            return MoveShape(
-                move=move,
-                code=code,
-                piece=piece,
-                placement=placement,
-                captured=captured,
-                footprint=footprint,
-                occupancy=(self.occupancy & ~(1 << f)) | (1 << t),
-                is_capture=bool(captured),
-                is_castling=False,
-                is_promotion=bool(move.promotion),
-                king_step=(code >> PIECE_SHIFT) & 7 == KING and bool(castling_kings >> f & 1),
-                movers=movers,
-            )
         cells = list(board)
         if is_castling:
             king_from, king_to, rook_from, rook_to = position.castling_squares(move)

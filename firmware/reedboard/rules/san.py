@@ -20,6 +20,9 @@ from reedboard.rules.pieces import KING, PAWN, PIECE_SYMBOLS, PieceType, piece_t
 from reedboard.rules.position import Position
 from reedboard.rules.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Square, parse_square
 
+# The target square and the moving piece's type within a move code: what two moves that
+# may need telling apart share.
+_TARGET = (63 << 6) | (7 << PIECE_SHIFT)
 _SAN = re.compile(
     r"^(?P<piece>[NBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>x)?"
     r"(?P<to>[a-h][1-8])(?:=?(?P<promotion>[NBRQnbrq]))?$"
@@ -34,7 +37,11 @@ def san(position: Position, move: Move) -> str:
     code = next((c for c in codes if c & CODE_MOVE == key), None)
     if code is None:
         raise IllegalMoveError(f"{move.uci()} is not legal in {position.fen()}")
-    text = _san_without_suffix(position, move, code, codes)
+    rivals = []
+    if (code >> PIECE_SHIFT) & 7 not in (PAWN, KING):
+        target = code & _TARGET
+        rivals = [c & 63 for c in codes if c & _TARGET == target and not c & FLAG_CASTLE]
+    text = _san_without_suffix(position, move, code, rivals)
     if position.gives_check(code):
         text += "#" if not position.play_code(code).legal_codes() else "+"
     return text
@@ -43,17 +50,25 @@ def san(position: Position, move: Move) -> str:
 def legal_sans(position: Position) -> dict[Move, str]:
     """The SAN of every legal move, generating the legal moves once for all of them."""
     codes = position.legal_codes()
+    # The squares of the pieces of each kind that can reach each square, found in one
+    # pass for every move's disambiguation (one pass per move made this quadratic).
+    rivals: dict[int, list[Square]] = {}
+    for code in codes:
+        if not code & FLAG_CASTLE:
+            rivals.setdefault(code & _TARGET, []).append(code & 63)
     sans: dict[Move, str] = {}
     for code in codes:
         move = move_of_code(code)
-        text = _san_without_suffix(position, move, code, codes)
+        text = _san_without_suffix(position, move, code, rivals.get(code & _TARGET, []))
         if position.gives_check(code):
             text += "#" if not position.play_code(code).legal_codes() else "+"
         sans[move] = text
     return sans
 
 
-def _san_without_suffix(position: Position, move: Move, code: int, codes: list[int]) -> str:
+def _san_without_suffix(position: Position, move: Move, code: int, rivals: list[Square]) -> str:
+    """The SAN but for `+` and `#`; `rivals` holds the squares of every piece of the
+    mover's kind that can move to its target square (its own among them)."""
     if code & FLAG_CASTLE:
         return "O-O" if move.to_square > move.from_square else "O-O-O"
     piece_type = (code >> PIECE_SHIFT) & 7
@@ -68,22 +83,13 @@ def _san_without_suffix(position: Position, move: Move, code: int, codes: list[i
         return text
     text = PIECE_SYMBOLS[piece_type].upper()
     if piece_type != KING:
-        text += _disambiguation(move, code, codes)
+        text += _disambiguation(move, rivals)
     return text + ("x" if is_capture else "") + to_name
 
 
-def _disambiguation(move: Move, code: int, codes: list[int]) -> str:
+def _disambiguation(move: Move, rivals: list[Square]) -> str:
     """File if it tells the pieces apart, else rank, else both."""
-    piece_bits = code & (7 << PIECE_SHIFT)
-    to_bits = code & (63 << 6)
-    others = [
-        c & 63
-        for c in codes
-        if c & (63 << 6) == to_bits
-        and c & (7 << PIECE_SHIFT) == piece_bits
-        and c & 63 != move.from_square
-        and not c & FLAG_CASTLE
-    ]
+    others = [sq for sq in rivals if sq != move.from_square]
     if not others:
         return ""
     file, rank = move.from_square & 7, move.from_square >> 3
