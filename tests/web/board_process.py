@@ -114,13 +114,19 @@ class RunningBoard:
 
 @contextlib.contextmanager
 def running_board(
-    folder: Path, script: str | None = None, *extra: str, live: str | None = None
+    folder: Path,
+    script: str | None = None,
+    *extra: str,
+    live: str | None = None,
+    settle_ms: int = 150,
 ) -> Iterator[RunningBoard]:
     """The board; `live`: its switches played from its stdin as the test writes to it
-    (`--script -`), `live` its headers ("": none, the standard position)."""
+    (`--script -`), `live` its headers ("": none, the standard position); `settle_ms`:
+    how long it waits for the hands to be still (`--settle-ms`: shorter than any pause
+    of the test's hands)."""
     line = LinkedPty("board")  # a path of the test's own, never another test's pty
     args = ["--fake", "--web", "127.0.0.1:0", "--serial", line.path]
-    args += ["--journal", str(folder / "journal.sqlite"), "--settle-ms", "150"]
+    args += ["--journal", str(folder / "journal.sqlite"), "--settle-ms", str(settle_ms)]
     if "--config" not in extra:
         (folder / "scan.toml").write_text(QUIET_SCAN, encoding="utf-8")
         args += ["--config", str(folder / "scan.toml")]
