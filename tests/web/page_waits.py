@@ -34,3 +34,8 @@ def wait_shown(page: Any, shown: str, arg: object = None, timeout_ms: int = TIME
     """Wait until `shown` (a JavaScript function of `arg`) holds on `page`; what it
     returned then. An error once `timeout_ms` has passed without it."""
     return page.evaluate(_WAIT % shown, [arg, timeout_ms])
+
+
+def wait_selector(page: Any, css: str, timeout_ms: int = TIMEOUT_MS) -> None:
+    """Wait until an element matching `css` is on `page` (`:not([hidden])` for one shown)."""
+    wait_shown(page, "css => document.querySelector(css) !== null", css, timeout_ms)

@@ -30,7 +30,7 @@ from reedboard.simweb.words import result_words
 
 from tests.app.games import move_lines
 from tests.web.board_process import RunningBoard, running_board
-from tests.web.page_waits import wait_shown
+from tests.web.page_waits import wait_selector, wait_shown
 from tests.web.quick_engine import STOCKFISH, quick_engine_config
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
@@ -130,19 +130,19 @@ def board_game(moves: list[str]) -> Game:
 
 def start_game(phone: Any, board: RunningBoard) -> None:
     phone.goto(board.url)
-    phone.wait_for_selector('.sq[data-square="e1"] .piece.w')
+    wait_selector(phone, '.sq[data-square="e1"] .piece.w')
     phone.click("#pair-start")
     phone.fill("#pair-code", board.host.pairing_code())
     phone.press("#pair-code", "Enter")
-    phone.wait_for_selector("#controls:not([hidden])")
+    wait_selector(phone, "#controls:not([hidden])")
     phone.fill("#opponent-spec", "engine 5")
     phone.press("#opponent-spec", "Enter")
-    phone.wait_for_function(
-        "() => document.querySelector('#opponent-now').textContent.includes('level 5')"
+    wait_shown(
+        phone, "() => document.querySelector('#opponent-now').textContent.includes('level 5')"
     )
     phone.fill("#time-control", TIME_CONTROL)
     phone.click("#new-game")
-    phone.wait_for_selector("#clocks:not([hidden])")
+    wait_selector(phone, "#clocks:not([hidden])")
 
 
 @pytest.mark.timeout(1200)
@@ -166,7 +166,7 @@ def test_a_whole_timed_game_against_the_engine_at_level_5_ends_by_rule(
         result = wait_for_plies(phone, len(game) + 1)
         moves = board_moves(board)
         game = board_game(moves)
-    phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")
+    wait_shown(phone, "() => document.querySelector('#result').textContent !== ''")
     state = board.host.state()
     print(f"{state['result']} by {state['reason']} after {len(state['moves'])} plies")
     assert state["reason"] in RULES, state
