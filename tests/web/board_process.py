@@ -50,10 +50,12 @@ OPENING = [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4"),
 
 def opening_lines(first: int, last: int) -> list[str]:
     """The live script's lines (`RunningBoard.play`) of the opening's moves `first` to
-    `last` (0: e2-e4), each by a clean hand, 300 ms from lift to place and 500 ms after."""
+    `last` (0: e2-e4), each by a clean hand: lifted 300 ms after the move before was set
+    down (the board has read it 150 ms after), set down 200 ms later (the board's settle
+    time is 150 ms)."""
     lines: list[str] = []
     for start, end in OPENING[first:last]:
-        lines += [f"+500 lift {start}", f"+300 place {end}"]
+        lines += [f"+300 lift {start}", f"+200 place {end}"]
     return lines
 
 
