@@ -12,8 +12,8 @@ from typing import Any
 from tests.simweb.page import TIMEOUT_MS
 
 # `shown` is a JavaScript function of one argument: the wait ends once it returns a truthy
-# value, which the wait returns. Any change to the document's nodes, text or attributes
-# checks it again.
+# value, which the wait returns, or fails once it throws. Any change to the document's
+# nodes, text or attributes checks it again.
 _WAIT = """([arg, ms]) => new Promise((resolve, reject) => {
   const shown = %s;
   const first = shown(arg);
@@ -23,8 +23,17 @@ _WAIT = """([arg, ms]) => new Promise((resolve, reject) => {
     reject(new Error("not shown within " + ms + " ms"));
   }, ms);
   const watch = new MutationObserver(() => {
-    const now = shown(arg);
-    if (now) { watch.disconnect(); clearTimeout(timer); resolve(now); }
+    let now;
+    try {
+      now = shown(arg);
+    } catch (error) {  // a condition that cannot be checked fails the wait at once
+      now = error;
+    }
+    if (!now) return;
+    watch.disconnect();
+    clearTimeout(timer);
+    if (now instanceof Error) reject(now);
+    else resolve(now);
   });
   watch.observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
 })"""
