@@ -50,6 +50,7 @@ PERSON_MOVES = 4  # then the person resigns: a whole game to mate would take min
 # with Skill Level 5): a one-minute game keeps each answer to a few seconds.
 TIME_CONTROL = "1+0"
 ENGINE_MS = 60_000  # a loaded machine's Stockfish answers far sooner
+HAND_MS = 200  # between a hand's switches: each state held beyond the settle time (150 ms)
 LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
 # Each text written to a clock, as [clock, text], from when the clocks show.
 WATCH_CLOCKS = """() => {
@@ -82,7 +83,7 @@ class LiveBoard:
 
     def make(self, position: Position, uci: str) -> None:
         """Carry out `uci` on the switches by a clean hand, from the board's now."""
-        lines, _ = move_lines(position, uci, 0)
+        lines, _ = move_lines(position, uci, 0, gap=HAND_MS)
         self.fake.schedule(lines, start_ms=self.assembled.app.clock.now_ms() + 50)
 
     def marked(self) -> list[str]:
