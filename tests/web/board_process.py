@@ -50,10 +50,12 @@ OPENING = [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4"),
 
 def opening_lines(first: int, last: int) -> list[str]:
     """The live script's lines (`RunningBoard.play`) of the opening's moves `first` to
-    `last` (0: e2-e4), each by a clean hand, 300 ms from lift to place and 500 ms after."""
+    `last` (0: e2-e4), each by a clean hand: lifted 300 ms after the move before was set
+    down (the board has read it 150 ms after), set down 200 ms later (the board's settle
+    time is 150 ms)."""
     lines: list[str] = []
     for start, end in OPENING[first:last]:
-        lines += [f"+500 lift {start}", f"+300 place {end}"]
+        lines += [f"+300 lift {start}", f"+200 place {end}"]
     return lines
 
 
@@ -114,13 +116,19 @@ class RunningBoard:
 
 @contextlib.contextmanager
 def running_board(
-    folder: Path, script: str | None = None, *extra: str, live: str | None = None
+    folder: Path,
+    script: str | None = None,
+    *extra: str,
+    live: str | None = None,
+    settle_ms: int = 150,
 ) -> Iterator[RunningBoard]:
     """The board; `live`: its switches played from its stdin as the test writes to it
-    (`--script -`), `live` its headers ("": none, the standard position)."""
+    (`--script -`), `live` its headers ("": none, the standard position); `settle_ms`:
+    how long it waits for the hands to be still (`--settle-ms`: shorter than any pause
+    of the test's hands)."""
     line = LinkedPty("board")  # a path of the test's own, never another test's pty
     args = ["--fake", "--web", "127.0.0.1:0", "--serial", line.path]
-    args += ["--journal", str(folder / "journal.sqlite"), "--settle-ms", "150"]
+    args += ["--journal", str(folder / "journal.sqlite"), "--settle-ms", str(settle_ms)]
     if "--config" not in extra:
         (folder / "scan.toml").write_text(QUIET_SCAN, encoding="utf-8")
         args += ["--config", str(folder / "scan.toml")]

@@ -25,11 +25,15 @@ THINK_NODES = 5_000  # the engine's search a move here: some 10 ms (the board as
 def quick_engine_config(folder: Path) -> Path:
     """A board configuration in `folder` whose engine is Stockfish searching THINK_NODES
     a move: a shell script the board starts as its engine, passing every line on but
-    `go movetime`'s limit (`sed -u`: line by line, unbuffered). Stockfish quits at the end
-    of its input, so the board's closing the script's input ends all three."""
+    `go movetime`'s limit (`sed -u`: line by line, unbuffered). `sed` ends after passing
+    `quit` on, so the board's `quit` ends all three at once: otherwise `sed` waited for
+    its input to close, and the board, waiting for its engine to quit, killed it after
+    two seconds, at every test's end."""
     engine = folder / "stockfish-quick"
     engine.write_text(
-        f"#!/bin/sh\nsed -u 's/^go movetime [0-9]*$/go nodes {THINK_NODES}/' | exec {STOCKFISH}\n"
+        "#!/bin/sh\n"
+        f"sed -u -e 's/^go movetime [0-9]*$/go nodes {THINK_NODES}/' -e '/^quit$/q'"
+        f" | exec {STOCKFISH}\n"
     )
     engine.chmod(0o755)
     config = folder / "board.toml"

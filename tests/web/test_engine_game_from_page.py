@@ -39,6 +39,7 @@ from reedboard.web.running import PageThread
 
 from tests.app.games import move_lines
 from tests.simweb.waiting import wait_for
+from tests.web.page_waits import wait_selector, wait_shown
 from tests.web.quick_engine import STOCKFISH, quick_engine_config
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
@@ -49,6 +50,7 @@ PERSON_MOVES = 4  # then the person resigns: a whole game to mate would take min
 # with Skill Level 5): a one-minute game keeps each answer to a few seconds.
 TIME_CONTROL = "1+0"
 ENGINE_MS = 60_000  # a loaded machine's Stockfish answers far sooner
+HAND_MS = 200  # between a hand's switches: each state held beyond the settle time (150 ms)
 LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
 # Each text written to a clock, as [clock, text], from when the clocks show.
 WATCH_CLOCKS = """() => {
@@ -81,7 +83,7 @@ class LiveBoard:
 
     def make(self, position: Position, uci: str) -> None:
         """Carry out `uci` on the switches by a clean hand, from the board's now."""
-        lines, _ = move_lines(position, uci, 0)
+        lines, _ = move_lines(position, uci, 0, gap=HAND_MS)
         self.fake.schedule(lines, start_ms=self.assembled.app.clock.now_ms() + 50)
 
     def marked(self) -> list[str]:
@@ -125,7 +127,7 @@ def pair(phone: Any, board: LiveBoard) -> None:
     wait_for(lambda: len(board.marked()) == 4)
     phone.fill("#pair-code", "".join(square[1] for square in board.marked()))
     phone.press("#pair-code", "Enter")
-    phone.wait_for_selector("#controls:not([hidden])")
+    wait_selector(phone, "#controls:not([hidden])")
 
 
 def person_move(position: Position, rng: random.Random) -> str:
@@ -141,16 +143,16 @@ def test_a_timed_game_against_the_engine_at_level_5_from_the_page(
     board: LiveBoard, phone: Any
 ) -> None:
     phone.goto(board.url)
-    phone.wait_for_selector('.sq[data-square="e1"] .piece.w')
+    wait_selector(phone, '.sq[data-square="e1"] .piece.w')
     pair(phone, board)
     phone.fill("#opponent-spec", "engine 5")
     phone.press("#opponent-spec", "Enter")
-    phone.wait_for_function(
-        "() => document.querySelector('#opponent-now').textContent.includes('level 5')"
+    wait_shown(
+        phone, "() => document.querySelector('#opponent-now').textContent.includes('level 5')"
     )
     phone.fill("#time-control", TIME_CONTROL)
     phone.click("#new-game")
-    phone.wait_for_selector("#clocks:not([hidden])")
+    wait_selector(phone, "#clocks:not([hidden])")
     phone.evaluate(WATCH_CLOCKS)
 
     game = Game(Position.standard())
@@ -160,19 +162,22 @@ def test_a_timed_game_against_the_engine_at_level_5_from_the_page(
         board.make(game.position, uci)
         game.push_uci(uci)
         # The engine's answer, as the page says the board lights it.
-        phone.wait_for_function(
+        wait_shown(
+            phone,
             "() => /lit on the board/.test(document.querySelector('#waiting').textContent)",
-            timeout=ENGINE_MS,
+            None,
+            ENGINE_MS,
         )
         lit = LIT.fullmatch(phone.locator("#waiting").inner_text())
         assert lit is not None
         answer = lit.group(1) + lit.group(2)
         board.make(game.position, answer)
         game.push_uci(answer)
-        phone.wait_for_function(
+        wait_shown(
+            phone,
             "n => [...document.querySelectorAll('#moves li')].map(li => li.textContent)"
             ".join(' ').split(/\\s+/).filter(w => w).length >= n",
-            arg=len(game),
+            len(game),
         )
     assert shown_moves(phone) == game.san_moves()
     # The person's clock has run: under the minute it started from.
@@ -186,7 +191,7 @@ def test_a_timed_game_against_the_engine_at_level_5_from_the_page(
     assert len({text for written, text in writes if written == "clock-white"}) >= 2, writes
     assert phone.locator("#waiting").inner_text() == "White to move"
     phone.click("#resign")
-    phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")
+    wait_shown(phone, "() => document.querySelector('#result').textContent !== ''")
     assert phone.locator("#result").inner_text() == "Black wins: White resigned"
     assert board.assembled.opponents is not None
     assert board.assembled.opponents.current() == "Stockfish level 5, playing black"

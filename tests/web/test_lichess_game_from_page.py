@@ -18,6 +18,7 @@ from reedboard.lichess.token_store import TOKEN_FILE
 from tests.host.lichess_standin import StandIn
 from tests.opponents.lichess_board import TOKEN, LichessBoard, lichess_board
 from tests.simweb.waiting import wait_for
+from tests.web.page_waits import wait_selector, wait_shown
 
 PHONE = {"width": 360, "height": 740}
 PERSON = ["e2e4", "f1c4", "d1h5", "h5f7"]
@@ -37,21 +38,19 @@ def pair(phone: Any, board: LichessBoard) -> None:
     code = "".join(square[1] for square in sorted(board.state().marked or ()))
     phone.fill("#pair-code", code)
     phone.press("#pair-code", "Enter")
-    phone.wait_for_selector("#controls:not([hidden])")
+    wait_selector(phone, "#controls:not([hidden])")
 
 
 def said(phone: Any, text: str) -> None:
-    phone.wait_for_function(
-        "text => document.querySelector('#message').textContent.includes(text)", arg=text
-    )
+    wait_shown(phone, "text => document.querySelector('#message').textContent.includes(text)", text)
 
 
 def test_a_whole_lichess_game_from_the_phone(board: LichessBoard, phone: Any) -> None:
     board.lichess.opponent_script = list(STAND_IN)
     phone.goto(board.url)
-    phone.wait_for_selector('.sq[data-square="e1"] .piece.w')
+    wait_selector(phone, '.sq[data-square="e1"] .piece.w')
     pair(phone, board)
-    phone.wait_for_selector("#lichess-form:not([hidden])")
+    wait_selector(phone, "#lichess-form:not([hidden])")
     phone.fill("#lichess-token", "lip_notthetoken")
     phone.press("#lichess-token", "Enter")
     said(phone, "Lichess refused the token")
@@ -63,26 +62,28 @@ def test_a_whole_lichess_game_from_the_phone(board: LichessBoard, phone: Any) ->
     assert TOKEN not in phone.content()
     phone.fill("#opponent-spec", "lichess seek 10+0")
     phone.press("#opponent-spec", "Enter")
-    phone.wait_for_function(
-        "() => document.querySelector('#opponent-now').textContent.includes('you play white')"
+    wait_shown(
+        phone,
+        "() => document.querySelector('#opponent-now').textContent.includes('you play white')",
     )
     for ply, mine in enumerate(PERSON):
         board.make(mine)
         if ply == len(STAND_IN):
             break
         # The page showing the person's move, and then Lichess's answer lit.
-        phone.wait_for_function(
+        wait_shown(
+            phone,
             "n => [...document.querySelectorAll('#moves li')].map(li => li.textContent)"
             ".join(' ').split(/\\s+/).filter(w => w).length >= n"
             " && /lit on the board/.test(document.querySelector('#waiting').textContent)",
-            arg=2 * ply + 1,
+            2 * ply + 1,
         )
         lit = LIT.fullmatch(phone.locator("#waiting").inner_text())
         assert lit is not None, phone.locator("#waiting").inner_text()
         assert lit.group(1) + lit.group(2) == STAND_IN[ply]
         board.make(STAND_IN[ply])
         wait_for(lambda: board.plies() == 2 * ply + 2)  # noqa: B023 - called at once
-    phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")
+    wait_shown(phone, "() => document.querySelector('#result').textContent !== ''")
     assert "White wins" in phone.locator("#result").inner_text()
     moves = " ".join(phone.locator("#moves li").all_inner_texts()).split()
     assert [m for m in moves if not m.endswith(".")] == [

@@ -11,13 +11,14 @@ from typing import Any
 
 from tests.simweb.waiting import wait_for
 from tests.web.board_process import RunningBoard, opening_lines, running_board
+from tests.web.page_waits import wait_selector, wait_shown
 
 PHONE = {"width": 360, "height": 740}
 
 
 def open_board(page: Any, board: RunningBoard) -> None:
     page.goto(board.url)
-    page.wait_for_selector('.sq[data-square="e1"] .piece.w')
+    wait_selector(page, '.sq[data-square="e1"] .piece.w')
 
 
 def shown_moves(page: Any) -> list[str]:
@@ -25,11 +26,12 @@ def shown_moves(page: Any) -> list[str]:
 
 
 def wait_moves(page: Any, count: int) -> None:
-    page.wait_for_function(
+    wait_shown(
+        page,
         "n => document.querySelectorAll('#moves li').length * 2 >= n"
         " && [...document.querySelectorAll('#moves li')].map(li => li.textContent)"
         ".join(' ').split(' ').length >= n",
-        arg=count,
+        count,
     )
 
 
@@ -40,7 +42,7 @@ def pair_by_keyboard(page: Any, board: RunningBoard) -> None:
     page.focus("#pair-code")
     page.keyboard.type(code)
     page.keyboard.press("Enter")
-    page.wait_for_selector("#controls:not([hidden])")
+    wait_selector(page, "#controls:not([hidden])")
 
 
 def test_moves_on_the_board_appear_on_a_phone(tmp_path: Path, phone: Any) -> None:
@@ -51,8 +53,9 @@ def test_moves_on_the_board_appear_on_a_phone(tmp_path: Path, phone: Any) -> Non
         board.play(opening_lines(0, 3))  # played once the page is open: seen arriving
         wait_moves(phone, 3)
         assert shown_moves(phone)[:3] == ["e4", "e5", "Nf3"]
-        phone.wait_for_function(
-            "() => [...document.querySelectorAll('#said li')].some(li => li.textContent === '2. Nf3')"
+        wait_shown(
+            phone,
+            "() => [...document.querySelectorAll('#said li')].some(li => li.textContent === '2. Nf3')",
         )
         assert phone.locator('.sq[data-square="f3"]').get_attribute("aria-label") == (
             "f3 white knight, to"
@@ -66,8 +69,8 @@ def test_a_phone_pairs_by_keyboard_then_starts_a_game(tmp_path: Path, phone: Any
     with running_board(tmp_path) as board:
         open_board(phone, board)
         pair_by_keyboard(phone, board)
-        phone.wait_for_function(
-            "() => document.querySelector('#status').textContent === 'connected, paired'"
+        wait_shown(
+            phone, "() => document.querySelector('#status').textContent === 'connected, paired'"
         )
         first = board.host.state()["game"]
         phone.select_option("#mode", "strict")
@@ -82,7 +85,7 @@ def test_a_phone_pairs_by_keyboard_then_starts_a_game(tmp_path: Path, phone: Any
         # The device is remembered: a new page in the same phone is paired at once.
         again = phone.context.new_page()
         open_board(again, board)
-        again.wait_for_selector("#controls:not([hidden])")
+        wait_selector(again, "#controls:not([hidden])")
 
 
 def test_a_malformed_command_is_a_clear_error_and_changes_nothing(
@@ -91,11 +94,11 @@ def test_a_malformed_command_is_a_clear_error_and_changes_nothing(
     with running_board(tmp_path) as board:
         open_board(phone, board)
         pair_by_keyboard(phone, board)
-        phone.wait_for_function("() => paired === true")
+        wait_shown(phone, "() => paired === true")
         before = board.host.state()
         phone.evaluate("command({type: 'new_game', variant: 'chess961'})")
-        phone.wait_for_function(
-            "() => document.querySelector('#message').textContent.includes('variant')"
+        wait_shown(
+            phone, "() => document.querySelector('#message').textContent.includes('variant')"
         )
         after = board.host.state()
         assert (after["game"], after["moves"]) == (before["game"], before["moves"])
@@ -120,9 +123,9 @@ def test_a_page_back_after_its_socket_dropped_shows_the_board_as_it_is_now(
         assert len(shown_moves(phone)) >= len(now["moves"])
         # And a socket closed by the other side comes back by itself.
         phone.evaluate("socket.close()")
-        phone.wait_for_function(
-            "() => document.querySelector('#status').textContent.startsWith('disconnected')"
+        wait_shown(
+            phone, "() => document.querySelector('#status').textContent.startsWith('disconnected')"
         )
-        phone.wait_for_function(
-            "() => document.querySelector('#status').textContent === 'connected: watching'"
+        wait_shown(
+            phone, "() => document.querySelector('#status').textContent === 'connected: watching'"
         )

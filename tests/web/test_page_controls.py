@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.board_process import running_board
+from tests.web.page_waits import wait_selector, wait_shown
 from tests.web.test_page_browser import pair_by_keyboard
 
 PHONE = {"width": 360, "height": 740}
@@ -22,10 +23,11 @@ def said(phone: Any) -> list[str]:
 
 def wait_said(phone: Any, text: str) -> None:
     """Until the live log's latest line is `text`."""
-    phone.wait_for_function(
+    wait_shown(
+        phone,
         "text => { const lines = document.querySelectorAll('#said li');"
         " return lines.length && lines[lines.length - 1].textContent === text; }",
-        arg=text,
+        text,
     )
 
 
@@ -35,7 +37,7 @@ def test_the_piece_chosen_on_the_page_is_the_promoted_one_and_the_log_says_it(
     start = "@start fen 4k3/P6P/8/8/8/8/8/4K3 w - - 0 1"
     with running_board(tmp_path, None, live=start) as board:
         phone.goto(board.url)
-        phone.wait_for_selector('.sq[data-square="a7"] .piece.w')
+        wait_selector(phone, '.sq[data-square="a7"] .piece.w')
         pair_by_keyboard(phone, board)
         phone.focus("#promotion")
         phone.select_option("#promotion", "n")
@@ -63,7 +65,7 @@ def test_a_promotion_changed_at_the_board_is_told_again_as_the_move_it_became(
     start = "@start fen 4k3/P7/8/8/8/8/8/N3K3 w - - 0 1"
     with running_board(tmp_path, None, live=start) as board:
         phone.goto(board.url)
-        phone.wait_for_selector('.sq[data-square="a7"] .piece.w')
+        wait_selector(phone, '.sq[data-square="a7"] .piece.w')
         board.play(["+0 lift a7", "+300 place a8"])
         wait_said(phone, "1. a8=Q+")
         board.play(["+0 lift a1", "+300 place a1"])

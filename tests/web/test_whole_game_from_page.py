@@ -30,6 +30,7 @@ from reedboard.simweb.words import result_words
 
 from tests.app.games import move_lines
 from tests.web.board_process import RunningBoard, running_board
+from tests.web.page_waits import wait_selector, wait_shown
 from tests.web.quick_engine import STOCKFISH, quick_engine_config
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs stockfish")
@@ -38,10 +39,12 @@ PHONE = {"width": 360, "height": 740}
 TIME_CONTROL = "3+2"  # the engine at level 5 thinks 2 s a move at most: time to spare
 PERSON_NODES = 10_000  # the person's engine: full strength, some 10 ms a move
 PERSON_MS = 10_000  # the longest the person's engine may take, on a loaded machine
-# How often a wait looks at the page: in the page itself (a few DOM reads, no round trip
-# to the test), not each frame; two waits a ply, each a poll's half late on average.
-POLL_MS = 50
-HAND_MS = 200  # between a hand's switches: above the board's settle time (150 ms here)
+# A brisk hand: its switches HAND_MS apart, each state held longer than the board's settle
+# time (SETTLE_MS here), and a capture's victim off its square 2 * HAND_MS before the
+# capturer lands: longer than a neighbour knocked by the hand stays off (the reader's
+# KNOCK_MS, 250 ms), so every capture reads as one, as a hand makes it.
+HAND_MS = 150
+SETTLE_MS = 100
 ENGINE_MS = 120_000  # a loaded machine's Stockfish answers far sooner
 MAX_PLIES = 400  # far beyond any game here: the fifty-move rule ends a shuffle long before
 LIT = re.compile(r"Black to play the move lit on the board: ([a-h][1-8])-([a-h][1-8])")
@@ -55,7 +58,9 @@ RULES = {
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[RunningBoard]:
     config = quick_engine_config(tmp_path)
-    with running_board(tmp_path, None, "--config", str(config), live="") as running:
+    with running_board(
+        tmp_path, None, "--config", str(config), live="", settle_ms=SETTLE_MS
+    ) as running:
         yield running
 
 
@@ -86,24 +91,33 @@ def carry_out(board: RunningBoard, position: Position, uci: str) -> None:
     board.play(live)
 
 
+# The plies the page's move list shows (its SAN, without the move numbers).
+SHOWN_PLIES = (
+    "[...document.querySelectorAll('#moves li')].map(li => li.textContent)"
+    ".join(' ').split(/\\s+/).filter(w => w && !/^[0-9]+\\.$/.test(w)).length"
+)
+# The page's result once it shows `n` plies or a result: [plies, result].
+PLIES_OR_RESULT = f"""n => {{
+  const plies = {SHOWN_PLIES}, result = document.querySelector('#result').textContent;
+  return (plies >= n || result !== '') && [plies, result];
+}}"""
+# What the page says the board waits for, once it lights the engine's move or the game
+# is over.
+LIT_OR_RESULT = """() => {
+  const waiting = document.querySelector('#waiting').textContent;
+  return (/lit on the board/.test(waiting) || document.querySelector('#result').textContent !== '')
+    && waiting;
+}"""
+
+
 def shown_plies(phone: Any) -> int:
-    return int(
-        phone.evaluate(
-            "[...document.querySelectorAll('#moves li')].map(li => li.textContent)"
-            ".join(' ').split(/\\s+/).filter(w => w && !/^[0-9]+\\.$/.test(w)).length"
-        )
-    )
+    return int(phone.evaluate(SHOWN_PLIES))
 
 
-def wait_for_plies(phone: Any, plies: int) -> None:
-    phone.wait_for_function(
-        "n => [...document.querySelectorAll('#moves li')].map(li => li.textContent)"
-        ".join(' ').split(/\\s+/).filter(w => w && !/^[0-9]+\\.$/.test(w)).length >= n"
-        " || document.querySelector('#result').textContent !== ''",
-        arg=plies,
-        timeout=ENGINE_MS,
-        polling=POLL_MS,
-    )
+def wait_for_plies(phone: Any, plies: int) -> str:
+    """Wait until the page shows `plies` plies, or a result: the result ("": none)."""
+    _shown, result = wait_shown(phone, PLIES_OR_RESULT, plies, ENGINE_MS)
+    return str(result)
 
 
 def board_game(moves: list[str]) -> Game:
@@ -116,19 +130,19 @@ def board_game(moves: list[str]) -> Game:
 
 def start_game(phone: Any, board: RunningBoard) -> None:
     phone.goto(board.url)
-    phone.wait_for_selector('.sq[data-square="e1"] .piece.w')
+    wait_selector(phone, '.sq[data-square="e1"] .piece.w')
     phone.click("#pair-start")
     phone.fill("#pair-code", board.host.pairing_code())
     phone.press("#pair-code", "Enter")
-    phone.wait_for_selector("#controls:not([hidden])")
+    wait_selector(phone, "#controls:not([hidden])")
     phone.fill("#opponent-spec", "engine 5")
     phone.press("#opponent-spec", "Enter")
-    phone.wait_for_function(
-        "() => document.querySelector('#opponent-now').textContent.includes('level 5')"
+    wait_shown(
+        phone, "() => document.querySelector('#opponent-now').textContent.includes('level 5')"
     )
     phone.fill("#time-control", TIME_CONTROL)
     phone.click("#new-game")
-    phone.wait_for_selector("#clocks:not([hidden])")
+    wait_selector(phone, "#clocks:not([hidden])")
 
 
 @pytest.mark.timeout(1200)
@@ -138,26 +152,21 @@ def test_a_whole_timed_game_against_the_engine_at_level_5_ends_by_rule(
     start_game(phone, board)
     game = Game(Position.standard())
     moves: list[str] = []
-    while not over(phone) and len(game) < MAX_PLIES:
+    result = ""
+    while not result and len(game) < MAX_PLIES:
         if len(game) % 2 == 0:  # the person's move, found by their own engine
             uci = person.think(game.start.fen(), moves, f"nodes {PERSON_NODES}", PERSON_MS).best
         else:  # the engine's, as the page says the board lights it
-            phone.wait_for_function(
-                "() => /lit on the board/.test(document.querySelector('#waiting').textContent)"
-                " || document.querySelector('#result').textContent !== ''",
-                timeout=ENGINE_MS,
-                polling=POLL_MS,
-            )
-            lit = LIT.fullmatch(phone.locator("#waiting").inner_text())
+            lit = LIT.fullmatch(str(wait_shown(phone, LIT_OR_RESULT, None, ENGINE_MS)))
             if lit is None:
                 break  # the game is over
             # A promotion's piece the board was told by the engine: only squares are lit.
             uci = lit.group(1) + lit.group(2)
         carry_out(board, game.position, uci)
-        wait_for_plies(phone, len(game) + 1)
+        result = wait_for_plies(phone, len(game) + 1)
         moves = board_moves(board)
         game = board_game(moves)
-    phone.wait_for_function("() => document.querySelector('#result').textContent !== ''")
+    wait_shown(phone, "() => document.querySelector('#result').textContent !== ''")
     state = board.host.state()
     print(f"{state['result']} by {state['reason']} after {len(state['moves'])} plies")
     assert state["reason"] in RULES, state
@@ -166,10 +175,6 @@ def test_a_whole_timed_game_against_the_engine_at_level_5_ends_by_rule(
     assert shown_plies(phone) == len(state["moves"]) == len(game) > 10
     assert board.process.poll() is None  # the board plays on, ready for the next game
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-
-
-def over(phone: Any) -> bool:
-    return bool(phone.locator("#result").inner_text())
 
 
 def board_moves(board: RunningBoard) -> list[str]:

@@ -5,8 +5,10 @@ It is told the board's effects as the host is; after each batch it asks the boar
 picture of it (`page_view`) to every open page. A page's command goes to the board with a
 number of the feed's own, and the board's answer comes back to the page that asked.
 Nothing here waits on the board's loop: the client is woken by it through the asyncio
-loop's `call_soon_threadsafe`. With pages open the state is also asked every REFRESH_S,
-for what changes without an effect."""
+loop's `call_soon_threadsafe`. The board wakes every client after each batch it hands
+over: woken with nothing of its own, the feed asks the state too (another client's
+command, an engine's lit move say, changes the board without an effect). With pages open
+the state is also asked every REFRESH_S, for what changes otherwise (a host's command)."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ from reedboard.web.page_view import page_view
 ANSWER_S = 10.0  # a command the board has not answered by then is told as lost
 EFFECTS_KEPT = 32
 # With pages open, the state is asked at least this often: what the board shows without an
-# effect (a hint another client lit, the marks, the settings) reaches them within it.
+# effect or another client's command (a hint or marks the host lit) reaches them within it.
 REFRESH_S = 1.0
 log = logging.getLogger("reedboard.web")
 
@@ -77,10 +79,16 @@ class Feed:
                     await asyncio.wait_for(self._woken.wait(), REFRESH_S)
                 except TimeoutError:
                     if self.listeners:
-                        self._ask_state()  # what changed without an effect (a lit hint)
+                        self._ask_state()  # what changed unseen (a hint the host lit)
                     continue
                 self._woken.clear()
-                for message in self.client.take():
+                told = self.client.take()
+                if not told:
+                    # Woken with nothing for the page: the board answered another client
+                    # (an engine's lit move, a phone's marks), which may change what it
+                    # shows without an effect. The page shows it now, not a refresh later.
+                    self._ask_state()
+                for message in told:
                     self._heard(message)
         finally:
             self.client.close()
