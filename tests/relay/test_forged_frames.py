@@ -16,6 +16,7 @@ from reedboard.link.frame import encode_frame
 
 from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
+from tests.relay.caught_up import caught_up
 from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import relay_urls
 from tests.relay.test_game_pairings import START
@@ -44,17 +45,6 @@ def forge(broker: Broker) -> None:
         client.loop_stop()
 
 
-def pgn_once_caught_up(url: str, moves: list[str]) -> str:
-    pgn = ""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        pgn = get(url + "boards/b1.pgn")
-        if sans_of(pgn) == moves:
-            break
-        time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-    return pgn
-
-
 def test_a_forged_state_neither_ends_nor_freezes_the_game(broker: Broker, tmp_path: Path) -> None:
     board = [
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS["b1"]), "--speed",
@@ -74,7 +64,8 @@ def test_a_forged_state_neither_ends_nor_freezes_the_game(broker: Broker, tmp_pa
             assert b1.wait(120) == 0
             out = b1.output()
         moves = boards_moves(out)
-        pgn = pgn_once_caught_up(url, moves)
+        assert caught_up(lambda: sans_of(get(url + "boards/b1.pgn")), moves) == moves
+        pgn = get(url + "boards/b1.pgn")
         assert sans_of(pgn) == moves and '[Result "*"]' in pgn, pgn
     with relay_urls(broker, tmp_path / "r.db") as (url, _console, _relay):
         pgn = get(url + "boards/b1.pgn")

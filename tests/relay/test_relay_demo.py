@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from reedboard.sim.whole_games import random_game_script
 from tests.children import child, stop
 from tests.relay.broker import Broker, broker_on_a_free_port
 from tests.relay.fake_board import quiet_board
-from tests.relay.test_relay_end_to_end import boards_moves, games_of, get
+from tests.relay.test_relay_end_to_end import boards_moves, get, relay_games
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "docs" / "relay-demo"
@@ -75,14 +74,7 @@ def test_the_demo_broadcasts_whole_games_with_their_players(broker: Broker, tmp_
                 outputs[name] = boards_moves(out)
         assert len(outputs["b1"]) == 33 and outputs["b1"][-1] == "Rd8#"
         assert len(outputs["b4"]) == len(random_game_script(7, max_plies=20).ucis) == 20
-        deadline = time.monotonic() + 30
-        games: dict[str, list[str]] = {}
-        while time.monotonic() < deadline:
-            games = games_of(get(url + "games.pgn"))
-            if games == outputs:
-                break
-            time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-        assert games == outputs
+        assert relay_games(url, outputs) == outputs
         opera_pgn = get(url + "boards/b1.pgn")
         assert '[White "Morphy, Paul"]' in opera_pgn and '[Result "1-0"]' in opera_pgn
         assert '[White "Random, Rita"]' in get(url + "boards/b4.pgn")

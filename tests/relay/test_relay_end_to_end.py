@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -27,6 +26,7 @@ from tests.children import child, stop
 from tests.link.ptybridge import PtyBridge
 from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker, running_broker
+from tests.relay.caught_up import caught_up
 from tests.relay.fake_board import RELAY_RETRY, quiet_board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,6 +142,12 @@ def games_of(pgn: str) -> dict[str, list[str]]:
     return games
 
 
+def relay_games(url: str, expected: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each board's moves in the relay's /games.pgn once they are `expected` (the relay
+    has caught up with the boards), or as they stand when it is given up."""
+    return caught_up(lambda: games_of(get(url + "games.pgn")), expected)
+
+
 def boards_moves(output: str) -> list[str]:
     return [
         effect["san"]
@@ -186,14 +192,9 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
             for name, each in boards.items():
                 assert each.wait_output(played_all(name), 60), each.output()
             outputs = {name: boards_moves(board.output()) for name, board in boards.items()}
-            deadline = time.monotonic() + 60  # a bound for a stuck relay, not a timing
-            games: dict[str, list[str]] = {}
-            while time.monotonic() < deadline:
-                games = games_of(get(url + "games.pgn"))
-                if games == outputs:
-                    break
-                time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-            assert games == outputs  # the boards then stopped, and must end cleanly
+            assert (
+                relay_games(url, outputs) == outputs
+            )  # the boards then stopped, and must end cleanly
         assert all(len(moves) >= 5 for moves in outputs.values()), outputs
         one = get(url + "boards/b2.pgn")
         assert '[Variant "Chess960"]' in one and sans_of(one) == outputs["b2"]
@@ -233,12 +234,7 @@ def test_a_board_on_a_serial_line_is_published_by_the_host(broker: Broker, tmp_p
             printed.wait_moves(7)
             moves = printed.moves()
             assert len(moves) == 7
-            games: dict[str, list[str]] = {}
-            deadline = time.monotonic() + 60  # a bound for a stuck relay, not a timing
-            while time.monotonic() < deadline and games.get("usb1") != moves:
-                games = games_of(get(url + "games.pgn"))
-                time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-            assert games == {"usb1": moves}
+            assert relay_games(url, {"usb1": moves}) == {"usb1": moves}
             assert stop(publisher) == 0
     finally:
         bridge.close()

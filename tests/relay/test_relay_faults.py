@@ -21,7 +21,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -43,6 +42,7 @@ from reedboard.sim.human import human_script
 from tests.children import stop
 from tests.relay.board_thread import BoardThread
 from tests.relay.broker import Broker, running_broker
+from tests.relay.caught_up import caught_up
 from tests.relay.fake_board import RELAY_RETRY, quiet_board
 from tests.relay.proxy import NetworkProxy, network_proxy
 from tests.relay.test_relay_end_to_end import boards_moves
@@ -370,11 +370,7 @@ def test_every_game_survives_boards_broker_and_relay_dropping_off(
             board_id: (journal_game(board.journal).san_moves(), journal_result(board.journal))
             for board_id, board in boards.items()
         }
-        games: dict[str, tuple[list[str], str]] = {}
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline and games != expected:
-            games = pgn_games(relay.get("games.pgn"))
-            time.sleep(0.2)  # polling the relay until it has caught up, not timing it
+        games = caught_up(lambda: pgn_games(relay.get("games.pgn")), expected, WAIT_S)
         assert games == expected
         for board_id in boards:
             one = pgn_games(relay.get(f"boards/{board_id}.pgn"))

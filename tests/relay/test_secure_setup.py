@@ -10,7 +10,6 @@ import ssl
 import stat
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from tests.children import child, stop
 from tests.relay.broker import Broker
 from tests.relay.fake_board import quiet_board
 from tests.relay.secure_broker import client, secure_broker
-from tests.relay.test_relay_end_to_end import SCRIPTS, Printed, games_of, get
+from tests.relay.test_relay_end_to_end import SCRIPTS, Printed, relay_games
 
 BIN = Path(sys.executable).parent
 
@@ -80,12 +79,7 @@ def test_a_board_publishes_and_the_relay_follows_it(broker: Broker, tmp_path: Pa
         printed.wait_moves(7)
         moves = printed.moves()
         assert len(moves) == 7
-        games: dict[str, list[str]] = {}
-        deadline = time.monotonic() + 60  # a bound for a stuck relay, not a timing
-        while time.monotonic() < deadline and games.get("b1") != moves:
-            games = games_of(get(url + "games.pgn"))
-            time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-        assert games == {"b1": moves}
+        assert relay_games(url, {"b1": moves}) == {"b1": moves}
         assert stop(b1) == 0
 
 
