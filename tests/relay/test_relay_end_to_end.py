@@ -24,11 +24,12 @@ from reedboard.link import mqtt_topics
 
 from tests.children import child, stop
 from tests.link.ptybridge import PtyBridge
-from tests.relay.board_thread import FedLines, board_thread
+from tests.relay.board_thread import FedLines, board_of, board_thread
 from tests.relay.broker import Broker, running_broker
 from tests.relay.caught_up import caught_up
 from tests.relay.fake_board import RELAY_RETRY, quiet_board
 from tests.relay.held_script import split_at
+from tests.relay.relay_thread import relay_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -241,23 +242,21 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
 def test_a_board_on_a_serial_line_is_published_by_the_host(broker: Broker, tmp_path: Path) -> None:
     bridge = PtyBridge()
     try:
+        # The publisher is the program under test; the relay and the board run on threads
+        # of the test's process (their own commands are tested elsewhere).
         with (
-            child(relay_command(broker, tmp_path / "relay.sqlite"), stdout=subprocess.PIPE,
-                  stderr=subprocess.PIPE, text=True) as watcher,
+            relay_thread(relay_command(broker, tmp_path / "relay.sqlite")[1:]) as watcher,
             child([str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
                    "--mqtt", broker.url, "--board-id", "usb1"]) as publisher,
             # The board plays on its line until the relay has its game, as a real one
             # would: a host that starts late, or asks again for what it missed, is
             # answered (a board that ended with its script could not).
-            child([*board(broker, "b1")[:7], "--print", "--serial", bridge.board_path,
-                   *quiet_board(tmp_path)],
-                  stdout=subprocess.PIPE, text=True) as b1,
+            board_of([*board(broker, "b1", SPEED)[:7], "--print", "--serial", bridge.board_path,
+                      *quiet_board(tmp_path)]) as b1,
         ):  # fmt: skip
-            assert watcher.stdout is not None
-            url = watcher.stdout.readline().strip()
-            printed = Printed(b1)
-            printed.wait_moves(7)
-            moves = printed.moves()
+            url = watcher.line()
+            assert b1.wait_output(made(7), 60), b1.output()
+            moves = boards_moves(b1.output())
             assert len(moves) == 7
             assert relay_games(url, {"usb1": moves}) == {"usb1": moves}
             assert stop(publisher) == 0
