@@ -32,7 +32,7 @@ from tests.relay.test_pairings_trf import SPRING_OPEN
 from tests.relay.test_relay_end_to_end import BIN, games_of, get
 from tests.support.said_lines import SaidLines
 
-SPEED = "10"
+SPEED = "20"  # the longest script, 22 s of a person's time, in about a second
 
 
 def scripts() -> dict[str, tuple[Script, str]]:
