@@ -19,7 +19,7 @@ from tests.relay.broker import Broker, running_broker
 from tests.relay.browser import TIMEOUT_MS, need_browser
 from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import relay_urls
-from tests.relay.test_relay_end_to_end import BIN, board
+from tests.relay.test_relay_end_to_end import BIN, board, boards_moves
 
 SPEED = 10  # the games at ten times a person's pace: each change still pushed, and drawn
 
@@ -42,7 +42,7 @@ def test_the_page_shows_the_game_live(broker: Broker, tmp_path: Path, chromium: 
             with board_of(board(broker, "b1", SPEED)) as b1:
                 # The page was open before the game began: what it shows was pushed.
                 page.wait_for_selector('[data-board="b1"][data-ply="7"]', timeout=TIMEOUT_MS)
-                assert b1.wait(60) == 0
+                assert len(boards_moves(b1.output())) == 7  # then stopped, as a board is
             moves = page.inner_text('[data-board="b1"] .moves')
             assert moves == "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O"
             page.wait_for_function(
