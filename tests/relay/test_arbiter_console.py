@@ -139,9 +139,8 @@ def test_the_console_needs_its_token_and_is_not_on_the_spectators_port(
 ) -> None:
     with (
         relay_urls(broker, tmp_path / "relay.sqlite") as (page, console, _relay),
-        board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1,
+        board_of(scripted_board(broker, tmp_path, "b1", QUICK)),
     ):
-        assert b1.wait(WAIT_S) == 0
         until(lambda: summary(page, "b1").get("ply") == 3, "b1's game at the relay")
         base = console.partition("?")[0]
         assert status_of(console) == 200
@@ -173,9 +172,8 @@ def test_results_and_players_show_at_once_and_survive_a_restart(
         relay_urls(broker, db, *lichess, standin.url) as (page, console, _relay),
     ):
         quick = scripted_board(broker, tmp_path, "b1", QUICK)
-        with board_of(quick) as b1:
-            assert b1.wait(WAIT_S) == 0
-        until(lambda: summary(page, "b1").get("ply") == 3, "b1's three plies")
+        with board_of(quick):
+            until(lambda: summary(page, "b1").get("ply") == 3, "b1's three plies")
         assert post(console, "result", {"board": "b1", "result": "1-0", "reason": "Black's flag fell, noticed by the arbiter"}) == 200  # fmt: skip
         players = {"board": "b1", "white": "Carlsen, Magnus", "white_elo": "2830",
                    "white_title": "gm", "black": "Nepo, Ian"}  # fmt: skip

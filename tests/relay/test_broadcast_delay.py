@@ -210,17 +210,15 @@ def test_the_console_sets_the_delay_and_a_restart_keeps_it(broker: Broker, tmp_p
     db = tmp_path / "relay.sqlite"
     opening = script(PLIES[:2], QUICK_MS)  # 1.e4 e5
     with relay_urls(broker, db) as (page, console, _relay):
-        with board_of(scripted_board(broker, tmp_path, "b1", opening)) as b1:
-            assert b1.wait(WAIT_S) == 0  # live: no delay yet
-        until(lambda: public_outputs(page)["api/boards"]() == 2, "b1's two plies in public")
+        with board_of(scripted_board(broker, tmp_path, "b1", opening)):
+            until(lambda: public_outputs(page)["api/boards"]() == 2, "b1's two plies in public")
         assert post(console, "delay", {"minutes": "soon"}) == 400
         assert post(console, "delay", {"minutes": -1}) == 400
         assert post(console, "delay", {"minutes": 60}) == 200
         # What the public saw stays: a delay set mid-round takes no move back.
         assert public_outputs(page)["games.pgn"]() == 2
-        with board_of(scripted_board(broker, tmp_path, "b2", script(PLIES, QUICK_MS))) as b2:
-            assert b2.wait(WAIT_S) == 0
-        until(lambda: console_plies(console, "b2") == 8, "b2's game on the console")
+        with board_of(scripted_board(broker, tmp_path, "b2", script(PLIES, QUICK_MS))):
+            until(lambda: console_plies(console, "b2") == 8, "b2's game on the console")
         assert public_outputs(page, "b2")["api/boards"]() == 0
     with relay_urls(broker, db) as (page, console, _relay):
         base, _, key = console.partition("/arbiter?token=")
