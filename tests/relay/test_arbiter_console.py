@@ -1,6 +1,6 @@
 """The arbiter's console with real parts: a real Mosquitto, the relay and fake boards (on
-threads of the test's process, `relay_thread` and `board_thread`; the board played live,
-as a process). Its token guards it; a result, the players and a FIDE 7.5.1 correction
+threads of the test's process, `relay_thread` and `board_thread`; a board on a serial
+line published by `reedboard-host publish`, a process). Its token guards it; a result, the players and a FIDE 7.5.1 correction
 show at once on every broadcast and survive a restart of the relay; the correction
 reaches the board, which takes back and reads on from the reinstated position;
 tournament mode reaches a board as it says hello."""
@@ -8,7 +8,6 @@ tournament mode reaches a board as it says hello."""
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -21,12 +20,12 @@ import pytest
 
 from tests.children import child
 from tests.link.ptybridge import PtyBridge
-from tests.relay.board_thread import board_of
+from tests.relay.board_thread import BoardThread, FedLines, board_of, board_thread
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
 from tests.relay.fake_board import RELAY_RETRY, quiet_board
 from tests.relay.relay_thread import RelayThread, relay_thread
-from tests.relay.test_relay_end_to_end import BIN, Printed, get
+from tests.relay.test_relay_end_to_end import BIN, get
 
 # 1.e4 e5 2.Nf3 on the board, while the players' real game had another move (a knight
 # set up wrong, say): the arbiter cancels 2.Nf3 (ply 3), the knight goes back to g1,
@@ -140,9 +139,8 @@ def test_the_console_needs_its_token_and_is_not_on_the_spectators_port(
 ) -> None:
     with (
         relay_urls(broker, tmp_path / "relay.sqlite") as (page, console, _relay),
-        board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1,
+        board_of(scripted_board(broker, tmp_path, "b1", QUICK)),
     ):
-        assert b1.wait(WAIT_S) == 0
         until(lambda: summary(page, "b1").get("ply") == 3, "b1's game at the relay")
         base = console.partition("?")[0]
         assert status_of(console) == 200
@@ -174,9 +172,8 @@ def test_results_and_players_show_at_once_and_survive_a_restart(
         relay_urls(broker, db, *lichess, standin.url) as (page, console, _relay),
     ):
         quick = scripted_board(broker, tmp_path, "b1", QUICK)
-        with board_of(quick) as b1:
-            assert b1.wait(WAIT_S) == 0
-        until(lambda: summary(page, "b1").get("ply") == 3, "b1's three plies")
+        with board_of(quick):
+            until(lambda: summary(page, "b1").get("ply") == 3, "b1's three plies")
         assert post(console, "result", {"board": "b1", "result": "1-0", "reason": "Black's flag fell, noticed by the arbiter"}) == 200  # fmt: skip
         players = {"board": "b1", "white": "Carlsen, Magnus", "white_elo": "2830",
                    "white_title": "gm", "black": "Nepo, Ian"}  # fmt: skip
@@ -208,40 +205,31 @@ def _restarted_pgn(broker: Broker, db: Path, name: str = "b1") -> str:
 @contextmanager
 def correctable_board(
     broker: Broker, tmp_path: Path, line: str
-) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """A board played live (`--script -`: the test writes its lines), on its own network
-    or on a serial line published by `reedboard-host publish`: (its id, its process)."""
-    command = [
-        str(BIN / "reedboard"), "run", "--fake", "--script", "-", "--speed", SPEED,
-        "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path),
-    ]  # fmt: skip
-    said = tmp_path / "said"  # what the board (and the publishing bridge) said on stderr
-    live: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True}
-    with said.open("w") as stderr:
-        if line == "mqtt":
-            with child(command, stderr=stderr, **live) as process:
-                yield "b1", process
-            return
-        bridge = PtyBridge()
-        publish = [str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
-                   "--mqtt", broker.url, "--board-id", "usb1"]  # fmt: skip
-        try:
-            with (
-                child(publish, stderr=stderr),
-                child([*command[:7], "--until-done", "--print", "--serial", bridge.board_path,
-                       "--web", "off"],
-                      stderr=stderr, **live) as process,
-            ):  # fmt: skip
-                yield "usb1", process
-        finally:
-            bridge.close()
-
-
-def play(board: subprocess.Popen[str], lines: str) -> None:
-    """Lines of a live board's script, written as the hands make them."""
-    assert board.stdin is not None
-    board.stdin.write(lines)
-    board.stdin.flush()
+) -> Iterator[tuple[str, BoardThread, FedLines]]:
+    """A board played live (`--script -`: the test hands it its lines), on a thread of the
+    test's process, on its own network or on a serial line published by `reedboard-host
+    publish` (a process): (its id, the board, its lines)."""
+    lines = FedLines()
+    live = ["--fake", "--script", "-", "--speed", SPEED, "--until-done"]
+    if line == "mqtt":
+        mqtt = ["--mqtt", broker.url, "--board-id", "b1"]
+        with board_thread([*live, *mqtt, *quiet_board(tmp_path)], lines) as board:
+            yield "b1", board, lines
+        return
+    bridge = PtyBridge()
+    publish = [str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
+               "--mqtt", broker.url, "--board-id", "usb1"]  # fmt: skip
+    serial = ["--print", "--serial", bridge.board_path]
+    try:
+        with (
+            # What the bridge says on stderr, shown if the relay never gets the game.
+            (tmp_path / "said").open("w") as stderr,
+            child(publish, stderr=stderr),
+            board_thread([*live, *serial, *quiet_board(tmp_path)], lines) as board,
+        ):
+            yield "usb1", board, lines
+    finally:
+        bridge.close()
 
 
 @pytest.mark.parametrize("line", ["mqtt", "serial"])
@@ -250,27 +238,23 @@ def test_a_correction_reinstates_the_position_on_the_board_and_in_the_broadcast(
 ) -> None:
     db = tmp_path / "relay.sqlite"
     with relay_urls(broker, db) as (page, console, _relay):
-        with correctable_board(broker, tmp_path, line) as (name, b1):
-            printed = Printed(b1)
-            play(b1, QUICK)  # 1.e4 e5 2.Nf3
+        with correctable_board(broker, tmp_path, line) as (name, b1, lines):
+            lines.feed(QUICK)  # 1.e4 e5 2.Nf3
             until(lambda: summary(page, name).get("ply") == 3, "2.Nf3 at the relay")
             assert post(console, "correct", {"board": name, "ply": 3, "note": "knight"}) == 200
             shown = summary(page, name)  # at once, before the board answers
             assert shown["ply"] == 2 and shown["last_move"] == "e7e5"
             # Strict mode: the knight back on g1 is a position the board accepts only
             # after the arbiter's takeback; the hands put it back once the board took it.
-            with printed.changed:
-                took = printed.changed.wait_for(lambda: '"takeback"' in "".join(printed.lines),
-                                                WAIT_S)  # fmt: skip
-            assert took, f"the board never took 2.Nf3 back: {printed.lines}"
-            play(b1, REINSTATED)
-            assert b1.stdin is not None
-            b1.stdin.close()  # the game's end: the board ends once it has played it all
-            printed.finished(WAIT_S)
-            out = "".join(printed.lines)
+            took = b1.wait_output(lambda out: '"takeback"' in out, WAIT_S)
+            assert took, f"the board never took 2.Nf3 back: {b1.output()}"
+            lines.feed(REINSTATED)
+            lines.end()  # the game's end: the board ends once it has played it all
+            assert b1.wait(WAIT_S) == 0
+            out = b1.output()
 
             def seen() -> str:
-                said = (tmp_path / "said").read_text()
+                said = (tmp_path / "said").read_text() if line == "serial" else ""
                 return f"the relay shows {summary(page, name)}\nthe board printed {out}{said}"
 
             # Waited for while the bridge still runs: a move it has not yet published

@@ -25,9 +25,8 @@ def test_the_arbiter_works_the_console_with_the_keyboard(
         relay_urls(broker, tmp_path / "relay.sqlite") as (page_url, console, _relay),
     ):
         quick = scripted_board(broker, tmp_path, "b1", QUICK)
-        with board_of(quick) as b1:
-            assert b1.wait(60) == 0
-        until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
+        with board_of(quick):
+            until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
         context: Any = chromium.new_context()
         try:
             page = context.new_page()

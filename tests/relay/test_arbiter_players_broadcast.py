@@ -87,9 +87,8 @@ def test_a_fix_stays_with_its_game_and_the_next_game_takes_the_pairing(
         standin.wait_for(lambda s: bool(s.pushes) and "Ann Smith" in s.pushes[-1][3])
         # The pieces set up again: the board's next game (a board without a journal,
         # started afresh, numbers it 0 again), one move in it.
-        with board_of(scripted_board(broker, tmp_path, "b1", OPENING)) as board:
-            assert board.wait(WAIT_S) == 0
-        until(lambda: summary(page, "b1").get("ply") == 1, "the next game at the relay")
+        with board_of(scripted_board(broker, tmp_path, "b1", OPENING)):
+            until(lambda: summary(page, "b1").get("ply") == 1, "the next game at the relay")
         until(lambda: summary(page, "b1").get("white") == "Eve", "the next round's names")
         assert summary(page, "b1")["black"] == "Fay"
         for text in (get(page + "boards/b1.pgn"), get(page + "games.pgn")):
@@ -103,9 +102,10 @@ def test_a_relay_started_on_an_older_file_shows_its_players_on_the_boards_game(
     broker: Broker, tmp_path: Path
 ) -> None:
     db = tmp_path / "relay.sqlite"
-    with relay_urls(broker, db) as (page, _console, _relay):
-        with board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1:
-            assert b1.wait(WAIT_S) == 0
+    with (
+        relay_urls(broker, db) as (page, _console, _relay),
+        board_of(scripted_board(broker, tmp_path, "b1", QUICK)),
+    ):
         until(lambda: summary(page, "b1").get("ply") == 3, "b1's three plies")
     # The file as an older relay left it: the players kept per board, not per game.
     with sqlite3.connect(db) as older:
@@ -119,7 +119,6 @@ def test_a_relay_started_on_an_older_file_shows_its_players_on_the_boards_game(
     with relay_urls(broker, db) as (page, _console, _relay):
         assert summary(page, "b1")["white"] == "Kept, Fix"
         assert '[White "Kept, Fix"]' in get(page + "boards/b1.pgn")
-        with board_of(scripted_board(broker, tmp_path, "b1", OPENING)) as b1:
-            assert b1.wait(WAIT_S) == 0
-        until(lambda: summary(page, "b1").get("ply") == 1, "the board's next game")
+        with board_of(scripted_board(broker, tmp_path, "b1", OPENING)):
+            until(lambda: summary(page, "b1").get("ply") == 1, "the board's next game")
         assert summary(page, "b1")["white"] == "?"  # no pairing names anyone

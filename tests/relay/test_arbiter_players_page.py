@@ -40,9 +40,8 @@ def test_the_player_fields_follow_the_boards_game(
             _relay,
         ),
     ):
-        with board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1:
-            assert b1.wait(60) == 0
-        until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
+        with board_of(scripted_board(broker, tmp_path, "b1", QUICK)):
+            until(lambda: summary(page_url, "b1").get("ply") == 3, "b1's three plies")
         context: Any = chromium.new_context()
         try:
             page = context.new_page()
@@ -56,9 +55,8 @@ def test_the_player_fields_follow_the_boards_game(
 
             # The board started afresh without a journal: its next game, one move in.
             opening = scripted_board(broker, tmp_path, "b1", OPENING)
-            with board_of(opening) as b1:
-                assert b1.wait(60) == 0
-            page.wait_for_selector('body[data-ply="1"]', timeout=TIMEOUT_MS)
+            with board_of(opening):
+                page.wait_for_selector('body[data-ply="1"]', timeout=TIMEOUT_MS)
             field_is(page, "white", "Ann")
             page.focus("#black")
             page.keyboard.press("Control+A")

@@ -16,6 +16,7 @@ from reedboard.link import mqtt_topics
 from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
 
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import RETRY_MS
 from tests.relay.proxy import network_proxy
 
 NEW_GAME = b'{"type":"new_game","id":7,"variant":"chess960"}*00000000'
@@ -65,7 +66,8 @@ def test_a_retained_command_is_never_carried_out(broker: Broker) -> None:
     commander = Commander(broker)
     commander.command(NEW_GAME, retain=True)
     with network_proxy(broker.port) as proxy:
-        board = BoardBroker(BrokerSettings(proxy.url, "b1"))
+        # Back after each cut within a tenth of a second, not the default's second.
+        board = BoardBroker(BrokerSettings(proxy.url, "b1", retry_ms=RETRY_MS))
         markers: list[bytes] = []
         try:
             for connection in range(3):

@@ -32,13 +32,22 @@ from tests.relay.test_relay_end_to_end import get, sans_of
 
 DELAY_MIN = 0.05  # three seconds: short, and long beside one poll of a loaded machine
 DELAY_S = DELAY_MIN * 60
-# Eight plies half a second apart (at --speed 10): moves keep coming while the
-# broadcast is held, so a leak of any output would show.
 PLIES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5"]
-SCRIPT = "@start standard\n@mode strict\n" + "".join(
-    f"{1000 + 5000 * i} lift {move[:2]}\n{1400 + 5000 * i} place {move[2:]}\n"
-    for i, move in enumerate(PLIES)
-)
+
+
+def script(plies: list[str], every_ms: int) -> str:
+    """A strict-mode script playing `plies` cleanly, one every `every_ms` of board time
+    (at least a second: a piece is set down 400 ms after it is lifted)."""
+    return "@start standard\n@mode strict\n" + "".join(
+        f"{1000 + every_ms * i} lift {move[:2]}\n{1400 + every_ms * i} place {move[2:]}\n"
+        for i, move in enumerate(plies)
+    )
+
+
+# Eight plies a quarter of a second apart (at --speed 10): moves keep coming while the
+# broadcast is held, so a leak of any output would show.
+SCRIPT = script(PLIES, 2500)
+QUICK_MS = 1000  # where only the moves count, a tenth of a second apart
 
 
 @pytest.fixture
@@ -199,19 +208,17 @@ def test_no_public_output_shows_a_move_younger_than_the_delay(
 
 def test_the_console_sets_the_delay_and_a_restart_keeps_it(broker: Broker, tmp_path: Path) -> None:
     db = tmp_path / "relay.sqlite"
-    opening = SCRIPT[: SCRIPT.index("11000")]  # 1.e4 e5
+    opening = script(PLIES[:2], QUICK_MS)  # 1.e4 e5
     with relay_urls(broker, db) as (page, console, _relay):
-        with board_of(scripted_board(broker, tmp_path, "b1", opening)) as b1:
-            assert b1.wait(WAIT_S) == 0  # live: no delay yet
-        until(lambda: public_outputs(page)["api/boards"]() == 2, "b1's two plies in public")
+        with board_of(scripted_board(broker, tmp_path, "b1", opening)):
+            until(lambda: public_outputs(page)["api/boards"]() == 2, "b1's two plies in public")
         assert post(console, "delay", {"minutes": "soon"}) == 400
         assert post(console, "delay", {"minutes": -1}) == 400
         assert post(console, "delay", {"minutes": 60}) == 200
         # What the public saw stays: a delay set mid-round takes no move back.
         assert public_outputs(page)["games.pgn"]() == 2
-        with board_of(scripted_board(broker, tmp_path, "b2", SCRIPT)) as b2:
-            assert b2.wait(WAIT_S) == 0
-        until(lambda: console_plies(console, "b2") == 8, "b2's game on the console")
+        with board_of(scripted_board(broker, tmp_path, "b2", script(PLIES, QUICK_MS))):
+            until(lambda: console_plies(console, "b2") == 8, "b2's game on the console")
         assert public_outputs(page, "b2")["api/boards"]() == 0
     with relay_urls(broker, db) as (page, console, _relay):
         base, _, key = console.partition("/arbiter?token=")

@@ -30,6 +30,7 @@ from reedboard_relay.service import RelayService
 from reedboard_relay.store import RelayStore
 
 from tests.relay.broker import Broker, running_broker
+from tests.relay.fake_board import RETRY_MS
 from tests.relay.test_game_pairings import hello, moves, state
 
 WAIT_S = 60.0
@@ -80,7 +81,10 @@ def refusing_relay(
     set once it has subscribed, and the board that will talk to it (not yet connected)."""
     store = RelayStore(str(path))
     store.db.executescript(trigger)
-    service = RelayService(BrokerSettings(broker.url, "relay"), Boards(store), client_id=CLIENT)
+    # Back within a tenth of a second each time it lets its connection go (RETRY_MS, as
+    # the relay tests' relays), not after the default's seconds.
+    settings = BrokerSettings(broker.url, "relay", retry_ms=RETRY_MS)
+    service = RelayService(settings, Boards(store), client_id=CLIENT)
     subscribed = threading.Event()
     service.client.on_subscribe = lambda *_: subscribed.set()
     board = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-b1")

@@ -66,14 +66,18 @@ def test_changes_are_pushed_coalesced_with_the_token(caplog: pytest.LogCaptureFi
     assert not any("s3cret" in line for line in logged(caplog, "reedboard_relay"))
 
 
+PAUSE_S = 0.5  # after a 429, in the 429 test
+
+
 def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     source = Source(PushedGame("b1", game("first", "e4")))
     with BroadcastStandIn() as lichess:
         lichess.refuse_next = [429, 503]
+        # A pause five times the pushes' interval: kept whole, it cannot pass for one.
         settings = PushSettings("r1", "t", lichess.url, min_interval_s=0.1,
-                                pause_after_429_s=1.5)  # fmt: skip
+                                pause_after_429_s=PAUSE_S)  # fmt: skip
         push = LichessPush(settings, source)
         push.start()
         try:
@@ -85,7 +89,7 @@ def test_a_429_pauses_the_whole_pause_and_the_latest_state_then_goes(
             push.stop()
     (refused_at, _), (second_at, status) = lichess.refused
     assert status == 503
-    assert second_at - refused_at >= 1.5  # the 429's pause was kept whole
+    assert second_at - refused_at >= PAUSE_S  # the 429's pause was kept whole
     assert '"latest"' in lichess.pushes[0][3]
     assert any("429" in line for line in logged(caplog, "reedboard_relay"))
 

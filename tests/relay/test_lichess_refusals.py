@@ -16,7 +16,7 @@ from tests.children import child
 from tests.relay.board_thread import board_of
 from tests.relay.broadcast_standin import BroadcastStandIn
 from tests.relay.broker import Broker, running_broker
-from tests.relay.test_arbiter_console import QUICK, WAIT_S, scripted_board, until
+from tests.relay.test_arbiter_console import QUICK, scripted_board, until
 from tests.relay.test_relay_end_to_end import relay_command
 
 
@@ -48,10 +48,9 @@ def test_a_game_lichess_refuses_is_named_on_the_console_and_in_the_log(
             assert relay.stdout is not None
             relay.stdout.readline()
             console = relay.stdout.readline().strip().removeprefix("arbiter: ")
-            with board_of(scripted_board(broker, tmp_path, "b1", QUICK)) as b1:
-                assert b1.wait(WAIT_S) == 0
-            until(lambda: console_boards(console).get("b1", {}).get("lichess") is not None,
-                  "the console names b1's refused game")  # fmt: skip
+            with board_of(scripted_board(broker, tmp_path, "b1", QUICK)):
+                until(lambda: console_boards(console).get("b1", {}).get("lichess") is not None,
+                      "the console names b1's refused game")  # fmt: skip
             said = console_boards(console)["b1"]["lichess"]
     assert said == "refused by Lichess: Invalid move: Nf3"
     log = stderr.read_text()

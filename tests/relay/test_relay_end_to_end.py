@@ -2,9 +2,9 @@
 processes): the broker killed and restarted mid-game, the relay killed and restarted: every board's game in /games.pgn
 equals the game the board itself played, nothing lost, nothing doubled.
 
-The faults are placed by a board's game (after its Nth move), not by sleeps: a loaded
-machine moves them in time, but a move is always made while the broker is away and
-another while the relay is."""
+The faults are placed by the boards' games (after their Nth moves), not by sleeps: each
+board is handed its script a few moves at a time (`held_script`), so however slow the
+machine a move is made while the broker is away and another while the relay is."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -25,9 +24,12 @@ from reedboard.link import mqtt_topics
 
 from tests.children import child, stop
 from tests.link.ptybridge import PtyBridge
-from tests.relay.board_thread import board_of
+from tests.relay.board_thread import FedLines, board_of, board_thread
 from tests.relay.broker import Broker, running_broker
+from tests.relay.caught_up import caught_up
 from tests.relay.fake_board import RELAY_RETRY, quiet_board
+from tests.relay.held_script import split_at
+from tests.relay.relay_thread import relay_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -35,11 +37,17 @@ SCRIPTS = {
     "b1": ROOT / "docs" / "examples" / "italian-opening.events",
     "b2": ROOT / "docs" / "examples" / "chess960-castling.events",
 }
-# The boards' games at twice a person's pace (b1's seven moves in about 6 s) where faults
-# are placed between moves: each waits for its move, however late it comes, but b1's game
-# must still have a move left after each. Elsewhere four times (b1's game in 3 s).
-SPEED = 2
+# The boards' games at ten times a person's pace where faults are placed between moves
+# (each board is held before its next moves until the fault has come); elsewhere four
+# times (b1's game in 3 s).
+SPEED = 10
 PACE = 4
+# Where the boards' scripts are cut (timed lines, from 0), so that each fault comes
+# between two moves of each board: after 1.e4 e5 (b2: 1.g3 g6), after 2.Nf3 (2.Bh3),
+# after 2...Nc6 (2...Bh6); the moves each board has made when it has played each part
+# but the last (its whole game).
+CUTS = {"b1": (4, 6, 8), "b2": (4, 6, 8)}
+PARTS_END_ON = (2, 3, 4)
 RELAY_SUBSCRIBED = f"{mqtt_topics.PREFIX}/+/stream"  # in the broker's log: only the relay
 
 
@@ -71,6 +79,15 @@ def board(
     ]  # fmt: skip
 
 
+def live_board(broker: Broker, board_id: str) -> list[str]:
+    """`reedboard run`'s arguments for a board playing the script it is handed (`--script
+    -`, `FedLines`) at `SPEED`, and staying on after it, as a real board does."""
+    return [
+        "--fake", "--script", "-", "--speed", str(SPEED), "--mqtt", broker.url, "--board-id",
+        board_id, *quiet_board(broker.folder),
+    ]  # fmt: skip
+
+
 def planned_moves(board_id: str) -> int:
     """How many moves the board's script plays (its `# Expected moves:` line)."""
     for line in SCRIPTS[board_id].read_text().splitlines():
@@ -81,7 +98,11 @@ def planned_moves(board_id: str) -> int:
 
 def played_all(board_id: str) -> Callable[[str], bool]:
     """Whether a board's output holds every move of its script."""
-    count = planned_moves(board_id)
+    return made(planned_moves(board_id))
+
+
+def made(count: int) -> Callable[[str], bool]:
+    """Whether a board's output holds `count` moves."""
     return lambda output: len(boards_moves(output)) >= count
 
 
@@ -142,6 +163,12 @@ def games_of(pgn: str) -> dict[str, list[str]]:
     return games
 
 
+def relay_games(url: str, expected: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each board's moves in the relay's /games.pgn once they are `expected` (the relay
+    has caught up with the boards), or as they stand when it is given up."""
+    return caught_up(lambda: games_of(get(url + "games.pgn")), expected)
+
+
 def boards_moves(output: str) -> list[str]:
     return [
         effect["san"]
@@ -153,6 +180,8 @@ def boards_moves(output: str) -> list[str]:
 def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_path: Path) -> None:
     db = tmp_path / "relay.sqlite"
     first = relay(broker, db)
+    scripts = {name: split_at(SCRIPTS[name].read_text(), *cuts) for name, cuts in CUTS.items()}
+    lines = {name: FedLines() for name in scripts}
     try:
         assert first.stdout is not None
         url = first.stdout.readline().strip()
@@ -161,38 +190,36 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
         # not answer the relay asking for what the broker lost while the relay was away
         # (the boards may be back at the broker before the relay has subscribed again).
         with (
-            board_of(board(broker, "b1", SPEED, stay_on=True)) as b1,
-            board_of(board(broker, "b2", SPEED, stay_on=True)) as b2,
+            board_thread(live_board(broker, "b1"), lines["b1"]) as b1,
+            board_thread(live_board(broker, "b2"), lines["b2"]) as b2,
         ):
             boards = {"b1": b1, "b2": b2}
 
-            def wait_moves(count: int) -> None:
-                moved = b1.wait_output(lambda out: len(boards_moves(out)) >= count, 60)
-                assert moved, f"b1 printed {boards_moves(b1.output())}, not {count} moves"
+            def play(part: int) -> None:
+                """Each board handed the next part of its script, and it played."""
+                for name, script in scripts.items():
+                    lines[name].feed((script.headers if part == 0 else "") + script.parts[part])
+                for name, board in boards.items():
+                    moves = (*PARTS_END_ON, planned_moves(name))[part]
+                    moved = board.wait_output(made(moves), 60)
+                    assert moved, f"{name} printed {boards_moves(board.output())}, not {moves}"
 
-            wait_moves(2)  # the broker dies mid-game ...
+            play(0)  # the broker dies mid-game ...
             broker.kill()
-            wait_moves(len(boards_moves(b1.output())) + 1)  # ... a move while away
+            play(1)  # ... a move while it is away
             broker.start()
             # The relay's session died with the broker: once it has subscribed again, the
             # broker keeps what the boards send while the relay is away, as it would
             # have before.
             broker.wait_logged(RELAY_SUBSCRIBED)
             assert stop(first, signal.SIGKILL) != 0  # then the relay dies, and the boards
-            wait_moves(len(boards_moves(b1.output())) + 1)  # play on without it
+            play(2)  # play on without it
             first = relay(broker, db)
             assert first.stdout is not None
             url = first.stdout.readline().strip()
-            for name, each in boards.items():
-                assert each.wait_output(played_all(name), 60), each.output()
+            play(3)
             outputs = {name: boards_moves(board.output()) for name, board in boards.items()}
-            deadline = time.monotonic() + 60  # a bound for a stuck relay, not a timing
-            games: dict[str, list[str]] = {}
-            while time.monotonic() < deadline:
-                games = games_of(get(url + "games.pgn"))
-                if games == outputs:
-                    break
-                time.sleep(0.2)  # polling the relay until it has caught up, not timing it
+            games = relay_games(url, outputs)
             assert games == outputs  # the boards then stopped, and must end cleanly
         assert all(len(moves) >= 5 for moves in outputs.values()), outputs
         one = get(url + "boards/b2.pgn")
@@ -215,30 +242,23 @@ def test_games_survive_a_broker_and_a_relay_killed_mid_game(broker: Broker, tmp_
 def test_a_board_on_a_serial_line_is_published_by_the_host(broker: Broker, tmp_path: Path) -> None:
     bridge = PtyBridge()
     try:
+        # The publisher is the program under test; the relay and the board run on threads
+        # of the test's process (their own commands are tested elsewhere).
         with (
-            child(relay_command(broker, tmp_path / "relay.sqlite"), stdout=subprocess.PIPE,
-                  stderr=subprocess.PIPE, text=True) as watcher,
+            relay_thread(relay_command(broker, tmp_path / "relay.sqlite")[1:]) as watcher,
             child([str(BIN / "reedboard-host"), "publish", "--port", bridge.host_path,
                    "--mqtt", broker.url, "--board-id", "usb1"]) as publisher,
             # The board plays on its line until the relay has its game, as a real one
             # would: a host that starts late, or asks again for what it missed, is
             # answered (a board that ended with its script could not).
-            child([*board(broker, "b1")[:7], "--print", "--serial", bridge.board_path,
-                   *quiet_board(tmp_path)],
-                  stdout=subprocess.PIPE, text=True) as b1,
+            board_of([*board(broker, "b1", SPEED)[:7], "--print", "--serial", bridge.board_path,
+                      *quiet_board(tmp_path)]) as b1,
         ):  # fmt: skip
-            assert watcher.stdout is not None
-            url = watcher.stdout.readline().strip()
-            printed = Printed(b1)
-            printed.wait_moves(7)
-            moves = printed.moves()
+            url = watcher.line()
+            assert b1.wait_output(made(7), 60), b1.output()
+            moves = boards_moves(b1.output())
             assert len(moves) == 7
-            games: dict[str, list[str]] = {}
-            deadline = time.monotonic() + 60  # a bound for a stuck relay, not a timing
-            while time.monotonic() < deadline and games.get("usb1") != moves:
-                games = games_of(get(url + "games.pgn"))
-                time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-            assert games == {"usb1": moves}
+            assert relay_games(url, {"usb1": moves}) == {"usb1": moves}
             assert stop(publisher) == 0
     finally:
         bridge.close()

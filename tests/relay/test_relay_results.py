@@ -13,7 +13,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,12 +26,13 @@ from tests.relay import board_scripts
 from tests.relay.board_scripts import Script
 from tests.relay.board_thread import BoardThread, board_thread
 from tests.relay.broker import Broker, running_broker
+from tests.relay.caught_up import caught_up
 from tests.relay.fake_board import quiet_board
 from tests.relay.test_pairings_trf import SPRING_OPEN
 from tests.relay.test_relay_end_to_end import BIN, games_of, get
 from tests.support.said_lines import SaidLines
 
-SPEED = "10"
+SPEED = "20"  # the longest script, 22 s of a person's time, in about a second
 
 
 def scripts() -> dict[str, tuple[Script, str]]:
@@ -111,17 +111,13 @@ def test_results_from_the_board_reach_the_relay_and_a_sweep_makes_no_move(
         assert all(len(told[b]) == 1 for b in ("mate", "resign", "draw", "flag"))
 
         expected = {board: games[-1] for board, games in told.items()}
-        listed: dict[str, dict[str, Any]] = {}
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            listed = {entry["id"]: entry for entry in json.loads(get(url + "api/boards"))}
-            now = {b: (e["ply"], e["result"]) for b, e in listed.items()}
-            if now == {b: (len(m), r) for b, (m, r) in expected.items()}:
-                break
-            time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-        assert {b: (e["ply"], e["result"]) for b, e in listed.items()} == {
-            b: (len(m), r) for b, (m, r) in expected.items()
-        }
+        plies_results = {b: (len(m), r) for b, (m, r) in expected.items()}
+
+        def at_relay() -> dict[str, tuple[int, str | None]]:
+            return {e["id"]: (e["ply"], e["result"]) for e in json.loads(get(url + "api/boards"))}
+
+        assert caught_up(at_relay, plies_results) == plies_results
+        listed = {entry["id"]: entry for entry in json.loads(get(url + "api/boards"))}
         # The pairings of the TRF's last round, on the boards --boards names.
         assert (listed["mate"]["white"], listed["mate"]["black"]) == (
             "Novak, Jan",

@@ -28,7 +28,8 @@ from tests.relay.proxy import network_proxy
 from tests.relay.test_arbiter_console import post, relay_urls, summary, until
 from tests.relay.test_relay_end_to_end import BIN
 
-# One move, then the board stays up (no --until-done), saying `alive` every second.
+# One move, then the board stays up (no --until-done), saying `alive` every second of
+# its time: at ten times a person's pace, ten times a second.
 OPENING = "@start standard\n1000 lift e2\n1400 place e4\n"
 
 
@@ -108,7 +109,7 @@ def fake_board(tmp_path: Path, board_id: str, url: str) -> list[str]:
     script = tmp_path / f"{board_id}.events"
     script.write_text(OPENING)
     return [
-        str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed", "1",
+        str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed", "10",
         "--mqtt", url, "--board-id", board_id, *quiet_board(tmp_path),
     ]  # fmt: skip
 
@@ -151,7 +152,7 @@ def test_a_board_that_missed_the_switch_is_told_again_when_heard(
 
         until(lambda: confirmed(page, console, "b1"), "b1 told again and acknowledged")
         assert watcher.told("b1")[-1] is True and len(watcher.told("b1")) >= 2
-        # b2 acknowledged at once: its `alive`s since (several seconds of them, and two
+        # b2 acknowledged at once: its `alive`s since (dozens of them, and two
         # more from here) bring it no other command.
         heard = watcher.alives("b2")
         until(lambda: watcher.alives("b2") >= heard + 2, "b2 heard twice more")

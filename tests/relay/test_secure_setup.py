@@ -10,7 +10,6 @@ import ssl
 import stat
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,11 +17,12 @@ import pytest
 from reedboard.link.mqtt_client import tls_context
 from reedboard_relay.cli import main as relay_main
 
-from tests.children import child, stop
+from tests.relay.board_thread import board_of
 from tests.relay.broker import Broker
 from tests.relay.fake_board import quiet_board
+from tests.relay.relay_thread import relay_thread
 from tests.relay.secure_broker import client, secure_broker
-from tests.relay.test_relay_end_to_end import SCRIPTS, Printed, games_of, get
+from tests.relay.test_relay_end_to_end import SCRIPTS, boards_moves, made, relay_games
 
 BIN = Path(sys.executable).parent
 
@@ -70,23 +70,14 @@ def test_a_board_publishes_and_the_relay_follows_it(broker: Broker, tmp_path: Pa
         str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPTS["b1"]), "--speed",
         "10", "--print", *quiet_board(tmp_path, folder / "board-b1.toml"),
     ]  # fmt: skip
-    with (
-        child(relay, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as watcher,
-        child(board, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as b1,
-    ):
-        assert watcher.stdout is not None
-        url = watcher.stdout.readline().strip()
-        printed = Printed(b1)
-        printed.wait_moves(7)
-        moves = printed.moves()
+    # Both on threads of the test's process, from these command lines (the commands
+    # themselves are tested elsewhere): the set-up's files are what is tested here.
+    with relay_thread(relay[1:]) as watcher, board_of(board) as b1:
+        url = watcher.line()
+        assert b1.wait_output(made(7), 60), b1.output()
+        moves = boards_moves(b1.output())
         assert len(moves) == 7
-        games: dict[str, list[str]] = {}
-        deadline = time.monotonic() + 60  # a bound for a stuck relay, not a timing
-        while time.monotonic() < deadline and games.get("b1") != moves:
-            games = games_of(get(url + "games.pgn"))
-            time.sleep(0.2)  # polling the relay until it has caught up, not timing it
-        assert games == {"b1": moves}
-        assert stop(b1) == 0
+        assert relay_games(url, {"b1": moves}) == {"b1": moves}
 
 
 def test_an_anonymous_client_and_a_wrong_password_are_refused(broker: Broker) -> None:

@@ -49,12 +49,11 @@ def test_closed_event_streams_leave_no_traceback(broker: Broker, tmp_path: Path)
                 assert stream.readline().startswith(b"data: ")
         board = [str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPT),
                  "--speed", "10", "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
-        with board_of(board) as playing:
-            assert playing.wait(120) == 0
-        deadline = time.monotonic() + 60
-        while plies(url) < 5:  # the changes reached the relay: it wrote to the streams
-            assert time.monotonic() < deadline, "the game never reached the relay"
-            time.sleep(0.1)  # polling the relay, not timing it
+        with board_of(board):  # stopped once the relay has its moves, as a board is
+            deadline = time.monotonic() + 60
+            while plies(url) < 5:  # the changes reached the relay: it wrote to the streams
+                assert time.monotonic() < deadline, "the game never reached the relay"
+                time.sleep(0.1)  # polling the relay, not timing it
         assert stop(relay, signal.SIGTERM) == 0
         relay_said = "\n".join(said.wait_end())
     assert "Traceback" not in relay_said and "Cannot write" not in relay_said, relay_said

@@ -19,7 +19,9 @@ from tests.relay.broker import Broker, running_broker
 from tests.relay.browser import TIMEOUT_MS, need_browser
 from tests.relay.fake_board import quiet_board
 from tests.relay.test_arbiter_console import relay_urls
-from tests.relay.test_relay_end_to_end import BIN, board
+from tests.relay.test_relay_end_to_end import BIN, board, boards_moves
+
+SPEED = 10  # the games at ten times a person's pace: each change still pushed, and drawn
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -37,10 +39,10 @@ def test_the_page_shows_the_game_live(broker: Broker, tmp_path: Path, chromium: 
         try:
             page = context.new_page()
             page.goto(url)
-            with board_of(board(broker, "b1")) as b1:
+            with board_of(board(broker, "b1", SPEED)) as b1:
                 # The page was open before the game began: what it shows was pushed.
                 page.wait_for_selector('[data-board="b1"][data-ply="7"]', timeout=TIMEOUT_MS)
-                assert b1.wait(60) == 0
+                assert len(boards_moves(b1.output())) == 7  # then stopped, as a board is
             moves = page.inner_text('[data-board="b1"] .moves')
             assert moves == "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O"
             page.wait_for_function(
@@ -60,7 +62,7 @@ def test_a_timed_game_on_a_phone(broker: Broker, tmp_path: Path, chromium: Any) 
     script = tmp_path / "flag.events"
     script.write_text(board_scripts.flag().text())  # 1.e4 e5 2.Nf3, Black's flag falls
     played = [str(BIN / "reedboard"), "run", "--fake", "--script", str(script), "--speed",
-              "4", "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
+              str(SPEED), "--until-done", "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
     relay = relay_urls(broker, tmp_path / "relay.sqlite", "--pairings", str(pairings))
     with relay as (url, _console, _relay):
         context: Any = chromium.new_context(
