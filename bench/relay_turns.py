@@ -11,16 +11,20 @@ count, their CPU time's median, p99, p99.9 and longest, the same for the wall cl
 the twenty longest callbacks by CPU time with what they were and when, each
 second's longest turn, and the time Python's garbage collector took, by generation. CPU time says what a
 turn asked of the relay whatever the load; the wall clock what a board's message waited.
-`bench/relay.py` runs the relay so when RELAY_TURNS=FILE is set."""
+`bench/relay.py` runs the relay so when RELAY_TURNS=FILE is set; RELAY_CPU_PROFILE=FILE
+then also profiles it (cProfile, in the thread's CPU time, so the load does not swell
+what waited for a core)."""
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import cProfile
 import gc
 import heapq
 import importlib
 import json
+import os
 import selectors
 import sys
 import time
@@ -192,7 +196,16 @@ def main() -> int:
     atexit.register(lambda: out.write_text(json.dumps(timer.said(), indent=1)))
     from reedboard_relay.cli import main as relay_main
 
-    code = relay_main()
+    profiled = os.environ.get("RELAY_CPU_PROFILE")  # a file: cProfile, in CPU time
+    profile = cProfile.Profile(time.thread_time) if profiled else None
+    if profile is not None:
+        profile.enable()
+    try:
+        code = relay_main()
+    finally:
+        if profile is not None and profiled:
+            profile.disable()
+            profile.dump_stats(profiled)
     out.write_text(json.dumps(timer.said(), indent=1))
     return code
 
