@@ -193,7 +193,11 @@ def main() -> int:
     gc.callbacks.append(timer.collected)
     for name in WATCHED:
         watch(name, timer.steps)
-    atexit.register(lambda: out.write_text(json.dumps(timer.said(), indent=1)))
+
+    def said_anyway() -> None:  # the relay ended without returning from its main
+        out.write_text(json.dumps(timer.said(), indent=1))
+
+    atexit.register(said_anyway)
     from reedboard_relay.cli import main as relay_main
 
     profiled = os.environ.get("RELAY_CPU_PROFILE")  # a file: cProfile, in CPU time
@@ -206,7 +210,13 @@ def main() -> int:
         if profile is not None and profiled:
             profile.disable()
             profile.dump_stats(profiled)
-    out.write_text(json.dumps(timer.said(), indent=1))
+    atexit.unregister(said_anyway)
+    said = timer.said()
+    # What one full pass finds unreachable at the end (everything unfrozen first): the
+    # garbage cycles held since the relay's last sweep, or its collector's last pass.
+    gc.unfreeze()
+    said["unreachable_at_end"] = gc.collect()
+    out.write_text(json.dumps(said, indent=1))
     return code
 
 

@@ -7,11 +7,13 @@ and with the boards moving the collector made one every few seconds (12 in 85 s 
 read. Nearly all of it is the games, which live as long as the relay.
 
 So what the relay holds is frozen (`gc.freeze`, which costs nothing: it moves the
-collector's lists whole) at every tick: the collector's passes then look only at what
-was made since the last tick. What is frozen is still freed as soon as nothing refers to
-it; only a cycle of objects that became garbage after it was frozen waits, for the sweep
-made every `SWEEP_S` (everything unfrozen, one full pass, frozen again): one stall that
-long, instead of one every few seconds."""
+collector's lists whole) every `TICK_S`: the collector's passes then look only at what
+was made since the last tick (at most about 20 ms in that bench). What is frozen is
+still freed as soon as nothing refers to it; only a cycle of objects that became garbage
+after it was frozen (a request in flight at the tick) waits, for the sweep made every
+`SWEEP_S` (everything unfrozen, one full pass, frozen again): one stall that long,
+instead of one every few seconds. Frozen every second, the relay held 37,000 such
+objects at the end of the bench (2,100 without freezing); every ten seconds, 5,100."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import gc
 import time
 from collections.abc import Callable
 
-TICK_S = 1.0  # how often what the relay holds is frozen
+TICK_S = 10.0  # how often what the relay holds is frozen
 SWEEP_S = 600.0  # how often the collector looks at everything once
 
 
