@@ -25,7 +25,8 @@ process, and everything else on the machine (`others`).
 whole-board half too, with its default sizes: give `--boards` with no number).
 `--pgn-pollers N` adds N clients polling `/games.pgn` every 2 s and `--listeners N` N
 spectators on the event stream, to the light half (bench/relay_spectators.py). RELAY_PROFILE=FILE runs the relay
-under cProfile; BENCH_DUMP=FILE appends each move's commit time and latency.
+under cProfile; RELAY_TURNS=FILE times its loop's turns (bench/relay_turns.py);
+BENCH_DUMP=FILE appends each move's commit time and latency.
 """
 
 from __future__ import annotations
@@ -208,6 +209,9 @@ def start_relay(url: str, folder: Path) -> tuple[subprocess.Popen[str], str]:
     profile = os.environ.get("RELAY_PROFILE")  # a file: the relay runs under cProfile
     if profile:
         command = [sys.executable, "-m", "cProfile", "-o", profile, *command]
+    turns = os.environ.get("RELAY_TURNS")  # a file: the loop's turns timed (relay_turns.py)
+    if turns:
+        command = [sys.executable, str(Path(__file__).with_name("relay_turns.py")), turns, *command]
     relay = subprocess.Popen(
         command,
         stdout=subprocess.PIPE, text=True,

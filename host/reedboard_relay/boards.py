@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import islice
 
 from reedboard.link.board_messages import (
     BoardHello,
@@ -32,6 +33,11 @@ from reedboard_relay.store import RelayStore
 from reedboard_relay.venues import bare_id, venue_of
 
 RETRY_MS = 1000  # a question not answered within this is asked again
+# A board publishes its state unasked right after its hello (the board's BrokerTee): for
+# this long after a hello the relay waits for it instead of asking. A turn of reading
+# that ended between the two asked a third of a thousand boards for a state already on
+# its way, and each answer was a second state to read.
+STATE_UNASKED_MS = RETRY_MS
 LONGEST_MS = 8000  # never waiting longer than this between two askings
 # The messages a relay keeps: those a restarted relay rebuilds the games from.
 KEPT_TYPES = (BoardHello, EffectMessage, StateMessage)
@@ -59,6 +65,7 @@ class Board:
     stored: int = 0  # the number of its last message in the store
     snapshot: int = 0  # the number of the last message its kept snapshot holds
     cut: bool = False  # its venue's bridge to the relay's broker is down (venues.py)
+    hello_at: int | None = None  # when its own last `hello` was heard (the relay's ms)
 
     @property
     def reachable(self) -> bool:
@@ -109,8 +116,10 @@ class Board:
         return changed, self.evidence(kind, at, data, message.effect.t_ms)
 
     def wants(self, now_ms: int) -> WireCommand | None:
-        """What to ask the board now, if anything (asked: the receiver paces it)."""
-        return self.receiver.request(now_ms, needs_state=self.mirror.needs_state)
+        """What to ask the board now, if anything (asked: the receiver paces it). Its
+        state is not asked for while the one it sends after its hello may be coming."""
+        coming = self.hello_at is not None and now_ms - self.hello_at < STATE_UNASKED_MS
+        return self.receiver.request(now_ms, needs_state=self.mirror.needs_state and not coming)
 
 
 SESSIONS_KEPT = 8  # a board's earlier sessions remembered, to find a twin
@@ -170,7 +179,9 @@ class Boards:
         """A snapshot of each board whose store grew since its last (at `most` that many):
         how many were kept. (Under the relay's lock: a board's mirror holds exactly its
         stored messages.)"""
-        due = [b for b in self.boards.values() if b.stored > b.snapshot][:most]
+        # Stopping at `most`: taken fifty at a time, a thousand boards were each looked
+        # at twenty times over.
+        due = list(islice((b for b in self.boards.values() if b.stored > b.snapshot), most))
         self.store.keep_snapshots([(b.id, b.stored, snapshot_text(b.mirror)) for b in due])
         for board in due:
             board.snapshot = board.stored
@@ -235,6 +246,9 @@ class Boards:
         at = self.store.clock()
         evidence = []
         if isinstance(message, BoardHello):
+            # Only a board's own hello is followed by its state; one answering the
+            # relay's question is not, and the state is asked for at once.
+            board.hello_at = None if message.answers or message.resync else now_ms
             if board.receiver.session not in (None, message.session):
                 evidence.append(board.evidence("session", at))
             if board.said_hello(message):

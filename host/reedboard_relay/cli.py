@@ -34,6 +34,7 @@ from reedboard_relay.arbiter_console import ArbiterDesk, console_app
 from reedboard_relay.arbiter_store import ArbiterStore
 from reedboard_relay.boards import MAX_BOARDS, Boards
 from reedboard_relay.broadcast_delay import minutes, with_delay
+from reedboard_relay.collector import Collector
 from reedboard_relay.evidence_desk import with_evidence
 from reedboard_relay.game_on_board import BoardGames
 from reedboard_relay.game_pairings import GamePairings
@@ -269,6 +270,7 @@ async def _serve(
     # rounds is said when it happens, not when a spectator comes.
     watching = asyncio.create_task(_watch(pairings))
     following = asyncio.create_task(relay.follow())
+    collecting = asyncio.create_task(Collector().run())  # no full pass over every game
     if args.tournament:
         desk.set_tournament(True)
     for push in pushes.values():
@@ -278,6 +280,7 @@ async def _serve(
     finally:
         watching.cancel()
         following.cancel()
+        collecting.cancel()
         for push in pushes.values():
             await push.close()
         service.stop()

@@ -29,6 +29,8 @@ from reedboard.link.mqtt_client import BrokerSettings, new_client
 from reedboard.link.mqtt_health import BrokerHealth
 
 from reedboard_relay.boards import RETRY_MS, Boards
+from reedboard_relay.checkpoints import EVERY_S as CHECKPOINT_S
+from reedboard_relay.checkpoints import Checkpoints
 from reedboard_relay.commands_out import CommandsOut
 from reedboard_relay.mqtt_loop import MqttOnLoop, called, start_on_a_loop
 from reedboard_relay.refusals import RateLimitedLog
@@ -89,6 +91,8 @@ class RelayService:
         self._own_thread: threading.Thread | None = None  # the loop's, when it is the relay's
         self._driver: MqttOnLoop | None = None
         self._asking: asyncio.Task[None] | None = None
+        self._checkpoints: Checkpoints | None = None
+        self._checkpointing: asyncio.Task[None] | None = None
         # The boards heard in this turn of reading the broker's socket (None: not in
         # one): asked at its end, once the frames read with theirs are taken (a `hello`
         # and the `state` right after it, a gap filled a few frames later).
@@ -125,6 +129,8 @@ class RelayService:
         )  # fmt: skip
         self._driver.start()
         self._asking = self.loop.create_task(self._tick())
+        self._checkpoints = Checkpoints(self.boards.store.db)
+        self._checkpointing = self.loop.create_task(self._checkpoint(self._checkpoints))
 
     def stop(self) -> None:
         loop = self.loop
@@ -242,6 +248,10 @@ class RelayService:
     def _end(self) -> None:
         if self._asking is not None:
             self._asking.cancel()
+        if self._checkpointing is not None:
+            self._checkpointing.cancel()
+        if self._checkpoints is not None:
+            self._checkpoints.close()
         if self._driver is not None:
             self._driver.stop()
 
@@ -378,6 +388,20 @@ class RelayService:
             if time.monotonic() >= snapshot_due:
                 await self._keep_snapshots_by_turns()
                 snapshot_due = time.monotonic() + SNAPSHOT_S
+
+    async def _checkpoint(self, checkpoints: Checkpoints) -> None:
+        """The store's log copied into its database off the loop (checkpoints.py)."""
+        failed = False
+        while True:
+            await asyncio.sleep(CHECKPOINT_S)
+            try:
+                await asyncio.to_thread(checkpoints.checkpoint)
+            except sqlite3.Error as error:
+                if not failed:  # said once: the log keeps every commit meanwhile
+                    logger.warning("the store's log is not copied into it: %s", error)
+                failed = True
+            else:
+                failed = False
 
     async def _keep_snapshots_by_turns(self) -> None:
         """`keep_snapshots` a few boards a turn, the loop's other work between."""
