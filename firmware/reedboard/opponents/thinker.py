@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 QUIT_S = 2.0  # how long an engine may take to quit when the opponent closes
+REAP_S = 5.0  # a bound on a killed engine's end (the kernel ends it at once)
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,9 @@ class EngineThread(Thinker):
         engine = self._engine
         if self._thread.is_alive() and engine is not None:
             engine.kill()  # its thread is told the engine stopped, and ends
+            # Gone when `close` returns, not left for the thread to reap at its next turn
+            # (on a busy CPU that turn can come after the join's time).
+            engine.reap(REAP_S)
             self._thread.join(timeout=QUIT_S)
 
     def _run(self) -> None:

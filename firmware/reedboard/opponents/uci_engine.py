@@ -195,6 +195,12 @@ class UciEngine:
         with contextlib.suppress(OSError):
             self._process.kill()
 
+    def reap(self, timeout_s: float) -> None:
+        """Wait (up to `timeout_s`) for a killed engine's end: until its parent has waited
+        for it, a process killed is still there (a zombie), whichever thread waits."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(timeout=timeout_s)
+
     def close(self) -> None:
         if self._process.poll() is None:
             try:
