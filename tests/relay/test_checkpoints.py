@@ -56,7 +56,9 @@ def test_a_checkpoint_in_another_thread_copies_what_was_committed(store: RelaySt
         worker.start()
         write_pages(store, 50, first=100)  # the relay writes on meanwhile
         worker.join(30)
-        assert done and done[0][1] == done[0][0] > 0  # all it found, whatever came first
+        # A passive checkpoint copies what was committed when it looked, never waiting on
+        # the writer: the frames the writer adds while it copies may be left for the next.
+        assert done and 100 <= done[0][1] <= done[0][0]
         pages, copied = checkpoints.checkpoint()  # the rest, once the writes are done
         assert copied == pages
         (count,) = store.db.execute("SELECT count(*) FROM relay WHERE key LIKE 'k%'").fetchone()
