@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from reedboard.rules.attacks import BETWEEN
+from reedboard.rules.fen import piece_cells
 from reedboard.rules.moves import (
     FLAG_CASTLE,
     FLAG_EN_PASSANT,
@@ -28,25 +29,9 @@ EMPTY = "."
 _PIECE_BITS = 7 << PIECE_SHIFT  # the moving piece's type within a move code
 
 
-_LETTERS = tuple(
-    (color, piece_type, PIECE_SYMBOLS[piece_type].upper() if color else PIECE_SYMBOLS[piece_type])
-    for color in (True, False)
-    for piece_type in range(1, 7)
-)
-
-
 def placement_of(position: Position) -> str:
     """The position's placement as 64 characters, a1 first."""
-    cells = [EMPTY] * 64
-    # Bits walked by hand, not through `squares_of`: a table is built for every position
-    # the game reaches, and the generator took a third of this function's time.
-    for color, piece_type, letter in _LETTERS:
-        bb = position.pieces_of(piece_type, color)
-        while bb:
-            low = bb & -bb
-            cells[low.bit_length() - 1] = letter
-            bb ^= low
-    return "".join(cells)
+    return "".join(piece_cells(position, EMPTY))
 
 
 class MoveShape(NamedTuple):

@@ -214,18 +214,26 @@ def _validate(position: Position) -> None:
         )
 
 
-def write_board_fen(position: Position) -> str:
-    # Written once per move made (the reader's path) and at every ply of a game record,
-    # so spelt out: the bits walked by hand rather than through a generator, and the runs
-    # of empty squares rewritten on the whole board at once (the slashes keep each run
-    # within its rank) rather than rank by rank: about half the time.
-    cells = ["1"] * 64
+def piece_cells(position: Position, empty: str) -> list[str]:
+    """The 64 squares, a1 first: each piece's FEN letter, `empty` where there is none.
+    The bits are walked by hand rather than through a generator: this runs for every
+    position a game reaches (its FEN, the move reader's table)."""
+    cells = [empty] * 64
     for piece_type, color, letter in _LETTERS:
         bb = position.pieces_of(piece_type, color)
         while bb:
             low = bb & -bb
             cells[low.bit_length() - 1] = letter
             bb ^= low
+    return cells
+
+
+def write_board_fen(position: Position) -> str:
+    # Written once per move made (the reader's path) and at every ply of a game record,
+    # so spelt out: the bits walked by hand rather than through a generator, and the runs
+    # of empty squares rewritten on the whole board at once (the slashes keep each run
+    # within its rank) rather than rank by rank: about half the time.
+    cells = piece_cells(position, "1")
     text = "/".join(["".join(cells[start : start + 8]) for start in range(56, -8, -8)])
     for run, length in _EMPTY_RUNS:  # the longest first
         text = text.replace(run, length)
