@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from reedboard.link.mqtt_client import NOT_KEPT
 from reedboard.link.mqtt_retry import RETRY_MS_RANGE
 from reedboard_relay.store import RelayStore
 
@@ -43,9 +44,9 @@ def debug_env() -> dict[str, str]:
 def test_a_scripted_board_says_its_broker_is_unreachable_and_fails(tmp_path: Path) -> None:
     port = free_port()  # nothing listens there
     config = tmp_path / "board.toml"
-    # The board's own retry setting: the board waits 10 s for its frames anyway (below),
-    # and at the shortest it would knock a thousand times meanwhile, for CPU and nothing.
-    config.write_text("[mqtt]\nretry_ms = 100\n")
+    # The shortest retry: the many tries that show the trouble is said once come within
+    # the game (the board no longer waits for a broker it never reached once it is over).
+    config.write_text(f"[mqtt]\nretry_ms = {RETRY_MS}\n")
     done = subprocess.run(
         [str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPT), "--speed", "50",
          "--until-done", "--mqtt", f"mqtt://127.0.0.1:{port}", "--board-id", "b1",
@@ -57,12 +58,18 @@ def test_a_scripted_board_says_its_broker_is_unreachable_and_fails(tmp_path: Pat
     assert unreachable[0] == (
         f"reedboard: cannot reach the MQTT broker at 127.0.0.1:{port} (Connection refused); {TOLD}"
     ), said
-    # Said once, tried again and again: the board waits 10 s for its frames at the end,
-    # which at the default (every 4 s) would be a handful of tries, not 20.
+    # Said once, tried again and again: at the default (every 4 s) a game this short
+    # would be a try or two, not 20.
     assert len([line for line in said if TOLD in line]) == 1, said
     assert len(unreachable) > 20, said
+    # Told once why the game is not at the broker: the board did not wait for a broker
+    # it never reached.
     undelivered = [line for line in said if "never reached the MQTT broker" in line]
     assert len(undelivered) == 1, said
+    assert undelivered[0].endswith(
+        f"frames of this board never reached the MQTT broker at 127.0.0.1:{port} "
+        f"(it was never reached); {NOT_KEPT}"
+    ), said
     assert done.returncode == 1  # the game was not delivered: not a success
 
 
