@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from reedboard.link.mqtt_client import NOT_KEPT
+from reedboard.link.mqtt_client import NO_JOURNAL
 from reedboard.link.mqtt_retry import RETRY_MS_RANGE
 from reedboard_relay.store import RelayStore
 
@@ -62,13 +62,13 @@ def test_a_scripted_board_says_its_broker_is_unreachable_and_fails(tmp_path: Pat
     # would be a try or two, not 20.
     assert len([line for line in said if TOLD in line]) == 1, said
     assert len(unreachable) > 20, said
-    # Told once why the game is not at the broker: the board did not wait for a broker
-    # it never reached.
+    # Told once why the game is not at the broker (the board did not wait for a broker it
+    # never reached), and that the relay will not have it: a fake board keeps no journal.
     undelivered = [line for line in said if "never reached the MQTT broker" in line]
     assert len(undelivered) == 1, said
     assert undelivered[0].endswith(
         f"frames of this board never reached the MQTT broker at 127.0.0.1:{port} "
-        f"(it was never reached); {NOT_KEPT}"
+        f"(it was never reached); {NO_JOURNAL}"
     ), said
     assert done.returncode == 1  # the game was not delivered: not a success
 
