@@ -182,8 +182,8 @@ class BoardBroker:
         self._closing = False  # `close` has begun: it waits on `_wake` for each acknowledgement
         self._reached = False  # the broker has accepted a connection at least once
         # Since when a connection is being made (monotonic): from the board's start, from
-        # each socket opened to the broker and from each loss of an accepted connection;
-        # None when connected, and once an attempt to reach a broker never reached failed.
+        # the loss of an accepted connection, or from a socket opened to a broker never
+        # reached; None when connected, and once an attempt to reach that broker failed.
         self._pending_since: float | None = time.monotonic()
         self._in_hand = False  # the pump holds a frame taken from the queue, not yet in paho's
         self._answered = False  # the broker has answered the connection (CONNACK)
@@ -271,9 +271,11 @@ class BoardBroker:
             self._wake.notify_all()  # a `close` waiting for the tail waits no more for it
 
     def _socket_opened(self, _client: object, _userdata: object, _socket: object) -> None:
-        """A socket to the broker is open: its answer may come (`close` waits a while)."""
+        """A socket to the broker is open: its answer may come (`close` waits a while). A
+        while already running (since the start, or a loss) is not made longer by it: the
+        attempts a board makes every 100 ms would push it back for ever."""
         with self._wake:
-            if not self._answered:
+            if not self._answered and self._pending_since is None:
                 self._pending_since = time.monotonic()
 
     def _failed(self, client: mqtt.Client, userdata: object) -> None:
