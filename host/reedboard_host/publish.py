@@ -24,6 +24,9 @@ from reedboard.link.reopening import Reopening
 from reedboard_host.transport import REAL_TIME, BoardPort, HostClock, PortOpener, open_port
 
 REOPEN_S = 1.0
+# Frames the broker never had when the bridge stops are still the board's (its history
+# answers a `resend`, its journal the whole `state`).
+KEPT_BY_BOARD = "the board keeps them: the relay asks it for them once it is published again"
 
 logger = logging.getLogger(__name__)
 
@@ -74,5 +77,5 @@ def publish(
                 kept.lost(error)
     finally:
         kept.close()
-        broker.close()
+        broker.close(kept=KEPT_BY_BOARD)
     return 0

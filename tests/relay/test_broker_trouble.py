@@ -12,12 +12,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from reedboard.link.mqtt_client import BACK_WAIT_S, KEPT_BY_JOURNAL, NO_JOURNAL
 from reedboard.link.mqtt_retry import RETRY_MS_RANGE
+from reedboard.sim.human import start_label
 from reedboard_relay.store import RelayStore
 
 from tests.children import child
 from tests.link.ptybridge import PtyBridge
+from tests.relay.board_thread import FedLines, board_thread
 from tests.relay.broker import Broker, PortTaken, free_port, running_broker
+from tests.relay.caught_up import caught_up
+from tests.relay.fake_board import RELAY_RETRY, quiet_board
+from tests.relay.held_script import split_at
+from tests.relay.proxy import network_proxy
+from tests.relay.relay_thread import relay_thread
+from tests.relay.test_relay_end_to_end import games_of, get
+from tests.relay.test_relay_faults import journal_game
 from tests.support.said_lines import SaidLines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,9 +53,9 @@ def debug_env() -> dict[str, str]:
 def test_a_scripted_board_says_its_broker_is_unreachable_and_fails(tmp_path: Path) -> None:
     port = free_port()  # nothing listens there
     config = tmp_path / "board.toml"
-    # The board's own retry setting: the board waits 10 s for its frames anyway (below),
-    # and at the shortest it would knock a thousand times meanwhile, for CPU and nothing.
-    config.write_text("[mqtt]\nretry_ms = 100\n")
+    # The shortest retry: the many tries that show the trouble is said once come within
+    # the game (the board no longer waits for a broker it never reached once it is over).
+    config.write_text(f"[mqtt]\nretry_ms = {RETRY_MS}\n")
     done = subprocess.run(
         [str(BIN / "reedboard"), "run", "--fake", "--script", str(SCRIPT), "--speed", "50",
          "--until-done", "--mqtt", f"mqtt://127.0.0.1:{port}", "--board-id", "b1",
@@ -57,13 +67,76 @@ def test_a_scripted_board_says_its_broker_is_unreachable_and_fails(tmp_path: Pat
     assert unreachable[0] == (
         f"reedboard: cannot reach the MQTT broker at 127.0.0.1:{port} (Connection refused); {TOLD}"
     ), said
-    # Said once, tried again and again: the board waits 10 s for its frames at the end,
-    # which at the default (every 4 s) would be a handful of tries, not 20.
+    # Said once, tried again and again: at the default (every 4 s) a game this short
+    # would be a try or two, not 20.
     assert len([line for line in said if TOLD in line]) == 1, said
     assert len(unreachable) > 20, said
+    # Told once why the game is not at the broker (the board did not wait for a broker it
+    # never reached), and that the relay will not have it: a fake board keeps no journal.
     undelivered = [line for line in said if "never reached the MQTT broker" in line]
     assert len(undelivered) == 1, said
+    assert undelivered[0].endswith(
+        f"frames of this board never reached the MQTT broker at 127.0.0.1:{port} "
+        f"(it was never reached); {NO_JOURNAL}"
+    ), said
     assert done.returncode == 1  # the game was not delivered: not a success
+
+
+def test_a_board_whose_broker_went_away_stops_and_its_journal_delivers_later(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """The board's network goes mid-game and does not come back: the board plays on, and
+    once its game is over it stops within the short while it waits for a lost broker
+    (`BACK_WAIT_S`), not the 10 s it gives a live one, saying once what the broker never
+    had and that its journal keeps it. Started again on that journal against the broker,
+    it gives the relay the whole game."""
+    journal = tmp_path / "b1.sqlite"
+    played = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"]
+    script = split_at(SCRIPT.read_text(), 8)  # four moves, then the rest
+    with (
+        network_proxy(broker.port) as proxy,
+        relay_thread(
+            ["--mqtt", broker.url, "--db", str(tmp_path / "relay.sqlite"), *RELAY_RETRY]
+        ) as relay,  # fmt: skip
+    ):
+        url = relay.line()
+
+        def relay_has() -> list[str]:
+            return games_of(get(url + "games.pgn")).get("b1", [])
+
+        command = [str(BIN / "reedboard"), "run", "--fake", "--script", "-", "--speed", "50",
+                   "--until-done", "--journal", str(journal), "--mqtt", proxy.url,
+                   "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
+        with child(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.PIPE, text=True, env=debug_env()) as board:  # fmt: skip
+            assert board.stdin is not None and board.stderr is not None
+            said = SaidLines(board.stderr)
+            board.stdin.write(script.headers + script.parts[0])
+            board.stdin.flush()
+            assert caught_up(relay_has, played[:4]) == played[:4]
+            proxy.cut()  # and never restored
+            said.wait_for(f"the connection to the MQTT broker at 127.0.0.1:{proxy.port} ended")
+            board.stdin.write(script.parts[1])
+            board.stdin.close()  # the board ends once it has played the rest
+            assert board.wait(60) == 1  # its game did not reach the broker: not a success
+        left = [line for line in said.wait_end() if "never reached the MQTT broker" in line]
+        assert len(left) == 1, said.lines
+        assert left[0].endswith(
+            f"frames of this board never reached the MQTT broker at 127.0.0.1:{proxy.port} "
+            f"(the connection to it was lost and not back within {BACK_WAIT_S:g} s); "
+            f"{KEPT_BY_JOURNAL}"
+        ), left
+        saved = journal_game(journal)
+        assert saved.san_moves() == played  # the board played its whole game
+        assert relay_has() == played[:4]  # of which the relay has what came before the cut
+        # Started again on its journal, with its network back: its pieces stand as the
+        # journal's game left them, and it stays on until the relay has the game.
+        again = FedLines()
+        again.feed(f"@start {start_label(saved.position)}\n\n")
+        command = ["--fake", "--script", "-", "--speed", "50", "--journal", str(journal),
+                   "--mqtt", broker.url, "--board-id", "b1", *quiet_board(tmp_path)]  # fmt: skip
+        with board_thread(command, again):
+            assert caught_up(relay_has, played) == played
 
 
 def test_the_relay_says_once_it_cannot_reach_the_broker_then_once_it_does(

@@ -93,7 +93,14 @@ def close_board(board: Assembled, page: PageThread | None) -> int:
         board.voice.close()
     if board.journal is not None:
         board.journal.close()
-    undelivered = 0 if board.broker is None else board.broker.close()
+    undelivered = 0
+    if board.broker is not None:
+        from reedboard.link.mqtt_client import KEPT_BY_JOURNAL, NO_JOURNAL  # loaded already
+
+        # What the broker never had: the board's line says whether its journal keeps it.
+        undelivered = board.broker.close(
+            kept=NO_JOURNAL if board.journal is None else KEPT_BY_JOURNAL
+        )
     if board.phone is not None:
         board.phone.close()
     if board.opponents is not None:

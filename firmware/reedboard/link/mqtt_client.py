@@ -10,7 +10,9 @@ frames reached the broker after newer ones. (A reconnection between the pump's l
 its hand-over can still put one frame ahead: the relay orders frames by their `seq`.) When
 the queue is full (a broker away for a long time) the oldest frames are dropped: the relay
 sees the gap and asks for them (`resend`, or the whole `state`). The board's status topic says `online`, retained, and
-the broker says `offline` for it when it goes (its last will)."""
+the broker says `offline` for it when it goes (its last will). A board going away hands
+the broker its tail first while a connection is up, and waits for no broker that cannot
+take it (`close`)."""
 
 from __future__ import annotations
 
@@ -33,7 +35,21 @@ logger = logging.getLogger(__name__)
 
 QUEUE_FRAMES = 50_000  # about an hour of a busy board's frames
 PAHO_QUEUE = 1000  # frames paho holds unacknowledged beyond its window
-CLOSE_WAIT_S = 10.0  # how long a board going away waits for the broker to take its tail
+CLOSE_WAIT_S = 10.0  # how long a board going away waits for a live broker to take its tail
+# How long a board going away still waits for a connection that is being made: its first,
+# from the board's start until an attempt fails, or one lost, from the loss. paho tries
+# again a quarter of `RETRY_MS` after a loss (1 s by default): a broker back after a blink
+# is found, and a board whose broker is gone or was never reached stops at once.
+BACK_WAIT_S = 2.0
+# Where the frames a board going away could not hand over are kept, as its line says:
+# `close`'s caller knows (a journal, the board behind a bridge); on its own, only that
+# the relay does not have them.
+KEPT_BY_JOURNAL = (
+    "the board's journal keeps the game: started again on it, the board sends the relay "
+    "the whole game once it reaches the broker"
+)
+NO_JOURNAL = "the board keeps no journal: the relay will not have them"
+NOT_KEPT = "the relay does not have them"
 
 
 @dataclass(frozen=True)
@@ -163,6 +179,12 @@ class BoardBroker:
         self._wake = threading.Condition()
         self._requests: deque[bytes] = deque()
         self._stopping = False
+        self._closing = False  # `close` has begun: it waits on `_wake` for each acknowledgement
+        self._reached = False  # the broker has accepted a connection at least once
+        # Since when a connection is being made (monotonic): from the board's start, from
+        # the loss of an accepted connection, or from a socket opened to a broker never
+        # reached; None when connected, and once an attempt to reach that broker failed.
+        self._pending_since: float | None = time.monotonic()
         self._in_hand = False  # the pump holds a frame taken from the queue, not yet in paho's
         self._answered = False  # the broker has answered the connection (CONNACK)
         # And has acknowledged every frame paho was given before that: new frames may follow.
@@ -172,6 +194,8 @@ class BoardBroker:
         self.client, address = new_client(client_id, settings)
         self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
         self.health.attach(self.client)
+        self.client.on_connect_fail = self._failed
+        self.client.on_socket_open = self._socket_opened
         self.client.max_queued_messages_set(PAHO_QUEUE)
         self.client.will_set(mqtt_topics.status(self.board), b"offline", qos=1, retain=True)
         self.client.on_connect = self._connected
@@ -212,6 +236,12 @@ class BoardBroker:
         _properties: object = None,
     ) -> None:
         if not self.health.connected(reason):
+            self._not_reached()
+            return
+        with self._wake:
+            late = self._stopping
+        if late:  # reached once `close` had given up on it: the board is going
+            client.disconnect()
             return
         client.subscribe(mqtt_topics.request(self.board), qos=1)
         status = client.publish(mqtt_topics.status(self.board), b"online", qos=1, retain=True)
@@ -220,6 +250,13 @@ class BoardBroker:
         self._acks.sent(status.mid, qos=0)
         with self._wake:
             self._answered = True
+            self._reached = True
+            self._pending_since = None
+            late = self._stopping
+            self._wake.notify_all()  # a `close` waiting for it to come back
+        if late:  # `close` gave up on the broker meanwhile: `offline` follows `online`
+            self._goodbye()
+            return
         self._check_ready()
 
     def _disconnected(
@@ -227,8 +264,32 @@ class BoardBroker:
     ) -> None:
         self.health.disconnected(reason)
         with self._wake:
+            if self._answered:
+                self._pending_since = time.monotonic()
             self._answered = False
             self._ready = False
+            self._wake.notify_all()  # a `close` waiting for the tail waits no more for it
+
+    def _socket_opened(self, _client: object, _userdata: object, _socket: object) -> None:
+        """A socket to the broker is open: its answer may come (`close` waits a while). A
+        while already running (since the start, or a loss) is not made longer by it: the
+        attempts a board makes every 100 ms would push it back for ever."""
+        with self._wake:
+            if not self._answered and self._pending_since is None:
+                self._pending_since = time.monotonic()
+
+    def _failed(self, client: mqtt.Client, userdata: object) -> None:
+        """An attempt to connect failed (paho calls this inside its `except OSError`)."""
+        self.health.failed(client, userdata)
+        self._not_reached()
+
+    def _not_reached(self) -> None:
+        """An attempt failed or was refused: a broker never reached is no longer waited
+        for by `close` (one lost stays waited for a while after the loss)."""
+        with self._wake:
+            if not self._reached:
+                self._pending_since = None
+                self._wake.notify_all()
 
     def _check_ready(self) -> None:
         """Connected, and nothing given to paho before waits for the broker any more:
@@ -276,6 +337,9 @@ class BoardBroker:
     ) -> None:
         self._acks.acknowledged(mid)
         self._check_ready()
+        with self._wake:
+            if self._closing:  # `close` waits for the last acknowledgement
+                self._wake.notify_all()
 
     def unclaimed_acknowledgements(self) -> int:
         """The broker's acknowledgements still waiting for their message's id (see
@@ -291,30 +355,77 @@ class BoardBroker:
         with self._wake:
             return len(self._queue) + self._in_hand + self._acks.waiting()
 
-    def close(self, timeout_s: float = CLOSE_WAIT_S) -> int:
-        """Wait (up to `timeout_s`) until the broker has acknowledged every frame, then say
-        goodbye; the number of frames the broker never acknowledged (said in the log). Handing frames to paho is not enough: paho sends at most its window
-        ahead of the broker's acknowledgements, and a client that disconnects drops
-        what it still holds, so a board stopped right after its last move would lose
-        its game's tail (the relay could not ask a board that is gone)."""
-        with self._wake:
-            self._wake.notify()
-        pause = threading.Event()
+    def _goodbye(self) -> None:
+        """`offline` on the status topic, then a clean disconnection (no last will)."""
+        status = self.client.publish(mqtt_topics.status(self.board), b"offline", qos=1, retain=True)
+        self._acks.sent(status.mid, qos=0)
+        self.client.disconnect()
+
+    def _worth_waiting(self, deadline: float, back_s: float) -> float:
+        """Until when `close` may wait for the broker to take the tail (`_wake` held): the
+        deadline while a connection is up; `back_s` after a connection began to be made
+        (the first, or one lost), in case it is; no time at all when the broker was never
+        reached and an attempt failed, as no frame can reach it before the board is gone."""
+        if self._answered:
+            return deadline
+        if self._pending_since is None:
+            return 0.0
+        return min(deadline, self._pending_since + back_s)
+
+    def _why_left(self, timeout_s: float, back_s: float) -> str:
+        """Why frames were left behind (`_wake` held), for the line that says so."""
+        if self._answered:
+            return f"it had not taken them {timeout_s:g} s after the board began to stop"
+        if not self._reached:
+            return "it was never reached"
+        return f"the connection to it was lost and not back within {back_s:g} s"
+
+    def close(
+        self,
+        timeout_s: float = CLOSE_WAIT_S,
+        *,
+        back_s: float = BACK_WAIT_S,
+        kept: str = NOT_KEPT,
+    ) -> int:
+        """Hand the broker the tail, then say goodbye; the number of frames the broker
+        never acknowledged, said in one line with why and `kept` (where they stay).
+
+        Handing frames to paho is not enough: paho sends at most its window ahead of the
+        broker's acknowledgements, and a client that disconnects drops what it still
+        holds, so a board stopped right after its last move would lose its game's tail.
+        So `close` waits (up to `timeout_s`) while a connection is up and the broker is
+        taking the tail; for a connection being made, only `back_s` after the board's start
+        or the connection's loss; for a broker never reached (an attempt failed), not at
+        all: a board switched off, or a Pi shutting down, would otherwise hang for nothing.
+        The frames left are the ones the relay does not have: `kept` says where they are."""
         deadline = time.monotonic() + timeout_s
-        while not self.handed_over() and time.monotonic() < deadline:
-            pause.wait(0.02)
         with self._wake:
+            self._closing = True
+            self._wake.notify_all()
+            while not self.handed_over():
+                left = self._worth_waiting(deadline, back_s) - time.monotonic()
+                if left <= 0:
+                    break
+                self._wake.wait(left)  # woken by each acknowledgement, loss and connection
             self._stopping = True
-            self._wake.notify()
+            connected = self._answered
+            why = self._why_left(timeout_s, back_s)
+            self._wake.notify_all()
         self._thread.join(timeout_s)
         undelivered = self._undelivered()
         if undelivered:
             logger.warning(
-                "%d frames of this board never reached the MQTT broker at %s",
-                undelivered, self.health.where,
+                "%d frames of this board never reached the MQTT broker at %s (%s); %s",
+                undelivered, self.health.where, why, kept,
             )  # fmt: skip
-        status = self.client.publish(mqtt_topics.status(self.board), b"offline", qos=1, retain=True)
-        self._acks.sent(status.mid, qos=0)
-        self.client.disconnect()
-        self.client.loop_stop()
+        if connected:
+            self._goodbye()
+            self.client.loop_stop()
+        else:
+            # paho may be between two attempts (it sleeps up to a second at a time) or in
+            # one (up to its connect timeout): told to stop, its thread ends by itself, and
+            # the board need not wait for it. The broker's last will says `offline` for a
+            # connection it lost.
+            self.client.disconnect()
+            threading.Thread(target=self.client.loop_stop, name="mqtt-let-go", daemon=True).start()
         return undelivered

@@ -1,0 +1,164 @@
+"""A board's MQTT connection going away (`BoardBroker.close`): it waits while a live broker
+takes the tail, and for nothing a broker cannot take: not for one never reached, and only a
+short, stated while (`BACK_WAIT_S`) for one lost. What it leaves, it says once. Real
+Mosquitto; the network cut by a proxy of our own."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from reedboard.link.mqtt_client import BACK_WAIT_S, NOT_KEPT, BoardBroker, BrokerSettings
+
+from tests.relay.broker import Broker, free_port, running_broker
+from tests.relay.proxy import network_proxy
+from tests.relay.test_board_broker import Listener
+
+RETRY_MS = 100  # the board tries a lost broker again this often (4 s at most by default)
+WAIT_S = 30.0  # a bound for a loaded machine, not a measure
+# `close` returning "at once" is guarded this wide: far under the waits it no longer
+# makes (10 s for the tail, `BACK_WAIT_S` for a connection), far over a loaded machine's
+# scheduling.
+AT_ONCE_S = 1.0
+LEFT = "never reached the MQTT broker"
+BACK_S = 0.5  # how long a lost broker is waited for, here
+
+
+class Heard(logging.Handler):
+    """The board's log lines as they come, for a test to wait for one."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+        self._changed = threading.Condition()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with self._changed:
+            self.lines.append(record.getMessage())
+            self._changed.notify_all()
+
+    def wait_for(self, part: str) -> None:
+        with self._changed:
+            came = self._changed.wait_for(lambda: self.with_part(part), WAIT_S)
+        assert came, f"never heard {part!r} in {self.lines}"
+
+    def with_part(self, part: str) -> list[str]:
+        with self._changed:
+            return [line for line in self.lines if part in line]
+
+
+@pytest.fixture
+def heard() -> Iterator[Heard]:
+    handler = Heard()
+    board_logs = logging.getLogger("reedboard.link")
+    level = board_logs.level
+    board_logs.addHandler(handler)
+    board_logs.setLevel(logging.DEBUG)  # the loss of a connection is a debug line
+    try:
+        yield handler
+    finally:
+        board_logs.removeHandler(handler)
+        board_logs.setLevel(level)
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    with running_broker(tmp_path) as running:
+        yield running
+
+
+def frames(first: int, last: int) -> list[bytes]:
+    return [b'{"type":"effect","seq":%d}' % n for n in range(first, last + 1)]
+
+
+def closed_in(board: BoardBroker, back_s: float = BACK_WAIT_S) -> tuple[int, float]:
+    """What `board.close(back_s=back_s)` returned, and how long it took."""
+    began = time.monotonic()
+    left = board.close(back_s=back_s)
+    return left, time.monotonic() - began
+
+
+def test_a_broker_never_reached_is_not_waited_for(heard: Heard) -> None:
+    port = free_port()  # nothing listens there
+    # The default retry: paho sleeps a second and more between attempts, which `close`
+    # does not wait out either.
+    board = BoardBroker(BrokerSettings(f"mqtt://127.0.0.1:{port}", "b1"))
+    board.publish_frames(frames(1, 40))
+    heard.wait_for(f"cannot reach the MQTT broker at 127.0.0.1:{port}")  # an attempt failed
+    # However long it would wait for a connection being made: none is.
+    left, took = closed_in(board, back_s=60)
+    assert left == 40
+    assert took < AT_ONCE_S, took
+    assert heard.with_part(LEFT) == [
+        f"40 frames of this board {LEFT} at 127.0.0.1:{port} (it was never reached); {NOT_KEPT}"
+    ]
+
+
+def test_a_lost_broker_is_waited_for_a_short_while_then_said(broker: Broker, heard: Heard) -> None:
+    listener = Listener(broker, "b1")
+    with network_proxy(broker.port) as proxy:
+        try:
+            assert listener.subscribed.wait(WAIT_S)
+            board = BoardBroker(BrokerSettings(proxy.url, "b1", retry_ms=RETRY_MS))
+            board.publish_frames(frames(1, 10))
+            listener.wait_for(10)
+            proxy.cut()  # the board's network goes, and stays gone
+            heard.wait_for("the connection to the MQTT broker at")  # the board saw it go
+            board.publish_frames(frames(11, 30))
+            # A shorter while than the board's own (`BACK_WAIT_S`), the same rule: the
+            # board tries again every 100 ms meanwhile, and each try fails.
+            left, took = closed_in(board, back_s=BACK_S)
+            # Those after the cut, and any of before whose acknowledgement it took.
+            assert 20 <= left <= 30
+            assert took < BACK_S + AT_ONCE_S, took
+            [said] = heard.with_part(LEFT)
+            assert said.endswith(
+                f"{LEFT} at 127.0.0.1:{proxy.port} "
+                f"(the connection to it was lost and not back within {BACK_S:g} s); {NOT_KEPT}"
+            ), said
+            assert listener.frames == frames(1, 10)
+        finally:
+            listener.stop()
+
+
+def test_a_lost_broker_back_in_time_takes_the_tail(broker: Broker, heard: Heard) -> None:
+    listener = Listener(broker, "b1")
+    with network_proxy(broker.port) as proxy:
+        try:
+            assert listener.subscribed.wait(WAIT_S)
+            board = BoardBroker(BrokerSettings(proxy.url, "b1", retry_ms=RETRY_MS))
+            board.publish_frames(frames(1, 10))
+            listener.wait_for(10)
+            proxy.cut()
+            heard.wait_for("the connection to the MQTT broker at")
+            board.publish_frames(frames(11, 30))
+            proxy.restore()  # back (the board tries every 100 ms): within the while waited
+            assert board.close(back_s=WAIT_S) == 0
+            listener.wait_for(30)
+            # A frame whose acknowledgement the cut lost is sent again: at least once.
+            assert list(dict.fromkeys(listener.frames)) == frames(1, 30)
+            assert heard.with_part(LEFT) == []
+        finally:
+            listener.stop()
+
+
+def test_a_live_broker_has_the_tail_when_close_returns(broker: Broker, heard: Heard) -> None:
+    listener = Listener(broker, "b1")
+    try:
+        assert listener.subscribed.wait(WAIT_S)
+        board = BoardBroker(BrokerSettings(broker.url, "b1"))
+        # Far more than paho sends ahead of the broker's acknowledgements: closed at once,
+        # with the connection still being made, and waited for until the broker has all.
+        sent = frames(1, 2000)
+        board.publish_frames(sent)
+        assert board.close() == 0  # the broker acknowledged every frame
+        assert board.handed_over()
+        listener.wait_for(len(sent))  # from the broker: the board is gone
+        assert listener.frames == sent
+        assert heard.with_part(LEFT) == []
+    finally:
+        listener.stop()
