@@ -1,9 +1,9 @@
 """The board's page in Debian's Chromium at a phone's size (360 px), against a real
 `reedboard run --fake --web 127.0.0.1:0`: moves played on the fake board appear on the
-page and in its live region; a phone pairs by keyboard with the code read at the board
-and then starts a game; a move the host lights over the serial link is on the page at
-once, not at its next refresh; a malformed command is a clear error that changes nothing;
-a page whose socket drops shows the board as it is now once it is back."""
+page and in its live region, and a move the host lights over the serial link is on the
+page at once, not at its next refresh; a phone pairs by keyboard with the code read at
+the board and then starts a game; a malformed command is a clear error that changes
+nothing; a page whose socket drops shows the board as it is now once it is back."""
 
 from __future__ import annotations
 
@@ -51,7 +51,24 @@ def pair_by_keyboard(page: Any, board: RunningBoard) -> None:
     wait_selector(page, "#controls:not([hidden])")
 
 
-def test_moves_on_the_board_appear_on_a_phone(tmp_path: Path, phone: Any) -> None:
+def lit_by_the_host_at_once(phone: Any, board: RunningBoard, lit: list[str | None]) -> None:
+    """The host lights each of `lit` (Black to move) as soon as the page drew the one before;
+    the page draws them at once. One that learned of them only on its refresh (once a
+    second) drew each of them about a second after its command."""
+    watch_waiting(phone)
+    took: list[float] = []
+    for uci in lit:
+        forget_drawn(phone)
+        sent = time.time() * 1000
+        assert board.host.ask({"type": "show", "uci": uci})["type"] == "ack"
+        took.append(drawn_ms(phone, lit_words(uci, "Black")) - sent)
+        if uci is not None:
+            label = phone.locator(f'.sq[data-square="{uci[2:]}"]').get_attribute("aria-label")
+            assert label.endswith(", hint")
+    assert statistics.mean(took) < REFRESH_S * 1000 / 2, f"drawn after {took} ms"
+
+
+def test_moves_and_what_the_host_lights_appear_on_a_phone(tmp_path: Path, phone: Any) -> None:
     with running_board(tmp_path, live="") as board:
         open_board(phone, board)
         assert phone.locator("#pairing").is_visible()  # watching: no controls
@@ -69,6 +86,7 @@ def test_moves_on_the_board_appear_on_a_phone(tmp_path: Path, phone: Any) -> Non
         assert phone.locator("#waiting").inner_text() == "Black to move"
         # It fits the phone: nothing to scroll sideways.
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        lit_by_the_host_at_once(phone, board, ["b8c6", "g8f6", "d7d6", "f8c5", "a7a6", None])
 
 
 def test_a_phone_pairs_by_keyboard_then_starts_a_game(tmp_path: Path, phone: Any) -> None:
@@ -92,25 +110,6 @@ def test_a_phone_pairs_by_keyboard_then_starts_a_game(tmp_path: Path, phone: Any
         again = phone.context.new_page()
         open_board(again, board)
         wait_selector(again, "#controls:not([hidden])")
-
-
-def test_a_move_the_host_lights_is_on_the_phone_at_once(tmp_path: Path, phone: Any) -> None:
-    with running_board(tmp_path) as board:
-        open_board(phone, board)
-        watch_waiting(phone)
-        took: list[float] = []
-        # Each lit as soon as the page drew the one before: a page that learned of them only
-        # on its refresh (once a second) drew each of them about a second after its command.
-        for uci in ["e2e4", "d2d4", "g1f3", "c2c4", "b1c3", None]:
-            forget_drawn(phone)
-            sent = time.time() * 1000
-            assert board.host.ask({"type": "show", "uci": uci})["type"] == "ack"
-            took.append(drawn_ms(phone, lit_words(uci)) - sent)
-            if uci == "e2e4":
-                assert phone.locator('.sq[data-square="e4"]').get_attribute("aria-label") == (
-                    "e4 empty, hint"
-                )
-        assert statistics.mean(took) < REFRESH_S * 1000 / 2, f"drawn after {took} ms"
 
 
 def test_a_malformed_command_is_a_clear_error_and_changes_nothing(
