@@ -22,7 +22,7 @@ from reedboard.link.board_messages import (
     StateMessage,
 )
 from reedboard.link.clients import ASK_LIMIT, Client, Clients, ClientTee
-from reedboard.link.frame import FrameDecoder
+from reedboard.link.frame import FrameDecoder, encode_frame
 from reedboard.link.messages import AskState, Command, ShowMove, StartGame
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
@@ -225,3 +225,51 @@ def test_the_links_own_commands_still_come_with_clients_beside_it() -> None:
     tee = ClientTee(link, Clients())
     assert tee.receive_data(b"") == [AskState(id=7)]
     assert tee.receive_data(b"") == []
+
+
+def host_frame(command: dict[str, object]) -> bytes:
+    return b"\n" + encode_frame(command)
+
+
+def test_a_host_s_command_wakes_and_stirs_every_client_though_it_tells_them_nothing() -> None:
+    clients = Clients()
+    woken: list[int] = []
+    page = clients.attach("page", wake=lambda: woken.append(1))
+    app, link = board(clients)
+    turns(app, 0, 500)
+    page.news()
+    woken.clear()
+    app.step(500, host_frame({"type": "state", "id": 1}))  # a question changes nothing
+    assert (woken, page.news()) == ([], ([], False))
+    app.step(505, host_frame({"type": "show", "uci": "e2e4", "id": 2}))
+    assert woken and page.news() == ([], True)  # a move lit: no effect, but stirred
+    app.step(510, host_frame({"type": "show", "uci": "e2e5", "id": 3}))  # refused
+    assert page.news() == ([], False)
+    replies = {m.get("id"): m["type"] for m in FrameDecoder().feed(bytes(link.written))}
+    assert [replies[n] for n in (1, 2, 3)] == ["state", "ack", "error"]  # the host's, as ever
+    page.ask(AskState())
+    app.step(515)
+    told, stirred = page.news()
+    assert not stirred and isinstance(told[0], StateMessage) and told[0].hint == ("e2", "e4")
+
+
+def test_another_client_s_command_stirs_a_client_and_a_state_told_after_it_settles_it() -> None:
+    clients = Clients()
+    page, engine = clients.attach("page"), clients.attach("engine")
+    app, _link = board(clients)
+    turns(app, 0, 500)
+    page.news(), engine.news()
+    engine.ask(AskState(id=1))
+    app.step(500)
+    assert page.news() == ([], False)  # another's question changes nothing
+    page.ask(AskState())  # answered before the engine's move is lit, in the same turn
+    engine.ask(ShowMove("e2e4", id=2))
+    app.step(505)
+    told, stirred = page.news()
+    assert stirred and isinstance(told[0], StateMessage) and told[0].hint is None
+    engine.ask(ShowMove(None, id=3))
+    app.step(510)
+    page.ask(AskState())  # a state made after it: the board as it is then
+    app.step(515)
+    told, stirred = page.news()
+    assert not stirred and isinstance(told[0], StateMessage) and told[0].hint is None

@@ -1,17 +1,23 @@
 """The board's page in Debian's Chromium at a phone's size (360 px), against a real
 `reedboard run --fake --web 127.0.0.1:0`: moves played on the fake board appear on the
-page and in its live region; a phone pairs by keyboard with the code read at the board
-and then starts a game; a malformed command is a clear error that changes nothing; a
-page whose socket drops shows the board as it is now once it is back."""
+page and in its live region, and a move the host lights over the serial link is on the
+page at once, not at its next refresh; a phone pairs by keyboard with the code read at
+the board and then starts a game; a malformed command is a clear error that changes
+nothing; a page whose socket drops shows the board as it is now once it is back."""
 
 from __future__ import annotations
 
+import statistics
+import time
 from pathlib import Path
 from typing import Any
+
+from reedboard.web.feed import REFRESH_S
 
 from tests.simweb.waiting import wait_for
 from tests.web.board_process import RunningBoard, opening_lines, running_board
 from tests.web.page_waits import wait_selector, wait_shown
+from tests.web.shown_times import drawn_ms, forget_drawn, lit_words, watch_waiting
 
 PHONE = {"width": 360, "height": 740}
 
@@ -45,7 +51,24 @@ def pair_by_keyboard(page: Any, board: RunningBoard) -> None:
     wait_selector(page, "#controls:not([hidden])")
 
 
-def test_moves_on_the_board_appear_on_a_phone(tmp_path: Path, phone: Any) -> None:
+def lit_by_the_host_at_once(phone: Any, board: RunningBoard, lit: list[str | None]) -> None:
+    """The host lights each of `lit` (Black to move) as soon as the page drew the one before;
+    the page draws them at once. One that learned of them only on its refresh (once a
+    second) drew each of them about a second after its command."""
+    watch_waiting(phone)
+    took: list[float] = []
+    for uci in lit:
+        forget_drawn(phone)
+        sent = time.time() * 1000
+        assert board.host.ask({"type": "show", "uci": uci})["type"] == "ack"
+        took.append(drawn_ms(phone, lit_words(uci, "Black")) - sent)
+        if uci is not None:
+            label = phone.locator(f'.sq[data-square="{uci[2:]}"]').get_attribute("aria-label")
+            assert label.endswith(", hint")
+    assert statistics.mean(took) < REFRESH_S * 1000 / 2, f"drawn after {took} ms"
+
+
+def test_moves_and_what_the_host_lights_appear_on_a_phone(tmp_path: Path, phone: Any) -> None:
     with running_board(tmp_path, live="") as board:
         open_board(phone, board)
         assert phone.locator("#pairing").is_visible()  # watching: no controls
@@ -63,6 +86,7 @@ def test_moves_on_the_board_appear_on_a_phone(tmp_path: Path, phone: Any) -> Non
         assert phone.locator("#waiting").inner_text() == "Black to move"
         # It fits the phone: nothing to scroll sideways.
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        lit_by_the_host_at_once(phone, board, ["b8c6", "g8f6", "d7d6", "f8c5", "a7a6", None])
 
 
 def test_a_phone_pairs_by_keyboard_then_starts_a_game(tmp_path: Path, phone: Any) -> None:

@@ -7,6 +7,7 @@ a host does, in the same typed messages, without a wire.
     client.ask(StartGame(clock="5+3"))     # False: its queue is full, nothing was asked
     for message in client.take():          # or `client.wait(timeout_s)` on a thread
         ...                                # EffectMessage, BoardHello, StateMessage, ...
+    told, stirred = client.news()          # as take, and whether to ask the state again
     client.close()
 
 Each client is told every message the board sends on its own (`hello`, effects, a
@@ -14,6 +15,11 @@ journal's error), as the host is, and the answer to each command it asked, to it
 (a command's `id` is the client's own business; the host's commands are answered to the
 host). What a client is told waits, as the host's bytes do, for the journal to have the
 moves it tells of (`App._flush` hands `ClientTee.batch` to its outbox).
+
+A command carried out for another client, or for the host, may change what the board
+shows without an effect (a move or squares lit, the mode): nothing of it is told to this
+client, but it is woken, and `news` says the board was stirred since the latest state it
+was answered, so a client that shows the board (the page) asks the state then.
 
 The scan loop never waits on a client: `ask` and `take` hold a lock only to move a list,
 `wake` is called after a batch is queued (it must not block: an asyncio loop's
@@ -31,7 +37,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from reedboard.link.board_messages import Alive, Outgoing, Reply
+from reedboard.link.board_messages import Ack, Alive, Outgoing, Reply, StateMessage
 from reedboard.link.messages import AskState, Command
 from reedboard.link.mqtt_endpoint import Endpoint
 
@@ -51,6 +57,7 @@ class Client:
         self._asked: deque[Command] = deque()
         self._arrived = threading.Condition(hub.lock)
         self.needs_state = True  # a client attached learns the board as it stands
+        self._stirred = False  # something changed the board since the latest state it had
         self.lost = 0
         self.closed = False
 
@@ -65,10 +72,18 @@ class Client:
 
     def take(self) -> list[Outgoing]:
         """What the board told this client since the last call, oldest first."""
+        return self.news()[0]
+
+    def news(self) -> tuple[list[Outgoing], bool]:
+        """As `take`; and whether, since the last call, the board was stirred after the
+        latest state told to this client: a message for all, or a command of another
+        client's or of the host's carried out (which may change the board without an
+        effect)."""
         with self._hub.lock:
             told = list(self._told)
             self._told.clear()
-            return told
+            stirred, self._stirred = self._stirred, False
+            return told, stirred
 
     def wait(self, timeout_s: float) -> list[Outgoing]:
         """As `take`, waiting up to `timeout_s` for something to be told."""
@@ -92,7 +107,10 @@ class Client:
     def _tell(self, message: Outgoing, *, own: bool) -> None:
         if own:
             self._told.append(message)  # an answer it waits for (at most ASK_LIMIT a turn)
+            if isinstance(message, StateMessage):
+                self._stirred = False  # the board as it is now: what came before is in it
             return
+        self._stirred = True
         if self.needs_state:
             return  # its next news is the state it will be sent
         if len(self._told) >= TOLD_LIMIT:
@@ -135,13 +153,18 @@ class Clients:
         return taken
 
     def tell(self, batch: list[tuple[Client | None, Outgoing]]) -> None:
-        """Hand a batch over: each message to its client, or to all (None)."""
+        """Hand a batch over, in order: each message to its client, or to all (None); a
+        command carried out for one client (or the host) stirs the others."""
         with self.lock:
             members = list(self.members)
             for to, message in batch:
-                for client in members if to is None else [to]:
-                    if not client.closed:
+                for client in members:
+                    if client.closed:
+                        continue
+                    if to is None or client is to:
                         client._tell(message, own=to is not None)
+                    elif isinstance(message, Ack):
+                        client._stirred = True
             for client in members:
                 client._arrived.notify_all()
         for client in members:
@@ -164,6 +187,8 @@ class ClientTee:
         self.session = link.session
         self._asked: list[tuple[Client, Command]] = []  # not yet answered
         self._batch: list[tuple[Client | None, Outgoing]] = []
+        # The host in a batch: never attached, so told nothing; its acks stir the clients.
+        self._host = Client(clients, "host", None)
 
     @classmethod
     def around(cls, link: Endpoint, clients: Clients | None) -> tuple[Endpoint, ClientTee | None]:
@@ -184,6 +209,10 @@ class ClientTee:
                 del self._asked[index]
                 self._batch.append((client, message))
                 return 0  # not numbered: it goes over no wire
+        if isinstance(message, Ack):
+            # The host's command carried out (a move lit, say): the clients are woken
+            # once the host has its answer, though they are told nothing of it.
+            self._batch.append((self._host, message))
         return self.link.reply(command, message)
 
     def alive(self) -> None:

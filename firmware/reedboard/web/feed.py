@@ -6,9 +6,12 @@ picture of it (`page_view`) to every open page. A page's command goes to the boa
 number of the feed's own, and the board's answer comes back to the page that asked.
 Nothing here waits on the board's loop: the client is woken by it through the asyncio
 loop's `call_soon_threadsafe`. The board wakes every client after each batch it hands
-over: woken with nothing of its own, the feed asks the state too (another client's
-command, an engine's lit move say, changes the board without an effect). With pages open
-the state is also asked every REFRESH_S, for what changes otherwise (a host's command)."""
+over, and says whether it was stirred since the latest state the feed had (`Client.news`):
+an effect, or a command of the host's or of another client's carried out, which may
+change what the board shows without an effect (a move the host or the engine lit, the
+mode). Stirred, the feed asks the state, so what the board shows is on the page at once.
+With pages open the state is also asked every REFRESH_S, for what changes with no news of
+the board (a piece lifted and put back; the opponents' own words)."""
 
 from __future__ import annotations
 
@@ -38,8 +41,8 @@ from reedboard.web.page_view import page_view
 
 ANSWER_S = 10.0  # a command the board has not answered by then is told as lost
 EFFECTS_KEPT = 32
-# With pages open, the state is asked at least this often: what the board shows without an
-# effect or another client's command (a hint or marks the host lit) reaches them within it.
+# With pages open, the state is asked at least this often: what changes with no news of the
+# board (a lifted piece put back, the opponent's words) reaches them within it.
 REFRESH_S = 1.0
 log = logging.getLogger("reedboard.web")
 
@@ -79,17 +82,17 @@ class Feed:
                     await asyncio.wait_for(self._woken.wait(), REFRESH_S)
                 except TimeoutError:
                     if self.listeners:
-                        self._ask_state()  # what changed unseen (a hint the host lit)
+                        self._ask_state()  # what changed with no news (a piece put back)
                     continue
                 self._woken.clear()
-                told = self.client.take()
-                if not told:
-                    # Woken with nothing for the page: the board answered another client
-                    # (an engine's lit move, a phone's marks), which may change what it
-                    # shows without an effect. The page shows it now, not a refresh later.
-                    self._ask_state()
+                told, stirred = self.client.news()
                 for message in told:
                     self._heard(message)
+                if stirred:
+                    # Changed since the latest state the page had: an effect, or a command
+                    # (the host's lit move, the engine's) that changes what the board shows
+                    # without one. The page shows it now, not a refresh later.
+                    self._ask_state()
         finally:
             self.client.close()
 
@@ -98,8 +101,7 @@ class Feed:
             self.effects.append(message.effect)
             if isinstance(message.effect, MoveMade) and self.commit_wall_ms is not None:
                 self._moved_at = self.commit_wall_ms(message.effect.t_ms)
-            self._ask_state()
-            return
+            return  # told to all: the board is stirred, and its state asked after them
         if isinstance(message, CentralMessage):
             self.central = message
             if self.state is not None:
