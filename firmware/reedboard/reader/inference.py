@@ -238,7 +238,7 @@ def complete(reader: Reader, best: MoveShape, now: int, effects: list[Effect]) -
     )
     reader.episode.doubted = best if reader.episode.complete_knock else None
     if reader.episode.complete_knock:
-        growth = "knock"  # a capture the next placement may still undo
+        growth = knock.knock_wait(reader, best)  # a capture the next placement may undo
     reader.episode.wait_ms = likely.wait_for(reader, growth)
     reader.episode.resting = growth is None
     if growth is None:

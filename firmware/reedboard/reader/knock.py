@@ -75,13 +75,32 @@ def knocked_step(reader: Reader, shape: MoveShape) -> bool:
 
 
 def knocked_victim(reader: Reader, shape: MoveShape) -> bool:
-    """A capture whose victim's square was empty only briefly, while the capturer was
-    already in the hand: the sensors of a one-motion swap, and of a neighbour knocked
-    by the hand carrying a piece elsewhere and falling back. Only what comes next can
-    tell: such a capture waits `settle_ms` like a move that may grow, and once
-    committed, a placement that only the other reading explains amends it."""
+    """A capture whose victim's square was emptied and filled again while the capturer
+    was already in the hand: the sensors of a capture, and of a neighbour knocked by
+    the hand carrying a piece elsewhere and falling back or put back by hand, however
+    long that took. Only what comes next can tell: such a capture waits (see
+    knock_wait), and once committed, a placement that only the other reading explains
+    amends it (amend_knocked_capture)."""
+    return vacancy_ms(reader, shape) is not None
+
+
+def knock_wait(reader: Reader, shape: MoveShape) -> str:
+    """How long a capture `knocked_victim` doubts waits to be made, by what the board
+    calls it (see likely.wait_for): a victim's square empty under KNOCK_MS is a knock
+    falling back, which the hand's own piece may follow late (`knock_wait_ms`); a longer
+    one is a knocked piece put back by hand, or a capture's victim taken up, and waits
+    `settle_ms` like a move that may grow, amended after if the hand then sets its
+    piece elsewhere (a wait as long for every capture taken that way would miss the
+    latency goal for all of them)."""
+    vacant = vacancy_ms(reader, shape)
+    return "knock" if vacant is not None and vacant < KNOCK_MS else "put back by hand"
+
+
+def vacancy_ms(reader: Reader, shape: MoveShape) -> int | None:
+    """How long the victim's square of `shape` was last empty, emptied after the
+    capturer was lifted (None: not so, or not a capture that can be a knock)."""
     if not shape.is_capture or shape.code & FLAG_EN_PASSANT:
-        return False
+        return None
     origin, victim = shape.from_square, shape.to_square
     origin_lifted = False
     lifted_at: int | None = None
@@ -93,7 +112,7 @@ def knocked_victim(reader: Reader, shape: MoveShape) -> bool:
             lifted_at = event.t_ms if origin_lifted else None
         elif event.square == victim and lifted_at is not None:
             vacant_ms = event.t_ms - lifted_at
-    return vacant_ms is not None and vacant_ms < KNOCK_MS
+    return vacant_ms
 
 
 def sure_capture(reader: Reader, shape: MoveShape) -> bool:

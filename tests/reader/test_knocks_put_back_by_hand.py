@@ -1,0 +1,123 @@
+"""A neighbour knocked by the hand carrying a piece and put back BY HAND while that piece
+is still in the air: the victim's square empty for 250 ms to 1.5 s (righting a piece
+takes a person that long), the carried piece set down later still. Until it is, the
+sensors are those of a capture the carried piece made of the knocked neighbour.
+
+The board never invents a move and never misses one: such a capture waits `settle_ms`
+like a move that may grow, and once made, the board keeps following the knock's reading
+(the piece still in the air) until the next change, the opponent's first lift as a
+rule: a placement only that reading explains, or the capturer set back
+home, takes the capture back and makes what was played (`move`, `takeback`, `move`, as
+a capture held as a knock already does), never a mismatch or a move nobody played."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from reedboard.reader.waits import DEFAULT_SETTLE_MS
+
+from tests.reader.support import kinds, moves, replay
+
+BOTH = pytest.mark.parametrize("mode", ["casual", "strict"])
+# White's queen on a8 next to Black's knight on b8 (Qxb8 legal), Black's bishop on a6.
+HEADER = "@start fen Qn1qk2r/2pp1ppp/b4n2/p1b1p3/8/4P3/PPPP1PPP/RNBKNB1R w k - 5 8"
+# The queen lifted, the knight knocked 389 ms later and put back 511 ms after that.
+KNOCK = "1000 lift a8\n1389 lift b8\n1900 place b8"
+BISHOP = "5000 lift a6\n5400 place d3"
+
+
+def run(body: str, mode: str) -> list[dict[str, Any]]:
+    return replay(body, header=HEADER, mode=mode)
+
+
+def kept(effects: list[dict[str, Any]]) -> list[str]:
+    """The moves the host's game holds: the board's, its takebacks undone."""
+    made: list[str] = []
+    for effect in effects:
+        if effect["event"] == "move":
+            made.append(effect["uci"])
+        elif effect["event"] == "takeback":
+            assert made and made[-1] == effect["uci"]
+            made.pop()
+    return made
+
+
+@BOTH
+def test_the_queen_set_down_long_after_takes_the_capture_back(mode: str) -> None:
+    effects = run(f"{KNOCK}\n3000 place b7\n{BISHOP}", mode)
+    assert kept(effects) == ["a8b7", "a6d3"]
+    # The capture, sent once the board had been still for settle_ms, is taken back when
+    # the queen lands where only the knock's reading lets it go.
+    assert moves(effects) == ["a8b8", "a8b7", "a6d3"]
+    assert kinds(effects) == ["move", "takeback", "move", "move"]
+    made = next(e["t_ms"] for e in effects if e["event"] == "move")
+    assert made == 1900 + DEFAULT_SETTLE_MS
+
+
+@BOTH
+def test_the_queen_set_down_within_the_settle_time_is_its_move_alone(mode: str) -> None:
+    effects = run(f"{KNOCK}\n2100 place b7\n{BISHOP}", mode)
+    assert moves(effects) == ["a8b7", "a6d3"]
+    assert kinds(effects) == ["move", "move"]
+
+
+def test_the_queen_set_back_home_is_no_move_in_casual_mode() -> None:
+    effects = run(f"{KNOCK}\n2600 place a8", "casual")
+    assert kept(effects) == []
+    assert kinds(effects) == ["move", "takeback"]
+
+
+@BOTH
+@pytest.mark.parametrize("put_back_ms", [250, 400, 700, 1000, 1500])
+@pytest.mark.parametrize("set_down_ms", [0, 150, 350, 800, 1500])
+def test_a_knock_put_back_by_hand_never_leaves_a_false_move(
+    mode: str, put_back_ms: int, set_down_ms: int
+) -> None:
+    back = 1389 + put_back_ms
+    landed = back + 20 + set_down_ms
+    body = f"1000 lift a8\n1389 lift b8\n{back} place b8\n{landed} place b7\n{BISHOP}"
+    effects = run(body, mode)
+    assert kept(effects) == ["a8b7", "a6d3"]
+    assert "illegal" not in kinds(effects) and "violation" not in kinds(effects)
+
+
+# 1.e4 d5 2.Nf3 e6: White's e4 pawn can take d5 or go to e5; f3 is White's own knight.
+OPENING = (
+    "1000 lift e2\n1300 place e4\n2000 lift d7\n2300 place d5\n"
+    "3000 lift g1\n3300 place f3\n4000 lift e7\n4300 place e6"
+)
+BEFORE = ["e2e4", "d7d5", "g1f3", "e7e6"]
+REPLY = "9000 lift b8\n9300 place c6"
+VARIANTS = {
+    # the knocked piece: the opponent's, which the pawn in the hand could take
+    "capturable": "5000 lift e4\n5200 lift d5\n5900 place d5\n7000 place e5",
+    # the pawn set down in the knock's reading while the board still holds the capture
+    "capturable, set down at once": "5000 lift e4\n5200 lift d5\n5900 place d5\n5950 place e5",
+    # the knocked piece: an own neighbour
+    "own": "5000 lift e4\n5200 lift f3\n5900 place f3\n7000 place e5",
+}
+
+
+@BOTH
+@pytest.mark.parametrize("name", VARIANTS)
+def test_neighbouring_variants_read_the_move_played(mode: str, name: str) -> None:
+    effects = replay(f"{OPENING}\n{VARIANTS[name]}\n{REPLY}", mode=mode)
+    assert kept(effects) == [*BEFORE, "e4e5", "b8c6"]
+    assert "violation" not in kinds(effects)
+    # Two own pieces in the hands longer than settle_ms are shown as missing until the
+    # knocked one is back (see the report): never a move, never a lasting mismatch.
+    shown = kinds(effects, "move", "takeback")
+    assert shown == (["illegal", "restored"] if name == "own" else [])
+
+
+# A rook on a1 knocks the knight on b2, which it cannot take.
+ROOK = "@start fen 4k3/8/8/8/8/8/1n6/R3K3 w - - 0 1"
+
+
+@BOTH
+def test_a_knocked_piece_the_carried_one_cannot_take_is_no_capture(mode: str) -> None:
+    body = "1000 lift a1\n1300 lift b2\n2100 place b2\n3000 place a5\n4000 lift e8\n4300 place e7"
+    effects = replay(body, header=ROOK, mode=mode)
+    assert kinds(effects) == ["move", "move"]
+    assert moves(effects) == ["a1a5", "e8e7"]
