@@ -68,6 +68,21 @@ def test_the_queen_set_back_home_is_no_move_in_casual_mode() -> None:
     assert kinds(effects) == ["move", "takeback"]
 
 
+@pytest.mark.parametrize(("body", "verdict"), [("lift b2\n+300 place b3", "violation")])
+def test_the_queen_set_back_home_stays_touched_in_strict_mode(body: str, verdict: str) -> None:
+    # FIDE 4.3a: the queen was touched all along; the knocked knight binds nothing.
+    effects = run(f"{KNOCK}\n2600 place a8\n4000 lift b2\n4300 place b3", "strict")
+    assert kept(effects) == []
+    violation = next(e for e in effects if e["event"] == verdict)
+    assert (violation["rule"], violation["square"]) == ("4.3a", "a8")
+
+
+def test_the_queen_set_back_home_may_still_move_in_strict_mode() -> None:
+    effects = run(f"{KNOCK}\n2600 place a8\n4000 lift a8\n4300 place b7", "strict")
+    assert kept(effects) == ["a8b7"]
+    assert "violation" not in kinds(effects) and "illegal" not in kinds(effects)
+
+
 @BOTH
 @pytest.mark.parametrize("put_back_ms", [250, 400, 700, 1000, 1500])
 @pytest.mark.parametrize("set_down_ms", [0, 150, 350, 800, 1500])

@@ -63,8 +63,9 @@ def _readings_due(reader: Reader, now: int, effects: list[Effect]) -> None:
     if isinstance(pending, AmendDue) and now >= pending.due:
         reader.waiting = enter(pending, None)
         if len(reader.episode.events) == 1:
+            first = reader.episode.events[0]
             knock.amend_knocked_capture(
-                reader, pending.origin, reader.episode.events[0], now, effects
+                reader, pending.origin, first, now, effects, touches=pending.touches
             )
 
 

@@ -15,6 +15,7 @@ from reedboard.events import Effect
 from reedboard.reader import likely, takeback
 from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape, MoveTable
+from reedboard.reader.touch_move import TouchRecord
 from reedboard.reader.waiting import AmendDue, enter
 from reedboard.reader.waits import ARRIVE_MS, KNOCK_MS, STEP_KNOCK_MS
 from reedboard.rules.attacks import BETWEEN, KING_ATTACKS
@@ -199,6 +200,7 @@ def amend_knocked_capture(
     now: int,
     effects: list[Effect],
     later: Bitboard = 0,
+    touches: TouchRecord | None = None,
 ) -> bool:
     """The first placement after a capture `knocked_victim` doubted: when the board
     it makes is, read from the position before the capture, a move of the capturer
@@ -207,7 +209,9 @@ def amend_knocked_capture(
 
     The capture's reading may explain the placement too, as the opponent's piece seen
     arriving before it is seen leaving: then the lift that follows within ARRIVE_MS
-    decides (waiting.AmendDue, `later` the changes seen since the placement)."""
+    decides (waiting.AmendDue, `later` the changes seen since the placement). The
+    mover's `touches` before the capture bind again: the piece in the hand was touched
+    (in strict mode the queen set back home must still move)."""
     if not len(reader.game) or reader.game.declared is not None:
         return False
     previous = reader.game.positions[-2]
@@ -230,9 +234,12 @@ def amend_knocked_capture(
         and not reader.episode.events
         and reader.table.is_prefix(placed ^ reader.table.occupancy)
     ):
-        reader.waiting = enter(reader.waiting, AmendDue(origin, change.t_ms + ARRIVE_MS))
+        due = change.t_ms + ARRIVE_MS
+        reader.waiting = enter(reader.waiting, AmendDue(origin, due, touches))
         return False
     takeback.take_back_last(reader, now, effects)
+    if touches is not None:
+        reader.touches = TouchRecord(list(touches.touches))
     reader.exchange_square = None
     reader.sensors = before
     reader.new_episode()
