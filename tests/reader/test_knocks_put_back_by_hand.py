@@ -126,6 +126,29 @@ def test_neighbouring_variants_read_the_move_played(mode: str, name: str) -> Non
     assert shown == (["illegal", "restored"] if name == "own" else [])
 
 
+# White's e4 pawn between Black's d5 and f5 pawns: it takes d5, the victim off first.
+PAWNS = "@start fen 4k3/8/8/3p1p2/4P3/8/8/4K3 w - - 0 1"
+
+
+@BOTH
+@pytest.mark.parametrize("set_down_ms", [100, 600, 1400])
+def test_the_hand_of_a_capture_whose_victim_went_first_knocks_a_neighbour(
+    mode: str, set_down_ms: int
+) -> None:
+    # d5 taken off, the e4 pawn lifted, f5 knocked and put back 700 ms later, then the
+    # pawn set on d5: exd5, whatever the pause.
+    landed = 6300 + set_down_ms
+    body = (
+        f"5000 lift d5\n5400 lift e4\n5600 lift f5\n6300 place f5\n{landed} place d5\n"
+        "9000 lift e8\n9300 place e7"
+    )
+    effects = replay(body, header=PAWNS, mode=mode)
+    # Not exf5 with Black's hand on d5: the capture in progress, f5 only knocked. Three
+    # pieces off the board longer than settle_ms are shown missing until f5 is back.
+    assert kept(effects) == ["e4d5", "e8e7"]
+    assert kinds(effects) == ["illegal", "restored", "move", "move"]
+
+
 # A rook on a1 knocks the knight on b2, which it cannot take.
 ROOK = "@start fen 4k3/8/8/8/8/8/1n6/R3K3 w - - 0 1"
 
