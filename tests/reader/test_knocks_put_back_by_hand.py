@@ -159,3 +159,25 @@ def test_a_knocked_piece_the_carried_one_cannot_take_is_no_capture(mode: str) ->
     effects = replay(body, header=ROOK, mode=mode)
     assert kinds(effects) == ["move", "move"]
     assert moves(effects) == ["a1a5", "e8e7"]
+
+
+# Both sides may still castle on both wings.
+CASTLES = "@start fen r3k2r/p6p/8/8/8/8/P6P/R3K2R w KQkq - 0 1"
+
+
+def test_strict_a_rook_knocked_by_the_kings_hand_and_righted_owes_no_castling() -> None:
+    # The king lifted, the h1 rook knocked 40 ms later and righted 700 ms after: the
+    # rook was not touched (FIDE 4.4a binds deliberate touches); the king's step stands.
+    body = "1000 lift e1\n1040 lift h1\n1740 place h1\n2300 place f2\n4000 lift a7\n4300 place a6"
+    effects = replay(body, header=CASTLES, mode="strict")
+    assert moves(effects) == ["e1f2", "a7a6"]
+    assert "violation" not in kinds(effects)
+
+
+def test_strict_the_king_in_the_hand_still_binds_after_the_righted_rook() -> None:
+    # The king set back home after the knock: the king was touched, another piece may not
+    # move (4.3a).
+    body = "1000 lift e1\n1040 lift h1\n1740 place h1\n2300 place e1\n4000 lift a2\n4300 place a3"
+    effects = replay(body, header=CASTLES, mode="strict")
+    violation = next(e for e in effects if e["event"] == "violation")
+    assert (violation["rule"], violation["square"]) == ("4.3a", "e1")

@@ -154,6 +154,7 @@ def follow(
     if change.occupied:
         reader.episode.hands.place(sq)
         knock.forget_knocked_touch(reader, change)
+        knock.forget_righted_own_touch(reader, change)
         reader.touches.set_back(sq)
         choice = reader.choice_lift
         reader.choice_lift = None

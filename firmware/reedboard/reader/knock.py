@@ -193,6 +193,20 @@ def forget_knocked_touch(reader: Reader, change: SquareChange) -> None:
     touches.remove(knocked)
 
 
+def forget_righted_own_touch(reader: Reader, change: SquareChange) -> None:
+    """An own piece lifted while another own piece, touched before it, was in the hand,
+    and set back on its own square while that piece still is: a neighbour knocked by
+    the hand carrying the piece and righted by hand (0.3-1 s), not touched (FIDE 4.3
+    binds deliberate touches). The piece in the hand binds as it did; only the righted
+    one is forgotten: a king in the hand knocking its rook owes no castling (4.4a)."""
+    touches = reader.touches.touches
+    righted = next((t for t in touches if t.square == change.square and t.own), None)
+    if righted is None:
+        return
+    if any(t.own and t.t_ms < righted.t_ms and not reader.sensors >> t.square & 1 for t in touches):
+        touches.remove(righted)
+
+
 def amend_knocked_capture(
     reader: Reader,
     origin: Square,
