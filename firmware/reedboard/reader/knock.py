@@ -17,7 +17,7 @@ from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape, MoveTable
 from reedboard.reader.touch_move import TouchRecord
 from reedboard.reader.waiting import AmendDue, enter
-from reedboard.reader.waits import ARRIVE_MS, KNOCK_MS, STEP_KNOCK_MS
+from reedboard.reader.waits import ARRIVE_MS, KNOCK_MS, RIGHTING_MS, STEP_KNOCK_MS
 from reedboard.rules.attacks import BETWEEN, KING_ATTACKS
 from reedboard.rules.moves import FLAG_EN_PASSANT
 from reedboard.rules.position import Position
@@ -205,6 +205,25 @@ def forget_righted_own_touch(reader: Reader, change: SquareChange) -> None:
         return
     if any(t.own and t.t_ms < righted.t_ms and not reader.sensors >> t.square & 1 for t in touches):
         touches.remove(righted)
+
+
+def righting_until(reader: Reader) -> int | None:
+    """A neighbour knocked off its square by the hand carrying a piece, the board
+    otherwise a move under way (the piece in the hand, a capture's victim off): until
+    RIGHTING_MS after its lift the hand may be putting it back, so the board shows no
+    mismatch before then (None: no such neighbour)."""
+    changed = reader.sensors ^ reader.table.occupancy
+    emptied = changed & ~reader.sensors
+    events = reader.episode.events
+    knocked = next((e for e in reversed(events) if emptied >> e.square & 1), None)
+    if knocked is None:
+        return None
+    rest = changed & ~(1 << knocked.square)
+    if not rest or not reader.table.in_progress(rest, reader.sensors | 1 << knocked.square):
+        return None
+    if not any(not e.occupied and e.t_ms < knocked.t_ms and rest >> e.square & 1 for e in events):
+        return None  # (lifted first, it is no knock by a hand carrying another piece)
+    return knocked.t_ms + RIGHTING_MS
 
 
 def amend_knocked_capture(

@@ -70,6 +70,11 @@ SWEEP_MS = 100
 # quarter of a second; a capture whose victim's square was empty for less, with the
 # capturer already in the hand, may be that knock (see knock.knocked_victim).
 KNOCK_MS = 250
+# A neighbour knocked off its square by the hand carrying a piece and not falling back is
+# put back by hand: a person needs 0.3-1 s to right a piece. Until this long after its
+# lift, the board otherwise a move under way, it is no mismatch to show (the lights would
+# flash at every knock); left off longer, it is shown as any (see knock.righting_until).
+RIGHTING_MS = 1500
 # A piece seen arriving before it is seen leaving (the magnet over both switches) opens
 # its origin within this long (up to 40 ms, and the switch's bounce); the opponent's
 # hand, even in blitz, rarely lifts a neighbour of that square so fast.
