@@ -23,8 +23,9 @@ DEFAULT_CASTLE_WAIT_MS = 2000
 # the worst of 9,514 knocks 650 ms; the model cannot pause longer than about 750 ms in
 # the bench's knocked-neighbour family, which takes back no capture from a 700 ms wait
 # on). The 300 ms beyond that are a margin for real hands, not a fit to the model, and
-# real hands pause longer still: the one recorded knock
-# (tests/reader/cases/knock-then-a-bishop-set-down-far-off.events) sets its queen down
+# slower hands pause longer still: a knock the hands property test found (a script of
+# the model's hands, not a recording of real ones:
+# tests/reader/cases/knock-then-a-bishop-set-down-far-off.events) sets its queen down
 # 1.17 s after the knocked knight is back, beyond even this wait (its capture is sent,
 # then taken back). So the evidence gives no ground to shorten it. The trade-off: such
 # brisk captures are 30 % of the model's captures (1,496 of 4,925, bench/accuracy.py
