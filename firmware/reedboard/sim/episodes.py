@@ -9,7 +9,8 @@ which moves the board must still find.
   the board has complained;
 - `knock_by_hand`: while the moving piece is in the hand (a quiet move, or a capture whose
   victim is off first), a neighbour of its square or its target, of either colour, is
-  knocked and put back by hand (empty 250 ms-1.5 s), the piece set down 0-1.5 s after;
+  knocked and put back by hand (empty 250 ms-1.5 s), the piece set down 20 ms-1.5 s
+  after (or later, as the model carried it);
 - `takeback`: after a capture (casual mode), both pieces go back in either order, the
   captured piece first onto the square the capturer has just left or the capturer home
   first, and the capture is played again;
