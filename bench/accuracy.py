@@ -16,7 +16,9 @@ starts is as late as it looks) to the move's effect, and printed per kind of mov
 capture, castling, en passant, promotion; and apart, the quiet rook moves that castling
 may still follow); the goal for every kind is a p99 of at most settle_ms + 50 ms. A capture swapped in one motion (the victim's square empty for less
 than KNOCK_MS while the capturer was in the hand) may be a neighbour knocked by the hand;
-its latency is printed apart as well.
+its latency is printed apart as well, and so is that of a capture whose victim's square
+was empty KNOCK_MS or more while the capturer was in the hand (a neighbour knocked and
+put back by hand looks the same: such a capture waits settle_ms).
 Every game is timed (a long control, so no flag falls): for each move recognised, the
 clock error is the time at which the board stopped its player's clock minus the model's
 true completion time (the decisive sensor change); the goal is 0 ms at the median and
@@ -40,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reedboard.chess_clock.time_control import parse_time_control
-from reedboard.events import Effect, MoveMade, TakenBack
+from reedboard.events import Effect, Illegal, MoveMade, Restored, TakenBack
 from reedboard.reader.mode import Mode
 from reedboard.reader.move_reader import DEFAULT_KNOCK_WAIT_MS, DEFAULT_SETTLE_MS, KNOCK_MS
 from reedboard.reader.waits import RELAND_MS
@@ -133,6 +135,26 @@ def knock_suspect(script: HumanScript, ply: int, position: Position, move: Move)
     return victim_lifted is not None and script.decisive_ms[ply] - victim_lifted < KNOCK_MS
 
 
+def put_back_suspect(script: HumanScript, ply: int, position: Position, move: Move) -> bool:
+    """Whether move `ply` is a capture whose victim's square emptied after the capturer
+    was lifted and stayed empty KNOCK_MS or more: the sensors of a neighbour knocked and
+    put back by hand, so the board holds it settle_ms (not a knock_suspect one)."""
+    if not position.is_capture(move) or position.is_en_passant(move):
+        return False
+    first = script.starts[ply]
+    end = script.starts[ply + 1] if ply + 1 < len(script.starts) else len(script.lines)
+    origin, victim = SQUARE_NAMES[move.from_square], SQUARE_NAMES[move.to_square]
+    origin_lifted = victim_lifted = None
+    for t, action, square in script.lines[first:end]:
+        if action != "lift" or t > script.decisive_ms[ply]:
+            continue
+        if square == origin and origin_lifted is None:
+            origin_lifted = t
+        elif square == victim and origin_lifted is not None and victim_lifted is None:
+            victim_lifted = t
+    return victim_lifted is not None and script.decisive_ms[ply] - victim_lifted >= KNOCK_MS
+
+
 @dataclass
 class Tally:
     games: int = 0
@@ -150,6 +172,7 @@ class Tally:
     clock_error: list[int] = field(default_factory=list)
     latency_sure: list[int] = field(default_factory=list)  # all but knock-suspect captures
     latency_doubted: list[int] = field(default_factory=list)  # knock-suspect captures
+    latency_by_hand: list[int] = field(default_factory=list)  # put-back-suspect captures
     latency_kinds: list[tuple[str, int]] = field(default_factory=list)  # (kind, latency)
     cpu_per_event: list[float] = field(default_factory=list)
     failing: list[int] = field(default_factory=list)
@@ -195,6 +218,8 @@ def run_game(
             tally.latency_doubted.append(latency)
         else:
             tally.latency_sure.append(latency)
+        if put_back_suspect(script, ply, position, move):
+            tally.latency_by_hand.append(latency)
         if ply < len(stops):
             tally.clock_error.append(stops[ply] - script.decisive_ms[ply])
         position = position.play(move)
@@ -257,6 +282,7 @@ def report(tally: Tally, first_seed: int, settle_ms: int, wall: float) -> str:
     rate = 100.0 * tally.exact / tally.moves if tally.moves else 0.0
     timed = len(tally.latency_all)
     share = 100.0 * len(tally.latency_doubted) / timed if timed else 0.0
+    by_hand_share = 100.0 * len(tally.latency_by_hand) / timed if timed else 0.0
     cpu = statistics.median(tally.cpu_per_event) * 1000 if tally.cpu_per_event else 0.0
     rows = [
         ("games", f"{tally.games}", ""),
@@ -314,6 +340,21 @@ def report(tally: Tally, first_seed: int, settle_ms: int, wall: float) -> str:
             f"{percentile(tally.latency_doubted, 0.99):.0f} ms",
             "",
         ),
+        (
+            "put-back-suspect captures: share",
+            f"{len(tally.latency_by_hand)} ({by_hand_share:.2f}% of moves)",
+            "",
+        ),
+        (
+            "put-back-suspect captures: median",
+            f"{statistics.median(tally.latency_by_hand) if tally.latency_by_hand else float('nan'):.0f} ms",
+            "",
+        ),
+        (
+            "put-back-suspect captures: p99",
+            f"{percentile(tally.latency_by_hand, 0.99):.0f} ms",
+            f"<= {settle_ms + 50} ms",
+        ),
         ("CPU per raw event (median of batches)", f"{cpu:.3f} ms", "< 0.2 ms"),
     ]
     lines = [
@@ -360,6 +401,8 @@ class FamilyTally:
     false: int = 0
     missed: int = 0
     takebacks: int = 0  # seen by the host (a takeback family's own ones included)
+    shown: int = 0  # mismatches the board showed (the hands' own complaints included)
+    standing: int = 0  # games left with a mismatch shown at their end
     clock_off: int = 0  # moves whose clock stopped elsewhere than at their completion
     latency_fixed: list[int] = field(default_factory=list)
     latency_all: list[int] = field(default_factory=list)  # every move, from its own change
@@ -399,6 +442,8 @@ def run_family(name: str, seeds: range, settings: HumanSettings, knock_wait_ms: 
         tally.false += len(made) - exact
         tally.missed += len(script.ucis) - exact
         tally.takebacks += sum(1 for e in effects if isinstance(e, TakenBack))
+        tally.shown += sum(1 for e in effects if isinstance(e, Illegal))
+        tally.standing += mismatch_standing(effects)
         position = script.start
         for ply, effect in enumerate(made[:exact]):
             move = position.parse_uci(script.ucis[ply])
@@ -409,6 +454,17 @@ def run_family(name: str, seeds: range, settings: HumanSettings, knock_wait_ms: 
         if exact != len(script.ucis) or len(made) != exact:
             tally.failing.append(seed)
     return tally
+
+
+def mismatch_standing(effects: list[Effect]) -> bool:
+    """Whether the board still shows a mismatch when the game's lines end."""
+    standing = False
+    for effect in effects:
+        if isinstance(effect, Illegal):
+            standing = True
+        elif isinstance(effect, Restored):
+            standing = False
+    return standing
 
 
 def exact_count(made: list[MoveMade], ucis: tuple[str, ...]) -> int:
@@ -423,14 +479,16 @@ def exact_count(made: list[MoveMade], ucis: tuple[str, ...]) -> int:
 def family_report(results: dict[str, FamilyTally]) -> str:
     lines = [
         f"{'family':<18} {'games':>6} {'moves':>7} {'exact':>16} {'false':>6} {'missed':>7}"
-        f" {'takebacks':>10} {'latency median':>15} {'p99 (all)':>10} {'clock off':>10}"
+        f" {'takebacks':>10} {'shown':>6} {'standing':>9} {'latency median':>15}"
+        f" {'p99 (all)':>10} {'clock off':>10}"
     ]
     for name, t in results.items():
         rate = 100.0 * t.exact / t.moves if t.moves else 0.0
         median = statistics.median(t.latency_fixed) if t.latency_fixed else float("nan")
         lines.append(
             f"{name:<18} {t.games:>6} {t.moves:>7} {f'{t.exact} ({rate:.2f}%)':>16}"
-            f" {t.false:>6} {t.missed:>7} {t.takebacks:>10} {f'{median:.0f} ms':>15}"
+            f" {t.false:>6} {t.missed:>7} {t.takebacks:>10} {t.shown:>6} {t.standing:>9}"
+            f" {f'{median:.0f} ms':>15}"
             f" {f'{percentile(t.latency_all, 0.99):.0f} ms':>10}"
             f" {t.clock_off:>10}"
         )
@@ -439,7 +497,8 @@ def family_report(results: dict[str, FamilyTally]) -> str:
     lines.append(
         f"goal: 100.00 %, 0 false, 0 missed; latency median (cannot extend) <= {RELAND_MS} ms;"
         " p99 of every move <= settle_ms + 50 ms;\n"
-        "clock off 0 (moves whose clock stopped elsewhere than at their completion)"
+        "clock off 0 (moves whose clock stopped elsewhere than at their completion);\n"
+        "shown: mismatches the board showed (a family's deliberate ones included); standing: 0"
     )
     return "\n".join(lines)
 

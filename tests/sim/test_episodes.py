@@ -49,3 +49,39 @@ def test_each_family_is_read_exactly(family: str) -> None:
         if played == GAMES:
             break
     assert played, f"no game of the first seeds shows {family}"
+
+
+def _added(script: HumanScript, base: HumanScript) -> list[int]:
+    """The indices of the lines `script` adds to `base` (whose lines it keeps in order,
+    some later)."""
+    added, at = [], 0
+    for index, line in enumerate(script.lines):
+        if at < len(base.lines) and line[1:] == base.lines[at][1:]:
+            assert line.t_ms >= base.lines[at].t_ms
+            at += 1
+        else:
+            added.append(index)
+    assert at == len(base.lines)
+    return added
+
+
+def test_knocks_by_hand_are_put_back_slowly_before_the_piece_is_set_down() -> None:
+    # Each knock: a square lifted while the moving piece is in the hand, put back
+    # 250 ms-1.5 s later, and the next placement elsewhere (the piece in the hand, or
+    # its slide) 20 ms-3 s after it (never with it, nor before).
+    knocks = 0
+    for seed in range(1, 9):
+        base = game_for_seed(seed, SETTINGS.without_noise())
+        script = FAMILIES["knock_by_hand"](base, random.Random(seed), SETTINGS.settle_ms)
+        if script is None:
+            continue
+        added = _added(script, base)
+        lines = script.lines
+        for lift, back in zip(added[::2], added[1::2], strict=True):
+            assert (lines[lift].action, lines[back].action) == ("lift", "place")
+            assert lines[lift].what == lines[back].what
+            assert 250 <= lines[back].t_ms - lines[lift].t_ms <= 1500
+            after = next(x for x in lines[back + 1 :] if x.action == "place")
+            assert 20 <= after.t_ms - lines[back].t_ms <= 3000
+            knocks += 1
+    assert knocks > 20

@@ -63,8 +63,9 @@ def _readings_due(reader: Reader, now: int, effects: list[Effect]) -> None:
     if isinstance(pending, AmendDue) and now >= pending.due:
         reader.waiting = enter(pending, None)
         if len(reader.episode.events) == 1:
+            first = reader.episode.events[0]
             knock.amend_knocked_capture(
-                reader, pending.origin, reader.episode.events[0], now, effects
+                reader, pending.origin, first, now, effects, touches=pending.touches
             )
 
 
@@ -86,7 +87,9 @@ def _stillness(reader: Reader, now: int, effects: list[Effect]) -> None:
         if two_hands.read_two_moves(reader, now, effects, final_only=False):
             return
     stray = quiet >= STRAY_WAIT_MS and verdicts.stray(reader)
-    if verdicts.unexplained(reader) or verdicts.outdated_mismatch(reader) or stray:
+    righting = knock.righting_until(reader)
+    unexplained = verdicts.unexplained(reader) and (righting is None or now >= righting)
+    if unexplained or verdicts.outdated_mismatch(reader) or stray:
         verdicts.report_mismatch(reader, now, effects)
 
 
@@ -103,7 +106,8 @@ def _stillness_due(reader: Reader) -> int | None:
     if reader.episode.complete is not None:
         return reader.last_change_ms + reader.episode.wait_ms
     if verdicts.unreported(reader):
-        return reader.last_change_ms + reader.settle_ms
+        # (A knocked neighbour being put back is shown only if it stays off: see knock.py.)
+        return max(reader.last_change_ms + reader.settle_ms, knock.righting_until(reader) or 0)
     if verdicts.stray(reader) and not verdicts.mismatch_shown(reader):
         return reader.last_change_ms + STRAY_WAIT_MS
     return None

@@ -82,7 +82,9 @@ def _amends(
     of the capturer explains amends the capture (True: `change` is read already)."""
     if not change.occupied or reader.episode.events:
         return False
-    return knock.amend_knocked_capture(reader, knocked.origin, change, now, effects)
+    return knock.amend_knocked_capture(
+        reader, knocked.origin, change, now, effects, touches=knocked.touches
+    )
 
 
 def _other_reading(
@@ -125,11 +127,11 @@ def _amend_due(
     """The change after a placement both readings of a knocked capture explain: no lift
     of a piece arriving first amends the capture; such a lift follows the amended
     reading alongside."""
-    origin, later = waiting.origin, 1 << change.square
+    origin, later, touches = waiting.origin, 1 << change.square, waiting.touches
     first = reader.episode.events[0]
     if not knock.arrived_from(change, waiting.due, first.square, reader.position):
         # No lift came to make that placement the opponent's arriving first.
-        knock.amend_knocked_capture(reader, origin, first, now, effects, later)
+        knock.amend_knocked_capture(reader, origin, first, now, effects, later, touches)
     elif report:
         # The other reading sees the board as before `change` (see fork.fork): nothing
         # came after the placement there yet.
@@ -137,7 +139,9 @@ def _amend_due(
             reader,
             change,
             now,
-            lambda alt, out: knock.amend_knocked_capture(alt, origin, first, now, out),
+            lambda alt, out: knock.amend_knocked_capture(
+                alt, origin, first, now, out, touches=touches
+            ),
         )
 
 
@@ -150,6 +154,7 @@ def follow(
     if change.occupied:
         reader.episode.hands.place(sq)
         knock.forget_knocked_touch(reader, change)
+        knock.forget_righted_own_touch(reader, change)
         reader.touches.set_back(sq)
         choice = reader.choice_lift
         reader.choice_lift = None
@@ -238,7 +243,7 @@ def complete(reader: Reader, best: MoveShape, now: int, effects: list[Effect]) -
     )
     reader.episode.doubted = best if reader.episode.complete_knock else None
     if reader.episode.complete_knock:
-        growth = "knock"  # a capture the next placement may still undo
+        growth = knock.knock_wait(reader, best)  # a capture the next placement may undo
     reader.episode.wait_ms = likely.wait_for(reader, growth)
     reader.episode.resting = growth is None
     if growth is None:

@@ -15,8 +15,9 @@ from reedboard.events import Effect
 from reedboard.reader import likely, takeback
 from reedboard.reader.hands import UNKNOWN
 from reedboard.reader.table import EMPTY, MoveShape, MoveTable
+from reedboard.reader.touch_move import TouchRecord
 from reedboard.reader.waiting import AmendDue, enter
-from reedboard.reader.waits import ARRIVE_MS, KNOCK_MS, STEP_KNOCK_MS
+from reedboard.reader.waits import ARRIVE_MS, KNOCK_MS, RIGHTING_MS, STEP_KNOCK_MS
 from reedboard.rules.attacks import BETWEEN, KING_ATTACKS
 from reedboard.rules.moves import FLAG_EN_PASSANT
 from reedboard.rules.position import Position
@@ -75,13 +76,32 @@ def knocked_step(reader: Reader, shape: MoveShape) -> bool:
 
 
 def knocked_victim(reader: Reader, shape: MoveShape) -> bool:
-    """A capture whose victim's square was empty only briefly, while the capturer was
-    already in the hand: the sensors of a one-motion swap, and of a neighbour knocked
-    by the hand carrying a piece elsewhere and falling back. Only what comes next can
-    tell: such a capture waits `settle_ms` like a move that may grow, and once
-    committed, a placement that only the other reading explains amends it."""
+    """A capture whose victim's square was emptied and filled again while the capturer
+    was already in the hand: the sensors of a capture, and of a neighbour knocked by
+    the hand carrying a piece elsewhere and falling back or put back by hand, however
+    long that took. Only what comes next can tell: such a capture waits (see
+    knock_wait), and once committed, a placement that only the other reading explains
+    amends it (amend_knocked_capture)."""
+    return vacancy_ms(reader, shape) is not None
+
+
+def knock_wait(reader: Reader, shape: MoveShape) -> str:
+    """How long a capture `knocked_victim` doubts waits to be made, by what the board
+    calls it (see likely.wait_for): a victim's square empty under KNOCK_MS is a knock
+    falling back, which the hand's own piece may follow late (`knock_wait_ms`); a longer
+    one is a knocked piece put back by hand, or a capture's victim taken up, and waits
+    `settle_ms` like a move that may grow, amended after if the hand then sets its
+    piece elsewhere (a wait as long for every capture taken that way would miss the
+    latency goal for all of them)."""
+    vacant = vacancy_ms(reader, shape)
+    return "knock" if vacant is not None and vacant < KNOCK_MS else "put back by hand"
+
+
+def vacancy_ms(reader: Reader, shape: MoveShape) -> int | None:
+    """How long the victim's square of `shape` was last empty, emptied after the
+    capturer was lifted (None: not so, or not a capture that can be a knock)."""
     if not shape.is_capture or shape.code & FLAG_EN_PASSANT:
-        return False
+        return None
     origin, victim = shape.from_square, shape.to_square
     origin_lifted = False
     lifted_at: int | None = None
@@ -93,7 +113,7 @@ def knocked_victim(reader: Reader, shape: MoveShape) -> bool:
             lifted_at = event.t_ms if origin_lifted else None
         elif event.square == victim and lifted_at is not None:
             vacant_ms = event.t_ms - lifted_at
-    return vacant_ms is not None and vacant_ms < KNOCK_MS
+    return vacant_ms
 
 
 def sure_capture(reader: Reader, shape: MoveShape) -> bool:
@@ -173,6 +193,39 @@ def forget_knocked_touch(reader: Reader, change: SquareChange) -> None:
     touches.remove(knocked)
 
 
+def forget_righted_own_touch(reader: Reader, change: SquareChange) -> None:
+    """An own piece lifted while another own piece, touched before it, was in the hand,
+    and set back on its own square while that piece still is: a neighbour knocked by
+    the hand carrying the piece and righted by hand (0.3-1 s), not touched (FIDE 4.3
+    binds deliberate touches). The piece in the hand binds as it did; only the righted
+    one is forgotten: a king in the hand knocking its rook owes no castling (4.4a)."""
+    touches = reader.touches.touches
+    righted = next((t for t in touches if t.square == change.square and t.own), None)
+    if righted is None:
+        return
+    if any(t.own and t.t_ms < righted.t_ms and not reader.sensors >> t.square & 1 for t in touches):
+        touches.remove(righted)
+
+
+def righting_until(reader: Reader) -> int | None:
+    """A neighbour knocked off its square by the hand carrying a piece, the board
+    otherwise a move under way (the piece in the hand, a capture's victim off): until
+    RIGHTING_MS after its lift the hand may be putting it back, so the board shows no
+    mismatch before then (None: no such neighbour)."""
+    changed = reader.sensors ^ reader.table.occupancy
+    emptied = changed & ~reader.sensors
+    events = reader.episode.events
+    knocked = next((e for e in reversed(events) if emptied >> e.square & 1), None)
+    if knocked is None:
+        return None
+    rest = changed & ~(1 << knocked.square)
+    if not rest or not reader.table.in_progress(rest, reader.sensors | 1 << knocked.square):
+        return None
+    if not any(not e.occupied and e.t_ms < knocked.t_ms and rest >> e.square & 1 for e in events):
+        return None  # (lifted first, it is no knock by a hand carrying another piece)
+    return knocked.t_ms + RIGHTING_MS
+
+
 def amend_knocked_capture(
     reader: Reader,
     origin: Square,
@@ -180,6 +233,7 @@ def amend_knocked_capture(
     now: int,
     effects: list[Effect],
     later: Bitboard = 0,
+    touches: TouchRecord | None = None,
 ) -> bool:
     """The first placement after a capture `knocked_victim` doubted: when the board
     it makes is, read from the position before the capture, a move of the capturer
@@ -188,7 +242,9 @@ def amend_knocked_capture(
 
     The capture's reading may explain the placement too, as the opponent's piece seen
     arriving before it is seen leaving: then the lift that follows within ARRIVE_MS
-    decides (waiting.AmendDue, `later` the changes seen since the placement)."""
+    decides (waiting.AmendDue, `later` the changes seen since the placement). The
+    mover's `touches` before the capture bind again: the piece in the hand was touched
+    (in strict mode the queen set back home must still move)."""
     if not len(reader.game) or reader.game.declared is not None:
         return False
     previous = reader.game.positions[-2]
@@ -211,9 +267,12 @@ def amend_knocked_capture(
         and not reader.episode.events
         and reader.table.is_prefix(placed ^ reader.table.occupancy)
     ):
-        reader.waiting = enter(reader.waiting, AmendDue(origin, change.t_ms + ARRIVE_MS))
+        due = change.t_ms + ARRIVE_MS
+        reader.waiting = enter(reader.waiting, AmendDue(origin, due, touches))
         return False
     takeback.take_back_last(reader, now, effects)
+    if touches is not None:
+        reader.touches = TouchRecord(list(touches.touches))
     reader.exchange_square = None
     reader.sensors = before
     reader.new_episode()

@@ -450,12 +450,12 @@ class MoveReader:
         uci = self.position.uci(move)
         self.game.push(move)
         effects.append(MoveMade(now, uci, san, self.position.fen(), len(self.game)))
-        self.touches = TouchRecord()
+        touched, self.touches = self.touches, TouchRecord()
         self.marks = HostMarks()  # what the host asked was about the position before
         self.exchange_square = move.to_square if shape.is_promotion else None
         self.new_episode()
         if knocked:
-            self.waiting = enter(self.waiting, KnockedCapture(move.from_square))
+            self.waiting = enter(self.waiting, KnockedCapture(move.from_square, touched))
         outcome = self.game.outcome()
         if outcome is not None:
             effects.append(GameOver(now, outcome.result, outcome.reason))

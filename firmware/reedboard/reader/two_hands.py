@@ -116,16 +116,44 @@ def _untangled(
     """overlap.untangle, and in strict mode only a player's move touch-move allows
     (`position`: the one `table` is of, by default the reader's)."""
     found = untangle(table, start, start_sensors, events, final_only=final_only)
-    if found is None or reader.mode != "strict":
+    where = reader.position if position is None else position
+    if found is None or knocked_while_taking(where, found):
+        return None
+    if reader.mode != "strict":
         return found
     # Touch-move binds the player's own hand only: the opponent's lifts are theirs.
-    where = reader.position if position is None else position
     record = TouchRecord()
     for event in found.mine:
         piece = table.placement[event.square]
         if not event.occupied and piece != EMPTY:
             record.touch(event.square, piece, where, event.t_ms)
     return None if record.breach(where, found.shape.move) is not None else found
+
+
+def knocked_while_taking(position: Position, found: Untangled) -> bool:
+    """Whether `found`, a capture overlapping the opponent's lift, is as well one capture
+    in progress with a neighbour knocked: the opponent's piece lifted before the
+    player's, still in the air, one that piece could take (its victim, taken off
+    first), and the capture's own victim's square emptied and filled again while the
+    player's piece was in the hand (the neighbour knocked and put back). Until the
+    player's piece is set down the two readings leave the same changes, and reading
+    the overlap would make a capture nobody played: the board waits for that piece."""
+    shape = found.shape
+    if not shape.is_capture:
+        return False
+    origin, victim = shape.from_square, shape.to_square
+    lifted_at = next((e.t_ms for e in found.mine if e.square == origin and not e.occupied), None)
+    if lifted_at is None:
+        return False
+    refilled = [e for e in found.mine if e.square == victim]
+    if not (refilled and refilled[0].t_ms >= lifted_at and refilled[-1].occupied):
+        return False
+    held = {e.square: e for e in found.theirs}  # each square's last change
+    takes = {move.to_square for move in position.legal_moves_from(origin)}
+    return any(
+        not e.occupied and e.t_ms <= lifted_at and sq in takes and sq != victim
+        for sq, e in held.items()
+    )
 
 
 def _commit_both(

@@ -37,15 +37,19 @@ from dataclasses import dataclass
 from typing import Final
 
 from reedboard.reader.table import MoveShape
+from reedboard.reader.touch_move import TouchRecord
 from reedboard.rules.squares import Square
 
 
 @dataclass(frozen=True)
 class KnockedCapture:
-    """The capture just committed from `origin` may have only knocked its victim."""
+    """The capture just committed from `origin` may have only knocked its victim;
+    `touches`, the mover's before it, bind again if it is taken back (the piece in the
+    hand was touched all along)."""
 
     origin: Square
-    due: None = None  # the next change decides, whenever it comes
+    touches: TouchRecord | None = None
+    due: None = None  # the next change decides, whenever it comes  # the next change decides, whenever it comes
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class AmendDue:
 
     origin: Square
     due: int
+    touches: TouchRecord | None = None
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,9 @@ DEFAULT_CASTLE_WAIT_MS = 2000
 # the worst of 9,514 knocks 650 ms; the model cannot pause longer than about 750 ms in
 # the bench's knocked-neighbour family, which takes back no capture from a 700 ms wait
 # on). The 300 ms beyond that are a margin for real hands, not a fit to the model, and
-# real hands pause longer still: the one recorded knock
-# (tests/reader/cases/knock-then-a-bishop-set-down-far-off.events) sets its queen down
+# slower hands pause longer still: a knock the hands property test found (a script of
+# the model's hands, not a recording of real ones:
+# tests/reader/cases/knock-then-a-bishop-set-down-far-off.events) sets its queen down
 # 1.17 s after the knocked knight is back, beyond even this wait (its capture is sent,
 # then taken back). So the evidence gives no ground to shorten it. The trade-off: such
 # brisk captures are 30 % of the model's captures (1,496 of 4,925, bench/accuracy.py
@@ -70,6 +71,11 @@ SWEEP_MS = 100
 # quarter of a second; a capture whose victim's square was empty for less, with the
 # capturer already in the hand, may be that knock (see knock.knocked_victim).
 KNOCK_MS = 250
+# A neighbour knocked off its square by the hand carrying a piece and not falling back is
+# put back by hand: a person needs 0.3-1 s to right a piece. Until this long after its
+# lift, the board otherwise a move under way, it is no mismatch to show (the lights would
+# flash at every knock); left off longer, it is shown as any (see knock.righting_until).
+RIGHTING_MS = 1500
 # A piece seen arriving before it is seen leaving (the magnet over both switches) opens
 # its origin within this long (up to 40 ms, and the switch's bounce); the opponent's
 # hand, even in blitz, rarely lifts a neighbour of that square so fast.

@@ -7,6 +7,10 @@ which moves the board must still find.
 - `knock_onto_legal`: before a move, the hand carrying the piece knocks an own neighbour
   onto a square it could move to, puts its piece back, and puts the neighbour back once
   the board has complained;
+- `knock_by_hand`: while the moving piece is in the hand (a quiet move, or a capture whose
+  victim is off first), a neighbour of its square or its target, of either colour, is
+  knocked and put back by hand (empty 250 ms-1.5 s), the piece set down 20 ms-1.5 s
+  after (or later, as the model carried it);
 - `takeback`: after a capture (casual mode), both pieces go back in either order, the
   captured piece first onto the square the capturer has just left or the capturer home
   first, and the capture is played again;
@@ -33,7 +37,7 @@ from reedboard.rules.moves import Move
 from reedboard.rules.pieces import BISHOP, QUEEN, ROOK
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES, Square, squares_of
-from reedboard.sim.geometry import distance, path
+from reedboard.sim.geometry import distance, neighbours, path
 from reedboard.sim.human import HumanScript
 
 Family = Callable[[HumanScript, random.Random, int], HumanScript | None]
@@ -166,6 +170,69 @@ def knock_onto_legal(script: HumanScript, rng: random.Random, settle_ms: int) ->
     complaints = script.complaints + 1
     script = replace(script, complaints=complaints)
     return _with_lines(script, lines + episode, decisive, list(script.starts))
+
+
+def _knock_options(script: HumanScript) -> list[tuple[int, int, int, int, list[Square]]]:
+    """The moves a knock by hand may interrupt: (move, index of the line setting the
+    piece down, lift time, set-down time, neighbours that may be knocked). Quiet moves
+    and captures whose victim is off before the capturer is lifted; no castling, no
+    promotion, no en passant: their other pieces would be in the hand too."""
+    positions = _positions(script)
+    options = []
+    for index, uci in enumerate(script.ucis):
+        position = positions[index]
+        move = position.parse_uci(uci)
+        if position.is_castling(move) or move.promotion or position.is_en_passant(move):
+            continue
+        f, t = move.from_square, move.to_square
+        first, end = _bounds(script, index)
+        name = SQUARE_NAMES[f]
+        lift = next((i for i in range(first, end) if script.lines[i][1:] == ("lift", name)), None)
+        if lift is None:
+            continue
+        if position.is_capture(move) and not any(
+            script.lines[i][1:] == ("lift", SQUARE_NAMES[t]) for i in range(first, lift)
+        ):
+            continue  # the capturer lifted first: its victim's lift would be the knock's
+        down = next((i for i in range(lift, end) if script.lines[i][1] == "place"), None)
+        if down is None or script.lines[down][0] - script.lines[lift][0] < 60:
+            continue
+        touched = {SQUARE[line[2]] for line in script.lines[first:end] if line[1] != "choose"}
+        near = {*neighbours(f), *neighbours(t)} - touched - {f, t, *path(f, t)}
+        victims = [sq for sq in sorted(near) if position.occupied >> sq & 1]
+        if victims:
+            options.append((index, down, script.lines[lift][0], script.lines[down][0], victims))
+    return options
+
+
+def knock_by_hand(script: HumanScript, rng: random.Random, settle_ms: int) -> HumanScript | None:
+    knocks = []  # (index of the set-down line, its time, the delay, the two lines)
+    for index, down, lifted, placed, victims in _knock_options(script):
+        if rng.random() > 0.5:
+            continue
+        square = SQUARE_NAMES[rng.choice(victims)]
+        at = rng.randint(lifted + 10, max(lifted + 10, placed - 30))
+        back = at + rng.randint(250, 1500)
+        # (One hand: the piece is set down after the knocked one is back, not with it.)
+        delay = max(0, back + rng.randint(20, 1500) - placed)
+        knocks.append((index, down, placed, delay, at, back, square))
+    if not knocks:
+        return None
+    # Each knock delays what follows its piece's set-down: every later line and move.
+    lines: list[SensorLine] = []
+    for n, line in enumerate(script.lines):
+        lines.append(line.at(line.t_ms + sum(k[3] for k in knocks if n >= k[1])))
+    decisive = [
+        d + sum(k[3] for k in knocks if d >= k[2] and k[0] <= i)
+        for i, d in enumerate(script.decisive_ms)
+    ]
+    for _index, down, _placed, _delay, at, back, square in knocks:
+        before = sum(k[3] for k in knocks if k[1] < down)
+        lines += [
+            SensorLine(at + before, "lift", square),
+            SensorLine(back + before, "place", square),
+        ]
+    return _with_lines(script, lines, decisive, list(script.starts))
 
 
 def takeback(script: HumanScript, rng: random.Random, settle_ms: int) -> HumanScript | None:
@@ -329,6 +396,7 @@ def same_scan(script: HumanScript, rng: random.Random, settle_ms: int) -> HumanS
 FAMILIES: dict[str, Family] = {
     "knock_capturable": knock_capturable,
     "knock_onto_legal": knock_onto_legal,
+    "knock_by_hand": knock_by_hand,
     "takeback": takeback,
     "sweep": sweep,
     "overlap": overlap,
