@@ -102,6 +102,10 @@ def test_the_words_say_the_state_and_never_a_count(status: BrokerStatus) -> None
     assert ("sends it once the broker is back" in words) == down
 
 
+def test_a_loss_is_one_line_before_and_after_an_attempt_failed() -> None:
+    assert status_words(BrokerStatus("lost", 0)) == status_words(BrokerStatus("lost", 0, "network"))
+
+
 def test_the_words_of_a_refused_password_say_so() -> None:
     words = status_words(BrokerStatus("refused", 0, "password"))
     assert "refused the board's user name or password" in words

@@ -15,7 +15,6 @@ told "down, back, down, back" would learn nothing but to stop listening."""
 
 from __future__ import annotations
 
-import ssl
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -58,6 +57,8 @@ def refusal_reason(code: object) -> Reason:
 
 def failure_reason(error: BaseException | None) -> Reason:
     """The reason an attempt to connect failed, from the exception at hand."""
+    import ssl  # loaded already by a board that connects: not by one that only reads this
+
     return "tls" if isinstance(error, ssl.SSLError) else "network"
 
 
@@ -68,6 +69,11 @@ class LinkTracker:
         self.state = BrokerStatus("connecting", now_ms)
         self._reached = False  # the broker has accepted a connection at least once
         self._said_down = False
+
+    @property
+    def said_down(self) -> bool:
+        """Whether the trouble the link is in was said (its end is said next)."""
+        return self._said_down
 
     def connected(self, now_ms: int) -> Spoken | None:
         self._reached = True
@@ -122,7 +128,8 @@ def status_words(status: BrokerStatus) -> str:
         return "The broadcast is on: the board is connected to the broker."
     if status.link == "connecting":
         return "The broadcast is starting: the board is connecting to the broker."
-    if status.link == "lost" and status.reason is None:
+    if status.link == "lost" and status.reason in (None, "network"):
+        # One line for a loss, whether an attempt has failed yet or not: announced once.
         return f"The broadcast is down: the board lost the broker, and tries again. {KEPT}"
     why = _DOWN_WORDS[status.reason or "other"]
     return f"The broadcast is down: {why}. {KEPT}"

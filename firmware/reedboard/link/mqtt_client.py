@@ -303,9 +303,11 @@ class BoardBroker:
 
     def watch(self, watcher: Callable[[BrokerStatus, Spoken | None], None]) -> None:
         """Call `watcher` at each change of the link's state (on paho's thread: it must
-        not wait), with what the voice says of it, if anything."""
-        with self._wake:
+        not wait), with what the voice says of it, if anything; and now, with the state
+        as it is (a trouble met before it watched is said to it)."""
+        with self._wake:  # held: a change after this one is told to it after this call
             self._watchers.append(watcher)
+            watcher(self.status(), "down" if self._link.said_down else None)
 
     def _told(self, spoken: Spoken | None) -> None:
         """The watchers told the link's state if it changed (outside `_wake`: they may
