@@ -66,6 +66,7 @@ def board_page(args: argparse.Namespace, board: Assembled) -> PageThread | None:
         voice=board.voice,
         opponents=board.opponents,
         commit_wall_ms=commit_wall_ms,
+        broker=board.broker,
     )
     return PageThread(address, parts)
 
