@@ -17,6 +17,7 @@ from reedboard.link.broker_status import BrokerStatus, status_words
 from tests.relay.broker import free_port, running_broker
 from tests.simweb.waiting import wait_for
 from tests.web.broker_board import BrokerBoard, broker_board, guarded_broker
+from tests.web.conftest import PHONE
 from tests.web.page_waits import wait_selector, wait_shown
 
 DOWN = "The broadcast is down. The board keeps the game."
@@ -111,6 +112,8 @@ def test_a_refused_password_is_shown_without_the_credentials(tmp_path: Path, pho
             open_page(phone, board)
             line = wait_line(phone, words("refused", "password"))
             assert "refused the board's user name or password" in line
+            # The longest words, on the smallest phone: nothing wider than its screen.
+            assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             broker = carried(phone)
             assert (broker["link"], broker["reason"]) == ("refused", "password")
             # Mosquitto logs each refusal: a few of them, still one sentence.
