@@ -20,6 +20,7 @@ from reedboard.web.running import PageParts, PageThread
 
 if TYPE_CHECKING:
     from reedboard.ble.phone import PhoneClient
+    from reedboard.link.broker_status import BrokerStatus, Spoken
     from reedboard.link.mqtt_client import BoardBroker
     from reedboard.opponents.chosen import Opponents
     from reedboard.speaking import BoardVoice
@@ -38,6 +39,19 @@ class Assembled:
     page_at: tuple[str, int] | None = None  # where the page is served (None: no page)
     phone: PhoneClient | None = None
     opponents: Opponents | None = None
+
+
+def broker_voice(voice: BoardVoice) -> Callable[[BrokerStatus, Spoken | None], None]:
+    """What the voice says of the broker's link: once when it is down, once when it is
+    back (`broker_status.LinkTracker`), in the voice's language; nothing in a tournament
+    (the voice's own switch)."""
+    from reedboard.link.broker_status import spoken_words
+
+    def said(_status: BrokerStatus, spoken: Spoken | None) -> None:
+        if spoken is not None:
+            voice.say(spoken_words(spoken, voice.book.code))
+
+    return said
 
 
 def journal_path(args: argparse.Namespace) -> str | None:
@@ -66,6 +80,7 @@ def board_page(args: argparse.Namespace, board: Assembled) -> PageThread | None:
         voice=board.voice,
         opponents=board.opponents,
         commit_wall_ms=commit_wall_ms,
+        broker=board.broker,
     )
     return PageThread(address, parts)
 

@@ -26,6 +26,7 @@ from reedboard.command_line import BAD_ARGUMENTS, NEEDS_A_PERSON
 from reedboard.commands.board_assembly import (
     Assembled,
     board_page,
+    broker_voice,
     close_board,
     journal_path,
     page_starts,
@@ -209,6 +210,8 @@ def assemble(
     )
     if phone is not None:  # who controls it by Bluetooth: told the host and the page
         phone.announce = app.endpoint.send
+    if broker is not None and voice is not None:
+        broker.watch(broker_voice(voice))
     return Assembled(app, journal, parts.scanner, voice, broker, page_at, phone, opponents)
 
 

@@ -12,22 +12,34 @@ the queue is full (a broker away for a long time) the oldest frames are dropped:
 sees the gap and asks for them (`resend`, or the whole `state`). The board's status topic says `online`, retained, and
 the broker says `offline` for it when it goes (its last will). A board going away hands
 the broker its tail first while a connection is up, and waits for no broker that cannot
-take it (`close`)."""
+take it (`close`). How the link is (`status`: connected, lost, refused and why, the
+frames the broker has not taken) is told to the board's page and voice (`watch`), in
+words that name neither the broker nor its credentials (`broker_status`)."""
 
 from __future__ import annotations
 
 import logging
 import ssl
+import sys
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from reedboard.errors import ConfigError
 from reedboard.link import mqtt_topics
+from reedboard.link.broker_status import (
+    BrokerStatus,
+    LinkTracker,
+    Spoken,
+    failure_reason,
+    refusal_reason,
+)
+from reedboard.link.mqtt_acks import Acks as Acks  # its users name it from here too
 from reedboard.link.mqtt_health import BrokerHealth
 from reedboard.link.mqtt_retry import RETRY_MS, check_retry_ms
 
@@ -123,54 +135,21 @@ def new_client(
     return client, address
 
 
-class Acks:
-    """Which QoS 1 messages the broker has not acknowledged yet, by paho's message id.
-
-    paho calls `on_publish` from its own thread, possibly before `publish` has returned
-    the id to the thread that published, so an acknowledgement may come first; a QoS 0
-    message is "published" once written, and is no one's concern here."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._waiting: set[int] = set()
-        self._early: set[int] = set()  # acknowledged before `sent` heard of them
-        self._quiet: set[int] = set()  # QoS 0 ids whose `on_publish` has not come yet
-
-    def sent(self, mid: int, qos: int) -> None:
-        with self._lock:
-            early = mid in self._early
-            self._early.discard(mid)
-            if qos == 0:
-                if not early:
-                    self._quiet.add(mid)
-            elif not early:
-                self._waiting.add(mid)
-
-    def acknowledged(self, mid: int) -> None:
-        with self._lock:
-            if mid in self._waiting:
-                self._waiting.discard(mid)
-            elif mid in self._quiet:
-                self._quiet.discard(mid)
-            else:
-                self._early.add(mid)
-
-    def waiting(self) -> int:
-        with self._lock:
-            return len(self._waiting)
-
-    def unclaimed(self) -> int:
-        """Acknowledgements whose id no `sent` has claimed yet: for an instant one or two,
-        never more. One left behind would, once paho's ids wrap, pass a later frame with
-        that id off as acknowledged before the broker had it."""
-        with self._lock:
-            return len(self._early)
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
 
 
 class BoardBroker:
-    """The board's side: publishes its frames, collects the relay's requests."""
+    """The board's side: publishes its frames, collects the relay's requests, and says
+    how its link is (`status`, and `watch` for each change, from paho's thread)."""
 
-    def __init__(self, settings: BrokerSettings, *, limit: int = QUEUE_FRAMES) -> None:
+    def __init__(
+        self,
+        settings: BrokerSettings,
+        *,
+        limit: int = QUEUE_FRAMES,
+        clock_ms: Callable[[], int] = wall_ms,
+    ) -> None:
         self.settings = settings
         self.board = mqtt_topics.check_board_id(settings.board_id)
         self.dropped = 0
@@ -190,6 +169,11 @@ class BoardBroker:
         # And has acknowledged every frame paho was given before that: new frames may follow.
         self._ready = False
         self._acks = Acks()
+        self._clock_ms = clock_ms
+        self._link = LinkTracker(clock_ms())  # its state: `_wake` held
+        self._refused = False  # the broker refused the attempt under way: its end says nothing
+        self._watchers: list[Callable[[BrokerStatus, Spoken | None], None]] = []
+        self._shown = self._link.state  # the state the watchers were last told
         client_id = f"reedboard-board-{self.board}"
         self.client, address = new_client(client_id, settings)
         self.health = BrokerHealth(f"{address.host}:{address.port}", client_id)
@@ -236,6 +220,10 @@ class BoardBroker:
         _properties: object = None,
     ) -> None:
         if not self.health.connected(reason):
+            with self._wake:
+                self._refused = True
+                spoken = self._link.refused(refusal_reason(reason))
+            self._told(spoken)
             self._not_reached()
             return
         with self._wake:
@@ -253,7 +241,9 @@ class BoardBroker:
             self._reached = True
             self._pending_since = None
             late = self._stopping
+            spoken = self._link.connected(self._clock_ms())
             self._wake.notify_all()  # a `close` waiting for it to come back
+        self._told(spoken)
         if late:  # `close` gave up on the broker meanwhile: `offline` follows `online`
             self._goodbye()
             return
@@ -263,24 +253,35 @@ class BoardBroker:
         self, _c: object, _u: object, _f: object, reason: object, _p: object = None
     ) -> None:
         self.health.disconnected(reason)
+        spoken: Spoken | None = None
         with self._wake:
             if self._answered:
                 self._pending_since = time.monotonic()
+                self._link.disconnected(self._clock_ms())
+            elif not (self._refused or self._stopping):
+                # A socket opened and closed before the broker answered (a network that
+                # resets what it lets through): an attempt that failed, as one refused.
+                spoken = self._link.failed("network")
             self._answered = False
             self._ready = False
             self._wake.notify_all()  # a `close` waiting for the tail waits no more for it
+        self._told(spoken)
 
     def _socket_opened(self, _client: object, _userdata: object, _socket: object) -> None:
         """A socket to the broker is open: its answer may come (`close` waits a while). A
         while already running (since the start, or a loss) is not made longer by it: the
         attempts a board makes every 100 ms would push it back for ever."""
         with self._wake:
+            self._refused = False
             if not self._answered and self._pending_since is None:
                 self._pending_since = time.monotonic()
 
     def _failed(self, client: mqtt.Client, userdata: object) -> None:
         """An attempt to connect failed (paho calls this inside its `except OSError`)."""
         self.health.failed(client, userdata)
+        with self._wake:
+            spoken = self._link.failed(failure_reason(sys.exception()))
+        self._told(spoken)
         self._not_reached()
 
     def _not_reached(self) -> None:
@@ -290,6 +291,37 @@ class BoardBroker:
             if not self._reached:
                 self._pending_since = None
                 self._wake.notify_all()
+
+    # ----- the link's status, for the people at the board -----
+
+    def status(self) -> BrokerStatus:
+        """The link as it is now, with the frames the broker has not taken yet."""
+        with self._wake:
+            state = self._link.state
+            unsent = len(self._queue) + self._in_hand + self._acks.waiting()
+            return replace(state, unsent=unsent, dropped=self.dropped)
+
+    def watch(self, watcher: Callable[[BrokerStatus, Spoken | None], None]) -> None:
+        """Call `watcher` at each change of the link's state (on paho's thread: it must
+        not wait), with what the voice says of it, if anything; and now, with the state
+        as it is (a trouble met before it watched is said to it)."""
+        with self._wake:  # held: a change after this one is told to it after this call
+            self._watchers.append(watcher)
+            watcher(self.status(), "down" if self._link.said_down else None)
+
+    def _told(self, spoken: Spoken | None) -> None:
+        """The watchers told the link's state if it changed (outside `_wake`: they may
+        read `status`): a broker refusing every attempt the same way is one change."""
+        with self._wake:
+            changed, self._shown = self._link.state != self._shown, self._link.state
+            watchers = list(self._watchers) if changed or spoken else []
+        status = self.status()
+        for watcher in watchers:
+            try:
+                watcher(status, spoken)
+            except Exception:
+                # A watcher's fault (a page gone) must not stop paho's thread.
+                logger.exception("a watcher of the broker's link failed")
 
     def _check_ready(self) -> None:
         """Connected, and nothing given to paho before waits for the broker any more:
@@ -352,8 +384,7 @@ class BoardBroker:
             return not self._queue and not self._in_hand and not self._acks.waiting()
 
     def _undelivered(self) -> int:
-        with self._wake:
-            return len(self._queue) + self._in_hand + self._acks.waiting()
+        return self.status().unsent
 
     def _goodbye(self) -> None:
         """`offline` on the status topic, then a clean disconnection (no last will)."""

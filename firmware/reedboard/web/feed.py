@@ -11,7 +11,9 @@ an effect, or a command of the host's or of another client's carried out, which 
 change what the board shows without an effect (a move the host or the engine lit, the
 mode). Stirred, the feed asks the state, so what the board shows is on the page at once.
 With pages open the state is also asked every REFRESH_S, for what changes with no news of
-the board (a piece lifted and put back; the opponents' own words)."""
+the board (a piece lifted and put back; the opponents' own words; the frames the broker
+has not taken yet). A change of the board's link to its broker (`BrokerLink.watch`)
+draws the picture again at once."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Protocol
 
 from reedboard.events import Effect, MoveMade
 from reedboard.link.board_messages import (
@@ -33,6 +36,7 @@ from reedboard.link.board_messages import (
     Reply,
     StateMessage,
 )
+from reedboard.link.broker_status import BrokerStatus, Spoken
 from reedboard.link.central_words import central_words
 from reedboard.link.clients import Clients
 from reedboard.link.messages import AskState, Command
@@ -47,12 +51,21 @@ REFRESH_S = 1.0
 log = logging.getLogger("reedboard.web")
 
 
+class BrokerLink(Protocol):
+    """The board's link to its MQTT broker, as the page reads it (`BoardBroker`)."""
+
+    def status(self) -> BrokerStatus: ...
+
+    def watch(self, watcher: Callable[[BrokerStatus, Spoken | None], None]) -> None: ...
+
+
 class Feed:
     def __init__(
         self,
         clients: Clients,
         opponents: Opponents | None = None,
         commit_wall_ms: Callable[[int], float] | None = None,
+        broker: BrokerLink | None = None,
     ) -> None:
         self.loop = asyncio.get_running_loop()
         self._woken = asyncio.Event()
@@ -69,11 +82,23 @@ class Feed:
         self._asking = False
         self._moved_at: float | None = None
         self.changed = asyncio.Event()  # set each time a new picture is made
+        self.broker = broker
+        if broker is not None:
+            broker.watch(self._broker_changed)
 
     def _wake(self) -> None:
         # Called on the board's loop: hand over to the page's, never wait.
         with contextlib.suppress(RuntimeError):  # the page's loop has closed
             self.loop.call_soon_threadsafe(self._woken.set)
+
+    def _broker_changed(self, _status: BrokerStatus, _spoken: Spoken | None) -> None:
+        # Called on paho's thread: the picture is drawn again on the page's loop.
+        with contextlib.suppress(RuntimeError):  # the page's loop has closed
+            self.loop.call_soon_threadsafe(self._redraw)
+
+    def _redraw(self) -> None:
+        if self.state is not None:
+            self._show(self.state)
 
     async def run(self) -> None:
         try:
@@ -127,7 +152,8 @@ class Feed:
     def _show(self, state: StateMessage) -> None:
         self.state = state
         opponent = PERSON if self.opponents is None else self.opponents.current()
-        view = page_view(state, list(self.effects), opponent, central_words(self.central))
+        broker = None if self.broker is None else self.broker.status()
+        view = page_view(state, list(self.effects), opponent, central_words(self.central), broker)
         view["moved_at_ms"] = self._moved_at
         text = json.dumps(view)
         if text == self.shown:

@@ -73,6 +73,18 @@ class ClockView(TypedDict):
     time_control: str
 
 
+class BrokerShown(TypedDict):
+    """The board's link to its MQTT broker (the broadcast), for anyone watching: never the
+    broker's address, its user or password, nor an error's own text (`broker_status`)."""
+
+    link: str  # connecting, connected, lost, unreachable, refused
+    since_ms: int  # since when, in ms since the epoch (the board's wall clock)
+    reason: str | None  # why it is down: network, tls, password, client_id, ...
+    unsent: int  # frames the broker has not taken yet (kept on the board)
+    dropped: int  # frames dropped from a full queue (the relay asks for them again)
+    words: str  # the state in words, without the count (a screen reader's line)
+
+
 class BoardPicture(TypedDict):
     """The page's picture of the board (`page_view`), sent whenever it changes."""
 
@@ -94,6 +106,7 @@ class BoardPicture(TypedDict):
     effect_words: list[str]  # the latest effects, in words
     opponent: str
     central: str  # the phone in control over Bluetooth, in words ("": none)
+    broker: BrokerShown | None  # the link to the broadcast's broker (None: no broker)
     # The wall time in ms at which the board committed its latest move, when it tells it
     # (the feed adds it: bench/page.py times the move's paint from it).
     moved_at_ms: NotRequired[float | None]

@@ -8,12 +8,13 @@ from collections.abc import Sequence
 
 from reedboard.events import Effect, GameOver, MoveMade, NewGame, SetupStarted
 from reedboard.link.board_messages import StateMessage
+from reedboard.link.broker_status import BrokerStatus, status_words
 from reedboard.link.messages import Color
 from reedboard.rules.position import Position
 from reedboard.rules.squares import SQUARE_NAMES
 from reedboard.simweb.effect_words import effect_words
 from reedboard.simweb.words import notice, result_words
-from reedboard.web.page_messages import BoardPicture, ClockView
+from reedboard.web.page_messages import BoardPicture, BrokerShown, ClockView
 
 # The colours the page gives the squares the board marks, as its LEDs would.
 ROLE_COLOURS = {
@@ -27,9 +28,14 @@ ROLE_COLOURS = {
 
 
 def page_view(
-    state: StateMessage, effects: Sequence[Effect], opponent: str, central: str = ""
+    state: StateMessage,
+    effects: Sequence[Effect],
+    opponent: str,
+    central: str = "",
+    broker: BrokerStatus | None = None,
 ) -> BoardPicture:
-    """The page's picture of the board: pieces, marked squares, moves, clocks, words."""
+    """The page's picture of the board: pieces, marked squares, moves, clocks, words, and
+    the link to the broadcast's broker if the board has one."""
     position = Position.from_fen(state.fen or state.start_fen, chess960=state.chess960)
     roles = _roles(state)
     turn: Color = "white" if position.turn else "black"
@@ -63,6 +69,18 @@ def page_view(
         effect_words=[effect_words(effect) for effect in effects[-8:]],
         opponent=opponent,
         central=central,
+        broker=None if broker is None else broker_shown(broker),
+    )
+
+
+def broker_shown(status: BrokerStatus) -> BrokerShown:
+    return BrokerShown(
+        link=status.link,
+        since_ms=status.since_ms,
+        reason=status.reason,
+        unsent=status.unsent,
+        dropped=status.dropped,
+        words=status_words(status),
     )
 
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from reedboard.speaking import BoardVoice
+    from reedboard.web.feed import BrokerLink
 
 # A fake board on a PC: this machine only, on a free port (fake boards run side by side).
 FAKE_DEFAULT = ("127.0.0.1", 0)
@@ -51,8 +52,8 @@ def page_address(value: str | None, config: WebConfig, *, fake: bool) -> tuple[s
 @dataclass(frozen=True)
 class PageParts:
     """What the page serves from: the board's clients, its journal (past games), the folder
-    its paired devices are kept in (None: in memory), its name, voice and opponents, and
-    the wall time of a board time (for the page's figures)."""
+    its paired devices are kept in (None: in memory), its name, voice and opponents, the
+    wall time of a board time (for the page's figures), and its link to a broker."""
 
     clients: Clients
     journal: str | None = None
@@ -61,6 +62,7 @@ class PageParts:
     voice: BoardVoice | None = None
     opponents: Opponents | None = None
     commit_wall_ms: Callable[[int], float] | None = None
+    broker: BrokerLink | None = None
 
 
 class PageThread:
@@ -130,7 +132,7 @@ class PageThread:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         # Before the page becomes a client of the board: a page that cannot listen is none.
         listening = socket.create_server((host, port), family=family)  # OSError: said above
-        feed = Feed(parts.clients, parts.opponents, parts.commit_wall_ms)
+        feed = Feed(parts.clients, parts.opponents, parts.commit_wall_ms, parts.broker)
         pairing = Pairing(TokenStore(parts.data_dir), self._shown(feed), self._loop.time)
         games = GameShelf(parts.journal, parts.board)
         names = [socket.gethostname(), f"{socket.gethostname()}.local".lower()]

@@ -57,7 +57,28 @@ function draw(s) {
   $("result").textContent = s.result_text || "";
   $("opponent-now").textContent = "Playing against " + s.opponent + ".";
   $("central").textContent = s.central || "";
+  showBroker(s.broker);
   if (document.activeElement !== $("mode") && s.mode) $("mode").value = s.mode;
+}
+
+// The board's link to the broadcast's broker. Its line is a status region, written only
+// when its words change: a screen reader announces a change of the link once, not each
+// state the board sends (the count of what waits for the broker is a line of its own).
+function showBroker(broker) {
+  const line = $("broker");
+  const unsent = $("broker-unsent");
+  let text = "";
+  if (broker) {
+    const since = new Date(broker.since_ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    text = `${broker.words} (since ${since})`;
+  }
+  if (line.textContent !== text) line.textContent = text;
+  line.className = broker && broker.link !== "connected" && broker.link !== "connecting" ? "down" : "";
+  const waiting = broker ? broker.unsent : 0;
+  unsent.hidden = !waiting;
+  const count = waiting === 1 ? "1 update waits" : `${waiting} updates wait`;
+  const words = waiting ? `${count} for the broker, kept on the board.` : "";
+  if (unsent.textContent !== words) unsent.textContent = words;
 }
 
 // The live log tells each move the board made since the last state: a new one, and one
