@@ -13,7 +13,6 @@ from reedboard.link.broker_status import (
     LinkTracker,
     failure_reason,
     refusal_reason,
-    spoken_words,
     status_words,
 )
 
@@ -109,9 +108,3 @@ def test_a_loss_is_one_line_before_and_after_an_attempt_failed() -> None:
 def test_the_words_of_a_refused_password_say_so() -> None:
     words = status_words(BrokerStatus("refused", 0, "password"))
     assert "refused the board's user name or password" in words
-
-
-def test_the_voice_speaks_the_board_language_and_english_otherwise() -> None:
-    assert spoken_words("down", "fr").startswith("La retransmission est coupée")
-    assert spoken_words("back", "en") == "The broadcast is back."
-    assert spoken_words("back", "de") == "The broadcast is back."

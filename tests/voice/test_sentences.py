@@ -139,3 +139,20 @@ def test_the_board_answers_say_clock_from_its_own_clocks() -> None:
     voice.watch(untimed, 0)
     assert voice.ask("clock") == "The game is not timed."
     assert parse_command({"type": "say", "what": "clock", "id": 1}) == Say("clock", 1)
+
+
+@pytest.mark.parametrize(
+    ("code", "down", "back"),
+    [
+        ("en", "The broadcast is down. The board keeps the game.", "The broadcast is back."),
+        (
+            "fr",
+            "La retransmission est coupée. L'échiquier garde la partie.",
+            "La retransmission est rétablie.",
+        ),
+    ],
+)
+def test_the_broadcast_is_told_in_the_voice_language(code: str, down: str, back: str) -> None:
+    book = phrasebook(code)
+    assert sentences.broadcast_words(book, back=False) == down
+    assert sentences.broadcast_words(book, back=True) == back

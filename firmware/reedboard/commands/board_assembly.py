@@ -45,11 +45,11 @@ def broker_voice(voice: BoardVoice) -> Callable[[BrokerStatus, Spoken | None], N
     """What the voice says of the broker's link: once when it is down, once when it is
     back (`broker_status.LinkTracker`), in the voice's language; nothing in a tournament
     (the voice's own switch)."""
-    from reedboard.link.broker_status import spoken_words
+    from reedboard.voice.sentences import broadcast_words
 
     def said(_status: BrokerStatus, spoken: Spoken | None) -> None:
         if spoken is not None:
-            voice.say(spoken_words(spoken, voice.book.code))
+            voice.say(broadcast_words(voice.book, back=spoken == "back"))
 
     return said
 

@@ -133,20 +133,3 @@ def status_words(status: BrokerStatus) -> str:
         return f"The broadcast is down: the board lost the broker, and tries again. {KEPT}"
     why = _DOWN_WORDS[status.reason or "other"]
     return f"The broadcast is down: {why}. {KEPT}"
-
-
-# What the board's voice says, by its language ("en", "fr"): English for any other.
-SPOKEN_WORDS: dict[str, dict[Spoken, str]] = {
-    "en": {
-        "down": "The broadcast is down. The board keeps the game.",
-        "back": "The broadcast is back.",
-    },
-    "fr": {
-        "down": "La retransmission est coupée. L'échiquier garde la partie.",
-        "back": "La retransmission est rétablie.",
-    },
-}
-
-
-def spoken_words(spoken: Spoken, language: str) -> str:
-    return SPOKEN_WORDS.get(language, SPOKEN_WORDS["en"])[spoken]

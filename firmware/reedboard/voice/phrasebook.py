@@ -81,6 +81,10 @@ class Phrasebook:
     sensor_faulty: str = field(metadata=_said("a square's switch found faulty in play: {square}"))
     sensor_recovered: str = field(metadata=_said("that switch reads sanely again: {square}"))
     start_fault: str = field(metadata=_said("the start-up self-test found faults: {squares}"))
+    broadcast_down: str = field(
+        metadata=_said("the board's broker out of reach or refusing it: the game is kept")
+    )
+    broadcast_back: str = field(metadata=_said("the board's broker taking the game again"))
     # ----- on request -----
     last_move: str = field(metadata=_said("the last move, asked for: {move}"))
     no_move: str = field(metadata=_said("the last move, asked for before any"))

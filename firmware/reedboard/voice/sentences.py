@@ -116,6 +116,11 @@ def new_game_words(book: Phrasebook, turn: Color) -> str:
     return sentence(book.new_game.format(to_move=book.to_move[turn]))
 
 
+def broadcast_words(book: Phrasebook, back: bool) -> str:
+    """The board's broker lost (the game kept on the board) or taken again."""
+    return sentence(book.broadcast_back if back else book.broadcast_down)
+
+
 def setup_words(book: Phrasebook, number: int) -> str:
     """A Chess960 position to set up: its number and its back rank from a to h, the same
     for both sides (black's mirrors white's)."""
