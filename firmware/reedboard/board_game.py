@@ -31,7 +31,6 @@ from reedboard.game_clocks import GameClocks
 from reedboard.game_report import (
     UNADDRESSED,
     Addressed,
-    game_result,
     moves_page,
     state_clock,
     state_message,
@@ -468,9 +467,6 @@ class BoardGame:
             raise InvalidInputError("the game is already over")
 
     # ----- the whole state: what the link reports (game_report.py) -----
-
-    def result(self) -> tuple[str, str] | None:
-        return game_result(self.game)
 
     def moves_page(
         self, start: int, now_ms: int | None = None, to: Addressed = UNADDRESSED
