@@ -398,12 +398,9 @@ class BoardGame:
         elif command.variant == "chess960":
             # A Chess960 start: the board guides the players piece type by piece type, and
             # the game starts when the position stands (at once if it already does).
-            number = command.number
-            if number is None:
-                number = random_chess960_number(self.rng)
+            number = random_chess960_number(self.rng) if command.number is None else command.number
             effects = self.arbiter.start_setup(number, now)
-            start = Position.chess960_start(number)
-            return GameStarted(start.fen()), effects
+            return GameStarted(Position.chess960_start(number).fen()), effects
         else:
             game = Game()
         if game.is_game_over():
