@@ -1,8 +1,8 @@
 """A check for work on the board's loop and its game: what the board decides, written out
 so that two versions of the code can be compared byte for byte.
 
-For each script (docs/examples, tests/reader/cases and the human model's random games
-from seeds 0..N-1), three outputs:
+For each script (docs/examples, tests/reader/cases, tests/replay and the human model's
+random games from seeds 0..N-1), three outputs:
 - `replay`: what `reedboard replay SCRIPT` prints;
 - `lights`: what `reedboard replay --lights SCRIPT` prints;
 - `board`: the effects the board's loop (`App`, a turn every 5 ms on a virtual clock, the
@@ -35,7 +35,11 @@ from reedboard.rules.game import Game
 from reedboard.sim.whole_games import random_game_script
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = (ROOT / "docs" / "examples", ROOT / "tests" / "reader" / "cases")
+FOLDERS = (
+    ROOT / "docs" / "examples",
+    ROOT / "tests" / "reader" / "cases",
+    ROOT / "tests" / "replay",
+)
 
 
 def printed(argv: list[str]) -> str:
