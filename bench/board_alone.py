@@ -14,8 +14,10 @@ phones watch its page, and what reedboard's own process weighs in an engine game
   cores of its own while the board's loop keeps one.
 - cpu: what the board's loop costs, as a share of one core and per turn of the loop (CPU
   time, the process's whole), the board `reedboard run --fake --web off` assembles: idle
-  (no script: nobody touches the board) and in play (the human model's random game, at
-  the real clock: CPU per move too), each round in a process of its own; with
+  (no script: nobody touches the board; and again with the scan apart, the matrix read
+  once and its reading kept, for the fake matrix's scan is not a real one's) and in play
+  (the human model's random game, at the real clock: CPU per move too), each round in a
+  process of its own; with
   `--cpu-fraction F` held to F of a core, as the scan figures.
 - rss: a real `reedboard run --fake --web ... --opponent engine:5 --script -`, a phone's
   five pages open, a game against the engine played on its switches from stdin: the
@@ -49,10 +51,13 @@ VIEWPORT: Any = {"width": 360, "height": 740}  # a phone
 # ----- the board's side: a process of its own (in the CPU-limited group if asked) -----
 
 
-def board(seconds: float, seed: int, loaded: bool, apart: bool, idle: bool = False) -> None:
+def board(
+    seconds: float, seed: int, loaded: bool, apart: bool, idle: bool = False, still: bool = False
+) -> None:
     """The board with its page (and, `loaded`, the engine thinking; `idle`: no script,
-    nobody touches it): prints its page's URL, waits for `go` on stdin (the pages open),
-    then measures for `seconds` and prints the figures as one JSON line."""
+    nobody touches it; `still`: its first reading kept, the matrix not scanned again):
+    prints its page's URL, waits for `go` on stdin (the pages open), then measures for
+    `seconds` and prints the figures as one JSON line."""
     from engine_load import keep_thinking
     from reedboard.cli import build_parser
     from reedboard.commands import board_assembly, run_board
@@ -69,12 +74,13 @@ def board(seconds: float, seed: int, loaded: bool, apart: bool, idle: bool = Fal
     changes = [] if script is None else sorted(line.t_ms for line in script.lines)
     counting = threading.Event()
     scans, latencies, cpu = [0], list[int](), [0.0]
+    reading = fake.scan()
 
     class Counted:
         def scan(self) -> int:
             if counting.is_set():
                 scans[0] += 1
-            return fake.scan()
+            return reading if still else fake.scan()
 
     def cpu_s() -> float:
         used = resource.getrusage(resource.RUSAGE_SELF)
@@ -172,11 +178,11 @@ def round_of(
     return figures
 
 
-def alone_round(seconds: float, seed: int, fraction: float | None, *, idle: bool) -> dict[str, Any]:
-    """One round of the board alone, no page (held to `fraction` of a core if given;
-    `idle`: untouched, else playing the random game from `seed`); its figures."""
+def alone_round(seconds: float, seed: int, fraction: float | None, kind: str) -> dict[str, Any]:
+    """One round of the board alone, no page (held to `fraction` of a core if given), of
+    a kind of `CPU_KINDS`; its figures."""
     argv = [sys.executable, __file__, "--board", "--seconds", str(seconds), "--seed", str(seed)]
-    argv += ["--idle"] if idle else []
+    argv += CPU_KINDS[kind]
     with limited(fraction) as join:
         process = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, preexec_fn=join
@@ -259,11 +265,10 @@ def cpu(args: argparse.Namespace) -> None:
     """The board's loop's CPU, idle and in play, alternating rounds (the machine's load
     falls on both alike)."""
     where = "this machine" if args.cpu_fraction is None else f"1/{1 / args.cpu_fraction:.0f} core"
-    rounds: dict[str, list[dict[str, Any]]] = {"idle": [], "play": []}
+    rounds: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CPU_KINDS}
     for number in range(args.rounds):
         for kind in rounds:
-            seed, idle = args.seed + number, kind == "idle"
-            figures = alone_round(args.seconds, seed, args.cpu_fraction, idle=idle)
+            figures = alone_round(args.seconds, args.seed + number, args.cpu_fraction, kind)
             rounds[kind].append(figures)
             print(f"  round {number + 1} {kind}: {_cpu_line(figures, args.seconds)}", flush=True)
     print(f"the board's loop, {where}, {args.rounds} rounds of {args.seconds:g} s (medians):")
@@ -271,12 +276,18 @@ def cpu(args: argparse.Namespace) -> None:
         share = statistics.median(100 * r["cpu_s"] / args.seconds for r in results)
         turn = statistics.median(1e6 * r["cpu_s"] / max(1, r["turns"]) for r in results)
         rate = statistics.median(r["scans_per_s"] for r in results)
-        line = f"  {kind}: {share:5.2f} % of a core, {turn:6.1f} us CPU a turn, {rate:5.1f} turns/s"
+        line = (
+            f"  {kind:16}: {share:5.2f} % of a core, {turn:6.1f} us CPU a turn, {rate:5.1f} turns/s"
+        )
         moved = [r for r in results if r["latencies"]]
         if kind == "play" and moved:
             per_move = statistics.median(1e3 * r["cpu_s"] / len(r["latencies"]) for r in moved)
             line += f", {per_move:.1f} ms CPU a move"
         print(line)
+
+
+# The board's kinds of rounds, and how each is asked of its process.
+CPU_KINDS = {"idle": ["--idle"], "idle, scan apart": ["--idle", "--still"], "play": []}
 
 
 def _cpu_line(figures: dict[str, Any], seconds: float) -> str:
@@ -390,9 +401,10 @@ def main() -> None:
     parser.add_argument("--board", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--loaded", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--idle", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--still", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.board:
-        board(args.seconds, args.seed, args.loaded, args.engine_apart, args.idle)
+        board(args.seconds, args.seed, args.loaded, args.engine_apart, args.idle, args.still)
         return
     if args.only in (None, "scan"):
         scan(args)
