@@ -12,12 +12,19 @@ phones watch its page, and what reedboard's own process weighs in an engine game
   (1/15: a Pi Zero 2 W's class; needs root); with `--engine-apart` too, the engine is
   moved out of that group once it runs, as on a Pi, whose four cores give the engine
   cores of its own while the board's loop keeps one.
+- cpu: what the board's loop costs, as a share of one core and per turn of the loop (CPU
+  time, the process's whole), the board `reedboard run --fake --web off` assembles: idle
+  (no script: nobody touches the board; and again with the scan apart, the matrix read
+  once and its reading kept, for the fake matrix's scan is not a real one's) and in play
+  (the human model's random game, at the real clock: CPU per move too), each round in a
+  process of its own; with
+  `--cpu-fraction F` held to F of a core, as the scan figures.
 - rss: a real `reedboard run --fake --web ... --opponent engine:5 --script -`, a phone's
   five pages open, a game against the engine played on its switches from stdin: the
   reedboard process's RSS after each move (Stockfish's apart), median and max.
 
     python bench/board_alone.py [--seconds 30] [--rounds 3] [--cpu-fraction 0.0667]
-        [--engine-apart] [--plies 12]
+        [--engine-apart] [--plies 12] [--only scan|cpu|rss]
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,10 +51,13 @@ VIEWPORT: Any = {"width": 360, "height": 740}  # a phone
 # ----- the board's side: a process of its own (in the CPU-limited group if asked) -----
 
 
-def board(seconds: float, seed: int, loaded: bool, apart: bool) -> None:
-    """The board with its page (and, `loaded`, the engine thinking): prints its page's URL,
-    waits for `go` on stdin (the pages open), then measures for `seconds` and prints the
-    figures as one JSON line."""
+def board(
+    seconds: float, seed: int, loaded: bool, apart: bool, idle: bool = False, still: bool = False
+) -> None:
+    """The board with its page (and, `loaded`, the engine thinking; `idle`: no script,
+    nobody touches it; `still`: its first reading kept, the matrix not scanned again):
+    prints its page's URL, waits for `go` on stdin (the pages open), then measures for
+    `seconds` and prints the figures as one JSON line."""
     from engine_load import keep_thinking
     from reedboard.cli import build_parser
     from reedboard.commands import board_assembly, run_board
@@ -55,21 +66,25 @@ def board(seconds: float, seed: int, loaded: bool, apart: bool) -> None:
     from reedboard.events import MoveMade
     from reedboard.link.board_messages import EffectMessage
 
-    command = ["run", "--fake", "--random-game", str(seed), "--plies", "400"]
+    command = ["run", "--fake"] + ([] if idle else ["--random-game", str(seed), "--plies", "400"])
     args = build_parser().parse_args([*command, "--web", "127.0.0.1:0" if loaded else "off"])
     script, _ = board_script(args)
-    assert script is not None
     assembled = run_board.assemble(args, load_config(None), script)
     app, fake = assembled.app, assembled.scanner
-    changes = sorted(line.t_ms for line in script.lines)
+    changes = [] if script is None else sorted(line.t_ms for line in script.lines)
     counting = threading.Event()
-    scans, latencies = [0], list[int]()
+    scans, latencies, cpu = [0], list[int](), [0.0]
+    reading = fake.scan()
 
     class Counted:
         def scan(self) -> int:
             if counting.is_set():
                 scans[0] += 1
-            return fake.scan()
+            return reading if still else fake.scan()
+
+    def cpu_s() -> float:
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        return used.ru_utime + used.ru_stime
 
     def on_effect(message: EffectMessage) -> None:
         if counting.is_set() and isinstance(message.effect, MoveMade):
@@ -91,16 +106,19 @@ def board(seconds: float, seed: int, loaded: bool, apart: bool) -> None:
         sys.stdin.readline()  # the pages are open
         if apart:
             _engine_apart()
+        cpu[0] = -cpu_s()
         counting.set()
         time.sleep(seconds)
         counting.clear()
+        cpu[0] += cpu_s()
     finally:
         stop.set()
         loop.join(60)
         if engine is not None:
             engine.close()
         board_assembly.close_board(assembled, page)
-    print(json.dumps({"scans_per_s": scans[0] / seconds, "latencies": latencies}), flush=True)
+    figures = {"scans_per_s": scans[0] / seconds, "latencies": latencies, "cpu_s": cpu[0]}
+    print(json.dumps(figures | {"turns": scans[0]}), flush=True)
 
 
 def _engine_apart() -> None:
@@ -155,6 +173,27 @@ def round_of(
             figures: dict[str, Any] = json.loads(process.stdout.readline())
         finally:
             browser.close()
+            process.kill()
+            process.wait()
+    return figures
+
+
+def alone_round(seconds: float, seed: int, fraction: float | None, kind: str) -> dict[str, Any]:
+    """One round of the board alone, no page (held to `fraction` of a core if given), of
+    a kind of `CPU_KINDS`; its figures."""
+    argv = [sys.executable, __file__, "--board", "--seconds", str(seconds), "--seed", str(seed)]
+    argv += CPU_KINDS[kind]
+    with limited(fraction) as join:
+        process = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, preexec_fn=join
+        )
+        try:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdout.readline()  # "no page"
+            process.stdin.write("go\n")
+            process.stdin.flush()
+            figures: dict[str, Any] = json.loads(process.stdout.readline())
+        finally:
             process.kill()
             process.wait()
     return figures
@@ -220,6 +259,44 @@ def scan(args: argparse.Namespace) -> None:
             " (goal <= settle_ms + 50 = 350 ms)"
         )
     print(f"  scan rate loaded / alone: {rates[True] / rates[False]:.3f}")
+
+
+def cpu(args: argparse.Namespace) -> None:
+    """The board's loop's CPU, idle and in play, alternating rounds (the machine's load
+    falls on both alike)."""
+    where = "this machine" if args.cpu_fraction is None else f"1/{1 / args.cpu_fraction:.0f} core"
+    rounds: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CPU_KINDS}
+    for number in range(args.rounds):
+        for kind in rounds:
+            figures = alone_round(args.seconds, args.seed + number, args.cpu_fraction, kind)
+            rounds[kind].append(figures)
+            print(f"  round {number + 1} {kind}: {_cpu_line(figures, args.seconds)}", flush=True)
+    print(f"the board's loop, {where}, {args.rounds} rounds of {args.seconds:g} s (medians):")
+    for kind, results in rounds.items():
+        share = statistics.median(100 * r["cpu_s"] / args.seconds for r in results)
+        turn = statistics.median(1e6 * r["cpu_s"] / max(1, r["turns"]) for r in results)
+        rate = statistics.median(r["scans_per_s"] for r in results)
+        line = (
+            f"  {kind:16}: {share:5.2f} % of a core, {turn:6.1f} us CPU a turn, {rate:5.1f} turns/s"
+        )
+        moved = [r for r in results if r["latencies"]]
+        if kind == "play" and moved:
+            per_move = statistics.median(1e3 * r["cpu_s"] / len(r["latencies"]) for r in moved)
+            line += f", {per_move:.1f} ms CPU a move"
+        print(line)
+
+
+# The board's kinds of rounds, and how each is asked of its process.
+CPU_KINDS = {"idle": ["--idle"], "idle, scan apart": ["--idle", "--still"], "play": []}
+
+
+def _cpu_line(figures: dict[str, Any], seconds: float) -> str:
+    turns, moves = figures["turns"], len(figures["latencies"])
+    return (
+        f"{100 * figures['cpu_s'] / seconds:5.2f} % of a core, "
+        f"{1e6 * figures['cpu_s'] / max(1, turns):6.1f} us a turn, "
+        f"{figures['scans_per_s']:5.1f} turns/s, {moves} moves"
+    )
 
 
 def rss(plies: int) -> None:
@@ -320,16 +397,20 @@ def main() -> None:
     parser.add_argument(
         "--engine-apart", action="store_true", help="the engine outside the board's CPU group"
     )
-    parser.add_argument("--only", choices=("scan", "rss"))
+    parser.add_argument("--only", choices=("scan", "cpu", "rss"))
     parser.add_argument("--board", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--loaded", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--idle", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--still", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.board:
-        board(args.seconds, args.seed, args.loaded, args.engine_apart)
+        board(args.seconds, args.seed, args.loaded, args.engine_apart, args.idle, args.still)
         return
-    if args.only != "rss":
+    if args.only in (None, "scan"):
         scan(args)
-    if args.only != "scan":
+    if args.only in (None, "cpu"):
+        cpu(args)
+    if args.only in (None, "rss"):
         rss(args.plies)
 
 

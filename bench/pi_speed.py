@@ -11,7 +11,10 @@ core (default 1/15, a Pi Zero 2 W's speed; see bench/cpu_limit.py):
 - LED frame: a new scene on 64 LEDs through Adafruit's real pixel buffer, encoded and
   handed to a recording transmit (the SPI transfer itself is not in it);
 - longest scan, 32 in hand: all 32 pieces lifted between two scans and put back between
-  two, the costliest scan of that episode (bench/hands.py's worst case).
+  two, the costliest scan of that episode (bench/hands.py's worst case);
+- idle turn: one turn of the board's loop (`App`: the game, the host's side, the lights)
+  while nobody touches the board, as `reedboard run --fake --web off` assembles it; the
+  scan apart (the first figure's), for a real matrix is not the fake one.
 
 A limited group does not run slower: once its share of a period is spent it stops until
 the next. So each figure is the wall time of a batch of the same step, made ready
@@ -141,12 +144,42 @@ def frames() -> Callable[[], Step]:
     return prepare
 
 
+def idle_turns() -> Callable[[], Step]:
+    from reedboard.cli import build_parser
+    from reedboard.commands import run_board
+    from reedboard.config import load_config
+
+    args = build_parser().parse_args(["run", "--fake", "--web", "off"])
+    app = run_board.assemble(args, load_config(None), None).app
+    app.start()
+    reading = app.scanner.scan()
+
+    class Still:
+        def scan(self) -> Bitboard:
+            return reading
+
+    app.scanner = Still()
+    clock = iter(range(SCAN_MS, 1 << 62, SCAN_MS))
+
+    def prepare() -> Step:
+        now = next(clock)
+
+        def turn() -> None:
+            app.catch_up(now)
+            app.step(now)
+
+        return turn
+
+    return prepare
+
+
 # name: (the step's preparation, batch size); each batch is well over 20 periods at 1/15
 FIGURES: dict[str, tuple[Callable[[], Callable[[], Step]], int]] = {
     "scan + debounce": (scans, 600),
     "commit (the scan that commits e2-e4)": (commits, 60),
     "LED frame, new scene, 64 LEDs": (frames, 200),
     "longest scan, 32 in hand": (hands_of_32, 6),
+    "idle turn of the loop, scan apart": (idle_turns, 600),
 }
 
 

@@ -280,7 +280,10 @@ class App:
         occupancy = self.scanner.scan() if self._backlog is None else self._backlog.reading_at(now)
         self.record.sensed(before, occupancy, now)
         effects = board_game.scan(occupancy, now)
-        self._publish(effects, now)
+        if effects or occupancy != before:
+            # A still board deciding nothing has nothing to journal or tell: an idle
+            # board's every turn.
+            self._publish(effects, now)
         changed = changed or bool(effects)
         # Asked every turn, also without bytes: an endpoint may have commands from
         # elsewhere (a broker's requests).

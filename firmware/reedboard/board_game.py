@@ -31,7 +31,6 @@ from reedboard.game_clocks import GameClocks
 from reedboard.game_report import (
     UNADDRESSED,
     Addressed,
-    game_result,
     moves_page,
     state_clock,
     state_message,
@@ -151,6 +150,8 @@ class BoardGame:
         # Called after each step of the arbiter with its effects so far and the time.
         self.on_step: Callable[[list[Effect], int], None] | None = None
         self._reached: int | None = None  # the latest time the game was driven to
+        self._due: int | None = None  # `next_deadline`'s answer, while `_due_known`: each
+        self._due_known = False  # change to the game (arbiter, debouncer, clocks) forgets it
         # The board's configured control, not a resumed game's: a power cut must not
         # change what a later `new` without a clock plays.
         self._own_control = (configured or self.settings).time_control
@@ -173,7 +174,8 @@ class BoardGame:
     def _decided(self, effects: Sequence[Effect]) -> list[Effect]:
         """What a step of the arbiter decided, as it goes out: each move with its clock.
         Every step passes through here (the clocks note there what the board shows
-        complete, for the next step)."""
+        complete, for the next step), and every feed of the debouncer after it."""
+        self._due_known = False
         return self.clocks.stamped(effects, self.arbiter, self.settings)
 
     @property
@@ -188,6 +190,7 @@ class BoardGame:
     @timer.setter
     def timer(self, timer: GameTimer | None) -> None:
         self.clocks.timer = timer
+        self._due_known = False
 
     # ----- the sensors and time: the one way they reach the game -----
     #
@@ -221,6 +224,7 @@ class BoardGame:
         while True:
             if self.clocks.presses_waiting and not self.debouncer.busy:
                 self.clocks.take_presses(self.arbiter)
+                self._due_known = False
             due = self.next_deadline()
             if due is None or due > now_ms:
                 self._reached = now_ms if self._reached is None else max(self._reached, now_ms)
@@ -273,6 +277,7 @@ class BoardGame:
         due before the press is decided first (a move whose piece rested before it)."""
         effects = self._advance(now_ms)
         self.clocks.press(white, now_ms)
+        self._due_known = False
         return self.clocks.in_order(effects + self._advance(now_ms))
 
     def low_time(self, now_ms: int) -> Color | None:
@@ -295,6 +300,7 @@ class BoardGame:
         """The running player's time ran out at `t_ms`: lost, or drawn when the opponent
         could not checkmate (FIDE 6.9). The game ends there; a fresh arbiter follows the
         board as after any ended game."""
+        self._due_known = False
         loser = self.clocks.flag_fell(t_ms)
         if self.game.is_game_over():
             return
@@ -304,7 +310,13 @@ class BoardGame:
         self._stepped(effects, t_ms)
 
     def next_deadline(self) -> int | None:
-        """When something may be decided even if no sensor changes."""
+        """When something may be decided even if no sensor changes. Kept until the game
+        changes: the board's loop asks it a few times a turn, an idle board's every turn."""
+        if not self._due_known:
+            self._due, self._due_known = self._deadline(), True
+        return self._due
+
+    def _deadline(self) -> int | None:
         due = self.debouncer.next_deadline()
         if not self.debouncer.busy:  # then only a faulty square's recovery may be due
             arbiter_due = self.arbiter.next_deadline()
@@ -322,6 +334,7 @@ class BoardGame:
         rearranged (or tell the players to undo it before the sensors have seen it)."""
         self.debouncer = Debouncer(occupancy, hold_ms=self.settings.hold_ms)
         self.arbiter = self._arbiter(self.game, occupancy)
+        self._due_known = False
 
     # ----- the host -----
 
@@ -330,9 +343,7 @@ class BoardGame:
         those decided on the way, then the command's own."""
         due = self.advance(now_ms)
         answer = self.command(command, now_ms)
-        if not due:
-            return answer
-        return replace(answer, effects=(*due, *answer.effects))
+        return replace(answer, effects=(*due, *answer.effects)) if due else answer
 
     def command(self, command: GameCommand, now_ms: int) -> Answer:
         """Carry out a host command about the game (the rest are the app's). Its effects
@@ -341,6 +352,7 @@ class BoardGame:
         try:
             outcome, effects = self._dispatch(command, now_ms)
         except InvalidInputError as error:
+            self._due_known = False  # refused, maybe after changing something on the way
             return Answer(ErrorReply("refused", str(error), id=command.id))
         released = self.clocks.in_order(self._decided(effects), release=True)
         return Answer(Ack(outcome, command.id), tuple(released))
@@ -399,12 +411,9 @@ class BoardGame:
         elif command.variant == "chess960":
             # A Chess960 start: the board guides the players piece type by piece type, and
             # the game starts when the position stands (at once if it already does).
-            number = command.number
-            if number is None:
-                number = random_chess960_number(self.rng)
+            number = random_chess960_number(self.rng) if command.number is None else command.number
             effects = self.arbiter.start_setup(number, now)
-            start = Position.chess960_start(number)
-            return GameStarted(start.fen()), effects
+            return GameStarted(Position.chess960_start(number).fen()), effects
         else:
             game = Game()
         if game.is_game_over():
@@ -449,15 +458,9 @@ class BoardGame:
         return GameEnded(over.result, over.reason), effects
 
     def _change_settings(self, command: ChangeSettings) -> SettingsNow:
-        if command.settle_ms is not None:
-            self.settings = replace(self.settings, settle_ms=command.settle_ms)
-        if command.castle_wait_ms is not None:
-            self.settings = replace(self.settings, castle_wait_ms=command.castle_wait_ms)
-        if command.knock_wait_ms is not None:
-            self.settings = replace(self.settings, knock_wait_ms=command.knock_wait_ms)
-        if command.tournament is not None:
-            self.settings = replace(self.settings, tournament=command.tournament)
-        s = self.settings
+        named = ("settle_ms", "castle_wait_ms", "knock_wait_ms", "tournament")
+        given = {k: v for k in named if (v := getattr(command, k)) is not None}
+        s = self.settings = replace(self.settings, **given)
         self.arbiter.configure(
             settle_ms=s.settle_ms, castle_wait_ms=s.castle_wait_ms, knock_wait_ms=s.knock_wait_ms
         )
@@ -468,9 +471,6 @@ class BoardGame:
             raise InvalidInputError("the game is already over")
 
     # ----- the whole state: what the link reports (game_report.py) -----
-
-    def result(self) -> tuple[str, str] | None:
-        return game_result(self.game)
 
     def moves_page(
         self, start: int, now_ms: int | None = None, to: Addressed = UNADDRESSED
