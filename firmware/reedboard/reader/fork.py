@@ -1,7 +1,8 @@
 """Following the other reading alongside: while a lift just behind a placement may be the
 opponent's piece arriving first or the start of the next move after a knock, the board
-follows a copy of itself that reads it the other way, holds back what it makes meanwhile,
-and takes the copy when a placement only the copy explains (or one that the board reads as
+follows a copy of itself that reads it the other way, holds back what it makes meanwhile
+(unless the host has the capture already: then it goes out, and is taken back if the copy
+is taken), and takes the copy when a placement only the copy explains (or one that the board reads as
 a piece arriving first, when that piece's lift does not follow within ARRIVE_MS)."""
 
 from __future__ import annotations
