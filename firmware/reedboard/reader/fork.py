@@ -171,26 +171,20 @@ def _take(
     # replaced included): all of it was held.
     # The other reading may take back a move the host has seen (a capture committed
     # before the fork, see knock.amend_knocked_capture): those takebacks go first.
-    seen = forked  # the plies of the game at the fork the host has
     if reader.following is not None and reader.following.released:
-        # The host has what the board made since the fork (this step's effects, still
-        # to go out, included): take it back, last first, down to the fork.
-        game = reader.game
-        for ply in range(len(game), forked, -1):
-            before = game.positions[ply - 1]
-            effects.append(TakenBack(now, before.uci(game.moves[ply - 1]), before.fen()))
-        seen = min(forked, len(game))
+        seen = _take_back_released(reader, alternative, now, effects)
     else:
         effects.clear()
-    level = forked  # the other reading's
-    for effect in out:
-        if isinstance(effect, MoveMade):
-            level = effect.ply
-        elif isinstance(effect, TakenBack):
-            if level <= seen:
-                effects.append(replace(effect, t_ms=now))
-                seen = level - 1
-            level -= 1
+        seen = forked  # the plies of the game at the fork the host has
+        level = forked  # the other reading's
+        for effect in out:
+            if isinstance(effect, MoveMade):
+                level = effect.ply
+            elif isinstance(effect, TakenBack):
+                if level <= seen:
+                    effects.append(replace(effect, t_ms=now))
+                    seen = level - 1
+                level -= 1
     made: dict[int, Effect] = {}
     for effect in out:
         if isinstance(effect, MoveMade) and effect.ply > seen:
@@ -202,6 +196,24 @@ def _take(
     reader.__dict__.update(alternative.__dict__)
     reader.following = None
     reader.held = []
+
+
+def _take_back_released(
+    reader: Reader, alternative: Reader, now: int, effects: list[Effect]
+) -> int:
+    """The host has the board's game as it stands (this step's `effects`, still to go
+    out, included): take it back, last move first, down to the moves the other reading
+    shares with it. Returns how many those are."""
+    game, other = reader.game, alternative.game.moves
+    shared = 0
+    for mine, theirs in zip(game.moves, other, strict=False):
+        if mine != theirs:
+            break
+        shared += 1
+    for ply in range(len(game), shared, -1):
+        before = game.positions[ply - 1]
+        effects.append(TakenBack(now, before.uci(game.moves[ply - 1]), before.fen()))
+    return shared
 
 
 def arriving(reader: Reader, placed: Square) -> bool:
