@@ -120,3 +120,24 @@ def test_a_slide_made_then_moved_on_under_the_replys_capture_counts_three_moves(
         (180_000 - (2417 - 1513), 180_000 - 1513),
         (180_000 - (2417 - 1513), 180_000 - 1513 - (3262 - 2417)),
     ]
+
+
+@BOTH
+def test_a_slide_read_out_of_overlapping_hands_stops_its_clock_where_it_landed(
+    mode: str,
+) -> None:
+    # The bench's overlapping-hands family, seed 4, ply 23, in short: White's bishop set
+    # on c4 (where it could still go on to b5) while Black's knight is already in the
+    # air; the board tells the two moves apart only once the knight is down, 250 ms
+    # later. White's time stops when the bishop lands (FIDE 4.7), Black's when the knight
+    # does.
+    body = steps(f"{OPENING}; lift f1, +200 lift b8, +100 place c4, +250 place c6", gap_ms=0)
+    effects = replay(body, header="@clock 3+0", mode=mode)
+    assert moves(effects) == ["e2e4", "e7e5", "f1c4", "b8c6"]
+    times = {line.split()[2]: int(line.split()[0]) for line in body.splitlines()}
+    clocks = [
+        (e["clock"]["white_ms"], e["clock"]["black_ms"]) for e in effects if e["event"] == "move"
+    ]
+    white, black = clocks[1]
+    assert clocks[2] == (white - (times["c4"] - times["e5"]), black)
+    assert clocks[3] == (clocks[2][0], black - (times["c6"] - times["c4"]))

@@ -15,7 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from reedboard.chess_clock.time_control import parse_time_control
+from reedboard.events import MoveMade
 from reedboard.reader.waits import DEFAULT_SETTLE_MS, RIGHTING_MS
+from reedboard.replay.runner import Replay
+from reedboard.rules.game import Game
+from reedboard.rules.position import Position
+from reedboard.rules.squares import parse_square
 
 from tests.reader.support import kinds, moves, replay
 
@@ -189,3 +195,30 @@ def test_strict_the_king_in_the_hand_still_binds_after_the_righted_rook() -> Non
     effects = replay(body, header=CASTLES, mode="strict")
     violation = next(e for e in effects if e["event"] == "violation")
     assert (violation["rule"], violation["square"]) == ("4.3a", "e1")
+
+
+def _clocks_of(body: str, mode: str) -> dict[str, tuple[int, int] | None]:
+    """Each move's clocks after it, the game timed, as the host hears them last."""
+    run = Replay(
+        Game(Position.from_fen(HEADER.split(" ", 2)[2])),
+        mode="strict" if mode == "strict" else "casual",
+        clock=parse_time_control("5+0"),
+    )
+    for line in body.splitlines():
+        t, action, square = line.split()
+        run.sensor(parse_square(square), action == "place", int(t))
+    run.finish(9000)
+    return {e.uci: e.clock for e in run.effects if isinstance(e, MoveMade)}
+
+
+@BOTH
+def test_the_queen_set_down_late_is_charged_to_its_landing_whatever_lifts_next(
+    mode: str,
+) -> None:
+    # FIDE: the queen's move is complete once she is on b7. Black's hand lifting the h7
+    # pawn 40 ms later (too far to be a piece arriving first on b7) is the reply's start,
+    # and leaves White's time where it would be with nothing lifted.
+    alone = _clocks_of(f"{KNOCK}\n3000 place b7\n5000 lift h7\n5300 place h6", mode)
+    lifted = _clocks_of(f"{KNOCK}\n3000 place b7\n3040 lift h7\n5300 place h6", mode)
+    assert alone["a8b7"] is not None
+    assert lifted["a8b7"] == alone["a8b7"]

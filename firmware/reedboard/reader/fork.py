@@ -1,7 +1,8 @@
 """Following the other reading alongside: while a lift just behind a placement may be the
 opponent's piece arriving first or the start of the next move after a knock, the board
-follows a copy of itself that reads it the other way, holds back what it makes meanwhile,
-and takes the copy when a placement only the copy explains (or one that the board reads as
+follows a copy of itself that reads it the other way, holds back what it makes meanwhile
+(unless the host has the capture already: then it goes out, and is taken back if the copy
+is taken), and takes the copy when a placement only the copy explains (or one that the board reads as
 a piece arriving first, when that piece's lift does not follow within ARRIVE_MS)."""
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ if TYPE_CHECKING:
 def hold(reader: Reader, effects: list[Effect], now: int) -> list[Effect]:
     """While another reading is followed alongside (see fork.fork), nothing reaches the
     host: if that reading is taken, the host never saw the moves it replaces. Once
-    it is dropped, what was held goes out, as of now."""
-    if reader.following is not None:
+    it is dropped, what was held goes out, as of now. A reading followed after a capture
+    the host has already (`released`) holds nothing back: see fork."""
+    if reader.following is not None and not reader.following.released:
         reader.held += effects
         return []
     if not reader.held:
@@ -42,13 +44,22 @@ def fork(
     change: SquareChange,
     now: int,
     other: Callable[[Reader, list[Effect]], object],
+    *,
+    released: bool = False,
 ) -> None:
     """A lift just behind a placement kept a doubted capture, as the opponent's piece
     seen arriving before it is seen leaving; read the other way (`other`), the
     capture's victim was only knocked and that lift is the next move's start. Both
     readings explain the sensors until a placement, so the board follows the other
     one alongside: a placement that only it explains makes it the game (see
-    follow_alternative)."""
+    follow_alternative).
+
+    A capture still held as a possible knock has never reached the host, so what the
+    board makes meanwhile is held back too (see hold). One already made (`released`:
+    made after settle_ms, its victim's square empty long enough to be a knocked piece
+    righted by hand) has: the reply after it goes out as its own rules allow, not up
+    to OTHER_READING_MS later, and should the other reading be taken, the board takes
+    back first what the host heard since the fork, as it takes back the capture."""
     if reader.following is not None:
         return
     alternative = copy_for_other_reading(reader)
@@ -58,7 +69,7 @@ def fork(
     alternative.sensors ^= 1 << change.square
     alternative.follow(change, now, out, report=True)
     until = now + max(reader.knock_wait_ms, OTHER_READING_MS)
-    reader.following = Following(alternative, len(reader.game), out, until)
+    reader.following = Following(alternative, len(reader.game), out, until, released=released)
 
 
 def copy_for_other_reading(reader: Reader) -> Reader:
@@ -155,21 +166,25 @@ def _take(
     effects: list[Effect],
 ) -> None:
     """Make the other reading the game."""
-    # The host has seen neither this reading's moves since the fork nor anything
-    # else it made of the changes since (the game over of a move now replaced
-    # included): all of it was held.
+    # Unless released, the host has seen neither this reading's moves since the fork
+    # nor anything else it made of the changes since (the game over of a move now
+    # replaced included): all of it was held.
     # The other reading may take back a move the host has seen (a capture committed
     # before the fork, see knock.amend_knocked_capture): those takebacks go first.
-    effects.clear()
-    seen, level = forked, forked  # the plies the host has; the other reading's
-    for effect in out:
-        if isinstance(effect, MoveMade):
-            level = effect.ply
-        elif isinstance(effect, TakenBack):
-            if level <= seen:
-                effects.append(replace(effect, t_ms=now))
-                seen = level - 1
-            level -= 1
+    if reader.following is not None and reader.following.released:
+        seen = _take_back_released(reader, alternative, now, effects)
+    else:
+        effects.clear()
+        seen = forked  # the plies of the game at the fork the host has
+        level = forked  # the other reading's
+        for effect in out:
+            if isinstance(effect, MoveMade):
+                level = effect.ply
+            elif isinstance(effect, TakenBack):
+                if level <= seen:
+                    effects.append(replace(effect, t_ms=now))
+                    seen = level - 1
+                level -= 1
     made: dict[int, Effect] = {}
     for effect in out:
         if isinstance(effect, MoveMade) and effect.ply > seen:
@@ -181,6 +196,24 @@ def _take(
     reader.__dict__.update(alternative.__dict__)
     reader.following = None
     reader.held = []
+
+
+def _take_back_released(
+    reader: Reader, alternative: Reader, now: int, effects: list[Effect]
+) -> int:
+    """The host has the board's game as it stands (this step's `effects`, still to go
+    out, included): take it back, last move first, down to the moves the other reading
+    shares with it. Returns how many those are."""
+    game, other = reader.game, alternative.game.moves
+    shared = 0
+    for mine, theirs in zip(game.moves, other, strict=False):
+        if mine != theirs:
+            break
+        shared += 1
+    for ply in range(len(game), shared, -1):
+        before = game.positions[ply - 1]
+        effects.append(TakenBack(now, before.uci(game.moves[ply - 1]), before.fen()))
+    return shared
 
 
 def arriving(reader: Reader, placed: Square) -> bool:

@@ -142,6 +142,7 @@ def _amend_due(
             lambda alt, out: knock.amend_knocked_capture(
                 alt, origin, first, now, out, touches=touches
             ),
+            released=True,  # the capture was made: the host has it
         )
 
 

@@ -277,7 +277,11 @@ def amend_knocked_capture(
     reader.sensors = before
     reader.new_episode()
     reader.sensors ^= 1 << change.square
+    # Read as of the placement: a move it completes was complete then (its player's
+    # time stops there, FIDE 4.7), not at a lift seen after it (`later`).
+    latest, reader.last_change_ms = reader.last_change_ms, change.t_ms
     reader.read(change, now, effects, report=True)
+    reader.last_change_ms = max(latest, reader.last_change_ms)
     reader.sensors ^= later
     return True
 

@@ -31,13 +31,16 @@ class Following:
     of the reader reading it, the game's length when it forked, what the copy has made
     since, until when it may still be taken (waits.OTHER_READING_MS after the fork), and a
     placement both readings explain: until when its lift may still come, the square,
-    and the position it would move in."""
+    and the position it would move in. `released`: what the board makes meanwhile goes
+    out as made (the host has the capture already), and taking the other reading takes
+    it back first."""
 
     reader: Reader
     forked: int
     out: list[Effect]
     until: int
     arrival: tuple[int, Square, Position] | None = None
+    released: bool = False
 
 
 class Reader(Protocol):

@@ -162,6 +162,9 @@ def _commit_both(
     """The player's move committed, then the opponent's changes read after it."""
     final = reader.sensors
     reader.sensors = found.shape.occupancy
+    # Complete at the player's own last change, the opponent's hand already in the
+    # air: the player's time stops there (FIDE 4.7), not when the board could tell.
+    reader.episode.first_complete[found.shape.code] = found.mine[-1].t_ms
     reader.commit(found.shape, now, effects)
     for change in theirs:
         reader.sensors ^= 1 << change.square
