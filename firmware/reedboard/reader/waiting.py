@@ -49,7 +49,7 @@ class KnockedCapture:
 
     origin: Square
     touches: TouchRecord | None = None
-    due: None = None  # the next change decides, whenever it comes  # the next change decides, whenever it comes
+    due: None = None  # the next change decides, whenever it comes
 
 
 @dataclass(frozen=True)
