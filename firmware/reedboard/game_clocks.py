@@ -89,7 +89,7 @@ class GameClocks:
         their move is complete (decided, or complete on the board and waiting to be)."""
         presses, self._presses = self._presses, []
         for white, t_ms in presses:
-            self._take_press(white, t_ms, self._pending(arbiter))
+            self._take_press(white, t_ms, arbiter.pending_completed_ms)
 
     def _take_told(self) -> list[ClockPressed]:
         """The presses that stopped a player's time since the last call, to be told in
@@ -123,20 +123,20 @@ class GameClocks:
         if timer is not None and timer.press(white, t_ms, completed_ms=completed_ms):
             self._told.append(ClockPressed(t_ms, *timer.left(t_ms)))
 
-    def _pending(self, arbiter: MoveReader) -> int | None:
+    def _note_completions(self, arbiter: MoveReader) -> None:
         """Note when each move the board shows complete, not yet decided, was complete:
         the sensor change that completed it, which the move's player's time stops at.
         Noted for the move's ply: a move decided later (after the opponent's own began,
-        say) still stops its player's time there. Returns the time of the move the
-        arbiter would commit now, if any."""
+        say) still stops its player's time there. The one place the clocks write down
+        what the arbiter shows, at its steps: the arbiter changes only in them, so the
+        questions between them (`flag_due`) only read it."""
         ply = len(arbiter.game) + 1
         for move, first in arbiter.completions():
             self._complete_seen.setdefault((ply, move.from_square, move.to_square), first)
-        return arbiter.pending_completed_ms
 
     def watch(self, arbiter: MoveReader) -> None:
         """A fresh arbiter: what it shows complete is noted before it decides anything."""
-        self._pending(arbiter)
+        self._note_completions(arbiter)
 
     def stamped(
         self, effects: Sequence[Effect], arbiter: MoveReader, settings: ClockSettings
@@ -154,7 +154,7 @@ class GameClocks:
                 self.timer = None
                 self._complete_seen = {}
             return stamped
-        self._pending(arbiter)  # a move complete by the end of the step
+        self._note_completions(arbiter)  # a move complete by the end of the step
         last = max((i for i, e in enumerate(effects) if isinstance(e, MoveMade)), default=-1)
         for index, effect in enumerate(effects):
             if isinstance(effect, NewGame):
@@ -170,7 +170,7 @@ class GameClocks:
                 self._complete_seen = {}
             elif isinstance(effect, GameOver):
                 self.timer.halt(effect.t_ms)
-        self._pending(arbiter)  # what stands complete now, for the arbiter's next decision
+        self._note_completions(arbiter)  # what stands complete now, for the next decision
         return stamped
 
     def _move_made(self, move: MoveMade, arbiter: MoveReader, last: bool) -> MoveMade:
@@ -225,14 +225,15 @@ class GameClocks:
     def flag_due(self, arbiter: MoveReader, settling: bool) -> int | None:
         """When the running player's flag falls, unless a move of theirs complete before
         then waits to be decided (without buttons it stopped their time), or the sensors
-        are still settling what the hands did (`settling`)."""
+        are still settling what the hands did (`settling`). A question: it changes
+        nothing, however often the board's loop asks it."""
         timer = self.timer
         if timer is None or timer.over:
             return None
         flag = timer.flag_ms()
         if flag is None or settling:
             return None
-        pending = self._pending(arbiter)
+        pending = arbiter.pending_completed_ms
         if not timer.buttons and pending is not None and pending <= flag:
             return None
         return flag

@@ -141,3 +141,28 @@ def test_a_slide_read_out_of_overlapping_hands_stops_its_clock_where_it_landed(
     white, black = clocks[1]
     assert clocks[2] == (white - (times["c4"] - times["e5"]), black)
     assert clocks[3] == (clocks[2][0], black - (times["c6"] - times["c4"]))
+
+
+@BOTH
+def test_a_reply_read_out_of_overlapping_hands_stops_its_clock_where_it_landed(
+    mode: str,
+) -> None:
+    # The bench's overlapping-hands family, seeds 40 (ply 25) and 234 (ply 12), in short:
+    # White's bishop set on c4 (where it could still go on) while Black's knight is in
+    # the air; the knight lands on c6, and White lifts the g1 knight 100 ms later, which
+    # tells the two moves apart. Black's time stops when the knight lands (FIDE 4.7),
+    # not at White's next lift.
+    body = steps(
+        f"{OPENING}; lift f1, +200 lift b8, +100 place c4, +250 place c6, +100 lift g1,"
+        " +300 place f3",
+        gap_ms=0,
+    )
+    effects = replay(body, header="@clock 3+0", mode=mode)
+    assert moves(effects) == ["e2e4", "e7e5", "f1c4", "b8c6", "g1f3"]
+    times = {line.split()[2]: int(line.split()[0]) for line in body.splitlines()}
+    clocks = [
+        (e["clock"]["white_ms"], e["clock"]["black_ms"]) for e in effects if e["event"] == "move"
+    ]
+    white, black = clocks[1]
+    assert clocks[2] == (white - (times["c4"] - times["e5"]), black)
+    assert clocks[3] == (clocks[2][0], black - (times["c6"] - times["c4"]))

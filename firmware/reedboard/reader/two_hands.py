@@ -166,7 +166,13 @@ def _commit_both(
     # air: the player's time stops there (FIDE 4.7), not when the board could tell.
     reader.episode.first_complete[found.shape.code] = found.mine[-1].t_ms
     reader.commit(found.shape, now, effects)
+    # Each of the opponent's changes read as of its own time: a reply it completes was
+    # complete then (its player's time stops there), not at a later change (the
+    # player's next lift, which told the two hands apart).
+    latest = reader.last_change_ms
     for change in theirs:
         reader.sensors ^= 1 << change.square
+        reader.last_change_ms = change.t_ms
         reader.read(change, now, effects, report=False)
+    reader.last_change_ms = max(latest, reader.last_change_ms)
     assert reader.sensors == final
