@@ -45,10 +45,7 @@ from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
 from reedboard.link.acks import Ack, BrightnessSet, Said
 from reedboard.link.board import BoardEndpoint
-from reedboard.link.board_messages import (
-    BoardHello,
-    ErrorReply,
-)
+from reedboard.link.board_messages import BoardHello, ErrorReply
 from reedboard.link.clients import ClientTee
 from reedboard.link.messages import (
     PROTOCOL_VERSION,
@@ -285,6 +282,10 @@ class App:
             # board's every turn.
             self._publish(effects, now)
         changed = changed or bool(effects)
+        if self.tee is not None:
+            # A piece lifted or put back is no effect, yet a page shows it (`stir`).
+            moved = board_game.debouncer.occupancy != self._rendered_occupancy
+            self.tee.stir(now, changed=moved and not effects)
         # Asked every turn, also without bytes: an endpoint may have commands from
         # elsewhere (a broker's requests).
         for command in self.endpoint.receive_data(data):
