@@ -44,7 +44,6 @@ from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
 from reedboard.link.acks import Ack, BrightnessSet, Said
-from reedboard.link.board import BoardEndpoint
 from reedboard.link.board_messages import BoardHello, ErrorReply
 from reedboard.link.clients import ClientTee
 from reedboard.link.messages import (
@@ -74,8 +73,10 @@ from reedboard.wiring import matrix_wiring
 
 NO_LIGHTS = NoLights()  # a board without LEDs
 # After a script's last line, time for a host to catch up (ask again for what it missed,
-# send a last command) before the board stops; a board nobody listens to (no port, no
-# broker, no in-process client or watcher) stops as soon as nothing is pending.
+# send a last command) before the board stops. Only a host on a port, an in-process client
+# or a watcher waits for it: a board with none of them stops as soon as nothing is
+# pending, also one heard through its endpoint alone (a broker, whom the board's close
+# hands what it has not taken yet).
 TAIL_MS = 10_000
 ALIVE_MS = 1000
 
@@ -110,13 +111,8 @@ class App:
         self.endpoint, self.tee = ClientTee.around(link.endpoint(link.session_id), link.clients)
         self.watch = link.watch
         # Nobody to catch up with the board once its script is over (`_script_done`).
-        self._unheard = (
-            link.port is None
-            and link.reopen is None
-            and link.clients is None
-            and link.watch is None
-            and link.endpoint is BoardEndpoint
-        )
+        listeners = (link.port, link.reopen, link.clients, link.watch)
+        self._unheard = all(listener is None for listener in listeners)
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = sensing.guard or nullcontext()
