@@ -79,6 +79,7 @@ NO_LIGHTS = NoLights()  # a board without LEDs
 # hands what it has not taken yet).
 TAIL_MS = 10_000
 ALIVE_MS = 1000
+QUESTIONS = (Hello, Resync, AskState, AskMoves, Resend, Say)  # they change nothing lit
 
 logger = logging.getLogger(__name__)
 
@@ -129,6 +130,7 @@ class App:
         self._rng = game.rng
         self._next_alive = ALIVE_MS
         self._rendered_occupancy: int | None = None
+        self._published = 0  # effects told so far: a question that decided some is drawn
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.board_game: BoardGame | None = None
         self.ahead = sensing.ahead
@@ -284,9 +286,13 @@ class App:
             self.tee.stir(now, changed=moved and not effects)
         # Asked every turn, also without bytes: an endpoint may have commands from
         # elsewhere (a broker's requests).
+        published = self._published
         for command in self.endpoint.receive_data(data):
             self._command(command, now)
-            changed = True
+            # A question (a page asks the state after each effect) changes nothing lit,
+            # unless its answer decided what fell due (counted in `published`).
+            changed = changed or not isinstance(command, QUESTIONS)
+        changed = changed or self._published != published
         if now >= self._next_alive:
             self.endpoint.alive()
             self._next_alive = now + ALIVE_MS
@@ -322,6 +328,7 @@ class App:
     def _publish(self, effects: list[Effect], now: int) -> None:
         board_game = self._board_game()
         games = self.record.record(effects, board_game, now)
+        self._published += len(effects)
         control = board_game.settings.time_control
         for effect, game_id in zip(effects, games, strict=True):
             message = effect_message(effect, game_id, board_game.game, control, self.wiring)
