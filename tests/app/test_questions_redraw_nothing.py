@@ -19,7 +19,11 @@ from reedboard.replay.scripted_board import scripted_board
 from tests.app.wire_link import WireLink
 
 SCRIPT = "@start standard\n1000 lift e2\n1400 place e4\n3000 lift g8\n"
-QUESTIONS = ({"type": "state"}, {"type": "moves", "start": 0}, {"type": "hello", "protocol": 1})
+QUESTIONS: tuple[dict[str, object], ...] = (
+    {"type": "state"},
+    {"type": "moves", "start": 0},
+    {"type": "hello", "protocol": 1},
+)
 
 
 def asked(message: dict[str, object], number: int) -> bytes:
