@@ -19,12 +19,17 @@ phones watch its page, and what reedboard's own process weighs in an engine game
   (the human model's random game, at the real clock: CPU per move too), each round in a
   process of its own; with
   `--cpu-fraction F` held to F of a core, as the scan figures.
+- turn: one turn of the loop in this process (`App.step` on a virtual clock, its LEDs
+  on a recording strip, the matrix a fake's): idle, and with a host's `state` question
+  each turn (a page asks one after each effect), as microseconds a turn, medians over
+  the rounds; the process's own overhead (the scan's sleep, its select) apart, so two
+  versions of the loop compare within a few percent on a loaded machine.
 - rss: a real `reedboard run --fake --web ... --opponent engine:5 --script -`, a phone's
   five pages open, a game against the engine played on its switches from stdin: the
   reedboard process's RSS after each move (Stockfish's apart), median and max.
 
     python bench/board_alone.py [--seconds 30] [--rounds 3] [--cpu-fraction 0.0667]
-        [--engine-apart] [--plies 12] [--only scan|cpu|rss]
+        [--engine-apart] [--plies 12] [--only scan|cpu|turn|rss]
 """
 
 from __future__ import annotations
@@ -299,6 +304,40 @@ def _cpu_line(figures: dict[str, Any], seconds: float) -> str:
     )
 
 
+def turn(rounds: int, turns: int = 4000) -> None:
+    """The loop's turn in process: idle, and answering a host's `state` each turn."""
+    from reedboard.app import App
+    from reedboard.app_ports import HostLink, Sensing
+    from reedboard.commands.run_board import board_lights
+    from reedboard.config import LedConfig
+    from reedboard.hal.clock import VirtualClock
+    from reedboard.hal.recording_strip import RecordingStrip
+    from reedboard.link.frame import encode_frame
+    from reedboard.replay.script import parse_script
+    from reedboard.replay.scripted_board import scripted_board
+
+    from tests.app.wire_link import WireLink
+
+    def per_turn_us(asking: bool) -> float:
+        fake = scripted_board(parse_script("@start standard\n"))
+        link, strip = WireLink(), RecordingStrip(64, keep=4)
+        app = App(Sensing(fake, source=fake), VirtualClock(), link=HostLink(link),
+                  lights=board_lights(LedConfig(), strip))  # fmt: skip
+        app.step(0)
+        asked = [b"\n" + encode_frame({"type": "state", "id": n + 1}) for n in range(turns)]
+        data = asked if asking else [b""] * turns
+        started = time.perf_counter()
+        for number, bytes_in in enumerate(data, start=1):
+            app.step(5 * number, bytes_in)
+            link.written.clear()
+        return 1e6 * (time.perf_counter() - started) / turns
+
+    print(f"one turn of the loop, in process, {rounds} rounds of {turns} turns (medians):")
+    for name, asking in (("idle", False), ("a state asked", True)):
+        figure = statistics.median(per_turn_us(asking) for _ in range(rounds))
+        print(f"  {name:16}: {figure:6.1f} us a turn")
+
+
 def rss(plies: int) -> None:
     """reedboard's own process in an engine game with five pages open: RSS after each
     move, Stockfish's apart."""
@@ -397,7 +436,7 @@ def main() -> None:
     parser.add_argument(
         "--engine-apart", action="store_true", help="the engine outside the board's CPU group"
     )
-    parser.add_argument("--only", choices=("scan", "cpu", "rss"))
+    parser.add_argument("--only", choices=("scan", "cpu", "turn", "rss"))
     parser.add_argument("--board", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--loaded", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--idle", action="store_true", help=argparse.SUPPRESS)
@@ -410,6 +449,8 @@ def main() -> None:
         scan(args)
     if args.only in (None, "cpu"):
         cpu(args)
+    if args.only in (None, "turn"):
+        turn(max(args.rounds, 5))
     if args.only in (None, "rss"):
         rss(args.plies)
 

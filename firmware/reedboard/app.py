@@ -44,11 +44,7 @@ from reedboard.journal.store import Journal, JournalError
 from reedboard.journal.writer import InlineWriter, JournalWriter
 from reedboard.kept_link import KeptLink
 from reedboard.link.acks import Ack, BrightnessSet, Said
-from reedboard.link.board import BoardEndpoint
-from reedboard.link.board_messages import (
-    BoardHello,
-    ErrorReply,
-)
+from reedboard.link.board_messages import BoardHello, ErrorReply
 from reedboard.link.clients import ClientTee
 from reedboard.link.messages import (
     PROTOCOL_VERSION,
@@ -77,10 +73,13 @@ from reedboard.wiring import matrix_wiring
 
 NO_LIGHTS = NoLights()  # a board without LEDs
 # After a script's last line, time for a host to catch up (ask again for what it missed,
-# send a last command) before the board stops; a board nobody listens to (no port, no
-# broker, no in-process client or watcher) stops as soon as nothing is pending.
+# send a last command) before the board stops. Only a host on a port, an in-process client
+# or a watcher waits for it: a board with none of them stops as soon as nothing is
+# pending, also one heard through its endpoint alone (a broker, whom the board's close
+# hands what it has not taken yet).
 TAIL_MS = 10_000
 ALIVE_MS = 1000
+QUESTIONS = (Hello, Resync, AskState, AskMoves, Resend, Say)  # they change nothing lit
 
 logger = logging.getLogger(__name__)
 
@@ -113,13 +112,8 @@ class App:
         self.endpoint, self.tee = ClientTee.around(link.endpoint(link.session_id), link.clients)
         self.watch = link.watch
         # Nobody to catch up with the board once its script is over (`_script_done`).
-        self._unheard = (
-            link.port is None
-            and link.reopen is None
-            and link.clients is None
-            and link.watch is None
-            and link.endpoint is BoardEndpoint
-        )
+        listeners = (link.port, link.reopen, link.clients, link.watch)
+        self._unheard = all(listener is None for listener in listeners)
         # Held through each turn of `run`: another thread (the simulator's page) takes it
         # to act on the board between turns, never in the middle of one.
         self.guard: AbstractContextManager[object] = sensing.guard or nullcontext()
@@ -136,6 +130,7 @@ class App:
         self._rng = game.rng
         self._next_alive = ALIVE_MS
         self._rendered_occupancy: int | None = None
+        self._published = 0  # effects told so far: a question that decided some is drawn
         self._last_step_ms = -1  # the board time of the latest turn: it never goes back
         self.board_game: BoardGame | None = None
         self.ahead = sensing.ahead
@@ -285,11 +280,19 @@ class App:
             # board's every turn.
             self._publish(effects, now)
         changed = changed or bool(effects)
+        if self.tee is not None:
+            # A piece lifted or put back is no effect, yet a page shows it (`stir`).
+            moved = board_game.debouncer.occupancy != self._rendered_occupancy
+            self.tee.stir(now, changed=moved and not effects)
         # Asked every turn, also without bytes: an endpoint may have commands from
         # elsewhere (a broker's requests).
+        published = self._published
         for command in self.endpoint.receive_data(data):
             self._command(command, now)
-            changed = True
+            # A question (a page asks the state after each effect) changes nothing lit,
+            # unless its answer decided what fell due (counted in `published`).
+            changed = changed or not isinstance(command, QUESTIONS)
+        changed = changed or self._published != published
         if now >= self._next_alive:
             self.endpoint.alive()
             self._next_alive = now + ALIVE_MS
@@ -325,6 +328,7 @@ class App:
     def _publish(self, effects: list[Effect], now: int) -> None:
         board_game = self._board_game()
         games = self.record.record(effects, board_game, now)
+        self._published += len(effects)
         control = board_game.settings.time_control
         for effect, game_id in zip(effects, games, strict=True):
             message = effect_message(effect, game_id, board_game.game, control, self.wiring)

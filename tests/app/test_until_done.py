@@ -1,6 +1,7 @@
-"""When `run(until_done=True)` stops: a board nobody listens to stops as soon as its script
-is over and nothing is pending; one with a host link gives the host `TAIL_MS` more to
-catch up; a player's taps still waiting for their answer keep any board turning."""
+"""When `run(until_done=True)` stops: a board nobody listens to, or heard through its
+endpoint alone (a broker's), stops as soon as its script is over and nothing is pending;
+one with a host link or in-process clients gives them `TAIL_MS` more to catch up; a
+player's taps still waiting for their answer keep any board turning."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from reedboard.app import TAIL_MS, App
 from reedboard.app_ports import HostLink, Sensing
 from reedboard.hal.clock import VirtualClock
 from reedboard.hal.recording_speaker import RecordingSpeaker
+from reedboard.link.board import BoardEndpoint
+from reedboard.link.clients import Clients
 from reedboard.replay.script import parse_script
 from reedboard.replay.scripted_board import scripted_board
 from reedboard.speaking import BoardVoice
@@ -61,3 +64,20 @@ def test_taps_waiting_for_their_answer_keep_the_board_turning() -> None:
     said = app.voice.speaker
     assert isinstance(said, RecordingSpeaker)
     assert said.texts[-1].startswith("Last move")
+
+
+def test_a_board_heard_through_its_endpoint_alone_stops_once_all_is_decided() -> None:
+    # An endpoint of its own and no port (a broadcasting board: the broker is handed what
+    # it has not taken yet as the board closes), no client, no watcher: no tail.
+    def broadcast(session: str) -> BoardEndpoint:
+        return BoardEndpoint(session)
+
+    stopped, app = ended_at(MOVE, HostLink(endpoint=broadcast))
+    assert app.board_game is not None
+    assert [m.uci() for m in app.board_game.game.moves] == ["e2e4"]
+    assert LAST_LINE_MS < stopped < LAST_LINE_MS + TAIL_MS // 2
+
+
+def test_a_board_with_in_process_clients_waits_for_them_to_catch_up() -> None:
+    stopped, _app = ended_at(MOVE, HostLink(clients=Clients()))
+    assert stopped >= LAST_LINE_MS + TAIL_MS

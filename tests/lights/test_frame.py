@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
+
 import pytest
 from reedboard.lights.frame import (
     BLINK_HALF_MS,
     DARK,
     PULSE_FLOOR,
     PULSE_PERIOD_MS,
+    Cell,
     Frame,
     pulse_level,
 )
@@ -67,3 +71,25 @@ def test_a_pulse_changes_in_steps_not_every_millisecond() -> None:
     frame = Frame.from_roles({sq("a1"): "missing"})
     distinct = {frame.at(t) for t in range(PULSE_PERIOD_MS)}
     assert len(distinct) <= 9
+
+
+class CountedCells(tuple[Cell | None, ...]):
+    """A frame's cells that count how often they are walked through."""
+
+    walks = 0
+
+    def __iter__(self) -> Iterator[Cell | None]:
+        CountedCells.walks += 1
+        return super().__iter__()
+
+
+def test_whether_a_frame_is_animated_is_worked_out_once_when_it_is_made() -> None:
+    # The loop asks it every turn of an idle board: the 64 cells are walked once, when
+    # the scene changes, not on each question.
+    blinking = Frame.from_roles({sq("a1"): "extra"})
+    frame = Frame(CountedCells(blinking.cells))
+    walked = CountedCells.walks
+    assert all(frame.animated for _ in range(100))
+    assert CountedCells.walks == walked
+    assert frame == blinking
+    assert not replace(frame, cells=DARK.cells).animated

@@ -103,3 +103,44 @@ def test_a_state_taken_with_the_news_of_a_later_command_is_asked_again() -> None
 
     waiting = watch(PhoneBoard(MemoryTransport()), asked_then_lit)
     assert waiting == [WHITE_TO_MOVE, "White to play the move lit on the board: g1-f3"]
+
+
+def roles_shown(feed: Feed) -> dict[str, str]:
+    return dict(json.loads(feed.shown)["roles"]) if feed.shown else {}
+
+
+def test_a_piece_lifted_and_put_back_reaches_the_page_without_a_refresh() -> None:
+    """A lift and a put-back are no effect and no command: the board stirs its clients
+    for them itself, so the page shows the square lifted, then not, at once (no page is
+    open: no refresh would tell it)."""
+    board = PhoneBoard(MemoryTransport())
+    shown: list[dict[str, str]] = []
+
+    async def watching() -> None:
+        feed = Feed(board.clients)
+        feeding = asyncio.create_task(feed.run())
+        watched = Watched(board, feed)
+
+        async def until(roles: dict[str, str]) -> None:
+            async def turning() -> None:
+                while roles_shown(feed) != roles:
+                    turn(board)
+                    await asyncio.sleep(0.01)
+                    if not shown or shown[-1] != roles_shown(feed):
+                        shown.append(roles_shown(feed))
+
+            await asyncio.wait_for(turning(), WAIT_S)
+
+        try:
+            await watched.until(lambda words: words == WHITE_TO_MOVE)
+            assert not feed.listeners
+            board.lift("g1")
+            await until({"g1": "lifted"})
+            board.place("g1")
+            await until({})
+        finally:
+            feeding.cancel()
+
+    board.run(50)
+    asyncio.run(watching())
+    assert shown == [{}, {"g1": "lifted"}, {}]

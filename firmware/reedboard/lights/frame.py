@@ -8,7 +8,7 @@ side of the loop, so scenes stay pure and a frame that does not change compares 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reedboard.lights.palette import PALETTE, RGB, Look, Palette
 from reedboard.lights.roles import LightEffect, Role
@@ -36,13 +36,19 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """Every square's cell (index = square, a1 = 0), or None where the square is dark."""
+    """Every square's cell (index = square, a1 = 0), or None where the square is dark;
+    `animated`: whether the LEDs change over time while this frame stands (some cell
+    blinks or pulses). The loop asks it every turn, so it is worked out once, as the
+    frame is made (a new scene), not by walking the 64 cells each time."""
 
     cells: tuple[Cell | None, ...]
+    animated: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.cells) != 64:
             raise ValueError(f"a frame has 64 squares, not {len(self.cells)}")
+        moving = any(cell is not None and cell.effect != "steady" for cell in self.cells)
+        object.__setattr__(self, "animated", moving)  # frozen: set once, here
 
     @classmethod
     def from_roles(cls, roles: Mapping[Square, Role], palette: Palette = PALETTE) -> Frame:
@@ -59,11 +65,6 @@ class Frame:
     def lit_roles(self) -> dict[str, str]:
         """{square name: role} for every lit square, a1 upwards (as `--lights` prints)."""
         return {SQUARE_NAMES[sq]: cell.role for sq, cell in enumerate(self.cells) if cell}
-
-    @property
-    def animated(self) -> bool:
-        """Whether the LEDs change over time while this frame stands."""
-        return any(cell is not None and cell.effect != "steady" for cell in self.cells)
 
     def at(self, t_ms: int) -> tuple[RGB, ...]:
         """The 64 squares' colours at time `t_ms`, effects applied."""

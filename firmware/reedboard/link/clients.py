@@ -17,9 +17,10 @@ host). What a client is told waits, as the host's bytes do, for the journal to h
 moves it tells of (`App._flush` hands `ClientTee.batch` to its outbox).
 
 A command carried out for another client, or for the host, may change what the board
-shows without an effect (a move or squares lit, the mode): nothing of it is told to this
-client, but it is woken, and `news` says the board was stirred since the latest state it
-was answered, so a client that shows the board (the page) asks the state then.
+shows without an effect (a move or squares lit, the mode), and so may a piece lifted or
+put back (`ClientTee.stir`): nothing of it is told to this client, but it is woken, and
+`news` says the board was stirred since the latest state it was answered, so a client
+that shows the board (the page) asks the state then.
 
 The scan loop never waits on a client: `ask` and `take` hold a lock only to move a list,
 `wake` is called after a batch is queued (it must not block: an asyncio loop's
@@ -44,6 +45,7 @@ from reedboard.link.mqtt_endpoint import Endpoint
 logger = logging.getLogger(__name__)
 TOLD_LIMIT = 512  # messages waiting for one client; beyond, it needs a state instead
 ASK_LIMIT = 32  # commands waiting from one client for the loop's next turn
+STIR_MS = 100  # the clients stirred for changes told nothing of at most this often
 
 
 class Client:
@@ -189,6 +191,8 @@ class ClientTee:
         self._batch: list[tuple[Client | None, Outgoing]] = []
         # The host in a batch: never attached, so told nothing; its acks stir the clients.
         self._host = Client(clients, "host", None)
+        self._unstirred = False  # a change told nothing of, its stir not yet due
+        self._next_stir_ms = 0
 
     @classmethod
     def around(cls, link: Endpoint, clients: Clients | None) -> tuple[Endpoint, ClientTee | None]:
@@ -214,6 +218,18 @@ class ClientTee:
             # once the host has its answer, though they are told nothing of it.
             self._batch.append((self._host, message))
         return self.link.reply(command, message)
+
+    def stir(self, now: int, *, changed: bool) -> None:
+        """Called by the loop each turn: whether the board `changed` with nothing told of
+        it (a piece lifted or put back). The clients are then woken and stirred, as by a
+        host's command carried out, so a client that shows the board asks its state; at
+        most once every STIR_MS, for a switch that keeps changing must not make a page ask
+        a state a turn. A change within that is stirred once it is over: the latest is
+        never left for the page's refresh."""
+        self._unstirred = self._unstirred or changed
+        if self._unstirred and now >= self._next_stir_ms:
+            self._batch.append((self._host, Ack()))
+            self._unstirred, self._next_stir_ms = False, now + STIR_MS
 
     def alive(self) -> None:
         self.link.alive()
