@@ -11,8 +11,8 @@ an effect, or a command of the host's or of another client's carried out, which 
 change what the board shows without an effect (a move the host or the engine lit, the
 mode). Stirred, the feed asks the state, so what the board shows is on the page at once.
 With pages open the state is also asked every REFRESH_S, for what changes with no news of
-the board (a piece lifted and put back; the opponents' own words; the frames the broker
-has not taken yet). A change of the board's link to its broker (`BrokerLink.watch`)
+the board (the opponents' own words; the frames the broker has not taken yet); a piece
+lifted or put back stirs the clients itself, at most every 100 ms (`ClientTee.stir`). A change of the board's link to its broker (`BrokerLink.watch`)
 draws the picture again at once."""
 
 from __future__ import annotations
