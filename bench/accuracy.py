@@ -116,23 +116,9 @@ def kind_of(position: Position, move: Move) -> str:
 
 def knock_suspect(script: HumanScript, ply: int, position: Position, move: Move) -> bool:
     """Whether the hands made move `ply` a capture the board doubts as a knock: the
-    victim's square empty for less than KNOCK_MS, the capturer lifted before it. Read
-    from the raw lines by first edges (a switch's bounce follows its first edge), as the
-    debouncer reports them."""
-    if not position.is_capture(move) or position.is_en_passant(move):
-        return False
-    first = script.starts[ply]
-    end = script.starts[ply + 1] if ply + 1 < len(script.starts) else len(script.lines)
-    origin, victim = SQUARE_NAMES[move.from_square], SQUARE_NAMES[move.to_square]
-    origin_lifted = victim_lifted = None
-    for t, action, square in script.lines[first:end]:
-        if action != "lift" or t > script.decisive_ms[ply]:
-            continue
-        if square == origin and origin_lifted is None:
-            origin_lifted = t
-        elif square == victim and origin_lifted is not None and victim_lifted is None:
-            victim_lifted = t
-    return victim_lifted is not None and script.decisive_ms[ply] - victim_lifted < KNOCK_MS
+    victim's square empty for less than KNOCK_MS, the capturer lifted before it."""
+    vacant = _victim_vacancy_ms(script, ply, position, move)
+    return vacant is not None and vacant < KNOCK_MS
 
 
 def knock_suspect_by_time(script: HumanScript, ply: int, position: Position, move: Move) -> bool:
@@ -160,8 +146,17 @@ def put_back_suspect(script: HumanScript, ply: int, position: Position, move: Mo
     """Whether move `ply` is a capture whose victim's square emptied after the capturer
     was lifted and stayed empty KNOCK_MS or more: the sensors of a neighbour knocked and
     put back by hand, so the board holds it settle_ms (not a knock_suspect one)."""
+    vacant = _victim_vacancy_ms(script, ply, position, move)
+    return vacant is not None and vacant >= KNOCK_MS
+
+
+def _victim_vacancy_ms(script: HumanScript, ply: int, position: Position, move: Move) -> int | None:
+    """How long the victim's square of capture `ply` was empty when the move was complete,
+    emptied after the capturer was lifted (None: not such a capture). Read from the raw
+    lines by first edges (a switch's bounce follows its first edge), as the debouncer
+    reports them."""
     if not position.is_capture(move) or position.is_en_passant(move):
-        return False
+        return None
     first = script.starts[ply]
     end = script.starts[ply + 1] if ply + 1 < len(script.starts) else len(script.lines)
     origin, victim = SQUARE_NAMES[move.from_square], SQUARE_NAMES[move.to_square]
@@ -173,7 +168,7 @@ def put_back_suspect(script: HumanScript, ply: int, position: Position, move: Mo
             origin_lifted = t
         elif square == victim and origin_lifted is not None and victim_lifted is None:
             victim_lifted = t
-    return victim_lifted is not None and script.decisive_ms[ply] - victim_lifted >= KNOCK_MS
+    return None if victim_lifted is None else script.decisive_ms[ply] - victim_lifted
 
 
 @dataclass

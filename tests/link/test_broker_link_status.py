@@ -4,22 +4,18 @@ it does not trust, and many failed attempts that are one change and one sentence
 
 from __future__ import annotations
 
-import logging
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from reedboard.link.broker_status import BrokerStatus, Spoken
 from reedboard.link.mqtt_client import BoardBroker, BrokerSettings
 from reedboard_relay.broker_files import board_user
 
-from tests.link.test_mqtt_close import Heard, frames
-from tests.relay.broker import Broker, running_broker
+from tests.link.board_logs import WAIT_S, Heard, frames
+from tests.relay.broker import Broker
 from tests.relay.secure_broker import secure_broker
 
 RETRY_MS = 100
-WAIT_S = 30.0  # a bound for a loaded machine, not a measure
 
 
 class Watched:
@@ -46,37 +42,8 @@ class Watched:
             return self.told[links.index(link) :]
 
 
-class Counted(Heard):
-    def wait_count(self, part: str, count: int) -> None:
-        """Until `count` lines with `part` were logged."""
-        with self._changed:
-            came = self._changed.wait_for(lambda: len(self.with_part(part)) >= count, WAIT_S)
-        assert came, f"never heard {part!r} {count} times in {self.lines}"
-
-
-@pytest.fixture
-def heard() -> Iterator[Counted]:
-    """The board's link's log lines, debug ones too (each failed attempt is one)."""
-    handler = Counted()
-    board_logs = logging.getLogger("reedboard.link")
-    level = board_logs.level
-    board_logs.addHandler(handler)
-    board_logs.setLevel(logging.DEBUG)
-    try:
-        yield handler
-    finally:
-        board_logs.removeHandler(handler)
-        board_logs.setLevel(level)
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    with running_broker(tmp_path) as running:
-        yield running
-
-
 def test_a_broker_lost_then_back_is_one_change_each_and_said_once(
-    broker: Broker, heard: Counted
+    broker: Broker, heard: Heard
 ) -> None:
     settings = BrokerSettings(broker.url, "b1", retry_ms=RETRY_MS)
     board = BoardBroker(settings, clock_ms=lambda: 1234)

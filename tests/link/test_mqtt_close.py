@@ -5,74 +5,22 @@ Mosquitto; the network cut by a proxy of our own."""
 
 from __future__ import annotations
 
-import logging
-import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from reedboard.link.mqtt_client import BACK_WAIT_S, NOT_KEPT, BoardBroker, BrokerSettings
 
-from tests.relay.broker import Broker, free_port, running_broker
+from tests.link.board_logs import WAIT_S, Heard, frames
+from tests.relay.broker import Broker, free_port
 from tests.relay.proxy import network_proxy
 from tests.relay.test_board_broker import Listener
 
 RETRY_MS = 100  # the board tries a lost broker again this often (4 s at most by default)
-WAIT_S = 30.0  # a bound for a loaded machine, not a measure
 # `close` returning "at once" is guarded this wide: far under the waits it no longer
 # makes (10 s for the tail, `BACK_WAIT_S` for a connection), far over a loaded machine's
 # scheduling.
 AT_ONCE_S = 1.0
 LEFT = "never reached the MQTT broker"
 BACK_S = 0.5  # how long a lost broker is waited for, here
-
-
-class Heard(logging.Handler):
-    """The board's log lines as they come, for a test to wait for one."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.lines: list[str] = []
-        self._changed = threading.Condition()
-
-    def emit(self, record: logging.LogRecord) -> None:
-        with self._changed:
-            self.lines.append(record.getMessage())
-            self._changed.notify_all()
-
-    def wait_for(self, part: str) -> None:
-        with self._changed:
-            came = self._changed.wait_for(lambda: self.with_part(part), WAIT_S)
-        assert came, f"never heard {part!r} in {self.lines}"
-
-    def with_part(self, part: str) -> list[str]:
-        with self._changed:
-            return [line for line in self.lines if part in line]
-
-
-@pytest.fixture
-def heard() -> Iterator[Heard]:
-    handler = Heard()
-    board_logs = logging.getLogger("reedboard.link")
-    level = board_logs.level
-    board_logs.addHandler(handler)
-    board_logs.setLevel(logging.DEBUG)  # the loss of a connection is a debug line
-    try:
-        yield handler
-    finally:
-        board_logs.removeHandler(handler)
-        board_logs.setLevel(level)
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    with running_broker(tmp_path) as running:
-        yield running
-
-
-def frames(first: int, last: int) -> list[bytes]:
-    return [b'{"type":"effect","seq":%d}' % n for n in range(first, last + 1)]
 
 
 def closed_in(board: BoardBroker, back_s: float = BACK_WAIT_S) -> tuple[int, float]:
