@@ -246,3 +246,14 @@ def test_two_neighbours_knocked_and_left_off_are_shown_once_righting_is_past(
     assert illegal["t_ms"] == 4100 + RIGHTING_MS
     assert sorted(illegal["missing"]) == ["f2", "g1", "h2"]
     assert moves(effects) == ["e2e4", "e7e5", "g1f3"]
+
+
+@BOTH
+def test_a_knock_then_the_victim_lifted_shows_no_mismatch_while_righted(mode: str) -> None:
+    # The e4 pawn lifted, Black's e5 pawn knocked, the d5 pawn taken up while e5 is
+    # off: three squares empty, a capture under way and one knocked neighbour.
+    header = "@start fen 4k3/8/8/3pp3/4P3/8/8/4K3 w - - 0 1"
+    body = "1000 lift e4\n1100 lift e5\n1300 lift d5\n2000 place e5\n2300 place d5"
+    effects = replay(body, header=header, mode=mode)
+    assert kinds(effects) == ["move"]
+    assert moves(effects) == ["e4d5"]
