@@ -222,3 +222,38 @@ def test_the_queen_set_down_late_is_charged_to_its_landing_whatever_lifts_next(
     lifted = _clocks_of(f"{KNOCK}\n3000 place b7\n3040 lift h7\n5300 place h6", mode)
     assert alone["a8b7"] is not None
     assert lifted["a8b7"] == alone["a8b7"]
+
+
+# 1.e4 e5; the knight on g1 carried to f3, its hand knocking both f2 and h2.
+KNIGHT_OPENING = "1000 lift e2\n1400 place e4\n2500 lift e7\n2900 place e5\n4000 lift g1"
+
+
+@BOTH
+def test_two_neighbours_knocked_and_righted_show_no_mismatch(mode: str) -> None:
+    body = "4100 lift f2\n4150 lift h2\n4600 place f2\n4900 place h2\n5500 place f3"
+    effects = replay(f"{KNIGHT_OPENING}\n{body}", header="@start standard", mode=mode)
+    assert kinds(effects) == ["move", "move", "move"]
+    assert moves(effects) == ["e2e4", "e7e5", "g1f3"]
+
+
+@BOTH
+def test_two_neighbours_knocked_and_left_off_are_shown_once_righting_is_past(
+    mode: str,
+) -> None:
+    body = "4100 lift f2\n4150 lift h2\n7000 place f2\n7100 place h2\n7500 place f3"
+    effects = replay(f"{KNIGHT_OPENING}\n{body}", header="@start standard", mode=mode)
+    illegal = next(e for e in effects if e["event"] == "illegal")
+    assert illegal["t_ms"] == 4100 + RIGHTING_MS
+    assert sorted(illegal["missing"]) == ["f2", "g1", "h2"]
+    assert moves(effects) == ["e2e4", "e7e5", "g1f3"]
+
+
+@BOTH
+def test_a_knock_then_the_victim_lifted_shows_no_mismatch_while_righted(mode: str) -> None:
+    # The e4 pawn lifted, Black's e5 pawn knocked, the d5 pawn taken up while e5 is
+    # off: three squares empty, a capture under way and one knocked neighbour.
+    header = "@start fen 4k3/8/8/3pp3/4P3/8/8/4K3 w - - 0 1"
+    body = "1000 lift e4\n1100 lift e5\n1300 lift d5\n2000 place e5\n2300 place d5"
+    effects = replay(body, header=header, mode=mode)
+    assert kinds(effects) == ["move"]
+    assert moves(effects) == ["e4d5"]

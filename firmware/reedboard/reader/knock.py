@@ -27,6 +27,10 @@ from reedboard.sensing.debounce import SquareChange
 if TYPE_CHECKING:
     from reedboard.reader.protocol import Reader
 
+# The neighbours a hand carrying a piece may knock off at once (both pieces beside its
+# path). More squares off is not taken for knocks: shown as any mismatch.
+MAX_KNOCKED = 2
+
 
 def opponent_starts(reader: Reader) -> bool:
     """A capture doubted as a knock (see knocked_victim) is waiting and the opponent
@@ -208,22 +212,30 @@ def forget_righted_own_touch(reader: Reader, change: SquareChange) -> None:
 
 
 def righting_until(reader: Reader) -> int | None:
-    """A neighbour knocked off its square by the hand carrying a piece, the board
+    """Neighbours knocked off their squares by the hand carrying a piece, the board
     otherwise a move under way (the piece in the hand, a capture's victim off): until
-    RIGHTING_MS after its lift the hand may be putting it back, so the board shows no
-    mismatch before then (None: no such neighbour)."""
+    RIGHTING_MS after the first one's lift the hand may be putting them back, so the
+    board shows no mismatch before then (None: no such neighbour). Up to MAX_KNOCKED
+    neighbours, the last lifted peeled off first."""
     changed = reader.sensors ^ reader.table.occupancy
     emptied = changed & ~reader.sensors
     events = reader.episode.events
-    knocked = next((e for e in reversed(events) if emptied >> e.square & 1), None)
-    if knocked is None:
-        return None
-    rest = changed & ~(1 << knocked.square)
-    if not rest or not reader.table.in_progress(rest, reader.sensors | 1 << knocked.square):
-        return None
-    if not any(not e.occupied and e.t_ms < knocked.t_ms and rest >> e.square & 1 for e in events):
-        return None  # (lifted first, it is no knock by a hand carrying another piece)
-    return knocked.t_ms + RIGHTING_MS
+    knocked: Bitboard = 0
+    for event in reversed(events):
+        if event.occupied or not (emptied & ~knocked) >> event.square & 1:
+            continue
+        knocked |= 1 << event.square
+        rest = changed & ~knocked
+        if not rest:
+            return None
+        lifted_before = any(
+            not e.occupied and e.t_ms < event.t_ms and rest >> e.square & 1 for e in events
+        )
+        if lifted_before and reader.table.in_progress(rest, reader.sensors | knocked):
+            return event.t_ms + RIGHTING_MS  # (the first knocked one's lift)
+        if knocked.bit_count() == MAX_KNOCKED:
+            return None
+    return None
 
 
 def amend_knocked_capture(
