@@ -41,7 +41,7 @@ from reedboard_relay.game_on_board import game_on
 from reedboard_relay.game_pairings import GamePairings
 from reedboard_relay.pairings import Pairing
 from reedboard_relay.pairings_trf import TrfError
-from reedboard_relay.pgn import board_pgn
+from reedboard_relay.pgn_memo import PgnMemo
 from reedboard_relay.public_bodies import KeptParts, PublicBodies, joined_json, joined_pgn
 from reedboard_relay.san_memo import SanMemo
 from reedboard_relay.service import RelayService
@@ -114,6 +114,7 @@ class RelayWeb:
         # often, with a thousand boards, would otherwise write every board out each time.
         self._shown: dict[str, BoardShown] = {}
         self.sans = SanMemo()  # each board's moves in SAN, worked out once a move
+        self.pgns = PgnMemo()  # each board's PGN, grown by its new moves
         self.events = EventStream(self.fragments)
         self.bodies = PublicBodies()
         self._order: tuple[tuple[int, str | None], list[str]] = ((-1, None), [])
@@ -280,7 +281,7 @@ class RelayWeb:
         if entry.pgn is None:
             current, pairing = self.shown(board)
             sans = self.sans.of(board.id, current.game) if current is not None else None
-            entry.pgn = board_pgn(board.id, current, pairing, self.dates.of(board), sans)
+            entry.pgn = self.pgns.of(board.id, current, pairing, self.dates.of(board), sans)
         return entry.pgn
 
     async def boards_body(self) -> bytes:
