@@ -91,18 +91,26 @@ def pgn_text(
     comments = dict(game.comments)
     if game.time_control is not None:
         headers["TimeControl"] = parse_time_control(game.time_control).pgn_tag()
-    white_first = game.game.start.turn
-    for ply, (white_ms, black_ms) in game.clocks.items():
-        # The mover's time left after the move, as broadcasts show it (`[%clk]`).
-        white_moved = (ply % 2 == 1) == white_first
-        clk = f"[%clk {_hms(white_ms if white_moved else black_ms)}]"
-        comments[ply] = f"{clk} {comments[ply]}" if comments.get(ply) else clk
+    for ply in game.clocks:
+        comments[ply] = clocked_comment(game, ply)
     if game.reason:
         headers["Termination"] = termination(game.reason)
         ply = len(game.game)
         said = reason_comment(game.reason, game.result)
         comments[ply] = f"{comments[ply]}; {said}" if comments.get(ply) else said
     return write_pgn(game.game, headers, comments, result=game.result or "*", sans=sans)
+
+
+def clocked_comment(game: MirroredGame, ply: int) -> str:
+    """Ply `ply`'s comment: the mover's time left after the move first, as broadcasts
+    show it (`[%clk]`), then the board's own words."""
+    said = game.comments.get(ply) or ""
+    clock = game.clocks.get(ply)
+    if clock is None:
+        return said
+    white_moved = (ply % 2 == 1) == game.game.start.turn
+    clk = f"[%clk {_hms(clock[0] if white_moved else clock[1])}]"
+    return f"{clk} {said}" if said else clk
 
 
 def _hms(ms: int) -> str:

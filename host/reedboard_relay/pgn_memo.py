@@ -17,21 +17,18 @@ holds the two equal over many games)."""
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from reedboard.rules.game import Game
 from reedboard.rules.moves import Move
+from reedboard.rules.pgn import comment_token, wrap_on
 from reedboard.rules.position import Position
 from reedboard_host.mirror import MirroredGame
-from reedboard_host.pgn_file import reason_comment
+from reedboard_host.pgn_file import clocked_comment, reason_comment
 
 from reedboard_relay.pairings import Pairing
 from reedboard_relay.pgn import board_pgn
-
-WIDTH = 79  # the rules' PGN writer's line width
-_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
 @dataclass
@@ -72,13 +69,13 @@ class PgnMemo:
         _grow(written, game, moves, positions, sans, len(moves) - 1)
         done, line = written.done, written.line
         last = len(moves)
-        comment = _said(game, last)
+        comment = clocked_comment(game, last)
         if game.reason:
             reason = reason_comment(game.reason, game.result)
             comment = f"{comment}; {reason}" if comment else reason
         tokens = _ply_tokens(game, positions, sans, last, comment)
         tokens.append(game.result or "*")
-        done, line = _wrapped(done, line, tokens)
+        done, line = wrap_on(done, line, tokens)
         movetext = f"{done}\n{line}" if done else line
         return f"{_head(written, board, game, pairing, date)}\n\n{movetext}\n"
 
@@ -135,14 +132,14 @@ def _grow(
     """Appends plies up to `upto` (the written ones as they are) to the movetext."""
     tokens: list[str] = []
     for ply in range(written.ply + 1, upto + 1):
-        said = _said(game, ply)
+        said = clocked_comment(game, ply)
         if ply:
             tokens += _ply_tokens(game, positions, sans, ply, said)
         elif said:  # the comment before the first move
-            tokens.append(_comment(said))
+            tokens.append(comment_token(said))
         _note(written, game, ply)
     if tokens:
-        written.done, written.line = _wrapped(written.done, written.line, tokens)
+        written.done, written.line = wrap_on(written.done, written.line, tokens)
     if upto > written.ply:
         written.ply, written.moves = upto, moves[:upto]
 
@@ -154,17 +151,6 @@ def _note(written: _Written, game: MirroredGame, ply: int) -> None:
         written.clocks[ply] = game.clocks[ply]
 
 
-def _said(game: MirroredGame, ply: int) -> str:
-    """The ply's comment as `pgn_text` writes it: its clock first, then the board's."""
-    said = game.comments.get(ply) or ""
-    clock = game.clocks.get(ply)
-    if clock is None:
-        return said
-    white_moved = (ply % 2 == 1) == game.game.start.turn
-    clk = f"[%clk {_hms(clock[0] if white_moved else clock[1])}]"
-    return f"{clk} {said}" if said else clk
-
-
 def _ply_tokens(
     game: MirroredGame, positions: Sequence[Position], sans: Sequence[str], ply: int, said: str
 ) -> list[str]:
@@ -173,11 +159,11 @@ def _ply_tokens(
     tokens = []
     if before.turn:
         tokens.append(f"{before.fullmove_number}.")
-    elif ply == 1 or _said(game, ply - 1):
+    elif ply == 1 or clocked_comment(game, ply - 1):
         tokens.append(f"{before.fullmove_number}...")
     tokens.append(sans[ply - 1])
     if said:
-        tokens.append(_comment(said))
+        tokens.append(comment_token(said))
     return tokens
 
 
@@ -191,25 +177,3 @@ def _head(
         text = board_pgn(board, bare, pairing, date)
         written.head_key, written.head = key, text[: text.index("\n\n")]
     return written.head
-
-
-def _wrapped(done: str, line: str, tokens: list[str]) -> tuple[str, str]:
-    """The rules' writer's greedy wrapping, carried on from its finished lines and the
-    line still open."""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > WIDTH:
-            done = f"{done}\n{line}" if done else line
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    return done, line
-
-
-def _comment(text: str) -> str:
-    """A comment as the rules' writer writes it: one line, no brace to end it early."""
-    return "{" + _CONTROLS.sub(" ", text).replace("}", ")") + "}"
-
-
-def _hms(ms: int) -> str:
-    seconds = ms // 1000
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"

@@ -58,7 +58,7 @@ def _write_pgn_as_before(
     tokens: list[str] = []
     comments = comments or {}
     if comments.get(0):
-        tokens.append(pgn._comment(comments[0]))
+        tokens.append(pgn.comment_token(comments[0]))
     for ply, (before, move) in enumerate(zip(game.positions, game.moves, strict=False), start=1):
         if before.turn:
             tokens.append(f"{before.fullmove_number}.")
@@ -66,7 +66,7 @@ def _write_pgn_as_before(
             tokens.append(f"{before.fullmove_number}...")
         tokens.append(sans[ply - 1] if sans is not None else san(before, move))
         if comments.get(ply):
-            tokens.append(pgn._comment(comments[ply]))
+            tokens.append(pgn.comment_token(comments[ply]))
     tokens.append(result)
     return "\n".join(lines) + "\n\n" + pgn._wrap(tokens) + "\n"
 

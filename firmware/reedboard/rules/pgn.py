@@ -40,6 +40,7 @@ class PgnGame:
 
 
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+WIDTH = 79  # a PGN line's width (the standard's export format keeps under 80)
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
@@ -57,7 +58,7 @@ def _tag(name: str, value: str) -> str:
     return f'[{name} "{_escape(value)}"]'
 
 
-def _comment(text: str) -> str:
+def comment_token(text: str) -> str:
     """A comment that stays one: a brace cannot end it, and it keeps to one line, so no
     line of it can be read as a tag."""
     return "{" + _CONTROLS.sub(" ", text).replace("}", ")") + "}"
@@ -87,7 +88,7 @@ def write_pgn(
     tokens: list[str] = []
     comments = comments or {}
     if comments.get(0):
-        tokens.append(_comment(comments[0]))
+        tokens.append(comment_token(comments[0]))
     for ply, (before, move) in enumerate(zip(game.positions, game.moves, strict=False), start=1):
         if before.turn:
             tokens.append(f"{before.fullmove_number}.")
@@ -95,7 +96,7 @@ def write_pgn(
             tokens.append(f"{before.fullmove_number}...")
         tokens.append(sans[ply - 1] if sans is not None else san(before, move))
         if comments.get(ply):
-            tokens.append(_comment(comments[ply]))
+            tokens.append(comment_token(comments[ply]))
     tokens.append(result)
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 
@@ -120,17 +121,22 @@ def start_tags(start: Position) -> dict[str, str]:
     return tags
 
 
-def _wrap(tokens: list[str], width: int = 79) -> str:
-    lines: list[str] = []
-    line = ""
+def _wrap(tokens: list[str]) -> str:
+    done, line = wrap_on("", "", tokens)
+    return f"{done}\n{line}" if done else line
+
+
+def wrap_on(done: str, line: str, tokens: Sequence[str], width: int = WIDTH) -> tuple[str, str]:
+    """Greedy wrapping of movetext `tokens` at `width`, carried on from the lines already
+    finished (`done`) and the line still open: a writer that grows a game's movetext
+    (the relay's) wraps it exactly as a game written whole."""
     for token in tokens:
         if line and len(line) + 1 + len(token) > width:
-            lines.append(line)
+            done = f"{done}\n{line}" if done else line
             line = token
         else:
             line = f"{line} {token}" if line else token
-    lines.append(line)
-    return "\n".join(lines)
+    return done, line
 
 
 def read_pgn(text: str) -> PgnGame:
