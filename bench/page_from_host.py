@@ -26,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.*
 
+from page import percentile
 from playwright.sync_api import sync_playwright
 
 from tests.simweb.page import CHROMIUM, FLAGS
@@ -34,11 +35,6 @@ from tests.web.page_waits import wait_selector
 from tests.web.shown_times import drawn_ms, forget_drawn, lit_words, watch_waiting
 
 LIT = ["e2e4", "d2d4", "g1f3", "c2c4", "b1c3", None]  # None: the light cleared
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def timed(samples: int, pages: int, seed: int) -> tuple[list[float], list[float]]:

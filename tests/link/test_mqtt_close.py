@@ -6,12 +6,14 @@ Mosquitto; the network cut by a proxy of our own."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from reedboard.link.mqtt_client import BACK_WAIT_S, NOT_KEPT, BoardBroker, BrokerSettings
 
 from tests.link.board_logs import WAIT_S, Heard, frames
 from tests.relay.broker import Broker, free_port
-from tests.relay.proxy import network_proxy
+from tests.relay.proxy import NetworkProxy, network_proxy
 from tests.relay.test_board_broker import Listener
 
 RETRY_MS = 100  # the board tries a lost broker again this often (4 s at most by default)
@@ -46,34 +48,13 @@ def test_a_broker_never_reached_is_not_waited_for(heard: Heard) -> None:
     ]
 
 
-def test_a_lost_broker_is_waited_for_a_short_while_then_said(broker: Broker, heard: Heard) -> None:
-    listener = Listener(broker, "b1")
-    with network_proxy(broker.port) as proxy:
-        try:
-            assert listener.subscribed.wait(WAIT_S)
-            board = BoardBroker(BrokerSettings(proxy.url, "b1", retry_ms=RETRY_MS))
-            board.publish_frames(frames(1, 10))
-            listener.wait_for(10)
-            proxy.cut()  # the board's network goes, and stays gone
-            heard.wait_for("the connection to the MQTT broker at")  # the board saw it go
-            board.publish_frames(frames(11, 30))
-            # A shorter while than the board's own (`BACK_WAIT_S`), the same rule: the
-            # board tries again every 100 ms meanwhile, and each try fails.
-            left, took = closed_in(board, back_s=BACK_S)
-            # Those after the cut, and any of before whose acknowledgement it took.
-            assert 20 <= left <= 30
-            assert took < BACK_S + AT_ONCE_S, took
-            [said] = heard.with_part(LEFT)
-            assert said.endswith(
-                f"{LEFT} at 127.0.0.1:{proxy.port} "
-                f"(the connection to it was lost and not back within {BACK_S:g} s); {NOT_KEPT}"
-            ), said
-            assert listener.frames == frames(1, 10)
-        finally:
-            listener.stop()
-
-
-def test_a_lost_broker_back_in_time_takes_the_tail(broker: Broker, heard: Heard) -> None:
+@contextmanager
+def cut_with_a_tail(
+    broker: Broker, heard: Heard
+) -> Iterator[tuple[NetworkProxy, BoardBroker, Listener]]:
+    """A board through a proxy of ours: the broker took frames 1-10, then the board's
+    network went (and stays gone until the test restores it), the board saw it go, and
+    published frames 11-30 after."""
     listener = Listener(broker, "b1")
     with network_proxy(broker.port) as proxy:
         try:
@@ -82,16 +63,37 @@ def test_a_lost_broker_back_in_time_takes_the_tail(broker: Broker, heard: Heard)
             board.publish_frames(frames(1, 10))
             listener.wait_for(10)
             proxy.cut()
-            heard.wait_for("the connection to the MQTT broker at")
+            heard.wait_for("the connection to the MQTT broker at")  # the board saw it go
             board.publish_frames(frames(11, 30))
-            proxy.restore()  # back (the board tries every 100 ms): within the while waited
-            assert board.close(back_s=WAIT_S) == 0
-            listener.wait_for(30)
-            # A frame whose acknowledgement the cut lost is sent again: at least once.
-            assert list(dict.fromkeys(listener.frames)) == frames(1, 30)
-            assert heard.with_part(LEFT) == []
+            yield proxy, board, listener
         finally:
             listener.stop()
+
+
+def test_a_lost_broker_is_waited_for_a_short_while_then_said(broker: Broker, heard: Heard) -> None:
+    with cut_with_a_tail(broker, heard) as (proxy, board, listener):
+        # A shorter while than the board's own (`BACK_WAIT_S`), the same rule: the
+        # board tries again every 100 ms meanwhile, and each try fails.
+        left, took = closed_in(board, back_s=BACK_S)
+        # Those after the cut, and any of before whose acknowledgement it took.
+        assert 20 <= left <= 30
+        assert took < BACK_S + AT_ONCE_S, took
+        [said] = heard.with_part(LEFT)
+        assert said.endswith(
+            f"{LEFT} at 127.0.0.1:{proxy.port} "
+            f"(the connection to it was lost and not back within {BACK_S:g} s); {NOT_KEPT}"
+        ), said
+        assert listener.frames == frames(1, 10)
+
+
+def test_a_lost_broker_back_in_time_takes_the_tail(broker: Broker, heard: Heard) -> None:
+    with cut_with_a_tail(broker, heard) as (proxy, board, listener):
+        proxy.restore()  # back (the board tries every 100 ms): within the while waited
+        assert board.close(back_s=WAIT_S) == 0
+        listener.wait_for(30)
+        # A frame whose acknowledgement the cut lost is sent again: at least once.
+        assert list(dict.fromkeys(listener.frames)) == frames(1, 30)
+        assert heard.with_part(LEFT) == []
 
 
 def test_a_live_broker_has_the_tail_when_close_returns(broker: Broker, heard: Heard) -> None:

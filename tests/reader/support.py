@@ -48,3 +48,15 @@ def moves(effects: list[dict[str, Any]]) -> list[str]:
 def kinds(effects: list[dict[str, Any]], *skip: str) -> list[str]:
     """The event kinds in order, without touches (and any other kinds named)."""
     return [e["event"] for e in effects if e["event"] not in ("touch", *skip)]
+
+
+def move_clocks(effects: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """Each move's clocks as it was made: White's and Black's time left."""
+    return [
+        (e["clock"]["white_ms"], e["clock"]["black_ms"]) for e in effects if e["event"] == "move"
+    ]
+
+
+def landings(body: str) -> dict[str, int]:
+    """Each square's latest change in a script: when the piece set there landed."""
+    return {line.split()[2]: int(line.split()[0]) for line in body.splitlines()}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reader.support import kinds, moves, replay, steps
+from tests.reader.support import kinds, landings, move_clocks, moves, replay, steps
 
 BOTH = pytest.mark.parametrize("mode", ["casual", "strict"])
 OPENING = "lift e2, +300 place e4; lift e7, +300 place e5"
@@ -112,9 +112,7 @@ def test_a_slide_made_then_moved_on_under_the_replys_capture_counts_three_moves(
     assert moves(effects) == ["h8h5", "h4g5", "h5h6", "c2c3"]
     assert "takeback" not in kinds(effects) and "illegal" not in kinds(effects)
     # Each clock stopped at its move's own last change: h5 at 1513, g5 at 2417, h6 at 3262.
-    clocks = [
-        (e["clock"]["white_ms"], e["clock"]["black_ms"]) for e in effects if e["event"] == "move"
-    ][:3]
+    clocks = move_clocks(effects)[:3]
     assert clocks == [
         (180_000, 180_000 - 1513),
         (180_000 - (2417 - 1513), 180_000 - 1513),
@@ -134,10 +132,8 @@ def test_a_slide_read_out_of_overlapping_hands_stops_its_clock_where_it_landed(
     body = steps(f"{OPENING}; lift f1, +200 lift b8, +100 place c4, +250 place c6", gap_ms=0)
     effects = replay(body, header="@clock 3+0", mode=mode)
     assert moves(effects) == ["e2e4", "e7e5", "f1c4", "b8c6"]
-    times = {line.split()[2]: int(line.split()[0]) for line in body.splitlines()}
-    clocks = [
-        (e["clock"]["white_ms"], e["clock"]["black_ms"]) for e in effects if e["event"] == "move"
-    ]
+    times = landings(body)
+    clocks = move_clocks(effects)
     white, black = clocks[1]
     assert clocks[2] == (white - (times["c4"] - times["e5"]), black)
     assert clocks[3] == (clocks[2][0], black - (times["c6"] - times["c4"]))
@@ -159,10 +155,8 @@ def test_a_reply_read_out_of_overlapping_hands_stops_its_clock_where_it_landed(
     )
     effects = replay(body, header="@clock 3+0", mode=mode)
     assert moves(effects) == ["e2e4", "e7e5", "f1c4", "b8c6", "g1f3"]
-    times = {line.split()[2]: int(line.split()[0]) for line in body.splitlines()}
-    clocks = [
-        (e["clock"]["white_ms"], e["clock"]["black_ms"]) for e in effects if e["event"] == "move"
-    ]
+    times = landings(body)
+    clocks = move_clocks(effects)
     white, black = clocks[1]
     assert clocks[2] == (white - (times["c4"] - times["e5"]), black)
     assert clocks[3] == (clocks[2][0], black - (times["c6"] - times["c4"]))
